@@ -1,0 +1,161 @@
+// IP capacity arithmetic (spec §2.5, §4): what a cluster asks of each node subnet and of its pod CIDR.
+import { AZURE_RESERVED_TOTAL, azureUsableCount, type Cidr } from '../net/ip.js';
+import { sizingNodes, surgeNodes, type ResolvedCluster, type ResolvedPool } from './defaults.js';
+import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
+import { subnetCidr } from './parsed-network.js';
+import { NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE, type NetworkPluginStrategy } from './plugins/strategy.js';
+
+export interface SubnetDemand {
+  subnet: SubnetInfo;
+  cidr: Cidr;
+  /** 2^(32−p) − 5. */
+  usable: number;
+  inUse: number;
+  /** What this request may still take: usable − inUse. */
+  available: number;
+  /** Addresses the counted nodes need: Σ nodes × ipsPerNode. */
+  required: number;
+  pools: ResolvedPool[];
+}
+
+export type NodeCounter = (pool: ResolvedPool) => number;
+
+/** Nodes to size at create: count, or maxCount under the autoscaler. No surge at create (§2.5). */
+export const createNodes: NodeCounter = sizingNodes;
+export const upgradeSurgeNodes: NodeCounter = (p) => surgeNodes(p) ?? 0;
+
+const num = (n: bigint): number => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n));
+
+/** Demand per node subnet, pools grouped by subnet; pools whose subnet is missing or unparsable are skipped. */
+export function subnetDemands(
+  cluster: ResolvedCluster,
+  env: NetworkEnvironment,
+  strategy: NetworkPluginStrategy,
+  nodes: NodeCounter,
+  pools: ResolvedPool[] = cluster.pools,
+): SubnetDemand[] {
+  const bySubnet = new Map<string, SubnetDemand>();
+  for (const pool of pools) {
+    const subnet = subnetOfPool(env, pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) continue;
+    const key = subnet.id.toLowerCase();
+    let d = bySubnet.get(key);
+    if (!d) {
+      const usable = num(azureUsableCount(cidr));
+      const inUse = subnet.ipsInUse ?? 0;
+      d = { subnet, cidr, usable, inUse, available: Math.max(usable - inUse, 0), required: 0, pools: [] };
+      bySubnet.set(key, d);
+    }
+    const n = nodes(pool);
+    if (Number.isInteger(n) && n > 0) d.required += n * strategy.ipsPerNode(pool, cluster);
+    d.pools.push(pool);
+  }
+  return [...bySubnet.values()];
+}
+
+export interface PodCidrDemand {
+  cidr: Cidr;
+  /** 2^(32−p): the whole pod CIDR, no reserved addresses. */
+  available: number;
+  /** Σ nodes × 256 (one /24 per node). */
+  required: number;
+  /** How many /24 node blocks the pod CIDR holds. */
+  blocks: number;
+}
+
+export function podCidrDemand(podCidr: Cidr, totalNodes: number, blocksInUse = 0): PodCidrDemand {
+  const blocks = podCidr.prefix > NODE_POD_CIDR_MASK ? 0 : num(1n << BigInt(NODE_POD_CIDR_MASK - podCidr.prefix));
+  return {
+    cidr: podCidr,
+    available: num(podCidr.size) - blocksInUse * NODE_POD_CIDR_SIZE,
+    required: totalNodes * NODE_POD_CIDR_SIZE,
+    blocks,
+  };
+}
+
+export function totalNodes(pools: ResolvedPool[], nodes: NodeCounter): number {
+  return pools.reduce((sum, p) => {
+    const n = nodes(p);
+    return sum + (Number.isInteger(n) && n > 0 ? n : 0);
+  }, 0);
+}
+
+/** The longest prefix whose Azure subnet still holds `addresses`: /21 for the 1,581 of the 50-node example. */
+export function minimumSubnetPrefix(addresses: number, family: 4 | 6 = 4): number | undefined {
+  const bits = family === 4 ? 32 : 128;
+  for (let p = bits; p >= 0; p--) {
+    if (num((1n << BigInt(bits - p)) - BigInt(AZURE_RESERVED_TOTAL)) >= addresses) return p;
+  }
+  return undefined;
+}
+
+export interface CapacitySummary {
+  plugin: string;
+  subnetCidr: string;
+  subnetName: string;
+  usableIps: number;
+  ipsInUse: number;
+  /** At create: Σ nodes × IPs per node (maxCount under the autoscaler). */
+  ipsRequired: number;
+  /** With every pool's surge nodes added, as the planning formula counts (AKSDOCS ip-address-planning). */
+  ipsRequiredForUpgrade: number;
+  /** The smallest subnet (longest prefix) that fits ipsRequiredForUpgrade plus what is in use. */
+  minimumSubnetPrefix?: number;
+  ipsPerNode: number;
+  maxNodes: number;
+  maxPods: number;
+  podCidr?: { cidr: string; nodeBlocks: number; blocksRequired: number };
+}
+
+/**
+ * Capacity of the cluster on its first pool's subnet, growing the first pool: the documented examples
+ * (kubenet /24 → 251 nodes, 27,610 pods; Azure CNI /24 → 8 nodes, 240 pods) are single-pool answers.
+ */
+export function summarizeCapacity(
+  cluster: ResolvedCluster,
+  env: NetworkEnvironment,
+  strategy: NetworkPluginStrategy,
+  podCidr: Cidr | undefined,
+): CapacitySummary | undefined {
+  const first = cluster.pools[0];
+  if (!first || !Number.isInteger(first.maxPods) || first.maxPods < 0) return undefined;
+  const demand = subnetDemands(cluster, env, strategy, createNodes).find((d) =>
+    d.pools.includes(first),
+  );
+  if (!demand) return undefined;
+  const upgrade = subnetDemands(cluster, env, strategy, (p) => createNodes(p) + upgradeSurgeNodes(p)).find((d) =>
+    d.pools.includes(first),
+  );
+  const perNode = strategy.ipsPerNode(first, cluster);
+  const others = cluster.pools.filter((p) => p !== first);
+  const othersOnSubnet = demand.pools.filter((p) => p !== first);
+  const otherIps = othersOnSubnet.reduce((s, p) => s + Math.max(createNodes(p), 0) * strategy.ipsPerNode(p, cluster), 0);
+  const otherNodes = totalNodes(others, createNodes);
+  let firstMax = Math.floor(Math.max(demand.available - otherIps, 0) / perNode);
+  let pod: CapacitySummary['podCidr'];
+  if (strategy.carvesPodCidr(cluster) && podCidr) {
+    const pd = podCidrDemand(podCidr, totalNodes(cluster.pools, createNodes));
+    pod = { cidr: podCidr.toString(), nodeBlocks: pd.blocks, blocksRequired: totalNodes(cluster.pools, createNodes) };
+    firstMax = Math.min(firstMax, Math.max(pd.blocks - otherNodes, 0));
+  }
+  const cap = strategy.maxClusterNodes(cluster);
+  if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
+  const otherPods = others.reduce((s, p) => s + Math.max(createNodes(p), 0) * p.maxPods, 0);
+  const summary: CapacitySummary = {
+    plugin: strategy.label(cluster),
+    subnetCidr: demand.cidr.toString(),
+    subnetName: demand.subnet.name,
+    usableIps: demand.usable,
+    ipsInUse: demand.inUse,
+    ipsRequired: demand.required,
+    ipsRequiredForUpgrade: upgrade?.required ?? demand.required,
+    ipsPerNode: perNode,
+    maxNodes: otherNodes + firstMax,
+    maxPods: otherPods + firstMax * first.maxPods,
+  };
+  const minPrefix = minimumSubnetPrefix(summary.ipsRequiredForUpgrade + demand.inUse, demand.cidr.family);
+  if (minPrefix !== undefined) summary.minimumSubnetPrefix = minPrefix;
+  if (pod) summary.podCidr = pod;
+  return summary;
+}

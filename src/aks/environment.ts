@@ -1,0 +1,82 @@
+// What the model needs to know about the VNet around a cluster. The ARM layer fills it from the store;
+// `aksemu plan` builds it from flags. Absent facts are not checked (a plan has no permissions to look at).
+import { DEFAULTS, type ResolvedPool } from './defaults.js';
+
+export interface VnetInfo {
+  id: string;
+  name: string;
+  addressSpace: string[];
+  provisioningState?: string;
+  location?: string;
+  subnets: Array<{ id: string; name: string; addressPrefixes: string[] }>;
+}
+
+export interface SubnetInfo {
+  id: string;
+  name: string;
+  addressPrefixes: string[];
+  vnet: VnetInfo;
+  location?: string;
+  /** True for the VNet AKS creates itself in the node resource group. */
+  managed?: boolean;
+  /** Service names of the subnet's delegations. */
+  delegations?: string[];
+  /** Ids of resources from other services that lock the subnet (service association links). */
+  externalResources?: string[];
+  /** Addresses taken right now by anything, this cluster's current nodes included. */
+  ipsInUse?: number;
+  routeTableId?: string;
+  /** Ids of other kubenet clusters whose nodes already sit on this subnet. */
+  kubenetClusterIds?: string[];
+  /** The cluster identity's effective actions on the subnet, when the caller checked them. */
+  access?: IdentityAccess;
+  /** The identity's actions on the custom route table, for kubenet (S5). */
+  routeTableAccess?: IdentityAccess;
+}
+
+export interface IdentityAccess {
+  clientId: string;
+  objectId: string;
+  actions: string[];
+}
+
+export interface NetworkEnvironment {
+  /** Subnets by lower-cased resource id; a missing entry means "not found". */
+  subnets: Record<string, SubnetInfo | undefined>;
+  location?: string;
+  /** `/subscriptions/…/resourceGroups/MC_…`, to name the VMSS in InvalidResourceReference and LinkedAuthorizationFailed. */
+  nodeResourceGroupId?: string;
+  /** The 8-digit id in node and VMSS names. */
+  clusterDigits?: string;
+  /** The managed VNet used for pools without vnetSubnetID. */
+  managedSubnet?: SubnetInfo;
+}
+
+export function managedSubnet(env: NetworkEnvironment): SubnetInfo {
+  if (env.managedSubnet) return env.managedSubnet;
+  const vnetId = 'managed:aks-vnet';
+  const subnetId = `${vnetId}/subnets/${DEFAULTS.managedSubnetName}`;
+  return {
+    id: subnetId,
+    name: DEFAULTS.managedSubnetName,
+    addressPrefixes: [DEFAULTS.managedSubnetCidr],
+    managed: true,
+    vnet: {
+      id: vnetId,
+      name: 'aks-vnet',
+      addressSpace: [DEFAULTS.managedVnetCidr],
+      subnets: [{ id: subnetId, name: DEFAULTS.managedSubnetName, addressPrefixes: [DEFAULTS.managedSubnetCidr] }],
+    },
+  };
+}
+
+/** The subnet a pool's nodes land on; undefined when its vnetSubnetID names nothing that exists. */
+export function subnetOfPool(env: NetworkEnvironment, pool: Pick<ResolvedPool, 'vnetSubnetID'>): SubnetInfo | undefined {
+  if (!pool.vnetSubnetID) return managedSubnet(env);
+  return env.subnets[pool.vnetSubnetID.toLowerCase()];
+}
+
+export function vmssId(env: NetworkEnvironment, poolName: string): string {
+  const rg = env.nodeResourceGroupId ?? '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MC_rg_cluster_location';
+  return `${rg}/providers/Microsoft.Compute/virtualMachineScaleSets/aks-${poolName}-${env.clusterDigits ?? '00000000'}-vmss`;
+}

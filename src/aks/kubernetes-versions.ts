@@ -1,0 +1,36 @@
+// The Kubernetes versions an emulated location offers. AKS accepts "major.minor" and resolves it to the newest patch,
+// which the seed templates rely on ("kubernetesVersion": "1.22").
+
+export const KUBERNETES_VERSIONS: readonly string[] = [
+  '1.21.9',
+  '1.22.15',
+  '1.23.15',
+  '1.24.15',
+  '1.25.15',
+  '1.26.15',
+  '1.27.16',
+  '1.28.15',
+  '1.29.15',
+  '1.30.14',
+  '1.31.13',
+  '1.32.9',
+  '1.33.5',
+];
+
+/** The version a cluster gets when none is asked for: N-1 of the newest, as AKS picks its default. */
+export const DEFAULT_KUBERNETES_VERSION = '1.32.9';
+
+/** Resolves "1.22" or "1.22.15" to a catalogue version, or undefined when it is not offered. */
+export function resolveKubernetesVersion(requested: string | undefined): string | undefined {
+  if (requested === undefined || requested === '') return DEFAULT_KUBERNETES_VERSION;
+  const text = requested.trim().replace(/^v/, '');
+  if (/^\d+\.\d+$/.test(text)) {
+    const matches = KUBERNETES_VERSIONS.filter((v) => v.startsWith(`${text}.`));
+    return matches[matches.length - 1];
+  }
+  return KUBERNETES_VERSIONS.includes(text) ? text : undefined;
+}
+
+export function minorOf(version: string): number {
+  return Number(version.split('.')[1] ?? 0);
+}

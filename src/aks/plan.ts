@@ -1,0 +1,153 @@
+// `aksemu plan` without the command line: defaults, every rule, capacity and (optionally) the node
+// addresses for one cluster on one subnet. Pure: no server, no store.
+import { apiVersionProfile } from './api-versions.js';
+import { summarizeCapacity, type CapacitySummary } from './capacity.js';
+import { sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
+import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from './environment.js';
+import { clusterDigits } from './naming.js';
+import { parseCidrField } from './parsed-network.js';
+import { AllocationError, IpPlanner, type PlannedNode, type PlannedRoute } from './planner.js';
+import type { AgentPoolProfile, NetworkProfile, Problem } from './types.js';
+import { validateCluster } from './validate.js';
+
+export interface PlanInput {
+  apiVersion: string;
+  kubernetesVersion?: string;
+  networkProfile: NetworkProfile;
+  agentPoolProfiles: AgentPoolProfile[];
+  windowsProfile?: { adminUsername?: string };
+  /** Node subnet; default the managed 10.224.0.0/16. */
+  subnetCidr?: string;
+  subnetName?: string;
+  /** VNet address space; default the managed 10.224.0.0/12, or the subnet itself when only the subnet is given. */
+  vnetCidr?: string;
+  /** Seeds the 8 digits in node names. */
+  clusterName?: string;
+  /** Allocate and list every node's addresses and routes. */
+  includeNodes?: boolean;
+}
+
+export interface UpgradeSummary {
+  surgeNodes: number;
+  ipsRequired: number;
+  ipsAvailable: number;
+  fits: boolean;
+}
+
+export interface PlanResult {
+  valid: boolean;
+  errors: Problem[];
+  warnings: Problem[];
+  apiVersion: string;
+  kubernetesVersion: string;
+  networkProfile: NetworkProfile;
+  agentPoolProfiles: ResolvedPool[];
+  subnet: { name: string; cidr: string; vnetCidr: string; managed: boolean };
+  capacity?: CapacitySummary;
+  upgrade?: UpgradeSummary;
+  nodes?: PlannedNode[];
+  routes?: PlannedRoute[];
+}
+
+/** Input the planner cannot even start from (unknown api-version, a subnet outside its VNet). */
+export class PlanInputError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+    this.name = 'PlanInputError';
+  }
+}
+
+function planEnvironment(input: PlanInput): { env: NetworkEnvironment; subnet: SubnetInfo } {
+  const name = input.subnetName ?? 'aks-subnet';
+  if (input.subnetCidr === undefined && input.vnetCidr === undefined) {
+    const subnet = managedSubnet({ subnets: {} });
+    return { env: { subnets: {}, managedSubnet: subnet }, subnet };
+  }
+  const subnetCidr = input.subnetCidr ?? input.vnetCidr!;
+  const vnetCidr = input.vnetCidr ?? subnetCidr;
+  const v = parseCidrField(vnetCidr).value;
+  const s = parseCidrField(subnetCidr).value;
+  if (v && s && !v.containsCidr(s)) {
+    throw new PlanInputError({
+      code: 'NetcfgSubnetRangeOutsideVnet',
+      message: `Subnet '${name}' is not valid because its IP address range is outside the IP address range of virtual network 'aks-vnet'.`,
+      target: 'subnet',
+      rule: 'plan',
+    });
+  }
+  const vnetId = 'plan:aks-vnet';
+  const subnet: SubnetInfo = {
+    id: `${vnetId}/subnets/${name}`,
+    name,
+    addressPrefixes: [subnetCidr],
+    vnet: { id: vnetId, name: 'aks-vnet', addressSpace: [vnetCidr], subnets: [] },
+  };
+  subnet.vnet.subnets.push({ id: subnet.id, name, addressPrefixes: [subnetCidr] });
+  // Pools of a plan all use this subnet: present it as a BYO subnet the pools point at.
+  return { env: { subnets: { [subnet.id.toLowerCase()]: subnet } }, subnet };
+}
+
+export function planCluster(input: PlanInput): PlanResult {
+  const api = apiVersionProfile(input.apiVersion);
+  if (!api) {
+    throw new PlanInputError({
+      code: 'InvalidApiVersionParameter',
+      message: `The api-version '${input.apiVersion}' is invalid. The supported versions are '2022-06-01,2022-11-01,2026-04-01'.`,
+      target: 'api-version',
+      rule: 'plan',
+    });
+  }
+  const { env, subnet } = planEnvironment(input);
+  const pools = input.agentPoolProfiles.map((p) => (subnet.managed ? p : { ...p, vnetSubnetID: subnet.id }));
+  const spec = {
+    networkProfile: input.networkProfile,
+    agentPoolProfiles: pools,
+    ...(input.kubernetesVersion !== undefined ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    ...(input.windowsProfile ? { windowsProfile: input.windowsProfile } : {}),
+  };
+  const v = validateCluster({ spec, api, env });
+  const result: PlanResult = {
+    valid: v.valid,
+    errors: v.errors,
+    warnings: v.warnings,
+    apiVersion: api.version,
+    kubernetesVersion: v.cluster.kubernetesVersion,
+    networkProfile: v.cluster.network,
+    agentPoolProfiles: v.cluster.pools.map((p) => (subnet.managed ? p : { ...p, vnetSubnetID: undefined })) as ResolvedPool[],
+    subnet: {
+      name: subnet.name,
+      cidr: subnet.addressPrefixes[0] ?? '',
+      vnetCidr: subnet.vnet.addressSpace[0] ?? '',
+      managed: subnet.managed === true,
+    },
+  };
+  for (const p of result.agentPoolProfiles) if (p.vnetSubnetID === undefined) delete p.vnetSubnetID;
+  // Capacity needs every address field the plugin uses; the parse rules have already said what is wrong.
+  const podNeeded = v.strategy?.carvesPodCidr(v.cluster) === true;
+  if (!v.strategy || (podNeeded && !v.parsed.podCidr.value)) return result;
+  const capacity = summarizeCapacity(v.cluster, env, v.strategy, v.parsed.podCidr.value);
+  if (capacity) {
+    result.capacity = capacity;
+    const surge = v.cluster.pools.reduce((s, p) => s + (surgeNodes(p) ?? 0), 0);
+    const available = capacity.usableIps - capacity.ipsInUse;
+    result.upgrade = {
+      surgeNodes: surge,
+      ipsRequired: capacity.ipsRequiredForUpgrade,
+      ipsAvailable: available,
+      fits: capacity.ipsRequiredForUpgrade <= available,
+    };
+  }
+  if (input.includeNodes && v.valid) {
+    const planner = new IpPlanner(v.cluster, v.strategy, env, clusterDigits(input.clusterName ?? 'aksemu-plan'));
+    try {
+      for (const pool of v.cluster.pools) planner.addNodes(pool.name, sizingNodes(pool));
+      result.nodes = planner.list();
+      result.routes = planner.routes();
+    } catch (e) {
+      if (!(e instanceof AllocationError)) throw e;
+      result.valid = false;
+      result.errors.push(e.problem);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,155 @@
+// Hands out the addresses of a cluster's nodes, per plugin: node IPs ascending from .4 of their subnet;
+// kubenet and overlay nodes a /24 of the pod CIDR in kube-controller-manager order; Azure CNI node-subnet
+// nodes maxPods pre-allocated secondary IPs; kubenet one route per node (spec §3.4–§3.6, §5 step 7).
+// Allocators are injected so that the ARM layer can share one per subnet with everything else on it.
+import { CidrSet } from '../net/cidrset.js';
+import { Cidr, IpAddress } from '../net/ip.js';
+import { SubnetAllocator } from '../net/subnet-allocator.js';
+import type { ResolvedCluster, ResolvedPool } from './defaults.js';
+import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
+import { instanceIdOf, nodeName } from './naming.js';
+import { subnetCidr } from './parsed-network.js';
+import { NODE_POD_CIDR_MASK, type NetworkPluginStrategy } from './plugins/strategy.js';
+import { formatMessage, ruleById } from './rules.js';
+import type { Problem } from './types.js';
+
+export interface PlannedNode {
+  name: string;
+  pool: string;
+  subnetId: string;
+  ip: string;
+  /** kubenet and overlay: the node's /24 (node.spec.podCIDR). */
+  podCidr?: string;
+  /** Azure CNI node subnet: the maxPods secondary addresses on the node's NIC. */
+  secondaryIps?: string[];
+}
+
+export interface PlannedRoute {
+  name: string;
+  addressPrefix: string;
+  nextHopType: 'VirtualAppliance';
+  nextHopIpAddress: string;
+}
+
+/** An allocation that failed at "NIC time": the rule table's SubnetIsFull or InsufficientPodCidr. */
+export class AllocationError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+    this.name = 'AllocationError';
+  }
+}
+
+export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr) => SubnetAllocator;
+
+/** Fresh allocators per subnet, for plans that own their subnets (aksemu plan, tests). */
+export function privateAllocators(): AllocatorSource {
+  const byId = new Map<string, SubnetAllocator>();
+  return (subnet, cidr) => {
+    const key = subnet.id.toLowerCase();
+    let a = byId.get(key);
+    if (!a) byId.set(key, (a = new SubnetAllocator(cidr)));
+    return a;
+  };
+}
+
+function problem(ruleId: string, params: Record<string, string | number>): Problem {
+  const rule = ruleById(ruleId)!;
+  return { code: rule.code, message: formatMessage(rule.message, params), target: rule.target, rule: rule.id };
+}
+
+export class IpPlanner {
+  private readonly nodes = new Map<string, PlannedNode>();
+  private readonly nextInstance = new Map<string, number>();
+  private readonly podCidrs?: CidrSet;
+
+  constructor(
+    private readonly cluster: ResolvedCluster,
+    private readonly strategy: NetworkPluginStrategy,
+    private readonly env: NetworkEnvironment,
+    private readonly digits: string,
+    private readonly allocators: AllocatorSource = privateAllocators(),
+  ) {
+    const pod = cluster.network.podCidr;
+    if (strategy.carvesPodCidr(cluster) && pod) this.podCidrs = new CidrSet(Cidr.parse(pod), NODE_POD_CIDR_MASK);
+  }
+
+  /** Takes back nodes that already exist (after a restart): their addresses and /24s are claimed again. */
+  restore(nodes: PlannedNode[]): void {
+    for (const n of nodes) {
+      const pool = this.pool(n.pool);
+      const { allocator } = this.subnetOf(pool);
+      allocator.claim(IpAddress.parse(n.ip), n.name);
+      for (const ip of n.secondaryIps ?? []) allocator.claim(IpAddress.parse(ip), n.name);
+      if (n.podCidr && this.podCidrs) this.podCidrs.occupy(Cidr.parse(n.podCidr));
+      const id = instanceIdOf(n.name);
+      if (id !== undefined) this.nextInstance.set(n.pool, Math.max(this.nextInstance.get(n.pool) ?? 0, id + 1));
+      this.nodes.set(n.name, n);
+    }
+  }
+
+  /** Adds `count` nodes to a pool, all or nothing. VMSS instance ids only grow, as Azure's do. */
+  addNodes(poolName: string, count: number): PlannedNode[] {
+    const pool = this.pool(poolName);
+    const { subnet, cidr, allocator } = this.subnetOf(pool);
+    const perNode = this.strategy.ipsPerNode(pool, this.cluster);
+    if (allocator.free < count * perNode) {
+      throw new AllocationError(problem('K4', { name: subnet.name, cidr: String(cidr), count: count * perNode }));
+    }
+    if (this.podCidrs && this.podCidrs.freeCount < count) {
+      const pod = this.podCidrs.cluster;
+      throw new AllocationError(
+        problem('K2', { required: (this.podCidrs.allocatedCount + count) * 256, available: Number(pod.size), cidr: String(pod) }),
+      );
+    }
+    const added: PlannedNode[] = [];
+    for (let i = 0; i < count; i++) {
+      const instance = this.nextInstance.get(pool.name) ?? 0;
+      this.nextInstance.set(pool.name, instance + 1);
+      const name = nodeName(pool.name, this.digits, instance);
+      const ip = allocator.allocate(name)!;
+      const node: PlannedNode = { name, pool: pool.name, subnetId: subnet.id, ip: ip.toString() };
+      if (this.podCidrs) node.podCidr = this.podCidrs.allocateNext().toString();
+      if (perNode > 1) node.secondaryIps = allocator.allocateMany(perNode - 1, name)!.map(String);
+      this.nodes.set(name, node);
+      added.push(node);
+    }
+    return added;
+  }
+
+  /** Removes a node and frees what it held; its /24 is not reused until the cidrset scan wraps. */
+  removeNode(name: string): boolean {
+    const node = this.nodes.get(name);
+    if (!node) return false;
+    const { allocator } = this.subnetOf(this.pool(node.pool));
+    allocator.releaseOwner(name);
+    if (node.podCidr && this.podCidrs) this.podCidrs.release(Cidr.parse(node.podCidr));
+    this.nodes.delete(name);
+    return true;
+  }
+
+  list(pool?: string): PlannedNode[] {
+    const all = [...this.nodes.values()];
+    return pool ? all.filter((n) => n.pool === pool) : all;
+  }
+
+  /** kubenet's route table: one UDR per node, named after it (cloud-provider-azure azure_routes.go). */
+  routes(): PlannedRoute[] {
+    if (!this.strategy.usesRouteTable(this.cluster)) return [];
+    return this.list()
+      .filter((n) => n.podCidr)
+      .map((n) => ({ name: n.name, addressPrefix: n.podCidr!, nextHopType: 'VirtualAppliance', nextHopIpAddress: n.ip }));
+  }
+
+  private pool(name: string): ResolvedPool {
+    const pool = this.cluster.pools.find((p) => p.name === name);
+    if (!pool) throw new Error(`agent pool ${name} is not part of the cluster`);
+    return pool;
+  }
+
+  private subnetOf(pool: ResolvedPool): { subnet: SubnetInfo; cidr: Cidr; allocator: SubnetAllocator } {
+    const subnet = subnetOfPool(this.env, pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) throw new Error(`agent pool ${pool.name} has no usable subnet`);
+    return { subnet, cidr, allocator: this.allocators(subnet, cidr) };
+  }
+}

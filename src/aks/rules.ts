@@ -1,0 +1,1293 @@
+// THE rule table: every AKS networking rule aksemu enforces, once. Each row holds its condition, error code,
+// message template, target, and where it comes from (spec/aks-network-rules.md §2; tags: verified = published
+// text, partial = code or rule published but not the message, ours = we wrote the message or chose the code).
+// Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
+import { Cidr } from '../net/ip.js';
+import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
+import { surgeNodes, type ResolvedPool } from './defaults.js';
+import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
+import { minorOf } from './kubernetes-versions.js';
+import { parseCidrField, subnetCidr, vnetCidrs, type FieldParse } from './parsed-network.js';
+import { isOverlay } from './plugins/azure.js';
+import { KUBENET_MAX_NODES } from './plugins/kubenet.js';
+import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
+import { vmSize } from './vm-sizes.js';
+
+export type Source = 'verified' | 'partial' | 'ours';
+export type Params = Record<string, string | number>;
+
+export interface Finding {
+  params: Params;
+  /** Overrides the rule's target (one rule, several fields). */
+  target?: string;
+}
+
+export interface Rule {
+  /** The spec's id (C1…C17, N1…N14, S1…S7, M1…M10, K = capacity §2.5, U = mutability §2.6). */
+  id: string;
+  code: string;
+  message: string;
+  target: string;
+  severity: 'error' | 'warning';
+  /** Where the code and message come from. */
+  source: Source;
+  ref: string;
+  /** When AKS checks it. */
+  phases: Phase[];
+  check(ctx: RuleContext): Finding[];
+  /** How a contradiction in the sources was resolved, or why the rule is shaped as it is. */
+  note?: string;
+}
+
+const ALL: Phase[] = ['create', 'update', 'scale', 'upgrade', 'pool-add'];
+const SPEC: Phase[] = ['create', 'update'];
+const POOLS: Phase[] = ['create', 'update', 'pool-add', 'scale'];
+
+const one = (params: Params, target?: string): Finding[] => [target ? { params, target } : { params }];
+const none: Finding[] = [];
+const when = (cond: boolean, params: Params, target?: string): Finding[] => (cond ? one(params, target) : none);
+
+/** The CIDR fields of networkProfile that the parse rules cover, with their wire targets. */
+const CIDR_FIELDS = [
+  { key: 'podCidr', target: 'networkProfile.podCIDR', label: 'pod CIDR' },
+  { key: 'serviceCidr', target: 'networkProfile.serviceCIDR', label: 'service CIDR' },
+] as const;
+
+const usesPodCidr = (ctx: RuleContext): boolean =>
+  ctx.strategy?.carvesPodCidr(ctx.cluster) === true ||
+  (ctx.cluster.network.networkPlugin === 'none' && ctx.parsed.podCidr.value !== undefined);
+
+/** Reserved ranges AKS refuses for service, pod and VNet ranges (concepts-network-cni-overview.md; C13). */
+const RESERVED = ['169.254.0.0/16', '172.30.0.0/16', '172.31.0.0/16', '192.0.2.0/24'].map((c) => Cidr.parse(c));
+/** Private ranges a service CIDR may use (C14): RFC 1918 and the RFC 6598 shared space. */
+const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'].map((c) => Cidr.parse(c));
+const MULTICAST = Cidr.parse('224.0.0.0/4');
+
+function subnetsOfCluster(ctx: RuleContext): Array<{ pool: ResolvedPool; subnet: SubnetInfo }> {
+  const out: Array<{ pool: ResolvedPool; subnet: SubnetInfo }> = [];
+  for (const pool of ctx.cluster.pools) {
+    const subnet = subnetOfPool(ctx.env, pool);
+    if (subnet) out.push({ pool, subnet });
+  }
+  return out;
+}
+
+function uniqueSubnets(ctx: RuleContext): SubnetInfo[] {
+  const seen = new Map<string, SubnetInfo>();
+  for (const { subnet } of subnetsOfCluster(ctx)) seen.set(subnet.id.toLowerCase(), subnet);
+  return [...seen.values()];
+}
+
+function parseFindings(
+  f: FieldParse<unknown>,
+  kind: 'syntax' | 'not-canonical' | 'family',
+  params: (raw: string) => Params,
+  target: string,
+): Finding[] {
+  return f.error?.kind === kind ? one(params(f.raw ?? ''), target) : none;
+}
+
+const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
+
+export const RULES: Rule[] = [
+  // ---- §2.1 CIDR and address rules -------------------------------------------------------------------------
+  {
+    id: 'C7a',
+    code: 'CidrStringParseError',
+    message: "The {field} '{value}' is not a valid CIDR: expected an IPv4 address and a prefix length, such as 10.0.0.0/16.",
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM CidrStringParseError; spec §1.1 CIDR regex',
+    phases: SPEC,
+    check: (ctx) =>
+      CIDR_FIELDS.flatMap((f) =>
+        parseFindings(ctx.parsed[f.key], 'syntax', (value) => ({ field: f.label, value }), f.target),
+      ),
+  },
+  {
+    id: 'C7b',
+    code: 'UnexpectedIPVersionCIDR',
+    message: "The {field} '{value}' is IPv6; this field takes an IPv4 CIDR.",
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM UnexpectedIPVersionCIDR; spec §1.1 (IPv4 regex)',
+    phases: SPEC,
+    check: (ctx) =>
+      CIDR_FIELDS.flatMap((f) =>
+        parseFindings(ctx.parsed[f.key], 'family', (value) => ({ field: f.label, value }), f.target),
+      ),
+  },
+  {
+    id: 'C7',
+    code: 'InvalidIPRangeCIDR',
+    message: "The {field} '{value}' is not a valid network address: its host bits are set. Did you mean {canonical}?",
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'partial',
+    ref: 'CHANGELOG 2019-04-15 ("10.2.0.1/24 instead of 10.2.0.0/24 ... now validated"); code from RP-ENUM',
+    phases: SPEC,
+    check: (ctx) =>
+      CIDR_FIELDS.flatMap((f) =>
+        parseFindings(
+          ctx.parsed[f.key],
+          'not-canonical',
+          (value) => ({ field: f.label, value, canonical: parseCidrField(value, { canonical: false }).value!.toString() }),
+          f.target,
+        ),
+      ),
+  },
+  {
+    id: 'C7c',
+    code: 'SingleIPAddressCIDR',
+    message: "The {field} '{value}' holds a single address; it must be a range.",
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM SingleIPAddressCIDR',
+    phases: SPEC,
+    check: (ctx) =>
+      CIDR_FIELDS.flatMap((f) => {
+        const c = ctx.parsed[f.key].value;
+        return when(c !== undefined && c.prefix === c.bits, { field: f.label, value: String(c) }, f.target);
+      }),
+  },
+  {
+    id: 'C5',
+    code: 'DnsServiceIpParseError',
+    message: "The DNS service IP '{value}' is not a valid IPv4 address.",
+    target: 'networkProfile.dnsServiceIP',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM DnsServiceIpParseError; spec §1.1 dnsServiceIP regex',
+    phases: SPEC,
+    check: (ctx) => when(ctx.parsed.dnsServiceIP.error !== undefined, { value: ctx.parsed.dnsServiceIP.raw ?? '' }),
+  },
+  {
+    id: 'C1',
+    code: 'DnsServiceIpOutOfServiceCidr',
+    message: 'The DNS service IP {dns} is out of the range defined by service CIDR {svc}.',
+    target: 'networkProfile.dnsServiceIP',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT error-code-dnsserviceIpoutofservicecidr.md',
+    phases: SPEC,
+    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
+      when(!!d.value && !!s.value && !s.value.contains(d.value), { dns: String(d.value), svc: String(s.value) }),
+  },
+  {
+    id: 'C4',
+    code: 'DnsServiceIpConflicting',
+    message: 'The DNS service IP {dns} is the network address of service CIDR {svc}; choose an address inside the range.',
+    target: 'networkProfile.dnsServiceIP',
+    severity: 'error',
+    source: 'ours',
+    ref: 'CHANGELOG 2021-10-08 "Validation that DNS service IP is not on subnet boundary"; Azure/AKS#2579',
+    note: 'No code or message is published; we reuse the conflict code of C2.',
+    phases: SPEC,
+    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
+      when(!!d.value && !!s.value && d.value.value === s.value.network, { dns: String(d.value), svc: String(s.value) }),
+  },
+  {
+    id: 'C2',
+    code: 'DnsServiceIpConflicting',
+    message:
+      'The DNS service IP {dns} cannot be the first IP address of service CIDR {svc}: that address belongs to the kubernetes API service.',
+    target: 'networkProfile.dnsServiceIP',
+    severity: 'error',
+    source: 'partial',
+    ref: 'use-byo-cni.md, concepts-network-legacy-cni.md; RP-ENUM DnsServiceIpConflicting; aks-engine wording',
+    phases: SPEC,
+    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
+      when(!!d.value && !!s.value && s.value.size > 2n && d.value.value === s.value.network + 1n, {
+        dns: String(d.value),
+        svc: String(s.value),
+      }),
+  },
+  {
+    id: 'C3',
+    code: 'DnsBroadcastAddressConflicting',
+    message: 'The DNS service IP {dns} cannot be the broadcast address of service CIDR {svc}.',
+    target: 'networkProfile.dnsServiceIP',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM DnsBroadcastAddressConflicting; aks-engine validate.go',
+    phases: SPEC,
+    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
+      when(!!d.value && !!s.value && s.value.size > 1n && d.value.equals(s.value.last), {
+        dns: String(d.value),
+        svc: String(s.value),
+      }),
+  },
+  {
+    id: 'C6',
+    code: 'ServiceCidrTooLarge',
+    message: 'The service CIDR {svc} is too large: the prefix length must be 12 or more (at most 2^20 service addresses).',
+    target: 'networkProfile.serviceCIDR',
+    severity: 'error',
+    source: 'ours',
+    ref: 'concepts-network-ip-address-planning.md ("smaller than /12"); kube-apiserver "mask must be >= 12"',
+    note: '§6 X4: the docs say "smaller than /12" but kube-apiserver and the 2018 model accept /12; we accept /12 and refuse /11 and shorter.',
+    phases: SPEC,
+    check: ({ parsed: { serviceCidr: s } }) => when(!!s.value && s.value.prefix < 12, { svc: String(s.value) }),
+  },
+  {
+    id: 'C13',
+    code: 'CidrOverlapsReservedRange',
+    message:
+      'The {field} {cidr} overlaps the reserved range {reserved}. AKS clusters cannot use 169.254.0.0/16, 172.30.0.0/16, 172.31.0.0/16 or 192.0.2.0/24.',
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'ours',
+    ref: 'concepts-network-cni-overview.md; CHANGELOG 2019-05-20, 2025-01-30, 2026-05-29',
+    note: '§6 X7: enforced for every plugin. No code or message is published.',
+    phases: SPEC,
+    check: (ctx) => {
+      const out: Finding[] = [];
+      const candidates: Array<{ field: string; cidr: Cidr | undefined; target: string }> = [
+        { field: 'service CIDR', cidr: ctx.parsed.serviceCidr.value, target: 'networkProfile.serviceCIDR' },
+      ];
+      if (usesPodCidr(ctx)) candidates.push({ field: 'pod CIDR', cidr: ctx.parsed.podCidr.value, target: 'networkProfile.podCIDR' });
+      for (const subnet of uniqueSubnets(ctx)) {
+        for (const v of vnetCidrs(subnet)) {
+          candidates.push({ field: 'virtual network address space', cidr: v, target: 'agentPoolProfile.vnetSubnetID' });
+        }
+      }
+      for (const c of candidates) {
+        const hit = c.cidr && RESERVED.find((r) => r.overlaps(c.cidr!));
+        if (hit) out.push({ params: { field: c.field, cidr: String(c.cidr), reserved: String(hit) }, target: c.target });
+      }
+      return out;
+    },
+  },
+  {
+    id: 'C14',
+    code: 'ServiceCidrNotPrivate',
+    message: 'The service CIDR {svc} lies in a public or multicast range; use a private range such as 10.0.0.0/16.',
+    target: 'networkProfile.serviceCIDR',
+    severity: 'error',
+    source: 'ours',
+    ref: 'CHANGELOG 2023-10 "validate, and block if necessary, service CIDRs placed in public and multicast IP address ranges"',
+    note: 'Private means RFC 1918 or the RFC 6598 shared space 100.64.0.0/10.',
+    phases: SPEC,
+    check: ({ parsed: { serviceCidr: s } }) =>
+      when(
+        !!s.value && !RESERVED.some((r) => r.overlaps(s.value!)) &&
+          (MULTICAST.overlaps(s.value) || !PRIVATE.some((p) => p.containsCidr(s.value!))),
+        { svc: String(s.value) },
+      ),
+  },
+  {
+    id: 'C10',
+    code: 'PodCidrOverlapServiceCidr',
+    message: 'The pod CIDR {pod} overlaps with the service CIDR {svc}.',
+    target: 'networkProfile.podCIDR',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM PodCidrOverlapServiceCidr',
+    phases: SPEC,
+    check: (ctx) => {
+      const { podCidr: p, serviceCidr: s } = ctx.parsed;
+      return when(usesPodCidr(ctx) && !!p.value && !!s.value && p.value.overlaps(s.value), {
+        pod: String(p.value),
+        svc: String(s.value),
+      });
+    },
+  },
+  {
+    id: 'C11',
+    code: 'SubnetCidrOverlapServiceCidr',
+    message: 'The subnet {subnet} ({cidr}) of agent pool {pool} overlaps with the service CIDR {svc}.',
+    target: 'networkProfile.serviceCIDR',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM SubnetCidrOverlapServiceCidr',
+    note: 'C11 covers the node subnets themselves; C8 the other subnets of the VNet, so one overlap is reported once.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => {
+      const svc = ctx.parsed.serviceCidr.value;
+      if (!svc) return none;
+      const seen = new Set<string>();
+      return subnetsOfCluster(ctx).flatMap(({ pool, subnet }) => {
+        const cidr = subnetCidr(subnet);
+        if (!cidr || seen.has(subnet.id) || !cidr.overlaps(svc)) return none;
+        seen.add(subnet.id);
+        return one({ subnet: subnet.name, cidr: String(cidr), pool: pool.name, svc: String(svc) });
+      });
+    },
+  },
+  {
+    id: 'C8',
+    code: 'ServiceCidrOverlapExistingSubnetsCidr',
+    message: 'The specified service CIDR {svc} is conflicted with an existing subnet CIDR {subnet}',
+    target: 'networkProfile.serviceCIDR',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT error-code-servicecidroverlapexistingsubnetscidr.md; Azure/AKS#1117',
+    phases: ['create', 'update', 'upgrade', 'pool-add'],
+    check: (ctx) => {
+      const svc = ctx.parsed.serviceCidr.value;
+      if (!svc) return none;
+      const nodeSubnets = new Set(uniqueSubnets(ctx).map((s) => s.id.toLowerCase()));
+      const seen = new Set<string>();
+      const out: Finding[] = [];
+      for (const s of uniqueSubnets(ctx)) {
+        for (const other of s.vnet.subnets) {
+          if (nodeSubnets.has(other.id.toLowerCase()) || seen.has(other.id.toLowerCase())) continue;
+          seen.add(other.id.toLowerCase());
+          for (const prefix of other.addressPrefixes) {
+            const c = parseCidrField(prefix).value;
+            if (c && c.overlaps(svc)) out.push({ params: { svc: String(svc), subnet: String(c) } });
+          }
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'C12',
+    code: 'ServiceCidrOverlapping',
+    message: 'Kubernetes service address range: {svc} is overlapping virtual network address ranges: {vnet}.',
+    target: 'networkProfile.serviceCIDR',
+    severity: 'error',
+    source: 'partial',
+    ref: 'Azure/AKS#2727 (portal text); MicrosoftDocs/azure-docs PR #92253; code from RP-ENUM',
+    note: 'Applies to the managed VNet (10.224.0.0/12); for a BYO VNet AKS checks subnets (C8, C11), not the address space.',
+    phases: SPEC,
+    check: (ctx) => {
+      const svc = ctx.parsed.serviceCidr.value;
+      if (!svc) return none;
+      return uniqueSubnets(ctx)
+        .filter((s) => s.managed)
+        .flatMap((s) => vnetCidrs(s).filter((v) => v.overlaps(svc)))
+        .map((v) => ({ params: { svc: String(svc), vnet: String(v) } }));
+    },
+  },
+  {
+    id: 'C9',
+    code: 'NetworkProfileCIDROverlapVNET',
+    message: 'NetworkProfile CIDR {pod} overlaps with reserved VNET CIDR {vnet}',
+    target: 'networkProfile.podCIDR',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS-Construction#403; Azure-Samples/graphrag-accelerator#211',
+    note: 'kubenet: the pod CIDR must not overlap the VNet address space. Overlay checks subnets instead (C9b).',
+    phases: SPEC,
+    check: (ctx) => {
+      const pod = ctx.parsed.podCidr.value;
+      if (!pod || ctx.cluster.network.networkPlugin !== 'kubenet') return none;
+      return uniqueSubnets(ctx)
+        .flatMap((s) => vnetCidrs(s).filter((v) => v.overlaps(pod)))
+        .map((v) => ({ params: { pod: String(pod), vnet: String(v) } }));
+    },
+  },
+  {
+    id: 'C9b',
+    code: 'PodCidrOverlapExistingSubnetsCidr',
+    message: 'The overlay pod CIDR {pod} overlaps with the existing subnet {subnet} ({cidr}) of the virtual network.',
+    target: 'networkProfile.podCIDR',
+    severity: 'error',
+    source: 'partial',
+    ref: 'CHANGELOG 2024-10-25 (overlay checks subnets, not the address space); RP-ENUM PodCidrOverlapExistingSubnetsCidr',
+    phases: SPEC,
+    check: (ctx) => {
+      const pod = ctx.parsed.podCidr.value;
+      if (!pod || ctx.cluster.network.networkPlugin !== 'azure' || !isOverlay(ctx.cluster)) return none;
+      const seen = new Set<string>();
+      const out: Finding[] = [];
+      for (const s of uniqueSubnets(ctx)) {
+        for (const sub of s.vnet.subnets) {
+          if (seen.has(sub.id.toLowerCase())) continue;
+          seen.add(sub.id.toLowerCase());
+          const c = parseCidrField(sub.addressPrefixes[0]).value;
+          if (c && c.overlaps(pod)) out.push({ params: { pod: String(pod), subnet: sub.name, cidr: String(c) } });
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'C15',
+    code: 'DockerBridgeCidrInvalid',
+    message: "The docker bridge CIDR '{value}' is not a valid CIDR.",
+    target: 'networkProfile.dockerBridgeCIDR',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM DockerBridgeCidrInvalid; Azure/AKS#3534',
+    note: '§6 X12: the field is "ignored by default and not validated" since containerd, so only its format is checked; no overlap errors.',
+    phases: SPEC,
+    check: (ctx) =>
+      when(ctx.api.hasDockerBridgeCidr && ctx.parsed.dockerBridgeCidr.error !== undefined, {
+        value: ctx.parsed.dockerBridgeCidr.raw ?? '',
+      }),
+  },
+  {
+    id: 'C16',
+    code: 'MultipleAddressPrefixesSubnetNotSupported',
+    message: 'The subnet {subnet} has {count} address prefixes; AKS supports node subnets with a single address prefix.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM MultipleAddressPrefixesSubnetNotSupported',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      uniqueSubnets(ctx)
+        .filter((s) => s.addressPrefixes.length > 1)
+        .map((s) => ({ params: { subnet: s.id, count: s.addressPrefixes.length } })),
+  },
+  {
+    id: 'C16b',
+    code: 'InvalidIPRangeCIDR',
+    message: "The address prefix '{value}' of subnet {subnet} is not a valid canonical IPv4 CIDR.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'ours',
+    ref: 'same canonical check as C7, applied to node subnets',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      uniqueSubnets(ctx).flatMap((s) => {
+        const f = parseCidrField(s.addressPrefixes[0]);
+        const bad = s.addressPrefixes.length > 0 && (f.error !== undefined || f.value?.family !== 4);
+        return when(bad, { value: s.addressPrefixes[0] ?? '', subnet: s.name });
+      }),
+  },
+  {
+    id: 'C17',
+    code: '(none)',
+    message: 'ServiceCidr, DNSServiceIP and DockerBridgeCidr should all be empty or neither should be empty.',
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'verified',
+    ref: 'acs-engine 2018 model (V-old); terraform-provider-azurerm PR #20952',
+    note: 'Historic only: the current RP defaults each field on its own, so aksemu never raises it. Kept so the table is complete.',
+    phases: [],
+    check: () => none,
+  },
+
+  // ---- §2.2 Rules by network plugin ------------------------------------------------------------------------
+  {
+    id: 'N1',
+    code: 'UnknownNetworkPlugin',
+    message: "Network plugin '{plugin}' is not supported. Supported values are 'azure', 'kubenet' and 'none'.",
+    target: 'networkProfile.networkPlugin',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM UnknownNetworkPlugin; spec §1.1 enum',
+    phases: SPEC,
+    check: (ctx) => when(!ctx.strategy, { plugin: ctx.cluster.network.networkPlugin }),
+  },
+  {
+    id: 'N1m',
+    code: 'UnsupportedNetworkPluginModeWithNetworkPlugin',
+    message: "Network plugin mode '{mode}' is not supported with network plugin '{plugin}'{why}.",
+    target: 'networkProfile.networkPluginMode',
+    severity: 'error',
+    source: 'ours',
+    ref: 'spec §1.2 (networkPluginMode: enum [overlay], used with networkPlugin=azure, from 2023-02-01)',
+    phases: SPEC,
+    check: (ctx) => {
+      const { networkPluginMode: mode, networkPlugin: plugin } = ctx.cluster.network;
+      if (mode === undefined || mode === '') return none;
+      if (!ctx.api.hasNetworkPluginMode) {
+        return one({ mode, plugin, why: ` in api-version ${ctx.api.version} (networkPluginMode exists from 2023-02-01)` });
+      }
+      if (mode !== 'overlay') return one({ mode, plugin, why: ": the only mode is 'overlay'" });
+      return when(plugin !== 'azure', { mode, plugin, why: ": 'overlay' is a mode of the 'azure' plugin" });
+    },
+  },
+  {
+    id: 'N2',
+    code: 'PodCidrIgnoredWithAzureCni',
+    message:
+      'The provided pod CIDR "{pod}" will be overwritten with the node subnet CIDR. To use a pod CIDR, please specify network plugin mode `overlay` or use network plugin `kubenet`. For more information about Azure CNI Overlay please see https://aka.ms/aks/azure-cni-overlay.',
+    target: 'networkProfile.podCIDR',
+    severity: 'warning',
+    source: 'verified',
+    ref: 'azure-cli PR #25932 (warning text); hashicorp/terraform-provider-azurerm#1723',
+    note: '§6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI\'s words.',
+    phases: SPEC,
+    check: (ctx) =>
+      when(
+        ctx.cluster.network.networkPlugin === 'azure' && !isOverlay(ctx.cluster) && ctx.raw.networkProfile?.podCidr !== undefined,
+        { pod: String(ctx.raw.networkProfile?.podCidr) },
+      ),
+  },
+  {
+    id: 'N3',
+    code: 'PodCidrMissingForByoCni',
+    message:
+      'No pod CIDR was given for network plugin none. If no pod CIDR is provided, control plane to pod communication might fail or be misrouted.',
+    target: 'networkProfile.podCIDR',
+    severity: 'warning',
+    source: 'verified',
+    ref: 'use-byo-cni.md ("You must specify a Pod CIDR ... might fail or be misrouted"); CHANGELOG 2024-02-26',
+    note: '§6 X13: the API accepts a missing pod CIDR, so this is a warning, not an error.',
+    phases: ['create'],
+    check: (ctx) => when(ctx.cluster.network.networkPlugin === 'none' && ctx.cluster.network.podCidr === undefined, {}),
+  },
+  {
+    id: 'N4',
+    code: 'NetworkPolicyNotSupportedForNone',
+    message: "Network policy '{policy}' is not supported with network plugin 'none': no network policy is allowed, bring a CNI that enforces it.",
+    target: 'networkProfile.networkPolicy',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM NetworkPolicyNotSupportedForNone',
+    phases: SPEC,
+    check: (ctx) => {
+      const p = ctx.cluster.network.networkPolicy;
+      return when(ctx.cluster.network.networkPlugin === 'none' && p !== undefined && p !== '' && p !== 'none', { policy: p! });
+    },
+  },
+  {
+    id: 'N5',
+    code: 'NetworkPolicyAzureNotSupportedForKubenet',
+    message: "Network policy 'azure' is not supported with network plugin 'kubenet'; use 'calico'.",
+    target: 'networkProfile.networkPolicy',
+    severity: 'error',
+    source: 'partial',
+    ref: 'configure-kubenet.md; RP-ENUM NetworkPolicyAzureNotSupportedForKubenet',
+    phases: SPEC,
+    check: (ctx) => when(ctx.cluster.network.networkPlugin === 'kubenet' && ctx.cluster.network.networkPolicy === 'azure', {}),
+  },
+  {
+    id: 'N5b',
+    code: 'NetworkPolicyNotSupported',
+    message: "Network policy '{policy}' is not supported{why}. Supported values are {allowed}.",
+    target: 'networkProfile.networkPolicy',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.1, §1.2 (enum by api-version; cilium requires networkDataplane cilium); RP-ENUM NetworkPolicyNotSupported',
+    phases: SPEC,
+    check: (ctx) => {
+      const policy = ctx.cluster.network.networkPolicy;
+      if (policy === undefined || policy === '') return none;
+      const allowed = ctx.api.networkPolicyNoneDefault ? ['azure', 'calico', 'cilium', 'none'] : ['azure', 'calico'];
+      const list = allowed.map((a) => `'${a}'`).join(', ');
+      if (!allowed.includes(policy)) return one({ policy, why: ` in api-version ${ctx.api.version}`, allowed: list });
+      return when(policy === 'cilium' && ctx.cluster.network.networkDataplane !== 'cilium', {
+        policy,
+        why: " unless networkDataplane is 'cilium'",
+        allowed: list,
+      });
+    },
+  },
+  {
+    id: 'N6',
+    code: 'NetworkModeNotSupported',
+    message: "networkMode '{mode}' can only be specified with network plugin 'azure'.",
+    target: 'networkProfile.networkMode',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.1 networkMode description; RP-ENUM NetworkModeNotSupported',
+    phases: SPEC,
+    check: (ctx) => {
+      const mode = ctx.cluster.network.networkMode;
+      return when(mode !== undefined && ctx.cluster.network.networkPlugin !== 'azure', { mode: String(mode) });
+    },
+  },
+  {
+    id: 'N6b',
+    code: 'NetworkModeInvalid',
+    message: "networkMode '{mode}' is invalid: 'bridge' is no longer supported; use 'transparent'.",
+    target: 'networkProfile.networkMode',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.1 ("bridge: This is no longer supported"); RP-ENUM NetworkModeInvalid',
+    phases: SPEC,
+    check: (ctx) => {
+      const mode = ctx.cluster.network.networkMode;
+      return when(ctx.cluster.network.networkPlugin === 'azure' && mode !== undefined && mode !== 'transparent', {
+        mode: String(mode),
+      });
+    },
+  },
+  {
+    id: 'N7',
+    code: 'AzureCNIOnlyForWindows',
+    message: 'Windows agent pools can only be added to AKS clusters using Azure-CNI.',
+    target: 'agentPoolProfile.osType',
+    severity: 'error',
+    source: 'verified',
+    ref: 'jenkins-infra/azure PR #108; Azure/AKS#2839',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      when(
+        ctx.cluster.network.networkPlugin !== 'azure' && poolsInScope(ctx).some((p) => p.osType === 'Windows'),
+        {},
+      ),
+  },
+  {
+    id: 'N8',
+    code: 'WindowsProfileMissing',
+    message: 'Windows profile definition is missing for the cluster.',
+    target: 'windowsProfile',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS#2839',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      when(!ctx.cluster.windowsProfile && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
+  },
+  {
+    id: 'N9',
+    code: 'KubenetNodeCountExceedsRouteLimit',
+    message:
+      'A kubenet cluster can have at most 400 nodes: Azure supports a maximum of 400 routes in a route table. This operation needs {nodes} nodes.',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet.md; CHANGELOG 2023-06-25 (create), 2023-09-10 (upgrade)',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => {
+      if (ctx.cluster.network.networkPlugin !== 'kubenet') return none;
+      let nodes = totalNodes(ctx.cluster.pools, createNodes);
+      if (ctx.phase === 'upgrade') nodes += totalNodes(poolsInScope(ctx), (p) => surgeNodes(p) ?? 0);
+      return when(nodes > KUBENET_MAX_NODES, { nodes });
+    },
+  },
+  {
+    id: 'N10',
+    code: 'SubnetUsedByAnotherKubenetCluster',
+    message:
+      "Subnet {subnet} already hosts the kubenet cluster {other}. Don't create more than one AKS cluster in the same subnet: each kubenet cluster needs its own route table.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet.md ("Don\'t create more than one AKS cluster in the same subnet")',
+    phases: ['create', 'pool-add'],
+    check: (ctx) =>
+      ctx.cluster.network.networkPlugin !== 'kubenet'
+        ? none
+        : uniqueSubnets(ctx)
+            .filter((s) => (s.kubenetClusterIds?.length ?? 0) > 0)
+            .map((s) => ({ params: { subnet: s.id, other: s.kubenetClusterIds![0]! } })),
+  },
+  {
+    id: 'N11',
+    code: 'AzureCNISubnetNotDefined',
+    message: 'Agent pool {pool} has a pod subnet but no node subnet: Azure CNI needs vnetSubnetID to be defined.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM AzureCNISubnetNotDefined ("a subnet is not defined when Azure CNI network plugin is used")',
+    note: 'The managed VNet counts as a subnet, so only a pod subnet without a node subnet triggers it.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      ctx.cluster.network.networkPlugin !== 'azure'
+        ? none
+        : poolsInScope(ctx)
+            .filter((p) => p.podSubnetID && !p.vnetSubnetID)
+            .map((p) => ({ params: { pool: p.name } })),
+  },
+  {
+    id: 'N12',
+    code: 'AgentPoolsWithEmptySubnetError',
+    message: 'The Agentpool {pool} does not have subnet defined.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS#2927; RP-ENUM AgentPoolsWithEmptySubnetError',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => {
+      const withSubnet = ctx.cluster.pools.filter((p) => p.vnetSubnetID);
+      if (withSubnet.length === 0 || withSubnet.length === ctx.cluster.pools.length) return none;
+      return ctx.cluster.pools.filter((p) => !p.vnetSubnetID).map((p) => ({ params: { pool: p.name } }));
+    },
+  },
+  {
+    id: 'N12b',
+    code: 'AgentPoolsInDifferentVnets',
+    message: 'Vnet for subnet {subnet} does not match with other subnet: all agent pools must use subnets of one virtual network ({vnet}).',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'ours',
+    ref: 'acs-engine 2018 text "Vnet for subnet does not match with other subnet" (V-old)',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => {
+      const subnets = uniqueSubnets(ctx).filter((s) => !s.managed);
+      const vnet = subnets[0]?.vnet.id.toLowerCase();
+      return subnets
+        .filter((s) => s.vnet.id.toLowerCase() !== vnet)
+        .map((s) => ({ params: { subnet: s.id, vnet: subnets[0]!.vnet.id } }));
+    },
+  },
+  {
+    id: 'N13',
+    code: '(behaviour)',
+    message: "With network plugin 'none' AKS doesn't create a route table, allocate pod IPs or preassign per-node pod CIDRs.",
+    target: 'networkProfile.networkPlugin',
+    severity: 'error',
+    source: 'verified',
+    ref: 'use-byo-cni.md; CHANGELOG 2025-08-08',
+    note: 'A behaviour, not a check: the none strategy carves no pod CIDR, assigns no pod IP and keeps no route table.',
+    phases: [],
+    check: () => none,
+  },
+  {
+    id: 'N14',
+    code: 'InvalidNodeCountForNPM',
+    message: "Azure Network Policy Manager supports at most 250 Linux nodes; this cluster would have {nodes}. Use 'calico' or 'cilium' for larger clusters.",
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'partial',
+    ref: 'use-network-policies.md; MicrosoftDocs/azure-docs PR #111281; RP-ENUM InvalidNodeCountForNPM',
+    phases: ['create', 'update', 'scale', 'pool-add'],
+    check: (ctx) => {
+      if (ctx.cluster.network.networkPolicy !== 'azure') return none;
+      const nodes = totalNodes(ctx.cluster.pools.filter((p) => p.osType !== 'Windows'), createNodes);
+      return when(nodes > 250, { nodes });
+    },
+  },
+
+  // ---- §2.3 Subnet properties and permissions --------------------------------------------------------------
+  {
+    id: 'S3',
+    code: 'InvalidResourceReference',
+    message:
+      'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT error-code-invalidresourcereference.md',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => {
+          if (!p.vnetSubnetID) return false;
+          const s = subnetOfPool(ctx.env, p);
+          const loc = s?.vnet.location ?? s?.location;
+          return !s || (loc !== undefined && ctx.env.location !== undefined && loc.toLowerCase() !== ctx.env.location.toLowerCase());
+        })
+        .map((p) => ({ params: { subnet: p.vnetSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
+  },
+  {
+    id: 'S7',
+    code: 'VirtualNetworkNotInSucceededState',
+    message: "The virtual network {vnet} is in provisioning state '{state}'; it must be 'Succeeded' before a cluster can use it.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM VirtualNetworkNotInSucceededState',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      uniqueSubnets(ctx)
+        .filter((s) => s.vnet.provisioningState !== undefined && s.vnet.provisioningState !== 'Succeeded')
+        .map((s) => ({ params: { vnet: s.vnet.id, state: s.vnet.provisioningState! } })),
+  },
+  {
+    id: 'S1',
+    code: 'SubnetIsDelegated',
+    message:
+      "AgentPoolProfile subnet with id {subnet} cannot be used as it's a delegated subnet. Please check https://aka.ms/adv-network-prerequest for more details.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT error-codes/subnetisdelegated-error.md; MicrosoftDocs/azure-docs#69774',
+    note: '§6 X5: a delegation to Microsoft.ContainerService/managedClusters is accepted (the 2025 support article); any other is refused.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      uniqueSubnets(ctx)
+        .filter((s) => (s.delegations ?? []).some((d) => d.toLowerCase() !== 'microsoft.containerservice/managedclusters'))
+        .map((s) => ({ params: { subnet: s.id } })),
+  },
+  {
+    id: 'S2',
+    code: 'SubnetWithExternalResourcesCannotBeUsedByOtherResources',
+    message:
+      'Subnet {subnet} referenced by {cluster} cannot be used because it contains external resources. The external resources in this subnet are {resources}. You need to delete these external resources before deploying into this subnet.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT subnet-with-external-resources-cannot-be-used-by-other-resources.md',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      uniqueSubnets(ctx)
+        .filter((s) => (s.externalResources?.length ?? 0) > 0)
+        .map((s) => ({
+          params: {
+            subnet: s.id,
+            cluster: vmssId(ctx.env, ctx.cluster.pools[0]?.name ?? 'nodepool1'),
+            resources: s.externalResources!.join(', '),
+          },
+        })),
+  },
+  {
+    id: 'S4',
+    code: 'LinkedAuthorizationFailed',
+    message:
+      "The client '{clientId}' with object id '{objectId}' has permission to perform action 'Microsoft.Compute/virtualMachineScaleSets/write' on scope '{vmss}'; however, it does not have permission to perform action '{action}' on the linked scope(s) '{scope}' or the linked scope(s) are invalid.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS#27; Azure/aad-pod-identity#511; concepts-network-legacy-cni.md (required actions)',
+    note: '§6 X6: subnets/join/action and subnets/read are required; roleAssignments/write is not.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      subnetsOfCluster(ctx).flatMap(({ pool, subnet }) => {
+        const a = subnet.access;
+        if (!a || subnet.managed) return none;
+        const missing = ['Microsoft.Network/virtualNetworks/subnets/join/action', 'Microsoft.Network/virtualNetworks/subnets/read'].find(
+          (action) => !a.actions.includes(action),
+        );
+        return when(missing !== undefined, {
+          clientId: a.clientId,
+          objectId: a.objectId,
+          vmss: vmssId(ctx.env, pool.name),
+          action: missing ?? '',
+          scope: subnet.id,
+        });
+      }).slice(0, 1),
+  },
+  {
+    id: 'S5',
+    code: 'LinkedAuthorizationFailed',
+    message:
+      "The client '{clientId}' with object id '{objectId}' has permission to perform action 'Microsoft.Compute/virtualMachineScaleSets/write' on scope '{vmss}'; however, it does not have permission to perform action 'Microsoft.Network/routeTables/join/action' on the linked scope(s) '{scope}' or the linked scope(s) are invalid.",
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'microsoft/planetary-computer-hub#25',
+    phases: ['create', 'pool-add'],
+    check: (ctx) =>
+      ctx.cluster.network.networkPlugin !== 'kubenet'
+        ? none
+        : uniqueSubnets(ctx)
+            .filter((s) => s.routeTableId && s.routeTableAccess && !s.routeTableAccess.actions.includes('Microsoft.Network/routeTables/join/action'))
+            .map((s) => ({
+              params: {
+                clientId: s.routeTableAccess!.clientId,
+                objectId: s.routeTableAccess!.objectId,
+                vmss: vmssId(ctx.env, ctx.cluster.pools[0]?.name ?? 'nodepool1'),
+                scope: s.routeTableId!,
+              },
+            })),
+  },
+  {
+    id: 'S6',
+    code: '(cli warning)',
+    message: 'Could not create a role assignment for subnet. Are you an Owner on this subscription?',
+    target: 'vnetSubnetID',
+    severity: 'warning',
+    source: 'verified',
+    ref: 'Azure/AKS#614',
+    note: 'Printed by the CLI when it cannot assign Network Contributor on a BYO subnet; raised by `aksemu az`, never by the API.',
+    phases: [],
+    check: () => none,
+  },
+
+  // ---- §2.4 maxPods, count and autoscaler ------------------------------------------------------------------
+  {
+    id: 'M11',
+    code: 'InvalidParameter',
+    message: 'The value of parameter agentPoolProfile.name is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+    target: 'agentPoolProfile.name',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.3 name pattern ^[a-z][a-z0-9]{0,11}$, Windows ≤ 6 characters; message template as M4',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => !/^[a-z][a-z0-9]{0,11}$/.test(p.name) || (p.osType === 'Windows' && p.name.length > 6))
+        .map(() => ({ params: {} })),
+  },
+  {
+    id: 'M6',
+    code: 'InvalidParameter',
+    message: 'Required parameter properties.count is missing (null).',
+    target: 'properties.count',
+    severity: 'error',
+    source: 'verified',
+    ref: 'pulumi/pulumi-kubernetes#2704',
+    note: 'Agent pool PUT only; a cluster PUT defaults count to 1 (spec §1.3).',
+    phases: ['pool-add'],
+    check: (ctx) => {
+      const raw = ctx.raw.agentPoolProfiles?.find((p) => p.name === ctx.poolName);
+      return when(raw !== undefined && (raw.count === undefined || raw.count === null), {});
+    },
+  },
+  {
+    id: 'M4',
+    code: 'InvalidParameter',
+    message: 'The value of parameter agentPoolProfile.count is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'verified',
+    ref: 'spec §1.3 (0..1000 user, 1..1000 system); azure-cli PR #22442',
+    phases: POOLS,
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => !isInt(p.count) || p.count < (p.mode === 'System' ? 1 : 0) || p.count > 1000)
+        .map(() => ({ params: {} })),
+  },
+  {
+    id: 'M1',
+    code: 'InsufficientMaxPods',
+    message: 'The value of parameter agentPoolProfile.maxPods is invalid: {maxPods} is below the minimum of 10 pods per node.',
+    target: 'agentPoolProfile.maxPods',
+    severity: 'error',
+    source: 'partial',
+    ref: 'concepts-network-ip-address-planning.md; CHANGELOG 2019-10-28; Azure/AKS#931; RP-ENUM InsufficientMaxPods',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => !isInt(p.maxPods) || p.maxPods < 10)
+        .map((p) => ({ params: { maxPods: String(p.maxPods) } })),
+  },
+  {
+    id: 'M3',
+    code: 'MaxPodsLimitExceeded',
+    message: 'The value of parameter agentPoolProfile.maxPods is invalid: {maxPods} is above the maximum of 250 pods per node.',
+    target: 'agentPoolProfile.maxPods',
+    severity: 'error',
+    source: 'partial',
+    ref: 'MicrosoftDocs/azure-docs PR #108215 ("Beyond 250 hits RP validation"); configure-kubenet.md; RP-ENUM MaxPodsLimitExceeded',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => isInt(p.maxPods) && p.maxPods > 250)
+        .map((p) => ({ params: { maxPods: p.maxPods } })),
+  },
+  {
+    id: 'M1b',
+    code: 'InsufficientAgentPoolMaxPodsPerAgentPool',
+    message:
+      'Agent pool {pool} has room for {total} pods ({count} nodes × {maxPods} max pods); a pool using fewer than 30 max pods per node must have room for at least 30 pods.',
+    target: 'agentPoolProfile.maxPods',
+    severity: 'error',
+    source: 'partial',
+    ref: 'CHANGELOG 2019-10-28 ("30 per Nodepool"); Azure/AKS#931 (maxPods 10 needs 3 nodes); RP-ENUM',
+    note: 'Applies only below 30 max pods, so user pools scaled to 0 with the default maxPods stay valid.',
+    phases: POOLS,
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => isInt(p.maxPods) && isInt(p.count) && p.maxPods >= 10 && p.maxPods < 30 && p.count * p.maxPods < 30)
+        .map((p) => ({ params: { pool: p.name, total: p.count * p.maxPods, count: p.count, maxPods: p.maxPods } })),
+  },
+  {
+    id: 'M5',
+    code: 'InvalidParameter',
+    message: 'The value of parameter agentPoolProfile.{field} is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+    target: 'agentPoolProfile.minCount',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS#2670 (minCount text); the maxCount and count-in-range variants follow the same template (ours)',
+    phases: POOLS,
+    check: (ctx) =>
+      poolsInScope(ctx).flatMap((p) => {
+        if (!p.enableAutoScaling) {
+          return when(p.minCount !== undefined || p.maxCount !== undefined, { field: 'enableAutoScaling' }, 'agentPoolProfile.enableAutoScaling');
+        }
+        const lo = p.mode === 'System' ? 1 : 0;
+        if (!isInt(p.minCount) || p.minCount < lo || p.minCount > 1000) return one({ field: 'minCount' });
+        if (!isInt(p.maxCount) || p.maxCount < p.minCount || p.maxCount > 1000) {
+          return one({ field: 'maxCount' }, 'agentPoolProfile.maxCount');
+        }
+        return when(isInt(p.count) && (p.count < p.minCount || p.count > p.maxCount), { field: 'count' }, 'agentPoolProfile.count');
+      }),
+  },
+  {
+    id: 'M7',
+    code: 'MustDefineAtLeastOneSystemPool',
+    message: 'There has to be at least one system agent pool.',
+    target: 'agentPoolProfile.mode',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/azure-cli#13420; spec §1.3 mode',
+    phases: ['create', 'update', 'pool-delete', 'pool-add'],
+    check: (ctx) => {
+      const remaining = ctx.phase === 'pool-delete' ? ctx.cluster.pools.filter((p) => p.name !== ctx.poolName) : ctx.cluster.pools;
+      return when(!remaining.some((p) => p.mode === 'System'), {});
+    },
+  },
+  {
+    id: 'M7b',
+    code: 'SystemPoolMustBeLinux',
+    message: 'System agent pool {pool} must use osType Linux.',
+    target: 'agentPoolProfile.osType',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.3 ("System agent pools osType must be Linux"); RP-ENUM SystemPoolMustBeLinux',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => p.mode === 'System' && p.osType !== 'Linux')
+        .map((p) => ({ params: { pool: p.name } })),
+  },
+  {
+    id: 'M7c',
+    code: 'SystemPoolSkuTooLow',
+    message: 'System agent pool {pool} uses VM size {vmSize} ({vcpus} vCPU, {memory} GiB); system pools need at least 2 vCPUs and 4 GiB of memory.',
+    target: 'agentPoolProfile.vmSize',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec §1.3 ("System agent pools VM SKU must have at least 2vCPUs and 4GB of memory"); RP-ENUM SystemPoolSkuTooLow',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx).flatMap((p) => {
+        const size = p.mode === 'System' ? vmSize(p.vmSize) : undefined;
+        return when(!!size && (size.vcpus < 2 || size.memoryGiB < 4), {
+          pool: p.name,
+          vmSize: p.vmSize,
+          vcpus: size?.vcpus ?? 0,
+          memory: size?.memoryGiB ?? 0,
+        });
+      }),
+  },
+  {
+    id: 'M8',
+    code: '(cli)',
+    message: '--min-count must be in the range [0,1000]; --max-count must be in the range [0,1000]; --max-surge must be positive; --max-surge should be an int or percentage; --nodepool-name can contain at most 12 characters; --nodepool-name should contain only alphanumeric characters',
+    target: 'cli',
+    severity: 'error',
+    source: 'verified',
+    ref: 'azure-cli acs/_validators.py @010cc060',
+    note: 'Client-side checks: raised by `aksemu plan` and `aksemu az` flag parsing (src/cli/az-validators.ts), never by the API.',
+    phases: [],
+    check: () => none,
+  },
+  {
+    id: 'M9',
+    code: 'MaxAgentPoolCountReached',
+    message: 'A cluster can have at most 100 agent pools; this one would have {pools}.',
+    target: 'agentPoolProfiles',
+    severity: 'error',
+    source: 'partial',
+    ref: 'container-service-limits.md; RP-ENUM MaxAgentPoolCountReached',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => when(ctx.cluster.pools.length > 100, { pools: ctx.cluster.pools.length }),
+  },
+  {
+    id: 'M9b',
+    code: 'AgentPoolMaxCountExceeded',
+    message: 'A cluster can have at most 5000 nodes across all agent pools; this operation needs {nodes}.',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'partial',
+    ref: 'container-service-limits.md (5,000 nodes per cluster); RP-ENUM AgentPoolMaxCountExceeded',
+    phases: ['create', 'update', 'scale', 'pool-add'],
+    check: (ctx) => {
+      const nodes = totalNodes(ctx.cluster.pools, createNodes);
+      return when(nodes > 5000, { nodes });
+    },
+  },
+  {
+    id: 'M10',
+    code: 'InvalidMaxSurge',
+    message: "The maxSurge value '{value}' of agent pool {pool} is invalid: it must be a positive integer (e.g. '5') or a positive percentage (e.g. '33%').",
+    target: 'agentPoolProfile.upgradeSettings.maxSurge',
+    severity: 'error',
+    source: 'ours',
+    ref: 'CHANGELOG 2023-11-05 ("max_surge must be > 0"); spec §1.3 upgradeSettings.maxSurge',
+    phases: ['create', 'update', 'upgrade', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => !/^([1-9]\d*|[1-9]\d?%|100%)$/.test(String(p.maxSurge).trim()))
+        .map((p) => ({ params: { value: String(p.maxSurge), pool: p.name } })),
+  },
+  {
+    id: 'V1',
+    code: 'AgentPoolK8sVersionNotSupported',
+    message:
+      'Version {version} is not supported in this region. Please use [az aks get-versions] command to get the supported version list in this region. For more information, please check https://aka.ms/supported-version-list',
+    target: 'properties.kubernetesVersion',
+    severity: 'error',
+    source: 'ours',
+    ref: 'the AKS version error as commonly reported; the catalogue is src/aks/kubernetes-versions.ts',
+    phases: ['create', 'update', 'upgrade'],
+    check: (ctx) => when(!ctx.cluster.kubernetesVersionKnown, { version: ctx.cluster.kubernetesVersion }),
+  },
+  {
+    id: 'L1',
+    code: 'NodeLabelKeyNotAllowed',
+    message: "Node label key '{key}' of agent pool {pool} is not allowed: the prefixes kubernetes.azure.com/ and kubernetes.io/ are reserved for AKS.",
+    target: 'agentPoolProfile.nodeLabels',
+    severity: 'error',
+    source: 'partial',
+    ref: 'use-labels.md (reserved prefixes, 2021-08-19); RP-ENUM-style code',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      (ctx.raw.agentPoolProfiles ?? []).flatMap((p) =>
+        Object.keys(p.nodeLabels ?? {})
+          .filter((k) => /^([^/]*\.)?(kubernetes\.azure\.com|kubernetes\.io)\//.test(k))
+          .map((key) => ({ params: { key, pool: String(p.name ?? '') } })),
+      ),
+  },
+
+  // ---- §2.5 IP capacity --------------------------------------------------------------------------------------
+  {
+    id: 'K1',
+    code: 'InsufficientSubnetSize',
+    message:
+      'Pre-allocated IPs {required} exceeds IPs available {available} in Subnet Cidr {cidr}, Subnet Name {name}. http://aka.ms/aks/insufficientsubnetsize',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS#3653 (2023-05 template); counts: nodes × (maxPods+1) for Azure CNI node subnet, 1 per node otherwise (§2.5, X9)',
+    note: 'Create counts maxCount under the autoscaler and no surge; scale counts the added nodes; upgrade the surge nodes.',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => {
+      if (!ctx.strategy) return none;
+      return subnetDemands(ctx.cluster, ctx.env, ctx.strategy, newNodeCounter(ctx))
+        .filter((d) => d.required > d.available)
+        .map((d) => ({ params: { required: d.required, available: d.available, cidr: String(d.cidr), name: d.subnet.name } }));
+    },
+  },
+  {
+    id: 'K2',
+    code: 'InsufficientPodCidr',
+    message: 'Pre-allocated IPs {required} exceeds IPs available {available} in Pod Cidr {cidr}',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS-Construction#357 (768 = 3 × 256 against a /24)',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => podCidrShortfall(ctx, 'kubenet'),
+  },
+  {
+    id: 'K3',
+    code: 'InsufficientSubnetSize',
+    message:
+      'Pre-allocated IPs {required} exceeds IPs available {available} in Subnet Cidr {cidr}, Subnet Name networkProfile.podCIDR. If Autoscaler is enabled, the max-count from each nodepool is counted towards this total (which means that pre-allocated IPs count represents a theoretical max value, not the actual number of IPs requested). http://aka.ms/aks/insufficientsubnetsize',
+    target: 'networkProfile.podCIDR',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/AKS-Construction#701 (1280 = 5 × 256 against a /22); CHANGELOG 2023-05-07',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => podCidrShortfall(ctx, 'overlay'),
+  },
+  {
+    id: 'K4',
+    code: 'SubnetIsFull',
+    message: 'Subnet {name} with address prefix {cidr} does not have enough capacity for {count} IP addresses.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT error-code-subnetisfull.md; Azure/AKS#2531, #2119',
+    note: 'Raised by the allocator when addresses run out at NIC time (src/aks/planner.ts), not by pre-flight validation.',
+    phases: [],
+    check: () => none,
+  },
+
+  // ---- §2.6 Mutability -------------------------------------------------------------------------------------
+  {
+    id: 'U1',
+    code: 'PropertyChangeNotAllowed',
+    message: "Changing property '{path}' is not allowed.",
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'verified',
+    ref: 'kubernetes/autoscaler#1051; Azure/AKS#409, #3369; azure-cli#24764',
+    note: 'networkPlugin may only move kubenet → azure overlay or azure node subnet → azure overlay (update-azure-cni.md, rule U2); pod CIDR is changeable for none, and may only grow for overlay (U3).',
+    phases: ['update'],
+    check: (ctx) => {
+      const before = ctx.previous?.network;
+      if (!before) return none;
+      const after = ctx.cluster.network;
+      const out: Finding[] = [];
+      const changed = (k: 'serviceCidr' | 'dnsServiceIP' | 'networkPlugin' | 'podCidr' | 'networkPluginMode') =>
+        (before[k] ?? '') !== (after[k] ?? '');
+      const migrating = isOverlayMigration(before.networkPlugin, before.networkPluginMode, after.networkPlugin, after.networkPluginMode);
+      if ((changed('networkPlugin') || changed('networkPluginMode')) && !migrating) {
+        out.push({ params: { path: changed('networkPlugin') ? 'networkProfile.networkPlugin' : 'networkProfile.networkPluginMode' }, target: 'networkProfile.networkPlugin' });
+      }
+      if (changed('serviceCidr')) out.push({ params: { path: 'networkProfile.serviceCidr' }, target: 'networkProfile.serviceCIDR' });
+      if (changed('dnsServiceIP')) out.push({ params: { path: 'networkProfile.dnsServiceIP' }, target: 'networkProfile.dnsServiceIP' });
+      if (changed('podCidr') && before.networkPlugin === 'kubenet' && after.networkPlugin === 'kubenet') {
+        out.push({ params: { path: 'networkProfile.podCidr' }, target: 'networkProfile.podCIDR' });
+      }
+      for (const pool of ctx.cluster.pools) {
+        const old = previousPool(ctx, pool.name);
+        if (!old) continue;
+        if ((old.vnetSubnetID ?? '').toLowerCase() !== (pool.vnetSubnetID ?? '').toLowerCase()) {
+          out.push({ params: { path: 'agentPoolProfile.vnetSubnetID' }, target: 'agentPoolProfile.vnetSubnetID' });
+        }
+        if (old.maxPods !== pool.maxPods) out.push({ params: { path: 'agentPoolProfile.maxPods' }, target: 'agentPoolProfile.maxPods' });
+        if (old.osType !== pool.osType) out.push({ params: { path: 'agentPoolProfile.osType' }, target: 'agentPoolProfile.osType' });
+      }
+      return out;
+    },
+  },
+  {
+    id: 'U2',
+    code: 'NetworkPluginMigrationNotAllowed',
+    message: 'Migrating network plugin {from} to Azure CNI Overlay requires {requirement}.',
+    target: 'networkProfile.networkPlugin',
+    severity: 'error',
+    source: 'ours',
+    ref: 'update-azure-cni.md (Kubernetes ≥ 1.27, no Calico, --pod-cidr required from node subnet); CHANGELOG 2023-11-28',
+    phases: ['update'],
+    check: (ctx) => {
+      const before = ctx.previous?.network;
+      const after = ctx.cluster.network;
+      if (!before || !isOverlayMigration(before.networkPlugin, before.networkPluginMode, after.networkPlugin, after.networkPluginMode)) return none;
+      const from = before.networkPlugin === 'kubenet' ? 'kubenet' : 'Azure CNI (node subnet)';
+      const out: Finding[] = [];
+      if (minorOf(ctx.cluster.kubernetesVersion) < 27) out.push({ params: { from, requirement: 'Kubernetes version 1.27 or later' } });
+      if (before.networkPolicy === 'calico') out.push({ params: { from, requirement: "no Calico network policy ('networkPolicy: calico' is set)" } });
+      if (before.networkPlugin === 'azure' && !ctx.raw.networkProfile?.podCidr) {
+        out.push({ params: { from, requirement: 'a pod CIDR (networkProfile.podCidr)' }, target: 'networkProfile.podCIDR' });
+      }
+      return out;
+    },
+  },
+  {
+    id: 'U3',
+    code: 'PodCidrShrinkNotAllowed',
+    message: 'The overlay pod CIDR can only be expanded to a range that contains the current one: {after} does not contain {before}.',
+    target: 'networkProfile.podCIDR',
+    severity: 'error',
+    source: 'ours',
+    ref: 'azure-cni-overlay-pod-expand.md (superset only)',
+    phases: ['update'],
+    check: (ctx) => {
+      const before = ctx.previous?.network;
+      const after = ctx.cluster.network;
+      if (!before || before.networkPluginMode !== 'overlay' || after.networkPluginMode !== 'overlay') return none;
+      const b = parseCidrField(before.podCidr).value;
+      const a = ctx.parsed.podCidr.value;
+      return when(!!a && !!b && !a.containsCidr(b), { before: String(b), after: String(a) });
+    },
+  },
+  {
+    id: 'U4',
+    code: 'UpdatingOutboundTypeNotAllowed',
+    message: "Changing outboundType from '{from}' to '{to}' is not allowed: it can only be set at cluster creation time.",
+    target: 'networkProfile.outboundType',
+    severity: 'error',
+    source: 'partial',
+    ref: 'spec 2022-06-01 outboundType ("cannot be changed later"); RP-ENUM UpdatingOutboundTypeNotAllowed',
+    phases: ['update'],
+    check: (ctx) => {
+      const from = ctx.previous?.network.outboundType;
+      const to = ctx.cluster.network.outboundType;
+      return when(from !== undefined && from !== to && !ctx.api.networkPolicyNoneDefault, { from: from ?? '', to });
+    },
+  },
+];
+
+function isOverlayMigration(fromPlugin: string, fromMode: string | undefined, toPlugin: string, toMode: string | undefined): boolean {
+  if (toPlugin !== 'azure' || toMode !== 'overlay') return false;
+  return fromPlugin === 'kubenet' || (fromPlugin === 'azure' && fromMode !== 'overlay');
+}
+
+function podCidrShortfall(ctx: RuleContext, kind: 'kubenet' | 'overlay'): Finding[] {
+  const pod = ctx.parsed.podCidr.value;
+  const plugin = ctx.cluster.network.networkPlugin;
+  const applies = kind === 'kubenet' ? plugin === 'kubenet' : plugin === 'azure' && isOverlay(ctx.cluster);
+  if (!pod || !applies) return none;
+  // Blocks held now: every node the cluster had before this operation.
+  const held = ctx.phase === 'create' ? 0 : totalNodes(ctx.previous?.pools ?? [], createNodes);
+  const d = podCidrDemand(pod, totalNodes(ctx.cluster.pools, newNodeCounter(ctx)), held);
+  return when(d.required > d.available, { required: d.required, available: d.available, cidr: String(pod) });
+}
+
+/** Fills a template's `{name}` placeholders. */
+export function formatMessage(template: string, params: Params): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id);
+}

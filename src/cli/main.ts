@@ -1,0 +1,22 @@
+// The `aksemu` command: one commander program, each subcommand in its own module.
+import { Command, CommanderError } from 'commander';
+import { registerPlan } from './plan.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('aksemu')
+    .description('A local, offline emulator of Azure Kubernetes Service cluster networking')
+    .exitOverride()
+    .showHelpAfterError(false);
+  registerPlan(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander has already printed its message (or the help text) to stderr/stdout.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`aksemu: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

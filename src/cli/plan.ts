@@ -1,0 +1,188 @@
+// `aksemu plan`: the offline IP planner and validator. Flags are az's (`az aks create`) plus the subnet and VNet
+// the cluster would sit in. `-o json` prints one object; exit 0 when valid, 1 when not, 2 for unusable flags.
+import { Command, Option } from 'commander';
+import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
+import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
+import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
+import {
+  CliUsageError,
+  parseIntFlag,
+  validateAutoscaler,
+  validateMaxSurge,
+  validateNodepoolName,
+} from './az-validators.js';
+
+interface PlanFlags {
+  networkPlugin?: string;
+  networkPluginMode?: string;
+  networkPolicy?: string;
+  podCidr?: string;
+  serviceCidr?: string;
+  dnsServiceIp?: string;
+  maxPods?: string;
+  nodeCount?: string;
+  maxSurge?: string;
+  osType?: string;
+  enableClusterAutoscaler?: boolean;
+  minCount?: string;
+  maxCount?: string;
+  nodepoolName?: string;
+  nodeVmSize?: string;
+  kubernetesVersion?: string;
+  windowsAdminUsername?: string;
+  subnetCidr?: string;
+  subnetName?: string;
+  vnetCidr?: string;
+  apiVersion: string;
+  name?: string;
+  nodes?: boolean;
+  output: 'json' | 'table';
+}
+
+export function registerPlan(program: Command): void {
+  program
+    .command('plan')
+    .description('Plan and validate an AKS cluster network offline: defaults, every AKS rule, IP capacity')
+    .option('--network-plugin <plugin>', 'none | kubenet | azure')
+    .option('--network-plugin-mode <mode>', 'overlay (azure only, api-version 2023-02-01 and later)')
+    .option('--network-policy <policy>', 'azure | calico | cilium | none')
+    .option('--pod-cidr <cidr>', 'pod CIDR (kubenet, overlay, none)')
+    .option('--service-cidr <cidr>', 'service CIDR (default 10.0.0.0/16)')
+    .option('--dns-service-ip <ip>', 'DNS service IP (default 10.0.0.10)')
+    .option('-m, --max-pods <n>', 'maximum pods per node')
+    .option('-c, --node-count <n>', 'nodes in the first pool (default 1)')
+    .option('--max-surge <n|%>', 'upgrade surge, e.g. 1 or 33%')
+    .option('--os-type <type>', 'Linux | Windows')
+    .option('--enable-cluster-autoscaler', 'size for --max-count instead of --node-count')
+    .option('--min-count <n>', 'autoscaler minimum')
+    .option('--max-count <n>', 'autoscaler maximum')
+    .option('--nodepool-name <name>', 'first pool name (default nodepool1)')
+    .option('-s, --node-vm-size <size>', 'VM size (default Standard_DS2_v2)')
+    .option('-k, --kubernetes-version <version>', 'Kubernetes version, e.g. 1.32 or 1.32.9')
+    .option('--windows-admin-username <name>', 'gives the cluster a windowsProfile')
+    .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16)')
+    .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
+    .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12)')
+    .option('--api-version <version>', 'Microsoft.ContainerService api-version', DEFAULT_API_VERSION)
+    .option('-n, --name <name>', 'cluster name, seeds the node names')
+    .option('--nodes', 'list every node with its addresses and routes')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']).default('table'))
+    .action((flags: PlanFlags) => {
+      process.exitCode = runPlan(flags, process.stdout, process.stderr);
+    });
+}
+
+interface Writer {
+  write(s: string): unknown;
+}
+
+export function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
+  let input: PlanInput;
+  try {
+    input = planInput(flags);
+  } catch (e) {
+    if (e instanceof CliUsageError) {
+      err.write(`ERROR: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let result: PlanResult | { valid: false; errors: Problem[]; warnings: Problem[] };
+  try {
+    result = planCluster(input);
+  } catch (e) {
+    if (!(e instanceof PlanInputError)) throw e;
+    result = { valid: false, errors: [e.problem], warnings: [] };
+  }
+  out.write(flags.output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderTable(result));
+  return result.valid ? 0 : 1;
+}
+
+function planInput(f: PlanFlags): PlanInput {
+  const int = (flag: string, v: string | undefined) => (v === undefined ? undefined : parseIntFlag(flag, v));
+  const nodeCount = int('--node-count', f.nodeCount);
+  const minCount = int('--min-count', f.minCount);
+  const maxCount = int('--max-count', f.maxCount);
+  const maxPods = int('--max-pods', f.maxPods);
+  if (f.nodepoolName !== undefined) validateNodepoolName(f.nodepoolName);
+  if (f.maxSurge !== undefined) validateMaxSurge(f.maxSurge);
+  validateAutoscaler({
+    enabled: f.enableClusterAutoscaler === true,
+    ...(minCount !== undefined ? { minCount } : {}),
+    ...(maxCount !== undefined ? { maxCount } : {}),
+    ...(nodeCount !== undefined ? { nodeCount } : {}),
+  });
+
+  const net: NetworkProfile = {};
+  if (f.networkPlugin !== undefined) net.networkPlugin = f.networkPlugin;
+  if (f.networkPluginMode !== undefined) net.networkPluginMode = f.networkPluginMode;
+  if (f.networkPolicy !== undefined) net.networkPolicy = f.networkPolicy;
+  if (f.podCidr !== undefined) net.podCidr = f.podCidr;
+  if (f.serviceCidr !== undefined) net.serviceCidr = f.serviceCidr;
+  if (f.dnsServiceIp !== undefined) net.dnsServiceIP = f.dnsServiceIp;
+
+  const pool: AgentPoolProfile = { name: f.nodepoolName ?? 'nodepool1', mode: 'System' };
+  if (nodeCount !== undefined) pool.count = nodeCount;
+  if (maxPods !== undefined) pool.maxPods = maxPods;
+  if (f.osType !== undefined) pool.osType = f.osType;
+  if (f.nodeVmSize !== undefined) pool.vmSize = f.nodeVmSize;
+  if (f.maxSurge !== undefined) pool.upgradeSettings = { maxSurge: f.maxSurge };
+  if (f.enableClusterAutoscaler) {
+    pool.enableAutoScaling = true;
+    pool.minCount = minCount!;
+    pool.maxCount = maxCount!;
+    if (pool.count === undefined) pool.count = minCount!;
+  }
+
+  const input: PlanInput = { apiVersion: f.apiVersion, networkProfile: net, agentPoolProfiles: [pool] };
+  if (f.kubernetesVersion !== undefined) input.kubernetesVersion = f.kubernetesVersion;
+  if (f.windowsAdminUsername !== undefined) input.windowsProfile = { adminUsername: f.windowsAdminUsername };
+  if (f.subnetCidr !== undefined) input.subnetCidr = f.subnetCidr;
+  if (f.subnetName !== undefined) input.subnetName = f.subnetName;
+  if (f.vnetCidr !== undefined) input.vnetCidr = f.vnetCidr;
+  if (f.name !== undefined) input.clusterName = f.name;
+  if (f.nodes) input.includeNodes = true;
+  return input;
+}
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings: Problem[] }): string {
+  const lines: string[] = [];
+  const row = (k: string, v: string) => lines.push(`${k.padEnd(18)}${v}`);
+  if ('networkProfile' in r) {
+    const np = r.networkProfile;
+    const mode = np.networkPluginMode ? ` (${np.networkPluginMode})` : '';
+    row('Network plugin', `${np.networkPlugin}${mode}   api-version ${r.apiVersion}, Kubernetes ${r.kubernetesVersion}`);
+    row('Pod CIDR', np.podCidr ?? '(none)');
+    row('Service CIDR', `${np.serviceCidr}   DNS service IP ${np.dnsServiceIP}`);
+    row('Node subnet', `${r.subnet.name} ${r.subnet.cidr}   VNet ${r.subnet.vnetCidr}${r.subnet.managed ? ' (managed)' : ''}`);
+    for (const p of r.agentPoolProfiles) {
+      const auto = p.enableAutoScaling ? `, autoscaler ${p.minCount}..${p.maxCount}` : '';
+      row(`Pool ${p.name}`, `${p.count} × ${p.vmSize} (${p.osType}, ${p.mode}), maxPods ${p.maxPods}, maxSurge ${p.maxSurge}${auto}`);
+    }
+    if (r.capacity) {
+      const c = r.capacity;
+      row('Usable IPs', `${n(c.usableIps)}   (${c.ipsPerNode} per node)`);
+      row('IPs required', `${n(c.ipsRequired)} at create, ${n(c.ipsRequiredForUpgrade)} during an upgrade`);
+      if (c.minimumSubnetPrefix !== undefined) row('Smallest subnet', `/${c.minimumSubnetPrefix}`);
+      if (c.podCidr) row('Node /24 blocks', `${n(c.podCidr.blocksRequired)} of ${n(c.podCidr.nodeBlocks)} in ${c.podCidr.cidr}`);
+      row('Max nodes', n(c.maxNodes));
+      row('Max pods', n(c.maxPods));
+    }
+    if (r.upgrade && !r.upgrade.fits) {
+      row('Upgrade', `needs ${n(r.upgrade.ipsRequired)} IPs with ${r.upgrade.surgeNodes} surge node(s); ${n(r.upgrade.ipsAvailable)} available`);
+    }
+    for (const node of r.nodes ?? []) {
+      const extra = node.podCidr ? `podCIDR ${node.podCidr}` : node.secondaryIps ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}` : 'pods: CNI-managed';
+      row(node.name, `${node.ip}   ${extra}`);
+    }
+  }
+  row('Result', r.valid ? 'valid' : 'INVALID');
+  for (const [title, list] of [['Errors', r.errors], ['Warnings', r.warnings]] as const) {
+    if (list.length === 0) continue;
+    lines.push('', `${title}:`);
+    for (const p of list) lines.push(`  (${p.code}) ${p.message}`, `    target: ${p.target}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
