@@ -16,38 +16,15 @@ import { performance } from 'node:perf_hooks';
 import { CidrSet } from '../src/net/cidrset.js';
 import { Cidr } from '../src/net/ip.js';
 import { SubnetAllocator } from '../src/net/subnet-allocator.js';
+import { best, dottedQuad, type BenchResult } from './timing.js';
 
-export interface AllocatorBenchResult {
-  name: string;
-  /** Operations per second of aksemu's allocator (best repetition). */
-  opsPerSec: number;
-  /** Operations per second of the naive baseline (best repetition). */
-  baselineOpsPerSec: number;
-  /** What one operation is, and how the baseline was bounded. */
-  note: string;
-}
+export type AllocatorBenchResult = BenchResult;
 
 const NODES = 5000;
 const IPS_PER_NODE = 31;
 const REPS = 5;
 const BASELINE_REPS = 3;
 const BASELINE_BUDGET_MS = 400;
-
-/** Runs `run` `reps` times; each call returns how many operations it did. Best ops/s wins. */
-function best(reps: number, run: () => number): number {
-  let bestRate = 0;
-  for (let r = 0; r < reps; r++) {
-    const t0 = performance.now();
-    const ops = run();
-    const ms = performance.now() - t0;
-    bestRate = Math.max(bestRate, ops / (ms / 1000));
-  }
-  return bestRate;
-}
-
-function dottedQuad(v: number): string {
-  return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
-}
 
 function benchSubnet(): AllocatorBenchResult {
   const subnet = Cidr.parse('10.224.0.0/14');

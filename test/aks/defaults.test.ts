@@ -1,0 +1,57 @@
+// Defaults by api-version (spec §1, §3.7, §6 X1).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { apiVersionProfile } from '../../src/aks/api-versions.js';
+import { resolveCluster } from '../../src/aks/defaults.js';
+import { resolveKubernetesVersion } from '../../src/aks/kubernetes-versions.js';
+import { spec } from './helpers.js';
+
+const resolve = (api: string, s: Parameters<typeof spec>[0] = {}) => resolveCluster(spec(s), apiVersionProfile(api)!);
+
+describe('defaults', () => {
+  test('2022-06-01: kubenet, 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, maxPods 110, maxSurge 1', () => {
+    const c = resolve('2022-06-01');
+    assert.equal(c.network.networkPlugin, 'kubenet');
+    assert.equal(c.network.podCidr, '10.244.0.0/16');
+    assert.equal(c.network.serviceCidr, '10.0.0.0/16');
+    assert.equal(c.network.dnsServiceIP, '10.0.0.10');
+    assert.equal(c.network.dockerBridgeCidr, '172.17.0.1/16');
+    assert.equal(c.network.outboundType, 'loadBalancer');
+    assert.deepEqual(c.network.ipFamilies, ['IPv4']);
+    assert.equal(c.pools[0]!.maxPods, 110);
+    assert.equal(c.pools[0]!.maxSurge, '1');
+    assert.equal(c.network.networkPolicy, undefined);
+  });
+
+  test('azure node subnet defaults maxPods to 30 and sets no pod CIDR; none sets no pod CIDR', () => {
+    const azure = resolve('2022-06-01', { net: { networkPlugin: 'azure' } });
+    assert.equal(azure.pools[0]!.maxPods, 30);
+    assert.equal(azure.network.podCidr, undefined);
+    const none = resolve('2022-11-01', { net: { networkPlugin: 'none' } });
+    assert.equal(none.network.podCidr, undefined);
+    assert.equal(none.pools[0]!.maxPods, 110);
+  });
+
+  test('2026-04-01: plugin by Kubernetes version, maxSurge 10%, networkPolicy none, no dockerBridgeCidr', () => {
+    const newer = resolve('2026-04-01', { k8s: '1.32' });
+    assert.equal(newer.network.networkPlugin, 'azure');
+    assert.equal(newer.network.networkPluginMode, 'overlay');
+    assert.equal(newer.network.podCidr, '10.244.0.0/16');
+    assert.equal(newer.pools[0]!.maxPods, 250);
+    assert.equal(newer.pools[0]!.maxSurge, '10%');
+    assert.equal(newer.network.networkPolicy, 'none');
+    assert.equal(newer.network.dockerBridgeCidr, undefined);
+    const older = resolve('2026-04-01', { k8s: '1.29' });
+    assert.equal(older.network.networkPlugin, 'kubenet');
+  });
+
+  test('mixed-case plugin names fold to lower case', () => {
+    assert.equal(resolve('2022-06-01', { net: { networkPlugin: 'Azure' } }).network.networkPlugin, 'azure');
+  });
+
+  test('Kubernetes versions: major.minor resolves to the newest patch; unknown ones stay unresolved', () => {
+    assert.equal(resolveKubernetesVersion('1.22'), '1.22.15');
+    assert.equal(resolveKubernetesVersion('1.19.0'), undefined);
+    assert.equal(resolveKubernetesVersion(undefined), '1.32.9');
+  });
+});

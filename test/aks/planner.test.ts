@@ -1,0 +1,98 @@
+// Node addresses per plugin: node IPs from .4, kubenet /24s in cidrset order with one UDR per node, Azure CNI
+// pre-allocated secondary IPs, BYO CNI nothing but the node IP; all-or-nothing allocation with SubnetIsFull.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { apiVersionProfile } from '../../src/aks/api-versions.js';
+import { resolveCluster } from '../../src/aks/defaults.js';
+import { nodeName } from '../../src/aks/naming.js';
+import { AllocationError, IpPlanner, privateAllocators } from '../../src/aks/planner.js';
+import { strategyFor } from '../../src/aks/plugins/index.js';
+import type { NetworkProfile } from '../../src/aks/types.js';
+import { byo, spec } from './helpers.js';
+
+function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators()) {
+  const b = byo(subnet);
+  const cluster = resolveCluster(
+    spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }),
+    apiVersionProfile('2022-06-01')!,
+  );
+  return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
+}
+
+describe('IpPlanner', () => {
+  test('kubenet: node IPs from .4, /24s in cidrset order, one route per node', () => {
+    const p = planner({ networkPlugin: 'kubenet' });
+    const nodes = p.addNodes('nodepool1', 3);
+    assert.deepEqual(nodes.map((n) => n.name), [0, 1, 2].map((i) => nodeName('nodepool1', '23902496', i)));
+    assert.equal(nodes[0]!.name, 'aks-nodepool1-23902496-vmss000000');
+    assert.deepEqual(nodes.map((n) => n.ip), ['10.240.0.4', '10.240.0.5', '10.240.0.6']);
+    assert.deepEqual(nodes.map((n) => n.podCidr), ['10.244.0.0/24', '10.244.1.0/24', '10.244.2.0/24']);
+    assert.deepEqual(p.routes()[1], {
+      name: 'aks-nodepool1-23902496-vmss000001',
+      addressPrefix: '10.244.1.0/24',
+      nextHopType: 'VirtualAppliance',
+      nextHopIpAddress: '10.240.0.5',
+    });
+    // A released /24 is not reused until the scan wraps; instance ids only grow.
+    p.removeNode(nodes[1]!.name);
+    const [next] = p.addNodes('nodepool1', 1);
+    assert.equal(next!.podCidr, '10.244.3.0/24');
+    assert.equal(next!.ip, '10.240.0.5');
+    assert.equal(next!.name, 'aks-nodepool1-23902496-vmss000003');
+    assert.equal(p.routes().length, 3);
+  });
+
+  test('instance ids past 9 are base 36', () => {
+    const p = planner({ networkPlugin: 'kubenet' });
+    const nodes = p.addNodes('nodepool1', 11);
+    assert.equal(nodes[10]!.name, 'aks-nodepool1-23902496-vmss00000a');
+  });
+
+  test('azure: each node holds its IP plus maxPods secondary IPs; a /24 takes 8 nodes, the 9th is SubnetIsFull', () => {
+    const p = planner({ networkPlugin: 'azure' });
+    const nodes = p.addNodes('nodepool1', 8);
+    assert.equal(nodes[0]!.ip, '10.240.0.4');
+    assert.equal(nodes[0]!.secondaryIps!.length, 30);
+    assert.equal(nodes[0]!.secondaryIps![0], '10.240.0.5');
+    assert.equal(nodes[1]!.ip, '10.240.0.35');
+    assert.equal(p.routes().length, 0);
+    const all = nodes.flatMap((n) => [n.ip, ...n.secondaryIps!]);
+    assert.equal(new Set(all).size, 248);
+    assert.throws(
+      () => p.addNodes('nodepool1', 1),
+      (e: unknown) =>
+        e instanceof AllocationError &&
+        e.problem.code === 'SubnetIsFull' &&
+        e.problem.message === 'Subnet aks with address prefix 10.240.0.0/24 does not have enough capacity for 31 IP addresses.',
+    );
+    assert.equal(p.list().length, 8, 'a failed add leaves nothing half-allocated');
+  });
+
+  test('none: no pod CIDR, no pod IPs, no routes (N13)', () => {
+    const p = planner({ networkPlugin: 'none', podCidr: '10.10.0.0/16' });
+    const nodes = p.addNodes('nodepool1', 3);
+    for (const n of nodes) {
+      assert.equal(n.podCidr, undefined);
+      assert.equal(n.secondaryIps, undefined);
+    }
+    assert.deepEqual(p.routes(), []);
+  });
+
+  test('kubenet pod CIDR exhaustion is InsufficientPodCidr', () => {
+    const p = planner({ networkPlugin: 'kubenet', podCidr: '10.244.0.0/23' });
+    p.addNodes('nodepool1', 2);
+    assert.throws(() => p.addNodes('nodepool1', 1), (e: unknown) => e instanceof AllocationError && e.problem.code === 'InsufficientPodCidr');
+  });
+
+  test('restore claims what exists, so a second planner on a shared subnet never reuses an address', () => {
+    const shared = privateAllocators();
+    const a = planner({ networkPlugin: 'kubenet' }, '10.240.0.0/24', shared);
+    const first = a.addNodes('nodepool1', 2);
+    const b = planner({ networkPlugin: 'kubenet' }, '10.240.0.0/24', privateAllocators());
+    b.restore(first);
+    const [third] = b.addNodes('nodepool1', 1);
+    assert.equal(third!.ip, '10.240.0.6');
+    assert.equal(third!.podCidr, '10.244.2.0/24');
+    assert.equal(third!.name, 'aks-nodepool1-23902496-vmss000002');
+  });
+});
