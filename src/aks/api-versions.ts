@@ -16,26 +16,20 @@ export interface ApiVersionProfile {
   returnsPodCidrForNone: boolean;
 }
 
+const V2022_06_01: ApiVersionProfile = {
+  version: '2022-06-01',
+  pluginDefault: 'kubenet',
+  maxSurgeDefault: '1',
+  hasNetworkPluginMode: false,
+  hasDockerBridgeCidr: true,
+  networkPolicyNoneDefault: false,
+  returnsPodCidrForNone: false,
+};
+
 const PROFILES: ApiVersionProfile[] = [
-  {
-    version: '2022-06-01',
-    pluginDefault: 'kubenet',
-    maxSurgeDefault: '1',
-    hasNetworkPluginMode: false,
-    hasDockerBridgeCidr: true,
-    networkPolicyNoneDefault: false,
-    returnsPodCidrForNone: false,
-  },
-  {
-    // What az 2.45 sends for managedClusters; its spec still defaults to kubenet and surge 1.
-    version: '2022-11-01',
-    pluginDefault: 'kubenet',
-    maxSurgeDefault: '1',
-    hasNetworkPluginMode: false,
-    hasDockerBridgeCidr: true,
-    networkPolicyNoneDefault: false,
-    returnsPodCidrForNone: false,
-  },
+  V2022_06_01,
+  // What az 2.45 sends for managedClusters; its spec still defaults to kubenet and surge 1.
+  { ...V2022_06_01, version: '2022-11-01' },
   {
     // The newest stable version read for the spec (SPEC-2026).
     version: '2026-04-01',

@@ -2,7 +2,7 @@
 // message template, target, and where it comes from (spec/aks-network-rules.md §2; tags: verified = published
 // text, partial = code or rule published but not the message, ours = we wrote the message or chose the code).
 // Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
-import { Cidr } from '../net/ip.js';
+import { Cidr, type IpAddress } from '../net/ip.js';
 import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
 import { surgeNodes, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
@@ -89,6 +89,20 @@ function parseFindings(
 
 const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
 
+/** A DNS-service-IP rule: fires when both fields parsed and `bad` holds. */
+const dnsCheck =
+  (bad: (dns: IpAddress, svc: Cidr) => boolean) =>
+  ({ parsed: { dnsServiceIP: d, serviceCidr: s } }: RuleContext): Finding[] =>
+    when(!!d.value && !!s.value && bad(d.value, s.value), { dns: String(d.value), svc: String(s.value) });
+
+/** A parse rule over the CIDR fields: one finding per field whose parse failed with `kind`. */
+const cidrParseCheck =
+  (kind: 'syntax' | 'not-canonical' | 'family', extra: (raw: string) => Params = () => ({})) =>
+  (ctx: RuleContext): Finding[] =>
+    CIDR_FIELDS.flatMap((f) =>
+      parseFindings(ctx.parsed[f.key], kind, (value) => ({ field: f.label, value, ...extra(value) }), f.target),
+    );
+
 export const RULES: Rule[] = [
   // ---- §2.1 CIDR and address rules -------------------------------------------------------------------------
   {
@@ -100,10 +114,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM CidrStringParseError; spec §1.1 CIDR regex',
     phases: SPEC,
-    check: (ctx) =>
-      CIDR_FIELDS.flatMap((f) =>
-        parseFindings(ctx.parsed[f.key], 'syntax', (value) => ({ field: f.label, value }), f.target),
-      ),
+    check: cidrParseCheck('syntax'),
   },
   {
     id: 'C7b',
@@ -114,10 +125,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM UnexpectedIPVersionCIDR; spec §1.1 (IPv4 regex)',
     phases: SPEC,
-    check: (ctx) =>
-      CIDR_FIELDS.flatMap((f) =>
-        parseFindings(ctx.parsed[f.key], 'family', (value) => ({ field: f.label, value }), f.target),
-      ),
+    check: cidrParseCheck('family'),
   },
   {
     id: 'C7',
@@ -128,15 +136,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'CHANGELOG 2019-04-15 ("10.2.0.1/24 instead of 10.2.0.0/24 ... now validated"); code from RP-ENUM',
     phases: SPEC,
-    check: (ctx) =>
-      CIDR_FIELDS.flatMap((f) =>
-        parseFindings(
-          ctx.parsed[f.key],
-          'not-canonical',
-          (value) => ({ field: f.label, value, canonical: parseCidrField(value, { canonical: false }).value!.toString() }),
-          f.target,
-        ),
-      ),
+    check: cidrParseCheck('not-canonical', (value) => ({ canonical: String(parseCidrField(value, { canonical: false }).value) })),
   },
   {
     id: 'C7c',
@@ -173,8 +173,7 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'SUPPORT error-code-dnsserviceIpoutofservicecidr.md',
     phases: SPEC,
-    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
-      when(!!d.value && !!s.value && !s.value.contains(d.value), { dns: String(d.value), svc: String(s.value) }),
+    check: dnsCheck((dns, svc) => !svc.contains(dns)),
   },
   {
     id: 'C4',
@@ -186,8 +185,7 @@ export const RULES: Rule[] = [
     ref: 'CHANGELOG 2021-10-08 "Validation that DNS service IP is not on subnet boundary"; Azure/AKS#2579',
     note: 'No code or message is published; we reuse the conflict code of C2.',
     phases: SPEC,
-    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
-      when(!!d.value && !!s.value && d.value.value === s.value.network, { dns: String(d.value), svc: String(s.value) }),
+    check: dnsCheck((dns, svc) => dns.value === svc.network),
   },
   {
     id: 'C2',
@@ -199,11 +197,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'use-byo-cni.md, concepts-network-legacy-cni.md; RP-ENUM DnsServiceIpConflicting; aks-engine wording',
     phases: SPEC,
-    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
-      when(!!d.value && !!s.value && s.value.size > 2n && d.value.value === s.value.network + 1n, {
-        dns: String(d.value),
-        svc: String(s.value),
-      }),
+    check: dnsCheck((dns, svc) => svc.size > 2n && dns.value === svc.network + 1n),
   },
   {
     id: 'C3',
@@ -214,11 +208,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM DnsBroadcastAddressConflicting; aks-engine validate.go',
     phases: SPEC,
-    check: ({ parsed: { dnsServiceIP: d, serviceCidr: s } }) =>
-      when(!!d.value && !!s.value && s.value.size > 1n && d.value.equals(s.value.last), {
-        dns: String(d.value),
-        svc: String(s.value),
-      }),
+    check: dnsCheck((dns, svc) => svc.size > 1n && dns.equals(svc.last)),
   },
   {
     id: 'C6',

@@ -1,0 +1,31 @@
+// `aksemu rules`: the rule table as users read it — id, code, where it comes from, target and message template.
+import { Command, Option } from 'commander';
+import { RULES } from '../aks/rules.js';
+
+export function registerRules(program: Command): void {
+  program
+    .command('rules')
+    .description('List every AKS networking rule aksemu enforces, with its error code, source and message')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']).default('table'))
+    .action((flags: { output: 'json' | 'table' }) => {
+      const rows = RULES.map(({ id, code, severity, source, ref, target, message, note, phases }) => ({
+        id,
+        code,
+        severity,
+        source,
+        ref,
+        target,
+        message,
+        phases,
+        ...(note ? { note } : {}),
+      }));
+      if (flags.output === 'json') {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      for (const r of rows) {
+        process.stdout.write(`${r.id.padEnd(5)} ${r.code} [${r.source}] ${r.target}\n      ${r.message}\n`);
+        if (r.note) process.stdout.write(`      note: ${r.note}\n`);
+      }
+    });
+}
