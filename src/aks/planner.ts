@@ -39,7 +39,16 @@ export class AllocationError extends Error {
   }
 }
 
-export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr) => SubnetAllocator;
+/** What the planner needs of a subnet's address allocator; SubnetAllocator is one, the ARM layer's IPAM another. */
+export interface AddressPool {
+  readonly free: number;
+  /** The n lowest free addresses, all or nothing. */
+  allocateMany(n: number, owner: string): IpAddress[] | undefined;
+  claim(ip: IpAddress, owner: string): boolean;
+  releaseOwner(owner: string): number;
+}
+
+export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr) => AddressPool;
 
 /** Fresh allocators per subnet, for plans that own their subnets (aksemu plan, tests). */
 export function privateAllocators(): AllocatorSource {
@@ -106,10 +115,11 @@ export class IpPlanner {
       const instance = this.nextInstance.get(pool.name) ?? 0;
       this.nextInstance.set(pool.name, instance + 1);
       const name = nodeName(pool.name, this.digits, instance);
-      const ip = allocator.allocate(name)!;
-      const node: PlannedNode = { name, pool: pool.name, subnetId: subnet.id, ip: ip.toString() };
+      // Ascending: the node's own address is the lowest of its block, its secondary IPs follow.
+      const [ip, ...secondary] = allocator.allocateMany(perNode, name)!;
+      const node: PlannedNode = { name, pool: pool.name, subnetId: subnet.id, ip: ip!.toString() };
       if (this.podCidrs) node.podCidr = this.podCidrs.allocateNext().toString();
-      if (perNode > 1) node.secondaryIps = allocator.allocateMany(perNode - 1, name)!.map(String);
+      if (perNode > 1) node.secondaryIps = secondary.map(String);
       this.nodes.set(name, node);
       added.push(node);
     }
@@ -146,7 +156,7 @@ export class IpPlanner {
     return pool;
   }
 
-  private subnetOf(pool: ResolvedPool): { subnet: SubnetInfo; cidr: Cidr; allocator: SubnetAllocator } {
+  private subnetOf(pool: ResolvedPool): { subnet: SubnetInfo; cidr: Cidr; allocator: AddressPool } {
     const subnet = subnetOfPool(this.env, pool);
     const cidr = subnet && subnetCidr(subnet);
     if (!subnet || !cidr) throw new Error(`agent pool ${pool.name} has no usable subnet`);

@@ -1,6 +1,8 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
 import { Command, CommanderError } from 'commander';
 import { registerPlan } from './plan.js';
+import { registerRules } from './rules.js';
+import { registerStart } from './start.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('aksemu')
@@ -8,6 +10,8 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError(false);
   registerPlan(program);
+  registerRules(program);
+  registerStart(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,0 +1,244 @@
+// The catalogue of every error the ARM front door emits. Each code is one named factory, so a
+// message is written once and a test can find it. Messages copy ARM's wording where it is known;
+// the ones marked "(aksemu)" are ours, written in ARM's style.
+
+export interface ArmErrorBody {
+  code: string;
+  message: string;
+  target?: string;
+  details?: ArmErrorBody[];
+}
+
+export class ArmError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly target?: string,
+    readonly details?: ArmErrorBody[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ArmError';
+  }
+
+  get body(): ArmErrorBody {
+    const body: ArmErrorBody = { code: this.code, message: this.message };
+    if (this.target !== undefined) body.target = this.target;
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+
+  /** ARM's envelope: {"error": {...}}. */
+  toJSON(): { error: ArmErrorBody } {
+    return { error: this.body };
+  }
+}
+
+// ---- authentication ------------------------------------------------------------------------
+
+function bearerChallenge(authorizationUri: string, description: string): Record<string, string> {
+  return {
+    'WWW-Authenticate': `Bearer authorization_uri="${authorizationUri}", error="invalid_token", error_description="${description}"`,
+  };
+}
+
+export function authenticationHeaderMissing(authorizationUri: string): ArmError {
+  return new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing.", undefined, undefined,
+    bearerChallenge(authorizationUri, "The authentication failed because of missing 'Authorization' header."));
+}
+
+export function authenticationHeaderInvalid(authorizationUri: string): ArmError {
+  return new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is provided in an invalid format.", undefined, undefined,
+    bearerChallenge(authorizationUri, "The authentication failed because of invalid 'Authorization' header."));
+}
+
+export function invalidAuthenticationToken(authorizationUri: string): ArmError {
+  return new ArmError(401, 'InvalidAuthenticationToken', 'The access token is invalid.', undefined, undefined,
+    bearerChallenge(authorizationUri, 'The access token is invalid.'));
+}
+
+/** .NET's invariant UTC rendering, which ARM uses in this message: 2/24/2021 4:33:56 AM. */
+function dotnetUtc(date: Date): string {
+  const h = date.getUTCHours();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()} ${h % 12 || 12}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+export function expiredAuthenticationToken(authorizationUri: string, expiry: Date, now: Date): ArmError {
+  const message = `The access token expiry UTC time '${dotnetUtc(expiry)}' is earlier than current UTC time '${dotnetUtc(now)}'.`;
+  return new ArmError(401, 'ExpiredAuthenticationToken', message, undefined, undefined,
+    bearerChallenge(authorizationUri, 'The access token has expired.'));
+}
+
+export function invalidAuthenticationTokenAudience(authorizationUri: string, audience: string, allowed: readonly string[]): ArmError {
+  const message = `The access token has been obtained for wrong audience or resource '${audience}'. It should exactly match with one of the allowed audiences ${allowed.map((a) => `'${a}'`).join(',')}.`;
+  return new ArmError(401, 'InvalidAuthenticationTokenAudience', message, undefined, undefined,
+    bearerChallenge(authorizationUri, 'The access token has been obtained for wrong audience or resource.'));
+}
+
+export function invalidAuthenticationTokenTenant(authorizationUri: string, issuer: string, tenantId: string): ArmError {
+  const message = `The access token is from the wrong issuer '${issuer}'. It must match the tenant 'https://sts.windows.net/${tenantId}/' associated with this subscription. Please use the authority (URL) '${authorizationUri}' to get the token.`;
+  return new ArmError(401, 'InvalidAuthenticationTokenTenant', message, undefined, undefined,
+    bearerChallenge(authorizationUri, 'The access token is from the wrong issuer.'));
+}
+
+// ---- api-version ---------------------------------------------------------------------------
+
+export function missingApiVersionParameter(): ArmError {
+  return new ArmError(400, 'MissingApiVersionParameter', 'The api-version query parameter (?api-version=) is required for all requests.');
+}
+
+/** Microsoft.Resources' wording (subscriptions, tenants, resource groups). */
+export function invalidApiVersionParameter(apiVersion: string, supported: readonly string[]): ArmError {
+  return new ArmError(400, 'InvalidApiVersionParameter',
+    `The api-version '${apiVersion}' is invalid. The supported versions are '${supported.join(',')}'.`);
+}
+
+/** A resource provider's wording for an api-version it does not serve. */
+export function noRegisteredProviderFound(location: string, apiVersion: string, resourceType: string, supported: readonly string[]): ArmError {
+  return new ArmError(400, 'NoRegisteredProviderFound',
+    `No registered resource provider found for location '${location}' and API version '${apiVersion}' for type '${resourceType}'. The supported api-versions are '${supported.join(', ')}'.`);
+}
+
+// ---- routing -------------------------------------------------------------------------------
+
+export function invalidResourceNamespace(namespace: string): ArmError {
+  return new ArmError(400, 'InvalidResourceNamespace', `The resource namespace '${namespace}' is invalid.`);
+}
+
+export function invalidResourceType(resourceType: string, namespace: string, apiVersion: string): ArmError {
+  return new ArmError(400, 'InvalidResourceType',
+    `The resource type '${resourceType}' could not be found in the namespace '${namespace}' for api version '${apiVersion}'.`);
+}
+
+/** (aksemu) A path that names no ARM resource or action. */
+export function pathNotFound(path: string): ArmError {
+  return new ArmError(404, 'NotFound', `The request path '${path}' does not name a resource or action that aksemu serves.`);
+}
+
+/** ASP.NET's wording, which ARM passes through. */
+export function methodNotAllowed(method: string): ArmError {
+  return new ArmError(405, 'MethodNotAllowed', `The requested resource does not support http method '${method}'.`);
+}
+
+export function subscriptionNotFound(subscriptionId: string): ArmError {
+  return new ArmError(404, 'SubscriptionNotFound', `The subscription '${subscriptionId}' could not be found.`);
+}
+
+// ---- request content -----------------------------------------------------------------------
+
+const DESERIALIZE = 'The request content was invalid and could not be deserialized';
+
+/** Malformed JSON, a wrong type, or an empty body where one is required. */
+export function invalidRequestContent(detail: string, target?: string): ArmError {
+  return new ArmError(400, 'InvalidRequestContent', `${DESERIALIZE}: '${detail}'.`, target);
+}
+
+export interface UnknownMember {
+  /** Dotted JSON path, e.g. properties.foo. */
+  path: string;
+  /** The model the member is not part of, e.g. ResourceGroup. */
+  typeName: string;
+}
+
+/** Strict mode: members the model does not have. Every one is named, in the message and in details. */
+export function unknownMembers(members: readonly UnknownMember[]): ArmError {
+  const sentence = (m: UnknownMember) =>
+    `Could not find member '${m.path.split('.').pop()}' on object of type '${m.typeName}'. Path '${m.path}'.`;
+  const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties; start it with --loose to ignore them.`;
+  const details = members.map((m) => ({ code: 'InvalidRequestContent', message: sentence(m), target: m.path }));
+  return new ArmError(400, 'InvalidRequestContent', message, members[0]?.path, details);
+}
+
+export function unsupportedMediaType(contentType: string): ArmError {
+  return new ArmError(415, 'UnsupportedMediaType',
+    `The content media type '${contentType}' is not supported. Only 'application/json' is supported.`);
+}
+
+/** (aksemu) The body is larger than the server accepts. */
+export function requestEntityTooLarge(limitBytes: number): ArmError {
+  return new ArmError(413, 'RequestEntityTooLarge', `The request content is larger than ${limitBytes} bytes.`);
+}
+
+// ---- resources -----------------------------------------------------------------------------
+
+export function resourceGroupNotFound(name: string): ArmError {
+  return new ArmError(404, 'ResourceGroupNotFound', `Resource group '${name}' could not be found.`);
+}
+
+export function invalidResourceGroupCharacters(name: string, invalid: string): ArmError {
+  return new ArmError(400, 'InvalidResourceGroup',
+    `The provided resource group name '${name}' has these invalid characters: '${invalid}'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.`);
+}
+
+/** (aksemu) Length and trailing-period rules; ARM's exact wording for these is not recorded. */
+export function invalidResourceGroupName(name: string, reason: string): ArmError {
+  return new ArmError(400, 'InvalidResourceGroup', `The provided resource group name '${name}' is invalid: ${reason}`);
+}
+
+export function locationRequired(): ArmError {
+  return new ArmError(400, 'LocationRequired', 'The location property is required for this definition.');
+}
+
+export function locationNotAvailableForResourceGroup(location: string, available: readonly string[]): ArmError {
+  return new ArmError(400, 'LocationNotAvailableForResourceGroup',
+    `The provided location '${location}' is not available for resource group. List of available regions is '${available.join(',')}'.`);
+}
+
+export function invalidResourceGroupLocation(requested: string, existing: string): ArmError {
+  return new ArmError(409, 'InvalidResourceGroupLocation',
+    `Invalid resource group location '${requested}'. The Resource group already exists in location '${existing}'.`);
+}
+
+export function resourceGroupBeingDeleted(name: string): ArmError {
+  return new ArmError(409, 'ResourceGroupBeingDeleted',
+    `The resource group '${name}' is in deprovisioning state and cannot perform this operation.`);
+}
+
+/** For providers: a resource under a group that does not exist. */
+export function resourceNotFound(resourceType: string, name: string, resourceGroup: string): ArmError {
+  return new ArmError(404, 'ResourceNotFound',
+    `The Resource '${resourceType}/${name}' under resource group '${resourceGroup}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`);
+}
+
+// ---- long-running operations ---------------------------------------------------------------
+
+/** (aksemu) An operation id this server never issued, or one asked for under another scope. */
+export function operationNotFound(operationId: string): ArmError {
+  return new ArmError(404, 'OperationNotFound', `The operation '${operationId}' could not be found.`);
+}
+
+/** (aksemu) An operation in flight at a restart whose kind no provider registers any more. */
+export function operationInterrupted(kind: string): ArmError {
+  return new ArmError(500, 'OperationInterrupted',
+    `The operation was interrupted by a restart of aksemu, and no provider can finish an operation of kind '${kind}'.`);
+}
+
+// ---- the server itself ---------------------------------------------------------------------
+
+export function internalServerError(requestId: string): ArmError {
+  return new ArmError(500, 'InternalServerError',
+    `The server encountered an internal error. Please retry the request. Request id '${requestId}'.`);
+}
+
+// ---- Microsoft.ContainerService --------------------------------------------------------------
+
+/** The rule table's findings (src/aks/rules.ts) as one ARM error: the first on top, all of them in details. */
+export function validationFailed(problems: readonly { code: string; message: string; target: string }[]): ArmError {
+  const [first] = problems;
+  if (!first) throw new Error('validationFailed needs at least one problem');
+  const details = problems.length > 1 ? problems.map((p) => ({ code: p.code, message: p.message, target: p.target })) : undefined;
+  return new ArmError(400, first.code, first.message, first.target, details);
+}
+
+/** AKS's answer to a second operation on a busy cluster (SUPPORT operationnotallowed.md). */
+export function operationNotAllowed(operationName: string): ArmError {
+  return new ArmError(409, 'OperationNotAllowed',
+    `Operation is not allowed: Another operation (${operationName}) is in progress, please wait for it to finish before starting a new operation. See https://aka.ms/aks-pending-operation for more details`);
+}
+
+/** The failure of a long-running AKS operation whose work hit a rule at run time (SubnetIsFull, …). */
+export function operationFailed(problem: { code: string; message: string; target: string }): ArmError {
+  return new ArmError(400, problem.code, problem.message, problem.target);
+}

@@ -1,0 +1,281 @@
+// Long-running operations as ARM runs them. A handler calls begin(): in one transaction the
+// resource's initial state (Creating/Deleting) and an InProgress operation are written, and the
+// client gets 201/202 with polling headers. Later the operation's kind runs its work in a second
+// transaction that also marks the operation Succeeded, so an operation found InProgress after a
+// crash has changed nothing yet and is simply run again on restart (or Failed if no provider can).
+import { randomUUID } from 'node:crypto';
+import { ArmError, operationInterrupted, operationNotFound, type ArmErrorBody } from './errors.js';
+import type { ArmResponse, RequestContext, Route } from './provider.js';
+import type { Registry } from './registry.js';
+import type { Store } from '../store/store.js';
+import { normalizeLocation } from './locations.js';
+
+export type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
+
+export interface Operation {
+  id: string;
+  kind: string;
+  subscriptionId: string;
+  namespace: string;
+  /** Normalized (eastus), as it appears in the status URL. */
+  location: string;
+  resourceId: string;
+  method: 'PUT' | 'PATCH' | 'DELETE' | 'POST';
+  apiVersion: string;
+  /** Whatever the kind needs to finish the work after a restart; JSON. */
+  input?: unknown;
+  status: OperationStatus;
+  startTime: string;
+  endTime?: string;
+  error?: ArmErrorBody;
+  /** The HTTP status operationresults answers with when the operation failed. */
+  errorStatus?: number;
+}
+
+export interface OperationEnv {
+  store: Store;
+  registry: Registry;
+}
+
+export interface OperationKind {
+  /** Unique, e.g. Microsoft.Resources/resourceGroups/delete. */
+  kind: string;
+  /**
+   * Does the work, synchronously, inside the transaction that marks the operation Succeeded.
+   * Throw an ArmError to fail the operation; nothing run() changed is kept then.
+   */
+  run(op: Operation, env: OperationEnv): void;
+  /** Puts state back in order after a failure, in the transaction that marks the operation Failed. */
+  fail?(op: Operation, env: OperationEnv, error: ArmErrorBody): void;
+}
+
+export type PollingHeaders =
+  /** Resource providers' PUT/PATCH: Azure-AsyncOperation. */
+  | 'async-operation'
+  /** Resource providers' DELETE/POST: Azure-AsyncOperation and Location. */
+  | 'async-operation+location'
+  /** Resource group delete: Location at subscription scope only. */
+  | 'subscription-location';
+
+export interface BeginSpec {
+  kind: string;
+  namespace: string;
+  location: string;
+  resourceId: string;
+  method: Operation['method'];
+  input?: unknown;
+  /** Initial changes (e.g. provisioningState Deleting), committed together with the operation record. */
+  prepare?: () => void;
+  /** The immediate answer, e.g. 201 with the resource in Creating, or 202. */
+  response: { status: number; body?: unknown };
+  headers: PollingHeaders;
+  /** Overrides the server's delay before the work runs. */
+  delayMs?: number;
+}
+
+const OPERATIONS_PREFIX = 'aksemu:operations/';
+
+function operationKey(id: string): string {
+  return OPERATIONS_PREFIX + id;
+}
+
+function subscriptionOf(resourceId: string): string {
+  const match = /^\/subscriptions\/([^/]+)/i.exec(resourceId);
+  if (!match) throw new Error(`not a subscription-scoped resource id: ${resourceId}`);
+  return match[1]!;
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** The path (no host, no query) of an operation's Azure-AsyncOperation status resource. */
+export function operationStatusPath(op: Operation): string {
+  return `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operations/${op.id}`;
+}
+
+export interface LroOptions {
+  /** Milliseconds between accepting an operation and running its work. */
+  delayMs: number;
+  log: (line: string) => void;
+}
+
+export class Lro {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly options: LroOptions,
+  ) {}
+
+  get(id: string): Operation | undefined {
+    return this.store.get<Operation>(operationKey(id));
+  }
+
+  /** Records the operation (with spec.prepare's changes) and answers with ARM's polling headers. */
+  begin(ctx: Pick<RequestContext, 'baseUrl' | 'apiVersion'>, spec: BeginSpec): ArmResponse {
+    if (!this.registry.operationKind(spec.kind)) throw new Error(`operation kind ${spec.kind} is not registered`);
+    const op: Operation = {
+      id: randomUUID(),
+      kind: spec.kind,
+      subscriptionId: subscriptionOf(spec.resourceId),
+      namespace: spec.namespace,
+      location: normalizeLocation(spec.location),
+      resourceId: spec.resourceId,
+      method: spec.method,
+      apiVersion: ctx.apiVersion,
+      input: spec.input,
+      status: 'InProgress',
+      startTime: new Date().toISOString(),
+    };
+    this.store.transaction(() => {
+      spec.prepare?.();
+      this.store.put(operationKey(op.id), op);
+    });
+    this.schedule(op.id, spec.delayMs ?? this.options.delayMs);
+    return { status: spec.response.status, body: spec.response.body, headers: this.pollingHeaders(ctx.baseUrl, op, spec.headers) };
+  }
+
+  private pollingHeaders(baseUrl: string, op: Operation, style: PollingHeaders): Record<string, string> {
+    const query = `?api-version=${encodeURIComponent(op.apiVersion)}`;
+    const providerScope = `${baseUrl}/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}`;
+    // Retry-After matters: without it clients poll every 30 s.
+    const headers: Record<string, string> = { 'Retry-After': '1' };
+    if (style === 'subscription-location') {
+      headers['Location'] = `${baseUrl}/subscriptions/${op.subscriptionId}/operationresults/${op.id}${query}`;
+      return headers;
+    }
+    headers['Azure-AsyncOperation'] = `${providerScope}/operations/${op.id}${query}`;
+    if (style === 'async-operation+location') headers['Location'] = `${providerScope}/operationresults/${op.id}${query}`;
+    return headers;
+  }
+
+  /** At startup: every operation left InProgress runs again, or fails if no provider knows its kind. */
+  recover(): number {
+    let count = 0;
+    for (const { value: op } of this.store.list<Operation>(OPERATIONS_PREFIX)) {
+      if (op.status !== 'InProgress') continue;
+      count++;
+      if (this.registry.operationKind(op.kind)) this.schedule(op.id, 0);
+      else this.finishFailed(op.id, operationInterrupted(op.kind));
+    }
+    return count;
+  }
+
+  /** Stops running operations; those not yet run stay InProgress in the store for recover(). */
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private schedule(id: string, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(id);
+      this.execute(id);
+    }, delayMs);
+    this.timers.set(id, timer);
+  }
+
+  private execute(id: string): void {
+    try {
+      this.store.transaction(() => {
+        const op = this.get(id);
+        if (!op || op.status !== 'InProgress') return;
+        this.registry.operationKind(op.kind)!.run(op, { store: this.store, registry: this.registry });
+        this.store.put(operationKey(id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
+      });
+    } catch (err) {
+      if (!(err instanceof ArmError)) this.options.log(`operation ${id} failed: ${err instanceof Error ? err.stack : String(err)}`);
+      const error = err instanceof ArmError ? err : new ArmError(500, 'InternalOperationError', 'The operation failed with an internal error.');
+      this.finishFailed(id, error);
+    }
+  }
+
+  private finishFailed(id: string, error: ArmError): void {
+    this.store.transaction(() => {
+      const op = this.get(id);
+      if (!op || op.status !== 'InProgress') return;
+      this.registry.operationKind(op.kind)?.fail?.(op, { store: this.store, registry: this.registry }, error.body);
+      this.store.put(operationKey(id), {
+        ...op,
+        status: 'Failed',
+        endTime: new Date().toISOString(),
+        error: error.body,
+        errorStatus: error.status,
+      });
+    });
+  }
+}
+
+// ---- the status endpoints clients poll ------------------------------------------------------
+
+function operationStatusBody(op: Operation): Record<string, unknown> {
+  const body: Record<string, unknown> = { id: operationStatusPath(op), name: op.id, status: op.status, startTime: op.startTime };
+  if (op.endTime) body['endTime'] = op.endTime;
+  if (op.error) body['error'] = op.error;
+  return body;
+}
+
+/** The Location-header protocol: 202 while running, then the outcome. */
+function operationResult(ctx: RequestContext, op: Operation, selfUrl: string): ArmResponse {
+  if (op.status === 'InProgress') return { status: 202, headers: { Location: selfUrl, 'Retry-After': '1' } };
+  if (op.status === 'Succeeded') {
+    const resource = op.method === 'DELETE' ? undefined : ctx.store.get(op.resourceId);
+    return resource === undefined ? { status: 204 } : { status: 200, body: resource };
+  }
+  const error = op.error ?? { code: 'Canceled', message: 'The operation was canceled.' };
+  throw new ArmError(op.errorStatus ?? 400, error.code, error.message, error.target, error.details);
+}
+
+function findOperation(ctx: RequestContext, scope: { subscriptionId: string; namespace?: string; location?: string }): Operation {
+  const id = ctx.params['operationId']!;
+  const op = ctx.lro.get(id);
+  const inScope =
+    op !== undefined &&
+    sameText(op.subscriptionId, scope.subscriptionId) &&
+    (scope.namespace === undefined || sameText(op.namespace, scope.namespace)) &&
+    (scope.location === undefined || sameText(op.location, normalizeLocation(scope.location)));
+  if (!op || !inScope) throw operationNotFound(id);
+  return op;
+}
+
+function selfUrl(ctx: RequestContext, path: string): string {
+  return `${ctx.baseUrl}${path}?api-version=${encodeURIComponent(ctx.apiVersion)}`;
+}
+
+/** Routes for every provider's operation URLs; they accept any api-version (we handed it out). */
+export function operationRoutes(): Route[] {
+  const providerScope = '/subscriptions/{subscriptionId}/providers/{providerNamespace}/locations/{location}';
+  const scope = (ctx: RequestContext) => ({
+    subscriptionId: ctx.params['subscriptionId']!,
+    namespace: ctx.params['providerNamespace']!,
+    location: ctx.params['location']!,
+  });
+  return [
+    {
+      method: 'GET',
+      path: `${providerScope}/operations/{operationId}`,
+      apiVersions: 'any',
+      handle: (ctx) => ({ status: 200, body: operationStatusBody(findOperation(ctx, scope(ctx))) }),
+    },
+    {
+      method: 'GET',
+      path: `${providerScope}/operationresults/{operationId}`,
+      apiVersions: 'any',
+      handle: (ctx) => {
+        const op = findOperation(ctx, scope(ctx));
+        return operationResult(ctx, op, selfUrl(ctx, `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operationresults/${op.id}`));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/subscriptions/{subscriptionId}/operationresults/{operationId}',
+      apiVersions: 'any',
+      handle: (ctx) => {
+        const op = findOperation(ctx, { subscriptionId: ctx.params['subscriptionId']! });
+        return operationResult(ctx, op, selfUrl(ctx, `/subscriptions/${op.subscriptionId}/operationresults/${op.id}`));
+      },
+    },
+  ];
+}

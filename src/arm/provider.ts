@@ -1,0 +1,67 @@
+// What a resource provider hands the front door: its routes, the kinds of long-running operation it
+// can finish (also after a restart), and what it does when a resource group is deleted.
+import type { Schema } from './schema.js';
+import type { Store } from '../store/store.js';
+import type { Lro, OperationKind } from './lro.js';
+import type { Principal } from './auth.js';
+import type { Identity } from './identity.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
+
+export interface ArmResponse {
+  status: number;
+  /** Serialized as JSON; omitted for HEAD, 202 without body, and 204. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Everything a handler may use. One per request. */
+export interface RequestContext {
+  readonly requestId: string;
+  readonly method: HttpMethod;
+  /** Decoded path parameters, in the request's casing. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly apiVersion: string;
+  /** The body after the route's schema check (member names in the model's casing); undefined if none. */
+  readonly body: any;
+  /** https://host:port of this server as the client reached it; every URL handed out starts with it. */
+  readonly baseUrl: string;
+  readonly principal: Principal;
+  readonly identity: Identity;
+  readonly store: Store;
+  readonly lro: Lro;
+  readonly loose: boolean;
+}
+
+export interface Route {
+  method: HttpMethod;
+  /**
+   * A path template; literal segments match case-insensitively, `{name}` matches one segment.
+   * E.g. /subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}
+   */
+  path: string;
+  /** Overrides the provider's api-versions; 'any' for URLs this server hands out (operation status). */
+  apiVersions?: readonly string[] | 'any';
+  /** The resource type named in api-version errors, e.g. managedClusters. */
+  resourceType?: string;
+  /** The request-body model; a body on a route without one is ignored. */
+  body?: Schema;
+  /** The body must be present (PUT of a resource). */
+  bodyRequired?: boolean;
+  handle(ctx: RequestContext): ArmResponse | Promise<ArmResponse>;
+}
+
+export interface Provider {
+  /** e.g. Microsoft.Network; its routes live under /providers/{namespace}/ (Microsoft.Resources also at the top). */
+  namespace: string;
+  /** The api-versions every route accepts unless it says otherwise; newest first (errors list them). */
+  apiVersions: readonly string[];
+  routes: readonly Route[];
+  operationKinds?: readonly OperationKind[];
+  /**
+   * Called inside the transaction that deletes a resource group, before its keys are removed, so a
+   * provider can release what lives outside the group (addresses, node resource groups).
+   */
+  onResourceGroupDelete?(groupId: string, store: Store): void;
+}

@@ -1,0 +1,7 @@
+// The resource providers a server serves. A new provider is one more entry here.
+import type { Provider } from '../arm/provider.js';
+import { resourcesProvider } from './resources/index.js';
+
+export function defaultProviders(): Provider[] {
+  return [resourcesProvider()];
+}

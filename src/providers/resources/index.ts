@@ -1,0 +1,16 @@
+// Microsoft.Resources: subscriptions, tenants, resource groups, and the operation-status URLs that
+// every provider's long-running operations hand out.
+import { RESOURCES_API_VERSIONS } from '../../arm/apiVersions.js';
+import { operationRoutes } from '../../arm/lro.js';
+import type { Provider } from '../../arm/provider.js';
+import { groupDeleteKind, resourceGroupRoutes } from './resourceGroups.js';
+import { subscriptionRoutes } from './subscriptions.js';
+
+export function resourcesProvider(): Provider {
+  return {
+    namespace: 'Microsoft.Resources',
+    apiVersions: RESOURCES_API_VERSIONS,
+    routes: [...subscriptionRoutes, ...resourceGroupRoutes, ...operationRoutes()],
+    operationKinds: [groupDeleteKind],
+  };
+}

@@ -1,0 +1,118 @@
+// The local CA and the server certificate (SAN 127.0.0.1, localhost, ::1), made on first start.
+// Clients trust ca.pem (az: REQUESTS_CA_BUNDLE; Node: the `ca` TLS option). The server certificate
+// is re-issued from the same CA when it is missing or near expiry, so clients never re-trust.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { join } from 'node:path';
+import forge from 'node-forge';
+
+export interface TlsMaterial {
+  caFile: string;
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CA_DAYS = 3650;
+const SERVER_DAYS = 825;
+const RENEW_BEFORE_DAYS = 30;
+
+function newKeyPair(): { privatePem: string; publicPem: string } {
+  // Node makes the key (fast, native); forge only assembles and signs the certificates.
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privatePem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+function serialNumber(): string {
+  // Positive: the high bit clear.
+  const bytes = randomBytes(16);
+  bytes[0]! &= 0x7f;
+  return bytes.toString('hex');
+}
+
+function validity(cert: forge.pki.Certificate, days: number): void {
+  cert.validity.notBefore = new Date(Date.now() - DAY_MS);
+  cert.validity.notAfter = new Date(Date.now() + days * DAY_MS);
+}
+
+function createCa(): { certPem: string; keyPem: string } {
+  const keys = newKeyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
+  cert.serialNumber = serialNumber();
+  validity(cert, CA_DAYS);
+  const subject = [
+    { name: 'commonName', value: 'aksemu local CA' },
+    { name: 'organizationName', value: 'aksemu' },
+  ];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(keys.privatePem), forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
+}
+
+function createServerCert(caCertPem: string, caKeyPem: string): { certPem: string; keyPem: string } {
+  const ca = forge.pki.certificateFromPem(caCertPem);
+  const keys = newKeyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
+  cert.serialNumber = serialNumber();
+  validity(cert, SERVER_DAYS);
+  cert.setSubject([{ name: 'commonName', value: 'localhost' }]);
+  cert.setIssuer(ca.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+        { type: 7, ip: '::1' },
+      ],
+    },
+    { name: 'subjectKeyIdentifier' },
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(caKeyPem), forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
+}
+
+function needsRenewal(certPem: string, caPem: string): boolean {
+  const cert = new X509Certificate(certPem);
+  const expiresSoon = new Date(cert.validTo).getTime() - Date.now() < RENEW_BEFORE_DAYS * DAY_MS;
+  return expiresSoon || !cert.checkIssued(new X509Certificate(caPem));
+}
+
+const SECRET = { mode: 0o600 } as const;
+
+export function loadOrCreateTls(home: string): TlsMaterial {
+  const files = {
+    ca: join(home, 'ca.pem'),
+    caKey: join(home, 'ca-key.pem'),
+    cert: join(home, 'server.pem'),
+    key: join(home, 'server-key.pem'),
+  };
+  if (!existsSync(files.ca) || !existsSync(files.caKey)) {
+    const ca = createCa();
+    writeFileSync(files.caKey, ca.keyPem, SECRET);
+    writeFileSync(files.ca, ca.certPem);
+  }
+  const caPem = readFileSync(files.ca, 'utf8');
+  if (!existsSync(files.cert) || !existsSync(files.key) || needsRenewal(readFileSync(files.cert, 'utf8'), caPem)) {
+    const server = createServerCert(caPem, readFileSync(files.caKey, 'utf8'));
+    writeFileSync(files.key, server.keyPem, SECRET);
+    writeFileSync(files.cert, server.certPem);
+  }
+  return { caFile: files.ca, caPem, certPem: readFileSync(files.cert, 'utf8'), keyPem: readFileSync(files.key, 'utf8') };
+}

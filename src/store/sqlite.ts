@@ -1,0 +1,82 @@
+// Store on SQLite (better-sqlite3): one table of JSON values keyed by the lower-cased id.
+import Database from 'better-sqlite3';
+import { normalizeKey, type Entry, type ListOptions, type Store } from './store.js';
+
+interface Row {
+  key: string;
+  value: string;
+}
+
+/** The smallest string greater than every string that starts with prefix. */
+function prefixUpperBound(prefix: string): string {
+  if (prefix === '') return '\uffff';
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  /** path ':memory:' gives a throwaway store. */
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS entries (k TEXT PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL) WITHOUT ROWID',
+    );
+    this.stmts = {
+      get: this.db.prepare<[string], Row>('SELECT key, value FROM entries WHERE k = ?'),
+      put: this.db.prepare<[string, string, string]>(
+        'INSERT INTO entries (k, key, value) VALUES (?, ?, ?) ON CONFLICT(k) DO UPDATE SET key = excluded.key, value = excluded.value',
+      ),
+      delete: this.db.prepare<[string]>('DELETE FROM entries WHERE k = ?'),
+      list: this.db.prepare<[string, string], Row>(
+        'SELECT key, value FROM entries WHERE k >= ? AND k < ? ORDER BY k',
+      ),
+      children: this.db.prepare<[string, string, string], Row>(
+        "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k",
+      ),
+      deletePrefix: this.db.prepare<[string, string]>('DELETE FROM entries WHERE k >= ? AND k < ?'),
+    };
+  }
+
+  get<T = unknown>(key: string): T | undefined {
+    return this.entry<T>(key)?.value;
+  }
+
+  entry<T = unknown>(key: string): Entry<T> | undefined {
+    const row = this.stmts.get.get(normalizeKey(key));
+    return row ? { key: row.key, value: JSON.parse(row.value) as T } : undefined;
+  }
+
+  put(key: string, value: unknown): void {
+    this.stmts.put.run(normalizeKey(key), key, JSON.stringify(value));
+  }
+
+  delete(key: string): boolean {
+    return this.stmts.delete.run(normalizeKey(key)).changes > 0;
+  }
+
+  list<T = unknown>(prefix: string, options: ListOptions = {}): Entry<T>[] {
+    const low = normalizeKey(prefix);
+    const high = prefixUpperBound(low);
+    const rows = options.children ? this.stmts.children.all(low, high, low) : this.stmts.list.all(low, high);
+    return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as T }));
+  }
+
+  deletePrefix(prefix: string): number {
+    const low = normalizeKey(prefix);
+    return this.stmts.deletePrefix.run(low, prefixUpperBound(low)).changes;
+  }
+
+  transaction<T>(fn: () => T): T {
+    // better-sqlite3 turns nested calls into savepoints and refuses functions returning promises.
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

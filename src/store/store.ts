@@ -1,0 +1,36 @@
+// The one place state lives. Keys are ARM resource ids (or `aksemu:` internal keys); they are
+// compared case-insensitively, as ARM compares ids, but each entry keeps the casing it was written with.
+
+export interface Entry<T = unknown> {
+  key: string;
+  value: T;
+}
+
+export interface ListOptions {
+  /** Only direct children: keys with no further '/' after the prefix. */
+  children?: boolean;
+}
+
+export interface Store {
+  get<T = unknown>(key: string): T | undefined;
+  /** The stored entry, with the key's stored casing. */
+  entry<T = unknown>(key: string): Entry<T> | undefined;
+  put(key: string, value: unknown): void;
+  /** True when something was deleted. */
+  delete(key: string): boolean;
+  /** Entries whose key starts with prefix, in key order (case-insensitive). */
+  list<T = unknown>(prefix: string, options?: ListOptions): Entry<T>[];
+  /** Deletes every key starting with prefix; returns how many. */
+  deletePrefix(prefix: string): number;
+  /**
+   * Runs fn atomically: every change inside commits together or not at all. fn must be
+   * synchronous (a change is one transaction, never spread over awaits). Nesting is allowed.
+   */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** The comparison form of a key. */
+export function normalizeKey(key: string): string {
+  return key.toLowerCase();
+}

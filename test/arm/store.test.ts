@@ -1,0 +1,67 @@
+// The SQLite store: case-insensitive keys that keep their casing, prefix listing, transactions.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { removeHome, tempHome } from '../e2e/harness.js';
+
+test('keys compare case-insensitively and keep the casing they were written with', () => {
+  const store = new SqliteStore(':memory:');
+  store.put('/subscriptions/S/resourceGroups/MyGroup', { n: 1 });
+  assert.deepEqual(store.get('/SUBSCRIPTIONS/s/resourcegroups/mygroup'), { n: 1 });
+  assert.equal(store.entry('/subscriptions/s/resourcegroups/mygroup')?.key, '/subscriptions/S/resourceGroups/MyGroup');
+  assert.equal(store.delete('/subscriptions/s/RESOURCEGROUPS/MYGROUP'), true);
+  assert.equal(store.get('/subscriptions/S/resourceGroups/MyGroup'), undefined);
+  assert.equal(store.delete('/nothing'), false);
+  store.close();
+});
+
+test('list by prefix, children only, and deletePrefix', () => {
+  const store = new SqliteStore(':memory:');
+  store.put('/subscriptions/s/resourceGroups/a', 'a');
+  store.put('/subscriptions/s/resourceGroups/a/providers/X/y/1', 'a1');
+  store.put('/subscriptions/s/resourceGroups/b', 'b');
+  store.put('/subscriptions/s/resourceGroupsX', 'not a child');
+  store.put('/subscriptions/t/resourceGroups/c', 'c');
+  assert.deepEqual(store.list('/subscriptions/s/resourcegroups/').map((e) => e.value), ['a', 'a1', 'b']);
+  assert.deepEqual(store.list('/subscriptions/S/resourceGroups/', { children: true }).map((e) => e.value), ['a', 'b']);
+  assert.equal(store.deletePrefix('/subscriptions/s/resourceGroups/a/'), 1);
+  assert.deepEqual(store.list('/subscriptions/s/').map((e) => e.value), ['a', 'b', 'not a child']);
+  assert.equal(store.list('').length, 4);
+  store.close();
+});
+
+test('a transaction commits whole or not at all, nested ones too', () => {
+  const store = new SqliteStore(':memory:');
+  assert.throws(() =>
+    store.transaction(() => {
+      store.put('k1', 1);
+      store.transaction(() => store.put('k2', 2));
+      throw new Error('boom');
+    }),
+  );
+  assert.equal(store.get('k1'), undefined);
+  assert.equal(store.get('k2'), undefined);
+  const result = store.transaction(() => {
+    store.put('k1', 1);
+    return 'done';
+  });
+  assert.equal(result, 'done');
+  assert.equal(store.get('k1'), 1);
+  store.close();
+});
+
+test('values survive reopening the database file', () => {
+  const home = tempHome();
+  try {
+    const file = join(home, 'state.db');
+    const first = new SqliteStore(file);
+    first.put('/a', { deep: [1, { x: 'y' }] });
+    first.close();
+    const second = new SqliteStore(file);
+    assert.deepEqual(second.get('/A'), { deep: [1, { x: 'y' }] });
+    second.close();
+  } finally {
+    removeHome(home);
+  }
+});
