@@ -34,3 +34,14 @@ export function resolveKubernetesVersion(requested: string | undefined): string 
 export function minorOf(version: string): number {
   return Number(version.split('.')[1] ?? 0);
 }
+
+/** Orders "1.9.3" before "1.10.0": numerically, part by part. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}

@@ -1,5 +1,6 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
 import { Command, CommanderError } from 'commander';
+import { registerAz } from './az.js';
 import { registerPlan } from './plan.js';
 import { registerRules } from './rules.js';
 import { registerStart } from './start.js';
@@ -9,6 +10,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('A local, offline emulator of Azure Kubernetes Service cluster networking')
     .exitOverride()
     .showHelpAfterError(false);
+  registerAz(program);
   registerPlan(program);
   registerRules(program);
   registerStart(program);

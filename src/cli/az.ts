@@ -1,0 +1,22 @@
+// `aksemu az …`: an az-style client (Azure CLI 2.45 names, flags, output and errors) of the running
+// aksemu server. Arguments go to our own argparse-style parser, so commander only routes here.
+import type { Command } from 'commander';
+import { runAz } from './az/run.js';
+
+export function registerAz(program: Command): void {
+  program
+    .command('az')
+    .description('Run Azure CLI (az 2.45) commands against the running aksemu server, e.g. aksemu az group list')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (args: string[], _opts: unknown, cmd: Command) => {
+      process.exitCode = await runAz(cmd.args.length > 0 ? cmd.args : args, {
+        env: process.env,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: process.stdin,
+      });
+    });
+}

@@ -1,0 +1,29 @@
+// az's prompt_y_n for commands with confirmation=True (delete): without a terminal it refuses
+// with a warning, as az 2.45 does (spec §7.8).
+import { createInterface } from 'node:readline/promises';
+import { AzCliError } from './errors.js';
+
+export interface PromptIO {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream;
+  warn(message: string): void;
+}
+
+export async function confirmOrCancel(io: PromptIO, message: string, yes: boolean): Promise<void> {
+  if (yes) return;
+  if (!io.input.isTTY) {
+    io.warn('Unable to prompt for confirmation as no tty available. Use --yes.');
+    throw new AzCliError('Operation cancelled.');
+  }
+  const rl = createInterface({ input: io.input, output: io.output });
+  try {
+    for (;;) {
+      const answer = (await rl.question(`${message} (y/n): `)).trim().toLowerCase();
+      if (answer === 'y' || answer === 'yes') return;
+      if (answer === 'n' || answer === 'no') throw new AzCliError('Operation cancelled.');
+      io.output.write('Please enter y or n.\n');
+    }
+  } finally {
+    rl.close();
+  }
+}

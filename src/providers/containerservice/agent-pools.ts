@@ -1,0 +1,158 @@
+// agentPools: the child resources of a cluster. PUT adds a pool, scales it (count) or upgrades it
+// (orchestratorVersion, with surge nodes); DELETE removes it. Each is a long-running operation.
+import { compareVersions, resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
+import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
+import { ArmError, resourceNotFound } from '../../arm/errors.js';
+import type { OperationKind } from '../../arm/lro.js';
+import type { RequestContext, Route } from '../../arm/provider.js';
+import { api, assertIdle, normalizePoolSpec, requestedCluster, settle, validateOrThrow } from './clusters.js';
+import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
+import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
+import { renderPool } from './render.js';
+import { agentPoolModel } from './schema.js';
+
+export const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
+export const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
+
+const POOLS = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
+const POOL = `${POOLS}/{agentPoolName}`;
+
+function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord {
+  const name = ctx.params['agentPoolName']!;
+  const pool = poolsOf(ctx.store, cluster).find((p) => p.name.toLowerCase() === name.toLowerCase());
+  if (!pool) throw resourceNotFound(POOL_TYPE, `${cluster.name}/${name}`, cluster.resourceGroup);
+  return pool;
+}
+
+/** The cluster spec with one pool replaced (or added), in the shape the model validates. */
+function specWith(cluster: ClusterRecord, pools: PoolRecord[], name: string, profile: AgentPoolProfile | undefined): ManagedClusterSpec {
+  const others = pools.filter((p) => p.name.toLowerCase() !== name.toLowerCase()).map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }));
+  return { ...cluster.spec, agentPoolProfiles: profile ? [...others, { ...profile, name }] : others };
+}
+
+function put(ctx: RequestContext) {
+  const cluster = requestedCluster(ctx);
+  assertIdle(cluster);
+  const name = ctx.params['agentPoolName']!;
+  const body = (ctx.body ?? {}) as { properties?: AgentPoolProfile };
+  const profile = normalizePoolSpec({ ...(body.properties ?? {}) });
+  const pools = poolsOf(ctx.store, cluster);
+  const existing = pools.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  const spec = specWith(cluster, pools, existing?.name ?? name, profile);
+  const previous = resolvedWithPools(cluster, pools);
+  const extra = { previous, poolName: name, identity: cluster.identity };
+  let state: ProvisioningState = 'Creating';
+  let surgePools: string[] | undefined;
+  let resolved;
+  if (!existing) {
+    resolved = validateOrThrow(ctx, cluster, spec, 'pool-add', extra);
+  } else {
+    const asked = profile.orchestratorVersion === undefined ? undefined : (resolveKubernetesVersion(profile.orchestratorVersion) ?? profile.orchestratorVersion);
+    const upgrading = asked !== undefined && asked !== existing.resolved.orchestratorVersion;
+    if (upgrading && compareVersions(asked!, cluster.resolved.kubernetesVersion) > 0) {
+      throw new ArmError(400, 'NodePoolMcVersionIncompatible',
+        `Node pool version ${asked} and control plane version ${cluster.resolved.kubernetesVersion} are incompatible. Minor version of node pool version cannot be more than the control plane version.`, 'properties.orchestratorVersion');
+    }
+    resolved = validateOrThrow(ctx, cluster, spec, 'update', extra);
+    if (upgrading) {
+      validateOrThrow(ctx, cluster, spec, 'upgrade', { ...extra, upgradePools: [existing.name] });
+      surgePools = [existing.name];
+    }
+    state = upgrading ? 'Upgrading' : profile.count !== existing.resolved.count ? 'Scaling' : 'Updating';
+  }
+  const r = resolved.pools.find((p) => p.name.toLowerCase() === name.toLowerCase())!;
+  const { name: _n, ...rawSpec } = profile;
+  const record: PoolRecord = {
+    id: poolId(cluster.id, existing?.name ?? name),
+    name: existing?.name ?? name,
+    clusterId: cluster.id,
+    spec: rawSpec,
+    resolved: r,
+    provisioningState: state,
+    currentOrchestratorVersion: existing?.currentOrchestratorVersion ?? r.orchestratorVersion,
+  };
+  return ctx.lro.begin(ctx, {
+    kind: POOL_WRITE,
+    namespace: NAMESPACE,
+    location: cluster.location,
+    resourceId: record.id,
+    method: 'PUT',
+    input: { clusterId: cluster.id, surgePools },
+    prepare: () => {
+      ctx.store.put(record.id, record);
+      ctx.store.put(cluster.id, { ...cluster, activeOperation: { name: state } });
+    },
+    response: { status: existing ? 200 : 201, body: renderPool(record, api(ctx)) },
+    headers: 'async-operation',
+  });
+}
+
+export const poolWriteKind: OperationKind = {
+  kind: POOL_WRITE,
+  run(op, { store }) {
+    const input = op.input as { clusterId: string; surgePools?: string[] };
+    const cluster = store.get<ClusterRecord>(input.clusterId);
+    if (!cluster) return;
+    reconcile(store, cluster, input.surgePools ? { surgePools: input.surgePools } : {});
+    settle(store, cluster.id, 'Succeeded');
+  },
+  fail(op, { store }) {
+    settle(store, (op.input as { clusterId: string }).clusterId, 'Failed');
+  },
+};
+
+function remove(ctx: RequestContext) {
+  const cluster = requestedCluster(ctx);
+  assertIdle(cluster);
+  const pool = requestedPool(ctx, cluster);
+  const pools = poolsOf(ctx.store, cluster);
+  validateOrThrow(ctx, cluster, specWith(cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });
+  return ctx.lro.begin(ctx, {
+    kind: POOL_DELETE,
+    namespace: NAMESPACE,
+    location: cluster.location,
+    resourceId: pool.id,
+    method: 'DELETE',
+    input: { clusterId: cluster.id, pool: pool.name },
+    prepare: () => {
+      ctx.store.put(pool.id, { ...pool, provisioningState: 'Deleting' });
+      ctx.store.put(cluster.id, { ...cluster, activeOperation: { name: 'Deleting' } });
+    },
+    response: { status: 202 },
+    headers: 'async-operation+location',
+  });
+}
+
+export const poolDeleteKind: OperationKind = {
+  kind: POOL_DELETE,
+  run(op, { store }) {
+    const input = op.input as { clusterId: string; pool: string };
+    const cluster = store.get<ClusterRecord>(input.clusterId);
+    if (!cluster) return;
+    removePool(store, cluster, input.pool);
+    settle(store, cluster.id, 'Succeeded');
+  },
+  fail(op, { store }) {
+    settle(store, (op.input as { clusterId: string }).clusterId, 'Failed');
+  },
+};
+
+export const agentPoolRoutes: Route[] = [
+  { method: 'PUT', path: POOL, resourceType: 'managedClusters/agentPools', body: agentPoolModel, bodyRequired: true, handle: put },
+  {
+    method: 'GET',
+    path: POOL,
+    resourceType: 'managedClusters/agentPools',
+    handle: (ctx) => ({ status: 200, body: renderPool(requestedPool(ctx, requestedCluster(ctx)), api(ctx)) }),
+  },
+  { method: 'DELETE', path: POOL, resourceType: 'managedClusters/agentPools', handle: remove },
+  {
+    method: 'GET',
+    path: POOLS,
+    resourceType: 'managedClusters/agentPools',
+    handle: (ctx) => {
+      const cluster = requestedCluster(ctx);
+      return { status: 200, body: { value: poolsOf(ctx.store, cluster).map((p) => renderPool(p, api(ctx))) } };
+    },
+  },
+];

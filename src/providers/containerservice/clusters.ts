@@ -1,0 +1,311 @@
+// managedClusters: PUT (create or update, long-running), GET, LIST by group and subscription, DELETE.
+// Validation runs before anything is accepted (400 with every problem); the work runs as an operation.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { apiVersionProfile, type ApiVersionProfile } from '../../aks/api-versions.js';
+import { resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
+import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
+import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
+import type { Phase } from '../../aks/rule-context.js';
+import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
+import { validateCluster } from '../../aks/validate.js';
+import {
+  ArmError,
+  locationRequired,
+  operationNotAllowed,
+  resourceNotFound,
+  unknownMembers,
+  validationFailed,
+} from '../../arm/errors.js';
+import { findRegion } from '../../arm/locations.js';
+import type { OperationKind } from '../../arm/lro.js';
+import type { RequestContext, Route } from '../../arm/provider.js';
+import type { Store } from '../../store/store.js';
+import { getResourceGroup } from '../resources/resourceGroups.js';
+import { environmentFor } from './network.js';
+import { poolsOf, reconcile, resolvedWithPools, teardown } from './provisioner.js';
+import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
+import { renderCluster } from './render.js';
+import { managedClusterModel } from './schema.js';
+
+export const CLUSTER_WRITE = 'Microsoft.ContainerService/managedClusters/write';
+export const CLUSTER_DELETE = 'Microsoft.ContainerService/managedClusters/delete';
+
+const CLUSTER = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}';
+
+export function api(ctx: RequestContext): ApiVersionProfile {
+  // The front door has checked the version against the provider's list; loose mode may let others through.
+  return apiVersionProfile(ctx.apiVersion) ?? apiVersionProfile('2022-11-01')!;
+}
+
+export function lookupCluster(store: Store, subscriptionId: string, group: string, name: string): ClusterRecord {
+  const found = store.get<ClusterRecord>(clusterId(subscriptionId, group, name));
+  if (!found) throw resourceNotFound(CLUSTER_TYPE, name, group);
+  return found;
+}
+
+export function requestedCluster(ctx: RequestContext): ClusterRecord {
+  const p = ctx.params;
+  getResourceGroup(ctx.store, p['subscriptionId']!, p['resourceGroupName']!);
+  return lookupCluster(ctx.store, p['subscriptionId']!, p['resourceGroupName']!, p['resourceName']!);
+}
+
+/** A cluster busy with an operation refuses another one (409 OperationNotAllowed). */
+export function assertIdle(cluster: ClusterRecord): void {
+  if (cluster.activeOperation) throw operationNotAllowed(cluster.activeOperation.name);
+  if (cluster.provisioningState === 'Deleting') throw operationNotAllowed('Deleting');
+}
+
+/** AKS cluster names: 1–63 characters, letters, digits, '_' and '-', starting and ending alphanumeric. */
+function checkClusterName(name: string): void {
+  if (!/^[a-zA-Z0-9]$|^[a-zA-Z0-9][-_a-zA-Z0-9]{0,61}[a-zA-Z0-9]$/.test(name)) {
+    throw new ArmError(400, 'InvalidParameter',
+      'The value of parameter resourceName is invalid. Please see https://aka.ms/aks-naming-rules for more details.', 'resourceName');
+  }
+}
+
+/** Members of the body that the request's api-version does not have, as the strict check words them. */
+function checkVersionMembers(api: ApiVersionProfile, spec: ManagedClusterSpec, loose: boolean): void {
+  const net = spec.networkProfile ?? {};
+  const missing: Array<{ path: string; typeName: string }> = [];
+  if (!api.hasNetworkPluginMode) {
+    for (const m of ['networkPluginMode', 'networkDataplane']) {
+      if (net[m] !== undefined && net[m] !== null) missing.push({ path: `properties.networkProfile.${m}`, typeName: 'ContainerServiceNetworkProfile' });
+    }
+  }
+  if (!api.hasDockerBridgeCidr && net.dockerBridgeCidr != null) {
+    missing.push({ path: 'properties.networkProfile.dockerBridgeCidr', typeName: 'ContainerServiceNetworkProfile' });
+  }
+  if (missing.length > 0 && !loose) throw unknownMembers(missing);
+  for (const m of missing) delete net[m.path.split('.').pop()!];
+}
+
+/** az sends "let the server choose" as empty strings and zeros; the model wants them absent. */
+function normalizeSpec(properties: Record<string, unknown>): ManagedClusterSpec {
+  const spec = JSON.parse(JSON.stringify(properties ?? {})) as ManagedClusterSpec & Record<string, unknown>;
+  for (const k of ['provisioningState', 'powerState', 'currentKubernetesVersion', 'fqdn', 'azurePortalFQDN', 'privateFQDN', 'maxAgentPools', 'identityProfile']) {
+    delete spec[k];
+  }
+  if (spec.kubernetesVersion === '') delete spec.kubernetesVersion;
+  for (const pool of spec.agentPoolProfiles ?? []) normalizePoolSpec(pool);
+  return spec;
+}
+
+export function normalizePoolSpec(pool: AgentPoolProfile): AgentPoolProfile {
+  for (const k of ['provisioningState', 'powerState', 'currentOrchestratorVersion', 'nodeImageVersion']) delete pool[k];
+  if (pool.orchestratorVersion === '') delete pool.orchestratorVersion;
+  if (pool['osDiskSizeGB'] === 0) delete pool['osDiskSizeGB'];
+  return pool;
+}
+
+/** Pools live in their own records; the cluster keeps the rest of what was sent. */
+function withoutPools(spec: ManagedClusterSpec): ManagedClusterSpec {
+  const { agentPoolProfiles: _pools, ...rest } = spec;
+  return rest;
+}
+
+function newRecord(ctx: RequestContext, spec: ManagedClusterSpec, resolved: ResolvedCluster, location: string): ClusterRecord {
+  const p = ctx.params;
+  const sub = p['subscriptionId']!;
+  const group = getResourceGroup(ctx.store, sub, p['resourceGroupName']!);
+  const name = p['resourceName']!;
+  const id = clusterId(sub, group.name, name);
+  const dnsPrefix = (spec['dnsPrefix'] as string | undefined) || `${name.slice(0, 10)}-${group.name.slice(0, 16)}-${sub.slice(0, 6)}`.replace(/[^a-zA-Z0-9-]/g, '');
+  return {
+    id,
+    name,
+    resourceGroup: group.name,
+    subscriptionId: sub,
+    location,
+    createdWithApiVersion: ctx.apiVersion,
+    spec,
+    resolved,
+    provisioningState: 'Creating',
+    digits: clusterDigits(id.toLowerCase()),
+    nodeResourceGroup: (spec['nodeResourceGroup'] as string | undefined) || nodeResourceGroupName(group.name, name, location),
+    dnsPrefix,
+    fqdn: `${dnsPrefix}-${randomBytes(4).toString('hex')}.hcp.${location}.azmk8s.io`,
+    identity: { type: 'SystemAssigned', principalId: randomUUID(), tenantId: ctx.identity.tenantId },
+    kubeletIdentity: { clientId: randomUUID(), objectId: randomUUID() },
+    createdAt: new Date().toISOString(),
+  };
+}
+
+function poolRecord(cluster: ClusterRecord, raw: AgentPoolProfile, resolved: ResolvedCluster, index: number, previous?: PoolRecord): PoolRecord {
+  const r = resolved.pools[index]!;
+  const { name: _name, ...spec } = raw;
+  return {
+    id: poolId(cluster.id, r.name),
+    name: r.name,
+    clusterId: cluster.id,
+    spec,
+    resolved: r,
+    provisioningState: previous ? 'Updating' : 'Creating',
+    currentOrchestratorVersion: previous?.currentOrchestratorVersion ?? r.orchestratorVersion,
+  };
+}
+
+/** Validates one operation of the model against the stored state; throws 400 with every problem. */
+export function validateOrThrow(
+  ctx: RequestContext,
+  cluster: Pick<ClusterRecord, 'id' | 'location' | 'subscriptionId' | 'nodeResourceGroup' | 'digits'>,
+  spec: ManagedClusterSpec,
+  phase: Phase,
+  extra: { previous?: ResolvedCluster; poolName?: string; upgradePools?: string[]; identity?: ClusterRecord['identity'] } = {},
+): ResolvedCluster {
+  const profile = api(ctx);
+  const provisional = resolveCluster(spec, profile);
+  const envOpts = extra.identity && phase !== 'create' ? { principal: { clientId: extra.identity.principalId, objectId: extra.identity.principalId } } : {};
+  const env = environmentFor(ctx.store, cluster, provisional.pools, envOpts);
+  const input: Parameters<typeof validateCluster>[0] = { spec, api: profile, phase, env };
+  if (extra.previous) input.previous = extra.previous;
+  if (extra.poolName !== undefined) input.poolName = extra.poolName;
+  if (extra.upgradePools) input.upgradePools = extra.upgradePools;
+  const result = validateCluster(input);
+  if (!result.valid) throw validationFailed(result.errors);
+  return result.cluster;
+}
+
+function put(ctx: RequestContext) {
+  const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; properties?: Record<string, unknown> };
+  const name = ctx.params['resourceName']!;
+  checkClusterName(name);
+  if (!body.location) throw locationRequired();
+  const region = findRegion(body.location);
+  if (!region) throw new ArmError(400, 'LocationNotAvailableForResourceType', `The provided location '${body.location}' is not available for resource type '${CLUSTER_TYPE}'.`);
+  const profile = api(ctx);
+  const spec = normalizeSpec(body.properties ?? {});
+  checkVersionMembers(profile, spec, ctx.loose);
+  const sub = ctx.params['subscriptionId']!;
+  const group = getResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
+  const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
+  return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
+}
+
+function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>) {
+  const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
+  const resolved = validateOrThrow(ctx, provisional, spec, 'create');
+  const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}) };
+  const pools = (spec.agentPoolProfiles ?? []).map((raw, i) => poolRecord(cluster, raw, resolved, i));
+  return begin(ctx, cluster, pools, 'Creating', 201);
+}
+
+function update(ctx: RequestContext, existing: ClusterRecord, spec: ManagedClusterSpec, tags?: Record<string, string>) {
+  assertIdle(existing);
+  const storedPools = poolsOf(ctx.store, existing);
+  const previous = resolvedWithPools(existing, storedPools);
+  // Pools the PUT leaves out are kept: pool deletion is the agentPools API's job.
+  const listed = spec.agentPoolProfiles ?? [];
+  const kept = storedPools.filter((p) => !listed.some((l) => (l.name ?? '').toLowerCase() === p.name.toLowerCase()));
+  const full: ManagedClusterSpec = { ...spec, agentPoolProfiles: [...listed, ...kept.map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }))] };
+  const asked = spec.kubernetesVersion === undefined ? undefined : (resolveKubernetesVersion(spec.kubernetesVersion) ?? spec.kubernetesVersion);
+  const upgrading = asked !== undefined && asked !== existing.resolved.kubernetesVersion;
+  const resolved = validateOrThrow(ctx, existing, full, upgrading ? 'upgrade' : 'update', { previous, identity: existing.identity });
+  if (upgrading) validateOrThrow(ctx, existing, full, 'update', { previous, identity: existing.identity });
+  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, ...(tags ? { tags } : {}) };
+  const pools = (full.agentPoolProfiles ?? []).map((raw, i) =>
+    poolRecord(cluster, raw, resolved, i, storedPools.find((p) => p.name.toLowerCase() === resolved.pools[i]!.name.toLowerCase())),
+  );
+  return begin(ctx, cluster, pools, upgrading ? 'Upgrading' : 'Updating', 200, upgrading ? pools.map((p) => p.name) : undefined);
+}
+
+function begin(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord[], state: ProvisioningState, status: number, surgePools?: string[]) {
+  const accepted: ClusterRecord = { ...cluster, provisioningState: state };
+  return ctx.lro.begin(ctx, {
+    kind: CLUSTER_WRITE,
+    namespace: NAMESPACE,
+    location: cluster.location,
+    resourceId: cluster.id,
+    method: 'PUT',
+    input: { surgePools },
+    prepare: () => {
+      ctx.store.put(cluster.id, { ...accepted, activeOperation: { name: state } });
+      for (const p of pools) ctx.store.put(p.id, p);
+    },
+    response: { status, body: renderCluster(accepted, pools, api(ctx)) },
+    headers: 'async-operation',
+  });
+}
+
+/** Ends an operation on the cluster: every pool and the cluster take the final state. */
+export function settle(store: Store, id: string, state: ProvisioningState): void {
+  const cluster = store.get<ClusterRecord>(id);
+  if (!cluster) return;
+  for (const p of poolsOf(store, cluster)) {
+    store.put(p.id, { ...p, provisioningState: state, currentOrchestratorVersion: state === 'Succeeded' ? p.resolved.orchestratorVersion : p.currentOrchestratorVersion });
+  }
+  const { activeOperation: _done, ...rest } = cluster;
+  store.put(id, { ...rest, provisioningState: state });
+}
+
+export const clusterWriteKind: OperationKind = {
+  kind: CLUSTER_WRITE,
+  run(op, { store }) {
+    const cluster = store.get<ClusterRecord>(op.resourceId);
+    if (!cluster) return;
+    const input = (op.input ?? {}) as { surgePools?: string[] };
+    reconcile(store, cluster, input.surgePools ? { surgePools: input.surgePools } : {});
+    settle(store, cluster.id, 'Succeeded');
+  },
+  fail(op, { store }) {
+    settle(store, op.resourceId, 'Failed');
+  },
+};
+
+function remove(ctx: RequestContext) {
+  const cluster = requestedCluster(ctx);
+  assertIdle(cluster);
+  return ctx.lro.begin(ctx, {
+    kind: CLUSTER_DELETE,
+    namespace: NAMESPACE,
+    location: cluster.location,
+    resourceId: cluster.id,
+    method: 'DELETE',
+    prepare: () => ctx.store.put(cluster.id, { ...cluster, provisioningState: 'Deleting', activeOperation: { name: 'Deleting' } }),
+    response: { status: 202 },
+    headers: 'async-operation+location',
+  });
+}
+
+export const clusterDeleteKind: OperationKind = {
+  kind: CLUSTER_DELETE,
+  run(op, { store }) {
+    const cluster = store.get<ClusterRecord>(op.resourceId);
+    if (cluster) teardown(store, cluster);
+  },
+  fail(op, { store }) {
+    settle(store, op.resourceId, 'Failed');
+  },
+};
+
+function get(ctx: RequestContext) {
+  const cluster = requestedCluster(ctx);
+  return { status: 200, body: renderCluster(cluster, poolsOf(ctx.store, cluster), api(ctx)) };
+}
+
+function list(ctx: RequestContext) {
+  const sub = ctx.params['subscriptionId']!;
+  const group = ctx.params['resourceGroupName'];
+  if (group !== undefined) getResourceGroup(ctx.store, sub, group);
+  const prefix = group === undefined ? `/subscriptions/${sub}/resourcegroups/` : `/subscriptions/${sub}/resourcegroups/${group}/providers/${CLUSTER_TYPE}/`;
+  const clusters = ctx.store
+    .list<ClusterRecord>(prefix)
+    .filter((e) => CLUSTER_KEY.test(e.key))
+    .map((e) => renderCluster(e.value, poolsOf(ctx.store, e.value), api(ctx)));
+  return { status: 200, body: { value: clusters } };
+}
+
+/** Cluster records, not their agent pools, under a group or subscription prefix. */
+const CLUSTER_KEY = /\/providers\/Microsoft\.ContainerService\/managedClusters\/[^/]+$/i;
+
+export const clusterRoutes: Route[] = [
+  { method: 'PUT', path: CLUSTER, resourceType: 'managedClusters', body: managedClusterModel, bodyRequired: true, handle: put },
+  { method: 'GET', path: CLUSTER, resourceType: 'managedClusters', handle: get },
+  { method: 'DELETE', path: CLUSTER, resourceType: 'managedClusters', handle: remove },
+  {
+    method: 'GET',
+    path: '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters',
+    resourceType: 'managedClusters',
+    handle: list,
+  },
+  { method: 'GET', path: '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/managedClusters', resourceType: 'managedClusters', handle: list },
+];

@@ -1,0 +1,29 @@
+// Microsoft.ContainerService: managed clusters and their agent pools, on the AKS network model.
+import { SUPPORTED_API_VERSIONS } from '../../aks/api-versions.js';
+import type { Provider } from '../../arm/provider.js';
+import type { Store } from '../../store/store.js';
+import { agentPoolRoutes, poolDeleteKind, poolWriteKind } from './agent-pools.js';
+import { clusterDeleteKind, clusterRoutes, clusterWriteKind } from './clusters.js';
+import { teardown } from './provisioner.js';
+import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from './records.js';
+import { versionRoutes } from './versions.js';
+
+export function containerServiceProvider(): Provider {
+  return {
+    namespace: NAMESPACE,
+    // Newest first; 2019-04-01 is what older clients use for the orchestrators listing.
+    apiVersions: [...SUPPORTED_API_VERSIONS].reverse(),
+    routes: [
+      ...clusterRoutes,
+      ...agentPoolRoutes,
+      ...versionRoutes.map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
+    ],
+    operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind],
+    onResourceGroupDelete(groupId: string, store: Store) {
+      // A cluster's addresses live in subnets that may sit outside its group; its node resource group too.
+      for (const { key, value } of store.list<ClusterRecord>(`${groupId}/providers/${CLUSTER_TYPE}/`)) {
+        if (/\/managedClusters\/[^/]+$/i.test(key)) teardown(store, value);
+      }
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// Everything ContainerService asks of Microsoft.Network: the model's view of a cluster's subnets, addresses
+// from the one IPAM that owns each subnet, node NICs, the managed VNet, and kubenet's route table.
+import type { ResolvedPool } from '../../aks/defaults.js';
+import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from '../../aks/environment.js';
+import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/planner.js';
+import { azureUsableCount, IpAddress, type Cidr } from '../../net/ip.js';
+import type { Store } from '../../store/store.js';
+import { hasPermission } from '../authorization/access.js';
+import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
+import { putRouteTable, putVirtualNetwork, associateRouteTable } from '../network/managed.js';
+import type { RouteTable } from '../network/models.js';
+import { nodesPrefix, type ClusterRecord } from './records.js';
+
+export const MANAGED_VNET_CIDR = '10.224.0.0/12';
+export const MANAGED_SUBNET_CIDR = '10.224.0.0/16';
+
+const JOIN = 'Microsoft.Network/virtualNetworks/subnets/join/action';
+const READ = 'Microsoft.Network/virtualNetworks/subnets/read';
+const RT_JOIN = 'Microsoft.Network/routeTables/join/action';
+
+export function nodeResourceGroupId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): string {
+  return `/subscriptions/${c.subscriptionId}/resourceGroups/${c.nodeResourceGroup}`;
+}
+
+export function managedVnetId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup' | 'digits'>): string {
+  return `${nodeResourceGroupId(c)}/providers/Microsoft.Network/virtualNetworks/aks-vnet-${c.digits}`;
+}
+
+export function managedSubnetId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup' | 'digits'>): string {
+  return `${managedVnetId(c)}/subnets/aks-subnet`;
+}
+
+export function nicId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>, nodeName: string): string {
+  return `${nodeResourceGroupId(c)}/providers/Microsoft.Network/networkInterfaces/${nodeName}-nic`;
+}
+
+export interface EnvironmentOptions {
+  /** The cluster's identity, to check its access to BYO subnets (S4, S5). */
+  principal?: { clientId: string; objectId: string };
+}
+
+/** The model's view of the subnets a cluster's pools name, read from Microsoft.Network. */
+export function environmentFor(
+  store: Store,
+  cluster: Pick<ClusterRecord, 'id' | 'location' | 'subscriptionId' | 'nodeResourceGroup' | 'digits'>,
+  pools: ResolvedPool[],
+  opts: EnvironmentOptions = {},
+): NetworkEnvironment {
+  const env: NetworkEnvironment = {
+    subnets: {},
+    location: cluster.location,
+    nodeResourceGroupId: nodeResourceGroupId(cluster),
+    clusterDigits: cluster.digits,
+  };
+  // Other kubenet clusters only: this cluster's own NICs are tagged with its id.
+  const others = (info: SubnetInfo): SubnetInfo => ({
+    ...info,
+    kubenetClusterIds: (info.kubenetClusterIds ?? []).filter((id) => id.toLowerCase() !== cluster.id.toLowerCase()),
+  });
+  for (const pool of pools) {
+    if (!pool.vnetSubnetID) continue;
+    const found = subnetInfo(store, pool.vnetSubnetID);
+    if (!found) continue;
+    const info = others(found);
+    if (opts.principal) info.access = access(store, opts.principal, info.id, [JOIN, READ]);
+    if (opts.principal && info.routeTableId) info.routeTableAccess = access(store, opts.principal, info.routeTableId, [RT_JOIN]);
+    env.subnets[pool.vnetSubnetID.toLowerCase()] = info;
+  }
+  const managed = subnetInfo(store, managedSubnetId(cluster));
+  env.managedSubnet = managed ? { ...others(managed), managed: true } : managedSubnet({ subnets: {} });
+  return env;
+}
+
+function access(store: Store, principal: { clientId: string; objectId: string }, scope: string, actions: string[]) {
+  return { ...principal, actions: actions.filter((a) => hasPermission(store, principal.objectId, scope, a)) };
+}
+
+/** The planner's address pools, backed by the IPAM; owners are NIC ids so that NICs and addresses agree. */
+export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): AllocatorSource {
+  return (subnet: SubnetInfo, cidr: Cidr): AddressPool => ({
+    get free() {
+      const usable = Number(azureUsableCount(cidr));
+      return Math.max(usable - (subnetInfo(store, subnet.id)?.ipsInUse ?? 0), 0);
+    },
+    allocateMany(n, owner) {
+      try {
+        return allocateAddresses(store, subnet.id, nicId(cluster, owner), n).map((ip) => IpAddress.parse(ip));
+      } catch (e) {
+        if (e instanceof AddressSpaceExhaustedError) return undefined;
+        throw e;
+      }
+    },
+    // The IPAM already holds what the store holds: restoring a planner claims nothing new.
+    claim: () => true,
+    releaseOwner: (owner) => releaseOwner(store, nicId(cluster, owner)),
+  });
+}
+
+export function writeNodeNic(
+  store: Store,
+  cluster: ClusterRecord,
+  node: { name: string; subnetId: string; ip: string; secondaryIps?: string[] },
+): string {
+  const id = nicId(cluster, node.name);
+  const tags: Record<string, string> = { 'aks-managed-cluster': cluster.id };
+  if (cluster.resolved.network.networkPlugin === 'kubenet') Object.assign(tags, kubenetTag(cluster.id));
+  putNic(store, { id, location: cluster.location, subnetId: node.subnetId, addresses: [node.ip, ...(node.secondaryIps ?? [])], tags });
+  return id;
+}
+
+export function removeNodeNic(store: Store, id: string): void {
+  deleteNic(store, id);
+}
+
+export function ensureManagedVnet(store: Store, cluster: ClusterRecord): string {
+  const subnetId = managedSubnetId(cluster);
+  if (!subnetInfo(store, subnetId)) {
+    putVirtualNetwork(store, {
+      id: managedVnetId(cluster),
+      location: cluster.location,
+      addressPrefixes: [MANAGED_VNET_CIDR],
+      subnets: [{ name: 'aks-subnet', addressPrefix: MANAGED_SUBNET_CIDR }],
+    });
+  }
+  return subnetId;
+}
+
+export function routeTableId(cluster: ClusterRecord): string {
+  return `${nodeResourceGroupId(cluster)}/providers/Microsoft.Network/routeTables/aks-agentpool-${cluster.digits}-routetable`;
+}
+
+/** The route table kubenet uses: the user's own on the node subnet (AKS adds its routes there), else AKS's. */
+function clusterRouteTable(store: Store, cluster: ClusterRecord, subnetIds: string[]): { id: string; custom: boolean } {
+  const ours = routeTableId(cluster);
+  for (const subnetId of subnetIds) {
+    const existing = subnetInfo(store, subnetId)?.routeTableId;
+    if (existing && existing.toLowerCase() !== ours.toLowerCase()) return { id: existing, custom: true };
+  }
+  return { id: ours, custom: false };
+}
+
+/** Routes of this cluster's nodes: their names carry the cluster's digits (aks-<pool>-<digits>-vmss…). */
+const isClusterRoute = (cluster: ClusterRecord, name: string) => name.includes(`-${cluster.digits}-vmss`);
+
+/** kubenet: one UDR per node in the cluster's route table, which every node subnet uses (spec §3.5). */
+export function syncRouteTable(store: Store, cluster: ClusterRecord, routes: PlannedRoute[], subnetIds: string[]): void {
+  const table = clusterRouteTable(store, cluster, subnetIds);
+  const existing = store.get<RouteTable>(table.id);
+  const foreign = (existing?.properties.routes ?? [])
+    .filter((r) => !isClusterRoute(cluster, r.name))
+    .map((r) => ({ name: r.name, addressPrefix: r.properties.addressPrefix, nextHopType: r.properties.nextHopType, nextHopIpAddress: r.properties.nextHopIpAddress }));
+  putRouteTable(store, {
+    id: table.id,
+    location: existing?.location ?? cluster.location,
+    routes: [...foreign, ...routes],
+    ...(existing?.tags ? { tags: existing.tags } : {}),
+  });
+  if (!table.custom) for (const subnetId of subnetIds) associateRouteTable(store, subnetId, table.id);
+}
+
+/** Takes the cluster's routes out: its own table leaves the subnets it was put on; a user's table keeps its other routes. */
+export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
+  const ours = routeTableId(cluster);
+  const table = store.get<RouteTable>(ours);
+  for (const ref of table?.properties.subnets ?? []) associateRouteTable(store, ref.id, undefined);
+  // A user's route table on a BYO subnet: remove only our routes.
+  const subnetIds = new Set(nodesSubnets(store, cluster));
+  for (const subnetId of subnetIds) {
+    const custom = subnetInfo(store, subnetId)?.routeTableId;
+    if (!custom || custom.toLowerCase() === ours.toLowerCase()) continue;
+    const t = store.get<RouteTable>(custom);
+    if (!t) continue;
+    const kept = t.properties.routes.filter((r) => !isClusterRoute(cluster, r.name));
+    if (kept.length === t.properties.routes.length) continue;
+    putRouteTable(store, {
+      id: t.id,
+      location: t.location,
+      routes: kept.map((r) => ({ name: r.name, addressPrefix: r.properties.addressPrefix, nextHopType: r.properties.nextHopType, nextHopIpAddress: r.properties.nextHopIpAddress })),
+      ...(t.tags ? { tags: t.tags } : {}),
+    });
+  }
+}
+
+function nodesSubnets(store: Store, cluster: ClusterRecord): string[] {
+  return store.list<{ subnetId: string }>(nodesPrefix(cluster.id)).map((e) => e.value.subnetId);
+}

@@ -1,0 +1,137 @@
+// The work behind managedClusters and agentPools operations, run by the LRO machinery inside one store
+// transaction: bring every pool's nodes to its count (addresses, NICs, kubenet routes), or take the
+// cluster apart. A failure throws, the transaction rolls back, and the operation ends Failed.
+import { sizingNodes, type ResolvedCluster } from '../../aks/defaults.js';
+import { AllocationError, IpPlanner } from '../../aks/planner.js';
+import { strategyFor } from '../../aks/plugins/index.js';
+import { instanceIdOf } from '../../aks/naming.js';
+import { operationFailed } from '../../arm/errors.js';
+import type { Store } from '../../store/store.js';
+import { RESOURCE_GROUP_TYPE, type ResourceGroup } from '../resources/resourceGroups.js';
+import {
+  ensureManagedVnet,
+  environmentFor,
+  ipamAllocators,
+  nodeResourceGroupId,
+  removeNodeNic,
+  syncRouteTable,
+  clearRouteTable,
+  writeNodeNic,
+} from './network.js';
+import { nodeKey, nodesPrefix, poolId, type ClusterRecord, type NodeRecord, type PoolRecord } from './records.js';
+
+export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {
+  return store.list<PoolRecord>(`${cluster.id}/agentPools/`, { children: true }).map((e) => e.value);
+}
+
+export function nodesOf(store: Store, cluster: ClusterRecord): NodeRecord[] {
+  return store.list<NodeRecord>(nodesPrefix(cluster.id)).map((e) => e.value);
+}
+
+/** The cluster as the model sees it now: its pools are the pool records. */
+export function resolvedWithPools(cluster: ClusterRecord, pools: PoolRecord[]): ResolvedCluster {
+  return { ...cluster.resolved, pools: pools.map((p) => p.resolved) };
+}
+
+function ensureNodeResourceGroup(store: Store, cluster: ClusterRecord): void {
+  const id = nodeResourceGroupId(cluster);
+  if (store.get(id)) return;
+  const group: ResourceGroup = {
+    id,
+    name: cluster.nodeResourceGroup,
+    type: RESOURCE_GROUP_TYPE,
+    location: cluster.location,
+    managedBy: cluster.id,
+    properties: { provisioningState: 'Succeeded' },
+  };
+  store.put(id, group);
+}
+
+function plannerFor(store: Store, cluster: ClusterRecord, pools: PoolRecord[]): IpPlanner {
+  const resolved = resolvedWithPools(cluster, pools);
+  const env = environmentFor(store, cluster, resolved.pools);
+  const planner = new IpPlanner(resolved, strategyFor(resolved)!, env, cluster.digits, ipamAllocators(store, cluster));
+  planner.restore(nodesOf(store, cluster));
+  return planner;
+}
+
+function failWith(e: unknown): never {
+  if (e instanceof AllocationError) throw operationFailed(e.problem);
+  throw e;
+}
+
+/** Brings every pool to its node count; upgrades run each upgraded pool's surge nodes through the subnet. */
+export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePools?: string[] } = {}): void {
+  ensureNodeResourceGroup(store, cluster);
+  const pools = poolsOf(store, cluster);
+  if (pools.some((p) => !p.resolved.vnetSubnetID)) ensureManagedVnet(store, cluster);
+  const planner = plannerFor(store, cluster, pools);
+  const now = new Date().toISOString();
+  try {
+    for (const pool of pools) {
+      const current = planner.list(pool.name).sort((a, b) => (instanceIdOf(a.name) ?? 0) - (instanceIdOf(b.name) ?? 0));
+      const want = pool.resolved.count;
+      if (current.length > want) {
+        // VMSS scale-in removes the highest instance ids first.
+        for (const node of current.slice(want).reverse()) {
+          planner.removeNode(node.name);
+          removeNodeNic(store, nodeRecord(store, cluster, node.name).nicId);
+          store.delete(nodeKey(cluster.id, node.name));
+        }
+      } else if (current.length < want) {
+        for (const node of planner.addNodes(pool.name, want - current.length)) {
+          const record: NodeRecord = { ...node, clusterId: cluster.id, nicId: writeNodeNic(store, cluster, node), createdAt: now };
+          store.put(nodeKey(cluster.id, node.name), record);
+        }
+      }
+      if (opts.surgePools?.includes(pool.name)) {
+        // Surge nodes must find addresses for the upgrade to start; they leave when it ends.
+        const surge = Math.min(sizingNodes(pool.resolved), surgeCount(pool));
+        const extra = planner.addNodes(pool.name, surge);
+        for (const node of extra) planner.removeNode(node.name);
+      }
+    }
+  } catch (e) {
+    failWith(e);
+  }
+  const resolved = resolvedWithPools(cluster, pools);
+  const strategy = strategyFor(resolved)!;
+  if (strategy.usesRouteTable(resolved)) {
+    const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
+    syncRouteTable(store, cluster, planner.routes(), subnets);
+  }
+}
+
+function surgeCount(pool: PoolRecord): number {
+  const text = pool.resolved.maxSurge.trim();
+  const pct = /^(\d+)%$/.exec(text);
+  return pct ? Math.ceil((pool.resolved.count * Number(pct[1])) / 100) : Number(text) || 0;
+}
+
+function nodeRecord(store: Store, cluster: ClusterRecord, name: string): NodeRecord {
+  return store.get<NodeRecord>(nodeKey(cluster.id, name))!;
+}
+
+/** Removes one pool's nodes and record. */
+export function removePool(store: Store, cluster: ClusterRecord, poolName: string): void {
+  for (const node of nodesOf(store, cluster).filter((n) => n.pool === poolName)) {
+    removeNodeNic(store, node.nicId);
+    store.delete(nodeKey(cluster.id, node.name));
+  }
+  store.delete(poolId(cluster.id, poolName));
+  const remaining = poolsOf(store, cluster);
+  const resolved = resolvedWithPools(cluster, remaining);
+  if (strategyFor(resolved)?.usesRouteTable(resolved)) reconcile(store, cluster);
+}
+
+/** Takes the whole cluster apart: nodes, NICs (and so their addresses), routes, pools, the node resource group. */
+export function teardown(store: Store, cluster: ClusterRecord): void {
+  clearRouteTable(store, cluster);
+  for (const node of nodesOf(store, cluster)) removeNodeNic(store, node.nicId);
+  store.deletePrefix(nodesPrefix(cluster.id));
+  store.deletePrefix(`${cluster.id}/`);
+  store.delete(cluster.id);
+  const rg = nodeResourceGroupId(cluster);
+  store.deletePrefix(`${rg}/`);
+  store.delete(rg);
+}

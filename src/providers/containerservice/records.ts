@@ -1,0 +1,77 @@
+// What the store keeps for Microsoft.ContainerService: the cluster, its agent pools (ARM child resources),
+// and one record per node with the addresses it holds. Responses are rendered from these (render.ts).
+import type { ResolvedCluster, ResolvedPool } from '../../aks/defaults.js';
+import type { PlannedNode } from '../../aks/planner.js';
+import type { ManagedClusterSpec } from '../../aks/types.js';
+
+export const CLUSTER_TYPE = 'Microsoft.ContainerService/managedClusters';
+export const POOL_TYPE = 'Microsoft.ContainerService/managedClusters/agentPools';
+export const NAMESPACE = 'Microsoft.ContainerService';
+
+export type ProvisioningState = 'Creating' | 'Updating' | 'Upgrading' | 'Scaling' | 'Deleting' | 'Succeeded' | 'Failed' | 'Canceled';
+
+export interface ClusterRecord {
+  id: string;
+  name: string;
+  resourceGroup: string;
+  subscriptionId: string;
+  location: string;
+  tags?: Record<string, string>;
+  /** The api-version of the PUT that created it: its defaults were applied. */
+  createdWithApiVersion: string;
+  /** The request's properties as sent (agent pools live in their own records). */
+  spec: ManagedClusterSpec;
+  /** Defaults applied; pools here mirror the pool records. */
+  resolved: ResolvedCluster;
+  provisioningState: ProvisioningState;
+  /** The operation running on the cluster, for OperationNotAllowed. */
+  activeOperation?: { name: string };
+  /** The 8 digits in node, VMSS and route table names. */
+  digits: string;
+  nodeResourceGroup: string;
+  dnsPrefix: string;
+  fqdn: string;
+  identity: { type: string; principalId: string; tenantId: string };
+  kubeletIdentity: { clientId: string; objectId: string };
+  createdAt: string;
+}
+
+export interface PoolRecord {
+  id: string;
+  name: string;
+  clusterId: string;
+  /** The pool's properties as sent. */
+  spec: Record<string, unknown>;
+  resolved: ResolvedPool;
+  provisioningState: ProvisioningState;
+  currentOrchestratorVersion: string;
+}
+
+export interface NodeRecord extends PlannedNode {
+  clusterId: string;
+  nicId: string;
+  createdAt: string;
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function clusterId(subscriptionId: string, resourceGroup: string, name: string): string {
+  return `/subscriptions/${subscriptionId}/resourcegroups/${resourceGroup}/providers/${CLUSTER_TYPE}/${name}`;
+}
+
+export function poolId(cluster: string, pool: string): string {
+  return `${cluster}/agentPools/${pool}`;
+}
+
+/** Node records live beside the cluster, outside its ARM id space (they are not ARM resources). */
+export function nodesPrefix(cluster: string): string {
+  return `aksemu:nodes${cluster.toLowerCase()}/`;
+}
+
+export function nodeKey(cluster: string, node: string): string {
+  return `${nodesPrefix(cluster)}${node}`;
+}
+
+export function samePool(a: { name: string }, name: string): boolean {
+  return same(a.name, name);
+}

@@ -1,0 +1,123 @@
+// ARM response bodies, shaped by the api-version of the request: what a 2022 client sees lacks members
+// that came later (networkPluginMode), and keeps members that went away (dockerBridgeCidr).
+import type { ApiVersionProfile } from '../../aks/api-versions.js';
+import type { ResolvedPool } from '../../aks/defaults.js';
+import type { NetworkProfile } from '../../aks/types.js';
+import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from './records.js';
+
+/** The node image AKS would put on Ubuntu nodes; a label value only. */
+export const NODE_IMAGE_VERSION = 'AKSUbuntu-2204gen2containerd-202411.12.0';
+
+function clean<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionProfile, nodeResourceGroupId: string): NetworkProfile {
+  const out: NetworkProfile = { ...network };
+  if (!api.hasNetworkPluginMode) delete out.networkPluginMode;
+  if (!api.hasNetworkPluginMode) delete out.networkDataplane;
+  if (!api.hasDockerBridgeCidr) delete out.dockerBridgeCidr;
+  if (api.hasDockerBridgeCidr && out.dockerBridgeCidr === undefined) out.dockerBridgeCidr = '172.17.0.1/16';
+  if (out.networkPlugin === 'none' && !api.returnsPodCidrForNone) {
+    // Before 2026-01-01 AKS did not return the pod CIDR of a BYO CNI cluster (CHANGELOG 2026-01-04).
+    delete out.podCidr;
+    delete out.podCidrs;
+  }
+  if (out.outboundType === 'loadBalancer' && out['loadBalancerProfile'] === undefined) {
+    out['loadBalancerProfile'] = {
+      managedOutboundIPs: { count: 1 },
+      effectiveOutboundIPs: [{ id: `${nodeResourceGroupId}/providers/Microsoft.Network/publicIPAddresses/kubernetes-outbound` }],
+      ...(api.hasNetworkPluginMode ? { backendPoolType: 'nodeIPConfiguration' } : {}),
+    };
+  }
+  return out;
+}
+
+/** One pool as it appears in the cluster's agentPoolProfiles and as an agentPools resource's properties. */
+export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): Record<string, unknown> {
+  const r: ResolvedPool = pool.resolved;
+  const spec = pool.spec as Record<string, unknown>;
+  const givenUpgrade = (spec['upgradeSettings'] as Record<string, unknown> | undefined) ?? {};
+  return clean({
+    ...spec,
+    count: r.count,
+    vmSize: r.vmSize,
+    osDiskSizeGB: typeof spec['osDiskSizeGB'] === 'number' && spec['osDiskSizeGB'] > 0 ? spec['osDiskSizeGB'] : 128,
+    osDiskType: spec['osDiskType'] ?? 'Managed',
+    kubeletDiskType: spec['kubeletDiskType'] ?? 'OS',
+    workloadRuntime: spec['workloadRuntime'] ?? 'OCIContainer',
+    vnetSubnetID: r.vnetSubnetID,
+    podSubnetID: r.podSubnetID,
+    maxPods: r.maxPods,
+    type: r.type,
+    enableAutoScaling: r.enableAutoScaling,
+    minCount: r.minCount,
+    maxCount: r.maxCount,
+    provisioningState: pool.provisioningState,
+    powerState: { code: 'Running' },
+    orchestratorVersion: spec['orchestratorVersion'] || r.orchestratorVersion,
+    currentOrchestratorVersion: pool.currentOrchestratorVersion,
+    enableNodePublicIP: spec['enableNodePublicIP'] ?? false,
+    mode: r.mode,
+    osType: r.osType,
+    osSKU: spec['osSKU'] ?? (r.osType === 'Windows' ? 'Windows2022' : 'Ubuntu'),
+    nodeImageVersion: NODE_IMAGE_VERSION,
+    // The 2022 specs echo what was sent; later ones always show the effective surge.
+    upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
+    enableFIPS: spec['enableFIPS'] ?? false,
+  });
+}
+
+export function renderPool(pool: PoolRecord, api: ApiVersionProfile): Record<string, unknown> {
+  return { id: pool.id, name: pool.name, type: POOL_TYPE, properties: renderPoolProperties(pool, api) };
+}
+
+export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVersionProfile): Record<string, unknown> {
+  const spec = c.spec as Record<string, unknown>;
+  const nodeRgId = `/subscriptions/${c.subscriptionId}/resourceGroups/${c.nodeResourceGroup}`;
+  const windows = spec['windowsProfile'] as Record<string, unknown> | undefined;
+  return clean({
+    id: c.id,
+    location: c.location,
+    name: c.name,
+    tags: c.tags,
+    type: CLUSTER_TYPE,
+    sku: { name: 'Base', tier: 'Free' },
+    identity: c.identity,
+    properties: {
+      provisioningState: c.provisioningState,
+      powerState: { code: 'Running' },
+      kubernetesVersion: (spec['kubernetesVersion'] as string | undefined) || c.resolved.kubernetesVersion,
+      currentKubernetesVersion: c.resolved.kubernetesVersion,
+      dnsPrefix: c.dnsPrefix,
+      fqdn: c.fqdn,
+      azurePortalFQDN: c.fqdn.replace('.hcp.', '.portal.hcp.'),
+      agentPoolProfiles: pools.map((p) => ({ name: p.name, ...renderPoolProperties(p, api) })),
+      linuxProfile: spec['linuxProfile'],
+      windowsProfile: windows ? { ...windows, adminPassword: undefined } : undefined,
+      servicePrincipalProfile: { clientId: 'msi' },
+      addonProfiles: spec['addonProfiles'] ?? {},
+      nodeResourceGroup: c.nodeResourceGroup,
+      enableRBAC: spec['enableRBAC'] ?? true,
+      supportPlan: 'KubernetesOfficial',
+      networkProfile: renderNetworkProfile(c.resolved.network, api, nodeRgId),
+      maxAgentPools: 100,
+      identityProfile: {
+        kubeletidentity: {
+          resourceId: `${nodeRgId}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/${c.name}-agentpool`,
+          clientId: c.kubeletIdentity.clientId,
+          objectId: c.kubeletIdentity.objectId,
+        },
+      },
+      disableLocalAccounts: spec['disableLocalAccounts'] ?? false,
+      securityProfile: spec['securityProfile'] ?? {},
+      storageProfile: {
+        diskCSIDriver: { enabled: true },
+        fileCSIDriver: { enabled: true },
+        snapshotController: { enabled: true },
+      },
+      oidcIssuerProfile: { enabled: false },
+      workloadAutoScalerProfile: {},
+    },
+  });
+}

@@ -1,0 +1,71 @@
+// The addresses of one subnet in memory: one SubnetAllocator per address prefix (lowest free first,
+// Azure's five reserved addresses never handed out), allocation ascending across the prefixes in
+// their order. A subnet with an IPv4 and an IPv6 prefix hands out from the first prefix's family.
+import { AZURE_RESERVED_LOW, type Cidr, type IpAddress } from '../../net/ip.js';
+import { SubnetAllocator } from '../../net/subnet-allocator.js';
+
+export type AddressCheck = 'ok' | 'outside' | 'reserved';
+
+export class AddressPool {
+  private readonly allocators: SubnetAllocator[];
+
+  constructor(readonly prefixes: readonly Cidr[]) {
+    this.allocators = prefixes.map((p) => new SubnetAllocator(p));
+  }
+
+  /** Free addresses in the prefixes of the allocation family. */
+  get free(): number {
+    return this.family().reduce((sum, a) => sum + a.free, 0);
+  }
+
+  get used(): number {
+    return this.allocators.reduce((sum, a) => sum + a.used, 0);
+  }
+
+  /** Whether `ip` could be held at all: inside a prefix and not one of Azure's reserved five. */
+  check(ip: IpAddress): AddressCheck {
+    const cidr = this.prefixes.find((p) => p.contains(ip));
+    if (!cidr) return 'outside';
+    const offset = cidr.offsetOf(ip);
+    return offset < BigInt(AZURE_RESERVED_LOW) || offset === cidr.size - 1n ? 'reserved' : 'ok';
+  }
+
+  /** The prefix containing ip, for messages. */
+  prefixOf(ip: IpAddress): Cidr | undefined {
+    return this.prefixes.find((p) => p.contains(ip));
+  }
+
+  holder(ip: IpAddress): string | undefined {
+    return this.allocatorOf(ip)?.ownerOf(ip);
+  }
+
+  /** False when the address is taken (by anyone), reserved or outside. */
+  claim(ip: IpAddress, owner: string): boolean {
+    return this.allocatorOf(ip)?.claim(ip, owner) ?? false;
+  }
+
+  release(ip: IpAddress): boolean {
+    return this.allocatorOf(ip)?.release(ip) ?? false;
+  }
+
+  /** The n lowest free addresses, all or nothing. */
+  allocateMany(n: number, owner: string): IpAddress[] | undefined {
+    if (n > this.free) return undefined;
+    const out: IpAddress[] = [];
+    for (const allocator of this.family()) {
+      const take = Math.min(n - out.length, allocator.free);
+      if (take > 0) out.push(...allocator.allocateMany(take, owner)!);
+      if (out.length === n) break;
+    }
+    return out;
+  }
+
+  private family(): SubnetAllocator[] {
+    const family = this.prefixes[0]?.family;
+    return this.allocators.filter((a) => a.subnet.family === family);
+  }
+
+  private allocatorOf(ip: IpAddress): SubnetAllocator | undefined {
+    return this.allocators.find((a) => a.subnet.contains(ip));
+  }
+}

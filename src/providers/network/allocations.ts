@@ -1,0 +1,92 @@
+// The persistent record of who holds which addresses of a subnet: one entry per (subnet, owner),
+// indexed both ways so a subnet's users and an owner's subnets are one prefix scan each. This is
+// the truth the in-memory allocators are rebuilt from; NICs are written in the same transaction.
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../../store/store.js';
+
+export interface Allocation {
+  /** The subnet id with its stored casing. */
+  subnetId: string;
+  /** Whoever holds the addresses; a NIC id for NICs (Azure CNI's pod IPs sit on the node's NIC). */
+  owner: string;
+  /** In the order they were handed out (a NIC's primary first). */
+  addresses: string[];
+  /** Ids of the NIC ip configurations using them: the subnet's `ipConfigurations` back-references. */
+  ipConfigurations?: string[];
+  /** tags['aksemu-kubenet-cluster'] of the owning NIC, for the kubenet subnet-sharing rule. */
+  kubenetCluster?: string;
+}
+
+interface OwnerIndexEntry {
+  owner: string;
+  subnetId: string;
+}
+
+// '|' never occurs in an ARM id, so it ends the subnet (or owner) part of a key unambiguously.
+const BY_SUBNET = 'aksemu:ipam/subnet:';
+const BY_OWNER = 'aksemu:ipam/owner:';
+const GENERATION = 'aksemu:ipam/generation:';
+
+function subnetKey(subnetId: string, owner: string): string {
+  return `${BY_SUBNET}${subnetId}|${owner}`;
+}
+
+function ownerKey(owner: string, subnetId: string): string {
+  return `${BY_OWNER}${owner}|${subnetId}`;
+}
+
+export function allocationsIn(store: Store, subnetId: string): Allocation[] {
+  return store.list<Allocation>(`${BY_SUBNET}${subnetId}|`).map((e) => e.value);
+}
+
+export function allocationOf(store: Store, subnetId: string, owner: string): Allocation | undefined {
+  return store.get<Allocation>(subnetKey(subnetId, owner));
+}
+
+/** Writes (or, with no addresses, removes) one owner's holding in one subnet. */
+export function writeAllocation(store: Store, allocation: Allocation): void {
+  if (allocation.addresses.length === 0) {
+    store.delete(subnetKey(allocation.subnetId, allocation.owner));
+    store.delete(ownerKey(allocation.owner, allocation.subnetId));
+    return;
+  }
+  store.put(subnetKey(allocation.subnetId, allocation.owner), allocation);
+  const index: OwnerIndexEntry = { owner: allocation.owner, subnetId: allocation.subnetId };
+  store.put(ownerKey(allocation.owner, allocation.subnetId), index);
+}
+
+/** The subnets an owner holds addresses in. */
+export function subnetsOfOwner(store: Store, owner: string): string[] {
+  return store.list<OwnerIndexEntry>(`${BY_OWNER}${owner}|`).map((e) => e.value.subnetId);
+}
+
+/** Every owner whose name is `prefix` or starts with `prefix/` (e.g. all NICs of a resource group). */
+export function ownersUnder(store: Store, prefix: string): string[] {
+  const base = prefix.replace(/\/+$/, '');
+  const owners = new Map<string, string>();
+  for (const { value } of [...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}/`), ...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}|`)]) {
+    owners.set(value.owner.toLowerCase(), value.owner);
+  }
+  return [...owners.values()];
+}
+
+/**
+ * A token that changes with every write of a subnet's allocations. An in-memory allocator built at
+ * one token is valid exactly while the store still holds that token: a rolled-back transaction
+ * brings the old token back, and the cache sees it no longer matches.
+ */
+export function generationOf(store: Store, subnetId: string): string | undefined {
+  return store.get<string>(`${GENERATION}${subnetId}`);
+}
+
+export function bumpGeneration(store: Store, subnetId: string): string {
+  const token = randomUUID();
+  store.put(`${GENERATION}${subnetId}`, token);
+  return token;
+}
+
+/** Forgets a subnet's allocations entirely (the subnet is gone). */
+export function dropSubnetAllocations(store: Store, subnetId: string): void {
+  for (const a of allocationsIn(store, subnetId)) writeAllocation(store, { ...a, addresses: [] });
+  store.delete(`${GENERATION}${subnetId}`);
+}

@@ -1,0 +1,183 @@
+// The address management of Microsoft.Network subnets, for the rest of aksemu (ContainerService's
+// node NICs and pod IPs) and for Network's own REST API: one owner of every subnet's addresses.
+//
+// Contract:
+// - Call every function that changes something inside a store transaction (each opens one too, which
+//   nests). A transaction that rolls back leaves no trace, in the store or in the in-memory pools.
+// - Addresses are handed out lowest free first, from .4 (Azure reserves the first four and the last).
+// - An owner is any string; for NICs it is the NIC id. putNic makes the NIC's id the owner of exactly
+//   the addresses on its ip configurations, so allocate with the NIC id as owner, then putNic.
+// - The pools are rebuilt from the stored allocations after a restart (they are written in the same
+//   transactions as the NICs), so nothing is handed out twice across restarts or back-to-back creates.
+import type { SubnetInfo } from '../../aks/environment.js';
+import type { Store } from '../../store/store.js';
+import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
+import { childNotFound } from './errors.js';
+import type { NetworkInterface, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
+import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, writeNetworkInterface, type NicInput } from './nicModel.js';
+import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
+import { allocate, readPool, releaseIn } from './subnetAddresses.js';
+import { findSubnet, prefixesOf, subnetRef, subnetsOf } from './subnetModel.js';
+
+export { AddressSpaceExhaustedError } from './subnetAddresses.js';
+export { KUBENET_CLUSTER_TAG } from './nicModel.js';
+
+export interface SubnetInfoOptions {
+  /** Addresses of owners whose id starts with this (case-insensitively) are not counted in ipsInUse. */
+  excludeOwnerPrefix?: string | undefined;
+}
+
+/** The AKS model's view of a subnet (src/aks/environment.ts); undefined when the subnet does not exist. */
+export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptions = {}): SubnetInfo | undefined {
+  const subnet = findSubnet(store, subnetId);
+  const vnet = subnet && store.get<VirtualNetwork>(parentOf(subnet.id));
+  if (!subnet || !vnet) return undefined;
+  const exclude = opts.excludeOwnerPrefix?.toLowerCase();
+  const allocations = allocationsIn(store, subnet.id);
+  const kubenet = new Map<string, string>();
+  for (const a of allocations) if (a.kubenetCluster) kubenet.set(a.kubenetCluster.toLowerCase(), a.kubenetCluster);
+  const info: SubnetInfo = {
+    id: subnet.id,
+    name: subnet.name,
+    addressPrefixes: prefixesOf(subnet),
+    location: vnet.location,
+    vnet: {
+      id: vnet.id,
+      name: vnet.name,
+      addressSpace: [...vnet.properties.addressSpace.addressPrefixes],
+      provisioningState: vnet.properties.provisioningState,
+      location: vnet.location,
+      subnets: subnetsOf(store, vnet.id).map((s) => ({ id: s.id, name: s.name, addressPrefixes: prefixesOf(s) })),
+    },
+    delegations: subnet.properties.delegations.map((d) => d.properties.serviceName),
+    externalResources: (subnet.properties.serviceAssociationLinks ?? []).map((l) => l.properties.link),
+    ipsInUse: allocations
+      .filter((a) => exclude === undefined || !a.owner.toLowerCase().startsWith(exclude))
+      .reduce((n, a) => n + a.addresses.length, 0),
+    kubenetClusterIds: [...kubenet.values()],
+  };
+  if (subnet.properties.routeTable) info.routeTableId = subnet.properties.routeTable.id;
+  return info;
+}
+
+function requireSubnet(store: Store, subnetId: string): Subnet {
+  const subnet = findSubnet(store, subnetId);
+  if (!subnet) throw childNotFound(subnetId);
+  return subnet;
+}
+
+/**
+ * The `count` lowest free addresses of the subnet, now held by `owner` (added to what it holds).
+ * All or nothing: AddressSpaceExhaustedError (the RP's SubnetIsFull) when fewer are free.
+ */
+export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number): string[] {
+  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count);
+}
+
+/** Free addresses of the subnet right now (from the in-memory pool: cheap enough to ask per node). */
+export function freeAddressCount(store: Store, subnetId: string): number {
+  return readPool(store, subnetRef(requireSubnet(store, subnetId)), (pool) => pool.free);
+}
+
+/** Which addresses are taken by whom: every held address of the subnet, ascending per owner. */
+export function addressesInUse(store: Store, subnetId: string): Array<{ address: string; owner: string; ipConfigurationId?: string }> {
+  return allocationsIn(store, subnetId).flatMap((a) =>
+    a.addresses.map((address, i) => {
+      const ipConfigurationId = a.ipConfigurations?.[i];
+      return ipConfigurationId ? { address, owner: a.owner, ipConfigurationId } : { address, owner: a.owner };
+    }),
+  );
+}
+
+/** A node NIC: one ip configuration per address, the first primary (ipconfig1), the rest secondary. */
+export interface NicSpec {
+  id: string;
+  subnetId: string;
+  addresses: string[];
+  /** Defaults to the VNet's location. */
+  location?: string;
+  tags?: Record<string, string>;
+}
+
+/**
+ * Writes a Microsoft.Network/networkInterfaces resource holding exactly `addresses` (each free or
+ * already held by the NIC's id, e.g. through allocateAddresses(store, subnetId, spec.id, n)); any
+ * other address the NIC's id held is released. The subnet's ipConfigurations list the NIC's.
+ */
+export function putNic(store: Store, spec: NicSpec): NetworkInterface {
+  return store.transaction(() => {
+    writableGroupOf(store, spec.id);
+    const subnet = requireSubnet(store, spec.subnetId);
+    const location = spec.location ?? store.get<VirtualNetwork>(parentOf(subnet.id))!.location;
+    const input: NicInput = {
+      location,
+      tags: spec.tags ?? null,
+      properties: {
+        ipConfigurations: spec.addresses.map((address, i) => ({
+          name: `ipconfig${i + 1}`,
+          properties: { subnet: { id: subnet.id }, privateIPAddress: address, privateIPAllocationMethod: 'Dynamic', primary: i === 0 },
+        })),
+      },
+    };
+    return writeNetworkInterface(store, spec.id, input, 'Succeeded').nic;
+  });
+}
+
+/** Deletes a NIC and releases its addresses; false when it did not exist. */
+export function deleteNic(store: Store, nicId: string): boolean {
+  return removeNetworkInterface(store, nicId);
+}
+
+/**
+ * Releases every address `owner` holds, in every subnet. When the owner is a NIC, the NIC goes too
+ * (a NIC never keeps addresses nobody holds). Returns the number of addresses released.
+ */
+export function releaseOwner(store: Store, owner: string): number {
+  return store.transaction(() => {
+    let released = 0;
+    for (const subnetId of subnetsOfOwner(store, owner)) {
+      const subnet = findSubnet(store, subnetId);
+      if (subnet) released += releaseIn(store, subnetRef(subnet), owner);
+    }
+    if (findNetworkInterface(store, owner)) removeNetworkInterface(store, owner);
+    return released;
+  });
+}
+
+/** releaseOwner for every owner whose id is `prefix` or lies below it (a cluster, a resource group). */
+export function releaseOwnersUnder(store: Store, prefix: string): number {
+  return store.transaction(() => ownersUnder(store, prefix).reduce((n, owner) => n + releaseOwner(store, owner), 0));
+}
+
+/**
+ * Links a service's resource to a subnet (what ACI or App Service do); the subnet then has external
+ * resources (rule S2) and cannot be deleted. Read-only over REST, as in Azure.
+ */
+export function addServiceAssociationLink(store: Store, subnetId: string, link: { name: string; linkedResourceType: string; link: string }): void {
+  store.transaction(() => {
+    const subnet = requireSubnet(store, subnetId);
+    const links = (subnet.properties.serviceAssociationLinks ?? []).filter((l) => l.name.toLowerCase() !== link.name.toLowerCase());
+    const sal: ServiceAssociationLink = {
+      id: `${subnet.id}/serviceAssociationLinks/${link.name}`,
+      name: link.name,
+      type: TYPES.serviceAssociationLink,
+      etag: newEtag(),
+      properties: { linkedResourceType: link.linkedResourceType, link: link.link, provisioningState: 'Succeeded', allowDelete: false, locations: [] },
+    };
+    store.put(subnet.id, { ...subnet, etag: newEtag(), properties: { ...subnet.properties, serviceAssociationLinks: [...links, sal] } });
+  });
+}
+
+export function removeServiceAssociationLink(store: Store, subnetId: string, name: string): void {
+  store.transaction(() => {
+    const subnet = requireSubnet(store, subnetId);
+    const links = (subnet.properties.serviceAssociationLinks ?? []).filter((l) => l.name.toLowerCase() !== name.toLowerCase());
+    const properties = { ...subnet.properties, serviceAssociationLinks: links.length > 0 ? links : undefined };
+    store.put(subnet.id, { ...subnet, etag: newEtag(), properties: JSON.parse(JSON.stringify(properties)) as Subnet['properties'] });
+  });
+}
+
+/** The tag value that marks a kubenet node NIC of `clusterId` (for putNic's tags). */
+export function kubenetTag(clusterId: string): Record<string, string> {
+  return { [KUBENET_CLUSTER_TAG]: clusterId };
+}

@@ -1,0 +1,198 @@
+// Network interfaces: ip configurations whose addresses come from the subnet's address pool. The NIC
+// id is the owner of its addresses, so the NIC record, the allocations and the subnet's
+// ipConfigurations back-references are always written together, in one transaction.
+//
+// Allocation: Static takes the given address (it must be inside the subnet, not one of Azure's five
+// reserved, and free); Dynamic keeps the address it already has (same ip configuration on the same
+// subnet), or takes a given address that is free, or else takes the subnet's lowest free address.
+import { locationRequired } from '../../arm/errors.js';
+import type { Store } from '../../store/store.js';
+import { subnetsOfOwner } from './allocations.js';
+import { moveBackReference, removeBackReference } from './backReferences.js';
+import {
+  invalidNicIpConfigurations,
+  invalidResourceLocation,
+  invalidResourceReference,
+  staticAllocationWithoutAddress,
+} from './errors.js';
+import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
+import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, parentOf, referenceId, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { hold, releaseIn, type Holding } from './subnetAddresses.js';
+import { findSubnet, subnetRef } from './subnetModel.js';
+
+/** The tag ContainerService puts on kubenet node NICs: the cluster id (subnetInfo's kubenetClusterIds). */
+export const KUBENET_CLUSTER_TAG = 'aksemu-kubenet-cluster';
+
+export interface IpConfigurationInput {
+  name?: string;
+  properties?: {
+    privateIPAddress?: string | null;
+    privateIPAllocationMethod?: string | null;
+    privateIPAddressVersion?: string | null;
+    subnet?: { id?: string } | null;
+    primary?: boolean | null;
+  };
+}
+
+export interface NicInput {
+  location?: string;
+  tags?: Record<string, string> | null;
+  properties?: {
+    ipConfigurations?: IpConfigurationInput[] | null;
+    networkSecurityGroup?: { id?: string } | null;
+    enableAcceleratedNetworking?: boolean | null;
+    enableIPForwarding?: boolean | null;
+    disableTcpStateTracking?: boolean | null;
+    dnsSettings?: { dnsServers?: string[] | null } | null;
+    nicType?: string | null;
+  };
+}
+
+interface PlannedConfig {
+  id: string;
+  name: string;
+  subnetId: string;
+  method: 'Dynamic' | 'Static';
+  primary: boolean;
+  /** Set when the address is asked for by value. */
+  address?: string;
+}
+
+function planConfigs(store: Store, nicId: string, location: string, input: NicInput, existing: NetworkInterface | undefined): PlannedConfig[] {
+  const configs = input.properties?.ipConfigurations ?? [];
+  if (configs.length === 0) throw invalidNicIpConfigurations(nicId, 'a network interface needs at least one ip configuration.');
+  const primaries = configs.filter((c) => c.properties?.primary === true).length;
+  if (primaries > 1) throw invalidNicIpConfigurations(nicId, 'exactly one ip configuration must be primary.');
+  const names = new Set<string>();
+  // Azure CNI nodes carry 1 + maxPods configurations on one subnet: look it up once.
+  const subnets = new Map<string, { subnet: Subnet | undefined; vnet: VirtualNetwork | undefined }>();
+  const lookup = (ref: string) => {
+    let found = subnets.get(ref.toLowerCase());
+    if (!found) {
+      const subnet = findSubnet(store, ref);
+      found = { subnet, vnet: subnet && store.get<VirtualNetwork>(parentOf(subnet.id)) };
+      subnets.set(ref.toLowerCase(), found);
+    }
+    return found;
+  };
+  return configs.map((c, i) => {
+    const name = c.name ?? (i === 0 ? 'ipconfig1' : `ipconfig${i + 1}`);
+    if (names.has(name.toLowerCase())) throw invalidNicIpConfigurations(nicId, `two ip configurations are named '${name}'.`);
+    names.add(name.toLowerCase());
+    const id = `${nicId}/ipConfigurations/${name}`;
+    const p = c.properties ?? {};
+    const ref = referenceId(p.subnet, `properties.ipConfigurations[${i}].properties.subnet`);
+    if (!ref) throw invalidNicIpConfigurations(nicId, `ip configuration '${name}' has no subnet.`);
+    const { subnet, vnet } = lookup(ref);
+    if (!subnet || !vnet || vnet.location !== location) throw invalidResourceReference(ref, nicId);
+    const method = p.privateIPAllocationMethod?.toLowerCase() === 'static' ? 'Static' : 'Dynamic';
+    const before = existing?.properties.ipConfigurations.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    const kept = before && before.properties.subnet.id.toLowerCase() === subnet.id.toLowerCase() ? before.properties.privateIPAddress : undefined;
+    const address = p.privateIPAddress ?? (method === 'Dynamic' ? kept : undefined);
+    if (method === 'Static' && !address) throw staticAllocationWithoutAddress(id);
+    return { id, name, subnetId: subnet.id, method, primary: primaries === 0 ? i === 0 : p.primary === true, ...(address ? { address } : {}) };
+  });
+}
+
+function checkNsg(store: Store, input: NicInput, nicId: string, location: string): string | undefined {
+  const ref = referenceId(input.properties?.networkSecurityGroup, 'properties.networkSecurityGroup');
+  if (!ref) return undefined;
+  const nsg = store.get<NetworkSecurityGroup>(ref);
+  if (!nsg || nsg.type !== TYPES.networkSecurityGroup || nsg.location !== location) throw invalidResourceReference(ref, nicId);
+  return nsg.id;
+}
+
+/** Creates or replaces a NIC, its addresses included. `id` carries the group's stored casing. */
+export function writeNetworkInterface(store: Store, id: string, input: NicInput, state: ProvisioningState): { nic: NetworkInterface; created: boolean } {
+  return store.transaction(() => {
+    const existing = store.get<NetworkInterface>(id);
+    if (!input.location) throw locationRequired();
+    const location = regionName(input.location, TYPES.networkInterface);
+    if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+    const nicId = existing?.id ?? id;
+    const planned = planConfigs(store, nicId, location, input, existing);
+    const nsgId = checkNsg(store, input, nicId, location);
+
+    // Addresses, subnet by subnet; subnets the NIC leaves give its addresses back.
+    const kubenetCluster = input.tags?.[KUBENET_CLUSTER_TAG];
+    const bySubnet = new Map<string, PlannedConfig[]>();
+    for (const c of planned) bySubnet.set(c.subnetId.toLowerCase(), [...(bySubnet.get(c.subnetId.toLowerCase()) ?? []), c]);
+    for (const subnetId of subnetsOfOwner(store, nicId)) {
+      const subnet = findSubnet(store, subnetId);
+      if (subnet && !bySubnet.has(subnet.id.toLowerCase())) releaseIn(store, subnetRef(subnet), nicId);
+    }
+    const addresses = new Map<string, string>();
+    for (const configs of bySubnet.values()) {
+      const subnet = findSubnet(store, configs[0]!.subnetId)!;
+      const want: Holding = {
+        explicit: configs.filter((c) => c.address !== undefined).map((c) => ({ address: c.address!, ipConfigurationId: c.id })),
+        dynamic: configs.filter((c) => c.address === undefined).map((c) => c.id),
+        ...(kubenetCluster !== undefined ? { kubenetCluster } : {}),
+      };
+      for (const [configId, address] of hold(store, subnetRef(subnet), nicId, want)) addresses.set(configId, address);
+    }
+
+    const ipConfigurations: IpConfiguration[] = planned.map((c) => ({
+      id: c.id,
+      name: c.name,
+      type: TYPES.ipConfiguration,
+      etag: '',
+      properties: {
+        provisioningState: state,
+        privateIPAddress: addresses.get(c.id)!,
+        privateIPAllocationMethod: c.method,
+        privateIPAddressVersion: addresses.get(c.id)!.includes(':') ? 'IPv6' : 'IPv4',
+        subnet: { id: c.subnetId },
+        primary: c.primary,
+      },
+    }));
+    const p = input.properties ?? {};
+    const nic: NetworkInterface = compact({
+      id: nicId,
+      name: existing?.name ?? nameOf(id),
+      type: TYPES.networkInterface,
+      etag: newEtag(),
+      location,
+      tags: input.tags ?? undefined,
+      properties: {
+        provisioningState: state,
+        resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+        ipConfigurations,
+        dnsSettings: { dnsServers: p.dnsSettings?.dnsServers ?? [], appliedDnsServers: [] },
+        enableAcceleratedNetworking: p.enableAcceleratedNetworking ?? false,
+        enableIPForwarding: p.enableIPForwarding ?? false,
+        disableTcpStateTracking: p.disableTcpStateTracking ?? false,
+        networkSecurityGroup: nsgId ? { id: nsgId } : undefined,
+        nicType: p.nicType ?? 'Standard',
+        hostedWorkloads: [],
+        tapConfigurations: [],
+        vnetEncryptionSupported: false,
+      },
+    });
+    // Child etags follow the parent's, as the RP's do.
+    for (const c of nic.properties.ipConfigurations) c.etag = nic.etag;
+    store.put(nic.id, nic);
+    moveBackReference(store, 'networkInterfaces', nic.id, existing?.properties.networkSecurityGroup?.id, nsgId);
+    return { nic, created: !existing };
+  });
+}
+
+/** Deletes a NIC and gives its addresses back. False when there was none. */
+export function removeNetworkInterface(store: Store, nicId: string): boolean {
+  return store.transaction(() => {
+    const nic = store.get<NetworkInterface>(nicId);
+    for (const subnetId of subnetsOfOwner(store, nic?.id ?? nicId)) {
+      const subnet = findSubnet(store, subnetId);
+      if (subnet) releaseIn(store, subnetRef(subnet), nic?.id ?? nicId);
+    }
+    if (!nic || nic.type !== TYPES.networkInterface) return false;
+    if (nic.properties.networkSecurityGroup) removeBackReference(store, nic.properties.networkSecurityGroup.id, 'networkInterfaces', nic.id);
+    store.delete(nic.id);
+    return true;
+  });
+}
+
+export function findNetworkInterface(store: Store, id: string): NetworkInterface | undefined {
+  const nic = store.get<NetworkInterface>(id);
+  return nic && nic.type === TYPES.networkInterface ? nic : undefined;
+}

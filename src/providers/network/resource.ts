@@ -1,0 +1,137 @@
+// What every Microsoft.Network resource shares: the stored shape, ids, etags, regions, and the
+// references between resources ({"id": …}).
+import { randomUUID } from 'node:crypto';
+import { resourceGroupBeingDeleted, resourceGroupNotFound } from '../../arm/errors.js';
+import { findRegion, REGIONS } from '../../arm/locations.js';
+import type { Store } from '../../store/store.js';
+import type { ResourceGroup } from '../resources/resourceGroups.js';
+import { linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
+
+export const NAMESPACE = 'Microsoft.Network';
+
+export const TYPES = {
+  virtualNetwork: 'Microsoft.Network/virtualNetworks',
+  subnet: 'Microsoft.Network/virtualNetworks/subnets',
+  delegation: 'Microsoft.Network/virtualNetworks/subnets/delegations',
+  serviceAssociationLink: 'Microsoft.Network/virtualNetworks/subnets/serviceAssociationLinks',
+  networkSecurityGroup: 'Microsoft.Network/networkSecurityGroups',
+  securityRule: 'Microsoft.Network/networkSecurityGroups/securityRules',
+  defaultSecurityRule: 'Microsoft.Network/networkSecurityGroups/defaultSecurityRules',
+  routeTable: 'Microsoft.Network/routeTables',
+  route: 'Microsoft.Network/routeTables/routes',
+  networkInterface: 'Microsoft.Network/networkInterfaces',
+  ipConfiguration: 'Microsoft.Network/networkInterfaces/ipConfigurations',
+} as const;
+
+export type ProvisioningState = 'Succeeded' | 'Updating' | 'Deleting' | 'Failed';
+
+export interface SubResource {
+  id: string;
+}
+
+/** A top-level resource as the store keeps it (children such as subnets are kept under its id). */
+export interface TrackedResource<P> {
+  id: string;
+  name: string;
+  type: string;
+  etag: string;
+  location: string;
+  tags?: Record<string, string>;
+  properties: P;
+}
+
+/** A child resource (subnet, route, rule): no location, no tags. */
+export interface ChildResource<P> {
+  id: string;
+  name: string;
+  type: string;
+  etag: string;
+  properties: P;
+}
+
+/** The Network RP's weak etags: W/"<guid>", new on every write. */
+export function newEtag(): string {
+  return `W/"${randomUUID()}"`;
+}
+
+export function newResourceGuid(): string {
+  return randomUUID();
+}
+
+export function sameId(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+}
+
+/** True when id is `prefix` itself or lies below it (segment boundary), case-insensitively. */
+export function isAtOrUnder(id: string, prefix: string): boolean {
+  const a = id.toLowerCase();
+  const p = prefix.toLowerCase().replace(/\/+$/, '');
+  return a === p || a.startsWith(`${p}/`);
+}
+
+/** `/subscriptions/<s>/resourceGroups/<g>` of a resource id. */
+export function groupIdOf(resourceId: string): string | undefined {
+  return /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(resourceId)?.[0];
+}
+
+export function groupNameOf(resourceId: string): string {
+  return /\/resourceGroups\/([^/]+)/i.exec(resourceId)?.[1] ?? '';
+}
+
+/** The last segment: a resource's name. */
+export function nameOf(resourceId: string): string {
+  return resourceId.slice(resourceId.lastIndexOf('/') + 1);
+}
+
+/** The resource an id's child lives in: …/virtualNetworks/v/subnets/s → …/virtualNetworks/v. */
+export function parentOf(childId: string): string {
+  return childId.replace(/\/[^/]+\/[^/]+$/, '');
+}
+
+/**
+ * The group a resource is written into: it must exist and not be being deleted. Returned with the
+ * stored casing, so new ids use it.
+ */
+export function writableGroup(store: Store, subscriptionId: string, groupName: string): ResourceGroup {
+  const group = store.get<ResourceGroup>(`/subscriptions/${subscriptionId}/resourceGroups/${groupName}`);
+  if (!group) throw resourceGroupNotFound(groupName);
+  if (group.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(group.name);
+  return group;
+}
+
+/** Like writableGroup, from a full resource id (the helpers other providers call). */
+export function writableGroupOf(store: Store, resourceId: string): ResourceGroup {
+  const match = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)/i.exec(resourceId);
+  if (!match) throw new Error(`not a resource-group-scoped id: ${resourceId}`);
+  return writableGroup(store, match[1]!, match[2]!);
+}
+
+/** The region's stored name (eastus), or ARM's LocationNotAvailableForResourceType. */
+export function regionName(location: string, resourceType: string): string {
+  const region = findRegion(location);
+  if (!region) throw locationNotAvailableForResourceType(location, resourceType, REGIONS.map((r) => r.displayName));
+  return region.name;
+}
+
+/**
+ * The id of a reference member ({"id": "/subscriptions/…"}), or undefined when absent. An id that is
+ * not fully qualified is ARM's LinkedInvalidPropertyId naming the member's path.
+ */
+export function referenceId(value: { id?: string | null } | null | undefined, path: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const id = value.id;
+  if (typeof id !== 'string' || !/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+/i.test(id)) {
+    throw linkedInvalidPropertyId(String(id ?? ''), `${path}.id`);
+  }
+  return id.replace(/\/+$/, '');
+}
+
+/** Drops undefined members (JSON would anyway; this keeps stored records and responses identical). */
+export function compact<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Entries of a key prefix that are direct children, as values. */
+export function childrenOf<T>(store: Store, prefix: string): T[] {
+  return store.list<T>(prefix.endsWith('/') ? prefix : `${prefix}/`, { children: true }).map((e) => e.value);
+}

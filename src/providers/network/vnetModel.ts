@@ -1,0 +1,135 @@
+// Virtual networks: the address space and the inline subnets of a PUT. A VNet PUT is authoritative
+// for its subnets, as in Azure: subnets missing from the body are deleted (and refused with
+// InUseSubnetCannotBeDeleted while something uses them).
+import { locationRequired } from '../../arm/errors.js';
+import type { Cidr } from '../../net/ip.js';
+import type { Store } from '../../store/store.js';
+import {
+  duplicateResourceName,
+  inUseSubnetCannotBeDeleted,
+  invalidRequestFormat,
+  invalidResourceLocation,
+  unsupportedFeature,
+  vnetAddressSpaceMissing,
+  vnetAddressSpacesOverlap,
+} from './errors.js';
+import type { Subnet, VirtualNetwork } from './models.js';
+import { parsePrefixes } from './prefixes.js';
+import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
+
+export interface VnetInput {
+  location?: string;
+  tags?: Record<string, string> | null;
+  properties?: {
+    addressSpace?: { addressPrefixes?: string[] | null } | null;
+    subnets?: SubnetInput[] | null;
+    dhcpOptions?: { dnsServers?: string[] | null } | null;
+    enableDdosProtection?: boolean | null;
+    enableVmProtection?: boolean | null;
+    flowTimeoutInMinutes?: number | null;
+    virtualNetworkPeerings?: unknown[] | null;
+  };
+}
+
+export interface VnetWrite {
+  vnet: VirtualNetwork;
+  created: boolean;
+  /** The VNet's id and its subnets' ids: what a provisioning operation finishes. */
+  touched: string[];
+}
+
+export function vnetPrefixes(vnet: VirtualNetwork): Cidr[] {
+  return parsePrefixes(vnet.properties.addressSpace.addressPrefixes, vnet.id);
+}
+
+function checkAddressSpace(vnetId: string, prefixes: string[]): Cidr[] {
+  if (prefixes.length === 0) throw vnetAddressSpaceMissing(vnetId);
+  const cidrs = parsePrefixes(prefixes, vnetId);
+  cidrs.forEach((a, i) => {
+    const j = cidrs.findIndex((b, k) => k > i && a.overlaps(b));
+    if (j >= 0) throw vnetAddressSpacesOverlap(vnetId, prefixes[j]!, prefixes[i]!);
+  });
+  return cidrs;
+}
+
+/**
+ * Creates or replaces a VNet and its subnets, validated. `id` carries the group's stored casing.
+ * Resources are written with `state` (Updating while a REST operation runs, Succeeded otherwise).
+ */
+export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, state: ProvisioningState): VnetWrite {
+  const existing = store.get<VirtualNetwork>(id);
+  const p = input.properties ?? {};
+  if (!input.location) throw locationRequired();
+  const location = regionName(input.location, TYPES.virtualNetwork);
+  if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+  if (p.virtualNetworkPeerings && p.virtualNetworkPeerings.length > 0) throw unsupportedFeature('virtual network peering', 'properties.virtualNetworkPeerings');
+  const vnetId = existing?.id ?? id;
+  const addressPrefixes = [...(p.addressSpace?.addressPrefixes ?? [])];
+  const cidrs = checkAddressSpace(vnetId, addressPrefixes);
+
+  const vnet: VirtualNetwork = compact({
+    id: vnetId,
+    name: existing?.name ?? nameOf(id),
+    type: TYPES.virtualNetwork,
+    etag: newEtag(),
+    location,
+    tags: input.tags ?? undefined,
+    properties: {
+      provisioningState: state,
+      resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+      addressSpace: { addressPrefixes: cidrs.map(String) },
+      dhcpOptions: p.dhcpOptions ? { dnsServers: p.dhcpOptions.dnsServers ?? [] } : undefined,
+      enableDdosProtection: p.enableDdosProtection ?? false,
+      enableVmProtection: p.enableVmProtection ?? undefined,
+      flowTimeoutInMinutes: p.flowTimeoutInMinutes ?? undefined,
+      virtualNetworkPeerings: [],
+    },
+  });
+
+  const before = existing ? subnetsOf(store, existing.id) : [];
+  const inputs = p.subnets ?? [];
+  const names = new Set<string>();
+  const built: Array<SubnetBuild & { existing: Subnet | undefined }> = [];
+  inputs.forEach((input, i) => {
+    if (!input.name) throw invalidRequestFormat(`Subnet ${i} of virtual network ${vnetId} has no name.`, `properties.subnets[${i}].name`);
+    if (names.has(input.name.toLowerCase())) throw duplicateResourceName(vnetId, 'subnets', input.name);
+    names.add(input.name.toLowerCase());
+    const old = before.find((s) => s.name.toLowerCase() === input.name!.toLowerCase());
+    built.push({ ...buildSubnet(store, vnet, cidrs, input, built, old, state), existing: old });
+  });
+
+  // Subnets left out of the body go, unless something uses them.
+  const dropped = before.filter((s) => !names.has(s.name.toLowerCase()));
+  for (const s of dropped) {
+    const user = subnetUser(store, s);
+    if (user) throw inUseSubnetCannotBeDeleted(s.name, user);
+  }
+  for (const s of dropped) removeSubnet(store, s);
+  store.put(vnet.id, vnet);
+  for (const b of built) writeSubnet(store, b.subnet, b.existing);
+  return { vnet, created: !existing, touched: [vnet.id, ...built.map((b) => b.subnet.id)] };
+}
+
+/** The VNet as ARM returns it, with its subnets. */
+export function renderVirtualNetwork(store: Store, vnet: VirtualNetwork): unknown {
+  const subnets = subnetsOf(store, vnet.id).map((s) => renderSubnet(store, s));
+  return { ...vnet, properties: { ...vnet.properties, subnets } };
+}
+
+/** Deletes a VNet whose subnets nobody uses. */
+export function removeVirtualNetwork(store: Store, vnet: VirtualNetwork): void {
+  const subnets = subnetsOf(store, vnet.id);
+  for (const s of subnets) {
+    const user = subnetUser(store, s);
+    if (user) throw inUseSubnetCannotBeDeleted(s.name, user);
+  }
+  for (const s of subnets) removeSubnet(store, s);
+  store.deletePrefix(`${vnet.id}/`);
+  store.delete(vnet.id);
+}
+
+export function findVirtualNetwork(store: Store, id: string): VirtualNetwork | undefined {
+  const vnet = store.get<VirtualNetwork>(id);
+  return vnet && vnet.type === TYPES.virtualNetwork ? vnet : undefined;
+}

@@ -1,0 +1,89 @@
+// Test support for `aksemu az`: the CLI as a child process against a real server, and the same
+// runner in-process against a fake ARM that records every request.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runAz } from '../../src/cli/az/run.js';
+import type { Endpoint } from '../../src/cli/az/endpoint.js';
+import type { HttpRequest, HttpResponse } from '../../src/cli/az/transport.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node bin/aksemu.js az …` with AKSEMU_HOME=home; stdin is not a terminal. */
+export function az(home: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, 'az', ...args], { env: { ...process.env, AKSEMU_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.on('error', reject);
+    proc.on('close', (code) => resolve({ code, stdout, stderr }));
+    proc.stdin.end();
+  });
+}
+
+export const SUB = '00000000-0000-0000-0000-000000000001';
+export const BASE = 'https://127.0.0.1:8443';
+
+export const FAKE_ENDPOINT: Endpoint = {
+  url: BASE,
+  caFile: '/nonexistent/ca.pem',
+  tenantId: 't',
+  subscriptionId: SUB,
+  clientId: 'c',
+  clientSecret: 's',
+  tokenEndpoint: `${BASE}/adfs/oauth2/token`,
+  activeDirectoryResourceId: 'https://management.core.windows.net/',
+};
+
+export interface Recorded {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: any;
+}
+
+export type Handler = (req: Recorded) => { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
+
+/** Runs `az …` in-process against handlers (first one to answer wins; 404 otherwise). */
+export async function fakeAz(args: string[], handlers: Handler[], options: { stdinIsTTY?: boolean } = {}) {
+  const requests: Recorded[] = [];
+  let stdout = '';
+  let stderr = '';
+  const transport = {
+    async send(req: HttpRequest): Promise<HttpResponse> {
+      const url = new URL(req.url);
+      if (url.pathname === '/adfs/oauth2/token') return { status: 200, headers: {}, text: JSON.stringify({ access_token: 'tok', expires_in: 3599 }) };
+      const rec: Recorded = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: req.body === undefined ? undefined : JSON.parse(req.body) };
+      requests.push(rec);
+      for (const handler of handlers) {
+        const res = handler(rec);
+        if (res) return { status: res.status, headers: res.headers ?? {}, text: res.body === undefined ? '' : JSON.stringify(res.body) };
+      }
+      return { status: 404, headers: {}, text: JSON.stringify({ error: { code: 'NotFound', message: `no fake for ${req.method} ${url.pathname}` } }) };
+    },
+  };
+  const stdin = Object.assign(new (await import('node:stream')).PassThrough(), { isTTY: options.stdinIsTTY ?? false });
+  const code = await runAz(args, {
+    env: {},
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: Object.assign(new (await import('node:stream')).Writable({ write: (chunk, _enc, cb) => ((stderr += chunk.toString()), cb()) }), { isTTY: false }),
+    stdin,
+    endpoint: FAKE_ENDPOINT,
+    transport: () => transport,
+    sleep: async () => {},
+  });
+  return { code, stdout, stderr, requests };
+}
+
+/** A handler for one method + path (case-insensitive), answering `res`. */
+export function on(method: string, path: string, res: { status: number; headers?: Record<string, string>; body?: unknown } | ((r: Recorded) => { status: number; headers?: Record<string, string>; body?: unknown })): Handler {
+  return (req) => (req.method === method && req.path.toLowerCase() === path.toLowerCase() ? (typeof res === 'function' ? res(req) : res) : undefined);
+}
