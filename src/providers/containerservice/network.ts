@@ -3,10 +3,10 @@
 import type { ResolvedPool } from '../../aks/defaults.js';
 import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from '../../aks/environment.js';
 import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/planner.js';
-import { azureUsableCount, IpAddress, type Cidr } from '../../net/ip.js';
+import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { hasPermission } from '../authorization/access.js';
-import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
+import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
 import { putRouteTable, putVirtualNetwork, associateRouteTable } from '../network/managed.js';
 import type { RouteTable } from '../network/models.js';
 import { nodesPrefix, type ClusterRecord } from './records.js';
@@ -77,10 +77,9 @@ function access(store: Store, principal: { clientId: string; objectId: string },
 
 /** The planner's address pools, backed by the IPAM; owners are NIC ids so that NICs and addresses agree. */
 export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): AllocatorSource {
-  return (subnet: SubnetInfo, cidr: Cidr): AddressPool => ({
+  return (subnet: SubnetInfo): AddressPool => ({
     get free() {
-      const usable = Number(azureUsableCount(cidr));
-      return Math.max(usable - (subnetInfo(store, subnet.id)?.ipsInUse ?? 0), 0);
+      return freeAddressCount(store, subnet.id);
     },
     allocateMany(n, owner) {
       try {
