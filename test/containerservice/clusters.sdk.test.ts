@@ -281,4 +281,32 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       await resourcesClient(env.server).resourceGroups.beginDeleteAndWait('rg', POLL);
       assert.equal(await resourcesClient(env.server).resourceGroups.checkExistence(MC).then((r) => r.body), false);
     }));
+
+  test('an operation cut short by a stop finishes after the restart, with its addresses', async () => {
+    const { startTestServer, tempHome, removeHome } = await import('../e2e/harness.js');
+    const { resourcesClient } = await import('../network/harness.js');
+    const home = tempHome();
+    let server = await startTestServer({ home, lroDelayMs: 60_000 });
+    try {
+      await resourcesClient(server).resourceGroups.createOrUpdate('rg', { location: 'eastus' });
+      const accepted = await aksClient(server).managedClusters.beginCreateOrUpdate('rg', 'c1', cluster({ networkPlugin: 'kubenet' }), POLL);
+      assert.equal(accepted.getOperationState().status, 'running');
+      await server.close();
+      server = await startTestServer({ home });
+      const aks = aksClient(server);
+      let state = (await aks.managedClusters.get('rg', 'c1')).provisioningState;
+      for (let i = 0; i < 100 && state === 'Creating'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        state = (await aks.managedClusters.get('rg', 'c1')).provisioningState;
+      }
+      assert.equal(state, 'Succeeded');
+      const { networkClient } = await import('../network/harness.js');
+      const addresses: string[] = [];
+      for await (const nic of networkClient(server).networkInterfaces.list(MC)) addresses.push(nic.ipConfigurations![0]!.privateIPAddress!);
+      assert.deepEqual(addresses.sort(), ['10.224.0.4', '10.224.0.5', '10.224.0.6']);
+    } finally {
+      await server.close();
+      removeHome(home);
+    }
+  });
 });
