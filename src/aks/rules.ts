@@ -933,6 +933,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'partial',
     ref: 'MicrosoftDocs/azure-docs PR #108215 ("Beyond 250 hits RP validation"); configure-kubenet.md; RP-ENUM MaxPodsLimitExceeded',
+    note: '§6 X10: 250 for every plugin, kubenet included (a 2023 doc PR claiming 110 for kubenet was wrong).',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
