@@ -7,6 +7,8 @@ export interface ArmErrorBody {
   message: string;
   target?: string;
   details?: ArmErrorBody[];
+  /** ARM's machine-readable extras, e.g. a template violation's line and path. */
+  additionalInfo?: Array<{ type: string; info: unknown }>;
 }
 
 export class ArmError extends Error {
@@ -17,6 +19,7 @@ export class ArmError extends Error {
     readonly target?: string,
     readonly details?: ArmErrorBody[],
     readonly headers: Record<string, string> = {},
+    readonly additionalInfo?: ArmErrorBody['additionalInfo'],
   ) {
     super(message);
     this.name = 'ArmError';
@@ -26,6 +29,7 @@ export class ArmError extends Error {
     const body: ArmErrorBody = { code: this.code, message: this.message };
     if (this.target !== undefined) body.target = this.target;
     if (this.details !== undefined) body.details = this.details;
+    if (this.additionalInfo !== undefined) body.additionalInfo = this.additionalInfo;
     return body;
   }
 
@@ -242,3 +246,103 @@ export function operationNotAllowed(operationName: string): ArmError {
 export function operationFailed(problem: { code: string; message: string; target: string }): ArmError {
   return new ArmError(400, problem.code, problem.message, problem.target);
 }
+
+// ---- ARM templates and deployments (Microsoft.Resources/deployments) ---------------------------
+// InvalidTemplate wraps one sentence of the template language; the sentences are below it, so the
+// template engine words every problem through this catalogue.
+
+/** Where in the request a template problem sits (ARM's TemplateViolation additional info). */
+export interface TemplateViolation {
+  lineNumber: number;
+  linePosition: number;
+  /** e.g. properties.template.resources[0] */
+  path: string;
+}
+
+function violationInfo(violation: TemplateViolation | undefined): ArmErrorBody['additionalInfo'] {
+  return violation ? [{ type: 'TemplateViolation', info: violation }] : undefined;
+}
+
+/** The template failed validation (parameters, expressions, structure): 400 before anything runs. */
+export function invalidTemplate(sentence: string, violation?: TemplateViolation): ArmError {
+  return new ArmError(400, 'InvalidTemplate', `Deployment template validation failed: '${sentence}'.`, undefined, undefined, {}, violationInfo(violation));
+}
+
+/** The template text is not JSON (Newtonsoft's sentence inside). */
+export function templateParseFailed(sentence: string): ArmError {
+  return new ArmError(400, 'InvalidTemplate', `Deployment template parse failed: '${sentence}'.`);
+}
+
+/** A resource's deployment failed while the template ran; every resource error is in details. */
+export function deploymentFailed(details: ArmErrorBody[]): ArmError {
+  return new ArmError(400, 'DeploymentFailed',
+    'At least one resource deployment operation failed. Please list deployment operations for details. Please see https://aka.ms/arm-deployment-operations for usage details.',
+    undefined, details);
+}
+
+/** The detail ARM puts under DeploymentFailed for a resource whose operation ended Failed. */
+export function resourceDeploymentFailure(resourceId: string, inner: ArmErrorBody): ArmErrorBody {
+  return {
+    code: 'ResourceDeploymentFailure',
+    target: resourceId,
+    message: "The resource write operation failed to complete successfully, because it reached terminal provisioning state 'Failed'.",
+    details: [inner],
+  };
+}
+
+export function deploymentOutputEvaluationFailed(outputName: string, sentence: string): ArmError {
+  return new ArmError(400, 'DeploymentOutputEvaluationFailed',
+    `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-debug for usage details.`,
+    undefined, [{ code: 'DeploymentOutputEvaluationFailed', message: `The template output '${outputName}' is not valid: ${sentence}.`, target: outputName }]);
+}
+
+export function deploymentNotFound(name: string): ArmError {
+  return new ArmError(404, 'DeploymentNotFound', `Deployment '${name}' could not be found.`);
+}
+
+export function deploymentActive(name: string): ArmError {
+  return new ArmError(409, 'DeploymentActive',
+    `Unable to edit or replace deployment '${name}': previous deployment is still active. Please see https://aka.ms/arm-deploy-resources for usage details.`);
+}
+
+/** (aksemu) Deployment names: 1–64 of letters, digits, '-', '_', '.', '(' and ')'. */
+export function invalidDeploymentName(name: string): ArmError {
+  return new ArmError(400, 'InvalidDeploymentName',
+    `The deployment name '${name}' is invalid. It can contain up to 64 letters, digits, '-', '_', '.', '(' and ')'.`);
+}
+
+/** The sentences of the template language (inside InvalidTemplate and deployment failures). */
+export const templateSentences = {
+  parameterNotFound: (name: string) => `The template parameter '${name}' is not found. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
+  variableNotFound: (name: string) => `The template variable '${name}' is not found. Please see https://aka.ms/arm-syntax-variables for usage details.`,
+  functionNotValid: (name: string) => `The template function '${name}' is not valid. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  unparsable: (expression: string, detail: string) => `Unable to parse language expression '${expression}': ${detail}`,
+  expectedToken: (expected: string, actual: string) => `expected token '${expected}' and actual '${actual}'.`,
+  /** A resource whose properties could not be evaluated: ARM names it, its line and column. ARM
+   *  appends its own sentence to the inner one's, hence "details.. Please see". */
+  resourceNotValid: (name: string, line: number, column: number, inner: string) =>
+    `The template resource '${name}' at line '${line}' and column '${column}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  variableNotValid: (name: string, inner: string) => `The template variable '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  outputNotValid: (name: string, inner: string) => `The template output '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  parameterValueNotProvided: (name: string, line: number, column: number) =>
+    `The value for the template parameter '${name}' at line '${line}' and column '${column}' is not provided. Please see https://aka.ms/arm-create-parameter-file for usage details.`,
+  parametersNotInTemplate: (names: string[], supported: string[]) =>
+    `The template parameters '${names.join(', ')}' in the parameters file are not valid; they are not present in the original template and can therefore not be provided at deployment time. The only supported parameters for this template are '${supported.join(', ')}'. Please see https://aka.ms/arm-pass-parameter-values for usage details.`,
+  parameterTypeMismatch: (expected: string, actual: string) =>
+    `Template parameter JToken type is not valid. Expected '${expected}'. Actual '${actual}'. Please see https://aka.ms/arm-create-parameter-file for usage details.`,
+  parameterNotAllowed: (value: string, name: string, line: number, column: number, allowed: string) =>
+    `The provided value '${value}' for the template parameter '${name}' at line '${line}' and column '${column}' is not valid. The parameter value is not part of the allowed value(s): '${allowed}'. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
+  parameterLength: (name: string, bound: 'less' | 'greater', limit: number) =>
+    `The provided value for the template parameter '${name}' is not valid. Length of the value should be ${bound} than or equal to '${limit}'. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
+  /** (aksemu) wording of the integer bounds in the style of the length ones. */
+  parameterRange: (name: string, bound: 'less' | 'greater', limit: number) =>
+    `The provided value for the template parameter '${name}' is not valid. The value should be ${bound} than or equal to '${limit}'. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
+  resourceNotDefined: (id: string) => `The resource '${id}' is not defined in the template. Please see https://aka.ms/arm-syntax for usage details.`,
+  circularDependency: (ids: string[]) => `Circular dependency detected on resource: '${ids.join("', '")}'. Please see https://aka.ms/arm-syntax-resources for usage details.`,
+  /** (aksemu) a resource type no provider here serves. */
+  unsupportedResourceType: (type: string) => `The resource type '${type}' is not served by aksemu.`,
+  copyCountNotValid: (name: string) => `The template resource '${name}' copy count must be a non-negative integer, at most 800. Please see https://aka.ms/arm-copy for usage details.`,
+  incorrectSegmentLengths: (name: string, type: string) =>
+    `The template resource '${name}' for type '${type}' has incorrect segment lengths. A nested resource type must have identical number of segments as its resource name. A root resource type must have segment length one greater than its resource name. Please see https://aka.ms/arm-template/#resources for usage details.`,
+  schemaNotSupported: () => "The template's $schema is not a deployment template schema aksemu supports (resource group scope).",
+};

@@ -35,6 +35,8 @@ export interface Operation {
 export interface OperationEnv {
   store: Store;
   registry: Registry;
+  /** The engine running the operation; a kind that composes others uses lro.immediate(). */
+  lro: Lro;
 }
 
 export interface OperationKind {
@@ -65,12 +67,17 @@ export interface BeginSpec {
   method: Operation['method'];
   input?: unknown;
   /** Initial changes (e.g. provisioningState Deleting), committed together with the operation record. */
-  prepare?: () => void;
+  prepare?: (operationId: string) => void;
   /** The immediate answer, e.g. 201 with the resource in Creating, or 202. */
   response: { status: number; body?: unknown };
   headers: PollingHeaders;
   /** Overrides the server's delay before the work runs. */
   delayMs?: number;
+  /**
+   * The path clients poll for the status (Azure-AsyncOperation), when the provider serves its own
+   * status URL: deployments hand out …/deployments/{name}/operationStatuses/{id}.
+   */
+  statusPath?: (operationId: string) => string;
 }
 
 const OPERATIONS_PREFIX = 'aksemu:operations/';
@@ -107,7 +114,19 @@ export class Lro {
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly options: LroOptions,
+    /** begin() runs the work at once in the caller's transaction (see immediate()). */
+    private readonly runAtOnce = false,
   ) {}
+
+  /**
+   * The same engine, except that begin() runs the operation's work at once, inside the caller's
+   * transaction, and throws the work's error instead of recording a failure. For callers that
+   * compose several operations into one change (a template deployment): a failing step rolls the
+   * whole change back, and nothing is left for a timer or a restart to finish.
+   */
+  immediate(): Lro {
+    return this.runAtOnce ? this : new Lro(this.store, this.registry, this.options, true);
+  }
 
   get(id: string): Operation | undefined {
     return this.store.get<Operation>(operationKey(id));
@@ -130,11 +149,17 @@ export class Lro {
       startTime: new Date().toISOString(),
     };
     this.store.transaction(() => {
-      spec.prepare?.();
+      spec.prepare?.(op.id);
       this.store.put(operationKey(op.id), op);
+      if (this.runAtOnce) {
+        this.registry.operationKind(op.kind)!.run(op, this.env());
+        this.store.put(operationKey(op.id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
+      }
     });
-    this.schedule(op.id, spec.delayMs ?? this.options.delayMs);
-    return { status: spec.response.status, body: spec.response.body, headers: this.pollingHeaders(ctx.baseUrl, op, spec.headers) };
+    if (!this.runAtOnce) this.schedule(op.id, spec.delayMs ?? this.options.delayMs);
+    const headers = this.pollingHeaders(ctx.baseUrl, op, spec.headers);
+    if (spec.statusPath) headers['Azure-AsyncOperation'] = `${ctx.baseUrl}${spec.statusPath(op.id)}?api-version=${encodeURIComponent(op.apiVersion)}`;
+    return { status: spec.response.status, body: spec.response.body, headers };
   }
 
   private pollingHeaders(baseUrl: string, op: Operation, style: PollingHeaders): Record<string, string> {
@@ -169,6 +194,10 @@ export class Lro {
     this.timers.clear();
   }
 
+  private env(): OperationEnv {
+    return { store: this.store, registry: this.registry, lro: this };
+  }
+
   private schedule(id: string, delayMs: number): void {
     const timer = setTimeout(() => {
       this.timers.delete(id);
@@ -182,7 +211,7 @@ export class Lro {
       this.store.transaction(() => {
         const op = this.get(id);
         if (!op || op.status !== 'InProgress') return;
-        this.registry.operationKind(op.kind)!.run(op, { store: this.store, registry: this.registry });
+        this.registry.operationKind(op.kind)!.run(op, this.env());
         this.store.put(operationKey(id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
       });
     } catch (err) {
@@ -196,7 +225,7 @@ export class Lro {
     this.store.transaction(() => {
       const op = this.get(id);
       if (!op || op.status !== 'InProgress') return;
-      this.registry.operationKind(op.kind)?.fail?.(op, { store: this.store, registry: this.registry }, error.body);
+      this.registry.operationKind(op.kind)?.fail?.(op, this.env(), error.body);
       this.store.put(operationKey(id), {
         ...op,
         status: 'Failed',

@@ -85,11 +85,13 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
       query,
       apiVersion,
       body,
+      ...(route.rawBody ? { rawBody } : {}),
       baseUrl: req.baseUrl,
       principal,
       identity: deps.identity,
       store: deps.store,
       lro: deps.lro,
+      registry: deps.registry,
       loose: deps.loose,
     };
     const response = await route.handle(ctx);
@@ -135,7 +137,8 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
     : { pathname: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
 }
 
-function findRoute(
+/** Step 4: the route for method + path, or ARM's error explaining the miss. Also used by invokeRoute(). */
+export function findRoute(
   registry: Registry,
   method: string,
   segments: readonly string[],

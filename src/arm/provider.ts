@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Lro, OperationKind } from './lro.js';
 import type { Principal } from './auth.js';
 import type { Identity } from './identity.js';
+import type { Registry } from './registry.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
 
@@ -25,12 +26,16 @@ export interface RequestContext {
   readonly apiVersion: string;
   /** The body after the route's schema check (member names in the model's casing); undefined if none. */
   readonly body: any;
+  /** The body as received, for routes that parse it themselves (Route.rawBody). */
+  readonly rawBody?: string;
   /** https://host:port of this server as the client reached it; every URL handed out starts with it. */
   readonly baseUrl: string;
   readonly principal: Principal;
   readonly identity: Identity;
   readonly store: Store;
   readonly lro: Lro;
+  /** The routes of every provider, for handlers that call others in-process (deployments). */
+  readonly registry: Registry;
   readonly loose: boolean;
 }
 
@@ -49,6 +54,11 @@ export interface Route {
   body?: Schema;
   /** The body must be present (PUT of a resource). */
   bodyRequired?: boolean;
+  /**
+   * The handler parses the body text (ctx.rawBody) itself instead of the JSON schema check:
+   * az sends template deployments as JSONC with an unquoted key (spec §7.10).
+   */
+  rawBody?: boolean;
   handle(ctx: RequestContext): ArmResponse | Promise<ArmResponse>;
 }
 

@@ -1,6 +1,7 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
 import { Command, CommanderError } from 'commander';
 import { registerAz } from './az.js';
+import { registerCni } from './cni.js';
 import { registerPlan } from './plan.js';
 import { registerRules } from './rules.js';
 import { registerStart } from './start.js';
@@ -11,6 +12,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError(false);
   registerAz(program);
+  registerCni(program);
   registerPlan(program);
   registerRules(program);
   registerStart(program);

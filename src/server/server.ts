@@ -19,6 +19,7 @@ import { Registry } from '../arm/registry.js';
 import { defaultProviders } from '../providers/index.js';
 import { SqliteStore } from '../store/sqlite.js';
 import type { Store } from '../store/store.js';
+import { ClusterApis } from '../cluster/server.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
 import { loadOrCreateTls } from './tls.js';
 
@@ -52,6 +53,8 @@ export interface RunningServer {
   store: Store;
   /** For fastify's inject() in tests. */
   app: FastifyInstance;
+  /** Every cluster's Kubernetes API server (one HTTPS listener per cluster). */
+  clusterApis: ClusterApis;
   close(): Promise<void>;
 }
 
@@ -181,6 +184,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const port = (app.server.address() as AddressInfo).port;
     urlRef.url = `https://${HOST}:${port}`;
     const endpointFile = writeEndpointFile(home, endpointInfo(urlRef.url, tls.caFile, identity));
+    // Cluster API servers come up before operations resume, so resumed creates reach them.
+    const clusterApis = new ClusterApis({ home, store, tls, log });
+    await clusterApis.start();
     lro.recover();
 
     let closed = false;
@@ -194,11 +200,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       identity,
       store,
       app,
+      clusterApis,
       async close() {
         if (closed) return;
         closed = true;
         await app.close();
         lro.close();
+        await clusterApis.close();
         store.close();
         removeEndpointFile(home);
       },

@@ -1,5 +1,5 @@
 // The requests `aksemu az aks …` builds, checked against what az 2.45 sends (spec §7.4–7.8), with a
-// fake ARM in-process: the server's Microsoft.ContainerService is not there yet.
+// fake ARM in-process (aks.e2e.test.ts runs the same commands against the real server).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fakeAz, on, BASE, SUB, type Recorded } from './helpers.js';
@@ -253,4 +253,40 @@ test('aks get-versions: orchestrators at api-version 2019-04-01 with resource-ty
   assert.equal(r.requests[0]!.query.get('api-version'), '2019-04-01');
   assert.equal(r.requests[0]!.query.get('resource-type'), 'managedClusters');
   assert.equal(r.stdout, 'KubernetesVersion    Upgrades\n-------------------  --------------\n1.25.5               None available\n1.24.9               1.25.5\n');
+});
+
+test('aks create --vnet-subnet-id --no-wait: az still waits, because the role assignment is post-processing (put_mc)', async () => {
+  const subnet = `${RG}/providers/Microsoft.Network/virtualNetworks/myVnet/subnets/aks-subnet`;
+  const ncId = `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/4d97b98b-1d4f-4787-a291-c67834d212e7`;
+  const handlers = [
+    on('GET', `${subnet}/providers/Microsoft.Authorization/roleAssignments`, { status: 200, body: { value: [] } }),
+    on('GET', `${subnet}/providers/Microsoft.Authorization/roleDefinitions`, { status: 200, body: { value: [{ id: ncId, properties: { roleName: 'Network Contributor' } }] } }),
+    (q: Recorded) => (q.method === 'PUT' && q.path.startsWith(`${subnet}/providers/Microsoft.Authorization/roleAssignments/`) ? { status: 201, body: {} } : undefined),
+    ...clusterLro(),
+  ];
+  const base = ['aks', 'create', '-g', 'myResourceGroup', '-n', 'myAKSCluster', '-l', 'eastus', '--ssh-key-value', 'ssh-rsa A', '--network-plugin', 'azure', '--vnet-subnet-id', subnet, '--no-wait'];
+  const r = await fakeAz(base, handlers);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.requests.at(-1)!.method, 'GET');
+  assert.ok(r.requests.some((q) => q.path === new URL(OP).pathname), 'the operation was polled');
+  assert.notEqual(r.stdout, '');
+  // Without role work, --no-wait is only the PUT.
+  const skipped = await fakeAz([...base, '--skip-subnet-role-assignment'], clusterLro());
+  assert.equal(skipped.code, 0, skipped.stderr);
+  assert.deepEqual(skipped.requests.map((q) => `${q.method} ${q.path}`), [`PUT ${MC}`]);
+  assert.equal(skipped.stdout, '');
+});
+
+test('aks create --network-plugin-mode overlay: the one request az 2.45 cannot make goes out at 2026-04-01', async () => {
+  const r = await fakeAz(['aks', 'create', '-g', 'myResourceGroup', '-n', 'myAKSCluster', '-l', 'eastus', '--ssh-key-value', 'ssh-rsa A', '--network-plugin', 'azure', '--network-plugin-mode', 'overlay', '--pod-cidr', '192.168.0.0/16'], [
+    on('PUT', MC, { status: 201, headers: { 'azure-asyncoperation': OP.replace('2022-11-01', '2026-04-01'), 'retry-after': '1' }, body: cluster('Creating') }),
+    on('GET', new URL(OP).pathname, { status: 200, body: { status: 'Succeeded' } }),
+    on('GET', MC, { status: 200, body: cluster('Succeeded') }),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '', 'no pod CIDR warning with overlay');
+  assert.deepEqual(r.requests.map((q) => q.query.get('api-version')), ['2026-04-01', '2026-04-01', '2026-04-01']);
+  assert.deepEqual(r.requests[0]!.body.properties.networkProfile, {
+    networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '192.168.0.0/16', outboundType: 'loadBalancer', loadBalancerSku: 'standard',
+  });
 });

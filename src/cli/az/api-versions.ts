@@ -5,6 +5,11 @@ export const API = {
   /** `az network route-table` (AAZ) is one version older than vnets and NSGs. */
   routeTables: '2021-08-01',
   containerService: '2022-11-01',
+  /**
+   * `aks create --network-plugin-mode` (newer az only): 2022-11-01 has no networkPluginMode, so aksemu
+   * sends that one create with the newest stable version the server answers.
+   */
+  containerServiceOverlay: '2026-04-01',
   /** `az aks get-versions` (the container_services operation group). */
   orchestrators: '2019-04-01',
   roleAssignments: '2020-04-01-preview',

@@ -5,7 +5,7 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { ArmError, resourceNotFound } from '../../arm/errors.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
-import { api, assertIdle, normalizePoolSpec, requestedCluster, settle, validateOrThrow } from './clusters.js';
+import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow } from './clusters.js';
 import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
 import { renderPool } from './render.js';
@@ -25,9 +25,11 @@ function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord 
 }
 
 /** The cluster spec with one pool replaced (or added), in the shape the model validates. */
-function specWith(cluster: ClusterRecord, pools: PoolRecord[], name: string, profile: AgentPoolProfile | undefined): ManagedClusterSpec {
+function specWith(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord[], name: string, profile: AgentPoolProfile | undefined): ManagedClusterSpec {
   const others = pools.filter((p) => p.name.toLowerCase() !== name.toLowerCase()).map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }));
-  return { ...cluster.spec, agentPoolProfiles: profile ? [...others, { ...profile, name }] : others };
+  // The stored network as the cluster resolved it, whatever the api-version of this pool request.
+  const spec = keepUnexpressible(api(ctx), cluster.resolved, cluster.spec);
+  return { ...spec, agentPoolProfiles: profile ? [...others, { ...profile, name }] : others };
 }
 
 function put(ctx: RequestContext) {
@@ -38,7 +40,7 @@ function put(ctx: RequestContext) {
   const profile = normalizePoolSpec({ ...(body.properties ?? {}) });
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => p.name.toLowerCase() === name.toLowerCase());
-  const spec = specWith(cluster, pools, existing?.name ?? name, profile);
+  const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);
   const previous = resolvedWithPools(cluster, pools);
   const extra = { previous, poolName: name, identity: cluster.identity };
   let state: ProvisioningState = 'Creating';
@@ -106,7 +108,7 @@ function remove(ctx: RequestContext) {
   assertIdle(cluster);
   const pool = requestedPool(ctx, cluster);
   const pools = poolsOf(ctx.store, cluster);
-  validateOrThrow(ctx, cluster, specWith(cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });
+  validateOrThrow(ctx, cluster, specWith(ctx, cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });
   return ctx.lro.begin(ctx, {
     kind: POOL_DELETE,
     namespace: NAMESPACE,

@@ -97,6 +97,26 @@ export function normalizePoolSpec(pool: AgentPoolProfile): AgentPoolProfile {
   return pool;
 }
 
+/**
+ * A PUT in an api-version that cannot express a member keeps what the cluster has, as ARM providers do
+ * for older clients: az 2.45 (2022-11-01) reads an overlay cluster without networkPluginMode and
+ * writes it back without it, which is no request to change the mode.
+ */
+export function keepUnexpressible(api: ApiVersionProfile, existing: ResolvedCluster, spec: ManagedClusterSpec): ManagedClusterSpec {
+  const before = existing.network;
+  const net = spec.networkProfile ?? {};
+  // The plugin the cluster resolved to, not another api-version's default for an absent one.
+  const kept = { ...net, networkPlugin: net.networkPlugin ?? before.networkPlugin };
+  if (kept.networkPlugin.toLowerCase() !== before.networkPlugin.toLowerCase()) return spec;
+  if (!api.hasNetworkPluginMode) {
+    for (const m of ['networkPluginMode', 'networkDataplane'] as const) if (kept[m] == null && before[m] != null) kept[m] = before[m];
+  }
+  if (!api.returnsPodCidrForNone && before.networkPlugin === 'none' && kept.podCidr == null && kept.podCidrs == null && before.podCidr !== undefined) {
+    kept.podCidr = before.podCidr;
+  }
+  return { ...spec, networkProfile: kept };
+}
+
 /** Pools live in their own records; the cluster keeps the rest of what was sent. */
 function withoutPools(spec: ManagedClusterSpec): ManagedClusterSpec {
   const { agentPoolProfiles: _pools, ...rest } = spec;
@@ -144,6 +164,13 @@ function poolRecord(cluster: ClusterRecord, raw: AgentPoolProfile, resolved: Res
   };
 }
 
+/** The request's api-version, able to express the plugin mode the cluster already has (kept by keepUnexpressible). */
+function expressing(profile: ApiVersionProfile, previous: ResolvedCluster | undefined): ApiVersionProfile {
+  const net = previous?.network;
+  const hasMode = net !== undefined && (net.networkPluginMode != null || net.networkDataplane != null);
+  return hasMode && !profile.hasNetworkPluginMode ? { ...profile, hasNetworkPluginMode: true } : profile;
+}
+
 /** Validates one operation of the model against the stored state; throws 400 with every problem. */
 export function validateOrThrow(
   ctx: RequestContext,
@@ -152,7 +179,7 @@ export function validateOrThrow(
   phase: Phase,
   extra: { previous?: ResolvedCluster; poolName?: string; upgradePools?: string[]; identity?: ClusterRecord['identity'] } = {},
 ): ResolvedCluster {
-  const profile = api(ctx);
+  const profile = expressing(api(ctx), extra.previous);
   const provisional = resolveCluster(spec, profile);
   const envOpts = extra.identity && phase !== 'create' ? { principal: { clientId: extra.identity.principalId, objectId: extra.identity.principalId } } : {};
   const env = environmentFor(ctx.store, cluster, provisional.pools, envOpts);
@@ -189,8 +216,9 @@ function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string,
   return begin(ctx, cluster, pools, 'Creating', 201);
 }
 
-function update(ctx: RequestContext, existing: ClusterRecord, spec: ManagedClusterSpec, tags?: Record<string, string>) {
+function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>) {
   assertIdle(existing);
+  const spec = keepUnexpressible(api(ctx), existing.resolved, sent);
   const storedPools = poolsOf(ctx.store, existing);
   const previous = resolvedWithPools(existing, storedPools);
   // Pools the PUT leaves out are kept: pool deletion is the agentPools API's job.

@@ -4,6 +4,7 @@ import type { Provider } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { agentPoolRoutes, poolDeleteKind, poolWriteKind } from './agent-pools.js';
 import { clusterDeleteKind, clusterRoutes, clusterWriteKind } from './clusters.js';
+import { credentialRoutes } from './credentials.js';
 import { teardown } from './provisioner.js';
 import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from './records.js';
 import { versionRoutes } from './versions.js';
@@ -15,6 +16,7 @@ export function containerServiceProvider(): Provider {
     apiVersions: [...SUPPORTED_API_VERSIONS].reverse(),
     routes: [
       ...clusterRoutes,
+      ...credentialRoutes,
       ...agentPoolRoutes,
       ...versionRoutes.map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
     ],

@@ -17,6 +17,8 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   if (!api.hasNetworkPluginMode) delete out.networkPluginMode;
   if (!api.hasNetworkPluginMode) delete out.networkDataplane;
   if (!api.hasDockerBridgeCidr) delete out.dockerBridgeCidr;
+  // 'none' is not a value of the older enum: there, no policy is the absence of one.
+  if (!api.networkPolicyNoneDefault && out.networkPolicy === 'none') delete out.networkPolicy;
   if (api.hasDockerBridgeCidr && out.dockerBridgeCidr === undefined) out.dockerBridgeCidr = '172.17.0.1/16';
   if (out.networkPlugin === 'none' && !api.returnsPodCidrForNone) {
     // Before 2026-01-01 AKS did not return the pod CIDR of a BYO CNI cluster (CHANGELOG 2026-01-04).

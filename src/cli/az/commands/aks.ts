@@ -67,7 +67,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   validateAutoscaler({ enabled: enableAutoScaling, minCount: num(args, 'minCount'), maxCount: num(args, 'maxCount'), nodeCount });
   const networkPlugin = str(args, 'networkPlugin');
   const podCidr = str(args, 'podCidr');
-  validateNetworkPluginGiven(networkPlugin, [podCidr, str(args, 'serviceCidr'), str(args, 'dnsServiceIp'), str(args, 'networkPolicy'), str(args, 'dockerBridgeAddress')]);
+  validateNetworkPluginGiven(networkPlugin, [podCidr, str(args, 'networkPluginMode'), str(args, 'serviceCidr'), str(args, 'dnsServiceIp'), str(args, 'networkPolicy'), str(args, 'dockerBridgeAddress')]);
   const outboundType = str(args, 'outboundType') ?? 'loadBalancer';
   if (outboundType === 'userDefinedRouting' && !subnetId) {
     throw new CliUsageError('--vnet-subnet-id must be specified for userDefinedRouting and it must be pre-configured with a route table with egress rules');
@@ -118,15 +118,18 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   const roleWork = subnetId && !flag(args, 'skipSubnetRoleAssignment') ? !(await subnetHasNetworkContributor(ctx, subnetId)) : false;
   const client = ctx.client();
   const path = clusterPath(ctx, rg, name);
-  const initial = await client.send({ method: 'PUT', path, apiVersion: API.containerService, body, accept: [200, 201] });
+  const apiVersion = str(args, 'networkPluginMode') === undefined ? API.containerService : API.containerServiceOverlay;
+  const initial = await client.send({ method: 'PUT', path, apiVersion, body, accept: [200, 201] });
   if (roleWork && subnetId) {
-    const current = await client.send({ method: 'GET', path, apiVersion: API.containerService, accept: [200] });
+    const current = await client.send({ method: 'GET', path, apiVersion, accept: [200] });
     const principalId = (current.body as { identity?: { principalId?: string } }).identity?.principalId;
     if (principalId) await assignNetworkContributor(ctx, subnetId, principalId);
     else ctx.warn('Could not create a role assignment for subnet. Are you an Owner on this subscription?');
   }
-  if (flag(args, 'noWait')) return undefined;
-  const result = await pollLro(client, 'PUT', client.url(path, API.containerService), initial, { progress: ctx.progress(), sleep: (ms) => ctx.sleep(ms) });
+  // put_mc: when post-processing (the subnet role assignment) is needed, az polls the operation
+  // to its end whatever --no-wait says.
+  if (flag(args, 'noWait') && !roleWork) return undefined;
+  const result = await pollLro(client, 'PUT', client.url(path, apiVersion), initial, { progress: ctx.progress(), sleep: (ms) => ctx.sleep(ms) });
   return clusterView(result);
 }
 

@@ -1,9 +1,10 @@
 // Every `aksemu az` command, by az name.
 import type { CommandDef } from '../command.js';
 import { aksCommands } from './aks.js';
+import { deploymentCommands } from './deployment.js';
 import { groupCommands } from './group.js';
 import { networkCommands } from './network.js';
 import { nodepoolCommands } from './nodepool.js';
 import { roleCommands } from './role.js';
 
-export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...nodepoolCommands];
+export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...nodepoolCommands, ...deploymentCommands];

@@ -63,6 +63,11 @@ export async function assignNetworkContributor(ctx: Invocation, subnetId: string
   }
 }
 
+/** role/_format.py transform_assignment_list */
+function assignmentListTable(result: unknown): unknown {
+  return (result as Record<string, unknown>[]).map((r) => ({ Principal: r['principalName'], Role: r['roleDefinitionName'], Scope: r['scope'] }));
+}
+
 function scopeOf(ctx: Invocation, args: ParsedArgs): string {
   const scope = str(args, 'scope');
   if (scope !== undefined) return scope;
@@ -101,11 +106,25 @@ export const roleCommands: CommandDef[] = [
       { dest: 'all', options: ['--all'], type: 'flag', help: 'Show all assignments under the current subscription' },
       OPTIONAL_RESOURCE_GROUP,
     ],
+    table: assignmentListTable,
     async run(ctx, args) {
-      const scope = scopeOf(ctx, args);
-      let items = (await assignmentsAtScope(ctx, scope)).map((a) => flattenProperties(a) as Record<string, unknown>);
-      // az lists only assignments at exactly the scope unless --all.
-      if (!flag(args, 'all')) items = items.filter((a) => String(a['scope'] ?? '').toLowerCase() === scope.toLowerCase());
+      const all = flag(args, 'all');
+      if (all && (str(args, 'scope') !== undefined || str(args, 'resourceGroup') !== undefined)) {
+        throw new AzCliError('group or scope are not required when --all is used');
+      }
+      let items: Record<string, unknown>[];
+      if (all) {
+        // assignments_client.list(): every assignment in the subscription, or one principal's.
+        const path = `/subscriptions/${ctx.subscriptionId()}/providers/Microsoft.Authorization/roleAssignments`;
+        const assignee = str(args, 'assignee');
+        const query: Record<string, string> = assignee === undefined ? {} : { $filter: `principalId eq '${assignee}'` };
+        items = (await listAll(ctx, path, API.roleAssignments, query)).map((a) => flattenProperties(a) as Record<string, unknown>);
+      } else {
+        // atScope() at the scope, then only the assignments made exactly there.
+        const scope = scopeOf(ctx, args);
+        items = (await assignmentsAtScope(ctx, scope)).map((a) => flattenProperties(a) as Record<string, unknown>);
+        items = items.filter((a) => String(a['scope'] ?? '').toLowerCase() === scope.toLowerCase());
+      }
       const assignee = str(args, 'assignee');
       if (assignee !== undefined) items = items.filter((a) => a['principalId'] === assignee);
       const role = str(args, 'role');

@@ -1,0 +1,347 @@
+// The Kubernetes API of one cluster, independent of HTTP: /version, discovery, OpenAPI, and list / get /
+// watch / create / update / patch / delete on every served resource, with Tables when kubectl asks for them.
+import { parse as parseYaml } from 'yaml';
+import type { ClusterRuntime } from './cluster.js';
+import { aggregatedDiscovery, aggregatedVersion, AGGREGATED_V2, AGGREGATED_V2BETA1, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { clone, type KubeObject } from './objects/object.js';
+import { openApiDoc, openApiIndex } from './openapi.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
+import { findResource, groupVersion, RESOURCES, type ResourceType } from './resources.js';
+import { parseSelector, selects } from './selectors.js';
+import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
+import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
+import { k8sTime } from './time.js';
+import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  accept?: string;
+  contentType?: string;
+  body?: string;
+}
+
+export type ApiResponse =
+  | { status: number; body: unknown; contentType?: string; text?: undefined }
+  | { status: number; text: string; contentType: string; body?: undefined }
+  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
+
+/** How long a gracefully deleted pod lingers before it is gone (kubectl delete waits for the DELETED event). */
+const POD_GRACE_MS = 1000;
+
+const VERSION_DATES: Record<string, string> = {};
+
+export function versionInfo(version: string): Record<string, string> {
+  const [major, minor] = version.split('.');
+  return {
+    major: major!,
+    minor: minor!,
+    gitVersion: `v${version}`,
+    gitCommit: '8e5a1bf8e5a1bf8e5a1bf8e5a1bf8e5a1bf8e5a1'.slice(0, 40),
+    gitTreeState: 'clean',
+    buildDate: VERSION_DATES[version] ?? '2025-09-10T09:13:31Z',
+    goVersion: 'go1.23.12',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+interface Target {
+  r: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+/** /api/v1/... or /apis/{g}/{v}/... → what it names; undefined when it is not a resource path. */
+function parseResourcePath(segments: string[]): Target | undefined {
+  let group = '';
+  let version: string;
+  let rest: string[];
+  if (segments[0] === 'api' && segments.length >= 3) {
+    version = segments[1]!;
+    rest = segments.slice(2);
+  } else if (segments[0] === 'apis' && segments.length >= 4) {
+    group = segments[1]!;
+    version = segments[2]!;
+    rest = segments.slice(3);
+  } else return undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    const r = findResource(group, version, rest[2]!);
+    if (r && r.namespaced) {
+      if (rest.length > 5) return undefined;
+      return { r, namespace: rest[1]!, ...(rest[3] ? { name: rest[3] } : {}), ...(rest[4] ? { subresource: rest[4] } : {}) };
+    }
+  }
+  const r = findResource(group, version, rest[0]!);
+  if (!r || rest.length > 3) return undefined;
+  return { r, ...(rest[1] ? { name: rest[1] } : {}), ...(rest[2] ? { subresource: rest[2] } : {}) };
+}
+
+function json(status: number, body: unknown, contentType = 'application/json'): ApiResponse {
+  return { status, body, contentType };
+}
+
+function parseBody(req: ApiRequest): any {
+  if (!req.body) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  try {
+    if ((req.contentType ?? '').includes('yaml')) return parseYaml(req.body);
+    return JSON.parse(req.body);
+  } catch (e) {
+    throw badRequest(`the body of the request was in an unknown format: ${(e as Error).message}`);
+  }
+}
+
+export class ClusterApi {
+  constructor(readonly runtime: ClusterRuntime) {}
+
+  private get objects() {
+    return this.runtime.objects;
+  }
+
+  handle(req: ApiRequest): ApiResponse {
+    try {
+      return this.route(req);
+    } catch (e) {
+      if (e instanceof KubeError) return json(e.code, e.toStatus());
+      throw e;
+    }
+  }
+
+  private route(req: ApiRequest): ApiResponse {
+    const segments = req.path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const path = `/${segments.join('/')}`;
+    const version = this.runtime.kubernetesVersion;
+    if (req.method === 'GET') {
+      switch (path) {
+        case '/version':
+          return json(200, versionInfo(version));
+        case '/healthz':
+        case '/livez':
+        case '/readyz':
+          return { status: 200, text: 'ok', contentType: 'text/plain; charset=utf-8' };
+        case '/api':
+        case '/apis': {
+          const agg = aggregatedVersion(req.accept);
+          if (agg) return json(200, aggregatedDiscovery(path === '/api', agg), agg === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
+          return json(200, path === '/api' ? apiVersions() : apiGroupList());
+        }
+        case '/openapi/v3':
+          return json(200, openApiIndex(version));
+      }
+      if (segments[0] === 'openapi' && segments[1] === 'v3') {
+        const doc = segments[2] === 'api' ? openApiDoc('', segments[3] ?? '', version) : openApiDoc(segments[3] ?? '', segments[4] ?? '', version);
+        if (doc) return json(200, doc);
+        throw pathNotFound();
+      }
+      if (segments[0] === 'api' && segments.length === 2) return this.found(apiResourceList('', segments[1]!));
+      if (segments[0] === 'apis' && segments.length === 2) return this.found(apiGroupDoc(segments[1]!));
+      if (segments[0] === 'apis' && segments.length === 3) return this.found(apiResourceList(segments[1]!, segments[2]!));
+    }
+    const target = parseResourcePath(segments);
+    if (!target) throw pathNotFound();
+    if (target.subresource !== undefined && !(target.r.subresources ?? []).includes(target.subresource)) throw pathNotFound();
+    switch (req.method) {
+      case 'GET':
+        if (target.name === undefined) {
+          const w = req.query.get('watch');
+          return w === 'true' || w === '1' ? this.watch(target, req) : this.list(target, req);
+        }
+        return this.get(target, req);
+      case 'POST':
+        if (target.name !== undefined) throw methodNotSupported('POST', target.r.resource);
+        return this.create(target, req);
+      case 'PUT':
+        if (target.name === undefined) throw methodNotSupported('PUT', target.r.resource);
+        return this.update(target, req);
+      case 'PATCH':
+        if (target.name === undefined) throw methodNotSupported('PATCH', target.r.resource);
+        return this.patch(target, req);
+      case 'DELETE':
+        if (target.name === undefined) throw methodNotSupported('DELETE', target.r.resource);
+        return this.remove(target);
+      default:
+        throw methodNotSupported(req.method, target.r.resource);
+    }
+  }
+
+  private found(body: Record<string, unknown> | undefined): ApiResponse {
+    if (!body) throw pathNotFound();
+    return json(200, body);
+  }
+
+  private current(r: ResourceType, namespace: string | undefined): KubeObject[] {
+    return this.runtime.virtual(r, namespace) ?? this.objects.list(r, r.namespaced ? namespace : undefined);
+  }
+
+  private lookup(t: Target): KubeObject | undefined {
+    const virtual = this.runtime.virtual(t.r, t.namespace);
+    if (virtual) return virtual.find((o) => o.metadata.name === t.name);
+    return this.objects.get(t.r, t.namespace, t.name!);
+  }
+
+  private withKind(r: ResourceType, obj: KubeObject): KubeObject {
+    return this.runtime.view(r, obj);
+  }
+
+  private list(t: Target, req: ApiRequest): ApiResponse {
+    const selector = parseSelector(req.query);
+    const items = this.current(t.r, t.namespace).filter((o) => selects(selector, o)).map((o) => this.withKind(t.r, o));
+    const metadata = { resourceVersion: String(this.objects.resourceVersion) };
+    if (wantsTable(req.accept)) return json(200, table(t.r.kind, items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
+  }
+
+  private get(t: Target, req: ApiRequest): ApiResponse {
+    const obj = this.lookup(t);
+    if (!obj) throw notFound(t.r.resource, t.r.group, t.name!);
+    const out = this.withKind(t.r, obj);
+    if (wantsTable(req.accept) && t.subresource === undefined) {
+      return json(200, table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    }
+    return json(200, out);
+  }
+
+  private watch(t: Target, req: ApiRequest): ApiResponse {
+    const selector = parseSelector(req.query);
+    const asTable = wantsTable(req.accept);
+    const include = includeObjectOf(req.query);
+    const timeout = Number(req.query.get('timeoutSeconds') ?? '');
+    const r = t.r;
+    return {
+      contentType: asTable ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
+      watch: (sink) => {
+        let first = true;
+        const tableSink: WatchSink = {
+          send: (e: WatchEvent) => {
+            if (e.type === 'ERROR' || e.type === 'BOOKMARK') return sink.send(e);
+            const obj = e.object as KubeObject;
+            const body = {
+              kind: 'Table',
+              apiVersion: 'meta.k8s.io/v1',
+              metadata: { resourceVersion: obj.metadata.resourceVersion },
+              columnDefinitions: first ? printerFor(r.kind).columns : null,
+              rows: [tableRow(obj, include)],
+            };
+            first = false;
+            sink.send({ type: e.type, object: body });
+          },
+          close: () => sink.close(),
+        };
+        return openWatch(this.objects, r, t.namespace, selector, {
+          resourceVersion: req.query.get('resourceVersion'),
+          ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+          allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
+          view: (o) => this.withKind(r, o),
+        }, asTable ? tableSink : sink);
+      },
+    };
+  }
+
+  private checkNamespace(t: Target): void {
+    if (!t.r.namespaced) return;
+    if (!this.objects.get(findResource('', 'v1', 'namespaces')!, undefined, t.namespace!)) throw notFound('namespaces', '', t.namespace!);
+  }
+
+  private admit(t: Target, body: any, name?: string): KubeObject {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request must be an object');
+    const obj = clone(body) as KubeObject;
+    obj.metadata ??= { name: '' };
+    if (!obj.metadata.name && obj.metadata['generateName']) obj.metadata.name = `${obj.metadata['generateName']}${Math.random().toString(36).slice(2, 7)}`;
+    if (name !== undefined) obj.metadata.name ||= name;
+    if (!obj.metadata.name) throw new KubeError(422, 'Invalid', `${t.r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+    if (t.r.namespaced) obj.metadata.namespace = t.namespace!;
+    else delete obj.metadata.namespace;
+    delete obj.metadata.resourceVersion;
+    obj.apiVersion = groupVersion(t.r);
+    obj.kind = t.r.kind;
+    return obj;
+  }
+
+  private create(t: Target, req: ApiRequest): ApiResponse {
+    this.checkNamespace(t);
+    const obj = this.admit(t, parseBody(req));
+    if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
+    return json(201, this.store(t.r, defaults(t.r, obj, undefined)));
+  }
+
+  private store(r: ResourceType, obj: KubeObject): KubeObject {
+    return this.withKind(r, this.objects.put(r, obj));
+  }
+
+  private update(t: Target, req: ApiRequest): ApiResponse {
+    const existing = this.objects.get(t.r, t.namespace, t.name!);
+    if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    const obj = this.admit(t, parseBody(req), t.name);
+    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : defaults(t.r, obj, existing);
+    return json(200, this.store(t.r, next as KubeObject));
+  }
+
+  private patch(t: Target, req: ApiRequest): ApiResponse {
+    const type = (req.contentType ?? '').split(';')[0]!.trim();
+    const existing = this.objects.get(t.r, t.namespace, t.name!);
+    const body = parseBody(req);
+    if (type === 'application/apply-patch+yaml') {
+      // Server-side apply, approximated by merging the applied intent into the live object.
+      if (!existing) {
+        this.checkNamespace(t);
+        return json(201, this.store(t.r, defaults(t.r, this.admit(t, body, t.name), undefined)));
+      }
+      const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
+      return json(200, this.store(t.r, defaults(t.r, this.admit(t, merged, t.name), existing)));
+    }
+    if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    let next: unknown;
+    if (type === 'application/merge-patch+json') next = mergePatch(clone(existing), body);
+    else if (type === 'application/strategic-merge-patch+json') next = strategicMergePatch(clone(existing), body);
+    else if (type === 'application/json-patch+json') next = jsonPatch(existing, body);
+    else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    const obj = this.admit(t, next, t.name);
+    return json(200, this.store(t.r, defaults(t.r, obj, existing)));
+  }
+
+  private remove(t: Target): ApiResponse {
+    const existing = this.lookup(t);
+    if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    if (t.r.resource === 'pods' && !existing.metadata.deletionTimestamp) {
+      // Graceful: the pod is marked, and goes away a moment later (kubectl waits for the DELETED event).
+      const marked = clone(existing);
+      marked.metadata.deletionTimestamp = k8sTime(Date.now() + POD_GRACE_MS);
+      marked.metadata.deletionGracePeriodSeconds = 1;
+      const stored = this.objects.put(t.r, marked);
+      setTimeout(() => this.objects.delete(t.r, t.namespace, t.name!), POD_GRACE_MS).unref();
+      return json(200, stored);
+    }
+    if (t.r.resource === 'namespaces') {
+      for (const r of RESOURCES.filter((x) => x.namespaced)) {
+        for (const o of this.objects.list(r, t.name)) this.objects.delete(r, t.name, o.metadata.name);
+      }
+    }
+    this.objects.delete(t.r, t.namespace, t.name!);
+    const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
+    if (t.r.group !== '') details['group'] = t.r.group;
+    return json(200, successStatus(details));
+  }
+}
+
+function stripManaged(body: any): any {
+  const out = clone(body ?? {});
+  if (out.metadata) delete out.metadata.managedFields;
+  return out;
+}
+
+/** What the apiserver fills in on write: generation bumps on spec changes, phase for namespaces. */
+function defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
+  const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
+  obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
+  if (r.resource === 'pods' && !existing && !obj['status']) {
+    // No scheduler yet: a new pod waits, as it would with no node to run on.
+    obj['status'] = { phase: 'Pending', qosClass: 'BestEffort' };
+  }
+  if (r.resource === 'namespaces') {
+    obj['status'] = { phase: 'Active' };
+    obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
+  }
+  return obj;
+}

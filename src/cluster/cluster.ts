@@ -1,0 +1,127 @@
+// One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
+// sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
+import { rmSync } from 'node:fs';
+import { nodesOf, poolsOf } from '../providers/containerservice/provisioner.js';
+import { nodeKey, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import type { Store } from '../store/store.js';
+import { Kubelets } from './kubelet.js';
+import { buildNode, nodeLease } from './objects/nodes.js';
+import type { KubeObject } from './objects/object.js';
+import { ObjectStore } from './objects/store.js';
+import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/system.js';
+import { clusterDir } from './paths.js';
+import { findResource, type ResourceType } from './resources.js';
+import { k8sTime } from './time.js';
+
+export const NODES = findResource('', 'v1', 'nodes')!;
+export const NAMESPACES = findResource('', 'v1', 'namespaces')!;
+export const SERVICES = findResource('', 'v1', 'services')!;
+export const LEASES = findResource('coordination.k8s.io', 'v1', 'leases')!;
+
+/** How often the kubelet reports node status when nothing changes (nodeStatusReportFrequency). */
+const STATUS_REPORT_MS = 5 * 60 * 1000;
+
+export class ClusterRuntime {
+  readonly objects = new ObjectStore();
+  readonly kubelets: Kubelets;
+  private bootstrapped = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly home: string,
+    public record: ClusterRecord,
+    options: { rescanMs?: number } = {},
+  ) {
+    this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get kubernetesVersion(): string {
+    return this.record.resolved.kubernetesVersion;
+  }
+
+  private kubeletInfo() {
+    const net = this.record.resolved.network;
+    return {
+      resourceGroup: this.record.resourceGroup,
+      name: this.record.name,
+      networkPlugin: net.networkPlugin,
+      ...(net.networkPluginMode ? { networkPluginMode: net.networkPluginMode } : {}),
+    };
+  }
+
+  start(): void {
+    this.sync();
+    this.kubelets.start();
+  }
+
+  /** Brings the objects in line with the store: the cluster, its pools and nodes. False when the cluster is gone. */
+  sync(): boolean {
+    const record = this.store.get<ClusterRecord>(this.record.id);
+    if (!record) return false;
+    this.record = record;
+    this.kubelets.setCluster(this.kubeletInfo());
+    if (!this.bootstrapped) {
+      const created = k8sTime(record.createdAt);
+      for (const ns of SYSTEM_NAMESPACES) this.objects.put(NAMESPACES, namespaceObject(ns, created));
+      for (const svc of systemServices(record)) this.objects.put(SERVICES, svc);
+      this.bootstrapped = true;
+    }
+    const pools = poolsOf(this.store, record);
+    const records = nodesOf(this.store, record);
+    const present = new Set(records.map((n) => n.name));
+    for (const node of this.objects.list(NODES)) {
+      if (!present.has(node.metadata.name)) {
+        this.objects.delete(NODES, undefined, node.metadata.name);
+        this.kubelets.forget(node.metadata.name, true);
+      }
+    }
+    for (const n of records) {
+      const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
+      const pool = pools.find((p) => p.name.toLowerCase() === n.pool.toLowerCase());
+      this.objects.put(NODES, buildNode(record, pool, n, state), { onlyIfChanged: true });
+    }
+    return true;
+  }
+
+  /** Rebuilds one node after its kubelet saw a change. */
+  private syncNode(name: string): void {
+    const n = this.store.get<NodeRecord>(nodeKey(this.record.id, name));
+    const state = this.kubelets.state(name);
+    if (!n || !state) return;
+    const pool = poolsOf(this.store, this.record).find((p) => p.name.toLowerCase() === n.pool.toLowerCase());
+    this.objects.put(NODES, buildNode(this.record, pool, n, state), { onlyIfChanged: true });
+  }
+
+  /** Objects as they go on the wire: node heartbeats are as fresh as the kubelet's last report. */
+  view(r: ResourceType, obj: KubeObject, now = Date.now()): KubeObject {
+    if (r !== NODES) return obj;
+    const created = Date.parse(obj.metadata.creationTimestamp ?? '');
+    const beat = k8sTime(now - ((now - created) % STATUS_REPORT_MS));
+    const status = obj['status'] as { conditions?: Array<Record<string, string>> };
+    const conditions = (status.conditions ?? []).map((c) =>
+      c['type'] === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c['lastTransitionTime']! ? beat : c['lastTransitionTime']! },
+    );
+    return { ...obj, status: { ...status, conditions } };
+  }
+
+  /** Objects the API computes instead of storing: the node Leases in kube-node-lease. */
+  virtual(r: ResourceType, namespace: string | undefined): KubeObject[] | undefined {
+    if (r !== LEASES) return undefined;
+    if (namespace !== undefined && namespace !== 'kube-node-lease') return [];
+    return this.objects.list(NODES).map((n) => nodeLease(n));
+  }
+
+  close(): void {
+    this.kubelets.close();
+  }
+
+  /** The cluster is gone: stop, and remove its node files. */
+  destroy(): void {
+    this.close();
+    rmSync(clusterDir(this.home, this.record.resourceGroup, this.record.name), { recursive: true, force: true });
+  }
+}

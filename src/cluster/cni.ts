@@ -1,0 +1,106 @@
+// CNI network configuration as containerd's CRI plugin loads it (go-cni / libcni): the files in a node's
+// /etc/cni/net.d with extension .conf, .conflist or .json, in name order; the first one that parses is the
+// default network. Until one does, the runtime reports `cni plugin not initialized` (spec §3.1).
+// Also the conflists AKS writes on kubenet and Azure CNI nodes.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CNI_EXTENSIONS = ['.conf', '.conflist', '.json'];
+
+export interface LoadedNetwork {
+  file: string;
+  name: string;
+  cniVersion?: string;
+  /** Plugin types in chain order. */
+  types: string[];
+  config: Record<string, unknown>;
+}
+
+/** Parses one file's text as libcni does (ConfListFromBytes, or ConfFromBytes for .conf/.json); throws why not. */
+export function parseNetworkConfig(file: string, text: string): LoadedNetwork {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`error parsing configuration: ${(e as Error).message}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('error parsing configuration: not a JSON object');
+  const conf = raw as Record<string, unknown>;
+  const name = conf['name'];
+  const version = typeof conf['cniVersion'] === 'string' ? conf['cniVersion'] : undefined;
+  if (file.endsWith('.conflist') || Array.isArray(conf['plugins'])) {
+    if (typeof name !== 'string' || name === '') throw new Error('error parsing configuration list: no name');
+    const plugins = conf['plugins'];
+    if (!Array.isArray(plugins) || plugins.length === 0) throw new Error(`error parsing configuration list: no plugins in list`);
+    const types = plugins.map((p, i) => {
+      const t = (p as Record<string, unknown> | null)?.['type'];
+      if (typeof t !== 'string' || t === '') throw new Error(`error parsing configuration list: plugin ${i} has no type`);
+      return t;
+    });
+    return { file, name, ...(version ? { cniVersion: version } : {}), types, config: conf };
+  }
+  const type = conf['type'];
+  if (typeof type !== 'string' || type === '') throw new Error('error parsing configuration: missing \'type\'');
+  if (typeof name !== 'string' || name === '') throw new Error('error parsing configuration: missing \'name\'');
+  return { file, name, ...(version ? { cniVersion: version } : {}), types: [type], config: conf };
+}
+
+/** The default network in a conf dir, or undefined (missing dir, no files, none valid). */
+export function loadDefaultNetwork(confDir: string): LoadedNetwork | undefined {
+  if (!existsSync(confDir)) return undefined;
+  let files: string[];
+  try {
+    files = readdirSync(confDir).filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext))).sort();
+  } catch {
+    return undefined;
+  }
+  for (const f of files) {
+    try {
+      return parseNetworkConfig(f, readFileSync(join(confDir, f), 'utf8'));
+    } catch {
+      // libcni skips files it cannot load; the next one may be the default.
+    }
+  }
+  return undefined;
+}
+
+/** AgentBaker's kubenet conflist: bridge cbr0 with host-local IPAM over the node's podCIDR, then portmap. */
+export function kubenetConflist(podCidr: string): { file: string; text: string } {
+  const conf = {
+    cniVersion: '0.3.1',
+    name: 'kubenet',
+    plugins: [
+      {
+        type: 'bridge',
+        bridge: 'cbr0',
+        mtu: 1500,
+        addIf: 'eth0',
+        isGateway: true,
+        ipMasq: false,
+        promiscMode: true,
+        hairpinMode: false,
+        ipam: { type: 'host-local', subnet: podCidr, routes: [{ dst: '0.0.0.0/0' }] },
+      },
+      { type: 'portmap', capabilities: { portMappings: true }, externalSetMarkChain: 'KUBE-MARK-MASQ' },
+    ],
+  };
+  return { file: '10-containerd-net.conflist', text: `${JSON.stringify(conf, null, 4)}\n` };
+}
+
+/** Azure CNI's conflist: azure-vnet in transparent mode; node-subnet IPAM is azure-vnet-ipam, overlay uses CNS. */
+export function azureConflist(overlay: boolean): { file: string; text: string } {
+  const conf = {
+    cniVersion: '0.3.0',
+    name: 'azure',
+    plugins: [
+      {
+        type: 'azure-vnet',
+        mode: 'transparent',
+        ipsToRouteViaHost: ['169.254.20.10'],
+        ipam: { type: overlay ? 'azure-cns' : 'azure-vnet-ipam' },
+      },
+      { type: 'portmap', capabilities: { portMappings: true }, snat: true },
+    ],
+  };
+  return { file: '10-azure.conflist', text: `${JSON.stringify(conf, null, 3)}\n` };
+}

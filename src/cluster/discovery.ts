@@ -1,0 +1,113 @@
+// API discovery (kubectl-compat §3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
+// header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
+import { groupVersion, groupVersions, verbsOf, type ResourceType } from './resources.js';
+
+export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+export const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+interface MediaType {
+  type: string;
+  params: Record<string, string>;
+}
+
+/** The media types of an Accept header, in the client's order. */
+export function parseAccept(accept: string | undefined): MediaType[] {
+  return (accept ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const [type, ...rest] = part.split(';');
+      const params: Record<string, string> = {};
+      for (const p of rest) {
+        const eq = p.indexOf('=');
+        if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
+      }
+      return { type: type!.trim().toLowerCase(), params };
+    });
+}
+
+/** 'v2' | 'v2beta1' when the client asks for aggregated discovery (its first acceptable choice), else undefined. */
+export function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  for (const m of parseAccept(accept)) {
+    if (m.params['as'] === 'APIGroupDiscoveryList' && m.params['g'] === 'apidiscovery.k8s.io') {
+      if (m.params['v'] === 'v2' || m.params['v'] === 'v2beta1') return m.params['v'];
+      continue;
+    }
+    if (m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*') return undefined;
+  }
+  return undefined;
+}
+
+function aggregatedResource(r: ResourceType): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    resource: r.resource,
+    responseKind: { group: r.group, version: r.version, kind: r.kind },
+    scope: r.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: r.singular,
+    verbs: verbsOf(r),
+  };
+  if (r.shortNames) out['shortNames'] = r.shortNames;
+  if (r.categories) out['categories'] = r.categories;
+  if (r.subresources) {
+    out['subresources'] = r.subresources.map((s) => ({
+      subresource: s,
+      responseKind: { group: r.group, version: r.version, kind: r.kind },
+      verbs: ['get', 'patch', 'update'],
+    }));
+  }
+  return out;
+}
+
+/** `/api` (core) or `/apis` (every other group) as an APIGroupDiscoveryList. */
+export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
+  const items = groupVersions()
+    .filter((gv) => (gv.group === '') === core)
+    .map((gv) => ({
+      metadata: core ? { creationTimestamp: null } : { name: gv.group, creationTimestamp: null },
+      versions: [{ version: gv.version, resources: gv.resources.map(aggregatedResource), freshness: 'Current' }],
+    }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
+}
+
+export function apiVersions(): Record<string, unknown> {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '10.224.0.4:443' }] };
+}
+
+function apiGroup(group: string, version: string): Record<string, unknown> {
+  const gv = { groupVersion: `${group}/${version}`, version };
+  return { name: group, versions: [gv], preferredVersion: gv };
+}
+
+export function apiGroupList(): Record<string, unknown> {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: groupVersions()
+      .filter((gv) => gv.group !== '')
+      .map((gv) => apiGroup(gv.group, gv.version)),
+  };
+}
+
+/** `/apis/{group}`, or undefined when the group is not served. */
+export function apiGroupDoc(group: string): Record<string, unknown> | undefined {
+  const gv = groupVersions().find((g) => g.group === group && group !== '');
+  return gv ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(gv.group, gv.version) } : undefined;
+}
+
+/** `/api/v1`, `/apis/{g}/{v}`, or undefined when not served. */
+export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
+  const gv = groupVersions().find((g) => g.group === group && g.version === version);
+  if (!gv) return undefined;
+  const resources: Array<Record<string, unknown>> = [];
+  for (const r of gv.resources) {
+    const entry: Record<string, unknown> = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: verbsOf(r) };
+    if (r.shortNames) entry['shortNames'] = r.shortNames;
+    if (r.categories) entry['categories'] = r.categories;
+    resources.push(entry);
+    for (const s of r.subresources ?? []) {
+      resources.push({ name: `${r.resource}/${s}`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(gv), resources };
+}

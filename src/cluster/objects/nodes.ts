@@ -1,0 +1,226 @@
+// Node objects as AKS makes them (spec §3, kubectl-compat §10) from the provisioner's NodeRecords: AKS's
+// labels (ROLES `agent`), InternalIP + Hostname, capacity from the VM size with pods = maxPods, podCIDR for
+// kubenet and overlay only, nodeInfo, and the kubelet's conditions (kubelet.ts decides network readiness).
+import { createHash } from 'node:crypto';
+import { minorOf } from '../../aks/kubernetes-versions.js';
+import { instanceIdOf, vmssName } from '../../aks/naming.js';
+import { vmSize } from '../../aks/vm-sizes.js';
+import type { ClusterRecord, NodeRecord, PoolRecord } from '../../providers/containerservice/records.js';
+import { k8sTime } from '../time.js';
+import type { KubeObject } from './object.js';
+
+export const NOT_READY_MESSAGE =
+  'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+export const READY_MESSAGE = 'kubelet is posting ready status';
+export const NOT_READY_TAINT = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+
+/** What the kubelet knows about a node's runtime network. */
+export interface KubeletState {
+  networkReady: boolean;
+  /** When networkReady last changed (RFC 3339). */
+  since: string;
+}
+
+/** A stable uuid-shaped id from text (node uids survive restarts). */
+export function stableUid(text: string): string {
+  const h = createHash('sha1').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function image(version: string) {
+  const minor = minorOf(version);
+  return minor < 25
+    ? { osImage: 'Ubuntu 18.04.6 LTS', kernelVersion: '5.4.0-1104-azure', containerRuntimeVersion: 'containerd://1.6.4+azure-4', nodeImage: 'AKSUbuntu-1804gen2containerd-202307.04.0', osSku: 'Ubuntu' }
+    : { osImage: 'Ubuntu 22.04.5 LTS', kernelVersion: '5.15.0-1092-azure', containerRuntimeVersion: 'containerd://1.7.27-1', nodeImage: 'AKSUbuntu-2204gen2containerd-202509.23.0', osSku: 'Ubuntu' };
+}
+
+/** AKS's kube-reserved and eviction threshold: before 1.29 the regressive memory table + 750Mi; from 1.29 20MiB per pod + 50MiB, 100Mi. */
+function resources(size: string, maxPods: number, version: string) {
+  const vm = vmSize(size) ?? { vcpus: 2, memoryGiB: 8 };
+  const capacityKi = Math.floor(vm.memoryGiB * 1024 * 1024 * 0.967);
+  let reservedKi: number;
+  if (minorOf(version) >= 29) {
+    reservedKi = (20 * maxPods + 50) * 1024 + 100 * 1024;
+  } else {
+    const gib = vm.memoryGiB;
+    const tiers: Array<[number, number]> = [[4, 0.25], [4, 0.2], [8, 0.1], [112, 0.06], [Infinity, 0.02]];
+    let left = gib;
+    let reservedGiB = 0;
+    for (const [size, rate] of tiers) {
+      const part = Math.min(left, size);
+      reservedGiB += part * rate;
+      left -= part;
+      if (left <= 0) break;
+    }
+    reservedKi = Math.floor(reservedGiB * 1024 * 1024) + 750 * 1024;
+  }
+  const cpuReservedMilli: Record<number, number> = { 1: 60, 2: 100, 4: 140, 8: 180, 16: 260, 32: 420, 64: 740 };
+  const reservedCpu = cpuReservedMilli[vm.vcpus] ?? Math.min(740, 60 + 40 * Math.log2(vm.vcpus));
+  const common = { 'ephemeral-storage': '129886128Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', pods: String(maxPods) };
+  return {
+    capacity: { cpu: String(vm.vcpus), 'ephemeral-storage': common['ephemeral-storage'], 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${capacityKi}Ki`, pods: common.pods },
+    allocatable: {
+      cpu: `${vm.vcpus * 1000 - reservedCpu}m`,
+      'ephemeral-storage': '119703055367',
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${Math.max(capacityKi - reservedKi, 0)}Ki`,
+      pods: common.pods,
+    },
+  };
+}
+
+/** `…/virtualNetworks/<vnet>/subnets/<subnet>` → names; undefined parts when the id is not a subnet id. */
+function subnetNames(subnetId: string): { vnet?: string; subnet?: string } {
+  const m = /\/virtualNetworks\/([^/]+)\/subnets\/([^/]+)$/i.exec(subnetId);
+  return m ? { vnet: m[1]!, subnet: m[2]! } : {};
+}
+
+/** The pool's `nodeTaints` ("key=value:Effect") as taints. */
+function poolTaints(pool: PoolRecord | undefined): Array<Record<string, string>> {
+  const raw = pool?.spec['nodeTaints'];
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((t) => {
+    const m = /^([^=:]+)(?:=([^:]*))?:(\w+)$/.exec(String(t));
+    return m ? [{ key: m[1]!, ...(m[2] ? { value: m[2] } : {}), effect: m[3]! }] : [];
+  });
+}
+
+export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, record: NodeRecord, kubelet: KubeletState): KubeObject {
+  const version = pool?.currentOrchestratorVersion ?? cluster.resolved.kubernetesVersion;
+  const img = image(version);
+  const plugin = cluster.resolved.network.networkPlugin;
+  const overlay = plugin === 'azure' && cluster.resolved.network.networkPluginMode === 'overlay';
+  const mode = (pool?.resolved.mode ?? 'User').toLowerCase();
+  const size = pool?.resolved.vmSize ?? 'Standard_DS2_v2';
+  const maxPods = pool?.resolved.maxPods ?? 110;
+  const { vnet, subnet } = subnetNames(record.subnetId);
+  const zone = '0';
+  const labels: Record<string, string> = {
+    agentpool: record.pool,
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/instance-type': size,
+    'beta.kubernetes.io/os': 'linux',
+    'failure-domain.beta.kubernetes.io/region': cluster.location,
+    'failure-domain.beta.kubernetes.io/zone': zone,
+    'kubernetes.azure.com/agentpool': record.pool,
+    ...(overlay ? { 'kubernetes.azure.com/azure-cni-overlay': 'true' } : {}),
+    'kubernetes.azure.com/cluster': cluster.nodeResourceGroup,
+    'kubernetes.azure.com/kubelet-identity-client-id': cluster.kubeletIdentity.clientId,
+    'kubernetes.azure.com/managedby': 'aks',
+    'kubernetes.azure.com/mode': mode,
+    ...(vnet ? { 'kubernetes.azure.com/network-name': vnet.slice(0, 63) } : {}),
+    ...(subnet ? { 'kubernetes.azure.com/network-subnet': subnet.slice(0, 63) } : {}),
+    'kubernetes.azure.com/node-image-version': img.nodeImage,
+    'kubernetes.azure.com/nodepool-type': 'VirtualMachineScaleSets',
+    'kubernetes.azure.com/os-sku': img.osSku,
+    'kubernetes.azure.com/role': 'agent',
+    'kubernetes.azure.com/storageprofile': 'managed',
+    'kubernetes.azure.com/storagetier': 'Premium_LRS',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': record.name,
+    'kubernetes.io/os': 'linux',
+    'kubernetes.io/role': 'agent',
+    'node-role.kubernetes.io/agent': '',
+    'node.kubernetes.io/instance-type': size,
+    storageprofile: 'managed',
+    storagetier: 'Premium_LRS',
+    'topology.disk.csi.azure.com/zone': '',
+    'topology.kubernetes.io/region': cluster.location,
+    'topology.kubernetes.io/zone': zone,
+  };
+  const extraLabels = pool?.spec['nodeLabels'];
+  if (extraLabels && typeof extraLabels === 'object') Object.assign(labels, extraLabels as Record<string, string>);
+  const sortedLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+  const created = k8sTime(record.createdAt);
+  const since = k8sTime(kubelet.since);
+  const heartbeat = since;
+  const cond = (type: string, status: string, reason: string, message: string, transition = created) => ({
+    type, status, lastHeartbeatTime: heartbeat, lastTransitionTime: transition, reason, message,
+  });
+  const conditions: Array<Record<string, string>> = [];
+  if (plugin === 'kubenet') {
+    conditions.push({ type: 'NetworkUnavailable', status: 'False', lastHeartbeatTime: created, lastTransitionTime: created, reason: 'RouteCreated', message: 'RouteController created a route' });
+  }
+  conditions.push(
+    cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    kubelet.networkReady
+      ? cond('Ready', 'True', 'KubeletReady', READY_MESSAGE, since)
+      : cond('Ready', 'False', 'KubeletNotReady', NOT_READY_MESSAGE, since),
+  );
+
+  const taints = [...poolTaints(pool), ...(kubelet.networkReady ? [] : [NOT_READY_TAINT])];
+  const spec: Record<string, unknown> = {};
+  if (record.podCidr) {
+    spec['podCIDR'] = record.podCidr;
+    spec['podCIDRs'] = [record.podCidr];
+  }
+  const instance = instanceIdOf(record.name) ?? 0;
+  spec['providerID'] = `azure:///subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, cluster.digits)}/virtualMachines/${instance}`;
+  if (taints.length > 0) spec['taints'] = taints;
+
+  const seed = `${cluster.id.toLowerCase()}/${record.name}/${record.createdAt}`;
+  const nodeInfo: Record<string, string> = {
+    architecture: 'amd64',
+    bootID: stableUid(`boot:${seed}`),
+    containerRuntimeVersion: img.containerRuntimeVersion,
+    kernelVersion: img.kernelVersion,
+    kubeletVersion: `v${version}`,
+    machineID: stableUid(`machine:${seed}`).replace(/-/g, ''),
+    operatingSystem: 'linux',
+    osImage: img.osImage,
+    systemUUID: stableUid(`system:${seed}`),
+  };
+  if (minorOf(version) < 31) nodeInfo['kubeProxyVersion'] = `v${version}`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: record.name,
+      uid: stableUid(seed),
+      creationTimestamp: created,
+      labels: sortedLabels,
+      annotations: {
+        'csi.volume.kubernetes.io/nodeid': JSON.stringify({ 'disk.csi.azure.com': record.name, 'file.csi.azure.com': record.name }),
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+      },
+    },
+    spec,
+    status: {
+      addresses: [
+        { type: 'InternalIP', address: record.ip },
+        { type: 'Hostname', address: record.name },
+      ],
+      ...resources(size, maxPods, version),
+      conditions,
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      images: [],
+      nodeInfo,
+    },
+  };
+}
+
+/** The node's Lease in kube-node-lease, renewed every 10 s by its kubelet (computed when read). */
+export function nodeLease(node: KubeObject, now = Date.now()): KubeObject {
+  const created = Date.parse(node.metadata.creationTimestamp ?? new Date(now).toISOString());
+  const offset = (parseInt(String(node.metadata.uid ?? '0').slice(0, 4), 16) % 10_000) || 0;
+  const renew = Math.max(created, now - ((now - offset) % 10_000));
+  const micro = new Date(renew).toISOString().replace(/Z$/, '000Z');
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: node.metadata.name,
+      namespace: 'kube-node-lease',
+      uid: stableUid(`lease:${node.metadata.uid}`),
+      resourceVersion: node.metadata.resourceVersion ?? '1',
+      creationTimestamp: node.metadata.creationTimestamp!,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid }],
+    },
+    spec: { holderIdentity: node.metadata.name, leaseDurationSeconds: 40, renewTime: micro },
+  };
+}

@@ -1,0 +1,35 @@
+// The shape every Kubernetes object shares; the rest of each kind is free-form JSON.
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Byte-wise `namespace/name`: etcd key order, which is the order the apiserver lists in (§15.16). */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,134 @@
+// One cluster's objects, in memory, with one resourceVersion counter (like etcd's revision) and a window of
+// recent changes that watches replay from. Each write bumps the counter and tells the subscribers.
+import { randomUUID } from 'node:crypto';
+import type { ResourceType } from '../resources.js';
+import { k8sTime } from '../time.js';
+import { clone, compareKeys, objectKey, type KubeObject } from './object.js';
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface Change {
+  rv: number;
+  type: ChangeType;
+  /** `group/resource` */
+  resource: string;
+  object: KubeObject;
+  previous?: KubeObject;
+}
+
+export function resourceKey(r: Pick<ResourceType, 'group' | 'resource'>): string {
+  return `${r.group}/${r.resource}`;
+}
+
+const HISTORY = 20_000;
+
+export class ObjectStore {
+  private revision: number;
+  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly history: Change[] = [];
+  /** The oldest revision a watch may start from (changes after it are all in history). */
+  private horizon: number;
+  private readonly listeners = new Set<(change: Change) => void>();
+
+  constructor(startRevision = 1000) {
+    this.revision = startRevision;
+    this.horizon = startRevision;
+  }
+
+  get resourceVersion(): number {
+    return this.revision;
+  }
+
+  private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
+    const key = resourceKey(r);
+    let b = this.objects.get(key);
+    if (!b) this.objects.set(key, (b = new Map()));
+    return b;
+  }
+
+  /** Objects of one type (in one namespace, when given), in etcd key order. Stored objects: do not modify. */
+  list(r: ResourceType, namespace?: string): KubeObject[] {
+    const b = this.bucket(r);
+    const keys = [...b.keys()].filter((k) => namespace === undefined || k.startsWith(`${namespace}/`)).sort(compareKeys);
+    return keys.map((k) => b.get(k)!);
+  }
+
+  get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.bucket(r).get(objectKey(r.namespaced ? namespace : undefined, name));
+  }
+
+  count(r: ResourceType): number {
+    return this.bucket(r).size;
+  }
+
+  /**
+   * Writes obj (a copy): new objects get uid, creationTimestamp and generation unless they carry them.
+   * Returns the stored object. `onlyIfChanged` skips writes that change nothing but the resourceVersion.
+   */
+  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean } = {}): KubeObject {
+    const b = this.bucket(r);
+    const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
+    const previous = b.get(key);
+    const next = clone(obj);
+    next.apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+    next.kind = r.kind;
+    if (previous) {
+      next.metadata.uid = previous.metadata.uid;
+      next.metadata.creationTimestamp = previous.metadata.creationTimestamp;
+      if (opts.onlyIfChanged && sameExceptVersion(previous, next)) return previous;
+    } else {
+      next.metadata.uid ??= randomUUID();
+      next.metadata.creationTimestamp ??= k8sTime(Date.now());
+    }
+    next.metadata.resourceVersion = String(++this.revision);
+    b.set(key, next);
+    this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
+    return next;
+  }
+
+  delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const b = this.bucket(r);
+    const key = objectKey(r.namespaced ? namespace : undefined, name);
+    const previous = b.get(key);
+    if (!previous) return undefined;
+    b.delete(key);
+    const gone = clone(previous);
+    gone.metadata.resourceVersion = String(++this.revision);
+    this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous });
+    return gone;
+  }
+
+  private record(change: Change): void {
+    this.history.push(change);
+    if (this.history.length > HISTORY) {
+      const dropped = this.history.splice(0, this.history.length - HISTORY);
+      this.horizon = dropped[dropped.length - 1]!.rv;
+    }
+    for (const l of this.listeners) l(change);
+  }
+
+  /** Changes to one type after rv, or 'gone' when they are no longer all known. */
+  since(r: ResourceType, rv: number): Change[] | 'gone' {
+    if (rv < this.horizon) return 'gone';
+    const key = resourceKey(r);
+    // History is in revision order: binary search for the first change after rv.
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo).filter((c) => c.resource === key);
+  }
+
+  subscribe(listener: (change: Change) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+function sameExceptVersion(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}

@@ -1,0 +1,29 @@
+// Where a cluster's node-side files live under $AKSEMU_HOME:
+//   clusters/<resource group>_<cluster>/nodes/<node>/etc/cni/net.d   one conf dir per node (the kubelet reads it)
+//   clusters/<resource group>_<cluster>/cni/net.d                    what `aksemu cni install` put there; new nodes get it
+//   clusters/<resource group>_<cluster>/cni/install.json             the install's record (conflist, plugin dir)
+import { join } from 'node:path';
+
+export function clusterDirName(resourceGroup: string, cluster: string): string {
+  return `${resourceGroup}_${cluster}`.toLowerCase();
+}
+
+export function clusterDir(home: string, resourceGroup: string, cluster: string): string {
+  return join(home, 'clusters', clusterDirName(resourceGroup, cluster));
+}
+
+export function nodesDir(home: string, resourceGroup: string, cluster: string): string {
+  return join(clusterDir(home, resourceGroup, cluster), 'nodes');
+}
+
+export function nodeConfDir(home: string, resourceGroup: string, cluster: string, node: string): string {
+  return join(nodesDir(home, resourceGroup, cluster), node, 'etc', 'cni', 'net.d');
+}
+
+export function clusterCniDir(home: string, resourceGroup: string, cluster: string): string {
+  return join(clusterDir(home, resourceGroup, cluster), 'cni', 'net.d');
+}
+
+export function cniInstallRecord(home: string, resourceGroup: string, cluster: string): string {
+  return join(clusterDir(home, resourceGroup, cluster), 'cni', 'install.json');
+}

@@ -1,0 +1,73 @@
+// The resource types the cluster API serves: one table that discovery, OpenAPI, routing and printing read.
+// Verbs, short names and categories are the real apiserver's (they make `kubectl get no`, `get all` work).
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  /** Plural, lower case: the URL segment. */
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Subresources served (status). */
+  subresources?: string[];
+  verbs?: string[];
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export const RESOURCES: readonly ResourceType[] = [
+  { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
+  { group: '', version: 'v1', resource: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
+  { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+  { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  { group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
+  { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status'] },
+  { group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true },
+  { group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
+  { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] },
+  { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: ['status'] },
+  { group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['status'] },
+  { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['status'] },
+  { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', singular: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', singular: 'clusterrole', kind: 'ClusterRole', namespaced: false },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', singular: 'rolebinding', kind: 'RoleBinding', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', singular: 'role', kind: 'Role', namespaced: true },
+  { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition',
+    namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
+  { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', singular: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'] },
+  { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', singular: 'poddisruptionbudget', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'],
+    subresources: ['status'] },
+];
+
+export function verbsOf(r: ResourceType): string[] {
+  return r.verbs ?? ALL_VERBS;
+}
+
+export function groupVersion(r: Pick<ResourceType, 'group' | 'version'>): string {
+  return r.group === '' ? r.version : `${r.group}/${r.version}`;
+}
+
+/** The groups in the order the apiserver lists them (core first, then by priority; ours: table order). */
+export function groupVersions(): Array<{ group: string; version: string; resources: ResourceType[] }> {
+  const out: Array<{ group: string; version: string; resources: ResourceType[] }> = [];
+  for (const r of RESOURCES) {
+    let gv = out.find((g) => g.group === r.group && g.version === r.version);
+    if (!gv) out.push((gv = { group: r.group, version: r.version, resources: [] }));
+    gv.resources.push(r);
+  }
+  return out;
+}
+
+export function findResource(group: string, version: string, resource: string): ResourceType | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+export function findKind(apiVersion: string, kind: string): ResourceType | undefined {
+  return RESOURCES.find((r) => groupVersion(r) === apiVersion && r.kind === kind);
+}

@@ -1,0 +1,97 @@
+// Label and field selectors as the apiserver parses them: `a=b`, `a==b`, `a!=b` (both); labels also
+// `a in (x,y)`, `a notin (x)`, `a`, `!a`. Field paths are read from the object (`metadata.name`,
+// `spec.nodeName`, `involvedObject.namespace`); a missing field compares as the empty string.
+import { badRequest } from './status.js';
+
+export type Requirement =
+  | { key: string; op: '=' | '!='; value: string }
+  | { key: string; op: 'in' | 'notin'; values: string[] }
+  | { key: string; op: 'exists' | '!exists' };
+
+/** Splits on commas that are not inside parentheses. */
+function splitTop(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+export function parseLabelSelector(text: string | null | undefined): Requirement[] {
+  if (!text) return [];
+  return splitTop(text).map((part) => {
+    let m = /^(\S+?)\s*(==|!=|=)\s*(\S*)$/.exec(part);
+    if (m) return { key: m[1]!, op: m[2] === '!=' ? '!=' : '=', value: m[3]! };
+    m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part);
+    if (m) return { key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()) };
+    m = /^!\s*(\S+)$/.exec(part);
+    if (m) return { key: m[1]!, op: '!exists' };
+    if (/^[^\s=!(),]+$/.test(part)) return { key: part, op: 'exists' };
+    throw badRequest(`unable to parse requirement: found '${part}', expected: in, notin, =, ==, !=, gt, lt`);
+  });
+}
+
+export function parseFieldSelector(text: string | null | undefined): Requirement[] {
+  if (!text) return [];
+  return splitTop(text).map((part) => {
+    const m = /^([^=!]+?)\s*(==|!=|=)\s*(.*)$/.exec(part);
+    if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
+    return { key: m[1]!, op: m[2] === '!=' ? '!=' : '=', value: m[3]! };
+  });
+}
+
+function matches(req: Requirement, value: string | undefined): boolean {
+  switch (req.op) {
+    case '=':
+      return value !== undefined && value === req.value;
+    case '!=':
+      return (value ?? '') !== req.value;
+    case 'in':
+      return value !== undefined && req.values.includes(value);
+    case 'notin':
+      return value === undefined || !req.values.includes(value);
+    case 'exists':
+      return value !== undefined;
+    case '!exists':
+      return value === undefined;
+  }
+}
+
+export function matchLabels(reqs: Requirement[], labels: Record<string, string> | undefined): boolean {
+  return reqs.every((r) => matches(r, labels?.[r.key]));
+}
+
+export function fieldValue(obj: unknown, path: string): string {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return '';
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  if (cur === undefined || cur === null) return '';
+  return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
+}
+
+export function matchFields(reqs: Requirement[], obj: unknown): boolean {
+  return reqs.every((r) => matches(r, fieldValue(obj, r.key)));
+}
+
+export interface Selector {
+  labels: Requirement[];
+  fields: Requirement[];
+}
+
+export function parseSelector(query: URLSearchParams): Selector {
+  return { labels: parseLabelSelector(query.get('labelSelector')), fields: parseFieldSelector(query.get('fieldSelector')) };
+}
+
+export function selects(selector: Selector, obj: { metadata?: { labels?: Record<string, string> } }): boolean {
+  return matchLabels(selector.labels, obj.metadata?.labels) && matchFields(selector.fields, obj);
+}

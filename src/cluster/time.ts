@@ -1,0 +1,49 @@
+// Kubernetes time formats: metav1.Time is RFC 3339 in whole seconds; MicroTime has exactly 6 fractional
+// digits (kubectl-compat §9). HumanDuration is the apiserver's AGE cell (§4.5).
+
+export function k8sTime(at: Date | string | number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function microTime(at: Date | string | number): string {
+  const d = new Date(at);
+  return d.toISOString().replace(/\.(\d{3})Z$/, (_m, ms: string) => `.${ms}000Z`);
+}
+
+/** apimachinery's duration.HumanDuration. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 60 * 2) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 60 * 3) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    const d = Math.floor(hours / 24);
+    return h === 0 ? `${d}d` : `${d}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const years = Math.floor(hours / 24 / 365);
+    const d = Math.floor(hours / 24) % 365;
+    return d === 0 ? `${years}y` : `${years}y${d}d`;
+  }
+  return `${Math.floor(hours / 24 / 365)}y`;
+}
+
+/** The AGE cell of an object created at `created` (RFC 3339), `<unknown>` when unset. */
+export function age(created: string | undefined, now = Date.now()): string {
+  if (!created) return '<unknown>';
+  return humanDuration(now - Date.parse(created));
+}

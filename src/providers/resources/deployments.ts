@@ -1,0 +1,194 @@
+// Microsoft.Resources/deployments at resource-group scope: PUT (long-running), GET, LIST, DELETE,
+// validate, whatIf, exportTemplate, the operations a deployment ran, and the status URL its PUT
+// hands out (…/deployments/{name}/operationStatuses/{id}, as ARM does).
+import { deploymentActive, deploymentNotFound, operationNotFound, resourceGroupBeingDeleted } from '../../arm/errors.js';
+import type { RequestContext, Route } from '../../arm/provider.js';
+import { planDeployment, renderParameters, type Plan } from '../../templates/engine.js';
+import { getResourceGroup, type ResourceGroup } from './resourceGroups.js';
+import {
+  checkDeploymentName,
+  dependenciesOf,
+  deploymentId,
+  providersOf,
+  readDeploymentRequest,
+  render,
+  DEPLOYMENT_TYPE,
+  type DeploymentRecord,
+  type DeploymentRequest,
+  type OperationRecord,
+} from './deploymentsRecord.js';
+import { callerFor, DEPLOYMENT_DELETE, DEPLOYMENT_WRITE, scopeOf, type DeploymentInput } from './deploymentsRun.js';
+import { whatIf } from './deploymentsWhatIf.js';
+
+const DEPLOYMENTS = '/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}/providers/Microsoft.Resources/deployments';
+const DEPLOYMENT = `${DEPLOYMENTS}/{deploymentName}`;
+const ACTIVE = new Set(['Accepted', 'Running']);
+
+function group(ctx: RequestContext): ResourceGroup {
+  return getResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
+}
+
+function idOf(ctx: RequestContext, g: ResourceGroup): string {
+  return deploymentId(/^\/subscriptions\/([^/]+)/i.exec(g.id)![1]!, g.name, ctx.params['deploymentName']!);
+}
+
+function requested(ctx: RequestContext): DeploymentRecord {
+  const record = ctx.store.get<DeploymentRecord>(idOf(ctx, group(ctx)));
+  if (!record) throw deploymentNotFound(ctx.params['deploymentName']!);
+  return record;
+}
+
+/** Validates the request's template against its parameters: ARM's InvalidTemplate when it is not. */
+function plan(ctx: RequestContext, g: ResourceGroup, request: DeploymentRequest): Plan {
+  return planDeployment({ template: request.template, parameters: request.parameters, scope: scopeOf(ctx.store, g, ctx.params['deploymentName']!, ctx.baseUrl) });
+}
+
+function properties(p: Plan, provisioningState: DeploymentRecord['properties']['provisioningState'], now: string, correlationId: string): DeploymentRecord['properties'] {
+  return {
+    templateHash: p.templateHash,
+    parameters: renderParameters(p),
+    mode: 'Incremental',
+    provisioningState,
+    timestamp: now,
+    duration: 'PT0S',
+    correlationId,
+    providers: providersOf(p),
+    dependencies: dependenciesOf(p),
+  };
+}
+
+function put(ctx: RequestContext) {
+  checkDeploymentName(ctx.params['deploymentName']!);
+  const request = readDeploymentRequest(ctx, 'deploy');
+  const g = group(ctx);
+  if (g.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(g.name);
+  const id = idOf(ctx, g);
+  const existing = ctx.store.get<DeploymentRecord>(id);
+  if (existing && ACTIVE.has(existing.properties.provisioningState)) throw deploymentActive(existing.name);
+  const p = plan(ctx, g, request);
+  const now = new Date().toISOString();
+  const record: Omit<DeploymentRecord, 'aksemu'> = {
+    id,
+    name: existing?.name ?? ctx.params['deploymentName']!,
+    type: DEPLOYMENT_TYPE,
+    ...(request.location ? { location: request.location } : {}),
+    ...(request.tags ? { tags: request.tags } : {}),
+    properties: properties(p, 'Accepted', now, ctx.requestId),
+  };
+  const input: DeploymentInput = { template: request.template, parameters: request.parameters, principal: ctx.principal, baseUrl: ctx.baseUrl, loose: ctx.loose, requestId: ctx.requestId };
+  return ctx.lro.begin(ctx, {
+    kind: DEPLOYMENT_WRITE,
+    namespace: 'Microsoft.Resources',
+    location: g.location,
+    resourceId: id,
+    method: 'PUT',
+    input,
+    prepare: (operationId) => {
+      // A new run replaces the previous one's history.
+      ctx.store.deletePrefix(`${id}/`);
+      ctx.store.put(id, { ...record, aksemu: { operationId, startTime: now, template: request.template } } satisfies DeploymentRecord);
+    },
+    response: { status: existing ? 200 : 201, body: record },
+    headers: 'async-operation',
+    statusPath: (operationId) => `${id}/operationStatuses/${operationId}`,
+  });
+}
+
+function validate(ctx: RequestContext) {
+  checkDeploymentName(ctx.params['deploymentName']!);
+  const request = readDeploymentRequest(ctx, 'deploy');
+  const g = group(ctx);
+  const p = plan(ctx, g, request);
+  const body = {
+    id: idOf(ctx, g),
+    name: ctx.params['deploymentName']!,
+    type: DEPLOYMENT_TYPE,
+    properties: {
+      ...properties(p, 'Succeeded', new Date().toISOString(), ctx.requestId),
+      validatedResources: p.order.filter((i) => i.deploy && !i.existing).map((i) => ({ id: i.id })),
+    },
+  };
+  return { status: 200, body };
+}
+
+function postWhatIf(ctx: RequestContext) {
+  checkDeploymentName(ctx.params['deploymentName']!);
+  const request = readDeploymentRequest(ctx, 'whatIf');
+  const g = group(ctx);
+  const p = plan(ctx, g, request);
+  const caller = callerFor(ctx.store, ctx.registry, ctx.lro, { principal: ctx.principal, baseUrl: ctx.baseUrl, loose: ctx.loose, requestId: ctx.requestId });
+  return { status: 200, body: { status: 'Succeeded', properties: { changes: whatIf(p, caller, g.id) } } };
+}
+
+function list(ctx: RequestContext) {
+  const g = group(ctx);
+  const prefix = `${g.id}/providers/${DEPLOYMENT_TYPE}/`;
+  const filter = /provisioningState\s+eq\s+'([^']*)'/i.exec(ctx.query.get('$filter') ?? '')?.[1];
+  let value = ctx.store
+    .list<DeploymentRecord>(prefix, { children: true })
+    .map((e) => e.value)
+    .filter((r) => filter === undefined || r.properties.provisioningState.toLowerCase() === filter.toLowerCase())
+    .map(render);
+  const top = Number(ctx.query.get('$top'));
+  if (Number.isInteger(top) && top > 0) value = value.slice(0, top);
+  return { status: 200, body: { value } };
+}
+
+function remove(ctx: RequestContext) {
+  const g = group(ctx);
+  const record = ctx.store.get<DeploymentRecord>(idOf(ctx, g));
+  if (!record) return { status: 204 };
+  if (ACTIVE.has(record.properties.provisioningState)) throw deploymentActive(record.name);
+  return ctx.lro.begin(ctx, {
+    kind: DEPLOYMENT_DELETE,
+    namespace: 'Microsoft.Resources',
+    location: g.location,
+    resourceId: record.id,
+    method: 'DELETE',
+    response: { status: 202 },
+    headers: 'async-operation+location',
+  });
+}
+
+function operationStatus(ctx: RequestContext) {
+  const record = requested(ctx);
+  const op = ctx.lro.get(ctx.params['operationId']!);
+  if (!op || op.resourceId.toLowerCase() !== record.id.toLowerCase()) throw operationNotFound(ctx.params['operationId']!);
+  // Deployments report Running, not InProgress, while they run.
+  const status = op.status === 'InProgress' ? 'Running' : op.status;
+  return { status: 200, body: { status, ...(op.error ? { error: op.error } : {}) } };
+}
+
+function operations(ctx: RequestContext) {
+  const record = requested(ctx);
+  const value = ctx.store.list<OperationRecord>(`${record.id}/operations/`, { children: true }).map((e) => e.value);
+  return { status: 200, body: { value } };
+}
+
+function operation(ctx: RequestContext) {
+  const record = requested(ctx);
+  const found = ctx.store.get<OperationRecord>(`${record.id}/operations/${ctx.params['operationId']!}`);
+  if (!found) throw operationNotFound(ctx.params['operationId']!);
+  return { status: 200, body: found };
+}
+
+export const deploymentRoutes: Route[] = [
+  { method: 'PUT', path: DEPLOYMENT, rawBody: true, handle: put },
+  { method: 'GET', path: DEPLOYMENT, handle: (ctx) => ({ status: 200, body: render(requested(ctx)) }) },
+  {
+    method: 'HEAD',
+    path: DEPLOYMENT,
+    handle: (ctx) => {
+      requested(ctx);
+      return { status: 204 };
+    },
+  },
+  { method: 'DELETE', path: DEPLOYMENT, handle: remove },
+  { method: 'GET', path: DEPLOYMENTS, handle: list },
+  { method: 'POST', path: `${DEPLOYMENT}/validate`, rawBody: true, handle: validate },
+  { method: 'POST', path: `${DEPLOYMENT}/whatIf`, rawBody: true, handle: postWhatIf },
+  { method: 'POST', path: `${DEPLOYMENT}/exportTemplate`, handle: (ctx) => ({ status: 200, body: { template: requested(ctx).aksemu.template } }) },
+  { method: 'GET', path: `${DEPLOYMENT}/operations`, handle: operations },
+  { method: 'GET', path: `${DEPLOYMENT}/operations/{operationId}`, handle: operation },
+  { method: 'GET', path: `${DEPLOYMENT}/operationStatuses/{operationId}`, apiVersions: 'any', handle: operationStatus },
+];

@@ -1,0 +1,129 @@
+// Running a deployment: the operation kind behind PUT. Its work runs in one store transaction: each
+// resource goes through its provider's route (invokeRoute: the same matching, api-version and strict
+// body checks as a direct call) and the provider's own operation runs at once (lro.immediate()), so
+// a resource that fails rolls every resource of the deployment back — nothing is left half-created.
+// The failure itself (DeploymentFailed, the operations list) is recorded by fail(), afterwards.
+import { invokeRoute, type InProcessCaller } from '../../arm/invoke.js';
+import type { Principal } from '../../arm/auth.js';
+import { resourceGroupNotFound, type ArmErrorBody } from '../../arm/errors.js';
+import { loadOrCreateIdentity } from '../../arm/identity.js';
+import type { Operation, OperationEnv, OperationKind } from '../../arm/lro.js';
+import type { Registry } from '../../arm/registry.js';
+import type { Store } from '../../store/store.js';
+import type { DeploymentScope } from '../../templates/context.js';
+import { planDeployment, runPlan, type ResourceDeployer, type ResourceOutcome } from '../../templates/engine.js';
+import { operationRecords, isoDuration, type DeploymentRecord } from './deploymentsRecord.js';
+import type { ResourceGroup } from './resourceGroups.js';
+
+export const DEPLOYMENT_WRITE = 'Microsoft.Resources/deployments/write';
+export const DEPLOYMENT_DELETE = 'Microsoft.Resources/deployments/delete';
+
+/** What the operation keeps to (re)run the deployment: the request as it was accepted. */
+export interface DeploymentInput {
+  template: unknown;
+  parameters: Record<string, unknown>;
+  principal: Principal;
+  baseUrl: string;
+  loose: boolean;
+  requestId: string;
+}
+
+export function scopeOf(store: Store, group: ResourceGroup, deploymentName: string, baseUrl: string): DeploymentScope {
+  const identity = loadOrCreateIdentity(store);
+  const subscriptionId = /^\/subscriptions\/([^/]+)/i.exec(group.id)![1]!;
+  return {
+    subscriptionId,
+    tenantId: identity.tenantId,
+    subscriptionName: identity.subscriptionName,
+    resourceGroup: { id: group.id, name: group.name, location: group.location, ...(group.tags ? { tags: group.tags } : {}), ...(group.managedBy ? { managedBy: group.managedBy } : {}) },
+    deploymentName,
+    baseUrl,
+  };
+}
+
+/** The providers, reached in-process on behalf of the deployment's caller. */
+export function deployerFor(caller: InProcessCaller): ResourceDeployer {
+  return {
+    put: (inst, body) => {
+      const res = invokeRoute(caller, { method: 'PUT', path: inst.id, apiVersion: inst.apiVersion, body });
+      return { status: res.status, body: res.body };
+    },
+    get: (id, apiVersion) => invokeRoute(caller, { method: 'GET', path: id, apiVersion }).body,
+    post: (path, apiVersion, body) => invokeRoute(caller, { method: 'POST', path, apiVersion, ...(body === undefined ? {} : { body }) }).body,
+    defaultApiVersion: (id) => {
+      const namespace = /\/providers\/([^/]+)/i.exec(id)?.[1] ?? '';
+      return caller.registry.provider(namespace)?.apiVersions[0] ?? '2021-04-01';
+    },
+  };
+}
+
+export function callerFor(store: Store, registry: Registry, lro: InProcessCaller['lro'], input: Pick<DeploymentInput, 'principal' | 'baseUrl' | 'loose' | 'requestId'>): InProcessCaller {
+  return { registry, store, lro, identity: loadOrCreateIdentity(store), principal: input.principal, baseUrl: input.baseUrl, loose: input.loose, requestId: input.requestId };
+}
+
+/** Outcomes of a failed run, handed from run() to fail() (the same call stack, never persisted). */
+const failedOutcomes = new Map<string, ResourceOutcome[]>();
+
+function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup {
+  const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)![0];
+  const group = store.get<ResourceGroup>(groupId);
+  if (!group) throw resourceGroupNotFound(groupId.split('/').pop()!);
+  return group;
+}
+
+function finish(store: Store, op: Operation, update: (record: DeploymentRecord, now: string) => DeploymentRecord): void {
+  const record = store.get<DeploymentRecord>(op.resourceId);
+  if (!record || record.aksemu.operationId !== op.id) return;
+  store.put(record.id, update(record, new Date().toISOString()));
+}
+
+function writeOperations(store: Store, deploymentId: string, records: ReturnType<typeof operationRecords>): void {
+  store.deletePrefix(`${deploymentId}/operations/`);
+  for (const r of records) store.put(r.id, r);
+}
+
+export const deploymentWriteKind: OperationKind = {
+  kind: DEPLOYMENT_WRITE,
+  run(op: Operation, env: OperationEnv) {
+    const { store, registry } = env;
+    const record = store.get<DeploymentRecord>(op.resourceId);
+    if (!record || record.aksemu.operationId !== op.id) return;
+    const input = op.input as DeploymentInput;
+    const plan = planDeployment({ template: input.template, parameters: input.parameters, scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl) });
+    const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
+    if (!result.ok) {
+      failedOutcomes.set(op.id, result.outcomes);
+      throw result.error;
+    }
+    finish(store, op, (r, now) => ({
+      ...r,
+      properties: {
+        ...r.properties,
+        provisioningState: 'Succeeded',
+        timestamp: now,
+        duration: isoDuration(r.aksemu.startTime, now),
+        outputs: result.outputs,
+        outputResources: result.outcomes.map((o) => ({ id: o.instance.id })),
+      },
+    }));
+    writeOperations(store, record.id, operationRecords(record.id, result.outcomes, Object.keys(plan.template.outputs).length > 0 ? { at: new Date().toISOString() } : undefined));
+  },
+  fail(op: Operation, { store }: OperationEnv, error: ArmErrorBody) {
+    const outcomes = failedOutcomes.get(op.id) ?? [];
+    failedOutcomes.delete(op.id);
+    finish(store, op, (r, now) => ({
+      ...r,
+      properties: { ...r.properties, provisioningState: 'Failed', timestamp: now, duration: isoDuration(r.aksemu.startTime, now), error },
+    }));
+    writeOperations(store, op.resourceId, operationRecords(op.resourceId, outcomes, undefined));
+  },
+};
+
+/** Deleting a deployment removes its history only, never the resources it deployed (as ARM). */
+export const deploymentDeleteKind: OperationKind = {
+  kind: DEPLOYMENT_DELETE,
+  run(op, { store }) {
+    store.deletePrefix(`${op.resourceId}/`);
+    store.delete(op.resourceId);
+  },
+};

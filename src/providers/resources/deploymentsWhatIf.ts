@@ -1,0 +1,77 @@
+// What-if: what a deployment would change, without changing anything. Each resource the template
+// deploys is read through its provider (in-process GET): absent → Create; present → Modify with the
+// property-level delta, or NoChange. Other resources of the group are Ignore (Incremental mode
+// leaves them alone). Values only the running deployment knows stay as their expressions.
+import { ArmError } from '../../arm/errors.js';
+import { invokeRoute, type InProcessCaller } from '../../arm/invoke.js';
+import type { Plan } from '../../templates/engine.js';
+import { isObject } from '../../templates/functions/types.js';
+
+export interface PropertyChange {
+  path: string;
+  propertyChangeType: 'Create' | 'Delete' | 'Modify' | 'Array';
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface WhatIfChange {
+  resourceId: string;
+  changeType: 'Create' | 'Modify' | 'NoChange' | 'Ignore';
+  before?: unknown;
+  after?: unknown;
+  delta?: PropertyChange[];
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Members of `desired` that differ from `current`: what the PUT would change. */
+export function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] {
+  if (isObject(desired)) {
+    if (!isObject(current)) return [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
+    return Object.entries(desired).flatMap(([k, v]) => {
+      const key = Object.keys(current).find((c) => c.toLowerCase() === k.toLowerCase());
+      const child = path === '' ? k : `${path}.${k}`;
+      if (key === undefined) return v === undefined || v === null ? [] : [{ path: child, propertyChangeType: 'Create' as const, after: v }];
+      return delta(current[key], v, child);
+    });
+  }
+  if (Array.isArray(desired)) {
+    if (Array.isArray(current) && current.length === desired.length && desired.every((d, i) => delta(current[i], d).length === 0)) return [];
+    return [{ path, propertyChangeType: Array.isArray(current) ? 'Array' : current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
+  }
+  if (typeof desired === 'string' && typeof current === 'string' && desired.toLowerCase() === current.toLowerCase() && /^(location|.*id)$/i.test(path.split('.').pop() ?? '')) return [];
+  return same(current, desired) ? [] : [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
+}
+
+const TOP_LEVEL = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+$/i;
+
+export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): WhatIfChange[] {
+  const changes: WhatIfChange[] = [];
+  const planned = new Set<string>();
+  for (const inst of plan.order) {
+    if (!inst.deploy || inst.existing) continue;
+    planned.add(inst.id.toLowerCase());
+    const desired = plan.preview.get(inst) ?? {};
+    const after = { id: inst.id, name: inst.name, type: inst.type, apiVersion: inst.apiVersion, ...desired };
+    let current: Record<string, unknown> | undefined;
+    try {
+      current = invokeRoute(caller, { method: 'GET', path: inst.id, apiVersion: inst.apiVersion }).body as Record<string, unknown>;
+    } catch (err) {
+      if (!(err instanceof ArmError) || err.status !== 404) throw err;
+    }
+    if (!current) {
+      changes.push({ resourceId: inst.id, changeType: 'Create', after });
+      continue;
+    }
+    const d = delta(current, desired);
+    changes.push({ resourceId: inst.id, changeType: d.length > 0 ? 'Modify' : 'NoChange', before: { apiVersion: inst.apiVersion, ...current }, after: { apiVersion: inst.apiVersion, ...current, ...desired }, ...(d.length > 0 ? { delta: d } : {}) });
+  }
+  for (const { key } of caller.store.list(`${groupId}/providers/`)) {
+    if (TOP_LEVEL.test(key) && !planned.has(key.toLowerCase()) && !/\/Microsoft\.Resources\/deployments\//i.test(key)) {
+      changes.push({ resourceId: key, changeType: 'Ignore' });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,192 @@
+// The evaluation context of one deployment: parameters, variables (evaluated lazily, once), the
+// group/subscription/deployment objects, the copy loops being expanded, and — only while the
+// deployment runs — reference() and list*(). During validation those two defer.
+import { invalidTemplate, templateSentences } from '../arm/errors.js';
+import { evaluateDeep } from './expression/evaluate.js';
+import { DeferredEvaluation, type EvalEnv } from './expression/env.js';
+import { TemplateLanguageError } from './expression/parser.js';
+import { int, isObject } from './functions/types.js';
+import { bindParameters } from './parameters.js';
+import type { Template } from './template.js';
+import { violationAt } from './violations.js';
+
+export interface DeploymentScope {
+  subscriptionId: string;
+  tenantId: string;
+  subscriptionName: string;
+  resourceGroup: { id: string; name: string; location: string; tags?: Record<string, string>; managedBy?: string };
+  deploymentName: string;
+  /** https://host:port of this server (environment().resourceManager). */
+  baseUrl: string;
+}
+
+/** What only a running deployment can answer. */
+export interface Runtime {
+  reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
+  list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
+}
+
+interface CopyFrame {
+  name: string;
+  index: number;
+}
+
+export class DeploymentContext implements EvalEnv {
+  private readonly variables = new Map<string, { name: string; value: unknown }>();
+  private readonly evaluating = new Set<string>();
+  private readonly resolveParameter: (name: string) => unknown;
+  private readonly copies: CopyFrame[] = [];
+  /** Set while the deployment runs; undefined during validation. */
+  runtime: Runtime | undefined;
+
+  constructor(
+    readonly template: Template,
+    readonly scope: DeploymentScope,
+    supplied: Record<string, unknown> | undefined,
+    readonly templateHash: string,
+  ) {
+    this.resolveParameter = bindParameters(template, supplied, () => this);
+    // Every parameter is checked before anything else, as ARM validates them first.
+    for (const name of Object.keys(template.parameters)) this.resolveParameter(name);
+  }
+
+  parameter(name: string): unknown {
+    return this.resolveParameter(name);
+  }
+
+  variable(name: string): unknown {
+    const key = name.toLowerCase();
+    const cached = this.variables.get(key);
+    if (cached) return cached.value;
+    const declared = this.declaredVariable(name);
+    if (this.evaluating.has(key)) throw new TemplateLanguageError(`The template variable '${declared.name}' refers to itself.`);
+    this.evaluating.add(key);
+    try {
+      const value = declared.copy ? this.variableCopy(declared.copy) : evaluateDeep(declared.value, this);
+      this.variables.set(key, { name: declared.name, value });
+      return value;
+    } finally {
+      this.evaluating.delete(key);
+    }
+  }
+
+  /** Every variable, so validation reports a broken one even when nothing uses it. */
+  checkVariables(): void {
+    for (const name of Object.keys(this.template.variables)) {
+      if (name.toLowerCase() === 'copy') {
+        for (const c of this.template.variables[name] as Array<{ name: string }>) this.wrapVariable(c.name);
+      } else this.wrapVariable(name);
+    }
+  }
+
+  private wrapVariable(name: string): void {
+    try {
+      this.variable(name);
+    } catch (err) {
+      if (err instanceof DeferredEvaluation) return;
+      if (err instanceof TemplateLanguageError) {
+        throw invalidTemplate(templateSentences.variableNotValid(name, err.message), violationAt(this.template.variables, `properties.template.variables.${name}`));
+      }
+      throw err;
+    }
+  }
+
+  private declaredVariable(name: string): { name: string; value?: unknown; copy?: { name: string; count: unknown; input: unknown } } {
+    const key = name.toLowerCase();
+    for (const [k, v] of Object.entries(this.template.variables)) {
+      if (k.toLowerCase() === 'copy' && Array.isArray(v)) {
+        const loop = (v as Array<{ name: string; count: unknown; input: unknown }>).find((c) => c.name.toLowerCase() === key);
+        if (loop) return { name: loop.name, copy: loop };
+      } else if (k.toLowerCase() === key) return { name: k, value: v };
+    }
+    throw new TemplateLanguageError(templateSentences.variableNotFound(name));
+  }
+
+  private variableCopy(copy: { name: string; count: unknown; input: unknown }): unknown[] {
+    const count = int('copy', evaluateDeep(copy.count, this), 'its count');
+    return Array.from({ length: count }, (_, i) => this.inCopy(copy.name, i, () => evaluateDeep(copy.input, this)));
+  }
+
+  /** Runs fn with copyIndex() answering `index` for loop `name`. */
+  inCopy<T>(name: string, index: number, fn: () => T): T {
+    this.copies.push({ name, index });
+    try {
+      return fn();
+    } finally {
+      this.copies.pop();
+    }
+  }
+
+  copyIndex(loopName?: string): number {
+    const frame = loopName === undefined
+      ? this.copies[this.copies.length - 1]
+      : [...this.copies].reverse().find((c) => c.name.toLowerCase() === loopName.toLowerCase());
+    if (!frame) {
+      throw new TemplateLanguageError(loopName === undefined
+        ? "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details."
+        : `The template copy name '${loopName}' is not found. Please see https://aka.ms/arm-copy for usage details.`);
+    }
+    return frame.index;
+  }
+
+  resourceGroup(): Record<string, unknown> {
+    const g = this.scope.resourceGroup;
+    return {
+      id: g.id,
+      name: g.name,
+      type: 'Microsoft.Resources/resourceGroups',
+      location: g.location,
+      ...(g.managedBy ? { managedBy: g.managedBy } : {}),
+      ...(g.tags ? { tags: g.tags } : {}),
+      properties: { provisioningState: 'Succeeded' },
+    };
+  }
+
+  subscription(): Record<string, unknown> {
+    const s = this.scope;
+    return { id: `/subscriptions/${s.subscriptionId}`, subscriptionId: s.subscriptionId, tenantId: s.tenantId, displayName: s.subscriptionName };
+  }
+
+  deployment(): Record<string, unknown> {
+    const t = this.template;
+    return {
+      name: this.scope.deploymentName,
+      properties: {
+        template: { contentVersion: t.contentVersion, ...(isObject(t.metadata) ? { metadata: t.metadata } : {}) },
+        templateHash: this.templateHash,
+        parameters: {},
+        mode: 'Incremental',
+        provisioningState: 'Accepted',
+      },
+    };
+  }
+
+  environment(): Record<string, unknown> {
+    const base = this.scope.baseUrl;
+    return {
+      name: 'aksemu',
+      gallery: base,
+      graph: base,
+      portal: base,
+      graphAudience: base,
+      activeDirectoryDataLake: '',
+      batch: '',
+      media: '',
+      sqlManagement: '',
+      vmImageAliasDoc: '',
+      resourceManager: `${base}/`,
+      authentication: { loginEndpoint: `${base}/adfs`, audiences: ['https://management.core.windows.net/', 'https://management.azure.com/'], tenant: 'adfs', identityProvider: 'ADFS' },
+      suffixes: { acrLoginServer: '.azurecr.io', azureDatalakeAnalyticsCatalogAndJob: '', azureDatalakeStoreFileSystem: '', azureFrontDoorEndpointSuffix: '', keyvaultDns: '.vault.azure.net', sqlServerHostname: '.database.windows.net', storage: 'core.windows.net' },
+    };
+  }
+
+  reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown {
+    if (!this.runtime) throw new DeferredEvaluation('reference');
+    return this.runtime.reference(resourceIdOrName, apiVersion, full);
+  }
+
+  list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown {
+    if (!this.runtime) throw new DeferredEvaluation(action);
+    return this.runtime.list(action, resourceId, apiVersion, body);
+  }
+}

@@ -1,0 +1,192 @@
+// The deployment engine: planDeployment() validates a template against its parameters (everything
+// ARM checks before it deploys: parameters, variables, names, copy counts, conditions, dependencies,
+// and every resource body except what only the running deployment knows), and runPlan() deploys the
+// resources in dependency order through a ResourceDeployer — the same resource providers direct
+// calls reach — then evaluates the outputs.
+import { ArmError, deploymentFailed, deploymentOutputEvaluationFailed, templateSentences, type ArmErrorBody } from '../arm/errors.js';
+import { DeploymentContext, type DeploymentScope } from './context.js';
+import { resolveDependencies, deploymentOrder, findInstances } from './dependencies.js';
+import { evaluateDeep, evaluateString, isPropertyCopy } from './expression/evaluate.js';
+import { DeferredEvaluation } from './expression/env.js';
+import { isExpression, TemplateLanguageError } from './expression/parser.js';
+import { armHash64 } from './functions/hash.js';
+import { isObject } from './functions/types.js';
+import { DISPLAY_TYPES, isSecure } from './parameters.js';
+import { expandResources, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
+import { readTemplate, type Template } from './template.js';
+
+export interface PlanInput {
+  /** The template as parsed JSON (positions kept when it came from parseJsonc). */
+  template: unknown;
+  /** {name: {value}}, as the deployment request carries them. */
+  parameters?: Record<string, unknown>;
+  scope: DeploymentScope;
+}
+
+export interface Plan {
+  ctx: DeploymentContext;
+  template: Template;
+  /** Every instance in the order it deploys (condition-false ones included, deploy = false). */
+  order: ResourceInstance[];
+  templateHash: string;
+  /** Bodies as validation could evaluate them; expressions of reference()/list*() kept as written. */
+  preview: Map<ResourceInstance, Record<string, unknown>>;
+}
+
+/** What the engine needs from ARM to deploy: the providers, reached in-process. */
+export interface ResourceDeployer {
+  /** PUTs the resource; returns the provider's status and body. Throws ArmError on failure. */
+  put(instance: ResourceInstance, body: Record<string, unknown>): { status: number; body: unknown };
+  /** GETs a resource (reference()). */
+  get(resourceId: string, apiVersion: string): unknown;
+  /** POSTs an action (list*()). */
+  post(path: string, apiVersion: string, body: unknown): unknown;
+  /** The api-version to read a resource outside the template with, when reference() names none. */
+  defaultApiVersion(resourceId: string): string;
+}
+
+export interface ResourceOutcome {
+  instance: ResourceInstance;
+  status: 'Succeeded' | 'Failed';
+  /** HTTP status text of the provider's answer, as deployment operations show it (Created, OK, BadRequest). */
+  statusCode: string;
+  startTime: string;
+  endTime: string;
+  error?: ArmErrorBody;
+}
+
+export type OutputValues = Record<string, { type: string; value?: unknown }>;
+
+export type RunResult =
+  | { ok: true; outcomes: ResourceOutcome[]; outputs: OutputValues }
+  | { ok: false; outcomes: ResourceOutcome[]; error: ArmError };
+
+/** ARM's templateHash: a 64-bit hash of the template, in decimal. */
+export function templateHash(template: unknown): string {
+  const [high, low] = armHash64(Buffer.from(JSON.stringify(template), 'utf8'));
+  return ((BigInt(high) << 32n) | BigInt(low)).toString();
+}
+
+/** Like evaluateDeep, but a value only the running deployment knows stays as its expression. */
+function previewDeep(value: unknown, ctx: DeploymentContext): unknown {
+  if (typeof value === 'string') {
+    try {
+      return evaluateString(value, ctx);
+    } catch (err) {
+      if (err instanceof DeferredEvaluation) return value;
+      throw err;
+    }
+  }
+  if (Array.isArray(value)) return value.map((v) => previewDeep(v, ctx));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (isPropertyCopy(k, v)) {
+        for (const loop of v) {
+          const count = evaluateDeep(loop.count, ctx) as number;
+          out[loop.name] = Array.from({ length: count }, (_, i) => ctx.inCopy(loop.name, i, () => previewDeep(loop.input, ctx)));
+        }
+      } else out[isExpression(k) ? String(previewDeep(k, ctx)) : k] = previewDeep(v, ctx);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function planDeployment(input: PlanInput): Plan {
+  const template = readTemplate(input.template);
+  const hash = templateHash(input.template);
+  const ctx = new DeploymentContext(template, input.scope, input.parameters, hash);
+  ctx.checkVariables();
+  const instances = expandResources(ctx);
+  resolveDependencies(ctx, instances);
+  const order = deploymentOrder(instances);
+  const preview = new Map<ResourceInstance, Record<string, unknown>>();
+  for (const inst of order) {
+    if (!inst.deploy) continue;
+    try {
+      preview.set(inst, withFrames(ctx, inst.frames, () => previewDeep(resourceBody(inst.decl), ctx)) as Record<string, unknown>);
+    } catch (err) {
+      resourceError(ctx, inst.decl, inst.frames, inst.path, err);
+    }
+  }
+  return { ctx, template, order, templateHash: hash, preview };
+}
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'NoContent', 400: 'BadRequest', 404: 'NotFound', 409: 'Conflict', 500: 'InternalServerError' };
+
+export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
+  const { ctx, order } = plan;
+  ctx.runtime = {
+    reference(target, apiVersion, full) {
+      const inTemplate = findInstances(order, target)[0];
+      const id = target.startsWith('/') ? target : inTemplate?.id;
+      if (id === undefined) throw new TemplateLanguageError(`The resource '${target}' referenced by reference() is not defined in the template; give its resource id.`);
+      const version = apiVersion ?? inTemplate?.apiVersion ?? deployer.defaultApiVersion(id);
+      const body = deployer.get(id, version) as Record<string, unknown>;
+      return full ? { apiVersion: version, ...body } : (body['properties'] ?? {});
+    },
+    list(action, resourceId, apiVersion, body) {
+      return deployer.post(`${resourceId}/${action}`, apiVersion, body);
+    },
+  };
+  const outcomes: ResourceOutcome[] = [];
+  try {
+    for (const inst of order) {
+      if (!inst.deploy || inst.existing) continue;
+      const startTime = new Date().toISOString();
+      try {
+        const body = withFrames(ctx, inst.frames, () => evaluateDeep(resourceBody(inst.decl), ctx)) as Record<string, unknown>;
+        const answer = deployer.put(inst, body);
+        outcomes.push({ instance: inst, status: 'Succeeded', statusCode: STATUS_TEXT[answer.status] ?? String(answer.status), startTime, endTime: new Date().toISOString() });
+      } catch (err) {
+        const error = err instanceof ArmError ? err.body
+          : err instanceof TemplateLanguageError ? { code: 'InvalidTemplate', message: templateSentences.resourceNotValid(inst.name, 0, 0, err.message) }
+          : undefined;
+        if (!error) throw err;
+        const status = err instanceof ArmError ? err.status : 400;
+        outcomes.push({ instance: inst, status: 'Failed', statusCode: STATUS_TEXT[status] ?? String(status), startTime, endTime: new Date().toISOString(), error });
+        // ARM stops scheduling once an operation failed; aksemu rolls the deployment back (see deployments).
+        return { ok: false, outcomes, error: deploymentFailed([error]) };
+      }
+    }
+    const outputs = evaluateOutputs(plan);
+    if (outputs instanceof ArmError) return { ok: false, outcomes, error: outputs };
+    return { ok: true, outcomes, outputs };
+  } finally {
+    ctx.runtime = undefined;
+  }
+}
+
+function evaluateOutputs(plan: Plan): OutputValues | ArmError {
+  const { ctx } = plan;
+  const out: OutputValues = {};
+  for (const [name, decl] of Object.entries(plan.template.outputs)) {
+    try {
+      if (decl.condition !== undefined && evaluateDeep(decl.condition, ctx) !== true) continue;
+      let value: unknown;
+      if (decl.copy) {
+        const count = evaluateDeep(decl.copy.count, ctx) as number;
+        value = Array.from({ length: count }, (_, i) => ctx.inCopy(name, i, () => evaluateDeep(decl.copy!.input, ctx)));
+      } else value = evaluateDeep(decl.value, ctx);
+      const type = DISPLAY_TYPES[decl.type.toLowerCase()] ?? decl.type;
+      // Secure outputs are not returned, as ARM does not return them.
+      out[name] = isSecure(decl.type) ? { type } : { type, value };
+    } catch (err) {
+      if (err instanceof TemplateLanguageError) return deploymentOutputEvaluationFailed(name, err.message);
+      if (err instanceof ArmError) return deploymentOutputEvaluationFailed(name, err.message);
+      throw err;
+    }
+  }
+  return out;
+}
+
+/** The parameters as GET deployment shows them: {name: {type, value}}, secure ones without value. */
+export function renderParameters(plan: Plan): Record<string, { type: string; value?: unknown }> {
+  const out: Record<string, { type: string; value?: unknown }> = {};
+  for (const [name, decl] of Object.entries(plan.template.parameters)) {
+    const type = DISPLAY_TYPES[decl.type.toLowerCase()] ?? decl.type;
+    out[name] = isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) };
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+// What template functions may ask of the deployment they run in. The engine implements it once per
+// deployment; validation uses a variant whose runtime-only functions (reference, list*) defer.
+
+export interface EvalEnv {
+  parameter(name: string): unknown;
+  variable(name: string): unknown;
+  /** ARM's resourceGroup() object: id, name, type, location, managedBy, tags, properties. */
+  resourceGroup(): Record<string, unknown>;
+  subscription(): Record<string, unknown>;
+  deployment(): Record<string, unknown>;
+  environment(): Record<string, unknown>;
+  /** The current iteration of the (named) copy loop. */
+  copyIndex(loopName?: string): number;
+  /** reference(): a deployed resource's properties (or the full resource). */
+  reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
+  /** Runs fn with copyIndex(name) answering index (property copy loops). */
+  inCopy<T>(name: string, index: number, fn: () => T): T;
+  /** list*(): a resource's POST action (listKeys, listCredentials…). */
+  list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
+}
+
+/** Thrown by a validation environment for functions only a running deployment can answer. */
+export class DeferredEvaluation extends Error {
+  constructor(readonly functionName: string) {
+    super(`${functionName}() is evaluated when the deployment runs`);
+    this.name = 'DeferredEvaluation';
+  }
+}

@@ -1,0 +1,166 @@
+// ARM template expressions: a JSON string "[...]" is an expression, "[[..." is the literal text
+// "[...". Inside: 'strings' ('' escapes a quote), integers, function calls name(args), property
+// access .name and indexing [expr]. Token names and messages are ARM's ("expected token
+// 'RightParenthesis' and actual 'EndOfData'").
+import { templateSentences } from '../../arm/errors.js';
+
+export type Expr =
+  | { kind: 'literal'; value: string | number | boolean | null }
+  | { kind: 'call'; name: string; args: Expr[] }
+  | { kind: 'property'; target: Expr; name: string }
+  | { kind: 'index'; target: Expr; index: Expr };
+
+/** A problem in the template language; the engine wraps it in ARM's InvalidTemplate sentence. */
+export class TemplateLanguageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemplateLanguageError';
+  }
+}
+
+type TokenType =
+  | 'LeftParenthesis' | 'RightParenthesis' | 'LeftSquareBracket' | 'RightSquareBracket'
+  | 'Comma' | 'Dot' | 'Identifier' | 'String' | 'Integer' | 'EndOfData';
+
+interface Token {
+  type: TokenType;
+  text: string;
+  value?: string | number;
+}
+
+const PUNCTUATION: Record<string, TokenType> = {
+  '(': 'LeftParenthesis', ')': 'RightParenthesis', '[': 'LeftSquareBracket', ']': 'RightSquareBracket', ',': 'Comma', '.': 'Dot',
+};
+
+/** True when a JSON string value is an expression (not a "[[" escape). */
+export function isExpression(value: string): boolean {
+  return value.length >= 2 && value.startsWith('[') && value.endsWith(']') && !value.startsWith('[[');
+}
+
+/** The literal a non-expression string stands for: "[[x]" is "[x]". */
+export function unescapeLiteral(value: string): string {
+  return value.startsWith('[[') ? value.slice(1) : value;
+}
+
+function tokenize(source: string, whole: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const fail = (detail: string): never => {
+    throw new TemplateLanguageError(templateSentences.unparsable(whole, detail));
+  };
+  while (i < source.length) {
+    const ch = source[i]!;
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (PUNCTUATION[ch]) {
+      tokens.push({ type: PUNCTUATION[ch]!, text: ch });
+      i++;
+    } else if (ch === "'") {
+      let value = '';
+      let j = i + 1;
+      for (;;) {
+        if (j >= source.length) fail(`the string literal starting at position '${i}' is not terminated.`);
+        if (source[j] === "'") {
+          if (source[j + 1] === "'") {
+            value += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        value += source[j++];
+      }
+      tokens.push({ type: 'String', text: source.slice(i, j + 1), value });
+      i = j + 1;
+    } else if (/[0-9-]/.test(ch)) {
+      const m = /^-?\d+(\.\d+)?/.exec(source.slice(i));
+      if (!m) fail(`the character '${ch}' at position '${i}' is not expected.`);
+      tokens.push({ type: 'Integer', text: m![0], value: Number(m![0]) });
+      i += m![0].length;
+    } else if (/[A-Za-z_$]/.test(ch)) {
+      const m = /^[A-Za-z_$][\w$]*/.exec(source.slice(i))!;
+      tokens.push({ type: 'Identifier', text: m[0] });
+      i += m[0].length;
+    } else {
+      fail(`the character '${ch}' at position '${i}' is not expected.`);
+    }
+  }
+  tokens.push({ type: 'EndOfData', text: '' });
+  return tokens;
+}
+
+/** Parses the text of a "[...]" string (brackets included). */
+export function parseExpression(text: string): Expr {
+  const inner = text.slice(1, -1);
+  const tokens = tokenize(inner, inner);
+  let at = 0;
+  const peek = () => tokens[at]!;
+  const expect = (type: TokenType): Token => {
+    const token = tokens[at]!;
+    if (token.type !== type) throw new TemplateLanguageError(templateSentences.unparsable(inner, templateSentences.expectedToken(type, token.type)));
+    at++;
+    return token;
+  };
+
+  const primary = (): Expr => {
+    const token = peek();
+    if (token.type === 'String' || token.type === 'Integer') {
+      at++;
+      return { kind: 'literal', value: token.value! };
+    }
+    if (token.type === 'Identifier') {
+      at++;
+      if (peek().type !== 'LeftParenthesis') {
+        // Bicep and hand-written templates use the bare words; ARM knows them as functions too.
+        if (token.text === 'true' || token.text === 'false') return { kind: 'literal', value: token.text === 'true' };
+        if (token.text === 'null') return { kind: 'literal', value: null };
+      }
+      expect('LeftParenthesis');
+      const args: Expr[] = [];
+      if (peek().type !== 'RightParenthesis') {
+        args.push(expression());
+        while (peek().type === 'Comma') {
+          at++;
+          args.push(expression());
+        }
+      }
+      expect('RightParenthesis');
+      return { kind: 'call', name: token.text, args };
+    }
+    throw new TemplateLanguageError(templateSentences.unparsable(inner, templateSentences.expectedToken('Identifier', token.type)));
+  };
+
+  const expression = (): Expr => {
+    let expr = primary();
+    for (;;) {
+      const token = peek();
+      if (token.type === 'Dot') {
+        at++;
+        expr = { kind: 'property', target: expr, name: expect('Identifier').text };
+      } else if (token.type === 'LeftSquareBracket') {
+        at++;
+        const index = expression();
+        expect('RightSquareBracket');
+        expr = { kind: 'index', target: expr, index };
+      } else return expr;
+    }
+  };
+
+  const result = expression();
+  expect('EndOfData');
+  return result;
+}
+
+/** The expression back as ARM text (for messages and what-if). */
+export function printExpression(expr: Expr): string {
+  switch (expr.kind) {
+    case 'literal':
+      return typeof expr.value === 'string' ? `'${expr.value.replace(/'/g, "''")}'` : String(expr.value);
+    case 'call':
+      return `${expr.name}(${expr.args.map(printExpression).join(', ')})`;
+    case 'property':
+      return `${printExpression(expr.target)}.${expr.name}`;
+    case 'index':
+      return `${printExpression(expr.target)}[${printExpression(expr.index)}]`;
+  }
+}

@@ -1,0 +1,126 @@
+// Array and object functions, and the ones that take either a string or an array (concat, length,
+// first, take, contains …).
+import { arity, arr, deepEquals, fail, int, isObject, str, type FunctionTable } from './types.js';
+import { typeName } from './typeName.js';
+
+function seq(name: string, value: unknown): string | unknown[] {
+  if (typeof value === 'string' || Array.isArray(value)) return value;
+  return fail(`The template language function '${name}' expects its parameter to be an array or a string. The provided value is of type '${typeName(value)}'.`);
+}
+
+function setOf(name: string, args: unknown[], combine: 'union' | 'intersection'): unknown {
+  if (args.length < 2) fail(`Unable to evaluate template language function '${name}'. At least two parameter should be provided. Please see https://aka.ms/arm-template-expressions for usage details.`);
+  if (args.every(Array.isArray)) {
+    const lists = args as unknown[][];
+    if (combine === 'union') {
+      const out: unknown[] = [];
+      for (const list of lists) for (const v of list) if (!out.some((o) => deepEquals(o, v))) out.push(v);
+      return out;
+    }
+    return lists[0]!.filter((v, i, self) => self.findIndex((o) => deepEquals(o, v)) === i && lists.every((l) => l.some((o) => deepEquals(o, v))));
+  }
+  if (args.every(isObject)) {
+    const objects = args as Record<string, unknown>[];
+    if (combine === 'union') {
+      // Later objects win; nested objects merge deeply (ARM since 2020).
+      const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
+        const out = { ...a };
+        for (const [k, v] of Object.entries(b)) out[k] = isObject(out[k]) && isObject(v) ? merge(out[k] as Record<string, unknown>, v) : v;
+        return out;
+      };
+      return objects.reduce(merge, {});
+    }
+    const [first, ...rest] = objects;
+    return Object.fromEntries(Object.entries(first!).filter(([k, v]) => rest.every((o) => k in o && deepEquals(o[k], v))));
+  }
+  return fail(`The template language function '${name}' expects either a comma separated list of arrays or a comma separated list of objects.`);
+}
+
+export const arrayFunctions: FunctionTable = {
+  array: { eager: (a, _e, n) => (arity(n, a, 1), Array.isArray(a[0]) ? a[0] : [a[0]]) },
+  createarray: { eager: (a) => [...a] },
+  createobject: {
+    eager: (a, _e, n) => {
+      if (a.length % 2 !== 0) fail(`The template language function '${n}' must have an even number of parameters.`);
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < a.length; i += 2) out[str(n, a[i], 'its property names')] = a[i + 1];
+      return out;
+    },
+  },
+  coalesce: { eager: (a) => a.find((v) => v !== null && v !== undefined) ?? null },
+  concat: {
+    eager: (a, _e, n) => {
+      if (a.length === 0) return '';
+      if (a.every(Array.isArray)) return (a as unknown[][]).flat(1);
+      return a.map((v) => {
+        if (typeof v === 'string') return v;
+        if (typeof v === 'number' || typeof v === 'boolean') return v === true ? 'True' : v === false ? 'False' : String(v);
+        if (v === null) return '';
+        return fail(`The provided parameters for language function '${n}' are invalid. Either all or none of the parameters must be an array.`);
+      }).join('');
+    },
+  },
+  contains: {
+    eager: (a, _e, n) => {
+      arity(n, a, 2);
+      const [container, item] = a;
+      if (typeof container === 'string') return container.includes(typeof item === 'string' ? item : String(item));
+      if (Array.isArray(container)) return container.some((v) => deepEquals(v, item));
+      if (isObject(container)) return Object.keys(container).some((k) => k.toLowerCase() === String(item).toLowerCase());
+      return fail(`The template language function '${n}' expects its first parameter to be an object, an array, or a string. The provided value is of type '${typeName(container)}'.`);
+    },
+  },
+  empty: {
+    eager: (a, _e, n) => {
+      arity(n, a, 1);
+      const v = a[0];
+      if (v === null || v === undefined) return true;
+      if (typeof v === 'string' || Array.isArray(v)) return v.length === 0;
+      if (isObject(v)) return Object.keys(v).length === 0;
+      return fail(`The template function 'empty' expects its parameter to be an object, an array, or a string. The provided value is of type '${typeName(v)}'. Please see https://aka.ms/arm-template-expressions#empty for usage details.`);
+    },
+  },
+  first: { eager: (a, _e, n) => (arity(n, a, 1), (() => { const s = seq(n, a[0]); return typeof s === 'string' ? s.slice(0, 1) : (s[0] ?? null); })()) },
+  last: { eager: (a, _e, n) => (arity(n, a, 1), (() => { const s = seq(n, a[0]); return typeof s === 'string' ? s.slice(-1) : (s[s.length - 1] ?? null); })()) },
+  length: {
+    eager: (a, _e, n) => {
+      arity(n, a, 1);
+      if (isObject(a[0])) return Object.keys(a[0]).length;
+      return seq(n, a[0]).length;
+    },
+  },
+  take: { eager: (a, _e, n) => (arity(n, a, 2), seq(n, a[0]).slice(0, Math.max(0, int(n, a[1], 'its second parameter')))) },
+  skip: { eager: (a, _e, n) => (arity(n, a, 2), seq(n, a[0]).slice(Math.max(0, int(n, a[1], 'its second parameter')))) },
+  union: { eager: (a, _e, n) => setOf(n, a, 'union') },
+  intersection: { eager: (a, _e, n) => setOf(n, a, 'intersection') },
+  range: {
+    eager: (a, _e, n) => {
+      arity(n, a, 2);
+      const start = int(n, a[0], 'its first parameter');
+      const count = int(n, a[1], 'its second parameter');
+      if (count < 0 || count > 10000) fail(`The template language function '${n}' expects its count to be between 0 and 10000.`);
+      return Array.from({ length: count }, (_, i) => start + i);
+    },
+  },
+  items: {
+    eager: (a, _e, n) => {
+      arity(n, a, 1);
+      if (!isObject(a[0])) fail(`The template language function '${n}' expects its parameter to be an object. The provided value is of type '${typeName(a[0])}'.`);
+      return Object.keys(a[0]).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase())).map((key) => ({ key, value: (a[0] as Record<string, unknown>)[key] }));
+    },
+  },
+  trygetvalue: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
+  tryget: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
+  objectkeys: { eager: (a, _e, n) => (arity(n, a, 1), isObject(a[0]) ? Object.keys(a[0]) : fail(`The template language function '${n}' expects an object.`)) },
+  flatten: { eager: (a, _e, n) => (arity(n, a, 1), arr(n, a[0]).flatMap((v) => (Array.isArray(v) ? v : fail(`The template language function '${n}' expects an array of arrays.`)))) },
+};
+
+/** tryGet(object, key) / tryGet(array, index): null instead of an error when absent (Bicep's ?.). */
+function tryGet(target: unknown, key: unknown): unknown {
+  if (Array.isArray(target) && typeof key === 'number') return target[key] ?? null;
+  if (isObject(target) && typeof key === 'string') {
+    const k = Object.keys(target).find((x) => x.toLowerCase() === key.toLowerCase());
+    return k === undefined ? null : target[k];
+  }
+  return null;
+}

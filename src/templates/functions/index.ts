@@ -1,0 +1,16 @@
+// Every template function by lower-case name.
+import { arrayFunctions } from './arrays.js';
+import { hashFunctions } from './hash.js';
+import { logicFunctions } from './logic.js';
+import { listFunction, scopeFunctions } from './scope.js';
+import { stringFunctions } from './strings.js';
+import type { TemplateFunction } from './types.js';
+
+const TABLE = new Map<string, TemplateFunction>(
+  Object.entries({ ...stringFunctions, ...arrayFunctions, ...logicFunctions, ...hashFunctions, ...scopeFunctions }),
+);
+
+export function lookupFunction(name: string): TemplateFunction | undefined {
+  const key = name.toLowerCase();
+  return TABLE.get(key) ?? (/^list/.test(key) ? listFunction(name) : undefined);
+}

@@ -1,0 +1,85 @@
+// Functions that read the deployment: parameters, variables, the group, subscription and deployment
+// objects, copyIndex, resource ids, reference() and list*().
+import type { EvalEnv } from '../expression/env.js';
+import { arity, fail, int, str, type FunctionTable } from './types.js';
+
+/**
+ * resourceId([subscriptionId], [resourceGroupName], type, name1, name2…): the type's segments and
+ * the names interleave. ARM tells an optional leading subscription or group apart from the type by
+ * the '/' every type contains.
+ */
+export function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): string {
+  const parts = args.map((a) => str(name, a, 'its parameters'));
+  const typeAt = parts.findIndex((p) => p.includes('/'));
+  if (typeAt < 0 || typeAt > 2) fail(`Unable to evaluate template language function '${name}': the type must be a fully qualified resource type.`);
+  const group = env.resourceGroup();
+  const sub = env.subscription();
+  const subscriptionId = typeAt === 2 ? parts[0]! : String(sub['subscriptionId']);
+  const groupName = typeAt === 2 ? parts[1]! : typeAt === 1 ? parts[0]! : String(group['name']);
+  return buildResourceId(name, `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`, parts[typeAt]!, parts.slice(typeAt + 1));
+}
+
+export function buildResourceId(fn: string, scope: string, type: string, names: string[]): string {
+  const [namespace, ...types] = type.split('/');
+  if (types.length !== names.length) {
+    fail(`Unable to evaluate template language function '${fn}': the type '${type}' requires '${types.length}' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details.`);
+  }
+  return `${scope}/providers/${namespace}/${types.map((t, i) => `${t}/${names[i]}`).join('/')}`;
+}
+
+export const scopeFunctions: FunctionTable = {
+  parameters: { eager: (a, e, n) => (arity(n, a, 1), e.parameter(str(n, a[0]))) },
+  variables: { eager: (a, e, n) => (arity(n, a, 1), e.variable(str(n, a[0]))) },
+  resourcegroup: { eager: (a, e, n) => (arity(n, a, 0), e.resourceGroup()) },
+  subscription: { eager: (a, e, n) => (arity(n, a, 0), e.subscription()) },
+  deployment: { eager: (a, e, n) => (arity(n, a, 0), e.deployment()) },
+  environment: { eager: (a, e, n) => (arity(n, a, 0), e.environment()) },
+  copyindex: {
+    eager: (a, e, n) => {
+      arity(n, a, 0, 2);
+      // copyIndex(), copyIndex(offset), copyIndex('loop'), copyIndex('loop', offset)
+      const loop = typeof a[0] === 'string' ? a[0] : undefined;
+      const offsetArg = typeof a[0] === 'string' ? a[1] : a[0];
+      const offset = offsetArg === undefined ? 0 : int(n, offsetArg, 'its offset');
+      return e.copyIndex(loop) + offset;
+    },
+  },
+  resourceid: { eager: (a, e, n) => resourceIdOf(e, n, a) },
+  subscriptionresourceid: {
+    eager: (a, e, n) => {
+      const parts = a.map((x) => str(n, x, 'its parameters'));
+      const typeAt = parts.findIndex((p) => p.includes('/'));
+      const subscriptionId = typeAt === 1 ? parts[0]! : String(e.subscription()['subscriptionId']);
+      return buildResourceId(n, `/subscriptions/${subscriptionId}`, parts[typeAt]!, parts.slice(typeAt + 1));
+    },
+  },
+  tenantresourceid: {
+    eager: (a, _e, n) => {
+      const parts = a.map((x) => str(n, x, 'its parameters'));
+      return buildResourceId(n, '', parts[0]!, parts.slice(1));
+    },
+  },
+  extensionresourceid: {
+    eager: (a, _e, n) => {
+      const parts = a.map((x) => str(n, x, 'its parameters'));
+      return buildResourceId(n, parts[0]!, parts[1]!, parts.slice(2));
+    },
+  },
+  reference: {
+    eager: (a, e, n) => {
+      arity(n, a, 1, 3);
+      const full = typeof a[2] === 'string' && a[2].toLowerCase() === 'full';
+      return e.reference(str(n, a[0], 'its first parameter'), a[1] === undefined ? undefined : str(n, a[1], 'its second parameter'), full);
+    },
+  },
+};
+
+/** list*() (listKeys, listClusterUserCredential…): any function whose name starts with "list". */
+export function listFunction(action: string): FunctionTable[string] {
+  return {
+    eager: (a, e, n) => {
+      arity(n, a, 2, 3);
+      return e.list(action, str(n, a[0], 'its first parameter'), str(n, a[1], 'its second parameter'), a[2]);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// Expanding a template's resources into the instances a deployment creates: nested child resources
+// get their full type and name (and depend on their parent), copy loops repeat a declaration with
+// copyIndex() bound, and condition decides whether an instance is deployed.
+import { invalidTemplate, templateSentences } from '../arm/errors.js';
+import type { DeploymentContext } from './context.js';
+import { evaluateDeep } from './expression/evaluate.js';
+import { DeferredEvaluation } from './expression/env.js';
+import { TemplateLanguageError } from './expression/parser.js';
+import type { ResourceDecl } from './template.js';
+import { violationAt } from './violations.js';
+
+/** Members ARM reads itself; everything else is the body sent to the resource provider. */
+export const TEMPLATE_ONLY_MEMBERS = new Set(['type', 'apiversion', 'name', 'condition', 'dependson', 'copy', 'resources', 'comments', 'scope', 'existing', 'metadata']);
+
+export interface CopyFrame {
+  name: string;
+  index: number;
+}
+
+export interface ResourceInstance {
+  /** Position in template order (parents before their children), the tie-break of the deploy order. */
+  order: number;
+  decl: ResourceDecl;
+  /** e.g. properties.template.resources[0].resources[1] */
+  path: string;
+  frames: CopyFrame[];
+  /** The copy loop this instance belongs to (dependsOn may name it). */
+  copyName?: string;
+  parent?: ResourceInstance;
+  type: string;
+  name: string;
+  id: string;
+  apiVersion: string;
+  deploy: boolean;
+  existing: boolean;
+  /** Filled by dependencies.ts. */
+  dependsOn: ResourceInstance[];
+}
+
+/** Evaluates with the instance's copy loops bound. */
+export function withFrames<T>(ctx: DeploymentContext, frames: readonly CopyFrame[], fn: () => T): T {
+  if (frames.length === 0) return fn();
+  const [first, ...rest] = frames;
+  return ctx.inCopy(first!.name, first!.index, () => withFrames(ctx, rest, fn));
+}
+
+/** The resource's name in ARM's messages: evaluated when possible, else as written. */
+function displayName(ctx: DeploymentContext, decl: ResourceDecl, frames: CopyFrame[]): string {
+  try {
+    return String(withFrames(ctx, frames, () => evaluateDeep(decl.name, ctx)));
+  } catch {
+    return decl.name;
+  }
+}
+
+/** Wraps a template-language failure in a resource as ARM's InvalidTemplate naming the resource. */
+export function resourceError(ctx: DeploymentContext, decl: ResourceDecl, frames: CopyFrame[], path: string, err: unknown): never {
+  if (err instanceof TemplateLanguageError) {
+    const v = violationAt(decl, path);
+    throw invalidTemplate(templateSentences.resourceNotValid(displayName(ctx, decl, frames), v?.lineNumber ?? 0, v?.linePosition ?? 0, err.message), v);
+  }
+  throw err;
+}
+
+export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
+  const out: ResourceInstance[] = [];
+  const group = ctx.scope.resourceGroup;
+  const scopeId = `/subscriptions/${ctx.scope.subscriptionId}/resourceGroups/${group.name}`;
+
+  const visit = (decl: ResourceDecl, path: string, frames: CopyFrame[], parent: ResourceInstance | undefined): void => {
+    const evaluate = <T>(value: unknown, f: CopyFrame[]): T => {
+      try {
+        return withFrames(ctx, f, () => evaluateDeep(value, ctx)) as T;
+      } catch (err) {
+        if (err instanceof DeferredEvaluation) {
+          throw invalidTemplate(`The template resource '${decl.name}' uses '${err.functionName}' where its value must be known before the deployment starts. Please see https://aka.ms/arm-template-expressions for usage details.`, violationAt(decl, path));
+        }
+        return resourceError(ctx, decl, f, path, err);
+      }
+    };
+    const iterations: CopyFrame[][] = [];
+    if (decl.copy) {
+      const count = evaluate<unknown>(decl.copy.count, frames);
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 800) {
+        throw invalidTemplate(templateSentences.copyCountNotValid(decl.name), violationAt(decl, path));
+      }
+      for (let i = 0; i < count; i++) iterations.push([...frames, { name: decl.copy.name, index: i }]);
+    } else iterations.push(frames);
+
+    for (const f of iterations) {
+      let type = evaluate<string>(decl.type, f);
+      let name = String(evaluate<unknown>(decl.name, f));
+      if (parent) {
+        // Nested: a short type ("subnets") and name ("s1") extend the parent's.
+        if (!type.includes('/')) type = `${parent.type}/${type}`;
+        if (name.split('/').length < type.split('/').length - 1) name = `${parent.name}/${name}`;
+      }
+      const typeSegments = type.split('/');
+      const nameSegments = name.split('/');
+      if (nameSegments.length !== typeSegments.length - 1) {
+        throw invalidTemplate(templateSentences.incorrectSegmentLengths(name, type), violationAt(decl, path));
+      }
+      const id = `${scopeId}/providers/${typeSegments[0]}/${typeSegments.slice(1).map((t, i) => `${t}/${nameSegments[i]}`).join('/')}`;
+      const condition = decl.condition === undefined ? true : evaluate<unknown>(decl.condition, f);
+      const instance: ResourceInstance = {
+        order: out.length,
+        decl,
+        path,
+        frames: f,
+        ...(decl.copy ? { copyName: decl.copy.name } : {}),
+        ...(parent ? { parent } : {}),
+        type,
+        name,
+        id,
+        apiVersion: evaluate<string>(decl.apiVersion, f),
+        deploy: condition === true && (parent?.deploy ?? true),
+        existing: decl.existing === true,
+        dependsOn: [],
+      };
+      out.push(instance);
+      (decl.resources ?? []).forEach((child, i) => visit(child, `${path}.resources[${i}]`, f, instance));
+    }
+  };
+  ctx.template.resources.forEach((decl, i) => visit(decl, `properties.template.resources[${i}]`, [], undefined));
+  return out;
+}
+
+/** The body the resource provider receives: everything but the template's own members, evaluated. */
+export function resourceBody(decl: ResourceDecl): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(decl).filter(([k]) => !TEMPLATE_ONLY_MEMBERS.has(k.toLowerCase())));
+}

@@ -1,0 +1,79 @@
+// Cluster API tests: a real server with a managed cluster created through the official SDK, its kubeconfig
+// from listClusterUserCredential in a temp file, and the real /usr/bin/kubectl (the gcloud dispatcher) run
+// against it with a fresh discovery cache per call.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ManagedCluster } from '@azure/arm-containerservice';
+import { aksClient, cluster, POLL } from '../containerservice/harness.js';
+import { withServer, type Env } from '../network/harness.js';
+
+export const KUBECTL = '/usr/bin/kubectl';
+export const HAVE_KUBECTL = existsSync(KUBECTL);
+
+export interface ClusterEnv extends Env {
+  clusterId: string;
+  kubeconfig: string;
+  kubeconfigYaml: string;
+  scratch: string;
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs fn with a fresh server and cluster c1 in rg (3 nodes unless told), its user kubeconfig written out. */
+export async function withCluster(
+  network: ManagedCluster['networkProfile'],
+  fn: (env: ClusterEnv) => Promise<void>,
+  pool: Record<string, unknown> = {},
+): Promise<void> {
+  await withServer(async (env) => {
+    const aks = aksClient(env.server);
+    const created = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster(network, pool), POLL);
+    const creds = await aks.managedClusters.listClusterUserCredentials('rg', 'c1');
+    const yaml = Buffer.from(creds.kubeconfigs![0]!.value!).toString('utf8');
+    const scratch = mkdtempSync(join(tmpdir(), 'aksemu-kubectl-'));
+    const kubeconfig = join(scratch, 'kubeconfig');
+    writeFileSync(kubeconfig, yaml, { mode: 0o600 });
+    try {
+      // The same object withServer closes: restart(env) replaces env.server on it.
+      await fn(Object.assign(env, { clusterId: created.id!, kubeconfig, kubeconfigYaml: yaml, scratch }));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+}
+
+let calls = 0;
+
+/** The real kubectl with KUBECONFIG=env.kubeconfig and a discovery cache of its own. */
+export function kubectl(env: Pick<ClusterEnv, 'kubeconfig' | 'scratch'>, args: string[], timeoutMs = 90_000): Promise<KubectlResult> {
+  const cache = join(env.scratch, `cache-${++calls}`);
+  return new Promise((resolve) => {
+    const child = execFile(
+      KUBECTL,
+      [`--cache-dir=${cache}`, ...args],
+      { env: { ...process.env, KUBECONFIG: env.kubeconfig, HOME: env.scratch }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+    // kubectl prompts for a username on stdin when a kubeconfig user has no credentials: give it EOF.
+    child.stdin?.end();
+  });
+}
+
+/** Resolves when check() holds, polling; rejects after timeoutMs. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

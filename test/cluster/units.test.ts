@@ -1,0 +1,109 @@
+// The cluster API's pieces on their own: HumanDuration, selectors, discovery negotiation, node printing,
+// watch translation, CNI config loading, patches, and the object store's resource versions.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseNetworkConfig } from '../../src/cluster/cni.js';
+import { aggregatedDiscovery, aggregatedVersion, apiResourceList } from '../../src/cluster/discovery.js';
+import { ObjectStore } from '../../src/cluster/objects/store.js';
+import { strategicMergePatch } from '../../src/cluster/patch.js';
+import { findResource } from '../../src/cluster/resources.js';
+import { matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../../src/cluster/selectors.js';
+import { table } from '../../src/cluster/tables.js';
+import { humanDuration, microTime } from '../../src/cluster/time.js';
+import { openWatch, type WatchEvent } from '../../src/cluster/watch.js';
+
+const NODES = findResource('', 'v1', 'nodes')!;
+const PODS = findResource('', 'v1', 'pods')!;
+
+describe('cluster API units', () => {
+  test('HumanDuration boundaries (kubectl-compat §4.5)', () => {
+    const cases: Array<[number, string]> = [[0, '0s'], [119, '119s'], [120, '2m'], [369, '6m9s'], [601, '10m'], [10860, '3h1m'], [86400, '24h'], [176400, '2d1h'], [8 * 86400, '8d'], [730 * 86400, '2y'], [731 * 86400, '2y1d']];
+    for (const [s, want] of cases) assert.equal(humanDuration(s * 1000), want, `${s}s`);
+    assert.equal(humanDuration(-5000), '<invalid>');
+    assert.match(microTime(Date.parse('2026-12-02T10:19:38.123Z')), /^2026-12-02T10:19:38\.123000Z$/);
+  });
+
+  test('label and field selectors, including !=, in/notin, existence and empty values', () => {
+    const labels = { app: 'web', tier: 'front' };
+    assert.ok(matchLabels(parseLabelSelector('app=web,tier!=back'), labels));
+    assert.ok(matchLabels(parseLabelSelector('app in (web,api),!missing,tier'), labels));
+    assert.ok(!matchLabels(parseLabelSelector('app notin (web)'), labels));
+    assert.ok(!matchLabels(parseLabelSelector('missing='), labels));
+    const event = { involvedObject: { name: 'n1', kind: 'Node' } };
+    assert.ok(matchFields(parseFieldSelector('involvedObject.name=n1,involvedObject.namespace=,involvedObject.kind=Node'), event));
+    const pod = { spec: { nodeName: 'n1' }, status: { phase: 'Running' } };
+    assert.ok(matchFields(parseFieldSelector('spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed'), pod));
+    assert.throws(() => parseFieldSelector('nonsense'), /invalid selector/);
+  });
+
+  test('discovery: aggregated v2 or v2beta1 by Accept, legacy otherwise; short names and categories', () => {
+    const kubectl132 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    assert.equal(aggregatedVersion(kubectl132), 'v2');
+    assert.equal(aggregatedVersion('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json'), 'v2beta1');
+    assert.equal(aggregatedVersion('application/json, */*'), undefined);
+    const core = aggregatedDiscovery(true, 'v2') as any;
+    const nodes = core.items[0].versions[0].resources.find((r: any) => r.resource === 'nodes');
+    assert.deepEqual(nodes.shortNames, ['no']);
+    assert.equal(nodes.scope, 'Cluster');
+    const apps = (aggregatedDiscovery(false, 'v2') as any).items.find((i: any) => i.metadata.name === 'apps');
+    assert.deepEqual(apps.versions[0].resources.find((r: any) => r.resource === 'daemonsets').categories, ['all']);
+    const legacy = apiResourceList('', 'v1') as any;
+    assert.ok(legacy.resources.some((r: any) => r.name === 'nodes/status'));
+  });
+
+  test('node Table: status, roles from both role labels, wide columns, PartialObjectMetadata rows', () => {
+    const node = {
+      apiVersion: 'v1', kind: 'Node',
+      metadata: { name: 'n', creationTimestamp: new Date(Date.now() - 369_000).toISOString(), labels: { 'kubernetes.io/role': 'agent', 'node-role.kubernetes.io/agent': '' } },
+      spec: { unschedulable: true },
+      status: { conditions: [{ type: 'Ready', status: 'False' }], addresses: [{ type: 'InternalIP', address: '10.224.0.4' }], nodeInfo: { kubeletVersion: 'v1.32.9' } },
+    };
+    const t = table('Node', [node], 'Metadata', { resourceVersion: '5' }) as any;
+    assert.deepEqual(t.rows[0].cells, ['n', 'NotReady,SchedulingDisabled', 'agent', '6m9s', 'v1.32.9', '10.224.0.4', '<none>', '<unknown>', '<unknown>', '<unknown>']);
+    assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata');
+    assert.deepEqual(t.columnDefinitions.filter((c: any) => c.priority === 0).map((c: any) => c.name), ['Name', 'Status', 'Roles', 'Age', 'Version']);
+  });
+
+  test('watch: no replay from a resourceVersion, ADDED/DELETED as objects enter and leave a selector, 410 when too old', () => {
+    const store = new ObjectStore(100);
+    store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '1' } } });
+    const rv = String(store.resourceVersion);
+    const events: WatchEvent[] = [];
+    const w = openWatch(store, PODS, 'default', { labels: parseLabelSelector('x=1'), fields: [] }, { resourceVersion: rv }, { send: (e) => events.push(e), close: () => {} });
+    store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '2' } } });
+    store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'other', labels: { x: '1' } } });
+    store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '1' } } });
+    store.delete(PODS, 'default', 'a');
+    w.stop();
+    assert.deepEqual(events.map((e) => [e.type, (e.object as any).metadata.name]), [['DELETED', 'a'], ['ADDED', 'a'], ['DELETED', 'a']]);
+    const replay: WatchEvent[] = [];
+    openWatch(store, PODS, undefined, { labels: [], fields: [] }, { resourceVersion: rv }, { send: (e) => replay.push(e), close: () => {} }).stop();
+    assert.equal(replay.length, 4);
+    const old: WatchEvent[] = [];
+    openWatch(store, NODES, undefined, { labels: [], fields: [] }, { resourceVersion: '3' }, { send: (e) => old.push(e), close: () => {} });
+    assert.equal(old[0]?.type, 'ERROR');
+    assert.equal((old[0]?.object as any).code, 410);
+  });
+
+  test('unchanged writes keep their resourceVersion', () => {
+    const store = new ObjectStore(1);
+    const a = store.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: {} });
+    const b = store.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: {} }, { onlyIfChanged: true });
+    assert.equal(a.metadata.resourceVersion, b.metadata.resourceVersion);
+  });
+
+  test('CNI configs load as libcni loads them', () => {
+    assert.deepEqual(parseNetworkConfig('10-x.conflist', '{"name":"x","plugins":[{"type":"bridge"},{"type":"portmap"}]}').types, ['bridge', 'portmap']);
+    assert.equal(parseNetworkConfig('10-x.conf', '{"name":"x","type":"bridge"}').types[0], 'bridge');
+    assert.throws(() => parseNetworkConfig('a.conflist', '{"name":"x","plugins":[]}'), /no plugins/);
+    assert.throws(() => parseNetworkConfig('a.conflist', '{"plugins":[{"type":"bridge"}]}'), /no name/);
+    assert.throws(() => parseNetworkConfig('a.conflist', 'not json'), /error parsing/);
+  });
+
+  test('strategic merge patch as kubectl apply sends it: containers by name, $setElementOrder dropped', () => {
+    const live = { spec: { containers: [{ name: 'a', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'x' }] } };
+    const patch = { spec: { $setElementOrder: undefined, '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'a', image: 'nginx:1.26' }] } };
+    const out = strategicMergePatch(live, patch) as any;
+    assert.deepEqual(out.spec.containers, [{ name: 'a', image: 'nginx:1.26', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'x' }]);
+  });
+});

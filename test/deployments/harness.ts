@@ -1,0 +1,63 @@
+// Test support for deployments: the seed documents' templates (read from ../shared/seeds, a sibling
+// of the repository, as CI checks it out), and a deploy-and-wait helper over the ARM front door.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { arm, pathOf, type Reply } from '../arm/helpers.js';
+import type { TestServer } from '../e2e/harness.js';
+
+/** <repo>/../shared/seeds, from dist/test/deployments. */
+export const SEEDS_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared/seeds');
+
+export interface SeedTemplates {
+  file: string;
+  arm: string;
+  bicep: string;
+}
+
+/** The ARM JSON (the first top-level {…} block) and Bicep (from the first `param` line to the closing `}`) of each seed that has them. */
+export function seedTemplates(): SeedTemplates[] {
+  if (!existsSync(SEEDS_DIR)) throw new Error(`seed documents not found at ${SEEDS_DIR}`);
+  const out: SeedTemplates[] = [];
+  for (const file of readdirSync(SEEDS_DIR).filter((f) => f.endsWith('.txt')).sort()) {
+    const lines = readFileSync(join(SEEDS_DIR, file), 'utf8').split(/\r?\n/);
+    const start = lines.findIndex((l) => l === '{');
+    if (start < 0) continue;
+    const end = lines.findIndex((l, i) => i > start && l === '}');
+    const bicepStart = lines.findIndex((l, i) => i > end && l.startsWith('param '));
+    const bicepEnd = lines.findIndex((l, i) => i > bicepStart && l === '}');
+    assert.ok(end > start && bicepStart > end && bicepEnd > bicepStart, `templates of ${file}`);
+    out.push({ file, arm: lines.slice(start, end + 1).join('\n'), bicep: lines.slice(bicepStart, bicepEnd + 1).join('\n') });
+  }
+  return out;
+}
+
+export const API = 'api-version=2021-04-01';
+
+export function deploymentPath(sub: string, group: string, name: string): string {
+  return `/subscriptions/${sub}/resourcegroups/${group}/providers/Microsoft.Resources/deployments/${name}`;
+}
+
+/** The body az 2.45 sends: JSON with the template file spliced in raw under an unquoted key. */
+export function azBody(templateText: string, parameters: Record<string, unknown> = {}): string {
+  const params = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, { value: v }]));
+  return `{"properties": {"parameters": ${JSON.stringify(params)}, "mode": "Incremental", template:${templateText}}}`;
+}
+
+/** PUT + poll the status URL until the deployment ends; returns the PUT answer and the final GET. */
+export async function deploy(server: TestServer, sub: string, group: string, name: string, body: string): Promise<{ put: Reply; status: any; final: Reply }> {
+  const path = deploymentPath(sub, group, name);
+  const put = await arm(server, 'PUT', `${path}?${API}`, { raw: body, headers: { 'content-type': 'application/json' } });
+  if (put.status >= 300) return { put, status: undefined, final: put };
+  const statusUrl = put.headers['azure-asyncoperation'];
+  assert.ok(statusUrl, 'Azure-AsyncOperation header');
+  let status: any;
+  for (let i = 0; i < 500; i++) {
+    status = (await arm(server, 'GET', pathOf(statusUrl))).body;
+    if (status?.status !== 'Running') break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const final = await arm(server, 'GET', `${path}?${API}`);
+  return { put, status, final };
+}
