@@ -22,6 +22,11 @@ export interface ParseResult {
   typed: string[];
 }
 
+/** argparse's view: '-x' and '--x' are options; a lone '-' (stdin/stdout) and negative numbers are values. */
+function isOption(token: string): boolean {
+  return token.startsWith('-') && token !== '-' && !/^-\d/.test(token);
+}
+
 function display(def: ArgDef): string {
   return def.options.join('/');
 }
@@ -42,7 +47,7 @@ export function parseArgs(prog: string, defs: ArgDef[], argv: string[]): ParseRe
       name = token.slice(0, eq);
       inline = token.slice(eq + 1);
     }
-    const def = token.startsWith('-') && !/^-\d/.test(token) ? byOption.get(name) : undefined;
+    const def = isOption(token) ? byOption.get(name) : undefined;
     if (!def) {
       unrecognized.push(token);
       continue;
@@ -51,7 +56,7 @@ export function parseArgs(prog: string, defs: ArgDef[], argv: string[]): ParseRe
     const takeValues = (): string[] => {
       if (inline !== undefined) return [inline];
       const values: string[] = [];
-      while (i + 1 < argv.length && !(argv[i + 1]!.startsWith('-') && !/^-\d/.test(argv[i + 1]!))) {
+      while (i + 1 < argv.length && !isOption(argv[i + 1]!)) {
         values.push(argv[++i]!);
         if (def.type !== 'list') break;
       }

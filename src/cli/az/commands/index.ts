@@ -1,10 +1,11 @@
 // Every `aksemu az` command, by az name.
 import type { CommandDef } from '../command.js';
 import { aksCommands } from './aks.js';
+import { credentialCommands } from './credentials.js';
 import { deploymentCommands } from './deployment.js';
 import { groupCommands } from './group.js';
 import { networkCommands } from './network.js';
 import { nodepoolCommands } from './nodepool.js';
 import { roleCommands } from './role.js';
 
-export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...nodepoolCommands, ...deploymentCommands];
+export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...credentialCommands, ...nodepoolCommands, ...deploymentCommands];
