@@ -16,7 +16,7 @@ import {
   staticAllocationWithoutAddress,
 } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
-import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, parentOf, referenceId, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { compact, groupNameOf, parentOf, referenceId, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 
@@ -148,15 +148,9 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
     }));
     const p = input.properties ?? {};
     const nic: NetworkInterface = compact({
-      id: nicId,
-      name: existing?.name ?? nameOf(id),
-      type: TYPES.networkInterface,
-      etag: newEtag(),
-      location,
-      tags: input.tags ?? undefined,
+      ...trackedHead(existing, nicId, TYPES.networkInterface, location, input.tags),
       properties: {
-        provisioningState: state,
-        resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+        ...trackedProperties(existing, state),
         ipConfigurations,
         dnsSettings: { dnsServers: p.dnsSettings?.dnsServers ?? [], appliedDnsServers: [] },
         enableAcceleratedNetworking: p.enableAcceleratedNetworking ?? false,

@@ -11,7 +11,7 @@ import {
   securityRuleInvalidProperty,
 } from './errors.js';
 import type { NetworkSecurityGroup, SecurityRule } from './models.js';
-import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 
 export interface SecurityRuleInput {
   name?: string;
@@ -148,15 +148,9 @@ export function writeNetworkSecurityGroup(store: Store, id: string, input: NsgIn
   });
   checkRules(nsgId, rules);
   const nsg: NetworkSecurityGroup = compact({
-    id: nsgId,
-    name: existing?.name ?? nameOf(id),
-    type: TYPES.networkSecurityGroup,
-    etag: newEtag(),
-    location,
-    tags: input.tags ?? undefined,
+    ...trackedHead(existing, nsgId, TYPES.networkSecurityGroup, location, input.tags),
     properties: {
-      provisioningState: state,
-      resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+      ...trackedProperties(existing, state),
       securityRules: rules,
       subnets: existing?.properties.subnets,
       networkInterfaces: existing?.properties.networkInterfaces,

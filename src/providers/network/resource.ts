@@ -126,6 +126,19 @@ export function referenceId(value: { id?: string | null } | null | undefined, pa
   return id.replace(/\/+$/, '');
 }
 
+/**
+ * The members every tracked Network resource writes the same way: an update keeps the stored id and
+ * name casing, a new etag each time. Spread first so the record keeps ARM's member order.
+ */
+export function trackedHead(existing: { name: string } | undefined, id: string, type: string, location: string, tags: Record<string, string> | null | undefined) {
+  return { id, name: existing?.name ?? nameOf(id), type, etag: newEtag(), location, tags: tags ?? undefined };
+}
+
+/** The first properties of a tracked Network resource: its state, and a resourceGuid kept across updates. */
+export function trackedProperties<S extends string>(existing: { properties: { resourceGuid: string } } | undefined, state: S) {
+  return { provisioningState: state, resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid() };
+}
+
 /** Drops undefined members (JSON would anyway; this keeps stored records and responses identical). */
 export function compact<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;

@@ -13,7 +13,7 @@ import {
 } from './errors.js';
 import type { Route, RouteTable } from './models.js';
 import { parsePrefix } from './prefixes.js';
-import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 
 export interface RouteInput {
   name?: string;
@@ -69,15 +69,9 @@ export function writeRouteTable(store: Store, id: string, input: RouteTableInput
   });
   checkRouteNames(tableId, routes);
   const table: RouteTable = compact({
-    id: tableId,
-    name: existing?.name ?? nameOf(id),
-    type: TYPES.routeTable,
-    etag: newEtag(),
-    location,
-    tags: input.tags ?? undefined,
+    ...trackedHead(existing, tableId, TYPES.routeTable, location, input.tags),
     properties: {
-      provisioningState: state,
-      resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+      ...trackedProperties(existing, state),
       disableBgpRoutePropagation: input.properties?.disableBgpRoutePropagation ?? false,
       routes,
       subnets: existing?.properties.subnets,

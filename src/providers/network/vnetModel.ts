@@ -15,7 +15,7 @@ import {
 } from './errors.js';
 import type { Subnet, VirtualNetwork } from './models.js';
 import { parsePrefixes } from './prefixes.js';
-import { compact, groupNameOf, nameOf, newEtag, newResourceGuid, regionName, TYPES, type ProvisioningState } from './resource.js';
+import { compact, groupNameOf, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
 
 export interface VnetInput {
@@ -69,15 +69,9 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
   const cidrs = checkAddressSpace(vnetId, addressPrefixes);
 
   const vnet: VirtualNetwork = compact({
-    id: vnetId,
-    name: existing?.name ?? nameOf(id),
-    type: TYPES.virtualNetwork,
-    etag: newEtag(),
-    location,
-    tags: input.tags ?? undefined,
+    ...trackedHead(existing, vnetId, TYPES.virtualNetwork, location, input.tags),
     properties: {
-      provisioningState: state,
-      resourceGuid: existing?.properties.resourceGuid ?? newResourceGuid(),
+      ...trackedProperties(existing, state),
       addressSpace: { addressPrefixes: cidrs.map(String) },
       dhcpOptions: p.dhcpOptions ? { dnsServers: p.dhcpOptions.dnsServers ?? [] } : undefined,
       enableDdosProtection: p.enableDdosProtection ?? false,

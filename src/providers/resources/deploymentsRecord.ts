@@ -46,19 +46,24 @@ export interface DeploymentRequest {
   tags?: Record<string, string>;
 }
 
+/** What a deployment and a what-if request both carry in their properties. */
+const deploymentMembers = {
+  template: s.any(),
+  templateLink: s.any(),
+  parameters: s.map(s.any()),
+  parametersLink: s.any(),
+  mode: s.string(),
+  debugSetting: s.object('DebugSetting', { detailLevel: s.string() }),
+  onErrorDeployment: s.any(),
+  expressionEvaluationOptions: s.object('ExpressionEvaluationOptions', { scope: s.string() }),
+};
+
 /** The REST model of a deployment request (strict members, as every aksemu body). */
 const deploymentModel = s.object('Deployment', {
   location: s.string(),
   tags: s.map(s.string()),
   properties: s.object('DeploymentProperties', {
-    template: s.any(),
-    templateLink: s.any(),
-    parameters: s.map(s.any()),
-    parametersLink: s.any(),
-    mode: s.string(),
-    debugSetting: s.object('DebugSetting', { detailLevel: s.string() }),
-    onErrorDeployment: s.any(),
-    expressionEvaluationOptions: s.object('ExpressionEvaluationOptions', { scope: s.string() }),
+    ...deploymentMembers,
     validationLevel: s.string(),
   }),
 });
@@ -66,14 +71,7 @@ const deploymentModel = s.object('Deployment', {
 const whatIfModel = s.object('DeploymentWhatIf', {
   location: s.string(),
   properties: s.object('DeploymentWhatIfProperties', {
-    template: s.any(),
-    templateLink: s.any(),
-    parameters: s.map(s.any()),
-    parametersLink: s.any(),
-    mode: s.string(),
-    debugSetting: s.object('DebugSetting', { detailLevel: s.string() }),
-    onErrorDeployment: s.any(),
-    expressionEvaluationOptions: s.object('ExpressionEvaluationOptions', { scope: s.string() }),
+    ...deploymentMembers,
     whatIfSettings: s.object('DeploymentWhatIfSettings', { resultFormat: s.string() }),
     validationLevel: s.string(),
   }),
