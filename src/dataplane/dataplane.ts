@@ -1,0 +1,71 @@
+// The data plane behind one small interface. `none` (the default) builds nothing: the control plane alone
+// answers. `netns` builds Linux network namespaces (dataplane/netns/**). Callers: the server (apply on every
+// control-plane change) and the cluster kubelets (attach/detach pod sandboxes).
+import type { Topology } from './topology.js';
+
+export type DataplaneMode = 'none' | 'netns';
+
+export interface PodAttachment {
+  clusterId: string;
+  node: string;
+  /** ARM id of the node host (HostTopology.id). */
+  hostId: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  /** The sandbox id (CNI_CONTAINERID). */
+  sandboxId: string;
+  /** kubenet and azure: the address the control plane chose (from the node /24, or a secondary IP). */
+  ip?: string;
+  /** BYO CNI: the node's conf dir and the plugin search path; the driver runs the conflist's plugins. */
+  cni?: { confDir: string; pluginDirs: string[]; cacheDir: string };
+}
+
+export interface PodNetwork {
+  /** The pod's address (for BYO CNI: the one the plugins' IPAM gave). */
+  ip: string;
+  /** The network namespace path, for tools that want to enter it. */
+  netns?: string;
+}
+
+export interface ProbeRequest {
+  /** `pod/NAMESPACE/NAME` (with clusterId), `node/NAME`, `vm/NAME`, or `internet`. */
+  from: { kind: 'pod' | 'node' | 'vm' | 'internet'; clusterId?: string; namespace?: string; name?: string };
+  to: { ip: string; port: number };
+  timeoutMs?: number;
+}
+
+export interface ProbeResult {
+  connected: boolean;
+  /** The source address the far side saw (when it connected to a probe listener of ours). */
+  seenSource?: string;
+  error?: string;
+  ms: number;
+}
+
+export interface Dataplane {
+  readonly mode: DataplaneMode;
+  /** Converges on the topology: creates what is missing, updates what changed, removes what is gone. */
+  apply(topology: Topology): Promise<void>;
+  attachPod(pod: PodAttachment): Promise<PodNetwork>;
+  /** Idempotent; for BYO CNI runs DEL through the cached result before the namespace goes. */
+  detachPod(pod: PodAttachment): Promise<void>;
+  probe(request: ProbeRequest): Promise<ProbeResult>;
+  /** Stops; with `removeAll` every namespace this instance created is deleted, by name. */
+  close(options?: { removeAll?: boolean }): Promise<void>;
+}
+
+/** The default: nothing is built, probes cannot run. */
+export class NullDataplane implements Dataplane {
+  readonly mode = 'none' as const;
+  async apply(): Promise<void> {}
+  async attachPod(pod: PodAttachment): Promise<PodNetwork> {
+    if (!pod.ip) throw new Error('the none data plane cannot run CNI plugins for a pod');
+    return { ip: pod.ip };
+  }
+  async detachPod(): Promise<void> {}
+  async probe(): Promise<ProbeResult> {
+    return { connected: false, error: 'the data plane is off: start aksemu with --dataplane netns', ms: 0 };
+  }
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,73 @@
+// What the data plane must build, as plain data derived from the control plane's state: VNets with their
+// subnets, route tables (UDRs), NSGs and hosts (AKS nodes and VMs). The data plane converges on it; it never
+// reads the store itself. Pods are attached one at a time (dataplane.ts), not listed here.
+
+export interface Topology {
+  vnets: VnetTopology[];
+}
+
+export interface VnetTopology {
+  /** ARM id of the virtual network (lower case is fine: compared case-insensitively). */
+  id: string;
+  addressSpace: string[];
+  subnets: SubnetTopology[];
+  hosts: HostTopology[];
+}
+
+export interface SubnetTopology {
+  id: string;
+  name: string;
+  /** IPv4 prefix, e.g. 10.224.0.0/16 (the gateway is the first usable address, .1). */
+  prefix: string;
+  /** The associated route table's routes (kubenet: one per node, podCIDR → node IP). */
+  routes: UdrRoute[];
+  /** The associated NSG's effective rules, custom and default, in priority order. */
+  nsg?: NsgTopology;
+}
+
+export interface UdrRoute {
+  name: string;
+  prefix: string;
+  nextHopType: 'VirtualAppliance' | 'VnetLocal' | 'Internet' | 'None' | 'VirtualNetworkGateway';
+  nextHopIp?: string;
+}
+
+export interface NsgTopology {
+  id: string;
+  rules: NsgRule[];
+}
+
+export interface NsgRule {
+  name: string;
+  priority: number;
+  direction: 'Inbound' | 'Outbound';
+  access: 'Allow' | 'Deny';
+  /** Tcp, Udp, Icmp or * (Azure's spelling). */
+  protocol: string;
+  /** CIDRs, addresses, `*`, or service tags (VirtualNetwork, Internet, AzureLoadBalancer). */
+  sourcePrefixes: string[];
+  sourcePorts: string[];
+  destinationPrefixes: string[];
+  destinationPorts: string[];
+}
+
+export interface HostTopology {
+  /** ARM id of the NIC's owner: the VM, or the AKS node (`<cluster id>/nodes/<name>`). */
+  id: string;
+  kind: 'node' | 'vm';
+  name: string;
+  subnetId: string;
+  ip: string;
+  node?: NodeTopology;
+}
+
+export interface NodeTopology {
+  clusterId: string;
+  model: 'kubenet' | 'azure' | 'none';
+  /** kubenet: the node's /24. */
+  podCidr?: string;
+  /** kubenet: the cluster's pod CIDR (ip-masq-agent's nonMasqueradeCIDRs). */
+  clusterPodCidr?: string;
+  /** azure: the node NIC's pre-allocated pod addresses. */
+  secondaryIps?: string[];
+}
