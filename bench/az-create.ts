@@ -11,7 +11,7 @@ import { startServer } from '../src/server/server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aksemu.js', import.meta.url));
 
-function az(home: string, args: string[]): Promise<number> {
+export function az(home: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     execFile(process.execPath, [BIN, 'az', ...args, '-o', 'none'], { env: { ...process.env, AKSEMU_HOME: home }, maxBuffer: 1 << 28 }, (err, _out, stderr) => {

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAz } from './az.js';
 import { registerCni } from './cni.js';
 import { registerPlan } from './plan.js';
+import { registerProbe } from './probe.js';
 import { registerRules } from './rules.js';
 import { registerStart } from './start.js';
 
@@ -14,6 +15,7 @@ export async function main(argv: string[]): Promise<number> {
   registerAz(program);
   registerCni(program);
   registerPlan(program);
+  registerProbe(program);
   registerRules(program);
   registerStart(program);
   try {

@@ -5,13 +5,18 @@ import type { ClusterRuntime } from './cluster.js';
 import { aggregatedDiscovery, aggregatedVersion, AGGREGATED_V2, AGGREGATED_V2BETA1, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { clone, type KubeObject } from './objects/object.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
+import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { findResource, groupVersion, RESOURCES, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';
 import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
-import { k8sTime } from './time.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
+import { deletePodGracefully } from './workloads/context.js';
+import { workloadDefaults } from './workloads/defaults.js';
+import { scaleOf, withScale } from './workloads/scale.js';
+import { validateWorkload } from './workloads/validation.js';
+import { admitService, fieldInvalid } from './workloads/service-ips.js';
 
 export interface ApiRequest {
   method: string;
@@ -26,9 +31,6 @@ export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined }
   | { status: number; text: string; contentType: string; body?: undefined }
   | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
-
-/** How long a gracefully deleted pod lingers before it is gone (kubectl delete waits for the DELETED event). */
-const POD_GRACE_MS = 1000;
 
 const VERSION_DATES: Record<string, string> = {};
 
@@ -85,6 +87,10 @@ function json(status: number, body: unknown, contentType = 'application/json'): 
 
 function parseBody(req: ApiRequest): any {
   if (!req.body) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  if ((req.contentType ?? '').includes('protobuf')) {
+    // Typed clients write protobuf first; a 415 makes client-go fall back to JSON, as with a JSON-only server.
+    throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/apply-patch+yaml`);
+  }
   try {
     if ((req.contentType ?? '').includes('yaml')) return parseYaml(req.body);
     return JSON.parse(req.body);
@@ -129,6 +135,8 @@ export class ClusterApi {
         }
         case '/openapi/v3':
           return json(200, openApiIndex(version));
+        case '/openapi/v2':
+          return json(200, openApiV2Document(version), OPENAPI_V2_PROTOBUF);
       }
       if (segments[0] === 'openapi' && segments[1] === 'v3') {
         const doc = segments[2] === 'api' ? openApiDoc('', segments[3] ?? '', version) : openApiDoc(segments[3] ?? '', segments[4] ?? '', version);
@@ -197,6 +205,7 @@ export class ClusterApi {
     const obj = this.lookup(t);
     if (!obj) throw notFound(t.r.resource, t.r.group, t.name!);
     const out = this.withKind(t.r, obj);
+    if (t.subresource === 'scale') return json(200, scaleOf(out));
     if (wantsTable(req.accept) && t.subresource === undefined) {
       return json(200, table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     }
@@ -263,7 +272,7 @@ export class ClusterApi {
     this.checkNamespace(t);
     const obj = this.admit(t, parseBody(req));
     if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
-    return json(201, this.store(t.r, defaults(t.r, obj, undefined)));
+    return json(201, this.store(t.r, this.defaults(t.r, obj, undefined)));
   }
 
   private store(r: ResourceType, obj: KubeObject): KubeObject {
@@ -273,8 +282,9 @@ export class ClusterApi {
   private update(t: Target, req: ApiRequest): ApiResponse {
     const existing = this.objects.get(t.r, t.namespace, t.name!);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req));
     const obj = this.admit(t, parseBody(req), t.name);
-    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : defaults(t.r, obj, existing);
+    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t.r, obj, existing);
     return json(200, this.store(t.r, next as KubeObject));
   }
 
@@ -286,19 +296,36 @@ export class ClusterApi {
       // Server-side apply, approximated by merging the applied intent into the live object.
       if (!existing) {
         this.checkNamespace(t);
-        return json(201, this.store(t.r, defaults(t.r, this.admit(t, body, t.name), undefined)));
+        return json(201, this.store(t.r, this.defaults(t.r, this.admit(t, body, t.name), undefined)));
       }
       const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
-      return json(200, this.store(t.r, defaults(t.r, this.admit(t, merged, t.name), existing)));
+      return json(200, this.store(t.r, this.defaults(t.r, this.admit(t, merged, t.name), existing)));
     }
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    // The scale subresource is patched as a Scale, then written into its parent.
+    const target = t.subresource === 'scale' ? scaleOf(existing) : existing;
     let next: unknown;
-    if (type === 'application/merge-patch+json') next = mergePatch(clone(existing), body);
-    else if (type === 'application/strategic-merge-patch+json') next = strategicMergePatch(clone(existing), body);
-    else if (type === 'application/json-patch+json') next = jsonPatch(existing, body);
+    if (type === 'application/merge-patch+json') next = mergePatch(clone(target), body);
+    else if (type === 'application/strategic-merge-patch+json') next = strategicMergePatch(clone(target), body);
+    else if (type === 'application/json-patch+json') next = jsonPatch(target, body);
     else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    if (t.subresource === 'scale') return this.rescale(t, existing, next);
     const obj = this.admit(t, next, t.name);
-    return json(200, this.store(t.r, defaults(t.r, obj, existing)));
+    return json(200, this.store(t.r, this.defaults(t.r, obj, existing)));
+  }
+
+  private rescale(t: Target, existing: KubeObject, scale: any): ApiResponse {
+    const next = withScale(existing, scale);
+    if (!next) throw fieldInvalid('Scale', 'autoscaling', t.name!, 'spec.replicas', JSON.stringify(scale?.spec?.replicas ?? null), 'must be greater than or equal to 0');
+    return json(200, scaleOf(this.store(t.r, this.defaults(t.r, next, existing))));
+  }
+
+  /** What the apiserver fills in on write: generation bumps on spec changes, the kinds' defaults. */
+  private defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
+    const out = defaults(r, obj, existing);
+    if (WORKLOAD_KINDS.has(r.kind) && r.kind !== 'Service') validateWorkload(r.kind, r.group, out);
+    if (r.resource === 'services') admitService(this.objects, { serviceCidr: this.runtime.record.resolved.network.serviceCidr }, out, existing);
+    return out;
   }
 
   private remove(t: Target): ApiResponse {
@@ -306,12 +333,7 @@ export class ClusterApi {
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     if (t.r.resource === 'pods' && !existing.metadata.deletionTimestamp) {
       // Graceful: the pod is marked, and goes away a moment later (kubectl waits for the DELETED event).
-      const marked = clone(existing);
-      marked.metadata.deletionTimestamp = k8sTime(Date.now() + POD_GRACE_MS);
-      marked.metadata.deletionGracePeriodSeconds = 1;
-      const stored = this.objects.put(t.r, marked);
-      setTimeout(() => this.objects.delete(t.r, t.namespace, t.name!), POD_GRACE_MS).unref();
-      return json(200, stored);
+      return json(200, deletePodGracefully(this.objects, existing));
     }
     if (t.r.resource === 'namespaces') {
       for (const r of RESOURCES.filter((x) => x.namespaced)) {
@@ -325,6 +347,8 @@ export class ClusterApi {
   }
 }
 
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Service']);
+
 function stripManaged(body: any): any {
   const out = clone(body ?? {});
   if (out.metadata) delete out.metadata.managedFields;
@@ -335,9 +359,10 @@ function stripManaged(body: any): any {
 function defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
   const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
   obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
-  if (r.resource === 'pods' && !existing && !obj['status']) {
-    // No scheduler yet: a new pod waits, as it would with no node to run on.
-    obj['status'] = { phase: 'Pending', qosClass: 'BestEffort' };
+  if (WORKLOAD_KINDS.has(r.kind)) {
+    // Status belongs to the controllers and kubelets: writes of the object itself do not change it.
+    if (existing) obj['status'] = clone(existing['status']);
+    workloadDefaults(r.kind, obj, !existing);
   }
   if (r.resource === 'namespaces') {
     obj['status'] = { phase: 'Active' };

@@ -7,9 +7,14 @@ import type { Store } from '../store/store.js';
 import { Kubelets } from './kubelet.js';
 import { buildNode, nodeLease } from './objects/nodes.js';
 import type { KubeObject } from './objects/object.js';
+import type { ObjectPersistence } from './objects/persistence.js';
 import { ObjectStore } from './objects/store.js';
 import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
+import { Workloads } from './workloads/controllers.js';
+import { createInitRunner } from './workloads/init-containers.js';
+import { createSandboxes } from './workloads/ipam.js';
+import type { InitContainerRunner, PodSandboxes } from './workloads/sandbox.js';
 import { findResource, type ResourceType } from './resources.js';
 import { k8sTime } from './time.js';
 
@@ -22,17 +27,37 @@ export const LEASES = findResource('coordination.k8s.io', 'v1', 'leases')!;
 const STATUS_REPORT_MS = 5 * 60 * 1000;
 
 export class ClusterRuntime {
-  readonly objects = new ObjectStore();
+  readonly objects: ObjectStore;
   readonly kubelets: Kubelets;
+  /** Scheduler, controllers and the kubelets' pod lifecycle. */
+  readonly workloads: Workloads;
   private bootstrapped = false;
 
   constructor(
     private readonly store: Store,
-    private readonly home: string,
+    readonly home: string,
     public record: ClusterRecord,
-    options: { rescanMs?: number } = {},
+    options: {
+      rescanMs?: number;
+      persistence?: ObjectPersistence;
+      /** The pod network and init containers; by default the IPAM per plugin and the init-container runner. */
+      sandboxes?: PodSandboxes;
+      initRunner?: InitContainerRunner;
+    } = {},
   ) {
+    this.objects = new ObjectStore(undefined, options.persistence);
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
+    this.workloads = new Workloads(this.objects, {
+      home,
+      cluster: () => this.record,
+      sandboxes: options.sandboxes ?? createSandboxes(this),
+      initRunner: options.initRunner ?? createInitRunner(this),
+    });
+  }
+
+  /** The provisioner's record of one of this cluster's nodes (its addresses). */
+  nodeRecord(name: string): NodeRecord | undefined {
+    return this.store.get<NodeRecord>(nodeKey(this.record.id, name));
   }
 
   get id(): string {
@@ -56,6 +81,7 @@ export class ClusterRuntime {
   start(): void {
     this.sync();
     this.kubelets.start();
+    this.workloads.start();
   }
 
   /** Brings the objects in line with the store: the cluster, its pools and nodes. False when the cluster is gone. */
@@ -66,8 +92,9 @@ export class ClusterRuntime {
     this.kubelets.setCluster(this.kubeletInfo());
     if (!this.bootstrapped) {
       const created = k8sTime(record.createdAt);
-      for (const ns of SYSTEM_NAMESPACES) this.objects.put(NAMESPACES, namespaceObject(ns, created));
-      for (const svc of systemServices(record)) this.objects.put(SERVICES, svc);
+      // Restored objects win: bootstrap only adds what is missing.
+      for (const ns of SYSTEM_NAMESPACES) this.objects.putIfAbsent(NAMESPACES, namespaceObject(ns, created));
+      for (const svc of systemServices(record)) this.objects.putIfAbsent(SERVICES, svc);
       this.bootstrapped = true;
     }
     const pools = poolsOf(this.store, record);
@@ -116,6 +143,7 @@ export class ClusterRuntime {
   }
 
   close(): void {
+    this.workloads.close();
     this.kubelets.close();
   }
 

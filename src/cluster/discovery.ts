@@ -52,7 +52,7 @@ function aggregatedResource(r: ResourceType): Record<string, unknown> {
   if (r.subresources) {
     out['subresources'] = r.subresources.map((s) => ({
       subresource: s,
-      responseKind: { group: r.group, version: r.version, kind: r.kind },
+      responseKind: s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.group, version: r.version, kind: r.kind },
       verbs: ['get', 'patch', 'update'],
     }));
   }
@@ -106,7 +106,8 @@ export function apiResourceList(group: string, version: string): Record<string, 
     if (r.categories) entry['categories'] = r.categories;
     resources.push(entry);
     for (const s of r.subresources ?? []) {
-      resources.push({ name: `${r.resource}/${s}`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+      const scale = s === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: r.kind };
+      resources.push({ name: `${r.resource}/${s}`, singularName: '', namespaced: r.namespaced, ...scale, verbs: ['get', 'patch', 'update'] });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(gv), resources };

@@ -1,7 +1,8 @@
 // Every cluster's API server: one HTTPS listener per cluster on 127.0.0.1, its port kept in the store so a
 // restart serves the same URL (the kubeconfig stays valid). All listeners share one TLS server (aksemu's
 // server certificate, SAN 127.0.0.1) and tell clusters apart by local port. Authentication is the cluster's
-// client certificate or bearer token (credentials.ts); anything else is 401.
+// client certificate or bearer token (credentials.ts); anything else is 401. Each cluster's objects are
+// written through to the store (objects/persistence.ts) and restored when its API starts again.
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -12,6 +13,7 @@ import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, type ClusterCredential } from './credentials.js';
 import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
+import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { unauthorized } from './status.js';
 
 const HOST = '127.0.0.1';
@@ -31,6 +33,7 @@ function recordKey(clusterId: string): string {
 
 interface Entry {
   runtime: ClusterRuntime;
+  persistence: ObjectPersistence;
   api: ClusterApi;
   listener: NetServer;
   /** Open connections: closing a listener waits for them, so they are destroyed first. */
@@ -138,6 +141,7 @@ export class ClusterApis implements ClusterLifecycle {
     const cluster = store.get<ClusterRecord>(clusterId);
     if (!cluster || !cluster.id.toLowerCase().includes(CLUSTER_TYPE.toLowerCase())) {
       store.delete(recordKey(clusterId));
+      forgetObjects(store, clusterId);
       return undefined;
     }
     let record = store.get<ApiRecord>(recordKey(cluster.id));
@@ -165,9 +169,13 @@ export class ClusterApis implements ClusterLifecycle {
         record = { clusterId: cluster.id, port, credential };
         store.put(recordKey(cluster.id), record);
       }
-      const runtime = new ClusterRuntime(store, this.options.home, cluster, this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {});
+      const persistence = new ObjectPersistence(store, cluster.id);
+      const runtime = new ClusterRuntime(store, this.options.home, cluster, {
+        persistence,
+        ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
+      });
       runtime.start();
-      const entry: Entry = { runtime, api: new ClusterApi(runtime), listener, sockets, port, credential };
+      const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
       this.entries.set(cluster.id.toLowerCase(), entry);
       this.byPort.set(port, entry);
       this.options.log(`cluster API for ${cluster.name} at https://${HOST}:${port}`);
@@ -183,10 +191,14 @@ export class ClusterApis implements ClusterLifecycle {
     await this.pending.get(key);
     const entry = this.entries.get(key);
     this.options.store.delete(recordKey(clusterId));
-    if (!entry) return;
+    if (!entry) {
+      forgetObjects(this.options.store, clusterId);
+      return;
+    }
     this.entries.delete(key);
     this.byPort.delete(entry.port);
     entry.runtime.destroy();
+    entry.persistence.destroy();
     await closeListener(entry);
   }
 
@@ -203,7 +215,7 @@ export class ClusterApis implements ClusterLifecycle {
     const entry = this.byPort.get(req.socket.localPort ?? -1);
     const url = new URL(req.url ?? '/', 'https://localhost');
     const reply = (status: number, body: unknown, contentType = 'application/json') => {
-      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
     };
@@ -254,7 +266,10 @@ export class ClusterApis implements ClusterLifecycle {
     this.closed = true;
     detachLifecycle(this.options.store);
     await Promise.allSettled([...this.pending.values()]);
-    for (const entry of this.entries.values()) entry.runtime.close();
+    for (const entry of this.entries.values()) {
+      entry.runtime.close();
+      entry.persistence.close();
+    }
     await Promise.all([...this.entries.values()].map((e) => closeListener(e)));
     this.entries.clear();
     this.byPort.clear();

@@ -80,15 +80,35 @@ const nodePrinter: Printer = {
   },
 };
 
+/** printPod's init container pass: `Init:1/2`, `Init:CrashLoopBackOff`…; undefined once they are done. */
+function initReason(pod: Obj): { reason?: string; restarts: number } {
+  const inits: Obj[] = pod.status?.initContainerStatuses ?? [];
+  let restarts = 0;
+  for (const [i, c] of inits.entries()) {
+    restarts += c.restartCount ?? 0;
+    const t = c.state?.terminated;
+    if (t && t.exitCode === 0) continue;
+    if (t) return { reason: t.reason ? `Init:${t.reason}` : t.signal ? `Init:Signal:${t.signal}` : `Init:ExitCode:${t.exitCode}`, restarts };
+    const w = c.state?.waiting?.reason;
+    if (w && w !== 'PodInitializing') return { reason: `Init:${w}`, restarts };
+    return { reason: `Init:${i}/${(pod.spec?.initContainers ?? []).length}`, restarts };
+  }
+  return { restarts };
+}
+
 function podCells(pod: Obj, now: number): unknown[] {
   const containers: Obj[] = pod.spec?.containers ?? [];
   const statuses: Obj[] = pod.status?.containerStatuses ?? [];
-  let restarts = 0;
   let ready = 0;
   let reason: string = pod.status?.reason || pod.status?.phase || '';
+  const init = initReason(pod);
+  let restarts = init.restarts;
+  const initialized = (pod.status?.conditions ?? []).some((c: Obj) => c.type === 'Initialized' && c.status === 'True');
+  if (init.reason) reason = init.reason;
   for (let i = statuses.length - 1; i >= 0; i--) {
     const s = statuses[i];
     restarts += s.restartCount ?? 0;
+    if (init.reason && !initialized) continue;
     if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
     else if (s.state?.terminated?.reason) reason = s.state.terminated.reason;
     else if (s.state?.terminated) reason = s.state.terminated.signal ? `Signal:${s.state.terminated.signal}` : `ExitCode:${s.state.terminated.exitCode}`;
@@ -236,6 +256,51 @@ const deploymentPrinter: Printer = {
   ],
 };
 
+const replicaSetPrinter: Printer = {
+  columns: [
+    NAME,
+    col('Desired', 'Number of desired pods in a ReplicaSet.', { type: 'integer' }),
+    col('Current', 'Number of actual replicas (pods) in a ReplicaSet.', { type: 'integer' }),
+    col('Ready', 'Number of ready replicas in a ReplicaSet.', { type: 'integer' }),
+    AGE,
+    col('Containers', 'Names of each container in the template.', { priority: 1 }),
+    col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
+    col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
+  ],
+  cells: (rs: Obj, now) => [
+    rs.metadata.name,
+    rs.spec?.replicas ?? 1,
+    rs.status?.replicas ?? 0,
+    rs.status?.readyReplicas ?? 0,
+    age(rs.metadata.creationTimestamp, now),
+    containerNames(rs.spec),
+    containerImages(rs.spec),
+    labelSelectorText(rs.spec?.selector),
+  ],
+};
+
+/** printEndpoints: up to three ip:port pairs, then "+ N more...". */
+function endpointsCell(ep: Obj): string {
+  const pairs: string[] = [];
+  let total = 0;
+  for (const s of ep.subsets ?? []) {
+    const ports: Obj[] = s.ports?.length ? s.ports : [undefined];
+    for (const a of s.addresses ?? []) {
+      for (const p of ports) {
+        total++;
+        if (pairs.length < 3) pairs.push(p ? `${a.ip}:${p.port}` : a.ip);
+      }
+    }
+  }
+  if (total === 0) return '<none>';
+  return total > 3 ? `${pairs.join(',')} + ${total - 3} more...` : pairs.join(',');
+}
+
+const endpointsPrinter: Printer = {
+  columns: [NAME, col('Endpoints', 'Endpoints of the service'), AGE],
+  cells: (ep: Obj, now) => [ep.metadata.name, endpointsCell(ep), age(ep.metadata.creationTimestamp, now)],
+};
+
 const eventPrinter: Printer = {
   columns: [
     col('Last Seen', 'Time when last event from this object was seen.'),
@@ -250,8 +315,9 @@ const eventPrinter: Printer = {
     { ...NAME, priority: 1 },
   ],
   cells: (e: Obj, now) => {
-    const last = e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp;
-    const first = e.firstTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp;
+    // printEvent: eventTime stands in for an unset firstTimestamp, a series for lastTimestamp and count.
+    const first = e.firstTimestamp || e.eventTime || e.metadata.creationTimestamp;
+    const last = e.series?.lastObservedTime || e.lastTimestamp || first;
     const io = e.involvedObject ?? {};
     return [
       age(last, now),
@@ -259,10 +325,10 @@ const eventPrinter: Printer = {
       e.reason ?? '',
       `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`,
       io.fieldPath ?? '',
-      [e.source?.component, e.source?.host].filter(Boolean).join(', '),
+      [e.source?.component || e.reportingComponent, e.source?.host || e.reportingInstance].filter(Boolean).join(', '),
       String(e.message ?? '').trim(),
       age(first, now),
-      e.count ?? 1,
+      e.series?.count ?? (e.count || 1),
       e.metadata.name,
     ];
   },
@@ -281,6 +347,8 @@ const PRINTERS: Record<string, Printer> = {
   ConfigMap: configMapPrinter,
   DaemonSet: daemonSetPrinter,
   Deployment: deploymentPrinter,
+  ReplicaSet: replicaSetPrinter,
+  Endpoints: endpointsPrinter,
   Event: eventPrinter,
 };
 

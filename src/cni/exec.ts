@@ -24,6 +24,8 @@ export interface PluginCall {
   /** Runs the plugin inside this network namespace (nsenter --net=PATH), e.g. the node's. */
   hostNetns?: string;
   timeoutMs?: number;
+  /** The binary when the caller already resolved it (findPlugin); skips the search. */
+  binary?: string;
 }
 
 /** A plugin's error object (spec "Error"), or one we make when the plugin could not run. */
@@ -34,15 +36,48 @@ export interface CniErrorObject {
   details?: string;
 }
 
+/** Which plugin of a list failed and on what command, as libcni words it: `plugin type="bridge" failed (add)`. */
+export interface CniErrorContext {
+  type: string;
+  command: CniCommand;
+  name?: string;
+}
+
 export class CniError extends Error {
-  constructor(readonly error: CniErrorObject) {
-    super(error.details ? `${error.msg}: ${error.details}` : error.msg);
+  constructor(
+    readonly error: CniErrorObject,
+    readonly context?: CniErrorContext,
+  ) {
+    const text = error.details ? `${error.msg}: ${error.details}` : error.msg;
+    const where = context ? `plugin type="${context.type}"${context.name ? ` name="${context.name}"` : ''} failed (${context.command.toLowerCase()}): ` : '';
+    super(where + text);
     this.name = 'CniError';
+  }
+
+  /** The same error, said to come from a plugin of a list (keeps the plugin's error object intact). */
+  inPlugin(context: CniErrorContext): CniError {
+    return this.context ? this : new CniError(this.error, context);
   }
 }
 
 /** Well-known error codes (spec "Error codes"); 999 is what many plugins use for anything else. */
-export const CNI_CODES = { incompatibleVersion: 1, unsupportedField: 2, unknownContainer: 3, invalidEnv: 4, ioFailure: 5, decodeFailure: 6, invalidConfig: 7, tryLater: 11 } as const;
+export const CNI_CODES = {
+  incompatibleVersion: 1,
+  unsupportedField: 2,
+  unknownContainer: 3,
+  invalidEnv: 4,
+  ioFailure: 5,
+  decodeFailure: 6,
+  invalidConfig: 7,
+  tryLater: 11,
+  /** STATUS (1.1.0): the plugin cannot service ADD. */
+  pluginNotAvailable: 50,
+  /** STATUS (1.1.0): not available, and existing attachments may have limited connectivity. */
+  pluginNotAvailableLimitedConnectivity: 51,
+} as const;
+
+/** The commands that act on one attachment and so carry CNI_CONTAINERID, CNI_NETNS, CNI_IFNAME and CNI_ARGS. */
+const ATTACHMENT_COMMANDS: ReadonlySet<CniCommand> = new Set(['ADD', 'DEL', 'CHECK']);
 
 /** The plugin binary for a type, first match in the search path; undefined when none is executable. */
 export function findPlugin(type: string, path: string[]): string | undefined {
@@ -68,12 +103,13 @@ function cniArgs(args: Record<string, string> | undefined): string {
  * Throws CniError with the plugin's error object when it exits non-zero (or ours: not found, timeout, bad JSON).
  */
 export function execPlugin(call: PluginCall): Promise<Record<string, unknown> | undefined> {
-  const binary = findPlugin(call.type, call.path);
+  const binary = call.binary ?? findPlugin(call.type, call.path);
   if (!binary) {
     return Promise.reject(new CniError({ code: CNI_CODES.invalidConfig, msg: `failed to find plugin "${call.type}" in path [${call.path.join(' ')}]` }));
   }
   const env: Record<string, string> = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', CNI_COMMAND: call.command, CNI_PATH: call.path.join(':') };
-  if (call.command !== 'VERSION') {
+  // VERSION, STATUS and GC concern the plugin or the network, not an attachment (libcni passes no container).
+  if (ATTACHMENT_COMMANDS.has(call.command)) {
     if (call.containerId !== undefined) env['CNI_CONTAINERID'] = call.containerId;
     if (call.netns !== undefined) env['CNI_NETNS'] = call.netns;
     if (call.ifName !== undefined) env['CNI_IFNAME'] = call.ifName;
@@ -84,7 +120,12 @@ export function execPlugin(call: PluginCall): Promise<Record<string, unknown> | 
     const child = spawn(file, argv as string[], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), call.timeoutMs ?? 60_000);
+    const timeoutMs = call.timeoutMs ?? 60_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
@@ -114,7 +155,7 @@ export function execPlugin(call: PluginCall): Promise<Record<string, unknown> | 
         reject(new CniError(e));
         return;
       }
-      const why = signal ? `killed by ${signal}` : `exit status ${code}`;
+      const why = timedOut ? `timed out after ${timeoutMs} ms` : signal ? `killed by ${signal}` : `exit status ${code}`;
       const stderr = Buffer.concat(err).toString('utf8').trim();
       reject(new CniError({ code: 999, msg: `plugin "${call.type}" failed (${why})`, ...(stderr || stdout ? { details: (stderr || stdout).slice(0, 500) } : {}) }));
     });

@@ -20,6 +20,10 @@ import { defaultProviders } from '../providers/index.js';
 import { SqliteStore } from '../store/sqlite.js';
 import type { Store } from '../store/store.js';
 import { ClusterApis } from '../cluster/server.js';
+import { DataplaneController } from '../dataplane/controller.js';
+import { NullDataplane, type Dataplane } from '../dataplane/dataplane.js';
+import { dataplaneProvider } from '../dataplane/provider.js';
+import { ObservedStore } from '../store/observed.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
 import { loadOrCreateTls } from './tls.js';
 
@@ -40,6 +44,10 @@ export interface ServerOptions {
   /** One line per request, and internal errors. Never secrets. */
   log?: (line: string) => void;
   providers?: Provider[];
+  /** The data plane the server keeps converged on its state (default: none). Closed with the server. */
+  dataplane?: Dataplane;
+  /** Quiet time after a change before the data plane applies it. */
+  dataplaneDebounceMs?: number;
 }
 
 export interface RunningServer {
@@ -55,6 +63,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** Every cluster's Kubernetes API server (one HTTPS listener per cluster). */
   clusterApis: ClusterApis;
+  /** The data plane and what keeps it converged; the cluster runtime attaches pods through it. */
+  dataplane: DataplaneController;
   close(): Promise<void>;
 }
 
@@ -169,12 +179,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Created 0600 before SQLite opens it: it holds the client secret and the signing key, and
   // SQLite gives its -wal and -shm files the database file's mode.
   closeSync(openSync(dbFile, 'a', 0o600));
-  const store = new SqliteStore(dbFile);
+  const sqlite = new SqliteStore(dbFile);
+  // Observed, so the data plane follows every committed change without the providers knowing it.
+  const store = new ObservedStore(sqlite);
+  const dataplane = new DataplaneController({
+    store,
+    dataplane: options.dataplane ?? new NullDataplane(),
+    log,
+    ...(options.dataplaneDebounceMs === undefined ? {} : { debounceMs: options.dataplaneDebounceMs }),
+  });
   try {
     const identity = loadOrCreateIdentity(store);
     const authority = await TokenAuthority.load(store, identity.tenantId);
     const registry = new Registry();
     for (const provider of options.providers ?? defaultProviders()) registry.add(provider);
+    registry.add(dataplaneProvider(dataplane));
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
     const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
 
@@ -187,6 +206,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Cluster API servers come up before operations resume, so resumed creates reach them.
     const clusterApis = new ClusterApis({ home, store, tls, log });
     await clusterApis.start();
+    // The driver cleans up after a previous run and builds what the store holds, before operations resume.
+    await dataplane.start();
     lro.recover();
 
     let closed = false;
@@ -201,17 +222,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       store,
       app,
       clusterApis,
+      dataplane,
       async close() {
         if (closed) return;
         closed = true;
         await app.close();
         lro.close();
         await clusterApis.close();
+        await dataplane.close();
         store.close();
         removeEndpointFile(home);
       },
     };
   } catch (err) {
+    await dataplane.close();
     store.close();
     throw err;
   }

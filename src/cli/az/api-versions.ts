@@ -12,6 +12,8 @@ export const API = {
   containerServiceOverlay: '2026-04-01',
   /** `az aks get-versions` (the container_services operation group). */
   orchestrators: '2019-04-01',
+  /** `az vm` (azure-mgmt-compute v2022_11_01). */
+  compute: '2022-11-01',
   roleAssignments: '2020-04-01-preview',
   roleDefinitions: '2018-01-01-preview',
 } as const;

@@ -1,9 +1,11 @@
 // One cluster's objects, in memory, with one resourceVersion counter (like etcd's revision) and a window of
-// recent changes that watches replay from. Each write bumps the counter and tells the subscribers.
+// recent changes that watches replay from. Each write bumps the counter and tells the subscribers. With a
+// persistence, the objects and the counter are restored at construction and every change is written through.
 import { randomUUID } from 'node:crypto';
 import type { ResourceType } from '../resources.js';
 import { k8sTime } from '../time.js';
 import { clone, compareKeys, objectKey, type KubeObject } from './object.js';
+import type { ObjectPersistence } from './persistence.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -30,9 +32,15 @@ export class ObjectStore {
   private horizon: number;
   private readonly listeners = new Set<(change: Change) => void>();
 
-  constructor(startRevision = 1000) {
-    this.revision = startRevision;
-    this.horizon = startRevision;
+  constructor(
+    startRevision = 1000,
+    private readonly persistence?: ObjectPersistence,
+  ) {
+    const saved = persistence?.load();
+    for (const { resource, object } of saved?.objects ?? []) this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
+    this.revision = Math.max(startRevision, saved?.revision ?? 0);
+    // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
+    this.horizon = this.revision;
   }
 
   get resourceVersion(): number {
@@ -40,7 +48,10 @@ export class ObjectStore {
   }
 
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
-    const key = resourceKey(r);
+    return this.bucketOf(resourceKey(r));
+  }
+
+  private bucketOf(key: string): Map<string, KubeObject> {
     let b = this.objects.get(key);
     if (!b) this.objects.set(key, (b = new Map()));
     return b;
@@ -86,6 +97,16 @@ export class ObjectStore {
     return next;
   }
 
+  /**
+   * Writes obj only when no object of that name exists (bootstrap after a restart adds only what is missing).
+   * Returns the stored object and whether it was created now.
+   */
+  putIfAbsent(r: ResourceType, obj: KubeObject): { object: KubeObject; created: boolean } {
+    const existing = this.get(r, obj.metadata.namespace, obj.metadata.name);
+    if (existing) return { object: existing, created: false };
+    return { object: this.put(r, obj), created: true };
+  }
+
   delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const b = this.bucket(r);
     const key = objectKey(r.namespaced ? namespace : undefined, name);
@@ -104,6 +125,7 @@ export class ObjectStore {
       const dropped = this.history.splice(0, this.history.length - HISTORY);
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
+    this.persistence?.record(change, this.revision);
     for (const l of this.listeners) l(change);
   }
 

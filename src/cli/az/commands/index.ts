@@ -7,5 +7,6 @@ import { groupCommands } from './group.js';
 import { networkCommands } from './network.js';
 import { nodepoolCommands } from './nodepool.js';
 import { roleCommands } from './role.js';
+import { vmCommands } from './vm.js';
 
-export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...credentialCommands, ...nodepoolCommands, ...deploymentCommands];
+export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...credentialCommands, ...nodepoolCommands, ...deploymentCommands, ...vmCommands];

@@ -1,0 +1,199 @@
+// The cluster API at scale, measured in one run:
+// (a) the real `kubectl get nodes` (the gcloud dispatcher and the build it picks) against a 5,000-node cluster
+//     built through ARM with `aksemu az` — BYO CNI (`--network-plugin none`), the model that needs one address
+//     per node and no route table (kubenet stops at 400 nodes), in five pools of 1,000 (the per-pool limit) —
+//     against the same command on the seed's 3-node cluster, and the server's side of it: the Table response
+//     for `GET /api/v1/nodes` built and serialized in process.
+// (b) pods held per GiB: a child process (--expose-gc) creates pods through the cluster API as a Deployment's
+//     ReplicaSet would, and reports the heap growth after a full GC.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { ClusterApi } from '../src/cluster/api.js';
+import { clusterId } from '../src/providers/containerservice/records.js';
+import { startServer, type RunningServer } from '../src/server/server.js';
+import { az } from './az-create.js';
+
+const KUBECTL = '/usr/bin/kubectl';
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const REPS = 5;
+const PODS = 20_000;
+const GIB = 1024 ** 3;
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env, maxBuffer: 1 << 28 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Best of REPS wall times of `kubectl get nodes`, each with a fresh discovery cache; checks the row count. */
+async function kubectlGetNodes(home: string, name: string, nodes: number): Promise<number> {
+  const scratch = mkdtempSync(join(tmpdir(), 'aksemu-bench-kubectl-'));
+  try {
+    const kubeconfig = join(scratch, 'kubeconfig');
+    await az(home, ['aks', 'get-credentials', '-g', 'myResourceGroup', '-n', name, '--file', kubeconfig]);
+    const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: scratch };
+    let bestMs = Infinity;
+    for (let i = 0; i < REPS; i++) {
+      const t0 = performance.now();
+      const out = await run(KUBECTL, [`--cache-dir=${join(scratch, `cache-${i}`)}`, 'get', 'nodes'], env);
+      bestMs = Math.min(bestMs, performance.now() - t0);
+      const rows = out.trim().split('\n').length - 1;
+      if (rows !== nodes) throw new Error(`kubectl get nodes printed ${rows} nodes, expected ${nodes}`);
+    }
+    return bestMs;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Best of REPS in-process times of the Table list kubectl asks for, serialized as the server sends it. */
+function serverSide(server: RunningServer, name: string): { ms: number; bytes: number } {
+  const runtime = server.clusterApis.runtimeOf(clusterId(server.identity.subscriptionId, 'myResourceGroup', name))!;
+  const api = new ClusterApi(runtime);
+  let ms = Infinity;
+  let bytes = 0;
+  for (let i = 0; i < REPS; i++) {
+    const t0 = performance.now();
+    const res = api.handle({ method: 'GET', path: '/api/v1/nodes', query: new URLSearchParams('limit=500'), accept: TABLE_ACCEPT });
+    const text = JSON.stringify('body' in res ? res.body : undefined);
+    ms = Math.min(ms, performance.now() - t0);
+    bytes = Buffer.byteLength(text);
+  }
+  return { ms, bytes };
+}
+
+export interface ClusterApiTiming {
+  createMs: number;
+  kubectlSeedMs: number;
+  kubectlBigMs: number;
+  serverMs: number;
+  responseBytes: number;
+}
+
+export async function benchKubectlGetNodes(): Promise<ClusterApiTiming> {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-bench-'));
+  const server = await startServer({ home, port: 0, log: () => {} });
+  try {
+    await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
+    await az(home, ['aks', 'create', '-g', 'myResourceGroup', '-n', 'seed', '--network-plugin', 'none', '--generate-ssh-keys']);
+    const t0 = performance.now();
+    await az(home, ['aks', 'create', '-g', 'myResourceGroup', '-n', 'big', '--network-plugin', 'none', '--node-count', '1000', '--generate-ssh-keys']);
+    for (const pool of ['pool2', 'pool3', 'pool4', 'pool5']) {
+      await az(home, ['aks', 'nodepool', 'add', '-g', 'myResourceGroup', '--cluster-name', 'big', '-n', pool, '-c', '1000']);
+    }
+    const createMs = performance.now() - t0;
+    const kubectlSeedMs = await kubectlGetNodes(home, 'seed', 3);
+    const kubectlBigMs = await kubectlGetNodes(home, 'big', 5000);
+    const side = serverSide(server, 'big');
+    return { createMs, kubectlSeedMs, kubectlBigMs, serverMs: side.ms, responseBytes: side.bytes };
+  } finally {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** A pod as a Deployment's ReplicaSet creates it (what kube-controller-manager POSTs). */
+function deploymentPod(i: number): Record<string, unknown> {
+  const hash = '7d4b9c8f6d';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      // The controller's generateName with 5 random characters collides within 20,000 pods (it retries):
+      // name them as it would, without the collisions.
+      name: `web-${hash}-${i.toString(36).padStart(5, '0')}`,
+      namespace: 'default',
+      labels: { app: 'web', 'pod-template-hash': hash },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `web-${hash}`, uid: '6f1c2a4e-3b7d-4c1e-9a2f-5d8e7b6c4a3f', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      containers: [
+        {
+          name: 'nginx',
+          image: 'nginx:1.25',
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          env: [{ name: 'REPLICA', value: String(i) }],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+          terminationMessagePath: '/dev/termination-log',
+          terminationMessagePolicy: 'File',
+          imagePullPolicy: 'IfNotPresent',
+        },
+      ],
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: 'ClusterFirst',
+      serviceAccountName: 'default',
+      serviceAccount: 'default',
+      securityContext: {},
+      schedulerName: 'default-scheduler',
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
+      priority: 0,
+      enableServiceLinks: true,
+      preemptionPolicy: 'PreemptLowerPriority',
+    },
+  };
+}
+
+export interface PodMemory {
+  pods: number;
+  heapBytes: number;
+  rssBytes: number;
+}
+
+/** In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. */
+async function measurePods(): Promise<PodMemory> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-bench-pods-'));
+  const server = await startServer({ home, port: 0, log: () => {} });
+  try {
+    await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
+    await az(home, ['aks', 'create', '-g', 'myResourceGroup', '-n', 'pods', '--network-plugin', 'none', '--generate-ssh-keys']);
+    const api = new ClusterApi(server.clusterApis.runtimeOf(clusterId(server.identity.subscriptionId, 'myResourceGroup', 'pods'))!);
+    const settle = async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      gc();
+      return process.memoryUsage();
+    };
+    const before = await settle();
+    for (let i = 0; i < PODS; i++) {
+      const res = api.handle({ method: 'POST', path: '/api/v1/namespaces/default/pods', query: new URLSearchParams(), contentType: 'application/json', body: JSON.stringify(deploymentPod(i)) });
+      if (!('status' in res) || res.status !== 201) throw new Error(`pod create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
+      // Let write-behind flushes and watchers run as they would between requests.
+      if (i % 500 === 499) await new Promise((r) => setImmediate(r));
+    }
+    const after = await settle();
+    return { pods: PODS, heapBytes: after.heapUsed - before.heapUsed, rssBytes: after.rss - before.rss };
+  } finally {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const SELF = fileURLToPath(import.meta.url);
+const CHILD_FLAG = '--measure-pods';
+
+export async function benchPodsPerGiB(): Promise<PodMemory> {
+  const out = await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG], process.env);
+  return JSON.parse(out) as PodMemory;
+}
+
+export function podsPerGiB(m: { pods: number }, bytes: number): number {
+  return m.pods / (bytes / GIB);
+}
+
+
+if (process.argv[1] === SELF && process.argv[2] === CHILD_FLAG) {
+  process.stdout.write(JSON.stringify(await measurePods()));
+  process.exit(0);
+}

@@ -1,0 +1,138 @@
+// Writes one cluster's API objects through to the Store so they survive a restart, and reads them back.
+// Keys are `aksemu:k8s<cluster id>/<group>/<resource>/<namespace>/<name>` (empty group for core, empty namespace
+// for cluster-scoped kinds), and `aksemu:k8s<cluster id>` holds the revision counter so resourceVersions keep
+// growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn: a burst
+// of API writes costs one commit, and a crash loses at most the last turn.
+import type { Store } from '../../store/store.js';
+import type { KubeObject } from './object.js';
+import type { Change } from './store.js';
+
+const PREFIX = 'aksemu:k8s';
+
+/**
+ * Nodes (and the node Leases computed from them) come from the provider's node records, which are
+ * persisted on their own; keeping copies would only let the two disagree after a restart.
+ */
+const DERIVED = new Set(['/nodes']);
+
+export function objectsKey(clusterId: string): string {
+  return `${PREFIX}${clusterId.toLowerCase()}`;
+}
+
+/** Removes every persisted object of a cluster and its revision counter. */
+export function forgetObjects(store: Store, clusterId: string): void {
+  store.transaction(() => {
+    store.deletePrefix(`${objectsKey(clusterId)}/`);
+    store.delete(objectsKey(clusterId));
+  });
+}
+
+export interface RestoredObject {
+  /** `group/resource`, as ObjectStore keys its buckets. */
+  resource: string;
+  object: KubeObject;
+}
+
+export interface Restored {
+  revision: number;
+  objects: RestoredObject[];
+}
+
+interface RevisionRecord {
+  revision: number;
+}
+
+export class ObjectPersistence {
+  /** Key → object to write, or null to delete; the last change of a turn wins. */
+  private pending = new Map<string, KubeObject | null>();
+  private revision: number | undefined;
+  private scheduled: NodeJS.Immediate | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    readonly clusterId: string,
+  ) {}
+
+  private get root(): string {
+    return objectsKey(this.clusterId);
+  }
+
+  private keyOf(resource: string, obj: KubeObject): string {
+    return `${this.root}/${resource}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+  }
+
+  /**
+   * What was saved. Objects that were being deleted gracefully (deletionTimestamp, no finalizers) are dropped
+   * and their entries removed: the timer that would have finished the deletion died with the old process.
+   */
+  load(): Restored {
+    const revision = this.store.get<RevisionRecord>(this.root)?.revision ?? 0;
+    const objects: RestoredObject[] = [];
+    for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) {
+      // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
+      const [group, resource] = key.slice(this.root.length + 1).split('/');
+      if (resource === undefined) continue;
+      const gone = value.metadata.deletionTimestamp !== undefined && !hasFinalizers(value);
+      if (gone) this.pending.set(key, null);
+      else objects.push({ resource: `${group}/${resource}`, object: value });
+    }
+    if (this.pending.size > 0) this.schedule();
+    return { revision, objects };
+  }
+
+  /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */
+  record(change: Change, revision: number): void {
+    if (this.closed) return;
+    this.revision = revision;
+    if (!DERIVED.has(change.resource)) this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = undefined;
+      this.flush();
+    });
+  }
+
+  /** Writes what is queued, in one transaction. */
+  flush(): void {
+    if (this.closed || (this.pending.size === 0 && this.revision === undefined)) return;
+    const pending = this.pending;
+    const revision = this.revision;
+    this.pending = new Map();
+    this.revision = undefined;
+    this.store.transaction(() => {
+      for (const [key, obj] of pending) {
+        if (obj === null) this.store.delete(key);
+        else this.store.put(key, obj);
+      }
+      if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);
+    });
+  }
+
+  /** The server is stopping: write what is queued, and nothing after. */
+  close(): void {
+    this.flush();
+    this.stop();
+  }
+
+  /** The cluster is gone: drop what is queued, and remove what was saved. */
+  destroy(): void {
+    this.stop();
+    this.pending.clear();
+    forgetObjects(this.store, this.clusterId);
+  }
+
+  private stop(): void {
+    this.closed = true;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+  }
+}
+
+function hasFinalizers(obj: KubeObject): boolean {
+  const f = obj.metadata['finalizers'];
+  return Array.isArray(f) && f.length > 0;
+}

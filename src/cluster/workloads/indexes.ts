@@ -1,0 +1,87 @@
+// Lookups the controllers make on every reconcile, kept current from the change stream instead of scanning
+// every pod: dependents by owner uid (pods, ReplicaSets) and pods by the node they are bound to.
+import type { KubeObject } from '../objects/object.js';
+import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
+import { PODS, REPLICASETS } from './kinds.js';
+import { nsKey } from './queue.js';
+
+type Bucket = Map<string, KubeObject>;
+
+function add(map: Map<string, Bucket>, key: string, id: string, obj: KubeObject): void {
+  let b = map.get(key);
+  if (!b) map.set(key, (b = new Map()));
+  b.set(id, obj);
+}
+
+function remove(map: Map<string, Bucket>, key: string, id: string): void {
+  const b = map.get(key);
+  if (!b) return;
+  b.delete(id);
+  if (b.size === 0) map.delete(key);
+}
+
+export function ownerUids(obj: KubeObject): string[] {
+  const refs = (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
+  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+}
+
+export function nodeOf(pod: KubeObject): string {
+  return String((pod as any).spec?.nodeName ?? '');
+}
+
+const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
+
+export class Indexes {
+  private readonly owned = new Map<string, Bucket>();
+  private readonly onNode = new Map<string, Bucket>();
+
+  constructor(objects: ObjectStore) {
+    for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
+  }
+
+  private id(resource: string, obj: KubeObject): string {
+    return `${resource}|${nsKey(obj.metadata.namespace, obj.metadata.name)}`;
+  }
+
+  private insert(resource: string, obj: KubeObject): void {
+    const id = this.id(resource, obj);
+    for (const uid of ownerUids(obj)) add(this.owned, uid, id, obj);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) add(this.onNode, nodeOf(obj), id, obj);
+  }
+
+  private drop(resource: string, obj: KubeObject): void {
+    const id = this.id(resource, obj);
+    for (const uid of ownerUids(obj)) remove(this.owned, uid, id);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) remove(this.onNode, nodeOf(obj), id);
+  }
+
+  apply(change: Change): void {
+    if (!TRACKED.has(change.resource)) return;
+    if (change.previous) this.drop(change.resource, change.previous);
+    if (change.type !== 'DELETED') this.insert(change.resource, change.object);
+  }
+
+  /** Objects (pods and ReplicaSets) that name uid among their owners. */
+  dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
+    const b = uid ? this.owned.get(uid) : undefined;
+    if (!b) return [];
+    const all = [...b.values()];
+    return kind ? all.filter((o) => o.kind === kind) : all;
+  }
+
+  podsOn(node: string): KubeObject[] {
+    return [...(this.onNode.get(node)?.values() ?? [])];
+  }
+
+  /** Pods bound to the node that still hold their place (not Succeeded or Failed). */
+  activeCountOn(node: string): number {
+    let n = 0;
+    for (const p of this.onNode.get(node)?.values() ?? []) if (!isTerminal(p)) n++;
+    return n;
+  }
+}
+
+export function isTerminal(pod: KubeObject): boolean {
+  const phase = (pod as any).status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}

@@ -1,0 +1,453 @@
+// Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml), interpreted instead of run: what
+// those containers do to the node is copy a network config from a ConfigMap volume into the hostPath
+// /etc/cni/net.d, and that is what matters to the emulated kubelet (the node turns Ready when the file lands in
+// its conf dir). Supported:
+//   - `cp [-f…] SRC… DST` as the command, or inside `sh -c '…'` (with `&&`, `||`, `;`, `mkdir -p`, `true`, `echo`,
+//     `set -e`, `exit`); SRC under a ConfigMap volume (files are its keys, `items` and `subPath` honoured) or the
+//     node's conf dir; DST under a hostPath volume of /etc/cni/net.d or /etc/cni
+//   - Calico's install-cni (`/opt/cni/bin/install` with CNI_NETWORK_CONFIG in its env, usually a configMapKeyRef):
+//     writes CNI_CONF_NAME (10-calico.conflist) with install-cni's substitutions
+// Copies to /opt/cni/bin are accepted and ignored (plugin binaries are not emulated). Any other command is ignored
+// unless it touches /etc/cni/net.d, which fails the container: the node must not look configured when it is not.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, posix } from 'node:path';
+import { findResource } from '../resources.js';
+import type { KubeObject } from '../objects/object.js';
+import type { ObjectStore } from '../objects/store.js';
+import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
+import type { InitContainerRunner } from './sandbox.js';
+
+const CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
+const SECRETS = findResource('', 'v1', 'secrets')!;
+const SERVICES = findResource('', 'v1', 'services')!;
+const NODES = findResource('', 'v1', 'nodes')!;
+
+/** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
+export interface InitHost {
+  readonly objects: ObjectStore;
+  readonly kubelets: { confDir(node: string): string };
+}
+
+const CNI_CONF_HOST_DIR = '/etc/cni/net.d';
+const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A failure the container would print before exiting non-zero. */
+class ContainerError extends Error {}
+
+interface Mount {
+  path: string;
+  /** ConfigMap volume: its files by relative path (already resolved through `items`). */
+  files?: Map<string, string>;
+  /** hostPath volume: the host directory (or file) it shows. */
+  hostPath?: string;
+  subPath?: string;
+}
+
+/** Where a container path lands. */
+type Target = { kind: 'configmap'; files: Map<string, string>; rel: string } | { kind: 'host'; path: string } | { kind: 'image' };
+
+/** `a/b/../c` → `a/c`, always absolute. */
+function normalize(p: string): string {
+  return posix.normalize(p.startsWith('/') ? p : `/${p}`).replace(/\/+$/, '') || '/';
+}
+
+function under(path: string, dir: string): string | undefined {
+  if (dir === '/') return path.slice(1);
+  if (path === dir) return '';
+  return path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : undefined;
+}
+
+class ContainerFs {
+  constructor(
+    private readonly mounts: Mount[],
+    private readonly confDir: string,
+  ) {}
+
+  resolve(path: string): Target {
+    const p = normalize(path);
+    // The deepest mount wins, as in the container's mount table.
+    const mount = this.mounts
+      .filter((m) => under(p, normalize(m.path)) !== undefined)
+      .sort((a, b) => normalize(b.path).length - normalize(a.path).length)[0];
+    if (!mount) return { kind: 'image' };
+    const rest = under(p, normalize(mount.path))!;
+    const rel = mount.subPath ? posix.join(mount.subPath, rest).replace(/\/$/, '') : rest;
+    if (mount.files) return { kind: 'configmap', files: mount.files, rel };
+    return { kind: 'host', path: normalize(posix.join(mount.hostPath!, rel)) };
+  }
+
+  /** The node's file for a host path inside /etc/cni/net.d, else undefined. */
+  confFile(host: string): string | undefined {
+    const rel = under(host, CNI_CONF_HOST_DIR);
+    return rel === undefined ? undefined : rel === '' ? this.confDir : join(this.confDir, ...rel.split('/'));
+  }
+
+  /** Does the word name something in the node's CNI config dir (through a mount, or literally)? */
+  touchesConfDir(word: string): boolean {
+    if (word.includes(CNI_CONF_HOST_DIR)) return true;
+    if (!word.startsWith('/')) return false;
+    const t = this.resolve(word);
+    return t.kind === 'host' && this.confFile(t.path) !== undefined;
+  }
+
+  isDir(path: string): boolean {
+    const t = this.resolve(path);
+    if (t.kind === 'configmap') return t.rel === '' || [...t.files.keys()].some((k) => k.startsWith(`${t.rel}/`));
+    if (t.kind === 'host') {
+      const file = this.confFile(t.path);
+      // Elsewhere on the host nothing is written, so whether it is a directory does not matter.
+      if (file === undefined) return false;
+      try {
+        return statSync(file).isDirectory();
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** A source file's content; undefined when it does not exist; null when it lives in the image (unknown to us). */
+  read(path: string): string | undefined | null {
+    const t = this.resolve(path);
+    if (t.kind === 'configmap') return t.files.get(t.rel);
+    if (t.kind === 'host') {
+      const file = this.confFile(t.path);
+      if (file === undefined) return null;
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+    }
+    return null;
+  }
+
+  /** Files under a directory source (`cp -r DIR …`), relative to it. */
+  readDir(path: string): Map<string, string> {
+    const t = this.resolve(path);
+    const out = new Map<string, string>();
+    if (t.kind === 'configmap') {
+      for (const [k, v] of t.files) {
+        const rel = t.rel === '' ? k : under(`/${k}`, `/${t.rel}`);
+        if (rel) out.set(rel, v);
+      }
+    }
+    return out;
+  }
+
+  /** Writes a file the container created: into the node's conf dir, or nowhere that matters. */
+  write(path: string, content: string, mode = 0o644): 'conf' | 'ignored' {
+    const t = this.resolve(path);
+    if (t.kind !== 'host') {
+      if (t.kind === 'configmap') throw new ContainerError(`cp: can't create '${path}': Read-only file system`);
+      return 'ignored';
+    }
+    const file = this.confFile(t.path);
+    if (file === undefined || file === this.confDir) return 'ignored';
+    mkdirSync(dirname(file), { recursive: true });
+    // Write + rename: the kubelet's watcher must never load half a file.
+    const tmp = join(dirname(file), `.${basename(file)}.aksemu-${process.pid}`);
+    writeFileSync(tmp, content, { mode });
+    renameSync(tmp, file);
+    return 'conf';
+  }
+
+  mkdir(path: string): void {
+    const t = this.resolve(path);
+    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
+    if (file) mkdirSync(file, { recursive: true });
+  }
+
+  remove(path: string): void {
+    const t = this.resolve(path);
+    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
+    if (file && file !== this.confDir) rmSync(file, { force: true });
+  }
+}
+
+/** The kubelet's `$(VAR)` expansion of command, args and env values (`$$` is a literal `$`). */
+function expandRefs(s: string, env: Record<string, string>): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : name !== undefined && name in env ? env[name]! : m));
+}
+
+class Runner implements InitContainerRunner {
+  constructor(private readonly host: InitHost) {}
+
+  private configMap(namespace: string, name: string): KubeObject | undefined {
+    return this.host.objects.get(CONFIGMAPS, namespace, name);
+  }
+
+  /** A ConfigMap volume's files, as the kubelet projects them (items: only those keys, at their paths). */
+  private configMapFiles(namespace: string, volume: Obj): Map<string, string> {
+    const source = obj(volume['configMap']);
+    const name = text(source['name']) ?? '';
+    const cm = this.configMap(namespace, name);
+    const files = new Map<string, string>();
+    if (!cm) {
+      if (source['optional'] === true) return files;
+      throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : configmap "${name}" not found`);
+    }
+    const data: Record<string, string> = {};
+    for (const [k, v] of Object.entries(obj(cm['data']))) if (typeof v === 'string') data[k] = v;
+    for (const [k, v] of Object.entries(obj(cm['binaryData']))) if (typeof v === 'string') data[k] = Buffer.from(v, 'base64').toString('utf8');
+    const items = list(source['items']);
+    if (items.length === 0) {
+      for (const [k, v] of Object.entries(data)) files.set(k, v);
+      return files;
+    }
+    for (const item of items) {
+      const key = text(item['key']) ?? '';
+      if (!(key in data)) {
+        if (source['optional'] === true) continue;
+        throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : configmap references non-existent config key: ${key}`);
+      }
+      files.set(normalize(text(item['path']) ?? key).slice(1), data[key]!);
+    }
+    return files;
+  }
+
+  private mounts(pod: KubeObject, container: Obj): Mount[] {
+    const namespace = pod.metadata.namespace ?? 'default';
+    const volumes = new Map(list(obj(pod['spec'])['volumes']).map((v) => [text(v['name']) ?? '', v]));
+    const mounts: Mount[] = [];
+    for (const m of list(container['volumeMounts'])) {
+      const volume = volumes.get(text(m['name']) ?? '');
+      const path = text(m['mountPath']);
+      if (!volume || !path) continue;
+      const subPath = text(m['subPath']);
+      const base = { path, ...(subPath ? { subPath: normalize(subPath).slice(1) } : {}) };
+      if (volume['configMap']) mounts.push({ ...base, files: this.configMapFiles(namespace, volume) });
+      else if (volume['hostPath']) mounts.push({ ...base, hostPath: normalize(text(obj(volume['hostPath'])['path']) ?? '/') });
+      // Other volume kinds (emptyDir, secret, projected…) hold nothing the node's CNI config can come from.
+    }
+    return mounts;
+  }
+
+  private nodeIp(node: string): string {
+    const addresses = list(obj(this.host.objects.get(NODES, undefined, node)?.['status'])['addresses']);
+    return text(addresses.find((a) => a['type'] === 'InternalIP')?.['address']) ?? '';
+  }
+
+  /** The container's environment as the kubelet builds it; throws CreateContainerConfigError's message. */
+  private env(pod: KubeObject, node: string, container: Obj): Record<string, string> {
+    const namespace = pod.metadata.namespace ?? 'default';
+    const env: Record<string, string> = {};
+    const kubernetes = this.host.objects.get(SERVICES, 'default', 'kubernetes');
+    const spec = obj(kubernetes?.['spec']);
+    if (typeof spec['clusterIP'] === 'string') {
+      env['KUBERNETES_SERVICE_HOST'] = spec['clusterIP'];
+      env['KUBERNETES_SERVICE_PORT'] = String(list(spec['ports'])[0]?.['port'] ?? 443);
+    }
+    const keyOf = (kind: 'ConfigMap' | 'Secret', ref: Obj): string | undefined => {
+      const name = text(ref['name']) ?? '';
+      const key = text(ref['key']) ?? '';
+      const o = this.host.objects.get(kind === 'ConfigMap' ? CONFIGMAPS : SECRETS, namespace, name);
+      if (!o) {
+        if (ref['optional'] === true) return undefined;
+        throw new ContainerError(`${kind.toLowerCase()} "${name}" not found`);
+      }
+      const v = obj(o['data'])[key];
+      if (typeof v !== 'string') {
+        if (ref['optional'] === true) return undefined;
+        throw new ContainerError(`couldn't find key ${key} in ${kind} ${namespace}/${name}`);
+      }
+      return kind === 'Secret' ? Buffer.from(v, 'base64').toString('utf8') : v;
+    };
+    for (const from of list(container['envFrom'])) {
+      const prefix = text(from['prefix']) ?? '';
+      const ref = obj(from['configMapRef'] ?? from['secretRef']);
+      const kind = from['configMapRef'] ? 'ConfigMap' : 'Secret';
+      const o = this.host.objects.get(kind === 'ConfigMap' ? CONFIGMAPS : SECRETS, namespace, text(ref['name']) ?? '');
+      if (!o && ref['optional'] !== true) throw new ContainerError(`${kind.toLowerCase()} "${text(ref['name'])}" not found`);
+      for (const [k, v] of Object.entries(obj(o?.['data']))) {
+        if (typeof v === 'string') env[prefix + k] = kind === 'Secret' ? Buffer.from(v, 'base64').toString('utf8') : v;
+      }
+    }
+    const fields: Record<string, string> = {
+      'metadata.name': pod.metadata.name,
+      'metadata.namespace': namespace,
+      'metadata.uid': pod.metadata.uid ?? '',
+      'spec.nodeName': node,
+      'spec.serviceAccountName': text(obj(pod['spec'])['serviceAccountName']) ?? 'default',
+      'status.hostIP': this.nodeIp(node),
+      'status.podIP': text(obj(pod['status'])['podIP']) ?? '',
+    };
+    for (const e of list(container['env'])) {
+      const name = text(e['name']);
+      if (!name) continue;
+      const from = obj(e['valueFrom']);
+      let value: string | undefined;
+      if (typeof e['value'] === 'string') value = expandRefs(e['value'], env);
+      else if (from['configMapKeyRef']) value = keyOf('ConfigMap', obj(from['configMapKeyRef']));
+      else if (from['secretKeyRef']) value = keyOf('Secret', obj(from['secretKeyRef']));
+      else if (from['fieldRef']) {
+        const path = text(obj(from['fieldRef'])['fieldPath']) ?? '';
+        const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+        value = m ? (pod.metadata[m[1] as 'labels' | 'annotations']?.[m[2]!] ?? '') : fields[path];
+      } else value = '';
+      if (value !== undefined) env[name] = value;
+    }
+    return env;
+  }
+
+  async run(pod: KubeObject, node: string): Promise<string | undefined> {
+    const confDir = this.host.kubelets.confDir(node);
+    for (const container of list(obj(pod['spec'])['initContainers'])) {
+      try {
+        const fs = new ContainerFs(this.mounts(pod, container), confDir);
+        const env = this.env(pod, node, container);
+        const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map((a) => expandRefs(String(a), env));
+        const status = await this.exec(argv, env, fs, node);
+        if (status.code !== 0) return status.stderr.trim() || `init container "${text(container['name'])}" exited with code ${status.code}`;
+      } catch (e) {
+        if (e instanceof ContainerError) return e.message;
+        throw e;
+      }
+    }
+    return undefined;
+  }
+
+  private async exec(argv: string[], env: Record<string, string>, fs: ContainerFs, node: string): Promise<{ code: number; stderr: string }> {
+    const out = { code: 0, stderr: '' };
+    const program = basename(argv[0] ?? '');
+    if (SHELLS.has(program)) {
+      const flagAt = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+      if (flagAt > 0) {
+        try {
+          const commands = parseScript(argv[flagAt + 1] ?? '', env);
+          out.code = await runList(commands, async (cmd) => this.simple(cmd, fs, out), argv[flagAt]!.includes('e'));
+        } catch (e) {
+          if (!(e instanceof ShellSyntaxError)) throw e;
+          out.stderr += `${program}: syntax error: ${e.message}\n`;
+          out.code = 2;
+        }
+        return out;
+      }
+    }
+    if ('CNI_NETWORK_CONFIG' in env && (argv.length === 0 || program === 'install')) {
+      this.calicoInstall(env, fs, node);
+      return out;
+    }
+    if (argv.length > 0) out.code = await this.simple(argv, fs, out);
+    return out;
+  }
+
+  /** One simple command; returns its exit status, appending what it prints on stderr. */
+  private async simple(argv: string[], fs: ContainerFs, out: { stderr: string }): Promise<number> {
+    const [name = '', ...args] = argv;
+    switch (basename(name)) {
+      case 'cp':
+        return this.cp(args, fs, out);
+      case 'mkdir':
+        for (const a of args.filter((x) => !x.startsWith('-'))) fs.mkdir(a);
+        return 0;
+      case 'true':
+      case ':':
+      case 'echo':
+      case 'sleep':
+        return 0;
+      case 'false':
+        return 1;
+      default:
+        if (argv.some((a) => fs.touchesConfDir(a))) {
+          out.stderr += `${basename(name)}: aksemu cannot emulate this command, and it changes the node's /etc/cni/net.d (supported: cp, mkdir -p, true, echo)\n`;
+          return 127;
+        }
+        return 0;
+    }
+  }
+
+  /** cp as busybox does it (the flannel image's cp): SRC… DST, DST a directory when it is one or ends in `/`. */
+  private cp(args: string[], fs: ContainerFs, out: { stderr: string }): number {
+    const operands: string[] = [];
+    let options = true;
+    for (const a of args) {
+      if (options && a === '--') options = false;
+      else if (options && a.startsWith('-') && a.length > 1) continue;
+      else operands.push(a);
+    }
+    if (operands.length < 2) {
+      out.stderr += 'cp: missing file operand\n';
+      return 1;
+    }
+    const dst = operands.pop()!;
+    const dstIsDir = dst.endsWith('/') || fs.isDir(dst);
+    if (operands.length > 1 && !dstIsDir) {
+      out.stderr += `cp: '${dst}' is not a directory\n`;
+      return 1;
+    }
+    let status = 0;
+    for (const src of operands) {
+      const target = dstIsDir ? posix.join(dst, basename(normalize(src))) : dst;
+      if (fs.isDir(src)) {
+        const files = fs.readDir(src);
+        // `cp -r DIR/. DEST` copies the contents; `cp -r DIR DEST` makes DEST/DIR.
+        const into = src.endsWith('/.') || !dstIsDir ? dst : target;
+        for (const [rel, content] of files) fs.write(posix.join(into, rel), content);
+        continue;
+      }
+      const content = fs.read(src);
+      if (content === undefined) {
+        out.stderr += `cp: can't stat '${src}': No such file or directory\n`;
+        status = 1;
+      } else if (content === null) {
+        // A file from the image (a plugin binary, say): fine wherever it goes but the conf dir, whose content we must know.
+        if (fs.touchesConfDir(target)) {
+          out.stderr += `cp: aksemu cannot read '${src}' (it is in the container image, not in a ConfigMap volume) to write it to '${target}'\n`;
+          status = 1;
+        }
+      } else {
+        fs.write(target, content);
+      }
+    }
+    return status;
+  }
+
+  /** Calico's install-cni (cni-plugin/pkg/install): the config template from CNI_NETWORK_CONFIG, substituted. */
+  private calicoInstall(env: Record<string, string>, fs: ContainerFs, node: string): void {
+    const get = (k: string, d: string) => env[k] ?? d;
+    const netDir = get('CNI_NET_DIR', CNI_CONF_HOST_DIR);
+    const replacements: Array<[string, string]> = [
+      ['__LOG_LEVEL__', get('LOG_LEVEL', 'info')],
+      ['__LOG_FILE_PATH__', get('LOG_FILE_PATH', '/var/log/calico/cni/cni.log')],
+      ['__LOG_FILE_MAX_SIZE__', get('LOG_FILE_MAX_SIZE', '100')],
+      ['__LOG_FILE_MAX_AGE__', get('LOG_FILE_MAX_AGE', '30')],
+      ['__LOG_FILE_MAX_COUNT__', get('LOG_FILE_MAX_COUNT', '10')],
+      ['__DATASTORE_TYPE__', get('DATASTORE_TYPE', 'kubernetes')],
+      // A host-network pod's hostname is the node's name.
+      ['__KUBERNETES_NODE_NAME__', get('KUBERNETES_NODE_NAME', node)],
+      ['__KUBECONFIG_FILEPATH__', `${netDir}/calico-kubeconfig`],
+      ['__CNI_MTU__', get('CNI_MTU', '1500')],
+      ['__KUBERNETES_SERVICE_HOST__', get('KUBERNETES_SERVICE_HOST', '')],
+      ['__KUBERNETES_SERVICE_PORT__', get('KUBERNETES_SERVICE_PORT', '')],
+      // The service account token is not emulated; etcd TLS files are absent, so install-cni blanks them too.
+      ['__SERVICEACCOUNT_TOKEN__', ''],
+      ['__ETCD_CERT_FILE__', ''],
+      ['__ETCD_CA_CERT_FILE__', ''],
+      ['__ETCD_KEY_FILE__', ''],
+      ['__ETCD_ENDPOINTS__', get('ETCD_ENDPOINTS', '')],
+      ['__ETCD_DISCOVERY_SRV__', get('ETCD_DISCOVERY_SRV', '')],
+    ];
+    let netconf = env['CNI_NETWORK_CONFIG']!;
+    for (const [from, to] of replacements) netconf = netconf.split(from).join(to);
+    try {
+      const parsed: unknown = JSON.parse(netconf);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
+    } catch (e) {
+      throw new ContainerError(`${netconf} is not a valid json object\nerror: ${(e as Error).message}`);
+    }
+    const name = get('CNI_CONF_NAME', '10-calico.conflist');
+    fs.write(`/host/etc/cni/net.d/${name}`, netconf);
+    const oldName = get('CNI_OLD_CONF_NAME', '10-calico.conflist');
+    if (name !== oldName) fs.remove(`/host/etc/cni/net.d/${oldName}`);
+  }
+}
+
+export function createInitRunner(runtime: InitHost): InitContainerRunner {
+  return new Runner(runtime);
+}

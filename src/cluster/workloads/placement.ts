@@ -1,0 +1,123 @@
+// Where a pod may run: the scheduler's filter plugins in their default order (NodeUnschedulable,
+// TaintToleration, NodeAffinity incl. nodeSelector, NodeResourcesFit for the pod count), and the
+// FailedScheduling message kube-scheduler composes from the per-node reasons.
+import type { KubeObject } from '../objects/object.js';
+
+type Obj = any;
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+/** v1helper.Toleration.ToleratesTaint. */
+export function tolerates(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  if (!t.key && t.operator !== 'Exists') return false;
+  if (t.operator === 'Exists') return true;
+  return (t.value ?? '') === (taint.value ?? '');
+}
+
+/** The first NoSchedule/NoExecute taint none of the tolerations tolerate. */
+export function untoleratedTaint(taints: Taint[], tolerations: Toleration[]): Taint | undefined {
+  return taints.find((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint)));
+}
+
+interface Requirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+function requirementHolds(req: Requirement, value: string | undefined): boolean {
+  const values = req.values ?? [];
+  switch (req.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (value === undefined || !/^-?\d+$/.test(value) || values.length !== 1) return false;
+      return req.operator === 'Gt' ? Number(value) > Number(values[0]) : Number(value) < Number(values[0]);
+    }
+    default:
+      return false;
+  }
+}
+
+/** nodeSelector and required node affinity (terms ORed, expressions ANDed; matchFields on metadata.name). */
+export function nodeMatches(spec: Obj, node: KubeObject): boolean {
+  const labels = node.metadata.labels ?? {};
+  for (const [k, v] of Object.entries((spec?.nodeSelector ?? {}) as Record<string, string>)) if (labels[k] !== v) return false;
+  const terms: Obj[] | undefined = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms || terms.length === 0) return true;
+  return terms.some((term) => {
+    const exprs: Requirement[] = term.matchExpressions ?? [];
+    const fields: Requirement[] = term.matchFields ?? [];
+    if (exprs.length === 0 && fields.length === 0) return false;
+    return exprs.every((r) => requirementHolds(r, labels[r.key])) && fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
+  });
+}
+
+/** The one node a pod's affinity names through matchFields metadata.name (how DaemonSet pods are pinned). */
+export function pinnedNode(spec: Obj): string | undefined {
+  const terms: Obj[] = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  if (terms.length !== 1) return undefined;
+  const f = (terms[0].matchFields ?? []).find((r: Requirement) => r.key === 'metadata.name' && r.operator === 'In' && r.values?.length === 1);
+  return f?.values[0];
+}
+
+export const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+/** Why a node does not fit; `resolvable` says whether preemption could help (it can only free pod slots). */
+export interface Misfit {
+  reason: string;
+  resolvable: boolean;
+}
+
+export function podCapacity(node: KubeObject): number {
+  const pods = Number((node as Obj).status?.allocatable?.pods ?? (node as Obj).status?.capacity?.pods ?? 110);
+  return Number.isFinite(pods) ? pods : 110;
+}
+
+/** The filters in kube-scheduler's order; undefined when the pod fits. `podsOnNode` counts every pod bound there. */
+export function misfit(pod: KubeObject, node: KubeObject, podsOnNode: number): Misfit | undefined {
+  const spec = (pod as Obj).spec ?? {};
+  const tolerations: Toleration[] = spec.tolerations ?? [];
+  const n = node as Obj;
+  if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT))) return { reason: 'node(s) were unschedulable', resolvable: false };
+  const taint = untoleratedTaint(n.spec?.taints ?? [], tolerations);
+  if (taint) return { reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, resolvable: false };
+  if (!nodeMatches(spec, node)) return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
+  if (podsOnNode >= podCapacity(node)) return { reason: 'Too many pods', resolvable: true };
+  return undefined;
+}
+
+function tally(reasons: string[]): string {
+  const counts = new Map<string, number>();
+  for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].map(([r, c]) => `${c} ${r}`).sort().join(', ');
+}
+
+/** FitError.Error() plus the preemption post-filter's summary, as kube-scheduler 1.32 words them. */
+export function failedSchedulingMessage(nodeCount: number, misfits: Misfit[]): string {
+  if (nodeCount === 0) return 'no nodes available to schedule pods';
+  const fit = `0/${nodeCount} nodes are available: ${tally(misfits.map((m) => m.reason))}.`;
+  const preemption = tally(misfits.map((m) => (m.resolvable ? 'No preemption victims found for incoming pod' : 'Preemption is not helpful for scheduling')));
+  return `${fit} preemption: 0/${nodeCount} nodes are available: ${preemption}.`;
+}

@@ -1,0 +1,36 @@
+// Pods made from a controller's template (ReplicaSet and DaemonSet controllers): the template's metadata
+// and spec, a generated name, the controller's ownerReference, and the apiserver's defaults for a new pod.
+import type { KubeObject } from '../objects/object.js';
+import type { ObjectStore } from '../objects/store.js';
+import { ownerReference } from './context.js';
+import { workloadDefaults } from './defaults.js';
+import { PODS } from './kinds.js';
+import { randomSuffix } from './names.js';
+
+type Obj = any;
+
+export function createPodFrom(objects: ObjectStore, owner: KubeObject, template: Obj, extra: { labels?: Record<string, string>; spec?: (spec: Obj) => void } = {}): KubeObject {
+  const namespace = owner.metadata.namespace!;
+  let name: string;
+  do name = `${owner.metadata.name}-${randomSuffix()}`;
+  while (objects.get(PODS, namespace, name));
+  const meta = structuredClone(template?.metadata ?? {});
+  delete meta.creationTimestamp;
+  const spec = structuredClone(template?.spec ?? {});
+  extra.spec?.(spec);
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      ...meta,
+      name,
+      generateName: `${owner.metadata.name}-`,
+      namespace,
+      labels: { ...(meta.labels ?? {}), ...(extra.labels ?? {}) },
+      ownerReferences: [ownerReference(owner)],
+    },
+    spec,
+  };
+  workloadDefaults('Pod', pod, true);
+  return objects.put(PODS, pod);
+}

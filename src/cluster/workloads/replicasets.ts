@@ -1,0 +1,79 @@
+// The ReplicaSet controller: keeps spec.replicas pods of the template alive (creating `<rs>-<5 chars>`,
+// deleting the least useful extras first) and reports replicas / ready / available in status.
+import type { KubeObject } from '../objects/object.js';
+import { resourceKey, type Change } from '../objects/store.js';
+import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
+import { PODS, REPLICASETS } from './kinds.js';
+import { createPodFrom } from './pods.js';
+import { nsKey, splitKey, WorkQueue } from './queue.js';
+
+type Obj = any;
+
+/** Which extra pods go first: unscheduled, then not running, then not ready, then the newest. */
+function deletionRank(pod: Obj): number[] {
+  return [
+    pod.spec?.nodeName ? 1 : 0,
+    pod.status?.phase === 'Running' ? 1 : 0,
+    isPodReady(pod) ? 1 : 0,
+    -Date.parse(pod.metadata.creationTimestamp ?? '0'),
+  ];
+}
+
+function compareRank(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+export class ReplicaSetController {
+  readonly queue: WorkQueue;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`replicaset ${key}: ${(e as Error).stack ?? e}`));
+  }
+
+  observe(change: Change): void {
+    if (change.resource === resourceKey(REPLICASETS)) this.queue.add(nsKey(change.object.metadata.namespace, change.object.metadata.name));
+    else if (change.resource === resourceKey(PODS)) {
+      for (const p of [change.object, change.previous]) {
+        const ref = p && controllerRef(p);
+        if (ref?.kind === 'ReplicaSet') this.queue.add(nsKey(p!.metadata.namespace, ref.name));
+      }
+    }
+  }
+
+  resync(): void {
+    for (const rs of this.ctx.objects.list(REPLICASETS)) this.queue.add(nsKey(rs.metadata.namespace, rs.metadata.name));
+  }
+
+  reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const { objects, index, events } = this.ctx;
+    const rs = objects.get(REPLICASETS, namespace, name) as Obj;
+    if (!rs || rs.metadata.deletionTimestamp) return;
+    const pods = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid);
+    const active = pods.filter(isActive);
+    const want = Math.max(0, Number(rs.spec?.replicas ?? 1));
+    if (active.length < want) {
+      for (let i = active.length; i < want; i++) {
+        const pod = createPodFrom(objects, rs, rs.spec?.template);
+        events.record(rs, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${pod.metadata.name}`, component: 'replicaset-controller' });
+      }
+    } else if (active.length > want) {
+      const extras = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, active.length - want);
+      for (const pod of extras) {
+        deletePodGracefully(objects, pod);
+        events.record(rs, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'replicaset-controller' });
+      }
+    }
+    const now = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid && isActive(p));
+    const ready = now.filter(isPodReady).length;
+    const status: Record<string, unknown> = { replicas: now.length };
+    if (now.length > 0) status['fullyLabeledReplicas'] = now.length;
+    if (ready > 0) {
+      status['readyReplicas'] = ready;
+      status['availableReplicas'] = ready;
+    }
+    status['observedGeneration'] = rs.metadata.generation ?? 1;
+    objects.put(REPLICASETS, { ...rs, status } as KubeObject, { onlyIfChanged: true });
+  }
+}

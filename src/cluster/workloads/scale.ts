@@ -1,0 +1,35 @@
+// The scale subresource of Deployments and ReplicaSets (autoscaling/v1 Scale): what `kubectl scale` reads
+// and patches. spec.replicas maps to the parent's; status shows its replicas and selector as text.
+import type { KubeObject } from '../objects/object.js';
+
+type Obj = any;
+
+function selectorText(sel: Obj): string {
+  const parts = Object.entries((sel?.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
+  for (const e of sel?.matchExpressions ?? []) {
+    const op = String(e.operator);
+    if (op === 'Exists') parts.push(e.key);
+    else if (op === 'DoesNotExist') parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${op.toLowerCase()} (${(e.values ?? []).join(',')})`);
+  }
+  return parts.join(',');
+}
+
+export function scaleOf(parent: KubeObject): KubeObject {
+  const p = parent as Obj;
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas: p.spec?.replicas ?? 1 },
+    status: { replicas: p.status?.replicas ?? 0, selector: selectorText(p.spec?.selector) },
+  };
+}
+
+/** The parent with the replicas a written Scale asks for; undefined when the Scale carries no valid count. */
+export function withScale(parent: KubeObject, scale: Obj): KubeObject | undefined {
+  const replicas = scale?.spec?.replicas ?? 0;
+  if (!Number.isInteger(replicas) || replicas < 0) return undefined;
+  return { ...structuredClone(parent), spec: { ...((parent as Obj).spec ?? {}), replicas } };
+}

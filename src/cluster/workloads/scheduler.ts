@@ -1,0 +1,151 @@
+// A small kube-scheduler: binds pending pods (no nodeName, schedulerName default-scheduler) to the
+// least-loaded node that passes the filters (placement.ts), or marks them PodScheduled=False/Unschedulable
+// with a FailedScheduling event. Unschedulable pods are retried whenever a node changes or a bound pod goes.
+import type { KubeObject } from '../objects/object.js';
+import { resourceKey, type Change } from '../objects/store.js';
+import { k8sTime } from '../time.js';
+import type { ControllerContext } from './context.js';
+import { NODES_R, PODS } from './kinds.js';
+import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
+import { nsKey, splitKey, WorkQueue } from './queue.js';
+
+type Obj = any;
+
+export function wantsScheduling(pod: KubeObject): boolean {
+  const p = pod as Obj;
+  if (p.spec?.nodeName || pod.metadata.deletionTimestamp) return false;
+  if ((p.spec?.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return false;
+  const phase = p.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+/** Node changes that can change where pods fit (not the kubelet's status heartbeats). */
+function placementChanged(change: Change): boolean {
+  if (change.type !== 'MODIFIED' || !change.previous) return true;
+  const a = change.previous as Obj;
+  const b = change.object as Obj;
+  return JSON.stringify([a.spec, a.metadata.labels, a.status?.allocatable]) !== JSON.stringify([b.spec, b.metadata.labels, b.status?.allocatable]);
+}
+
+export class Scheduler {
+  private readonly pending = new Set<string>();
+  private readonly unschedulable = new Set<string>();
+  private readonly queue: WorkQueue;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(() => this.run(), (_k, e) => ctx.log(`scheduler: ${(e as Error).stack ?? e}`));
+  }
+
+  observe(change: Change): void {
+    if (change.resource === resourceKey(NODES_R)) {
+      if (placementChanged(change)) this.retryUnschedulable();
+      return;
+    }
+    if (change.resource !== resourceKey(PODS)) return;
+    const key = nsKey(change.object.metadata.namespace, change.object.metadata.name);
+    if (change.type === 'DELETED') {
+      this.pending.delete(key);
+      this.unschedulable.delete(key);
+      if ((change.object as Obj).spec?.nodeName) this.retryUnschedulable();
+      return;
+    }
+    if (!wantsScheduling(change.object)) {
+      this.pending.delete(key);
+      this.unschedulable.delete(key);
+      return;
+    }
+    const specChanged = !change.previous || JSON.stringify((change.previous as Obj).spec) !== JSON.stringify((change.object as Obj).spec);
+    if (!this.unschedulable.has(key) || specChanged) {
+      this.unschedulable.delete(key);
+      this.pending.add(key);
+      this.queue.add('run');
+    }
+  }
+
+  resync(): void {
+    for (const pod of this.ctx.objects.list(PODS)) {
+      if (wantsScheduling(pod)) this.pending.add(nsKey(pod.metadata.namespace, pod.metadata.name));
+    }
+    this.queue.add('run');
+  }
+
+  private retryUnschedulable(): void {
+    if (this.unschedulable.size === 0) return;
+    for (const k of this.unschedulable) this.pending.add(k);
+    this.unschedulable.clear();
+    this.queue.add('run');
+  }
+
+  close(): void {
+    this.queue.close();
+  }
+
+  private run(): void {
+    const { objects } = this.ctx;
+    const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
+    this.pending.clear();
+    if (pods.length === 0) return;
+    // Higher priority first, then oldest first (the scheduling queue's PrioritySort).
+    pods.sort((a, b) => Number((b as Obj).spec?.priority ?? 0) - Number((a as Obj).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+    const nodes = objects.list(NODES_R);
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    for (const pod of pods) this.place(pod, nodes, byName);
+  }
+
+  private place(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
+    const { index } = this.ctx;
+    const pinned = pinnedNode((pod as Obj).spec);
+    const candidates = pinned !== undefined ? [byName.get(pinned)].filter((n): n is KubeObject => n !== undefined) : nodes;
+    let best: KubeObject | undefined;
+    let bestLoad = Infinity;
+    for (const node of candidates) {
+      const load = index.activeCountOn(node.metadata.name);
+      if (load < bestLoad && misfit(pod, node, load) === undefined) {
+        best = node;
+        bestLoad = load;
+      }
+    }
+    if (best) this.bind(pod, best);
+    else this.reject(pod, nodes);
+  }
+
+  private bind(pod: KubeObject, node: KubeObject): void {
+    const now = Date.now();
+    const status = { ...((pod as Obj).status ?? {}) };
+    status.conditions = [
+      ...(status.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'),
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: k8sTime(now) },
+    ];
+    const bound = this.ctx.objects.put(PODS, { ...pod, spec: { ...(pod as Obj).spec, nodeName: node.metadata.name }, status } as KubeObject);
+    this.ctx.events.record(bound, {
+      type: 'Normal',
+      reason: 'Scheduled',
+      message: `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
+      component: 'default-scheduler',
+      action: 'Binding',
+    }, now);
+  }
+
+  private reject(pod: KubeObject, nodes: KubeObject[]): void {
+    const { index, objects, events } = this.ctx;
+    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.activeCountOn(n.metadata.name))).filter((m): m is Misfit => m !== undefined);
+    const message = failedSchedulingMessage(nodes.length, misfits);
+    const now = Date.now();
+    const status = { ...((pod as Obj).status ?? {}) };
+    const old = (status.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
+    const cond = {
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : k8sTime(now),
+      reason: 'Unschedulable',
+      message,
+    };
+    status.phase = 'Pending';
+    status.conditions = [...(status.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), cond];
+    // Marked first: the write below comes straight back through observe().
+    this.unschedulable.add(nsKey(pod.metadata.namespace, pod.metadata.name));
+    const stored = objects.put(PODS, { ...pod, status } as KubeObject, { onlyIfChanged: true });
+    events.record(stored, { type: 'Warning', reason: 'FailedScheduling', message, component: 'default-scheduler', action: 'Scheduling' }, now);
+  }
+}

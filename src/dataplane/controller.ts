@@ -1,0 +1,168 @@
+// Keeps one Dataplane converged on the store: after every committed change that can alter the topology
+// (debounced, so a burst of writes is one apply), at start, and once more whenever a change arrives while
+// an apply runs (applies never overlap). Errors are logged: the control plane never waits for, or
+// fails because of, the data plane.
+import type { Change, ObservedStore } from '../store/observed.js';
+import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult } from './dataplane.js';
+import { deriveTopology } from './derive.js';
+
+export interface DataplaneControllerOptions {
+  store: ObservedStore;
+  dataplane: Dataplane;
+  log: (line: string) => void;
+  /** Quiet time after the last change before applying. */
+  debounceMs?: number;
+  /** Delete every namespace on close (the data plane is rebuilt from the store at start). Default true. */
+  removeAllOnClose?: boolean;
+}
+
+/** Keys whose changes can change the topology: networks, NICs, VMs, clusters and their node records, groups. */
+const RELEVANT = /\/providers\/microsoft\.(network|compute|containerservice)\/|^aksemu:nodes|^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/?$/i;
+
+export function affectsTopology(changes: readonly Change[]): boolean {
+  return changes.some((c) => c.prefix === true || RELEVANT.test(c.key));
+}
+
+/** A dataplane driver that garbage-collects what a crashed run left behind before the first apply. */
+interface Collectable {
+  gc(): Promise<void>;
+}
+
+function collectable(dataplane: Dataplane): dataplane is Dataplane & Collectable {
+  return typeof (dataplane as Partial<Collectable>).gc === 'function';
+}
+
+export class DataplaneController {
+  readonly dataplane: Dataplane;
+  private readonly store: ObservedStore;
+  private readonly log: (line: string) => void;
+  private readonly debounceMs: number;
+  private readonly removeAllOnClose: boolean;
+  private unsubscribe: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** The apply now running, if any. */
+  private running: Promise<void> | undefined;
+  /** A change arrived while an apply ran: apply again when it ends. */
+  private again = false;
+  private closed = false;
+  private applies = 0;
+  private failures = 0;
+
+  constructor(options: DataplaneControllerOptions) {
+    this.store = options.store;
+    this.dataplane = options.dataplane;
+    this.log = options.log;
+    this.debounceMs = options.debounceMs ?? 50;
+    this.removeAllOnClose = options.removeAllOnClose ?? true;
+  }
+
+  get mode() {
+    return this.dataplane.mode;
+  }
+
+  /** How many applies ran, and how many of them failed (for tests and diagnostics). */
+  get stats(): { applies: number; failures: number } {
+    return { applies: this.applies, failures: this.failures };
+  }
+
+  /** Cleans up after a previous run, applies the stored topology, then follows every change. */
+  async start(): Promise<void> {
+    // `none` builds nothing: deriving the topology on every change would be work for nobody.
+    if (this.dataplane.mode === 'none') return;
+    if (collectable(this.dataplane)) {
+      try {
+        await this.dataplane.gc();
+      } catch (err) {
+        this.log(`dataplane: garbage collection failed: ${message(err)}`);
+      }
+    }
+    this.unsubscribe = this.store.onCommit((changes) => {
+      if (affectsTopology(changes)) this.schedule();
+    });
+    await this.applyNow();
+  }
+
+  /** Applies soon (debounced). */
+  schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.applyNow();
+    }, this.debounceMs);
+  }
+
+  /** Applies the current topology now, or right after the apply in progress. Never rejects. */
+  applyNow(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Resolves when no change is waiting and no apply runs. */
+  async idle(): Promise<void> {
+    while (this.timer || this.running) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        void this.applyNow();
+      }
+      await this.running;
+    }
+  }
+
+  attachPod(pod: PodAttachment): Promise<PodNetwork> {
+    return this.dataplane.attachPod(pod);
+  }
+
+  detachPod(pod: PodAttachment): Promise<void> {
+    return this.dataplane.detachPod(pod);
+  }
+
+  probe(request: ProbeRequest): Promise<ProbeResult> {
+    return this.dataplane.probe(request);
+  }
+
+  /** Stops following the store, lets a running apply end, and closes the driver (removing its namespaces). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    try {
+      await this.dataplane.close({ removeAll: this.removeAllOnClose });
+    } catch (err) {
+      this.log(`dataplane: close failed: ${message(err)}`);
+    }
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      this.applies++;
+      const started = Date.now();
+      try {
+        // Derived at the moment of applying, so a burst of changes is read once, all committed.
+        const topology = deriveTopology(this.store);
+        await this.dataplane.apply(topology);
+        const hosts = topology.vnets.reduce((n, v) => n + v.hosts.length, 0);
+        this.log(`dataplane: applied ${topology.vnets.length} vnet(s), ${hosts} host(s) in ${Date.now() - started}ms`);
+      } catch (err) {
+        this.failures++;
+        this.log(`dataplane: apply failed: ${message(err)}`);
+      }
+    } while (this.again && !this.closed);
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

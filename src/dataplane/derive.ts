@@ -1,0 +1,155 @@
+// The topology the data plane converges on, read from the control plane's store: every VNet of every
+// subscription (managed ones in node resource groups included), each subnet's route table and NSG
+// (default rules included), and the hosts on them — AKS nodes from the node records, VMs from
+// Microsoft.Compute. Pure: reads only, same store in, same topology out.
+import { Cidr } from '../net/ip.js';
+import { primaryAddress, primaryNicId, virtualMachinesIn } from '../providers/compute/vmModel.js';
+import { CLUSTER_TYPE, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import type { NetworkSecurityGroup, SecurityRule, Subnet, VirtualNetwork } from '../providers/network/models.js';
+import { findNetworkInterface } from '../providers/network/nicModel.js';
+import { defaultSecurityRules, findNetworkSecurityGroup } from '../providers/network/nsgModel.js';
+import { childrenOf, parentOf, TYPES } from '../providers/network/resource.js';
+import { findRouteTable } from '../providers/network/routeTableModel.js';
+import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
+import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
+import type { Store } from '../store/store.js';
+import type { HostTopology, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
+
+/** The key prefix of every cluster's node records (records.ts nodesPrefix without the cluster). */
+const NODES_PREFIX = 'aksemu:nodes';
+
+function ipv4(prefix: string): boolean {
+  try {
+    return Cidr.parse(prefix, { canonical: false }).family === 4;
+  } catch {
+    return false;
+  }
+}
+
+const UDR_HOPS: ReadonlySet<string> = new Set(['VirtualAppliance', 'VnetLocal', 'Internet', 'None', 'VirtualNetworkGateway']);
+
+function routesOf(store: Store, subnet: Subnet): UdrRoute[] {
+  const table = subnet.properties.routeTable && findRouteTable(store, subnet.properties.routeTable.id);
+  if (!table) return [];
+  // Service-tag prefixes (AzureCloud…) and IPv6 routes have nothing to program in an IPv4 router.
+  return table.properties.routes
+    .filter((r) => ipv4(r.properties.addressPrefix) && UDR_HOPS.has(r.properties.nextHopType))
+    .map((r) => ({
+      name: r.name,
+      prefix: r.properties.addressPrefix,
+      nextHopType: r.properties.nextHopType as UdrRoute['nextHopType'],
+      ...(r.properties.nextHopType === 'VirtualAppliance' && r.properties.nextHopIpAddress ? { nextHopIp: r.properties.nextHopIpAddress } : {}),
+    }));
+}
+
+/** A rule's singular and plural members are one list (Azure accepts either). */
+function both(one: string | undefined, many: string[]): string[] {
+  return one !== undefined && one !== '' ? [one, ...many] : [...many];
+}
+
+function nsgRule(rule: SecurityRule): NsgRule {
+  const p = rule.properties;
+  return {
+    name: rule.name,
+    priority: p.priority,
+    direction: p.direction,
+    access: p.access,
+    protocol: p.protocol,
+    sourcePrefixes: both(p.sourceAddressPrefix, p.sourceAddressPrefixes),
+    sourcePorts: both(p.sourcePortRange, p.sourcePortRanges),
+    destinationPrefixes: both(p.destinationAddressPrefix, p.destinationAddressPrefixes),
+    destinationPorts: both(p.destinationPortRange, p.destinationPortRanges),
+  };
+}
+
+/** Custom and default rules together, by priority (Inbound before Outbound at equal priority). */
+export function effectiveRules(nsg: NetworkSecurityGroup): NsgRule[] {
+  return [...nsg.properties.securityRules, ...defaultSecurityRules(nsg)]
+    .map(nsgRule)
+    .sort((a, b) => a.priority - b.priority || a.direction.localeCompare(b.direction));
+}
+
+function nsgOf(store: Store, subnet: Subnet): NsgTopology | undefined {
+  const nsg = subnet.properties.networkSecurityGroup && findNetworkSecurityGroup(store, subnet.properties.networkSecurityGroup.id);
+  return nsg ? { id: nsg.id, rules: effectiveRules(nsg) } : undefined;
+}
+
+function subnetTopology(store: Store, subnet: Subnet): SubnetTopology | undefined {
+  const prefix = prefixesOf(subnet).find(ipv4);
+  if (prefix === undefined) return undefined;
+  const nsg = nsgOf(store, subnet);
+  return { id: subnet.id, name: subnet.name, prefix, routes: routesOf(store, subnet), ...(nsg ? { nsg } : {}) };
+}
+
+/** The data-plane model of a cluster's nodes: azure overlay runs pods on node /24s like kubenet. */
+function nodeModel(cluster: ClusterRecord): NodeTopology['model'] {
+  const plugin = cluster.resolved.network.networkPlugin;
+  if (plugin === 'kubenet') return 'kubenet';
+  if (plugin === 'azure') return cluster.resolved.network.networkPluginMode === 'overlay' ? 'kubenet' : 'azure';
+  return 'none';
+}
+
+function nodeHosts(store: Store): HostTopology[] {
+  const clusters = new Map<string, ClusterRecord | undefined>();
+  const hosts: HostTopology[] = [];
+  for (const { value: node } of store.list<NodeRecord>(NODES_PREFIX)) {
+    const key = node.clusterId.toLowerCase();
+    if (!clusters.has(key)) {
+      const record = store.get<ClusterRecord>(node.clusterId);
+      clusters.set(key, record && record.id.toLowerCase().includes(`/providers/${CLUSTER_TYPE.toLowerCase()}/`) ? record : undefined);
+    }
+    const cluster = clusters.get(key);
+    if (!cluster || node.ip.includes(':')) continue;
+    const model = nodeModel(cluster);
+    const clusterPodCidr = cluster.resolved.network.podCidr;
+    const topology: NodeTopology = {
+      clusterId: cluster.id,
+      model,
+      ...(node.podCidr ? { podCidr: node.podCidr } : {}),
+      ...(clusterPodCidr && model !== 'azure' ? { clusterPodCidr } : {}),
+      ...(node.secondaryIps && node.secondaryIps.length > 0 ? { secondaryIps: [...node.secondaryIps] } : {}),
+    };
+    hosts.push({ id: `${cluster.id}/nodes/${node.name}`, kind: 'node', name: node.name, subnetId: node.subnetId, ip: node.ip, node: topology });
+  }
+  return hosts;
+}
+
+function vmHosts(store: Store, groups: ResourceGroup[]): HostTopology[] {
+  const hosts: HostTopology[] = [];
+  for (const group of groups) {
+    for (const vm of virtualMachinesIn(store, group.id)) {
+      if (vm.properties.provisioningState === 'Deleting') continue;
+      const nicId = primaryNicId(vm);
+      const nic = nicId === undefined ? undefined : findNetworkInterface(store, nicId);
+      const address = nic && primaryAddress(nic);
+      if (!address || address.ip.includes(':')) continue;
+      hosts.push({ id: vm.id, kind: 'vm', name: vm.name, subnetId: address.subnetId, ip: address.ip });
+    }
+  }
+  return hosts;
+}
+
+export function deriveTopology(store: Store): Topology {
+  const groups = store
+    .list<{ subscriptionId?: string }>('/subscriptions/', { children: true })
+    .flatMap((sub) => childrenOf<ResourceGroup>(store, `${sub.key}/resourceGroups/`));
+  const vnets: VnetTopology[] = [];
+  const byVnet = new Map<string, VnetTopology>();
+  for (const group of groups) {
+    for (const vnet of childrenOf<VirtualNetwork>(store, `${group.id}/providers/Microsoft.Network/virtualNetworks/`)) {
+      if (vnet.type !== TYPES.virtualNetwork) continue;
+      const subnets = subnetsOf(store, vnet.id)
+        .map((s) => subnetTopology(store, s))
+        .filter((s): s is SubnetTopology => s !== undefined);
+      const topology: VnetTopology = { id: vnet.id, addressSpace: vnet.properties.addressSpace.addressPrefixes.filter(ipv4), subnets, hosts: [] };
+      vnets.push(topology);
+      byVnet.set(vnet.id.toLowerCase(), topology);
+    }
+  }
+  for (const host of [...nodeHosts(store), ...vmHosts(store, groups)]) {
+    const vnet = byVnet.get(parentOf(host.subnetId).toLowerCase());
+    // A host on a subnet without an IPv4 prefix has no place in the data plane.
+    if (vnet && vnet.subnets.some((s) => s.id.toLowerCase() === host.subnetId.toLowerCase())) vnet.hosts.push(host);
+  }
+  return { vnets };
+}

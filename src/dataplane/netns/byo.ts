@@ -1,0 +1,45 @@
+// BYO CNI pods: the node's default network (its conf dir, as containerd loads it) run through the CNI
+// runtime inside the node's namespace, with the pod's namespace as CNI_NETNS. The address is whatever the
+// plugins' IPAM gave. One runtime per cache dir and plugin path, so ADD/DEL stay serialised per node.
+import { loadDefaultNetwork } from '../../cluster/cni.js';
+import { CniRuntime, toNetworkList, type Attachment, type NetworkList } from '../../cni/runtime.js';
+import type { PodAttachment } from '../dataplane.js';
+import { netnsPath } from './exec.js';
+
+const runtimes = new Map<string, CniRuntime>();
+
+function setup(pod: PodAttachment, hostNetns: string, podNetns: string): { rt: CniRuntime; net: NetworkList; att: Attachment } {
+  const cni = pod.cni!;
+  const key = JSON.stringify([cni.cacheDir, cni.pluginDirs]);
+  let rt = runtimes.get(key);
+  if (!rt) runtimes.set(key, (rt = new CniRuntime({ cacheDir: cni.cacheDir, pluginDirs: cni.pluginDirs })));
+  const loaded = loadDefaultNetwork(cni.confDir);
+  if (!loaded) throw new Error(`node ${pod.node}: cni plugin not initialized (no network configuration in ${cni.confDir})`);
+  const att: Attachment = {
+    containerId: pod.sandboxId,
+    netns: netnsPath(podNetns),
+    ifName: 'eth0',
+    pod: { namespace: pod.namespace, name: pod.name, uid: pod.uid },
+    hostNetns: netnsPath(hostNetns),
+  };
+  return { rt, net: toNetworkList({ ...loaded, file: `${cni.confDir}/${loaded.file}` }), att };
+}
+
+/** ADD; returns the pod's first IPv4 address from the result. */
+export async function byoAdd(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<string> {
+  const { rt, net, att } = setup(pod, hostNetns, podNetns);
+  const result = await rt.add(net, att);
+  const ips = (result['ips'] as Array<{ address?: string }> | undefined) ?? [];
+  const v4 = ips.map((i) => i.address?.split('/')[0] ?? '').find((a) => a.includes('.'));
+  if (!v4) {
+    await rt.del(net, att).catch(() => undefined);
+    throw new Error(`node ${pod.node}: network "${net.name}" gave pod ${pod.namespace}/${pod.name} no IPv4 address`);
+  }
+  return v4;
+}
+
+/** DEL through the cached result; idempotent, works after the pod namespace is gone. */
+export async function byoDel(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<void> {
+  const { rt, net, att } = setup(pod, hostNetns, podNetns);
+  await rt.del(net, att);
+}

@@ -1,0 +1,3 @@
+// The netns data plane module, loaded on demand by dataplane/load.ts for `aksemu start --dataplane netns`.
+export { NetnsDataplane, INTERNET, type NetnsDataplaneOptions } from './driver.js';
+export { netnsUnsupportedReason } from './capability.js';

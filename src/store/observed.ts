@@ -1,0 +1,95 @@
+// A Store that tells listeners which keys changed once the change is committed: after the outermost
+// transaction returns (a rolled-back one reports nothing), or at once for a write outside any
+// transaction. For consumers that mirror the state elsewhere (the data plane) without the providers
+// knowing about them.
+import type { Entry, ListOptions, Store } from './store.js';
+
+/** Keys written or deleted; a deletePrefix reports its prefix with `prefix: true`. */
+export interface Change {
+  key: string;
+  prefix?: boolean;
+}
+
+export type ChangeListener = (changes: readonly Change[]) => void;
+
+export class ObservedStore implements Store {
+  private readonly listeners = new Set<ChangeListener>();
+  private depth = 0;
+  private pending: Change[] = [];
+
+  constructor(private readonly inner: Store) {}
+
+  /** Calls listener after each committed change; returns the function that stops it. */
+  onCommit(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get<T = unknown>(key: string): T | undefined {
+    return this.inner.get<T>(key);
+  }
+
+  entry<T = unknown>(key: string): Entry<T> | undefined {
+    return this.inner.entry<T>(key);
+  }
+
+  list<T = unknown>(prefix: string, options?: ListOptions): Entry<T>[] {
+    return this.inner.list<T>(prefix, options);
+  }
+
+  put(key: string, value: unknown): void {
+    this.inner.put(key, value);
+    this.record({ key });
+  }
+
+  delete(key: string): boolean {
+    const deleted = this.inner.delete(key);
+    if (deleted) this.record({ key });
+    return deleted;
+  }
+
+  deletePrefix(prefix: string): number {
+    const count = this.inner.deletePrefix(prefix);
+    if (count > 0) this.record({ key: prefix, prefix: true });
+    return count;
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.depth++;
+    let committed = false;
+    try {
+      const result = this.inner.transaction(fn);
+      committed = true;
+      return result;
+    } finally {
+      this.depth--;
+      if (this.depth === 0) {
+        const changes = this.pending;
+        this.pending = [];
+        if (committed) this.emit(changes);
+      }
+    }
+  }
+
+  close(): void {
+    this.listeners.clear();
+    this.inner.close();
+  }
+
+  private record(change: Change): void {
+    if (this.depth > 0) this.pending.push(change);
+    else this.emit([change]);
+  }
+
+  private emit(changes: readonly Change[]): void {
+    if (changes.length === 0) return;
+    for (const listener of this.listeners) {
+      // A listener's failure is its own: the change is committed and the caller must not see it.
+      try {
+        listener(changes);
+      } catch {
+        /* listeners report their own errors */
+      }
+    }
+  }
+}

@@ -1,0 +1,223 @@
+// Cluster objects survive restarts: what the real kubectl creates is written through to the store (one
+// transaction per event-loop turn), restored with the same uid and creationTimestamp when the server starts
+// again, resourceVersions keep growing, deletes stay deleted, bootstrap adds only what is missing, and
+// deleting the cluster through ARM leaves no `aksemu:k8s` keys.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { objectsKey, ObjectPersistence } from '../../src/cluster/objects/persistence.js';
+import { ObjectStore } from '../../src/cluster/objects/store.js';
+import { findResource } from '../../src/cluster/resources.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import type { Store } from '../../src/store/store.js';
+import { aksClient, POLL } from '../containerservice/harness.js';
+import { restart } from '../network/harness.js';
+import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+
+const CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
+const NODES = findResource('', 'v1', 'nodes')!;
+const DEPLOYMENTS = findResource('apps', 'v1', 'deployments')!;
+const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
+
+const MANIFEST = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: team
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - containerPort: 80
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: probe
+  namespace: team
+  labels: {role: probe}
+spec:
+  containers:
+  - name: busybox
+    image: busybox:1.36
+    command: [sleep, "3600"]
+`;
+
+/** A store that counts its transactions. */
+function counting(store: Store): Store & { transactions: number } {
+  const counted = Object.assign(Object.create(store) as Store, { transactions: 0 });
+  counted.transaction = <T>(fn: () => T): T => {
+    counted.transactions++;
+    return store.transaction(fn);
+  };
+  return counted;
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+async function json(env: ClusterEnv, args: string[]): Promise<any> {
+  const got = await kubectl(env, [...args, '-o', 'json']);
+  assert.equal(got.code, 0, `kubectl ${args.join(' ')}: ${got.stderr}`);
+  return JSON.parse(got.stdout);
+}
+
+/** uid, creationTimestamp and resourceVersion of every object kubectl lists of these kinds. */
+async function identities(env: ClusterEnv, kinds: string): Promise<Map<string, { uid: string; created: string; rv: number }>> {
+  const list = await json(env, ['get', kinds, '-A']);
+  return new Map(
+    list.items.map((o: any) => [
+      `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`,
+      { uid: o.metadata.uid, created: o.metadata.creationTimestamp, rv: Number(o.metadata.resourceVersion) },
+    ]),
+  );
+}
+
+describe('cluster objects persist', () => {
+  test('writes of one turn share one transaction; a new ObjectStore restores objects, uids and the revision; nodes are not kept', async () => {
+    const store = counting(new SqliteStore(':memory:'));
+    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
+    const objects = new ObjectStore(1000, new ObjectPersistence(store, id));
+    for (let i = 0; i < 100; i++) objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { i: String(i) } });
+    objects.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'aks-nodepool1-1-vmss000000' } });
+    objects.put(DEPLOYMENTS, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team' }, spec: { replicas: 1 } });
+    objects.delete(CONFIGMAPS, 'default', 'cm-7');
+    assert.equal(store.transactions, 0, 'nothing is written before the turn ends');
+    await turn();
+    assert.equal(store.transactions, 1);
+    const keys = store.list(`${objectsKey(id)}/`).map((e) => e.key);
+    assert.equal(keys.length, 100, keys.join('\n'));
+    assert.ok(keys.includes(`${objectsKey(id)}/apps/deployments/team/web`));
+    assert.ok(keys.includes(`${objectsKey(id)}//configmaps/default/cm-0`));
+    assert.ok(!keys.some((k) => k.includes('/nodes/')), 'nodes come from the node records');
+    assert.deepEqual(store.get(objectsKey(id)), { revision: objects.resourceVersion });
+
+    const persistence = new ObjectPersistence(store, id);
+    const again = new ObjectStore(1000, persistence);
+    assert.equal(again.resourceVersion, objects.resourceVersion);
+    assert.equal(again.count(CONFIGMAPS), 99);
+    assert.equal(again.get(CONFIGMAPS, 'default', 'cm-7'), undefined);
+    assert.deepEqual(again.get(DEPLOYMENTS, 'team', 'web'), objects.get(DEPLOYMENTS, 'team', 'web'));
+    assert.equal(again.count(NODES), 0);
+    const bootstrap = again.putIfAbsent(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-1', namespace: 'default' }, data: {} });
+    assert.equal(bootstrap.created, false);
+    assert.deepEqual(bootstrap.object.data, { i: '1' });
+    assert.equal(again.putIfAbsent(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-7', namespace: 'default' } }).created, true);
+    assert.ok(Number(again.get(CONFIGMAPS, 'default', 'cm-7')!.metadata.resourceVersion) > objects.resourceVersion);
+    persistence.close();
+    assert.ok(store.get(`${objectsKey(id)}//configmaps/default/cm-7`), 'close writes what is queued');
+    store.close();
+  });
+
+  test('a deletion in progress is finished on restore; a cluster whose id prefixes another keeps its neighbour', async () => {
+    const store = new SqliteStore(':memory:');
+    const c1 = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
+    const c10 = `${c1}0`;
+    const one = new ObjectPersistence(store, c1);
+    const objects = new ObjectStore(1000, one);
+    const ten = new ObjectStore(1000, new ObjectPersistence(store, c10));
+    const pods = findResource('', 'v1', 'pods')!;
+    objects.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'going', namespace: 'default', deletionTimestamp: '2030-01-01T00:00:00Z' } });
+    objects.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'held', namespace: 'default', deletionTimestamp: '2030-01-01T00:00:00Z', finalizers: ['x'] } });
+    ten.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stays', namespace: 'default' } });
+    await turn();
+    const restored = new ObjectStore(1000, new ObjectPersistence(store, c1));
+    assert.deepEqual(restored.list(pods).map((p) => p.metadata.name), ['held']);
+    await turn();
+    assert.equal(store.list(`${objectsKey(c1)}/`).length, 1, 'the finished deletion is written back');
+    one.destroy();
+    assert.equal(store.list(objectsKey(c1)).filter((e) => !e.key.toLowerCase().startsWith(objectsKey(c10))).length, 0);
+    assert.equal(store.list(`${objectsKey(c10)}/`).length, 1);
+    store.close();
+  });
+
+  test('what kubectl creates is still there after a restart, with the same uids; deletes stay deleted; deleting the cluster removes every key', { skip }, () =>
+    withCluster({ networkPlugin: 'none' }, async (env) => {
+      const ok = async (args: string[]) => {
+        const got = await kubectl(env, args);
+        assert.equal(got.code, 0, `kubectl ${args.join(' ')}: ${got.stderr}`);
+        return got.stdout;
+      };
+      // kubectl's typed `create configmap` / `create namespace` POST protobuf bodies, which the API does not
+      // decode: render them client-side and create them from the manifest (JSON on the wire).
+      const generated = join(env.scratch, 'generated.yaml');
+      const cm = await ok(['create', 'configmap', 'app-config', '--from-literal=greeting=hello', '--dry-run=client', '-o', 'yaml']);
+      const ns = await ok(['create', 'namespace', 'team', '--dry-run=client', '-o', 'yaml']);
+      const doomed = await ok(['create', 'configmap', 'doomed', '--from-literal=a=b', '--dry-run=client', '-o', 'yaml']);
+      writeFileSync(generated, `${cm}---\n${ns}---\n${doomed}`);
+      assert.deepEqual((await ok(['create', '-f', generated])).trim().split('\n'), ['configmap/app-config created', 'namespace/team created', 'configmap/doomed created']);
+      await ok(['label', 'namespace', 'default', 'owner=me']);
+      const manifest = join(env.scratch, 'web.yaml');
+      writeFileSync(manifest, MANIFEST);
+      assert.deepEqual((await ok(['apply', '-f', manifest])).trim().split('\n'), ['deployment.apps/web created', 'pod/probe created']);
+      await ok(['delete', 'configmap', 'doomed']);
+
+      // Written through already: a second reader of the database file sees it while the server runs (a crash
+      // now would keep it).
+      const reader = new SqliteStore(join(env.home, 'state.db'));
+      try {
+        const root = objectsKey(env.clusterId);
+        const saved = reader.get<any>(`${root}//configmaps/default/app-config`);
+        assert.deepEqual(saved?.data, { greeting: 'hello' });
+        assert.equal(reader.get(`${root}//configmaps/default/doomed`), undefined);
+        assert.ok(reader.get(`${root}/apps/deployments/team/web`));
+        assert.equal(reader.list(`${root}//nodes/`).length, 0);
+      } finally {
+        reader.close();
+      }
+
+      const kinds = 'namespaces,configmaps,services,deployments,pods';
+      const before = await identities(env, kinds);
+      const listRv = Number((await json(env, ['get', 'configmaps', '-A'])).metadata.resourceVersion);
+      assert.ok(before.has('Deployment/team/web') && before.has('Pod/team/probe') && before.has('Namespace//team'));
+
+      await restart(env);
+
+      const after = await identities(env, kinds);
+      // Every object is back with its identity (and nothing was bootstrapped twice).
+      for (const [key, was] of before) {
+        const now = after.get(key);
+        assert.ok(now, `${key} is gone after the restart`);
+        assert.equal(now.uid, was.uid, key);
+        assert.equal(now.created, was.created, key);
+      }
+      assert.deepEqual(
+        (await ok(['get', 'namespaces', '-o', 'name'])).trim().split('\n'),
+        ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system', 'namespace/team'],
+      );
+      assert.equal((await json(env, ['get', 'namespace', 'default'])).metadata.labels.owner, 'me', 'bootstrap must not overwrite a restored namespace');
+      assert.deepEqual((await json(env, ['get', 'configmap', 'app-config'])).data, { greeting: 'hello' });
+      assert.equal((await json(env, ['get', 'deployment', 'web', '-n', 'team'])).spec.template.spec.containers[0].image, 'nginx:1.25');
+      const gone = await kubectl(env, ['get', 'configmap', 'doomed']);
+      assert.equal(gone.code, 1);
+      assert.match(gone.stderr, /Error from server \(NotFound\): configmaps "doomed" not found/);
+      // kubectl's last-applied annotation came back too, so apply sees nothing to do.
+      assert.deepEqual((await ok(['apply', '-f', manifest])).trim().split('\n'), ['deployment.apps/web unchanged', 'pod/probe unchanged']);
+
+      // resourceVersions keep growing across the restart.
+      assert.ok(Number((await json(env, ['get', 'configmaps', '-A'])).metadata.resourceVersion) >= listRv);
+      await ok(['annotate', 'configmap', 'app-config', 'touched=yes']);
+      const touched = Number((await json(env, ['get', 'configmap', 'app-config'])).metadata.resourceVersion);
+      assert.ok(touched > listRv, `${touched} > ${listRv}`);
+      assert.ok([...before.values()].every((o) => touched > o.rv));
+
+      // Once more, with a change made after the first restart.
+      await ok(['delete', 'deployment', 'web', '-n', 'team']);
+      await restart(env);
+      assert.equal((await json(env, ['get', 'configmap', 'app-config'])).metadata.annotations.touched, 'yes');
+      assert.equal((await kubectl(env, ['get', 'deployment', 'web', '-n', 'team'])).code, 1);
+
+      assert.ok(env.server.store.list('aksemu:k8s').length > 0);
+      await aksClient(env.server).managedClusters.beginDeleteAndWait('rg', 'c1', POLL);
+      await eventually(() => env.server.store.list('aksemu:k8s').length === 0, 10_000, 'the cluster objects to be removed');
+    }));
+});

@@ -1,0 +1,236 @@
+// The kubelet's pod lifecycle and the controllers against sandboxes and init containers we control: a
+// cluster created through ARM, and a ClusterRuntime of its own (its own home) given fakes that fail when told
+// to, driven through ClusterApi as the HTTP server would. Sandbox failures and their retry, init container
+// back-off, graceful deletion releasing the sandbox, nodes going away, restoring running pods after a
+// restart, rolling updates.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ClusterApi } from '../../src/cluster/api.js';
+import { ClusterRuntime } from '../../src/cluster/cluster.js';
+import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { NODES_R, PODS } from '../../src/cluster/workloads/kinds.js';
+import type { InitContainerRunner, PodSandboxes, SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
+import type { ClusterRecord } from '../../src/providers/containerservice/records.js';
+import { aksClient, cluster, POLL } from '../containerservice/harness.js';
+import { withServer, type Env } from '../network/harness.js';
+import { eventually } from './harness.js';
+
+type Obj = any;
+
+/** Sandboxes that hand out 10.99.0.N, fail for a pod while failures.get(name) > 0, and remember every call. */
+class FakeSandboxes implements PodSandboxes {
+  readonly failures = new Map<string, number>();
+  next = 2;
+  readonly setUps: SandboxRequest[] = [];
+  readonly tearDowns: SandboxRequest[] = [];
+  readonly restored: Array<{ req: SandboxRequest; ip: string }> = [];
+
+  async setUp(req: SandboxRequest) {
+    this.setUps.push(req);
+    const left = this.failures.get(req.name) ?? 0;
+    if (left > 0) {
+      this.failures.set(req.name, left - 1);
+      return { ok: false as const, message: `plugin type="host-local" failed (add): no IP addresses available in range set: 10.99.0.1-10.99.0.254` };
+    }
+    return { ok: true as const, ip: req.hostNetwork ? '10.224.0.4' : `10.99.0.${this.next++}` };
+  }
+
+  async tearDown(req: SandboxRequest) {
+    this.tearDowns.push(req);
+  }
+
+  restore(req: SandboxRequest, ip: string) {
+    this.restored.push({ req, ip });
+  }
+}
+
+class FakeInit implements InitContainerRunner {
+  failures = 0;
+  runs = 0;
+  async run(): Promise<string | undefined> {
+    this.runs++;
+    if (this.failures > 0) {
+      this.failures--;
+      return 'cp: can\'t create \'/host/etc/cni/net.d/10-flannel.conflist\': Permission denied';
+    }
+    return undefined;
+  }
+}
+
+interface Rig {
+  env: Env;
+  record: ClusterRecord;
+  home: string;
+  runtime: ClusterRuntime;
+  api: ClusterApi;
+  sandboxes: FakeSandboxes;
+  init: FakeInit;
+}
+
+async function withRig(network: Obj, fn: (rig: Rig) => Promise<void>): Promise<void> {
+  await withServer(async (env) => {
+    const created = await aksClient(env.server).managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster(network), POLL);
+    const record = env.server.store.get<ClusterRecord>(created.id!)!;
+    const home = mkdtempSync(join(tmpdir(), 'aksemu-lifecycle-'));
+    const sandboxes = new FakeSandboxes();
+    const init = new FakeInit();
+    const runtime = new ClusterRuntime(env.server.store, home, record, { sandboxes, initRunner: init });
+    runtime.start();
+    try {
+      await fn({ env, record, home, runtime, api: new ClusterApi(runtime), sandboxes, init });
+    } finally {
+      runtime.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+}
+
+function call(api: ClusterApi, method: string, path: string, body?: unknown, contentType = 'application/json'): Obj {
+  const res = api.handle({ method, path, query: new URLSearchParams(), contentType, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  assert.ok('status' in res, 'not a watch');
+  assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function pod(runtime: ClusterRuntime, name: string): Obj {
+  return runtime.objects.get(PODS, 'default', name);
+}
+
+function events(api: ClusterApi, name: string): Obj[] {
+  return call(api, 'GET', '/api/v1/namespaces/default/events').items.filter((e: Obj) => e.involvedObject.name === name);
+}
+
+const POD = (name: string, extra: Obj = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }], ...extra } });
+
+test('a failing sandbox leaves the pod ContainerCreating with FailedCreatePodSandBox, and is retried until it works; deletion releases it', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api, sandboxes }) => {
+    sandboxes.failures.set('p1', 2);
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('p1'));
+    await eventually(() => events(api, 'p1').some((e) => e.reason === 'FailedCreatePodSandBox'), 10_000, 'the first failure');
+    const waiting = pod(runtime, 'p1');
+    assert.equal(waiting.status.phase, 'Pending');
+    assert.deepEqual(waiting.status.containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } });
+    assert.equal(waiting.status.podIP, undefined);
+    const failed = events(api, 'p1').find((e) => e.reason === 'FailedCreatePodSandBox');
+    assert.deepEqual([failed.type, failed.source.component, failed.source.host, failed.message], [
+      'Warning', 'kubelet', waiting.spec.nodeName,
+      'Failed to create pod sandbox: plugin type="host-local" failed (add): no IP addresses available in range set: 10.99.0.1-10.99.0.254',
+    ]);
+    // Each failed attempt's sandbox is torn down; the third attempt succeeds.
+    await eventually(() => pod(runtime, 'p1')?.status?.phase === 'Running', 20_000, 'the retry to succeed');
+    const setUps = sandboxes.setUps.filter((r) => r.name === 'p1');
+    const tearDowns = () => sandboxes.tearDowns.filter((r) => r.name === 'p1');
+    assert.equal(setUps.length, 3);
+    assert.equal(new Set(setUps.map((r) => r.sandboxId)).size, 3);
+    for (const r of setUps) assert.match(r.sandboxId, /^[0-9a-f]{64}$/);
+    assert.deepEqual(tearDowns().map((r) => r.sandboxId), setUps.slice(0, 2).map((r) => r.sandboxId));
+    const running = pod(runtime, 'p1');
+    assert.match(running.status.podIP, /^10\.99\.0\.\d+$/);
+    assert.deepEqual(running.status.podIPs, [{ ip: running.status.podIP }]);
+    assert.equal(events(api, 'p1').find((e) => e.reason === 'FailedCreatePodSandBox').count, 2);
+
+    const deleted = call(api, 'DELETE', '/api/v1/namespaces/default/pods/p1');
+    assert.ok(deleted.metadata.deletionTimestamp);
+    await eventually(() => pod(runtime, 'p1') === undefined, 5000, 'the pod to go');
+    await eventually(() => tearDowns().length === 3, 5000, 'the sandbox to be released');
+    assert.equal(tearDowns()[2]!.sandboxId, setUps[2]!.sandboxId);
+  }));
+
+test('init containers run after the sandbox; a failure backs off (Init:CrashLoopBackOff) and is retried', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api, init }) => {
+    init.failures = 1;
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('p2', { initContainers: [{ name: 'install-cni', image: 'busybox:1.36', command: ['cp'] }] }));
+    await eventually(() => events(api, 'p2').some((e) => e.reason === 'BackOff'), 10_000, 'the back-off');
+    const table = api.handle({ method: 'GET', path: '/api/v1/namespaces/default/pods/p2', query: new URLSearchParams(), accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }) as Obj;
+    assert.equal(table.body.rows[0].cells[2], 'Init:CrashLoopBackOff');
+    const failing = pod(runtime, 'p2');
+    assert.equal(failing.status.initContainerStatuses[0].lastState.terminated.message, 'cp: can\'t create \'/host/etc/cni/net.d/10-flannel.conflist\': Permission denied');
+    assert.ok(failing.status.podIP, 'the sandbox stays up while init containers retry');
+    await eventually(() => pod(runtime, 'p2')?.status?.phase === 'Running', 10_000, 'the init retry');
+    const done = pod(runtime, 'p2');
+    assert.equal(init.runs, 2);
+    assert.equal(done.status.initContainerStatuses[0].state.terminated.reason, 'Completed');
+    assert.ok(done.status.conditions.find((c: Obj) => c.type === 'Initialized').status === 'True');
+  }));
+
+test('a pod tolerating not-ready waits for the node network (NetworkNotReady); host-network pods do not', () =>
+  withRig({ networkPlugin: 'none' }, async ({ runtime, api, sandboxes }) => {
+    const tolerate = { tolerations: [{ operator: 'Exists' }] };
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('netpod', tolerate));
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('hostpod', { ...tolerate, hostNetwork: true }));
+    await eventually(() => pod(runtime, 'hostpod')?.status?.phase === 'Running', 10_000, 'the host-network pod');
+    await eventually(() => events(api, 'netpod').some((e) => e.reason === 'NetworkNotReady'), 10_000, 'NetworkNotReady');
+    assert.equal(pod(runtime, 'netpod').status.containerStatuses[0].state.waiting.reason, 'ContainerCreating');
+    assert.ok(!sandboxes.setUps.some((r) => r.name === 'netpod'), 'no sandbox without a pod network');
+    assert.equal(pod(runtime, 'hostpod').status.podIP, '10.224.0.4');
+  }));
+
+test('a restart restores running pods\' sandboxes instead of setting them up again; a node that goes away takes its pods', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ env, record, home, runtime, api, sandboxes }) => {
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('keep'));
+    await eventually(() => pod(runtime, 'keep')?.status?.phase === 'Running', 10_000, 'keep running');
+    const before = pod(runtime, 'keep');
+    const saved = runtime.objects.list(PODS).map((p) => structuredClone(p));
+    runtime.close();
+
+    // The same objects in a new runtime on the same home, as persistence restores them.
+    const fresh = new FakeSandboxes();
+    const again = new ClusterRuntime(env.server.store, home, record, { sandboxes: fresh, initRunner: new FakeInit() });
+    for (const p of saved) again.objects.put(PODS, p as KubeObject);
+    const rv = again.objects.get(PODS, 'default', 'keep')!.metadata.resourceVersion;
+    again.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const restored = fresh.restored.find((x) => x.req.name === 'keep');
+      assert.ok(restored, 'keep restored');
+      assert.equal(restored.ip, before.status.podIP);
+      assert.equal(restored.req.sandboxId, sandboxes.setUps.find((r) => r.name === 'keep')!.sandboxId);
+      assert.ok(!fresh.setUps.some((r) => r.name === 'keep'), 'not set up twice');
+      assert.equal(again.objects.get(PODS, 'default', 'keep')!.metadata.resourceVersion, rv, 'a restored running pod is not rewritten');
+
+      // Scale the pool down: the removed nodes' pods are deleted and their sandboxes released.
+      const pool = await aksClient(env.server).agentPools.get('rg', 'c1', 'nodepool1');
+      await aksClient(env.server).agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, count: 1 }, POLL);
+      again.sync();
+      const remaining = new Set(again.objects.list(NODES_R).map((n) => n.metadata.name));
+      assert.equal(remaining.size, 1);
+      const orphans = again.objects.list(PODS).filter((p: Obj) => p.spec.nodeName && !remaining.has(p.spec.nodeName));
+      assert.deepEqual(orphans.map((p) => p.metadata.name), []);
+      if (!remaining.has(before.spec.nodeName)) {
+        assert.equal(again.objects.get(PODS, 'default', 'keep'), undefined);
+        await eventually(() => fresh.tearDowns.some((r) => r.name === 'keep'), 5000, 'keep released');
+      }
+    } finally {
+      again.close();
+    }
+  }));
+
+test('a template change rolls out a new ReplicaSet; the old one scales to 0; revision annotations follow', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api }) => {
+    const deploy = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } },
+    };
+    call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deploy);
+    const get = () => call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/web');
+    await eventually(() => get().status?.availableReplicas === 3, 10_000, 'first rollout');
+    call(api, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web', { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } }, 'application/strategic-merge-patch+json');
+    await eventually(() => {
+      const d = get();
+      return d.status?.observedGeneration === 2 && d.status?.updatedReplicas === 3 && d.status?.availableReplicas === 3 && d.status?.replicas === 3;
+    }, 15_000, 'second rollout');
+    const rss = call(api, 'GET', '/apis/apps/v1/namespaces/default/replicasets').items.filter((r: Obj) => r.metadata.ownerReferences?.[0]?.name === 'web');
+    assert.equal(rss.length, 2);
+    const byRevision = new Map(rss.map((r: Obj) => [r.metadata.annotations['deployment.kubernetes.io/revision'], r]));
+    assert.equal((byRevision.get('1') as Obj).spec.replicas, 0);
+    assert.equal((byRevision.get('2') as Obj).spec.replicas, 3);
+    assert.equal(get().metadata.annotations['deployment.kubernetes.io/revision'], '2');
+    await eventually(() => runtime.objects.list(PODS).filter((p: Obj) => p.metadata.labels?.app === 'web').every((p: Obj) => p.spec.containers[0].image === 'nginx:1.27'), 10_000, 'old pods gone');
+    const progressing = get().status.conditions.find((c: Obj) => c.type === 'Progressing');
+    assert.deepEqual([progressing.status, progressing.reason], ['True', 'NewReplicaSetAvailable']);
+    const scaled = events(api, 'web').filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message);
+    assert.ok(scaled.some((m) => /^Scaled down replica set web-\w+ from 3 to 0$/.test(m)), scaled.join('\n'));
+  }));
