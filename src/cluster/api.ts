@@ -8,6 +8,7 @@ import { openApiDoc, openApiIndex } from './openapi.js';
 import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { findResource, groupVersion, RESOURCES, type ResourceType } from './resources.js';
+import { decodeProtobufBody } from './protobuf/request-body.js';
 import { parseSelector, selects } from './selectors.js';
 import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
@@ -25,6 +26,8 @@ export interface ApiRequest {
   accept?: string;
   contentType?: string;
   body?: string;
+  /** The body's bytes, for binary media types (protobuf); body is their UTF-8 reading. */
+  bytes?: Uint8Array;
 }
 
 export type ApiResponse =
@@ -87,10 +90,7 @@ function json(status: number, body: unknown, contentType = 'application/json'): 
 
 function parseBody(req: ApiRequest): any {
   if (!req.body) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
-  if ((req.contentType ?? '').includes('protobuf')) {
-    // Typed clients write protobuf first; a 415 makes client-go fall back to JSON, as with a JSON-only server.
-    throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/apply-patch+yaml`);
-  }
+  if ((req.contentType ?? '').includes('protobuf')) return decodeProtobufBody(req.bytes ?? Buffer.from(req.body));
   try {
     if ((req.contentType ?? '').includes('yaml')) return parseYaml(req.body);
     return JSON.parse(req.body);

@@ -13,7 +13,7 @@ import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/sy
 import { clusterDir } from './paths.js';
 import { Workloads } from './workloads/controllers.js';
 import { createInitRunner } from './workloads/init-containers.js';
-import { createSandboxes } from './workloads/ipam.js';
+import { createSandboxes, type IpamHost } from './workloads/ipam.js';
 import type { InitContainerRunner, PodSandboxes } from './workloads/sandbox.js';
 import { findResource, type ResourceType } from './resources.js';
 import { k8sTime } from './time.js';
@@ -40,8 +40,11 @@ export class ClusterRuntime {
     options: {
       rescanMs?: number;
       persistence?: ObjectPersistence;
-      /** The pod network and init containers; by default the IPAM per plugin and the init-container runner. */
-      sandboxes?: PodSandboxes;
+      /**
+       * The pod network and init containers; by default the IPAM per plugin and the init-container runner. The
+       * sandboxes may be given as a factory of this runtime (they read its record and nodes).
+       */
+      sandboxes?: PodSandboxes | ((runtime: IpamHost) => PodSandboxes);
       initRunner?: InitContainerRunner;
     } = {},
   ) {
@@ -50,7 +53,7 @@ export class ClusterRuntime {
     this.workloads = new Workloads(this.objects, {
       home,
       cluster: () => this.record,
-      sandboxes: options.sandboxes ?? createSandboxes(this),
+      sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       initRunner: options.initRunner ?? createInitRunner(this),
     });
   }

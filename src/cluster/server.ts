@@ -11,6 +11,7 @@ import { CLUSTER_TYPE, type ClusterRecord, type NodeRecord } from '../providers/
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
+import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, type ClusterCredential } from './credentials.js';
 import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
@@ -49,6 +50,8 @@ export interface ClusterApisOptions {
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
   rescanMs?: number;
+  /** The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses only. */
+  dataplane?: PodNetworkAttacher;
 }
 
 export class ClusterApis implements ClusterLifecycle {
@@ -173,6 +176,7 @@ export class ClusterApis implements ClusterLifecycle {
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
+        sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
       });
       runtime.start();
       const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
@@ -222,14 +226,14 @@ export class ClusterApis implements ClusterLifecycle {
     try {
       if (!entry) return reply(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'cluster not available', reason: 'ServiceUnavailable', code: 503 });
       if (!this.authenticated(req, entry)) return reply(401, unauthorized().toStatus());
-      const body = await readBody(req);
+      const bytes = await readBody(req);
       const response = entry.api.handle({
         method: req.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         ...(req.headers.accept ? { accept: req.headers.accept } : {}),
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
-        ...(body !== '' ? { body } : {}),
+        ...(bytes.length > 0 ? { body: bytes.toString('utf8'), bytes } : {}),
       });
       if ('watch' in response) {
         res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
@@ -293,7 +297,7 @@ function closeListener(entry: Pick<Entry, 'listener' | 'sockets'>): Promise<void
   return closed;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -306,7 +310,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

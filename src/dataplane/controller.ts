@@ -47,6 +47,12 @@ export class DataplaneController {
   private closed = false;
   private applies = 0;
   private failures = 0;
+  private started = false;
+  /** Hosts (lower-case ids) of the last topology applied without error: pods can attach to them. */
+  private readyHosts = new Set<string>();
+  private lastError: string | undefined;
+  /** Callers of whenHostReady, woken after every apply and on close. */
+  private readonly waiters = new Set<() => void>();
 
   constructor(options: DataplaneControllerOptions) {
     this.store = options.store;
@@ -79,7 +85,43 @@ export class DataplaneController {
     this.unsubscribe = this.store.onCommit((changes) => {
       if (affectsTopology(changes)) this.schedule();
     });
+    this.started = true;
     await this.applyNow();
+  }
+
+  /**
+   * Resolves once the host (HostTopology.id: a node is `<cluster id>/nodes/<name>`) is in an applied topology;
+   * a pod's namespace can only be wired to its node's. Asks for an apply when the host is not there yet (its
+   * ARM change may still be in the debounce), and rejects after timeoutMs, or when the controller closes.
+   */
+  async whenHostReady(hostId: string, timeoutMs = 30_000): Promise<void> {
+    const key = hostId.toLowerCase();
+    if (this.readyHosts.has(key)) return;
+    if (this.dataplane.mode === 'none') throw new Error('the data plane is off');
+    // Before start() the first apply is on its way (after gc); scheduling one here could race the gc.
+    if (this.started) this.schedule();
+    const deadline = Date.now() + timeoutMs;
+    while (!this.readyHosts.has(key)) {
+      if (this.closed) throw new Error('the data plane is closing');
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const why = this.lastError ? `the last apply failed: ${this.lastError}` : 'no apply has included it yet';
+        throw new Error(`the node is not in the data plane after ${timeoutMs < 1000 ? `${timeoutMs}ms` : `${Math.round(timeoutMs / 1000)}s`} (${why})`);
+      }
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
   }
 
   /** Applies soon (debounced). */
@@ -133,6 +175,7 @@ export class DataplaneController {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.wakeWaiters();
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -153,12 +196,16 @@ export class DataplaneController {
         // Derived at the moment of applying, so a burst of changes is read once, all committed.
         const topology = deriveTopology(this.store);
         await this.dataplane.apply(topology);
+        this.readyHosts = new Set(topology.vnets.flatMap((v) => v.hosts.map((h) => h.id.toLowerCase())));
+        this.lastError = undefined;
         const hosts = topology.vnets.reduce((n, v) => n + v.hosts.length, 0);
         this.log(`dataplane: applied ${topology.vnets.length} vnet(s), ${hosts} host(s) in ${Date.now() - started}ms`);
       } catch (err) {
         this.failures++;
+        this.lastError = message(err);
         this.log(`dataplane: apply failed: ${message(err)}`);
       }
+      this.wakeWaiters();
     } while (this.again && !this.closed);
   }
 }

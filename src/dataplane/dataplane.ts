@@ -15,10 +15,17 @@ export interface PodAttachment {
   uid: string;
   /** The sandbox id (CNI_CONTAINERID). */
   sandboxId: string;
-  /** kubenet and azure: the address the control plane chose (from the node /24, or a secondary IP). */
+  /**
+   * kubenet and azure: the address the control plane chose (from the node /24, or a secondary IP). BYO CNI: an
+   * address to ask the IPAM for (CNI_ARGS IP=…, which host-local honours), when a restored pod keeps its own.
+   */
   ip?: string;
-  /** BYO CNI: the node's conf dir and the plugin search path; the driver runs the conflist's plugins. */
-  cni?: { confDir: string; pluginDirs: string[]; cacheDir: string };
+  /**
+   * BYO CNI: the node's conf dir and the plugin search path; the driver runs the conflist's plugins. With
+   * ipamDataDir, every plugin's `ipam.dataDir` is set to it (host-local's state stays in the node's directory,
+   * never the machine's /var/lib/cni/networks).
+   */
+  cni?: { confDir: string; pluginDirs: string[]; cacheDir: string; ipamDataDir?: string };
 }
 
 export interface PodNetwork {

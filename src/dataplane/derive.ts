@@ -89,6 +89,11 @@ function nodeModel(cluster: ClusterRecord): NodeTopology['model'] {
   return 'none';
 }
 
+/** The host id of an AKS node in the topology (HostTopology.id, PodAttachment.hostId). */
+export function nodeHostId(clusterId: string, node: string): string {
+  return `${clusterId}/nodes/${node}`;
+}
+
 function nodeHosts(store: Store): HostTopology[] {
   const clusters = new Map<string, ClusterRecord | undefined>();
   const hosts: HostTopology[] = [];
@@ -109,7 +114,7 @@ function nodeHosts(store: Store): HostTopology[] {
       ...(clusterPodCidr && model !== 'azure' ? { clusterPodCidr } : {}),
       ...(node.secondaryIps && node.secondaryIps.length > 0 ? { secondaryIps: [...node.secondaryIps] } : {}),
     };
-    hosts.push({ id: `${cluster.id}/nodes/${node.name}`, kind: 'node', name: node.name, subnetId: node.subnetId, ip: node.ip, node: topology });
+    hosts.push({ id: nodeHostId(cluster.id, node.name), kind: 'node', name: node.name, subnetId: node.subnetId, ip: node.ip, node: topology });
   }
   return hosts;
 }

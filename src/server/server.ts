@@ -204,7 +204,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     urlRef.url = `https://${HOST}:${port}`;
     const endpointFile = writeEndpointFile(home, endpointInfo(urlRef.url, tls.caFile, identity));
     // Cluster API servers come up before operations resume, so resumed creates reach them.
-    const clusterApis = new ClusterApis({ home, store, tls, log });
+    const clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     await clusterApis.start();
     // The driver cleans up after a previous run and builds what the store holds, before operations resume.
     await dataplane.start();

@@ -9,7 +9,7 @@ import { DAEMONSETS, NODES_R, PODS } from './kinds.js';
 import { templateHash } from './names.js';
 import { createPodFrom } from './pods.js';
 import { nodeMatches, pinnedNode, tolerates, untoleratedTaint, type Toleration } from './placement.js';
-import { nsKey, splitKey, WorkQueue } from './queue.js';
+import { nsKey, splitKey, KeyedController } from './queue.js';
 
 type Obj = any;
 
@@ -53,25 +53,20 @@ function pinTo(spec: Obj, node: string): void {
   else for (const term of required.nodeSelectorTerms) term.matchFields = [...(term.matchFields ?? []).filter((f: Obj) => f.key !== 'metadata.name'), pin];
 }
 
-export class DaemonSetController {
-  readonly queue: WorkQueue;
-
-  constructor(private readonly ctx: ControllerContext) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`daemonset ${key}: ${(e as Error).stack ?? e}`));
+export class DaemonSetController extends KeyedController {
+  constructor(protected override readonly ctx: ControllerContext) {
+    super(ctx, DAEMONSETS, 'daemonset');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(DAEMONSETS)) this.queue.add(nsKey(change.object.metadata.namespace, change.object.metadata.name));
+    if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
     else if (change.resource === resourceKey(NODES_R)) this.resync();
     else if (change.resource === resourceKey(PODS)) {
       const ref = controllerRef(change.object);
-      if (ref?.kind === 'DaemonSet') this.queue.add(nsKey(change.object.metadata.namespace, ref.name));
+      if (ref?.kind === 'DaemonSet') this.enqueue(change.object, ref.name);
     }
   }
 
-  resync(): void {
-    for (const ds of this.ctx.objects.list(DAEMONSETS)) this.queue.add(nsKey(ds.metadata.namespace, ds.metadata.name));
-  }
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

@@ -9,7 +9,7 @@ import { k8sTime } from '../time.js';
 import { controllerRef, ownerReference, type ControllerContext } from './context.js';
 import { DEPLOYMENTS, REPLICASETS } from './kinds.js';
 import { templateHash } from './names.js';
-import { nsKey, splitKey, WorkQueue } from './queue.js';
+import { nsKey, splitKey, KeyedController } from './queue.js';
 
 type Obj = any;
 
@@ -39,24 +39,19 @@ function deploymentCondition(type: string, status: boolean, reason: string, mess
   };
 }
 
-export class DeploymentController {
-  readonly queue: WorkQueue;
-
-  constructor(private readonly ctx: ControllerContext) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`deployment ${key}: ${(e as Error).stack ?? e}`));
+export class DeploymentController extends KeyedController {
+  constructor(protected override readonly ctx: ControllerContext) {
+    super(ctx, DEPLOYMENTS, 'deployment');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(DEPLOYMENTS)) this.queue.add(nsKey(change.object.metadata.namespace, change.object.metadata.name));
+    if (change.resource === resourceKey(DEPLOYMENTS)) this.enqueue(change.object);
     else if (change.resource === resourceKey(REPLICASETS)) {
       const ref = controllerRef(change.object);
-      if (ref?.kind === 'Deployment') this.queue.add(nsKey(change.object.metadata.namespace, ref.name));
+      if (ref?.kind === 'Deployment') this.enqueue(change.object, ref.name);
     }
   }
 
-  resync(): void {
-    for (const d of this.ctx.objects.list(DEPLOYMENTS)) this.queue.add(nsKey(d.metadata.namespace, d.metadata.name));
-  }
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

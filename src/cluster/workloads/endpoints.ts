@@ -7,7 +7,7 @@ import { matchLabels, type Requirement } from '../selectors.js';
 import type { ControllerContext } from './context.js';
 import { isPodReady } from './context.js';
 import { ENDPOINTS, PODS, SERVICES_R } from './kinds.js';
-import { nsKey, splitKey, WorkQueue } from './queue.js';
+import { nsKey, splitKey, KeyedController } from './queue.js';
 
 type Obj = any;
 
@@ -25,15 +25,13 @@ function targetPort(port: Obj, pod: Obj): number | undefined {
   return undefined;
 }
 
-export class EndpointsController {
-  readonly queue: WorkQueue;
-
-  constructor(private readonly ctx: ControllerContext) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`endpoints ${key}: ${(e as Error).stack ?? e}`));
+export class EndpointsController extends KeyedController {
+  constructor(protected override readonly ctx: ControllerContext) {
+    super(ctx, SERVICES_R, 'endpoints');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(SERVICES_R)) this.queue.add(nsKey(change.object.metadata.namespace, change.object.metadata.name));
+    if (change.resource === resourceKey(SERVICES_R)) this.enqueue(change.object);
     else if (change.resource === resourceKey(PODS)) {
       const ns = change.object.metadata.namespace;
       for (const svc of this.ctx.objects.list(SERVICES_R, ns)) {
@@ -43,9 +41,6 @@ export class EndpointsController {
     }
   }
 
-  resync(): void {
-    for (const svc of this.ctx.objects.list(SERVICES_R)) this.queue.add(nsKey(svc.metadata.namespace, svc.metadata.name));
-  }
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

@@ -58,7 +58,8 @@ function cnsExhausted(node: string, req: SandboxRequest): string {
   );
 }
 
-function sandboxFailure(req: SandboxRequest, inner: string): SandboxResult {
+/** A failure in containerd's words (what the kubelet puts in FailedCreatePodSandBox). */
+export function sandboxFailure(req: SandboxRequest, inner: string): SandboxResult {
   return { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${req.sandboxId}": ${inner}` };
 }
 

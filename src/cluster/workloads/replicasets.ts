@@ -5,7 +5,7 @@ import { resourceKey, type Change } from '../objects/store.js';
 import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
 import { PODS, REPLICASETS } from './kinds.js';
 import { createPodFrom } from './pods.js';
-import { nsKey, splitKey, WorkQueue } from './queue.js';
+import { nsKey, splitKey, KeyedController } from './queue.js';
 
 type Obj = any;
 
@@ -24,15 +24,13 @@ function compareRank(a: number[], b: number[]): number {
   return 0;
 }
 
-export class ReplicaSetController {
-  readonly queue: WorkQueue;
-
-  constructor(private readonly ctx: ControllerContext) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`replicaset ${key}: ${(e as Error).stack ?? e}`));
+export class ReplicaSetController extends KeyedController {
+  constructor(protected override readonly ctx: ControllerContext) {
+    super(ctx, REPLICASETS, 'replicaset');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(REPLICASETS)) this.queue.add(nsKey(change.object.metadata.namespace, change.object.metadata.name));
+    if (change.resource === resourceKey(REPLICASETS)) this.enqueue(change.object);
     else if (change.resource === resourceKey(PODS)) {
       for (const p of [change.object, change.previous]) {
         const ref = p && controllerRef(p);
@@ -41,9 +39,6 @@ export class ReplicaSetController {
     }
   }
 
-  resync(): void {
-    for (const rs of this.ctx.objects.list(REPLICASETS)) this.queue.add(nsKey(rs.metadata.namespace, rs.metadata.name));
-  }
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

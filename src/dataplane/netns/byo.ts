@@ -21,8 +21,18 @@ function setup(pod: PodAttachment, hostNetns: string, podNetns: string): { rt: C
     ifName: 'eth0',
     pod: { namespace: pod.namespace, name: pod.name, uid: pod.uid },
     hostNetns: netnsPath(hostNetns),
+    ...(pod.ip ? { args: { IP: pod.ip } } : {}),
   };
-  return { rt, net: toNetworkList({ ...loaded, file: `${cni.confDir}/${loaded.file}` }), att };
+  const config = cni.ipamDataDir ? withIpamDataDir(loaded.config, cni.ipamDataDir) : loaded.config;
+  return { rt, net: toNetworkList({ ...loaded, config, file: `${cni.confDir}/${loaded.file}` }), att };
+}
+
+/** The network config with every plugin's ipam section keeping its state in dataDir. */
+function withIpamDataDir(config: Record<string, unknown>, dataDir: string): Record<string, unknown> {
+  const one = (p: Record<string, unknown>): Record<string, unknown> =>
+    p['ipam'] && typeof p['ipam'] === 'object' ? { ...p, ipam: { ...(p['ipam'] as Record<string, unknown>), dataDir } } : p;
+  const plugins = config['plugins'];
+  return Array.isArray(plugins) ? { ...config, plugins: plugins.map((p) => one(p as Record<string, unknown>)) } : one(config);
 }
 
 /** ADD; returns the pod's first IPv4 address from the result. */

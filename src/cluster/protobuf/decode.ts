@@ -1,0 +1,134 @@
+// A protobuf message → the JSON object the apiserver's Go types would marshal to, driven by the field
+// tables. Unknown field numbers are skipped (newer clients may send fields these tables do not know).
+import { k8sTime } from '../time.js';
+import { isScalar, type FieldSpec, type Schema } from './schema.js';
+import { packedVarints, WireError, WireReader, WireType, type WireField } from './wire.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const utf8 = new TextDecoder('utf-8');
+
+export function decodeMessage(schema: Schema, message: string, bytes: Uint8Array): JsonObject {
+  const fields = schema.fields(message);
+  const out: JsonObject = {};
+  for (const wire of new WireReader(bytes).fields()) {
+    const f = fields.get(wire.no);
+    if (!f) continue;
+    if (f.json === undefined) {
+      Object.assign(out, decodeMessage(schema, f.type, bytesOf(wire, f.type)));
+    } else if (f.map) {
+      const entry = mapEntry(schema, f, bytesOf(wire, 'map entry'));
+      const map = (out[f.json] ??= {}) as JsonObject;
+      map[entry.key] = entry.value;
+    } else if (f.repeated) {
+      const list = (out[f.json] ??= []) as Json[];
+      list.push(...repeatedValues(schema, f, wire));
+    } else {
+      const value = decodeValue(schema, f.type, wire);
+      // Proto's last-one-wins; a zero scalar of an omitempty field is what Go's JSON leaves out.
+      if (!f.keepZero && isZeroScalar(f.type, value)) delete out[f.json];
+      else out[f.json] = value;
+    }
+  }
+  for (const f of fields.values()) {
+    if (f.json !== undefined && f.keepZero && (f.repeated || f.map) && !(f.json in out)) out[f.json] = null;
+  }
+  return out;
+}
+
+function isZeroScalar(type: string, value: Json): boolean {
+  return isScalar(type) && (value === '' || value === 0 || value === false);
+}
+
+function repeatedValues(schema: Schema, f: FieldSpec, wire: WireField): Json[] {
+  // Packed runs of varints (proto3 style) are accepted as well as one element per field.
+  if (wire.wire === WireType.Bytes && (f.type === 'int32' || f.type === 'int64' || f.type === 'bool')) {
+    return packedVarints(wire.value).map((v) => varintAs(f.type, v));
+  }
+  return [decodeValue(schema, f.type, wire)];
+}
+
+function mapEntry(schema: Schema, f: FieldSpec, bytes: Uint8Array): { key: string; value: Json } {
+  let key = '';
+  let value: Json = zeroOf(f.type);
+  for (const wire of new WireReader(bytes).fields()) {
+    if (wire.no === 1) key = utf8.decode(bytesOf(wire, 'map key'));
+    else if (wire.no === 2) value = decodeValue(schema, f.type, wire);
+  }
+  return { key, value };
+}
+
+/** A map entry without a value holds the value type's zero, as Go's map[string]T would. */
+function zeroOf(type: string): Json {
+  switch (type) {
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'Quantity':
+      return '0';
+    default:
+      return null;
+  }
+}
+
+function decodeValue(schema: Schema, type: string, wire: WireField): Json {
+  switch (type) {
+    case 'string':
+      return utf8.decode(bytesOf(wire, type));
+    case 'bytes':
+      // []byte marshals to base64 in Go's JSON (Secret.data, ConfigMap.binaryData).
+      return Buffer.from(bytesOf(wire, type)).toString('base64');
+    case 'bool':
+    case 'int32':
+    case 'int64':
+      if (wire.wire !== WireType.Varint) throw new WireError(`field ${wire.no}: ${type} on wire type ${wire.wire}`);
+      return varintAs(type, wire.value);
+    case 'Time':
+      return time(bytesOf(wire, type));
+    case 'Quantity':
+      return quantity(bytesOf(wire, type));
+    case 'IntOrString':
+      return intOrString(bytesOf(wire, type));
+    default:
+      return decodeMessage(schema, type, bytesOf(wire, type));
+  }
+}
+
+function varintAs(type: string, v: bigint): boolean | number {
+  if (type === 'bool') return v !== 0n;
+  return Number(type === 'int32' ? BigInt.asIntN(32, v) : BigInt.asIntN(64, v));
+}
+
+function bytesOf(wire: WireField, type: string): Uint8Array {
+  if (wire.wire !== WireType.Bytes) throw new WireError(`field ${wire.no}: ${type} on wire type ${wire.wire}`);
+  return wire.value;
+}
+
+/** metav1.Time: {seconds = 1, nanos = 2}; empty (the zero time) is JSON null. Whole seconds, as the apiserver keeps. */
+function time(bytes: Uint8Array): Json {
+  if (bytes.length === 0) return null;
+  let seconds = 0n;
+  for (const w of new WireReader(bytes).fields()) if (w.no === 1 && w.wire === WireType.Varint) seconds = BigInt.asIntN(64, w.value);
+  return k8sTime(Number(seconds) * 1000);
+}
+
+/** resource.Quantity: {string = 1}; the zero Quantity is "0". */
+function quantity(bytes: Uint8Array): Json {
+  let s = '';
+  for (const w of new WireReader(bytes).fields()) if (w.no === 1 && w.wire === WireType.Bytes) s = utf8.decode(w.value);
+  return s === '' ? '0' : s;
+}
+
+/** intstr.IntOrString: {type = 1 (0 Int, 1 String), intVal = 2, strVal = 3}. */
+function intOrString(bytes: Uint8Array): Json {
+  let type = 0n;
+  let intVal = 0;
+  let strVal = '';
+  for (const w of new WireReader(bytes).fields()) {
+    if (w.no === 1 && w.wire === WireType.Varint) type = w.value;
+    else if (w.no === 2 && w.wire === WireType.Varint) intVal = Number(BigInt.asIntN(32, w.value));
+    else if (w.no === 3 && w.wire === WireType.Bytes) strVal = utf8.decode(w.value);
+  }
+  return type === 1n ? strVal : intVal;
+}
