@@ -1,4 +1,4 @@
-// `aksemu probe --from pod/NS/NAME|node/NAME|vm/NAME|internet --to IP:PORT`: asks the running server's
+// `aksemu probe --from pod/NS/NAME|node/NAME|vm/NAME|internet|controlplane --to IP:PORT`: asks the running server's
 // data plane to connect over TCP and prints what the far side saw. Talks to the server as `aksemu az`
 // does (endpoint.json, a client-credentials token) on aksemu's own ARM route; errors are ARM's, printed
 // as az prints them. Exit 0 when it connected, 1 when not (or on an error), 2 for unusable flags.
@@ -16,10 +16,11 @@ type From = ProbeRequest['from'];
 
 export function parseFrom(value: string): From {
   if (value === 'internet') return { kind: 'internet' };
+  if (value === 'controlplane') return { kind: 'controlplane' };
   const parts = value.split('/');
   if (parts[0] === 'pod' && parts.length === 3 && parts[1] && parts[2]) return { kind: 'pod', namespace: parts[1], name: parts[2] };
   if ((parts[0] === 'node' || parts[0] === 'vm') && parts.length === 2 && parts[1]) return { kind: parts[0], name: parts[1] };
-  throw new InvalidArgumentError('expected pod/NAMESPACE/NAME, node/NAME, vm/NAME or internet');
+  throw new InvalidArgumentError('expected pod/NAMESPACE/NAME, node/NAME, vm/NAME, internet or controlplane');
 }
 
 export function parseTo(value: string): ProbeRequest['to'] {
@@ -54,8 +55,9 @@ export interface ProbeIO {
 
 export async function runProbe(opts: ProbeOptions, io: ProbeIO): Promise<number> {
   try {
-    if (opts.from.kind === 'pod' && (!opts.resourceGroup || !opts.name)) {
-      io.stderr.write('aksemu probe: --from pod/… needs the cluster: -g RESOURCE_GROUP -n CLUSTER\n');
+    const inCluster = opts.from.kind === 'pod' || opts.from.kind === 'controlplane';
+    if (inCluster && (!opts.resourceGroup || !opts.name)) {
+      io.stderr.write(`aksemu probe: --from ${opts.from.kind === 'pod' ? 'pod/…' : 'controlplane'} needs the cluster: -g RESOURCE_GROUP -n CLUSTER\n`);
       return 2;
     }
     const endpoint = readEndpoint(resolveHome(opts.home, io.env));
@@ -64,7 +66,7 @@ export async function runProbe(opts: ProbeOptions, io: ProbeIO): Promise<number>
       parameterSetName: '--from --to',
     });
     const from: From = { ...opts.from };
-    if (from.kind === 'pod') {
+    if (inCluster) {
       from.clusterId = `/subscriptions/${endpoint.subscriptionId}/resourceGroups/${opts.resourceGroup}/providers/Microsoft.ContainerService/managedClusters/${opts.name}`;
     }
     const body: ProbeRequest = { from, to: opts.to, ...(opts.timeout === undefined ? {} : { timeoutMs: opts.timeout }) };
@@ -87,7 +89,7 @@ export function registerProbe(program: Command): void {
   program
     .command('probe')
     .description("Connect over TCP through the running server's data plane and print the source address the far side saw")
-    .requiredOption('--from <source>', 'pod/NAMESPACE/NAME (with -g and -n), node/NAME, vm/NAME or internet', parseFrom)
+    .requiredOption('--from <source>', 'pod/NAMESPACE/NAME or controlplane (with -g and -n), node/NAME, vm/NAME or internet', parseFrom)
     .requiredOption('--to <ip:port>', 'the IPv4 address and TCP port to connect to', parseTo)
     .option('-g, --resource-group <group>', "the pod's cluster: its resource group")
     .option('-n, --name <cluster>', "the pod's cluster: its name")

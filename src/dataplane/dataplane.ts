@@ -36,8 +36,14 @@ export interface PodNetwork {
 }
 
 export interface ProbeRequest {
-  /** `pod/NAMESPACE/NAME` (with clusterId), `node/NAME`, `vm/NAME`, or `internet`. */
-  from: { kind: 'pod' | 'node' | 'vm' | 'internet'; clusterId?: string; namespace?: string; name?: string };
+  /** `pod/NAMESPACE/NAME` (with clusterId), `node/NAME`, `vm/NAME`, `internet`, or a cluster's `controlplane`. */
+  from: { kind: 'pod' | 'node' | 'vm' | 'internet' | 'controlplane'; clusterId?: string; namespace?: string; name?: string };
+  /**
+   * controlplane: the prefixes the API server sends into the cluster through its konnectivity tunnel (the
+   * cluster's pod CIDR and its nodes' subnets). Anything else it cannot route: the seed's warning about BYO CNI
+   * clusters created without a pod CIDR.
+   */
+  tunnel?: string[];
   to: { ip: string; port: number };
   timeoutMs?: number;
 }

@@ -46,8 +46,8 @@ interface ProbeBody {
 export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody | undefined): ProbeRequest {
   const from = body?.from;
   const kind = from?.kind;
-  if (kind !== 'pod' && kind !== 'node' && kind !== 'vm' && kind !== 'internet') {
-    throw invalidProbe(`from.kind must be one of pod, node, vm, internet; got '${kind ?? ''}'.`, 'from.kind');
+  if (kind !== 'pod' && kind !== 'node' && kind !== 'vm' && kind !== 'internet' && kind !== 'controlplane') {
+    throw invalidProbe(`from.kind must be one of pod, node, vm, internet, controlplane; got '${kind ?? ''}'.`, 'from.kind');
   }
   const ip = body?.to?.ip;
   const address = ip === undefined ? undefined : IpAddress.tryParse(ip);
@@ -58,22 +58,46 @@ export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody
   if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw invalidProbe(`timeoutMs must be 1-${MAX_TIMEOUT_MS}; got ${timeoutMs}.`, 'timeoutMs');
   const request: ProbeRequest = { from: { kind }, to: { ip: address.toString(), port }, timeoutMs };
   if (kind === 'internet') return request;
+  if (kind === 'controlplane') {
+    const cluster = clusterOf(ctx, from?.clusterId);
+    return { ...request, from: { kind, clusterId: cluster.id }, tunnel: tunnelOf(ctx, cluster) };
+  }
   const name = from?.name;
   if (!name) throw invalidProbe(`from.name is required for a ${kind}.`, 'from.name');
   request.from.name = name;
   if (kind === 'pod') {
-    const clusterId = from?.clusterId;
     if (!from?.namespace) throw invalidProbe('from.namespace is required for a pod.', 'from.namespace');
-    if (!clusterId) throw invalidProbe('from.clusterId is required for a pod.', 'from.clusterId');
-    const cluster = ctx.store.get<ClusterRecord>(clusterId);
-    if (!cluster || !cluster.id.toLowerCase().includes(`/providers/${CLUSTER_TYPE.toLowerCase()}/`)) {
-      throw new ArmError(404, 'ResourceNotFound', `The Resource '${CLUSTER_TYPE}' with id '${clusterId}' was not found.`, 'from.clusterId');
-    }
+    const cluster = clusterOf(ctx, from.clusterId);
     return { ...request, from: { kind, clusterId: cluster.id, namespace: from.namespace, name } };
   }
   const hosts = deriveTopology(ctx.store).vnets.flatMap((v) => v.hosts);
   if (!hosts.some((h) => h.kind === kind && h.name.toLowerCase() === name.toLowerCase())) throw hostNotFound(kind, name);
   return request;
+}
+
+function clusterOf(ctx: Pick<RequestContext, 'store'>, clusterId: string | undefined): ClusterRecord {
+  if (!clusterId) throw invalidProbe('from.clusterId is required for a pod or the control plane.', 'from.clusterId');
+  const cluster = ctx.store.get<ClusterRecord>(clusterId);
+  if (!cluster || !cluster.id.toLowerCase().includes(`/providers/${CLUSTER_TYPE.toLowerCase()}/`)) {
+    throw new ArmError(404, 'ResourceNotFound', `The Resource '${CLUSTER_TYPE}' with id '${clusterId}' was not found.`, 'from.clusterId');
+  }
+  return cluster;
+}
+
+/** What the control plane routes into a cluster: its pod CIDR (when it has one) and its nodes' subnets. */
+function tunnelOf(ctx: Pick<RequestContext, 'store'>, cluster: ClusterRecord): string[] {
+  const id = cluster.id.toLowerCase();
+  const prefixes = new Set<string>();
+  const podCidr = cluster.resolved.network.podCidr;
+  if (podCidr) prefixes.add(podCidr);
+  for (const vnet of deriveTopology(ctx.store).vnets) {
+    for (const host of vnet.hosts) {
+      if (host.node?.clusterId.toLowerCase() !== id) continue;
+      const subnet = vnet.subnets.find((sn) => sn.id.toLowerCase() === host.subnetId.toLowerCase());
+      if (subnet) prefixes.add(subnet.prefix);
+    }
+  }
+  return [...prefixes];
 }
 
 export function dataplaneProvider(controller: DataplaneController): Provider {

@@ -112,6 +112,18 @@ describe('aksemu probe', () => {
     assert.match(missingFlags.stderr, /-g RESOURCE_GROUP -n CLUSTER/);
   });
 
+  it("the control plane names its cluster; the driver gets what the cluster's tunnel carries (pod CIDR, node subnets)", async () => {
+    const r = await probeIn(home, ['--from', 'controlplane', '--to', '10.244.0.5:80', '-g', 'rg', '-n', 'c1']);
+    assert.equal(r.code, 1);
+    const sent = dp.probes.at(-1)!;
+    assert.deepEqual(sent.from, { kind: 'controlplane', clusterId });
+    const node = dp.applied.at(-1)!.vnets.flatMap((v) => v.subnets.map((sn) => ({ sn, hosts: v.hosts }))).find(({ sn, hosts }) => hosts.some((h) => h.name === nodeName && h.subnetId === sn.id))!;
+    assert.deepEqual(sent.tunnel, ['10.244.0.0/16', node.sn.prefix]);
+    const missing = await probeIn(home, ['--from', 'controlplane', '--to', '10.244.0.5:80']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--from controlplane needs the cluster: -g RESOURCE_GROUP -n CLUSTER/);
+  });
+
   it('unknown hosts and unusable flags', async () => {
     const count = dp.probes.length;
     const host = await probeIn(home, ['--from', 'vm/ghost', '--to', '10.0.1.4:80']);
@@ -120,7 +132,7 @@ describe('aksemu probe', () => {
     const to = await aksemu(home, ['probe', '--from', 'vm/client', '--to', '10.0.1.4']);
     assert.equal(to.code, 2);
     assert.match(to.stderr, /expected IPv4:PORT/);
-    assert.throws(() => parseFrom('container/x'), /pod\/NAMESPACE\/NAME, node\/NAME, vm\/NAME or internet/);
+    assert.throws(() => parseFrom('container/x'), /pod\/NAMESPACE\/NAME, node\/NAME, vm\/NAME, internet or controlplane/);
     assert.throws(() => parseFrom('pod/only-name'), /pod\/NAMESPACE\/NAME/);
     assert.throws(() => parseTo('10.0.1.4:70000'), /IPv4:PORT/);
     assert.throws(() => parseTo('[::1]:80'), /IPv4:PORT/);

@@ -18,19 +18,19 @@ import { DataplaneWorld, eventually, INTERNET, PORT, RG, skipReason, VM } from '
 type Obj = any;
 const CLUSTER = 'b1';
 const NETWORK = 'byo-net';
-const nodeRange = (i: number) => `10.245.${i}.0/24`;
+const nodeRange = (i: number, second = 245) => `10.${second}.${i}.0/24`;
 
-function conflist(i: number): string {
+function conflist(i: number, second = 245): string {
   return JSON.stringify({
     cniVersion: '1.0.0',
     name: NETWORK,
-    plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: nodeRange(i) }]], routes: [{ dst: '0.0.0.0/0' }] } }],
+    plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: nodeRange(i, second) }]], routes: [{ dst: '0.0.0.0/0' }] } }],
   });
 }
 
 /** The ConfigMap (one conflist per node, keyed by node name) and the DaemonSet that installs it. */
-function installer(nodes: string[]): string {
-  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'byo-cni', namespace: 'kube-system' }, data: Object.fromEntries(nodes.map((n, i) => [`${n}.conflist`, conflist(i)])) };
+function installer(nodes: string[], second = 245): string {
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'byo-cni', namespace: 'kube-system' }, data: Object.fromEntries(nodes.map((n, i) => [`${n}.conflist`, conflist(i, second)])) };
   const daemonSet = {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
@@ -113,6 +113,29 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
     const [connected, error] = await world.seen(`vm/${VM.name}`, `${ip(0)}:${PORT}`, undefined, 1500);
     assert.equal(connected, false);
     assert.match(String(error), /ENETUNREACH/);
+  });
+
+  it("control plane → pod goes through the tunnel when the cluster has a pod CIDR, and has no route without one (the seed's warning)", async () => {
+    // The konnectivity agent dials from the pod's node: the pod sees the node's bridge address (host-local's gateway).
+    const bridge = Cidr.parse(nodeRange(1)).addressAt(1n).toString();
+    assert.deepEqual(await world.seen('controlplane', `${ip(1)}:${PORT}`, CLUSTER), [true, bridge]);
+    // A second BYO cluster on the subnet, created without --pod-cidr, its pods in 10.246.<node>.0/24.
+    const first = world.kubeconfig;
+    try {
+      await world.cluster('b2', ['--network-plugin', 'none']);
+      const b2Nodes = await world.nodes();
+      await world.create('byo-cni-b2.json', installer(b2Nodes.map((n) => n.metadata.name), 246));
+      await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+      const b2Pods = await world.podsOnEachNode();
+      const target = `${b2Pods[0].status.podIP}:${PORT}`;
+      const [connected, error] = await world.seen('controlplane', target, 'b2', 1500);
+      assert.equal(connected, false);
+      assert.match(String(error), /EHOSTUNREACH/);
+      // The pod itself is fine: its own node reaches it.
+      assert.equal((await world.probe(`node/${b2Nodes[0].metadata.name}`, target, undefined, 3000)).connected, true);
+    } finally {
+      world.kubeconfig = first;
+    }
   });
 
   it('after a restart the pods get their own addresses back from the plugins (CNI_ARGS IP=)', async () => {

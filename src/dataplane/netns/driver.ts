@@ -554,7 +554,12 @@ export class NetnsDataplane implements Dataplane {
     let clusterId = from.clusterId?.toLowerCase();
     let vnetId: string | undefined;
     if (from.kind === 'internet') source = this.inet;
-    else if (from.kind === 'pod') {
+    else if (from.kind === 'controlplane') {
+      const exit = this.tunnelExit(to.ip, clusterId, request.tunnel ?? []);
+      if (typeof exit === 'string') return fail(exit);
+      source = exit.netns;
+      vnetId = exit.vnetId;
+    } else if (from.kind === 'pod') {
       const p = [...this.pods.values()].find(
         (x) => x.namespace === from.namespace && x.name === from.name && (!clusterId || x.clusterId.toLowerCase() === clusterId),
       );
@@ -568,6 +573,31 @@ export class NetnsDataplane implements Dataplane {
     }
     if (!source) return fail(`${from.kind}${from.name ? ` ${from.namespace ? `${from.namespace}/` : ''}${from.name}` : ''} is not in the data plane`);
     return probeTcp(source, to, this.targetOf(to.ip, clusterId, vnetId), request.timeoutMs ?? 3000);
+  }
+
+  /**
+   * Where the control plane's traffic to ip enters the cluster: konnectivity tunnels it to an agent on a node,
+   * which dials from there — the node holding the destination (pod or node IP) when there is one, else the
+   * cluster's first node. Destinations outside the tunnelled prefixes have no route from the control plane.
+   */
+  private tunnelExit(ip: string, clusterId: string | undefined, tunnel: string[]): HostState | string {
+    const address = IpAddress.parse(ip);
+    const routed = tunnel.some((p) => {
+      try {
+        const c = Cidr.parse(p);
+        return c.family === address.family && c.contains(address);
+      } catch {
+        return false;
+      }
+    });
+    if (!routed) {
+      const via = tunnel.length ? tunnel.join(', ') : 'nothing';
+      return `connect EHOSTUNREACH ${ip}: the control plane tunnels only ${via} into the cluster (a BYO CNI cluster needs a pod CIDR for control plane to pod traffic)`;
+    }
+    const nodes = [...this.hosts.values()].filter((h) => h.kind === 'node' && h.node?.clusterId.toLowerCase() === clusterId);
+    const pod = [...this.pods.values()].find((p) => p.ip === ip && p.clusterId.toLowerCase() === clusterId);
+    const exit = (pod && this.hosts.get(pod.hostId)) ?? nodes.find((h) => h.ip === ip) ?? nodes[0];
+    return exit ?? `the cluster has no node in the data plane for the control plane to tunnel through`;
   }
 
   /** The namespace that owns an address, preferring the source's cluster and VNet (kubenet pod ranges repeat). */
