@@ -1,5 +1,9 @@
 // A protobuf message → the JSON object the apiserver's Go types would marshal to, driven by the field
 // tables. Unknown field numbers are skipped (newer clients may send fields these tables do not know).
+// The result equals what the sending kubectl prints for --dry-run=client -o json, empty parts included:
+// Kubernetes' marshallers write every non-pointer struct, so `status: {}`, `resources: {}`, `strategy: {}`
+// arrive as empty messages and stay {}, and a zero metav1.Time arrives empty and reads null
+// (`creationTimestamp: null`), as Go's JSON writes them.
 import { k8sTime } from '../time.js';
 import { isScalar, type FieldSpec, type Schema } from './schema.js';
 import { packedVarints, WireError, WireReader, WireType, type WireField } from './wire.js';
@@ -20,7 +24,8 @@ export function decodeMessage(schema: Schema, message: string, bytes: Uint8Array
     } else if (f.map) {
       const entry = mapEntry(schema, f, bytesOf(wire, 'map entry'));
       const map = (out[f.json] ??= {}) as JsonObject;
-      map[entry.key] = entry.value;
+      // Defined, not assigned: a key such as __proto__ is data here, as in JSON.parse.
+      Object.defineProperty(map, entry.key, { value: entry.value, enumerable: true, writable: true, configurable: true });
     } else if (f.repeated) {
       const list = (out[f.json] ??= []) as Json[];
       list.push(...repeatedValues(schema, f, wire));
@@ -110,7 +115,10 @@ function time(bytes: Uint8Array): Json {
   if (bytes.length === 0) return null;
   let seconds = 0n;
   for (const w of new WireReader(bytes).fields()) if (w.no === 1 && w.wire === WireType.Varint) seconds = BigInt.asIntN(64, w.value);
-  return k8sTime(Number(seconds) * 1000);
+  const ms = Number(seconds) * 1000;
+  // Go's Time spans years 1 to 9999; Date covers that, and anything past it is not a time.
+  if (!(Math.abs(ms) <= 8.64e15)) throw new WireError(`time ${seconds}s out of range`);
+  return k8sTime(ms);
 }
 
 /** resource.Quantity: {string = 1}; the zero Quantity is "0". */

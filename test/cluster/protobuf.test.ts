@@ -1,0 +1,334 @@
+// Protobuf request bodies (application/vnd.kubernetes.protobuf): the wire reader and the table-driven decoder
+// on hand-built and captured bytes, then the real kubectl's typed `create` commands against real clusters.
+// The oracle for every decoded body is what the same kubectl prints for `--dry-run=client -o json`.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ClusterApi, type ApiRequest } from '../../src/cluster/api.js';
+import { decodeMessage } from '../../src/cluster/protobuf/decode.js';
+import { MAGIC } from '../../src/cluster/protobuf/envelope.js';
+import { decodeProtobufBody, SCHEMA } from '../../src/cluster/protobuf/request-body.js';
+import { parseField, Schema } from '../../src/cluster/protobuf/schema.js';
+import { WireError, WireReader, WireType } from '../../src/cluster/protobuf/wire.js';
+import { KubeError } from '../../src/cluster/status.js';
+import { aksClient, cluster, POLL } from '../containerservice/harness.js';
+import { withServer } from '../network/harness.js';
+import { HAVE_KUBECTL, KUBECTL, kubectl } from './harness.js';
+
+// A minimal encoder for building test messages (the emulator itself only ever reads protobuf).
+function varint(n: number | bigint): number[] {
+  let v = BigInt.asUintN(64, BigInt(n));
+  const out: number[] = [];
+  do {
+    const b = Number(v & 0x7fn);
+    v >>= 7n;
+    out.push(v > 0n ? b | 0x80 : b);
+  } while (v > 0n);
+  return out;
+}
+const num = (no: number, value: number | bigint) => Buffer.from([...varint((no << 3) | WireType.Varint), ...varint(value)]);
+const len = (no: number, payload: Uint8Array | string) => {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  return Buffer.concat([Buffer.from([...varint((no << 3) | WireType.Bytes), ...varint(bytes.length)]), bytes]);
+};
+const msg = (...fields: Uint8Array[]) => Buffer.concat(fields);
+const entry = (no: number, key: string, value: Uint8Array | string) => len(no, msg(len(1, key), len(2, value)));
+const envelope = (apiVersion: string, kind: string, raw: Uint8Array, ...extra: Uint8Array[]) =>
+  Buffer.concat([MAGIC, len(1, msg(len(1, apiVersion), len(2, kind))), len(2, raw), ...extra]);
+
+function kubeError(fn: () => unknown): KubeError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof KubeError, `expected a KubeError, got ${String(e)}`);
+    return e;
+  }
+  assert.fail('expected a KubeError');
+}
+
+describe('protobuf wire reader', () => {
+  test('varints (multi-byte, 64-bit), fixed32, fixed64 and length-delimited fields', () => {
+    const bytes = msg(
+      num(1, 300),
+      num(2, -1), // ten bytes on the wire
+      Buffer.from([(3 << 3) | WireType.Fixed32, 0x78, 0x56, 0x34, 0x12]),
+      Buffer.from([(4 << 3) | WireType.Fixed64, 1, 0, 0, 0, 0, 0, 0, 0x80]),
+      len(5, 'héllo'),
+    );
+    assert.equal(num(2, -1).length, 11);
+    const fields = [...new WireReader(bytes).fields()];
+    assert.deepEqual(fields.map((f) => [f.no, f.wire]), [[1, 0], [2, 0], [3, 5], [4, 1], [5, 2]]);
+    assert.equal(fields[0]!.value, 300n);
+    assert.equal(fields[1]!.value, 0xffffffffffffffffn);
+    assert.equal(fields[2]!.value, 0x12345678);
+    assert.equal(fields[3]!.value, 0x8000000000000001n);
+    assert.equal(Buffer.from(fields[4]!.value as Uint8Array).toString(), 'héllo');
+  });
+
+  test('truncated data, overlong lengths, groups and field 0 are errors', () => {
+    const bad = [
+      Buffer.from([0x08]), // a tag with no value
+      Buffer.from([0x08, 0x80]), // an unfinished varint
+      Buffer.from([0x12, 0x05, 0x61]), // length 5, one byte
+      Buffer.from([0x1d, 0x01, 0x02]), // fixed32 cut short
+      Buffer.from([0x0b]), // start group
+      Buffer.from([0x00, 0x01]), // field 0
+      Buffer.from([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), // 11-byte varint
+    ];
+    for (const b of bad) assert.throws(() => [...new WireReader(b).fields()], WireError, b.toString('hex'));
+  });
+});
+
+describe('protobuf field tables and decoder', () => {
+  test('every table parses and refers only to known types; bad tables are rejected', () => {
+    assert.deepEqual(parseField('ports ContainerPort[]'), { json: 'ports', type: 'ContainerPort', repeated: true, map: false, keepZero: false });
+    assert.deepEqual(parseField('limits map<Quantity>'), { json: 'limits', type: 'Quantity', repeated: false, map: true, keepZero: false });
+    assert.deepEqual(parseField('... LocalObjectReference'), { json: undefined, type: 'LocalObjectReference', repeated: false, map: false, keepZero: false });
+    assert.equal(parseField('replicas int32!').keepZero, true);
+    assert.throws(() => parseField('replicas'), /bad protobuf field spec/);
+    assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: [], messages: { A: { 1: 'b Missing' } } }]), /refers to unknown type Missing/);
+    assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: ['Nope'], messages: {} }]), /has no table/);
+    for (const kind of ['v1/Pod', 'v1/ConfigMap', 'v1/Secret', 'v1/Service', 'v1/Namespace', 'v1/ServiceAccount', 'apps/v1/Deployment', 'apps/v1/DaemonSet', 'apps/v1/ReplicaSet']) {
+      assert.ok(SCHEMA.supportedKinds().includes(kind), kind);
+    }
+  });
+
+  test('bytes captured from kubectl 1.32 decode to its --dry-run=client -o json', () => {
+    // `kubectl create deployment web --image=nginx:1.27 --replicas=2 --port=8080`, as POSTed by kubectl v1.32.4.
+    const captured = Buffer.from(
+      '6b3873000a150a07617070732f7631120a4465706c6f796d656e7412be010a1f0a0377656212001a0022002a003200380042005a0a0a036170701203776562128c010802120c0a0a0a0361707012037765621a720a1c0a0012001a0022002a003200380042005a0a0a036170701203776562125212340a056e67696e78120a6e67696e783a312e32372a00320b0a00100018903f22002a0042006a007200800100880100900100a201001a00320042004a0052005800600068008201008a01009a0100c2010022020a00280038001a0c0800100018002000280038001a002200',
+      'hex',
+    );
+    // What the same kubectl printed with --dry-run=client -o json.
+    const dryRun = {
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      metadata: { name: 'web', creationTimestamp: null, labels: { app: 'web' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { creationTimestamp: null, labels: { app: 'web' } },
+          spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }], resources: {} }] },
+        },
+        strategy: {},
+      },
+      status: {},
+    };
+    assert.deepEqual(decodeProtobufBody(captured), dryRun);
+  });
+
+  test('zero scalars follow omitempty; pointers and required fields keep zeros; absent required lists are null', () => {
+    // ContainerPort: hostPort (omitempty) and containerPort (required) both written as 0, as gogo writes them.
+    assert.deepEqual(decodeMessage(SCHEMA, 'ContainerPort', msg(len(1, ''), num(2, 0), num(3, 0), len(4, 'TCP'))), { containerPort: 0, protocol: 'TCP' });
+    // *int32 replicas = 0 is kept; negative int32 is ten bytes on the wire.
+    assert.deepEqual(decodeMessage(SCHEMA, 'DeploymentSpec', msg(num(1, 0), num(5, 0), num(7, 0))), { replicas: 0 });
+    assert.deepEqual(decodeMessage(SCHEMA, 'DeploymentSpec', num(1, -1)), { replicas: -1 });
+    assert.deepEqual(decodeMessage(SCHEMA, 'Toleration', msg(len(1, 'k'), num(5, -5))), { key: 'k', tolerationSeconds: -5 });
+    // Booleans: false dropped when omitempty, kept on pointers.
+    assert.deepEqual(decodeMessage(SCHEMA, 'Container', msg(len(1, 'c'), num(16, 0), num(18, 1))), { name: 'c', tty: true });
+    assert.deepEqual(decodeMessage(SCHEMA, 'ConfigMap', num(4, 0)), { immutable: false });
+    // ClusterRole.rules has no omitempty: nil reads null.
+    assert.deepEqual(decodeMessage(SCHEMA, 'ClusterRole', len(1, len(1, 'r'))), { metadata: { name: 'r' }, rules: null });
+    // Proto's last value wins, including a later zero.
+    assert.deepEqual(decodeMessage(SCHEMA, 'ObjectMeta', msg(len(1, 'a'), len(3, 'ns'), len(3, ''))), { name: 'a' });
+  });
+
+  test('well-known types, maps, inlined structs, packed lists, and unknown fields', () => {
+    const meta = decodeMessage(SCHEMA, 'ObjectMeta', msg(len(1, 'x'), len(8, msg(num(1, 1_700_000_000), num(2, 123))), len(9, ''), entry(11, 'a', 'b'), entry(11, 'c', '')));
+    assert.deepEqual(meta, { name: 'x', creationTimestamp: '2023-11-14T22:13:20Z', deletionTimestamp: null, labels: { a: 'b', c: '' } });
+    assert.throws(() => decodeMessage(SCHEMA, 'ObjectMeta', len(8, num(1, 2n ** 62n))), /out of range/);
+    // Keys are data: __proto__ is a label like any other.
+    const proto = decodeMessage(SCHEMA, 'ObjectMeta', entry(11, '__proto__', 'x')) as Record<string, any>;
+    assert.deepEqual(Object.keys(proto['labels']), ['__proto__']);
+    assert.equal(Object.getPrototypeOf(proto['labels']), Object.prototype);
+    const ports = decodeMessage(SCHEMA, 'ServiceSpec', msg(len(1, msg(num(3, 80), len(4, msg(num(1, 1), len(3, 'http'))))), len(1, msg(num(3, 443), len(4, msg(num(2, 8443)))))));
+    assert.deepEqual(ports, { ports: [{ port: 80, targetPort: 'http' }, { port: 443, targetPort: 8443 }] });
+    const resources = decodeMessage(SCHEMA, 'ResourceRequirements', msg(entry(1, 'cpu', len(1, '500m')), entry(2, 'memory', len(1, '64Mi')), entry(2, 'nvidia.com/gpu', '')));
+    assert.deepEqual(resources, { limits: { cpu: '500m' }, requests: { memory: '64Mi', 'nvidia.com/gpu': '0' } });
+    const secret = decodeMessage(SCHEMA, 'Secret', msg(entry(2, 'bin', Buffer.from([0xff, 0x00])), entry(4, 'plain', 'text'), len(3, 'Opaque')));
+    assert.deepEqual(secret, { data: { bin: '/wA=' }, stringData: { plain: 'text' }, type: 'Opaque' });
+    const env = decodeMessage(SCHEMA, 'EnvVar', msg(len(1, 'X'), len(3, len(3, msg(len(1, len(1, 'cm')), len(2, 'key'), num(3, 1))))));
+    assert.deepEqual(env, { name: 'X', valueFrom: { configMapKeyRef: { name: 'cm', key: 'key', optional: true } } });
+    const probe = decodeMessage(SCHEMA, 'Probe', msg(len(1, len(2, msg(len(1, '/healthz'), len(2, msg(num(2, 8080)))))), num(4, 5)));
+    assert.deepEqual(probe, { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 });
+    const volume = decodeMessage(SCHEMA, 'Volume', msg(len(1, 'cfg'), len(2, len(19, msg(len(1, len(1, 'settings')), num(3, 0o644))))));
+    assert.deepEqual(volume, { name: 'cfg', configMap: { name: 'settings', defaultMode: 420 } });
+    assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', len(4, Buffer.from([1, 2, 0xe8, 0x07]))), { supplementalGroups: [1, 2, 1000] });
+    assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', msg(num(4, 7), num(4, 8))), { supplementalGroups: [7, 8] });
+    // Fields the tables do not know, of every wire type, are skipped.
+    const unknown = msg(num(99, 1), Buffer.from([...varint((98 << 3) | WireType.Fixed64), 0, 0, 0, 0, 0, 0, 0, 0]), Buffer.from([...varint((97 << 3) | WireType.Fixed32), 0, 0, 0, 0]), len(96, 'x'));
+    assert.deepEqual(decodeMessage(SCHEMA, 'ConfigMap', msg(unknown, entry(2, 'k', 'v'), unknown)), { data: { k: 'v' } });
+  });
+
+  test('the envelope: kind and apiVersion from typeMeta; unknown kinds are 415, malformed bodies 400', () => {
+    const cm = decodeProtobufBody(envelope('v1', 'ConfigMap', msg(len(1, len(1, 'c')), entry(2, 'k', 'v'))));
+    assert.deepEqual(cm, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'c' }, data: { k: 'v' } });
+
+    const job = kubeError(() => decodeProtobufBody(envelope('batch/v1', 'Job', len(1, len(1, 'j')))));
+    assert.equal(job.code, 415);
+    assert.equal(job.reason, 'UnsupportedMediaType');
+    assert.match(job.message, /no protobuf decoding for batch\/v1, Kind=Job/);
+    // A kind under another group's version is another kind.
+    assert.equal(kubeError(() => decodeProtobufBody(envelope('extensions/v1beta1', 'Deployment', Buffer.alloc(0)))).code, 415);
+    assert.equal(kubeError(() => decodeProtobufBody(envelope('v1', 'ConfigMap', Buffer.alloc(0), len(3, 'gzip')))).code, 415);
+
+    const noMagic = kubeError(() => decodeProtobufBody(Buffer.from('{"kind":"ConfigMap"}')));
+    assert.equal(noMagic.code, 400);
+    assert.match(noMagic.message, /expected prefix \[107 56 115 0\]/);
+    const truncated = envelope('v1', 'ConfigMap', msg(len(1, len(1, 'c')))).subarray(0, -1);
+    assert.equal(kubeError(() => decodeProtobufBody(truncated)).code, 400);
+    // A string field carried as a varint is malformed too.
+    assert.equal(kubeError(() => decodeProtobufBody(envelope('v1', 'ConfigMap', num(1, 5)))).code, 400);
+    assert.deepEqual(kubeError(() => decodeProtobufBody(envelope('v1', 'Secret', len(2, num(1, 1))))).toStatus()['code'], 400);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The real kubectl, through the gcloud dispatcher: 1.32 (the default cluster version) and 1.33 send these
+// typed creates as protobuf; 1.27–1.31 send JSON. Every build must end with the same objects.
+
+const DISPATCH_DIR = HAVE_KUBECTL ? dirname(realpathSync(KUBECTL)) : '';
+const VERSIONS = ['1.32', '1.33', '1.29'].filter((v) => HAVE_KUBECTL && existsSync(join(DISPATCH_DIR, `kubectl.${v}`)));
+const SENDS_PROTOBUF = (minor: string) => Number(minor.split('.')[1]) >= 32;
+
+interface Captured {
+  minor: string;
+  contentType: string;
+  body: Uint8Array;
+}
+
+/** The commands (files they read are made in dir). */
+function commands(dir: string): string[][] {
+  const text = join(dir, 'app.properties');
+  const binary = join(dir, 'blob.bin');
+  writeFileSync(text, 'color=blue\nsize=3\n');
+  writeFileSync(binary, Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0xc3]));
+  return [
+    ['create', 'namespace', 'team'],
+    ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80'],
+    ['create', 'deployment', 'tools', '--image=busybox:1.36', '--image=nginx:1.27'],
+    ['create', 'deployment', 'sleeper', '--image=busybox:1.36', '--', 'sleep', '3600'],
+    ['create', 'configmap', 'settings', '--from-literal=mode=test', `--from-file=${text}`, `--from-file=${binary}`],
+    ['create', 'secret', 'generic', 'creds', '--from-literal=user=admin', `--from-file=${binary}`],
+    ['create', 'secret', 'docker-registry', 'pull', '--docker-server=registry.example.com', '--docker-username=u', '--docker-password=p'],
+    ['create', 'serviceaccount', 'builder', '-n', 'team'],
+    ['create', 'service', 'clusterip', 'api', '--tcp=80:8080', '--tcp=443:8443'],
+    ['create', 'service', 'nodeport', 'np', '--tcp=8080:80'],
+    ['create', 'service', 'externalname', 'ext', '--external-name=example.com'],
+    ['create', 'role', 'reader', '--verb=get', '--verb=list', '--resource=pods'],
+    ['create', 'rolebinding', 'read', '--role=reader', '--serviceaccount=team:builder'],
+    ['create', 'clusterrole', 'agg', '--aggregation-rule=example.com/aggregate=true'],
+    ['create', 'poddisruptionbudget', 'web', '--selector=app=web', '--min-available=50%'],
+  ];
+}
+
+/** Every leaf of want is in got; null leaves (creationTimestamp, nil lists) and the status are the server's. */
+function assertContains(got: unknown, want: unknown, path: string): void {
+  if (want === null) return;
+  if (Array.isArray(want)) {
+    assert.ok(Array.isArray(got) && got.length === want.length, `${path}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+    want.forEach((w, i) => assertContains(got[i], w, `${path}[${i}]`));
+  } else if (typeof want === 'object') {
+    assert.ok(got !== null && typeof got === 'object', `${path}: ${JSON.stringify(got)}`);
+    for (const [k, w] of Object.entries(want)) if (!(path === '' && k === 'status')) assertContains((got as Record<string, unknown>)[k], w, `${path}.${k}`);
+  } else {
+    assert.equal(got, want, path);
+  }
+}
+
+describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? false : 'no kubectl on this machine' }, () => {
+  // Records every create with its cluster's Kubernetes minor, passing each request through unchanged.
+  const captured: Captured[] = [];
+  const handle = ClusterApi.prototype.handle;
+  before(() => {
+    ClusterApi.prototype.handle = function (this: ClusterApi, req: ApiRequest) {
+      if (req.method === 'POST' && req.body !== undefined) {
+        const minor = this.runtime.kubernetesVersion.split('.').slice(0, 2).join('.');
+        captured.push({ minor, contentType: req.contentType ?? '', body: req.bytes ?? Buffer.from(req.body) });
+      }
+      return handle.call(this, req);
+    };
+  });
+  after(() => {
+    ClusterApi.prototype.handle = handle;
+  });
+
+  test(`create namespace|deployment|configmap|secret|serviceaccount|service|role|rolebinding|clusterrole|pdb with kubectl ${VERSIONS.join(', ')}`, () =>
+    withServer(async (env) => {
+      const aks = aksClient(env.server);
+      const stored = new Map<string, Map<string, unknown>>();
+      await Promise.all(
+        VERSIONS.map(async (minor) => {
+          const name = `p${minor.replace('.', '')}`;
+          await aks.managedClusters.beginCreateOrUpdateAndWait('rg', name, { ...cluster({ networkPlugin: 'kubenet' }, { count: 1 }), kubernetesVersion: minor, dnsPrefix: name }, POLL);
+          const creds = await aks.managedClusters.listClusterUserCredentials('rg', name);
+          const scratch = mkdtempSync(join(tmpdir(), `aksemu-protobuf-${name}-`));
+          const kenv = { scratch, kubeconfig: join(scratch, 'kubeconfig') };
+          writeFileSync(kenv.kubeconfig, Buffer.from(creds.kubeconfigs![0]!.value!), { mode: 0o600 });
+          const objects = new Map<string, Record<string, unknown>>();
+          stored.set(minor, objects);
+          try {
+            const wanted: Record<string, unknown>[] = [];
+            for (const args of commands(scratch)) {
+              const what = `kubectl ${minor} ${args.join(' ')}`;
+              // Flags go before a `--` that starts the container command.
+              const dry = await kubectl(kenv, [args[0]!, '--dry-run=client', '-o', 'json', ...args.slice(1)]);
+              assert.equal(dry.code, 0, `${what} --dry-run: ${dry.stderr}`);
+              const want = JSON.parse(dry.stdout) as Record<string, any>;
+              wanted.push(want);
+
+              const seen = captured.length;
+              const got = await kubectl(kenv, args);
+              assert.equal(got.code, 0, `${what}: ${got.stderr}`);
+              assert.match(got.stdout, / created$/m, what);
+              const posts = captured.slice(seen).filter((c) => c.minor === minor);
+              assert.equal(posts.length, 1, `${what}: one POST`);
+              const sent = posts[0]!;
+              if (SENDS_PROTOBUF(minor)) {
+                assert.equal(sent.contentType, 'application/vnd.kubernetes.protobuf', what);
+                assert.deepEqual(decodeProtobufBody(sent.body), want, `${what}: decoded body`);
+              } else {
+                assert.match(sent.contentType, /^application\/json/, what);
+                assert.deepEqual(JSON.parse(Buffer.from(sent.body).toString()), want, `${what}: JSON body`);
+              }
+            }
+            // What the server stored holds everything the client wrote (one get per namespace).
+            const refOf = (o: Record<string, any>) => `${o['kind']}/${o['metadata'].name}`;
+            for (const ns of new Set(wanted.map((w: any) => w.metadata.namespace ?? 'default'))) {
+              const refs = wanted.filter((w: any) => (w.metadata.namespace ?? 'default') === ns).map((w: any) => `${w.kind.toLowerCase()}.${w.apiVersion.includes('/') ? w.apiVersion.split('/')[0] : ''}/${w.metadata.name}`.replace('./', '/'));
+              const live = await kubectl(kenv, ['get', '-n', ns, ...refs, '-o', 'json']);
+              assert.equal(live.code, 0, `${minor}: get ${refs.join(' ')}: ${live.stderr}`);
+              const listed = JSON.parse(live.stdout) as Record<string, any>;
+              for (const item of (listed['kind'] === 'List' ? listed['items'] : [listed]) as Record<string, any>[]) objects.set(refOf(item), item);
+            }
+            for (const want of wanted) {
+              const object = objects.get(refOf(want));
+              assert.ok(object, `${minor}: ${refOf(want)} not stored`);
+              assertContains(object, want, `${minor} ${refOf(want)}`);
+            }
+          } finally {
+            rmSync(scratch, { recursive: true, force: true });
+          }
+        }),
+      );
+      // Protobuf or JSON on the wire, the stored objects agree on everything the client wrote.
+      const [first, ...rest] = VERSIONS;
+      for (const minor of rest) {
+        for (const [ref, object] of stored.get(first!)!) {
+          const other = stored.get(minor)!.get(ref) as Record<string, unknown>;
+          const mine = object as Record<string, any>;
+          for (const part of ['spec', 'data', 'binaryData', 'type', 'rules', 'subjects', 'roleRef', 'aggregationRule']) {
+            if (part === 'spec' && ref.startsWith('Service/')) {
+              // Cluster IPs and node ports are allocated per cluster.
+              const strip = (s: any) => ({ ...s, clusterIP: undefined, clusterIPs: undefined, ports: s.ports?.map((p: any) => ({ ...p, nodePort: undefined })) });
+              assert.deepEqual(strip(other[part]), strip(mine[part]), `${ref}.${part}: ${first} vs ${minor}`);
+            } else assert.deepEqual(other[part], mine[part], `${ref}.${part}: ${first} vs ${minor}`);
+          }
+          assert.deepEqual((other['metadata'] as any).labels, mine['metadata'].labels, `${ref} labels`);
+        }
+      }
+    }));
+});
