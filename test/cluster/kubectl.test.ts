@@ -91,7 +91,7 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
       watcher.stdout.on('data', (d) => (watched += d));
       const waiting = kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
       try {
-        await eventually(() => watched.split('\n').filter((l) => l.includes('NotReady')).length === 3, 20_000, 'get -w to list the nodes');
+        await eventually(() => watched.split('\n').filter((l) => l.includes('NotReady')).length === 3, 45_000, 'get -w to list the nodes');
         const conflist = join(env.scratch, '10-flannel.conflist');
         writeFileSync(conflist, JSON.stringify(FLANNEL));
         const installed = await cniInstall(env, conflist, ['--plugin-dir', '/usr/lib/cni']);
@@ -102,7 +102,7 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
         const waited = await waiting;
         assert.equal(waited.code, 0, waited.stderr);
         assert.deepEqual(waited.stdout.trim().split('\n'), names.map((n) => `node/${n} condition met`));
-        await eventually(() => watched.split('\n').filter((l) => /\sReady\s+agent/.test(l)).length === 3, 20_000, 'get -w to show the nodes Ready');
+        await eventually(() => watched.split('\n').filter((l) => /\sReady\s+agent/.test(l)).length === 3, 45_000, 'get -w to show the nodes Ready');
       } finally {
         watcher.kill();
       }
