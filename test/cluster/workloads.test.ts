@@ -213,6 +213,14 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       const described = await ok(env, ['describe', 'pod', 'picky']);
       assert.match(described, /Warning\s+FailedScheduling\s+\S+\s+default-scheduler\s+0\/3 nodes are available: 3 node\(s\) didn't match Pod's node affinity\/selector\./);
 
+      // NodeResourcesFit: the node's allocatable cpu/memory, less what its pods request, must hold the pod's requests.
+      await created(env, ['run', 'hungry', '--image=busybox', '--overrides={"spec":{"containers":[{"name":"hungry","image":"busybox","resources":{"requests":{"cpu":"64","memory":"1Ti"}}}]}}']);
+      const tooBig = '0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+      await eventually(async () => (await getJson(env, ['get', 'pod', 'hungry'])).status.conditions?.[0]?.message === tooBig, 10_000, 'hungry unschedulable');
+      await created(env, ['run', 'modest', '--image=busybox', '--overrides={"spec":{"containers":[{"name":"modest","image":"busybox","resources":{"limits":{"cpu":"250m","memory":"64Mi"}}}]}}']);
+      await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'modest'])).spec.nodeName), 10_000, 'modest scheduled');
+      await ok(env, ['delete', 'pod', 'hungry', 'modest']);
+
       // 3 nodes × maxPods 10 = 30 places; the system pods take 16 of them.
       await created(env, ['create', 'deployment', 'fill', '--image=nginx', '--replicas=20']);
       const full = "0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";

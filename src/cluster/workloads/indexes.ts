@@ -4,6 +4,7 @@ import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
 import { PODS, REPLICASETS } from './kinds.js';
 import { nsKey } from './queue.js';
+import { podRequests, type Usage } from './requests.js';
 
 type Bucket = Map<string, KubeObject>;
 
@@ -73,11 +74,17 @@ export class Indexes {
     return [...(this.onNode.get(node)?.values() ?? [])];
   }
 
-  /** Pods bound to the node that still hold their place (not Succeeded or Failed). */
-  activeCountOn(node: string): number {
-    let n = 0;
-    for (const p of this.onNode.get(node)?.values() ?? []) if (!isTerminal(p)) n++;
-    return n;
+  /** What the pods bound to the node that still hold their place (not Succeeded or Failed) request of it. */
+  usageOn(node: string): Usage {
+    const used: Usage = { pods: 0, cpu: 0, memory: 0 };
+    for (const p of this.onNode.get(node)?.values() ?? []) {
+      if (isTerminal(p)) continue;
+      const r = podRequests(p);
+      used.pods++;
+      used.cpu += r.cpu;
+      used.memory += r.memory;
+    }
+    return used;
   }
 }
 

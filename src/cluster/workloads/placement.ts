@@ -2,6 +2,7 @@
 // TaintToleration, NodeAffinity incl. nodeSelector, NodeResourcesFit for the pod count), and the
 // FailedScheduling message kube-scheduler composes from the per-node reasons.
 import type { KubeObject } from '../objects/object.js';
+import { allocatable, podRequests, type Usage } from './requests.js';
 
 type Obj = any;
 
@@ -84,28 +85,29 @@ export function pinnedNode(spec: Obj): string | undefined {
 
 export const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
-/** Why a node does not fit; `resolvable` says whether preemption could help (it can only free pod slots). */
+/** Why a node does not fit; `resolvable` says whether preemption could help (it can only free what pods hold). */
 export interface Misfit {
-  reason: string;
+  reasons: string[];
   resolvable: boolean;
 }
 
-export function podCapacity(node: KubeObject): number {
-  const pods = Number((node as Obj).status?.allocatable?.pods ?? (node as Obj).status?.capacity?.pods ?? 110);
-  return Number.isFinite(pods) ? pods : 110;
-}
-
-/** The filters in kube-scheduler's order; undefined when the pod fits. `podsOnNode` counts every pod bound there. */
-export function misfit(pod: KubeObject, node: KubeObject, podsOnNode: number): Misfit | undefined {
+/** The filters in kube-scheduler's order; undefined when the pod fits. `used` is what the node's pods hold. */
+export function misfit(pod: KubeObject, node: KubeObject, used: Usage): Misfit | undefined {
   const spec = (pod as Obj).spec ?? {};
   const tolerations: Toleration[] = spec.tolerations ?? [];
   const n = node as Obj;
-  if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT))) return { reason: 'node(s) were unschedulable', resolvable: false };
+  if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT))) return { reasons: ['node(s) were unschedulable'], resolvable: false };
   const taint = untoleratedTaint(n.spec?.taints ?? [], tolerations);
-  if (taint) return { reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, resolvable: false };
-  if (!nodeMatches(spec, node)) return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
-  if (podsOnNode >= podCapacity(node)) return { reason: 'Too many pods', resolvable: true };
-  return undefined;
+  if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
+  if (!nodeMatches(spec, node)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
+  // NodeResourcesFit reports every resource that does not fit.
+  const want = podRequests(pod);
+  const has = allocatable(node);
+  const short: string[] = [];
+  if (used.pods + 1 > has.pods) short.push('Too many pods');
+  if (want.cpu > 0 && used.cpu + want.cpu > has.cpu) short.push('Insufficient cpu');
+  if (want.memory > 0 && used.memory + want.memory > has.memory) short.push('Insufficient memory');
+  return short.length ? { reasons: short, resolvable: true } : undefined;
 }
 
 function tally(reasons: string[]): string {
@@ -117,7 +119,7 @@ function tally(reasons: string[]): string {
 /** FitError.Error() plus the preemption post-filter's summary, as kube-scheduler 1.32 words them. */
 export function failedSchedulingMessage(nodeCount: number, misfits: Misfit[]): string {
   if (nodeCount === 0) return 'no nodes available to schedule pods';
-  const fit = `0/${nodeCount} nodes are available: ${tally(misfits.map((m) => m.reason))}.`;
+  const fit = `0/${nodeCount} nodes are available: ${tally(misfits.flatMap((m) => m.reasons))}.`;
   const preemption = tally(misfits.map((m) => (m.resolvable ? 'No preemption victims found for incoming pod' : 'Preemption is not helpful for scheduling')));
   return `${fit} preemption: 0/${nodeCount} nodes are available: ${preemption}.`;
 }

@@ -99,8 +99,9 @@ export class Scheduler {
     let best: KubeObject | undefined;
     let bestLoad = Infinity;
     for (const node of candidates) {
-      const load = index.activeCountOn(node.metadata.name);
-      if (load < bestLoad && misfit(pod, node, load) === undefined) {
+      const used = index.usageOn(node.metadata.name);
+      const load = used.pods;
+      if (load < bestLoad && misfit(pod, node, used) === undefined) {
         best = node;
         bestLoad = load;
       }
@@ -128,7 +129,7 @@ export class Scheduler {
 
   private reject(pod: KubeObject, nodes: KubeObject[]): void {
     const { index, objects, events } = this.ctx;
-    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.activeCountOn(n.metadata.name))).filter((m): m is Misfit => m !== undefined);
+    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name))).filter((m): m is Misfit => m !== undefined);
     const message = failedSchedulingMessage(nodes.length, misfits);
     const now = Date.now();
     const status = { ...((pod as Obj).status ?? {}) };
