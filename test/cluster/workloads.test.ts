@@ -221,6 +221,27 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'modest'])).spec.nodeName), 10_000, 'modest scheduled');
       await ok(env, ['delete', 'pod', 'hungry', 'modest']);
 
+      // InterPodAffinity: required anti-affinity on the hostname spreads replicas one per node; a fourth waits.
+      const spread = join(env.scratch, 'spread.json');
+      const antiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' }] };
+      writeFileSync(spread, JSON.stringify({
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'spread' },
+        spec: { replicas: 4, selector: { matchLabels: { app: 'spread' } }, template: { metadata: { labels: { app: 'spread' } }, spec: { affinity: { podAntiAffinity: antiAffinity }, containers: [{ name: 'c', image: 'nginx' }] } } },
+      }));
+      await ok(env, ['create', '-f', spread]);
+      const apart = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
+      await eventually(async () => {
+        const items: Obj[] = (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items;
+        const bound = items.filter((p) => p.spec.nodeName);
+        return bound.length === 3 && new Set(bound.map((p) => p.spec.nodeName)).size === 3 && items.some((p) => p.status.conditions?.[0]?.message === apart);
+      }, 15_000, 'one spread replica per node and the fourth unschedulable');
+      // A pod that must sit beside a spread replica (podAffinity) lands on a node that has one.
+      await created(env, ['run', 'buddy', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: { podAffinity: antiAffinity } } })}`]);
+      await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'buddy'])).spec.nodeName), 10_000, 'buddy scheduled');
+      await ok(env, ['delete', 'deployment', 'spread']);
+      await ok(env, ['delete', 'pod', 'buddy']);
+      await eventually(async () => (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items.length === 0, 15_000, 'spread pods gone');
+
       // 3 nodes × maxPods 10 = 30 places; the system pods take 16 of them.
       await created(env, ['create', 'deployment', 'fill', '--image=nginx', '--replicas=20']);
       const full = "0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";

@@ -6,7 +6,9 @@ import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
 import type { ControllerContext } from './context.js';
 import { NODES_R, PODS } from './kinds.js';
+import { isTerminal } from './indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
+import { hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
 import { nsKey, splitKey, WorkQueue } from './queue.js';
 
 type Obj = any;
@@ -30,6 +32,8 @@ function placementChanged(change: Change): boolean {
 export class Scheduler {
   private readonly pending = new Set<string>();
   private readonly unschedulable = new Set<string>();
+  /** Bound pods with required anti-affinity: they keep matching pods out of their topology domain. */
+  private readonly antiAffinity = new Map<string, KubeObject>();
   private readonly queue: WorkQueue;
 
   constructor(private readonly ctx: ControllerContext) {
@@ -43,6 +47,11 @@ export class Scheduler {
     }
     if (change.resource !== resourceKey(PODS)) return;
     const key = nsKey(change.object.metadata.namespace, change.object.metadata.name);
+    const obj = change.object as Obj;
+    if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object)) this.antiAffinity.set(key, change.object);
+    else this.antiAffinity.delete(key);
+    // A newly bound pod can be what another pod's affinity waits for.
+    if (obj.spec?.nodeName && !(change.previous as Obj | undefined)?.spec?.nodeName && change.type !== 'DELETED') this.retryUnschedulable();
     if (change.type === 'DELETED') {
       this.pending.delete(key);
       this.unschedulable.delete(key);
@@ -96,18 +105,27 @@ export class Scheduler {
     const { index } = this.ctx;
     const pinned = pinnedNode((pod as Obj).spec);
     const candidates = pinned !== undefined ? [byName.get(pinned)].filter((n): n is KubeObject => n !== undefined) : nodes;
+    const interPod = podAffinityFilter(pod, this.world(byName));
     let best: KubeObject | undefined;
     let bestLoad = Infinity;
     for (const node of candidates) {
       const used = index.usageOn(node.metadata.name);
       const load = used.pods;
-      if (load < bestLoad && misfit(pod, node, used) === undefined) {
+      if (load < bestLoad && misfit(pod, node, used) === undefined && interPod(node) === undefined) {
         best = node;
         bestLoad = load;
       }
     }
     if (best) this.bind(pod, best);
     else this.reject(pod, nodes);
+  }
+
+  private world(byName: Map<string, KubeObject>): AffinityWorld {
+    return {
+      boundPods: () => this.ctx.objects.list(PODS).filter((p) => (p as Obj).spec?.nodeName && !isTerminal(p) && !p.metadata.deletionTimestamp),
+      antiAffinityPods: () => this.antiAffinity.values(),
+      node: (name) => byName.get(name),
+    };
   }
 
   private bind(pod: KubeObject, node: KubeObject): void {
@@ -129,7 +147,8 @@ export class Scheduler {
 
   private reject(pod: KubeObject, nodes: KubeObject[]): void {
     const { index, objects, events } = this.ctx;
-    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name))).filter((m): m is Misfit => m !== undefined);
+    const interPod = podAffinityFilter(pod, this.world(new Map(nodes.map((n) => [n.metadata.name, n]))));
+    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name)) ?? interPod(n)).filter((m): m is Misfit => m !== undefined);
     const message = failedSchedulingMessage(nodes.length, misfits);
     const now = Date.now();
     const status = { ...((pod as Obj).status ?? {}) };
