@@ -16,6 +16,7 @@ import { certFingerprint, issueClientCredential, kubeconfigYaml, type ClusterCre
 import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { unauthorized } from './status.js';
+import { PODS } from './workloads/kinds.js';
 
 const HOST = '127.0.0.1';
 const RECORD_PREFIX = 'aksemu:clusterapi';
@@ -118,6 +119,12 @@ export class ClusterApis implements ClusterLifecycle {
   /** The running API of a cluster (tests, the CLI). */
   runtimeOf(clusterId: string): ClusterRuntime | undefined {
     return this.entries.get(clusterId.toLowerCase())?.runtime;
+  }
+
+  /** The node a host-network pod runs on (it shares the node's network), or undefined. */
+  hostNetworkNodeOf(clusterId: string, namespace: string, name: string): string | undefined {
+    const pod = this.runtimeOf(clusterId)?.objects.get(PODS, namespace, name) as { spec?: { hostNetwork?: boolean; nodeName?: string } } | undefined;
+    return pod?.spec?.hostNetwork && pod.spec.nodeName ? pod.spec.nodeName : undefined;
   }
 
   urlOf(clusterId: string): string | undefined {

@@ -42,8 +42,13 @@ interface ProbeBody {
   timeoutMs?: number;
 }
 
+export interface ProbeLookups {
+  /** The node of a host-network pod (it has no namespace of its own: it probes as its node). */
+  hostNetworkNode?: (clusterId: string, namespace: string, name: string) => string | undefined;
+}
+
 /** The body as a ProbeRequest, every member checked; nodes, VMs and clusters must exist. */
-export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody | undefined): ProbeRequest {
+export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody | undefined, lookups: ProbeLookups = {}): ProbeRequest {
   const from = body?.from;
   const kind = from?.kind;
   if (kind !== 'pod' && kind !== 'node' && kind !== 'vm' && kind !== 'internet' && kind !== 'controlplane') {
@@ -68,6 +73,8 @@ export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody
   if (kind === 'pod') {
     if (!from?.namespace) throw invalidProbe('from.namespace is required for a pod.', 'from.namespace');
     const cluster = clusterOf(ctx, from.clusterId);
+    const node = lookups.hostNetworkNode?.(cluster.id, from.namespace, name);
+    if (node) return { ...request, from: { kind: 'node', clusterId: cluster.id, name: node } };
     return { ...request, from: { kind, clusterId: cluster.id, namespace: from.namespace, name } };
   }
   const hosts = deriveTopology(ctx.store).vnets.flatMap((v) => v.hosts);
@@ -100,7 +107,7 @@ function tunnelOf(ctx: Pick<RequestContext, 'store'>, cluster: ClusterRecord): s
   return [...prefixes];
 }
 
-export function dataplaneProvider(controller: DataplaneController): Provider {
+export function dataplaneProvider(controller: DataplaneController, lookups: ProbeLookups = {}): Provider {
   return {
     namespace: DATAPLANE_NAMESPACE,
     apiVersions: [DATAPLANE_API_VERSION],
@@ -112,7 +119,7 @@ export function dataplaneProvider(controller: DataplaneController): Provider {
         bodyRequired: true,
         async handle(ctx) {
           if (controller.mode === 'none') throw dataplaneDisabled();
-          const request = probeRequest(ctx, ctx.body as ProbeBody);
+          const request = probeRequest(ctx, ctx.body as ProbeBody, lookups);
           try {
             return { status: 200, body: await controller.probe(request) };
           } catch (err) {

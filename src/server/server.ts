@@ -193,7 +193,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const authority = await TokenAuthority.load(store, identity.tenantId);
     const registry = new Registry();
     for (const provider of options.providers ?? defaultProviders()) registry.add(provider);
-    registry.add(dataplaneProvider(dataplane));
+    // Set below: host-network pods are probed from their node.
+    let clusterApis: ClusterApis | undefined;
+    registry.add(dataplaneProvider(dataplane, { hostNetworkNode: (id, ns, name) => clusterApis?.hostNetworkNodeOf(id, ns, name) }));
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
     const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
 
@@ -204,7 +206,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     urlRef.url = `https://${HOST}:${port}`;
     const endpointFile = writeEndpointFile(home, endpointInfo(urlRef.url, tls.caFile, identity));
     // Cluster API servers come up before operations resume, so resumed creates reach them.
-    const clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
+    clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     await clusterApis.start();
     // The driver cleans up after a previous run and builds what the store holds, before operations resume.
     await dataplane.start();

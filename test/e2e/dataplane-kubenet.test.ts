@@ -46,6 +46,16 @@ describe('kubenet pods on the netns data plane (aksemu start --dataplane netns)'
     assert.deepEqual(await world.seen(fromPod(1), `${INTERNET}:${PORT}`, CLUSTER), [true, nodeIps[1]]);
   });
 
+  it('a host-network pod (kube-proxy) probes as its node: the VM sees the node IP', async () => {
+    const proxies: Obj[] = (await world.json(['get', 'pods', '-n', 'kube-system', '-l', 'component=kube-proxy'])).items;
+    const nodes = await world.nodes();
+    for (const p of proxies) {
+      const i = nodes.findIndex((n) => n.metadata.name === p.spec.nodeName);
+      assert.deepEqual(await world.seen(`pod/kube-system/${p.metadata.name}`, `${VM.ip}:${PORT}`, CLUSTER), [true, nodeIps[i]]);
+    }
+    assert.equal(proxies.length, 2);
+  });
+
   it("VM → pod works through the cluster's route table (one UDR per node), and the pod sees the VM", async () => {
     assert.deepEqual(await world.seen(`vm/${VM.name}`, `${ip(1)}:${PORT}`), [true, VM.ip]);
     assert.deepEqual(await world.seen(`vm/${VM.name}`, `${ip(0)}:${PORT}`), [true, VM.ip]);
