@@ -238,8 +238,18 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       // A pod that must sit beside a spread replica (podAffinity) lands on a node that has one.
       await created(env, ['run', 'buddy', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: { podAffinity: antiAffinity } } })}`]);
       await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'buddy'])).spec.nodeName), 10_000, 'buddy scheduled');
+      // A pod whose affinity target does not exist yet waits, and follows the target once it is bound.
+      const follow = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'leader' } }, topologyKey: 'kubernetes.io/hostname' }] } };
+      await created(env, ['run', 'follower', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: follow } })}`]);
+      const alone = "0/3 nodes are available: 3 node(s) didn't match pod affinity rules. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+      await eventually(async () => (await getJson(env, ['get', 'pod', 'follower'])).status.conditions?.[0]?.message === alone, 10_000, 'follower waiting');
+      await created(env, ['run', 'leader', '--image=busybox', '--labels=app=leader']);
+      await eventually(async () => {
+        const [f, l] = await Promise.all([getJson(env, ['get', 'pod', 'follower']), getJson(env, ['get', 'pod', 'leader'])]);
+        return Boolean(l.spec.nodeName) && f.spec.nodeName === l.spec.nodeName;
+      }, 10_000, 'follower beside leader');
       await ok(env, ['delete', 'deployment', 'spread']);
-      await ok(env, ['delete', 'pod', 'buddy']);
+      await ok(env, ['delete', 'pod', 'buddy', 'follower', 'leader']);
       await eventually(async () => (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items.length === 0, 15_000, 'spread pods gone');
 
       // 3 nodes × maxPods 10 = 30 places; the system pods take 16 of them.

@@ -24,7 +24,7 @@ describe('Azure CNI pods on the netns data plane (aksemu start --dataplane netns
     const created = await world.cluster(CLUSTER, ['--network-plugin', 'azure']);
     pods = await world.podsOnEachNode();
     const nodes = await world.nodes();
-    nodeIps = nodes.map((n) => n.status.addresses.find((a: Obj) => a.type === 'InternalIP').address);
+    nodeIps = await world.nodeIps();
     // Each pod holds one of its node NIC's secondary addresses.
     const records = world.server.store.list<NodeRecord>(nodesPrefix(created.id)).map((e) => e.value);
     for (const [i, n] of nodes.entries()) {

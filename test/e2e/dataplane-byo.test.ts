@@ -83,7 +83,7 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
     await world.network();
     await world.cluster(CLUSTER, ['--network-plugin', 'none', '--pod-cidr', '10.245.0.0/16']);
     nodes = await world.nodes();
-    nodeIps = nodes.map((n) => n.status.addresses.find((a: Obj) => a.type === 'InternalIP').address);
+    nodeIps = await world.nodeIps();
     assert.deepEqual(nodes.map((n) => n.spec.podCIDR), [undefined, undefined], 'BYO CNI nodes get no podCIDR');
     await world.create('byo-cni.json', installer(nodes.map((n) => n.metadata.name)));
     await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);

@@ -110,6 +110,11 @@ export class DataplaneWorld {
     return (await this.json(['get', 'nodes'])).items.sort((a: Obj, b: Obj) => a.metadata.name.localeCompare(b.metadata.name));
   }
 
+  /** The nodes' InternalIPs, in node-name order. */
+  async nodeIps(): Promise<string[]> {
+    return (await this.nodes()).map((n) => n.status.addresses.find((a: Obj) => a.type === 'InternalIP').address);
+  }
+
   /**
    * Pods web-0 and web-1, one per node: the scheduler has no inter-pod anti-affinity, so each names its node
    * (spec.nodeName, as a user pins pods). Waits until both are Ready and returns them in order.

@@ -24,7 +24,7 @@ describe('kubenet pods on the netns data plane (aksemu start --dataplane netns)'
     await world.network();
     await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16']);
     pods = await world.podsOnEachNode();
-    nodeIps = (await world.nodes()).map((n) => n.status.addresses.find((a: Obj) => a.type === 'InternalIP').address);
+    nodeIps = await world.nodeIps();
   });
   after(async () => {
     await world?.close();

@@ -8,6 +8,8 @@ import type { Misfit } from './placement.js';
 
 type Obj = any;
 
+export const AFFINITY_NOT_MATCHED = "node(s) didn't match pod affinity rules";
+
 interface Term {
   labelSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | null;
   namespaces?: string[];
@@ -110,9 +112,9 @@ export function podAffinityFilter(pod: KubeObject, world: AffinityWorld): (node:
     // kube-scheduler's order: the pod's affinity, its anti-affinity, then the running pods' anti-affinity.
     const labels = node.metadata.labels ?? {};
     if (!selfStart && affinity.some((t, i) => labels[t.topologyKey] === undefined || !affinityDomains[i]!.has(labels[t.topologyKey]!))) {
-      return { reasons: ["node(s) didn't match pod affinity rules"], resolvable: false };
+      return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
     }
-    if (selfStart && affinity.some((t) => labels[t.topologyKey] === undefined)) return { reasons: ["node(s) didn't match pod affinity rules"], resolvable: false };
+    if (selfStart && affinity.some((t) => labels[t.topologyKey] === undefined)) return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
     if (anti.some((t, i) => labels[t.topologyKey] !== undefined && antiDomains[i]!.has(labels[t.topologyKey]!))) {
       return { reasons: ["node(s) didn't match pod anti-affinity rules"], resolvable: true };
     }

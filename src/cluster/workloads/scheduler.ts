@@ -8,7 +8,7 @@ import type { ControllerContext } from './context.js';
 import { NODES_R, PODS } from './kinds.js';
 import { isTerminal } from './indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
-import { hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
+import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
 import { nsKey, splitKey, WorkQueue } from './queue.js';
 
 type Obj = any;
@@ -32,6 +32,8 @@ function placementChanged(change: Change): boolean {
 export class Scheduler {
   private readonly pending = new Set<string>();
   private readonly unschedulable = new Set<string>();
+  /** Unschedulable pods whose own podAffinity found no match: a newly bound pod may be one. */
+  private readonly affinityWaiters = new Set<string>();
   /** Bound pods with required anti-affinity: they keep matching pods out of their topology domain. */
   private readonly antiAffinity = new Map<string, KubeObject>();
   private readonly queue: WorkQueue;
@@ -50,8 +52,12 @@ export class Scheduler {
     const obj = change.object as Obj;
     if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object)) this.antiAffinity.set(key, change.object);
     else this.antiAffinity.delete(key);
-    // A newly bound pod can be what another pod's affinity waits for.
-    if (obj.spec?.nodeName && !(change.previous as Obj | undefined)?.spec?.nodeName && change.type !== 'DELETED') this.retryUnschedulable();
+    // A newly bound pod can be what another pod's affinity waits for (only those pods are retried: binds are many).
+    if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Obj | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
+      for (const k of this.affinityWaiters) if (this.unschedulable.delete(k)) this.pending.add(k);
+      this.affinityWaiters.clear();
+      this.queue.add('run');
+    }
     if (change.type === 'DELETED') {
       this.pending.delete(key);
       this.unschedulable.delete(key);
@@ -165,6 +171,7 @@ export class Scheduler {
     status.conditions = [...(status.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), cond];
     // Marked first: the write below comes straight back through observe().
     this.unschedulable.add(nsKey(pod.metadata.namespace, pod.metadata.name));
+    if (misfits.some((m) => m.reasons.includes(AFFINITY_NOT_MATCHED))) this.affinityWaiters.add(nsKey(pod.metadata.namespace, pod.metadata.name));
     const stored = objects.put(PODS, { ...pod, status } as KubeObject, { onlyIfChanged: true });
     events.record(stored, { type: 'Warning', reason: 'FailedScheduling', message, component: 'default-scheduler', action: 'Scheduling' }, now);
   }
