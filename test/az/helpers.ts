@@ -14,10 +14,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `node bin/aksemu.js az …` with AKSEMU_HOME=home; stdin is not a terminal. */
-export function az(home: string, args: string[]): Promise<CliResult> {
+/** `node bin/aksemu.js …` with AKSEMU_HOME=home, as a user runs it; stdin is not a terminal. Killed after timeoutMs. */
+export function aksemu(home: string, args: string[], options: { timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, 'az', ...args], { env: { ...process.env, AKSEMU_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, AKSEMU_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -26,6 +30,11 @@ export function az(home: string, args: string[]): Promise<CliResult> {
     proc.on('close', (code) => resolve({ code, stdout, stderr }));
     proc.stdin.end();
   });
+}
+
+/** `node bin/aksemu.js az …` with AKSEMU_HOME=home. */
+export function az(home: string, args: string[]): Promise<CliResult> {
+  return aksemu(home, ['az', ...args]);
 }
 
 export const SUB = '00000000-0000-0000-0000-000000000001';

@@ -1,16 +1,14 @@
 // The real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) against a running aksemu, following the
-// recipe in shared/spec/az-cli-compat.md §0: a throwaway AZURE_CONFIG_DIR with versionCheck.json,
-// REQUESTS_CA_BUNDLE, a dead proxy as guard rail, the import shim, an /adfs authority, SP login.
+// recipe in shared/spec/az-cli-compat.md §0 (real-az-env.ts), with the import shim, an /adfs authority, SP login.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az as aksemuAz } from './helpers.js';
+import { AZ, realAzEnv, runRealAz, type AzRun } from './real-az-env.js';
 
-const AZ = '/usr/bin/az';
 // dist/test/az/ → the repo; CI clones it with shared/ as a sibling folder.
 const REPO = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 const PYSHIM = join(REPO, '..', 'shared', 'tools', 'az-pyshim');
@@ -21,13 +19,8 @@ let home: string;
 let azHome: string;
 let env: NodeJS.ProcessEnv;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(AZ, args, { env, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
+function run(args: string[]): Promise<AzRun> {
+  return runRealAz(env, args);
 }
 
 before(async () => {
@@ -35,29 +28,7 @@ before(async () => {
   home = tempHome();
   server = await startTestServer({ home });
   azHome = tempHome();
-  const config = join(azHome, '.azure');
-  mkdirSync(config, { recursive: true });
-  // Without it the first az run in a fresh config dir phones home (spec §5).
-  writeFileSync(join(config, 'versionCheck.json'), JSON.stringify({
-    versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
-    update_time: '2099-01-01 00:00:00.000000',
-  }));
-  env = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: azHome,
-    AZURE_CONFIG_DIR: config,
-    REQUESTS_CA_BUNDLE: server.caFile,
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
-    // Nothing listens on port 9: anything that tries to leave the machine fails fast.
-    HTTPS_PROXY: 'http://127.0.0.1:9',
-    HTTP_PROXY: 'http://127.0.0.1:9',
-    AZURE_CORE_COLLECT_TELEMETRY: 'false',
-    AZURE_CORE_ERROR_RECOMMENDATION: 'off',
-    AZURE_CORE_SURVEY_MESSAGE: 'false',
-    AZURE_EXTENSION_USE_DYNAMIC_INSTALL: 'no',
-    PYTHONPATH: PYSHIM,
-  };
+  env = realAzEnv(azHome, server.caFile, { pythonPath: PYSHIM });
   const url = server.url;
   const steps = [
     ['cloud', 'register', '-n', 'aksemu', '--endpoint-resource-manager', `${url}/`, '--endpoint-active-directory', `${url}/adfs`,

@@ -2,28 +2,13 @@
 // has its own tests): what reaches the driver, the two output forms, exit codes, and ARM's errors for
 // unknown hosts, unknown clusters and a server without a data plane.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { aksemu } from '../az/helpers.js';
 import { azIn, groupWithSubnet } from '../compute/helpers.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { parseFrom, parseTo, runProbe } from '../../src/cli/probe.js';
 import { RecordingDataplane } from '../dataplane/derive-fakes.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-
-const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
-
-function aksemu(home: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, AKSEMU_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.on('error', reject);
-    proc.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** runProbe in-process (the same code the command runs after commander has parsed the flags). */
 async function probeIn(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

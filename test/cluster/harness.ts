@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ManagedCluster } from '@azure/arm-containerservice';
+import { aksemu } from '../az/helpers.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer, type Env } from '../network/harness.js';
 
@@ -76,4 +77,10 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** `aksemu cni install` for cluster c1 in rg, as a user runs it, in its own process. */
+export async function cniInstall(env: Pick<ClusterEnv, 'home'>, conflist: string, extra: string[] = []): Promise<KubectlResult> {
+  const r = await aksemu(env.home, ['cni', 'install', '-g', 'rg', '-n', 'c1', '--conflist', conflist, '--home', env.home, ...extra]);
+  return { ...r, code: r.code ?? 1 };
 }

@@ -7,18 +7,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, stringify } from 'yaml';
 import { nodeConfDir } from '../../src/cluster/paths.js';
 import { https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { aksClient, POLL } from '../containerservice/harness.js';
-import { eventually, HAVE_KUBECTL, KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { cniInstall, eventually, HAVE_KUBECTL, KUBECTL, kubectl, withCluster } from './harness.js';
 
 const MESSAGE =
   'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
 const READY_COLUMNS = 'custom-columns=NAME:.metadata.name,STATUS:.status.conditions[?(@.type=="Ready")].message';
-const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
 const FLANNEL = {
@@ -31,17 +29,6 @@ function rows(stdout: string): string[][] {
   return stdout.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
 }
 
-/** `aksemu cni install` as a user runs it, in its own process. */
-function cniInstall(env: ClusterEnv, conflist: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [BIN, 'cni', 'install', '-g', 'rg', '-n', 'c1', '--conflist', conflist, '--home', env.home, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
-    proc.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
   test('BYO CNI: NotReady agent nodes with the kubelet message; cni install makes `kubectl wait` succeed and `get -w` show Ready', () =>

@@ -4,17 +4,14 @@
 // scheduler's FailedScheduling event until a CNI is installed, nodeSelector and maxPods are honoured, and
 // scale / delete / Services behave as on AKS.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { nodesPrefix, type NodeRecord } from '../../src/providers/containerservice/records.js';
 import { restart } from '../network/harness.js';
-import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { cniInstall, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
 type Obj = any;
@@ -55,16 +52,6 @@ async function waitReady(env: ClusterEnv, selector: string[], count: number): Pr
   return (await getJson(env, ['get', 'pods', ...selector])).items;
 }
 
-function cniInstall(env: ClusterEnv, conflist: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [BIN, 'cni', 'install', '-g', 'rg', '-n', 'c1', '--conflist', conflist, '--home', env.home], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
-    proc.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => {
   test('kubenet: a Deployment rolls out, pods get distinct addresses from their node\'s podCIDR; scale, Services and delete', () =>

@@ -2,19 +2,11 @@
 // spec/az-cli-compat.md §0: cloud register with only the ARM URL (so az reads /metadata/endpoints),
 // service-principal login through /adfs, then the resource group commands. Skipped without az.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { AZ, realAzEnv, runRealAz, type AzRun } from '../az/real-az-env.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from './harness.js';
-
-const AZ = '/usr/bin/az';
-
-interface AzRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('real az against aksemu', { skip: existsSync(AZ) ? false : 'azure-cli is not installed' }, () => {
   let home: string;
@@ -22,41 +14,13 @@ describe('real az against aksemu', { skip: existsSync(AZ) ? false : 'azure-cli i
   let env: NodeJS.ProcessEnv;
 
   function az(...args: string[]): Promise<AzRun> {
-    return new Promise((resolve) => {
-      execFile(AZ, args, { env, timeout: 120_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      });
-    });
+    return runRealAz(env, args);
   }
 
   before(async () => {
     home = tempHome();
     server = await startTestServer({ home: join(home, 'aksemu') });
-    const azureDir = join(home, '.azure');
-    mkdirSync(azureDir);
-    // Without it the first az run checks for updates on the internet (spec §5).
-    writeFileSync(
-      join(azureDir, 'versionCheck.json'),
-      JSON.stringify({
-        versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
-        update_time: '2099-01-01 00:00:00.000000',
-      }),
-    );
-    env = {
-      PATH: process.env['PATH'],
-      HOME: home,
-      AZURE_CONFIG_DIR: azureDir,
-      REQUESTS_CA_BUNDLE: server.caFile,
-      // Guard rail: anything not for 127.0.0.1 goes to a dead proxy and fails instead of leaving the machine.
-      NO_PROXY: '127.0.0.1,localhost',
-      no_proxy: '127.0.0.1,localhost',
-      HTTPS_PROXY: 'http://127.0.0.1:9',
-      HTTP_PROXY: 'http://127.0.0.1:9',
-      AZURE_CORE_COLLECT_TELEMETRY: 'false',
-      AZURE_CORE_ERROR_RECOMMENDATION: 'off',
-      AZURE_CORE_SURVEY_MESSAGE: 'false',
-      AZURE_EXTENSION_USE_DYNAMIC_INSTALL: 'no',
-    };
+    env = realAzEnv(home, server.caFile);
   });
 
   after(async () => {

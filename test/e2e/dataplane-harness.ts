@@ -5,11 +5,9 @@
 // probes through the server's probe route (aksemu probe's code, and once its binary). Closing the world
 // removes every namespace with its prefix; the root namespace must be as it was.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseFrom, parseTo, runProbe } from '../../src/cli/probe.js';
 import type { ProbeResult } from '../../src/dataplane/dataplane.js';
 import { loadDataplane, netnsPrerequisiteProblem } from '../../src/dataplane/load.js';
@@ -17,11 +15,11 @@ import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { aksClient } from '../containerservice/harness.js';
 import { HAVE_KUBECTL, kubectl, type KubectlResult } from '../cluster/harness.js';
 export { eventually } from '../cluster/harness.js';
+import { aksemu } from '../az/helpers.js';
 import { azIn } from '../compute/helpers.js';
 import { rootSnapshot } from '../dataplane/harness.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from './harness.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 export const PLUGINS = '/usr/lib/cni';
 
 export const RG = 'rg';
@@ -156,12 +154,9 @@ export class DataplaneWorld {
   }
 
   /** The aksemu binary itself: `aksemu probe … --home HOME`. */
-  probeCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(process.execPath, [BIN, 'probe', ...args, '--home', this.home], { timeout: 30_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
+  async probeCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const r = await aksemu(this.home, ['probe', ...args, '--home', this.home], { timeoutMs: 30_000 });
+    return { ...r, code: r.code ?? 1 };
   }
 
   namespaces(): string[] {

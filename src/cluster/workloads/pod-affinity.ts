@@ -88,7 +88,7 @@ export function podAffinityFilter(pod: KubeObject, world: AffinityWorld): (node:
   const domains = (terms: Term[]) => terms.map(() => new Set<string>());
   const affinityDomains = domains(affinity);
   const antiDomains = domains(anti);
-  let anyAffinityMatch = affinity.map(() => false);
+  const anyAffinityMatch = affinity.map(() => false);
   if (affinity.length + anti.length > 0) {
     for (const other of world.boundPods()) {
       if (other.metadata.uid === pod.metadata.uid) continue;
@@ -107,14 +107,14 @@ export function podAffinityFilter(pod: KubeObject, world: AffinityWorld): (node:
   }
   // The first pod of a group that selects itself may start anywhere (the scheduler's special case).
   const selfStart = affinity.every((t, i) => !anyAffinityMatch[i] && termSelects(t, ns, pod));
-  anyAffinityMatch = [];
   return (node) => {
     // kube-scheduler's order: the pod's affinity, its anti-affinity, then the running pods' anti-affinity.
     const labels = node.metadata.labels ?? {};
-    if (!selfStart && affinity.some((t, i) => labels[t.topologyKey] === undefined || !affinityDomains[i]!.has(labels[t.topologyKey]!))) {
-      return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
-    }
-    if (selfStart && affinity.some((t) => labels[t.topologyKey] === undefined)) return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
+    const unmatched = affinity.some((t, i) => {
+      const domain = labels[t.topologyKey];
+      return domain === undefined || (!selfStart && !affinityDomains[i]!.has(domain));
+    });
+    if (unmatched) return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
     if (anti.some((t, i) => labels[t.topologyKey] !== undefined && antiDomains[i]!.has(labels[t.topologyKey]!))) {
       return { reasons: ["node(s) didn't match pod anti-affinity rules"], resolvable: true };
     }

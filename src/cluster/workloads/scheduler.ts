@@ -123,7 +123,7 @@ export class Scheduler {
       }
     }
     if (best) this.bind(pod, best);
-    else this.reject(pod, nodes);
+    else this.reject(pod, nodes, byName);
   }
 
   private world(byName: Map<string, KubeObject>): AffinityWorld {
@@ -151,9 +151,9 @@ export class Scheduler {
     }, now);
   }
 
-  private reject(pod: KubeObject, nodes: KubeObject[]): void {
+  private reject(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
     const { index, objects, events } = this.ctx;
-    const interPod = podAffinityFilter(pod, this.world(new Map(nodes.map((n) => [n.metadata.name, n]))));
+    const interPod = podAffinityFilter(pod, this.world(byName));
     const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name)) ?? interPod(n)).filter((m): m is Misfit => m !== undefined);
     const message = failedSchedulingMessage(nodes.length, misfits);
     const now = Date.now();

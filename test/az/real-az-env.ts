@@ -1,0 +1,50 @@
+// The sandbox the real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) runs in against aksemu, per
+// shared/spec/az-cli-compat.md §0: a throwaway AZURE_CONFIG_DIR with versionCheck.json, REQUESTS_CA_BUNDLE,
+// a dead proxy as guard rail, telemetry and surveys off; optionally the import shim on PYTHONPATH.
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const AZ = '/usr/bin/az';
+
+export interface AzRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Makes `<home>/.azure` and returns the environment az runs with. */
+export function realAzEnv(home: string, caFile: string, options: { pythonPath?: string } = {}): NodeJS.ProcessEnv {
+  const config = join(home, '.azure');
+  mkdirSync(config, { recursive: true });
+  // Without it the first az run in a fresh config dir checks for updates on the internet (spec §5).
+  writeFileSync(join(config, 'versionCheck.json'), JSON.stringify({
+    versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
+    update_time: '2099-01-01 00:00:00.000000',
+  }));
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    AZURE_CONFIG_DIR: config,
+    REQUESTS_CA_BUNDLE: caFile,
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
+    // Nothing listens on port 9: anything that tries to leave the machine fails fast.
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    AZURE_CORE_COLLECT_TELEMETRY: 'false',
+    AZURE_CORE_ERROR_RECOMMENDATION: 'off',
+    AZURE_CORE_SURVEY_MESSAGE: 'false',
+    AZURE_EXTENSION_USE_DYNAMIC_INSTALL: 'no',
+    ...(options.pythonPath ? { PYTHONPATH: options.pythonPath } : {}),
+  };
+}
+
+/** The real az with env; its exit code, stdout and stderr. */
+export function runRealAz(env: NodeJS.ProcessEnv, args: string[]): Promise<AzRun> {
+  return new Promise((done) => {
+    execFile(AZ, args, { env, timeout: 120_000 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
