@@ -1,10 +1,12 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
 import { Command, CommanderError } from 'commander';
 import { registerAz } from './az.js';
+import { registerAzEnv } from './az-env.js';
 import { registerCni } from './cni.js';
 import { registerPlan } from './plan.js';
 import { registerProbe } from './probe.js';
 import { registerRules } from './rules.js';
+import { registerSdkEnv } from './sdk-env.js';
 import { registerStart } from './start.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -13,10 +15,12 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError(false);
   registerAz(program);
+  registerAzEnv(program);
   registerCni(program);
   registerPlan(program);
   registerProbe(program);
   registerRules(program);
+  registerSdkEnv(program);
   registerStart(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
