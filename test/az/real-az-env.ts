@@ -1,5 +1,5 @@
-// The sandbox the real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) runs in against aksemu, per
-// shared/spec/az-cli-compat.md §0: a throwaway AZURE_CONFIG_DIR with versionCheck.json, REQUESTS_CA_BUNDLE,
+// The sandbox the real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) runs in against aksemu, set up by
+// hand as docs/clients.md describes (aksemu az-env does the same for users): a throwaway AZURE_CONFIG_DIR with versionCheck.json, REQUESTS_CA_BUNDLE,
 // a dead proxy as guard rail, telemetry and surveys off; optionally the import shim on PYTHONPATH.
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export interface AzRun {
 export function realAzEnv(home: string, caFile: string, options: { pythonPath?: string } = {}): NodeJS.ProcessEnv {
   const config = join(home, '.azure');
   mkdirSync(config, { recursive: true });
-  // Without it the first az run in a fresh config dir checks for updates on the internet (spec §5).
+  // Without it the first az run in a fresh config dir checks for updates on the internet.
   writeFileSync(join(config, 'versionCheck.json'), JSON.stringify({
     versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
     update_time: '2099-01-01 00:00:00.000000',

@@ -1,17 +1,13 @@
-// The real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) against a running aksemu, following the
-// recipe in shared/spec/az-cli-compat.md §0 (real-az-env.ts), with the import shim, an /adfs authority, SP login.
+// The real Azure CLI (Debian azure-cli 2.45, /usr/bin/az) against a running aksemu, set up step by step as
+// docs/clients.md describes (real-az-env.ts), with the repository's import shim, an /adfs authority, SP login.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az as aksemuAz } from './helpers.js';
 import { AZ, realAzEnv, runRealAz, type AzRun } from './real-az-env.js';
+import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
 
-// dist/test/az/ → the repo; CI clones it with shared/ as a sibling folder.
-const REPO = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
-const PYSHIM = join(REPO, '..', 'shared', 'tools', 'az-pyshim');
 const skip = existsSync(AZ) ? false : `${AZ} is not installed`;
 
 let server: TestServer;
@@ -28,7 +24,7 @@ before(async () => {
   home = tempHome();
   server = await startTestServer({ home });
   azHome = tempHome();
-  env = realAzEnv(azHome, server.caFile, { pythonPath: PYSHIM });
+  env = realAzEnv(azHome, server.caFile, { pythonPath: AZ_SHIM_DIR });
   const url = server.url;
   const steps = [
     ['cloud', 'register', '-n', 'aksemu', '--endpoint-resource-manager', `${url}/`, '--endpoint-active-directory', `${url}/adfs`,

@@ -1,17 +1,17 @@
-// aksemu az deployment group … as a user runs it, with the seed templates written to files: JSON
-// and Bicep deploy, the zh seed's ARM template stops at validation, then show/list/what-if/delete.
+// aksemu az deployment group … as a user runs it, with our BYO CNI templates (test/fixtures/templates) as
+// files: JSON and Bicep deploy, a template naming an undeclared parameter stops at validation, then
+// show/list/what-if/delete.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { az } from '../az/helpers.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { seedTemplates } from './harness.js';
+import { FIXTURE, FIXTURE_UNDECLARED_PARAMETER } from './harness.js';
 
 describe('aksemu az deployment group', () => {
   let server: TestServer;
   let home: string;
-  const seeds = seedTemplates();
   const file = (name: string, text: string) => {
     const path = join(home, name);
     writeFileSync(path, text);
@@ -28,8 +28,8 @@ describe('aksemu az deployment group', () => {
     removeHome(home);
   });
 
-  test('create with the seed Bicep file, a parameter override, then show, list and what-if', async () => {
-    const bicep = file('aks.bicep', seeds.find((s) => s.file.startsWith('001'))!.bicep);
+  test('create with the BYO CNI Bicep file, a parameter override, then show, list and what-if', async () => {
+    const bicep = file('aks.bicep', FIXTURE.bicep);
     const r = await az(home, ['deployment', 'group', 'create', '-g', 'myResourceGroup', '--template-file', bicep, '--parameters', 'clusterName=fromcli', 'nodeCount=3']);
     assert.equal(r.code, 0, r.stderr);
     const shown = JSON.parse(r.stdout);
@@ -60,11 +60,11 @@ describe('aksemu az deployment group', () => {
     assert.match(gone.stderr, /\(DeploymentNotFound\) Deployment 'aks' could not be found\./);
   });
 
-  test("the zh seed 000's ARM template stops at validation, naming pod-cidr", async () => {
-    const json = file('byocni.json', seeds.find((s) => s.file.startsWith('000'))!.arm);
+  test('an ARM template naming an undeclared parameter stops at validation, naming pod-cidr', async () => {
+    const json = file('byocni.json', FIXTURE_UNDECLARED_PARAMETER);
     const r = await az(home, ['deployment', 'group', 'create', '-g', 'myResourceGroup', '--template-file', json]);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template resource 'aksbyocni' at line '1' and column '\d+' is not valid: The template parameter 'pod-cidr' is not found\./);
+    assert.match(r.stderr, /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template resource 'byocni' at line '1' and column '\d+' is not valid: The template parameter 'pod-cidr' is not found\./);
   });
 
   test('a Bicep compile error names the file, line, column and BCP code; a missing parameter is reported', async () => {

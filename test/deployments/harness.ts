@@ -1,5 +1,7 @@
-// Test support for deployments: the seed documents' templates (read from ../shared/seeds, a sibling
-// of the repository, as CI checks it out), and a deploy-and-wait helper over the ARM front door.
+// Test support for deployments: the BYO CNI templates the tests deploy — our own fixtures
+// (test/fixtures/templates), always there, and the seed documents' templates, read from ../shared/seeds
+// when the checkout has that sibling folder (CI does; a lone clone does not) — and a deploy-and-wait
+// helper over the ARM front door.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,19 +9,37 @@ import { join, resolve } from 'node:path';
 import { arm, pathOf, type Reply } from '../arm/helpers.js';
 import type { TestServer } from '../e2e/harness.js';
 
-/** <repo>/../shared/seeds, from dist/test/deployments. */
-export const SEEDS_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared/seeds');
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+/** The seed documents, a sibling of the repository. */
+export const SEEDS_DIR = resolve(REPO, '../shared/seeds');
+/** Why the seed-template tests are skipped, or false when the seeds are there. */
+export const SEEDS_SKIP: string | false = existsSync(SEEDS_DIR)
+  ? false
+  : `the seed documents are not beside this checkout (${SEEDS_DIR}); test/fixtures/templates covers the same features`;
 
-export interface SeedTemplates {
+/** An ARM JSON template and the same deployment in Bicep. */
+export interface TemplatePair {
   file: string;
   arm: string;
   bicep: string;
 }
 
-/** The ARM JSON (the first top-level {…} block) and Bicep (from the first `param` line to the closing `}`) of each seed that has them. */
-export function seedTemplates(): SeedTemplates[] {
-  if (!existsSync(SEEDS_DIR)) throw new Error(`seed documents not found at ${SEEDS_DIR}`);
-  const out: SeedTemplates[] = [];
+const FIXTURES = join(REPO, 'test', 'fixtures', 'templates');
+
+/** Our own BYO CNI templates: networkPlugin none, a podCidr parameter, Kubernetes 1.22, JSON and Bicep. */
+export const FIXTURE: TemplatePair = {
+  file: 'byocni',
+  arm: readFileSync(join(FIXTURES, 'byocni.json'), 'utf8'),
+  bicep: readFileSync(join(FIXTURES, 'byocni.bicep'), 'utf8'),
+};
+
+/** The same cluster, but its podCidr names a parameter the template never declares. */
+export const FIXTURE_UNDECLARED_PARAMETER = readFileSync(join(FIXTURES, 'byocni-undeclared-parameter.json'), 'utf8');
+
+/** The ARM JSON (the first top-level {…} block) and Bicep (from the first `param` line to the closing `}`) of each seed that has them; none without the seeds. */
+export function seedTemplates(): TemplatePair[] {
+  if (SEEDS_SKIP) return [];
+  const out: TemplatePair[] = [];
   for (const file of readdirSync(SEEDS_DIR).filter((f) => f.endsWith('.txt')).sort()) {
     const lines = readFileSync(join(SEEDS_DIR, file), 'utf8').split(/\r?\n/);
     const start = lines.findIndex((l) => l === '{');
