@@ -6,7 +6,7 @@ import { runAz } from './az/run.js';
 export function registerAz(program: Command): void {
   program
     .command('az')
-    .description('Run Azure CLI (az 2.45) commands against the running aksemu server, e.g. aksemu az group list')
+    .description('Run az 2.45 commands against the running server, e.g. aksemu az aks list')
     .helpOption(false)
     .allowUnknownOption()
     .allowExcessArguments()

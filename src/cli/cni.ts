@@ -8,7 +8,7 @@ export function registerCni(program: Command): void {
   const cni = program.command('cni').description("Manage the CNI on an emulated cluster's nodes");
   cni
     .command('install')
-    .description("Copy a CNI network config into every node's /etc/cni/net.d; the nodes turn Ready")
+    .description("Copy a CNI config into every node's /etc/cni/net.d; the nodes turn Ready")
     .requiredOption('-g, --resource-group <group>', 'resource group of the cluster')
     .requiredOption('-n, --name <cluster>', 'cluster name')
     .requiredOption('--conflist <file>', 'the network config (.conflist, .conf or .json)')

@@ -13,7 +13,9 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command('aksemu')
     .description('A local, offline emulator of Azure Kubernetes Service cluster networking')
     .exitOverride()
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    // Wide enough that every command and option is one line of help, whatever the terminal says.
+    .configureHelp({ helpWidth: 140 });
   registerAz(program);
   registerAzEnv(program);
   registerCni(program);

@@ -42,7 +42,7 @@ interface PlanFlags {
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description('Plan and validate an AKS cluster network offline: defaults, every AKS rule, IP capacity')
+    .description('Plan and validate a cluster network offline: defaults, AKS rules, IP capacity')
     .option('--network-plugin <plugin>', 'none | kubenet | azure')
     .option('--network-plugin-mode <mode>', 'overlay (azure only, api-version 2023-02-01 and later)')
     .option('--network-policy <policy>', 'azure | calico | cilium | none')

@@ -5,7 +5,7 @@ import { RULES } from '../aks/rules.js';
 export function registerRules(program: Command): void {
   program
     .command('rules')
-    .description('List every AKS networking rule aksemu enforces, with its error code, source and message')
+    .description('List the AKS networking rules aksemu enforces, with codes and sources')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']).default('table'))
     .action((flags: { output: 'json' | 'table' }) => {
       const rows = RULES.map(({ id, code, severity, source, ref, target, message, note, phases }) => ({

@@ -21,7 +21,7 @@ export const SDK_ENV_NAMES = [
 export function registerSdkEnv(program: Command): void {
   program
     .command('sdk-env')
-    .description('Print the environment the Azure SDKs need for the running server: eval "$(aksemu sdk-env)"')
+    .description('Point the Azure SDKs at the running server: eval "$(aksemu sdk-env)"')
     .option('--unset', 'print the line that undoes it', false)
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
     .action(async (opts: { unset: boolean; home?: string }) => {

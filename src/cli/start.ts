@@ -1,6 +1,8 @@
 // `aksemu start`: run the ARM front door until interrupted.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { DataplaneMode } from '../dataplane/dataplane.js';
 import { DATAPLANE_MODES, DataplaneUnavailableError, loadDataplane } from '../dataplane/load.js';
@@ -14,6 +16,27 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number 0-65535 (0 picks a free port)');
   return port;
+}
+
+/** How this user runs aksemu from another shell: `aksemu` when it is on PATH, else this very script. */
+function invocation(home: string): string {
+  const onPath = (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'aksemu')));
+  const command = onPath ? 'aksemu' : `node ${fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url))}`;
+  return home === defaultHome() ? command : `AKSEMU_HOME=${home} ${command}`;
+}
+
+/** What to do next, printed once the server is up: the seed's walk-through with the real clients. */
+function nextSteps(home: string): string[] {
+  const aksemu = invocation(home);
+  return [
+    'aksemu: next, in another shell:',
+    `  eval "$(${aksemu} az-env)"    # the real az now talks to this server (or: ${aksemu} az ...)`,
+    '  az group create --location eastus --name myResourceGroup',
+    '  az aks create -g myResourceGroup -n myAKSCluster --network-plugin none --pod-cidr 10.10.0.0/16 --generate-ssh-keys',
+    '  az aks get-credentials -g myResourceGroup -n myAKSCluster',
+    '  kubectl get nodes                # NotReady until you install a CNI',
+    `  eval "$(${aksemu} sdk-env)"   # the same for the Azure SDKs`,
+  ];
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -32,12 +55,12 @@ function interrupted(): Promise<string> {
 export function registerStart(program: Command): void {
   program
     .command('start')
-    .description('Serve Azure Resource Manager (HTTPS on 127.0.0.1) with state under the home directory')
+    .description("Serve ARM and every cluster's Kubernetes API on 127.0.0.1 (HTTPS)")
     .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, DEFAULT_PORT)
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
     .option('--loose', 'accept unknown request properties and any well-formed api-version', false)
     .addOption(
-      new Option('--dataplane <mode>', 'none: control plane only; netns: real networking in Linux network namespaces (root)')
+      new Option('--dataplane <mode>', 'none: control plane only; netns: networking in network namespaces (root)')
         .choices(DATAPLANE_MODES as string[])
         .default('none'),
     )
@@ -64,7 +87,7 @@ export function registerStart(program: Command): void {
       }
       say(`aksemu: serving ARM at ${server.url}/ (${opts.loose ? 'loose' : 'strict'} mode, data plane ${opts.dataplane})`);
       say(`aksemu: clients find the URL, CA and credentials in ${server.endpointFile}`);
-      say(`aksemu: for az: export REQUESTS_CA_BUNDLE=${server.caFile}`);
+      for (const line of nextSteps(home)) say(line);
       const signal = await interrupted();
       say(`aksemu: ${signal}, stopping`);
       await server.close();
