@@ -1,6 +1,6 @@
 // Pod attach rate of the netns data plane (kubenet: namespace + veth on cbr0 + address, route, static
 // neighbours), in one run against two baselines doing the same job:
-//   (a) batched iproute2 by hand, the prototype's best (spec §7 C2): one `ip -b` for all namespaces, one
+//   (a) batched iproute2 by hand, the prototype's best (docs/dataplane.md §7.3): one `ip -b` for all namespaces, one
 //       for all node-side lines, one per pod;
 //   (b) the real bridge + host-local CNI plugins, executed once per pod (src/cni/exec.ts), as kubenet does.
 // Every side creates its pods' namespaces inside the timed section. Needs root, iproute2, nft and

@@ -1,4 +1,4 @@
-// The Microsoft.ContainerService api-versions aksemu answers, and what changes between them (spec §1.2, §3.7, §6 X1).
+// The Microsoft.ContainerService api-versions aksemu answers, and what changes between them (docs/aks-rules.md §1.2, §1.4, §3.7, §6 X1).
 
 export interface ApiVersionProfile {
   version: string;
@@ -31,7 +31,7 @@ const PROFILES: ApiVersionProfile[] = [
   // What az 2.45 sends for managedClusters; its spec still defaults to kubenet and surge 1.
   { ...V2022_06_01, version: '2022-11-01' },
   {
-    // The newest stable version read for the spec (SPEC-2026).
+    // The newest stable version read for docs/aks-rules.md (SPEC-2026).
     version: '2026-04-01',
     pluginDefault: 'by-kubernetes-version',
     maxSurgeDefault: '10%',

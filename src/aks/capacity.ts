@@ -1,4 +1,4 @@
-// IP capacity arithmetic (spec §2.5, §4): what a cluster asks of each node subnet and of its pod CIDR.
+// IP capacity arithmetic (docs/aks-rules.md §2.5, §4): what a cluster asks of each node subnet and of its pod CIDR.
 import { AZURE_RESERVED_TOTAL, azureUsableCount, type Cidr } from '../net/ip.js';
 import { sizingNodes, surgeNodes, type ResolvedCluster, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
@@ -20,7 +20,7 @@ export interface SubnetDemand {
 
 export type NodeCounter = (pool: ResolvedPool) => number;
 
-/** Nodes to size at create: count, or maxCount under the autoscaler. No surge at create (§2.5). */
+/** Nodes to size at create: count, or maxCount under the autoscaler. No surge at create (docs/aks-rules.md §2.5). */
 export const createNodes: NodeCounter = sizingNodes;
 export const upgradeSurgeNodes: NodeCounter = (p) => surgeNodes(p) ?? 0;
 

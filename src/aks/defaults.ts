@@ -1,4 +1,4 @@
-// Defaults by api-version (spec §1, §2.4 M2, §3.7, §5 step 1). The resolved cluster is what the rules,
+// Defaults by api-version (docs/aks-rules.md §1, §2.4 M2, §3.7, §5 step 1). The resolved cluster is what the rules,
 // the planner and the ARM response read; the raw request stays available for "what did the user say".
 import type { ApiVersionProfile } from './api-versions.js';
 import { minorOf, resolveKubernetesVersion } from './kubernetes-versions.js';
@@ -14,13 +14,13 @@ export const DEFAULTS = {
   poolName: 'nodepool1',
   vmSize: 'Standard_DS2_v2',
   count: 1,
-  /** The managed VNet AKS creates when no vnetSubnetID is given (§3.7, §6 X8). */
+  /** The managed VNet AKS creates when no vnetSubnetID is given (docs/aks-rules.md §3.7, §6 X8). */
   managedVnetCidr: '10.224.0.0/12',
   managedSubnetCidr: '10.224.0.0/16',
   managedSubnetName: 'aks-subnet',
 } as const;
 
-/** Default maxPods by plugin and mode (§2.4 M2). `none` has no documented default: we use the kubelet's 110. */
+/** Default maxPods by plugin and mode (docs/aks-rules.md §2.4 M2). `none` has no documented default: we use the kubelet's 110. */
 export function defaultMaxPods(plugin: string | undefined, mode: string | undefined, podSubnetID?: string): number {
   if (plugin === 'azure') {
     if (mode === 'overlay') return 250;
@@ -146,12 +146,12 @@ export function resolveCluster(spec: ManagedClusterSpec, profile: ApiVersionProf
   return cluster;
 }
 
-/** How many nodes a pool must be sized for: maxCount under the autoscaler (§2.5), else count. */
+/** How many nodes a pool must be sized for: maxCount under the autoscaler (docs/aks-rules.md §2.5), else count. */
 export function sizingNodes(pool: ResolvedPool): number {
   return pool.enableAutoScaling && typeof pool.maxCount === 'number' ? pool.maxCount : pool.count;
 }
 
-/** Surge nodes for an upgrade: an integer, or a percentage of the pool rounded up (§1.3; AKSDOCS), capped at the pool. */
+/** Surge nodes for an upgrade: an integer, or a percentage of the pool rounded up (docs/aks-rules.md §1.3; AKSDOCS), capped at the pool. */
 export function surgeNodes(pool: ResolvedPool): number | undefined {
   const text = String(pool.maxSurge).trim();
   const pct = /^(\d+)%$/.exec(text);

@@ -1,4 +1,4 @@
-// AKS names (spec §3.2): VMSS `aks-<pool>-<8 digits>-vmss`, nodes `…-vmss<6-char base-36 instance id>`,
+// AKS names (docs/aks-rules.md §3.2): VMSS `aks-<pool>-<8 digits>-vmss`, nodes `…-vmss<6-char base-36 instance id>`,
 // node resource group `MC_<rg>_<cluster>_<location>`, route table `aks-agentpool-<8 digits>-routetable`.
 // The 8 digits are a hash-like cluster id whose algorithm is not public; ours is FNV-1a of a stable seed.
 

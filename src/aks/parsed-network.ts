@@ -40,7 +40,7 @@ function parseIpField(raw: unknown): FieldParse<IpAddress> {
   }
 }
 
-/** IPv4 only: the single-valued networkProfile fields are IPv4 by the spec's regexes (§1.1). */
+/** IPv4 only: the single-valued networkProfile fields are IPv4 by the spec's regexes (docs/aks-rules.md §1.1). */
 function ipv4Only<T extends { family: number }>(f: FieldParse<T>): FieldParse<T> {
   if (f.value && f.value.family !== 4) {
     return { raw: f.raw, error: new NetParseError('family', f.raw ?? '', `'${f.raw}' is IPv6; an IPv4 value is required`) };
@@ -54,7 +54,7 @@ export function parseNetwork(cluster: ResolvedCluster): ParsedNetwork {
     podCidr: ipv4Only(parseCidrField(n.podCidr)),
     serviceCidr: ipv4Only(parseCidrField(n.serviceCidr)),
     dnsServiceIP: ipv4Only(parseIpField(n.dnsServiceIP)),
-    // dockerBridgeCidr is the bridge's own address (172.17.0.1/16), never canonical: format only (§6 X12).
+    // dockerBridgeCidr is the bridge's own address (172.17.0.1/16), never canonical: format only (docs/aks-rules.md §6 X12).
     dockerBridgeCidr: ipv4Only(parseCidrField(n.dockerBridgeCidr, { canonical: false })),
   };
 }

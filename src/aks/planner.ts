@@ -1,6 +1,6 @@
 // Hands out the addresses of a cluster's nodes, per plugin: node IPs ascending from .4 of their subnet;
 // kubenet and overlay nodes a /24 of the pod CIDR in kube-controller-manager order; Azure CNI node-subnet
-// nodes maxPods pre-allocated secondary IPs; kubenet one route per node (spec §3.4–§3.6, §5 step 7).
+// nodes maxPods pre-allocated secondary IPs; kubenet one route per node (docs/aks-rules.md §3.4–§3.6, §5 step 7).
 // Allocators are injected so that the ARM layer can share one per subnet with everything else on it.
 import { CidrSet } from '../net/cidrset.js';
 import { Cidr, IpAddress } from '../net/ip.js';

@@ -1,5 +1,5 @@
 // THE rule table: every AKS networking rule aksemu enforces, once. Each row holds its condition, error code,
-// message template, target, and where it comes from (spec/aks-network-rules.md §2; tags: verified = published
+// message template, target, and where it comes from (docs/aks-rules.md §2; tags: verified = published
 // text, partial = code or rule published but not the message, ours = we wrote the message or chose the code).
 // Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
 import { Cidr, type IpAddress } from '../net/ip.js';
@@ -23,7 +23,7 @@ export interface Finding {
 }
 
 export interface Rule {
-  /** The spec's id (C1…C17, N1…N14, S1…S7, M1…M10, K = capacity §2.5, U = mutability §2.6). */
+  /** The rule's id in docs/aks-rules.md (C1…C17, N1…N14, S1…S7, M1…M10, K = capacity §2.5, U = mutability §2.6). */
   id: string;
   code: string;
   message: string;
@@ -104,7 +104,7 @@ const cidrParseCheck =
     );
 
 export const RULES: Rule[] = [
-  // ---- §2.1 CIDR and address rules -------------------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.1 CIDR and address rules -------------------------------------------------------
   {
     id: 'C7a',
     code: 'CidrStringParseError',
@@ -112,7 +112,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile',
     severity: 'error',
     source: 'partial',
-    ref: 'RP-ENUM CidrStringParseError; spec §1.1 CIDR regex',
+    ref: 'RP-ENUM CidrStringParseError; docs/aks-rules.md §1.1 CIDR regex',
     phases: SPEC,
     check: cidrParseCheck('syntax'),
   },
@@ -123,7 +123,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile',
     severity: 'error',
     source: 'partial',
-    ref: 'RP-ENUM UnexpectedIPVersionCIDR; spec §1.1 (IPv4 regex)',
+    ref: 'RP-ENUM UnexpectedIPVersionCIDR; docs/aks-rules.md §1.1 (IPv4 regex)',
     phases: SPEC,
     check: cidrParseCheck('family'),
   },
@@ -160,7 +160,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.dnsServiceIP',
     severity: 'error',
     source: 'partial',
-    ref: 'RP-ENUM DnsServiceIpParseError; spec §1.1 dnsServiceIP regex',
+    ref: 'RP-ENUM DnsServiceIpParseError; docs/aks-rules.md §1.1 dnsServiceIP regex',
     phases: SPEC,
     check: (ctx) => when(ctx.parsed.dnsServiceIP.error !== undefined, { value: ctx.parsed.dnsServiceIP.raw ?? '' }),
   },
@@ -218,7 +218,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'ours',
     ref: 'concepts-network-ip-address-planning.md ("smaller than /12"); kube-apiserver "mask must be >= 12"',
-    note: '§6 X4: the docs say "smaller than /12" but kube-apiserver and the 2018 model accept /12; we accept /12 and refuse /11 and shorter.',
+    note: 'docs/aks-rules.md §6 X4: the docs say "smaller than /12" but kube-apiserver and the 2018 model accept /12; we accept /12 and refuse /11 and shorter.',
     phases: SPEC,
     check: ({ parsed: { serviceCidr: s } }) => when(!!s.value && s.value.prefix < 12, { svc: String(s.value) }),
   },
@@ -231,7 +231,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'ours',
     ref: 'concepts-network-cni-overview.md; CHANGELOG 2019-05-20, 2025-01-30, 2026-05-29',
-    note: '§6 X7: enforced for every plugin. No code or message is published.',
+    note: 'docs/aks-rules.md §6 X7: enforced for every plugin. No code or message is published.',
     phases: SPEC,
     check: (ctx) => {
       const out: Finding[] = [];
@@ -405,7 +405,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'partial',
     ref: 'RP-ENUM DockerBridgeCidrInvalid; Azure/AKS#3534',
-    note: '§6 X12: the field is "ignored by default and not validated" since containerd, so only its format is checked; no overlap errors.',
+    note: 'docs/aks-rules.md §6 X12: the field is "ignored by default and not validated" since containerd, so only its format is checked; no overlap errors.',
     phases: SPEC,
     check: (ctx) =>
       when(ctx.api.hasDockerBridgeCidr && ctx.parsed.dockerBridgeCidr.error !== undefined, {
@@ -455,7 +455,7 @@ export const RULES: Rule[] = [
     check: () => none,
   },
 
-  // ---- §2.2 Rules by network plugin ------------------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.2 Rules by network plugin ------------------------------------------------------
   {
     id: 'N1',
     code: 'UnknownNetworkPlugin',
@@ -463,7 +463,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.networkPlugin',
     severity: 'error',
     source: 'partial',
-    ref: 'RP-ENUM UnknownNetworkPlugin; spec §1.1 enum',
+    ref: 'RP-ENUM UnknownNetworkPlugin; docs/aks-rules.md §1.1 enum',
     phases: SPEC,
     check: (ctx) => when(!ctx.strategy, { plugin: ctx.cluster.network.networkPlugin }),
   },
@@ -474,7 +474,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.networkPluginMode',
     severity: 'error',
     source: 'ours',
-    ref: 'spec §1.2 (networkPluginMode: enum [overlay], used with networkPlugin=azure, from 2023-02-01)',
+    ref: 'docs/aks-rules.md §1.2 (networkPluginMode: enum [overlay], used with networkPlugin=azure, from 2023-02-01)',
     phases: SPEC,
     check: (ctx) => {
       const { networkPluginMode: mode, networkPlugin: plugin } = ctx.cluster.network;
@@ -495,7 +495,7 @@ export const RULES: Rule[] = [
     severity: 'warning',
     source: 'verified',
     ref: 'azure-cli PR #25932 (warning text); hashicorp/terraform-provider-azurerm#1723',
-    note: '§6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI\'s words.',
+    note: 'docs/aks-rules.md §6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI\'s words.',
     phases: SPEC,
     check: (ctx) =>
       when(
@@ -512,7 +512,7 @@ export const RULES: Rule[] = [
     severity: 'warning',
     source: 'verified',
     ref: 'use-byo-cni.md ("You must specify a Pod CIDR ... might fail or be misrouted"); CHANGELOG 2024-02-26',
-    note: '§6 X13: the API accepts a missing pod CIDR, so this is a warning, not an error.',
+    note: 'docs/aks-rules.md §6 X13: the API accepts a missing pod CIDR, so this is a warning, not an error.',
     phases: ['create'],
     check: (ctx) => when(ctx.cluster.network.networkPlugin === 'none' && ctx.cluster.network.podCidr === undefined, {}),
   },
@@ -548,7 +548,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.networkPolicy',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.1, §1.2 (enum by api-version; cilium requires networkDataplane cilium); RP-ENUM NetworkPolicyNotSupported',
+    ref: 'docs/aks-rules.md §1.1, §1.2 (enum by api-version; cilium requires networkDataplane cilium); RP-ENUM NetworkPolicyNotSupported',
     phases: SPEC,
     check: (ctx) => {
       const policy = ctx.cluster.network.networkPolicy;
@@ -570,7 +570,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.networkMode',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.1 networkMode description; RP-ENUM NetworkModeNotSupported',
+    ref: 'docs/aks-rules.md §1.1 networkMode description; RP-ENUM NetworkModeNotSupported',
     phases: SPEC,
     check: (ctx) => {
       const mode = ctx.cluster.network.networkMode;
@@ -584,7 +584,7 @@ export const RULES: Rule[] = [
     target: 'networkProfile.networkMode',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.1 ("bridge: This is no longer supported"); RP-ENUM NetworkModeInvalid',
+    ref: 'docs/aks-rules.md §1.1 ("bridge: This is no longer supported"); RP-ENUM NetworkModeInvalid',
     phases: SPEC,
     check: (ctx) => {
       const mode = ctx.cluster.network.networkMode;
@@ -731,7 +731,7 @@ export const RULES: Rule[] = [
     },
   },
 
-  // ---- §2.3 Subnet properties and permissions --------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.3 Subnet properties and permissions --------------------------------------------
   {
     id: 'S3',
     code: 'InvalidResourceReference',
@@ -775,7 +775,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: 'SUPPORT error-codes/subnetisdelegated-error.md; MicrosoftDocs/azure-docs#69774',
-    note: '§6 X5: a delegation to Microsoft.ContainerService/managedClusters is accepted (the 2025 support article); any other is refused.',
+    note: 'docs/aks-rules.md §6 X5: a delegation to Microsoft.ContainerService/managedClusters is accepted (the 2025 support article); any other is refused.',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       uniqueSubnets(ctx)
@@ -812,7 +812,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: 'Azure/AKS#27; Azure/aad-pod-identity#511; concepts-network-legacy-cni.md (required actions)',
-    note: '§6 X6: subnets/join/action and subnets/read are required; roleAssignments/write is not.',
+    note: 'docs/aks-rules.md §6 X6: subnets/join/action and subnets/read are required; roleAssignments/write is not.',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       subnetsOfCluster(ctx).flatMap(({ pool, subnet }) => {
@@ -867,7 +867,7 @@ export const RULES: Rule[] = [
     check: () => none,
   },
 
-  // ---- §2.4 maxPods, count and autoscaler ------------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.4 maxPods, count and autoscaler ------------------------------------------------
   {
     id: 'M11',
     code: 'InvalidParameter',
@@ -875,7 +875,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.name',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.3 name pattern ^[a-z][a-z0-9]{0,11}$, Windows ≤ 6 characters; message template as M4',
+    ref: 'docs/aks-rules.md §1.3 name pattern ^[a-z][a-z0-9]{0,11}$, Windows ≤ 6 characters; message template as M4',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
@@ -890,7 +890,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: 'pulumi/pulumi-kubernetes#2704',
-    note: 'Agent pool PUT only; a cluster PUT defaults count to 1 (spec §1.3).',
+    note: 'Agent pool PUT only; a cluster PUT defaults count to 1 (docs/aks-rules.md §1.3).',
     phases: ['pool-add'],
     check: (ctx) => {
       const raw = ctx.raw.agentPoolProfiles?.find((p) => p.name === ctx.poolName);
@@ -904,7 +904,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.count',
     severity: 'error',
     source: 'verified',
-    ref: 'spec §1.3 (0..1000 user, 1..1000 system); azure-cli PR #22442',
+    ref: 'docs/aks-rules.md §1.3 (0..1000 user, 1..1000 system); azure-cli PR #22442',
     phases: POOLS,
     check: (ctx) =>
       poolsInScope(ctx)
@@ -933,7 +933,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'partial',
     ref: 'MicrosoftDocs/azure-docs PR #108215 ("Beyond 250 hits RP validation"); configure-kubenet.md; RP-ENUM MaxPodsLimitExceeded',
-    note: '§6 X10: 250 for every plugin, kubenet included (a 2023 doc PR claiming 110 for kubenet was wrong).',
+    note: 'docs/aks-rules.md §6 X10: 250 for every plugin, kubenet included (a 2023 doc PR claiming 110 for kubenet was wrong).',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
@@ -985,7 +985,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.mode',
     severity: 'error',
     source: 'verified',
-    ref: 'Azure/azure-cli#13420; spec §1.3 mode',
+    ref: 'Azure/azure-cli#13420; docs/aks-rules.md §1.3 mode',
     phases: ['create', 'update', 'pool-delete', 'pool-add'],
     check: (ctx) => {
       const remaining = ctx.phase === 'pool-delete' ? ctx.cluster.pools.filter((p) => p.name !== ctx.poolName) : ctx.cluster.pools;
@@ -999,7 +999,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.osType',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.3 ("System agent pools osType must be Linux"); RP-ENUM SystemPoolMustBeLinux',
+    ref: 'docs/aks-rules.md §1.3 ("System agent pools osType must be Linux"); RP-ENUM SystemPoolMustBeLinux',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
@@ -1013,7 +1013,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.vmSize',
     severity: 'error',
     source: 'partial',
-    ref: 'spec §1.3 ("System agent pools VM SKU must have at least 2vCPUs and 4GB of memory"); RP-ENUM SystemPoolSkuTooLow',
+    ref: 'docs/aks-rules.md §1.3 ("System agent pools VM SKU must have at least 2vCPUs and 4GB of memory"); RP-ENUM SystemPoolSkuTooLow',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx).flatMap((p) => {
@@ -1070,7 +1070,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.upgradeSettings.maxSurge',
     severity: 'error',
     source: 'ours',
-    ref: 'CHANGELOG 2023-11-05 ("max_surge must be > 0"); spec §1.3 upgradeSettings.maxSurge',
+    ref: 'CHANGELOG 2023-11-05 ("max_surge must be > 0"); docs/aks-rules.md §1.3 upgradeSettings.maxSurge',
     phases: ['create', 'update', 'upgrade', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
@@ -1106,7 +1106,7 @@ export const RULES: Rule[] = [
       ),
   },
 
-  // ---- §2.5 IP capacity --------------------------------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.5 IP capacity --------------------------------------------------------------------
   {
     id: 'K1',
     code: 'InsufficientSubnetSize',
@@ -1115,7 +1115,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.count',
     severity: 'error',
     source: 'verified',
-    ref: 'Azure/AKS#3653 (2023-05 template); counts: nodes × (maxPods+1) for Azure CNI node subnet, 1 per node otherwise (§2.5, X9)',
+    ref: 'Azure/AKS#3653 (2023-05 template); counts: nodes × (maxPods+1) for Azure CNI node subnet, 1 per node otherwise (docs/aks-rules.md §2.5, §6 X9)',
     note: 'Create counts maxCount under the autoscaler and no surge; scale counts the added nodes; upgrade the surge nodes.',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
     check: (ctx) => {
@@ -1161,7 +1161,7 @@ export const RULES: Rule[] = [
     check: () => none,
   },
 
-  // ---- §2.6 Mutability -------------------------------------------------------------------------------------
+  // ---- docs/aks-rules.md §2.6 Mutability -------------------------------------------------------------------
   {
     id: 'U1',
     code: 'PropertyChangeNotAllowed',

@@ -1,6 +1,6 @@
 // The ADFS-style authority at /adfs: OIDC discovery, signing keys, and the OAuth2 token endpoint
 // (client credentials). ADFS, because MSAL then skips instance discovery against the internet
-// (spec/az-cli-compat.md §3.1). Errors use AAD's OAuth JSON, which az and MSAL print.
+// (docs/clients.md §1.4). Errors use AAD's OAuth JSON, which az and MSAL print.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Identity } from './identity.js';
 import { acceptedAudiences, type TokenAuthority } from './auth.js';

@@ -1,6 +1,6 @@
 // GET /metadata/endpoints: how az (`cloud register` with only the ARM URL, or ARM_CLOUD_METADATA_URL)
 // and the SDKs discover the login endpoint and token audience. api-version 2015-01-01 answers one
-// object; 2019-05-01 and later answer a list of clouds (spec/az-cli-compat.md §2).
+// object; 2019-05-01 and later answer a list of clouds (docs/clients.md §1.3).
 import { ARM_AUDIENCES } from './auth.js';
 import { authorityUrl } from './authority.js';
 

@@ -56,7 +56,7 @@ export interface Route {
   bodyRequired?: boolean;
   /**
    * The handler parses the body text (ctx.rawBody) itself instead of the JSON schema check:
-   * az sends template deployments as JSONC with an unquoted key (spec §7.10).
+   * az sends template deployments as JSONC with an unquoted key (docs/clients.md §3.10).
    */
   rawBody?: boolean;
   handle(ctx: RequestContext): ArmResponse | Promise<ArmResponse>;

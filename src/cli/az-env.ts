@@ -1,7 +1,7 @@
 // `aksemu az-env` (like `minikube docker-env`): points the real Azure CLI at the running server. It keeps a
 // config dir of its own under the aksemu home (never the user's ~/.azure), seeds az's version check so az
 // never calls out, registers and selects the `aksemu` cloud, logs the service principal in, and prints the
-// exports for `eval "$(aksemu az-env)"`. docs/clients.md explains each step.
+// exports for `eval "$(aksemu az-env)"`. docs/clients.md §1.2 explains each step.
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

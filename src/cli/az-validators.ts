@@ -1,5 +1,5 @@
 // The Azure CLI's own argument checks for `aks create` / `aks nodepool add` (azure-cli acs/_validators.py @010cc060;
-// spec §2.4 M8). They run before any request, print as az prints them, and are shared by `plan` and `az`.
+// docs/aks-rules.md §2.4 M8). They run before any request, print as az prints them, and are shared by `plan` and `az`.
 
 export class CliUsageError extends Error {
   constructor(message: string) {

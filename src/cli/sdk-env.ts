@@ -3,7 +3,7 @@
 // AZURE_CLIENT_ID, AZURE_CLIENT_SECRET and the authority from AZURE_AUTHORITY_HOST; the tenant `adfs` makes
 // MSAL trust our authority without instance discovery. Node reads NODE_EXTRA_CA_CERTS at start-up, so
 // every HTTPS client in the process (MSAL's too) trusts the server's CA. ARM clients take the endpoint
-// from AZURE_RESOURCE_MANAGER_ENDPOINT (docs/clients.md).
+// from AZURE_RESOURCE_MANAGER_ENDPOINT (docs/clients.md §4).
 import type { Command } from 'commander';
 import { resolveHome } from './az/endpoint.js';
 import { exportLine, NoServerError, runningServer } from './running-server.js';

@@ -1,6 +1,6 @@
 // CNI network configuration as containerd's CRI plugin loads it (go-cni / libcni): the files in a node's
 // /etc/cni/net.d with extension .conf, .conflist or .json, in name order; the first one that parses is the
-// default network. Until one does, the runtime reports `cni plugin not initialized` (spec §3.1).
+// default network. Until one does, the runtime reports `cni plugin not initialized` (docs/aks-rules.md §3.1).
 // Also the conflists AKS writes on kubenet and Azure CNI nodes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Cluster credentials as AKS hands them out (spec az-cli-compat §7.6): a kubeconfig with the API server URL,
+// Cluster credentials as AKS hands them out (docs/clients.md §3.6): a kubeconfig with the API server URL,
 // the CA, and a client certificate (CN=masterclient, O=system:masters, issued by aksemu's local CA) plus a
 // bearer token. Non-AAD AKS gives clusterUser and clusterAdmin the same credential under different names.
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';

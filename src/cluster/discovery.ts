@@ -1,4 +1,4 @@
-// API discovery (kubectl-compat §3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
+// API discovery (docs/clients.md §5.3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
 // header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
 import { groupVersion, groupVersions, verbsOf, type ResourceType } from './resources.js';
 

@@ -1,4 +1,4 @@
-// A minimal OpenAPI v3 (kubectl-compat §5): enough for `kubectl apply` to see that every kind's PATCH takes
+// A minimal OpenAPI v3 (docs/clients.md §5.5): enough for `kubectl apply` to see that every kind's PATCH takes
 // `fieldValidation`, so it leaves validation to the server. v2 is not served (kubectl asks for protobuf).
 import { createHash } from 'node:crypto';
 import { groupVersion, groupVersions, type ResourceType } from './resources.js';

@@ -1,4 +1,4 @@
-// Kubernetes `Status` bodies (kubectl-compat §13): what the API server answers when something fails.
+// Kubernetes `Status` bodies (docs/clients.md §5.14): what the API server answers when something fails.
 // Thrown as KubeError by handlers and turned into the HTTP reply by the server.
 
 export interface StatusDetails {

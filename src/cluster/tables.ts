@@ -1,4 +1,4 @@
-// Server-side printing (kubectl-compat §4): `kubectl get` asks for a meta.k8s.io/v1 Table and prints its
+// Server-side printing (docs/clients.md §5.4): `kubectl get` asks for a meta.k8s.io/v1 Table and prints its
 // cells verbatim, so STATUS, ROLES, AGE… are computed here. Ports of the apiserver's printers for the
 // kinds we serve; everything else gets the default Name / Created At table.
 import { age } from './time.js';

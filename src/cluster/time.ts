@@ -1,5 +1,5 @@
 // Kubernetes time formats: metav1.Time is RFC 3339 in whole seconds; MicroTime has exactly 6 fractional
-// digits (kubectl-compat §9). HumanDuration is the apiserver's AGE cell (§4.5).
+// digits (docs/clients.md §5.10). HumanDuration is the apiserver's AGE cell (§5.4.3).
 
 export function k8sTime(at: Date | string | number): string {
   return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');

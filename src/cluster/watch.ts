@@ -1,4 +1,4 @@
-// Watches (kubectl-compat §6): resourceVersion unset or "0" starts with synthetic ADDED events for what
+// Watches (docs/clients.md §5.7): resourceVersion unset or "0" starts with synthetic ADDED events for what
 // exists; any other RV replays only newer changes (410 Expired when they are no longer known). Selectors
 // apply to every event: an object that starts or stops matching is ADDED or DELETED for this watch.
 // Bookmarks when asked for, and the stream ends after timeoutSeconds.

@@ -1,4 +1,4 @@
-// Running one CNI plugin binary the way a container runtime does (CNI spec §"Execution"): the command and
+// Running one CNI plugin binary the way a container runtime does (the CNI specification's "Execution" section; docs/dataplane.md §6.1): the command and
 // context go in CNI_* environment variables, the network configuration on stdin, the result or an error
 // object on stdout. The environment is scrubbed to PATH + CNI_*, so nothing of ours leaks into a plugin.
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Per-node pod CIDRs, carved the way kube-controller-manager's range allocator does it.
 //
 // A port of kubernetes/kubernetes pkg/controller/nodeipam/ipam/cidrset/cidr_set.go (@0be333dd;
-// Apache-2.0), the allocator behind `node.spec.podCIDR` that AKS kubenet relies on (spec §3.4):
+// Apache-2.0), the allocator behind `node.spec.podCIDR` that AKS kubenet relies on (docs/aks-rules.md §3.4):
 //
 //   - the cluster CIDR is cut into maxCidrs = 2^(nodeMask − clusterMask) blocks; block i is
 //     clusterNetwork | (i << (bits − nodeMask)), so 10.244.0.0/16 → 10.244.0.0/24, 10.244.1.0/24, …

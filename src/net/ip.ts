@@ -214,7 +214,7 @@ function maskOf(family: IpFamily, prefix: number): bigint {
   return all ^ ((1n << (bits - BigInt(prefix))) - 1n);
 }
 
-/** Azure reserves the first four addresses and the last one of every subnet (VNet docs; spec §3.6, X2). */
+/** Azure reserves the first four addresses and the last one of every subnet (VNet docs; docs/aks-rules.md §3.6, §6 X2). */
 export const AZURE_RESERVED_LOW = 4;
 export const AZURE_RESERVED_TOTAL = 5;
 

@@ -1,5 +1,5 @@
 // Address allocation inside one Azure subnet, the way Azure hands out private IPs: ascending from the
-// first usable address, lowest free first (spec §3.6: "the next available unassigned or unreserved IP
+// first usable address, lowest free first (docs/aks-rules.md §3.6: "the next available unassigned or unreserved IP
 // address ... normally the next sequentially available address", so the first node is `.4`).
 //
 // Azure reserves the first four addresses and the last one of every subnet (AZURE_RESERVED_LOW /

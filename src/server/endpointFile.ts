@@ -1,5 +1,5 @@
 // endpoint.json in the home dir: how clients find a running server (URL, CA, credentials) and the
-// az commands that point the real Azure CLI at it (spec/az-cli-compat.md §0).
+// az commands that point the real Azure CLI at it (docs/clients.md §1.2).
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Identity } from '../arm/identity.js';

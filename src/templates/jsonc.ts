@@ -1,6 +1,6 @@
 // A lenient JSON reader, as ARM reads templates (Newtonsoft): // and /* */ comments, trailing commas,
 // unquoted and single-quoted property names, single-quoted strings, raw newlines inside strings.
-// az 2.45 also splices the template file under an unquoted `template:` key (spec §7.10). Every
+// az 2.45 also splices the template file under an unquoted `template:` key (docs/clients.md §3.10). Every
 // object and array remembers where it starts (1-based line and column), for ARM's error positions.
 
 export interface Position {

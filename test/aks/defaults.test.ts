@@ -1,4 +1,4 @@
-// Defaults by api-version (spec §1, §3.7, §6 X1).
+// Defaults by api-version (docs/aks-rules.md §1, §3.7, §6 X1).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { apiVersionProfile } from '../../src/aks/api-versions.js';

@@ -1,4 +1,4 @@
-// Microsoft.Resources on the wire: az's exact requests (spec/az-cli-compat.md §7.3) and ARM's rules.
+// Microsoft.Resources on the wire: az's exact requests (docs/clients.md §3.3) and ARM's rules.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultProviders } from '../../src/providers/index.js';

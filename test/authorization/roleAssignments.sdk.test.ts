@@ -1,5 +1,5 @@
 // Microsoft.Authorization through the official @azure/arm-authorization SDK against a real server,
-// and the exact requests az 2.45 makes around `aks create --vnet-subnet-id` (spec/az-cli-compat.md §7.4.3).
+// and the exact requests az 2.45 makes around `aks create --vnet-subnet-id` (docs/clients.md §3.4.3).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The requests `aksemu az aks …` builds, checked against what az 2.45 sends (spec §7.4–7.8), with a
+// The requests `aksemu az aks …` builds, checked against what az 2.45 sends (docs/clients.md §3.4–§3.8), with a
 // fake ARM in-process (aks.e2e.test.ts runs the same commands against the real server).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -85,7 +85,7 @@ test('aks create --network-plugin none: az 2.45 body, api-version, polling, fina
   assert.ok(r.stdout.startsWith('{\n  "aadProfile": null,\n  "addonProfiles": null,\n'));
 });
 
-test('aks create network profiles per flags (spec §7.4.2 table)', async () => {
+test('aks create network profiles per flags (docs/clients.md §3.4.2 table)', async () => {
   const profile = async (flags: string[]) => {
     const r = await fakeAz(['aks', 'create', '-g', 'myResourceGroup', '-n', 'myAKSCluster', '-l', 'eastus', '--ssh-key-value', 'ssh-rsa A', '--no-wait', ...flags], clusterLro());
     assert.equal(r.code, 0, r.stderr);
@@ -127,7 +127,7 @@ test('aks create without -l reads the group location first', async () => {
   assert.equal(r.requests[1]!.body.location, 'westus2');
 });
 
-test('aks create: az 2.45 client-side errors, no request sent (spec §8)', async () => {
+test('aks create: az 2.45 client-side errors, no request sent (docs/clients.md §3.12)', async () => {
   const cases: [string[], string, number][] = [
     [['--pod-cidr', '10.0.0.0/16'], 'ERROR: Please explicitly specify the network plugin type\n', 1],
     [['--network-plugin', 'foo'], "ERROR: az aks create: 'foo' is not a valid value for '--network-plugin'. Allowed values: kubenet, azure, none.\n", 2],

@@ -1,4 +1,4 @@
-// The requests `aksemu az network …`, `aks nodepool …` and `role assignment …` build (spec §7.7, §7.9),
+// The requests `aksemu az network …`, `aks nodepool …` and `role assignment …` build (docs/clients.md §3.7, §3.9),
 // with a fake ARM in-process: the server's Microsoft.Network/Authorization/ContainerService are not there yet.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

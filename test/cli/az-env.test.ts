@@ -77,7 +77,7 @@ test('eval "$(aksemu az-env)": the seed commands run with the real az verbatim, 
   assert.equal(aks.provisioningState, 'Succeeded');
   assert.equal(aks.networkProfile.networkPlugin, 'none');
   // az 2.45 sends the pod CIDR; at its api-version (2022-11-01) AKS does not return it for BYO CNI
-  // (docs/aks-rules.md: returned from 2026-01-01 on).
+  // (docs/aks-rules.md §1.2: returned from 2026-01-01 on).
   assert.equal(aks.networkProfile.podCidr, null);
   const table = readFileSync(join(out, 'nodes.txt'), 'utf8');
   assert.match(table, /^NAME\s+STATUS\s+ROLES/);
@@ -118,7 +118,7 @@ test('aksemu az-env and sdk-env without a running server: one line, exit 1', asy
 });
 
 test('eval "$(aksemu sdk-env)": @azure/identity credentials and the ARM clients work with nothing else set', { skip }, async () => {
-  // The documented snippet (docs/clients.md), run as a user's own script.
+  // The documented snippet (docs/clients.md §4.4), run as a user's own script.
   const script = `
     import { ClientSecretCredential, EnvironmentCredential } from '@azure/identity';
     import { ResourceManagementClient } from '@azure/arm-resources';

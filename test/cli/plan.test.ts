@@ -1,4 +1,4 @@
-// The documented IP examples (spec §4) and bad input, through the real `aksemu plan` binary.
+// The documented IP examples (docs/aks-rules.md §4) and bad input, through the real `aksemu plan` binary.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

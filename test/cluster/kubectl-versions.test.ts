@@ -1,5 +1,5 @@
 // /usr/bin/kubectl is the gcloud dispatcher: it reads the server's /version and runs kubectl.1.<minor> beside it
-// when that build exists (kubectl-compat.md §1). One server, one cluster per Kubernetes minor the catalogue
+// when that build exists (docs/clients.md §5.1). One server, one cluster per Kubernetes minor the catalogue
 // offers from 1.27 on, all driven in parallel: each dispatched build must agree on the version, print nodes
 // (plain, wide, describe), apply a manifest and follow a watch.
 import assert from 'node:assert/strict';

@@ -16,7 +16,7 @@ const NODES = findResource('', 'v1', 'nodes')!;
 const PODS = findResource('', 'v1', 'pods')!;
 
 describe('cluster API units', () => {
-  test('HumanDuration boundaries (kubectl-compat §4.5)', () => {
+  test('HumanDuration boundaries (docs/clients.md §5.4.3)', () => {
     const cases: Array<[number, string]> = [[0, '0s'], [119, '119s'], [120, '2m'], [369, '6m9s'], [601, '10m'], [10860, '3h1m'], [86400, '24h'], [176400, '2d1h'], [8 * 86400, '8d'], [730 * 86400, '2y'], [731 * 86400, '2y1d']];
     for (const [s, want] of cases) assert.equal(humanDuration(s * 1000), want, `${s}s`);
     assert.equal(humanDuration(-5000), '<invalid>');

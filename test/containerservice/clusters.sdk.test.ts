@@ -11,7 +11,7 @@ import { aksClient, cluster, POLL, subnet } from './harness.js';
 const MC = 'MC_rg_c1_eastus';
 const NETWORK_CONTRIBUTOR = '4d97b98b-1d4f-4787-a291-c67834d212e7';
 
-/** What az does after creating a cluster on a BYO subnet (spec/az-cli-compat.md §7.4.3). */
+/** What az does after creating a cluster on a BYO subnet (docs/clients.md §3.4.3). */
 async function grantNetworkContributor(env: Env, principalId: string, scope: string): Promise<void> {
   const res = await https(env.server, 'PUT', `${scope}/providers/Microsoft.Authorization/roleAssignments/${randomUUID()}?api-version=2020-04-01-preview`, {
     headers: { ...(await bearer(env.server)), 'content-type': 'application/json' },

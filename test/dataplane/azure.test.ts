@@ -1,5 +1,5 @@
 // Azure CNI (node subnet) on real namespaces: pods on pre-allocated VNet addresses in azure-vnet's
-// transparent mode; the VNet sees pod IPs, the internet the node IP (spec/dataplane.md §0, §4).
+// transparent mode; the VNet sees pod IPs, the internet the node IP (docs/dataplane.md §1, §5).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ProbeRequest } from '../../src/dataplane/dataplane.js';

@@ -1,6 +1,6 @@
 // BYO CNI on real namespaces: the node's conflist (the real bridge + host-local plugins of /usr/lib/cni)
 // runs inside the node's namespace for each pod. The VNet has no route to the user's pod range, so VM → pod
-// fails while pods reach out as the node (spec/dataplane.md §0, §5).
+// fails while pods reach out as the node (docs/dataplane.md §1, §6).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

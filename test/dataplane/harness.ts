@@ -1,4 +1,4 @@
-// Shared by the data-plane tests: the spec's topology (§2: VNet 10.224.0.0/12, subnet 10.224.0.0/16, nodes
+// Shared by the data-plane tests: the topology of docs/dataplane.md §3.6 (VNet 10.224.0.0/12, subnet 10.224.0.0/16, nodes
 // .4 and .5, a VM .100), a unique namespace prefix per test file, why the tests must skip on this machine,
 // and a snapshot of the root namespace that must be identical before and after.
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ export function kubenetRoutes(): UdrRoute[] {
   return NODES.map((n, i) => ({ name: n.name, prefix: `10.244.${i}.0/24`, nextHopType: 'VirtualAppliance', nextHopIp: n.ip }));
 }
 
-/** The spec's topology; `node(i)` gives each node's model, `subnet` overrides routes and NSG. */
+/** The topology of docs/dataplane.md §3.6; `node(i)` gives each node's model, `subnet` overrides routes and NSG. */
 export function topology(node: (i: number) => NodeTopology, subnet: Partial<SubnetTopology> = {}): Topology {
   return {
     vnets: [

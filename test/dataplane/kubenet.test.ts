@@ -1,4 +1,4 @@
-// kubenet on real namespaces: the source-address table of spec/dataplane.md §0, the UDRs that carry VM→pod
+// kubenet on real namespaces: the source-address table of docs/dataplane.md §1, the UDRs that carry VM→pod
 // traffic, and NSGs in the VNet router.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 // Test support for deployments: the BYO CNI templates the tests deploy — our own fixtures
-// (test/fixtures/templates), always there, and the seed documents' templates, read from ../shared/seeds
+// (test/fixtures/templates), always there, and the seed documents' templates, read from the seeds folder beside the repository (SEEDS_DIR)
 // when the checkout has that sibling folder (CI does; a lone clone does not) — and a deploy-and-wait
 // helper over the ARM front door.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The real Azure CLI (Debian azure-cli 2.45) against a real server, following the recipe in
-// spec/az-cli-compat.md §0: cloud register with only the ARM URL (so az reads /metadata/endpoints),
+// docs/clients.md §1.3, §1.5: cloud register with only the ARM URL (so az reads /metadata/endpoints),
 // service-principal login through /adfs, then the resource group commands. Skipped without az.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Azure CNI (node subnet) pods on the real data plane, end to end (issue 6, spec/dataplane.md §0): pods on
+// Azure CNI (node subnet) pods on the real data plane, end to end (issue 6, docs/dataplane.md §1): pods on
 // the node NICs' pre-allocated VNet addresses, made with the real kubectl on a 2-node cluster created through
 // ARM; the VNet sees pod IPs (pod → pod and pod → VM), the internet sees the node IP, and the VM reaches a pod
 // directly, without any route. Root only.

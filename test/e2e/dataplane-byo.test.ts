@@ -1,5 +1,5 @@
 // BYO CNI (`--network-plugin none`, created with a pod CIDR) on the real data plane, end to end (issue 6,
-// spec/dataplane.md §0, §5). BYO nodes have no podCIDR (AKS carves none), so per-node pod ranges come the way
+// docs/dataplane.md §1, §6). BYO nodes have no podCIDR (AKS carves none), so per-node pod ranges come the way
 // CNI DaemonSets bring them (flannel, Calico): a host-network DaemonSet applied with the real kubectl whose
 // init container copies its node's conflist — bridge + host-local, ipMasq on — from a ConfigMap into the
 // node's /etc/cni/net.d. The nodes turn Ready, the data plane runs the whole conflist with the real plugins

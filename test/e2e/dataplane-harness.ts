@@ -1,6 +1,6 @@
 // Shared by the end-to-end data-plane tests (test/e2e/dataplane-*.test.ts): a real server in-process with the
 // netns driver `aksemu start --dataplane netns` loads, its own $AKSEMU_HOME (and so its own namespace prefix),
-// the spec's network made through ARM with aksemu az (VNet 10.224.0.0/12, subnet 10.224.0.0/16, a VM at
+// the network of docs/dataplane.md §3.6 made through ARM with aksemu az (VNet 10.224.0.0/12, subnet 10.224.0.0/16, a VM at
 // .100), a 2-node cluster on that subnet with the real kubectl pointed at it, pods pinned one per node, and
 // probes through the server's probe route (aksemu probe's code, and once its binary). Closing the world
 // removes every namespace with its prefix; the root namespace must be as it was.
@@ -65,7 +65,7 @@ export class DataplaneWorld {
     return r.json;
   }
 
-  /** The spec's network (§2): VNet 10.224.0.0/12, subnet 10.224.0.0/16, and the VM at 10.224.0.100. */
+  /** The network of docs/dataplane.md §3.6: VNet 10.224.0.0/12, subnet 10.224.0.0/16, and the VM at 10.224.0.100. */
   async network(): Promise<void> {
     await this.az(['group', 'create', '-l', 'eastus', '-n', RG]);
     const vnet = await this.az(['network', 'vnet', 'create', '-g', RG, '-n', VNET, '--address-prefixes', '10.224.0.0/12', '--subnet-name', SUBNET, '--subnet-prefixes', '10.224.0.0/16']);

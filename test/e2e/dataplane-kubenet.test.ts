@@ -1,5 +1,5 @@
-// kubenet pods on the real data plane, end to end (issue 6, spec/dataplane.md §0): a server with the netns
-// driver, the spec's VNet, a VM and a 2-node kubenet cluster made through ARM, two pods made with the real
+// kubenet pods on the real data plane, end to end (issue 6, docs/dataplane.md §1): a server with the netns
+// driver, the VNet of docs/dataplane.md §3.6, a VM and a 2-node kubenet cluster made through ARM, two pods made with the real
 // kubectl (one per node), and probes asserting the source-address table; an NSG that denies the node CIDR
 // breaks pod → VM until it is removed; after a restart the restored pods are wired again. Root only.
 import assert from 'node:assert/strict';

@@ -247,7 +247,7 @@ describe('Azure usable count', () => {
     for (const [cidr, n] of expect) assert.equal(azureUsableCount(Cidr.parse(cidr)), n, cidr);
   });
 
-  test('spec §4 vectors: kubenet /24 → 251 nodes, 27,610 pods; Azure CNI /24 → 8 nodes at maxPods 30', () => {
+  test('docs/aks-rules.md §4 vectors: kubenet /24 → 251 nodes, 27,610 pods; Azure CNI /24 → 8 nodes at maxPods 30', () => {
     const usable = Number(azureUsableCount(Cidr.parse('10.240.0.0/24')));
     assert.equal(usable, 251);
     assert.equal(usable * 110, 27610);

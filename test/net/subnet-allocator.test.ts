@@ -48,7 +48,7 @@ describe('SubnetAllocator', () => {
     assert.equal(new SubnetAllocator(Cidr.parse('10.0.0.0/30')).allocate('x'), undefined);
   });
 
-  test('Azure CNI /24 at maxPods 30: 8 nodes of 31 IPs fit, the 9th does not (spec §4 E2)', () => {
+  test('Azure CNI /24 at maxPods 30: 8 nodes of 31 IPs fit, the 9th does not (docs/aks-rules.md §4 E2)', () => {
     const a = new SubnetAllocator(Cidr.parse('10.240.0.0/24'));
     for (let n = 0; n < 8; n++) {
       const ips = a.allocateMany(31, `node-${n}`);

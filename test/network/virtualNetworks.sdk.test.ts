@@ -138,7 +138,7 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
     withServer(async (env) => {
       const headers = { ...(await bearer(env.server)), 'content-type': 'application/json' };
       const path = `${vnetId(env, 'myVnet')}?api-version=2022-01-01`;
-      // The exact body az network vnet create sends (spec/az-cli-compat.md §7.9).
+      // The exact body az network vnet create sends (docs/clients.md §3.9).
       const body = JSON.stringify({
         location: 'eastus',
         properties: { addressSpace: { addressPrefixes: ['10.224.0.0/12'] }, enableDdosProtection: false, enableVmProtection: false, subnets: [{ name: 'default', properties: { addressPrefix: '10.224.0.0/16' } }] },

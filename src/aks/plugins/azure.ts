@@ -1,5 +1,5 @@
 // Azure CNI. Node subnet (legacy): every node pre-allocates maxPods secondary addresses on its NIC, so it costs
-// maxPods + 1 subnet addresses (spec §3.6, X9). Overlay: nodes cost one address and get a /24 of the pod CIDR.
+// maxPods + 1 subnet addresses (docs/aks-rules.md §3.6, §6 X9). Overlay: nodes cost one address and get a /24 of the pod CIDR.
 import type { ResolvedCluster } from '../defaults.js';
 import type { NetworkPluginStrategy } from './strategy.js';
 

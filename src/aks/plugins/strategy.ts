@@ -18,6 +18,6 @@ export interface NetworkPluginStrategy {
   maxClusterNodes(cluster: ResolvedCluster): number | undefined;
 }
 
-/** The node mask of per-node pod CIDRs: AKS fixes it at /24 for kubenet and overlay (§3.4). */
+/** The node mask of per-node pod CIDRs: AKS fixes it at /24 for kubenet and overlay (docs/aks-rules.md §3.4). */
 export const NODE_POD_CIDR_MASK = 24;
 export const NODE_POD_CIDR_SIZE = 256;

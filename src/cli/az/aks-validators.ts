@@ -1,5 +1,5 @@
 // The rest of azure-cli's acs/_validators.py checks that `aks` commands run before any request
-// (spec §8), beside those in ../az-validators.ts; the same messages, exit 1.
+// (docs/clients.md §3.12), beside those in ../az-validators.ts; the same messages, exit 1.
 import { CliUsageError } from '../az-validators.js';
 import { isValidResourceId } from './resource-id.js';
 

@@ -1,4 +1,4 @@
-// The api-versions az 2.45 sends (spec §6.3); the server must accept these.
+// The api-versions az 2.45 sends (docs/clients.md §2.3); the server must accept these.
 export const API = {
   resources: '2021-04-01',
   network: '2022-01-01',

@@ -1,4 +1,4 @@
-// ARM requests as az's SDKs make them: bearer token, api-version, the headers az sends (spec §6.1),
+// ARM requests as az's SDKs make them: bearer token, api-version, the headers az sends (docs/clients.md §2.1),
 // JSON bodies, and the status codes each operation accepts (anything else is an HttpResponseError).
 import { randomUUID } from 'node:crypto';
 import type { Endpoint } from './endpoint.js';

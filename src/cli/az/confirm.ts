@@ -1,5 +1,5 @@
 // az's prompt_y_n for commands with confirmation=True (delete): without a terminal it refuses
-// with a warning, as az 2.45 does (spec §7.8).
+// with a warning, as az 2.45 does (docs/clients.md §3.8).
 import { createInterface } from 'node:readline/promises';
 import { AzCliError } from './errors.js';
 

@@ -1,4 +1,4 @@
-// Long-running operations followed as azure-mgmt-core's ARMPolling does for az (spec §6.5):
+// Long-running operations followed as azure-mgmt-core's ARMPolling does for az (docs/clients.md §2.5):
 // Azure-AsyncOperation first, then Location, then the resource's provisioningState (PUT/PATCH);
 // the wait between polls is the last Retry-After (30 s when absent or 0); after Succeeded a PUT or
 // PATCH is read back with a final GET of the resource, a DELETE returns nothing.

@@ -1,4 +1,4 @@
-// Node objects as AKS makes them (spec §3, kubectl-compat §10) from the provisioner's NodeRecords: AKS's
+// Node objects as AKS makes them (docs/aks-rules.md §3, docs/clients.md §5.11) from the provisioner's NodeRecords: AKS's
 // labels (ROLES `agent`), InternalIP + Hostname, capacity from the VM size with pods = maxPods, podCIDR for
 // kubenet and overlay only, nodeInfo, and the kubelet's conditions (kubelet.ts decides network readiness).
 import { createHash } from 'node:crypto';

@@ -25,7 +25,7 @@ export function clone<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** Byte-wise `namespace/name`: etcd key order, which is the order the apiserver lists in (§15.16). */
+/** Byte-wise `namespace/name`: etcd key order, which is the order the apiserver lists in (docs/clients.md §5.4.4). */
 export function objectKey(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
 }

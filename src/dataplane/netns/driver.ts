@@ -1,4 +1,4 @@
-// NetnsDataplane: the topology as Linux network namespaces (spec/dataplane.md §10). One router namespace
+// NetnsDataplane: the topology as Linux network namespaces (docs/dataplane.md §3). One router namespace
 // per VNet (a bridge per subnet with the Azure gateway .1, UDRs as per-subnet route tables, NSGs in nft),
 // one "internet" namespace on 198.51.100.0/24 behind every router, one namespace per host (node or VM) and
 // one per pod. Nothing is ever linked to the root namespace: every veth is created inside one of ours with
@@ -489,7 +489,7 @@ export class NetnsDataplane implements Dataplane {
     return ip.toString();
   }
 
-  /** kubenet: a cbr0 port; Azure CNI: azure-vnet's transparent mode (spec §3, §4). */
+  /** kubenet: a cbr0 port; Azure CNI: azure-vnet's transparent mode (docs/dataplane.md §4, §5). */
   private async wirePod(model: 'kubenet' | 'azure', host: HostState, pod: PodState): Promise<void> {
     const veth = IF.podVeth(model, pod.key);
     const mac = macFor(pod.netns);

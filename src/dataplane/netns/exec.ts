@@ -1,6 +1,6 @@
 // The execution layer: iproute2 in batches (`nsenter --net=… ip -force -b -`), one sysctl process per
 // namespace, nft tables loaded atomically with `nft -f -`. nsenter rather than `ip netns exec`/`ip -n`:
-// those copy the mount table on every call and get slower as namespaces accumulate (spec §7, pitfall 8).
+// those copy the mount table on every call and get slower as namespaces accumulate (docs/dataplane.md §7.3, §8.8).
 // Only `netns add|del` ever runs in the root namespace.
 import { spawn } from 'node:child_process';
 import { readdirSync, readlinkSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // A TCP probe between two namespaces: a whoami listener in the target's namespace (when it is one of ours)
 // and a connector in the source's. The result says whether it connected and which source address the
-// listener saw — the observable that tells the network models apart (spec §0). Both processes are bounded
+// listener saw — the observable that tells the network models apart (docs/dataplane.md §1). Both processes are bounded
 // in time and killed afterwards.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { HostTopology, SubnetTopology, Topology, VnetTopology } from '../topology.js';
 
-/** A Linux bridge takes at most 1023 ports ("Exchange full" after that; spec §7). */
+/** A Linux bridge takes at most 1023 ports ("Exchange full" after that; docs/dataplane.md §7.2). */
 export const BRIDGE_PORT_LIMIT = 1023;
 
 export interface CheckedSubnet {

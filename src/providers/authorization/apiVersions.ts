@@ -1,5 +1,5 @@
 // Microsoft.Authorization api-versions, newest first. az 2.45 sends 2020-04-01-preview for
-// roleAssignments and 2018-01-01-preview for roleDefinitions (spec/az-cli-compat.md §6.3);
+// roleAssignments and 2018-01-01-preview for roleDefinitions (docs/clients.md §2.3);
 // @azure/arm-authorization 9 sends 2022-04-01.
 export const ROLE_ASSIGNMENT_API_VERSIONS: readonly string[] = [
   '2022-04-01', '2022-01-01-preview', '2021-04-01-preview', '2020-10-01-preview', '2020-08-01-preview',

@@ -2,7 +2,7 @@
 // ones marked "(aksemu)" are ours in ARM's style.
 import { ArmError } from '../../arm/errors.js';
 
-/** az treats exactly this message as success when it re-creates an assignment (spec/az-cli-compat.md §7.4.3). */
+/** az treats exactly this message as success when it re-creates an assignment (docs/clients.md §3.4.3). */
 export function roleAssignmentExists(): ArmError {
   return new ArmError(409, 'RoleAssignmentExists', 'The role assignment already exists.');
 }

@@ -1,4 +1,4 @@
-// listClusterUserCredential / listClusterAdminCredential (spec az-cli-compat §7.6): POST, no body, answer
+// listClusterUserCredential / listClusterAdminCredential (docs/clients.md §3.6): POST, no body, answer
 // {"kubeconfigs":[{"name":"clusterUser","value":"<base64 kubeconfig>"}]}. The kubeconfig points at the
 // cluster's own API server (src/cluster), which the server runs beside ARM.
 import { ArmError } from '../../arm/errors.js';

@@ -141,7 +141,7 @@ function clusterRouteTable(store: Store, cluster: ClusterRecord, subnetIds: stri
 /** Routes of this cluster's nodes: their names carry the cluster's digits (aks-<pool>-<digits>-vmss…). */
 const isClusterRoute = (cluster: ClusterRecord, name: string) => name.includes(`-${cluster.digits}-vmss`);
 
-/** kubenet: one UDR per node in the cluster's route table, which every node subnet uses (spec §3.5). */
+/** kubenet: one UDR per node in the cluster's route table, which every node subnet uses (docs/aks-rules.md §3.5). */
 export function syncRouteTable(store: Store, cluster: ClusterRecord, routes: PlannedRoute[], subnetIds: string[]): void {
   const table = clusterRouteTable(store, cluster, subnetIds);
   const existing = store.get<RouteTable>(table.id);

@@ -1,5 +1,5 @@
 // The Microsoft.Network api-versions aksemu serves, newest first (NoRegisteredProviderFound lists them).
-// az 2.45's AAZ network commands send 2022-01-01 (spec/az-cli-compat.md §6.3); @azure/arm-network 36
+// az 2.45's AAZ network commands send 2022-01-01 (docs/clients.md §2.3); @azure/arm-network 36
 // sends 2025-05-01; ARM templates in the seeds use 2020–2024 versions. All published stable versions
 // of that span are accepted; the resource shapes did not change in ways aksemu models.
 export const NETWORK_API_VERSIONS: readonly string[] = [

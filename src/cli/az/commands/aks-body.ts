@@ -1,4 +1,4 @@
-// The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (spec §7.4.2, §7.7):
+// The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (docs/clients.md §3.4.2, §3.7):
 // same members, same order, the same "let the server choose" encodings ("" versions, osDiskSizeGB 0).
 
 export interface PoolOptions {
@@ -56,7 +56,7 @@ export interface NetworkOptions {
   loadBalancerSku: string;
 }
 
-/** With no network flag at all the SDK's own defaults get serialized (spec §7.4.2, last row). */
+/** With no network flag at all the SDK's own defaults get serialized (docs/clients.md §3.4.2, last row). */
 export function networkProfile(n: NetworkOptions): Record<string, unknown> {
   const none = [n.networkPlugin, n.networkPolicy, n.podCidr, n.serviceCidr, n.dnsServiceIp, n.dockerBridgeAddress].every((v) => v === undefined);
   if (none) {

@@ -11,7 +11,7 @@ export const TAGS: ArgDef = { dest: 'tags', options: ['--tags'], type: 'list', h
 export const NO_WAIT: ArgDef = { dest: 'noWait', options: ['--no-wait'], type: 'flag', help: 'Do not wait for the long-running operation to finish.' };
 export const YES: ArgDef = { dest: 'yes', options: ['--yes', '-y'], type: 'flag', help: 'Do not prompt for confirmation.' };
 
-/** Commands without --location read the group's (spec §7.3): GET …/resourcegroups/<rg>. */
+/** Commands without --location read the group's (docs/clients.md §3.3): GET …/resourcegroups/<rg>. */
 export async function groupLocation(ctx: Invocation, resourceGroup: string): Promise<string> {
   const res = await ctx.client().send({
     method: 'GET',

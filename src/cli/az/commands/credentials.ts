@@ -1,5 +1,5 @@
 // az aks get-credentials: fetch the cluster's kubeconfig from ARM (listClusterUserCredential, or
-// listClusterAdminCredential with --admin) and merge it into a kubeconfig file as az does (spec §7.6).
+// listClusterAdminCredential with --admin) and merge it into a kubeconfig file as az does (docs/clients.md §3.6).
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname } from 'node:path';

@@ -1,5 +1,5 @@
 // az deployment group create/validate/what-if/show/list/delete (Microsoft.Resources, api-version
-// 2021-04-01, spec §7.10). Templates are JSON (comments allowed) or Bicep, which aksemu compiles
+// 2021-04-01, docs/clients.md §3.10). Templates are JSON (comments allowed) or Bicep, which aksemu compiles
 // itself (az would download the Bicep CLI). Parameters come as k=v (typed by the template), a JSON
 // object, or @file (a parameters file), as az accepts them; create validates first, as az 2.45 does.
 // Differences from az: the template goes on the wire as JSON, not spliced in as the file's raw text,
@@ -275,7 +275,7 @@ export const deploymentCommands: CommandDef[] = [
       const query: Record<string, string> = {};
       const filter = str(args, 'filter');
       if (filter !== undefined) query['$filter'] = filter;
-      // az lists with a trailing slash (spec §6.2).
+      // az lists with a trailing slash (docs/clients.md §2.2).
       const items = await listAll(ctx, `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/`, API.resources, query);
       return items.map(deploymentView);
     },

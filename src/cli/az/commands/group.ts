@@ -1,5 +1,5 @@
 // az group create/show/list/delete/exists (Microsoft.Resources, api-version 2021-04-01; az uses
-// the lower-case `resourcegroups` path for these, spec §6.2).
+// the lower-case `resourcegroups` path for these, docs/clients.md §2.2).
 import { API } from '../api-versions.js';
 import { flag, list, str, type ArgDef } from '../args.js';
 import type { CommandDef, Invocation } from '../command.js';

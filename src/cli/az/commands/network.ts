@@ -1,4 +1,4 @@
-// az network vnet / vnet subnet / nsg / route-table (AAZ commands, spec §7.9): api-version
+// az network vnet / vnet subnet / nsg / route-table (AAZ commands, docs/clients.md §3.9): api-version
 // 2022-01-01 (route tables 2021-08-01), output with `properties` flattened, creates of a vnet or an
 // NSG wrapped as {"newVNet": …} / {"NewNSG": …}.
 import { API } from '../api-versions.js';

@@ -1,4 +1,4 @@
-// az aks nodepool add/list/show/scale/delete/upgrade (agentPools, api-version 2022-11-01; spec §7.7).
+// az aks nodepool add/list/show/scale/delete/upgrade (agentPools, api-version 2022-11-01; docs/clients.md §3.7).
 import { validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
 import { validateKubernetesVersion, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';

@@ -1,5 +1,5 @@
 // az role assignment create/list (Microsoft.Authorization, api-version 2020-04-01-preview), and the
-// subnet role assignment `aks create --vnet-subnet-id` makes for the cluster identity (spec §7.4.3).
+// subnet role assignment `aks create --vnet-subnet-id` makes for the cluster identity (docs/clients.md §3.4.3).
 // Without Microsoft Graph here, --assignee must be the principal's object id.
 import { randomUUID } from 'node:crypto';
 import { API } from '../api-versions.js';
