@@ -4,10 +4,11 @@
 // with nothing stored for a refused request, the store grown by a bounded amount, the server still
 // answering fast, and listing deployments never a 500.
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { arm, type Reply } from '../arm/helpers.js';
+import { az } from '../az/helpers.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { API, deploy, deploymentPath } from './harness.js';
 
@@ -185,6 +186,25 @@ describe('hostile templates', () => {
     const { status: failed } = await deploy(server, sub, GROUP, 'protoread', body(access));
     assert.equal(failed.error.code, 'DeploymentOutputEvaluationFailed');
     assert.match(failed.error.details[0].message, /The language expression property '__proto__' doesn't exist, available properties are 'a'/);
+  });
+
+  test('aksemu az with a Bicep file nested 10,000 deep, a JSON file nested 10,000 deep and padLeft: errors, not crashes', async () => {
+    const bicep = join(home, 'deep.bicep');
+    writeFileSync(bicep, `output o int = ${nested('(', '1', ')', 10000)}\n`);
+    const b = await az(home, ['deployment', 'group', 'create', '-g', GROUP, '-f', bicep]);
+    assert.equal(b.code, 1, b.stderr);
+    assert.match(b.stderr, /^ERROR: .*deep\.bicep\(1,\d+\) : Error BCP000: This expression is nested more than 256 levels deep/);
+    const json = join(home, 'deep.json');
+    writeFileSync(json, JSON.stringify(template({ variables: { v: 'x' } })).replace('"x"', nested('[', '', ']', 10000)));
+    const j = await az(home, ['deployment', 'group', 'create', '-g', GROUP, '-f', json]);
+    assert.equal(j.code, 1, j.stderr);
+    assert.match(j.stderr, /^ERROR: Failed to parse '.*deep\.json', please check whether it is a valid JSON format: The reader's MaxDepth of 128 has been exceeded\./);
+    const pad = join(home, 'pad.json');
+    writeFileSync(pad, JSON.stringify(template({ variables: { v: "[padLeft('a', 1000000000, 'x')]" } })));
+    const p = await az(home, ['deployment', 'group', 'create', '-g', GROUP, '-f', pad]);
+    assert.equal(p.code, 1, p.stderr);
+    assert.match(p.stderr, /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template variable 'v' is not valid: The template language function 'padLeft' result size limit exceeded/);
+    for (const r of [b, j, p]) assert.doesNotMatch(r.stderr, /RangeError|at .*\.js:\d+/);
   });
 
   test('listing deployments pages by size and never fails', async () => {
