@@ -2,10 +2,12 @@
 // group/subscription/deployment objects, the copy loops being expanded, and — only while the
 // deployment runs — reference() and list*(). During validation those two defer.
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
-import { evaluateDeep } from './expression/evaluate.js';
+import { EvaluationBudget } from './expression/budget.js';
+import { evaluateCopy, evaluateDeep } from './expression/evaluate.js';
 import { DeferredEvaluation, type EvalEnv } from './expression/env.js';
+import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
-import { int, isObject } from './functions/types.js';
+import { isObject } from './functions/types.js';
 import { bindParameters } from './parameters.js';
 import type { Template } from './template.js';
 import { violationAt } from './violations.js';
@@ -38,6 +40,7 @@ export class DeploymentContext implements EvalEnv {
   private readonly copies: CopyFrame[] = [];
   /** Set while the deployment runs; undefined during validation. */
   runtime: Runtime | undefined;
+  readonly budget = new EvaluationBudget();
 
   constructor(
     readonly template: Template,
@@ -62,7 +65,9 @@ export class DeploymentContext implements EvalEnv {
     if (this.evaluating.has(key)) throw new TemplateLanguageError(`The template variable '${declared.name}' refers to itself.`);
     this.evaluating.add(key);
     try {
-      const value = declared.copy ? this.variableCopy(declared.copy) : evaluateDeep(declared.value, this);
+      const value = declared.copy ? evaluateCopy(declared.copy, declared.name, this) : evaluateDeep(declared.value, this);
+      // ARM's size limit applies to the template once variables are resolved.
+      this.budget.expand(measure(value).size);
       this.variables.set(key, { name: declared.name, value });
       return value;
     } finally {
@@ -100,11 +105,6 @@ export class DeploymentContext implements EvalEnv {
       } else if (k.toLowerCase() === key) return { name: k, value: v };
     }
     throw new TemplateLanguageError(templateSentences.variableNotFound(name));
-  }
-
-  private variableCopy(copy: { name: string; count: unknown; input: unknown }): unknown[] {
-    const count = int('copy', evaluateDeep(copy.count, this), 'its count');
-    return Array.from({ length: count }, (_, i) => this.inCopy(copy.name, i, () => evaluateDeep(copy.input, this)));
   }
 
   /** Runs fn with copyIndex() answering `index` for loop `name`. */

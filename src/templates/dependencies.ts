@@ -9,17 +9,56 @@ import { violationAt } from './violations.js';
 
 const lower = (s: string) => s.toLowerCase();
 
+/** Instances by each way a dependsOn entry may name them, lower-cased, in template order. */
+interface InstanceIndex {
+  byCopy: Map<string, ResourceInstance[]>;
+  byId: Map<string, ResourceInstance[]>;
+  byTypeAndName: Map<string, ResourceInstance[]>;
+  byName: Map<string, ResourceInstance[]>;
+}
+
+const indexes = new WeakMap<readonly ResourceInstance[], InstanceIndex>();
+
+function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
+  let index = indexes.get(instances);
+  if (index) return index;
+  index = { byCopy: new Map(), byId: new Map(), byTypeAndName: new Map(), byName: new Map() };
+  const add = (map: Map<string, ResourceInstance[]>, key: string, inst: ResourceInstance) => {
+    const list = map.get(key) ?? [];
+    if (list[list.length - 1] !== inst) list.push(inst);
+    map.set(key, list);
+  };
+  for (const i of instances) {
+    if (i.copyName !== undefined) add(index.byCopy, lower(i.copyName), i);
+    add(index.byId, lower(i.id), i);
+    add(index.byTypeAndName, lower(i.id.split('/providers/').slice(1).join('/providers/')), i);
+    add(index.byTypeAndName, lower(`${i.type}/${i.name}`), i);
+    add(index.byName, lower(i.name), i);
+    add(index.byName, lower(i.name.split('/').pop()!), i);
+  }
+  indexes.set(instances, index);
+  return index;
+}
+
+/** The text without its trailing slashes (a loop: /\/+$/ backtracks quadratically on many slashes). */
+function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
+}
+
 /** The instances a dependsOn entry or reference() argument names; [] when none. */
 export function findInstances(instances: readonly ResourceInstance[], entry: string): ResourceInstance[] {
-  const e = lower(entry.replace(/\/+$/, ''));
-  const byCopy = instances.filter((i) => i.copyName !== undefined && lower(i.copyName) === e);
-  if (byCopy.length > 0) return byCopy;
-  if (e.startsWith('/subscriptions/')) return instances.filter((i) => lower(i.id) === e);
-  if (e.includes('/')) {
-    return instances.filter((i) => lower(i.id.split('/providers/').slice(1).join('/providers/')) === e || lower(`${i.type}/${i.name}`) === e);
-  }
-  return instances.filter((i) => lower(i.name) === e || lower(i.name.split('/').pop()!) === e);
+  const e = lower(trimSlashes(entry));
+  const index = indexOf(instances);
+  const byCopy = index.byCopy.get(e);
+  if (byCopy) return byCopy;
+  const map = e.startsWith('/subscriptions/') ? index.byId : e.includes('/') ? index.byTypeAndName : index.byName;
+  return map.get(e) ?? [];
 }
+
+/** The reference() calls in a declaration, parsed once for all the instances its copies make. */
+const referenceCalls = new WeakMap<object, ReturnType<typeof callsOf>>();
 
 export function resolveDependencies(ctx: DeploymentContext, instances: ResourceInstance[]): void {
   for (const inst of instances) {
@@ -36,7 +75,9 @@ export function resolveDependencies(ctx: DeploymentContext, instances: ResourceI
       if (found.length === 0) throw invalidTemplate(templateSentences.resourceNotDefined(String(entry)), violationAt(inst.decl, `${inst.path}.dependsOn[${n}]`));
       found.forEach((d) => deps.add(d));
     });
-    for (const args of callsOf(inst.decl, 'reference')) {
+    let calls = referenceCalls.get(inst.decl);
+    if (!calls) referenceCalls.set(inst.decl, (calls = callsOf(inst.decl, 'reference')));
+    for (const args of calls) {
       try {
         const target = withFrames(ctx, inst.frames, () => evaluateExpr(args[0]!, ctx));
         if (typeof target === 'string') findInstances(instances, target).filter((d) => d !== inst).forEach((d) => deps.add(d));
@@ -48,20 +89,33 @@ export function resolveDependencies(ctx: DeploymentContext, instances: ResourceI
   }
 }
 
-/** Dependencies first; among resources free to go, template order. */
+/** Dependencies first; among resources free to go, template order (Kahn's algorithm: linear in the edges). */
 export function deploymentOrder(instances: readonly ResourceInstance[]): ResourceInstance[] {
-  const remaining = new Set(instances);
-  const done = new Set<ResourceInstance>();
-  const order: ResourceInstance[] = [];
-  while (remaining.size > 0) {
-    const next = [...remaining].find((i) => i.dependsOn.every((d) => done.has(d)));
-    if (!next) {
-      const cycle = [...remaining].filter((i) => i.dependsOn.some((d) => remaining.has(d)));
-      throw invalidTemplate(templateSentences.circularDependency(cycle.map((i) => i.id)), violationAt(cycle[0]!.decl, cycle[0]!.path));
+  const waiting = new Map(instances.map((i) => [i, i.dependsOn.length]));
+  const dependents = new Map<ResourceInstance, ResourceInstance[]>();
+  for (const i of instances) {
+    for (const d of i.dependsOn) {
+      const list = dependents.get(d);
+      if (list) list.push(i);
+      else dependents.set(d, [i]);
     }
-    remaining.delete(next);
-    done.add(next);
+  }
+  const ready = instances.filter((i) => i.dependsOn.length === 0);
+  const order: ResourceInstance[] = [];
+  while (ready.length > 0) {
+    const at = ready.reduce((best, i, n) => (i.order < ready[best]!.order ? n : best), 0);
+    const next = ready.splice(at, 1)[0]!;
     order.push(next);
+    for (const d of dependents.get(next) ?? []) {
+      const left = waiting.get(d)! - 1;
+      waiting.set(d, left);
+      if (left === 0) ready.push(d);
+    }
+  }
+  if (order.length < instances.length) {
+    const placed = new Set(order);
+    const cycle = instances.filter((i) => !placed.has(i) && i.dependsOn.some((d) => !placed.has(d)));
+    throw invalidTemplate(templateSentences.circularDependency(cycle.map((i) => i.id)), violationAt(cycle[0]!.decl, cycle[0]!.path));
   }
   return order;
 }

@@ -6,12 +6,14 @@
 import { ArmError, deploymentFailed, deploymentOutputEvaluationFailed, templateSentences, type ArmErrorBody } from '../arm/errors.js';
 import { DeploymentContext, type DeploymentScope } from './context.js';
 import { resolveDependencies, deploymentOrder, findInstances } from './dependencies.js';
-import { evaluateDeep, evaluateString, isPropertyCopy } from './expression/evaluate.js';
-import { DeferredEvaluation } from './expression/env.js';
-import { isExpression, TemplateLanguageError } from './expression/parser.js';
+import { evaluateCopy, evaluateDeep, evaluateString, type Leaf } from './expression/evaluate.js';
+import { DeferredEvaluation, type EvalEnv } from './expression/env.js';
+import { measure } from './expression/measure.js';
+import { TemplateLanguageError } from './expression/parser.js';
 import { armHash64 } from './functions/hash.js';
-import { isObject } from './functions/types.js';
-import { DISPLAY_TYPES, isSecure } from './parameters.js';
+import { LIMITS, limitExceeded } from './limits.js';
+import { setMember } from './members.js';
+import { displayType, isSecure } from './parameters.js';
 import { expandResources, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
 import { readTemplate, type Template } from './template.js';
 
@@ -67,30 +69,22 @@ export function templateHash(template: unknown): string {
   return ((BigInt(high) << 32n) | BigInt(low)).toString();
 }
 
-/** Like evaluateDeep, but a value only the running deployment knows stays as its expression. */
-function previewDeep(value: unknown, ctx: DeploymentContext): unknown {
-  if (typeof value === 'string') {
-    try {
-      return evaluateString(value, ctx);
-    } catch (err) {
-      if (err instanceof DeferredEvaluation) return value;
-      throw err;
-    }
+/** evaluateDeep's strings for a preview: a value only the running deployment knows stays as its expression. */
+function previewLeaf(text: string, env: EvalEnv): unknown {
+  try {
+    return evaluateString(text, env);
+  } catch (err) {
+    if (err instanceof DeferredEvaluation) return text;
+    throw err;
   }
-  if (Array.isArray(value)) return value.map((v) => previewDeep(v, ctx));
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (isPropertyCopy(k, v)) {
-        for (const loop of v) {
-          const count = evaluateDeep(loop.count, ctx) as number;
-          out[loop.name] = Array.from({ length: count }, (_, i) => ctx.inCopy(loop.name, i, () => previewDeep(loop.input, ctx)));
-        }
-      } else out[isExpression(k) ? String(previewDeep(k, ctx)) : k] = previewDeep(v, ctx);
-    }
-    return out;
-  }
-  return value;
+}
+
+/** A resource's evaluated body, within ARM's 1 MB for a resource definition. */
+function resourceDefinition(ctx: DeploymentContext, inst: ResourceInstance, leaf?: Leaf): Record<string, unknown> {
+  const body = withFrames(ctx, inst.frames, () => evaluateDeep(resourceBody(inst.decl), ctx, leaf)) as Record<string, unknown>;
+  const size = measure(body).size;
+  if (size > LIMITS.resourceBytes) throw new TemplateLanguageError(limitExceeded('resource definition size', LIMITS.resourceBytes, size));
+  return body;
 }
 
 export function planDeployment(input: PlanInput): Plan {
@@ -105,7 +99,10 @@ export function planDeployment(input: PlanInput): Plan {
   for (const inst of order) {
     if (!inst.deploy) continue;
     try {
-      preview.set(inst, withFrames(ctx, inst.frames, () => previewDeep(resourceBody(inst.decl), ctx)) as Record<string, unknown>);
+      const body = resourceDefinition(ctx, inst, previewLeaf);
+      // ARM's 4 MB applies to the template once every copy is expanded.
+      ctx.budget.expand(measure(body).size);
+      preview.set(inst, body);
     } catch (err) {
       resourceError(ctx, inst.decl, inst.frames, inst.path, err);
     }
@@ -136,8 +133,7 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
       if (!inst.deploy || inst.existing) continue;
       const startTime = new Date().toISOString();
       try {
-        const body = withFrames(ctx, inst.frames, () => evaluateDeep(resourceBody(inst.decl), ctx)) as Record<string, unknown>;
-        const answer = deployer.put(inst, body);
+        const answer = deployer.put(inst, resourceDefinition(ctx, inst));
         outcomes.push({ instance: inst, status: 'Succeeded', statusCode: STATUS_TEXT[answer.status] ?? String(answer.status), startTime, endTime: new Date().toISOString() });
       } catch (err) {
         const error = err instanceof ArmError ? err.body
@@ -161,17 +157,17 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
 function evaluateOutputs(plan: Plan): OutputValues | ArmError {
   const { ctx } = plan;
   const out: OutputValues = {};
+  let size = 0;
   for (const [name, decl] of Object.entries(plan.template.outputs)) {
     try {
       if (decl.condition !== undefined && evaluateDeep(decl.condition, ctx) !== true) continue;
-      let value: unknown;
-      if (decl.copy) {
-        const count = evaluateDeep(decl.copy.count, ctx) as number;
-        value = Array.from({ length: count }, (_, i) => ctx.inCopy(name, i, () => evaluateDeep(decl.copy!.input, ctx)));
-      } else value = evaluateDeep(decl.value, ctx);
-      const type = DISPLAY_TYPES[decl.type.toLowerCase()] ?? decl.type;
+      const value = decl.copy ? evaluateCopy(decl.copy, name, ctx) : evaluateDeep(decl.value, ctx);
+      // The outputs are stored with the deployment and listed with it: together, bounded.
+      size += measure(value).size;
+      if (size > LIMITS.outputsSize) throw new TemplateLanguageError(limitExceeded('size of the deployment outputs', LIMITS.outputsSize, size));
+      const type = displayType(decl.type);
       // Secure outputs are not returned, as ARM does not return them.
-      out[name] = isSecure(decl.type) ? { type } : { type, value };
+      setMember(out, name, isSecure(decl.type) ? { type } : { type, value });
     } catch (err) {
       if (err instanceof TemplateLanguageError) return deploymentOutputEvaluationFailed(name, err.message);
       if (err instanceof ArmError) return deploymentOutputEvaluationFailed(name, err.message);
@@ -185,8 +181,8 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
 export function renderParameters(plan: Plan): Record<string, { type: string; value?: unknown }> {
   const out: Record<string, { type: string; value?: unknown }> = {};
   for (const [name, decl] of Object.entries(plan.template.parameters)) {
-    const type = DISPLAY_TYPES[decl.type.toLowerCase()] ?? decl.type;
-    out[name] = isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) };
+    const type = displayType(decl.type);
+    setMember(out, name, isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) });
   }
   return out;
 }

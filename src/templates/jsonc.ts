@@ -2,6 +2,10 @@
 // unquoted and single-quoted property names, single-quoted strings, raw newlines inside strings.
 // az 2.45 also splices the template file under an unquoted `template:` key (docs/clients.md §3.10). Every
 // object and array remembers where it starts (1-based line and column), for ARM's error positions.
+// Nesting is bounded as Newtonsoft's MaxDepth bounds it, so no text can exhaust the stack here or in
+// anything that walks what it returns; keys are own data (a "__proto__" key is a key).
+import { LIMITS } from './limits.js';
+import { setMember } from './members.js';
 
 export interface Position {
   line: number;
@@ -23,6 +27,12 @@ export class JsoncError extends Error {
 
 const positions = new WeakMap<object, Position>();
 
+const WORD = /[A-Za-z_$][\w$]*/y;
+const KEY = /[A-Za-z_$][\w$-]*/y;
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const PLAIN_DOUBLE = /[^"\\\n]+/y;
+const PLAIN_SINGLE = /[^'\\\n]+/y;
+
 /** Where an object or array returned by parseJsonc started; undefined for values built elsewhere. */
 export function positionOf(value: unknown): Position | undefined {
   return typeof value === 'object' && value !== null ? positions.get(value) : undefined;
@@ -36,6 +46,7 @@ class Reader {
   private i = 0;
   private line = 1;
   private lineStart = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -45,6 +56,12 @@ class Reader {
     this.skip();
     if (this.i < this.text.length) this.fail('Additional text encountered after finished reading JSON content:', '');
     return value;
+  }
+
+  /** The text a sticky pattern matches at the reader's position (no copy of the rest of the text). */
+  private match(pattern: RegExp): string | undefined {
+    pattern.lastIndex = this.i;
+    return pattern.exec(this.text)?.[0];
   }
 
   private pos(): Position {
@@ -85,11 +102,16 @@ class Reader {
   private value(path: string): unknown {
     const ch = this.text[this.i];
     if (ch === undefined) this.fail('Unexpected end when reading JSON.', path);
-    if (ch === '{') return this.object(path);
-    if (ch === '[') return this.array(path);
+    if (ch === '{' || ch === '[') {
+      if (this.depth >= LIMITS.jsonDepth) this.fail(`The reader's MaxDepth of ${LIMITS.jsonDepth} has been exceeded.`, path);
+      this.depth++;
+      const container = ch === '{' ? this.object(path) : this.array(path);
+      this.depth--;
+      return container;
+    }
     if (ch === '"' || ch === "'") return this.string(path);
     if (ch === '-' || (ch >= '0' && ch <= '9')) return this.number(path);
-    const word = /^[A-Za-z_$][\w$]*/.exec(this.text.slice(this.i, this.i + 20))?.[0];
+    const word = this.match(WORD);
     if (word === 'true' || word === 'false' || word === 'null') {
       for (let k = 0; k < word.length; k++) this.advance();
       return word === 'true' ? true : word === 'false' ? false : null;
@@ -115,8 +137,7 @@ class Reader {
       this.advance();
       this.skip();
       const childPath = path === '' ? key : `${path}.${key}`;
-      // Defined as an own property, so a key like __proto__ is data, not the prototype.
-      Object.defineProperty(out, key, { value: this.value(childPath), enumerable: true, writable: true, configurable: true });
+      setMember(out, key, this.value(childPath));
       this.skip();
       const next = this.text[this.i];
       if (next === ',') this.advance();
@@ -127,7 +148,7 @@ class Reader {
   private key(path: string): string {
     const ch = this.text[this.i];
     if (ch === '"' || ch === "'") return this.string(path);
-    const word = /^[A-Za-z_$][\w$-]*/.exec(this.text.slice(this.i))?.[0];
+    const word = this.match(KEY);
     if (!word) this.fail(`Invalid property identifier character: ${ch}.`, path);
     for (let k = 0; k < word.length; k++) this.advance();
     return word;
@@ -155,8 +176,15 @@ class Reader {
 
   private string(path: string): string {
     const quote = this.advance();
+    const plain = quote === '"' ? PLAIN_DOUBLE : PLAIN_SINGLE;
     let out = '';
     for (;;) {
+      // Runs of ordinary characters at once (no newline among them: the position moves by their length).
+      const run = this.match(plain);
+      if (run) {
+        out += run;
+        this.i += run.length;
+      }
       const ch = this.text[this.i];
       if (ch === undefined) this.fail('Unterminated string. Expected delimiter: ' + quote + '.', path);
       this.advance();
@@ -185,9 +213,10 @@ class Reader {
   }
 
   private number(path: string): number {
-    const match = /^-?(?:\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.i, this.i + 400));
+    const match = this.match(NUMBER);
     if (!match) this.fail(`Input string '${this.text.slice(this.i, this.i + 10)}' is not a valid number.`, path);
-    for (let k = 0; k < match[0].length; k++) this.advance();
-    return Number(match[0]);
+    // A number holds no newline: the position moves by its length.
+    this.i += match.length;
+    return Number(match);
   }
 }

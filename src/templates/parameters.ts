@@ -4,21 +4,32 @@
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
 import { evaluateDeep } from './expression/evaluate.js';
 import type { EvalEnv } from './expression/env.js';
+import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
-import { deepEquals, isObject } from './functions/types.js';
+import { isObject, valueKey } from './functions/types.js';
 import { toArmString } from './functions/strings.js';
 import { typeName } from './functions/typeName.js';
 import type { ParameterDecl, Template } from './template.js';
 import { violationAt } from './violations.js';
 
-/** ARM's type names as GET deployment shows them. */
-export const DISPLAY_TYPES: Record<string, string> = {
+/** ARM's type names as GET deployment shows them (a Map: a type is user text, never a prototype key). */
+const DISPLAY_TYPES = new Map(Object.entries({
   string: 'String', securestring: 'SecureString', int: 'Int', bool: 'Bool', object: 'Object', secureobject: 'SecureObject', array: 'Array',
-};
+}));
 
-const JTOKEN_TYPES: Record<string, string> = {
+const JTOKEN_TYPES = new Map(Object.entries({
   string: 'String', securestring: 'String', int: 'Integer', bool: 'Boolean', object: 'Object', secureobject: 'Object', array: 'Array',
-};
+}));
+
+/** A parameter's or output's type as GET deployment shows it. */
+export function displayType(type: string): string {
+  return DISPLAY_TYPES.get(type.toLowerCase()) ?? type;
+}
+
+/** The template types a parameter or output may declare. */
+export function isTemplateType(type: unknown): type is string {
+  return typeof type === 'string' && DISPLAY_TYPES.has(type.toLowerCase());
+}
 
 export function isSecure(type: string): boolean {
   return /^secure/i.test(type);
@@ -47,7 +58,7 @@ function matchesType(type: string, value: unknown): boolean {
 export function suppliedValues(supplied: Record<string, unknown> | undefined): Map<string, { name: string; value: unknown }> {
   const out = new Map<string, { name: string; value: unknown }>();
   for (const [name, entry] of Object.entries(supplied ?? {})) {
-    if (!isObject(entry) || !('value' in entry)) {
+    if (!isObject(entry) || !Object.hasOwn(entry, 'value')) {
       throw invalidTemplate(`The parameter '${name}' must be given as {"value": …}; key vault references are not supported by aksemu.`);
     }
     out.set(name.toLowerCase(), { name, value: entry['value'] });
@@ -91,7 +102,7 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
   const pos = violationAt(decl, path);
   let value: unknown;
   if (given !== undefined) value = given.value;
-  else if ('defaultValue' in decl) {
+  else if (Object.hasOwn(decl, 'defaultValue')) {
     try {
       value = evaluateDeep(decl.defaultValue, env());
     } catch (err) {
@@ -104,13 +115,14 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
     throw invalidTemplate(templateSentences.parameterValueNotProvided(name, pos?.lineNumber ?? 0, pos?.linePosition ?? 0), pos);
   }
   if (!matchesType(decl.type, value)) {
-    throw invalidTemplate(templateSentences.parameterTypeMismatch(JTOKEN_TYPES[decl.type.toLowerCase()] ?? decl.type, typeName(value)), pos);
+    throw invalidTemplate(templateSentences.parameterTypeMismatch(JTOKEN_TYPES.get(decl.type.toLowerCase()) ?? decl.type, typeName(value)), pos);
   }
   if (Array.isArray(decl.allowedValues)) {
     const allowed = decl.allowedValues;
+    const keys = new Set(allowed.map(valueKey));
     const ok = Array.isArray(value) && decl.type.toLowerCase() === 'array'
-      ? value.every((v) => allowed.some((a) => deepEquals(a, v)))
-      : allowed.some((a) => deepEquals(a, value));
+      ? value.every((v) => keys.has(valueKey(v)))
+      : keys.has(valueKey(value));
     if (!ok) {
       throw invalidTemplate(templateSentences.parameterNotAllowed(toArmString(value), name, pos?.lineNumber ?? 0, pos?.linePosition ?? 0, allowed.map(toArmString).join(',')), pos);
     }
@@ -122,6 +134,13 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
   if (typeof value === 'number') {
     if (typeof decl.minValue === 'number' && value < decl.minValue) throw invalidTemplate(templateSentences.parameterRange(name, 'greater', decl.minValue), pos);
     if (typeof decl.maxValue === 'number' && value > decl.maxValue) throw invalidTemplate(templateSentences.parameterRange(name, 'less', decl.maxValue), pos);
+  }
+  // ARM's size limit applies to the template with its parameter values in it.
+  try {
+    env().budget.expand(measure(value).size);
+  } catch (err) {
+    if (err instanceof TemplateLanguageError) throw invalidTemplate(`The template parameter '${name}' is not valid: ${err.message}`, pos);
+    throw err;
   }
   return value;
 }

@@ -6,6 +6,8 @@ import type { DeploymentContext } from './context.js';
 import { evaluateDeep } from './expression/evaluate.js';
 import { DeferredEvaluation } from './expression/env.js';
 import { TemplateLanguageError } from './expression/parser.js';
+import { typeName } from './functions/typeName.js';
+import { copyCountSentence, LIMITS, templateCountExceeded, validCopyCount } from './limits.js';
 import type { ResourceDecl } from './template.js';
 import { violationAt } from './violations.js';
 
@@ -78,17 +80,26 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         return resourceError(ctx, decl, f, path, err);
       }
     };
+    /** type and apiVersion: strings, whatever an expression in them makes. */
+    const text = (member: 'type' | 'apiVersion', f: CopyFrame[]): string => {
+      const value = evaluate<unknown>(decl[member], f);
+      if (typeof value !== 'string') resourceError(ctx, decl, f, path, new TemplateLanguageError(`The resource '${member}' must be a string. The provided value is of type '${typeName(value)}'.`));
+      return value as string;
+    };
     const iterations: CopyFrame[][] = [];
     if (decl.copy) {
-      const count = evaluate<unknown>(decl.copy.count, frames);
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 800) {
-        throw invalidTemplate(templateSentences.copyCountNotValid(decl.name), violationAt(decl, path));
+      const count = validCopyCount(evaluate<unknown>(decl.copy.count, frames));
+      if (count === undefined) {
+        const v = violationAt(decl.copy, `${path}.copy`);
+        throw invalidTemplate(copyCountSentence(v?.lineNumber ?? 0, v?.linePosition ?? 0), v);
       }
       for (let i = 0; i < count; i++) iterations.push([...frames, { name: decl.copy.name, index: i }]);
     } else iterations.push(frames);
 
     for (const f of iterations) {
-      let type = evaluate<string>(decl.type, f);
+      // ARM counts every instance, copies included, against its 800.
+      if (out.length >= LIMITS.resources) throw templateCountExceeded('resources', out.length + 1);
+      let type = text('type', f);
       let name = String(evaluate<unknown>(decl.name, f));
       if (parent) {
         // Nested: a short type ("subnets") and name ("s1") extend the parent's.
@@ -112,7 +123,7 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         type,
         name,
         id,
-        apiVersion: evaluate<string>(decl.apiVersion, f),
+        apiVersion: text('apiVersion', f),
         deploy: condition === true && (parent?.deploy ?? true),
         existing: decl.existing === true,
         dependsOn: [],

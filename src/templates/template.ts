@@ -1,7 +1,11 @@
 // The shape of an ARM deployment template (resource-group scope), and the structural checks ARM
-// makes before evaluating anything.
+// makes before evaluating anything (members of the right JSON type, ARM's counts of parameters,
+// variables and outputs), so that evaluation never meets a shape it cannot walk.
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
 import { isObject } from './functions/types.js';
+import { LIMITS, templateCountExceeded } from './limits.js';
+import { ownMember } from './members.js';
+import { isTemplateType } from './parameters.js';
 import { violationAt } from './violations.js';
 
 export interface ParameterDecl {
@@ -58,31 +62,74 @@ const RG_SCHEMA = /deploymentTemplate\.json#?$/i;
 /** Checks the members ARM requires and returns the template with its optional sections filled in. */
 export function readTemplate(value: unknown): Template {
   if (!isObject(value)) throw invalidTemplate('The template is not a JSON object.');
-  const schema = value['$schema'];
+  const schema = ownMember(value, '$schema');
   if (typeof schema === 'string' && !RG_SCHEMA.test(schema)) throw invalidTemplate(templateSentences.schemaNotSupported());
-  if (typeof value['contentVersion'] !== 'string') {
+  const contentVersion = ownMember(value, 'contentVersion');
+  if (typeof contentVersion !== 'string') {
     throw invalidTemplate("Required property 'contentVersion' not found in JSON. Path 'properties.template'.", violationAt(value, 'properties.template'));
   }
-  const resources = value['resources'] ?? [];
+  const resources = ownMember(value, 'resources') ?? [];
   if (!Array.isArray(resources)) {
     throw invalidTemplate("The template 'resources' property must be an array. Symbolic resource names (languageVersion 2.0) are not supported by aksemu.", violationAt(value, 'properties.template'));
   }
   resources.forEach((r, i) => checkResource(r, `properties.template.resources[${i}]`));
-  const parameters = (value['parameters'] ?? {}) as Record<string, ParameterDecl>;
+  const parameters = section(value, 'parameters') as Record<string, ParameterDecl>;
   for (const [name, p] of Object.entries(parameters)) {
     if (!isObject(p) || typeof p['type'] !== 'string') {
       throw invalidTemplate(`The template parameter '${name}' must have a 'type'.`, violationAt(p, `properties.template.parameters.${name}`));
     }
   }
+  const variables = section(value, 'variables');
+  const outputs = section(value, 'outputs') as Record<string, OutputDecl>;
+  for (const [name, o] of Object.entries(outputs)) checkOutput(name, o);
+  const counts = { parameters: Object.keys(parameters).length, variables: variableCount(variables), outputs: Object.keys(outputs).length };
+  for (const [kind, n] of Object.entries(counts) as Array<[keyof typeof counts, number]>) {
+    if (n > LIMITS[kind]) throw templateCountExceeded(kind, n);
+  }
+  const metadata = ownMember(value, 'metadata');
   return {
     ...(typeof schema === 'string' ? { $schema: schema } : {}),
-    contentVersion: value['contentVersion'],
+    contentVersion,
     parameters,
-    variables: (value['variables'] ?? {}) as Record<string, unknown>,
+    variables,
     resources: resources as ResourceDecl[],
-    outputs: (value['outputs'] ?? {}) as Record<string, OutputDecl>,
-    ...(value['metadata'] !== undefined ? { metadata: value['metadata'] } : {}),
+    outputs,
+    ...(metadata !== undefined ? { metadata } : {}),
   };
+}
+
+/** A section of named members (parameters, variables, outputs): an object, {} when absent. */
+function section(template: Record<string, unknown>, name: string): Record<string, unknown> {
+  const value = ownMember(template, name) ?? {};
+  if (!isObject(value)) throw invalidTemplate(`The template '${name}' property must be a JSON object.`, violationAt(template, 'properties.template'));
+  return value;
+}
+
+/** Variables: each named member, and each loop in the "copy" array. */
+function variableCount(variables: Record<string, unknown>): number {
+  let n = 0;
+  for (const [name, v] of Object.entries(variables)) {
+    if (name.toLowerCase() !== 'copy') {
+      n++;
+      continue;
+    }
+    if (!Array.isArray(v) || !v.every((c) => isObject(c) && typeof c['name'] === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'))) {
+      throw invalidTemplate("The template variable 'copy' must be an array of objects with 'name', 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.", violationAt(variables, 'properties.template.variables.copy'));
+    }
+    n += v.length;
+  }
+  return n;
+}
+
+function checkOutput(name: string, o: unknown): void {
+  const path = `properties.template.outputs.${name}`;
+  if (!isObject(o) || !isTemplateType(o['type'])) {
+    throw invalidTemplate(`The template output '${name}' must have a 'type': one of 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`, violationAt(o, path));
+  }
+  const copy = ownMember(o, 'copy');
+  if (copy !== undefined && !(isObject(copy) && Object.hasOwn(copy, 'count') && Object.hasOwn(copy, 'input'))) {
+    throw invalidTemplate(`The 'copy' of the template output '${name}' must be an object with 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(o, path));
+  }
 }
 
 function checkResource(r: unknown, path: string): void {
@@ -92,7 +139,15 @@ function checkResource(r: unknown, path: string): void {
       throw invalidTemplate(`Required property '${member}' not found in JSON. Path '${path}'.`, violationAt(r, path));
     }
   }
-  const children = r['resources'];
+  const dependsOn = ownMember(r, 'dependsOn');
+  if (dependsOn !== undefined && !Array.isArray(dependsOn)) {
+    throw invalidTemplate(`The 'dependsOn' of the template resource at '${path}' must be an array.`, violationAt(r, path));
+  }
+  const copy = ownMember(r, 'copy');
+  if (copy !== undefined && !(isObject(copy) && typeof copy['name'] === 'string' && Object.hasOwn(copy, 'count'))) {
+    throw invalidTemplate(`The 'copy' of the template resource at '${path}' must be an object with a 'name' and a 'count'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(r, path));
+  }
+  const children = ownMember(r, 'resources');
   if (children !== undefined) {
     if (!Array.isArray(children)) throw invalidTemplate(`The 'resources' of the template resource at '${path}' must be an array.`, violationAt(r, path));
     children.forEach((c, i) => checkResource(c, `${path}.resources[${i}]`));

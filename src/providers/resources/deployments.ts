@@ -18,6 +18,7 @@ import {
   type OperationRecord,
 } from './deploymentsRecord.js';
 import { callerFor, DEPLOYMENT_DELETE, DEPLOYMENT_WRITE, scopeOf, type DeploymentInput } from './deploymentsRun.js';
+import { deploymentSummary, deploymentTemplate, loadDeployment, pageOfDeployments, saveDeployment } from './deploymentsStore.js';
 import { whatIf } from './deploymentsWhatIf.js';
 
 const DEPLOYMENTS = '/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}/providers/Microsoft.Resources/deployments';
@@ -32,8 +33,10 @@ function idOf(ctx: RequestContext, g: ResourceGroup): string {
   return deploymentId(/^\/subscriptions\/([^/]+)/i.exec(g.id)![1]!, g.name, ctx.params['deploymentName']!);
 }
 
-function requested(ctx: RequestContext): DeploymentRecord {
-  const record = ctx.store.get<DeploymentRecord>(idOf(ctx, group(ctx)));
+/** The deployment the path names: its small record, or (full) the whole of it. */
+function requested(ctx: RequestContext, full = false): DeploymentRecord {
+  const id = idOf(ctx, group(ctx));
+  const record = full ? loadDeployment(ctx.store, id) : deploymentSummary(ctx.store, id);
   if (!record) throw deploymentNotFound(ctx.params['deploymentName']!);
   return record;
 }
@@ -63,7 +66,7 @@ function put(ctx: RequestContext) {
   const g = group(ctx);
   if (g.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(g.name);
   const id = idOf(ctx, g);
-  const existing = ctx.store.get<DeploymentRecord>(id);
+  const existing = deploymentSummary(ctx.store, id);
   if (existing && ACTIVE.has(existing.properties.provisioningState)) throw deploymentActive(existing.name);
   const p = plan(ctx, g, request);
   const now = new Date().toISOString();
@@ -86,7 +89,7 @@ function put(ctx: RequestContext) {
     prepare: (operationId) => {
       // A new run replaces the previous one's history.
       ctx.store.deletePrefix(`${id}/`);
-      ctx.store.put(id, { ...record, aksemu: { operationId, startTime: now, template: request.template } } satisfies DeploymentRecord);
+      saveDeployment(ctx.store, { ...record, aksemu: { operationId, startTime: now } }, request.template);
     },
     response: { status: existing ? 200 : 201, body: record },
     headers: 'async-operation',
@@ -122,21 +125,26 @@ function postWhatIf(ctx: RequestContext) {
 
 function list(ctx: RequestContext) {
   const g = group(ctx);
-  const prefix = `${g.id}/providers/${DEPLOYMENT_TYPE}/`;
+  const path = `${g.id}/providers/${DEPLOYMENT_TYPE}`;
   const filter = /provisioningState\s+eq\s+'([^']*)'/i.exec(ctx.query.get('$filter') ?? '')?.[1];
-  let value = ctx.store
-    .list<DeploymentRecord>(prefix, { children: true })
+  let summaries = ctx.store
+    .list<DeploymentRecord>(`${path}/`, { children: true })
     .map((e) => e.value)
-    .filter((r) => filter === undefined || r.properties.provisioningState.toLowerCase() === filter.toLowerCase())
-    .map(render);
+    .filter((r) => filter === undefined || r.properties.provisioningState.toLowerCase() === filter.toLowerCase());
   const top = Number(ctx.query.get('$top'));
-  if (Number.isInteger(top) && top > 0) value = value.slice(0, top);
-  return { status: 200, body: { value } };
+  if (Number.isInteger(top) && top > 0) summaries = summaries.slice(0, top);
+  // Pages by size: a nextLink carries the same query and where the next page starts.
+  const skip = Number(ctx.query.get('$skiptoken') ?? 0);
+  const page = pageOfDeployments(ctx.store, summaries, Number.isInteger(skip) && skip > 0 ? skip : 0);
+  if (page.next === undefined) return { status: 200, body: { value: page.value } };
+  const query = new URLSearchParams(ctx.query);
+  query.set('$skiptoken', String(page.next));
+  return { status: 200, body: { value: page.value, nextLink: `${ctx.baseUrl}${path}?${query.toString()}` } };
 }
 
 function remove(ctx: RequestContext) {
   const g = group(ctx);
-  const record = ctx.store.get<DeploymentRecord>(idOf(ctx, g));
+  const record = deploymentSummary(ctx.store, idOf(ctx, g));
   if (!record) return { status: 204 };
   if (ACTIVE.has(record.properties.provisioningState)) throw deploymentActive(record.name);
   return ctx.lro.begin(ctx, {
@@ -174,7 +182,7 @@ function operation(ctx: RequestContext) {
 
 export const deploymentRoutes: Route[] = [
   { method: 'PUT', path: DEPLOYMENT, rawBody: true, handle: put },
-  { method: 'GET', path: DEPLOYMENT, handle: (ctx) => ({ status: 200, body: render(requested(ctx)) }) },
+  { method: 'GET', path: DEPLOYMENT, handle: (ctx) => ({ status: 200, body: render(requested(ctx, true)) }) },
   {
     method: 'HEAD',
     path: DEPLOYMENT,
@@ -187,7 +195,7 @@ export const deploymentRoutes: Route[] = [
   { method: 'GET', path: DEPLOYMENTS, handle: list },
   { method: 'POST', path: `${DEPLOYMENT}/validate`, rawBody: true, handle: validate },
   { method: 'POST', path: `${DEPLOYMENT}/whatIf`, rawBody: true, handle: postWhatIf },
-  { method: 'POST', path: `${DEPLOYMENT}/exportTemplate`, handle: (ctx) => ({ status: 200, body: { template: requested(ctx).aksemu.template } }) },
+  { method: 'POST', path: `${DEPLOYMENT}/exportTemplate`, handle: (ctx) => ({ status: 200, body: { template: deploymentTemplate(ctx.store, requested(ctx).id) } }) },
   { method: 'GET', path: `${DEPLOYMENT}/operations`, handle: operations },
   { method: 'GET', path: `${DEPLOYMENT}/operations/{operationId}`, handle: operation },
   { method: 'GET', path: `${DEPLOYMENT}/operationStatuses/{operationId}`, apiVersions: 'any', handle: operationStatus },

@@ -1,12 +1,15 @@
 // What the store keeps for a deployment and its operations, how ARM renders them, and how a
 // deployment request is read: az sends JSONC (comments, an unquoted `template:` key), so the body
-// is parsed here with the lenient reader, then checked against the Deployment model.
+// is parsed here with the lenient reader (its size and nesting bounded as ARM bounds them), then
+// checked against the Deployment model.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ArmError, invalidDeploymentName, invalidRequestContent, type ArmErrorBody } from '../../arm/errors.js';
 import type { RequestContext } from '../../arm/provider.js';
 import { checkBody, s } from '../../arm/schema.js';
 import { parseJsonc, JsoncError } from '../../templates/jsonc.js';
 import type { OutputValues, Plan, ResourceOutcome } from '../../templates/engine.js';
+import { isObject } from '../../templates/functions/types.js';
+import { LIMITS, requestContentTooLarge } from '../../templates/limits.js';
 
 export const DEPLOYMENT_TYPE = 'Microsoft.Resources/deployments';
 
@@ -27,7 +30,7 @@ export interface DeploymentProperties {
   error?: ArmErrorBody;
 }
 
-/** The stored record: ARM's shape plus what aksemu needs to serve status and export. */
+/** The record: ARM's shape plus what aksemu needs to serve status (the template is kept apart, see deploymentsStore). */
 export interface DeploymentRecord {
   id: string;
   name: string;
@@ -35,7 +38,7 @@ export interface DeploymentRecord {
   location?: string;
   tags?: Record<string, string>;
   properties: DeploymentProperties;
-  aksemu: { operationId: string; startTime: string; template: unknown };
+  aksemu: { operationId: string; startTime: string };
 }
 
 export interface DeploymentRequest {
@@ -81,9 +84,17 @@ export function checkDeploymentName(name: string): void {
   if (!/^[-\w.()]{1,64}$/.test(name)) throw invalidDeploymentName(name);
 }
 
+/** A value as a deserialization error quotes it, cut short: the error must not be larger than the request. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 /** Reads the body of PUT, validate and whatIf. */
 export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'whatIf'): DeploymentRequest {
   const raw = ctx.rawBody ?? '';
+  // ARM takes 4 MB of template and parameters: refused before anything is parsed or evaluated.
+  if (Buffer.byteLength(raw, 'utf8') > LIMITS.templateBytes) throw requestContentTooLarge();
   if (raw.trim() === '') throw invalidRequestContent('The request content is empty');
   let parsed: unknown;
   try {
@@ -92,7 +103,8 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
     if (err instanceof JsoncError) throw invalidRequestContent(err.message.replace(/\.$/, ''));
     throw err;
   }
-  const body = checkBody(kind === 'deploy' ? deploymentModel : whatIfModel, parsed, !ctx.loose) as {
+  // A null body (or null properties) is a deployment without properties.
+  const body = (checkBody(kind === 'deploy' ? deploymentModel : whatIfModel, parsed, !ctx.loose) ?? {}) as {
     location?: string;
     tags?: Record<string, string>;
     properties?: { template?: unknown; templateLink?: unknown; parameters?: Record<string, unknown>; parametersLink?: unknown; mode?: string };
@@ -107,6 +119,15 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
   }
   if (props.template === undefined || props.template === null) {
     throw new ArmError(400, 'InvalidDeployment', "The deployment must have either 'template' or 'templateLink' set.");
+  }
+  if (!isObject(props.template)) {
+    throw invalidRequestContent(`Error converting value ${quoted(props.template)} to type 'Object'. Path 'properties.template'`, 'properties.template');
+  }
+  for (const [name, entry] of Object.entries(props.parameters ?? {})) {
+    // ARM's words for a parameter that is not {"value": …} (or a key vault reference).
+    if (!isObject(entry)) {
+      throw invalidRequestContent(`Error converting value ${quoted(entry)} to type 'Microsoft.WindowsAzure.ResourceStack.Frontdoor.Data.Definitions.DeploymentParameterDefinition'. Path 'properties.parameters.${name}'`, `properties.parameters.${name}`);
+    }
   }
   const mode = props.mode ?? 'Incremental';
   if (!/^incremental$/i.test(mode)) {

@@ -13,6 +13,7 @@ import type { Store } from '../../store/store.js';
 import type { DeploymentScope } from '../../templates/context.js';
 import { planDeployment, runPlan, type ResourceDeployer, type ResourceOutcome } from '../../templates/engine.js';
 import { operationRecords, isoDuration, type DeploymentRecord } from './deploymentsRecord.js';
+import { deploymentSummary, loadDeployment, saveDeployment } from './deploymentsStore.js';
 import type { ResourceGroup } from './resourceGroups.js';
 
 export const DEPLOYMENT_WRITE = 'Microsoft.Resources/deployments/write';
@@ -72,9 +73,9 @@ function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup {
 }
 
 function finish(store: Store, op: Operation, update: (record: DeploymentRecord, now: string) => DeploymentRecord): void {
-  const record = store.get<DeploymentRecord>(op.resourceId);
+  const record = loadDeployment(store, op.resourceId);
   if (!record || record.aksemu.operationId !== op.id) return;
-  store.put(record.id, update(record, new Date().toISOString()));
+  saveDeployment(store, update(record, new Date().toISOString()));
 }
 
 function writeOperations(store: Store, deploymentId: string, records: ReturnType<typeof operationRecords>): void {
@@ -86,7 +87,7 @@ export const deploymentWriteKind: OperationKind = {
   kind: DEPLOYMENT_WRITE,
   run(op: Operation, env: OperationEnv) {
     const { store, registry } = env;
-    const record = store.get<DeploymentRecord>(op.resourceId);
+    const record = deploymentSummary(store, op.resourceId);
     if (!record || record.aksemu.operationId !== op.id) return;
     const input = op.input as DeploymentInput;
     const plan = planDeployment({ template: input.template, parameters: input.parameters, scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl) });

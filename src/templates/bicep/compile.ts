@@ -3,8 +3,9 @@
 // coalesce …), interpolation as format(), parameters()/variables() for names, symbolic resource
 // references as resourceId() / reference(), implicit dependsOn from those references, for-loops as
 // copy (resources, variables, properties, outputs) and if as condition.
+import { LIMITS } from '../limits.js';
 import type { Decorator, Expr, OutputDecl, ParamDecl, ResourceDecl, Statement, VarDecl } from './ast.js';
-import { BicepError } from './diagnostics.js';
+import { BicepError, nestedTooDeeply } from './diagnostics.js';
 import { parseBicep } from './parser.js';
 
 const OPERATORS: Record<string, (l: string, r: string) => string> = {
@@ -79,6 +80,7 @@ class Compiler {
   private readonly resources = new Map<string, ResourceInfo>();
   private readonly outputs: OutputDecl[] = [];
   private readonly order: ResourceInfo[] = [];
+  private nesting = 0;
 
   constructor(private readonly statements: Statement[]) {}
 
@@ -402,8 +404,17 @@ class Compiler {
     }
   }
 
-  /** ARM expression text (without brackets). */
+  /** ARM expression text (without brackets); operator and member chains nest here even when parsed flat. */
   private expr(e: Expr, ctx: EmitContext): string {
+    if (++this.nesting > LIMITS.bicepNesting) nestedTooDeeply(e);
+    try {
+      return this.exprText(e, ctx);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private exprText(e: Expr, ctx: EmitContext): string {
     switch (e.kind) {
       case 'string': {
         if (e.holes.length === 0) return quote(e.segments[0]!);

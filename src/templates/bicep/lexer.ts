@@ -36,6 +36,8 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
     line++;
     lineStart = at + 1;
   };
+  const badEscape = (at: number) =>
+    new BicepError('BCP006', `The specified escape sequence is not recognized. Only the following escape sequences are allowed: "\\$", "\\'", "\\\\", "\\n", "\\r", "\\t", "\\u{...}".`, pos(at).line, pos(at).column);
   while (i < text.length) {
     const ch = text[i]!;
     const start = pos(i);
@@ -78,12 +80,17 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
           const map: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", $: '$' };
           if (e === 'u' && text[j + 2] === '{') {
             const close = text.indexOf('}', j + 3);
-            current += String.fromCodePoint(parseInt(text.slice(j + 3, close), 16));
+            const hex = close < 0 ? '' : text.slice(j + 3, close);
+            const code = /^[0-9a-fA-F]{1,6}$/.test(hex) ? parseInt(hex, 16) : Number.NaN;
+            if (!(code <= 0x10ffff)) {
+              throw badEscape(j);
+            }
+            current += String.fromCodePoint(code);
             j = close + 1;
             continue;
           }
           if (e === undefined || map[e] === undefined) {
-            throw new BicepError('BCP006', `The specified escape sequence is not recognized. Only the following escape sequences are allowed: "\\$", "\\'", "\\\\", "\\n", "\\r", "\\t", "\\u{...}".`, pos(j).line, pos(j).column);
+            throw badEscape(j);
           }
           current += map[e];
           j += 2;

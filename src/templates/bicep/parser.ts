@@ -1,8 +1,9 @@
 // A recursive-descent parser for the Bicep language subset aksemu compiles: param, var, resource
 // (existing, parent, nested, if, for), output, targetScope; decorators; expressions with Bicep's
 // operator precedence (?: < ?? < || < && < == != =~ !~ < < <= > >= < + - < * / % < unary < postfix).
+import { LIMITS } from '../limits.js';
 import type { Decorator, Expr, Property, ResourceDecl, Statement } from './ast.js';
-import { BicepError } from './diagnostics.js';
+import { BicepError, nestedTooDeeply } from './diagnostics.js';
 import { tokenize, type Token, type TokenKind } from './lexer.js';
 
 const BINARY_LEVELS: string[][] = [['??'], ['||'], ['&&'], ['==', '!=', '=~', '!~'], ['<', '<=', '>', '>='], ['+', '-'], ['*', '/', '%']];
@@ -15,6 +16,8 @@ class Parser {
   private at = 0;
   /** Inside (…) newlines do not end anything. */
   private parenDepth = 0;
+  /** Expressions inside expressions: bounded, so no source reaches the end of the stack. */
+  private nesting = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -228,13 +231,22 @@ class Parser {
   }
 
   expression(): Expr {
-    const condition = this.binary(0);
-    if (this.peek().kind !== '?') return condition;
-    this.next();
-    const then = this.expression();
-    this.expect(':', '":"');
-    const otherwise = this.expression();
-    return { kind: 'ternary', condition, then, else: otherwise, line: condition.line, column: condition.column };
+    this.deeper();
+    try {
+      const condition = this.binary(0);
+      if (this.peek().kind !== '?') return condition;
+      this.next();
+      const then = this.expression();
+      this.expect(':', '":"');
+      const otherwise = this.expression();
+      return { kind: 'ternary', condition, then, else: otherwise, line: condition.line, column: condition.column };
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private deeper(): void {
+    if (++this.nesting > LIMITS.bicepNesting) nestedTooDeeply(this.peek());
   }
 
   private binary(level: number): Expr {
@@ -252,7 +264,9 @@ class Parser {
     const t = this.peek();
     if (t.kind === '!' || t.kind === '-') {
       this.next();
+      this.deeper();
       const operand = this.unary();
+      this.nesting--;
       if (t.kind === '-' && operand.kind === 'number') return { ...operand, value: -operand.value, line: t.line, column: t.column };
       return { kind: 'unary', op: t.kind, operand, line: t.line, column: t.column };
     }
@@ -293,6 +307,7 @@ class Parser {
         const holes = (t.holes ?? []).map((h) => {
           const sub = new Parser(tokenize(h.source, h.line - 1, h.column - 1));
           sub.parenDepth = 1;
+          sub.nesting = this.nesting;
           const e = sub.expression();
           if (sub.peek().kind !== 'eof') sub.fail(sub.peek(), 'BCP018', 'Expected the "}" character at this location.');
           return e;

@@ -1,7 +1,10 @@
 // What template functions may ask of the deployment they run in. The engine implements it once per
 // deployment; validation uses a variant whose runtime-only functions (reference, list*) defer.
+import type { EvaluationBudget } from './budget.js';
 
 export interface EvalEnv {
+  /** What the deployment's evaluation may still spend. */
+  readonly budget: EvaluationBudget;
   parameter(name: string): unknown;
   variable(name: string): unknown;
   /** ARM's resourceGroup() object: id, name, type, location, managedBy, tags, properties. */

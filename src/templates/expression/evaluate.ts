@@ -1,28 +1,94 @@
 // Evaluating template expressions against a deployment's context. Functions live in a table by
 // lower-case name (ARM's names are case-insensitive); if/and/or receive their arguments unevaluated,
-// so only the branch taken is evaluated, as ARM does.
+// so only the branch taken is evaluated, as ARM does. Every evaluation draws on the deployment's
+// budget (work and depth), and every value a function makes is measured against the limits, so a
+// hostile template ends in the language's own error, never in a stalled or crashed server.
 import { templateSentences } from '../../arm/errors.js';
+import { positionOf } from '../jsonc.js';
+import { copyCountSentence, LIMITS, limitExceeded, resultTooLarge, validCopyCount } from '../limits.js';
+import { memberKey, setMember } from '../members.js';
 import { isExpression, parseExpression, TemplateLanguageError, unescapeLiteral, type Expr } from './parser.js';
 import type { EvalEnv } from './env.js';
+import { workOf } from './budget.js';
+import { measure, type Measure } from './measure.js';
 import { lookupFunction } from '../functions/index.js';
 import { typeName } from '../functions/typeName.js';
 
 export type { EvalEnv } from './env.js';
 
+/** Parsed expressions by text, up to a total length, so the cache cannot grow without bound. */
 const parsed = new Map<string, Expr>();
+let parsedChars = 0;
 
 function parseCached(text: string): Expr {
   let expr = parsed.get(text);
   if (!expr) {
     expr = parseExpression(text);
-    if (parsed.size > 5000) parsed.clear();
+    if (parsedChars + text.length > 4 * LIMITS.templateBytes) {
+      parsed.clear();
+      parsedChars = 0;
+    }
     parsed.set(text, expr);
+    parsedChars += text.length;
   }
   return expr;
 }
 
+/** The value's measure, when it is within the limits on size and nesting. */
+function withinLimits(value: unknown, tooLarge: (size: number) => string): Measure {
+  const m = measure(value);
+  if (m.size > LIMITS.valueSize) throw new TemplateLanguageError(tooLarge(m.size));
+  if (m.depth > LIMITS.valueDepth) throw new TemplateLanguageError(limitExceeded('template language value nesting depth', LIMITS.valueDepth));
+  return m;
+}
+
+/**
+ * Functions whose work does not grow with their arguments' size: they pass values along, wrap them,
+ * or read a length. Every other function is charged for the values it reads and makes.
+ */
+const CONSTANT_WORK = new Set([
+  'parameters', 'variables', 'copyindex', 'resourcegroup', 'subscription', 'deployment', 'environment', 'reference',
+  'if', 'and', 'or', 'not', 'coalesce', 'length', 'empty', 'first', 'last', 'array', 'createarray', 'createobject', 'tryget', 'trygetvalue',
+]);
+
+/** A value a function made, within the limits; its work charged to the budget. */
+function bounded(env: EvalEnv, functionName: string, value: unknown, args: readonly unknown[]): unknown {
+  const m = withinLimits(value, (size) => resultTooLarge(functionName, size));
+  env.budget.charge(CONSTANT_WORK.has(functionName.toLowerCase()) ? args.length : args.reduce<number>((n, a) => n + workOf(measure(a)), workOf(m)));
+  return value;
+}
+
+/** An object's member as ARM reads it: own members only, names case-insensitive. */
+function member(target: object, name: string): unknown {
+  const key = memberKey(target, name);
+  if (key === undefined) {
+    throw new TemplateLanguageError(`The language expression property '${name}' doesn't exist, available properties are '${Object.keys(target).join(', ')}'.`);
+  }
+  return (target as Record<string, unknown>)[key];
+}
+
+/**
+ * What an evaluation level throws on: the outermost level turns a RangeError (a limit of the
+ * JavaScript engine that no bound above anticipated) into the language's error.
+ */
+function thrown(err: unknown, outermost: boolean): unknown {
+  return outermost && err instanceof RangeError ? new TemplateLanguageError(`The template language expression exceeds what aksemu can evaluate: ${err.message}.`) : err;
+}
 
 export function evaluateExpr(expr: Expr, env: EvalEnv): unknown {
+  // Inline rather than through a helper taking a closure: two stack frames fewer per level.
+  const outermost = env.budget.enter();
+  try {
+    return evaluateNode(expr, env);
+  } catch (err) {
+    throw thrown(err, outermost);
+  } finally {
+    env.budget.leave();
+  }
+}
+
+function evaluateNode(expr: Expr, env: EvalEnv): unknown {
+  env.budget.charge();
   switch (expr.kind) {
     case 'literal':
       return expr.value;
@@ -31,11 +97,7 @@ export function evaluateExpr(expr: Expr, env: EvalEnv): unknown {
       if (typeof target !== 'object' || target === null || Array.isArray(target)) {
         throw new TemplateLanguageError(`The language expression property '${expr.name}' can't be evaluated, property name must be a string or the target must be an object.`);
       }
-      const key = Object.keys(target).find((k) => k.toLowerCase() === expr.name.toLowerCase());
-      if (key === undefined) {
-        throw new TemplateLanguageError(`The language expression property '${expr.name}' doesn't exist, available properties are '${Object.keys(target).join(', ')}'.`);
-      }
-      return (target as Record<string, unknown>)[key];
+      return member(target, expr.name);
     }
     case 'index': {
       const target = evaluateExpr(expr.target, env);
@@ -47,20 +109,15 @@ export function evaluateExpr(expr: Expr, env: EvalEnv): unknown {
         if (index < 0 || index >= target.length) throw new TemplateLanguageError(`The language expression property array index '${index}' is out of bounds.`);
         return target[index];
       }
-      if (typeof target === 'object' && target !== null && typeof index === 'string') {
-        const key = Object.keys(target).find((k) => k.toLowerCase() === index.toLowerCase());
-        if (key === undefined) {
-          throw new TemplateLanguageError(`The language expression property '${index}' doesn't exist, available properties are '${Object.keys(target).join(', ')}'.`);
-        }
-        return (target as Record<string, unknown>)[key];
-      }
+      if (typeof target === 'object' && target !== null && typeof index === 'string') return member(target, index);
       throw new TemplateLanguageError(`The language expression property '${String(index)}' can't be evaluated on a value of type '${typeName(target)}'.`);
     }
     case 'call': {
       const fn = lookupFunction(expr.name);
       if (!fn) throw new TemplateLanguageError(templateSentences.functionNotValid(expr.name));
-      if (fn.lazy) return fn.lazy(expr.args.map((a) => () => evaluateExpr(a, env)), env, expr.name);
-      return fn.eager!(expr.args.map((a) => evaluateExpr(a, env)), env, expr.name);
+      if (fn.lazy) return bounded(env, expr.name, fn.lazy(expr.args.map((a) => () => evaluateExpr(a, env)), env, expr.name), []);
+      const args = expr.args.map((a) => evaluateExpr(a, env));
+      return bounded(env, expr.name, fn.eager!(args, env, expr.name), args);
     }
   }
 }
@@ -79,32 +136,50 @@ export interface PropertyCopy {
 /** ARM's property loop: "copy": [{"name", "count", "input"}] inside an object makes array members. */
 export function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
   return key.toLowerCase() === 'copy' && Array.isArray(value) && value.length > 0 &&
-    value.every((c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && 'count' in c && 'input' in c);
+    value.every((c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'));
+}
+
+/** How a deep evaluation evaluates a string (a preview keeps what only the running deployment knows). */
+export type Leaf = (text: string, env: EvalEnv) => unknown;
+
+/**
+ * A copy loop's array (property, variable or output loop): input evaluated count times with
+ * copyIndex(name) bound. ARM's error, at the loop's position, when the count is not from 0 to 800.
+ */
+export function evaluateCopy(loop: { count: unknown; input?: unknown }, name: string, env: EvalEnv, leaf: Leaf = evaluateString): unknown[] {
+  const n = validCopyCount(evaluateDeep(loop.count, env, leaf));
+  if (n === undefined) {
+    const at = positionOf(loop);
+    throw new TemplateLanguageError(copyCountSentence(at?.line ?? 0, at?.column ?? 0));
+  }
+  return Array.from({ length: n }, (_, i) => env.inCopy(name, i, () => evaluateDeep(loop.input, env, leaf)));
 }
 
 /** Evaluates every string in a JSON value (objects, arrays); property names may be expressions too. */
-export function evaluateDeep(value: unknown, env: EvalEnv): unknown {
-  if (typeof value === 'string') return evaluateString(value, env);
-  if (Array.isArray(value)) return value.map((v) => evaluateDeep(v, env));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (isPropertyCopy(k, v)) {
-        for (const loop of v) {
-          const count = evaluateDeep(loop.count, env);
-          if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
-            throw new TemplateLanguageError(`The copy count of property '${loop.name}' must be a non-negative integer. Please see https://aka.ms/arm-copy for usage details.`);
-          }
-          out[loop.name] = Array.from({ length: count }, (_, i) => env.inCopy(loop.name, i, () => evaluateDeep(loop.input, env)));
-        }
-        continue;
+export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluateString): unknown {
+  if (typeof value === 'string') return leaf(value, env);
+  if (typeof value !== 'object' || value === null) return value;
+  const outermost = env.budget.enter();
+  try {
+    env.budget.charge();
+    let out: unknown;
+    if (Array.isArray(value)) out = value.map((v) => evaluateDeep(v, env, leaf));
+    else {
+      const members: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (isPropertyCopy(k, v)) {
+          for (const loop of v) setMember(members, loop.name, evaluateCopy(loop, loop.name, env, leaf));
+        } else setMember(members, isExpression(k) ? String(leaf(k, env)) : unescapeLiteral(k), evaluateDeep(v, env, leaf));
       }
-      const key = isExpression(k) ? String(evaluateString(k, env)) : unescapeLiteral(k);
-      out[key] = evaluateDeep(v, env);
+      out = members;
     }
+    withinLimits(out, (size) => limitExceeded('template value size', LIMITS.valueSize, size));
     return out;
+  } catch (err) {
+    throw thrown(err, outermost);
+  } finally {
+    env.budget.leave();
   }
-  return value;
 }
 
 /** True when a JSON value contains an expression calling one of `names` (e.g. reference). */

@@ -3,6 +3,7 @@
 // access .name and indexing [expr]. Token names and messages are ARM's ("expected token
 // 'RightParenthesis' and actual 'EndOfData'").
 import { templateSentences } from '../../arm/errors.js';
+import { LIMITS, limitExceeded } from '../limits.js';
 
 export type Expr =
   | { kind: 'literal'; value: string | number | boolean | null }
@@ -75,6 +76,8 @@ function tokenize(source: string, whole: string): Token[] {
     } else if (/[0-9-]/.test(ch)) {
       const m = /^-?\d+(\.\d+)?/.exec(source.slice(i));
       if (!m) fail(`the character '${ch}' at position '${i}' is not expected.`);
+      // ARM's integers are 64-bit; beyond 2^53 a number here would no longer be the one written.
+      if (!m![1] && !Number.isSafeInteger(Number(m![0]))) fail(`the integer literal '${m![0]}' at position '${i}' is out of range.`);
       tokens.push({ type: 'Integer', text: m![0], value: Number(m![0]) });
       i += m![0].length;
     } else if (/[A-Za-z_$]/.test(ch)) {
@@ -91,9 +94,17 @@ function tokenize(source: string, whole: string): Token[] {
 
 /** Parses the text of a "[...]" string (brackets included). */
 export function parseExpression(text: string): Expr {
+  if (text.length > LIMITS.expressionLength) {
+    throw new TemplateLanguageError(limitExceeded('language expression length', LIMITS.expressionLength, text.length));
+  }
   const inner = text.slice(1, -1);
   const tokens = tokenize(inner, inner);
   let at = 0;
+  // Calls and indexes nest by recursion: bounded, so no expression reaches the end of the stack.
+  let nesting = 0;
+  const deeper = (): void => {
+    if (++nesting > LIMITS.expressionNesting) throw new TemplateLanguageError(limitExceeded('language expression nesting depth', LIMITS.expressionNesting));
+  };
   const peek = () => tokens[at]!;
   const expect = (type: TokenType): Token => {
     const token = tokens[at]!;
@@ -116,6 +127,7 @@ export function parseExpression(text: string): Expr {
         if (token.text === 'null') return { kind: 'literal', value: null };
       }
       expect('LeftParenthesis');
+      deeper();
       const args: Expr[] = [];
       if (peek().type !== 'RightParenthesis') {
         args.push(expression());
@@ -125,24 +137,32 @@ export function parseExpression(text: string): Expr {
         }
       }
       expect('RightParenthesis');
+      nesting--;
       return { kind: 'call', name: token.text, args };
     }
     throw new TemplateLanguageError(templateSentences.unparsable(inner, templateSentences.expectedToken('Identifier', token.type)));
   };
 
   const expression = (): Expr => {
+    // Each .name or [index] wraps what precedes it: the tree deepens along the chain too.
+    const entry = nesting;
     let expr = primary();
     for (;;) {
       const token = peek();
       if (token.type === 'Dot') {
         at++;
+        deeper();
         expr = { kind: 'property', target: expr, name: expect('Identifier').text };
       } else if (token.type === 'LeftSquareBracket') {
         at++;
+        deeper();
         const index = expression();
         expect('RightSquareBracket');
         expr = { kind: 'index', target: expr, index };
-      } else return expr;
+      } else {
+        nesting = entry;
+        return expr;
+      }
     }
   };
 

@@ -1,6 +1,8 @@
 // Array and object functions, and the ones that take either a string or an array (concat, length,
 // first, take, contains …).
-import { arity, arr, deepEquals, fail, int, isObject, str, type FunctionTable } from './types.js';
+import { LIMITS } from '../limits.js';
+import { keysIgnoringCase, memberKey, ownMember, setMember } from '../members.js';
+import { arity, arr, checkLength, deepEquals, fail, int, isObject, str, valueKey, type FunctionTable } from './types.js';
 import { typeName } from './typeName.js';
 
 function seq(name: string, value: unknown): string | unknown[] {
@@ -11,13 +13,18 @@ function seq(name: string, value: unknown): string | unknown[] {
 function setOf(name: string, args: unknown[], combine: 'union' | 'intersection'): unknown {
   if (args.length < 2) fail(`Unable to evaluate template language function '${name}'. At least two parameter should be provided. Please see https://aka.ms/arm-template-expressions for usage details.`);
   if (args.every(Array.isArray)) {
+    // Members are found by their valueKey, never by comparing every pair.
     const lists = args as unknown[][];
-    if (combine === 'union') {
-      const out: unknown[] = [];
-      for (const list of lists) for (const v of list) if (!out.some((o) => deepEquals(o, v))) out.push(v);
-      return out;
-    }
-    return lists[0]!.filter((v, i, self) => self.findIndex((o) => deepEquals(o, v)) === i && lists.every((l) => l.some((o) => deepEquals(o, v))));
+    const seen = new Set<unknown>();
+    const firstTime = (v: unknown): boolean => {
+      const key = valueKey(v);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    };
+    if (combine === 'union') return lists.flatMap((list) => list.filter(firstTime));
+    const others = lists.slice(1).map((l) => new Set(l.map(valueKey)));
+    return lists[0]!.filter((v) => others.every((o) => o.has(valueKey(v))) && firstTime(v));
   }
   if (args.every(isObject)) {
     const objects = args as Record<string, unknown>[];
@@ -25,13 +32,16 @@ function setOf(name: string, args: unknown[], combine: 'union' | 'intersection')
       // Later objects win; nested objects merge deeply (ARM since 2020).
       const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
         const out = { ...a };
-        for (const [k, v] of Object.entries(b)) out[k] = isObject(out[k]) && isObject(v) ? merge(out[k] as Record<string, unknown>, v) : v;
+        for (const [k, v] of Object.entries(b)) {
+          const mine = ownMember(out, k);
+          setMember(out, k, isObject(mine) && isObject(v) ? merge(mine, v) : v);
+        }
         return out;
       };
       return objects.reduce(merge, {});
     }
     const [first, ...rest] = objects;
-    return Object.fromEntries(Object.entries(first!).filter(([k, v]) => rest.every((o) => k in o && deepEquals(o[k], v))));
+    return Object.fromEntries(Object.entries(first!).filter(([k, v]) => rest.every((o) => Object.hasOwn(o, k) && deepEquals(o[k], v))));
   }
   return fail(`The template language function '${name}' expects either a comma separated list of arrays or a comma separated list of objects.`);
 }
@@ -43,7 +53,7 @@ export const arrayFunctions: FunctionTable = {
     eager: (a, _e, n) => {
       if (a.length % 2 !== 0) fail(`The template language function '${n}' must have an even number of parameters.`);
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < a.length; i += 2) out[str(n, a[i], 'its property names')] = a[i + 1];
+      for (let i = 0; i < a.length; i += 2) setMember(out, str(n, a[i], 'its property names'), a[i + 1]);
       return out;
     },
   },
@@ -52,12 +62,14 @@ export const arrayFunctions: FunctionTable = {
     eager: (a, _e, n) => {
       if (a.length === 0) return '';
       if (a.every(Array.isArray)) return (a as unknown[][]).flat(1);
-      return a.map((v) => {
+      const parts = a.map((v) => {
         if (typeof v === 'string') return v;
         if (typeof v === 'number' || typeof v === 'boolean') return v === true ? 'True' : v === false ? 'False' : String(v);
         if (v === null) return '';
         return fail(`The provided parameters for language function '${n}' are invalid. Either all or none of the parameters must be an array.`);
-      }).join('');
+      });
+      checkLength(n, parts.reduce((total, p) => total + p.length, 0));
+      return parts.join('');
     },
   },
   contains: {
@@ -66,7 +78,7 @@ export const arrayFunctions: FunctionTable = {
       const [container, item] = a;
       if (typeof container === 'string') return container.includes(typeof item === 'string' ? item : String(item));
       if (Array.isArray(container)) return container.some((v) => deepEquals(v, item));
-      if (isObject(container)) return Object.keys(container).some((k) => k.toLowerCase() === String(item).toLowerCase());
+      if (isObject(container)) return memberKey(container, String(item)) !== undefined;
       return fail(`The template language function '${n}' expects its first parameter to be an object, an array, or a string. The provided value is of type '${typeName(container)}'.`);
     },
   },
@@ -98,7 +110,8 @@ export const arrayFunctions: FunctionTable = {
       arity(n, a, 2);
       const start = int(n, a[0], 'its first parameter');
       const count = int(n, a[1], 'its second parameter');
-      if (count < 0 || count > 10000) fail(`The template language function '${n}' expects its count to be between 0 and 10000.`);
+      if (count < 0 || count > LIMITS.rangeCount) fail(`The template language function '${n}' expects its count to be between 0 and ${LIMITS.rangeCount}.`);
+      if (start + count > LIMITS.rangeEnd) fail(`The template language function '${n}' expects the sum of its start index and count to be no greater than ${LIMITS.rangeEnd}.`);
       return Array.from({ length: count }, (_, i) => start + i);
     },
   },
@@ -106,7 +119,8 @@ export const arrayFunctions: FunctionTable = {
     eager: (a, _e, n) => {
       arity(n, a, 1);
       if (!isObject(a[0])) fail(`The template language function '${n}' expects its parameter to be an object. The provided value is of type '${typeName(a[0])}'.`);
-      return Object.keys(a[0]).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase())).map((key) => ({ key, value: (a[0] as Record<string, unknown>)[key] }));
+      // Ordinal, case-insensitive: localeCompare would cost a microsecond a key.
+      return keysIgnoringCase(a[0]).map(([, key]) => ({ key, value: (a[0] as Record<string, unknown>)[key] }));
     },
   },
   trygetvalue: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
@@ -117,9 +131,9 @@ export const arrayFunctions: FunctionTable = {
 
 /** tryGet(object, key) / tryGet(array, index): null instead of an error when absent (Bicep's ?.). */
 function tryGet(target: unknown, key: unknown): unknown {
-  if (Array.isArray(target) && typeof key === 'number') return target[key] ?? null;
+  if (Array.isArray(target) && typeof key === 'number') return (Number.isInteger(key) && key >= 0 ? target[key] : undefined) ?? null;
   if (isObject(target) && typeof key === 'string') {
-    const k = Object.keys(target).find((x) => x.toLowerCase() === key.toLowerCase());
+    const k = memberKey(target, key);
     return k === undefined ? null : target[k];
   }
   return null;

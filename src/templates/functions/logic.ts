@@ -82,7 +82,7 @@ export const logicFunctions: FunctionTable = {
       arity(n, a, 1);
       const v = a[0];
       if (typeof v === 'number') return Math.trunc(v);
-      if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
+      if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
       return fail(`The template language function '${n}' cannot convert '${String(v)}' to an integer.`);
     },
   },
@@ -90,8 +90,9 @@ export const logicFunctions: FunctionTable = {
   max: { eager: (a, _e, n) => minMax(n, a, Math.max) },
 };
 
-function minMax(name: string, args: unknown[], pick: (...v: number[]) => number): number {
+function minMax(name: string, args: unknown[], pick: (a: number, b: number) => number): number {
   const values = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   if (values.length === 0) fail(`Unable to evaluate template language function '${name}'. At least one parameter should be provided.`);
-  return pick(...values.map((v) => int(name, v, 'its parameters')));
+  // A loop, not pick(...values): spreading a long array overflows the stack.
+  return values.map((v) => int(name, v, 'its parameters')).reduce((a, b) => pick(a, b));
 }

@@ -19,7 +19,8 @@ export function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): strin
   return buildResourceId(name, `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`, parts[typeAt]!, parts.slice(typeAt + 1));
 }
 
-export function buildResourceId(fn: string, scope: string, type: string, names: string[]): string {
+export function buildResourceId(fn: string, scope: string, type: string | undefined, names: string[]): string {
+  if (type === undefined || !type.includes('/')) fail(`Unable to evaluate template language function '${fn}': the type must be a fully qualified resource type.`);
   const [namespace, ...types] = type.split('/');
   if (types.length !== names.length) {
     fail(`Unable to evaluate template language function '${fn}': the type '${type}' requires '${types.length}' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details.`);
@@ -50,19 +51,20 @@ export const scopeFunctions: FunctionTable = {
       const parts = a.map((x) => str(n, x, 'its parameters'));
       const typeAt = parts.findIndex((p) => p.includes('/'));
       const subscriptionId = typeAt === 1 ? parts[0]! : String(e.subscription()['subscriptionId']);
-      return buildResourceId(n, `/subscriptions/${subscriptionId}`, parts[typeAt]!, parts.slice(typeAt + 1));
+      return buildResourceId(n, `/subscriptions/${subscriptionId}`, typeAt < 0 ? undefined : parts[typeAt], parts.slice(typeAt + 1));
     },
   },
   tenantresourceid: {
     eager: (a, _e, n) => {
       const parts = a.map((x) => str(n, x, 'its parameters'));
-      return buildResourceId(n, '', parts[0]!, parts.slice(1));
+      return buildResourceId(n, '', parts[0], parts.slice(1));
     },
   },
   extensionresourceid: {
     eager: (a, _e, n) => {
       const parts = a.map((x) => str(n, x, 'its parameters'));
-      return buildResourceId(n, parts[0]!, parts[1]!, parts.slice(2));
+      arity(n, a, 2, Infinity);
+      return buildResourceId(n, parts[0]!, parts[1], parts.slice(2));
     },
   },
   reference: {
