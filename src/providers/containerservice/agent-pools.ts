@@ -5,7 +5,7 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { ArmError, resourceNotFound } from '../../arm/errors.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
-import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow } from './clusters.js';
+import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow, withoutNulls } from './clusters.js';
 import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
 import { renderPool } from './render.js';
@@ -37,7 +37,7 @@ function put(ctx: RequestContext) {
   assertIdle(cluster);
   const name = ctx.params['agentPoolName']!;
   const body = (ctx.body ?? {}) as { properties?: AgentPoolProfile };
-  const profile = normalizePoolSpec({ ...(body.properties ?? {}) });
+  const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => p.name.toLowerCase() === name.toLowerCase());
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);

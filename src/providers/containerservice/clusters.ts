@@ -79,9 +79,17 @@ function checkVersionMembers(api: ApiVersionProfile, spec: ManagedClusterSpec, l
   for (const m of missing) delete net[m.path.split('.').pop()!];
 }
 
+/**
+ * A deep copy without null members: to AKS a null member is one not given, and the model reads
+ * members without expecting null (kubernetesVersion: null would reach a string method).
+ */
+export function withoutNulls<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (_key, member: unknown) => (member === null ? undefined : member)) as T;
+}
+
 /** az sends "let the server choose" as empty strings and zeros; the model wants them absent. */
 function normalizeSpec(properties: Record<string, unknown>): ManagedClusterSpec {
-  const spec = JSON.parse(JSON.stringify(properties ?? {})) as ManagedClusterSpec & Record<string, unknown>;
+  const spec = withoutNulls(properties ?? {}) as ManagedClusterSpec & Record<string, unknown>;
   for (const k of ['provisioningState', 'powerState', 'currentKubernetesVersion', 'fqdn', 'azurePortalFQDN', 'privateFQDN', 'maxAgentPools', 'identityProfile']) {
     delete spec[k];
   }

@@ -13,7 +13,6 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { s } from '../../arm/schema.js';
 import type { Store } from '../../store/store.js';
-import { validateResourceGroupName } from './groupNames.js';
 
 export const RESOURCE_GROUP_TYPE = 'Microsoft.Resources/resourceGroups';
 export const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
@@ -29,7 +28,7 @@ export interface ResourceGroup {
   properties: { provisioningState: 'Succeeded' | 'Deleting' };
 }
 
-const tags = s.map(s.string());
+const tags = s.tags();
 
 /** Read-only members are accepted and ignored, as ARM does, so a GET body can be PUT back. */
 const resourceGroupModel = s.object('ResourceGroup', {
@@ -72,8 +71,8 @@ function requestedGroup(ctx: RequestContext): ResourceGroup {
 }
 
 function put(ctx: RequestContext) {
+  // The pipeline has checked the name (src/arm/names.ts).
   const name = ctx.params['resourceGroupName']!;
-  validateResourceGroupName(name);
   const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; managedBy?: string };
   if (!body.location) throw locationRequired();
   const region = findRegion(body.location);
