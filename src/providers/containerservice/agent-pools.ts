@@ -5,6 +5,7 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { ArmError, resourceNotFound } from '../../arm/errors.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
+import { writableResourceGroup } from '../resources/resourceGroups.js';
 import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow, withoutNulls } from './clusters.js';
 import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
@@ -33,6 +34,7 @@ function specWith(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord
 }
 
 function put(ctx: RequestContext) {
+  writableResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
   const cluster = requestedCluster(ctx);
   assertIdle(cluster);
   const name = ctx.params['agentPoolName']!;

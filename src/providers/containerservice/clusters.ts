@@ -20,7 +20,7 @@ import { findRegion } from '../../arm/locations.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
-import { getResourceGroup } from '../resources/resourceGroups.js';
+import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
 import { environmentFor } from './network.js';
 import { poolsOf, reconcile, resolvedWithPools, teardown } from './provisioner.js';
 import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
@@ -211,7 +211,7 @@ function put(ctx: RequestContext) {
   const spec = normalizeSpec(body.properties ?? {});
   checkVersionMembers(profile, spec, ctx.loose);
   const sub = ctx.params['subscriptionId']!;
-  const group = getResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
+  const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
 }

@@ -66,6 +66,16 @@ export function getResourceGroup(store: Store, subscriptionId: string, name: str
   return group;
 }
 
+/**
+ * The group a resource is written into: it must exist and not be being deleted (ARM's 409), so
+ * nothing new lands in a group whose delete is under way.
+ */
+export function writableResourceGroup(store: Store, subscriptionId: string, name: string): ResourceGroup {
+  const group = getResourceGroup(store, subscriptionId, name);
+  if (group.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(group.name);
+  return group;
+}
+
 function requestedGroup(ctx: RequestContext): ResourceGroup {
   return getResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
 }
@@ -165,9 +175,16 @@ export const resourceGroupRoutes: Route[] = [
   { method: 'GET', path: '/subscriptions/{subscriptionId}/resourcegroups', handle: list },
 ];
 
-/** Deletes the group and everything under it, after the providers have released what they hold. */
+/**
+ * Deletes the group and everything under it: first the providers' slices (a cluster each), then,
+ * with what they hold outside the group released, the group's keys.
+ */
 export const groupDeleteKind: OperationKind = {
   kind: GROUP_DELETE_KIND,
+  slice(op, { store, registry }) {
+    const group = store.get<ResourceGroup>(op.resourceId);
+    return group !== undefined && registry.deleteSliceOfResourceGroup(group.id, store);
+  },
   run(op, { store, registry }) {
     const group = store.get<ResourceGroup>(op.resourceId);
     if (!group) return;
