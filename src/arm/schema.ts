@@ -4,7 +4,6 @@
 // aksemu is strict by default: a member the model lacks is an error naming it; --loose drops it.
 // Keys the client chose (maps, tags) are copied as data: '__proto__' stays a key, never a prototype.
 import { invalidRequestContent, unknownMembers, type UnknownMember } from './errors.js';
-import { checkValueDepth } from './jsonDepth.js';
 import { validateTags } from './tags.js';
 
 export type Schema =
@@ -90,8 +89,6 @@ function setMember(out: Record<string, unknown>, key: string, value: unknown): v
  * Throws ArmError InvalidRequestContent.
  */
 export function checkBody(schema: Schema, value: unknown, strict: boolean): unknown {
-  // The pipeline bounded the text already; bodies built in process are bounded here, before the walk.
-  checkValueDepth(value);
   if (value === null || value === undefined) throw conversionError(schema, null, '');
   const unknown: UnknownMember[] = [];
   const result = walk(schema, value, '', unknown);
