@@ -317,6 +317,23 @@ export function operationNotAllowed(operationName: string): ArmError {
     `Operation is not allowed: Another operation (${operationName}) is in progress, please wait for it to finish before starting a new operation. See https://aka.ms/aks-pending-operation for more details`);
 }
 
+/** AKS's words for a node resource group name that is no resource group name (a '/' would reach other keys). */
+export function invalidNodeResourceGroupName(): ArmError {
+  return new ArmError(400, 'InvalidParameter',
+    'The value of parameter nodeResourceGroupName is invalid. Please see https://aka.ms/aks-naming-rules for more details.', 'nodeResourceGroupName');
+}
+
+export function nodeResourceGroupSameAsResourceGroup(nodeResourceGroup: string, resourceGroup: string): ArmError {
+  return new ArmError(400, 'NodeResourceGroupSameAsResourceGroup',
+    `Node resource group '${nodeResourceGroup}' is the same as ResourceGroup '${resourceGroup}', which is not allowed, please provide a different node resource group.`);
+}
+
+/** AKS creates the node resource group; it never adopts (and so, on delete, never removes) an existing one. */
+export function nodeResourceGroupAlreadyExists(nodeResourceGroup: string, subscriptionId: string): ArmError {
+  return new ArmError(400, 'NodeResourceGroupAlreadyExists',
+    `Node resource group '${nodeResourceGroup}' under subscription '${subscriptionId}' already exists, please provide a new one.`);
+}
+
 /** The failure of a long-running AKS operation whose work hit a rule at run time (SubnetIsFull, …). */
 export function operationFailed(problem: { code: string; message: string; target: string }): ArmError {
   return new ArmError(400, problem.code, problem.message, problem.target);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { arm } from './helpers.js';
+import { arm, waitForResult } from './helpers.js';
 
 const RG = '2021-04-01';
 const NET = '2022-07-01';
@@ -85,6 +85,47 @@ describe('hostile resource ids', () => {
     assert.equal(read.status, 400);
     assert.equal(read.body.error.code, 'InvalidResourceName');
     assert.deepEqual(keys(), before);
+  });
+
+  test("a cluster's node resource group is a new group of its own, never a path into another record", async () => {
+    const cluster = (nodeResourceGroup: string) => ({
+      location: 'eastus',
+      identity: { type: 'SystemAssigned' },
+      properties: {
+        dnsPrefix: 'n',
+        nodeResourceGroup,
+        agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }],
+        networkProfile: { networkPlugin: 'kubenet' },
+      },
+    });
+    const url = `${subPath}/resourceGroups/r/providers/Microsoft.ContainerService/managedClusters/n?api-version=${AKS}`;
+    const before = keys();
+    for (const name of ['../../etc', 'r/providers/Microsoft.Network/virtualNetworks/v', 'a\u0000b', 'x'.repeat(91)]) {
+      const res = await arm(server, 'PUT', url, { body: cluster(name) });
+      assert.equal(res.status, 400, name);
+      assert.deepEqual(res.body.error, {
+        code: 'InvalidParameter',
+        message: 'The value of parameter nodeResourceGroupName is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+        target: 'nodeResourceGroupName',
+      });
+    }
+    // Deleting the cluster would delete its node resource group: another group may not be it.
+    const same = await arm(server, 'PUT', url, { body: cluster('R') });
+    assert.equal(same.status, 400);
+    assert.deepEqual(same.body.error, {
+      code: 'NodeResourceGroupSameAsResourceGroup',
+      message: "Node resource group 'R' is the same as ResourceGroup 'r', which is not allowed, please provide a different node resource group.",
+    });
+    await arm(server, 'PUT', `${subPath}/resourcegroups/other?api-version=${RG}`, { body: { location: 'eastus' } });
+    const taken = await arm(server, 'PUT', url, { body: cluster('Other') });
+    assert.equal(taken.status, 400);
+    assert.deepEqual(taken.body.error, {
+      code: 'NodeResourceGroupAlreadyExists',
+      message: `Node resource group 'Other' under subscription '${sub}' already exists, please provide a new one.`,
+    });
+    assert.deepEqual(keys().filter((k) => !k.toLowerCase().endsWith('/resourcegroups/other')), before);
+    const deleted = await arm(server, 'DELETE', `${subPath}/resourcegroups/other?api-version=${RG}`);
+    assert.equal((await waitForResult(server, deleted.headers['location'])).status, 204);
   });
 
   test('control characters and the other characters ARM refuses in names', async () => {

@@ -10,18 +10,22 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { validateCluster } from '../../aks/validate.js';
 import {
   ArmError,
+  invalidNodeResourceGroupName,
   locationRequired,
+  nodeResourceGroupAlreadyExists,
+  nodeResourceGroupSameAsResourceGroup,
   operationNotAllowed,
   resourceNotFound,
   unknownMembers,
   validationFailed,
 } from '../../arm/errors.js';
 import { findRegion } from '../../arm/locations.js';
+import { validateResourceGroupName } from '../../arm/names.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
-import { environmentFor } from './network.js';
+import { environmentFor, nodeResourceGroupId } from './network.js';
 import { poolsOf, reconcile, resolvedWithPools, teardown } from './provisioner.js';
 import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
 import { renderCluster } from './render.js';
@@ -216,8 +220,28 @@ function put(ctx: RequestContext) {
   return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
 }
 
+/**
+ * The node resource group is a new group of the cluster's own: a name that is no group name could
+ * reach other records' keys, and an existing group (the cluster's own among them) would be deleted
+ * with the cluster.
+ */
+function checkNodeResourceGroup(store: Store, cluster: ClusterRecord, given: unknown): void {
+  if (given !== undefined && given !== '') {
+    try {
+      validateResourceGroupName(String(given));
+    } catch {
+      throw invalidNodeResourceGroupName();
+    }
+  }
+  if (cluster.nodeResourceGroup.toLowerCase() === cluster.resourceGroup.toLowerCase()) {
+    throw nodeResourceGroupSameAsResourceGroup(cluster.nodeResourceGroup, cluster.resourceGroup);
+  }
+  if (store.get(nodeResourceGroupId(cluster))) throw nodeResourceGroupAlreadyExists(cluster.nodeResourceGroup, cluster.subscriptionId);
+}
+
 function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>) {
   const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
+  checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
   const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}) };
   const pools = (spec.agentPoolProfiles ?? []).map((raw, i) => poolRecord(cluster, raw, resolved, i));
