@@ -43,6 +43,10 @@ const SIGNING_KEY = 'aksemu:signing-key';
 const ALG = 'RS256';
 /** AAD tolerates five minutes of clock skew. */
 const CLOCK_TOLERANCE_S = 300;
+/** AAD's access tokens live at most a day; one issued longer ago is not AAD's. */
+const MAX_TOKEN_AGE_S = 86400;
+/** What every AAD access token carries; a token without one of them is not accepted. */
+const REQUIRED_CLAIMS = ['exp', 'iat', 'nbf', 'iss', 'aud'];
 
 async function loadOrCreateKey(store: Store): Promise<SigningKey> {
   const existing = store.get<SigningKey>(SIGNING_KEY);
@@ -119,9 +123,15 @@ export class TokenAuthority {
     if (!match) throw authenticationHeaderInvalid(authorizationUri);
     let payload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, this.publicKey, { algorithms: [ALG], clockTolerance: CLOCK_TOLERANCE_S }));
+      // The algorithm is pinned (RS256 with our key only), and so are the claims AAD always sets.
+      ({ payload } = await jwtVerify(match[1]!, this.publicKey, {
+        algorithms: [ALG],
+        clockTolerance: CLOCK_TOLERANCE_S,
+        requiredClaims: REQUIRED_CLAIMS,
+        maxTokenAge: MAX_TOKEN_AGE_S,
+      }));
     } catch (err) {
-      if (err instanceof joseErrors.JWTExpired && typeof err.payload.exp === 'number') {
+      if (err instanceof joseErrors.JWTExpired && err.claim === 'exp' && typeof err.payload.exp === 'number') {
         throw expiredAuthenticationToken(authorizationUri, new Date(err.payload.exp * 1000), new Date());
       }
       throw invalidAuthenticationToken(authorizationUri);

@@ -126,6 +126,19 @@ export function methodNotAllowed(method: string): ArmError {
   return new ArmError(405, 'MethodNotAllowed', `The requested resource does not support http method '${method}'.`);
 }
 
+export function invalidSubscriptionId(subscriptionId: string): ArmError {
+  return new ArmError(400, 'InvalidSubscriptionId', `The provided subscription identifier '${subscriptionId}' is malformed or invalid.`);
+}
+
+/**
+ * (aksemu) A name in the path with a character ARM refuses in resource names (the RPC's list: '<',
+ * '>', '%', '&', ':', '\\', '?', '/', '#' and control characters) or longer than 260 characters.
+ */
+export function invalidResourceName(name: string): ArmError {
+  return new ArmError(400, 'InvalidResourceName',
+    `The resource name '${name}' is invalid. A name cannot contain '<', '>', '%', '&', ':', '\\', '?', '/', '#' or control characters, and has at most 260 characters.`);
+}
+
 export function subscriptionNotFound(subscriptionId: string): ArmError {
   return new ArmError(404, 'SubscriptionNotFound', `The subscription '${subscriptionId}' could not be found.`);
 }
@@ -160,9 +173,71 @@ export function unsupportedMediaType(contentType: string): ArmError {
     `The content media type '${contentType}' is not supported. Only 'application/json' is supported.`);
 }
 
+/** Newtonsoft's limit (MaxDepth 64 since Json.NET 13.0.1), which ARM deserializes with, in its words. */
+export function maxDepthExceeded(maxDepth: number, path: string, line?: number, position?: number): ArmError {
+  const where = line === undefined ? '' : `, line ${line}, position ${position}`;
+  return invalidRequestContent(`The reader's MaxDepth of ${maxDepth} has been exceeded. Path '${path}'${where}.`);
+}
+
 /** (aksemu) The body is larger than the server accepts. */
 export function requestEntityTooLarge(limitBytes: number): ArmError {
   return new ArmError(413, 'RequestEntityTooLarge', `The request content is larger than ${limitBytes} bytes.`);
+}
+
+// ---- the HTTP layer (before ARM's pipeline) ---------------------------------------------------
+// Answers that http.sys gives in front of ARM, put in ARM's envelope so every client reads them alike.
+
+/** (aksemu) http.sys's "The request URL is invalid": a path that does not percent-decode. */
+export function invalidRequestUrl(): ArmError {
+  return new ArmError(400, 'BadRequest', 'The request URL is invalid.');
+}
+
+/** (aksemu) A request Node's HTTP parser refuses (request line, header syntax, Content-Length). */
+export function invalidHttpRequest(): ArmError {
+  return new ArmError(400, 'BadRequest', 'The request is not valid HTTP.');
+}
+
+/** (aksemu) The request's headers are over Node's limit. */
+export function requestHeaderFieldsTooLarge(): ArmError {
+  return new ArmError(431, 'RequestHeaderFieldsTooLarge', 'The request headers are larger than the server accepts.');
+}
+
+/** (aksemu) The client did not send its request within Node's request timeout. */
+export function requestTimeout(): ArmError {
+  return new ArmError(408, 'RequestTimeout', 'The client did not send the whole request in time.');
+}
+
+/** (aksemu) Over the per-client rate limit; ARM's own throttling answers 429 with Retry-After too. */
+export function tooManyRequests(burst: number, perSecond: number, retryAfterSeconds: number): ArmError {
+  return new ArmError(429, 'TooManyRequests',
+    `The client sent more requests than aksemu accepts (a burst of ${burst}, then ${perSecond} per second). Please retry after ${retryAfterSeconds} seconds.`,
+    undefined, undefined, { 'Retry-After': String(retryAfterSeconds) });
+}
+
+// ---- tags ------------------------------------------------------------------------------------
+// ARM's tag limits and words (as Microsoft's Az.Migrate module reproduces them): at most 50 tags,
+// names of 1–512 characters without '<', '>', '%', '&', '\\', '?', '/' or control characters, values ≤ 256.
+
+export function tooManyTags(count: number, max: number): ArmError {
+  return new ArmError(400, 'InvalidTags', `Too many tags specified. Requested tag count - '${count}'. Maximum number of tags allowed - '${max}'.`);
+}
+
+export function emptyTagName(): ArmError {
+  return new ArmError(400, 'InvalidTagName', 'The tag name must be non-null, non-empty and non-whitespace only. Please provide an actual value.');
+}
+
+export function invalidTagNameCharacters(names: readonly string[]): ArmError {
+  return new ArmError(400, 'InvalidTagNameCharacters', `The tag names '${names.join(', ')}' have reserved characters '<,>,%,&,\\,?,/' or control characters.`);
+}
+
+export function tagNameTooLong(names: readonly string[], max: number): ArmError {
+  return new ArmError(400, 'InvalidTagName',
+    `Tag key too large. Following tag name '${names.join(', ')}' exceeded the maximum length. Maximum allowed length for tag name - '${max}' characters.`);
+}
+
+export function tagValueTooLong(values: readonly string[], max: number): ArmError {
+  return new ArmError(400, 'InvalidTagValueLength',
+    `Tag value too large. Following tag value '${values.join(', ')}' exceeded the maximum length. Maximum allowed length for tag value - '${max}' characters.`);
 }
 
 // ---- resources -----------------------------------------------------------------------------
@@ -240,6 +315,23 @@ export function validationFailed(problems: readonly { code: string; message: str
 export function operationNotAllowed(operationName: string): ArmError {
   return new ArmError(409, 'OperationNotAllowed',
     `Operation is not allowed: Another operation (${operationName}) is in progress, please wait for it to finish before starting a new operation. See https://aka.ms/aks-pending-operation for more details`);
+}
+
+/** AKS's words for a node resource group name that is no resource group name (a '/' would reach other keys). */
+export function invalidNodeResourceGroupName(): ArmError {
+  return new ArmError(400, 'InvalidParameter',
+    'The value of parameter nodeResourceGroupName is invalid. Please see https://aka.ms/aks-naming-rules for more details.', 'nodeResourceGroupName');
+}
+
+export function nodeResourceGroupSameAsResourceGroup(nodeResourceGroup: string, resourceGroup: string): ArmError {
+  return new ArmError(400, 'NodeResourceGroupSameAsResourceGroup',
+    `Node resource group '${nodeResourceGroup}' is the same as ResourceGroup '${resourceGroup}', which is not allowed, please provide a different node resource group.`);
+}
+
+/** AKS creates the node resource group; it never adopts (and so, on delete, never removes) an existing one. */
+export function nodeResourceGroupAlreadyExists(nodeResourceGroup: string, subscriptionId: string): ArmError {
+  return new ArmError(400, 'NodeResourceGroupAlreadyExists',
+    `Node resource group '${nodeResourceGroup}' under subscription '${subscriptionId}' already exists, please provide a new one.`);
 }
 
 /** The failure of a long-running AKS operation whose work hit a rule at run time (SubnetIsFull, …). */

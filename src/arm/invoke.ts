@@ -6,6 +6,7 @@ import { checkApiVersionSupported } from './apiVersions.js';
 import { invalidRequestContent, subscriptionNotFound } from './errors.js';
 import type { Identity } from './identity.js';
 import { getSubscription } from './identity.js';
+import { checkValueDepth } from './jsonDepth.js';
 import type { Lro } from './lro.js';
 import { findRoute } from './pipeline.js';
 import type { Principal } from './auth.js';
@@ -39,6 +40,8 @@ export interface InProcessRequest {
 
 /** Runs the route's handler and returns its answer; ARM errors are thrown as ArmError. */
 export function invokeRoute(caller: InProcessCaller, req: InProcessRequest): ArmResponse {
+  // A body built in process has no text the pipeline could bound: bound the value before anything walks it.
+  checkValueDepth(req.body);
   const segments = splitPath(req.path);
   const { route, provider, params } = findRoute(caller.registry, req.method, segments, req.apiVersion, req.path);
   const subscriptionId = params['subscriptionId'];

@@ -3,6 +3,8 @@
 // client gets 201/202 with polling headers. Later the operation's kind runs its work in a second
 // transaction that also marks the operation Succeeded, so an operation found InProgress after a
 // crash has changed nothing yet and is simply run again on restart (or Failed if no provider can).
+// A kind with much work (a resource group of hundreds of clusters) first runs it in slices, one
+// transaction each with the event loop free between them; a restart resumes with the next slice.
 import { randomUUID } from 'node:crypto';
 import { ArmError, operationInterrupted, operationNotFound, type ArmErrorBody } from './errors.js';
 import type { ArmResponse, RequestContext, Route } from './provider.js';
@@ -42,6 +44,13 @@ export interface OperationEnv {
 export interface OperationKind {
   /** Unique, e.g. Microsoft.Resources/resourceGroups/delete. */
   kind: string;
+  /**
+   * Work done before run(), a bounded part at a time: each call runs in its own transaction and
+   * returns true, or returns false when nothing is left. Every slice must leave the state
+   * consistent, since a restart may come between two. Throw an ArmError to fail the operation (the
+   * slices already committed stay).
+   */
+  slice?(op: Operation, env: OperationEnv): boolean;
   /**
    * Does the work, synchronously, inside the transaction that marks the operation Succeeded.
    * Throw an ArmError to fail the operation; nothing run() changed is kept then.
@@ -108,7 +117,9 @@ export interface LroOptions {
 }
 
 export class Lro {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** How to cancel each operation's next step (a timer, or an immediate between slices). */
+  private readonly scheduled = new Map<string, () => void>();
+  private closed = false;
 
   constructor(
     private readonly store: Store,
@@ -152,7 +163,9 @@ export class Lro {
       spec.prepare?.(op.id);
       this.store.put(operationKey(op.id), op);
       if (this.runAtOnce) {
-        this.registry.operationKind(op.kind)!.run(op, this.env());
+        const kind = this.registry.operationKind(op.kind)!;
+        while (kind.slice?.(op, this.env()));
+        kind.run(op, this.env());
         this.store.put(operationKey(op.id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
       }
     });
@@ -190,30 +203,43 @@ export class Lro {
 
   /** Stops running operations; those not yet run stay InProgress in the store for recover(). */
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.closed = true;
+    for (const cancel of this.scheduled.values()) cancel();
+    this.scheduled.clear();
   }
 
   private env(): OperationEnv {
     return { store: this.store, registry: this.registry, lro: this };
   }
 
-  private schedule(id: string, delayMs: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
+  /** Runs the operation's next step after delayMs, or (between slices) once pending I/O has been served. */
+  private schedule(id: string, delayMs: number | 'after-io'): void {
+    if (this.closed) return;
+    const step = () => {
+      this.scheduled.delete(id);
       this.execute(id);
-    }, delayMs);
-    this.timers.set(id, timer);
+    };
+    if (delayMs === 'after-io') {
+      const immediate = setImmediate(step);
+      this.scheduled.set(id, () => clearImmediate(immediate));
+    } else {
+      const timer = setTimeout(step, delayMs);
+      this.scheduled.set(id, () => clearTimeout(timer));
+    }
   }
 
   private execute(id: string): void {
     try {
-      this.store.transaction(() => {
+      const more = this.store.transaction(() => {
         const op = this.get(id);
-        if (!op || op.status !== 'InProgress') return;
-        this.registry.operationKind(op.kind)!.run(op, this.env());
+        if (!op || op.status !== 'InProgress') return false;
+        const kind = this.registry.operationKind(op.kind)!;
+        if (kind.slice?.(op, this.env())) return true;
+        kind.run(op, this.env());
         this.store.put(operationKey(id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
+        return false;
       });
+      if (more) this.schedule(id, 'after-io');
     } catch (err) {
       if (!(err instanceof ArmError)) this.options.log(`operation ${id} failed: ${err instanceof Error ? err.stack : String(err)}`);
       const error = err instanceof ArmError ? err : new ArmError(500, 'InternalOperationError', 'The operation failed with an internal error.');

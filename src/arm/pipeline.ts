@@ -18,7 +18,9 @@ import {
 } from './errors.js';
 import type { Identity } from './identity.js';
 import { getSubscription } from './identity.js';
+import { checkTextDepth } from './jsonDepth.js';
 import type { Lro } from './lro.js';
+import { validatePathNames } from './names.js';
 import type { ArmResponse, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
 import { checkBody, parseJsonBody } from './schema.js';
@@ -60,7 +62,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     const { pathname, query } = splitUrl(req.url);
     const apiVersion = requireApiVersion(query);
 
-    // 4. Route: the provider and handler for method + path.
+    // 4. Route: the provider and handler for method + path (decoded segments), whose names are ARM's.
     const segments = splitPath(pathname);
     const { route, provider, params } = findRoute(deps.registry, req.method, segments, apiVersion, pathname);
 
@@ -74,7 +76,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     const rawBody = req.rawBody ?? '';
     checkApiVersionSupported(provider, route, apiVersion, deps.loose, () => locationForErrors(rawBody));
 
-    // 7. Body: JSON, checked against the route's model (strict unless --loose).
+    // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
     const body = readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose);
 
     // 8. Handler.
@@ -137,7 +139,10 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
     : { pathname: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
 }
 
-/** Step 4: the route for method + path, or ARM's error explaining the miss. Also used by invokeRoute(). */
+/**
+ * Step 4: the route for method + path, or ARM's error explaining the miss; the names it binds are
+ * checked before any handler makes a key of them. Also used by invokeRoute().
+ */
 export function findRoute(
   registry: Registry,
   method: string,
@@ -146,7 +151,10 @@ export function findRoute(
   pathname: string,
 ): { route: Route; provider: Provider; params: Record<string, string> } {
   const match = METHODS.includes(method as HttpMethod) ? registry.match(method as HttpMethod, segments) : { kind: 'method-not-allowed' as const };
-  if (match.kind === 'route') return match;
+  if (match.kind === 'route') {
+    validatePathNames(match.params);
+    return match;
+  }
   if (match.kind === 'method-not-allowed') throw methodNotAllowed(method);
   // Explain a miss under /providers/{namespace}/{type} as ARM does.
   const at = segments.findIndex((s) => s.toLowerCase() === 'providers');
@@ -162,6 +170,7 @@ export function findRoute(
 /** NoRegisteredProviderFound names the location of the body, when there is one. */
 function locationForErrors(rawBody: string): string {
   try {
+    checkTextDepth(rawBody);
     const location = (JSON.parse(rawBody) as { location?: unknown }).location;
     return typeof location === 'string' ? location : 'global';
   } catch {
@@ -170,6 +179,9 @@ function locationForErrors(rawBody: string): string {
 }
 
 function readBody(route: Route, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
+  if (!route.body && !route.rawBody) return undefined;
+  // Before any parser runs: routes that parse their own text (templates) are bounded too.
+  checkTextDepth(rawBody);
   if (!route.body) return undefined;
   if (rawBody.trim() === '') {
     if (route.bodyRequired) throw invalidRequestContent('The request content is empty');

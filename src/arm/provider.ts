@@ -70,8 +70,15 @@ export interface Provider {
   routes: readonly Route[];
   operationKinds?: readonly OperationKind[];
   /**
-   * Called inside the transaction that deletes a resource group, before its keys are removed, so a
-   * provider can release what lives outside the group (addresses, node resource groups).
+   * Deletes one bounded part of what the provider holds in a resource group being deleted (one
+   * cluster and all it holds elsewhere), in a transaction of its own; false when nothing is left.
+   * The group delete calls it until every provider says false, so a big group goes in slices that
+   * let other requests run, and each slice leaves a consistent state for a restart to resume from.
+   */
+  deleteSliceOfResourceGroup?(groupId: string, store: Store): boolean;
+  /**
+   * Called inside the transaction that deletes a resource group, after every slice and before its
+   * keys are removed, so a provider can release what lives outside the group (addresses).
    */
   onResourceGroupDelete?(groupId: string, store: Store): void;
 }

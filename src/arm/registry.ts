@@ -82,6 +82,12 @@ export class Registry {
     return this.kinds.get(kind);
   }
 
+  /** One provider's next slice of a resource group delete (Provider.deleteSliceOfResourceGroup); false when none is left. */
+  deleteSliceOfResourceGroup(groupId: string, store: Store): boolean {
+    for (const provider of this.byNamespace.values()) if (provider.deleteSliceOfResourceGroup?.(groupId, store)) return true;
+    return false;
+  }
+
   /** Runs every provider's resource-group delete hook (inside the caller's transaction). */
   onResourceGroupDelete(groupId: string, store: Store): void {
     for (const provider of this.byNamespace.values()) provider.onResourceGroupDelete?.(groupId, store);

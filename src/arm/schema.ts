@@ -1,13 +1,16 @@
 // Request-body models and the strict check. ARM deserializes bodies into typed models: member names
 // match case-insensitively, null means "not given", and a wrong JSON type is a deserialization error.
+// The body itself must be an object, and a typed array cannot hold null (handlers index into both).
 // aksemu is strict by default: a member the model lacks is an error naming it; --loose drops it.
+// Keys the client chose (maps, tags) are copied as data: '__proto__' stays a key, never a prototype.
 import { invalidRequestContent, unknownMembers, type UnknownMember } from './errors.js';
+import { validateTags } from './tags.js';
 
 export type Schema =
   | { kind: 'object'; typeName: string; properties: Record<string, Schema> }
   | { kind: 'map'; values: Schema }
   | { kind: 'array'; items: Schema }
-  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'any' };
+  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'any' | 'tags' };
 
 /** Builders, so a model reads like the REST spec. */
 export const s = {
@@ -26,11 +29,13 @@ export const s = {
   integer: (): Schema => ({ kind: 'integer' }),
   boolean: (): Schema => ({ kind: 'boolean' }),
   any: (): Schema => ({ kind: 'any' }),
+  /** A resource's tags: a map of strings within ARM's tag limits (src/arm/tags.ts). */
+  tags: (): Schema => ({ kind: 'tags' }),
 };
 
 const CLR_TYPE: Record<string, string> = {
-  object: 'Object',
   map: 'Dictionary',
+  tags: 'Dictionary',
   array: 'Array',
   string: 'System.String',
   number: 'System.Double',
@@ -42,6 +47,7 @@ function typeMatches(schema: Schema, value: unknown): boolean {
   switch (schema.kind) {
     case 'object':
     case 'map':
+    case 'tags':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'array':
       return Array.isArray(value);
@@ -62,12 +68,28 @@ function join(path: string, member: string): string {
   return path === '' ? member : `${path}.${member}`;
 }
 
+function typeName(schema: Schema): string {
+  return schema.kind === 'object' ? schema.typeName : CLR_TYPE[schema.kind]!;
+}
+
+/** Newtonsoft's words for a value it cannot put in the model; null reads as {null}, as Newtonsoft writes it. */
+function conversionError(schema: Schema, value: unknown, path: string) {
+  const shown = value === null ? '{null}' : JSON.stringify(value);
+  return invalidRequestContent(`Error converting value ${shown} to type '${typeName(schema)}'. Path '${path}'`, path || undefined);
+}
+
+/** out[key] = value as an own data property: an assignment to '__proto__' would set out's prototype. */
+function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * Checks value against schema and returns the value as the handler should see it: member names
  * in the model's casing, unknown members removed (loose) or reported all at once (strict).
  * Throws ArmError InvalidRequestContent.
  */
 export function checkBody(schema: Schema, value: unknown, strict: boolean): unknown {
+  if (value === null || value === undefined) throw conversionError(schema, null, '');
   const unknown: UnknownMember[] = [];
   const result = walk(schema, value, '', unknown);
   if (strict && unknown.length > 0) throw unknownMembers(unknown);
@@ -76,12 +98,7 @@ export function checkBody(schema: Schema, value: unknown, strict: boolean): unkn
 
 function walk(schema: Schema, value: unknown, path: string, unknown: UnknownMember[]): unknown {
   if (value === null || value === undefined) return value;
-  if (!typeMatches(schema, value)) {
-    throw invalidRequestContent(
-      `Error converting value ${JSON.stringify(value)} to type '${CLR_TYPE[schema.kind]}'. Path '${path}'`,
-      path || undefined,
-    );
-  }
+  if (!typeMatches(schema, value)) throw conversionError(schema, value, path);
   switch (schema.kind) {
     case 'object': {
       const byLowerName = new Map(Object.keys(schema.properties).map((name) => [name.toLowerCase(), name]));
@@ -96,15 +113,21 @@ function walk(schema: Schema, value: unknown, path: string, unknown: UnknownMemb
       }
       return out;
     }
-    case 'map': {
+    case 'map':
+    case 'tags': {
+      const values = schema.kind === 'map' ? schema.values : s.string();
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        out[key] = walk(schema.values, child, join(path, key), unknown);
+        setMember(out, key, walk(values, child, join(path, key), unknown));
       }
+      if (schema.kind === 'tags') validateTags(out);
       return out;
     }
     case 'array':
-      return (value as unknown[]).map((item, i) => walk(schema.items, item, `${path}[${i}]`, unknown));
+      return (value as unknown[]).map((item, i) => {
+        if (item === null && schema.items.kind !== 'any') throw conversionError(schema.items, null, `${path}[${i}]`);
+        return walk(schema.items, item, `${path}[${i}]`, unknown);
+      });
     default:
       return value;
   }

@@ -3,13 +3,26 @@
 // runs and what tests run in-process.
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { requireApiVersion } from '../arm/apiVersions.js';
 import { TokenAuthority } from '../arm/auth.js';
 import { openidConfiguration, tokenRequest } from '../arm/authority.js';
-import { ArmError, internalServerError, invalidRequestContent, requestEntityTooLarge } from '../arm/errors.js';
+import {
+  ArmError,
+  internalServerError,
+  invalidHttpRequest,
+  invalidRequestContent,
+  invalidRequestUrl,
+  methodNotAllowed,
+  requestEntityTooLarge,
+  requestHeaderFieldsTooLarge,
+  requestTimeout,
+  tooManyRequests,
+} from '../arm/errors.js';
 import { loadOrCreateIdentity, type Identity } from '../arm/identity.js';
 import { Lro } from '../arm/lro.js';
 import { metadataEndpoints } from '../arm/metadata.js';
@@ -25,6 +38,8 @@ import { NullDataplane, type Dataplane } from '../dataplane/dataplane.js';
 import { dataplaneProvider } from '../dataplane/provider.js';
 import { ObservedStore } from '../store/observed.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
+import { escapeControls } from './logLine.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from './rateLimit.js';
 import { loadOrCreateTls } from './tls.js';
 
 export const DEFAULT_PORT = 8443;
@@ -48,6 +63,8 @@ export interface ServerOptions {
   dataplane?: Dataplane;
   /** Quiet time after a change before the data plane applies it. */
   dataplaneDebounceMs?: number;
+  /** Requests per client: a burst, then so many per second (default: src/server/rateLimit.ts). */
+  rateLimit?: RateLimit;
 }
 
 export interface RunningServer {
@@ -76,6 +93,10 @@ function send(reply: FastifyReply, method: string, response: ArmResponse): Fasti
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
 
+function sendError(request: FastifyRequest, reply: FastifyReply, error: ArmError): FastifyReply {
+  return send(reply, request.method, errorResponse(error, { 'x-ms-request-id': request.id }));
+}
+
 /** The log shows the path and api-version only: other query values may be anything. */
 function loggableUrl(url: string): string {
   const q = url.indexOf('?');
@@ -84,13 +105,34 @@ function loggableUrl(url: string): string {
   return url.slice(0, q) + (apiVersion === null ? '' : `?api-version=${apiVersion}`);
 }
 
-/** Our URL as this client reached it (127.0.0.1 or localhost), so every URL we hand out works for it. */
-function baseUrlOf(request: FastifyRequest, fallback: string): string {
-  const host = request.headers.host;
-  return host !== undefined && /^([\w.-]+|\[[0-9a-f:]+\])(:\d+)?$/i.test(host) ? `https://${host}` : fallback;
+/**
+ * The URL handed out in this request's answers (operation URLs, the authority, audiences): ours as
+ * the client reached it when it names us — 127.0.0.1 or localhost with our port — and otherwise the
+ * server's own URL, so a Host header never decides where a client is sent next.
+ */
+function publicUrlOf(request: FastifyRequest, ours: { url: string; port: number }): string {
+  const host = /^(127\.0\.0\.1|localhost):(\d{1,5})$/i.exec(request.headers.host ?? '');
+  return host && Number(host[2]) === ours.port ? `https://${host[1]!.toLowerCase()}:${ours.port}` : ours.url;
 }
 
-function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, urlRef: { url: string }): FastifyInstance {
+/**
+ * Requests Node cannot parse never reach fastify: answer them in ARM's envelope too, as a raw
+ * response on the socket (there is no request object), then close it as Node does.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const error =
+    err.code === 'HPE_HEADER_OVERFLOW' ? requestHeaderFieldsTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : invalidHttpRequest();
+  if (socket.writable) {
+    const body = JSON.stringify(error.toJSON());
+    const headers = { ...ARM_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
+function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, ours: { url: string; port: number }, rateLimit: RateLimit): FastifyInstance {
   const app = Fastify({
     https: { key: tls.keyPem, cert: tls.certPem },
     logger: false,
@@ -99,11 +141,20 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
     exposeHeadRoutes: false,
     // az lower-cases the authority, and sends //metadata when the ARM URL ends in '/'.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    clientErrorHandler: answerClientError,
+    // A path that does not percent-decode (%ZZ) fails in the router, before any route.
+    frameworkErrors: (_err, request, reply) => sendError(request, reply, invalidRequestUrl()),
   });
 
   // Bodies arrive as text; the pipeline parses JSON itself so bad JSON is ARM's 400, not fastify's.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  const limiter = new RateLimiter(rateLimit);
+  app.addHook('onRequest', async (request, reply) => {
+    const retryAfter = limiter.take(request.socket.remoteAddress ?? '');
+    if (retryAfter !== undefined) return sendError(request, reply, tooManyRequests(rateLimit.burst, rateLimit.perSecond, retryAfter));
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
     deps.log(`${request.method} ${loggableUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
@@ -118,27 +169,30 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
       deps.log(`request ${request.id} failed: ${err.stack ?? err.message}`);
       armError = internalServerError(request.id);
     }
-    return send(reply, request.method, errorResponse(armError, { 'x-ms-request-id': request.id }));
+    return sendError(request, reply, armError);
   });
+
+  // Every path of every method ARM has is routed below: what is left is a method we do not serve.
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, methodNotAllowed(request.method)));
 
   app.get('/metadata/endpoints', async (request, reply) => {
     const headers = { 'x-ms-request-id': request.id };
     try {
       const apiVersion = requireApiVersion(new URLSearchParams(request.url.split('?')[1] ?? ''));
-      return send(reply, 'GET', { status: 200, body: metadataEndpoints(baseUrlOf(request, urlRef.url), apiVersion), headers });
+      return send(reply, 'GET', { status: 200, body: metadataEndpoints(publicUrlOf(request, ours), apiVersion), headers });
     } catch (err) {
       return send(reply, 'GET', errorResponse(err as ArmError, headers));
     }
   });
 
   app.get('/adfs/.well-known/openid-configuration', async (request, reply) =>
-    send(reply, 'GET', { status: 200, body: openidConfiguration(baseUrlOf(request, urlRef.url), deps.authority) }));
+    send(reply, 'GET', { status: 200, body: openidConfiguration(publicUrlOf(request, ours), deps.authority) }));
 
   app.get('/adfs/discovery/keys', async (request, reply) => send(reply, 'GET', { status: 200, body: deps.authority.jwks() }));
 
   app.post('/adfs/oauth2/token', async (request, reply) => {
     const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-    const result = await tokenRequest(form, request.headers.authorization, deps.identity, deps.authority, baseUrlOf(request, urlRef.url));
+    const result = await tokenRequest(form, request.headers.authorization, deps.identity, deps.authority, publicUrlOf(request, ours));
     return send(reply, 'POST', {
       status: result.status,
       body: result.body,
@@ -157,7 +211,7 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
           headers: request.headers,
           rawBody: typeof request.body === 'string' ? request.body : undefined,
           requestId: request.id,
-          baseUrl: baseUrlOf(request, urlRef.url),
+          baseUrl: publicUrlOf(request, ours),
         },
         deps,
       );
@@ -172,7 +226,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const other = otherLiveServer(home);
   if (other) throw new Error(`another aksemu (pid ${other.pid}) is serving ${home} at ${other.url}`);
-  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const sink = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const log = (line: string) => sink(escapeControls(line));
 
   const tls = loadOrCreateTls(home);
   const dbFile = join(home, 'state.db');
@@ -199,12 +254,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
     const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
 
-    const urlRef = { url: '' };
-    const app = buildApp(tls, deps, urlRef);
+    // Known once the listener is bound (port 0 picks one); requests cannot arrive before.
+    const ours = { url: '', port: 0 };
+    const app = buildApp(tls, deps, ours, options.rateLimit ?? DEFAULT_RATE_LIMIT);
     await app.listen({ host: HOST, port: options.port ?? DEFAULT_PORT });
-    const port = (app.server.address() as AddressInfo).port;
-    urlRef.url = `https://${HOST}:${port}`;
-    const endpointFile = writeEndpointFile(home, endpointInfo(urlRef.url, tls.caFile, identity));
+    ours.port = (app.server.address() as AddressInfo).port;
+    ours.url = `https://${HOST}:${ours.port}`;
+    const endpointFile = writeEndpointFile(home, endpointInfo(ours.url, tls.caFile, identity));
     // Cluster API servers come up before operations resume, so resumed creates reach them.
     clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     await clusterApis.start();
@@ -214,8 +270,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     let closed = false;
     return {
-      url: urlRef.url,
-      port,
+      url: ours.url,
+      port: ours.port,
       home,
       caFile: tls.caFile,
       caPem: tls.caPem,
@@ -228,8 +284,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       async close() {
         if (closed) return;
         closed = true;
-        await app.close();
+        // Operations stop first (synchronously): what has not run stays InProgress for the next start.
         lro.close();
+        await app.close();
         await clusterApis.close();
         await dataplane.close();
         store.close();

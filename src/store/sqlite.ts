@@ -32,11 +32,12 @@ export class SqliteStore implements Store {
         'INSERT INTO entries (k, key, value) VALUES (?, ?, ?) ON CONFLICT(k) DO UPDATE SET key = excluded.key, value = excluded.value',
       ),
       delete: this.db.prepare<[string]>('DELETE FROM entries WHERE k = ?'),
-      list: this.db.prepare<[string, string], Row>(
-        'SELECT key, value FROM entries WHERE k >= ? AND k < ? ORDER BY k',
+      // LIMIT -1 is SQLite's "no limit".
+      list: this.db.prepare<[string, string, number], Row>(
+        'SELECT key, value FROM entries WHERE k >= ? AND k < ? ORDER BY k LIMIT ?',
       ),
-      children: this.db.prepare<[string, string, string], Row>(
-        "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k",
+      children: this.db.prepare<[string, string, string, number], Row>(
+        "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k LIMIT ?",
       ),
       deletePrefix: this.db.prepare<[string, string]>('DELETE FROM entries WHERE k >= ? AND k < ?'),
     };
@@ -62,7 +63,8 @@ export class SqliteStore implements Store {
   list<T = unknown>(prefix: string, options: ListOptions = {}): Entry<T>[] {
     const low = normalizeKey(prefix);
     const high = prefixUpperBound(low);
-    const rows = options.children ? this.stmts.children.all(low, high, low) : this.stmts.list.all(low, high);
+    const limit = options.limit ?? -1;
+    const rows = options.children ? this.stmts.children.all(low, high, low, limit) : this.stmts.list.all(low, high, limit);
     return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as T }));
   }
 

@@ -9,6 +9,8 @@ export interface Entry<T = unknown> {
 export interface ListOptions {
   /** Only direct children: keys with no further '/' after the prefix. */
   children?: boolean;
+  /** At most this many entries, the first in key order (work done in slices takes one at a time). */
+  limit?: number;
 }
 
 export interface Store {

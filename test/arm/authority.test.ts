@@ -19,7 +19,7 @@ describe('authority and metadata', () => {
   });
 
   async function get(url: string) {
-    const res = await server.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1:8443' } });
+    const res = await server.app.inject({ method: 'GET', url, headers: { host: `127.0.0.1:${server.port}` } });
     return { status: res.statusCode, body: res.body === '' ? undefined : JSON.parse(res.body) };
   }
 
@@ -27,7 +27,7 @@ describe('authority and metadata', () => {
     const res = await server.app.inject({
       method: 'POST',
       url: '/adfs/oauth2/token',
-      headers: { host: '127.0.0.1:8443', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      headers: { host: `127.0.0.1:${server.port}`, 'content-type': 'application/x-www-form-urlencoded', ...headers },
       payload: new URLSearchParams(form).toString(),
     });
     return { status: res.statusCode, body: JSON.parse(res.body) };
@@ -37,7 +37,7 @@ describe('authority and metadata', () => {
     for (const url of ['/metadata/endpoints?api-version=2015-01-01', '//metadata/endpoints?api-version=2015-01-01']) {
       const res = await get(url);
       assert.equal(res.status, 200);
-      assert.equal(res.body.authentication.loginEndpoint, 'https://127.0.0.1:8443/adfs');
+      assert.equal(res.body.authentication.loginEndpoint, `${server.url}/adfs`);
       assert.equal(res.body.authentication.audiences[0], 'https://management.core.windows.net/');
       assert.equal(typeof res.body.graphEndpoint, 'string');
     }
@@ -45,8 +45,8 @@ describe('authority and metadata', () => {
 
   test('metadata 2022-09-01 (ARM_CLOUD_METADATA_URL) is a list of clouds', async () => {
     const res = await get('/metadata/endpoints?api-version=2022-09-01');
-    assert.equal(res.body[0].resourceManager, 'https://127.0.0.1:8443/');
-    assert.equal(res.body[0].authentication.loginEndpoint, 'https://127.0.0.1:8443/adfs');
+    assert.equal(res.body[0].resourceManager, `${server.url}/`);
+    assert.equal(res.body[0].authentication.loginEndpoint, `${server.url}/adfs`);
     assert.equal((await get('/metadata/endpoints')).body.error.code, 'MissingApiVersionParameter');
   });
 
@@ -54,8 +54,8 @@ describe('authority and metadata', () => {
     for (const url of ['/adfs/.well-known/openid-configuration', '/ADFS/.well-known/openid-configuration']) {
       const res = await get(url);
       assert.equal(res.status, 200);
-      assert.equal(res.body.token_endpoint, 'https://127.0.0.1:8443/adfs/oauth2/token');
-      assert.equal(res.body.authorization_endpoint, 'https://127.0.0.1:8443/adfs/oauth2/authorize');
+      assert.equal(res.body.token_endpoint, `${server.url}/adfs/oauth2/token`);
+      assert.equal(res.body.authorization_endpoint, `${server.url}/adfs/oauth2/authorize`);
     }
     const keys = await get('/adfs/discovery/keys');
     assert.equal(keys.body.keys[0].kty, 'RSA');

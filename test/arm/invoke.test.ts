@@ -72,6 +72,21 @@ describe('invokeRoute and Lro.immediate', () => {
     assert.equal(invokeRoute({ ...caller, loose: true }, { method: 'PUT', path: widget('w3'), apiVersion: '2023-01-01', body: { location: 'eastus', colour: 'red' } }).status, 201);
   });
 
+  test('a body built in process is held to the depth limit (no text to scan), and names stay checked', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.throws(
+      () => invokeRoute(caller, { method: 'PUT', path: widget('deep'), apiVersion: '2023-01-01', body: { location: 'eastus', properties: { size: deep } } }),
+      (e: unknown) =>
+        e instanceof ArmError && e.code === 'InvalidRequestContent' && e.message.endsWith(`MaxDepth of 64 has been exceeded. Path 'properties.size${'[0]'.repeat(62)}'.'.`),
+    );
+    assert.throws(
+      () => invokeRoute(caller, { method: 'PUT', path: widget('a%2Fb'), apiVersion: '2023-01-01', body: { location: 'eastus' } }),
+      (e: unknown) => e instanceof ArmError && e.code === 'InvalidResourceName',
+    );
+    assert.equal(store.get(widget('deep')), undefined);
+  });
+
   test("a failing operation throws its ArmError and rolls back the caller's whole transaction", () => {
     assert.throws(
       () =>

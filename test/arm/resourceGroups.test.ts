@@ -130,7 +130,7 @@ describe('Microsoft.Resources', () => {
     assert.equal(accepted.headers['retry-after'], '1');
     assert.equal(accepted.headers['azure-asyncoperation'], undefined);
     const location = String(accepted.headers['location']);
-    assert.match(location, new RegExp(`^https://localhost(:\\d+)?/subscriptions/${sub}/operationresults/[0-9a-f-]{36}\\?api-version=2021-04-01$`));
+    assert.match(location, new RegExp(`^${server.url}/subscriptions/${sub}/operationresults/[0-9a-f-]{36}\\?api-version=2021-04-01$`));
 
     assert.equal((await waitForResult(server, location)).status, 204);
     assert.equal((await arm(server, 'GET', `${group}?api-version=2021-04-01`)).status, 404);

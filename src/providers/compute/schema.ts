@@ -51,7 +51,7 @@ export const virtualMachineModel = s.object('VirtualMachine', {
   name: s.string(),
   type: s.string(),
   location: s.string(),
-  tags: s.map(s.string()),
+  tags: s.tags(),
   properties: s.object('VirtualMachineProperties', {
     hardwareProfile: s.object('HardwareProfile', { vmSize: s.string() }),
     storageProfile: s.object('StorageProfile', { imageReference, osDisk, dataDisks: s.array(s.any()) }),

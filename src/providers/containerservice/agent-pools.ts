@@ -5,7 +5,8 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { ArmError, resourceNotFound } from '../../arm/errors.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
-import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow } from './clusters.js';
+import { writableResourceGroup } from '../resources/resourceGroups.js';
+import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow, withoutNulls } from './clusters.js';
 import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
 import { renderPool } from './render.js';
@@ -33,11 +34,12 @@ function specWith(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord
 }
 
 function put(ctx: RequestContext) {
+  writableResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
   const cluster = requestedCluster(ctx);
   assertIdle(cluster);
   const name = ctx.params['agentPoolName']!;
   const body = (ctx.body ?? {}) as { properties?: AgentPoolProfile };
-  const profile = normalizePoolSpec({ ...(body.properties ?? {}) });
+  const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => p.name.toLowerCase() === name.toLowerCase());
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);

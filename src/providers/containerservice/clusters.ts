@@ -10,18 +10,22 @@ import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { validateCluster } from '../../aks/validate.js';
 import {
   ArmError,
+  invalidNodeResourceGroupName,
   locationRequired,
+  nodeResourceGroupAlreadyExists,
+  nodeResourceGroupSameAsResourceGroup,
   operationNotAllowed,
   resourceNotFound,
   unknownMembers,
   validationFailed,
 } from '../../arm/errors.js';
 import { findRegion } from '../../arm/locations.js';
+import { validateResourceGroupName } from '../../arm/names.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
-import { getResourceGroup } from '../resources/resourceGroups.js';
-import { environmentFor } from './network.js';
+import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
+import { environmentFor, nodeResourceGroupId } from './network.js';
 import { poolsOf, reconcile, resolvedWithPools, teardown } from './provisioner.js';
 import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
 import { renderCluster } from './render.js';
@@ -79,9 +83,17 @@ function checkVersionMembers(api: ApiVersionProfile, spec: ManagedClusterSpec, l
   for (const m of missing) delete net[m.path.split('.').pop()!];
 }
 
+/**
+ * A deep copy without null members: to AKS a null member is one not given, and the model reads
+ * members without expecting null (kubernetesVersion: null would reach a string method).
+ */
+export function withoutNulls<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (_key, member: unknown) => (member === null ? undefined : member)) as T;
+}
+
 /** az sends "let the server choose" as empty strings and zeros; the model wants them absent. */
 function normalizeSpec(properties: Record<string, unknown>): ManagedClusterSpec {
-  const spec = JSON.parse(JSON.stringify(properties ?? {})) as ManagedClusterSpec & Record<string, unknown>;
+  const spec = withoutNulls(properties ?? {}) as ManagedClusterSpec & Record<string, unknown>;
   for (const k of ['provisioningState', 'powerState', 'currentKubernetesVersion', 'fqdn', 'azurePortalFQDN', 'privateFQDN', 'maxAgentPools', 'identityProfile']) {
     delete spec[k];
   }
@@ -203,13 +215,33 @@ function put(ctx: RequestContext) {
   const spec = normalizeSpec(body.properties ?? {});
   checkVersionMembers(profile, spec, ctx.loose);
   const sub = ctx.params['subscriptionId']!;
-  const group = getResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
+  const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
 }
 
+/**
+ * The node resource group is a new group of the cluster's own: a name that is no group name could
+ * reach other records' keys, and an existing group (the cluster's own among them) would be deleted
+ * with the cluster.
+ */
+function checkNodeResourceGroup(store: Store, cluster: ClusterRecord, given: unknown): void {
+  if (given !== undefined && given !== '') {
+    try {
+      validateResourceGroupName(String(given));
+    } catch {
+      throw invalidNodeResourceGroupName();
+    }
+  }
+  if (cluster.nodeResourceGroup.toLowerCase() === cluster.resourceGroup.toLowerCase()) {
+    throw nodeResourceGroupSameAsResourceGroup(cluster.nodeResourceGroup, cluster.resourceGroup);
+  }
+  if (store.get(nodeResourceGroupId(cluster))) throw nodeResourceGroupAlreadyExists(cluster.nodeResourceGroup, cluster.subscriptionId);
+}
+
 function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>) {
   const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
+  checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
   const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}) };
   const pools = (spec.agentPoolProfiles ?? []).map((raw, i) => poolRecord(cluster, raw, resolved, i));

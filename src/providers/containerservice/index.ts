@@ -21,11 +21,12 @@ export function containerServiceProvider(): Provider {
       ...versionRoutes.map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
     ],
     operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind],
-    onResourceGroupDelete(groupId: string, store: Store) {
-      // A cluster's addresses live in subnets that may sit outside its group; its node resource group too.
-      for (const { key, value } of store.list<ClusterRecord>(`${groupId}/providers/${CLUSTER_TYPE}/`)) {
-        if (/\/managedClusters\/[^/]+$/i.test(key)) teardown(store, value);
-      }
+    deleteSliceOfResourceGroup(groupId: string, store: Store) {
+      // One cluster at a time: its addresses live in subnets that may sit outside its group, its node resource group too.
+      const [first] = store.list<ClusterRecord>(`${groupId}/providers/${CLUSTER_TYPE}/`, { children: true, limit: 1 });
+      if (!first) return false;
+      teardown(store, first.value);
+      return true;
     },
   };
 }

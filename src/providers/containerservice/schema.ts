@@ -49,7 +49,7 @@ const poolMembers: Record<string, Schema> = {
   scaleSetPriority: str(),
   scaleSetEvictionPolicy: str(),
   spotMaxPrice: s.number(),
-  tags: s.map(str()),
+  tags: s.tags(),
   nodeLabels: s.map(str()),
   nodeTaints: s.array(str()),
   nodeInitializationTaints: s.array(str()),
@@ -169,7 +169,7 @@ export const managedClusterModel = s.object('ManagedCluster', {
   name: str(),
   type: str(),
   location: str(),
-  tags: s.map(str()),
+  tags: s.tags(),
   sku: s.object('ManagedClusterSKU', { name: str(), tier: str() }),
   identity: s.object('ManagedClusterIdentity', {
     type: str(),
@@ -193,4 +193,4 @@ export const agentPoolModel = s.object('AgentPool', {
   properties: s.object('ManagedClusterAgentPoolProfileProperties', poolMembers),
 });
 
-export const tagsModel = s.object('TagsObject', { tags: s.map(str()) });
+export const tagsModel = s.object('TagsObject', { tags: s.tags() });

@@ -1,10 +1,9 @@
 // What every Microsoft.Network resource shares: the stored shape, ids, etags, regions, and the
 // references between resources ({"id": …}).
 import { randomUUID } from 'node:crypto';
-import { resourceGroupBeingDeleted, resourceGroupNotFound } from '../../arm/errors.js';
 import { findRegion, REGIONS } from '../../arm/locations.js';
 import type { Store } from '../../store/store.js';
-import type { ResourceGroup } from '../resources/resourceGroups.js';
+import { writableResourceGroup, type ResourceGroup } from '../resources/resourceGroups.js';
 import { linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
 
 export const NAMESPACE = 'Microsoft.Network';
@@ -93,10 +92,7 @@ export function parentOf(childId: string): string {
  * stored casing, so new ids use it.
  */
 export function writableGroup(store: Store, subscriptionId: string, groupName: string): ResourceGroup {
-  const group = store.get<ResourceGroup>(`/subscriptions/${subscriptionId}/resourceGroups/${groupName}`);
-  if (!group) throw resourceGroupNotFound(groupName);
-  if (group.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(group.name);
-  return group;
+  return writableResourceGroup(store, subscriptionId, groupName);
 }
 
 /** Like writableGroup, from a full resource id (the helpers other providers call). */

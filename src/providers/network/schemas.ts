@@ -5,7 +5,7 @@
 // left out, so strict mode names them instead of silently dropping them.
 import { s, type Schema } from '../../arm/schema.js';
 
-const tags = s.map(s.string());
+const tags = s.tags();
 const readOnlyAny = s.any();
 
 /** A reference: {"id": …}. Other members of an embedded resource are tolerated and ignored. */

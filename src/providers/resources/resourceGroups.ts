@@ -13,7 +13,6 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { s } from '../../arm/schema.js';
 import type { Store } from '../../store/store.js';
-import { validateResourceGroupName } from './groupNames.js';
 
 export const RESOURCE_GROUP_TYPE = 'Microsoft.Resources/resourceGroups';
 export const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
@@ -29,7 +28,7 @@ export interface ResourceGroup {
   properties: { provisioningState: 'Succeeded' | 'Deleting' };
 }
 
-const tags = s.map(s.string());
+const tags = s.tags();
 
 /** Read-only members are accepted and ignored, as ARM does, so a GET body can be PUT back. */
 const resourceGroupModel = s.object('ResourceGroup', {
@@ -67,13 +66,23 @@ export function getResourceGroup(store: Store, subscriptionId: string, name: str
   return group;
 }
 
+/**
+ * The group a resource is written into: it must exist and not be being deleted (ARM's 409), so
+ * nothing new lands in a group whose delete is under way.
+ */
+export function writableResourceGroup(store: Store, subscriptionId: string, name: string): ResourceGroup {
+  const group = getResourceGroup(store, subscriptionId, name);
+  if (group.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(group.name);
+  return group;
+}
+
 function requestedGroup(ctx: RequestContext): ResourceGroup {
   return getResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
 }
 
 function put(ctx: RequestContext) {
+  // The pipeline has checked the name (src/arm/names.ts).
   const name = ctx.params['resourceGroupName']!;
-  validateResourceGroupName(name);
   const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; managedBy?: string };
   if (!body.location) throw locationRequired();
   const region = findRegion(body.location);
@@ -166,9 +175,16 @@ export const resourceGroupRoutes: Route[] = [
   { method: 'GET', path: '/subscriptions/{subscriptionId}/resourcegroups', handle: list },
 ];
 
-/** Deletes the group and everything under it, after the providers have released what they hold. */
+/**
+ * Deletes the group and everything under it: first the providers' slices (a cluster each), then,
+ * with what they hold outside the group released, the group's keys.
+ */
 export const groupDeleteKind: OperationKind = {
   kind: GROUP_DELETE_KIND,
+  slice(op, { store, registry }) {
+    const group = store.get<ResourceGroup>(op.resourceId);
+    return group !== undefined && registry.deleteSliceOfResourceGroup(group.id, store);
+  },
   run(op, { store, registry }) {
     const group = store.get<ResourceGroup>(op.resourceId);
     if (!group) return;
