@@ -138,7 +138,8 @@ describe('hostile templates', () => {
   });
 
   test('a body that is null, properties null, a template that is not an object, a parameter not {value}', async () => {
-    await refused('nul', put('nul', 'null'), 400, 'InvalidRequestContent', /Required property 'properties' not found in JSON/);
+    // A body that is no object stops at the front door, for every resource type alike.
+    await refused('nul', put('nul', 'null'), 400, 'InvalidRequestContent', /Error converting value \{null\} to type 'Deployment'/);
     await refused('nul', put('nul', '{"properties":null}'), 400, 'InvalidRequestContent', /Required property 'properties' not found in JSON/);
     await refused('nul', put('nul', '[1]'), 400, 'InvalidRequestContent', /.+/);
     await refused('nul', put('nul', '{"properties":{"template":"x"}}'), 400, 'InvalidRequestContent', /Error converting value \\"x\\" to type .*Path 'properties\.template'/);
