@@ -4,7 +4,7 @@
 // back after a restart — and finally each failure class is shrunk to a minimal request.
 import { armCall, armPut } from './arm-session.js';
 import { CLUSTERS, clusterBody, FIXTURE_GROUP, generateArm, nicBody, rebuildArm, vnetBody } from './arm-grammar.js';
-import type { WireResponse } from './client.js';
+import type { FuzzClient, WireResponse } from './client.js';
 import { drive, type Campaign } from './driver.js';
 import { FuzzServer } from './fuzz-server.js';
 import { Findings, figuresLine, judgeTransport, STALL_MS, newFigures, normalizeMessage, parseJson, stackSignature, type Figures, type Sent } from './oracle.js';
@@ -170,8 +170,8 @@ export async function shrinkAll(findings: Findings, classes: number, replay: (s:
 }
 
 /** Sends one request again and judges it on its own: the failure classes it shows. */
-export async function replay(s: Sent, judge: (f: Findings, s: Sent, r: WireResponse) => void, fs: FuzzServer): Promise<string[]> {
-  const res = await fs.client.send(s.wire);
+export async function replay(s: Sent, judge: (f: Findings, s: Sent, r: WireResponse) => void, client: FuzzClient): Promise<string[]> {
+  const res = await client.send(s.wire);
   await new Promise((r) => setTimeout(r, 30)); // the server's log line of a 500 may trail its answer
   const tmp = new Findings(0);
   judge(tmp, s, res);
@@ -233,7 +233,7 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
       await checkStillLocked(fs, findings);
       // Confirming and shrinking replay requests: done after the state check, which they would disturb.
       await confirmStalls(findings, fs);
-      await shrinkAll(findings, options.shrinkClasses ?? 12, (s) => replay(s, (f, sent, res) => judgeArm(fs, f, sent, res), fs), rebuildArm);
+      await shrinkAll(findings, options.shrinkClasses ?? 12, (s) => replay(s, (f, sent, res) => judgeArm(fs, f, sent, res), fs.client), rebuildArm);
       if (!(await fs.restart(true))) findings.add('restart', 'arm-final', 'the server did not come back healthy after a clean restart at the end of the run');
     }
   } finally {

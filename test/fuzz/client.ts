@@ -19,7 +19,11 @@ export interface WireRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /** A watch: the answer is its status and the first STREAM_MS of events, then the client hangs up. */
+  stream?: boolean;
 }
+
+const STREAM_MS = 300;
 
 export type Outcome = 'response' | 'timeout' | 'reset';
 
@@ -87,6 +91,12 @@ export class FuzzClient {
           },
           (res) => {
             const chunks: Buffer[] = [];
+            if (req.stream && res.statusCode === 200) {
+              setTimeout(() => {
+                finish({ outcome: 'response', status: 200, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+                r.destroy();
+              }, STREAM_MS);
+            }
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => finish({ outcome: 'response', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
             res.on('error', (e) => finish({ outcome: 'reset', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: e.message }));
