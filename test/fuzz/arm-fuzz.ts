@@ -228,6 +228,8 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
       },
     };
     await drive(campaign, findings, figures);
+    // A polluted (or stalled) process is restarted for the run-level checks; pollution is already reported.
+    if (!(await fs.health()).ok) await fs.restart();
     if ((await fs.health()).ok) {
       await checkArmState(fs, model, findings);
       await checkStillLocked(fs, findings);

@@ -188,6 +188,8 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
       },
     };
     await drive(campaign, findings, figures);
+    // A polluted (or stalled) process is restarted for the run-level checks; pollution is already reported.
+    if (!(await health()).ok && (await fs.restart())) await reconnect().catch(() => undefined);
     if ((await health()).ok) {
       await checkClusterState(fs, t, reported, uncertain, findings);
       await confirmStalls(findings, fs);

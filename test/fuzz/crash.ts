@@ -147,7 +147,9 @@ export async function runCrashRounds(options: { seed: number; rounds: number; in
         properties: { ipConfigurations: [{ name: 'ipconfig1', properties: { subnet: { id: `${g}/providers/Microsoft.Network/virtualNetworks/fz-tvnet5${round % 10}/subnets/sub2` } } }] },
       });
       // 3. SIGKILL at a seeded moment: before some answers, between them, or while the work runs.
-      await new Promise((r) => setTimeout(r, rng.int(0, 300)));
+      // Some answers first (so operations are recorded and running), then a little more time.
+      await Promise.race([Promise.all(ops.slice(0, rng.int(0, ops.length))), new Promise((r) => setTimeout(r, 10_000))]);
+      await new Promise((r) => setTimeout(r, rng.int(0, 150)));
       await kill(srv);
       await Promise.allSettled(ops);
       figures.rounds++;
