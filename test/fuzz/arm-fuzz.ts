@@ -209,7 +209,7 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
       name: 'ARM fuzz',
       total: options.total,
       concurrency,
-      batch: 200,
+      batch: 100,
       deadlineMs: options.deadlineMs ?? 120_000,
       generate: (i) => generateArm(options.seed, i, { sub: fs.sub, token: fs.token }),
       client: () => fs.client,
