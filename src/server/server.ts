@@ -41,6 +41,7 @@ import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } 
 import { escapeControls } from './logLine.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from './rateLimit.js';
 import { loadOrCreateTls } from './tls.js';
+import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 export const DEFAULT_PORT = 8443;
 const HOST = '127.0.0.1';
@@ -146,9 +147,15 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
     frameworkErrors: (_err, request, reply) => sendError(request, reply, invalidRequestUrl()),
   });
 
-  // Bodies arrive as text; the pipeline parses JSON itself so bad JSON is ARM's 400, not fastify's.
+  // Bodies arrive as text; the pipeline parses JSON itself so bad JSON is ARM's 400, not fastify's. An
+  // oversized body is drained before the 413 (src/http/body.ts), so the client reads the answer.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    readBoundedBody(payload, BODY_LIMIT).then(
+      (body) => (body === TOO_LARGE ? done(Object.assign(new Error('body too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })) : done(null, body.toString('utf8'))),
+      (err: Error) => done(err),
+    );
+  });
 
   const limiter = new RateLimiter(rateLimit);
   app.addHook('onRequest', async (request, reply) => {
