@@ -1,0 +1,99 @@
+// A replica bomb (issue 11): `kubectl create deployment huge --replicas=1000000000` is valid to the apiserver,
+// so it is stored; the controllers then create pods as kube-controller-manager does (slow-start batches of at
+// most 500 per sync, yielding between them), so ARM and every cluster keep answering, during the bomb and
+// after a restart with it stored, and `kubectl delete deployment huge` removes it and its pods in slices.
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, test } from 'node:test';
+import { PODS } from '../../src/cluster/workloads/kinds.js';
+import { bearer, https } from '../e2e/harness.js';
+import { restart } from '../network/harness.js';
+import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+
+const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
+
+/** The slowest of back-to-back ARM and cluster API requests over `ms`, and the event loop's worst stall. */
+async function responsiveness(env: ClusterEnv, ms: number): Promise<{ armMs: number; clusterMs: number; stallMs: number; requests: number }> {
+  const headers = await bearer(env.server);
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let armMs = 0;
+  let clusterMs = 0;
+  let requests = 0;
+  const end = Date.now() + ms;
+  try {
+    while (Date.now() < end) {
+      let t0 = Date.now();
+      const arm = await https(env.server, 'GET', `/subscriptions/${env.sub}/resourcegroups/rg?api-version=2021-04-01`, { headers });
+      assert.equal(arm.status, 200, arm.text);
+      armMs = Math.max(armMs, Date.now() - t0);
+      t0 = Date.now();
+      const cluster = await api(env, 'GET', '/api/v1/namespaces/kube-system/configmaps');
+      assert.equal(cluster.status, 200, cluster.text);
+      clusterMs = Math.max(clusterMs, Date.now() - t0);
+      requests += 2;
+    }
+  } finally {
+    delay.disable();
+  }
+  return { armMs, clusterMs, stallMs: delay.max / 1e6, requests };
+}
+
+function podCount(env: ClusterEnv): number {
+  return env.server.clusterApis.runtimeOf(env.clusterId)?.objects.count(PODS) ?? -1;
+}
+
+describe('a replica bomb', { skip }, () => {
+  test('ARM and the cluster API answer promptly during it and after a restart with it stored; kubectl deletes it and its pods go in slices', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const created = await kubectl(env, ['create', 'deployment', 'huge', '--image=nginx', '--replicas=1000000000']);
+      assert.equal(created.code, 0, created.stderr);
+      const during = await responsiveness(env, 4000);
+      assert.ok(during.armMs < 2000 && during.clusterMs < 2000 && during.stallMs < 1000, JSON.stringify(during));
+      assert.ok(podCount(env) > 500, `pods are being created (${podCount(env)})`);
+      const shown = await kubectl(env, ['get', 'deployment', 'huge', '-o', 'jsonpath={.spec.replicas}']);
+      assert.equal(shown.stdout, '1000000000');
+
+      const t0 = Date.now();
+      await restart(env);
+      const restartMs = Date.now() - t0;
+      assert.ok(restartMs < 20_000, `restart took ${restartMs} ms`);
+      const after = await responsiveness(env, 3000);
+      assert.ok(after.armMs < 2000 && after.clusterMs < 2000 && after.stallMs < 1000, JSON.stringify(after));
+
+      const before = podCount(env);
+      const deleting = kubectl(env, ['delete', 'deployment', 'huge', '--timeout=60s']);
+      const whileDeleting = await responsiveness(env, 2000);
+      const deleted = await deleting;
+      assert.equal(deleted.code, 0, deleted.stderr);
+      assert.equal(deleted.stdout.trim(), 'deployment.apps "huge" deleted');
+      assert.ok(whileDeleting.armMs < 2000 && whileDeleting.clusterMs < 2000 && whileDeleting.stallMs < 1000, JSON.stringify(whileDeleting));
+      await eventually(() => podCount(env) === 0, 120_000, `the bomb's ${before} pods to go`);
+      const rs = await kubectl(env, ['get', 'replicasets', '-o', 'name']);
+      assert.equal(rs.stdout.trim(), '');
+    }));
+
+  test('replicas outside int32 are the apiserver\'s decode error (400); negative ones its 422', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const created = await kubectl(env, ['create', 'deployment', 'web', '--image=nginx', '--replicas=1']);
+      assert.equal(created.code, 0, created.stderr);
+      const path = '/apis/apps/v1/namespaces/default/deployments/web';
+      const merge = (body: string) => api(env, 'PATCH', path, { body, contentType: 'application/merge-patch+json' });
+      const huge = await merge('{"spec":{"replicas":3000000000}}');
+      assert.equal(huge.status, 400, huge.text);
+      assert.equal(huge.json.reason, 'BadRequest');
+      assert.equal(huge.json.message, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32');
+      const fraction = await merge('{"spec":{"replicas":1.5}}');
+      assert.equal(fraction.json.message, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
+      const negative = await merge('{"spec":{"replicas":-1}}');
+      assert.equal(negative.status, 422, negative.text);
+      assert.equal(negative.json.message, 'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+      const scale = await api(env, 'PATCH', `${path}/scale`, { body: '{"spec":{"replicas":3000000000}}', contentType: 'application/merge-patch+json' });
+      assert.equal(scale.status, 400, scale.text);
+      assert.equal(scale.json.message, 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec.spec.replicas of type int32');
+      const scaled = await kubectl(env, ['scale', 'deployment', 'web', '--replicas=-1']);
+      assert.notEqual(scaled.code, 0);
+      const still = await kubectl(env, ['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}']);
+      assert.equal(still.stdout, '1');
+    }));
+});
