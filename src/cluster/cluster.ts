@@ -131,8 +131,10 @@ export class ClusterRuntime {
     if (r !== NODES) return obj;
     const created = Date.parse(obj.metadata.creationTimestamp ?? '');
     const beat = k8sTime(now - ((now - created) % STATUS_REPORT_MS));
-    const status = obj['status'] as { conditions?: Array<Record<string, string>> };
-    const conditions = (status.conditions ?? []).map((c) =>
+    // A Node posted through the API may have no status at all (the apiserver accepts one with only a name).
+    const status = (obj['status'] ?? {}) as { conditions?: Array<Record<string, string>> };
+    if (!status.conditions) return obj;
+    const conditions = status.conditions.map((c) =>
       c['type'] === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c['lastTransitionTime']! ? beat : c['lastTransitionTime']! },
     );
     return { ...obj, status: { ...status, conditions } };

@@ -50,17 +50,20 @@ describe('hostile input on the cluster API', { skip }, () => {
           ['application/strategic-merge-patch+json', `{"__proto__":{"authorization":"Bearer ${token}"},"metadata":{"constructor":{"prototype":{"authorization":"x"}}}}`],
           ['application/apply-patch+yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: target\n  __proto__:\n    authorization: Bearer ${token}\n__proto__:\n  authorization: Bearer ${token}\n`],
         ];
-        for (const [contentType, body] of attempts) {
+        for (const [i, [contentType, body]] of attempts.entries()) {
           const res = await api(env, 'PATCH', path, { body, contentType });
+          if (i === 0) {
+            // The object has no `__proto__` of its own: the path is missing, as for any other key.
+            isStatus(res, 422, 'Invalid');
+            assert.equal(res.json.message, 'the server rejected our request due to an error in our request');
+            assert.deepEqual(res.json.details.causes, [{ reason: 'UnexpectedServerResponse', message: 'add operation does not apply: doc is missing path: "/__proto__/authorization": missing value' }]);
+          }
           const anonymous = await api(env, 'GET', '/api/v1/nodes', { token: null });
           assert.equal(anonymous.status, 401, `after ${contentType} ${body}: unauthenticated GET /api/v1/nodes answered ${anonymous.status}`);
           assert.equal(({} as Record<string, unknown>)['authorization'], undefined, `${contentType} ${body} polluted Object.prototype (answer: ${res.status})`);
           assert.ok(res.status < 500, `${contentType} ${body}: ${res.status} ${res.text}`);
           if (res.status >= 400) assert.equal(res.json?.kind, 'Status', res.text);
         }
-        const first = await api(env, 'PATCH', path, { body: attempts[0]![1], contentType: attempts[0]![0] });
-        isStatus(first, 422, 'Invalid');
-        assert.equal(first.json.message, 'the server rejected our request due to an error in our request');
         assert.equal(({} as Record<string, unknown>)['authorization'], undefined, 'Object.prototype was polluted');
         assert.equal(Object.hasOwn(Object.prototype, 'authorization'), false);
         assert.equal(Object.hasOwn(Object.prototype, 'constructor') && typeof ({} as { constructor: unknown }).constructor, 'function');
@@ -107,6 +110,7 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.equal(wide.code, 0, wide.stderr);
       assert.equal((await kubectl(env, ['get', 'node', 'bare', '-o', 'json'])).code, 0);
       assert.equal((await kubectl(env, ['describe', 'node', 'bare'])).code, 0);
+      assert.equal((await kubectl(env, ['delete', 'node', 'bare'])).code, 0);
 
       const pod = (metadata: Record<string, unknown>, spec: unknown = { containers: [{ name: 'c', image: 'nginx' }] }) =>
         JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...metadata }, spec });
@@ -148,8 +152,8 @@ describe('hostile input on the cluster API', { skip }, () => {
 
       await restart(env);
       const after = await kubectl(env, ['get', 'pods', '-A']);
-      assert.equal(after.code, 0, after.stderr);
-      assert.match(after.stdout, /^default\s+p\s/m);
+      assert.equal(after.code, 0, `${after.stderr}\n${env.server.logLines.filter((l) => /skipped/.test(l)).join('\n')}`);
+      assert.match(after.stdout, /^default\s+p\s/m, env.server.logLines.filter((l) => /skipped/.test(l)).join('\n'));
     }));
 
   test('one bad stored object does not keep a cluster API down: it is skipped at restore, with a log line', () =>
@@ -186,7 +190,8 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.equal(svc.json.message, `Service "1web" is invalid: metadata.name: Invalid value: "1web": ${DNS1035}`);
       const gen = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify({ metadata: { generateName: 'Web_' } }) });
       isStatus(gen, 422, 'Invalid');
-      assert.match(gen.json.message, /^ConfigMap "Web_[a-z0-9]{5}" is invalid: metadata.generateName: Invalid value: "Web_": a lowercase RFC 1123 subdomain/);
+      // The name is generated before validation, so it is refused too.
+      assert.match(gen.json.message, /^ConfigMap "Web_[a-z0-9]{5}" is invalid: \[metadata.generateName: Invalid value: "Web_": a lowercase RFC 1123 subdomain.*, metadata.name: Invalid value: "Web_[a-z0-9]{5}": a lowercase RFC 1123 subdomain/);
       const long = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('x'.repeat(254)) });
       isStatus(long, 422, 'Invalid');
       assert.equal(long.json.message, `ConfigMap "${'x'.repeat(254)}" is invalid: metadata.name: Invalid value: "${'x'.repeat(254)}": must be no more than 253 characters`);
@@ -234,7 +239,6 @@ describe('hostile input on the cluster API', { skip }, () => {
       isStatus(one, 400, 'BadRequest');
       assert.equal(one.json.message, 'json: cannot unmarshal number into Go value of type jsonpatch.Operation');
       isStatus(await api(env, 'PATCH', path, { body: '{}', contentType: 'application/json-patch+json' }), 400, 'BadRequest');
-      isStatus(await api(env, 'PATCH', path, { body: '[{"op":"add","path":"/data/x"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
       isStatus(await api(env, 'PATCH', path, { body: '[{"op":"add","path":"/data/x/y/z","value":1}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
       isStatus(await api(env, 'PATCH', path, { body: '[{"op":"remove","path":"/metadata/labels/none"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
       isStatus(await api(env, 'PATCH', path, { body: '[{"op":"test","path":"/data/a","value":"c"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
@@ -272,6 +276,8 @@ describe('hostile input on the cluster API', { skip }, () => {
       const slow = await api(env, 'GET', `/api/v1/pods?fieldSelector=${encodeURIComponent(`a${' '.repeat(12_000)}b`)}`);
       assert.ok(slow.ms < 1000, `${slow.ms} ms`);
       isStatus(slow, 400, 'BadRequest');
+      // Headers past 1 MiB (Go's limit, the apiserver's) are a 431, in a Status.
+      isStatus(await api(env, 'GET', `/api/v1/pods?labelSelector=${'a'.repeat(1100 * 1024)}`), 431, 'RequestHeaderFieldsTooLarge');
 
       // Request targets a URL parser would read as a host: answered, not crashed on.
       for (const target of ['//x:99999/api/v1/nodes', '//evil.example/api/v1/nodes', '/api/v1/../v1/nodes', '*']) {

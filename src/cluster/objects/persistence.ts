@@ -4,6 +4,8 @@
 // growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn: a burst
 // of API writes costs one commit, and a crash loses at most the last turn.
 import type { Store } from '../../store/store.js';
+import { RESOURCES } from '../resources.js';
+import { storedProblem } from '../validation/object.js';
 import type { KubeObject } from './object.js';
 import type { Change } from './store.js';
 
@@ -52,6 +54,7 @@ export class ObjectPersistence {
   constructor(
     private readonly store: Store,
     readonly clusterId: string,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   private get root(): string {
@@ -65,14 +68,22 @@ export class ObjectPersistence {
   /**
    * What was saved. Objects that were being deleted gracefully (deletionTimestamp, no finalizers) are dropped
    * and their entries removed: the timer that would have finished the deletion died with the old process.
+   * An entry the API would have refused to store (written before it validated, or damaged) is skipped with a
+   * log line and left in place: one bad object must not keep the cluster's API down.
    */
   load(): Restored {
-    const revision = this.store.get<RevisionRecord>(this.root)?.revision ?? 0;
+    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
     for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/');
       if (resource === undefined) continue;
+      const type = RESOURCES.find((r) => r.group === group && r.resource === resource);
+      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
+      if (problem !== undefined) {
+        this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
+        continue;
+      }
       const gone = value.metadata.deletionTimestamp !== undefined && !hasFinalizers(value);
       if (gone) this.pending.set(key, null);
       else objects.push({ resource: `${group}/${resource}`, object: value });

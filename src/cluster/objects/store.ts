@@ -126,7 +126,14 @@ export class ObjectStore {
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
     this.persistence?.record(change, this.revision);
-    for (const l of this.listeners) l(change);
+    // The change is made: every listener hears of it, even when one of them fails.
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch (e) {
+        process.stderr.write(`cluster objects: a listener failed on ${change.type} ${change.resource} ${change.object.metadata.name}: ${(e as Error).stack ?? e}\n`);
+      }
+    }
   }
 
   /** Changes to one type after rv, or 'gone' when they are no longer all known. */
