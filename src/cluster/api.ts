@@ -9,12 +9,13 @@ import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { isPlainObject } from './own.js';
 import { page } from './paging.js';
-import { findResource, groupVersion, RESOURCES, type ResourceType } from './resources.js';
+import { findResource, groupVersion, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';
 import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
 import { deletePodGracefully } from './workloads/context.js';
+import { refuseIfTerminating, terminating } from './workloads/namespaces.js';
 import { workloadDefaults } from './workloads/defaults.js';
 import { scaleOf, withScale } from './workloads/scale.js';
 import { randomSuffix } from './workloads/names.js';
@@ -291,6 +292,7 @@ export class ClusterApi {
     this.checkNamespace(t);
     const obj = this.admit(t, parseBody(req));
     if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
+    refuseIfTerminating(this.objects, t.r, t.namespace, obj.metadata.name);
     return json(201, this.store(t.r, this.defaults(t.r, obj, undefined)));
   }
 
@@ -317,6 +319,7 @@ export class ClusterApi {
       // Server-side apply, approximated by merging the applied intent into the live object.
       if (!existing) {
         this.checkNamespace(t);
+        refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
         return json(201, this.store(t.r, this.defaults(t.r, this.admit(t, body, t.name), undefined)));
       }
       const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
@@ -356,11 +359,8 @@ export class ClusterApi {
       // Graceful: the pod is marked, and goes away a moment later (kubectl waits for the DELETED event).
       return json(200, deletePodGracefully(this.objects, existing));
     }
-    if (t.r.resource === 'namespaces') {
-      for (const r of RESOURCES.filter((x) => x.namespaced)) {
-        for (const o of this.objects.list(r, t.name)) this.objects.delete(r, t.name, o.metadata.name);
-      }
-    }
+    // A namespace is emptied by the namespace controller, then goes; meanwhile it is Terminating.
+    if (t.r.resource === 'namespaces') return json(200, this.store(t.r, terminating(existing)));
     this.objects.delete(t.r, t.namespace, t.name!);
     const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
     if (t.r.group !== '') details['group'] = t.r.group;
@@ -404,7 +404,9 @@ function defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undef
     workloadDefaults(r.kind, obj, !existing);
   }
   if (r.resource === 'namespaces') {
-    obj['status'] = { phase: 'Active' };
+    // PrepareForCreate: every namespace carries the namespace controller's finalizer.
+    if (!existing) obj['spec'] = { ...((obj['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
+    obj['status'] = { phase: obj.metadata.deletionTimestamp ? 'Terminating' : 'Active' };
     obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
   }
   return obj;

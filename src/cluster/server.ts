@@ -14,6 +14,7 @@ import { ClusterRuntime } from './cluster.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
+import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { badRequest, headersTooLarge, unauthorized } from './status.js';
 import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
@@ -62,6 +63,8 @@ export class ClusterApis implements ClusterLifecycle {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly byPort = new Map<number, Entry>();
+  /** What all the clusters' objects may add up to (objects/ceiling.ts). */
+  private readonly budget = new ObjectBudget();
   private closed = false;
 
   constructor(private readonly options: ClusterApisOptions) {
@@ -195,6 +198,7 @@ export class ClusterApis implements ClusterLifecycle {
         persistence,
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
+        budget: this.budget,
       });
       runtime.start();
       const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };

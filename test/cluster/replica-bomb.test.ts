@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
+import { ObjectBudget, ObjectCeiling } from '../../src/cluster/objects/ceiling.js';
 import { PODS } from '../../src/cluster/workloads/kinds.js';
 import { bearer, https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
@@ -39,18 +40,20 @@ async function responsiveness(env: ClusterEnv, ms: number): Promise<{ armMs: num
   return { armMs, clusterMs, stallMs: delay.max / 1e6, requests };
 }
 
+/** The bomb's pods (in default; kube-system's add-ons stay). */
 function podCount(env: ClusterEnv): number {
-  return env.server.clusterApis.runtimeOf(env.clusterId)?.objects.count(PODS) ?? -1;
+  return env.server.clusterApis.runtimeOf(env.clusterId)?.objects.list(PODS, 'default').length ?? -1;
 }
 
 describe('a replica bomb', { skip }, () => {
-  test('ARM and the cluster API answer promptly during it and after a restart with it stored; kubectl deletes it and its pods go in slices', () =>
+  test('ARM and the cluster API answer promptly during it and after a restart with it stored; kubectl deletes it and its pods go in slices', (t) =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       const created = await kubectl(env, ['create', 'deployment', 'huge', '--image=nginx', '--replicas=1000000000']);
       assert.equal(created.code, 0, created.stderr);
       const during = await responsiveness(env, 4000);
       assert.ok(during.armMs < 2000 && during.clusterMs < 2000 && during.stallMs < 1000, JSON.stringify(during));
       assert.ok(podCount(env) > 500, `pods are being created (${podCount(env)})`);
+      t.diagnostic(`during the bomb: ${JSON.stringify(during)}, ${podCount(env)} pods`);
       const shown = await kubectl(env, ['get', 'deployment', 'huge', '-o', 'jsonpath={.spec.replicas}']);
       assert.equal(shown.stdout, '1000000000');
 
@@ -60,6 +63,7 @@ describe('a replica bomb', { skip }, () => {
       assert.ok(restartMs < 20_000, `restart took ${restartMs} ms`);
       const after = await responsiveness(env, 3000);
       assert.ok(after.armMs < 2000 && after.clusterMs < 2000 && after.stallMs < 1000, JSON.stringify(after));
+      t.diagnostic(`restart: ${restartMs} ms; after it: ${JSON.stringify(after)}`);
 
       const before = podCount(env);
       const deleting = kubectl(env, ['delete', 'deployment', 'huge', '--timeout=60s']);
@@ -68,10 +72,65 @@ describe('a replica bomb', { skip }, () => {
       assert.equal(deleted.code, 0, deleted.stderr);
       assert.equal(deleted.stdout.trim(), 'deployment.apps "huge" deleted');
       assert.ok(whileDeleting.armMs < 2000 && whileDeleting.clusterMs < 2000 && whileDeleting.stallMs < 1000, JSON.stringify(whileDeleting));
-      await eventually(() => podCount(env) === 0, 120_000, `the bomb's ${before} pods to go`);
+      const t1 = Date.now();
+      await eventually(() => podCount(env) === 0, 60_000, `the bomb's ${before} pods to go`);
+      t.diagnostic(`while deleting: ${JSON.stringify(whileDeleting)}; ${before} pods gone ${Date.now() - t1} ms after kubectl returned`);
       const rs = await kubectl(env, ['get', 'replicasets', '-o', 'name']);
       assert.equal(rs.stdout.trim(), '');
     }));
+
+  test('past the cluster\'s object ceiling creates are 403 exceeded quota; the ReplicaSet says FailedCreate; its events are aggregated; deleting makes room', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const ceiling = env.server.clusterApis.runtimeOf(env.clusterId)!.objects.ceiling;
+      ceiling.limits.objects = ceiling.count.objects + 100;
+      const created = await kubectl(env, ['create', 'deployment', 'full', '--image=nginx', '--replicas=1000']);
+      assert.equal(created.code, 0, created.stderr);
+      const failed = async () => JSON.parse((await kubectl(env, ['get', 'events', '--field-selector', 'reason=FailedCreate', '-o', 'json'])).stdout).items;
+      let events: any[] = [];
+      await eventually(async () => (events = await failed()).length > 0, 30_000, 'a FailedCreate event');
+      assert.equal(events[0].type, 'Warning');
+      assert.equal(events[0].source.component, 'replicaset-controller');
+      assert.match(events[0].message, /^Error creating: pods "full-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: aksemu-cluster-objects, requested: count\/objects=1, used: count\/objects=\d+, limited: count\/objects=\d+$/);
+      const refused = await kubectl(env, ['create', 'configmap', 'extra', '--from-literal=a=b']);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /configmaps "extra" is forbidden: exceeded quota: aksemu-cluster-objects/);
+      const raw = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify({ metadata: { name: 'extra' } }) });
+      assert.equal(raw.status, 403, raw.text);
+      assert.equal(raw.json.reason, 'Forbidden');
+      assert.deepEqual(raw.json.details, { name: 'extra', kind: 'configmaps' });
+      // A thousand creations are ten events and one combined one, not a thousand (client-go's aggregation).
+      const made = JSON.parse((await kubectl(env, ['get', 'events', '--field-selector', 'reason=SuccessfulCreate', '-o', 'json'])).stdout).items.filter((e: any) => e.involvedObject.kind === 'ReplicaSet' && e.involvedObject.name.startsWith('full-'));
+      assert.ok(made.length <= 10, `${made.length} SuccessfulCreate events`);
+      const combined = made.find((e: any) => e.message.startsWith('(combined from similar events): Created pod: full-'));
+      assert.ok(combined && combined.count > 20, JSON.stringify(made.map((e: any) => [e.message, e.count])));
+
+      const deleted = await kubectl(env, ['delete', 'deployment', 'full']);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      await eventually(() => podCount(env) === 0, 30_000, 'the pods to go');
+      const room = await kubectl(env, ['create', 'configmap', 'extra', '--from-literal=a=b']);
+      assert.equal(room.code, 0, room.stderr);
+    }));
+
+  test('the ceiling counts every cluster of a server together, events apart; nodes do not count; releasing a cluster frees its share', () => {
+    const budget = new ObjectBudget({ objects: 3, events: 1 });
+    const a = new ObjectCeiling(budget);
+    const b = new ObjectCeiling(budget);
+    const cm = { group: '', resource: 'configmaps' };
+    a.admit(cm, 'x');
+    a.added('/configmaps');
+    a.added('/configmaps');
+    b.added('/configmaps');
+    b.added('/nodes');
+    assert.deepEqual(budget.used, { objects: 3, events: 0 });
+    assert.throws(() => b.admit(cm, 'y'), /configmaps "y" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/objects=1, used: count\/objects=3, limited: count\/objects=3/);
+    b.admit({ group: '', resource: 'nodes' }, 'n');
+    b.admit({ group: '', resource: 'events' }, 'e');
+    b.added('/events');
+    assert.throws(() => a.admit({ group: '', resource: 'events' }, 'e2'), /events "e2" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/events=1/);
+    a.release();
+    assert.deepEqual(budget.used, { objects: 1, events: 1 });
+    b.admit(cm, 'y');
+  });
 
   test('replicas outside int32 are the apiserver\'s decode error (400); negative ones its 422', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
