@@ -11,7 +11,7 @@ import { isPlainObject } from './own.js';
 import { page } from './paging.js';
 import { findResource, groupVersion, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';
-import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
+import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
 import { deletePodGracefully } from './workloads/context.js';
@@ -188,6 +188,7 @@ export class ClusterApi {
   }
 
   private list(t: Target, req: ApiRequest): ApiResponse {
+    checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
     const rv = this.objects.resourceVersion;
     const chunk = page(this.current(t.r, t.namespace).filter((o) => selects(selector, o)), req.query, rv);
@@ -212,6 +213,7 @@ export class ClusterApi {
   }
 
   private watch(t: Target, req: ApiRequest): ApiResponse {
+    checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
@@ -382,6 +384,14 @@ function stripManaged(body: unknown): unknown {
   const out = clone(body);
   if (isPlainObject(out) && isPlainObject(out['metadata'])) delete out['metadata']['managedFields'];
   return out;
+}
+
+/** The storage versioner's parse of `resourceVersion`: a decimal count, or the 422 the apiserver answers. */
+function checkResourceVersion(t: Target, query: URLSearchParams): void {
+  const rv = query.get('resourceVersion');
+  if (rv && !/^\d{1,19}$/.test(rv)) {
+    throw invalidObject(t.r.resource, t.r.group, '', [fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`)]);
+  }
 }
 
 /** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */

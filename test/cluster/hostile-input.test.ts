@@ -228,6 +228,27 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.match(bad.stderr, /ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
     }));
 
+  test('lists are paged as kubectl asks (limit and continue), in key order, with remainingItemCount', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      for (let i = 0; i < 7; i++) assert.equal((await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap(`cm-${i}`) })).status, 201);
+      const all = (await api(env, 'GET', '/api/v1/namespaces/default/configmaps')).json.items.map((o: any) => o.metadata.name);
+      assert.ok(all.length >= 7);
+      const names: string[] = [];
+      let cont = '';
+      for (let pages = 0; pages < 10; pages++) {
+        const res = await api(env, 'GET', `/api/v1/namespaces/default/configmaps?limit=3${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+        assert.equal(res.status, 200, res.text);
+        names.push(...res.json.items.map((o: any) => o.metadata.name));
+        cont = res.json.metadata.continue ?? '';
+        if (!cont) break;
+        assert.equal(res.json.metadata.remainingItemCount, all.length - names.length);
+      }
+      assert.deepEqual(names, all);
+      const chunked = await kubectl(env, ['get', 'configmaps', '--chunk-size=2', '-o', 'name']);
+      assert.equal(chunked.code, 0, chunked.stderr);
+      assert.deepEqual(chunked.stdout.trim().split('\n'), names.map((n) => `configmap/${n}`));
+    }));
+
   test('requests that were 500s or resets are 4xx Statuses: bad escapes, JSON patch [1], deep nesting, 3 MB bodies, YAML alias bombs, odd request targets', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       isStatus(await api(env, 'GET', '/api/v1/namespaces/%ZZ/pods'), 400, 'BadRequest');
@@ -278,6 +299,13 @@ describe('hostile input on the cluster API', { skip }, () => {
       isStatus(slow, 400, 'BadRequest');
       // Headers past 1 MiB (Go's limit, the apiserver's) are a 431, in a Status.
       isStatus(await api(env, 'GET', `/api/v1/pods?labelSelector=${'a'.repeat(1100 * 1024)}`), 431, 'RequestHeaderFieldsTooLarge');
+
+      // List and watch parameters: a resourceVersion that is not one is the storage layer's 422.
+      const rv = await api(env, 'GET', '/api/v1/namespaces/default/pods?watch=true&resourceVersion=abc');
+      isStatus(rv, 422, 'Invalid');
+      assert.equal(rv.json.message, 'pods "" is invalid: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+      isStatus(await api(env, 'GET', '/api/v1/pods?limit=many'), 400, 'BadRequest');
+      isStatus(await api(env, 'GET', '/api/v1/pods?limit=5&continue=not-a-token'), 400, 'BadRequest');
 
       // Request targets a URL parser would read as a host: answered, not crashed on.
       for (const target of ['//x:99999/api/v1/nodes', '//evil.example/api/v1/nodes', '/api/v1/../v1/nodes', '*']) {

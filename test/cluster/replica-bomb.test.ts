@@ -111,6 +111,26 @@ describe('a replica bomb', { skip }, () => {
       assert.equal(room.code, 0, room.stderr);
     }));
 
+  test('a namespace holding a bomb is emptied in slices: Terminating, new content refused, then gone; the server answers throughout', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      assert.equal((await kubectl(env, ['create', 'namespace', 'team'])).code, 0);
+      assert.equal((await kubectl(env, ['create', 'deployment', 'huge', '-n', 'team', '--image=nginx', '--replicas=1000000000'])).code, 0);
+      const runtime = env.server.clusterApis.runtimeOf(env.clusterId)!;
+      await eventually(() => runtime.objects.list(PODS, 'team').length > 1000, 30_000, 'pods in team');
+      const deleted = await api(env, 'DELETE', '/api/v1/namespaces/team');
+      assert.equal(deleted.status, 200, deleted.text);
+      assert.equal(deleted.json.status.phase, 'Terminating');
+      const refused = await api(env, 'POST', '/api/v1/namespaces/team/configmaps', { body: JSON.stringify({ metadata: { name: 'late' } }) });
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.json.message, 'configmaps "late" is forbidden: unable to create new content in namespace team because it is being terminated');
+      const during = await responsiveness(env, 1500);
+      assert.ok(during.armMs < 2000 && during.clusterMs < 2000 && during.stallMs < 1000, JSON.stringify(during));
+      const waited = await kubectl(env, ['wait', '--for=delete', 'namespace/team', '--timeout=60s']);
+      assert.equal(waited.code, 0, waited.stderr);
+      assert.equal(runtime.objects.list(PODS, 'team').length, 0);
+      assert.equal((await kubectl(env, ['create', 'namespace', 'team'])).code, 0);
+    }));
+
   test('the ceiling counts every cluster of a server together, events apart; nodes do not count; releasing a cluster frees its share', () => {
     const budget = new ObjectBudget({ objects: 3, events: 1 });
     const a = new ObjectCeiling(budget);

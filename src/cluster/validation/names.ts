@@ -17,7 +17,7 @@ const RE = {
   labelValue: anchored(LABEL_VALUE),
 };
 
-export const maxLenError = (n: number) => `must be no more than ${n} characters`;
+const maxLenError = (n: number) => `must be no more than ${n} characters`;
 const EMPTY = 'must be non-empty';
 
 /** validation.RegexError: the message, its examples and the pattern (examples joined as Go joins them). */
@@ -26,33 +26,22 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-
-export function isDNS1123Label(value: string): string[] {
+/** What is wrong with a value that must match a pattern within a length: the apimachinery validators' shape. */
+function patterned(value: string, max: number, re: RegExp, msg: string, fmt: string, ...examples: string[]): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
-  if (!RE.label.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, 'my-name', '123-abc'));
-  }
+  if (value.length > max) errs.push(maxLenError(max));
+  if (!re.test(value)) errs.push(regexError(msg, fmt, ...examples));
   return errs;
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push(maxLenError(253));
-  if (!RE.subdomain.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN, 'example.com'));
-  }
-  return errs;
-}
+export const isDNS1123Label = (value: string) =>
+  patterned(value, 63, RE.label, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, 'my-name', '123-abc');
 
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
-  if (!RE.dns1035.test(value)) {
-    errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL, 'my-name', 'abc-123'));
-  }
-  return errs;
-}
+export const isDNS1123Subdomain = (value: string) =>
+  patterned(value, 253, RE.subdomain, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN, 'example.com');
+
+export const isDNS1035Label = (value: string) =>
+  patterned(value, 63, RE.dns1035, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL, 'my-name', 'abc-123');
 
 /** path.IsValidPathSegmentName: what RBAC names must be (they appear in URLs as they are). */
 export function isPathSegmentName(value: string): string[] {
@@ -84,14 +73,8 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenError(63));
-  if (!RE.labelValue.test(value)) {
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, 'MyValue', 'my_value', '12345'));
-  }
-  return errs;
-}
+export const isValidLabelValue = (value: string) =>
+  patterned(value, 63, RE.labelValue, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, 'MyValue', 'my_value', '12345');
 
 /** How a kind's names are validated (the `nameRule` of its row in resources.ts). */
 export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'path-segment';

@@ -4,6 +4,7 @@
 // client-go's controller back-off (5 ms doubling per failure, at most 1000 s) until it is forgotten.
 import type { KubeObject } from '../objects/object.js';
 import type { ResourceType } from '../resources.js';
+import { KubeError } from '../status.js';
 
 /** workqueue.DefaultControllerRateLimiter's per-item exponential back-off. */
 const BACKOFF_BASE_MS = 5;
@@ -90,7 +91,15 @@ export abstract class KeyedController {
     private readonly primary: ResourceType,
     label: string,
   ) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`${label} ${key}: ${(e as Error).stack ?? e}`));
+    this.queue = new WorkQueue(
+      (key) => this.reconcile(key),
+      (key, e) => {
+        // A write the cluster refused (it is full, the namespace is going): said in a line, tried again later.
+        if (!(e instanceof KubeError)) return ctx.log(`${label} ${key}: ${(e as Error).stack ?? e}`);
+        ctx.log(`${label} ${key}: ${e.message}`);
+        this.queue.retry(key);
+      },
+    );
   }
 
   protected enqueue(obj: KubeObject, name = obj.metadata.name): void {
