@@ -1,23 +1,28 @@
 // The Kubernetes API of one cluster, independent of HTTP: /version, discovery, OpenAPI, and list / get /
 // watch / create / update / patch / delete on every served resource, with Tables when kubectl asks for them.
-import { parse as parseYaml } from 'yaml';
+import { parseBody } from './body.js';
 import type { ClusterRuntime } from './cluster.js';
 import { aggregatedDiscovery, aggregatedVersion, AGGREGATED_V2, AGGREGATED_V2BETA1, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { clone, type KubeObject } from './objects/object.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
 import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
-import { findResource, groupVersion, RESOURCES, type ResourceType } from './resources.js';
-import { decodeProtobufBody } from './protobuf/request-body.js';
+import { isPlainObject } from './own.js';
+import { page } from './paging.js';
+import { findResource, groupVersion, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';
-import { alreadyExists, badRequest, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
+import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
 import { deletePodGracefully } from './workloads/context.js';
+import { refuseIfTerminating, terminating } from './workloads/namespaces.js';
 import { workloadDefaults } from './workloads/defaults.js';
 import { scaleOf, withScale } from './workloads/scale.js';
+import { randomSuffix } from './workloads/names.js';
 import { validateWorkload } from './workloads/validation.js';
-import { admitService, fieldInvalid } from './workloads/service-ips.js';
+import { admitService } from './workloads/service-ips.js';
+import { checkDepth, checkObjectSize } from './validation/limits.js';
+import { checkMetadata, checkShape } from './validation/object.js';
 
 export interface ApiRequest {
   method: string;
@@ -88,17 +93,6 @@ function json(status: number, body: unknown, contentType = 'application/json'): 
   return { status, body, contentType };
 }
 
-function parseBody(req: ApiRequest): any {
-  if (!req.body) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
-  if ((req.contentType ?? '').includes('protobuf')) return decodeProtobufBody(req.bytes ?? Buffer.from(req.body));
-  try {
-    if ((req.contentType ?? '').includes('yaml')) return parseYaml(req.body);
-    return JSON.parse(req.body);
-  } catch (e) {
-    throw badRequest(`the body of the request was in an unknown format: ${(e as Error).message}`);
-  }
-}
-
 export class ClusterApi {
   constructor(readonly runtime: ClusterRuntime) {}
 
@@ -116,7 +110,7 @@ export class ClusterApi {
   }
 
   private route(req: ApiRequest): ApiResponse {
-    const segments = req.path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    const segments = req.path.split('/').filter((s) => s !== '').map(decodeSegment);
     const path = `/${segments.join('/')}`;
     const version = this.runtime.kubernetesVersion;
     if (req.method === 'GET') {
@@ -194,9 +188,15 @@ export class ClusterApi {
   }
 
   private list(t: Target, req: ApiRequest): ApiResponse {
+    checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
-    const items = this.current(t.r, t.namespace).filter((o) => selects(selector, o)).map((o) => this.withKind(t.r, o));
-    const metadata = { resourceVersion: String(this.objects.resourceVersion) };
+    const rv = this.objects.resourceVersion;
+    const chunk = page(this.current(t.r, t.namespace).filter((o) => selects(selector, o)), req.query, rv);
+    const items = chunk.items.map((o) => this.withKind(t.r, o));
+    const metadata = {
+      resourceVersion: String(rv),
+      ...(chunk.continue ? { continue: chunk.continue, remainingItemCount: chunk.remainingItemCount } : {}),
+    };
     if (wantsTable(req.accept)) return json(200, table(t.r.kind, items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
   }
@@ -213,10 +213,12 @@ export class ClusterApi {
   }
 
   private watch(t: Target, req: ApiRequest): ApiResponse {
+    checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
-    const timeout = Number(req.query.get('timeoutSeconds') ?? '');
+    // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
+    const timeout = Math.min(Number(req.query.get('timeoutSeconds') ?? ''), 2_147_483);
     const r = t.r;
     return {
       contentType: asTable ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
@@ -253,16 +255,36 @@ export class ClusterApi {
     if (!this.objects.get(findResource('', 'v1', 'namespaces')!, undefined, t.namespace!)) throw notFound('namespaces', '', t.namespace!);
   }
 
-  private admit(t: Target, body: any, name?: string): KubeObject {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request must be an object');
+  /**
+   * A written object as the apiserver admits it, or its error: the body decodes into the kind's types (400),
+   * names the object the URL names (400), and its metadata validates (422). Clients do not set the uid,
+   * creation or deletion times (rest.BeforeCreate / BeforeUpdate): new objects lose them, others keep the
+   * stored ones. `name` is the URL's; `existing` the stored object an update replaces.
+   */
+  private admit(t: Target, body: unknown, name?: string, existing?: KubeObject): KubeObject {
+    if (!isPlainObject(body)) throw badRequest('the body of the request must be an object');
+    checkDepth(body);
+    checkShape(t.r, body);
     const obj = clone(body) as KubeObject;
     obj.metadata ??= { name: '' };
-    if (!obj.metadata.name && obj.metadata['generateName']) obj.metadata.name = `${obj.metadata['generateName']}${Math.random().toString(36).slice(2, 7)}`;
+    const generateName = obj.metadata['generateName'];
+    if (!obj.metadata.name && typeof generateName === 'string' && generateName) obj.metadata.name = `${generateName}${randomSuffix()}`;
+    if (name !== undefined && obj.metadata.name && obj.metadata.name !== name) {
+      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    }
     if (name !== undefined) obj.metadata.name ||= name;
     if (!obj.metadata.name) throw new KubeError(422, 'Invalid', `${t.r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
-    if (t.r.namespaced) obj.metadata.namespace = t.namespace!;
-    else delete obj.metadata.namespace;
+    if (t.r.namespaced) {
+      if (obj.metadata.namespace && obj.metadata.namespace !== t.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      obj.metadata.namespace = t.namespace!;
+    } else delete obj.metadata.namespace;
+    for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
+      const kept = existing?.metadata[k];
+      if (kept === undefined) delete obj.metadata[k];
+      else obj.metadata[k] = kept;
+    }
     delete obj.metadata.resourceVersion;
+    checkMetadata(t.r, obj);
     obj.apiVersion = groupVersion(t.r);
     obj.kind = t.r.kind;
     return obj;
@@ -272,10 +294,13 @@ export class ClusterApi {
     this.checkNamespace(t);
     const obj = this.admit(t, parseBody(req));
     if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
+    refuseIfTerminating(this.objects, t.r, t.namespace, obj.metadata.name);
     return json(201, this.store(t.r, this.defaults(t.r, obj, undefined)));
   }
 
+  /** Writes what the API admitted: refused when it is too large to store (limits.ts). */
   private store(r: ResourceType, obj: KubeObject): KubeObject {
+    checkObjectSize(obj);
     return this.withKind(r, this.objects.put(r, obj));
   }
 
@@ -283,7 +308,7 @@ export class ClusterApi {
     const existing = this.objects.get(t.r, t.namespace, t.name!);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req));
-    const obj = this.admit(t, parseBody(req), t.name);
+    const obj = this.admit(t, parseBody(req), t.name, existing);
     const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t.r, obj, existing);
     return json(200, this.store(t.r, next as KubeObject));
   }
@@ -296,10 +321,11 @@ export class ClusterApi {
       // Server-side apply, approximated by merging the applied intent into the live object.
       if (!existing) {
         this.checkNamespace(t);
+        refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
         return json(201, this.store(t.r, this.defaults(t.r, this.admit(t, body, t.name), undefined)));
       }
       const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
-      return json(200, this.store(t.r, this.defaults(t.r, this.admit(t, merged, t.name), existing)));
+      return json(200, this.store(t.r, this.defaults(t.r, this.admit(t, merged, t.name, existing), existing)));
     }
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     // The scale subresource is patched as a Scale, then written into its parent.
@@ -310,14 +336,14 @@ export class ClusterApi {
     else if (type === 'application/json-patch+json') next = jsonPatch(target, body);
     else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
     if (t.subresource === 'scale') return this.rescale(t, existing, next);
-    const obj = this.admit(t, next, t.name);
+    const obj = this.admit(t, next, t.name, existing);
     return json(200, this.store(t.r, this.defaults(t.r, obj, existing)));
   }
 
-  private rescale(t: Target, existing: KubeObject, scale: any): ApiResponse {
-    const next = withScale(existing, scale);
-    if (!next) throw fieldInvalid('Scale', 'autoscaling', t.name!, 'spec.replicas', JSON.stringify(scale?.spec?.replicas ?? null), 'must be greater than or equal to 0');
-    return json(200, scaleOf(this.store(t.r, this.defaults(t.r, next, existing))));
+  private rescale(t: Target, existing: KubeObject, scale: unknown): ApiResponse {
+    if (!isPlainObject(scale)) throw badRequest('the body of the request must be an object');
+    checkShape({ kind: 'Scale', version: 'v1' }, scale);
+    return json(200, scaleOf(this.store(t.r, this.defaults(t.r, withScale(existing, scale), existing))));
   }
 
   /** What the apiserver fills in on write: generation bumps on spec changes, the kinds' defaults. */
@@ -335,11 +361,8 @@ export class ClusterApi {
       // Graceful: the pod is marked, and goes away a moment later (kubectl waits for the DELETED event).
       return json(200, deletePodGracefully(this.objects, existing));
     }
-    if (t.r.resource === 'namespaces') {
-      for (const r of RESOURCES.filter((x) => x.namespaced)) {
-        for (const o of this.objects.list(r, t.name)) this.objects.delete(r, t.name, o.metadata.name);
-      }
-    }
+    // A namespace is emptied by the namespace controller, then goes; meanwhile it is Terminating.
+    if (t.r.resource === 'namespaces') return json(200, this.store(t.r, terminating(existing)));
     this.objects.delete(t.r, t.namespace, t.name!);
     const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
     if (t.r.group !== '') details['group'] = t.r.group;
@@ -349,10 +372,35 @@ export class ClusterApi {
 
 const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Service']);
 
-function stripManaged(body: any): any {
-  const out = clone(body ?? {});
-  if (out.metadata) delete out.metadata.managedFields;
+/** The status a new object of these kinds starts with, whatever the client sent (Pods: workloadDefaults). */
+const NEW_STATUS: Record<string, unknown> = {
+  Deployment: {},
+  ReplicaSet: { replicas: 0 },
+  DaemonSet: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+  Service: { loadBalancer: {} },
+};
+
+function stripManaged(body: unknown): unknown {
+  const out = clone(body);
+  if (isPlainObject(out) && isPlainObject(out['metadata'])) delete out['metadata']['managedFields'];
   return out;
+}
+
+/** The storage versioner's parse of `resourceVersion`: a decimal count, or the 422 the apiserver answers. */
+function checkResourceVersion(t: Target, query: URLSearchParams): void {
+  const rv = query.get('resourceVersion');
+  if (rv && !/^\d{1,19}$/.test(rv)) {
+    throw invalidObject(t.r.resource, t.r.group, '', [fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`)]);
+  }
+}
+
+/** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`invalid URL escape in ${JSON.stringify(segment)}`);
+  }
 }
 
 /** What the apiserver fills in on write: generation bumps on spec changes, phase for namespaces. */
@@ -360,12 +408,15 @@ function defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undef
   const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
   obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
   if (WORKLOAD_KINDS.has(r.kind)) {
-    // Status belongs to the controllers and kubelets: writes of the object itself do not change it.
-    if (existing) obj['status'] = clone(existing['status']);
+    // Status belongs to the controllers and kubelets: writes of the object itself do not change it, and a new
+    // object starts without one (the strategies' PrepareForCreate).
+    obj['status'] = existing ? clone(existing['status']) : clone(NEW_STATUS[r.kind]);
     workloadDefaults(r.kind, obj, !existing);
   }
   if (r.resource === 'namespaces') {
-    obj['status'] = { phase: 'Active' };
+    // PrepareForCreate: every namespace carries the namespace controller's finalizer.
+    if (!existing) obj['spec'] = { ...((obj['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
+    obj['status'] = { phase: obj.metadata.deletionTimestamp ? 'Terminating' : 'Active' };
     obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
   }
   return obj;

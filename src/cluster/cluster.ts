@@ -8,6 +8,7 @@ import { Kubelets } from './kubelet.js';
 import { buildNode, nodeLease } from './objects/nodes.js';
 import type { KubeObject } from './objects/object.js';
 import type { ObjectPersistence } from './objects/persistence.js';
+import { ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
 import { ObjectStore } from './objects/store.js';
 import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
@@ -46,9 +47,11 @@ export class ClusterRuntime {
        */
       sandboxes?: PodSandboxes | ((runtime: IpamHost) => PodSandboxes);
       initRunner?: InitContainerRunner;
+      /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
+      budget?: ObjectBudget;
     } = {},
   ) {
-    this.objects = new ObjectStore(undefined, options.persistence);
+    this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {
       home,
@@ -131,8 +134,10 @@ export class ClusterRuntime {
     if (r !== NODES) return obj;
     const created = Date.parse(obj.metadata.creationTimestamp ?? '');
     const beat = k8sTime(now - ((now - created) % STATUS_REPORT_MS));
-    const status = obj['status'] as { conditions?: Array<Record<string, string>> };
-    const conditions = (status.conditions ?? []).map((c) =>
+    // A Node posted through the API may have no status at all (the apiserver accepts one with only a name).
+    const status = (obj['status'] ?? {}) as { conditions?: Array<Record<string, string>> };
+    if (!status.conditions) return obj;
+    const conditions = status.conditions.map((c) =>
       c['type'] === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c['lastTransitionTime']! ? beat : c['lastTransitionTime']! },
     );
     return { ...obj, status: { ...status, conditions } };
@@ -148,6 +153,7 @@ export class ClusterRuntime {
   close(): void {
     this.workloads.close();
     this.kubelets.close();
+    this.objects.ceiling.release();
   }
 
   /** The cluster is gone: stop, and remove its node files. */

@@ -1,7 +1,7 @@
 // Cluster credentials as AKS hands them out (docs/clients.md §3.6): a kubeconfig with the API server URL,
 // the CA, and a client certificate (CN=masterclient, O=system:masters, issued by aksemu's local CA) plus a
 // bearer token. Non-AAD AKS gives clusterUser and clusterAdmin the same credential under different names.
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
@@ -22,6 +22,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function certFingerprint(der: Buffer): string {
   return createHash('sha256').update(der).digest('hex');
+}
+
+/**
+ * Whether a presented secret equals the expected one, in time that does not depend on where they differ:
+ * both are hashed first, so timingSafeEqual compares equal lengths and the length is not revealed either.
+ */
+export function sameSecret(expected: string, presented: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(presented));
 }
 
 /** A client certificate for a cluster, signed by the CA in home (ca.pem, ca-key.pem). */

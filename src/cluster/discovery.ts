@@ -1,5 +1,6 @@
 // API discovery (docs/clients.md §5.3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
 // header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
+import { dict } from './own.js';
 import { groupVersion, groupVersions, verbsOf, type ResourceType } from './resources.js';
 
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -18,7 +19,7 @@ export function parseAccept(accept: string | undefined): MediaType[] {
     .filter((part) => part !== '')
     .map((part) => {
       const [type, ...rest] = part.split(';');
-      const params: Record<string, string> = {};
+      const params = dict<string>();
       for (const p of rest) {
         const eq = p.indexOf('=');
         if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();

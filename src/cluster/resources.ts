@@ -1,5 +1,7 @@
 // The resource types the cluster API serves: one table that discovery, OpenAPI, routing and printing read.
-// Verbs, short names and categories are the real apiserver's (they make `kubectl get no`, `get all` work).
+// Verbs, short names and categories are the real apiserver's (they make `kubectl get no`, `get all` work),
+// and so is the rule each kind's names must follow.
+import type { NameRule } from './validation/names.js';
 
 export interface ResourceType {
   group: string;
@@ -14,6 +16,8 @@ export interface ResourceType {
   /** Subresources served (status). */
   subresources?: string[];
   verbs?: string[];
+  /** How names are validated: a DNS-1123 subdomain unless said otherwise. */
+  nameRule?: NameRule;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -23,21 +27,21 @@ export const RESOURCES: readonly ResourceType[] = [
   { group: '', version: 'v1', resource: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'],
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], nameRule: 'label' },
   { group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
   { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status'] },
   { group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true },
   { group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
   { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'],
-    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] },
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], nameRule: 'dns1035' },
   { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: ['status'] },
   { group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['scale', 'status'] },
   { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['scale', 'status'] },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', singular: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', singular: 'clusterrole', kind: 'ClusterRole', namespaced: false },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', singular: 'rolebinding', kind: 'RoleBinding', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', singular: 'role', kind: 'Role', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', singular: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', singular: 'clusterrole', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', singular: 'rolebinding', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', singular: 'role', kind: 'Role', namespaced: true, nameRule: 'path-segment' },
   { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition',
     namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
   { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', singular: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'] },

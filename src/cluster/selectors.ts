@@ -1,6 +1,8 @@
 // Label and field selectors as the apiserver parses them: `a=b`, `a==b`, `a!=b` (both); labels also
 // `a in (x,y)`, `a notin (x)`, `a`, `!a`. Field paths are read from the object (`metadata.name`,
-// `spec.nodeName`, `involvedObject.namespace`); a missing field compares as the empty string.
+// `spec.nodeName`, `involvedObject.namespace`); a missing field compares as the empty string. Labels and
+// fields are read as the object's own keys: `constructor` is a label key like any other.
+import { own } from './own.js';
 import { badRequest } from './status.js';
 
 export type Requirement =
@@ -39,12 +41,22 @@ export function parseLabelSelector(text: string | null | undefined): Requirement
   });
 }
 
+/** The first `==`, `!=` or `=` in text: found by scanning, not by a backtracking pattern (selectors are user input). */
+function operatorAt(text: string): { at: number; op: '=' | '!='; length: number } | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '!' && text[i + 1] === '=') return { at: i, op: '!=', length: 2 };
+    if (text[i] === '=') return { at: i, op: '=', length: text[i + 1] === '=' ? 2 : 1 };
+  }
+  return undefined;
+}
+
 export function parseFieldSelector(text: string | null | undefined): Requirement[] {
   if (!text) return [];
   return splitTop(text).map((part) => {
-    const m = /^([^=!]+?)\s*(==|!=|=)\s*(.*)$/.exec(part);
-    if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
-    return { key: m[1]!, op: m[2] === '!=' ? '!=' : '=', value: m[3]! };
+    const found = operatorAt(part);
+    const key = found ? part.slice(0, found.at).trim() : '';
+    if (!found || key === '' || /\s/.test(key)) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
+    return { key, op: found.op, value: part.slice(found.at + found.length).trim() };
   });
 }
 
@@ -66,14 +78,35 @@ function matches(req: Requirement, value: string | undefined): boolean {
 }
 
 export function matchLabels(reqs: Requirement[], labels: Record<string, string> | undefined): boolean {
-  return reqs.every((r) => matches(r, labels?.[r.key]));
+  return reqs.every((r) => matches(r, own<string>(labels, r.key)));
+}
+
+/** A metav1.LabelSelector (matchLabels and matchExpressions): null or absent selects nothing, `{}` everything. */
+export function labelSelectorMatches(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | null | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
+  if (!sel) return false;
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (own(labels, k) !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const value = own<string>(labels, e.key);
+    const values = e.values ?? [];
+    const ok =
+      e.operator === 'In' ? value !== undefined && values.includes(value)
+      : e.operator === 'NotIn' ? value === undefined || !values.includes(value)
+      : e.operator === 'Exists' ? value !== undefined
+      : e.operator === 'DoesNotExist' ? value === undefined
+      : false;
+    if (!ok) return false;
+  }
+  return true;
 }
 
 export function fieldValue(obj: unknown, path: string): string {
   let cur: unknown = obj;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return '';
-    cur = (cur as Record<string, unknown>)[part];
+    cur = own(cur, part);
   }
   if (cur === undefined || cur === null) return '';
   return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);

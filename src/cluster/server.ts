@@ -12,15 +12,18 @@ import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
-import { certFingerprint, issueClientCredential, kubeconfigYaml, type ClusterCredential } from './credentials.js';
+import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
+import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
-import { unauthorized } from './status.js';
+import { badRequest, headersTooLarge, unauthorized } from './status.js';
+import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
 import { PODS } from './workloads/kinds.js';
 
 const HOST = '127.0.0.1';
 const RECORD_PREFIX = 'aksemu:clusterapi';
-const BODY_LIMIT = 3 * 1024 * 1024;
+/** A body past the limit is read (and dropped) up to this much before the connection is cut. */
+const DRAIN_LIMIT = 8 * MAX_BODY_BYTES;
 
 /** What the store keeps per cluster API. */
 interface ApiRecord {
@@ -60,13 +63,24 @@ export class ClusterApis implements ClusterLifecycle {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly byPort = new Map<number, Entry>();
+  /** What all the clusters' objects may add up to (objects/ceiling.ts). */
+  private readonly budget = new ObjectBudget();
   private closed = false;
 
   constructor(private readonly options: ClusterApisOptions) {
     this.tlsServer = createHttpsServer(
-      { key: options.tls.keyPem, cert: options.tls.certPem, ca: options.tls.caPem, requestCert: true, rejectUnauthorized: false },
+      // Headers up to 1 MiB, as Go's http server (the apiserver's) takes them: long selectors fit.
+      { key: options.tls.keyPem, cert: options.tls.certPem, ca: options.tls.caPem, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
       (req, res) => void this.serve(req, res),
     );
+    // What Node's HTTP parser refuses is still answered with a Status (431 past the header limit, else 400).
+    this.tlsServer.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : badRequest(`malformed HTTP request: ${err.code ?? 'unknown'}`);
+      const text = JSON.stringify(status.toStatus());
+      const reason = status.code === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+      socket.end(`HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    });
   }
 
   /** Serves every cluster the store knows, and listens for lifecycle calls from the provider. */
@@ -179,11 +193,12 @@ export class ClusterApis implements ClusterLifecycle {
         record = { clusterId: cluster.id, port, credential };
         store.put(recordKey(cluster.id), record);
       }
-      const persistence = new ObjectPersistence(store, cluster.id);
+      const persistence = new ObjectPersistence(store, cluster.id, this.options.log);
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
+        budget: this.budget,
       });
       runtime.start();
       const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
@@ -214,33 +229,33 @@ export class ClusterApis implements ClusterLifecycle {
   }
 
   private authenticated(req: IncomingMessage, entry: Entry): boolean {
-    const auth = req.headers.authorization;
-    if (auth !== undefined && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim() === entry.credential.token;
+    // Only a header the client sent counts (never an inherited property), compared in constant time.
+    const auth = Object.hasOwn(req.headers, 'authorization') ? req.headers.authorization : undefined;
+    const bearer = typeof auth === 'string' ? /^bearer\s+(.*)$/is.exec(auth) : null;
+    if (bearer) return sameSecret(entry.credential.token, bearer[1]!.trim());
     const socket = req.socket as TLSSocket;
     if (!socket.authorized) return false;
     const peer = socket.getPeerCertificate();
-    return peer?.raw !== undefined && certFingerprint(peer.raw) === entry.credential.fingerprint;
+    return Buffer.isBuffer(peer?.raw) && sameSecret(entry.credential.fingerprint, certFingerprint(peer.raw));
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const entry = this.byPort.get(req.socket.localPort ?? -1);
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    const reply = (status: number, body: unknown, contentType = 'application/json') => {
-      const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-      res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
-    };
+    const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
     try {
-      if (!entry) return reply(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'cluster not available', reason: 'ServiceUnavailable', code: 503 });
-      if (!this.authenticated(req, entry)) return reply(401, unauthorized().toStatus());
-      const bytes = await readBody(req);
+      if (!entry) return await reply(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'cluster not available', reason: 'ServiceUnavailable', code: 503 });
+      if (!this.authenticated(req, entry)) return await reply(401, unauthorized().toStatus());
+      const body = await readBody(req);
+      if (body === 'too large') return await reply(413, bodyTooLarge().toStatus());
+      const target = requestTarget(req.url ?? '/');
+      if (!target) return await reply(400, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`).toStatus());
       const response = entry.api.handle({
         method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
+        path: target.path,
+        query: target.query,
         ...(req.headers.accept ? { accept: req.headers.accept } : {}),
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
-        ...(bytes.length > 0 ? { body: bytes.toString('utf8'), bytes } : {}),
+        ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
       });
       if ('watch' in response) {
         res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
@@ -263,11 +278,11 @@ export class ClusterApis implements ClusterLifecycle {
         if (!open) watch.stop();
         return;
       }
-      if (response.text !== undefined) return reply(response.status, response.text, response.contentType);
-      return reply(response.status, response.body, response.contentType);
+      if (response.text !== undefined) return await reply(response.status, response.text, response.contentType);
+      return await reply(response.status, response.body, response.contentType);
     } catch (e) {
-      this.options.log(`cluster API request ${req.method} ${req.url} failed: ${(e as Error).stack ?? String(e)}`);
-      if (!res.headersSent) reply(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error', reason: 'InternalError', code: 500 });
+      this.options.log(`cluster API request ${req.method} ${JSON.stringify(req.url)} failed: ${(e as Error).stack ?? String(e)}`);
+      if (!res.headersSent) await reply(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error', reason: 'InternalError', code: 500 }).catch(() => res.destroy());
       else res.end();
     }
   }
@@ -304,20 +319,64 @@ function closeListener(entry: Pick<Entry, 'listener' | 'sockets'>): Promise<void
   return closed;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * The request body, or 'too large' past MAX_BODY_BYTES. A body too large is still read to its end (and
+ * dropped), so the 413 reaches the client instead of a reset; one that does not stop is cut off further on.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > BODY_LIMIT) {
-        reject(new Error('request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
+      if (size > DRAIN_LIMIT) req.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Path and query of the request line: origin-form (`/api/v1/pods?limit=5`) as it is, absolute-form by its
+ * path; undefined for anything else (`*`). Never a URL parser's reading, which takes `//x:99999/api` for a
+ * host (and throws).
+ */
+function requestTarget(raw: string): { path: string; query: URLSearchParams } | undefined {
+  let target = raw;
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (absolute) target = target.slice(absolute[0].length) || '/';
+  if (!target.startsWith('/')) return undefined;
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: new URLSearchParams() } : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+/** Array members written a slice at a time (lists and Tables with many items). */
+const SLICE = 500;
+
+/**
+ * Writes a reply. A List's `items` or a Table's `rows` longer than a slice are serialized a slice at a time,
+ * yielding between slices: one list of 50,000 pods neither holds the event loop for seconds nor builds a
+ * string past V8's limit.
+ */
+async function sendBody(res: ServerResponse, status: number, body: unknown, contentType: string): Promise<void> {
+  const headers = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
+  const key = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (['items', 'rows'] as const).find((k) => Array.isArray((body as Record<string, unknown>)[k])) : undefined;
+  const list = key ? ((body as Record<string, unknown>)[key] as unknown[]) : [];
+  if (!key || list.length <= SLICE) {
+    const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+    return;
+  }
+  const marker = JSON.stringify('\u0000aksemu-slices\u0000');
+  const [before, after] = JSON.stringify({ ...(body as object), [key]: JSON.parse(marker) }).split(marker) as [string, string];
+  res.writeHead(status, headers);
+  res.write(`${before}[`);
+  for (let i = 0; i < list.length && !res.destroyed; i += SLICE) {
+    const slice = list.slice(i, i + SLICE).map((x) => JSON.stringify(x)).join(',');
+    if (!res.write(i === 0 ? slice : `,${slice}`)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end(`]${after}`);
 }

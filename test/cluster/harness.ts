@@ -4,7 +4,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import type { ManagedCluster } from '@azure/arm-containerservice';
 import { aksemu } from '../az/helpers.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
@@ -83,4 +85,56 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
 export async function cniInstall(env: Pick<ClusterEnv, 'home'>, conflist: string, extra: string[] = []): Promise<KubectlResult> {
   const r = await aksemu(env.home, ['cni', 'install', '-g', 'rg', '-n', 'c1', '--conflist', conflist, '--home', env.home, ...extra]);
   return { ...r, code: r.code ?? 1 };
+}
+
+export interface ApiResult {
+  status: number;
+  text: string;
+  json: any;
+  ms: number;
+}
+
+/** The cluster API's URL, CA and bearer token, read from the kubeconfig ARM handed out. */
+export function apiEndpoint(env: Pick<ClusterEnv, 'kubeconfigYaml'>): { url: string; caPem: string; token: string } {
+  const config = parseYaml(env.kubeconfigYaml);
+  const cluster = config.clusters[0].cluster;
+  return { url: cluster.server, caPem: Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8'), token: config.users[0].user.token };
+}
+
+/**
+ * One raw HTTPS request to the cluster API (for bodies kubectl cannot send), with the cluster's token unless
+ * `token` says otherwise (null: no Authorization header). Resolves with what came back; rejects on a reset.
+ */
+export function api(
+  env: Pick<ClusterEnv, 'kubeconfigYaml'>,
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; contentType?: string; token?: string | null; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ApiResult> {
+  const endpoint = apiEndpoint(env);
+  const headers: Record<string, string> = { accept: 'application/json', ...(options.headers ?? {}) };
+  const token = options.token === undefined ? endpoint.token : options.token;
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${endpoint.url}${path}`, { method, headers, ca: endpoint.caPem, timeout: options.timeoutMs ?? 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, text, json, ms: Date.now() - t0 });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in ${options.timeoutMs ?? 30_000} ms`)));
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
 }

@@ -6,6 +6,7 @@ import { minorOf } from '../../aks/kubernetes-versions.js';
 import { instanceIdOf, vmssName } from '../../aks/naming.js';
 import { vmSize } from '../../aks/vm-sizes.js';
 import type { ClusterRecord, NodeRecord, PoolRecord } from '../../providers/containerservice/records.js';
+import { setOwn } from '../own.js';
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
 
@@ -130,7 +131,8 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     'topology.kubernetes.io/zone': zone,
   };
   const extraLabels = pool?.spec['nodeLabels'];
-  if (extraLabels && typeof extraLabels === 'object') Object.assign(labels, extraLabels as Record<string, string>);
+  // The pool's labels come from an ARM request: copied as data (Object.assign would let `__proto__` through).
+  if (extraLabels && typeof extraLabels === 'object') for (const [k, v] of Object.entries(extraLabels)) setOwn(labels, k, v);
   const sortedLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
   const created = k8sTime(record.createdAt);

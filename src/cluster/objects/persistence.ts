@@ -2,12 +2,18 @@
 // Keys are `aksemu:k8s<cluster id>/<group>/<resource>/<namespace>/<name>` (empty group for core, empty namespace
 // for cluster-scoped kinds), and `aksemu:k8s<cluster id>` holds the revision counter so resourceVersions keep
 // growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn: a burst
-// of API writes costs one commit, and a crash loses at most the last turn.
+// of API writes costs one commit, and a crash loses at most the last turn (the last few, under a burst of more
+// than FLUSH_SLICE writes).
 import type { Store } from '../../store/store.js';
+import { RESOURCES } from '../resources.js';
+import { storedProblem } from '../validation/object.js';
 import type { KubeObject } from './object.js';
 import type { Change } from './store.js';
 
 const PREFIX = 'aksemu:k8s';
+
+/** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
+const FLUSH_SLICE = 2_000;
 
 /**
  * Nodes (and the node Leases computed from them) come from the provider's node records, which are
@@ -52,6 +58,7 @@ export class ObjectPersistence {
   constructor(
     private readonly store: Store,
     readonly clusterId: string,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   private get root(): string {
@@ -65,14 +72,22 @@ export class ObjectPersistence {
   /**
    * What was saved. Objects that were being deleted gracefully (deletionTimestamp, no finalizers) are dropped
    * and their entries removed: the timer that would have finished the deletion died with the old process.
+   * An entry the API would have refused to store (written before it validated, or damaged) is skipped with a
+   * log line and left in place: one bad object must not keep the cluster's API down.
    */
   load(): Restored {
-    const revision = this.store.get<RevisionRecord>(this.root)?.revision ?? 0;
+    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
     for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/');
       if (resource === undefined) continue;
+      const type = RESOURCES.find((r) => r.group === group && r.resource === resource);
+      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
+      if (problem !== undefined) {
+        this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
+        continue;
+      }
       const gone = value.metadata.deletionTimestamp !== undefined && !hasFinalizers(value);
       if (gone) this.pending.set(key, null);
       else objects.push({ resource: `${group}/${resource}`, object: value });
@@ -92,19 +107,30 @@ export class ObjectPersistence {
   private schedule(): void {
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
-      this.flush();
+      this.flush(FLUSH_SLICE);
     });
   }
 
-  /** Writes what is queued, in one transaction. */
-  flush(): void {
+  /**
+   * Writes what is queued (at most `limit` entries, the oldest first, the rest on the next turn), in one
+   * transaction. The revision counter is written with the last of them.
+   */
+  flush(limit = Infinity): void {
     if (this.closed || (this.pending.size === 0 && this.revision === undefined)) return;
-    const pending = this.pending;
-    const revision = this.revision;
-    this.pending = new Map();
-    this.revision = undefined;
+    let batch = this.pending;
+    if (this.pending.size > limit) {
+      batch = new Map();
+      for (const [key, obj] of this.pending) {
+        if (batch.size === limit) break;
+        batch.set(key, obj);
+      }
+      for (const key of batch.keys()) this.pending.delete(key);
+      this.schedule();
+    } else this.pending = new Map();
+    const revision = this.pending.size === 0 ? this.revision : undefined;
+    if (this.pending.size === 0) this.revision = undefined;
     this.store.transaction(() => {
-      for (const [key, obj] of pending) {
+      for (const [key, obj] of batch) {
         if (obj === null) this.store.delete(key);
         else this.store.put(key, obj);
       }
@@ -132,7 +158,9 @@ export class ObjectPersistence {
   }
 }
 
+/** Finalizers hold a deleted object; a Namespace's are in its spec (the namespace controller's `kubernetes`). */
 function hasFinalizers(obj: KubeObject): boolean {
   const f = obj.metadata['finalizers'];
-  return Array.isArray(f) && f.length > 0;
+  const spec = obj['spec'] as { finalizers?: unknown } | undefined;
+  return (Array.isArray(f) && f.length > 0) || (obj.kind === 'Namespace' && Array.isArray(spec?.finalizers) && spec.finalizers.length > 0);
 }

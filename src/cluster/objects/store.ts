@@ -1,9 +1,11 @@
 // One cluster's objects, in memory, with one resourceVersion counter (like etcd's revision) and a window of
 // recent changes that watches replay from. Each write bumps the counter and tells the subscribers. With a
 // persistence, the objects and the counter are restored at construction and every change is written through.
+// New objects count against the cluster's ceiling (ceiling.ts); past it, creates are refused.
 import { randomUUID } from 'node:crypto';
 import type { ResourceType } from '../resources.js';
 import { k8sTime } from '../time.js';
+import { ObjectCeiling } from './ceiling.js';
 import { clone, compareKeys, objectKey, type KubeObject } from './object.js';
 import type { ObjectPersistence } from './persistence.js';
 
@@ -35,9 +37,13 @@ export class ObjectStore {
   constructor(
     startRevision = 1000,
     private readonly persistence?: ObjectPersistence,
+    readonly ceiling = new ObjectCeiling(),
   ) {
     const saved = persistence?.load();
-    for (const { resource, object } of saved?.objects ?? []) this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
+    for (const { resource, object } of saved?.objects ?? []) {
+      this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
+      ceiling.added(resource);
+    }
     this.revision = Math.max(startRevision, saved?.revision ?? 0);
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
     this.horizon = this.revision;
@@ -74,9 +80,11 @@ export class ObjectStore {
 
   /**
    * Writes obj (a copy): new objects get uid, creationTimestamp and generation unless they carry them.
-   * Returns the stored object. `onlyIfChanged` skips writes that change nothing but the resourceVersion.
+   * Returns the stored object. `onlyIfChanged` skips writes that change nothing but the resourceVersion;
+   * `system` marks what the control plane makes for itself at start (namespaces, add-ons), which the ceiling
+   * never refuses. Throws the ceiling's 403 for a new object past it.
    */
-  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean } = {}): KubeObject {
+  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean } = {}): KubeObject {
     const b = this.bucket(r);
     const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
     const previous = b.get(key);
@@ -88,11 +96,13 @@ export class ObjectStore {
       next.metadata.creationTimestamp = previous.metadata.creationTimestamp;
       if (opts.onlyIfChanged && sameExceptVersion(previous, next)) return previous;
     } else {
+      if (!opts.system) this.ceiling.admit(r, obj.metadata.name);
       next.metadata.uid ??= randomUUID();
       next.metadata.creationTimestamp ??= k8sTime(Date.now());
     }
     next.metadata.resourceVersion = String(++this.revision);
     b.set(key, next);
+    if (!previous) this.ceiling.added(resourceKey(r));
     this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
     return next;
   }
@@ -104,7 +114,7 @@ export class ObjectStore {
   putIfAbsent(r: ResourceType, obj: KubeObject): { object: KubeObject; created: boolean } {
     const existing = this.get(r, obj.metadata.namespace, obj.metadata.name);
     if (existing) return { object: existing, created: false };
-    return { object: this.put(r, obj), created: true };
+    return { object: this.put(r, obj, { system: true }), created: true };
   }
 
   delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -113,6 +123,7 @@ export class ObjectStore {
     const previous = b.get(key);
     if (!previous) return undefined;
     b.delete(key);
+    this.ceiling.removed(resourceKey(r));
     const gone = clone(previous);
     gone.metadata.resourceVersion = String(++this.revision);
     this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous });
@@ -121,12 +132,20 @@ export class ObjectStore {
 
   private record(change: Change): void {
     this.history.push(change);
-    if (this.history.length > HISTORY) {
+    // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
+    if (this.history.length > HISTORY + HISTORY / 10) {
       const dropped = this.history.splice(0, this.history.length - HISTORY);
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
     this.persistence?.record(change, this.revision);
-    for (const l of this.listeners) l(change);
+    // The change is made: every listener hears of it, even when one of them fails.
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch (e) {
+        process.stderr.write(`cluster objects: a listener failed on ${change.type} ${change.resource} ${change.object.metadata.name}: ${(e as Error).stack ?? e}\n`);
+      }
+    }
   }
 
   /** Changes to one type after rv, or 'gone' when they are no longer all known. */

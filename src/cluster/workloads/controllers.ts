@@ -12,6 +12,7 @@ import { DeploymentController } from './deployments.js';
 import { EndpointsController } from './endpoints.js';
 import { EventRecorder } from './events.js';
 import { GarbageCollector } from './gc.js';
+import { NamespaceController } from './namespaces.js';
 import { Indexes } from './indexes.js';
 import { DAEMONSETS, DEPLOYMENTS } from './kinds.js';
 import { PodLifecycle } from './pod-lifecycle.js';
@@ -37,6 +38,7 @@ export class Workloads {
   private readonly daemonSets: DaemonSetController;
   private readonly gc: GarbageCollector;
   private readonly endpoints: EndpointsController;
+  private readonly namespaces: NamespaceController;
   readonly lifecycle: PodLifecycle;
   private unsubscribe: (() => void) | undefined;
   private expiry: NodeJS.Timeout | undefined;
@@ -53,6 +55,7 @@ export class Workloads {
     this.daemonSets = new DaemonSetController(this.ctx);
     this.gc = new GarbageCollector(this.ctx);
     this.endpoints = new EndpointsController(this.ctx);
+    this.namespaces = new NamespaceController(this.ctx);
     const cluster = options.cluster();
     this.lifecycle = new PodLifecycle(this.ctx, {
       sandboxes: options.sandboxes,
@@ -75,10 +78,12 @@ export class Workloads {
       this.daemonSets.observe(change);
       this.gc.observe(change);
       this.endpoints.observe(change);
+      this.namespaces.observe(change);
+      if (change.type === 'DELETED') this.events.forget(change.object.metadata.uid);
     });
     for (const addon of addonWorkloads(this.options.cluster())) {
       const r = addon.kind === 'Deployment' ? DEPLOYMENTS : DAEMONSETS;
-      if (!objects.get(r, addon.metadata.namespace, addon.metadata.name)) objects.put(r, addon);
+      if (!objects.get(r, addon.metadata.namespace, addon.metadata.name)) objects.put(r, addon, { system: true });
     }
     this.lifecycle.resync();
     this.gc.resync();
@@ -87,6 +92,7 @@ export class Workloads {
     this.daemonSets.resync();
     this.scheduler.resync();
     this.endpoints.resync();
+    this.namespaces.resync();
     this.events.expire();
     this.expiry = setInterval(() => this.events.expire(), 60_000);
     this.expiry.unref();
@@ -97,7 +103,8 @@ export class Workloads {
     this.unsubscribe = undefined;
     clearInterval(this.expiry);
     this.scheduler.close();
-    for (const q of [this.replicaSets.queue, this.deployments.queue, this.daemonSets.queue, this.endpoints.queue]) q.close();
+    this.gc.close();
+    for (const q of [this.replicaSets.queue, this.deployments.queue, this.daemonSets.queue, this.endpoints.queue, this.namespaces.queue]) q.close();
     this.lifecycle.close();
   }
 }

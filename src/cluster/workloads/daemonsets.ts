@@ -7,6 +7,7 @@ import { resourceKey, type Change } from '../objects/store.js';
 import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
 import { DAEMONSETS, NODES_R, PODS } from './kinds.js';
 import { templateHash } from './names.js';
+import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nodeMatches, pinnedNode, tolerates, untoleratedTaint, type Toleration } from './placement.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
@@ -54,8 +55,11 @@ function pinTo(spec: Obj, node: string): void {
 }
 
 export class DaemonSetController extends KeyedController {
+  private readonly bursts: PodBursts;
+
   constructor(protected override readonly ctx: ControllerContext) {
     super(ctx, DAEMONSETS, 'daemonset');
+    this.bursts = new PodBursts(ctx, this.queue, 'daemonset-controller');
   }
 
   observe(change: Change): void {
@@ -86,6 +90,8 @@ export class DaemonSetController extends KeyedController {
     }
     const eligible = new Set<string>();
     const staying = new Set<string>();
+    const needPod: string[] = [];
+    const doomed: KubeObject[] = [];
     for (const node of nodes) {
       const pods = byNode.get(node.metadata.name) ?? [];
       const fit = shouldRun(template.spec, tolerations, node);
@@ -96,20 +102,22 @@ export class DaemonSetController extends KeyedController {
       eligible.add(node.metadata.name);
       // Replace pods of an older template one at a time (maxUnavailable 1 per node); extras go.
       const [keep, ...extra] = [...pods].sort((a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash));
-      for (const p of extra) this.remove(ds, p);
-      if (keep && keep.metadata.labels?.['controller-revision-hash'] !== hash) this.remove(ds, keep);
-      if (!keep) {
-        const pod = createPodFrom(objects, ds, template, {
-          labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
-          spec: (spec) => {
-            pinTo(spec, node.metadata.name);
-            spec.tolerations = daemonTolerations(spec);
-          },
-        });
-        events.record(ds, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${pod.metadata.name}`, component: 'daemonset-controller' });
-      }
+      doomed.push(...extra);
+      if (keep && keep.metadata.labels?.['controller-revision-hash'] !== hash) doomed.push(keep);
+      if (!keep) needPod.push(node.metadata.name);
     }
-    for (const [n, pods] of byNode) if (!eligible.has(n) && !staying.has(n)) for (const p of pods) this.remove(ds, p);
+    for (const [n, pods] of byNode) if (!eligible.has(n) && !staying.has(n)) doomed.push(...pods);
+    // A burst of each per sync (burst.ts): the pods' changes bring the DaemonSet back for the rest.
+    for (const p of doomed.slice(0, BURST_REPLICAS)) this.remove(ds, p);
+    this.bursts.create(key, ds, needPod.length, (i) =>
+      createPodFrom(objects, ds, template, {
+        labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
+        spec: (spec) => {
+          pinTo(spec, needPod[i]!);
+          spec.tolerations = daemonTolerations(spec);
+        },
+      }),
+    );
 
     const perNode = new Map<string, Obj[]>();
     for (const p of owned()) {

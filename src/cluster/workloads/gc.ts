@@ -1,8 +1,10 @@
 // The garbage collector, background propagation only: when an owner is deleted its dependents (by
-// ownerReferences uid) are deleted too, pods gracefully. At start-up, dependents whose owner no longer
+// ownerReferences uid) are deleted too, pods gracefully, a slice per turn of the event loop (a deleted
+// ReplicaSet of 50,000 pods must not stall the server). At start-up, dependents whose owner no longer
 // exists are collected the same way (deletes that happened while the server was down).
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
+import { BURST_REPLICAS } from './burst.js';
 import { deletePodGracefully, type ControllerContext } from './context.js';
 import { DAEMONSETS, DEPLOYMENTS, PODS, REPLICASETS } from './kinds.js';
 import { ownerUids } from './indexes.js';
@@ -11,6 +13,8 @@ const OWNERS = [DEPLOYMENTS, REPLICASETS, DAEMONSETS];
 const OWNER_KINDS = new Set(OWNERS.map((r) => r.kind));
 
 export class GarbageCollector {
+  private closed = false;
+
   constructor(private readonly ctx: ControllerContext) {}
 
   observe(change: Change): void {
@@ -22,13 +26,28 @@ export class GarbageCollector {
   }
 
   private collect(uid: string | undefined): void {
-    for (const dep of this.ctx.index.dependents(uid)) this.remove(dep);
+    this.removeAll(this.ctx.index.dependents(uid));
+  }
+
+  /** Removes deps a slice per turn (they are read again when their turn comes: they may have changed). */
+  private removeAll(deps: KubeObject[], from = 0): void {
+    if (this.closed) return;
+    const end = Math.min(from + BURST_REPLICAS, deps.length);
+    for (let i = from; i < end; i++) this.remove(deps[i]!);
+    if (end < deps.length) setImmediate(() => this.removeAll(deps, end));
   }
 
   private remove(dep: KubeObject): void {
     const { objects } = this.ctx;
-    if (dep.kind === 'Pod') deletePodGracefully(objects, dep);
-    else if (dep.kind === 'ReplicaSet') objects.delete(REPLICASETS, dep.metadata.namespace, dep.metadata.name);
+    const r = dep.kind === 'Pod' ? PODS : dep.kind === 'ReplicaSet' ? REPLICASETS : undefined;
+    const now = r && objects.get(r, dep.metadata.namespace, dep.metadata.name);
+    if (!now || now.metadata.uid !== dep.metadata.uid) return;
+    if (r === PODS) deletePodGracefully(objects, now);
+    else objects.delete(REPLICASETS, dep.metadata.namespace, dep.metadata.name);
+  }
+
+  close(): void {
+    this.closed = true;
   }
 
   /** Collects dependents whose owner of a kind we control is gone. */
@@ -36,12 +55,14 @@ export class GarbageCollector {
     const { objects } = this.ctx;
     const live = new Set<string>();
     for (const r of OWNERS) for (const o of objects.list(r)) live.add(String(o.metadata.uid));
+    const orphans: KubeObject[] = [];
     for (const r of [REPLICASETS, PODS]) {
       for (const o of objects.list(r)) {
         const refs = (o.metadata['ownerReferences'] ?? []) as Array<{ kind: string; uid: string }>;
         const ours = refs.filter((ref) => OWNER_KINDS.has(ref.kind));
-        if (ours.length > 0 && ours.length === ownerUids(o).length && ours.every((ref) => !live.has(ref.uid))) this.remove(o);
+        if (ours.length > 0 && ours.length === ownerUids(o).length && ours.every((ref) => !live.has(ref.uid))) orphans.push(o);
       }
     }
+    this.removeAll(orphans);
   }
 }

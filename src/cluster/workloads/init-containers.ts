@@ -14,6 +14,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import { findResource } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
+import { dict, own } from '../own.js';
 import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
 import type { InitContainerRunner } from './sandbox.js';
 
@@ -192,7 +193,7 @@ class Runner implements InitContainerRunner {
       if (source['optional'] === true) return files;
       throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : configmap "${name}" not found`);
     }
-    const data: Record<string, string> = {};
+    const data = dict<string>();
     for (const [k, v] of Object.entries(obj(cm['data']))) if (typeof v === 'string') data[k] = v;
     for (const [k, v] of Object.entries(obj(cm['binaryData']))) if (typeof v === 'string') data[k] = Buffer.from(v, 'base64').toString('utf8');
     const items = list(source['items']);
@@ -236,7 +237,7 @@ class Runner implements InitContainerRunner {
   /** The container's environment as the kubelet builds it; throws CreateContainerConfigError's message. */
   private env(pod: KubeObject, node: string, container: Obj): Record<string, string> {
     const namespace = pod.metadata.namespace ?? 'default';
-    const env: Record<string, string> = {};
+    const env = dict<string>();
     const kubernetes = this.host.objects.get(SERVICES, 'default', 'kubernetes');
     const spec = obj(kubernetes?.['spec']);
     if (typeof spec['clusterIP'] === 'string') {
@@ -288,7 +289,7 @@ class Runner implements InitContainerRunner {
       else if (from['fieldRef']) {
         const path = text(obj(from['fieldRef'])['fieldPath']) ?? '';
         const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-        value = m ? (pod.metadata[m[1] as 'labels' | 'annotations']?.[m[2]!] ?? '') : fields[path];
+        value = m ? (own<string>(pod.metadata[m[1] as 'labels' | 'annotations'], m[2]!) ?? '') : own<string>(fields, path);
       } else value = '';
       if (value !== undefined) env[name] = value;
     }

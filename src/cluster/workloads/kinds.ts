@@ -15,3 +15,4 @@ export const ENDPOINTS = served('', 'endpoints');
 export const DEPLOYMENTS = served('apps', 'deployments');
 export const REPLICASETS = served('apps', 'replicasets');
 export const DAEMONSETS = served('apps', 'daemonsets');
+export const NAMESPACES_R = served('', 'namespaces');

@@ -2,6 +2,7 @@
 // TaintToleration, NodeAffinity incl. nodeSelector, NodeResourcesFit for the pod count), and the
 // FailedScheduling message kube-scheduler composes from the per-node reasons.
 import type { KubeObject } from '../objects/object.js';
+import { own } from '../own.js';
 import { allocatable, podRequests, type Usage } from './requests.js';
 
 type Obj = any;
@@ -63,15 +64,15 @@ function requirementHolds(req: Requirement, value: string | undefined): boolean 
 
 /** nodeSelector and required node affinity (terms ORed, expressions ANDed; matchFields on metadata.name). */
 export function nodeMatches(spec: Obj, node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries((spec?.nodeSelector ?? {}) as Record<string, string>)) if (labels[k] !== v) return false;
+  const labels = node.metadata.labels;
+  for (const [k, v] of Object.entries((spec?.nodeSelector ?? {}) as Record<string, string>)) if (own(labels, k) !== v) return false;
   const terms: Obj[] | undefined = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms || terms.length === 0) return true;
   return terms.some((term) => {
     const exprs: Requirement[] = term.matchExpressions ?? [];
     const fields: Requirement[] = term.matchFields ?? [];
     if (exprs.length === 0 && fields.length === 0) return false;
-    return exprs.every((r) => requirementHolds(r, labels[r.key])) && fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
+    return exprs.every((r) => requirementHolds(r, own<string>(labels, r.key))) && fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
   });
 }
 

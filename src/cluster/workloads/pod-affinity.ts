@@ -3,6 +3,8 @@
 // (they keep matching pods out of their domain). Terms select pods by labels within namespaces (the pod's own
 // unless `namespaces` or a `namespaceSelector` says otherwise); the domain is the node label `topologyKey`.
 import type { KubeObject } from '../objects/object.js';
+import { own } from '../own.js';
+import { labelSelectorMatches } from '../selectors.js';
 import { isTerminal } from './indexes.js';
 import type { Misfit } from './placement.js';
 
@@ -17,24 +19,7 @@ interface Term {
   topologyKey: string;
 }
 
-/** A metav1.LabelSelector: null/absent selects nothing, `{}` everything. */
-export function labelSelectorMatches(sel: Term['labelSelector'], labels: Record<string, string> | undefined): boolean {
-  if (!sel) return false;
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const value = l[e.key];
-    const values = e.values ?? [];
-    const ok =
-      e.operator === 'In' ? value !== undefined && values.includes(value)
-      : e.operator === 'NotIn' ? value === undefined || !values.includes(value)
-      : e.operator === 'Exists' ? value !== undefined
-      : e.operator === 'DoesNotExist' ? value === undefined
-      : false;
-    if (!ok) return false;
-  }
-  return true;
-}
+export { labelSelectorMatches };
 
 function required(pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): Term[] {
   return ((pod as Obj).spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Term[];
@@ -55,7 +40,7 @@ function termSelects(term: Term, ownerNamespace: string | undefined, pod: KubeOb
 }
 
 function domainOf(node: KubeObject | undefined, key: string): string | undefined {
-  return node?.metadata.labels?.[key];
+  return own<string>(node?.metadata.labels, key);
 }
 
 export interface AffinityWorld {
@@ -109,16 +94,16 @@ export function podAffinityFilter(pod: KubeObject, world: AffinityWorld): (node:
   const selfStart = affinity.every((t, i) => !anyAffinityMatch[i] && termSelects(t, ns, pod));
   return (node) => {
     // kube-scheduler's order: the pod's affinity, its anti-affinity, then the running pods' anti-affinity.
-    const labels = node.metadata.labels ?? {};
+    const label = (key: string) => domainOf(node, key);
     const unmatched = affinity.some((t, i) => {
-      const domain = labels[t.topologyKey];
+      const domain = label(t.topologyKey);
       return domain === undefined || (!selfStart && !affinityDomains[i]!.has(domain));
     });
     if (unmatched) return { reasons: [AFFINITY_NOT_MATCHED], resolvable: false };
-    if (anti.some((t, i) => labels[t.topologyKey] !== undefined && antiDomains[i]!.has(labels[t.topologyKey]!))) {
+    if (anti.some((t, i) => label(t.topologyKey) !== undefined && antiDomains[i]!.has(label(t.topologyKey)!))) {
       return { reasons: ["node(s) didn't match pod anti-affinity rules"], resolvable: true };
     }
-    if (closed.some((c) => labels[c.key] === c.value)) return { reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"], resolvable: true };
+    if (closed.some((c) => label(c.key) === c.value)) return { reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"], resolvable: true };
     return undefined;
   };
 }

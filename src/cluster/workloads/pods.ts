@@ -5,6 +5,7 @@ import type { ObjectStore } from '../objects/store.js';
 import { ownerReference } from './context.js';
 import { workloadDefaults } from './defaults.js';
 import { PODS } from './kinds.js';
+import { refuseIfTerminating } from './namespaces.js';
 import { randomSuffix } from './names.js';
 
 type Obj = any;
@@ -14,6 +15,7 @@ export function createPodFrom(objects: ObjectStore, owner: KubeObject, template:
   let name: string;
   do name = `${owner.metadata.name}-${randomSuffix()}`;
   while (objects.get(PODS, namespace, name));
+  refuseIfTerminating(objects, PODS, namespace, name);
   const meta = structuredClone(template?.metadata ?? {});
   delete meta.creationTimestamp;
   const spec = structuredClone(template?.spec ?? {});

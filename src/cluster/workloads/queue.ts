@@ -1,12 +1,20 @@
 // A controller's work queue: keys added while handling changes are deduplicated and handled together on
 // the next turn of the event loop, so a burst of changes costs one reconcile per key, and a controller's
-// own writes (which notify synchronously) never re-enter it.
+// own writes (which notify synchronously) never re-enter it. A key whose work failed comes back after
+// client-go's controller back-off (5 ms doubling per failure, at most 1000 s) until it is forgotten.
 import type { KubeObject } from '../objects/object.js';
 import type { ResourceType } from '../resources.js';
+import { KubeError } from '../status.js';
+
+/** workqueue.DefaultControllerRateLimiter's per-item exponential back-off. */
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_MAX_MS = 1000 * 1000;
 
 export class WorkQueue {
   private readonly keys = new Set<string>();
   private scheduled: NodeJS.Immediate | undefined;
+  private readonly failures = new Map<string, number>();
+  private readonly later = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
   constructor(
@@ -18,6 +26,28 @@ export class WorkQueue {
     if (this.closed) return;
     this.keys.add(key);
     this.scheduled ??= setImmediate(() => this.drain());
+  }
+
+  /** Adds key again after its back-off (longer with each failure since it was last forgotten). */
+  retry(key: string): void {
+    if (this.closed || this.later.has(key)) return;
+    const n = this.failures.get(key) ?? 0;
+    this.failures.set(key, n + 1);
+    const delay = Math.min(BACKOFF_BASE_MS * 2 ** n, BACKOFF_MAX_MS);
+    this.later.set(key, setTimeout(() => {
+      this.later.delete(key);
+      this.add(key);
+    }, delay).unref());
+  }
+
+  /** Whether key waits for its back-off. */
+  backingOff(key: string): boolean {
+    return this.later.has(key);
+  }
+
+  /** key's work succeeded: its next failure starts the back-off afresh. */
+  forget(key: string): void {
+    this.failures.delete(key);
   }
 
   private drain(): void {
@@ -38,6 +68,8 @@ export class WorkQueue {
     this.closed = true;
     if (this.scheduled) clearImmediate(this.scheduled);
     this.keys.clear();
+    for (const t of this.later.values()) clearTimeout(t);
+    this.later.clear();
   }
 }
 
@@ -59,7 +91,15 @@ export abstract class KeyedController {
     private readonly primary: ResourceType,
     label: string,
   ) {
-    this.queue = new WorkQueue((key) => this.reconcile(key), (key, e) => ctx.log(`${label} ${key}: ${(e as Error).stack ?? e}`));
+    this.queue = new WorkQueue(
+      (key) => this.reconcile(key),
+      (key, e) => {
+        // A write the cluster refused (it is full, the namespace is going): said in a line, tried again later.
+        if (!(e instanceof KubeError)) return ctx.log(`${label} ${key}: ${(e as Error).stack ?? e}`);
+        ctx.log(`${label} ${key}: ${e.message}`);
+        this.queue.retry(key);
+      },
+    );
   }
 
   protected enqueue(obj: KubeObject, name = obj.metadata.name): void {

@@ -1,9 +1,11 @@
 // The ReplicaSet controller: keeps spec.replicas pods of the template alive (creating `<rs>-<5 chars>`,
-// deleting the least useful extras first) and reports replicas / ready / available in status.
+// deleting the least useful extras first, a burst at a time: burst.ts) and reports replicas / ready /
+// available in status. A create the cluster refuses is a FailedCreate event and a retry after back-off.
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
 import { PODS, REPLICASETS } from './kinds.js';
+import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
@@ -25,8 +27,11 @@ function compareRank(a: number[], b: number[]): number {
 }
 
 export class ReplicaSetController extends KeyedController {
+  private readonly bursts: PodBursts;
+
   constructor(protected override readonly ctx: ControllerContext) {
     super(ctx, REPLICASETS, 'replicaset');
+    this.bursts = new PodBursts(ctx, this.queue, 'replicaset-controller');
   }
 
   observe(change: Change): void {
@@ -48,13 +53,11 @@ export class ReplicaSetController extends KeyedController {
     const pods = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid);
     const active = pods.filter(isActive);
     const want = Math.max(0, Number(rs.spec?.replicas ?? 1));
+    // At most a burst per sync; the pods' own changes bring the ReplicaSet back for the rest.
     if (active.length < want) {
-      for (let i = active.length; i < want; i++) {
-        const pod = createPodFrom(objects, rs, rs.spec?.template);
-        events.record(rs, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${pod.metadata.name}`, component: 'replicaset-controller' });
-      }
+      this.bursts.create(key, rs, want - active.length, () => createPodFrom(objects, rs, rs.spec?.template));
     } else if (active.length > want) {
-      const extras = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, active.length - want);
+      const extras = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, Math.min(active.length - want, BURST_REPLICAS));
       for (const pod of extras) {
         deletePodGracefully(objects, pod);
         events.record(rs, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'replicaset-controller' });

@@ -1,6 +1,7 @@
 // The scale subresource of Deployments and ReplicaSets (autoscaling/v1 Scale): what `kubectl scale` reads
 // and patches. spec.replicas maps to the parent's; status shows its replicas and selector as text.
 import type { KubeObject } from '../objects/object.js';
+import { fieldError, invalidObject } from '../status.js';
 
 type Obj = any;
 
@@ -27,9 +28,9 @@ export function scaleOf(parent: KubeObject): KubeObject {
   };
 }
 
-/** The parent with the replicas a written Scale asks for; undefined when the Scale carries no valid count. */
-export function withScale(parent: KubeObject, scale: Obj): KubeObject | undefined {
+/** The parent with the replicas a written Scale asks for (already decoded as an int32); 422 when negative. */
+export function withScale(parent: KubeObject, scale: Obj): KubeObject {
   const replicas = scale?.spec?.replicas ?? 0;
-  if (!Number.isInteger(replicas) || replicas < 0) return undefined;
+  if (replicas < 0) throw invalidObject('Scale', 'autoscaling', parent.metadata.name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
   return { ...structuredClone(parent), spec: { ...((parent as Obj).spec ?? {}), replicas } };
 }

@@ -1,6 +1,7 @@
 // A small kube-scheduler: binds pending pods (no nodeName, schedulerName default-scheduler) to the
 // least-loaded node that passes the filters (placement.ts), or marks them PodScheduled=False/Unschedulable
 // with a FailedScheduling event. Unschedulable pods are retried whenever a node changes or a bound pod goes.
+import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
@@ -12,6 +13,9 @@ import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type 
 import { nsKey, splitKey, WorkQueue } from './queue.js';
 
 type Obj = any;
+
+/** How long one turn of scheduling may run before it yields to everything else. */
+const SLICE_MS = 50;
 
 export function wantsScheduling(pod: KubeObject): boolean {
   const p = pod as Obj;
@@ -37,6 +41,9 @@ export class Scheduler {
   /** Bound pods with required anti-affinity: they keep matching pods out of their topology domain. */
   private readonly antiAffinity = new Map<string, KubeObject>();
   private readonly queue: WorkQueue;
+  /** The pods of the current scheduling round, in order, and how far it got. */
+  private round: string[] = [];
+  private cursor = 0;
 
   constructor(private readonly ctx: ControllerContext) {
     this.queue = new WorkQueue(() => this.run(), (_k, e) => ctx.log(`scheduler: ${(e as Error).stack ?? e}`));
@@ -95,16 +102,29 @@ export class Scheduler {
     this.queue.close();
   }
 
+  /**
+   * Schedules pending pods in rounds: a round is what was pending when it started, highest priority then
+   * oldest first (the scheduling queue's PrioritySort), worked through for at most SLICE_MS per turn of the
+   * event loop. Fifty thousand pending pods take many turns, and requests are answered in between.
+   */
   private run(): void {
     const { objects } = this.ctx;
-    const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
-    this.pending.clear();
-    if (pods.length === 0) return;
-    // Higher priority first, then oldest first (the scheduling queue's PrioritySort).
-    pods.sort((a, b) => Number((b as Obj).spec?.priority ?? 0) - Number((a as Obj).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+    if (this.cursor >= this.round.length) {
+      const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
+      this.pending.clear();
+      pods.sort((a, b) => Number((b as Obj).spec?.priority ?? 0) - Number((a as Obj).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+      this.round = pods.map((p) => nsKey(p.metadata.namespace, p.metadata.name));
+      this.cursor = 0;
+      if (this.round.length === 0) return;
+    }
     const nodes = objects.list(NODES_R);
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
-    for (const pod of pods) this.place(pod, nodes, byName);
+    const deadline = performance.now() + SLICE_MS;
+    while (this.cursor < this.round.length && performance.now() < deadline) {
+      const pod = objects.get(PODS, ...splitKey(this.round[this.cursor++]!));
+      if (pod && wantsScheduling(pod)) this.place(pod, nodes, byName);
+    }
+    if (this.cursor < this.round.length || this.pending.size > 0) this.queue.add('run');
   }
 
   private place(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {

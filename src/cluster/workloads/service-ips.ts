@@ -6,9 +6,8 @@ import { randomInt } from 'node:crypto';
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
-import type { KubeError } from '../status.js';
+import { invalidObject, type KubeError } from '../status.js';
 import { SERVICES_R } from './kinds.js';
-import { invalidObject } from './validation.js';
 
 type Obj = any;
 

@@ -1,0 +1,35 @@
+// What the apiserver checks of every object before it is stored, in its order: the body decodes into the
+// kind's Go types (400, shape.ts), then ObjectMeta validates (422, metadata.ts). Objects restored from the
+// store are held to the same checks, so one that slipped in earlier cannot take a cluster's API down.
+import type { KubeObject } from '../objects/object.js';
+import { isPlainObject } from '../own.js';
+import type { ResourceType } from '../resources.js';
+import { cannotDecode, invalidObject } from '../status.js';
+import { checkDepth } from './limits.js';
+import { validateMetadata } from './metadata.js';
+import { decodeError } from './shape.js';
+
+/** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
+export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
+  const e = decodeError(r.kind, obj);
+  if (e) throw cannotDecode(r.kind, r.version, e);
+}
+
+/** Throws the apiserver's 422 when the object's metadata does not validate. */
+export function checkMetadata(r: ResourceType, obj: KubeObject): void {
+  const causes = validateMetadata(obj.metadata, r.nameRule);
+  if (causes.length > 0) throw invalidObject(r.kind, r.group, obj.metadata.name, causes);
+}
+
+/** Why a stored object cannot be served (the API would have refused to store it), or undefined. */
+export function storedProblem(r: ResourceType, value: unknown): string | undefined {
+  if (!isPlainObject(value) || !isPlainObject(value['metadata']) || typeof value['metadata']['name'] !== 'string') return 'not an object with a metadata.name';
+  try {
+    checkDepth(value);
+    checkShape(r, value);
+    checkMetadata(r, value as KubeObject);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}
