@@ -19,11 +19,10 @@ import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { badRequest, headersTooLarge, unauthorized } from './status.js';
 import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
 import { PODS } from './workloads/kinds.js';
+import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';
 const RECORD_PREFIX = 'aksemu:clusterapi';
-/** A body past the limit is read (and dropped) up to this much before the connection is cut. */
-const DRAIN_LIMIT = 8 * MAX_BODY_BYTES;
 
 /** What the store keeps per cluster API. */
 interface ApiRecord {
@@ -245,8 +244,8 @@ export class ClusterApis implements ClusterLifecycle {
     try {
       if (!entry) return await reply(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'cluster not available', reason: 'ServiceUnavailable', code: 503 });
       if (!this.authenticated(req, entry)) return await reply(401, unauthorized().toStatus());
-      const body = await readBody(req);
-      if (body === 'too large') return await reply(413, bodyTooLarge().toStatus());
+      const body = await readBoundedBody(req, MAX_BODY_BYTES);
+      if (body === TOO_LARGE) return await reply(413, bodyTooLarge().toStatus());
       const target = requestTarget(req.url ?? '/');
       if (!target) return await reply(400, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`).toStatus());
       const response = entry.api.handle({
@@ -323,20 +322,6 @@ function closeListener(entry: Pick<Entry, 'listener' | 'sockets'>): Promise<void
  * The request body, or 'too large' past MAX_BODY_BYTES. A body too large is still read to its end (and
  * dropped), so the 413 reaches the client instead of a reset; one that does not stop is cut off further on.
  */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > DRAIN_LIMIT) req.destroy();
-      else if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 /**
  * Path and query of the request line: origin-form (`/api/v1/pods?limit=5`) as it is, absolute-form by its
  * path; undefined for anything else (`*`). Never a URL parser's reading, which takes `//x:99999/api` for a

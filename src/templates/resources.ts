@@ -49,7 +49,8 @@ export function withFrames<T>(ctx: DeploymentContext, frames: readonly CopyFrame
 /** The resource's name in ARM's messages: evaluated when possible, else as written. */
 function displayName(ctx: DeploymentContext, decl: ResourceDecl, frames: CopyFrame[]): string {
   try {
-    return String(withFrames(ctx, frames, () => evaluateDeep(decl.name, ctx)));
+    const name = withFrames(ctx, frames, () => evaluateDeep(decl.name, ctx));
+    return typeof name === 'string' ? name : decl.name;
   } catch {
     return decl.name;
   }
@@ -80,8 +81,9 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         return resourceError(ctx, decl, f, path, err);
       }
     };
-    /** type and apiVersion: strings, whatever an expression in them makes. */
-    const text = (member: 'type' | 'apiVersion', f: CopyFrame[]): string => {
+    /** type, apiVersion and name: strings, whatever an expression in them makes (an object parameter as a
+     *  name would otherwise become the resource '[object Object]'). */
+    const text = (member: 'type' | 'apiVersion' | 'name', f: CopyFrame[]): string => {
       const value = evaluate<unknown>(decl[member], f);
       if (typeof value !== 'string') resourceError(ctx, decl, f, path, new TemplateLanguageError(`The resource '${member}' must be a string. The provided value is of type '${typeName(value)}'.`));
       return value as string;
@@ -100,7 +102,7 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
       // ARM counts every instance, copies included, against its 800.
       if (out.length >= LIMITS.resources) throw templateCountExceeded('resources', out.length + 1);
       let type = text('type', f);
-      let name = String(evaluate<unknown>(decl.name, f));
+      let name = text('name', f);
       if (parent) {
         // Nested: a short type ("subnets") and name ("s1") extend the parent's.
         if (!type.includes('/')) type = `${parent.type}/${type}`;

@@ -228,6 +228,28 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.match(bad.stderr, /ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
     }));
 
+  test('nulls decode as Go decodes them (found by the cluster fuzzer): a null list element or map value is its zero value, a null field is absent', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      // finalizers [null] is [""]: refused by validation, as the apiserver refuses it (it was a 500).
+      const fin = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('fin', { finalizers: [null] }) });
+      isStatus(fin, 422, 'Invalid');
+      assert.match(fin.json.message, /^ConfigMap "fin" is invalid: \[metadata\.finalizers: Invalid value: "": name part must be non-empty, /);
+      await absent(env, '/api/v1/namespaces/default/configmaps/fin');
+      // ownerReferences [null] is one empty reference: every required member is missing (it was a 500).
+      const refs = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('refs', { ownerReferences: [null] }) });
+      isStatus(refs, 422, 'Invalid');
+      assert.match(refs.json.message, /metadata\.ownerReferences\.apiVersion: Invalid value: "": version must not be empty/);
+      await absent(env, '/api/v1/namespaces/default/configmaps/refs');
+      // A null label value is the empty value; null annotations are no annotations (not stored as null).
+      const ok = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('nulls', { labels: { app: null }, annotations: null }) });
+      assert.equal(ok.status, 201, ok.text);
+      assert.deepEqual(ok.json.metadata.labels, { app: '' });
+      assert.equal(Object.hasOwn(ok.json.metadata, 'annotations'), false);
+      // The same through server-side apply (it was a 500).
+      const applied = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls?fieldManager=t', { body: '{"metadata":{"labels":{"app":null}}}', contentType: 'application/apply-patch+yaml' });
+      assert.ok(applied.status < 500, applied.text);
+    }));
+
   test('lists are paged as kubectl asks (limit and continue), in key order, with remainingItemCount', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       for (let i = 0; i < 7; i++) assert.equal((await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap(`cm-${i}`) })).status, 201);

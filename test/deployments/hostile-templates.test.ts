@@ -65,6 +65,17 @@ describe('hostile templates', () => {
     return value;
   }
 
+  test("a resource name that is no string is InvalidTemplate, never a resource called '[object Object]' (found by the ARM fuzzer)", async () => {
+    const t = {
+      contentVersion: '1.0.0.0',
+      parameters: { vnetName: { type: 'object' } },
+      resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-07-01', name: "[parameters('vnetName')]", location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } } }],
+    };
+    await refused('objname', put('objname', body(t, { vnetName: { value: { a: 1 } } })), 400, 'InvalidTemplate', /The template resource '\[parameters\('vnetName'\)\]' at line '\d+' and column '\d+' is not valid: The resource 'name' must be a string\. The provided value is of type 'Object'\./);
+    const vnets = await arm(server, 'GET', `/subscriptions/${sub}/resourcegroups/${GROUP}/providers/Microsoft.Network/virtualNetworks?api-version=2022-07-01`);
+    assert.deepEqual(vnets.body.value, []);
+  });
+
   test('a 289-byte template whose output would be 240 MB fails its outputs; six of them leave the store small and the list answering', async () => {
     const t = '{"contentVersion":"1.0.0.0","resources":[],"outputs":{"o":{"type":"string","value":"[replace(string(range(0,5000)), \',\', string(range(0,5000)))]"}}}';
     const start = storeBytes();

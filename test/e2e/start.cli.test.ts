@@ -45,9 +45,6 @@ test('aksemu start serves HTTPS, writes endpoint.json, logs requests without sec
     assert.match(info.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(info.activeDirectory, `${info.url}/adfs`);
     assert.equal(statSync(join(home, 'endpoint.json')).mode & 0o077, 0, 'endpoint.json holds a secret: owner only');
-    // It says what to do next, with a command that runs from any directory.
-    assert.match(child.stderr(), new RegExp(`^  eval "\\$\\((aksemu|node /\\S+/bin/aksemu\\.js) az-env\\)" `, 'm'));
-    assert.match(child.stderr(), /^  az aks get-credentials -g myResourceGroup -n myAKSCluster$/m);
     assert.match(info.az.cloudRegister, /^az cloud register -n aksemu --endpoint-resource-manager https:\/\/127\.0\.0\.1:\d+\/ --endpoint-active-directory https:\/\/127\.0\.0\.1:\d+\/adfs /);
     const target = { url: info.url, caPem: readFileSync(info.caFile, 'utf8') };
 
@@ -71,6 +68,9 @@ test('aksemu start serves HTTPS, writes endpoint.json, logs requests without sec
     child.proc.kill('SIGTERM');
     assert.equal(await child.exit, 0);
     assert.equal(existsSync(join(home, 'endpoint.json')), false, 'a stopped server leaves no endpoint.json');
+    // It said what to do next, with a command that runs from any directory.
+    assert.match(child.stderr(), new RegExp(`^  eval "\\$\\((aksemu|node /\\S+/bin/aksemu\\.js) az-env\\)" `, 'm'));
+    assert.match(child.stderr(), /^  az aks get-credentials -g myResourceGroup -n myAKSCluster$/m);
     const log = child.stdout();
     assert.match(log, /^POST \/adfs\/oauth2\/token 200 [\d.]+ms [0-9a-f-]{36}$/m);
     assert.match(log, /^GET \/subscriptions\?api-version=2019-11-01 200 [\d.]+ms [0-9a-f-]{36}$/m);

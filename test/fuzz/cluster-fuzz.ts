@@ -69,7 +69,7 @@ function judgeCluster(fs: FuzzServer, findings: Findings, sent: Sent, res: WireR
   if (!judgeTransport(findings, sent, res, fs.server.timings.get(sent.index))) return;
   const json = parseJson(res.text) as any;
   if (res.status >= 500) {
-    const stack = fs.server.stackOf(`cluster API request ${sent.wire.method} ${sent.wire.path} failed`);
+    const stack = fs.server.stackOf(`cluster API request ${sent.wire.method} ${JSON.stringify(sent.wire.path)} failed`);
     const sig = stack ? stackSignature(stack) : `${res.status} ${normalizeMessage(String(json?.message ?? res.text.slice(0, 60)))}`;
     findings.add('5xx', `cluster ${sig}`, `cluster API ${res.status}: ${sig}`, sent, res);
   }

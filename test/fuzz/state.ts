@@ -29,12 +29,16 @@ function safeParse(text: string): unknown {
   }
 }
 
-/** Why an ARM id is malformed, or undefined: one subscription (ours), no empty or `undefined` segments. */
+/**
+ * Why an ARM id is malformed, or undefined: one subscription (ours), no empty segments, no stringified object.
+ * `undefined` and `null` are names ARM accepts (the fuzzer sends them): a stringified undefined shows up as a
+ * foreign subscription or a missing segment instead.
+ */
 export function armIdProblem(id: string, sub: string): string | undefined {
   if (!id.startsWith('/')) return 'does not start with /';
   const segs = id.slice(1).split('/');
   if (segs.some((s) => s === '')) return 'has an empty segment';
-  if (segs.some((s) => s === 'undefined' || s === 'null' || s === '[object Object]')) return 'has an undefined/null segment';
+  if (segs.some((s) => s === '[object Object]')) return 'has a stringified object segment';
   if (segs.some((s) => /[\u0000-\u001f]/.test(s))) return 'has a control character';
   if (segs[0]!.toLowerCase() === 'subscriptions' && segs[1]?.toLowerCase() !== sub.toLowerCase()) return `names subscription ${segs[1]}, not ${sub}`;
   const rg = segs.findIndex((s) => s.toLowerCase() === 'resourcegroups');

@@ -7,12 +7,13 @@ import type { ResourceType } from '../resources.js';
 import { cannotDecode, invalidObject } from '../status.js';
 import { checkDepth } from './limits.js';
 import { validateMetadata } from './metadata.js';
-import { decodeError } from './shape.js';
+import { decodeError, settleNulls } from './shape.js';
 
-/** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
+/** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types; else leaves its nulls as Go decodes them. */
 export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
   const e = decodeError(r.kind, obj);
   if (e) throw cannotDecode(r.kind, r.version, e);
+  settleNulls(r.kind, obj);
 }
 
 /** Throws the apiserver's 422 when the object's metadata does not validate. */

@@ -3,7 +3,7 @@
 // is its decode error, a 400: `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string
 // into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference`. Fields not listed
 // are kept as they come (aksemu does not read them). The tables are data: one row per Go type.
-import { isPlainObject, own } from '../own.js';
+import { isPlainObject, own, setOwn } from '../own.js';
 
 type Shape =
   | { t: 'string' | 'bool'; go: string }
@@ -264,7 +264,56 @@ function fields(obj: Record<string, unknown>, shapes: Record<string, Shape>, str
   return undefined;
 }
 
+function topLevel(kind: string): Record<string, Shape> {
+  return { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) };
+}
+
 /** The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. */
 export function decodeError(kind: string, obj: Record<string, unknown>): string | undefined {
-  return fields(obj, { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) }, kind, '');
+  return fields(obj, topLevel(kind), kind, '');
+}
+
+/** What Go's decoder leaves for a JSON null inside a list or map: the element type's zero value. */
+function zero(s: Shape): unknown {
+  switch (s.t) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int':
+    case 'intstr':
+      return 0;
+    case 'quantity':
+      return '0';
+    case 'list':
+      return [];
+    case 'map':
+    case 'struct':
+      return {};
+  }
+}
+
+/**
+ * The nulls of a decoded object as Go holds them (run after decodeError found nothing): a null field is a
+ * nil pointer, slice or map, omitted when the object is written out again; a null list element or map value
+ * is the element type's zero value (`finalizers: [null]` is `[""]`, which validation then refuses as the
+ * apiserver does; `labels: {a: null}` is the label `a` with an empty value).
+ */
+export function settleNulls(kind: string, obj: Record<string, unknown>): void {
+  settleFields(obj, topLevel(kind));
+}
+
+function settleFields(obj: Record<string, unknown>, shapes: Record<string, Shape>): void {
+  for (const [k, v] of Object.entries(obj)) {
+    const s = own<Shape>(shapes, k);
+    if (!s) continue;
+    if (v === null) delete obj[k];
+    else settle(v, s);
+  }
+}
+
+function settle(v: unknown, s: Shape): void {
+  if (s.t === 'struct' && isPlainObject(v)) settleFields(v, s.fields);
+  else if (s.t === 'list' && Array.isArray(v)) v.forEach((item, i) => (item === null ? (v[i] = zero(s.of)) : settle(item, s.of)));
+  else if (s.t === 'map' && isPlainObject(v)) for (const [k, item] of Object.entries(v)) item === null ? setOwn(v, k, zero(s.of)) : settle(item, s.of);
 }
