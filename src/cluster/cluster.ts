@@ -1,6 +1,8 @@
 // One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
 // sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
-import { rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { renameSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { nodesOf, poolsOf } from '../providers/containerservice/provisioner.js';
 import { nodeKey, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
 import type { Store } from '../store/store.js';
@@ -159,6 +161,15 @@ export class ClusterRuntime {
   /** The cluster is gone: stop, and remove its node files. */
   destroy(): void {
     this.close();
-    rmSync(clusterDir(this.home, this.record.resourceGroup, this.record.name), { recursive: true, force: true });
+    // Moved aside at once and removed in the background: deleting many clusters must not hold the event
+    // loop on the disk, and a cluster created again under the same name starts from an empty folder.
+    const dir = clusterDir(this.home, this.record.resourceGroup, this.record.name);
+    const doomed = `${dir}.deleted-${randomUUID()}`;
+    try {
+      renameSync(dir, doomed);
+    } catch {
+      return; // nothing there
+    }
+    rm(doomed, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -1,7 +1,8 @@
 // Cluster credentials as AKS hands them out (docs/clients.md §3.6): a kubeconfig with the API server URL,
 // the CA, and a client certificate (CN=masterclient, O=system:masters, issued by aksemu's local CA) plus a
 // bearer token. Non-AAD AKS gives clusterUser and clusterAdmin the same credential under different names.
-import { createHash, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, generateKeyPair, randomBytes, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
@@ -34,11 +35,14 @@ export function sameSecret(expected: string, presented: string): boolean {
 }
 
 /** A client certificate for a cluster, signed by the CA in home (ca.pem, ca-key.pem). */
-export function issueClientCredential(home: string, clusterFqdn: string): ClusterCredential {
+/** RSA key generation off the event loop: the synchronous call held every request for up to 0.6 s per cluster. */
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+export async function issueClientCredential(home: string, clusterFqdn: string): Promise<ClusterCredential> {
   const caPem = readFileSync(join(home, 'ca.pem'), 'utf8');
   const caKeyPem = readFileSync(join(home, 'ca-key.pem'), 'utf8');
   const ca = forge.pki.certificateFromPem(caPem);
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());

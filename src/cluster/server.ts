@@ -168,7 +168,7 @@ export class ClusterApis implements ClusterLifecycle {
       return undefined;
     }
     let record = store.get<ApiRecord>(recordKey(cluster.id));
-    const credential = record?.credential ?? issueClientCredential(this.options.home, cluster.fqdn);
+    const credential = record?.credential ?? (await issueClientCredential(this.options.home, cluster.fqdn));
     const sockets = new Set<Socket>();
     const listener = createNetServer((socket) => {
       sockets.add(socket);
