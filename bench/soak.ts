@@ -7,7 +7,7 @@ import { runClusterFuzz } from '../test/fuzz/cluster-fuzz.js';
 import { runCrashRounds } from '../test/fuzz/crash.js';
 import { countFromEnv, seedFromEnv } from '../test/fuzz/prng.js';
 
-const seed = seedFromEnv();
+const seed = seedFromEnv('random');
 const budget = countFromEnv('AKSEMU_FUZZ_BUDGET_MS', 15 * 60_000);
 const arm = countFromEnv('AKSEMU_FUZZ_ARM', 100_000);
 const cluster = countFromEnv('AKSEMU_FUZZ_CLUSTER', 20_000);

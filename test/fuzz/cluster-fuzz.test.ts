@@ -7,7 +7,8 @@ import { runClusterFuzz } from './cluster-fuzz.js';
 import { countFromEnv, seedFromEnv } from './prng.js';
 
 test('cluster API fuzz: no 5xx, hangs, crashes, pollution, invalid or stray objects', { timeout: 600_000 }, async () => {
-  const seed = seedFromEnv();
+  // A fixed seed, so the suite is reproducible; AKSEMU_FUZZ_SEED=random (or any seed) explores, as npm run soak does.
+  const seed = seedFromEnv(4109455488);
   const total = countFromEnv('AKSEMU_FUZZ_CLUSTER', 2_000);
   console.log(`cluster fuzz seed ${seed}, ${total} requests (AKSEMU_FUZZ_SEED=${seed} AKSEMU_FUZZ_CLUSTER=${total} to replay)`);
   const result = await runClusterFuzz({ seed, total, deadlineMs: countFromEnv('AKSEMU_FUZZ_BUDGET_MS', 150_000) });

@@ -8,7 +8,8 @@ import { runCrashRounds } from './crash.js';
 import { countFromEnv, seedFromEnv } from './prng.js';
 
 test('crash harness: SIGKILL at random moments, restart, nothing stuck, doubled, leaked or lost', { skip: !HAVE_KUBECTL && 'needs /usr/bin/kubectl', timeout: 600_000 }, async () => {
-  const seed = seedFromEnv();
+  // A fixed seed, so the suite is reproducible; AKSEMU_FUZZ_SEED=random (or any seed) explores, as npm run soak does.
+  const seed = seedFromEnv(3935452477);
   const rounds = countFromEnv('AKSEMU_FUZZ_KILLS', 5);
   console.log(`crash harness seed ${seed}, ${rounds} rounds (AKSEMU_FUZZ_SEED=${seed} AKSEMU_FUZZ_KILLS=${rounds} to replay)`);
   const result = await runCrashRounds({ seed, rounds });

@@ -54,15 +54,13 @@ export class Rng {
   }
 }
 
-/** AKSEMU_FUZZ_SEED, or a fresh random seed (printed by the caller so a failure can be replayed). */
-export function seedFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['AKSEMU_FUZZ_SEED'];
-  if (raw !== undefined && raw !== '') {
-    const seed = Number(raw);
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`AKSEMU_FUZZ_SEED must be an integer in [0, 2^32): ${raw}`);
-    return seed;
-  }
-  return randomInt(0, 0xffffffff);
+/** AKSEMU_FUZZ_SEED (a number, or `random`), else the fallback; the caller prints it so a failure can be replayed. */
+export function seedFromEnv(fallback: number | 'random', env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['AKSEMU_FUZZ_SEED'] || String(fallback);
+  if (raw === 'random') return randomInt(0, 0xffffffff);
+  const seed = Number(raw);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`AKSEMU_FUZZ_SEED must be an integer in [0, 2^32) or 'random': ${raw}`);
+  return seed;
 }
 
 /** A positive integer from the environment, or the default. */
