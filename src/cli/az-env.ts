@@ -3,11 +3,12 @@
 // never calls out, registers and selects the `aksemu` cloud, logs the service principal in, and prints the
 // exports for `eval "$(aksemu az-env)"`. docs/clients.md §1.2 explains each step.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { ARM_RESOURCE_ID, CLOUD_NAME } from '../arm/metadata.js';
+import { findPlugin } from '../cni/exec.js';
 import { resolveHome, type Endpoint } from './az/endpoint.js';
 import { exportLine, NoServerError, runningServer } from './running-server.js';
 
@@ -20,18 +21,9 @@ export function azConfigDir(home: string): string {
   return join(home, 'azure');
 }
 
-function findOnPath(program: string, path = process.env['PATH'] ?? ''): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+/** A program on PATH: the first executable of that name, searched as a CNI runtime searches for its plugins. */
+export function onPath(program: string): string | undefined {
+  return findPlugin(program, (process.env['PATH'] ?? '').split(delimiter));
 }
 
 /** PYTHONPATH with the shim first (once), keeping what the user had. */
@@ -119,7 +111,7 @@ export function registerAzEnv(program: Command): void {
         return;
       }
       const home = resolveHome(opts.home);
-      const az = findOnPath('az');
+      const az = onPath('az');
       try {
         if (!az) throw new AzEnvError('the Azure CLI (az) was not found on PATH');
         const endpoint = await runningServer(home);

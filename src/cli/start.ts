@@ -1,12 +1,12 @@
 // `aksemu start`: run the ARM front door until interrupted.
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { DataplaneMode } from '../dataplane/dataplane.js';
 import { DATAPLANE_MODES, DataplaneUnavailableError, loadDataplane } from '../dataplane/load.js';
 import { DEFAULT_PORT, startServer } from '../server/server.js';
+import { onPath } from './az-env.js';
 
 export function defaultHome(): string {
   return process.env['AKSEMU_HOME'] || join(homedir(), '.aksemu');
@@ -20,8 +20,7 @@ function parsePort(value: string): number {
 
 /** How this user runs aksemu from another shell: `aksemu` when it is on PATH, else this very script. */
 function invocation(home: string): string {
-  const onPath = (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'aksemu')));
-  const command = onPath ? 'aksemu' : `node ${fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url))}`;
+  const command = onPath('aksemu') ? 'aksemu' : `node ${fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url))}`;
   return home === defaultHome() ? command : `AKSEMU_HOME=${home} ${command}`;
 }
 
