@@ -104,7 +104,8 @@ function decode(ops: unknown): Operation[] {
   if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${jsonKind(ops)} into Go value of type jsonpatch.Patch`);
   for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`);
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) throw tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
-  return ops.map((op) => ({ op: own(op, 'op'), path: own(op, 'path'), from: own(op, 'from'), value: own(op, 'value') }));
+  // An operation without `value` carries JSON null, as the apiserver's json-patch library reads it.
+  return ops.map((op) => ({ op: own(op, 'op'), path: own(op, 'path'), from: own(op, 'from'), value: own(op, 'value') ?? null }));
 }
 
 /** A JSON pointer's reference tokens; undefined when it is not a pointer. */

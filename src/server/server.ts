@@ -88,8 +88,20 @@ export interface RunningServer {
 
 const ARM_HEADERS = { 'Cache-Control': 'no-cache', Pragma: 'no-cache', Expires: '-1', 'X-Content-Type-Options': 'nosniff' };
 
+/**
+ * A header value as HTTP carries it: visible ASCII. URLs we hand out name resources whose names may be any
+ * Unicode (a resource group 'ÆØÅ-名前'); those characters go percent-encoded, as ARM's own Location headers
+ * carry them, and control characters cannot split a header.
+ */
+function headerValue(value: string): string {
+  // A lone surrogate has no UTF-8 form: it becomes U+FFFD's.
+  return value.replace(/[^\x20-\x7e]/gu, (c) => (c.length === 1 && /[\ud800-\udfff]/.test(c) ? '%EF%BF%BD' : encodeURIComponent(c)));
+}
+
 function send(reply: FastifyReply, method: string, response: ArmResponse): FastifyReply {
-  reply.code(response.status).headers({ ...ARM_HEADERS, ...response.headers });
+  const headers: Record<string, string> = { ...ARM_HEADERS };
+  for (const [name, value] of Object.entries(response.headers ?? {})) headers[name] = headerValue(String(value));
+  reply.code(response.status).headers(headers);
   if (response.body === undefined || method === 'HEAD' || response.status === 204) return reply.send();
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

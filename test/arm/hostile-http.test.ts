@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { arm } from './helpers.js';
+import { arm, pathOf } from './helpers.js';
 
 const RG = '2021-04-01';
 
@@ -58,6 +58,19 @@ describe('hostile HTTP', () => {
       assert.equal(answer.status, 413);
       assert.equal(answer.body.error.code, 'RequestEntityTooLarge');
     }
+  });
+
+  test('a resource group named in Unicode: the polling URLs in headers are percent-encoded and work (found by the ARM fuzzer: a 500 outside the envelope)', async () => {
+    const group = `${groups}/${encodeURIComponent('ÆØÅ-名前')}`;
+    assert.equal((await arm(server, 'PUT', `${group}?api-version=${RG}`, { body: { location: 'eastus' } })).status, 201);
+    const template = { $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', resources: [] };
+    const put = await arm(server, 'PUT', `${group}/providers/Microsoft.Resources/deployments/d1?api-version=${RG}`, { body: { properties: { mode: 'Incremental', template } } });
+    assert.equal(put.status, 201, JSON.stringify(put.body));
+    const status = String(put.headers['azure-asyncoperation']);
+    assert.match(status, /\/resourceGroups\/%C3%86%C3%98%C3%85-%E5%90%8D%E5%89%8D\//i);
+    const polled = await arm(server, 'GET', pathOf(status));
+    assert.equal(polled.status, 200, JSON.stringify(polled.body));
+    assert.match(polled.body.status, /^(Running|Succeeded)$/);
   });
 
   describe("every answer is in ARM's envelope", () => {

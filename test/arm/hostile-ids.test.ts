@@ -87,6 +87,22 @@ describe('hostile resource ids', () => {
     assert.deepEqual(keys(), before);
   });
 
+  test("inline children are named by the same rule: a subnet, route, security rule or IP configuration named 'a/b' is InvalidResourceName (found by the ARM fuzzer)", async () => {
+    const before = keys();
+    const rg = `${subPath}/resourceGroups/r/providers/Microsoft.Network`;
+    const bodies: Array<[string, unknown]> = [
+      [`${rg}/virtualNetworks/v1`, { location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.1.0.0/16'] }, subnets: [{ name: 'a/b', properties: { addressPrefix: '10.1.0.0/24' } }] } }],
+      [`${rg}/routeTables/t1`, { location: 'eastus', properties: { routes: [{ name: 'a/b', properties: { addressPrefix: '10.9.0.0/16', nextHopType: 'None' } }] } }],
+      [`${rg}/networkSecurityGroups/n1`, { location: 'eastus', properties: { securityRules: [{ name: 'a/b', properties: { priority: 100, direction: 'Inbound', access: 'Allow', protocol: '*', sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' } }] } }],
+    ];
+    for (const [path, body] of bodies) {
+      const put = await arm(server, 'PUT', `${path}?api-version=${NET}`, { body });
+      assert.equal(put.status, 400, `${path}: ${JSON.stringify(put.body)}`);
+      assert.equal(put.body.error.code, 'InvalidResourceName', path);
+    }
+    assert.deepEqual(keys(), before);
+  });
+
   test("a cluster's node resource group is a new group of its own, never a path into another record", async () => {
     const cluster = (nodeResourceGroup: string) => ({
       location: 'eastus',

@@ -248,6 +248,10 @@ describe('hostile input on the cluster API', { skip }, () => {
       // The same through server-side apply (it was a 500).
       const applied = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls?fieldManager=t', { body: '{"metadata":{"labels":{"app":null}}}', contentType: 'application/apply-patch+yaml' });
       assert.ok(applied.status < 500, applied.text);
+      // A JSON patch add without a value adds null, as the apiserver's json-patch reads it: the empty label (it was a 500).
+      const added = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls', { body: '[{"op":"add","path":"/metadata/labels/patched"}]', contentType: 'application/json-patch+json' });
+      assert.equal(added.status, 200, added.text);
+      assert.equal(added.json.metadata.labels.patched, '');
     }));
 
   test('lists are paged as kubectl asks (limit and continue), in key order, with remainingItemCount', () =>

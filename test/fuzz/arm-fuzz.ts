@@ -62,9 +62,10 @@ export class ArmModel {
     const k = key.toLowerCase();
     if (this.reported.has(k)) return true;
     for (const t of this.subtrees) if (k === t || k.startsWith(`${t}/`)) return true;
-    // Template deployments create fz-tvnet* VNets (and their subnets) after the PUT's answer.
+    // Template deployments create VNets (and their subnets) after the PUT's answer, named by parameters the
+    // fuzzer may have mutated (a VNet '-1' is a valid deployment's work).
     const group = k.split('/').slice(0, 5).join('/');
-    return this.deploymentGroups.has(group) && /\/providers\/microsoft\.network\/virtualnetworks\/fz-tvnet\d+(\/subnets\/[^/]+)?$/.test(k);
+    return this.deploymentGroups.has(group) && /\/providers\/microsoft\.network\/virtualnetworks\/[^/]+(\/subnets\/[^/]+)?$/.test(k);
   }
 
   /** A request whose outcome is unknown (no answer): whatever it named may exist. */

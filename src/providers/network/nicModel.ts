@@ -19,6 +19,7 @@ import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, V
 import { compact, groupNameOf, parentOf, referenceId, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
+import { validateResourceName } from '../../arm/names.js';
 
 /** The tag ContainerService puts on kubenet node NICs: the cluster id (subnetInfo's kubenetClusterIds). */
 export const KUBENET_CLUSTER_TAG = 'aksemu-kubenet-cluster';
@@ -77,6 +78,7 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
   };
   return configs.map((c, i) => {
     const name = c.name ?? (i === 0 ? 'ipconfig1' : `ipconfig${i + 1}`);
+    validateResourceName(name);
     if (names.has(name.toLowerCase())) throw invalidNicIpConfigurations(nicId, `two ip configurations are named '${name}'.`);
     names.add(name.toLowerCase());
     const id = `${nicId}/ipConfigurations/${name}`;

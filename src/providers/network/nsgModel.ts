@@ -12,6 +12,7 @@ import {
 } from './errors.js';
 import type { NetworkSecurityGroup, SecurityRule } from './models.js';
 import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { validateResourceName } from '../../arm/names.js';
 
 export interface SecurityRuleInput {
   name?: string;
@@ -144,6 +145,7 @@ export function writeNetworkSecurityGroup(store: Store, id: string, input: NsgIn
   const nsgId = existing?.id ?? id;
   const rules = (input.properties?.securityRules ?? []).map((r, i) => {
     if (!r.name) throw securityRuleInvalidProperty(`${nsgId}/securityRules/${i}`, 'name', r.name);
+    validateResourceName(r.name);
     return buildSecurityRule(nsgId, r, r.name, state);
   });
   checkRules(nsgId, rules);

@@ -14,6 +14,7 @@ import {
 import type { Route, RouteTable } from './models.js';
 import { parsePrefix } from './prefixes.js';
 import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { validateResourceName } from '../../arm/names.js';
 
 export interface RouteInput {
   name?: string;
@@ -65,6 +66,7 @@ export function writeRouteTable(store: Store, id: string, input: RouteTableInput
   const tableId = existing?.id ?? id;
   const routes = (input.properties?.routes ?? []).map((r, i) => {
     if (!r.name) throw invalidRequestFormat(`Route ${i} of route table ${tableId} has no name.`, `properties.routes[${i}].name`);
+    validateResourceName(r.name);
     return buildRoute(tableId, r, r.name, state);
   });
   checkRouteNames(tableId, routes);

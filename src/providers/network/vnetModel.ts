@@ -17,6 +17,7 @@ import type { Subnet, VirtualNetwork } from './models.js';
 import { parsePrefixes } from './prefixes.js';
 import { compact, groupNameOf, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
+import { validateResourceName } from '../../arm/names.js';
 
 export interface VnetInput {
   location?: string;
@@ -87,6 +88,8 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
   const built: Array<SubnetBuild & { existing: Subnet | undefined }> = [];
   inputs.forEach((input, i) => {
     if (!input.name) throw invalidRequestFormat(`Subnet ${i} of virtual network ${vnetId} has no name.`, `properties.subnets[${i}].name`);
+    // An inline child is named as its own route would name it: 'a/b' would be a key under another record.
+    validateResourceName(input.name);
     if (names.has(input.name.toLowerCase())) throw duplicateResourceName(vnetId, 'subnets', input.name);
     names.add(input.name.toLowerCase());
     const old = before.find((s) => s.name.toLowerCase() === input.name!.toLowerCase());
