@@ -22,7 +22,7 @@ import { randomSuffix } from './workloads/names.js';
 import { validateWorkload } from './workloads/validation.js';
 import { admitService } from './workloads/service-ips.js';
 import { checkDepth, checkObjectSize } from './validation/limits.js';
-import { checkMetadata, checkShape } from './validation/object.js';
+import { checkMetadata, checkShape, decodeBody } from './validation/object.js';
 
 export interface ApiRequest {
   method: string;
@@ -264,7 +264,7 @@ export class ClusterApi {
   private admit(t: Target, body: unknown, name?: string, existing?: KubeObject): KubeObject {
     if (!isPlainObject(body)) throw badRequest('the body of the request must be an object');
     checkDepth(body);
-    checkShape(t.r, body);
+    decodeBody(t.r, body);
     const obj = clone(body) as KubeObject;
     obj.metadata ??= { name: '' };
     const generateName = obj.metadata['generateName'];

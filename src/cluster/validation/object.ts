@@ -9,10 +9,19 @@ import { checkDepth } from './limits.js';
 import { validateMetadata } from './metadata.js';
 import { decodeError, settleNulls } from './shape.js';
 
-/** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types; else leaves its nulls as Go decodes them. */
+/** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
 export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
   const e = decodeError(r.kind, obj);
   if (e) throw cannotDecode(r.kind, r.version, e);
+}
+
+/**
+ * A request body decoded as the apiserver decodes it: checked, then its nulls settled as Go holds them.
+ * Only requests are settled: a stored object is checked as it is, so a restart changes nothing of it (a
+ * Deployment's pod-template-hash must stay the same).
+ */
+export function decodeBody(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
+  checkShape(r, obj);
   settleNulls(r.kind, obj);
 }
 
