@@ -7,7 +7,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { CLUSTER_TYPE, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import { CLUSTER_TYPE, NODES_PREFIX, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
@@ -87,7 +87,7 @@ export class ClusterApis implements ClusterLifecycle {
     attachLifecycle(this.options.store, this);
     const ids = new Set<string>();
     for (const { value } of this.options.store.list<ApiRecord>(RECORD_PREFIX)) ids.add(value.clusterId);
-    for (const { value } of this.options.store.list<NodeRecord>('aksemu:nodes')) ids.add(value.clusterId);
+    for (const { value } of this.options.store.list<NodeRecord>(NODES_PREFIX)) ids.add(value.clusterId);
     for (const id of ids) {
       // One cluster that cannot be served must not keep ARM (or the other clusters) down.
       await this.ensure(id).catch((e) => this.options.log(`cluster API for ${id}: ${(e as Error).message}`));

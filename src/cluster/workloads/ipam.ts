@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CniError, findPlugin, type CniErrorContext } from '../../cni/exec.js';
-import type { ClusterRecord, NodeRecord } from '../../providers/containerservice/records.js';
+import type { ClusterRecord, NodeRecord } from '../../model/cluster-records.js';
 import { loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
 import { cniInstallRecord, nodesDir } from '../paths.js';
 import { hostLocalOwner, ipamAdd, ipamConfig, ipamDel, nodeCniDataDir, type IpamExec } from './ipam-exec.js';

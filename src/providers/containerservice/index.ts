@@ -6,7 +6,7 @@ import { agentPoolRoutes, poolDeleteKind, poolWriteKind } from './agent-pools.js
 import { clusterDeleteKind, clusterRoutes, clusterWriteKind } from './clusters.js';
 import { credentialRoutes } from './credentials.js';
 import { teardown } from './provisioner.js';
-import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from './records.js';
+import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from '../../model/cluster-records.js';
 import { versionRoutes } from './versions.js';
 
 export function containerServiceProvider(): Provider {

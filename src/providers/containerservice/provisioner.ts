@@ -19,15 +19,7 @@ import {
   clearRouteTable,
   writeNodeNic,
 } from './network.js';
-import { nodeKey, nodesPrefix, poolId, type ClusterRecord, type NodeRecord, type PoolRecord } from './records.js';
-
-export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {
-  return store.list<PoolRecord>(`${cluster.id}/agentPools/`, { children: true }).map((e) => e.value);
-}
-
-export function nodesOf(store: Store, cluster: ClusterRecord): NodeRecord[] {
-  return store.list<NodeRecord>(nodesPrefix(cluster.id)).map((e) => e.value);
-}
+import { nodeKey, nodesOf, nodesPrefix, poolId, poolsOf, type ClusterRecord, type NodeRecord, type PoolRecord } from '../../model/cluster-records.js';
 
 /** The cluster as the model sees it now: its pools are the pool records. */
 export function resolvedWithPools(cluster: ClusterRecord, pools: PoolRecord[]): ResolvedCluster {
