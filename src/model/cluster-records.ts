@@ -89,3 +89,18 @@ export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {
 export function nodesOf(store: Store, cluster: ClusterRecord): NodeRecord[] {
   return store.list<NodeRecord>(nodesPrefix(cluster.id)).map((e) => e.value);
 }
+
+const CLUSTER_KEY = /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.containerservice\/managedclusters\/[^/]+/i;
+
+/**
+ * The cluster a changed store key belongs to (its record, a pool's, or a node's), for followers of the change
+ * feed; `node` when the key is a node record or all of them.
+ */
+export function clusterOfKey(key: string): { clusterId: string; node: boolean } | undefined {
+  if (key.startsWith(NODES_PREFIX)) {
+    const end = key.lastIndexOf('/');
+    return end > NODES_PREFIX.length ? { clusterId: key.slice(NODES_PREFIX.length, end), node: true } : undefined;
+  }
+  const m = CLUSTER_KEY.exec(key);
+  return m ? { clusterId: m[0], node: false } : undefined;
+}
