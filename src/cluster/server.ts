@@ -106,8 +106,10 @@ export class ClusterApis implements KubeconfigIssuer {
     const touched = new Map<string, boolean>();
     for (const change of changes) {
       const owner = clusterOfKey(change.key);
-      if (owner) touched.set(owner.clusterId.toLowerCase(), (touched.get(owner.clusterId.toLowerCase()) ?? false) || owner.node);
-      else if (change.prefix) {
+      if (owner) {
+        const id = owner.clusterId.toLowerCase();
+        touched.set(id, touched.get(id) === true || owner.node);
+      } else if (change.prefix) {
         // A deleted prefix above the clusters (a resource group's, say) takes the clusters under it along.
         const prefix = change.key.toLowerCase();
         for (const id of this.entries.keys()) if (id.startsWith(prefix)) touched.set(id, true);
