@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { nodesOf, poolsOf } from '../providers/containerservice/provisioner.js';
-import { nodeKey, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
 import { Kubelets } from './kubelet.js';
 import { buildNode, nodeLease } from './objects/nodes.js';

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { stringify } from 'yaml';
+import type { CredentialKind } from '../providers/containerservice/credentials.js';
 
 export interface ClusterCredential {
   certPem: string;
@@ -68,8 +69,6 @@ export async function issueClientCredential(home: string, clusterFqdn: string): 
   const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
   return { certPem, keyPem, token: randomBytes(32).toString('hex'), fingerprint: certFingerprint(der) };
 }
-
-export type CredentialKind = 'user' | 'admin';
 
 export interface KubeconfigInput {
   clusterName: string;

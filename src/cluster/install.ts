@@ -4,7 +4,7 @@
 // start with it. The kubelets notice within a moment and the nodes turn Ready.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CNI_EXTENSIONS, parseNetworkConfig, type LoadedNetwork } from './cni.js';
+import { CNI_EXTENSIONS, parseNetworkConfig, type LoadedNetwork } from '../cni/confdir.js';
 import { clusterCniDir, clusterDir, cniInstallRecord, nodeConfDir, nodesDir } from './paths.js';
 
 export interface CniInstallRequest {

@@ -5,7 +5,8 @@
 // moment: fs.watch per node dir where the OS allows it, and a periodic rescan for everything else.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { azureConflist, CNI_EXTENSIONS, kubenetConflist, loadDefaultNetwork } from './cni.js';
+import { CNI_EXTENSIONS, loadDefaultNetwork } from '../cni/confdir.js';
+import { azureConflist, kubenetConflist } from './aks-conflists.js';
 import type { KubeletState } from './objects/nodes.js';
 import { clusterCniDir, nodeConfDir, nodesDir } from './paths.js';
 

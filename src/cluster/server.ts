@@ -2,18 +2,20 @@
 // restart serves the same URL (the kubeconfig stays valid). All listeners share one TLS server (aksemu's
 // server certificate, SAN 127.0.0.1) and tell clusters apart by local port. Authentication is the cluster's
 // client certificate or bearer token (credentials.ts); anything else is 401. Each cluster's objects are
-// written through to the store (objects/persistence.ts) and restored when its API starts again.
+// written through to the store (objects/persistence.ts) and restored when its API starts again. The clusters
+// follow the provider's records through the store's change feed (docs/architecture.md §3).
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { CLUSTER_TYPE, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import { CLUSTER_TYPE, clusterOfKey, NODES_PREFIX, nodesPrefix, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
+import type { CredentialKind, KubeconfigIssuer } from '../providers/containerservice/credentials.js';
+import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
-import { attachLifecycle, detachLifecycle, type ClusterLifecycle, type CredentialKind } from './lifecycle.js';
 import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { badRequest, headersTooLarge, unauthorized } from './status.js';
@@ -48,7 +50,7 @@ interface Entry {
 
 export interface ClusterApisOptions {
   home: string;
-  store: Store;
+  store: Store & ChangeFeed;
   tls: { certPem: string; keyPem: string; caPem: string };
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
@@ -57,7 +59,7 @@ export interface ClusterApisOptions {
   dataplane?: PodNetworkAttacher;
 }
 
-export class ClusterApis implements ClusterLifecycle {
+export class ClusterApis implements KubeconfigIssuer {
   private readonly tlsServer: HttpsServer;
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
@@ -65,6 +67,7 @@ export class ClusterApis implements ClusterLifecycle {
   /** What all the clusters' objects may add up to (objects/ceiling.ts). */
   private readonly budget = new ObjectBudget();
   private closed = false;
+  private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly options: ClusterApisOptions) {
     this.tlsServer = createHttpsServer(
@@ -82,19 +85,44 @@ export class ClusterApis implements ClusterLifecycle {
     });
   }
 
-  /** Serves every cluster the store knows, and listens for lifecycle calls from the provider. */
+  /** Serves every cluster the store knows, and follows the change feed. */
   async start(): Promise<void> {
-    attachLifecycle(this.options.store, this);
+    this.unsubscribe = this.options.store.onCommit((changes) => this.follow(changes));
     const ids = new Set<string>();
     for (const { value } of this.options.store.list<ApiRecord>(RECORD_PREFIX)) ids.add(value.clusterId);
-    for (const { value } of this.options.store.list<NodeRecord>('aksemu:nodes')) ids.add(value.clusterId);
+    for (const { value } of this.options.store.list<NodeRecord>(NODES_PREFIX)) ids.add(value.clusterId);
     for (const id of ids) {
       // One cluster that cannot be served must not keep ARM (or the other clusters) down.
       await this.ensure(id).catch((e) => this.options.log(`cluster API for ${id}: ${(e as Error).message}`));
     }
   }
 
-  changed(clusterId: string): void {
+  /**
+   * A committed transaction touched clusters. A cluster is synced when its node records changed, when no
+   * operation is running on it any more (the operation's last transaction), or when it is gone: not halfway
+   * through an operation, whose first transaction only records what was asked.
+   */
+  private follow(changes: readonly Change[]): void {
+    const touched = new Map<string, boolean>();
+    for (const change of changes) {
+      const owner = clusterOfKey(change.key);
+      if (owner) {
+        const id = owner.clusterId.toLowerCase();
+        touched.set(id, touched.get(id) === true || owner.node);
+      } else if (change.prefix) {
+        // A deleted prefix above the clusters (a resource group's, say) takes the clusters under it along.
+        const prefix = change.key.toLowerCase();
+        for (const id of this.entries.keys()) if (id.startsWith(prefix)) touched.set(id, true);
+      }
+    }
+    for (const [id, nodes] of touched) {
+      const record = this.options.store.get<ClusterRecord>(id);
+      if (nodes || !record || !record.activeOperation) this.changed(id);
+    }
+  }
+
+  /** Brings a cluster's API in line with its records (after commit): syncs, starts or stops it. */
+  private changed(clusterId: string): void {
     setImmediate(() => {
       const entry = this.entries.get(clusterId.toLowerCase());
       if (this.closed) return;
@@ -102,18 +130,17 @@ export class ClusterApis implements ClusterLifecycle {
       try {
         if (entry) {
           if (!entry.runtime.sync()) this.unregister(clusterId).catch(failed);
-        } else this.ensure(clusterId).catch(failed);
+        } else if (this.servable(clusterId)) this.ensure(clusterId).catch(failed);
+        else if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch(failed);
       } catch (e) {
         failed(e);
       }
     });
   }
 
-  removed(clusterId: string): void {
-    setImmediate(() => {
-      if (this.closed) return;
-      if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch((e) => this.options.log(`cluster API for ${clusterId}: ${String(e)}`));
-    });
+  /** A cluster gets its API once it has nodes (as at start); a create that failed before any has none. */
+  private servable(clusterId: string): boolean {
+    return this.options.store.list(nodesPrefix(clusterId), { limit: 1 }).length > 0;
   }
 
   async kubeconfig(clusterId: string, kind: CredentialKind): Promise<string> {
@@ -289,7 +316,7 @@ export class ClusterApis implements ClusterLifecycle {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    detachLifecycle(this.options.store);
+    this.unsubscribe?.();
     await Promise.allSettled([...this.pending.values()]);
     for (const entry of this.entries.values()) {
       entry.runtime.close();

@@ -1,10 +1,10 @@
 // A network configuration list as libcni holds it (NetworkConfFromBytes): name, the version candidates, the
 // disableCheck / disableGC switches and the plugin objects in chain order. Files are parsed by the conf-dir
-// loader the kubelet emulation uses (cluster/cni.ts); a single-plugin .conf is upconverted to a one-plugin list
+// loader the kubelet emulation uses (confdir.ts); a single-plugin .conf is upconverted to a one-plugin list
 // as libcni's ConfListFromConf does.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseNetworkConfig, type LoadedNetwork } from '../cluster/cni.js';
+import { parseNetworkConfig, type LoadedNetwork } from './confdir.js';
 import { CNI_CODES, CniError } from './exec.js';
 import { compareVersions, CURRENT_CNI_VERSION } from './version.js';
 

@@ -4,7 +4,7 @@
 // Microsoft.Compute. Pure: reads only, same store in, same topology out.
 import { Cidr } from '../net/ip.js';
 import { primaryAddress, primaryNicId, virtualMachinesIn } from '../providers/compute/vmModel.js';
-import { CLUSTER_TYPE, type ClusterRecord, type NodeRecord } from '../providers/containerservice/records.js';
+import { CLUSTER_TYPE, NODES_PREFIX, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { NetworkSecurityGroup, SecurityRule, Subnet, VirtualNetwork } from '../providers/network/models.js';
 import { findNetworkInterface } from '../providers/network/nicModel.js';
 import { defaultSecurityRules, findNetworkSecurityGroup } from '../providers/network/nsgModel.js';
@@ -15,8 +15,6 @@ import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
 import type { HostTopology, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
 
-/** The key prefix of every cluster's node records (records.ts nodesPrefix without the cluster). */
-const NODES_PREFIX = 'aksemu:nodes';
 
 function ipv4(prefix: string): boolean {
   try {

@@ -5,7 +5,7 @@ import { ArmError } from '../arm/errors.js';
 import type { Provider, RequestContext } from '../arm/provider.js';
 import { s } from '../arm/schema.js';
 import { IpAddress } from '../net/ip.js';
-import { CLUSTER_TYPE, type ClusterRecord } from '../providers/containerservice/records.js';
+import { CLUSTER_TYPE, type ClusterRecord } from '../model/cluster-records.js';
 import type { DataplaneController } from './controller.js';
 import type { ProbeRequest } from './dataplane.js';
 import { deriveTopology } from './derive.js';

@@ -2,10 +2,16 @@
 import type { Provider } from '../arm/provider.js';
 import { authorizationProvider } from './authorization/index.js';
 import { computeProvider } from './compute/index.js';
+import type { KubeconfigIssuer } from './containerservice/credentials.js';
 import { containerServiceProvider } from './containerservice/index.js';
 import { networkProvider } from './network/index.js';
 import { resourcesProvider } from './resources/index.js';
 
-export function defaultProviders(): Provider[] {
-  return [resourcesProvider(), networkProvider(), authorizationProvider(), containerServiceProvider(), computeProvider()];
+/** What providers need from the layers above them, wired in by the server (docs/architecture.md §4). */
+export interface ProviderServices {
+  kubeconfigs?: KubeconfigIssuer;
+}
+
+export function defaultProviders(services: ProviderServices = {}): Provider[] {
+  return [resourcesProvider(), networkProvider(), authorizationProvider(), containerServiceProvider(services), computeProvider()];
 }

@@ -265,11 +265,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     const identity = loadOrCreateIdentity(store);
     const authority = await TokenAuthority.load(store, identity.tenantId);
+    // The layers above the providers reach them through interfaces the providers define (docs/architecture.md §4):
+    // the cluster APIs issue kubeconfigs, and host-network pods are probed from their node.
+    const clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     const registry = new Registry();
-    for (const provider of options.providers ?? defaultProviders()) registry.add(provider);
-    // Set below: host-network pods are probed from their node.
-    let clusterApis: ClusterApis | undefined;
-    registry.add(dataplaneProvider(dataplane, { hostNetworkNode: (id, ns, name) => clusterApis?.hostNetworkNodeOf(id, ns, name) }));
+    for (const provider of options.providers ?? defaultProviders({ kubeconfigs: clusterApis })) registry.add(provider);
+    registry.add(dataplaneProvider(dataplane, { hostNetworkNode: (id, ns, name) => clusterApis.hostNetworkNodeOf(id, ns, name) }));
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
     const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
 
@@ -281,7 +282,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ours.url = `https://${HOST}:${ours.port}`;
     const endpointFile = writeEndpointFile(home, endpointInfo(ours.url, tls.caFile, identity));
     // Cluster API servers come up before operations resume, so resumed creates reach them.
-    clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     await clusterApis.start();
     // The driver cleans up after a previous run and builds what the store holds, before operations resume.
     await dataplane.start();

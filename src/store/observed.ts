@@ -1,7 +1,7 @@
 // A Store that tells listeners which keys changed once the change is committed: after the outermost
 // transaction returns (a rolled-back one reports nothing), or at once for a write outside any
-// transaction. For consumers that mirror the state elsewhere (the data plane) without the providers
-// knowing about them.
+// transaction. For consumers that mirror the state elsewhere (the cluster runtimes, the data plane) without
+// the providers knowing about them.
 import type { Entry, ListOptions, Store } from './store.js';
 
 /** Keys written or deleted; a deletePrefix reports its prefix with `prefix: true`. */
@@ -12,7 +12,13 @@ export interface Change {
 
 export type ChangeListener = (changes: readonly Change[]) => void;
 
-export class ObservedStore implements Store {
+/** The one change feed: committed transactions only (docs/architecture.md §3). */
+export interface ChangeFeed {
+  /** Calls listener after each committed change; returns the function that stops it. */
+  onCommit(listener: ChangeListener): () => void;
+}
+
+export class ObservedStore implements Store, ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   private depth = 0;
   private pending: Change[] = [];

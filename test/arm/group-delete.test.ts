@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { nodesPrefix } from '../../src/providers/containerservice/records.js';
+import { nodesPrefix } from '../../src/model/cluster-records.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { loadDefaultNetwork } from '../../src/cluster/cni.js';
+import { loadDefaultNetwork } from '../../src/cni/confdir.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
 import { createInitRunner } from '../../src/cluster/workloads/init-containers.js';

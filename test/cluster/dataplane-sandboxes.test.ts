@@ -13,7 +13,7 @@ import { DataplaneSandboxes, type PodNetworkAttacher } from '../../src/cluster/w
 import type { IpamHost } from '../../src/cluster/workloads/ipam.js';
 import type { SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
 import type { PodAttachment, PodNetwork } from '../../src/dataplane/dataplane.js';
-import type { ClusterRecord, NodeRecord } from '../../src/providers/containerservice/records.js';
+import type { ClusterRecord, NodeRecord } from '../../src/model/cluster-records.js';
 import { azIn, groupWithSubnet } from '../compute/helpers.js';
 import { RecordingDataplane } from '../dataplane/derive-fakes.js';
 import { removeHome, startTestServer, tempHome } from '../e2e/harness.js';

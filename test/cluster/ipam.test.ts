@@ -18,7 +18,7 @@ import { createSandboxes, type IpamHost } from '../../src/cluster/workloads/ipam
 import { RangeSetPool, rangesOfIpam } from '../../src/cluster/workloads/ipam-range.js';
 import type { SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
 import { Cidr } from '../../src/net/ip.js';
-import { nodesPrefix, type NodeRecord } from '../../src/providers/containerservice/records.js';
+import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer, type Env } from '../network/harness.js';
 

@@ -2,7 +2,7 @@
 // watch translation, CNI config loading, patches, and the object store's resource versions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseNetworkConfig } from '../../src/cluster/cni.js';
+import { parseNetworkConfig } from '../../src/cni/confdir.js';
 import { aggregatedDiscovery, aggregatedVersion, apiResourceList } from '../../src/cluster/discovery.js';
 import { ObjectStore } from '../../src/cluster/objects/store.js';
 import { strategicMergePatch } from '../../src/cluster/patch.js';

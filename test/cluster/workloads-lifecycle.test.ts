@@ -13,7 +13,7 @@ import { ClusterRuntime } from '../../src/cluster/cluster.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { NODES_R, PODS } from '../../src/cluster/workloads/kinds.js';
 import type { InitContainerRunner, PodSandboxes, SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
-import type { ClusterRecord } from '../../src/providers/containerservice/records.js';
+import type { ClusterRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer, type Env } from '../network/harness.js';
 import { eventually } from './harness.js';

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
-import { nodesPrefix, type NodeRecord } from '../../src/providers/containerservice/records.js';
+import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
 import { restart } from '../network/harness.js';
 import { cniInstall, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 

@@ -4,7 +4,7 @@
 // directly, without any route. Root only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nodesPrefix, type NodeRecord } from '../../src/providers/containerservice/records.js';
+import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
 import { DataplaneWorld, INTERNET, PORT, RG, skipReason, VM } from './dataplane-harness.js';
 
 type Obj = any;

@@ -2,7 +2,7 @@
 // service at the first address of the service CIDR, kube-dns at dnsServiceIP, metrics-server.
 import { createHash } from 'node:crypto';
 import { Cidr, IpAddress } from '../../net/ip.js';
-import type { ClusterRecord } from '../../providers/containerservice/records.js';
+import type { ClusterRecord } from '../../model/cluster-records.js';
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
 

@@ -3,7 +3,7 @@
 // (plus azure-ip-masq-agent where AKS runs it: kubenet and Azure CNI). Images are AKS's from
 // mcr.microsoft.com. Deployments tolerate only CriticalAddonsOnly, so they stay Pending on NotReady BYO CNI
 // nodes; the node DaemonSets use the host network and tolerate every taint, so they run everywhere.
-import type { ClusterRecord } from '../../providers/containerservice/records.js';
+import type { ClusterRecord } from '../../model/cluster-records.js';
 import type { KubeObject } from '../objects/object.js';
 import { k8sTime } from '../time.js';
 import { workloadDefaults } from './defaults.js';

@@ -2,7 +2,7 @@
 // Deployment / ReplicaSet / DaemonSet controllers, the garbage collector, the Endpoints controller and the
 // kubelets' pod lifecycle. Every controller reconciles from what exists, so objects restored after a
 // restart are picked up, not duplicated.
-import type { ClusterRecord } from '../../providers/containerservice/records.js';
+import type { ClusterRecord } from '../../model/cluster-records.js';
 import { minorOf } from '../../aks/kubernetes-versions.js';
 import type { ObjectStore } from '../objects/store.js';
 import { addonWorkloads } from './addons.js';

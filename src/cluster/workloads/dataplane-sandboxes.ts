@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { DataplaneMode, PodAttachment, PodNetwork } from '../../dataplane/dataplane.js';
 import { nodeHostId } from '../../dataplane/derive.js';
-import { loadDefaultNetwork } from '../cni.js';
+import { loadDefaultNetwork } from '../../cni/confdir.js';
 import { nodesDir } from '../paths.js';
 import { nodeCniDataDir } from './ipam-exec.js';
 import { sandboxFailure, Sandboxes, type IpamHost } from './ipam.js';

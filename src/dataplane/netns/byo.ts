@@ -1,7 +1,7 @@
 // BYO CNI pods: the node's default network (its conf dir, as containerd loads it) run through the CNI
 // runtime inside the node's namespace, with the pod's namespace as CNI_NETNS. The address is whatever the
 // plugins' IPAM gave. One runtime per cache dir and plugin path, so ADD/DEL stay serialised per node.
-import { loadDefaultNetwork } from '../../cluster/cni.js';
+import { loadDefaultNetwork } from '../../cni/confdir.js';
 import { CniRuntime, toNetworkList, type Attachment, type NetworkList } from '../../cni/runtime.js';
 import type { PodAttachment } from '../dataplane.js';
 import { netnsPath } from './exec.js';

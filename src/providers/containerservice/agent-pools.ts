@@ -7,8 +7,8 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { writableResourceGroup } from '../resources/resourceGroups.js';
 import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow, withoutNulls } from './clusters.js';
-import { poolsOf, reconcile, removePool, resolvedWithPools } from './provisioner.js';
-import { NAMESPACE, POOL_TYPE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
+import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
+import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { renderPool } from './render.js';
 import { agentPoolModel } from './schema.js';
 

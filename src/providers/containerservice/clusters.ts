@@ -26,8 +26,8 @@ import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
 import { environmentFor, nodeResourceGroupId } from './network.js';
-import { poolsOf, reconcile, resolvedWithPools, teardown } from './provisioner.js';
-import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, type ClusterRecord, type PoolRecord, type ProvisioningState } from './records.js';
+import { reconcile, resolvedWithPools, teardown } from './provisioner.js';
+import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { renderCluster } from './render.js';
 import { managedClusterModel } from './schema.js';
 

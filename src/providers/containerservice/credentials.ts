@@ -1,19 +1,26 @@
 // listClusterUserCredential / listClusterAdminCredential (docs/clients.md §3.6): POST, no body, answer
 // {"kubeconfigs":[{"name":"clusterUser","value":"<base64 kubeconfig>"}]}. The kubeconfig points at the
-// cluster's own API server (src/cluster), which the server runs beside ARM.
+// cluster's own API server (src/cluster), which the server runs beside ARM and hands in as the issuer: the
+// cluster layer sits above this one (docs/architecture.md §4).
 import { ArmError } from '../../arm/errors.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
-import { lifecycleOf, type CredentialKind } from '../../cluster/lifecycle.js';
 import { requestedCluster } from './clusters.js';
+
+export type CredentialKind = 'user' | 'admin';
+
+/** Who writes a cluster's kubeconfigs: the cluster APIs (src/cluster/server.ts). */
+export interface KubeconfigIssuer {
+  /** The kubeconfig YAML for a cluster's user or admin credential. */
+  kubeconfig(clusterId: string, kind: CredentialKind): Promise<string>;
+}
 
 const CLUSTER = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}';
 
-function credentialAction(kind: CredentialKind) {
+function credentialAction(kind: CredentialKind, issuer: KubeconfigIssuer | undefined) {
   return async (ctx: RequestContext) => {
     const cluster = requestedCluster(ctx);
-    const lifecycle = lifecycleOf(ctx.store);
-    if (!lifecycle) throw new ArmError(500, 'InternalServerError', 'The cluster API servers are not running in this process.');
-    const yaml = await lifecycle.kubeconfig(cluster.id, kind);
+    if (!issuer) throw new ArmError(500, 'InternalServerError', 'The cluster API servers are not running in this process.');
+    const yaml = await issuer.kubeconfig(cluster.id, kind);
     return {
       status: 200,
       body: { kubeconfigs: [{ name: kind === 'admin' ? 'clusterAdmin' : 'clusterUser', value: Buffer.from(yaml, 'utf8').toString('base64') }] },
@@ -21,7 +28,9 @@ function credentialAction(kind: CredentialKind) {
   };
 }
 
-export const credentialRoutes: Route[] = [
-  { method: 'POST', path: `${CLUSTER}/listClusterUserCredential`, resourceType: 'managedClusters', handle: credentialAction('user') },
-  { method: 'POST', path: `${CLUSTER}/listClusterAdminCredential`, resourceType: 'managedClusters', handle: credentialAction('admin') },
-];
+export function credentialRoutes(issuer: KubeconfigIssuer | undefined): Route[] {
+  return [
+    { method: 'POST', path: `${CLUSTER}/listClusterUserCredential`, resourceType: 'managedClusters', handle: credentialAction('user', issuer) },
+    { method: 'POST', path: `${CLUSTER}/listClusterAdminCredential`, resourceType: 'managedClusters', handle: credentialAction('admin', issuer) },
+  ];
+}

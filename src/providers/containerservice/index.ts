@@ -4,19 +4,20 @@ import type { Provider } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { agentPoolRoutes, poolDeleteKind, poolWriteKind } from './agent-pools.js';
 import { clusterDeleteKind, clusterRoutes, clusterWriteKind } from './clusters.js';
-import { credentialRoutes } from './credentials.js';
+import { credentialRoutes, type KubeconfigIssuer } from './credentials.js';
 import { teardown } from './provisioner.js';
-import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from './records.js';
+import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from '../../model/cluster-records.js';
 import { versionRoutes } from './versions.js';
 
-export function containerServiceProvider(): Provider {
+/** `kubeconfigs`: the cluster APIs, without which listClusterUserCredential is a 500. */
+export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssuer } = {}): Provider {
   return {
     namespace: NAMESPACE,
     // Newest first; 2019-04-01 is what older clients use for the orchestrators listing.
     apiVersions: [...SUPPORTED_API_VERSIONS].reverse(),
     routes: [
       ...clusterRoutes,
-      ...credentialRoutes,
+      ...credentialRoutes(options.kubeconfigs),
       ...agentPoolRoutes,
       ...versionRoutes.map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
     ],

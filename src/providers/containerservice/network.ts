@@ -9,7 +9,7 @@ import { hasPermission } from '../authorization/access.js';
 import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
 import { putRouteTable, putVirtualNetwork, associateRouteTable } from '../network/managed.js';
 import type { RouteTable } from '../network/models.js';
-import { nodesPrefix, type ClusterRecord } from './records.js';
+import { nodesPrefix, type ClusterRecord } from '../../model/cluster-records.js';
 
 export const MANAGED_VNET_CIDR = '10.224.0.0/12';
 export const MANAGED_SUBNET_CIDR = '10.224.0.0/16';

@@ -7,7 +7,6 @@ import { strategyFor } from '../../aks/plugins/index.js';
 import { instanceIdOf } from '../../aks/naming.js';
 import { operationFailed } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
-import { lifecycleOf } from '../../cluster/lifecycle.js';
 import { RESOURCE_GROUP_TYPE, type ResourceGroup } from '../resources/resourceGroups.js';
 import {
   ensureManagedVnet,
@@ -19,15 +18,7 @@ import {
   clearRouteTable,
   writeNodeNic,
 } from './network.js';
-import { nodeKey, nodesPrefix, poolId, type ClusterRecord, type NodeRecord, type PoolRecord } from './records.js';
-
-export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {
-  return store.list<PoolRecord>(`${cluster.id}/agentPools/`, { children: true }).map((e) => e.value);
-}
-
-export function nodesOf(store: Store, cluster: ClusterRecord): NodeRecord[] {
-  return store.list<NodeRecord>(nodesPrefix(cluster.id)).map((e) => e.value);
-}
+import { nodeKey, nodesOf, nodesPrefix, poolId, poolsOf, type ClusterRecord, type NodeRecord, type PoolRecord } from '../../model/cluster-records.js';
 
 /** The cluster as the model sees it now: its pools are the pool records. */
 export function resolvedWithPools(cluster: ClusterRecord, pools: PoolRecord[]): ResolvedCluster {
@@ -101,8 +92,7 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
     const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
     syncRouteTable(store, cluster, planner.routes(), subnets);
   }
-  // The cluster's API server picks up the nodes once this transaction has committed.
-  lifecycleOf(store)?.changed(cluster.id);
+  // The cluster's API server picks up the nodes from the change feed once this transaction has committed.
 }
 
 function surgeCount(pool: PoolRecord): number {
@@ -125,7 +115,6 @@ export function removePool(store: Store, cluster: ClusterRecord, poolName: strin
   const remaining = poolsOf(store, cluster);
   const resolved = resolvedWithPools(cluster, remaining);
   if (strategyFor(resolved)?.usesRouteTable(resolved)) reconcile(store, cluster);
-  lifecycleOf(store)?.changed(cluster.id);
 }
 
 /** Takes the whole cluster apart: nodes, NICs (and so their addresses), routes, pools, the node resource group. */
@@ -138,5 +127,4 @@ export function teardown(store: Store, cluster: ClusterRecord): void {
   const rg = nodeResourceGroupId(cluster);
   store.deletePrefix(`${rg}/`);
   store.delete(rg);
-  lifecycleOf(store)?.removed(cluster.id);
 }

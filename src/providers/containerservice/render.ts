@@ -3,7 +3,7 @@
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import type { ResolvedPool } from '../../aks/defaults.js';
 import type { NetworkProfile } from '../../aks/types.js';
-import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from './records.js';
+import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
 
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
 export const NODE_IMAGE_VERSION = 'AKSUbuntu-2204gen2containerd-202411.12.0';

@@ -1,8 +1,11 @@
 // What the store keeps for Microsoft.ContainerService: the cluster, its agent pools (ARM child resources),
-// and one record per node with the addresses it holds. Responses are rendered from these (render.ts).
-import type { ResolvedCluster, ResolvedPool } from '../../aks/defaults.js';
-import type { PlannedNode } from '../../aks/planner.js';
-import type { ManagedClusterSpec } from '../../aks/types.js';
+// and one record per node with the addresses it holds. The provider writes them (and renders its responses
+// from them); the cluster runtime and the data plane read them, so they live below all three
+// (docs/architecture.md §2).
+import type { ResolvedCluster, ResolvedPool } from '../aks/defaults.js';
+import type { PlannedNode } from '../aks/planner.js';
+import type { ManagedClusterSpec } from '../aks/types.js';
+import type { Store } from '../store/store.js';
 
 export const CLUSTER_TYPE = 'Microsoft.ContainerService/managedClusters';
 export const POOL_TYPE = 'Microsoft.ContainerService/managedClusters/agentPools';
@@ -63,9 +66,12 @@ export function poolId(cluster: string, pool: string): string {
   return `${cluster}/agentPools/${pool}`;
 }
 
+/** The key prefix of every cluster's node records. */
+export const NODES_PREFIX = 'aksemu:nodes';
+
 /** Node records live beside the cluster, outside its ARM id space (they are not ARM resources). */
 export function nodesPrefix(cluster: string): string {
-  return `aksemu:nodes${cluster.toLowerCase()}/`;
+  return `${NODES_PREFIX}${cluster.toLowerCase()}/`;
 }
 
 export function nodeKey(cluster: string, node: string): string {
@@ -74,4 +80,27 @@ export function nodeKey(cluster: string, node: string): string {
 
 export function samePool(a: { name: string }, name: string): boolean {
   return same(a.name, name);
+}
+
+export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {
+  return store.list<PoolRecord>(`${cluster.id}/agentPools/`, { children: true }).map((e) => e.value);
+}
+
+export function nodesOf(store: Store, cluster: ClusterRecord): NodeRecord[] {
+  return store.list<NodeRecord>(nodesPrefix(cluster.id)).map((e) => e.value);
+}
+
+const CLUSTER_KEY = /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.containerservice\/managedclusters\/[^/]+/i;
+
+/**
+ * The cluster a changed store key belongs to (its record, a pool's, or a node's), for followers of the change
+ * feed; `node` when the key is a node record or all of them.
+ */
+export function clusterOfKey(key: string): { clusterId: string; node: boolean } | undefined {
+  if (key.startsWith(NODES_PREFIX)) {
+    const end = key.lastIndexOf('/');
+    return end > NODES_PREFIX.length ? { clusterId: key.slice(NODES_PREFIX.length, end), node: true } : undefined;
+  }
+  const m = CLUSTER_KEY.exec(key);
+  return m ? { clusterId: m[0], node: false } : undefined;
 }

@@ -1,7 +1,7 @@
 // CNI network configuration as containerd's CRI plugin loads it (go-cni / libcni): the files in a node's
 // /etc/cni/net.d with extension .conf, .conflist or .json, in name order; the first one that parses is the
 // default network. Until one does, the runtime reports `cni plugin not initialized` (docs/aks-rules.md §3.1).
-// Also the conflists AKS writes on kubenet and Azure CNI nodes.
+// The kubelet emulation (src/cluster) and the data plane's BYO pods (src/dataplane) both load conf dirs.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -62,45 +62,4 @@ export function loadDefaultNetwork(confDir: string): LoadedNetwork | undefined {
     }
   }
   return undefined;
-}
-
-/** AgentBaker's kubenet conflist: bridge cbr0 with host-local IPAM over the node's podCIDR, then portmap. */
-export function kubenetConflist(podCidr: string): { file: string; text: string } {
-  const conf = {
-    cniVersion: '0.3.1',
-    name: 'kubenet',
-    plugins: [
-      {
-        type: 'bridge',
-        bridge: 'cbr0',
-        mtu: 1500,
-        addIf: 'eth0',
-        isGateway: true,
-        ipMasq: false,
-        promiscMode: true,
-        hairpinMode: false,
-        ipam: { type: 'host-local', subnet: podCidr, routes: [{ dst: '0.0.0.0/0' }] },
-      },
-      { type: 'portmap', capabilities: { portMappings: true }, externalSetMarkChain: 'KUBE-MARK-MASQ' },
-    ],
-  };
-  return { file: '10-containerd-net.conflist', text: `${JSON.stringify(conf, null, 4)}\n` };
-}
-
-/** Azure CNI's conflist: azure-vnet in transparent mode; node-subnet IPAM is azure-vnet-ipam, overlay uses CNS. */
-export function azureConflist(overlay: boolean): { file: string; text: string } {
-  const conf = {
-    cniVersion: '0.3.0',
-    name: 'azure',
-    plugins: [
-      {
-        type: 'azure-vnet',
-        mode: 'transparent',
-        ipsToRouteViaHost: ['169.254.20.10'],
-        ipam: { type: overlay ? 'azure-cns' : 'azure-vnet-ipam' },
-      },
-      { type: 'portmap', capabilities: { portMappings: true }, snat: true },
-    ],
-  };
-  return { file: '10-azure.conflist', text: `${JSON.stringify(conf, null, 3)}\n` };
 }
