@@ -1,8 +1,6 @@
 // The wire shapes the model reads: the ARM `managedClusters` properties that matter for networking,
 // spelled as the REST API spells them (docs/aks-rules.md §1.1, §1.3). Everything is optional because users omit things.
 
-export type NetworkPluginName = 'none' | 'kubenet' | 'azure';
-
 export interface NetworkProfile {
   networkPlugin?: string;
   networkPluginMode?: string;

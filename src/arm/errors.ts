@@ -360,26 +360,11 @@ export function invalidTemplate(sentence: string, violation?: TemplateViolation)
   return new ArmError(400, 'InvalidTemplate', `Deployment template validation failed: '${sentence}'.`, undefined, undefined, {}, violationInfo(violation));
 }
 
-/** The template text is not JSON (Newtonsoft's sentence inside). */
-export function templateParseFailed(sentence: string): ArmError {
-  return new ArmError(400, 'InvalidTemplate', `Deployment template parse failed: '${sentence}'.`);
-}
-
 /** A resource's deployment failed while the template ran; every resource error is in details. */
 export function deploymentFailed(details: ArmErrorBody[]): ArmError {
   return new ArmError(400, 'DeploymentFailed',
     'At least one resource deployment operation failed. Please list deployment operations for details. Please see https://aka.ms/arm-deployment-operations for usage details.',
     undefined, details);
-}
-
-/** The detail ARM puts under DeploymentFailed for a resource whose operation ended Failed. */
-export function resourceDeploymentFailure(resourceId: string, inner: ArmErrorBody): ArmErrorBody {
-  return {
-    code: 'ResourceDeploymentFailure',
-    target: resourceId,
-    message: "The resource write operation failed to complete successfully, because it reached terminal provisioning state 'Failed'.",
-    details: [inner],
-  };
 }
 
 export function deploymentOutputEvaluationFailed(outputName: string, sentence: string): ArmError {
@@ -433,7 +418,6 @@ export const templateSentences = {
   circularDependency: (ids: string[]) => `Circular dependency detected on resource: '${ids.join("', '")}'. Please see https://aka.ms/arm-syntax-resources for usage details.`,
   /** (aksemu) a resource type no provider here serves. */
   unsupportedResourceType: (type: string) => `The resource type '${type}' is not served by aksemu.`,
-  copyCountNotValid: (name: string) => `The template resource '${name}' copy count must be a non-negative integer, at most 800. Please see https://aka.ms/arm-copy for usage details.`,
   incorrectSegmentLengths: (name: string, type: string) =>
     `The template resource '${name}' for type '${type}' has incorrect segment lengths. A nested resource type must have identical number of segments as its resource name. A root resource type must have segment length one greater than its resource name. Please see https://aka.ms/arm-template/#resources for usage details.`,
   schemaNotSupported: () => "The template's $schema is not a deployment template schema aksemu supports (resource group scope).",

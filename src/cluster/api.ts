@@ -40,8 +40,6 @@ export type ApiResponse =
   | { status: number; text: string; contentType: string; body?: undefined }
   | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
 
-const VERSION_DATES: Record<string, string> = {};
-
 export function versionInfo(version: string): Record<string, string> {
   const [major, minor] = version.split('.');
   return {
@@ -50,7 +48,7 @@ export function versionInfo(version: string): Record<string, string> {
     gitVersion: `v${version}`,
     gitCommit: '8e5a1bf8e5a1bf8e5a1bf8e5a1bf8e5a1bf8e5a1'.slice(0, 40),
     gitTreeState: 'clean',
-    buildDate: VERSION_DATES[version] ?? '2025-09-10T09:13:31Z',
+    buildDate: '2025-09-10T09:13:31Z',
     goVersion: 'go1.23.12',
     compiler: 'gc',
     platform: 'linux/amd64',

@@ -72,6 +72,3 @@ export function findResource(group: string, version: string, resource: string): 
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
 }
 
-export function findKind(apiVersion: string, kind: string): ResourceType | undefined {
-  return RESOURCES.find((r) => groupVersion(r) === apiVersion && r.kind === kind);
-}

@@ -56,8 +56,6 @@ export interface NodeRecord extends PlannedNode {
   createdAt: string;
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 export function clusterId(subscriptionId: string, resourceGroup: string, name: string): string {
   return `/subscriptions/${subscriptionId}/resourcegroups/${resourceGroup}/providers/${CLUSTER_TYPE}/${name}`;
 }
@@ -76,10 +74,6 @@ export function nodesPrefix(cluster: string): string {
 
 export function nodeKey(cluster: string, node: string): string {
   return `${nodesPrefix(cluster)}${node}`;
-}
-
-export function samePool(a: { name: string }, name: string): boolean {
-  return same(a.name, name);
 }
 
 export function poolsOf(store: Store, cluster: ClusterRecord): PoolRecord[] {

@@ -1,7 +1,6 @@
 // Role assignments at any scope: PUT (always 201, as az requires), GET, DELETE (200 with the deleted
 // assignment, 204 when there was none) and LIST with ARM's filters: no filter = at, above and below
 // the scope; atScope() = at and above; principalId eq '…' / assignedTo('…') = one principal.
-import { randomUUID } from 'node:crypto';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { s } from '../../arm/schema.js';
 import { ROLE_ASSIGNMENT_API_VERSIONS } from './apiVersions.js';
@@ -164,11 +163,6 @@ function list(ctx: RequestContext) {
     return inScope && (filter.principalId === undefined || a.properties.principalId.toLowerCase() === filter.principalId.toLowerCase());
   });
   return { status: 200, body: { value } };
-}
-
-/** A new assignment name for callers that need one (the SDK's tests, aksemu az). */
-export function newRoleAssignmentName(): string {
-  return randomUUID();
 }
 
 export const roleAssignmentRoutes: Route[] = SCOPE_TEMPLATES.flatMap((scope): Route[] => {

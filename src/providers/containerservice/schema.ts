@@ -193,4 +193,3 @@ export const agentPoolModel = s.object('AgentPool', {
   properties: s.object('ManagedClusterAgentPoolProfileProperties', poolMembers),
 });
 
-export const tagsModel = s.object('TagsObject', { tags: s.tags() });

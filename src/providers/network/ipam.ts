@@ -168,15 +168,6 @@ export function addServiceAssociationLink(store: Store, subnetId: string, link: 
   });
 }
 
-export function removeServiceAssociationLink(store: Store, subnetId: string, name: string): void {
-  store.transaction(() => {
-    const subnet = requireSubnet(store, subnetId);
-    const links = (subnet.properties.serviceAssociationLinks ?? []).filter((l) => l.name.toLowerCase() !== name.toLowerCase());
-    const properties = { ...subnet.properties, serviceAssociationLinks: links.length > 0 ? links : undefined };
-    store.put(subnet.id, { ...subnet, etag: newEtag(), properties: JSON.parse(JSON.stringify(properties)) as Subnet['properties'] });
-  });
-}
-
 /** The tag value that marks a kubenet node NIC of `clusterId` (for putNic's tags). */
 export function kubenetTag(clusterId: string): Record<string, string> {
   return { [KUBENET_CLUSTER_TAG]: clusterId };

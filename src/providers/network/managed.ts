@@ -6,9 +6,9 @@ import { moveBackReference } from './backReferences.js';
 import { childNotFound, invalidResourceReference } from './errors.js';
 import type { RouteTable, VirtualNetwork } from './models.js';
 import { compact, newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
-import { findRouteTable, removeRouteTable, writeRouteTable } from './routeTableModel.js';
+import { findRouteTable, writeRouteTable } from './routeTableModel.js';
 import { findSubnet } from './subnetModel.js';
-import { findVirtualNetwork, removeVirtualNetwork, writeVirtualNetwork } from './vnetModel.js';
+import { writeVirtualNetwork } from './vnetModel.js';
 
 export interface ManagedVnetSpec {
   id: string;
@@ -35,14 +35,6 @@ export function putVirtualNetwork(store: Store, spec: ManagedVnetSpec): VirtualN
       },
       'Succeeded',
     ).vnet;
-  });
-}
-
-export function deleteVirtualNetwork(store: Store, id: string): boolean {
-  return store.transaction(() => {
-    const vnet = findVirtualNetwork(store, id);
-    if (vnet) removeVirtualNetwork(store, vnet);
-    return vnet !== undefined;
   });
 }
 
@@ -93,10 +85,3 @@ export function associateRouteTable(store: Store, subnetId: string, routeTableId
   });
 }
 
-export function deleteRouteTable(store: Store, id: string): boolean {
-  return store.transaction(() => {
-    const table = findRouteTable(store, id);
-    if (table) removeRouteTable(store, table);
-    return table !== undefined;
-  });
-}

@@ -61,18 +61,6 @@ export function sameId(a: string | undefined, b: string | undefined): boolean {
   return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 }
 
-/** True when id is `prefix` itself or lies below it (segment boundary), case-insensitively. */
-export function isAtOrUnder(id: string, prefix: string): boolean {
-  const a = id.toLowerCase();
-  const p = prefix.toLowerCase().replace(/\/+$/, '');
-  return a === p || a.startsWith(`${p}/`);
-}
-
-/** `/subscriptions/<s>/resourceGroups/<g>` of a resource id. */
-export function groupIdOf(resourceId: string): string | undefined {
-  return /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(resourceId)?.[0];
-}
-
 export function groupNameOf(resourceId: string): string {
   return /\/resourceGroups\/([^/]+)/i.exec(resourceId)?.[1] ?? '';
 }
