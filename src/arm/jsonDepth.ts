@@ -1,114 +1,19 @@
-// How deep a request body nests, bounded before anything walks it recursively. ARM deserializes with
-// Newtonsoft, whose readers stop at MaxDepth 64 (the default since Json.NET 13.0.1) with
-// "The reader's MaxDepth of 64 has been exceeded. Path '…', line 1, position 65."; aksemu answers
-// the same. The text is scanned before it is parsed (JSON.parse of a million nested arrays blocks
-// the event loop for seconds, a recursive-descent parser overflows the stack); values built in
-// process (template deployments) are checked without recursion.
+// ARM's bound on how deep a request body nests. ARM deserializes with Newtonsoft, whose readers stop at
+// MaxDepth 64 (the default since Json.NET 13.0.1) with "The reader's MaxDepth of 64 has been exceeded.
+// Path '…', line 1, position 65."; aksemu answers the same. The scanning is src/http/json-depth.ts's.
+import { textTooDeep, valueTooDeep } from '../http/json-depth.js';
 import { maxDepthExceeded } from './errors.js';
 
 export const MAX_JSON_DEPTH = 64;
 
-interface Frame {
-  array: boolean;
-  /** The member being read (objects) or the element's index (arrays). */
-  key: string;
-  index: number;
-}
-
-function pathOf(frames: readonly Frame[]): string {
-  let path = '';
-  for (const f of frames) {
-    if (f.array) path += `[${f.index}]`;
-    else if (f.key !== '') path += path === '' ? f.key : `.${f.key}`;
-  }
-  return path;
-}
-
-/**
- * Throws InvalidRequestContent when the JSON text (comments, single quotes and bare member names
- * allowed, as template bodies have them) opens more than maxDepth nested objects and arrays.
- */
+/** Throws InvalidRequestContent when the JSON (or JSONC) text opens more than maxDepth nested objects and arrays. */
 export function checkTextDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
-  const frames: Frame[] = [];
-  let line = 1;
-  let lineStart = 0;
-  let lastName = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '\n') {
-      line++;
-      lineStart = i + 1;
-    } else if (ch === '"' || ch === "'") {
-      let end = i + 1;
-      while (end < text.length && text[end] !== ch) {
-        if (text[end] === '\\') end++;
-        else if (text[end] === '\n') {
-          line++;
-          lineStart = end + 1;
-        }
-        end++;
-      }
-      lastName = text.slice(i + 1, end);
-      i = end;
-    } else if (ch === '/' && text[i + 1] === '/') {
-      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end < 0 ? text.length : end + 1;
-      for (let j = i; j < stop; j++) {
-        if (text[j] === '\n') {
-          line++;
-          lineStart = j + 1;
-        }
-      }
-      i = stop;
-    } else if (ch === '{' || ch === '[') {
-      if (frames.length >= maxDepth) throw maxDepthExceeded(maxDepth, pathOf(frames), line, i - lineStart + 1);
-      frames.push({ array: ch === '[', key: '', index: 0 });
-    } else if (ch === '}' || ch === ']') {
-      frames.pop();
-    } else if (ch === ':') {
-      const top = frames[frames.length - 1];
-      if (top && !top.array) top.key = lastName;
-    } else if (ch === ',') {
-      const top = frames[frames.length - 1];
-      if (top?.array) top.index++;
-    } else if (/[A-Za-z_$]/.test(ch)) {
-      // A bare word: a member name (JSONC) or true/false/null.
-      let end = i + 1;
-      while (end < text.length && /[\w$]/.test(text[end]!)) end++;
-      lastName = text.slice(i, end);
-      i = end - 1;
-    }
-  }
+  const deep = textTooDeep(text, maxDepth);
+  if (deep) throw maxDepthExceeded(maxDepth, deep.path, deep.line, deep.column);
 }
 
-interface Pending {
-  value: unknown;
-  depth: number;
-  /** Where the value sits: its container's entry and its member name or index; the path is built only when needed. */
-  up?: Pending;
-  key?: string | number;
-}
-
-function pathTo(entry: Pending): string {
-  let path = '';
-  for (let e: Pending | undefined = entry; e?.up !== undefined; e = e.up) {
-    const segment = typeof e.key === 'number' ? `[${e.key}]` : String(e.key);
-    path = path === '' || path.startsWith('[') ? `${segment}${path}` : `${segment}.${path}`;
-  }
-  return path;
-}
-
-/** The same bound on a parsed value (bodies built in process); the path is that of the first container too deep. */
+/** The same bound on a parsed value (bodies built in process). */
 export function checkValueDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): void {
-  const pending: Pending[] = [{ value, depth: 1 }];
-  while (pending.length > 0) {
-    const entry = pending.pop()!;
-    const v = entry.value;
-    if (typeof v !== 'object' || v === null) continue;
-    if (entry.depth > maxDepth) throw maxDepthExceeded(maxDepth, pathTo(entry));
-    if (Array.isArray(v)) v.forEach((item, i) => pending.push({ value: item, depth: entry.depth + 1, up: entry, key: i }));
-    else for (const [k, item] of Object.entries(v)) pending.push({ value: item, depth: entry.depth + 1, up: entry, key: k });
-  }
+  const deep = valueTooDeep(value, maxDepth);
+  if (deep) throw maxDepthExceeded(maxDepth, deep.path);
 }

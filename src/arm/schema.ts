@@ -3,6 +3,7 @@
 // The body itself must be an object, and a typed array cannot hold null (handlers index into both).
 // aksemu is strict by default: a member the model lacks is an error naming it; --loose drops it.
 // Keys the client chose (maps, tags) are copied as data: '__proto__' stays a key, never a prototype.
+import { setOwn } from '../http/own.js';
 import { invalidRequestContent, unknownMembers, type UnknownMember } from './errors.js';
 import { validateTags } from './tags.js';
 
@@ -78,11 +79,6 @@ function conversionError(schema: Schema, value: unknown, path: string) {
   return invalidRequestContent(`Error converting value ${shown} to type '${typeName(schema)}'. Path '${path}'`, path || undefined);
 }
 
-/** out[key] = value as an own data property: an assignment to '__proto__' would set out's prototype. */
-function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
  * Checks value against schema and returns the value as the handler should see it: member names
  * in the model's casing, unknown members removed (loose) or reported all at once (strict).
@@ -118,7 +114,7 @@ function walk(schema: Schema, value: unknown, path: string, unknown: UnknownMemb
       const values = schema.kind === 'map' ? schema.values : s.string();
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        setMember(out, key, walk(values, child, join(path, key), unknown));
+        setOwn(out, key, walk(values, child, join(path, key), unknown));
       }
       if (schema.kind === 'tags') validateTags(out);
       return out;

@@ -7,7 +7,7 @@ import { clone, type KubeObject } from './objects/object.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
 import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
-import { isPlainObject } from './own.js';
+import { isPlainObject } from '../http/own.js';
 import { page } from './paging.js';
 import { findResource, groupVersion, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';

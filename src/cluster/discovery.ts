@@ -1,6 +1,6 @@
 // API discovery (docs/clients.md §5.3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
 // header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
-import { dict } from './own.js';
+import { dict } from '../http/own.js';
 import { groupVersion, groupVersions, verbsOf, type ResourceType } from './resources.js';
 
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

@@ -3,7 +3,7 @@
 // dropped), and JSON patch (RFC 6902) with the apiserver's limits and its patch library's errors. Keys are
 // walked as own properties only (own.ts): `__proto__` in a patch is a key, never a way to the prototype.
 import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject as isObject, own, setOwn, type Dict } from './own.js';
+import { isPlainObject as isObject, own, setOwn, type Dict } from '../http/own.js';
 import { badRequest, patchRejected, tooLarge } from './status.js';
 import { jsonKind } from './validation/shape.js';
 

@@ -2,7 +2,7 @@
 // `a in (x,y)`, `a notin (x)`, `a`, `!a`. Field paths are read from the object (`metadata.name`,
 // `spec.nodeName`, `involvedObject.namespace`); a missing field compares as the empty string. Labels and
 // fields are read as the object's own keys: `constructor` is a label key like any other.
-import { own } from './own.js';
+import { own } from '../http/own.js';
 import { badRequest } from './status.js';
 
 export type Requirement =

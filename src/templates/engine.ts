@@ -12,10 +12,10 @@ import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { armHash64 } from './functions/hash.js';
 import { LIMITS, limitExceeded } from './limits.js';
-import { setMember } from './members.js';
 import { displayType, isSecure } from './parameters.js';
 import { expandResources, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
 import { readTemplate, type Template } from './template.js';
+import { setOwn } from '../http/own.js';
 
 export interface PlanInput {
   /** The template as parsed JSON (positions kept when it came from parseJsonc). */
@@ -167,7 +167,7 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
       if (size > LIMITS.outputsSize) throw new TemplateLanguageError(limitExceeded('size of the deployment outputs', LIMITS.outputsSize, size));
       const type = displayType(decl.type);
       // Secure outputs are not returned, as ARM does not return them.
-      setMember(out, name, isSecure(decl.type) ? { type } : { type, value });
+      setOwn(out, name, isSecure(decl.type) ? { type } : { type, value });
     } catch (err) {
       if (err instanceof TemplateLanguageError) return deploymentOutputEvaluationFailed(name, err.message);
       if (err instanceof ArmError) return deploymentOutputEvaluationFailed(name, err.message);
@@ -182,7 +182,7 @@ export function renderParameters(plan: Plan): Record<string, { type: string; val
   const out: Record<string, { type: string; value?: unknown }> = {};
   for (const [name, decl] of Object.entries(plan.template.parameters)) {
     const type = displayType(decl.type);
-    setMember(out, name, isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) });
+    setOwn(out, name, isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) });
   }
   return out;
 }

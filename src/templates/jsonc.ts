@@ -5,7 +5,7 @@
 // Nesting is bounded as Newtonsoft's MaxDepth bounds it, so no text can exhaust the stack here or in
 // anything that walks what it returns; keys are own data (a "__proto__" key is a key).
 import { LIMITS } from './limits.js';
-import { setMember } from './members.js';
+import { setOwn } from '../http/own.js';
 
 export interface Position {
   line: number;
@@ -137,7 +137,7 @@ class Reader {
       this.advance();
       this.skip();
       const childPath = path === '' ? key : `${path}.${key}`;
-      setMember(out, key, this.value(childPath));
+      setOwn(out, key, this.value(childPath));
       this.skip();
       const next = this.text[this.i];
       if (next === ',') this.advance();

@@ -4,9 +4,9 @@
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
 import { isObject } from './functions/types.js';
 import { LIMITS, templateCountExceeded } from './limits.js';
-import { ownMember } from './members.js';
 import { isTemplateType } from './parameters.js';
 import { violationAt } from './violations.js';
+import { own } from '../http/own.js';
 
 export interface ParameterDecl {
   type: string;
@@ -62,13 +62,13 @@ const RG_SCHEMA = /deploymentTemplate\.json#?$/i;
 /** Checks the members ARM requires and returns the template with its optional sections filled in. */
 export function readTemplate(value: unknown): Template {
   if (!isObject(value)) throw invalidTemplate('The template is not a JSON object.');
-  const schema = ownMember(value, '$schema');
+  const schema = own(value, '$schema');
   if (typeof schema === 'string' && !RG_SCHEMA.test(schema)) throw invalidTemplate(templateSentences.schemaNotSupported());
-  const contentVersion = ownMember(value, 'contentVersion');
+  const contentVersion = own(value, 'contentVersion');
   if (typeof contentVersion !== 'string') {
     throw invalidTemplate("Required property 'contentVersion' not found in JSON. Path 'properties.template'.", violationAt(value, 'properties.template'));
   }
-  const resources = ownMember(value, 'resources') ?? [];
+  const resources = own(value, 'resources') ?? [];
   if (!Array.isArray(resources)) {
     throw invalidTemplate("The template 'resources' property must be an array. Symbolic resource names (languageVersion 2.0) are not supported by aksemu.", violationAt(value, 'properties.template'));
   }
@@ -86,7 +86,7 @@ export function readTemplate(value: unknown): Template {
   for (const [kind, n] of Object.entries(counts) as Array<[keyof typeof counts, number]>) {
     if (n > LIMITS[kind]) throw templateCountExceeded(kind, n);
   }
-  const metadata = ownMember(value, 'metadata');
+  const metadata = own(value, 'metadata');
   return {
     ...(typeof schema === 'string' ? { $schema: schema } : {}),
     contentVersion,
@@ -100,7 +100,7 @@ export function readTemplate(value: unknown): Template {
 
 /** A section of named members (parameters, variables, outputs): an object, {} when absent. */
 function section(template: Record<string, unknown>, name: string): Record<string, unknown> {
-  const value = ownMember(template, name) ?? {};
+  const value = own(template, name) ?? {};
   if (!isObject(value)) throw invalidTemplate(`The template '${name}' property must be a JSON object.`, violationAt(template, 'properties.template'));
   return value;
 }
@@ -126,7 +126,7 @@ function checkOutput(name: string, o: unknown): void {
   if (!isObject(o) || !isTemplateType(o['type'])) {
     throw invalidTemplate(`The template output '${name}' must have a 'type': one of 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`, violationAt(o, path));
   }
-  const copy = ownMember(o, 'copy');
+  const copy = own(o, 'copy');
   if (copy !== undefined && !(isObject(copy) && Object.hasOwn(copy, 'count') && Object.hasOwn(copy, 'input'))) {
     throw invalidTemplate(`The 'copy' of the template output '${name}' must be an object with 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(o, path));
   }
@@ -139,15 +139,15 @@ function checkResource(r: unknown, path: string): void {
       throw invalidTemplate(`Required property '${member}' not found in JSON. Path '${path}'.`, violationAt(r, path));
     }
   }
-  const dependsOn = ownMember(r, 'dependsOn');
+  const dependsOn = own(r, 'dependsOn');
   if (dependsOn !== undefined && !Array.isArray(dependsOn)) {
     throw invalidTemplate(`The 'dependsOn' of the template resource at '${path}' must be an array.`, violationAt(r, path));
   }
-  const copy = ownMember(r, 'copy');
+  const copy = own(r, 'copy');
   if (copy !== undefined && !(isObject(copy) && typeof copy['name'] === 'string' && Object.hasOwn(copy, 'count'))) {
     throw invalidTemplate(`The 'copy' of the template resource at '${path}' must be an object with a 'name' and a 'count'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(r, path));
   }
-  const children = ownMember(r, 'resources');
+  const children = own(r, 'resources');
   if (children !== undefined) {
     if (!Array.isArray(children)) throw invalidTemplate(`The 'resources' of the template resource at '${path}' must be an array.`, violationAt(r, path));
     children.forEach((c, i) => checkResource(c, `${path}.resources[${i}]`));

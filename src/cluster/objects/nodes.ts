@@ -6,7 +6,7 @@ import { minorOf } from '../../aks/kubernetes-versions.js';
 import { instanceIdOf, vmssName } from '../../aks/naming.js';
 import { vmSize } from '../../aks/vm-sizes.js';
 import type { ClusterRecord, NodeRecord, PoolRecord } from '../../model/cluster-records.js';
-import { setOwn } from '../own.js';
+import { setOwn } from '../../http/own.js';
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
 

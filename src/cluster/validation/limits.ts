@@ -8,6 +8,7 @@
 //   objects (CRD schemas included) stay well under 100;
 // - a stored object of at most 1.5 MiB as JSON: etcd's default --max-request-bytes (1572864), which the
 //   apiserver answers 413 for; patches can otherwise grow an object past what any request could carry.
+import { textTooDeep, valueTooDeep } from '../../http/json-depth.js';
 import { badRequest, tooLarge } from '../status.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -25,29 +26,12 @@ function tooDeep() {
 
 /** Refuses JSON text nested deeper than MAX_DEPTH, by one scan of the text (before parsing it). */
 export function checkTextDepth(text: string): void {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_DEPTH) throw tooDeep();
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
+  if (textTooDeep(text, MAX_DEPTH)) throw tooDeep();
 }
 
 /** Refuses a value nested deeper than MAX_DEPTH (any media type, and what patches make), without recursion. */
 export function checkDepth(value: unknown): void {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > MAX_DEPTH) throw tooDeep();
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
+  if (valueTooDeep(value, MAX_DEPTH)) throw tooDeep();
 }
 
 /** Refuses an object too large to store (as etcd would). */

@@ -1,7 +1,7 @@
 // ValidateObjectMeta, as the apiserver runs it on every create and update: the name (and generateName) by
 // the kind's rule, labels, annotations (keys, and 256 KiB in all), ownerReferences and finalizers.
 import type { ObjectMeta } from '../objects/object.js';
-import { own } from '../own.js';
+import { own } from '../../http/own.js';
 import { fieldError, type StatusCause } from '../status.js';
 import { isQualifiedName, isValidLabelValue, NAME_RULES, type NameRule } from './names.js';
 

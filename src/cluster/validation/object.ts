@@ -2,7 +2,7 @@
 // kind's Go types (400, shape.ts), then ObjectMeta validates (422, metadata.ts). Objects restored from the
 // store are held to the same checks, so one that slipped in earlier cannot take a cluster's API down.
 import type { KubeObject } from '../objects/object.js';
-import { isPlainObject } from '../own.js';
+import { isPlainObject } from '../../http/own.js';
 import type { ResourceType } from '../resources.js';
 import { cannotDecode, invalidObject } from '../status.js';
 import { checkDepth } from './limits.js';

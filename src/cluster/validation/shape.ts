@@ -3,7 +3,7 @@
 // is its decode error, a 400: `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string
 // into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference`. Fields not listed
 // are kept as they come (aksemu does not read them). The tables are data: one row per Go type.
-import { isPlainObject, own, setOwn } from '../own.js';
+import { isPlainObject, own, setOwn } from '../../http/own.js';
 
 type Shape =
   | { t: 'string' | 'bool'; go: string }

@@ -14,7 +14,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import { findResource } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
-import { dict, own } from '../own.js';
+import { dict, own } from '../../http/own.js';
 import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
 import type { InitContainerRunner } from './sandbox.js';
 

@@ -2,7 +2,7 @@
 // TaintToleration, NodeAffinity incl. nodeSelector, NodeResourcesFit for the pod count), and the
 // FailedScheduling message kube-scheduler composes from the per-node reasons.
 import type { KubeObject } from '../objects/object.js';
-import { own } from '../own.js';
+import { own } from '../../http/own.js';
 import { allocatable, podRequests, type Usage } from './requests.js';
 
 type Obj = any;

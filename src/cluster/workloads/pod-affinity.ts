@@ -3,7 +3,7 @@
 // (they keep matching pods out of their domain). Terms select pods by labels within namespaces (the pod's own
 // unless `namespaces` or a `namespaceSelector` says otherwise); the domain is the node label `topologyKey`.
 import type { KubeObject } from '../objects/object.js';
-import { own } from '../own.js';
+import { own } from '../../http/own.js';
 import { labelSelectorMatches } from '../selectors.js';
 import { isTerminal } from './indexes.js';
 import type { Misfit } from './placement.js';

@@ -6,13 +6,14 @@
 import { templateSentences } from '../../arm/errors.js';
 import { positionOf } from '../jsonc.js';
 import { copyCountSentence, LIMITS, limitExceeded, resultTooLarge, validCopyCount } from '../limits.js';
-import { memberKey, setMember } from '../members.js';
+import { memberKey } from '../members.js';
 import { isExpression, parseExpression, TemplateLanguageError, unescapeLiteral, type Expr } from './parser.js';
 import type { EvalEnv } from './env.js';
 import { workOf } from './budget.js';
 import { measure, type Measure } from './measure.js';
 import { lookupFunction } from '../functions/index.js';
 import { typeName } from '../functions/typeName.js';
+import { setOwn } from '../../http/own.js';
 
 export type { EvalEnv } from './env.js';
 
@@ -168,8 +169,8 @@ export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluate
       const members: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         if (isPropertyCopy(k, v)) {
-          for (const loop of v) setMember(members, loop.name, evaluateCopy(loop, loop.name, env, leaf));
-        } else setMember(members, isExpression(k) ? String(leaf(k, env)) : unescapeLiteral(k), evaluateDeep(v, env, leaf));
+          for (const loop of v) setOwn(members, loop.name, evaluateCopy(loop, loop.name, env, leaf));
+        } else setOwn(members, isExpression(k) ? String(leaf(k, env)) : unescapeLiteral(k), evaluateDeep(v, env, leaf));
       }
       out = members;
     }

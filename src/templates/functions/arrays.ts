@@ -1,9 +1,10 @@
 // Array and object functions, and the ones that take either a string or an array (concat, length,
 // first, take, contains …).
 import { LIMITS } from '../limits.js';
-import { keysIgnoringCase, memberKey, ownMember, setMember } from '../members.js';
+import { keysIgnoringCase, memberKey } from '../members.js';
 import { arity, arr, checkLength, deepEquals, fail, int, isObject, str, valueKey, type FunctionTable } from './types.js';
 import { typeName } from './typeName.js';
+import { own, setOwn } from '../../http/own.js';
 
 function seq(name: string, value: unknown): string | unknown[] {
   if (typeof value === 'string' || Array.isArray(value)) return value;
@@ -33,8 +34,8 @@ function setOf(name: string, args: unknown[], combine: 'union' | 'intersection')
       const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
         const out = { ...a };
         for (const [k, v] of Object.entries(b)) {
-          const mine = ownMember(out, k);
-          setMember(out, k, isObject(mine) && isObject(v) ? merge(mine, v) : v);
+          const mine = own(out, k);
+          setOwn(out, k, isObject(mine) && isObject(v) ? merge(mine, v) : v);
         }
         return out;
       };
@@ -53,7 +54,7 @@ export const arrayFunctions: FunctionTable = {
     eager: (a, _e, n) => {
       if (a.length % 2 !== 0) fail(`The template language function '${n}' must have an even number of parameters.`);
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < a.length; i += 2) setMember(out, str(n, a[i], 'its property names'), a[i + 1]);
+      for (let i = 0; i < a.length; i += 2) setOwn(out, str(n, a[i], 'its property names'), a[i + 1]);
       return out;
     },
   },
