@@ -1,0 +1,230 @@
+// The api-version data generated from the REST specs (src/aks/api-versions/managed-clusters.json, written by
+// tools/gen-aks-api-versions.mjs): well-formed, and the facts the hand-written profiles rely on hold in it.
+// That the generator gives byte-identical output on a second run needs the spec checkout, which CI does not
+// have; the manual command is in the generator's header.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+interface Member {
+  type?: string;
+  ref?: string;
+  items?: Member;
+  additionalProperties?: Member | boolean;
+  properties?: Record<string, Member>;
+  required?: string[];
+  enum?: { name?: string; modelAsString: boolean; values: unknown[] };
+  default?: unknown;
+  readOnly?: boolean;
+  mutability?: string[];
+  createOnly?: boolean;
+}
+interface Definition {
+  properties: Record<string, Member>;
+  required?: string[];
+  extends?: string[];
+  additionalProperties?: Member | boolean;
+}
+interface Operation {
+  path: string;
+  method: string;
+  operationId: string;
+  body?: string | Member;
+  responses: string[];
+  longRunning?: boolean;
+  finalStateVia?: string;
+}
+interface VersionEntry {
+  kind: 'stable' | 'preview';
+  spec: string;
+  definitions: Record<string, string>;
+  operations: string[];
+}
+interface Data {
+  generator: string;
+  source: string;
+  roots: string[];
+  versions: Record<string, VersionEntry>;
+  definitions: Record<string, Definition>;
+  operations: Record<string, Operation>;
+}
+
+const FILE = fileURLToPath(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url));
+const TEXT = readFileSync(FILE, 'utf8');
+const DATA = JSON.parse(TEXT) as Data;
+const VERSIONS = Object.keys(DATA.versions);
+
+const def = (version: string, name: string): Definition => {
+  const key = DATA.versions[version]!.definitions[name];
+  assert.ok(key, `${version} has no ${name}`);
+  return DATA.definitions[key]!;
+};
+const network = (version: string) => def(version, 'ContainerServiceNetworkProfile').properties;
+const operation = (version: string, id: string) =>
+  DATA.versions[version]!.operations.map((k) => DATA.operations[k]!).find((o) => o.operationId === id);
+const stable = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'stable');
+const preview = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'preview');
+
+/** Every member schema inside a definition, members of inline objects, items and maps included. */
+function* members(d: Definition | Member): Generator<[string, Member]> {
+  for (const [name, m] of Object.entries(d.properties ?? {})) {
+    yield [name, m];
+    yield* nested(m);
+  }
+  if (typeof d.additionalProperties === 'object') {
+    yield ['*', d.additionalProperties];
+    yield* nested(d.additionalProperties);
+  }
+}
+function* nested(m: Member): Generator<[string, Member]> {
+  if (m.items) {
+    yield ['[]', m.items];
+    yield* nested(m.items);
+  }
+  if (m.properties || typeof m.additionalProperties === 'object') yield* members(m);
+}
+
+describe('api-version data: well-formed', () => {
+  test('is the generator output: sorted keys, two-space JSON, newline at the end', () => {
+    const sort = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(sort)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+          : v;
+    assert.equal(TEXT, `${JSON.stringify(sort(DATA), null, 2)}\n`);
+    assert.equal(DATA.generator, 'tools/gen-aks-api-versions.mjs');
+    assert.match(DATA.source, /@[0-9a-f]{40}$/);
+  });
+
+  test('versions from 2022-06-01, sorted, stable and preview, each from its own spec file', () => {
+    assert.deepEqual([...VERSIONS].sort(), VERSIONS);
+    assert.equal(VERSIONS[0], '2022-06-01');
+    assert.ok(stable.length >= 17 && preview.length >= 22, `${stable.length} stable, ${preview.length} preview`);
+    for (const v of VERSIONS) {
+      const entry = DATA.versions[v]!;
+      assert.match(v, /^\d{4}-\d{2}-\d{2}(-preview)?$/);
+      assert.equal(entry.kind, v.endsWith('-preview') ? 'preview' : 'stable', v);
+      assert.ok(entry.spec.endsWith(`/${entry.kind}/${v}/managedClusters.json`), entry.spec);
+    }
+  });
+
+  test('each version maps every root and every ref it reaches to a stored definition', () => {
+    for (const v of VERSIONS) {
+      const map = DATA.versions[v]!.definitions;
+      for (const root of DATA.roots) assert.ok(map[root], `${v}: root ${root}`);
+      for (const [name, key] of Object.entries(map)) {
+        assert.ok(key.startsWith(`${name}@`), `${v}: ${name} → ${key}`);
+        const since = key.slice(name.length + 1);
+        assert.ok(since in DATA.versions && since <= v, `${v}: ${key} names a version not before it`);
+        const d = DATA.definitions[key];
+        assert.ok(d, `${v}: ${key} is stored`);
+        for (const [member, m] of members(d)) {
+          if (m.ref) assert.ok(map[m.ref], `${v}: ${name}.${member} refers to ${m.ref}, which the version lacks`);
+        }
+      }
+      for (const key of DATA.versions[v]!.operations) assert.ok(DATA.operations[key], `${v}: operation ${key}`);
+    }
+  });
+
+  test('members: required names exist, enums carry values, create-only agrees with x-ms-mutability', () => {
+    for (const [key, d] of Object.entries(DATA.definitions)) {
+      for (const r of d.required ?? []) assert.ok(r in d.properties, `${key}: required ${r} is no member`);
+      for (const [name, m] of members(d)) {
+        assert.ok(m.type !== undefined || m.ref !== undefined, `${key}.${name} has neither type nor ref`);
+        if (m.enum) {
+          assert.ok(m.enum.values.length > 0, `${key}.${name}: empty enum`);
+          assert.equal(typeof m.enum.modelAsString, 'boolean');
+          if (m.default !== undefined && !m.enum.modelAsString) assert.ok(m.enum.values.includes(m.default));
+        }
+        if (m.createOnly) assert.ok(m.mutability?.includes('create') && !m.mutability.includes('update'));
+      }
+    }
+  });
+
+  test('definitions are stored once: no two variants of a name have the same content', () => {
+    const seen = new Map<string, string>();
+    for (const [key, d] of Object.entries(DATA.definitions)) {
+      const id = `${key.split('@')[0]}\n${JSON.stringify(d)}`;
+      assert.equal(seen.get(id), undefined, `${key} repeats ${seen.get(id)}`);
+      seen.set(id, key);
+    }
+  });
+});
+
+describe('api-version data: what the specs say', () => {
+  test('networkPluginMode: absent from stable 2022-06-01 … 2023-01-01, present from 2023-02-01 and in every preview', () => {
+    for (const v of stable) assert.equal('networkPluginMode' in network(v), v >= '2023-02-01', v);
+    for (const v of preview) assert.ok('networkPluginMode' in network(v), v);
+    assert.deepEqual(network('2023-02-01').networkPluginMode!.enum!.values, ['overlay']);
+  });
+
+  test('dockerBridgeCidr: defaulted to 172.17.0.1/16 until 2023-03, gone from 2023-04-01 (stable and preview)', () => {
+    for (const v of VERSIONS) {
+      const has = v < '2023-04-01';
+      assert.equal('dockerBridgeCidr' in network(v), has, v);
+      if (has) assert.equal(network(v).dockerBridgeCidr!.default, '172.17.0.1/16', v);
+    }
+  });
+
+  test('networkPolicy: no default stated in any of these specs; none is a value in previews from 2023-08-02-preview only', () => {
+    for (const v of VERSIONS) {
+      const policy = network(v).networkPolicy!;
+      assert.equal(policy.default, undefined, v);
+      assert.equal(policy.enum!.modelAsString, true);
+      assert.equal(policy.enum!.values.includes('none'), v >= '2023-08-02-preview' && v.endsWith('-preview'), v);
+      assert.equal(policy.enum!.values.includes('cilium'), v >= '2023-02-01', v);
+    }
+  });
+
+  test('network defaults: kubenet, 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version', () => {
+    for (const v of VERSIONS) {
+      const n = network(v);
+      assert.equal(n.networkPlugin!.default, 'kubenet', v);
+      assert.deepEqual(n.networkPlugin!.enum!.values, ['azure', 'kubenet', 'none'], v);
+      assert.equal(n.podCidr!.default, '10.244.0.0/16', v);
+      assert.equal(n.serviceCidr!.default, '10.0.0.0/16', v);
+      assert.equal(n.dnsServiceIP!.default, '10.0.0.10', v);
+      assert.equal(n.outboundType!.default, 'loadBalancer', v);
+    }
+  });
+
+  test('networkDataplane: from 2023-02-01 and 2023-02-02-preview on', () => {
+    for (const v of VERSIONS) assert.equal('networkDataplane' in network(v), v >= '2023-02-01', v);
+  });
+
+  test('resource members: read-only id, name, type; location required and create-only; pool name required in a profile', () => {
+    for (const v of VERSIONS) {
+      const cluster = def(v, 'ManagedCluster');
+      for (const m of ['id', 'name', 'type']) assert.equal(cluster.properties[m]!.readOnly, true, `${v} ${m}`);
+      assert.deepEqual(cluster.required, ['location']);
+      assert.equal(cluster.properties.location!.createOnly, true);
+      assert.equal(cluster.properties.properties!.ref, 'ManagedClusterProperties');
+      const pool = def(v, 'AgentPool');
+      assert.equal(pool.properties.name!.readOnly, true, v);
+      assert.equal(pool.properties.properties!.ref, 'ManagedClusterAgentPoolProfileProperties');
+      assert.deepEqual(def(v, 'ManagedClusterAgentPoolProfile').required, ['name']);
+      assert.equal(def(v, 'ManagedClusterProperties').properties.provisioningState!.readOnly, true);
+      assert.equal(def(v, 'ManagedClusterProperties').properties.networkProfile!.ref, 'ContainerServiceNetworkProfile');
+    }
+  });
+
+  test('operations: cluster and pool PUT/DELETE are long-running; stop/start are; abort from 2023-01-01 and 2022-07-02-preview', () => {
+    for (const v of VERSIONS) {
+      for (const id of ['ManagedClusters_CreateOrUpdate', 'AgentPools_CreateOrUpdate', 'ManagedClusters_Delete', 'AgentPools_Delete']) {
+        assert.equal(operation(v, id)?.longRunning, true, `${v} ${id}`);
+      }
+      assert.equal(operation(v, 'ManagedClusters_CreateOrUpdate')!.body, 'ManagedCluster');
+      assert.deepEqual(operation(v, 'AgentPools_CreateOrUpdate')!.responses, ['200', '201', 'default']);
+      const stop = operation(v, 'ManagedClusters_Stop')!;
+      assert.equal(stop.method, 'post');
+      assert.equal(stop.longRunning, true);
+      assert.ok(stop.path.endsWith('/managedClusters/{resourceName}/stop'));
+      assert.equal(operation(v, 'ManagedClusters_UpdateTags')!.method, 'patch');
+      const abort = v >= (DATA.versions[v]!.kind === 'stable' ? '2023-01-01' : '2022-07-02-preview');
+      assert.equal(operation(v, 'AgentPools_AbortLatestOperation') !== undefined, abort, v);
+      assert.equal(operation(v, 'ManagedClusters_AbortLatestOperation') !== undefined, abort, v);
+    }
+  });
+});

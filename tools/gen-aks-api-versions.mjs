@@ -1,0 +1,326 @@
+#!/usr/bin/env node
+// Generates src/aks/api-versions/managed-clusters.json: what each Microsoft.ContainerService api-version's REST
+// spec says about managedClusters and agentPools, so aksemu's version knowledge is data read from the specs
+// rather than hand-typed tables (issue 14).
+//
+// Run:
+//   node tools/gen-aks-api-versions.mjs <spec-root> [--out src/aks/api-versions/managed-clusters.json]
+//        [--from 2022-06-01] [--source "<repository>@<commit>"]
+// <spec-root> is a checkout (or an extract) of azure-rest-api-specs: the folder holding specification/. The
+// generator reads every specification/containerservice/resource-manager/Microsoft.ContainerService/aks/
+// {stable,preview}/<version>/managedClusters.json from --from on (and the older layout without aks/), and the
+// common-types files they $ref. It needs nothing but Node. The output is deterministic (object keys sorted, lists
+// in a fixed order), so a second run on the same input must give a byte-identical file:
+//   cp src/aks/api-versions/managed-clusters.json /tmp/first.json
+//   node tools/gen-aks-api-versions.mjs /tmp/aks-specs --source "<same text>"
+//   cmp /tmp/first.json src/aks/api-versions/managed-clusters.json
+//
+// Where the committed data came from: the fork FumingZhang/azure-rest-api-specs at commit
+// de1f3772629b6f4d3ac01548a5f6d719bfb97c9e (a sync of Azure/azure-rest-api-specs main of 2024-06-11; the
+// upstream repository was too large to bring here whole). It holds stable 2022-06-01 … 2024-02-01 and preview
+// 2022-06-02-preview … 2024-04-02-preview. The extract used:
+//   git -C <fork.git> archive de1f3772629b6f4d3ac01548a5f6d719bfb97c9e \
+//     specification/containerservice/resource-manager/Microsoft.ContainerService/aks specification/common-types \
+//     | tar x -C /tmp/aks-specs
+//   node tools/gen-aks-api-versions.mjs /tmp/aks-specs \
+//     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e"
+// A newer checkout adds the later versions by the same command.
+//
+// The file: `versions` maps each api-version to its kind (stable/preview), its spec file, the definitions it
+// has (name → stored variant) and its operations (stored variants). A definition or operation with the same
+// content in several versions is stored once, as "<name>@<first version it appears in>" (one file of 0.9 MB
+// instead of 2.9 MB as one file per version).
+//   definitions: ManagedCluster, ManagedClusterProperties, AgentPool, ManagedClusterAgentPoolProfile,
+//     ContainerServiceNetworkProfile and every object definition they reach. allOf bases are folded in, so
+//     `properties` is the full member set on the wire (wire names; client renames are ignored). A member has
+//     its type/format, `ref` (an object definition's name in the same version), `items`,
+//     `additionalProperties`, an `enum` {name, modelAsString, values}, the spec's `default`, `readOnly`,
+//     `secret`, `mutability` (x-ms-mutability) with `createOnly` when it allows create but not update, and the
+//     spec's constraints. A definition from another file (common-types) is named
+//     "<path under specification/>#<name>".
+//   operations: every path × method of the spec file with its operationId, the body's definition, response
+//     codes, x-ms-pageable, and x-ms-long-running-operation (with final-state-via when stated).
+
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
+
+const ROOTS = [
+  'AgentPool',
+  'ContainerServiceNetworkProfile',
+  'ManagedCluster',
+  'ManagedClusterAgentPoolProfile',
+  'ManagedClusterProperties',
+];
+const METHODS = ['get', 'put', 'patch', 'post', 'delete', 'head'];
+// Spec keywords copied onto a member as they are: they are what a request is validated against.
+const CONSTRAINTS = [
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+];
+
+function usage(message) {
+  if (message) process.stderr.write(`${message}\n`);
+  process.stderr.write(
+    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--out FILE] [--from YYYY-MM-DD] [--source TEXT]\n',
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded' };
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--out' || a === '--from' || a === '--source') {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      args[a.slice(2)] = argv[++i];
+    } else if (a.startsWith('--')) usage(`unknown option ${a}`);
+    else rest.push(a);
+  }
+  if (rest.length !== 1) usage();
+  args.root = resolve(rest[0]);
+  return args;
+}
+
+/** Loads JSON files once and resolves "$ref" strings (relative file + JSON pointer) against them. */
+class Resolver {
+  constructor(root) {
+    this.specRoot = join(root, 'specification');
+    this.files = new Map();
+  }
+  load(file) {
+    let doc = this.files.get(file);
+    if (!doc) {
+      doc = JSON.parse(readFileSync(file, 'utf8'));
+      this.files.set(file, doc);
+    }
+    return doc;
+  }
+  /** { file, pointer, node } for a $ref written in `fromFile`. */
+  resolve(ref, fromFile) {
+    const [path, fragment = ''] = ref.split('#');
+    const file = path ? resolve(dirname(fromFile), path) : fromFile;
+    let node = this.load(file);
+    const parts = fragment.split('/').filter((p) => p !== '');
+    for (const part of parts) {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (node === undefined || node === null || !Object.hasOwn(node, key)) {
+        throw new Error(`unresolved $ref ${ref} from ${fromFile}`);
+      }
+      node = node[key];
+    }
+    return { file, pointer: fragment, node };
+  }
+  /** The definitions key: the bare name in the version's own file, else "<path under specification/>#<name>". */
+  definitionKey(file, pointer, mainFile) {
+    const name = pointer.split('/').pop();
+    if (file === mainFile) return name;
+    return `${relative(this.specRoot, file).split(sep).join('/')}#${name}`;
+  }
+}
+
+function isObjectSchema(node) {
+  return (
+    node.type === 'object' ||
+    node.properties !== undefined ||
+    node.allOf !== undefined ||
+    (node.type === undefined && node.additionalProperties !== undefined)
+  );
+}
+
+/** Builds one version's definitions from its spec file. */
+class VersionReader {
+  constructor(resolver, mainFile) {
+    this.resolver = resolver;
+    this.mainFile = mainFile;
+    this.definitions = {};
+  }
+
+  /** Registers the object definition at a $ref (once) and returns its key. */
+  definitionAt(ref, fromFile) {
+    const { file, pointer, node } = this.resolver.resolve(ref, fromFile);
+    const key = this.resolver.definitionKey(file, pointer, this.mainFile);
+    if (!Object.hasOwn(this.definitions, key)) {
+      this.definitions[key] = null; // placeholder: a definition that reaches itself stops here
+      this.definitions[key] = this.objectDefinition(node, file);
+    }
+    return key;
+  }
+
+  /** An object definition with its allOf bases folded in. */
+  objectDefinition(node, file) {
+    const properties = {};
+    const required = new Set();
+    const bases = [];
+    for (const part of node.allOf ?? []) {
+      const base = part.$ref ? this.resolver.resolve(part.$ref, file) : { file, pointer: '', node: part };
+      if (part.$ref) bases.push(this.resolver.definitionKey(base.file, base.pointer, this.mainFile));
+      const folded = this.objectDefinition(base.node, base.file);
+      Object.assign(properties, folded.properties);
+      for (const r of folded.required ?? []) required.add(r);
+      if (folded.extends) bases.push(...folded.extends);
+    }
+    for (const [name, member] of Object.entries(node.properties ?? {})) properties[name] = this.member(member, file);
+    for (const r of node.required ?? []) required.add(r);
+    const out = { properties };
+    if (required.size > 0) out.required = [...required].sort();
+    if (bases.length > 0) out.extends = [...new Set(bases)].sort();
+    if (node.additionalProperties !== undefined) out.additionalProperties = this.additional(node.additionalProperties, file);
+    return out;
+  }
+
+  additional(value, file) {
+    return typeof value === 'boolean' ? value : this.member(value, file);
+  }
+
+  /** A member's schema: object definitions become `ref`, primitive ones (enums) are inlined. */
+  member(node, file) {
+    let out = {};
+    if (node.$ref) {
+      const target = this.resolver.resolve(node.$ref, file);
+      if (isObjectSchema(target.node) && target.node.enum === undefined) out.ref = this.definitionAt(node.$ref, file);
+      else out = this.member(target.node, target.file); // an enum or primitive definition: the member carries it
+    } else if (isObjectSchema(node) && (node.properties || node.allOf)) {
+      Object.assign(out, this.objectDefinition(node, file));
+      out.type = 'object';
+    }
+    if (node.type !== undefined) out.type = node.type;
+    for (const k of CONSTRAINTS) if (node[k] !== undefined) out[k] = node[k];
+    if (node.enum !== undefined) {
+      const xEnum = node['x-ms-enum'] ?? {};
+      out.enum = { values: [...node.enum], modelAsString: xEnum.modelAsString === true };
+      if (xEnum.name !== undefined) out.enum.name = xEnum.name;
+    }
+    if (node.default !== undefined) out.default = node.default;
+    if (node.readOnly === true) out.readOnly = true;
+    if (node['x-ms-secret'] === true) out.secret = true;
+    if (node['x-nullable'] !== undefined) out.nullable = node['x-nullable'];
+    const mutability = node['x-ms-mutability'];
+    if (Array.isArray(mutability)) {
+      out.mutability = [...mutability].sort();
+      if (mutability.includes('create') && !mutability.includes('update')) out.createOnly = true;
+    }
+    if (node.items !== undefined) out.items = this.member(node.items, file);
+    if (node.additionalProperties !== undefined && out.properties === undefined) {
+      out.additionalProperties = this.additional(node.additionalProperties, file);
+    }
+    return out;
+  }
+
+  /** Every operation of the spec file: path, method, id, body, responses, long-running flags. */
+  operations(doc) {
+    const ops = [];
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        const entry = { path, method, operationId: op.operationId };
+        for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+          const param = p.$ref ? this.resolver.resolve(p.$ref, this.mainFile).node : p;
+          if (param.in === 'body' && param.schema) {
+            entry.body = param.schema.$ref ? this.definitionKeyOf(param.schema.$ref) : this.member(param.schema, this.mainFile);
+          }
+        }
+        entry.responses = Object.keys(op.responses ?? {}).sort();
+        if (op['x-ms-long-running-operation'] === true) entry.longRunning = true;
+        const finalState = op['x-ms-long-running-operation-options']?.['final-state-via'];
+        if (finalState !== undefined) entry.finalStateVia = finalState;
+        if (op['x-ms-pageable'] !== undefined) entry.pageable = true;
+        if (op.deprecated === true) entry.deprecated = true;
+        ops.push(entry);
+      }
+    }
+    return ops.sort((a, b) =>
+      a.path === b.path ? METHODS.indexOf(a.method) - METHODS.indexOf(b.method) : a.path < b.path ? -1 : 1,
+    );
+  }
+
+  /** A body's definition key, without registering it (bodies of other resources stay out of `definitions`). */
+  definitionKeyOf(ref) {
+    const { file, pointer } = this.resolver.resolve(ref, this.mainFile);
+    return this.resolver.definitionKey(file, pointer, this.mainFile);
+  }
+}
+
+function readVersion(resolver, spec, root) {
+  const doc = resolver.load(spec.file);
+  const reader = new VersionReader(resolver, spec.file);
+  for (const name of ROOTS) {
+    if (!doc.definitions?.[name]) throw new Error(`${spec.file}: no definition ${name}`);
+    reader.definitionAt(`#/definitions/${name}`, spec.file);
+  }
+  return {
+    apiVersion: spec.version,
+    kind: spec.kind,
+    spec: relative(root, spec.file).split(sep).join('/'),
+    definitions: reader.definitions,
+    operations: reader.operations(doc),
+  };
+}
+
+/** JSON with every object's keys sorted, two-space indented, newline-terminated: the same input gives the same bytes. */
+function stableJson(value) {
+  const sortKeys = (v) => {
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (v && typeof v === 'object') {
+      const out = {};
+      for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
+      return out;
+    }
+    return v;
+  };
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+}
+
+/**
+ * One file for all versions: a definition or operation whose content is the same in several versions is stored
+ * once, under "<name>@<first version it appears in>", and each version maps names to those variants. Member
+ * `ref`s stay bare names, resolved through the version's own map, so a change to one definition adds one variant
+ * and leaves the definitions that reach it shared.
+ */
+function compact(read, args) {
+  const definitions = {};
+  const operations = {};
+  const seen = new Map(); // content → variant key
+  const variant = (table, name, content, version) => {
+    const text = stableJson(content);
+    const known = seen.get(`${name}\n${text}`);
+    if (known) return known;
+    const key = `${name}@${version}`;
+    table[key] = content;
+    seen.set(`${name}\n${text}`, key);
+    return key;
+  };
+  const versions = {};
+  for (const v of read) {
+    const defs = {};
+    for (const [name, def] of Object.entries(v.definitions)) defs[name] = variant(definitions, name, def, v.apiVersion);
+    const ops = v.operations.map((op) => variant(operations, op.operationId, op, v.apiVersion));
+    versions[v.apiVersion] = { kind: v.kind, spec: v.spec, definitions: defs, operations: ops };
+  }
+  return { generator: 'tools/gen-aks-api-versions.mjs', source: args.source, roots: ROOTS, versions, definitions, operations };
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const specs = findSpecs(args.root, args.from);
+  if (specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
+  const resolver = new Resolver(args.root);
+  const read = specs.map((spec) => readVersion(resolver, spec, args.root));
+  mkdirSync(dirname(args.out), { recursive: true });
+  writeFileSync(args.out, stableJson(compact(read, args)));
+  process.stdout.write(`${specs.length} api-versions (${specs[0].version} … ${specs.at(-1).version}) written to ${args.out}\n`);
+}
+
+main();
