@@ -4,32 +4,43 @@
 // rather than hand-typed tables (issue 14).
 //
 // Run:
-//   node tools/gen-aks-api-versions.mjs <spec-root> [--out src/aks/api-versions/managed-clusters.json]
-//        [--from 2022-06-01] [--source "<repository>@<commit>"]
+//   node tools/gen-aks-api-versions.mjs <spec-root> [--sdk <package-dir>]... [--from 2022-06-01]
+//        [--out src/aks/api-versions/managed-clusters.json] [--source "<repository>@<commit>"]
 // <spec-root> is a checkout (or an extract) of azure-rest-api-specs: the folder holding specification/. The
 // generator reads every specification/containerservice/resource-manager/Microsoft.ContainerService/aks/
 // {stable,preview}/<version>/managedClusters.json from --from on (and the older layout without aks/), and the
-// common-types files they $ref. It needs nothing but Node. The output is deterministic (object keys sorted, lists
-// in a fixed order), so a second run on the same input must give a byte-identical file:
-//   cp src/aks/api-versions/managed-clusters.json /tmp/first.json
-//   node tools/gen-aks-api-versions.mjs /tmp/aks-specs --source "<same text>"
-//   cmp /tmp/first.json src/aks/api-versions/managed-clusters.json
+// common-types files they $ref. Each --sdk is an unpacked @azure/arm-containerservice package (its package/
+// folder); its api-version is added, read from the package's model mappers (tools/aks-sdk-mappers.mjs), when
+// no spec file of that version is in <spec-root>. It needs nothing but Node. The output is deterministic
+// (object keys sorted, lists in a fixed order), so a second run on the same input gives a byte-identical file
+// (the check, by hand, since CI has no spec checkout: copy the file aside, run the same command, `cmp`).
 //
-// Where the committed data came from: the fork FumingZhang/azure-rest-api-specs at commit
-// de1f3772629b6f4d3ac01548a5f6d719bfb97c9e (a sync of Azure/azure-rest-api-specs main of 2024-06-11; the
-// upstream repository was too large to bring here whole). It holds stable 2022-06-01 … 2024-02-01 and preview
-// 2022-06-02-preview … 2024-04-02-preview. The extract used:
+// Where the committed data came from:
+// - specs: the fork FumingZhang/azure-rest-api-specs at commit de1f3772629b6f4d3ac01548a5f6d719bfb97c9e (a sync
+//   of Azure/azure-rest-api-specs main of 2024-06-11; the upstream repository was too large to bring here
+//   whole). It holds stable 2022-06-01 … 2024-02-01 and preview 2022-06-02-preview … 2024-04-02-preview;
+// - packages: @azure/arm-containerservice 21.1.0 (2024-07-01), 21.2.0-beta.1 (2024-07-02-preview), 21.3.0
+//   (2024-09-01), 21.6.0 (2025-02-01), 22.3.0 (2025-07-01), 24.1.0 (2025-10-01), the autorest-generated majors
+//   the npm registry had past the specs' last version (v25 is generated otherwise and carries no mappers).
+//   Read against the specs where both exist (19.3.0 … 20.0.0 for 2023-07-01 … 2024-02-01, 17.2.0-beta.1 for
+//   2022-09-02-preview), the packages give the same members, readOnly, required, defaults, enums and
+//   operations; what they cannot give is listed in tools/aks-sdk-mappers.mjs.
+// The commands:
 //   git -C <fork.git> archive de1f3772629b6f4d3ac01548a5f6d719bfb97c9e \
 //     specification/containerservice/resource-manager/Microsoft.ContainerService/aks specification/common-types \
 //     | tar x -C /tmp/aks-specs
+//   for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0; do
+//     (cd /tmp && npm pack @azure/arm-containerservice@$v && mkdir -p acs/$v && tar xzf azure-arm-containerservice-$v.tgz -C acs/$v)
+//   done
 //   node tools/gen-aks-api-versions.mjs /tmp/aks-specs \
-//     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e"
-// A newer checkout adds the later versions by the same command.
+//     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e" \
+//     $(for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0; do echo --sdk /tmp/acs/$v/package; done)
+// A newer spec checkout adds the later versions by the same command, and its spec files replace the packages'.
 //
-// The file: `versions` maps each api-version to its kind (stable/preview), its spec file, the definitions it
-// has (name → stored variant) and its operations (stored variants). A definition or operation with the same
-// content in several versions is stored once, as "<name>@<first version it appears in>" (one file of 0.9 MB
-// instead of 2.9 MB as one file per version).
+// The file: `versions` maps each api-version to its kind (stable/preview), its source (`spec`: the spec file,
+// or `sdk`: the package), the definitions it has (name → stored variant) and its operations (stored variants). A definition or operation with the same
+// content in several versions is stored once, as "<name>@<first version it appears in>" (for the 39 spec
+// versions: one file of 0.9 MB, where one file per version came to 2.9 MB).
 //   definitions: ManagedCluster, ManagedClusterProperties, AgentPool, ManagedClusterAgentPoolProfile,
 //     ContainerServiceNetworkProfile and every object definition they reach. allOf bases are folded in, so
 //     `properties` is the full member set on the wire (wire names; client renames are ignored). A member has
@@ -43,6 +54,7 @@
 
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readSdkVersion } from './aks-sdk-mappers.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
 
 const ROOTS = [
@@ -72,19 +84,21 @@ const CONSTRAINTS = [
 function usage(message) {
   if (message) process.stderr.write(`${message}\n`);
   process.stderr.write(
-    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--out FILE] [--from YYYY-MM-DD] [--source TEXT]\n',
+    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--sdk PACKAGE-DIR]... [--out FILE] [--from YYYY-MM-DD]\n' +
+      '       [--source TEXT]\n',
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded' };
+  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded', sdk: [] };
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--out' || a === '--from' || a === '--source') {
+    if (a === '--out' || a === '--from' || a === '--source' || a === '--sdk') {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      args[a.slice(2)] = argv[++i];
+      if (a === '--sdk') args.sdk.push(resolve(argv[++i]));
+      else args[a.slice(2)] = argv[++i];
     } else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else rest.push(a);
   }
@@ -139,6 +153,11 @@ function isObjectSchema(node) {
   );
 }
 
+/** An object with no members of its own, only additionalProperties: a map such as tags. */
+function isMap(node) {
+  return node.additionalProperties !== undefined && node.properties === undefined && node.allOf === undefined;
+}
+
 /** Builds one version's definitions from its spec file. */
 class VersionReader {
   constructor(resolver, mainFile) {
@@ -189,8 +208,10 @@ class VersionReader {
     let out = {};
     if (node.$ref) {
       const target = this.resolver.resolve(node.$ref, file);
-      if (isObjectSchema(target.node) && target.node.enum === undefined) out.ref = this.definitionAt(node.$ref, file);
-      else out = this.member(target.node, target.file); // an enum or primitive definition: the member carries it
+      // An object definition is referred to by name; an enum, a primitive or a plain map is carried by the member.
+      if (isObjectSchema(target.node) && target.node.enum === undefined && !isMap(target.node)) {
+        out.ref = this.definitionAt(node.$ref, file);
+      } else out = this.member(target.node, target.file);
     } else if (isObjectSchema(node) && (node.properties || node.allOf)) {
       Object.assign(out, this.objectDefinition(node, file));
       out.type = 'object';
@@ -241,9 +262,7 @@ class VersionReader {
         ops.push(entry);
       }
     }
-    return ops.sort((a, b) =>
-      a.path === b.path ? METHODS.indexOf(a.method) - METHODS.indexOf(b.method) : a.path < b.path ? -1 : 1,
-    );
+    return ops;
   }
 
   /** A body's definition key, without registering it (bodies of other resources stay out of `definitions`). */
@@ -283,6 +302,10 @@ function stableJson(value) {
   return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
 }
 
+function byPathAndMethod(a, b) {
+  return a.path === b.path ? METHODS.indexOf(a.method) - METHODS.indexOf(b.method) : a.path < b.path ? -1 : 1;
+}
+
 /**
  * One file for all versions: a definition or operation whose content is the same in several versions is stored
  * once, under "<name>@<first version it appears in>", and each version maps names to those variants. Member
@@ -306,21 +329,31 @@ function compact(read, args) {
   for (const v of read) {
     const defs = {};
     for (const [name, def] of Object.entries(v.definitions)) defs[name] = variant(definitions, name, def, v.apiVersion);
-    const ops = v.operations.map((op) => variant(operations, op.operationId, op, v.apiVersion));
-    versions[v.apiVersion] = { kind: v.kind, spec: v.spec, definitions: defs, operations: ops };
+    const ops = [...v.operations].sort(byPathAndMethod).map((op) => variant(operations, op.operationId, op, v.apiVersion));
+    const from = v.spec !== undefined ? { spec: v.spec } : { sdk: v.sdk };
+    versions[v.apiVersion] = { kind: v.kind, ...from, definitions: defs, operations: ops };
   }
   return { generator: 'tools/gen-aks-api-versions.mjs', source: args.source, roots: ROOTS, versions, definitions, operations };
 }
 
-function main() {
+async function main() {
   const args = parseArgs(process.argv.slice(2));
   const specs = findSpecs(args.root, args.from);
   if (specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
   const resolver = new Resolver(args.root);
   const read = specs.map((spec) => readVersion(resolver, spec, args.root));
+  // A package adds its api-version only where no spec file of that version was at hand: the spec says more.
+  for (const pkg of args.sdk) {
+    const v = await readSdkVersion(pkg, ROOTS);
+    if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
+  }
+  read.sort((a, b) => (a.apiVersion < b.apiVersion ? -1 : a.apiVersion > b.apiVersion ? 1 : 0));
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, stableJson(compact(read, args)));
-  process.stdout.write(`${specs.length} api-versions (${specs[0].version} … ${specs.at(-1).version}) written to ${args.out}\n`);
+  const sdk = read.filter((r) => r.sdk !== undefined).length;
+  process.stdout.write(
+    `${read.length} api-versions (${read[0].apiVersion} … ${read.at(-1).apiVersion}; ${sdk} from packages) written to ${args.out}\n`,
+  );
 }
 
-main();
+await main();

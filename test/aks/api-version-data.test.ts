@@ -1,5 +1,6 @@
-// The api-version data generated from the REST specs (src/aks/api-versions/managed-clusters.json, written by
-// tools/gen-aks-api-versions.mjs): well-formed, and the facts the hand-written profiles rely on hold in it.
+// The api-version data generated from the REST specs and, past the specs at hand, the SDK packages
+// (src/aks/api-versions/managed-clusters.json, written by tools/gen-aks-api-versions.mjs): well-formed, and the
+// facts the hand-written profiles rely on hold in it.
 // That the generator gives byte-identical output on a second run needs the spec checkout, which CI does not
 // have; the manual command is in the generator's header.
 import assert from 'node:assert/strict';
@@ -31,13 +32,14 @@ interface Operation {
   method: string;
   operationId: string;
   body?: string | Member;
-  responses: string[];
+  responses?: string[];
   longRunning?: boolean;
   finalStateVia?: string;
 }
 interface VersionEntry {
   kind: 'stable' | 'preview';
-  spec: string;
+  spec?: string;
+  sdk?: string;
   definitions: Record<string, string>;
   operations: string[];
 }
@@ -65,6 +67,7 @@ const operation = (version: string, id: string) =>
   DATA.versions[version]!.operations.map((k) => DATA.operations[k]!).find((o) => o.operationId === id);
 const stable = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'stable');
 const preview = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'preview');
+const fromSpec = (v: string) => DATA.versions[v]!.spec !== undefined;
 
 /** Every member schema inside a definition, members of inline objects, items and maps included. */
 function* members(d: Definition | Member): Generator<[string, Member]> {
@@ -98,16 +101,22 @@ describe('api-version data: well-formed', () => {
     assert.match(DATA.source, /@[0-9a-f]{40}$/);
   });
 
-  test('versions from 2022-06-01, sorted, stable and preview, each from its own spec file', () => {
+  test('versions from 2022-06-01 to 2025-10-01, sorted, each from its spec file or else its SDK package', () => {
     assert.deepEqual([...VERSIONS].sort(), VERSIONS);
     assert.equal(VERSIONS[0], '2022-06-01');
-    assert.ok(stable.length >= 17 && preview.length >= 22, `${stable.length} stable, ${preview.length} preview`);
+    assert.ok(VERSIONS.includes('2025-10-01'), 'the default of @azure/arm-containerservice 24');
+    assert.ok(stable.length >= 22 && preview.length >= 23, `${stable.length} stable, ${preview.length} preview`);
     for (const v of VERSIONS) {
       const entry = DATA.versions[v]!;
       assert.match(v, /^\d{4}-\d{2}-\d{2}(-preview)?$/);
       assert.equal(entry.kind, v.endsWith('-preview') ? 'preview' : 'stable', v);
-      assert.ok(entry.spec.endsWith(`/${entry.kind}/${v}/managedClusters.json`), entry.spec);
+      assert.ok((entry.spec === undefined) !== (entry.sdk === undefined), `${v}: one source`);
+      if (entry.spec !== undefined) assert.ok(entry.spec.endsWith(`/${entry.kind}/${v}/managedClusters.json`), entry.spec);
+      else assert.match(entry.sdk!, /^@azure\/arm-containerservice@\d+\.\d+\.\d+(-beta\.\d+)?$/);
     }
+    // The packages fill in only past the specs at hand.
+    const lastSpec = VERSIONS.filter(fromSpec).at(-1)!;
+    for (const v of VERSIONS.filter((x) => !fromSpec(x))) assert.ok(v > lastSpec, v);
   });
 
   test('each version maps every root and every ref it reaches to a stored definition', () => {
@@ -168,20 +177,24 @@ describe('api-version data: what the specs say', () => {
     }
   });
 
-  test('networkPolicy: no default stated in any of these specs; none is a value in previews from 2023-08-02-preview only', () => {
+  test('networkPolicy: no default stated up to 2025-10-01; none a value in previews from 2023-08-02-preview, stable from 2024', () => {
     for (const v of VERSIONS) {
       const policy = network(v).networkPolicy!;
       assert.equal(policy.default, undefined, v);
       assert.equal(policy.enum!.modelAsString, true);
-      assert.equal(policy.enum!.values.includes('none'), v >= '2023-08-02-preview' && v.endsWith('-preview'), v);
+      const none = v.endsWith('-preview') ? v >= '2023-08-02-preview' : v >= '2024-07-01';
+      assert.equal(policy.enum!.values.includes('none'), none, v);
       assert.equal(policy.enum!.values.includes('cilium'), v >= '2023-02-01', v);
     }
   });
 
-  test('network defaults: kubenet, 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version', () => {
+  test('networkPlugin defaults to kubenet up to 2024-07-02-preview and to nothing stated from 2024-09-01', () => {
+    for (const v of VERSIONS) assert.equal(network(v).networkPlugin!.default, v < '2024-09-01' ? 'kubenet' : undefined, v);
+  });
+
+  test('network defaults: 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version', () => {
     for (const v of VERSIONS) {
       const n = network(v);
-      assert.equal(n.networkPlugin!.default, 'kubenet', v);
       assert.deepEqual(n.networkPlugin!.enum!.values, ['azure', 'kubenet', 'none'], v);
       assert.equal(n.podCidr!.default, '10.244.0.0/16', v);
       assert.equal(n.serviceCidr!.default, '10.0.0.0/16', v);
@@ -194,12 +207,13 @@ describe('api-version data: what the specs say', () => {
     for (const v of VERSIONS) assert.equal('networkDataplane' in network(v), v >= '2023-02-01', v);
   });
 
-  test('resource members: read-only id, name, type; location required and create-only; pool name required in a profile', () => {
+  test('resource members: read-only id, name, type; location required (and create-only in the specs); pool name required', () => {
     for (const v of VERSIONS) {
       const cluster = def(v, 'ManagedCluster');
       for (const m of ['id', 'name', 'type']) assert.equal(cluster.properties[m]!.readOnly, true, `${v} ${m}`);
       assert.deepEqual(cluster.required, ['location']);
-      assert.equal(cluster.properties.location!.createOnly, true);
+      // x-ms-mutability is in the specs only (common-types' location), not in the SDK's mappers.
+      if (fromSpec(v)) assert.equal(cluster.properties.location!.createOnly, true);
       assert.equal(cluster.properties.properties!.ref, 'ManagedClusterProperties');
       const pool = def(v, 'AgentPool');
       assert.equal(pool.properties.name!.readOnly, true, v);
@@ -216,7 +230,8 @@ describe('api-version data: what the specs say', () => {
         assert.equal(operation(v, id)?.longRunning, true, `${v} ${id}`);
       }
       assert.equal(operation(v, 'ManagedClusters_CreateOrUpdate')!.body, 'ManagedCluster');
-      assert.deepEqual(operation(v, 'AgentPools_CreateOrUpdate')!.responses, ['200', '201', 'default']);
+      assert.equal(operation(v, 'AgentPools_CreateOrUpdate')!.body, 'AgentPool');
+      if (fromSpec(v)) assert.deepEqual(operation(v, 'AgentPools_CreateOrUpdate')!.responses, ['200', '201', 'default']);
       const stop = operation(v, 'ManagedClusters_Stop')!;
       assert.equal(stop.method, 'post');
       assert.equal(stop.longRunning, true);
