@@ -6,16 +6,18 @@
 // What a package carries and what it loses against the spec:
 // - kept: wire names (serializedName; autorest's flattening of "properties.x" undone), readOnly and required
 //   (the mapper's, and the typings' `readonly` and `?` for model-typed members, where the mapper says nothing),
-//   the spec's defaults (defaultValue), constraints, enum values (fixed enums in the mapper; modelAsString ones
-//   through the Known<Name> enums the typings name), operations' paths, methods, bodies and long-running flags;
+//   the spec's defaults (defaultValue; the prose ones from the typings' doc comments), constraints, enum values
+//   (fixed enums in the mapper; modelAsString ones through the Known<Name> enums the typings name), operations'
+//   paths, methods, bodies and long-running flags;
 // - lost: integer vs number (both "Number"), formats other than date-time/uuid/byte/duration, x-ms-mutability,
 //   x-ms-secret, the name of a flattened container (ManagedCluster.properties and AgentPool.properties are
-//   named as the spec names them, others "<Model>Properties"), and response codes (the SDK adds its own to
-//   long-running operations).
+//   named as the spec names them, others "<Model>Properties"), response codes (the SDK adds its own to
+//   long-running operations), and a default stated only in a spec title (the doc comments carry descriptions).
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { defaultNote } from './aks-default-note.mjs';
 
 /** The spec's names for the definitions autorest flattened into these models. */
 const CONTAINERS = {
@@ -63,8 +65,11 @@ function typings(text) {
   const re = /^export (?:declare )?interface (\w+)(?: extends ([\w, ]+))? \{\n([\s\S]*?)^\}/gm;
   for (const m of text.matchAll(re)) {
     const props = {};
-    for (const p of m[3].matchAll(/^\s+(readonly )?(\w+)(\?)?: ([^;]+);/gm)) {
-      props[p[2]] = { text: p[4].trim(), readOnly: p[1] !== undefined, required: p[3] === undefined };
+    // A member's doc comment (never reaching past its own end) and then the member.
+    const member = /(?:^\s+\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\n)?^\s+(readonly )?(\w+)(\?)?: ([^;]+);/gm;
+    for (const p of m[3].matchAll(member)) {
+      const doc = p[1]?.replace(/^\s*\* ?/gm, '').replace(/\\\//g, '/');
+      props[p[3]] = { text: p[5].trim(), readOnly: p[2] !== undefined, required: p[4] === undefined, doc };
     }
     out[m[1]] = { extends: m[2] ? m[2].split(',').map((s) => s.trim()) : [], props };
   }
@@ -130,6 +135,8 @@ class SdkReader {
       const typed = this.typeOf(className, clientName);
       node.properties[wire] = this.member(prop, typed?.text);
       if (typed?.readOnly) node.properties[wire].readOnly = true;
+      const note = defaultNote(typed?.doc);
+      if (note !== undefined) node.properties[wire].defaultNote = note;
       if (prop.required || typed?.required) node.required.add(wire);
     }
     for (const c of containers.values()) {

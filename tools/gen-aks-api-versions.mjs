@@ -45,7 +45,8 @@
 //     ContainerServiceNetworkProfile and every object definition they reach. allOf bases are folded in, so
 //     `properties` is the full member set on the wire (wire names; client renames are ignored). A member has
 //     its type/format, `ref` (an object definition's name in the same version), `items`,
-//     `additionalProperties`, an `enum` {name, modelAsString, values}, the spec's `default`, `readOnly`,
+//     `additionalProperties`, an `enum` {name, modelAsString, values}, the spec's `default` (and as
+//     `defaultNote` the sentences of its description that state a default in prose), `readOnly`,
 //     `secret`, `mutability` (x-ms-mutability) with `createOnly` when it allows create but not update, and the
 //     spec's constraints. A definition from another file (common-types) is named
 //     "<path under specification/>#<name>".
@@ -54,6 +55,7 @@
 
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { defaultNote } from './aks-default-note.mjs';
 import { readSdkVersion } from './aks-sdk-mappers.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
 
@@ -224,6 +226,8 @@ class VersionReader {
       if (xEnum.name !== undefined) out.enum.name = xEnum.name;
     }
     if (node.default !== undefined) out.default = node.default;
+    const note = defaultNote(`${node.title ?? ''}\n${node.description ?? ''}`);
+    if (note !== undefined) out.defaultNote = note;
     if (node.readOnly === true) out.readOnly = true;
     if (node['x-ms-secret'] === true) out.secret = true;
     if (node['x-nullable'] !== undefined) out.nullable = node['x-nullable'];

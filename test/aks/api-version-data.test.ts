@@ -17,6 +17,7 @@ interface Member {
   required?: string[];
   enum?: { name?: string; modelAsString: boolean; values: unknown[] };
   default?: unknown;
+  defaultNote?: string;
   readOnly?: boolean;
   mutability?: string[];
   createOnly?: boolean;
@@ -190,6 +191,14 @@ describe('api-version data: what the specs say', () => {
 
   test('networkPlugin defaults to kubenet up to 2024-07-02-preview and to nothing stated from 2024-09-01', () => {
     for (const v of VERSIONS) assert.equal(network(v).networkPlugin!.default, v < '2024-09-01' ? 'kubenet' : undefined, v);
+  });
+
+  test('maxSurge: no schema default; the prose says 1 up to 2024-09-01 and 10% from 2025-02-01', () => {
+    for (const v of VERSIONS) {
+      const surge = def(v, 'AgentPoolUpgradeSettings').properties.maxSurge!;
+      assert.equal(surge.default, undefined, v);
+      assert.equal(surge.defaultNote, `If not specified, the default is ${v < '2025-02-01' ? '1' : '10%'}.`, v);
+    }
   });
 
   test('network defaults: 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version', () => {
