@@ -35,7 +35,7 @@ const TOPOLOGY: Topology = {
     id: VNET,
     addressSpace: ['10.224.0.0/12'],
     subnets: [{ id: `${VNET}/subnets/s`, name: 's', prefix: '10.224.0.0/16', routes: [] }],
-    hosts: [{ id: NODE, kind: 'node', name: 'n0', subnetId: `${VNET}/subnets/s`, ip: '10.224.0.4', node: { clusterId: 'c', model: 'kubenet', podCidr: '10.244.0.0/24', clusterPodCidr: '10.244.0.0/16' } }],
+    hosts: [{ id: NODE, kind: 'node', name: 'n0', subnetId: `${VNET}/subnets/s`, ip: '10.224.0.4', node: { clusterId: 'c', wiring: 'bridge', podCidr: '10.244.0.0/24', clusterPodCidr: '10.244.0.0/16' } }],
   }],
 };
 const podIp = (i: number): string => `10.244.0.${i + 2}`;

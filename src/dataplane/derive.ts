@@ -79,11 +79,11 @@ function subnetTopology(store: Store, subnet: Subnet): SubnetTopology | undefine
   return { id: subnet.id, name: subnet.name, prefix, routes: routesOf(store, subnet), ...(nsg ? { nsg } : {}) };
 }
 
-/** The data-plane model of a cluster's nodes: azure overlay runs pods on node /24s like kubenet. */
-function nodeModel(cluster: ClusterRecord): NodeTopology['model'] {
+/** The data-plane wiring of a cluster's nodes: azure overlay runs pods on node /24s like kubenet. */
+function nodeModel(cluster: ClusterRecord): NodeTopology['wiring'] {
   const plugin = cluster.resolved.network.networkPlugin;
-  if (plugin === 'kubenet') return 'kubenet';
-  if (plugin === 'azure') return cluster.resolved.network.networkPluginMode === 'overlay' ? 'kubenet' : 'azure';
+  if (plugin === 'kubenet') return 'bridge';
+  if (plugin === 'azure') return cluster.resolved.network.networkPluginMode === 'overlay' ? 'bridge' : 'transparent';
   return 'none';
 }
 
@@ -103,13 +103,13 @@ function nodeHosts(store: Store): HostTopology[] {
     }
     const cluster = clusters.get(key);
     if (!cluster || node.ip.includes(':')) continue;
-    const model = nodeModel(cluster);
+    const wiring = nodeModel(cluster);
     const clusterPodCidr = cluster.resolved.network.podCidr;
     const topology: NodeTopology = {
       clusterId: cluster.id,
-      model,
+      wiring,
       ...(node.podCidr ? { podCidr: node.podCidr } : {}),
-      ...(clusterPodCidr && model !== 'azure' ? { clusterPodCidr } : {}),
+      ...(clusterPodCidr && wiring !== 'transparent' ? { clusterPodCidr } : {}),
       ...(node.secondaryIps && node.secondaryIps.length > 0 ? { secondaryIps: [...node.secondaryIps] } : {}),
     };
     hosts.push({ id: nodeHostId(cluster.id, node.name), kind: 'node', name: node.name, subnetId: node.subnetId, ip: node.ip, node: topology });

@@ -63,11 +63,16 @@ export interface HostTopology {
 
 export interface NodeTopology {
   clusterId: string;
-  model: 'kubenet' | 'azure' | 'none';
-  /** kubenet: the node's /24. */
+  /**
+   * How the node's pods are wired (netns/wiring/): `bridge` (kubenet, Azure CNI overlay: pods on cbr0 with the
+   * node's /24), `transparent` (Azure CNI node subnet: azure-vnet's transparent mode, pods on VNet addresses),
+   * `none` (BYO CNI: the user's CNI plugins attach the pods).
+   */
+  wiring: 'bridge' | 'transparent' | 'none';
+  /** bridge: the node's /24. */
   podCidr?: string;
-  /** kubenet: the cluster's pod CIDR (ip-masq-agent's nonMasqueradeCIDRs). */
+  /** bridge: the cluster's pod CIDR (ip-masq-agent's nonMasqueradeCIDRs). */
   clusterPodCidr?: string;
-  /** azure: the node NIC's pre-allocated pod addresses. */
+  /** transparent: the node NIC's pre-allocated pod addresses. */
   secondaryIps?: string[];
 }

@@ -14,7 +14,7 @@ const skip = await skipReason(prefix);
 // Node i owns .10+30i … .39+30i, as the azurecni prototype's pools.
 const azure = (i: number): NodeTopology => ({
   clusterId: CLUSTER_ID,
-  model: 'azure',
+  wiring: 'transparent',
   secondaryIps: Array.from({ length: 30 }, (_, k) => `10.224.0.${10 + 30 * i + k}`),
 });
 const PODS = [pod(0, 'api-0', '10.224.0.10'), pod(1, 'api-1', '10.224.0.40'), pod(1, 'api-2', '10.224.0.41')];

@@ -34,7 +34,7 @@ describe('BYO CNI data plane', { skip }, () => {
     }));
     dp = new NetnsDataplane({ prefix });
     await dp.gc();
-    await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, model: 'none' })));
+    await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' })));
     for (const p of pods) ips.push((await dp.attachPod(p)).ip);
   });
   after(async () => {

@@ -121,7 +121,7 @@ describe('deriveTopology', () => {
       for (const node of azureNodes) {
         const ips = azNics.get(`${node.name}-nic`)!;
         assert.equal(node.ip, ips[0]);
-        assert.deepEqual(node.node, { clusterId: node.node!.clusterId, model: 'azure', secondaryIps: ips.slice(1) });
+        assert.deepEqual(node.node, { clusterId: node.node!.clusterId, wiring: 'transparent', secondaryIps: ips.slice(1) });
         assert.equal(node.node!.secondaryIps!.length, 15);
         assert.ok(same(node.node!.clusterId, azure.id!));
         assert.ok(same(node.subnetId, aksSubnet));
@@ -135,7 +135,7 @@ describe('deriveTopology', () => {
       const knSubnet = knVnet.subnets[0]!;
       const knTable = (await network.routeTables.list(kubenet.nodeResourceGroup!).next()).value!;
       assert.deepEqual(knSubnet.routes.map((r) => [r.prefix, r.nextHopIp]).sort(), knTable.routes!.map((r: { addressPrefix?: string; nextHopIpAddress?: string }) => [r.addressPrefix, r.nextHopIpAddress]).sort());
-      const knNodes = knVnet.hosts.filter((h) => h.node?.model === 'kubenet');
+      const knNodes = knVnet.hosts.filter((h) => h.node?.wiring === 'bridge');
       assert.equal(knNodes.length, 2);
       const knNics = await nicIps(env, kubenet.nodeResourceGroup!);
       for (const node of knNodes) {
@@ -147,7 +147,7 @@ describe('deriveTopology', () => {
 
       // BYO CNI: its own managed VNet, model none.
       const byoHosts = topology.vnets.flatMap((v) => v.hosts).filter((h: HostTopology) => h.node && same(h.node.clusterId, byo.id!));
-      assert.deepEqual(byoHosts.map((h: HostTopology) => h.node!.model), ['none']);
+      assert.deepEqual(byoHosts.map((h: HostTopology) => h.node!.wiring), ['none']);
 
       // Deleting the VM takes its host away; its NIC stays (and stays on the subnet's addresses).
       const del = await azIn(env.home, ['vm', 'delete', '-g', 'rg', '-n', 'testvm', '--yes']);

@@ -11,7 +11,7 @@ import { CLUSTER_ID, kubenetRoutes, nsgRules, pod, rootSnapshot, skipReason, tes
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
 
-const kubenet = (i: number): NodeTopology => ({ clusterId: CLUSTER_ID, model: 'kubenet', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' });
+const kubenet = (i: number): NodeTopology => ({ clusterId: CLUSTER_ID, wiring: 'bridge', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' });
 const PODS = [pod(0, 'web-0', '10.244.0.2'), pod(1, 'web-1', '10.244.1.2'), pod(1, 'web-2', '10.244.1.3')];
 
 const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({ from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name }, to: { ip, port: 8080 }, timeoutMs });

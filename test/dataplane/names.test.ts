@@ -10,7 +10,7 @@ import { CLUSTER_ID, topology } from './harness.js';
 describe('netns names', () => {
   it('interface names fit in 15 characters and are deterministic', () => {
     const id = `/subscriptions/x/resourceGroups/${'r'.repeat(90)}/providers/Microsoft.Network/virtualNetworks/v/subnets/s`;
-    for (const name of [IF.subnetBridge(id), IF.hostPort(id), IF.routerPort(id), IF.podVeth('azure', id), IF.podVeth('kubenet', id)]) {
+    for (const name of [IF.subnetBridge(id), IF.hostPort(id), IF.routerPort(id), IF.podVeth('azv', id), IF.podVeth('veth', id)]) {
       assert.ok(name.length <= 15, name);
     }
     assert.equal(IF.subnetBridge(id), IF.subnetBridge(id.toUpperCase()));
@@ -46,7 +46,7 @@ describe('NSG rules as nft', () => {
 
 describe('topology checks', () => {
   it('names the host whose address is outside its subnet or reserved', () => {
-    const t = topology(() => ({ clusterId: CLUSTER_ID, model: 'none' }));
+    const t = topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' }));
     t.vnets[0]!.hosts[0]!.ip = '10.224.0.2';
     assert.throws(() => checkTopology(t), /host aks-nodepool1-12345678-vmss000000: 10\.224\.0\.2 is not a usable address of subnet 10\.224\.0\.0\/16/);
   });

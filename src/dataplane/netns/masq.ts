@@ -1,6 +1,7 @@
 // ip-masq-agent's semantics as one nft table on a node: destinations in nonMasqueradeCIDRs, link-local and
 // the node's own addresses keep the pod's source; everything else leaving eth0 takes the node's address.
-// kubenet: nonMasq = the cluster pod CIDR; Azure CNI: the VNet's address space (docs/dataplane.md §4, §5).
+// The node's wiring says which destinations (wiring/bridge.ts: the cluster pod CIDR; wiring/transparent.ts: the
+// VNet's address space; docs/dataplane.md §4, §5).
 import { nftAddressSet } from './exec.js';
 
 export const MASQ_TABLE = 'aksemu_masq';

@@ -30,10 +30,6 @@ export function checkPrefix(prefix: string): string {
   return prefix;
 }
 
-/** The MAC every Azure CNI pod sees as its gateway (azure-vnet transparent mode). */
-export const AZURE_GATEWAY_MAC = 'aa:aa:aa:aa:aa:aa';
-export const AZURE_GATEWAY_IP = '169.254.1.1';
-
 /** Interface names (all ≤ 15 characters). */
 export const IF = {
   /** Router: the bridge of a subnet. */
@@ -42,8 +38,8 @@ export const IF = {
   hostPort: (hostId: string) => `h${shortHash(hostId.toLowerCase())}`,
   /** Internet namespace: a VNet router's port on the `wan` bridge. */
   routerPort: (vnetId: string) => `r${shortHash(vnetId.toLowerCase())}`,
-  /** Node: a pod's host-side veth (kubenet on cbr0, Azure CNI `azv…` as azure-vnet names them). */
-  podVeth: (model: 'kubenet' | 'azure', podKey: string) => `${model === 'azure' ? 'azv' : 'veth'}${shortHash(podKey)}`,
+  /** Node: a pod's host-side veth (`veth…` on cbr0, `azv…` as azure-vnet names them: the wiring's choice). */
+  podVeth: (prefix: 'veth' | 'azv', podKey: string) => `${prefix}${shortHash(podKey)}`,
   wan: 'wan0',
   internetBridge: 'wan',
   cbr0: 'cbr0',

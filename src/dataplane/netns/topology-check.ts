@@ -1,11 +1,10 @@
 // Checks a Topology before anything is built and indexes it by lower-case id. The netns data plane is
 // IPv4-only: IPv6 address-space prefixes are left out; anything else it cannot build is an error that names
 // the object, so a bad topology fails before a single namespace changes.
-import { Cidr, IpAddress } from '../../net/ip.js';
+import { IpAddress, type Cidr } from '../../net/ip.js';
 import type { HostTopology, SubnetTopology, Topology, VnetTopology } from '../topology.js';
-
-/** A Linux bridge takes at most 1023 ports ("Exchange full" after that; docs/dataplane.md §7.2). */
-export const BRIDGE_PORT_LIMIT = 1023;
+import { BRIDGE_PORT_LIMIT, parseCidr } from './limits.js';
+import { WIRINGS } from './wiring/index.js';
 
 export interface CheckedSubnet {
   subnet: SubnetTopology;
@@ -32,14 +31,6 @@ export interface CheckedTopology {
 }
 
 const v4 = (text: string): boolean => !text.includes(':');
-
-function parseCidr(text: string, what: string): Cidr {
-  try {
-    return Cidr.parse(text, { family: 4 });
-  } catch (e) {
-    throw new Error(`${what}: ${(e as Error).message}`);
-  }
-}
 
 export function checkTopology(topology: Topology): CheckedTopology {
   const vnets = new Map<string, CheckedVnet>();
@@ -82,11 +73,7 @@ export function checkTopology(topology: Topology): CheckedTopology {
       ports.set(subnet.subnet.id, n);
       const node = host.node;
       if (host.kind === 'node' && !node) throw new Error(`host ${host.name}: a node needs its network model`);
-      if (node?.model === 'kubenet') {
-        const pods = parseCidr(node.podCidr ?? '', `kubenet node ${host.name} podCidr`);
-        if (pods.prefix > 30) throw new Error(`kubenet node ${host.name}: podCidr ${node.podCidr} is too small`);
-        if (node.clusterPodCidr) parseCidr(node.clusterPodCidr, `kubenet node ${host.name} clusterPodCidr`);
-      }
+      if (node) WIRINGS[node.wiring].check?.(node, host.name);
       hosts.set(hid, { host, vnetId: id, subnetId: host.subnetId.toLowerCase(), subnet });
     }
   }

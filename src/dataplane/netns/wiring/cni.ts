@@ -1,10 +1,12 @@
-// BYO CNI pods: the node's default network (its conf dir, as containerd loads it) run through the CNI
-// runtime inside the node's namespace, with the pod's namespace as CNI_NETNS. The address is whatever the
-// plugins' IPAM gave. One runtime per cache dir and plugin path, so ADD/DEL stay serialised per node.
-import { loadDefaultNetwork } from '../../cni/confdir.js';
-import { CniRuntime, toNetworkList, type Attachment, type NetworkList } from '../../cni/runtime.js';
-import type { PodAttachment } from '../dataplane.js';
-import { netnsPath } from './exec.js';
+// Pods attached through their node's CNI configuration (BYO CNI, docs/dataplane.md §6): the node's default
+// network (its conf dir, as containerd loads it) run through the CNI runtime inside the node's namespace, with
+// the pod's namespace as CNI_NETNS. The address is whatever the plugins' IPAM gave. One runtime per cache dir
+// and plugin path, so ADD/DEL stay serialised per node.
+import { loadDefaultNetwork } from '../../../cni/confdir.js';
+import { CniRuntime, toNetworkList, type Attachment, type NetworkList } from '../../../cni/runtime.js';
+import type { PodAttachment } from '../../dataplane.js';
+import { netnsPath } from '../exec.js';
+import type { Wiring } from './wiring.js';
 
 const runtimes = new Map<string, CniRuntime>();
 
@@ -36,7 +38,7 @@ function withIpamDataDir(config: Record<string, unknown>, dataDir: string): Reco
 }
 
 /** ADD; returns the pod's first IPv4 address from the result. */
-export async function byoAdd(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<string> {
+async function cniAdd(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<string> {
   const { rt, net, att } = setup(pod, hostNetns, podNetns);
   const result = await rt.add(net, att);
   const ips = (result['ips'] as Array<{ address?: string }> | undefined) ?? [];
@@ -49,7 +51,13 @@ export async function byoAdd(pod: PodAttachment, hostNetns: string, podNetns: st
 }
 
 /** DEL through the cached result; idempotent, works after the pod namespace is gone. */
-export async function byoDel(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<void> {
+async function cniDel(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<void> {
   const { rt, net, att } = setup(pod, hostNetns, podNetns);
   await rt.del(net, att);
 }
+
+export const cni: Wiring = {
+  admit: () => undefined,
+  wire: (_ip, host, pod) => cniAdd(pod.attachment, host.netns, pod.netns),
+  unwire: cniDel,
+};

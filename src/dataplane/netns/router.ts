@@ -1,0 +1,121 @@
+// A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
+// each subnet's UDRs in its own routing table, a port per host, and the NSGs as one nft table.
+import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
+import { allocateWanIp, INTERNET, routesBack } from './internet.js';
+import { IF, macFor } from './names.js';
+import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
+import type { NetnsState, RouterState, SubnetState } from './state.js';
+import type { CheckedHost, CheckedVnet } from './topology-check.js';
+import type { UdrRoute } from '../topology.js';
+
+function routeLine(r: UdrRoute, table: number): string {
+  switch (r.nextHopType) {
+    case 'VirtualAppliance':
+      return `route replace ${r.prefix} via ${r.nextHopIp} table ${table}`;
+    case 'Internet':
+      return `route replace ${r.prefix} via ${INTERNET.host} dev ${IF.wan} table ${table}`;
+    case 'VnetLocal':
+      // Back to the main table: the VNet's own routing.
+      return `route replace throw ${r.prefix} table ${table}`;
+    case 'None':
+      return `route replace blackhole ${r.prefix} table ${table}`;
+    case 'VirtualNetworkGateway':
+      // No gateway exists here: the destination is unreachable, as it is in Azure without one.
+      return `route replace unreachable ${r.prefix} table ${table}`;
+  }
+}
+
+export async function createRouter(state: NetnsState, id: string): Promise<void> {
+  const netns = state.names.router(id);
+  const wanIp = allocateWanIp(state);
+  state.routers.set(id, { netns, wanIp, spaces: [], subnets: new Map(), nsgText: undefined, nextTable: 100 });
+  // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
+  // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
+  await sysctl(netns, {
+    'net.ipv4.ip_forward': 1,
+    'net.ipv4.conf.all.send_redirects': 0,
+    'net.ipv4.conf.default.send_redirects': 0,
+    'net.ipv4.conf.all.accept_redirects': 0,
+    'net.ipv4.conf.default.accept_redirects': 0,
+    // Loose on purpose: a UDR may send a flow back out of the interface it came from.
+    'net.ipv4.conf.all.rp_filter': 0,
+    'net.ipv4.conf.default.rp_filter': 0,
+    // Bridged packets through the ip hooks: the stateful NSG table needs conntrack (see nsg.ts).
+    'net.bridge.bridge-nf-call-iptables': 1,
+  });
+  const port = IF.routerPort(id);
+  await state.ip.batch(state.inet!, [
+    `link add ${port} type veth peer name ${IF.wan} address ${macFor(`${netns}:wan`)} netns ${netns}`,
+    `link set ${port} master ${IF.internetBridge} up`,
+  ]);
+  await state.ip.batch(netns, ['link set lo up', `link set ${IF.wan} up`, `addr replace ${wanIp}/${INTERNET.prefixLength} dev ${IF.wan}`]);
+}
+
+/** Adds the subnets, UDRs, host ports, internet routes and NSGs the router lacks; new subnets go to `addedSubnets`. */
+export async function convergeRouter(state: NetnsState, id: string, want: CheckedVnet, newHosts: CheckedHost[], addedSubnets: Array<[RouterState, string]>): Promise<void> {
+  const r = state.routers.get(id)!;
+  const cmds: IpCmd[] = [];
+  for (const [sid, s] of want.subnets) {
+    if (r.subnets.has(sid)) continue;
+    const bridge = IF.subnetBridge(sid);
+    const subnet: SubnetState = { bridge, mac: macFor(`${r.netns}:${sid}`), prefix: s.prefix, gateway: s.gateway, table: r.nextTable++, routesKey: '' };
+    r.subnets.set(sid, subnet);
+    addedSubnets.push([r, sid]);
+    cmds.push(
+      `link add ${bridge} address ${subnet.mac} type bridge`,
+      `link set ${bridge} up`,
+      `addr replace ${s.gateway}/${s.prefix.prefix} dev ${bridge}`,
+      `rule add iif ${bridge} lookup ${subnet.table} pref ${subnet.table}`,
+    );
+  }
+  // UDRs: each subnet's route table, rewritten when its routes changed.
+  for (const [sid, s] of want.subnets) {
+    const subnet = r.subnets.get(sid)!;
+    const key = JSON.stringify(s.subnet.routes);
+    if (key === subnet.routesKey) continue;
+    cmds.push(mayFail(`route flush table ${subnet.table}`), ...s.subnet.routes.map((route) => routeLine(route, subnet.table)));
+    subnet.routesKey = key;
+  }
+  for (const h of newHosts) {
+    const s = r.subnets.get(h.subnetId)!;
+    const port = IF.hostPort(h.host.id);
+    const hostNetns = state.names.host(h.host.id);
+    cmds.push(
+      `link add ${port} type veth peer name ${IF.eth0} address ${macFor(hostNetns)} netns ${hostNetns}`,
+      `link set ${port} master ${s.bridge} up`,
+      `neigh replace ${h.host.ip} lladdr ${macFor(hostNetns)} dev ${s.bridge} nud permanent`,
+    );
+  }
+  await state.ip.batch(r.netns, cmds);
+
+  // The internet routes back to each VNet's address space through its router.
+  await state.ip.batch(state.inet!, routesBack(r, want.spaces));
+  r.spaces = want.spaces;
+  await convergeNsg(r, want);
+}
+
+async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {
+  const nsgSubnets: NsgSubnet[] = [];
+  for (const [sid, s] of want.subnets) {
+    if (!s.subnet.nsg) continue;
+    nsgSubnets.push({ bridge: r.subnets.get(sid)!.bridge, rules: s.subnet.nsg.rules, virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix)] });
+  }
+  const body = nsgTableBody(nsgSubnets);
+  const text = body === undefined ? undefined : nftTable('ip', NSG_TABLE, body);
+  if (text !== r.nsgText) {
+    await nftLoad(r.netns, text ?? nftTable('ip', NSG_TABLE, undefined));
+    r.nsgText = text;
+  }
+}
+
+/** Removes a subnet's bridge and its UDR table from the router (the commands; the state forgets it now). */
+export function removeSubnet(r: RouterState, sid: string): IpCmd[] {
+  const s = r.subnets.get(sid)!;
+  r.subnets.delete(sid);
+  return [mayFail(`rule del pref ${s.table}`), mayFail(`route flush table ${s.table}`), mayFail(`link del ${s.bridge}`)];
+}
+
+/** The router's neighbour entries for a host that goes (its port goes with the host's namespace). */
+export function forgetHost(r: RouterState, ip: string): IpCmd[] {
+  return [...r.subnets.values()].map((s) => mayFail(`neigh del ${ip} dev ${s.bridge}`));
+}

@@ -1,0 +1,83 @@
+// What one netns data plane remembers of what it built: the internet namespace, a router per VNet, a host per
+// node or VM, a namespace per pod. Kept in memory only; gc.ts removes what a previous run left behind.
+import type { Cidr } from '../../net/ip.js';
+import type { PodAttachment } from '../dataplane.js';
+import type { NodeTopology } from '../topology.js';
+import type { IpBatcher } from './exec.js';
+import type { NetnsNames } from './names.js';
+import type { WiringKind } from './wiring/wiring.js';
+
+export interface SubnetState {
+  bridge: string;
+  mac: string;
+  prefix: Cidr;
+  gateway: string;
+  table: number;
+  routesKey: string;
+}
+
+export interface RouterState {
+  netns: string;
+  wanIp: string;
+  spaces: string[];
+  subnets: Map<string, SubnetState>;
+  nsgText: string | undefined;
+  nextTable: number;
+}
+
+export interface HostState {
+  id: string;
+  netns: string;
+  kind: 'node' | 'vm';
+  name: string;
+  vnetId: string;
+  ip: string;
+  subnetPrefix: Cidr;
+  shape: string;
+  node: NodeTopology | undefined;
+  pods: Set<string>;
+}
+
+export interface PodState {
+  key: string;
+  netns: string;
+  clusterId: string;
+  namespace: string;
+  name: string;
+  hostId: string;
+  ip: string;
+  wiring: WiringKind;
+  /** What the wiring needs to undo it when the pod goes with its node or at close (CNI DEL). */
+  attachment: PodAttachment;
+}
+
+export interface NetnsState {
+  readonly names: NetnsNames;
+  readonly ip: IpBatcher;
+  inet: string | undefined;
+  readonly routers: Map<string, RouterState>;
+  readonly hosts: Map<string, HostState>;
+  readonly pods: Map<string, PodState>;
+}
+
+export const podKeyOf = (pod: PodAttachment): string => `${pod.clusterId}|${pod.sandboxId}`.toLowerCase();
+
+/** Every namespace this instance wants now. */
+export function knownNamespaces(state: NetnsState): Set<string> {
+  const all = new Set<string>();
+  if (state.inet) all.add(state.inet);
+  for (const r of state.routers.values()) all.add(r.netns);
+  for (const h of state.hosts.values()) all.add(h.netns);
+  for (const p of state.pods.values()) all.add(p.netns);
+  return all;
+}
+
+/** Namespace names are hashes: a new one must not be one this instance already has. */
+export function assertUnique(state: NetnsState, created: string[]): void {
+  const known = knownNamespaces(state);
+  const seen = new Set<string>();
+  for (const n of created) {
+    if (known.has(n) || seen.has(n)) throw new Error(`namespace name ${n} collides with another object of this instance`);
+    seen.add(n);
+  }
+}
