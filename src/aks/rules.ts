@@ -1183,7 +1183,7 @@ export const RULES: Rule[] = [
       const out: Finding[] = [];
       const changed = (k: 'serviceCidr' | 'dnsServiceIP' | 'networkPlugin' | 'podCidr' | 'networkPluginMode') =>
         (before[k] ?? '') !== (after[k] ?? '');
-      const from = networkModelOf({ network: before });
+      const from = networkModelOf(ctx.previous!);
       if ((changed('networkPlugin') || changed('networkPluginMode')) && !migrates(ctx)) {
         out.push({ params: { path: changed('networkPlugin') ? 'networkProfile.networkPlugin' : 'networkProfile.networkPluginMode' }, target: 'networkProfile.networkPlugin' });
       }
@@ -1216,7 +1216,7 @@ export const RULES: Rule[] = [
     check: (ctx) => {
       const before = ctx.previous?.network;
       if (!before || !migrates(ctx)) return none;
-      const model = networkModelOf({ network: before })!;
+      const model = networkModelOf(ctx.previous!)!;
       const from = model.label;
       const out: Finding[] = [];
       if (minorOf(ctx.cluster.kubernetesVersion) < 27) out.push({ params: { from, requirement: 'Kubernetes version 1.27 or later' } });

@@ -9,6 +9,8 @@ import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { NETWORK_MODELS } from '../../src/aks/network-models/index.js';
+import { RULES } from '../../src/aks/rules.js';
 
 /** dist/test/architecture/ → the repository root. */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -101,4 +103,11 @@ test('architecture: outside src/aks/network-models/ nothing compares a plugin fi
     return pluginComparisons(relative(ROOT, f).split(sep).join('/'), text);
   });
   assert.equal(found.length, 0, `plugin names compared outside src/aks/network-models/ (ask networkModelOf instead):\n${found.join('\n')}`);
+});
+
+test('architecture: the models enable model-specific rules of the table, and each such rule has a model', () => {
+  const perModel = new Set(RULES.filter((r) => r.perModel).map((r) => r.id));
+  const enabled = new Set(NETWORK_MODELS.flatMap((m) => m.rules.enables));
+  assert.deepEqual([...enabled].filter((id) => !perModel.has(id)), [], 'enabled ids that name no perModel rule');
+  assert.deepEqual([...perModel].filter((id) => !enabled.has(id)), [], 'perModel rules no model enables');
 });

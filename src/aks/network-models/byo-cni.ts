@@ -1,6 +1,7 @@
-// BYO CNI (networkPlugin none): AKS gives nodes an address and nothing else (use-byo-cni.md; docs/aks-rules.md
-// §2.2 N13): no pod IPs, no per-node pod CIDR, no route table, no conflist; the user's CNI attaches pods and
-// maxPods only limits scheduling. The pod CIDR is optional and only recorded (N3 warns when it is missing).
+// BYO CNI (networkPlugin none): AKS gives nodes an address and nothing else (use-byo-cni.md;
+// docs/aks-rules.md §2.2 N13): no pod IPs, no per-node pod CIDR, no route table, no conflist; the user's CNI
+// attaches pods and maxPods only limits scheduling. The pod CIDR is optional and only recorded (N3 warns when
+// it is missing).
 import type { NetworkModel } from './model.js';
 
 export const byoCni: NetworkModel = {

@@ -1,9 +1,9 @@
 // What a network model is: one AKS way of giving pods a network (BYO CNI, kubenet, Azure CNI node subnet,
 // Azure CNI Overlay), declared in one module each, as data where it can be. index.ts maps the wire values
 // (networkPlugin, networkPluginMode) to the model; everything else asks the model, never the plugin name.
-// A pod-subnet model (Azure CNI with the pools' podSubnetID) fits the same shape: pods on a subnet of their own,
-// one address per node on the node subnet, azure-vnet in transparent mode; networkModelOf sees the cluster's
-// pools, so the table can select it. It is not built: pools with a pod subnet stay with the node-subnet model.
+// A pod-subnet model (Azure CNI with the pools' podSubnetID) fits the same shape: pods on a subnet of their own
+// (a new PodAddressSource), one address per node on the node subnet, azure-vnet in transparent mode. It is not
+// built: pools with a pod subnet stay with the node-subnet model, as before.
 import type { ResolvedPool } from '../defaults.js';
 
 export type NetworkModelId = 'byo-cni' | 'kubenet' | 'azure-node-subnet' | 'azure-overlay';
@@ -35,8 +35,8 @@ export type PodAddressSource =
 
 /**
  * What the rule table (rules.ts) reads of the model. Rows marked `perModel` run only for the models that list
- * their id in `enables`; the flags are read by rows that apply to every model (an unknown plugin has no model,
- * and those rows judge it as a model with every flag false, as AKS does).
+ * their id in `enables`; the flags are read by rows that apply to every model (an unknown plugin has no model:
+ * those rows judge it as if every flag were false).
  */
 export interface RuleHooks {
   /** Model-specific rows of the rule table this model is judged by. */
