@@ -3,7 +3,7 @@ import { AZURE_RESERVED_TOTAL, azureUsableCount, type Cidr } from '../net/ip.js'
 import { sizingNodes, surgeNodes, type ResolvedCluster, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { subnetCidr } from './parsed-network.js';
-import { NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE, type NetworkPluginStrategy } from './plugins/strategy.js';
+import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE, type NetworkModel } from './network-models/index.js';
 
 export interface SubnetDemand {
   subnet: SubnetInfo;
@@ -30,7 +30,7 @@ const num = (n: bigint): number => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Number
 export function subnetDemands(
   cluster: ResolvedCluster,
   env: NetworkEnvironment,
-  strategy: NetworkPluginStrategy,
+  model: NetworkModel,
   nodes: NodeCounter,
   pools: ResolvedPool[] = cluster.pools,
 ): SubnetDemand[] {
@@ -48,7 +48,7 @@ export function subnetDemands(
       bySubnet.set(key, d);
     }
     const n = nodes(pool);
-    if (Number.isInteger(n) && n > 0) d.required += n * strategy.ipsPerNode(pool, cluster);
+    if (Number.isInteger(n) && n > 0) d.required += n * ipsPerNode(model, pool);
     d.pools.push(pool);
   }
   return [...bySubnet.values()];
@@ -115,35 +115,35 @@ export interface CapacitySummary {
 export function summarizeCapacity(
   cluster: ResolvedCluster,
   env: NetworkEnvironment,
-  strategy: NetworkPluginStrategy,
+  model: NetworkModel,
   podCidr: Cidr | undefined,
 ): CapacitySummary | undefined {
   const first = cluster.pools[0];
   if (!first || !Number.isInteger(first.maxPods) || first.maxPods < 0) return undefined;
-  const demand = subnetDemands(cluster, env, strategy, createNodes).find((d) =>
+  const demand = subnetDemands(cluster, env, model, createNodes).find((d) =>
     d.pools.includes(first),
   );
   if (!demand) return undefined;
-  const upgrade = subnetDemands(cluster, env, strategy, (p) => createNodes(p) + upgradeSurgeNodes(p)).find((d) =>
+  const upgrade = subnetDemands(cluster, env, model, (p) => createNodes(p) + upgradeSurgeNodes(p)).find((d) =>
     d.pools.includes(first),
   );
-  const perNode = strategy.ipsPerNode(first, cluster);
+  const perNode = ipsPerNode(model, first);
   const others = cluster.pools.filter((p) => p !== first);
   const othersOnSubnet = demand.pools.filter((p) => p !== first);
-  const otherIps = othersOnSubnet.reduce((s, p) => s + Math.max(createNodes(p), 0) * strategy.ipsPerNode(p, cluster), 0);
+  const otherIps = othersOnSubnet.reduce((s, p) => s + Math.max(createNodes(p), 0) * ipsPerNode(model, p), 0);
   const otherNodes = totalNodes(others, createNodes);
   let firstMax = Math.floor(Math.max(demand.available - otherIps, 0) / perNode);
   let pod: CapacitySummary['podCidr'];
-  if (strategy.carvesPodCidr(cluster) && podCidr) {
+  if (model.nodes.carvesPodCidr && podCidr) {
     const pd = podCidrDemand(podCidr, totalNodes(cluster.pools, createNodes));
     pod = { cidr: podCidr.toString(), nodeBlocks: pd.blocks, blocksRequired: totalNodes(cluster.pools, createNodes) };
     firstMax = Math.min(firstMax, Math.max(pd.blocks - otherNodes, 0));
   }
-  const cap = strategy.maxClusterNodes(cluster);
+  const cap = model.nodes.maxClusterNodes;
   if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
   const otherPods = others.reduce((s, p) => s + Math.max(createNodes(p), 0) * p.maxPods, 0);
   const summary: CapacitySummary = {
-    plugin: strategy.label(cluster),
+    plugin: model.label,
     subnetCidr: demand.cidr.toString(),
     subnetName: demand.subnet.name,
     usableIps: demand.usable,

@@ -2,10 +2,11 @@
 // the planner and the ARM response read; the raw request stays available for "what did the user say".
 import type { ApiVersionProfile } from './api-versions.js';
 import { minorOf, resolveKubernetesVersion } from './kubernetes-versions.js';
+import { azureOverlay, DEFAULT_POD_CIDR, kubenet, networkModelFor, type NetworkModel } from './network-models/index.js';
 import type { AgentPoolProfile, ManagedClusterSpec, NetworkProfile } from './types.js';
 
 export const DEFAULTS = {
-  podCidr: '10.244.0.0/16',
+  podCidr: DEFAULT_POD_CIDR,
   serviceCidr: '10.0.0.0/16',
   dnsServiceIP: '10.0.0.10',
   dockerBridgeCidr: '172.17.0.1/16',
@@ -20,13 +21,10 @@ export const DEFAULTS = {
   managedSubnetName: 'aks-subnet',
 } as const;
 
-/** Default maxPods by plugin and mode (docs/aks-rules.md §2.4 M2). `none` has no documented default: we use the kubelet's 110. */
-export function defaultMaxPods(plugin: string | undefined, mode: string | undefined, podSubnetID?: string): number {
-  if (plugin === 'azure') {
-    if (mode === 'overlay') return 250;
-    return podSubnetID ? 110 : 30;
-  }
-  return 110;
+/** Default maxPods by network model (docs/aks-rules.md §2.4 M2); an unknown plugin gets the kubelet's 110. */
+function defaultMaxPods(model: NetworkModel | undefined, podSubnetID?: string): number {
+  if (!model) return 110;
+  return (podSubnetID ? model.defaults.maxPodsWithPodSubnet : undefined) ?? model.defaults.maxPods;
 }
 
 export interface ResolvedPool {
@@ -57,11 +55,12 @@ export interface ResolvedCluster {
   windowsProfile?: ManagedClusterSpec['windowsProfile'];
 }
 
-function pluginDefault(profile: ApiVersionProfile, k8sVersion: string): { plugin: string; mode?: string } {
-  if (profile.pluginDefault === 'kubenet') return { plugin: 'kubenet' };
+/** The model a cluster gets when no networkPlugin is given, by the api-version's rule. */
+const DEFAULT_MODEL: Record<ApiVersionProfile['pluginDefault'], (k8sVersion: string) => NetworkModel> = {
+  kubenet: () => kubenet,
   // PR #30845: "< 1.30 will remain kubenet while in 1.30+ it will be CNI Overlay".
-  return minorOf(k8sVersion) >= 30 ? { plugin: 'azure', mode: 'overlay' } : { plugin: 'kubenet' };
-}
+  'by-kubernetes-version': (k8sVersion) => (minorOf(k8sVersion) >= 30 ? azureOverlay : kubenet),
+};
 
 export function resolveNetworkProfile(
   raw: NetworkProfile | undefined,
@@ -79,11 +78,11 @@ export function resolveNetworkProfile(
   let plugin = given.networkPlugin;
   let mode = given.networkPluginMode;
   if (plugin === undefined || plugin === '') {
-    const d = pluginDefault(profile, k8sVersion);
+    const d = DEFAULT_MODEL[profile.pluginDefault](k8sVersion);
     plugin = d.plugin;
     if (mode === undefined && d.mode) mode = d.mode;
   }
-  const usesPodCidr = plugin === 'kubenet' || (plugin === 'azure' && mode === 'overlay');
+  const defaultPodCidr = networkModelFor(plugin, mode)?.defaults.podCidr;
   const net: ResolvedCluster['network'] = {
     ...given,
     networkPlugin: plugin,
@@ -94,7 +93,7 @@ export function resolveNetworkProfile(
   };
   if (mode !== undefined) net.networkPluginMode = mode;
   else delete net.networkPluginMode;
-  if (usesPodCidr && net.podCidr === undefined) net.podCidr = DEFAULTS.podCidr;
+  if (defaultPodCidr !== undefined && net.podCidr === undefined) net.podCidr = defaultPodCidr;
   if (profile.hasDockerBridgeCidr && net.dockerBridgeCidr === undefined) net.dockerBridgeCidr = DEFAULTS.dockerBridgeCidr;
   if (profile.networkPolicyNoneDefault && net.networkPolicy === undefined) net.networkPolicy = 'none';
   if (net.podCidr !== undefined) net.podCidrs = [net.podCidr];
@@ -118,7 +117,7 @@ export function resolvePool(
     // ARM makes the first pool the system pool when no mode is given.
     mode: raw.mode ?? (index === 0 ? 'System' : 'User'),
     type: raw.type ?? 'VirtualMachineScaleSets',
-    maxPods: raw.maxPods ?? defaultMaxPods(network.networkPlugin, network.networkPluginMode, raw.podSubnetID),
+    maxPods: raw.maxPods ?? defaultMaxPods(networkModelFor(network.networkPlugin, network.networkPluginMode), raw.podSubnetID),
     enableAutoScaling: raw.enableAutoScaling ?? false,
     maxSurge: raw.upgradeSettings?.maxSurge ?? profile.maxSurgeDefault,
     orchestratorVersion: resolveKubernetesVersion(raw.orchestratorVersion ?? k8sVersion) ?? String(raw.orchestratorVersion),

@@ -123,9 +123,9 @@ export function planCluster(input: PlanInput): PlanResult {
   };
   for (const p of result.agentPoolProfiles) if (p.vnetSubnetID === undefined) delete p.vnetSubnetID;
   // Capacity needs every address field the plugin uses; the parse rules have already said what is wrong.
-  const podNeeded = v.strategy?.carvesPodCidr(v.cluster) === true;
-  if (!v.strategy || (podNeeded && !v.parsed.podCidr.value)) return result;
-  const capacity = summarizeCapacity(v.cluster, env, v.strategy, v.parsed.podCidr.value);
+  const podNeeded = v.model?.nodes.carvesPodCidr === true;
+  if (!v.model || (podNeeded && !v.parsed.podCidr.value)) return result;
+  const capacity = summarizeCapacity(v.cluster, env, v.model, v.parsed.podCidr.value);
   if (capacity) {
     result.capacity = capacity;
     const surge = v.cluster.pools.reduce((s, p) => s + (surgeNodes(p) ?? 0), 0);
@@ -138,7 +138,7 @@ export function planCluster(input: PlanInput): PlanResult {
     };
   }
   if (input.includeNodes && v.valid) {
-    const planner = new IpPlanner(v.cluster, v.strategy, env, clusterDigits(input.clusterName ?? 'aksemu-plan'));
+    const planner = new IpPlanner(v.cluster, v.model, env, clusterDigits(input.clusterName ?? 'aksemu-plan'));
     try {
       for (const pool of v.cluster.pools) planner.addNodes(pool.name, sizingNodes(pool));
       result.nodes = planner.list();

@@ -1,4 +1,4 @@
-// Hands out the addresses of a cluster's nodes, per plugin: node IPs ascending from .4 of their subnet;
+// Hands out the addresses of a cluster's nodes, per network model: node IPs ascending from .4 of their subnet;
 // kubenet and overlay nodes a /24 of the pod CIDR in kube-controller-manager order; Azure CNI node-subnet
 // nodes maxPods pre-allocated secondary IPs; kubenet one route per node (docs/aks-rules.md §3.4–§3.6, §5 step 7).
 // Allocators are injected so that the ARM layer can share one per subnet with everything else on it.
@@ -9,7 +9,7 @@ import type { ResolvedCluster, ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { instanceIdOf, nodeName } from './naming.js';
 import { subnetCidr } from './parsed-network.js';
-import { NODE_POD_CIDR_MASK, type NetworkPluginStrategy } from './plugins/strategy.js';
+import { ipsPerNode, NODE_POD_CIDR_MASK, type NetworkModel } from './network-models/index.js';
 import { formatMessage, ruleById } from './rules.js';
 import type { Problem } from './types.js';
 
@@ -73,13 +73,13 @@ export class IpPlanner {
 
   constructor(
     private readonly cluster: ResolvedCluster,
-    private readonly strategy: NetworkPluginStrategy,
+    private readonly model: NetworkModel,
     private readonly env: NetworkEnvironment,
     private readonly digits: string,
     private readonly allocators: AllocatorSource = privateAllocators(),
   ) {
     const pod = cluster.network.podCidr;
-    if (strategy.carvesPodCidr(cluster) && pod) this.podCidrs = new CidrSet(Cidr.parse(pod), NODE_POD_CIDR_MASK);
+    if (model.nodes.carvesPodCidr && pod) this.podCidrs = new CidrSet(Cidr.parse(pod), NODE_POD_CIDR_MASK);
   }
 
   /** Takes back nodes that already exist (after a restart): their addresses and /24s are claimed again. */
@@ -100,7 +100,7 @@ export class IpPlanner {
   addNodes(poolName: string, count: number): PlannedNode[] {
     const pool = this.pool(poolName);
     const { subnet, cidr, allocator } = this.subnetOf(pool);
-    const perNode = this.strategy.ipsPerNode(pool, this.cluster);
+    const perNode = ipsPerNode(this.model, pool);
     if (allocator.free < count * perNode) {
       throw new AllocationError(problem('K4', { name: subnet.name, cidr: String(cidr), count: count * perNode }));
     }
@@ -144,7 +144,7 @@ export class IpPlanner {
 
   /** kubenet's route table: one UDR per node, named after it (cloud-provider-azure azure_routes.go). */
   routes(): PlannedRoute[] {
-    if (!this.strategy.usesRouteTable(this.cluster)) return [];
+    if (!this.model.nic.routeTable) return [];
     return this.list()
       .filter((n) => n.podCidr)
       .map((n) => ({ name: n.name, addressPrefix: n.podCidr!, nextHopType: 'VirtualAppliance', nextHopIpAddress: n.ip }));

@@ -5,7 +5,7 @@ import { createNodes, upgradeSurgeNodes, type NodeCounter } from './capacity.js'
 import type { ResolvedCluster, ResolvedPool } from './defaults.js';
 import type { NetworkEnvironment } from './environment.js';
 import type { ParsedNetwork } from './parsed-network.js';
-import type { NetworkPluginStrategy } from './plugins/strategy.js';
+import type { NetworkModel } from './network-models/index.js';
 import type { ManagedClusterSpec } from './types.js';
 
 /** The operations AKS validates: a new cluster, a PUT over an existing one, a pool scale, an upgrade, a pool PUT or DELETE. */
@@ -17,8 +17,8 @@ export interface RuleContext {
   raw: ManagedClusterSpec;
   cluster: ResolvedCluster;
   parsed: ParsedNetwork;
-  /** Undefined when the plugin is unknown (N1 reports that). */
-  strategy?: NetworkPluginStrategy;
+  /** The cluster's network model; undefined when the plugin is unknown (N1 reports that). */
+  model?: NetworkModel;
   env: NetworkEnvironment;
   /** The stored cluster, for update, scale, upgrade and pool operations. */
   previous?: ResolvedCluster;

@@ -8,8 +8,7 @@ import { surgeNodes, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
 import { minorOf } from './kubernetes-versions.js';
 import { parseCidrField, subnetCidr, vnetCidrs, type FieldParse } from './parsed-network.js';
-import { isOverlay } from './plugins/azure.js';
-import { KUBENET_MAX_NODES } from './plugins/kubenet.js';
+import { modelOfMode, NETWORK_PLUGIN_MODES, networkModelOf } from './network-models/index.js';
 import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
 import { vmSize } from './vm-sizes.js';
 
@@ -34,6 +33,8 @@ export interface Rule {
   ref: string;
   /** When AKS checks it. */
   phases: Phase[];
+  /** Runs only for the network models that list the rule in their `rules.enables` (src/aks/network-models/). */
+  perModel?: true;
   check(ctx: RuleContext): Finding[];
   /** How a contradiction in the sources was resolved, or why the rule is shaped as it is. */
   note?: string;
@@ -53,9 +54,9 @@ const CIDR_FIELDS = [
   { key: 'serviceCidr', target: 'networkProfile.serviceCIDR', label: 'service CIDR' },
 ] as const;
 
+/** The pod CIDR is the cluster's: carved into node /24s, or the user's CNI's range when given. */
 const usesPodCidr = (ctx: RuleContext): boolean =>
-  ctx.strategy?.carvesPodCidr(ctx.cluster) === true ||
-  (ctx.cluster.network.networkPlugin === 'none' && ctx.parsed.podCidr.value !== undefined);
+  ctx.model?.podCidr === 'per-node' || (ctx.model?.podCidr === 'user' && ctx.parsed.podCidr.value !== undefined);
 
 /** Reserved ranges AKS refuses for service, pod and VNet ranges (concepts-network-cni-overview.md; C13). */
 const RESERVED = ['169.254.0.0/16', '172.30.0.0/16', '172.31.0.0/16', '192.0.2.0/24'].map((c) => Cidr.parse(c));
@@ -364,9 +365,10 @@ export const RULES: Rule[] = [
     ref: 'Azure/AKS-Construction#403; Azure-Samples/graphrag-accelerator#211',
     note: 'kubenet: the pod CIDR must not overlap the VNet address space. Overlay checks subnets instead (C9b).',
     phases: SPEC,
+    perModel: true,
     check: (ctx) => {
       const pod = ctx.parsed.podCidr.value;
-      if (!pod || ctx.cluster.network.networkPlugin !== 'kubenet') return none;
+      if (!pod) return none;
       return uniqueSubnets(ctx)
         .flatMap((s) => vnetCidrs(s).filter((v) => v.overlaps(pod)))
         .map((v) => ({ params: { pod: String(pod), vnet: String(v) } }));
@@ -381,9 +383,10 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'CHANGELOG 2024-10-25 (overlay checks subnets, not the address space); RP-ENUM PodCidrOverlapExistingSubnetsCidr',
     phases: SPEC,
+    perModel: true,
     check: (ctx) => {
       const pod = ctx.parsed.podCidr.value;
-      if (!pod || ctx.cluster.network.networkPlugin !== 'azure' || !isOverlay(ctx.cluster)) return none;
+      if (!pod) return none;
       const seen = new Set<string>();
       const out: Finding[] = [];
       for (const s of uniqueSubnets(ctx)) {
@@ -465,7 +468,7 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM UnknownNetworkPlugin; docs/aks-rules.md §1.1 enum',
     phases: SPEC,
-    check: (ctx) => when(!ctx.strategy, { plugin: ctx.cluster.network.networkPlugin }),
+    check: (ctx) => when(!ctx.model, { plugin: ctx.cluster.network.networkPlugin }),
   },
   {
     id: 'N1m',
@@ -482,8 +485,9 @@ export const RULES: Rule[] = [
       if (!ctx.api.hasNetworkPluginMode) {
         return one({ mode, plugin, why: ` in api-version ${ctx.api.version} (networkPluginMode exists from 2023-02-01)` });
       }
-      if (mode !== 'overlay') return one({ mode, plugin, why: ": the only mode is 'overlay'" });
-      return when(plugin !== 'azure', { mode, plugin, why: ": 'overlay' is a mode of the 'azure' plugin" });
+      const named = modelOfMode(mode);
+      if (!named) return one({ mode, plugin, why: `: the only mode is ${NETWORK_PLUGIN_MODES.map((m) => `'${m}'`).join(', ')}` });
+      return when(named !== ctx.model, { mode, plugin, why: `: '${mode}' is a mode of the '${named.plugin}' plugin` });
     },
   },
   {
@@ -497,11 +501,8 @@ export const RULES: Rule[] = [
     ref: 'azure-cli PR #25932 (warning text); hashicorp/terraform-provider-azurerm#1723',
     note: 'docs/aks-rules.md §6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI\'s words.',
     phases: SPEC,
-    check: (ctx) =>
-      when(
-        ctx.cluster.network.networkPlugin === 'azure' && !isOverlay(ctx.cluster) && ctx.raw.networkProfile?.podCidr !== undefined,
-        { pod: String(ctx.raw.networkProfile?.podCidr) },
-      ),
+    perModel: true,
+    check: (ctx) => when(ctx.raw.networkProfile?.podCidr !== undefined, { pod: String(ctx.raw.networkProfile?.podCidr) }),
   },
   {
     id: 'N3',
@@ -514,7 +515,8 @@ export const RULES: Rule[] = [
     ref: 'use-byo-cni.md ("You must specify a Pod CIDR ... might fail or be misrouted"); CHANGELOG 2024-02-26',
     note: 'docs/aks-rules.md §6 X13: the API accepts a missing pod CIDR, so this is a warning, not an error.',
     phases: ['create'],
-    check: (ctx) => when(ctx.cluster.network.networkPlugin === 'none' && ctx.cluster.network.podCidr === undefined, {}),
+    perModel: true,
+    check: (ctx) => when(ctx.cluster.network.podCidr === undefined, {}),
   },
   {
     id: 'N4',
@@ -525,9 +527,10 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM NetworkPolicyNotSupportedForNone',
     phases: SPEC,
+    perModel: true,
     check: (ctx) => {
       const p = ctx.cluster.network.networkPolicy;
-      return when(ctx.cluster.network.networkPlugin === 'none' && p !== undefined && p !== '' && p !== 'none', { policy: p! });
+      return when(p !== undefined && p !== '' && p !== 'none', { policy: p! });
     },
   },
   {
@@ -539,7 +542,8 @@ export const RULES: Rule[] = [
     source: 'partial',
     ref: 'configure-kubenet.md; RP-ENUM NetworkPolicyAzureNotSupportedForKubenet',
     phases: SPEC,
-    check: (ctx) => when(ctx.cluster.network.networkPlugin === 'kubenet' && ctx.cluster.network.networkPolicy === 'azure', {}),
+    perModel: true,
+    check: (ctx) => when(ctx.cluster.network.networkPolicy === 'azure', {}),
   },
   {
     id: 'N5b',
@@ -574,7 +578,7 @@ export const RULES: Rule[] = [
     phases: SPEC,
     check: (ctx) => {
       const mode = ctx.cluster.network.networkMode;
-      return when(mode !== undefined && ctx.cluster.network.networkPlugin !== 'azure', { mode: String(mode) });
+      return when(mode !== undefined && !ctx.model?.rules.networkModes, { mode: String(mode) });
     },
   },
   {
@@ -588,7 +592,7 @@ export const RULES: Rule[] = [
     phases: SPEC,
     check: (ctx) => {
       const mode = ctx.cluster.network.networkMode;
-      return when(ctx.cluster.network.networkPlugin === 'azure' && mode !== undefined && mode !== 'transparent', {
+      return when(ctx.model?.rules.networkModes === true && mode !== undefined && mode !== 'transparent', {
         mode: String(mode),
       });
     },
@@ -604,7 +608,7 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       when(
-        ctx.cluster.network.networkPlugin !== 'azure' && poolsInScope(ctx).some((p) => p.osType === 'Windows'),
+        !ctx.model?.rules.windowsPools && poolsInScope(ctx).some((p) => p.osType === 'Windows'),
         {},
       ),
   },
@@ -631,10 +635,11 @@ export const RULES: Rule[] = [
     ref: 'configure-kubenet.md; CHANGELOG 2023-06-25 (create), 2023-09-10 (upgrade)',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
     check: (ctx) => {
-      if (ctx.cluster.network.networkPlugin !== 'kubenet') return none;
+      const cap = ctx.model?.nodes.maxClusterNodes;
+      if (cap === undefined) return none;
       let nodes = totalNodes(ctx.cluster.pools, createNodes);
       if (ctx.phase === 'upgrade') nodes += totalNodes(poolsInScope(ctx), (p) => surgeNodes(p) ?? 0);
-      return when(nodes > KUBENET_MAX_NODES, { nodes });
+      return when(nodes > cap, { nodes });
     },
   },
   {
@@ -647,12 +652,11 @@ export const RULES: Rule[] = [
     source: 'ours',
     ref: 'configure-kubenet.md ("Don\'t create more than one AKS cluster in the same subnet")',
     phases: ['create', 'pool-add'],
+    perModel: true,
     check: (ctx) =>
-      ctx.cluster.network.networkPlugin !== 'kubenet'
-        ? none
-        : uniqueSubnets(ctx)
-            .filter((s) => (s.kubenetClusterIds?.length ?? 0) > 0)
-            .map((s) => ({ params: { subnet: s.id, other: s.kubenetClusterIds![0]! } })),
+      uniqueSubnets(ctx)
+        .filter((s) => (s.kubenetClusterIds?.length ?? 0) > 0)
+        .map((s) => ({ params: { subnet: s.id, other: s.kubenetClusterIds![0]! } })),
   },
   {
     id: 'N11',
@@ -664,12 +668,11 @@ export const RULES: Rule[] = [
     ref: 'RP-ENUM AzureCNISubnetNotDefined ("a subnet is not defined when Azure CNI network plugin is used")',
     note: 'The managed VNet counts as a subnet, so only a pod subnet without a node subnet triggers it.',
     phases: ['create', 'update', 'pool-add'],
+    perModel: true,
     check: (ctx) =>
-      ctx.cluster.network.networkPlugin !== 'azure'
-        ? none
-        : poolsInScope(ctx)
-            .filter((p) => p.podSubnetID && !p.vnetSubnetID)
-            .map((p) => ({ params: { pool: p.name } })),
+      poolsInScope(ctx)
+        .filter((p) => p.podSubnetID && !p.vnetSubnetID)
+        .map((p) => ({ params: { pool: p.name } })),
   },
   {
     id: 'N12',
@@ -711,7 +714,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: 'use-byo-cni.md; CHANGELOG 2025-08-08',
-    note: 'A behaviour, not a check: the none strategy carves no pod CIDR, assigns no pod IP and keeps no route table.',
+    note: 'A behaviour, not a check: the BYO CNI network model carves no pod CIDR, assigns no pod IP and keeps no route table.',
     phases: [],
     check: () => none,
   },
@@ -840,19 +843,18 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'microsoft/planetary-computer-hub#25',
     phases: ['create', 'pool-add'],
+    perModel: true,
     check: (ctx) =>
-      ctx.cluster.network.networkPlugin !== 'kubenet'
-        ? none
-        : uniqueSubnets(ctx)
-            .filter((s) => s.routeTableId && s.routeTableAccess && !s.routeTableAccess.actions.includes('Microsoft.Network/routeTables/join/action'))
-            .map((s) => ({
-              params: {
-                clientId: s.routeTableAccess!.clientId,
-                objectId: s.routeTableAccess!.objectId,
-                vmss: vmssId(ctx.env, ctx.cluster.pools[0]?.name ?? 'nodepool1'),
-                scope: s.routeTableId!,
-              },
-            })),
+      uniqueSubnets(ctx)
+        .filter((s) => s.routeTableId && s.routeTableAccess && !s.routeTableAccess.actions.includes('Microsoft.Network/routeTables/join/action'))
+        .map((s) => ({
+          params: {
+            clientId: s.routeTableAccess!.clientId,
+            objectId: s.routeTableAccess!.objectId,
+            vmss: vmssId(ctx.env, ctx.cluster.pools[0]?.name ?? 'nodepool1'),
+            scope: s.routeTableId!,
+          },
+        })),
   },
   {
     id: 'S6',
@@ -1119,8 +1121,8 @@ export const RULES: Rule[] = [
     note: 'Create counts maxCount under the autoscaler and no surge; scale counts the added nodes; upgrade the surge nodes.',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
     check: (ctx) => {
-      if (!ctx.strategy) return none;
-      return subnetDemands(ctx.cluster, ctx.env, ctx.strategy, newNodeCounter(ctx))
+      if (!ctx.model) return none;
+      return subnetDemands(ctx.cluster, ctx.env, ctx.model, newNodeCounter(ctx))
         .filter((d) => d.required > d.available)
         .map((d) => ({ params: { required: d.required, available: d.available, cidr: String(d.cidr), name: d.subnet.name } }));
     },
@@ -1134,7 +1136,8 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'Azure/AKS-Construction#357 (768 = 3 × 256 against a /24)',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
-    check: (ctx) => podCidrShortfall(ctx, 'kubenet'),
+    perModel: true,
+    check: (ctx) => podCidrShortfall(ctx),
   },
   {
     id: 'K3',
@@ -1146,7 +1149,8 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'Azure/AKS-Construction#701 (1280 = 5 × 256 against a /22); CHANGELOG 2023-05-07',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
-    check: (ctx) => podCidrShortfall(ctx, 'overlay'),
+    perModel: true,
+    check: (ctx) => podCidrShortfall(ctx),
   },
   {
     id: 'K4',
@@ -1179,13 +1183,13 @@ export const RULES: Rule[] = [
       const out: Finding[] = [];
       const changed = (k: 'serviceCidr' | 'dnsServiceIP' | 'networkPlugin' | 'podCidr' | 'networkPluginMode') =>
         (before[k] ?? '') !== (after[k] ?? '');
-      const migrating = isOverlayMigration(before.networkPlugin, before.networkPluginMode, after.networkPlugin, after.networkPluginMode);
-      if ((changed('networkPlugin') || changed('networkPluginMode')) && !migrating) {
+      const from = networkModelOf(ctx.previous!);
+      if ((changed('networkPlugin') || changed('networkPluginMode')) && !migrates(ctx)) {
         out.push({ params: { path: changed('networkPlugin') ? 'networkProfile.networkPlugin' : 'networkProfile.networkPluginMode' }, target: 'networkProfile.networkPlugin' });
       }
       if (changed('serviceCidr')) out.push({ params: { path: 'networkProfile.serviceCidr' }, target: 'networkProfile.serviceCIDR' });
       if (changed('dnsServiceIP')) out.push({ params: { path: 'networkProfile.dnsServiceIP' }, target: 'networkProfile.dnsServiceIP' });
-      if (changed('podCidr') && before.networkPlugin === 'kubenet' && after.networkPlugin === 'kubenet') {
+      if (changed('podCidr') && from?.rules.podCidrUpdate === 'fixed' && ctx.model === from) {
         out.push({ params: { path: 'networkProfile.podCidr' }, target: 'networkProfile.podCIDR' });
       }
       for (const pool of ctx.cluster.pools) {
@@ -1211,13 +1215,14 @@ export const RULES: Rule[] = [
     phases: ['update'],
     check: (ctx) => {
       const before = ctx.previous?.network;
-      const after = ctx.cluster.network;
-      if (!before || !isOverlayMigration(before.networkPlugin, before.networkPluginMode, after.networkPlugin, after.networkPluginMode)) return none;
-      const from = before.networkPlugin === 'kubenet' ? 'kubenet' : 'Azure CNI (node subnet)';
+      if (!before || !migrates(ctx)) return none;
+      const model = networkModelOf(ctx.previous!)!;
+      const from = model.label;
       const out: Finding[] = [];
       if (minorOf(ctx.cluster.kubernetesVersion) < 27) out.push({ params: { from, requirement: 'Kubernetes version 1.27 or later' } });
       if (before.networkPolicy === 'calico') out.push({ params: { from, requirement: "no Calico network policy ('networkPolicy: calico' is set)" } });
-      if (before.networkPlugin === 'azure' && !ctx.raw.networkProfile?.podCidr) {
+      // From a model that ignores the pod CIDR, the overlay needs one given.
+      if (model.podCidr === 'ignored' && !ctx.raw.networkProfile?.podCidr) {
         out.push({ params: { from, requirement: 'a pod CIDR (networkProfile.podCidr)' }, target: 'networkProfile.podCIDR' });
       }
       return out;
@@ -1235,7 +1240,9 @@ export const RULES: Rule[] = [
     check: (ctx) => {
       const before = ctx.previous?.network;
       const after = ctx.cluster.network;
-      if (!before || before.networkPluginMode !== 'overlay' || after.networkPluginMode !== 'overlay') return none;
+      // Judged on the modes alone: both name a model whose pod CIDR may only grow.
+      const growOnly = (mode: string | undefined) => modelOfMode(mode)?.rules.podCidrUpdate === 'grow-only';
+      if (!before || !growOnly(before.networkPluginMode) || !growOnly(after.networkPluginMode)) return none;
       const b = parseCidrField(before.podCidr).value;
       const a = ctx.parsed.podCidr.value;
       return when(!!a && !!b && !a.containsCidr(b), { before: String(b), after: String(a) });
@@ -1258,16 +1265,16 @@ export const RULES: Rule[] = [
   },
 ];
 
-function isOverlayMigration(fromPlugin: string, fromMode: string | undefined, toPlugin: string, toMode: string | undefined): boolean {
-  if (toPlugin !== 'azure' || toMode !== 'overlay') return false;
-  return fromPlugin === 'kubenet' || (fromPlugin === 'azure' && fromMode !== 'overlay');
+/** An update that moves the cluster to a model its stored model may migrate to in place (kubenet or node subnet → overlay). */
+function migrates(ctx: RuleContext): boolean {
+  const from = ctx.previous && networkModelOf(ctx.previous);
+  return !!from && !!ctx.model && from.rules.migratesTo.includes(ctx.model.id);
 }
 
-function podCidrShortfall(ctx: RuleContext, kind: 'kubenet' | 'overlay'): Finding[] {
+/** K2 (kubenet) and K3 (overlay): the pod CIDR holds a /24 for every node; each model enables its own wording. */
+function podCidrShortfall(ctx: RuleContext): Finding[] {
   const pod = ctx.parsed.podCidr.value;
-  const plugin = ctx.cluster.network.networkPlugin;
-  const applies = kind === 'kubenet' ? plugin === 'kubenet' : plugin === 'azure' && isOverlay(ctx.cluster);
-  if (!pod || !applies) return none;
+  if (!pod) return none;
   // Blocks held now: every node the cluster had before this operation.
   const held = ctx.phase === 'create' ? 0 : totalNodes(ctx.previous?.pools ?? [], createNodes);
   const d = podCidrDemand(pod, totalNodes(ctx.cluster.pools, newNodeCounter(ctx)), held);

@@ -3,7 +3,7 @@ import type { ApiVersionProfile } from './api-versions.js';
 import { resolveCluster, type ResolvedCluster } from './defaults.js';
 import type { NetworkEnvironment } from './environment.js';
 import { parseNetwork, type ParsedNetwork } from './parsed-network.js';
-import { strategyFor, type NetworkPluginStrategy } from './plugins/index.js';
+import { networkModelOf, type NetworkModel } from './network-models/index.js';
 import type { Phase, RuleContext } from './rule-context.js';
 import { formatMessage, RULES, type Rule } from './rules.js';
 import type { ManagedClusterSpec, Problem } from './types.js';
@@ -24,12 +24,12 @@ export interface ValidationResult {
   warnings: Problem[];
   cluster: ResolvedCluster;
   parsed: ParsedNetwork;
-  strategy?: NetworkPluginStrategy;
+  model?: NetworkModel;
 }
 
 export function validateCluster(input: ValidationInput): ValidationResult {
   const cluster = resolveCluster(input.spec, input.api);
-  const strategy = strategyFor(cluster);
+  const model = networkModelOf(cluster);
   const ctx: RuleContext = {
     phase: input.phase ?? 'create',
     api: input.api,
@@ -38,7 +38,7 @@ export function validateCluster(input: ValidationInput): ValidationResult {
     parsed: parseNetwork(cluster),
     env: input.env ?? { subnets: {} },
   };
-  if (strategy) ctx.strategy = strategy;
+  if (model) ctx.model = model;
   if (input.previous) ctx.previous = input.previous;
   if (input.poolName !== undefined) ctx.poolName = input.poolName;
   if (input.upgradePools) ctx.upgradePools = input.upgradePools;
@@ -48,6 +48,8 @@ export function validateCluster(input: ValidationInput): ValidationResult {
   const seen = new Set<string>();
   for (const rule of RULES) {
     if (!rule.phases.includes(ctx.phase)) continue;
+    // A model-specific rule runs only for the models that enable it (network-models/model.ts RuleHooks).
+    if (rule.perModel && !model?.rules.enables.includes(rule.id)) continue;
     for (const problem of runRule(rule, ctx)) {
       const key = `${problem.code}\u0000${problem.target}\u0000${problem.message}`;
       if (seen.has(key)) continue;
@@ -56,7 +58,7 @@ export function validateCluster(input: ValidationInput): ValidationResult {
     }
   }
   const result: ValidationResult = { valid: errors.length === 0, errors, warnings, cluster, parsed: ctx.parsed };
-  if (strategy) result.strategy = strategy;
+  if (model) result.model = model;
   return result;
 }
 

@@ -1,12 +1,13 @@
 // Kubelet and container-runtime emulation for one cluster's nodes: each node has its own CNI conf dir
-// (paths.ts). kubenet and Azure CNI nodes get AKS's conflist when they are created; `none` nodes start empty
-// (or with what `aksemu cni install` left for the cluster). The runtime network is ready while the dir holds
-// a loadable network config (cni.ts), and like containerd's fsnotify watcher we notice changes within a
-// moment: fs.watch per node dir where the OS allows it, and a periodic rescan for everything else.
+// (paths.ts). kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
+// created; `none` nodes start empty (or with what `aksemu cni install` left for the cluster). The runtime
+// network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
+// watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
+// rescan for everything else.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { CNI_EXTENSIONS, loadDefaultNetwork } from '../cni/confdir.js';
-import { azureConflist, kubenetConflist } from './aks-conflists.js';
+import { networkModelFor } from '../aks/network-models/index.js';
 import type { KubeletState } from './objects/nodes.js';
 import { clusterCniDir, nodeConfDir, nodesDir } from './paths.js';
 
@@ -110,12 +111,8 @@ export class Kubelets {
 
   /** What a new node's conf dir starts with: AKS's conflist, or the cluster's installed CNI for `none`. */
   private seed(node: KubeletNode, dir: string): void {
-    const { networkPlugin, networkPluginMode } = this.cluster;
-    if (networkPlugin === 'kubenet' && node.podCidr) {
-      const c = kubenetConflist(node.podCidr);
-      writeFileSync(join(dir, c.file), c.text);
-    } else if (networkPlugin === 'azure') {
-      const c = azureConflist(networkPluginMode === 'overlay');
+    const c = networkModelFor(this.cluster.networkPlugin, this.cluster.networkPluginMode)?.nodeConflist(node);
+    if (c) {
       writeFileSync(join(dir, c.file), c.text);
     } else {
       const installed = clusterCniDir(this.home, this.cluster.resourceGroup, this.cluster.name);

@@ -2,6 +2,7 @@
 // subscription (managed ones in node resource groups included), each subnet's route table and NSG
 // (default rules included), and the hosts on them — AKS nodes from the node records, VMs from
 // Microsoft.Compute. Pure: reads only, same store in, same topology out.
+import { networkModelOf } from '../aks/network-models/index.js';
 import { Cidr } from '../net/ip.js';
 import { primaryAddress, primaryNicId, virtualMachinesIn } from '../providers/compute/vmModel.js';
 import { CLUSTER_TYPE, NODES_PREFIX, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
@@ -79,12 +80,9 @@ function subnetTopology(store: Store, subnet: Subnet): SubnetTopology | undefine
   return { id: subnet.id, name: subnet.name, prefix, routes: routesOf(store, subnet), ...(nsg ? { nsg } : {}) };
 }
 
-/** The data-plane wiring of a cluster's nodes: azure overlay runs pods on node /24s like kubenet. */
+/** The data-plane wiring of a cluster's nodes: its network model's (azure overlay bridges node /24s like kubenet). */
 function nodeModel(cluster: ClusterRecord): NodeTopology['wiring'] {
-  const plugin = cluster.resolved.network.networkPlugin;
-  if (plugin === 'kubenet') return 'bridge';
-  if (plugin === 'azure') return cluster.resolved.network.networkPluginMode === 'overlay' ? 'bridge' : 'transparent';
-  return 'none';
+  return networkModelOf(cluster.resolved)?.wiring ?? 'none';
 }
 
 /** The host id of an AKS node in the topology (HostTopology.id, PodAttachment.hostId). */

@@ -6,7 +6,7 @@ import { apiVersionProfile } from '../../src/aks/api-versions.js';
 import { resolveCluster } from '../../src/aks/defaults.js';
 import { nodeName } from '../../src/aks/naming.js';
 import { AllocationError, IpPlanner, privateAllocators } from '../../src/aks/planner.js';
-import { strategyFor } from '../../src/aks/plugins/index.js';
+import { networkModelOf as strategyFor } from '../../src/aks/network-models/index.js';
 import type { NetworkProfile } from '../../src/aks/types.js';
 import { byo, spec } from './helpers.js';
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { minorOf } from '../../aks/kubernetes-versions.js';
 import { instanceIdOf, vmssName } from '../../aks/naming.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import { vmSize } from '../../aks/vm-sizes.js';
 import type { ClusterRecord, NodeRecord, PoolRecord } from '../../model/cluster-records.js';
 import { setOwn } from '../../http/own.js';
@@ -90,8 +91,7 @@ function poolTaints(pool: PoolRecord | undefined): Array<Record<string, string>>
 export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, record: NodeRecord, kubelet: KubeletState): KubeObject {
   const version = pool?.currentOrchestratorVersion ?? cluster.resolved.kubernetesVersion;
   const img = image(version);
-  const plugin = cluster.resolved.network.networkPlugin;
-  const overlay = plugin === 'azure' && cluster.resolved.network.networkPluginMode === 'overlay';
+  const model = networkModelOf(cluster.resolved);
   const mode = (pool?.resolved.mode ?? 'User').toLowerCase();
   const size = pool?.resolved.vmSize ?? 'Standard_DS2_v2';
   const maxPods = pool?.resolved.maxPods ?? 110;
@@ -105,7 +105,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     'failure-domain.beta.kubernetes.io/region': cluster.location,
     'failure-domain.beta.kubernetes.io/zone': zone,
     'kubernetes.azure.com/agentpool': record.pool,
-    ...(overlay ? { 'kubernetes.azure.com/azure-cni-overlay': 'true' } : {}),
+    ...model?.kubernetes.nodeLabels,
     'kubernetes.azure.com/cluster': cluster.nodeResourceGroup,
     'kubernetes.azure.com/kubelet-identity-client-id': cluster.kubeletIdentity.clientId,
     'kubernetes.azure.com/managedby': 'aks',
@@ -142,7 +142,8 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     type, status, lastHeartbeatTime: heartbeat, lastTransitionTime: transition, reason, message,
   });
   const conditions: Array<Record<string, string>> = [];
-  if (plugin === 'kubenet') {
+  // The route controller's word once the node's UDR exists (a model with a route table).
+  if (model?.nic.routeTable) {
     conditions.push({ type: 'NetworkUnavailable', status: 'False', lastHeartbeatTime: created, lastTransitionTime: created, reason: 'RouteCreated', message: 'RouteController created a route' });
   }
   conditions.push(

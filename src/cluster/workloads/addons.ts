@@ -3,6 +3,7 @@
 // (plus azure-ip-masq-agent where AKS runs it: kubenet and Azure CNI). Images are AKS's from
 // mcr.microsoft.com. Deployments tolerate only CriticalAddonsOnly, so they stay Pending on NotReady BYO CNI
 // nodes; the node DaemonSets use the host network and tolerate every taint, so they run everywhere.
+import { networkModelOf } from '../../aks/network-models/index.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import type { KubeObject } from '../objects/object.js';
 import { k8sTime } from '../time.js';
@@ -36,7 +37,6 @@ function container(name: string, image: string, extra: Obj = {}): Obj {
 
 function addons(cluster: ClusterRecord): Addon[] {
   const version = cluster.resolved.kubernetesVersion;
-  const plugin = cluster.resolved.network.networkPlugin;
   const list: Addon[] = [
     {
       kind: 'Deployment',
@@ -156,7 +156,7 @@ function addons(cluster: ClusterRecord): Addon[] {
       },
     },
   ];
-  if (plugin === 'azure' || plugin === 'kubenet') {
+  if (networkModelOf(cluster.resolved)?.kubernetes.ipMasqAgent) {
     list.push({
       kind: 'DaemonSet',
       name: 'azure-ip-masq-agent',

@@ -8,6 +8,7 @@
 // restart (it removes everything when it stops): restored pods keep their addresses and are attached again in
 // the background once their node is there.
 import { join } from 'node:path';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import type { DataplaneMode, PodAttachment, PodNetwork } from '../../dataplane/dataplane.js';
 import { nodeHostId } from '../../dataplane/derive.js';
 import { loadDefaultNetwork } from '../../cni/confdir.js';
@@ -60,8 +61,9 @@ export class DataplaneSandboxes implements PodSandboxes {
     this.log = options.log ?? (() => undefined);
   }
 
+  /** The user's CNI attaches the cluster's pods (BYO CNI). */
   private get byo(): boolean {
-    return this.host.record.resolved.network.networkPlugin === 'none';
+    return networkModelOf(this.host.record.resolved)?.wiring === 'none';
   }
 
   /** What the data plane gets for one sandbox; BYO pods carry the node's CNI setup, all under the node's dir. */

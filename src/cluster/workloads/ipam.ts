@@ -1,17 +1,19 @@
-// Pod addresses per network model (issue 4 §5), behind the kubelet's PodSandboxes calls:
-//   kubenet            host-local over the node's podCIDR /24 (.1 is cbr0), in memory (ipam-range.ts)
-//   azure              the node NIC's pre-allocated secondary IPs, lowest free first
-//   azure + overlay    the node's podCIDR, like kubenet
-//   none (BYO CNI)     the default network of the node's conf dir: its IPAM plugin run for real (ipam-exec.ts),
+// Pod addresses per network model (issue 4 §5), behind the kubelet's PodSandboxes calls; the model's
+// podAddresses say where they come from:
+//   node-pod-cidr      the node's podCIDR /24 (.1 is cbr0), in memory (ipam-range.ts): kubenet, overlay
+//   node-subnet        the node NIC's pre-allocated secondary IPs, lowest free first: Azure CNI node subnet
+//   user-cni           the default network of the node's conf dir: its IPAM plugin run for real (ipam-exec.ts),
 //                      or, when that binary is not installed, host-local's walk over the config's ranges or the
-//                      node's podCIDR
+//                      node's podCIDR: BYO CNI (and an unknown plugin)
 //   hostNetwork        the node IP
+// The words of an exhausted node are those of the model's IPAM (host-local, CNS, azure-vnet-ipam).
 // Failures read as the runtime's: `rpc error: code = Unknown desc = failed to setup network for sandbox "<id>":
 // plugin type="<type>" failed (add): <plugin error>` (libcni names the plugin; `name=` only when the plugin
 // object carries one). Only addresses are kept here; interfaces and routes are the data plane's.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { networkModelOf, type PodIpam } from '../../aks/network-models/index.js';
 import { CniError, findPlugin, type CniErrorContext } from '../../cni/exec.js';
 import type { ClusterRecord, NodeRecord } from '../../model/cluster-records.js';
 import { loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
@@ -57,6 +59,13 @@ function cnsExhausted(node: string, req: SandboxRequest): string {
     `InfraContainerID ${req.sandboxId}, OrchestratorContext {"PodName":"${req.name}","PodNamespace":"${req.namespace}"}]`
   );
 }
+
+/** What a pod sees when its node's addresses are used up, in the words of the model's IPAM. */
+const EXHAUSTED: Record<PodIpam, (pool: Pool, req: SandboxRequest, node: string) => string> = {
+  'host-local': (pool) => (pool as RangeSetPool).exhausted(),
+  'azure-cns': (_, req, node) => cnsExhausted(node, req),
+  'azure-vnet-ipam': () => AZURE_VNET_EXHAUSTED,
+};
 
 /** A failure in containerd's words (what the kubelet puts in FailedCreatePodSandBox). */
 export function sandboxFailure(req: SandboxRequest, inner: string): SandboxResult {
@@ -121,17 +130,15 @@ export class Sandboxes implements PodSandboxes {
     // containerd refuses sandboxes while its CNI config is missing (go-cni's ErrCNINotInitialized).
     if (!net) return { kind: 'fail', message: 'cni plugin not initialized' };
     const owner = ipamOwner(net);
-    const { networkPlugin, networkPluginMode } = this.host.record.resolved.network;
-    const podCidrPool = (exhausted?: (pool: Pool, req: SandboxRequest) => string): Plan => {
+    const source = networkModelOf(this.host.record.resolved)?.podAddresses;
+    if (source?.from === 'node-pod-cidr') {
       const ranges = node.podCidr ? rangesOfIpam({ subnet: node.podCidr }, undefined) : undefined;
       if (!ranges) return { kind: 'fail', message: inPlugin(owner.context, new Error(`node ${node.name} has no podCIDR to allocate from`)) };
-      return { kind: 'pool', key: `${node.name}\0${node.podCidr}`, make: () => new RangeSetPool(ranges), owner: owner.context, exhausted: exhausted ?? ((p) => (p as RangeSetPool).exhausted()) };
-    };
-    if (networkPlugin === 'kubenet') return podCidrPool();
-    if (networkPlugin === 'azure' && networkPluginMode === 'overlay') return podCidrPool((_, req) => cnsExhausted(node.name, req));
-    if (networkPlugin === 'azure') {
+      return { kind: 'pool', key: `${node.name}\0${node.podCidr}`, make: () => new RangeSetPool(ranges), owner: owner.context, exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name) };
+    }
+    if (source?.from === 'node-subnet') {
       const ips = node.secondaryIps ?? [];
-      return { kind: 'pool', key: `${node.name}\0secondary`, make: () => new AddressListPool(ips), owner: owner.context, exhausted: () => AZURE_VNET_EXHAUSTED };
+      return { kind: 'pool', key: `${node.name}\0secondary`, make: () => new AddressListPool(ips), owner: owner.context, exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name) };
     }
     return this.byoPlan(node, net, owner);
   }

@@ -5,6 +5,7 @@ import { apiVersionProfile, type ApiVersionProfile } from '../../aks/api-version
 import { resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
 import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import type { Phase } from '../../aks/rule-context.js';
 import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
 import { validateCluster } from '../../aks/validate.js';
@@ -123,7 +124,7 @@ export function keepUnexpressible(api: ApiVersionProfile, existing: ResolvedClus
   if (!api.hasNetworkPluginMode) {
     for (const m of ['networkPluginMode', 'networkDataplane'] as const) if (kept[m] == null && before[m] != null) kept[m] = before[m];
   }
-  if (!api.returnsPodCidrForNone && before.networkPlugin === 'none' && kept.podCidr == null && kept.podCidrs == null && before.podCidr !== undefined) {
+  if (!api.returnsPodCidrForNone && networkModelOf(existing)?.podCidr === 'user' && kept.podCidr == null && kept.podCidrs == null && before.podCidr !== undefined) {
     kept.podCidr = before.podCidr;
   }
   return { ...spec, networkProfile: kept };

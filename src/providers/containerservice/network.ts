@@ -2,6 +2,7 @@
 // from the one IPAM that owns each subnet, node NICs, the managed VNet, and kubenet's route table.
 import type { ResolvedPool } from '../../aks/defaults.js';
 import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from '../../aks/environment.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/planner.js';
 import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
@@ -102,7 +103,8 @@ export function writeNodeNic(
 ): string {
   const id = nicId(cluster, node.name);
   const tags: Record<string, string> = { 'aks-managed-cluster': cluster.id };
-  if (cluster.resolved.network.networkPlugin === 'kubenet') Object.assign(tags, kubenetTag(cluster.id));
+  // A cluster with a route table marks its NICs, so that a second one on the subnet is refused (N10).
+  if (networkModelOf(cluster.resolved)?.nic.routeTable) Object.assign(tags, kubenetTag(cluster.id));
   putNic(store, { id, location: cluster.location, subnetId: node.subnetId, addresses: [node.ip, ...(node.secondaryIps ?? [])], tags });
   return id;
 }

@@ -3,8 +3,8 @@
 // cluster apart. A failure throws, the transaction rolls back, and the operation ends Failed.
 import { sizingNodes, type ResolvedCluster } from '../../aks/defaults.js';
 import { AllocationError, IpPlanner } from '../../aks/planner.js';
-import { strategyFor } from '../../aks/plugins/index.js';
 import { instanceIdOf } from '../../aks/naming.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import { operationFailed } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
 import { RESOURCE_GROUP_TYPE, type ResourceGroup } from '../resources/resourceGroups.js';
@@ -42,7 +42,7 @@ function ensureNodeResourceGroup(store: Store, cluster: ClusterRecord): void {
 function plannerFor(store: Store, cluster: ClusterRecord, pools: PoolRecord[]): IpPlanner {
   const resolved = resolvedWithPools(cluster, pools);
   const env = environmentFor(store, cluster, resolved.pools);
-  const planner = new IpPlanner(resolved, strategyFor(resolved)!, env, cluster.digits, ipamAllocators(store, cluster));
+  const planner = new IpPlanner(resolved, networkModelOf(resolved)!, env, cluster.digits, ipamAllocators(store, cluster));
   planner.restore(nodesOf(store, cluster));
   return planner;
 }
@@ -86,9 +86,7 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
   } catch (e) {
     failWith(e);
   }
-  const resolved = resolvedWithPools(cluster, pools);
-  const strategy = strategyFor(resolved)!;
-  if (strategy.usesRouteTable(resolved)) {
+  if (networkModelOf(cluster.resolved)!.nic.routeTable) {
     const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
     syncRouteTable(store, cluster, planner.routes(), subnets);
   }
@@ -112,9 +110,7 @@ export function removePool(store: Store, cluster: ClusterRecord, poolName: strin
     store.delete(nodeKey(cluster.id, node.name));
   }
   store.delete(poolId(cluster.id, poolName));
-  const remaining = poolsOf(store, cluster);
-  const resolved = resolvedWithPools(cluster, remaining);
-  if (strategyFor(resolved)?.usesRouteTable(resolved)) reconcile(store, cluster);
+  if (networkModelOf(cluster.resolved)?.nic.routeTable) reconcile(store, cluster);
 }
 
 /** Takes the whole cluster apart: nodes, NICs (and so their addresses), routes, pools, the node resource group. */

@@ -2,6 +2,7 @@
 // that came later (networkPluginMode), and keeps members that went away (dockerBridgeCidr).
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import type { ResolvedPool } from '../../aks/defaults.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
 
@@ -20,7 +21,7 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   // 'none' is not a value of the older enum: there, no policy is the absence of one.
   if (!api.networkPolicyNoneDefault && out.networkPolicy === 'none') delete out.networkPolicy;
   if (api.hasDockerBridgeCidr && out.dockerBridgeCidr === undefined) out.dockerBridgeCidr = '172.17.0.1/16';
-  if (out.networkPlugin === 'none' && !api.returnsPodCidrForNone) {
+  if (networkModelOf({ network })?.podCidr === 'user' && !api.returnsPodCidrForNone) {
     // Before 2026-01-01 AKS did not return the pod CIDR of a BYO CNI cluster (CHANGELOG 2026-01-04).
     delete out.podCidr;
     delete out.podCidrs;

@@ -1,5 +1,6 @@
 // az aks create/show/list/delete/scale/upgrade/update/get-versions (Microsoft.ContainerService,
 // api-version 2022-11-01), with az 2.45's flags, client-side checks, bodies and output.
+import { networkModelFor } from '../../../aks/network-models/index.js';
 import { CliUsageError, validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
 import { validateClusterName, validateKubernetesVersion, validateNetworkPluginGiven, validateNetworkPolicy, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';
@@ -72,7 +73,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   if (outboundType === 'userDefinedRouting' && !subnetId) {
     throw new CliUsageError('--vnet-subnet-id must be specified for userDefinedRouting and it must be pre-configured with a route table with egress rules');
   }
-  if (networkPlugin === 'azure' && podCidr !== undefined && str(args, 'networkPluginMode') !== 'overlay') {
+  if (podCidr !== undefined && networkModelFor(networkPlugin, str(args, 'networkPluginMode'))?.podCidr === 'ignored') {
     ctx.warn(`When using --network-plugin azure without the preview feature --network-plugin-mode overlay the provided pod CIDR "${podCidr}" will be overwritten with the subnet CIDR.`);
   }
   const sshKey = flag(args, 'noSshKey')

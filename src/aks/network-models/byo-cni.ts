@@ -1,0 +1,27 @@
+// BYO CNI (networkPlugin none): AKS gives nodes an address and nothing else (use-byo-cni.md;
+// docs/aks-rules.md §2.2 N13): no pod IPs, no per-node pod CIDR, no route table, no conflist; the user's CNI
+// attaches pods and maxPods only limits scheduling. The pod CIDR is optional and only recorded (N3 warns when
+// it is missing).
+import type { NetworkModel } from './model.js';
+
+export const byoCni: NetworkModel = {
+  id: 'byo-cni',
+  plugin: 'none',
+  label: 'BYO CNI',
+  podCidr: 'user',
+  // No documented maxPods default: the kubelet's 110.
+  defaults: { maxPods: 110 },
+  rules: {
+    enables: ['N3', 'N4'],
+    windowsPools: false,
+    networkModes: false,
+    podCidrUpdate: 'free',
+    migratesTo: [],
+  },
+  nodes: { carvesPodCidr: false },
+  nic: { secondaryIps: () => 0, routeTable: false },
+  nodeConflist: () => undefined,
+  podAddresses: { from: 'user-cni' },
+  kubernetes: { nodeLabels: {}, ipMasqAgent: false },
+  wiring: 'none',
+};
