@@ -81,7 +81,7 @@ function subnetTopology(store: Store, subnet: Subnet): SubnetTopology | undefine
 }
 
 /** The data-plane wiring of a cluster's nodes: its network model's (azure overlay bridges node /24s like kubenet). */
-function nodeModel(cluster: ClusterRecord): NodeTopology['wiring'] {
+function nodeWiring(cluster: ClusterRecord): NodeTopology['wiring'] {
   return networkModelOf(cluster.resolved)?.wiring ?? 'none';
 }
 
@@ -101,7 +101,7 @@ function nodeHosts(store: Store): HostTopology[] {
     }
     const cluster = clusters.get(key);
     if (!cluster || node.ip.includes(':')) continue;
-    const wiring = nodeModel(cluster);
+    const wiring = nodeWiring(cluster);
     const clusterPodCidr = cluster.resolved.network.podCidr;
     const topology: NodeTopology = {
       clusterId: cluster.id,
