@@ -4,8 +4,9 @@
 // does, and carry controller-revision-hash / pod-template-generation; a template change replaces them.
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
-import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
-import { DAEMONSETS, NODES_R, PODS } from './kinds.js';
+import { controllerRef, isActive, isPodReady, type ControllerContext } from './context.js';
+import { deletePodGracefully } from './pod-deletion.js';
+import { DAEMONSETS, NODES, PODS } from '../resources.js';
 import { templateHash } from './names.js';
 import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
@@ -64,7 +65,7 @@ export class DaemonSetController extends KeyedController {
 
   observe(change: Change): void {
     if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
-    else if (change.resource === resourceKey(NODES_R)) this.resync();
+    else if (change.resource === resourceKey(NODES)) this.resync();
     else if (change.resource === resourceKey(PODS)) {
       const ref = controllerRef(change.object);
       if (ref?.kind === 'DaemonSet') this.enqueue(change.object, ref.name);
@@ -81,7 +82,7 @@ export class DaemonSetController extends KeyedController {
     const hash = templateHash(template);
     const generation = String(ds.metadata.generation ?? 1);
     const tolerations = daemonTolerations(template.spec);
-    const nodes = objects.list(NODES_R);
+    const nodes = objects.list(NODES);
     const byNode = new Map<string, Obj[]>();
     const owned = () => index.dependents(ds.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === ds.metadata.uid && isActive(p));
     for (const p of owned()) {

@@ -7,7 +7,7 @@ import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
 import { controllerRef, ownerReference, type ControllerContext } from './context.js';
-import { DEPLOYMENTS, REPLICASETS } from './kinds.js';
+import { DEPLOYMENTS, REPLICASETS } from '../resources.js';
 import { templateHash } from './names.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 

@@ -6,7 +6,7 @@ import { resourceKey, type Change } from '../objects/store.js';
 import { matchLabels, type Requirement } from '../selectors.js';
 import type { ControllerContext } from './context.js';
 import { isPodReady } from './context.js';
-import { ENDPOINTS, PODS, SERVICES_R } from './kinds.js';
+import { ENDPOINTS, PODS, SERVICES } from '../resources.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
 type Obj = any;
@@ -27,14 +27,14 @@ function targetPort(port: Obj, pod: Obj): number | undefined {
 
 export class EndpointsController extends KeyedController {
   constructor(protected override readonly ctx: ControllerContext) {
-    super(ctx, SERVICES_R, 'endpoints');
+    super(ctx, SERVICES, 'endpoints');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(SERVICES_R)) this.enqueue(change.object);
+    if (change.resource === resourceKey(SERVICES)) this.enqueue(change.object);
     else if (change.resource === resourceKey(PODS)) {
       const ns = change.object.metadata.namespace;
-      for (const svc of this.ctx.objects.list(SERVICES_R, ns)) {
+      for (const svc of this.ctx.objects.list(SERVICES, ns)) {
         const sel = selectorOf(svc);
         if (sel && [change.object, change.previous].some((p) => p && matchLabels(sel, p.metadata.labels))) this.queue.add(nsKey(ns, svc.metadata.name));
       }
@@ -45,7 +45,7 @@ export class EndpointsController extends KeyedController {
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects } = this.ctx;
-    const svc = objects.get(SERVICES_R, namespace, name) as Obj;
+    const svc = objects.get(SERVICES, namespace, name) as Obj;
     const sel = svc && selectorOf(svc);
     if (!svc) {
       objects.delete(ENDPOINTS, namespace, name);

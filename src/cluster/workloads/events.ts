@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { k8sTime, microTime } from '../time.js';
-import { EVENTS } from './kinds.js';
+import { EVENTS } from '../resources.js';
 
 export interface EventSpec {
   type: 'Normal' | 'Warning';

@@ -2,7 +2,7 @@
 // every pod: dependents by owner uid (pods, ReplicaSets) and pods by the node they are bound to.
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
-import { PODS, REPLICASETS } from './kinds.js';
+import { PODS, REPLICASETS } from '../resources.js';
 import { nsKey } from './queue.js';
 import { podRequests, type Usage } from './requests.js';
 

@@ -6,13 +6,14 @@
 // their sandbox; the pods of a node that goes away are deleted. After a restart, running pods are restored
 // from the runtime's sandbox records instead of being set up again.
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../objects/object.js';
+import { deletionDue, type KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { NOT_READY_MESSAGE } from '../objects/nodes.js';
 import { k8sTime } from '../time.js';
-import { POD_GRACE_MS, type ControllerContext } from './context.js';
+import type { Controller, ControllerContext } from './context.js';
+import { resumePodDeletion } from './pod-deletion.js';
 import { isTerminal } from './indexes.js';
-import { NODES_R, PODS } from './kinds.js';
+import { NODES, PODS } from '../resources.js';
 import { runtimeId } from './names.js';
 import { normalizeImage, podStatus, type PodRuntime } from './pod-status.js';
 import type { SandboxRecords } from './runtime-state.js';
@@ -84,7 +85,7 @@ class Limiter {
   }
 }
 
-export class PodLifecycle {
+export class PodLifecycle implements Controller {
   private readonly workers = new Map<string, Worker>();
   private readonly onNode = new Map<string, Set<Worker>>();
   private readonly images = new Map<string, Set<string>>();
@@ -99,7 +100,7 @@ export class PodLifecycle {
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NODES_R)) {
+    if (change.resource === resourceKey(NODES)) {
       const name = change.object.metadata.name;
       if (change.type === 'DELETED') this.nodeGone(name);
       else for (const w of this.onNode.get(name) ?? []) if (!w.sandbox && !w.timer) this.kick(w);
@@ -130,13 +131,9 @@ export class PodLifecycle {
     const fresh: Worker[] = [];
     for (const pod of pods as Obj[]) {
       const { namespace, name } = pod.metadata;
-      if (pod.metadata.deletionTimestamp && (pod.metadata.finalizers ?? []).length === 0) {
-        // A graceful deletion cut short by the stop: finish it when its grace period ends (finalizers hold it).
-        const left = Math.min(Math.max(0, Date.parse(pod.metadata.deletionTimestamp) - Date.now()), POD_GRACE_MS);
-        setTimeout(() => objects.get(PODS, namespace, name)?.metadata.uid === pod.metadata.uid && objects.delete(PODS, namespace, name), left).unref();
-      }
+      if (deletionDue(pod)) resumePodDeletion(objects, pod);
       if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
-      if (!objects.get(NODES_R, undefined, pod.spec.nodeName)) {
+      if (!objects.get(NODES, undefined, pod.spec.nodeName)) {
         objects.delete(PODS, namespace, name);
         continue;
       }
@@ -228,7 +225,7 @@ export class PodLifecycle {
   }
 
   private async step(w: Worker): Promise<void> {
-    const node = this.ctx.objects.get(NODES_R, undefined, w.node);
+    const node = this.ctx.objects.get(NODES, undefined, w.node);
     let pod = this.current(w);
     if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.running) return;
     w.rt.hostIp = internalIp(node);

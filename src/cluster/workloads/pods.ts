@@ -4,7 +4,7 @@ import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { ownerReference } from './context.js';
 import { workloadDefaults } from './defaults.js';
-import { PODS } from './kinds.js';
+import { PODS } from '../resources.js';
 import { refuseIfTerminating } from './namespaces.js';
 import { randomSuffix } from './names.js';
 

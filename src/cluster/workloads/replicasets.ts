@@ -3,8 +3,9 @@
 // available in status. A create the cluster refuses is a FailedCreate event and a retry after back-off.
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
-import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
-import { PODS, REPLICASETS } from './kinds.js';
+import { controllerRef, isActive, isPodReady, type ControllerContext } from './context.js';
+import { deletePodGracefully } from './pod-deletion.js';
+import { PODS, REPLICASETS } from '../resources.js';
 import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';

@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
-import type { ControllerContext } from './context.js';
-import { NODES_R, PODS } from './kinds.js';
+import type { Controller, ControllerContext } from './context.js';
+import { NODES, PODS } from '../resources.js';
 import { isTerminal } from './indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
 import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
@@ -33,7 +33,7 @@ function placementChanged(change: Change): boolean {
   return JSON.stringify([a.spec, a.metadata.labels, a.status?.allocatable]) !== JSON.stringify([b.spec, b.metadata.labels, b.status?.allocatable]);
 }
 
-export class Scheduler {
+export class Scheduler implements Controller {
   private readonly pending = new Set<string>();
   private readonly unschedulable = new Set<string>();
   /** Unschedulable pods whose own podAffinity found no match: a newly bound pod may be one. */
@@ -50,7 +50,7 @@ export class Scheduler {
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NODES_R)) {
+    if (change.resource === resourceKey(NODES)) {
       if (placementChanged(change)) this.retryUnschedulable();
       return;
     }
@@ -117,7 +117,7 @@ export class Scheduler {
       this.cursor = 0;
       if (this.round.length === 0) return;
     }
-    const nodes = objects.list(NODES_R);
+    const nodes = objects.list(NODES);
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     const deadline = performance.now() + SLICE_MS;
     while (this.cursor < this.round.length && performance.now() < deadline) {

@@ -7,7 +7,7 @@ import { Cidr, IpAddress } from '../../net/ip.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { invalidObject, type KubeError } from '../status.js';
-import { SERVICES_R } from './kinds.js';
+import { SERVICES } from '../resources.js';
 
 type Obj = any;
 
@@ -81,7 +81,7 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
   } else {
     const cidr = Cidr.parse(network.serviceCidr);
     const used = new Set<string>();
-    for (const s of objects.list(SERVICES_R) as Obj[]) {
+    for (const s of objects.list(SERVICES) as Obj[]) {
       if (s.metadata.namespace === svc.metadata.namespace && s.metadata.name === name) continue;
       for (const ip of s.spec?.clusterIPs ?? [s.spec?.clusterIP]) if (ip) used.add(ip);
     }
@@ -108,7 +108,7 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
 
 function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeObject | undefined): void {
   const used = new Set<number>();
-  for (const s of objects.list(SERVICES_R) as Obj[]) {
+  for (const s of objects.list(SERVICES) as Obj[]) {
     if (s.metadata.namespace === svc.metadata.namespace && s.metadata.name === svc.metadata.name) continue;
     for (const p of s.spec?.ports ?? []) if (p.nodePort) used.add(Number(p.nodePort));
   }
