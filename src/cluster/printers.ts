@@ -3,6 +3,7 @@
 // in the kind table (kinds.ts); a kind without one gets the default Name / Created At columns.
 import { age } from './time.js';
 import type { KubeObject } from './objects/object.js';
+import type { ConfigMap, ContainerStatus, DaemonSet, Deployment, Endpoints, Event, LabelSelector, Namespace, Node, Pod, PodTemplateSpec, ReplicaSet, Service } from './objects/types.js';
 
 export interface Column {
   name: string;
@@ -26,8 +27,6 @@ function col(name: string, description: string, opts: { type?: string; format?: 
 const NAME = col('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', { format: 'name' });
 const AGE = col('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata');
 
-type Obj = any;
-
 function nodeRoles(labels: Record<string, string> = {}): string {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(labels)) {
@@ -39,15 +38,15 @@ function nodeRoles(labels: Record<string, string> = {}): string {
   return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
 }
 
-function nodeStatus(node: Obj): string {
-  const ready = (node.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready');
+function nodeStatus(node: Node): string {
+  const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
   let status = ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady';
   if (node.spec?.unschedulable) status += ',SchedulingDisabled';
   return status;
 }
 
-function address(node: Obj, type: string): string {
-  return (node.status?.addresses ?? []).find((a: Obj) => a.type === type)?.address ?? '<none>';
+function address(node: Node, type: string): string {
+  return (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
 }
 
 const orUnknown = (v: string | undefined) => (v ? v : '<unknown>');
@@ -65,8 +64,8 @@ export const nodePrinter: Printer = {
     col('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", { priority: 1 }),
     col('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', { priority: 1 }),
   ],
-  cells(node, now) {
-    const info = (node as Obj).status?.nodeInfo ?? {};
+  cells(node: Node, now) {
+    const info = node.status?.nodeInfo ?? {};
     return [
       node.metadata.name,
       nodeStatus(node),
@@ -83,8 +82,8 @@ export const nodePrinter: Printer = {
 };
 
 /** printPod's init container pass: `Init:1/2`, `Init:CrashLoopBackOff`…; undefined once they are done. */
-function initReason(pod: Obj): { reason?: string; restarts: number } {
-  const inits: Obj[] = pod.status?.initContainerStatuses ?? [];
+function initReason(pod: Pod): { reason?: string; restarts: number } {
+  const inits: ContainerStatus[] = pod.status?.initContainerStatuses ?? [];
   let restarts = 0;
   for (const [i, c] of inits.entries()) {
     restarts += c.restartCount ?? 0;
@@ -98,17 +97,17 @@ function initReason(pod: Obj): { reason?: string; restarts: number } {
   return { restarts };
 }
 
-function podCells(pod: Obj, now: number): unknown[] {
-  const containers: Obj[] = pod.spec?.containers ?? [];
-  const statuses: Obj[] = pod.status?.containerStatuses ?? [];
+function podCells(pod: Pod, now: number): unknown[] {
+  const containers = pod.spec?.containers ?? [];
+  const statuses = pod.status?.containerStatuses ?? [];
   let ready = 0;
   let reason: string = pod.status?.reason || pod.status?.phase || '';
   const init = initReason(pod);
   let restarts = init.restarts;
-  const initialized = (pod.status?.conditions ?? []).some((c: Obj) => c.type === 'Initialized' && c.status === 'True');
+  const initialized = (pod.status?.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
   if (init.reason) reason = init.reason;
   for (let i = statuses.length - 1; i >= 0; i--) {
-    const s = statuses[i];
+    const s = statuses[i]!;
     restarts += s.restartCount ?? 0;
     if (init.reason && !initialized) continue;
     if (s.state?.waiting?.reason) reason = s.state.waiting.reason;
@@ -117,8 +116,8 @@ function podCells(pod: Obj, now: number): unknown[] {
     else if (s.ready && s.state?.running) ready++;
   }
   if (pod.metadata.deletionTimestamp && reason !== 'Succeeded' && reason !== 'Failed') reason = 'Terminating';
-  const gates: Obj[] = pod.spec?.readinessGates ?? [];
-  const conditions: Obj[] = pod.status?.conditions ?? [];
+  const gates = pod.spec?.readinessGates ?? [];
+  const conditions = pod.status?.conditions ?? [];
   const gatesCell = gates.length === 0 ? '<none>'
     : `${gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`;
   return [
@@ -147,8 +146,8 @@ export const podPrinter: Printer = {
     col('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness.', { priority: 1 }),
   ],
   cells: podCells,
-  conditions(pod) {
-    const phase = (pod as Obj).status?.phase;
+  conditions(pod: Pod) {
+    const phase = pod.status?.phase;
     if (phase !== 'Succeeded' && phase !== 'Failed') return undefined;
     return [{ type: 'Completed', status: 'True', reason: phase, message: phase === 'Succeeded' ? 'The pod has completed successfully.' : 'The pod failed.' }];
   },
@@ -156,11 +155,11 @@ export const podPrinter: Printer = {
 
 export const namespacePrinter: Printer = {
   columns: [NAME, col('Status', 'The status of the namespace'), AGE],
-  cells: (ns: Obj, now) => [ns.metadata.name, ns.status?.phase ?? 'Active', age(ns.metadata.creationTimestamp, now)],
+  cells: (ns: Namespace, now) => [ns.metadata.name, ns.status?.phase ?? 'Active', age(ns.metadata.creationTimestamp, now)],
 };
 
-function servicePorts(svc: Obj): string {
-  const ports: Obj[] = svc.spec?.ports ?? [];
+function servicePorts(svc: Service): string {
+  const ports = svc.spec?.ports ?? [];
   if (ports.length === 0) return '<none>';
   return ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
 }
@@ -180,9 +179,9 @@ export const servicePrinter: Printer = {
     AGE,
     col('Selector', 'The selector of the service.', { priority: 1 }),
   ],
-  cells: (svc: Obj, now) => {
+  cells: (svc: Service, now) => {
     const type = svc.spec?.type ?? 'ClusterIP';
-    const ingress: Obj[] = svc.status?.loadBalancer?.ingress ?? [];
+    const ingress = svc.status?.loadBalancer?.ingress ?? [];
     const external = type === 'LoadBalancer' ? (ingress.map((i) => i.ip ?? i.hostname).join(',') || '<pending>') : (svc.spec?.externalIPs?.join(',') || '<none>');
     return [svc.metadata.name, type, svc.spec?.clusterIP || '<none>', external, servicePorts(svc), age(svc.metadata.creationTimestamp, now), selectorText(svc.spec?.selector)];
   },
@@ -190,20 +189,20 @@ export const servicePrinter: Printer = {
 
 export const configMapPrinter: Printer = {
   columns: [NAME, col('Data', 'Data contains the configuration data.', { type: 'integer' }), AGE],
-  cells: (cm: Obj, now) => [cm.metadata.name, Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, age(cm.metadata.creationTimestamp, now)],
+  cells: (cm: ConfigMap, now) => [cm.metadata.name, Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, age(cm.metadata.creationTimestamp, now)],
 };
 
-function containerNames(spec: Obj): string {
-  return (spec?.template?.spec?.containers ?? []).map((c: Obj) => c.name).join(',');
+function containerNames(spec: { template?: PodTemplateSpec } | undefined): string {
+  return (spec?.template?.spec?.containers ?? []).map((c) => c.name).join(',');
 }
 
-function containerImages(spec: Obj): string {
-  return (spec?.template?.spec?.containers ?? []).map((c: Obj) => c.image).join(',');
+function containerImages(spec: { template?: PodTemplateSpec } | undefined): string {
+  return (spec?.template?.spec?.containers ?? []).map((c) => c.image).join(',');
 }
 
-function labelSelectorText(sel: Obj): string {
+function labelSelectorText(sel: LabelSelector | undefined): string {
   if (!sel) return '<none>';
-  const parts = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}=${sel.matchLabels[k]}`);
+  const parts = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}=${sel.matchLabels![k]}`);
   for (const e of sel.matchExpressions ?? []) parts.push(`${e.key} ${String(e.operator).toLowerCase()} (${(e.values ?? []).join(',')})`);
   return parts.length === 0 ? '<none>' : parts.join(',');
 }
@@ -222,7 +221,7 @@ export const daemonSetPrinter: Printer = {
     col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
     col('Selector', 'A label query over pods that are managed by the daemon set.', { priority: 1 }),
   ],
-  cells: (ds: Obj, now) => {
+  cells: (ds: DaemonSet, now) => {
     const s = ds.status ?? {};
     return [
       ds.metadata.name,
@@ -251,7 +250,7 @@ export const deploymentPrinter: Printer = {
     col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
     col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
   ],
-  cells: (d: Obj, now) => [
+  cells: (d: Deployment, now) => [
     d.metadata.name,
     `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`,
     d.status?.updatedReplicas ?? 0,
@@ -274,7 +273,7 @@ export const replicaSetPrinter: Printer = {
     col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
     col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
   ],
-  cells: (rs: Obj, now) => [
+  cells: (rs: ReplicaSet, now) => [
     rs.metadata.name,
     rs.spec?.replicas ?? 1,
     rs.status?.replicas ?? 0,
@@ -287,11 +286,11 @@ export const replicaSetPrinter: Printer = {
 };
 
 /** printEndpoints: up to three ip:port pairs, then "+ N more...". */
-function endpointsCell(ep: Obj): string {
+function endpointsCell(ep: Endpoints): string {
   const pairs: string[] = [];
   let total = 0;
   for (const s of ep.subsets ?? []) {
-    const ports: Obj[] = s.ports?.length ? s.ports : [undefined];
+    const ports = s.ports?.length ? s.ports : [undefined];
     for (const a of s.addresses ?? []) {
       for (const p of ports) {
         total++;
@@ -305,7 +304,7 @@ function endpointsCell(ep: Obj): string {
 
 export const endpointsPrinter: Printer = {
   columns: [NAME, col('Endpoints', 'Endpoints of the service'), AGE],
-  cells: (ep: Obj, now) => [ep.metadata.name, endpointsCell(ep), age(ep.metadata.creationTimestamp, now)],
+  cells: (ep: Endpoints, now) => [ep.metadata.name, endpointsCell(ep), age(ep.metadata.creationTimestamp, now)],
 };
 
 export const eventPrinter: Printer = {
@@ -321,7 +320,7 @@ export const eventPrinter: Printer = {
     col('Count', 'The number of times this event has occurred.', { priority: 1 }),
     { ...NAME, priority: 1 },
   ],
-  cells: (e: Obj, now) => {
+  cells: (e: Event, now) => {
     // printEvent: eventTime stands in for an unset firstTimestamp, a series for lastTimestamp and count.
     const first = e.firstTimestamp || e.eventTime || e.metadata.creationTimestamp;
     const last = e.series?.lastObservedTime || e.lastTimestamp || first;

@@ -1,5 +1,6 @@
 // What every controller shares: the objects, the indexes kept from their changes, and the event recorder.
 import type { KubeObject } from '../objects/object.js';
+import type { Pod } from '../objects/types.js';
 import type { Change, ObjectStore } from '../objects/store.js';
 import type { EventRecorder } from './events.js';
 import type { Indexes } from './indexes.js';
@@ -30,10 +31,10 @@ export function ownerReference(owner: KubeObject): Record<string, unknown> {
 }
 
 export function isPodReady(pod: KubeObject): boolean {
-  return ((pod as any).status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+  return ((pod as Pod).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 export function isActive(pod: KubeObject): boolean {
-  const phase = (pod as any).status?.phase;
+  const phase = (pod as Pod).status?.phase;
   return !pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
 }

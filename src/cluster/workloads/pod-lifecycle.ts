@@ -7,6 +7,7 @@
 // from the runtime's sandbox records instead of being set up again.
 import { createHash } from 'node:crypto';
 import { deletionDue, type KubeObject } from '../objects/object.js';
+import type { BoundPod, Container, Node, Pod, RunningPod } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { NOT_READY_MESSAGE } from '../objects/nodes.js';
 import { k8sTime } from '../time.js';
@@ -18,8 +19,6 @@ import { runtimeId } from './names.js';
 import { normalizeImage, podStatus, type PodRuntime } from './pod-status.js';
 import type { SandboxRecords } from './runtime-state.js';
 import type { InitContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
-
-type Obj = any;
 
 /** Longest wait between sandbox or init container retries (the kubelet's back-off is bounded too). */
 export const MAX_BACKOFF_MS = 10_000;
@@ -50,11 +49,11 @@ interface Worker {
 }
 
 function internalIp(node: KubeObject): string {
-  return ((node as Obj).status?.addresses ?? []).find((a: Obj) => a.type === 'InternalIP')?.address ?? '';
+  return ((node as Node).status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
 }
 
 function nodeReady(node: KubeObject): boolean {
-  return ((node as Obj).status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+  return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** Go's time.Duration text at millisecond precision: 850ms, 1.234s. */
@@ -107,7 +106,7 @@ export class PodLifecycle implements Controller {
       return;
     }
     if (change.resource !== resourceKey(PODS)) return;
-    const pod = change.object as Obj;
+    const pod = change.object as Pod;
     const uid = String(pod.metadata.uid);
     if (change.type === 'DELETED') {
       const w = this.workers.get(uid);
@@ -115,7 +114,7 @@ export class PodLifecycle implements Controller {
       return;
     }
     if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
-    this.kick(this.add(pod));
+    this.kick(this.add(pod as BoundPod));
   }
 
   /** After a start (objects restored, nodes synced): finish what was in flight before the stop. */
@@ -129,7 +128,7 @@ export class PodLifecycle implements Controller {
       void this.tearDown({ namespace: record.namespace, name: record.name, uid: record.uid, node, hostNetwork: record.hostNetwork, sandboxId: record.sandboxId });
     }
     const fresh: Worker[] = [];
-    for (const pod of pods as Obj[]) {
+    for (const pod of pods as Pod[]) {
       const { namespace, name } = pod.metadata;
       if (deletionDue(pod)) resumePodDeletion(objects, pod);
       if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
@@ -137,18 +136,18 @@ export class PodLifecycle implements Controller {
         objects.delete(PODS, namespace, name);
         continue;
       }
-      const w = this.add(pod);
-      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod);
+      const w = this.add(pod as BoundPod);
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod as RunningPod);
       else fresh.push(w);
     }
     // Addresses of running pods are marked taken before any new sandbox asks for one.
     for (const w of fresh) this.kick(w);
   }
 
-  private add(pod: Obj): Worker {
+  private add(pod: BoundPod): Worker {
     const w: Worker = {
       uid: String(pod.metadata.uid),
-      namespace: pod.metadata.namespace,
+      namespace: pod.metadata.namespace!,
       name: pod.metadata.name,
       node: pod.spec.nodeName,
       rt: { hostIp: pod.status?.hostIP ?? '', startTime: pod.status?.startTime ?? k8sTime(Date.now()), init: 'pending' },
@@ -165,14 +164,14 @@ export class PodLifecycle implements Controller {
     return w;
   }
 
-  private restore(w: Worker, pod: Obj): void {
+  private restore(w: Worker, pod: RunningPod): void {
     const hostNetwork = Boolean(pod.spec?.hostNetwork);
     const record = this.options.records.load(w.node, w.uid);
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
     if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP);
     const ids: Record<string, string> = {};
-    for (const s of [...(pod.status.containerStatuses ?? []), ...(pod.status.initContainerStatuses ?? []).map((s: Obj) => ({ ...s, name: `init:${s.name}` }))]) {
+    for (const s of [...(pod.status.containerStatuses ?? []), ...(pod.status.initContainerStatuses ?? []).map((s) => ({ ...s, name: `init:${s.name}` }))]) {
       const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
       if (id) ids[s.name] = id;
     }
@@ -180,8 +179,9 @@ export class PodLifecycle implements Controller {
     w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, init: 'done', running: { startedAt, ids } };
   }
 
-  private current(w: Worker): Obj | undefined {
-    const pod = this.ctx.objects.get(PODS, w.namespace, w.name) as Obj;
+  /** The worker's pod, bound to its node, unless it went (or another of its name replaced it). */
+  private current(w: Worker): BoundPod | undefined {
+    const pod = this.ctx.objects.get(PODS, w.namespace, w.name) as BoundPod | undefined;
     return pod && String(pod.metadata.uid) === w.uid ? pod : undefined;
   }
 
@@ -213,14 +213,14 @@ export class PodLifecycle implements Controller {
     w.timer.unref();
   }
 
-  private write(w: Worker): Obj | undefined {
+  private write(w: Worker): BoundPod | undefined {
     const pod = this.current(w);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
     const status = podStatus(pod, w.rt, Date.now());
-    return this.ctx.objects.put(PODS, { ...pod, status } as KubeObject, { onlyIfChanged: true });
+    return this.ctx.objects.put(PODS, { ...pod, status }, { onlyIfChanged: true }) as BoundPod;
   }
 
-  private event(pod: Obj, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
+  private event(pod: BoundPod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     this.ctx.events.record(pod, { type, reason, message, component: 'kubelet', host: pod.spec?.nodeName, ...(fieldPath ? { fieldPath } : {}) });
   }
 
@@ -266,7 +266,7 @@ export class PodLifecycle implements Controller {
       this.options.records.save(w.node, { ...req, ip: result.ip });
       pod = this.write(w) ?? pod;
     }
-    const inits: Obj[] = pod.spec?.initContainers ?? [];
+    const inits = pod.spec?.initContainers ?? [];
     const ids: Record<string, string> = {};
     if (w.rt.init !== 'done' && inits.length > 0) {
       if (w.rt.init === 'pending') for (const c of inits) this.startEvents(pod, c, `spec.initContainers{${c.name}}`);
@@ -296,7 +296,7 @@ export class PodLifecycle implements Controller {
   }
 
   /** Pulling / Pulled, Created, Started for one container, in the kubelet's words. */
-  private startEvents(pod: Obj, c: Obj, fieldPath: string): void {
+  private startEvents(pod: BoundPod, c: Container, fieldPath: string): void {
     const image = String(c.image ?? '');
     let cache = this.images.get(pod.spec.nodeName);
     if (!cache) this.images.set(pod.spec.nodeName, (cache = new Set()));
@@ -333,7 +333,7 @@ export class PodLifecycle implements Controller {
     }
   }
 
-  private async runInit(pod: Obj): Promise<string | undefined> {
+  private async runInit(pod: BoundPod): Promise<string | undefined> {
     try {
       return await this.options.initRunner.run(pod, pod.spec.nodeName);
     } catch (e) {
