@@ -192,12 +192,20 @@ export const configMapPrinter: Printer = {
   cells: (cm: ConfigMap, now) => [cm.metadata.name, Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, age(cm.metadata.creationTimestamp, now)],
 };
 
-function containerNames(spec: { template?: PodTemplateSpec } | undefined): string {
-  return (spec?.template?.spec?.containers ?? []).map((c) => c.name).join(',');
+/** The wide columns of the pod controllers: their template's containers and images, their selector. */
+function templateColumns(selector: string): Column[] {
+  return [
+    col('Containers', 'Names of each container in the template.', { priority: 1 }),
+    col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
+    col('Selector', selector, { priority: 1 }),
+  ];
 }
 
-function containerImages(spec: { template?: PodTemplateSpec } | undefined): string {
-  return (spec?.template?.spec?.containers ?? []).map((c) => c.image).join(',');
+const REPLICAS_SELECTOR = 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.';
+
+function templateCells(spec: { template?: PodTemplateSpec; selector?: LabelSelector } | undefined): string[] {
+  const containers = spec?.template?.spec?.containers ?? [];
+  return [containers.map((c) => c.name).join(','), containers.map((c) => c.image).join(','), labelSelectorText(spec?.selector)];
 }
 
 function labelSelectorText(sel: LabelSelector | undefined): string {
@@ -217,9 +225,7 @@ export const daemonSetPrinter: Printer = {
     col('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)', { type: 'integer' }),
     col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node.'),
     AGE,
-    col('Containers', 'Names of each container in the template.', { priority: 1 }),
-    col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
-    col('Selector', 'A label query over pods that are managed by the daemon set.', { priority: 1 }),
+    ...templateColumns('A label query over pods that are managed by the daemon set.'),
   ],
   cells: (ds: DaemonSet, now) => {
     const s = ds.status ?? {};
@@ -232,9 +238,7 @@ export const daemonSetPrinter: Printer = {
       s.numberAvailable ?? 0,
       selectorText(ds.spec?.template?.spec?.nodeSelector),
       age(ds.metadata.creationTimestamp, now),
-      containerNames(ds.spec),
-      containerImages(ds.spec),
-      labelSelectorText(ds.spec?.selector),
+      ...templateCells(ds.spec),
     ];
   },
 };
@@ -246,9 +250,7 @@ export const deploymentPrinter: Printer = {
     col('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.', { type: 'integer' }),
     col('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.', { type: 'integer' }),
     AGE,
-    col('Containers', 'Names of each container in the template.', { priority: 1 }),
-    col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
-    col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
+    ...templateColumns(REPLICAS_SELECTOR),
   ],
   cells: (d: Deployment, now) => [
     d.metadata.name,
@@ -256,9 +258,7 @@ export const deploymentPrinter: Printer = {
     d.status?.updatedReplicas ?? 0,
     d.status?.availableReplicas ?? 0,
     age(d.metadata.creationTimestamp, now),
-    containerNames(d.spec),
-    containerImages(d.spec),
-    labelSelectorText(d.spec?.selector),
+    ...templateCells(d.spec),
   ],
 };
 
@@ -269,9 +269,7 @@ export const replicaSetPrinter: Printer = {
     col('Current', 'Number of actual replicas (pods) in a ReplicaSet.', { type: 'integer' }),
     col('Ready', 'Number of ready replicas in a ReplicaSet.', { type: 'integer' }),
     AGE,
-    col('Containers', 'Names of each container in the template.', { priority: 1 }),
-    col('Images', 'Images referenced by each container in the template.', { priority: 1 }),
-    col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', { priority: 1 }),
+    ...templateColumns(REPLICAS_SELECTOR),
   ],
   cells: (rs: ReplicaSet, now) => [
     rs.metadata.name,
@@ -279,9 +277,7 @@ export const replicaSetPrinter: Printer = {
     rs.status?.replicas ?? 0,
     rs.status?.readyReplicas ?? 0,
     age(rs.metadata.creationTimestamp, now),
-    containerNames(rs.spec),
-    containerImages(rs.spec),
-    labelSelectorText(rs.spec?.selector),
+    ...templateCells(rs.spec),
   ],
 };
 
