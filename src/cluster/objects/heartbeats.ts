@@ -3,6 +3,7 @@
 // nothing to keep its nodes looking alive.
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
+import type { Node } from './types.js';
 
 /** How often the kubelet reports node status when nothing changes (nodeStatusReportFrequency). */
 const STATUS_REPORT_MS = 5 * 60 * 1000;
@@ -12,10 +13,10 @@ export function withHeartbeats(node: KubeObject, now = Date.now()): KubeObject {
   const created = Date.parse(node.metadata.creationTimestamp ?? '');
   const beat = k8sTime(now - ((now - created) % STATUS_REPORT_MS));
   // A Node posted through the API may have no status at all (the apiserver accepts one with only a name).
-  const status = (node['status'] ?? {}) as { conditions?: Array<Record<string, string>> };
+  const status = (node as Node).status ?? {};
   if (!status.conditions) return node;
   const conditions = status.conditions.map((c) =>
-    c['type'] === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c['lastTransitionTime']! ? beat : c['lastTransitionTime']! },
+    c.type === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c.lastTransitionTime! ? beat : c.lastTransitionTime! },
   );
   return { ...node, status: { ...status, conditions } };
 }
