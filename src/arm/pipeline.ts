@@ -1,6 +1,7 @@
 // The ARM request pipeline, in the order ARM applies it. Read top to bottom: each step either
 // hands on to the next or throws an ArmError, which the last step turns into ARM's envelope.
-// Independent of the HTTP server, so it can be driven directly.
+// Independent of the HTTP server, so it can be driven directly. Steps 4–8 (dispatch) are shared with
+// in-process calls (invoke.ts), which bring a parsed body instead of text and no token.
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkApiVersionSupported, requireApiVersion } from './apiVersions.js';
 import type { TokenAuthority } from './auth.js';
@@ -19,8 +20,9 @@ import {
 import type { Identity } from './identity.js';
 import { getSubscription } from './identity.js';
 import { checkTextDepth } from './jsonDepth.js';
-import type { Lro } from './lro.js';
 import { validatePathNames } from './names.js';
+import type { Principal } from './auth.js';
+import type { Lro } from './lro.js';
 import type { ArmResponse, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
 import { checkBody, parseJsonBody } from './schema.js';
@@ -62,32 +64,19 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     const { pathname, query } = splitUrl(req.url);
     const apiVersion = requireApiVersion(query);
 
-    // 4. Route: the provider and handler for method + path (decoded segments), whose names are ARM's.
-    const segments = splitPath(pathname);
-    const { route, provider, params } = findRoute(deps.registry, req.method, segments, apiVersion, pathname);
-
-    // 5. Scope: the subscription in the path exists.
-    const subscriptionId = params['subscriptionId'];
-    if (subscriptionId !== undefined && getSubscription(deps.store, subscriptionId) === undefined) {
-      throw subscriptionNotFound(subscriptionId);
-    }
-
-    // 6. The route serves this api-version.
+    // 4–8. Route, scope, api-version, body, handler.
     const rawBody = req.rawBody ?? '';
-    checkApiVersionSupported(provider, route, apiVersion, deps.loose, () => locationForErrors(rawBody));
-
-    // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
-    const body = readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose);
-
-    // 8. Handler.
-    const ctx: RequestContext = {
-      requestId: req.requestId,
-      method: req.method as HttpMethod,
-      params,
+    const { response: answer } = dispatch({
+      method: req.method,
+      pathname,
       query,
       apiVersion,
-      body,
-      ...(route.rawBody ? { rawBody } : {}),
+      body: {
+        location: () => locationForErrors(rawBody),
+        read: (route) => readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose),
+        text: () => rawBody,
+      },
+      requestId: req.requestId,
       baseUrl: req.baseUrl,
       principal,
       identity: deps.identity,
@@ -95,14 +84,90 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
       lro: deps.lro,
       registry: deps.registry,
       loose: deps.loose,
-    };
-    const response = await route.handle(ctx);
+    });
+    const response = await answer;
     return { ...response, headers: { ...idHeaders, ...response.headers } };
   } catch (err) {
     // 9. Errors: ARM's envelope {"error":{code,message,target,details}}; anything unexpected is a 500.
     const armError = err instanceof ArmError ? err : unexpected(err, req.requestId, deps.log);
     return errorResponse(armError, idHeaders);
   }
+}
+
+/** A request body as its caller has it: text off the wire, or a value built in process. */
+export interface DispatchBody {
+  /** The body's location, which NoRegisteredProviderFound names ('global' without one). */
+  location(): string;
+  /** Step 7: the body the route's handler gets, checked against its model; undefined when it takes none. */
+  read(route: Route): unknown;
+  /** The body's text, for routes that parse it themselves (Route.rawBody); undefined when there is none. */
+  text(): string | undefined;
+}
+
+/** Who asks, and the server state the handler works on: what a handler's context carries besides the request. */
+export interface DispatchCaller {
+  requestId: string;
+  /** https://host:port as the client reached us. */
+  baseUrl: string;
+  principal: Principal;
+  identity: Identity;
+  store: Store;
+  lro: Lro;
+  registry: Registry;
+  loose: boolean;
+}
+
+/** What steps 4–8 need: the request, once authenticated and its api-version known. */
+export interface DispatchRequest extends DispatchCaller {
+  method: string;
+  /** The path, not yet decoded. */
+  pathname: string;
+  query: URLSearchParams;
+  apiVersion: string;
+  body: DispatchBody;
+}
+
+/**
+ * Steps 4–8, for HTTP requests (runPipeline) and in-process calls (invokeRoute) alike: the route, the
+ * subscription, the api-version, the body, then the handler, whose answer (or promise of one) is returned
+ * with the route that gave it. ARM errors are thrown as ArmError.
+ */
+export function dispatch(req: DispatchRequest): { route: Route; response: ArmResponse | Promise<ArmResponse> } {
+  // 4. Route: the provider and handler for method + path (decoded segments), whose names are ARM's.
+  const segments = splitPath(req.pathname);
+  const { route, provider, params } = findRoute(req.registry, req.method, segments, req.apiVersion, req.pathname);
+
+  // 5. Scope: the subscription in the path exists.
+  const subscriptionId = params['subscriptionId'];
+  if (subscriptionId !== undefined && getSubscription(req.store, subscriptionId) === undefined) {
+    throw subscriptionNotFound(subscriptionId);
+  }
+
+  // 6. The route serves this api-version.
+  checkApiVersionSupported(provider, route, req.apiVersion, req.loose, req.body.location);
+
+  // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
+  const body = req.body.read(route);
+
+  // 8. Handler.
+  const rawBody = route.rawBody ? req.body.text() : undefined;
+  const ctx: RequestContext = {
+    requestId: req.requestId,
+    method: req.method as HttpMethod,
+    params,
+    query: req.query,
+    apiVersion: req.apiVersion,
+    body,
+    ...(rawBody !== undefined ? { rawBody } : {}),
+    baseUrl: req.baseUrl,
+    principal: req.principal,
+    identity: req.identity,
+    store: req.store,
+    lro: req.lro,
+    registry: req.registry,
+    loose: req.loose,
+  };
+  return { route, response: route.handle(ctx) };
 }
 
 /** An ArmError as a response: ARM's envelope, with the error's own headers (WWW-Authenticate). */
@@ -141,9 +206,9 @@ function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
 
 /**
  * Step 4: the route for method + path, or ARM's error explaining the miss; the names it binds are
- * checked before any handler makes a key of them. Also used by invokeRoute().
+ * checked before any handler makes a key of them.
  */
-export function findRoute(
+function findRoute(
   registry: Registry,
   method: string,
   segments: readonly string[],

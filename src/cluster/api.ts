@@ -9,18 +9,14 @@ import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { isPlainObject } from '../http/own.js';
 import { page } from './paging.js';
-import { findResource, groupVersion, type ResourceType } from './resources.js';
+import { behaviourOf, type KindBehaviour, type KindHost } from './kinds.js';
+import { findResource, groupVersion, NAMESPACES, type ResourceType } from './resources.js';
 import { parseSelector, selects } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
-import { deletePodGracefully } from './workloads/context.js';
-import { refuseIfTerminating, terminating } from './workloads/namespaces.js';
-import { workloadDefaults } from './workloads/defaults.js';
-import { scaleOf, withScale } from './workloads/scale.js';
+import { refuseIfTerminating } from './workloads/namespaces.js';
 import { randomSuffix } from './workloads/names.js';
-import { validateWorkload } from './workloads/validation.js';
-import { admitService } from './workloads/service-ips.js';
 import { checkDepth, checkObjectSize } from './validation/limits.js';
 import { checkMetadata, checkShape, decodeBody } from './validation/object.js';
 
@@ -57,6 +53,8 @@ export function versionInfo(version: string): Record<string, string> {
 
 interface Target {
   r: ResourceType;
+  /** How r's kind behaves (kinds.ts). */
+  kind: KindBehaviour;
   namespace?: string;
   name?: string;
   subresource?: string;
@@ -79,12 +77,12 @@ function parseResourcePath(segments: string[]): Target | undefined {
     const r = findResource(group, version, rest[2]!);
     if (r && r.namespaced) {
       if (rest.length > 5) return undefined;
-      return { r, namespace: rest[1]!, ...(rest[3] ? { name: rest[3] } : {}), ...(rest[4] ? { subresource: rest[4] } : {}) };
+      return { r, kind: behaviourOf(r), namespace: rest[1]!, ...(rest[3] ? { name: rest[3] } : {}), ...(rest[4] ? { subresource: rest[4] } : {}) };
     }
   }
   const r = findResource(group, version, rest[0]!);
   if (!r || rest.length > 3) return undefined;
-  return { r, ...(rest[1] ? { name: rest[1] } : {}), ...(rest[2] ? { subresource: rest[2] } : {}) };
+  return { r, kind: behaviourOf(r), ...(rest[1] ? { name: rest[1] } : {}), ...(rest[2] ? { subresource: rest[2] } : {}) };
 }
 
 function json(status: number, body: unknown, contentType = 'application/json'): ApiResponse {
@@ -171,26 +169,42 @@ export class ClusterApi {
     return json(200, body);
   }
 
-  private current(r: ResourceType, namespace: string | undefined): KubeObject[] {
-    return this.runtime.virtual(r, namespace) ?? this.objects.list(r, r.namespaced ? namespace : undefined);
+  private current(t: Target): KubeObject[] {
+    return t.kind.computed?.(this.objects, t.namespace) ?? this.objects.list(t.r, t.r.namespaced ? t.namespace : undefined);
   }
 
   private lookup(t: Target): KubeObject | undefined {
-    const virtual = this.runtime.virtual(t.r, t.namespace);
-    if (virtual) return virtual.find((o) => o.metadata.name === t.name);
+    const computed = t.kind.computed?.(this.objects, t.namespace);
+    if (computed) return computed.find((o) => o.metadata.name === t.name);
     return this.objects.get(t.r, t.namespace, t.name!);
   }
 
-  private withKind(r: ResourceType, obj: KubeObject): KubeObject {
-    return this.runtime.view(r, obj);
+  /** The object as read. */
+  private view(t: Target, obj: KubeObject): KubeObject {
+    return t.kind.view ? t.kind.view(obj, Date.now()) : obj;
+  }
+
+  /** What the kind's hooks may use of this cluster. */
+  private host(t: Target): KindHost {
+    return {
+      objects: this.objects,
+      serviceNetwork: () => ({ serviceCidr: this.runtime.record.resolved.network.serviceCidr }),
+      write: (obj) => this.store(t, obj),
+    };
+  }
+
+  /** The kind's scale subresource (the route has checked the kind serves one). */
+  private scale(t: Target) {
+    if (!t.kind.scale) throw pathNotFound();
+    return t.kind.scale;
   }
 
   private list(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
     const rv = this.objects.resourceVersion;
-    const chunk = page(this.current(t.r, t.namespace).filter((o) => selects(selector, o)), req.query, rv);
-    const items = chunk.items.map((o) => this.withKind(t.r, o));
+    const chunk = page(this.current(t).filter((o) => selects(selector, o)), req.query, rv);
+    const items = chunk.items.map((o) => this.view(t, o));
     const metadata = {
       resourceVersion: String(rv),
       ...(chunk.continue ? { continue: chunk.continue, remainingItemCount: chunk.remainingItemCount } : {}),
@@ -202,8 +216,8 @@ export class ClusterApi {
   private get(t: Target, req: ApiRequest): ApiResponse {
     const obj = this.lookup(t);
     if (!obj) throw notFound(t.r.resource, t.r.group, t.name!);
-    const out = this.withKind(t.r, obj);
-    if (t.subresource === 'scale') return json(200, scaleOf(out));
+    const out = this.view(t, obj);
+    if (t.subresource === 'scale') return json(200, this.scale(t).read(out));
     if (wantsTable(req.accept) && t.subresource === undefined) {
       return json(200, table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     }
@@ -242,7 +256,7 @@ export class ClusterApi {
           resourceVersion: req.query.get('resourceVersion'),
           ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
           allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
-          view: (o) => this.withKind(r, o),
+          view: (o) => this.view(t, o),
         }, asTable ? tableSink : sink);
       },
     };
@@ -250,7 +264,7 @@ export class ClusterApi {
 
   private checkNamespace(t: Target): void {
     if (!t.r.namespaced) return;
-    if (!this.objects.get(findResource('', 'v1', 'namespaces')!, undefined, t.namespace!)) throw notFound('namespaces', '', t.namespace!);
+    if (!this.objects.get(NAMESPACES, undefined, t.namespace!)) throw notFound('namespaces', '', t.namespace!);
   }
 
   /**
@@ -293,13 +307,13 @@ export class ClusterApi {
     const obj = this.admit(t, parseBody(req));
     if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
     refuseIfTerminating(this.objects, t.r, t.namespace, obj.metadata.name);
-    return json(201, this.store(t.r, this.defaults(t.r, obj, undefined)));
+    return json(201, this.store(t, this.defaults(t, obj, undefined)));
   }
 
   /** Writes what the API admitted: refused when it is too large to store (limits.ts). */
-  private store(r: ResourceType, obj: KubeObject): KubeObject {
+  private store(t: Target, obj: KubeObject): KubeObject {
     checkObjectSize(obj);
-    return this.withKind(r, this.objects.put(r, obj));
+    return this.view(t, this.objects.put(t.r, obj));
   }
 
   private update(t: Target, req: ApiRequest): ApiResponse {
@@ -307,8 +321,8 @@ export class ClusterApi {
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req));
     const obj = this.admit(t, parseBody(req), t.name, existing);
-    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t.r, obj, existing);
-    return json(200, this.store(t.r, next as KubeObject));
+    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
+    return json(200, this.store(t, next));
   }
 
   private patch(t: Target, req: ApiRequest): ApiResponse {
@@ -320,14 +334,14 @@ export class ClusterApi {
       if (!existing) {
         this.checkNamespace(t);
         refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
-        return json(201, this.store(t.r, this.defaults(t.r, this.admit(t, body, t.name), undefined)));
+        return json(201, this.store(t, this.defaults(t, this.admit(t, body, t.name), undefined)));
       }
       const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
-      return json(200, this.store(t.r, this.defaults(t.r, this.admit(t, merged, t.name, existing), existing)));
+      return json(200, this.store(t, this.defaults(t, this.admit(t, merged, t.name, existing), existing)));
     }
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     // The scale subresource is patched as a Scale, then written into its parent.
-    const target = t.subresource === 'scale' ? scaleOf(existing) : existing;
+    const target = t.subresource === 'scale' ? this.scale(t).read(existing) : existing;
     let next: unknown;
     if (type === 'application/merge-patch+json') next = mergePatch(clone(target), body);
     else if (type === 'application/strategic-merge-patch+json') next = strategicMergePatch(clone(target), body);
@@ -335,48 +349,42 @@ export class ClusterApi {
     else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
     if (t.subresource === 'scale') return this.rescale(t, existing, next);
     const obj = this.admit(t, next, t.name, existing);
-    return json(200, this.store(t.r, this.defaults(t.r, obj, existing)));
+    return json(200, this.store(t, this.defaults(t, obj, existing)));
   }
 
+  /** A written Scale (autoscaling/v1, whatever the parent's kind) goes into its parent. */
   private rescale(t: Target, existing: KubeObject, scale: unknown): ApiResponse {
     if (!isPlainObject(scale)) throw badRequest('the body of the request must be an object');
     checkShape({ kind: 'Scale', version: 'v1' }, scale);
-    return json(200, scaleOf(this.store(t.r, this.defaults(t.r, withScale(existing, scale), existing))));
+    const view = this.scale(t);
+    return json(200, view.read(this.store(t, this.defaults(t, view.write(existing, scale), existing))));
   }
 
-  /** What the apiserver fills in on write: generation bumps on spec changes, the kinds' defaults. */
-  private defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
-    const out = defaults(r, obj, existing);
-    if (WORKLOAD_KINDS.has(r.kind) && r.kind !== 'Service') validateWorkload(r.kind, r.group, out);
-    if (r.resource === 'services') admitService(this.objects, { serviceCidr: this.runtime.record.resolved.network.serviceCidr }, out, existing);
-    return out;
+  /**
+   * What the apiserver does to a written object: generation bumps on spec changes; then the kind's own
+   * (kinds.ts): its status kept from the controllers, its defaults, its validation and admission.
+   */
+  private defaults(t: Target, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
+    const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
+    obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
+    const { controllerStatus, defaults, admit } = t.kind;
+    if (controllerStatus) obj['status'] = existing ? clone(existing['status']) : clone(controllerStatus.initial);
+    defaults?.(obj, existing);
+    admit?.(obj, existing, this.host(t));
+    return obj;
   }
 
   private remove(t: Target): ApiResponse {
     const existing = this.lookup(t);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
-    if (t.r.resource === 'pods' && !existing.metadata.deletionTimestamp) {
-      // Graceful: the pod is marked, and goes away a moment later (kubectl waits for the DELETED event).
-      return json(200, deletePodGracefully(this.objects, existing));
-    }
-    // A namespace is emptied by the namespace controller, then goes; meanwhile it is Terminating.
-    if (t.r.resource === 'namespaces') return json(200, this.store(t.r, terminating(existing)));
+    const marked = t.kind.deferDeletion?.(existing, this.host(t));
+    if (marked) return json(200, marked);
     this.objects.delete(t.r, t.namespace, t.name!);
     const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
   }
 }
-
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Service']);
-
-/** The status a new object of these kinds starts with, whatever the client sent (Pods: workloadDefaults). */
-const NEW_STATUS: Record<string, unknown> = {
-  Deployment: {},
-  ReplicaSet: { replicas: 0 },
-  DaemonSet: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
-  Service: { loadBalancer: {} },
-};
 
 function stripManaged(body: unknown): unknown {
   const out = clone(body);
@@ -399,23 +407,4 @@ function decodeSegment(segment: string): string {
   } catch {
     throw badRequest(`invalid URL escape in ${JSON.stringify(segment)}`);
   }
-}
-
-/** What the apiserver fills in on write: generation bumps on spec changes, phase for namespaces. */
-function defaults(r: ResourceType, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
-  const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
-  obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
-  if (WORKLOAD_KINDS.has(r.kind)) {
-    // Status belongs to the controllers and kubelets: writes of the object itself do not change it, and a new
-    // object starts without one (the strategies' PrepareForCreate).
-    obj['status'] = existing ? clone(existing['status']) : clone(NEW_STATUS[r.kind]);
-    workloadDefaults(r.kind, obj, !existing);
-  }
-  if (r.resource === 'namespaces') {
-    // PrepareForCreate: every namespace carries the namespace controller's finalizer.
-    if (!existing) obj['spec'] = { ...((obj['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
-    obj['status'] = { phase: obj.metadata.deletionTimestamp ? 'Terminating' : 'Active' };
-    obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
-  }
-  return obj;
 }

@@ -35,7 +35,7 @@ function decode(req: Body & { body: string }): unknown {
 }
 
 /** The decoded body; 400 when there is none, it does not parse, or it nests too deep. */
-export function parseBody(req: Body): any {
+export function parseBody(req: Body): unknown {
   if (!req.body) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
   const value = decode(req as Body & { body: string });
   checkDepth(value);

@@ -6,8 +6,7 @@ import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
 import { Kubelets } from './kubelet.js';
-import { buildNode, nodeLease } from './objects/nodes.js';
-import type { KubeObject } from './objects/object.js';
+import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
 import { ObjectStore } from './objects/store.js';
@@ -17,16 +16,8 @@ import { Workloads } from './workloads/controllers.js';
 import { createInitRunner } from './workloads/init-containers.js';
 import { createSandboxes, type IpamHost } from './workloads/ipam.js';
 import type { InitContainerRunner, PodSandboxes } from './workloads/sandbox.js';
-import { findResource, type ResourceType } from './resources.js';
+import { NAMESPACES, NODES, SERVICES } from './resources.js';
 import { k8sTime } from './time.js';
-
-export const NODES = findResource('', 'v1', 'nodes')!;
-export const NAMESPACES = findResource('', 'v1', 'namespaces')!;
-export const SERVICES = findResource('', 'v1', 'services')!;
-export const LEASES = findResource('coordination.k8s.io', 'v1', 'leases')!;
-
-/** How often the kubelet reports node status when nothing changes (nodeStatusReportFrequency). */
-const STATUS_REPORT_MS = 5 * 60 * 1000;
 
 export class ClusterRuntime {
   readonly objects: ObjectStore;
@@ -128,27 +119,6 @@ export class ClusterRuntime {
     if (!n || !state) return;
     const pool = poolsOf(this.store, this.record).find((p) => p.name.toLowerCase() === n.pool.toLowerCase());
     this.objects.put(NODES, buildNode(this.record, pool, n, state), { onlyIfChanged: true });
-  }
-
-  /** Objects as they go on the wire: node heartbeats are as fresh as the kubelet's last report. */
-  view(r: ResourceType, obj: KubeObject, now = Date.now()): KubeObject {
-    if (r !== NODES) return obj;
-    const created = Date.parse(obj.metadata.creationTimestamp ?? '');
-    const beat = k8sTime(now - ((now - created) % STATUS_REPORT_MS));
-    // A Node posted through the API may have no status at all (the apiserver accepts one with only a name).
-    const status = (obj['status'] ?? {}) as { conditions?: Array<Record<string, string>> };
-    if (!status.conditions) return obj;
-    const conditions = status.conditions.map((c) =>
-      c['type'] === 'NetworkUnavailable' ? c : { ...c, lastHeartbeatTime: beat > c['lastTransitionTime']! ? beat : c['lastTransitionTime']! },
-    );
-    return { ...obj, status: { ...status, conditions } };
-  }
-
-  /** Objects the API computes instead of storing: the node Leases in kube-node-lease. */
-  virtual(r: ResourceType, namespace: string | undefined): KubeObject[] | undefined {
-    if (r !== LEASES) return undefined;
-    if (namespace !== undefined && namespace !== 'kube-node-lease') return [];
-    return this.objects.list(NODES).map((n) => nodeLease(n));
   }
 
   close(): void {

@@ -8,12 +8,12 @@ function gvPath(group: string, version: string): string {
 }
 
 function operation(r: ResourceType, verb: string): Record<string, unknown> {
-  const params = [
+  const params: Array<{ name: string; in: string; schema: Record<string, unknown> }> = [
     { name: 'dryRun', in: 'query', schema: { type: 'string', uniqueItems: true } },
     { name: 'fieldManager', in: 'query', schema: { type: 'string', uniqueItems: true } },
     { name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } },
   ];
-  if (verb === 'patch') params.push({ name: 'force', in: 'query', schema: { type: 'boolean' } as any });
+  if (verb === 'patch') params.push({ name: 'force', in: 'query', schema: { type: 'boolean' } });
   return {
     operationId: `${verb}${r.namespaced ? 'Namespaced' : ''}${r.kind}`,
     'x-kubernetes-action': verb,

@@ -1,6 +1,7 @@
-// The resource types the cluster API serves: one table that discovery, OpenAPI, routing and printing read.
-// Verbs, short names and categories are the real apiserver's (they make `kubectl get no`, `get all` work),
-// and so is the rule each kind's names must follow.
+// The resource types the cluster API serves: one table that discovery, OpenAPI, routing, storage and the
+// controllers read, and the one set of constants naming its entries. Verbs, short names and categories are the
+// real apiserver's (they make `kubectl get no`, `get all` work), and so is the rule each kind's names must
+// follow. How each kind behaves on writes, reads and deletes is declared beside it, in kinds.ts.
 import type { NameRule } from './validation/names.js';
 
 export interface ResourceType {
@@ -71,4 +72,24 @@ export function groupVersions(): Array<{ group: string; version: string; resourc
 export function findResource(group: string, version: string, resource: string): ResourceType | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
 }
+
+function served(group: string, resource: string): ResourceType {
+  const r = findResource(group, 'v1', resource);
+  if (!r) throw new Error(`resource ${group}/${resource} is not served`);
+  return r;
+}
+
+// The entries the code names: the control plane's own kinds, and what the controllers read and write.
+export const CONFIGMAPS = served('', 'configmaps');
+export const ENDPOINTS = served('', 'endpoints');
+export const EVENTS = served('', 'events');
+export const NAMESPACES = served('', 'namespaces');
+export const NODES = served('', 'nodes');
+export const PODS = served('', 'pods');
+export const SECRETS = served('', 'secrets');
+export const SERVICES = served('', 'services');
+export const DAEMONSETS = served('apps', 'daemonsets');
+export const DEPLOYMENTS = served('apps', 'deployments');
+export const REPLICASETS = served('apps', 'replicasets');
+export const LEASES = served('coordination.k8s.io', 'leases');
 

@@ -20,7 +20,7 @@ import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { badRequest, headersTooLarge, unauthorized } from './status.js';
 import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
-import { PODS } from './workloads/kinds.js';
+import { PODS } from './resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { ObjectBudget, ObjectCeiling } from '../../src/cluster/objects/ceiling.js';
-import { PODS } from '../../src/cluster/workloads/kinds.js';
+import { PODS } from '../../src/cluster/resources.js';
 import { bearer, https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';

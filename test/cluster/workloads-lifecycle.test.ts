@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { ClusterApi } from '../../src/cluster/api.js';
 import { ClusterRuntime } from '../../src/cluster/cluster.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { NODES_R, PODS } from '../../src/cluster/workloads/kinds.js';
+import { NODES as NODES_R, PODS } from '../../src/cluster/resources.js';
 import type { InitContainerRunner, PodSandboxes, SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';

@@ -21,6 +21,18 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
+/** Finalizers hold a deleted object; a Namespace's are in its spec (the namespace controller's `kubernetes`). */
+export function heldByFinalizers(obj: KubeObject): boolean {
+  const f = obj.metadata['finalizers'];
+  const spec = obj['spec'] as { finalizers?: unknown } | undefined;
+  return (Array.isArray(f) && f.length > 0) || (obj.kind === 'Namespace' && Array.isArray(spec?.finalizers) && spec.finalizers.length > 0);
+}
+
+/** Marked for deletion and held by nothing: due to go once its grace period ends. */
+export function deletionDue(obj: KubeObject): boolean {
+  return obj.metadata.deletionTimestamp !== undefined && !heldByFinalizers(obj);
+}
+
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }

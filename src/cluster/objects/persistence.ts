@@ -5,21 +5,16 @@
 // of API writes costs one commit, and a crash loses at most the last turn (the last few, under a burst of more
 // than FLUSH_SLICE writes).
 import type { Store } from '../../store/store.js';
+import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES } from '../resources.js';
 import { storedProblem } from '../validation/object.js';
-import type { KubeObject } from './object.js';
+import { deletionDue, type KubeObject } from './object.js';
 import type { Change } from './store.js';
 
 const PREFIX = 'aksemu:k8s';
 
 /** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
 const FLUSH_SLICE = 2_000;
-
-/**
- * Nodes (and the node Leases computed from them) come from the provider's node records, which are
- * persisted on their own; keeping copies would only let the two disagree after a restart.
- */
-const DERIVED = new Set(['/nodes']);
 
 export function objectsKey(clusterId: string): string {
   return `${PREFIX}${clusterId.toLowerCase()}`;
@@ -88,8 +83,7 @@ export class ObjectPersistence {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         continue;
       }
-      const gone = value.metadata.deletionTimestamp !== undefined && !hasFinalizers(value);
-      if (gone) this.pending.set(key, null);
+      if (deletionDue(value)) this.pending.set(key, null);
       else objects.push({ resource: `${group}/${resource}`, object: value });
     }
     if (this.pending.size > 0) this.schedule();
@@ -100,7 +94,8 @@ export class ObjectPersistence {
   record(change: Change, revision: number): void {
     if (this.closed) return;
     this.revision = revision;
-    if (!DERIVED.has(change.resource)) this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+    // Derived kinds (Nodes, from the provider's node records) are made again on every start.
+    if (behaviourOfKey(change.resource)?.storage !== 'derived') this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
     this.schedule();
   }
 
@@ -156,11 +151,4 @@ export class ObjectPersistence {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
   }
-}
-
-/** Finalizers hold a deleted object; a Namespace's are in its spec (the namespace controller's `kubernetes`). */
-function hasFinalizers(obj: KubeObject): boolean {
-  const f = obj.metadata['finalizers'];
-  const spec = obj['spec'] as { finalizers?: unknown } | undefined;
-  return (Array.isArray(f) && f.length > 0) || (obj.kind === 'Namespace' && Array.isArray(spec?.finalizers) && spec.finalizers.length > 0);
 }

@@ -3,19 +3,19 @@
 // and NoExecute taints). Pods are pinned with nodeAffinity matchFields metadata.name, as the real controller
 // does, and carry controller-revision-hash / pod-template-generation; a template change replaces them.
 import type { KubeObject } from '../objects/object.js';
+import type { DaemonSet, Node, Pod, PodSpec, Toleration } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
-import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
-import { DAEMONSETS, NODES_R, PODS } from './kinds.js';
+import { controllerRef, isActive, isPodReady, type ControllerContext } from './context.js';
+import { deletePodGracefully } from './pod-deletion.js';
+import { DAEMONSETS, NODES, PODS } from '../resources.js';
 import { templateHash } from './names.js';
 import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
-import { nodeMatches, pinnedNode, tolerates, untoleratedTaint, type Toleration } from './placement.js';
+import { nodeMatches, pinnedNode, tolerates, untoleratedTaint } from './placement.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
-type Obj = any;
-
 /** daemon.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
-export function daemonTolerations(spec: Obj): Toleration[] {
+export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
   const out: Toleration[] = [...(spec?.tolerations ?? [])];
   const auto: Array<[string, string]> = [
     ['node.kubernetes.io/not-ready', 'NoExecute'],
@@ -36,22 +36,22 @@ export function daemonTolerations(spec: Obj): Toleration[] {
  * The controller's NodeShouldRunDaemonPod: whether a daemon pod belongs on the node, and whether one already
  * there may stay (a NoSchedule taint added later does not evict; an untolerated NoExecute one does).
  */
-export function shouldRun(spec: Obj, tolerations: Toleration[], node: KubeObject): { run: boolean; stay: boolean } {
+export function shouldRun(spec: PodSpec | undefined, tolerations: Toleration[], node: KubeObject): { run: boolean; stay: boolean } {
   if (!nodeMatches(spec, node)) return { run: false, stay: false };
-  const taints: Array<{ key: string; value?: string; effect: string }> = (node as Obj).spec?.taints ?? [];
+  const taints = (node as Node).spec?.taints ?? [];
   const untolerated = untoleratedTaint(taints, tolerations);
   const stay = untoleratedTaint(taints.filter((t) => t.effect === 'NoExecute'), tolerations) === undefined;
-  const cordoned = (node as Obj).spec?.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }));
+  const cordoned = (node as Node).spec?.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }));
   return { run: !untolerated && !cordoned, stay };
 }
 
-function pinTo(spec: Obj, node: string): void {
+function pinTo(spec: PodSpec, node: string): void {
   spec.affinity ??= {};
   spec.affinity.nodeAffinity ??= {};
   const required = (spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });
   const pin = { key: 'metadata.name', operator: 'In', values: [node] };
   if (required.nodeSelectorTerms.length === 0) required.nodeSelectorTerms.push({ matchFields: [pin] });
-  else for (const term of required.nodeSelectorTerms) term.matchFields = [...(term.matchFields ?? []).filter((f: Obj) => f.key !== 'metadata.name'), pin];
+  else for (const term of required.nodeSelectorTerms) term.matchFields = [...(term.matchFields ?? []).filter((f) => f.key !== 'metadata.name'), pin];
 }
 
 export class DaemonSetController extends KeyedController {
@@ -64,7 +64,7 @@ export class DaemonSetController extends KeyedController {
 
   observe(change: Change): void {
     if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
-    else if (change.resource === resourceKey(NODES_R)) this.resync();
+    else if (change.resource === resourceKey(NODES)) this.resync();
     else if (change.resource === resourceKey(PODS)) {
       const ref = controllerRef(change.object);
       if (ref?.kind === 'DaemonSet') this.enqueue(change.object, ref.name);
@@ -75,17 +75,17 @@ export class DaemonSetController extends KeyedController {
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects, index, events } = this.ctx;
-    const ds = objects.get(DAEMONSETS, namespace, name) as Obj;
+    const ds = objects.get(DAEMONSETS, namespace, name) as DaemonSet | undefined;
     if (!ds || ds.metadata.deletionTimestamp) return;
     const template = ds.spec?.template ?? {};
     const hash = templateHash(template);
     const generation = String(ds.metadata.generation ?? 1);
     const tolerations = daemonTolerations(template.spec);
-    const nodes = objects.list(NODES_R);
-    const byNode = new Map<string, Obj[]>();
-    const owned = () => index.dependents(ds.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === ds.metadata.uid && isActive(p));
+    const nodes = objects.list(NODES);
+    const byNode = new Map<string, Pod[]>();
+    const owned = () => index.dependents(ds.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === ds.metadata.uid && isActive(p)) as Pod[];
     for (const p of owned()) {
-      const n = (p as Obj).spec?.nodeName || pinnedNode((p as Obj).spec) || '';
+      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
       byNode.set(n, [...(byNode.get(n) ?? []), p]);
     }
     const eligible = new Set<string>();
@@ -119,9 +119,9 @@ export class DaemonSetController extends KeyedController {
       }),
     );
 
-    const perNode = new Map<string, Obj[]>();
+    const perNode = new Map<string, Pod[]>();
     for (const p of owned()) {
-      const n = (p as Obj).spec?.nodeName || pinnedNode((p as Obj).spec) || '';
+      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
       perNode.set(n, [...(perNode.get(n) ?? []), p]);
     }
     let current = 0;
@@ -147,10 +147,10 @@ export class DaemonSetController extends KeyedController {
     if (ready > 0) status['numberAvailable'] = ready;
     if (eligible.size - ready > 0) status['numberUnavailable'] = eligible.size - ready;
     if (updated > 0) status['updatedNumberScheduled'] = updated;
-    objects.put(DAEMONSETS, { ...ds, status } as KubeObject, { onlyIfChanged: true });
+    objects.put(DAEMONSETS, { ...ds, status }, { onlyIfChanged: true });
   }
 
-  private remove(ds: Obj, pod: KubeObject): void {
+  private remove(ds: DaemonSet, pod: KubeObject): void {
     deletePodGracefully(this.ctx.objects, pod);
     this.ctx.events.record(ds, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'daemonset-controller' });
   }

@@ -2,9 +2,8 @@
 // (pod spec, containers, Deployment / ReplicaSet / DaemonSet strategy fields), and for new pods the
 // DefaultTolerationSeconds admission plugin's not-ready / unreachable tolerations and the first status.
 import type { KubeObject } from '../objects/object.js';
-import { tolerates, type Toleration } from './placement.js';
-
-type Obj = any;
+import type { Container, DaemonSet, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
+import { tolerates } from './placement.js';
 
 /** imagePullPolicy's default: Always for `:latest` or untagged images, IfNotPresent otherwise. */
 function pullPolicy(image: string): string {
@@ -14,7 +13,7 @@ function pullPolicy(image: string): string {
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-function containerDefaults(c: Obj): void {
+function containerDefaults(c: Container): void {
   if (!c || typeof c !== 'object') return;
   c.imagePullPolicy ??= pullPolicy(String(c.image ?? ''));
   c.resources ??= {};
@@ -23,7 +22,7 @@ function containerDefaults(c: Obj): void {
   for (const p of c.ports ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP';
 }
 
-export function podSpecDefaults(spec: Obj): void {
+export function podSpecDefaults(spec: PodSpec): void {
   if (!spec || typeof spec !== 'object') return;
   for (const c of spec.containers ?? []) containerDefaults(c);
   for (const c of spec.initContainers ?? []) containerDefaults(c);
@@ -36,7 +35,7 @@ export function podSpecDefaults(spec: Obj): void {
 }
 
 /** Pod-level defaults that only pods (not templates) get: admission's tolerations, priority, the account. */
-function podOnlyDefaults(spec: Obj): void {
+function podOnlyDefaults(spec: PodSpec): void {
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
@@ -50,8 +49,8 @@ function podOnlyDefaults(spec: Obj): void {
 }
 
 /** The QoS class the apiserver records: Guaranteed, Burstable or BestEffort from requests and limits. */
-export function qosClass(spec: Obj): string {
-  const containers: Obj[] = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+export function qosClass(spec: PodSpec | undefined): string {
+  const containers = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
   let any = false;
   let guaranteed = containers.length > 0;
   for (const c of containers) {
@@ -68,7 +67,7 @@ export function qosClass(spec: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-function templateDefaults(spec: Obj): void {
+function templateDefaults(spec: { template?: PodTemplateSpec }): void {
   if (spec?.template && typeof spec.template === 'object') {
     spec.template.metadata ??= {};
     spec.template.metadata.creationTimestamp ??= null;
@@ -78,17 +77,18 @@ function templateDefaults(spec: Obj): void {
 
 /** Defaults for a written object of the workload kinds; others are left alone. */
 export function workloadDefaults(kind: string, obj: KubeObject, created: boolean): void {
-  const o = obj as Obj;
   switch (kind) {
-    case 'Pod':
+    case 'Pod': {
+      const o = obj as Pod;
       podSpecDefaults((o.spec ??= {}));
       if (created) {
         podOnlyDefaults(o.spec);
         o.status = { phase: 'Pending', qosClass: qosClass(o.spec) };
       }
       return;
+    }
     case 'Deployment': {
-      const spec = (o.spec ??= {});
+      const spec = ((obj as Deployment).spec ??= {});
       spec.replicas ??= 1;
       spec.revisionHistoryLimit ??= 10;
       spec.progressDeadlineSeconds ??= 600;
@@ -97,12 +97,14 @@ export function workloadDefaults(kind: string, obj: KubeObject, created: boolean
       templateDefaults(spec);
       return;
     }
-    case 'ReplicaSet':
-      (o.spec ??= {}).replicas ??= 1;
-      templateDefaults(o.spec);
+    case 'ReplicaSet': {
+      const spec = ((obj as ReplicaSet).spec ??= {});
+      spec.replicas ??= 1;
+      templateDefaults(spec);
       return;
+    }
     case 'DaemonSet': {
-      const spec = (o.spec ??= {});
+      const spec = ((obj as DaemonSet).spec ??= {});
       spec.revisionHistoryLimit ??= 10;
       spec.updateStrategy ??= { type: 'RollingUpdate' };
       if (spec.updateStrategy.type === 'RollingUpdate') spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...(spec.updateStrategy.rollingUpdate ?? {}) };

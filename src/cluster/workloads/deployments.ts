@@ -4,14 +4,13 @@
 // reports replicas / updated / ready / available, observedGeneration and the Available and Progressing
 // conditions that `kubectl rollout status` reads.
 import type { KubeObject } from '../objects/object.js';
+import type { Condition, Deployment, ReplicaSet } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
 import { controllerRef, ownerReference, type ControllerContext } from './context.js';
-import { DEPLOYMENTS, REPLICASETS } from './kinds.js';
+import { DEPLOYMENTS, REPLICASETS } from '../resources.js';
 import { templateHash } from './names.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
-
-type Obj = any;
 
 const REVISION = 'deployment.kubernetes.io/revision';
 const HASH = 'pod-template-hash';
@@ -25,7 +24,7 @@ function scaled(value: unknown, n: number, roundUp: boolean): number {
   return roundUp ? Math.ceil(exact) : Math.floor(exact);
 }
 
-function deploymentCondition(type: string, status: boolean, reason: string, message: string, previous: Obj[] | undefined, now: string): Obj {
+function deploymentCondition(type: string, status: boolean, reason: string, message: string, previous: Condition[] | undefined, now: string): Condition {
   const old = previous?.find((c) => c.type === type);
   const same = old && old.status === (status ? 'True' : 'False');
   const unchanged = same && old.reason === reason && old.message === message;
@@ -56,9 +55,9 @@ export class DeploymentController extends KeyedController {
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects, index } = this.ctx;
-    const d = objects.get(DEPLOYMENTS, namespace, name) as Obj;
+    const d = objects.get(DEPLOYMENTS, namespace, name) as Deployment | undefined;
     if (!d || d.metadata.deletionTimestamp) return;
-    const owned = () => index.dependents(d.metadata.uid, 'ReplicaSet').filter((rs) => controllerRef(rs)?.uid === d.metadata.uid) as Obj[];
+    const owned = () => index.dependents(d.metadata.uid, 'ReplicaSet').filter((rs) => controllerRef(rs)?.uid === d.metadata.uid) as ReplicaSet[];
     const desired = Math.max(0, Number(d.spec?.replicas ?? 1));
     const hash = templateHash(d.spec?.template, d.status?.collisionCount);
     let all = owned();
@@ -71,7 +70,7 @@ export class DeploymentController extends KeyedController {
         // The name belongs to someone else's ReplicaSet: hash again with the next collision count, as the
         // real controller does (the status write below re-queues this deployment).
         const collisionCount = Number(d.status?.collisionCount ?? 0) + 1;
-        objects.put(DEPLOYMENTS, { ...d, status: { ...(d.status ?? {}), collisionCount } } as KubeObject);
+        objects.put(DEPLOYMENTS, { ...d, status: { ...(d.status ?? {}), collisionCount } });
         return;
       }
       const revision = Math.max(0, ...all.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0))) + 1;
@@ -83,7 +82,7 @@ export class DeploymentController extends KeyedController {
       this.scale(d, current, desired, surge);
       const available = Number(current.status?.availableReplicas ?? 0);
       let oldBudget = Math.max(0, desired - available);
-      for (const rs of olds().sort((a, b) => Date.parse(b.metadata.creationTimestamp) - Date.parse(a.metadata.creationTimestamp))) {
+      for (const rs of olds().sort((a, b) => Date.parse(b.metadata.creationTimestamp!) - Date.parse(a.metadata.creationTimestamp!))) {
         const keep = Math.min(Number(rs.spec?.replicas ?? 0), oldBudget);
         oldBudget -= keep;
         this.scale(d, rs, keep, surge);
@@ -92,7 +91,7 @@ export class DeploymentController extends KeyedController {
     this.writeStatus(d, objects.get(REPLICASETS, namespace, current.metadata.name) ?? current, owned(), desired);
   }
 
-  private createReplicaSet(d: Obj, hash: string, revision: number, replicas: number, surge: number): Obj {
+  private createReplicaSet(d: Deployment, hash: string, revision: number, replicas: number, surge: number): ReplicaSet {
     const template = structuredClone(d.spec?.template ?? {});
     template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [HASH]: hash } };
     const rs: KubeObject = {
@@ -122,7 +121,7 @@ export class DeploymentController extends KeyedController {
     return stored;
   }
 
-  private scale(d: Obj, rs: Obj, replicas: number, surge: number): void {
+  private scale(d: Deployment, rs: ReplicaSet, replicas: number, surge: number): void {
     const from = Number(rs.spec?.replicas ?? 0);
     const annotations = { ...(rs.metadata.annotations ?? {}), 'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1), 'deployment.kubernetes.io/max-replicas': String((d.spec?.replicas ?? 1) + surge) };
     if (from === replicas && JSON.stringify(annotations) === JSON.stringify(rs.metadata.annotations ?? {})) return;
@@ -131,12 +130,12 @@ export class DeploymentController extends KeyedController {
     if (from !== replicas) this.scaledEvent(d, rs, from, replicas);
   }
 
-  private scaledEvent(d: Obj, rs: Obj, from: number, to: number): void {
+  private scaledEvent(d: Deployment, rs: ReplicaSet, from: number, to: number): void {
     const verb = to > from ? 'up' : 'down';
     this.ctx.events.record(d, { type: 'Normal', reason: 'ScalingReplicaSet', message: `Scaled ${verb} replica set ${rs.metadata.name} from ${from} to ${to}`, component: 'deployment-controller' });
   }
 
-  private writeStatus(d: Obj, current: Obj, all: Obj[], desired: number): void {
+  private writeStatus(d: Deployment, current: ReplicaSet, all: ReplicaSet[], desired: number): void {
     const now = k8sTime(Date.now());
     const sum = (f: string) => all.reduce((n, rs) => n + Number(rs.status?.[f] ?? 0), 0);
     const replicas = sum('replicas');
@@ -145,7 +144,7 @@ export class DeploymentController extends KeyedController {
     const updated = Number(current.status?.replicas ?? 0);
     const maxUnavailable = scaled(d.spec?.strategy?.rollingUpdate?.maxUnavailable, desired, false);
     const minimum = d.spec?.strategy?.type === 'Recreate' ? desired : desired - maxUnavailable;
-    const previous: Obj[] | undefined = d.status?.conditions;
+    const previous = d.status?.conditions;
     const rsName = current.metadata.name;
     const complete = updated === desired && replicas === desired && available === desired && Number(current.status?.availableReplicas ?? 0) === desired;
     const createdNow = !previous?.some((c) => c.type === 'Progressing');
@@ -169,6 +168,6 @@ export class DeploymentController extends KeyedController {
     };
     for (const k of Object.keys(status)) if (status[k] === undefined) delete status[k];
     const annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: String(current.metadata.annotations?.[REVISION] ?? '1') };
-    this.ctx.objects.put(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations }, status } as KubeObject, { onlyIfChanged: true });
+    this.ctx.objects.put(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations }, status }, { onlyIfChanged: true });
   }
 }

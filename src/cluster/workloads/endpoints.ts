@@ -2,22 +2,21 @@
 // the selected pods' addresses (ready ones in addresses, the others in notReadyAddresses) and the ports
 // resolved against each pod's named container ports.
 import type { KubeObject } from '../objects/object.js';
+import type { EndpointAddress, EndpointPort, Pod, Service, ServicePort } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { matchLabels, type Requirement } from '../selectors.js';
 import type { ControllerContext } from './context.js';
 import { isPodReady } from './context.js';
-import { ENDPOINTS, PODS, SERVICES_R } from './kinds.js';
+import { ENDPOINTS, PODS, SERVICES } from '../resources.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
-type Obj = any;
-
-function selectorOf(svc: Obj): Requirement[] | undefined {
-  const sel = svc.spec?.selector as Record<string, string> | undefined;
+function selectorOf(svc: Service): Requirement[] | undefined {
+  const sel = svc.spec?.selector;
   if (!sel || Object.keys(sel).length === 0) return undefined;
   return Object.entries(sel).map(([key, value]) => ({ key, op: '=', value }));
 }
 
-function targetPort(port: Obj, pod: Obj): number | undefined {
+function targetPort(port: ServicePort, pod: Pod): number | undefined {
   const t = port.targetPort ?? port.port;
   if (typeof t === 'number') return t;
   if (/^\d+$/.test(String(t))) return Number(t);
@@ -27,14 +26,14 @@ function targetPort(port: Obj, pod: Obj): number | undefined {
 
 export class EndpointsController extends KeyedController {
   constructor(protected override readonly ctx: ControllerContext) {
-    super(ctx, SERVICES_R, 'endpoints');
+    super(ctx, SERVICES, 'endpoints');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(SERVICES_R)) this.enqueue(change.object);
+    if (change.resource === resourceKey(SERVICES)) this.enqueue(change.object);
     else if (change.resource === resourceKey(PODS)) {
       const ns = change.object.metadata.namespace;
-      for (const svc of this.ctx.objects.list(SERVICES_R, ns)) {
+      for (const svc of this.ctx.objects.list(SERVICES, ns)) {
         const sel = selectorOf(svc);
         if (sel && [change.object, change.previous].some((p) => p && matchLabels(sel, p.metadata.labels))) this.queue.add(nsKey(ns, svc.metadata.name));
       }
@@ -45,7 +44,7 @@ export class EndpointsController extends KeyedController {
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects } = this.ctx;
-    const svc = objects.get(SERVICES_R, namespace, name) as Obj;
+    const svc = objects.get(SERVICES, namespace, name) as Service | undefined;
     const sel = svc && selectorOf(svc);
     if (!svc) {
       objects.delete(ENDPOINTS, namespace, name);
@@ -53,18 +52,18 @@ export class EndpointsController extends KeyedController {
     }
     // Endpoints of selector-less services belong to whoever wrote them.
     if (!sel) return;
-    const pods = (objects.list(PODS, namespace) as Obj[]).filter((p) => matchLabels(sel, p.metadata.labels) && p.status?.podIP && !p.metadata.deletionTimestamp);
+    const pods = (objects.list(PODS, namespace) as Pod[]).filter((p) => matchLabels(sel, p.metadata.labels) && p.status?.podIP && !p.metadata.deletionTimestamp);
     // One subset per distinct port set (pods with the same named ports resolve alike).
-    const subsets = new Map<string, { addresses: Obj[]; notReadyAddresses: Obj[]; ports: Obj[] }>();
+    const subsets = new Map<string, { addresses: EndpointAddress[]; notReadyAddresses: EndpointAddress[]; ports: EndpointPort[] }>();
     for (const pod of pods) {
-      const ports = (svc.spec?.ports ?? []).flatMap((p: Obj) => {
+      const ports = (svc.spec?.ports ?? []).flatMap((p) => {
         const port = targetPort(p, pod);
         return port === undefined ? [] : [{ ...(p.name ? { name: p.name } : {}), port, protocol: p.protocol ?? 'TCP' }];
       });
       const k = JSON.stringify(ports);
       let s = subsets.get(k);
       if (!s) subsets.set(k, (s = { addresses: [], notReadyAddresses: [], ports }));
-      const address = { ip: pod.status.podIP, nodeName: pod.spec?.nodeName, targetRef: { kind: 'Pod', name: pod.metadata.name, namespace, uid: pod.metadata.uid } };
+      const address = { ip: pod.status!.podIP!, nodeName: pod.spec?.nodeName, targetRef: { kind: 'Pod', name: pod.metadata.name, namespace, uid: pod.metadata.uid } };
       (isPodReady(pod) ? s.addresses : s.notReadyAddresses).push(address);
     }
     const out = [...subsets.values()].map((s) => ({

@@ -7,9 +7,10 @@
 // best effort: one the cluster refuses (it is full: objects/ceiling.ts) is dropped, as the recorders drop them.
 import { hostname } from 'node:os';
 import type { KubeObject } from '../objects/object.js';
+import type { Event } from '../objects/types.js';
 import type { ObjectStore } from '../objects/store.js';
 import { k8sTime, microTime } from '../time.js';
-import { EVENTS } from './kinds.js';
+import { EVENTS } from '../resources.js';
 
 export interface EventSpec {
   type: 'Normal' | 'Warning';
@@ -86,7 +87,7 @@ export class EventRecorder {
     const known = mine.get(key);
     const existing = known && this.objects.get(EVENTS, known.namespace, known.name);
     if (existing) {
-      const ev = existing as any;
+      const ev = existing as Event;
       const next = e.action
         ? { ...existing, series: { count: (ev.series?.count ?? 1) + 1, lastObservedTime: microTime(now) } }
         : { ...existing, message: e.message, count: (ev.count ?? 1) + 1, lastTimestamp: k8sTime(now) };
@@ -122,7 +123,7 @@ export class EventRecorder {
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */
   expire(ttlMs = EVENT_TTL_MS, now = Date.now()): void {
-    for (const e of this.objects.list(EVENTS) as any[]) {
+    for (const e of this.objects.list(EVENTS) as Event[]) {
       const last = Date.parse(e.series?.lastObservedTime || e.lastTimestamp || e.eventTime || e.metadata.creationTimestamp || '');
       if (Number.isFinite(last) && now - last > ttlMs) this.objects.delete(EVENTS, e.metadata.namespace, e.metadata.name);
     }

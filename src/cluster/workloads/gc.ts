@@ -5,14 +5,15 @@
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { BURST_REPLICAS } from './burst.js';
-import { deletePodGracefully, type ControllerContext } from './context.js';
-import { DAEMONSETS, DEPLOYMENTS, PODS, REPLICASETS } from './kinds.js';
+import type { Controller, ControllerContext } from './context.js';
+import { deletePodGracefully } from './pod-deletion.js';
+import { DAEMONSETS, DEPLOYMENTS, PODS, REPLICASETS } from '../resources.js';
 import { ownerUids } from './indexes.js';
 
 const OWNERS = [DEPLOYMENTS, REPLICASETS, DAEMONSETS];
 const OWNER_KINDS = new Set(OWNERS.map((r) => r.kind));
 
-export class GarbageCollector {
+export class GarbageCollector implements Controller {
   private closed = false;
 
   constructor(private readonly ctx: ControllerContext) {}

@@ -1,8 +1,9 @@
 // Lookups the controllers make on every reconcile, kept current from the change stream instead of scanning
 // every pod: dependents by owner uid (pods, ReplicaSets) and pods by the node they are bound to.
 import type { KubeObject } from '../objects/object.js';
+import type { Pod } from '../objects/types.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
-import { PODS, REPLICASETS } from './kinds.js';
+import { PODS, REPLICASETS } from '../resources.js';
 import { nsKey } from './queue.js';
 import { podRequests, type Usage } from './requests.js';
 
@@ -27,7 +28,7 @@ export function ownerUids(obj: KubeObject): string[] {
 }
 
 export function nodeOf(pod: KubeObject): string {
-  return String((pod as any).spec?.nodeName ?? '');
+  return String((pod as Pod).spec?.nodeName ?? '');
 }
 
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
@@ -89,6 +90,6 @@ export class Indexes {
 }
 
 export function isTerminal(pod: KubeObject): boolean {
-  const phase = (pod as any).status?.phase;
+  const phase = (pod as Pod).status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }

@@ -11,17 +11,12 @@
 // unless it touches /etc/cni/net.d, which fails the container: the node must not look configured when it is not.
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
-import { findResource } from '../resources.js';
+import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
 import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
 import type { InitContainerRunner } from './sandbox.js';
-
-const CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
-const SECRETS = findResource('', 'v1', 'secrets')!;
-const SERVICES = findResource('', 'v1', 'services')!;
-const NODES = findResource('', 'v1', 'nodes')!;
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
 export interface InitHost {

@@ -2,24 +2,9 @@
 // TaintToleration, NodeAffinity incl. nodeSelector, NodeResourcesFit for the pod count), and the
 // FailedScheduling message kube-scheduler composes from the per-node reasons.
 import type { KubeObject } from '../objects/object.js';
+import type { Node, NodeSelectorRequirement, Pod, PodSpec, Taint, Toleration } from '../objects/types.js';
 import { own } from '../../http/own.js';
 import { allocatable, podRequests, type Usage } from './requests.js';
-
-type Obj = any;
-
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
 
 /** v1helper.Toleration.ToleratesTaint. */
 export function tolerates(t: Toleration, taint: Taint): boolean {
@@ -35,13 +20,7 @@ export function untoleratedTaint(taints: Taint[], tolerations: Toleration[]): Ta
   return taints.find((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint)));
 }
 
-interface Requirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-function requirementHolds(req: Requirement, value: string | undefined): boolean {
+function requirementHolds(req: NodeSelectorRequirement, value: string | undefined): boolean {
   const values = req.values ?? [];
   switch (req.operator) {
     case 'In':
@@ -63,25 +42,25 @@ function requirementHolds(req: Requirement, value: string | undefined): boolean 
 }
 
 /** nodeSelector and required node affinity (terms ORed, expressions ANDed; matchFields on metadata.name). */
-export function nodeMatches(spec: Obj, node: KubeObject): boolean {
+export function nodeMatches(spec: PodSpec | undefined, node: KubeObject): boolean {
   const labels = node.metadata.labels;
-  for (const [k, v] of Object.entries((spec?.nodeSelector ?? {}) as Record<string, string>)) if (own(labels, k) !== v) return false;
-  const terms: Obj[] | undefined = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  for (const [k, v] of Object.entries(spec?.nodeSelector ?? {})) if (own(labels, k) !== v) return false;
+  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms || terms.length === 0) return true;
   return terms.some((term) => {
-    const exprs: Requirement[] = term.matchExpressions ?? [];
-    const fields: Requirement[] = term.matchFields ?? [];
+    const exprs = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
     if (exprs.length === 0 && fields.length === 0) return false;
     return exprs.every((r) => requirementHolds(r, own<string>(labels, r.key))) && fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
   });
 }
 
 /** The one node a pod's affinity names through matchFields metadata.name (how DaemonSet pods are pinned). */
-export function pinnedNode(spec: Obj): string | undefined {
-  const terms: Obj[] = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+export function pinnedNode(spec: PodSpec | undefined): string | undefined {
+  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   if (terms.length !== 1) return undefined;
-  const f = (terms[0].matchFields ?? []).find((r: Requirement) => r.key === 'metadata.name' && r.operator === 'In' && r.values?.length === 1);
-  return f?.values[0];
+  const f = (terms[0]!.matchFields ?? []).find((r) => r.key === 'metadata.name' && r.operator === 'In' && r.values?.length === 1);
+  return f?.values![0];
 }
 
 export const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
@@ -94,9 +73,9 @@ export interface Misfit {
 
 /** The filters in kube-scheduler's order; undefined when the pod fits. `used` is what the node's pods hold. */
 export function misfit(pod: KubeObject, node: KubeObject, used: Usage): Misfit | undefined {
-  const spec = (pod as Obj).spec ?? {};
+  const spec = (pod as Pod).spec ?? {};
   const tolerations: Toleration[] = spec.tolerations ?? [];
-  const n = node as Obj;
+  const n = node as Node;
   if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT))) return { reasons: ['node(s) were unschedulable'], resolvable: false };
   const taint = untoleratedTaint(n.spec?.taints ?? [], tolerations);
   if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };

@@ -3,26 +3,18 @@
 // (they keep matching pods out of their domain). Terms select pods by labels within namespaces (the pod's own
 // unless `namespaces` or a `namespaceSelector` says otherwise); the domain is the node label `topologyKey`.
 import type { KubeObject } from '../objects/object.js';
+import type { Pod, PodAffinityTerm } from '../objects/types.js';
 import { own } from '../../http/own.js';
 import { labelSelectorMatches } from '../selectors.js';
 import { isTerminal } from './indexes.js';
 import type { Misfit } from './placement.js';
 
-type Obj = any;
-
 export const AFFINITY_NOT_MATCHED = "node(s) didn't match pod affinity rules";
-
-interface Term {
-  labelSelector?: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> } | null;
-  namespaces?: string[];
-  namespaceSelector?: Obj;
-  topologyKey: string;
-}
 
 export { labelSelectorMatches };
 
-function required(pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): Term[] {
-  return ((pod as Obj).spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Term[];
+function required(pod: KubeObject, kind: 'podAffinity' | 'podAntiAffinity'): PodAffinityTerm[] {
+  return (pod as Pod).spec?.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
 }
 
 export function hasRequiredAntiAffinity(pod: KubeObject): boolean {
@@ -30,7 +22,7 @@ export function hasRequiredAntiAffinity(pod: KubeObject): boolean {
 }
 
 /** Whether the term (written by a pod in `ownerNamespace`) selects `pod`. An empty namespaceSelector means all. */
-function termSelects(term: Term, ownerNamespace: string | undefined, pod: KubeObject): boolean {
+function termSelects(term: PodAffinityTerm, ownerNamespace: string | undefined, pod: KubeObject): boolean {
   const ns = pod.metadata.namespace;
   const inScope =
     (term.namespaces ?? []).includes(ns ?? '') ||
@@ -63,21 +55,21 @@ export function podAffinityFilter(pod: KubeObject, world: AffinityWorld): (node:
   const closed: Array<{ key: string; value: string }> = [];
   for (const other of world.antiAffinityPods()) {
     if (other.metadata.uid === pod.metadata.uid || isTerminal(other)) continue;
-    const node = world.node((other as Obj).spec?.nodeName);
+    const node = world.node((other as Pod).spec?.nodeName as string);
     for (const term of required(other, 'podAntiAffinity')) {
       const value = domainOf(node, term.topologyKey);
       if (value !== undefined && termSelects(term, other.metadata.namespace, pod)) closed.push({ key: term.topologyKey, value });
     }
   }
   // For each of the pod's own terms, the domains holding a pod it selects.
-  const domains = (terms: Term[]) => terms.map(() => new Set<string>());
+  const domains = (terms: PodAffinityTerm[]) => terms.map(() => new Set<string>());
   const affinityDomains = domains(affinity);
   const antiDomains = domains(anti);
   const anyAffinityMatch = affinity.map(() => false);
   if (affinity.length + anti.length > 0) {
     for (const other of world.boundPods()) {
       if (other.metadata.uid === pod.metadata.uid) continue;
-      const node = world.node((other as Obj).spec?.nodeName);
+      const node = world.node((other as Pod).spec?.nodeName as string);
       affinity.forEach((t, i) => {
         if (!termSelects(t, ns, other)) return;
         anyAffinityMatch[i] = true;

@@ -6,19 +6,19 @@
 // their sandbox; the pods of a node that goes away are deleted. After a restart, running pods are restored
 // from the runtime's sandbox records instead of being set up again.
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../objects/object.js';
+import { deletionDue, type KubeObject } from '../objects/object.js';
+import type { BoundPod, Container, Node, Pod, RunningPod } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { NOT_READY_MESSAGE } from '../objects/nodes.js';
 import { k8sTime } from '../time.js';
-import { POD_GRACE_MS, type ControllerContext } from './context.js';
+import type { Controller, ControllerContext } from './context.js';
+import { resumePodDeletion } from './pod-deletion.js';
 import { isTerminal } from './indexes.js';
-import { NODES_R, PODS } from './kinds.js';
+import { NODES, PODS } from '../resources.js';
 import { runtimeId } from './names.js';
 import { normalizeImage, podStatus, type PodRuntime } from './pod-status.js';
 import type { SandboxRecords } from './runtime-state.js';
 import type { InitContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
-
-type Obj = any;
 
 /** Longest wait between sandbox or init container retries (the kubelet's back-off is bounded too). */
 export const MAX_BACKOFF_MS = 10_000;
@@ -49,11 +49,11 @@ interface Worker {
 }
 
 function internalIp(node: KubeObject): string {
-  return ((node as Obj).status?.addresses ?? []).find((a: Obj) => a.type === 'InternalIP')?.address ?? '';
+  return ((node as Node).status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
 }
 
 function nodeReady(node: KubeObject): boolean {
-  return ((node as Obj).status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+  return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** Go's time.Duration text at millisecond precision: 850ms, 1.234s. */
@@ -84,7 +84,7 @@ class Limiter {
   }
 }
 
-export class PodLifecycle {
+export class PodLifecycle implements Controller {
   private readonly workers = new Map<string, Worker>();
   private readonly onNode = new Map<string, Set<Worker>>();
   private readonly images = new Map<string, Set<string>>();
@@ -99,14 +99,14 @@ export class PodLifecycle {
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NODES_R)) {
+    if (change.resource === resourceKey(NODES)) {
       const name = change.object.metadata.name;
       if (change.type === 'DELETED') this.nodeGone(name);
       else for (const w of this.onNode.get(name) ?? []) if (!w.sandbox && !w.timer) this.kick(w);
       return;
     }
     if (change.resource !== resourceKey(PODS)) return;
-    const pod = change.object as Obj;
+    const pod = change.object as Pod;
     const uid = String(pod.metadata.uid);
     if (change.type === 'DELETED') {
       const w = this.workers.get(uid);
@@ -114,7 +114,7 @@ export class PodLifecycle {
       return;
     }
     if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
-    this.kick(this.add(pod));
+    this.kick(this.add(pod as BoundPod));
   }
 
   /** After a start (objects restored, nodes synced): finish what was in flight before the stop. */
@@ -128,30 +128,26 @@ export class PodLifecycle {
       void this.tearDown({ namespace: record.namespace, name: record.name, uid: record.uid, node, hostNetwork: record.hostNetwork, sandboxId: record.sandboxId });
     }
     const fresh: Worker[] = [];
-    for (const pod of pods as Obj[]) {
+    for (const pod of pods as Pod[]) {
       const { namespace, name } = pod.metadata;
-      if (pod.metadata.deletionTimestamp && (pod.metadata.finalizers ?? []).length === 0) {
-        // A graceful deletion cut short by the stop: finish it when its grace period ends (finalizers hold it).
-        const left = Math.min(Math.max(0, Date.parse(pod.metadata.deletionTimestamp) - Date.now()), POD_GRACE_MS);
-        setTimeout(() => objects.get(PODS, namespace, name)?.metadata.uid === pod.metadata.uid && objects.delete(PODS, namespace, name), left).unref();
-      }
+      if (deletionDue(pod)) resumePodDeletion(objects, pod);
       if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
-      if (!objects.get(NODES_R, undefined, pod.spec.nodeName)) {
+      if (!objects.get(NODES, undefined, pod.spec.nodeName)) {
         objects.delete(PODS, namespace, name);
         continue;
       }
-      const w = this.add(pod);
-      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod);
+      const w = this.add(pod as BoundPod);
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod as RunningPod);
       else fresh.push(w);
     }
     // Addresses of running pods are marked taken before any new sandbox asks for one.
     for (const w of fresh) this.kick(w);
   }
 
-  private add(pod: Obj): Worker {
+  private add(pod: BoundPod): Worker {
     const w: Worker = {
       uid: String(pod.metadata.uid),
-      namespace: pod.metadata.namespace,
+      namespace: pod.metadata.namespace!,
       name: pod.metadata.name,
       node: pod.spec.nodeName,
       rt: { hostIp: pod.status?.hostIP ?? '', startTime: pod.status?.startTime ?? k8sTime(Date.now()), init: 'pending' },
@@ -168,14 +164,14 @@ export class PodLifecycle {
     return w;
   }
 
-  private restore(w: Worker, pod: Obj): void {
+  private restore(w: Worker, pod: RunningPod): void {
     const hostNetwork = Boolean(pod.spec?.hostNetwork);
     const record = this.options.records.load(w.node, w.uid);
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
     if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP);
     const ids: Record<string, string> = {};
-    for (const s of [...(pod.status.containerStatuses ?? []), ...(pod.status.initContainerStatuses ?? []).map((s: Obj) => ({ ...s, name: `init:${s.name}` }))]) {
+    for (const s of [...(pod.status.containerStatuses ?? []), ...(pod.status.initContainerStatuses ?? []).map((s) => ({ ...s, name: `init:${s.name}` }))]) {
       const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
       if (id) ids[s.name] = id;
     }
@@ -183,8 +179,9 @@ export class PodLifecycle {
     w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, init: 'done', running: { startedAt, ids } };
   }
 
-  private current(w: Worker): Obj | undefined {
-    const pod = this.ctx.objects.get(PODS, w.namespace, w.name) as Obj;
+  /** The worker's pod, bound to its node, unless it went (or another of its name replaced it). */
+  private current(w: Worker): BoundPod | undefined {
+    const pod = this.ctx.objects.get(PODS, w.namespace, w.name) as BoundPod | undefined;
     return pod && String(pod.metadata.uid) === w.uid ? pod : undefined;
   }
 
@@ -216,19 +213,19 @@ export class PodLifecycle {
     w.timer.unref();
   }
 
-  private write(w: Worker): Obj | undefined {
+  private write(w: Worker): BoundPod | undefined {
     const pod = this.current(w);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
     const status = podStatus(pod, w.rt, Date.now());
-    return this.ctx.objects.put(PODS, { ...pod, status } as KubeObject, { onlyIfChanged: true });
+    return this.ctx.objects.put(PODS, { ...pod, status }, { onlyIfChanged: true }) as BoundPod;
   }
 
-  private event(pod: Obj, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
+  private event(pod: BoundPod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     this.ctx.events.record(pod, { type, reason, message, component: 'kubelet', host: pod.spec?.nodeName, ...(fieldPath ? { fieldPath } : {}) });
   }
 
   private async step(w: Worker): Promise<void> {
-    const node = this.ctx.objects.get(NODES_R, undefined, w.node);
+    const node = this.ctx.objects.get(NODES, undefined, w.node);
     let pod = this.current(w);
     if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.running) return;
     w.rt.hostIp = internalIp(node);
@@ -269,7 +266,7 @@ export class PodLifecycle {
       this.options.records.save(w.node, { ...req, ip: result.ip });
       pod = this.write(w) ?? pod;
     }
-    const inits: Obj[] = pod.spec?.initContainers ?? [];
+    const inits = pod.spec?.initContainers ?? [];
     const ids: Record<string, string> = {};
     if (w.rt.init !== 'done' && inits.length > 0) {
       if (w.rt.init === 'pending') for (const c of inits) this.startEvents(pod, c, `spec.initContainers{${c.name}}`);
@@ -299,7 +296,7 @@ export class PodLifecycle {
   }
 
   /** Pulling / Pulled, Created, Started for one container, in the kubelet's words. */
-  private startEvents(pod: Obj, c: Obj, fieldPath: string): void {
+  private startEvents(pod: BoundPod, c: Container, fieldPath: string): void {
     const image = String(c.image ?? '');
     let cache = this.images.get(pod.spec.nodeName);
     if (!cache) this.images.set(pod.spec.nodeName, (cache = new Set()));
@@ -336,7 +333,7 @@ export class PodLifecycle {
     }
   }
 
-  private async runInit(pod: Obj): Promise<string | undefined> {
+  private async runInit(pod: BoundPod): Promise<string | undefined> {
     try {
       return await this.options.initRunner.run(pod, pod.spec.nodeName);
     } catch (e) {

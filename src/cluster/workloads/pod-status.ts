@@ -4,9 +4,8 @@
 // sorts them, and images are shown fully qualified with a digest as containerd reports them.
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../objects/object.js';
+import type { Condition, Container, Pod } from '../objects/types.js';
 import { k8sTime } from '../time.js';
-
-type Obj = any;
 
 /** docker.io/library/nginx:latest from nginx, as containerd names images. */
 export function normalizeImage(image: string): string {
@@ -24,15 +23,6 @@ export function imageId(image: string): string {
   if (normalized.includes('@')) return normalized;
   const repo = normalized.slice(0, normalized.lastIndexOf(':'));
   return `${repo}@sha256:${createHash('sha256').update(normalized).digest('hex')}`;
-}
-
-export interface Condition {
-  type: string;
-  status: string;
-  lastProbeTime: null;
-  lastTransitionTime: string;
-  reason?: string;
-  message?: string;
 }
 
 export function condition(type: string, status: boolean, now: number, reason?: string, message?: string): Condition {
@@ -59,21 +49,21 @@ export interface PodRuntime {
   running?: { startedAt: string; ids: Record<string, string> };
 }
 
-const byName = (a: Obj, b: Obj) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-function names(containers: Obj[]): string {
+function names(containers: Container[]): string {
   return `[${containers.map((c) => c.name).join(' ')}]`;
 }
 
 /** The status for a pod bound to a node at the step `rt` describes; previous keeps transition times. */
 export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<string, unknown> {
-  const spec = (pod as Obj).spec ?? {};
-  const previous = (pod as Obj).status ?? {};
-  const containers: Obj[] = spec.containers ?? [];
-  const inits: Obj[] = spec.initContainers ?? [];
+  const spec = (pod as Pod).spec ?? {};
+  const previous = (pod as Pod).status ?? {};
+  const containers = spec.containers ?? [];
+  const inits = spec.initContainers ?? [];
   const initDone = rt.init === 'done' || inits.length === 0;
   const running = rt.running !== undefined && initDone;
-  const scheduled = (previous.conditions ?? []).find((c: Condition) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
+  const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
   const conditions = keepTransitions(previous.conditions, [
     condition('PodReadyToStartContainers', rt.podIp !== undefined, now),
     initDone ? condition('Initialized', true, now) : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(inits)}`),
@@ -111,7 +101,7 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   return status;
 }
 
-function initStatus(pod: KubeObject, c: Obj, index: number, rt: PodRuntime): Record<string, unknown> {
+function initStatus(pod: KubeObject, c: Container, index: number, rt: PodRuntime): Record<string, unknown> {
   const base = { image: normalizeImage(String(c.image ?? '')), imageID: '', lastState: {}, name: c.name, ready: false, restartCount: 0, started: false };
   if (rt.init === 'done') {
     const id = rt.running?.ids[`init:${c.name}`];

@@ -1,22 +1,22 @@
 // Pods made from a controller's template (ReplicaSet and DaemonSet controllers): the template's metadata
 // and spec, a generated name, the controller's ownerReference, and the apiserver's defaults for a new pod.
-import type { KubeObject } from '../objects/object.js';
+import type { KubeObject, ObjectMeta } from '../objects/object.js';
+import type { PodSpec, PodTemplateSpec } from '../objects/types.js';
 import type { ObjectStore } from '../objects/store.js';
 import { ownerReference } from './context.js';
 import { workloadDefaults } from './defaults.js';
-import { PODS } from './kinds.js';
+import { PODS } from '../resources.js';
 import { refuseIfTerminating } from './namespaces.js';
 import { randomSuffix } from './names.js';
 
-type Obj = any;
-
-export function createPodFrom(objects: ObjectStore, owner: KubeObject, template: Obj, extra: { labels?: Record<string, string>; spec?: (spec: Obj) => void } = {}): KubeObject {
+export function createPodFrom(objects: ObjectStore, owner: KubeObject, template: PodTemplateSpec | undefined, extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {}): KubeObject {
   const namespace = owner.metadata.namespace!;
   let name: string;
   do name = `${owner.metadata.name}-${randomSuffix()}`;
   while (objects.get(PODS, namespace, name));
   refuseIfTerminating(objects, PODS, namespace, name);
-  const meta = structuredClone(template?.metadata ?? {});
+  // The template's creationTimestamp (null) is not the pod's.
+  const meta = structuredClone(template?.metadata ?? {}) as Partial<ObjectMeta>;
   delete meta.creationTimestamp;
   const spec = structuredClone(template?.spec ?? {});
   extra.spec?.(spec);

@@ -3,7 +3,9 @@
 // own writes (which notify synchronously) never re-enter it. A key whose work failed comes back after
 // client-go's controller back-off (5 ms doubling per failure, at most 1000 s) until it is forgotten.
 import type { KubeObject } from '../objects/object.js';
+import type { Change } from '../objects/store.js';
 import type { ResourceType } from '../resources.js';
+import type { Controller } from './context.js';
 import { KubeError } from '../status.js';
 
 /** workqueue.DefaultControllerRateLimiter's per-item exponential back-off. */
@@ -83,7 +85,7 @@ export function splitKey(key: string): [string, string] {
 }
 
 /** What the namespaced controllers share: one queue of `namespace/name` keys of their primary resource. */
-export abstract class KeyedController {
+export abstract class KeyedController implements Controller {
   readonly queue: WorkQueue;
 
   constructor(
@@ -110,5 +112,11 @@ export abstract class KeyedController {
     for (const o of this.ctx.objects.list(this.primary)) this.enqueue(o);
   }
 
+  abstract observe(change: Change): void;
+
   abstract reconcile(key: string): void;
+
+  close(): void {
+    this.queue.close();
+  }
 }

@@ -1,18 +1,17 @@
 // The ReplicaSet controller: keeps spec.replicas pods of the template alive (creating `<rs>-<5 chars>`,
 // deleting the least useful extras first, a burst at a time: burst.ts) and reports replicas / ready /
 // available in status. A create the cluster refuses is a FailedCreate event and a retry after back-off.
-import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
-import { controllerRef, deletePodGracefully, isActive, isPodReady, type ControllerContext } from './context.js';
-import { PODS, REPLICASETS } from './kinds.js';
+import type { Pod, ReplicaSet } from '../objects/types.js';
+import { controllerRef, isActive, isPodReady, type ControllerContext } from './context.js';
+import { deletePodGracefully } from './pod-deletion.js';
+import { PODS, REPLICASETS } from '../resources.js';
 import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
-type Obj = any;
-
 /** Which extra pods go first: unscheduled, then not running, then not ready, then the newest. */
-function deletionRank(pod: Obj): number[] {
+function deletionRank(pod: Pod): number[] {
   return [
     pod.spec?.nodeName ? 1 : 0,
     pod.status?.phase === 'Running' ? 1 : 0,
@@ -48,7 +47,7 @@ export class ReplicaSetController extends KeyedController {
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects, index, events } = this.ctx;
-    const rs = objects.get(REPLICASETS, namespace, name) as Obj;
+    const rs = objects.get(REPLICASETS, namespace, name) as ReplicaSet | undefined;
     if (!rs || rs.metadata.deletionTimestamp) return;
     const pods = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid);
     const active = pods.filter(isActive);
@@ -72,6 +71,6 @@ export class ReplicaSetController extends KeyedController {
       status['availableReplicas'] = ready;
     }
     status['observedGeneration'] = rs.metadata.generation ?? 1;
-    objects.put(REPLICASETS, { ...rs, status } as KubeObject, { onlyIfChanged: true });
+    objects.put(REPLICASETS, { ...rs, status }, { onlyIfChanged: true });
   }
 }

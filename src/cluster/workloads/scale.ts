@@ -1,12 +1,11 @@
 // The scale subresource of Deployments and ReplicaSets (autoscaling/v1 Scale): what `kubectl scale` reads
 // and patches. spec.replicas maps to the parent's; status shows its replicas and selector as text.
 import type { KubeObject } from '../objects/object.js';
+import type { LabelSelector, Scalable } from '../objects/types.js';
 import { fieldError, invalidObject } from '../status.js';
 
-type Obj = any;
-
-function selectorText(sel: Obj): string {
-  const parts = Object.entries((sel?.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
+function selectorText(sel: LabelSelector | undefined): string {
+  const parts = Object.entries(sel?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
   for (const e of sel?.matchExpressions ?? []) {
     const op = String(e.operator);
     if (op === 'Exists') parts.push(e.key);
@@ -17,7 +16,7 @@ function selectorText(sel: Obj): string {
 }
 
 export function scaleOf(parent: KubeObject): KubeObject {
-  const p = parent as Obj;
+  const p = parent as Scalable;
   const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
   return {
     kind: 'Scale',
@@ -29,8 +28,8 @@ export function scaleOf(parent: KubeObject): KubeObject {
 }
 
 /** The parent with the replicas a written Scale asks for (already decoded as an int32); 422 when negative. */
-export function withScale(parent: KubeObject, scale: Obj): KubeObject {
+export function withScale(parent: KubeObject, scale: { spec?: { replicas?: number } }): KubeObject {
   const replicas = scale?.spec?.replicas ?? 0;
   if (replicas < 0) throw invalidObject('Scale', 'autoscaling', parent.metadata.name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
-  return { ...structuredClone(parent), spec: { ...((parent as Obj).spec ?? {}), replicas } };
+  return { ...structuredClone(parent), spec: { ...((parent as Scalable).spec ?? {}), replicas } };
 }

@@ -3,22 +3,21 @@
 // with a FailedScheduling event. Unschedulable pods are retried whenever a node changes or a bound pod goes.
 import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../objects/object.js';
+import type { Condition, Node, Pod } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { k8sTime } from '../time.js';
-import type { ControllerContext } from './context.js';
-import { NODES_R, PODS } from './kinds.js';
+import type { Controller, ControllerContext } from './context.js';
+import { NODES, PODS } from '../resources.js';
 import { isTerminal } from './indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
 import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
 import { nsKey, splitKey, WorkQueue } from './queue.js';
 
-type Obj = any;
-
 /** How long one turn of scheduling may run before it yields to everything else. */
 const SLICE_MS = 50;
 
 export function wantsScheduling(pod: KubeObject): boolean {
-  const p = pod as Obj;
+  const p = pod as Pod;
   if (p.spec?.nodeName || pod.metadata.deletionTimestamp) return false;
   if ((p.spec?.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return false;
   const phase = p.status?.phase;
@@ -28,12 +27,12 @@ export function wantsScheduling(pod: KubeObject): boolean {
 /** Node changes that can change where pods fit (not the kubelet's status heartbeats). */
 function placementChanged(change: Change): boolean {
   if (change.type !== 'MODIFIED' || !change.previous) return true;
-  const a = change.previous as Obj;
-  const b = change.object as Obj;
+  const a = change.previous as Node;
+  const b = change.object as Node;
   return JSON.stringify([a.spec, a.metadata.labels, a.status?.allocatable]) !== JSON.stringify([b.spec, b.metadata.labels, b.status?.allocatable]);
 }
 
-export class Scheduler {
+export class Scheduler implements Controller {
   private readonly pending = new Set<string>();
   private readonly unschedulable = new Set<string>();
   /** Unschedulable pods whose own podAffinity found no match: a newly bound pod may be one. */
@@ -50,17 +49,17 @@ export class Scheduler {
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NODES_R)) {
+    if (change.resource === resourceKey(NODES)) {
       if (placementChanged(change)) this.retryUnschedulable();
       return;
     }
     if (change.resource !== resourceKey(PODS)) return;
     const key = nsKey(change.object.metadata.namespace, change.object.metadata.name);
-    const obj = change.object as Obj;
+    const obj = change.object as Pod;
     if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object)) this.antiAffinity.set(key, change.object);
     else this.antiAffinity.delete(key);
     // A newly bound pod can be what another pod's affinity waits for (only those pods are retried: binds are many).
-    if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Obj | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
+    if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Pod | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
       for (const k of this.affinityWaiters) if (this.unschedulable.delete(k)) this.pending.add(k);
       this.affinityWaiters.clear();
       this.queue.add('run');
@@ -68,7 +67,7 @@ export class Scheduler {
     if (change.type === 'DELETED') {
       this.pending.delete(key);
       this.unschedulable.delete(key);
-      if ((change.object as Obj).spec?.nodeName) this.retryUnschedulable();
+      if ((change.object as Pod).spec?.nodeName) this.retryUnschedulable();
       return;
     }
     if (!wantsScheduling(change.object)) {
@@ -76,7 +75,7 @@ export class Scheduler {
       this.unschedulable.delete(key);
       return;
     }
-    const specChanged = !change.previous || JSON.stringify((change.previous as Obj).spec) !== JSON.stringify((change.object as Obj).spec);
+    const specChanged = !change.previous || JSON.stringify((change.previous as Pod).spec) !== JSON.stringify((change.object as Pod).spec);
     if (!this.unschedulable.has(key) || specChanged) {
       this.unschedulable.delete(key);
       this.pending.add(key);
@@ -112,12 +111,12 @@ export class Scheduler {
     if (this.cursor >= this.round.length) {
       const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
       this.pending.clear();
-      pods.sort((a, b) => Number((b as Obj).spec?.priority ?? 0) - Number((a as Obj).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+      pods.sort((a, b) => Number((b as Pod).spec?.priority ?? 0) - Number((a as Pod).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
       this.round = pods.map((p) => nsKey(p.metadata.namespace, p.metadata.name));
       this.cursor = 0;
       if (this.round.length === 0) return;
     }
-    const nodes = objects.list(NODES_R);
+    const nodes = objects.list(NODES);
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     const deadline = performance.now() + SLICE_MS;
     while (this.cursor < this.round.length && performance.now() < deadline) {
@@ -129,7 +128,7 @@ export class Scheduler {
 
   private place(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
     const { index } = this.ctx;
-    const pinned = pinnedNode((pod as Obj).spec);
+    const pinned = pinnedNode((pod as Pod).spec);
     const candidates = pinned !== undefined ? [byName.get(pinned)].filter((n): n is KubeObject => n !== undefined) : nodes;
     const interPod = podAffinityFilter(pod, this.world(byName));
     let best: KubeObject | undefined;
@@ -148,7 +147,7 @@ export class Scheduler {
 
   private world(byName: Map<string, KubeObject>): AffinityWorld {
     return {
-      boundPods: () => this.ctx.objects.list(PODS).filter((p) => (p as Obj).spec?.nodeName && !isTerminal(p) && !p.metadata.deletionTimestamp),
+      boundPods: () => this.ctx.objects.list(PODS).filter((p) => (p as Pod).spec?.nodeName && !isTerminal(p) && !p.metadata.deletionTimestamp),
       antiAffinityPods: () => this.antiAffinity.values(),
       node: (name) => byName.get(name),
     };
@@ -156,12 +155,12 @@ export class Scheduler {
 
   private bind(pod: KubeObject, node: KubeObject): void {
     const now = Date.now();
-    const status = { ...((pod as Obj).status ?? {}) };
+    const status = { ...((pod as Pod).status ?? {}) };
     status.conditions = [
-      ...(status.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'),
+      ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: k8sTime(now) },
     ];
-    const bound = this.ctx.objects.put(PODS, { ...pod, spec: { ...(pod as Obj).spec, nodeName: node.metadata.name }, status } as KubeObject);
+    const bound = this.ctx.objects.put(PODS, { ...pod, spec: { ...(pod as Pod).spec, nodeName: node.metadata.name }, status });
     this.ctx.events.record(bound, {
       type: 'Normal',
       reason: 'Scheduled',
@@ -177,9 +176,9 @@ export class Scheduler {
     const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name)) ?? interPod(n)).filter((m): m is Misfit => m !== undefined);
     const message = failedSchedulingMessage(nodes.length, misfits);
     const now = Date.now();
-    const status = { ...((pod as Obj).status ?? {}) };
-    const old = (status.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
-    const cond = {
+    const status = { ...((pod as Pod).status ?? {}) };
+    const old = (status.conditions ?? []).find((c) => c.type === 'PodScheduled');
+    const cond: Condition = {
       type: 'PodScheduled',
       status: 'False',
       lastProbeTime: null,
@@ -188,11 +187,11 @@ export class Scheduler {
       message,
     };
     status.phase = 'Pending';
-    status.conditions = [...(status.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), cond];
+    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), cond];
     // Marked first: the write below comes straight back through observe().
     this.unschedulable.add(nsKey(pod.metadata.namespace, pod.metadata.name));
     if (misfits.some((m) => m.reasons.includes(AFFINITY_NOT_MATCHED))) this.affinityWaiters.add(nsKey(pod.metadata.namespace, pod.metadata.name));
-    const stored = objects.put(PODS, { ...pod, status } as KubeObject, { onlyIfChanged: true });
+    const stored = objects.put(PODS, { ...pod, status }, { onlyIfChanged: true });
     events.record(stored, { type: 'Warning', reason: 'FailedScheduling', message, component: 'default-scheduler', action: 'Scheduling' }, now);
   }
 }

@@ -5,11 +5,10 @@
 import { randomInt } from 'node:crypto';
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { KubeObject } from '../objects/object.js';
+import type { Service, ServicePort } from '../objects/types.js';
 import type { ObjectStore } from '../objects/store.js';
 import { invalidObject, type KubeError } from '../status.js';
-import { SERVICES_R } from './kinds.js';
-
-type Obj = any;
+import { SERVICES } from '../resources.js';
 
 const NODE_PORTS: [number, number] = [30000, 32767];
 
@@ -51,8 +50,8 @@ export interface ServiceNetwork {
 
 /** Fills a written Service's defaults and addresses; throws KubeError (422) for addresses it cannot have. */
 export function admitService(objects: ObjectStore, network: ServiceNetwork, svc: KubeObject, existing: KubeObject | undefined): void {
-  const spec = ((svc as Obj).spec ??= {});
-  const old = (existing as Obj | undefined)?.spec;
+  const spec = ((svc as Service).spec ??= {});
+  const old = (existing as Service | undefined)?.spec;
   const name = svc.metadata.name;
   spec.type ??= 'ClusterIP';
   spec.sessionAffinity ??= 'None';
@@ -66,7 +65,7 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
   spec.ipFamilies ??= ['IPv4'];
   spec.ipFamilyPolicy ??= 'SingleStack';
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster';
-  (svc as Obj).status ??= { loadBalancer: {} };
+  (svc as Service).status ??= { loadBalancer: {} };
 
   const requested: string | undefined = spec.clusterIP || spec.clusterIPs?.[0] || undefined;
   if (old?.clusterIP) {
@@ -81,7 +80,7 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
   } else {
     const cidr = Cidr.parse(network.serviceCidr);
     const used = new Set<string>();
-    for (const s of objects.list(SERVICES_R) as Obj[]) {
+    for (const s of objects.list(SERVICES) as Service[]) {
       if (s.metadata.namespace === svc.metadata.namespace && s.metadata.name === name) continue;
       for (const ip of s.spec?.clusterIPs ?? [s.spec?.clusterIP]) if (ip) used.add(ip);
     }
@@ -108,12 +107,12 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
 
 function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeObject | undefined): void {
   const used = new Set<number>();
-  for (const s of objects.list(SERVICES_R) as Obj[]) {
+  for (const s of objects.list(SERVICES) as Service[]) {
     if (s.metadata.namespace === svc.metadata.namespace && s.metadata.name === svc.metadata.name) continue;
     for (const p of s.spec?.ports ?? []) if (p.nodePort) used.add(Number(p.nodePort));
   }
-  const oldPorts: Obj[] = (existing as Obj | undefined)?.spec?.ports ?? [];
-  for (const [i, p] of ((svc as Obj).spec.ports ?? []).entries()) {
+  const oldPorts: ServicePort[] = (existing as Service | undefined)?.spec?.ports ?? [];
+  for (const [i, p] of ((svc as Service).spec!.ports ?? []).entries()) {
     if (p.nodePort) {
       if (used.has(Number(p.nodePort))) {
         throw refuse(svc.metadata.name, `spec.ports[${i}].nodePort`, String(p.nodePort), 'provided port is already allocated');

@@ -2,10 +2,9 @@
 // and selects the template's labels, non-negative replicas, at least one container. Errors are 422 Invalid
 // Statuses with field causes, so kubectl prints `The Deployment "x" is invalid: spec.selector: Required value`.
 import type { KubeObject } from '../objects/object.js';
+import type { Pod, PodController, PodSpec } from '../objects/types.js';
 import { labelSelectorMatches } from '../selectors.js';
 import { fieldError, invalidObject, type StatusCause } from '../status.js';
-
-type Obj = any;
 
 /** Go's %#v of a map[string]string: map[string]string{"a":"b"}, keys sorted. */
 function goMap(m: Record<string, string> | undefined): string {
@@ -13,16 +12,16 @@ function goMap(m: Record<string, string> | undefined): string {
   return `map[string]string{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(m![k])}`).join(', ')}}`;
 }
 
-function containers(field: string, spec: Obj, causes: StatusCause[]): void {
+function containers(field: string, spec: PodSpec | undefined, causes: StatusCause[]): void {
   if (!Array.isArray(spec?.containers) || spec.containers.length === 0) causes.push(fieldError.required(`${field}.containers`));
 }
 
 /** Throws the apiserver's 422 for a Pod, Deployment, ReplicaSet or DaemonSet it would refuse. */
 export function validateWorkload(kind: string, group: string, obj: KubeObject): void {
-  const o = obj as Obj;
   const causes: StatusCause[] = [];
-  if (kind === 'Pod') containers('spec', o.spec, causes);
+  if (kind === 'Pod') containers('spec', (obj as Pod).spec, causes);
   if (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'DaemonSet') {
+    const o = obj as PodController;
     const sel = o.spec?.selector;
     const labels = o.spec?.template?.metadata?.labels ?? {};
     if (!sel) causes.push(fieldError.required('spec.selector'));
