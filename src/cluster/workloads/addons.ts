@@ -6,10 +6,9 @@
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import type { KubeObject } from '../objects/object.js';
+import type { Container, PodSpec } from '../objects/types.js';
 import { k8sTime } from '../time.js';
 import { workloadDefaults } from './defaults.js';
-
-type Obj = any;
 
 const ADDON_LABELS = { 'addonmanager.kubernetes.io/mode': 'Reconcile', 'kubernetes.azure.com/managedby': 'aks' };
 const CRITICAL = [{ key: 'CriticalAddonsOnly', operator: 'Exists' }];
@@ -28,10 +27,10 @@ interface Addon {
   name: string;
   labels: Record<string, string>;
   replicas?: number;
-  pod: Obj;
+  pod: PodSpec;
 }
 
-function container(name: string, image: string, extra: Obj = {}): Obj {
+function container(name: string, image: string, extra: Partial<Container> = {}): Container {
   return { name, image, ...extra };
 }
 
