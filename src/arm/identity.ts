@@ -1,6 +1,7 @@
 // The default tenant, subscription and service principal, created on first start and kept in the
 // store, so a restart keeps the credentials every client has already been given.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { IDENTITY_KEY } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
 export interface Identity {
@@ -26,8 +27,6 @@ export interface TenantRecord {
   displayName: string;
   defaultDomain: string;
 }
-
-const IDENTITY_KEY = 'aksemu:identity';
 
 export function subscriptionKey(subscriptionId: string): string {
   return `/subscriptions/${subscriptionId}`;

@@ -9,8 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { ArmError, operationInterrupted, operationNotFound, type ArmErrorBody } from './errors.js';
 import type { ArmResponse, RequestContext, Route } from './provider.js';
 import type { Registry } from './registry.js';
+import { OPERATIONS_PREFIX } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { normalizeLocation } from './locations.js';
+import { sameId } from '../ids/compare.js';
 
 export type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
 
@@ -89,8 +91,6 @@ export interface BeginSpec {
   statusPath?: (operationId: string) => string;
 }
 
-const OPERATIONS_PREFIX = 'aksemu:operations/';
-
 function operationKey(id: string): string {
   return OPERATIONS_PREFIX + id;
 }
@@ -99,10 +99,6 @@ function subscriptionOf(resourceId: string): string {
   const match = /^\/subscriptions\/([^/]+)/i.exec(resourceId);
   if (!match) throw new Error(`not a subscription-scoped resource id: ${resourceId}`);
   return match[1]!;
-}
-
-function sameText(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** The path (no host, no query) of an operation's Azure-AsyncOperation status resource. */
@@ -288,9 +284,9 @@ function findOperation(ctx: RequestContext, scope: { subscriptionId: string; nam
   const op = ctx.lro.get(id);
   const inScope =
     op !== undefined &&
-    sameText(op.subscriptionId, scope.subscriptionId) &&
-    (scope.namespace === undefined || sameText(op.namespace, scope.namespace)) &&
-    (scope.location === undefined || sameText(op.location, normalizeLocation(scope.location)));
+    sameId(op.subscriptionId, scope.subscriptionId) &&
+    (scope.namespace === undefined || sameId(op.namespace, scope.namespace)) &&
+    (scope.location === undefined || sameId(op.location, normalizeLocation(scope.location)));
   if (!op || !inScope) throw operationNotFound(id);
   return op;
 }

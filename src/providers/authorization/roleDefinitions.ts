@@ -5,6 +5,7 @@ import { ROLE_DEFINITION_API_VERSIONS } from './apiVersions.js';
 import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from './builtInRoles.js';
 import { roleDefinitionDoesNotExist } from './errors.js';
 import { SCOPE_TEMPLATES, scopeOf, subscriptionOf } from './scopes.js';
+import { sameId } from '../../ids/compare.js';
 
 export const ROLE_DEFINITION_TYPE = 'Microsoft.Authorization/roleDefinitions';
 
@@ -42,7 +43,7 @@ function roleFilter(filter: string | null): (role: BuiltInRole) => boolean {
   const name = /roleName\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   const type = /type\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   return (role) =>
-    (name === undefined || role.roleName.toLowerCase() === name.toLowerCase()) &&
+    (name === undefined || sameId(role.roleName, name)) &&
     (type === undefined || type.toLowerCase() === 'builtinrole');
 }
 

@@ -2,7 +2,8 @@
 // `subnets`, an NSG's `networkInterfaces`. They are kept on the referenced record (not recomputed by
 // scanning every subnet on each read), updated by whoever adds or drops the reference.
 import type { Store } from '../../store/store.js';
-import { sameId, type SubResource } from './resource.js';
+import { sameId } from '../../ids/compare.js';
+import type { SubResource } from './resource.js';
 
 type Member = 'subnets' | 'networkInterfaces';
 

@@ -57,10 +57,6 @@ export function newResourceGuid(): string {
   return randomUUID();
 }
 
-export function sameId(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
-}
-
 export function groupNameOf(resourceId: string): string {
   return /\/resourceGroups\/([^/]+)/i.exec(resourceId)?.[1] ?? '';
 }

@@ -14,6 +14,7 @@ import { measure, type Measure } from './measure.js';
 import { lookupFunction } from '../functions/index.js';
 import { typeName } from '../functions/typeName.js';
 import { setOwn } from '../../http/own.js';
+import { sameId } from '../../ids/compare.js';
 
 export type { EvalEnv } from './env.js';
 
@@ -216,7 +217,7 @@ export function callsOf(value: unknown, name: string): Expr[][] {
   const found: Expr[][] = [];
   const visit = (expr: Expr): void => {
     if (expr.kind === 'call') {
-      if (expr.name.toLowerCase() === name.toLowerCase()) found.push(expr.args);
+      if (sameId(expr.name, name)) found.push(expr.args);
       expr.args.forEach(visit);
     } else if (expr.kind === 'property') visit(expr.target);
     else if (expr.kind === 'index') {

@@ -16,6 +16,7 @@ import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { AzCliError } from '../errors.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 const TEMPLATE_FILE: ArgDef = { dest: 'templateFile', options: ['--template-file', '-f'], help: 'A path to a template file or Bicep file' };
 const PARAMETERS: ArgDef = { dest: 'parameters', options: ['--parameters', '-p'], type: 'list', help: 'Parameters: KEY=VALUE pairs, a JSON string, or @file' };
@@ -79,7 +80,7 @@ function typedValue(raw: string, type: string | undefined): unknown {
 /** {name: {value}} from every --parameters argument, later ones winning. */
 export function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
   const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown }>;
-  const typeOf = (name: string) => Object.entries(declared).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]?.type;
+  const typeOf = (name: string) => Object.entries(declared).find(([k]) => sameId(k, name))?.[1]?.type;
   const out: Record<string, { value: unknown }> = {};
   const mergeObject = (obj: Record<string, unknown>) => {
     // A parameters file ({"$schema", "parameters": {…}}) or a bare {name: {value}} object.
@@ -109,7 +110,7 @@ export function collectParameters(args: string[] | undefined, template: Record<s
   }
   // az asks for required values; without a terminal it stops (no prompting here).
   const missing = Object.entries(declared)
-    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase()))
+    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => sameId(k, name)))
     .map(([name]) => name);
   if (missing.length > 0) throw new AzCliError(`Missing input parameters: ${missing.join(', ')}`);
   return out;

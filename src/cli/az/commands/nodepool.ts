@@ -10,6 +10,7 @@ import { agentPoolProperties } from './aks-body.js';
 import { AUTOSCALER_ARGS, clusterPath } from './aks.js';
 import { poolListTable, poolShowTable } from './aks-tables.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 const CLUSTER_NAME: ArgDef = { dest: 'clusterName', options: ['--cluster-name'], required: true, help: 'The cluster name' };
 const POOL_NAME: ArgDef = { dest: 'name', options: ['--nodepool-name', '--name', '-n'], required: true, help: 'The node pool name' };
@@ -153,7 +154,7 @@ export const nodepoolCommands: CommandDef[] = [
     async run(ctx, args) {
       const name = str(args, 'name')!;
       const pools = await listPools(ctx, args);
-      if (!pools.some((p) => String(p['name']).toLowerCase() === name.toLowerCase())) {
+      if (!pools.some((p) => sameId(String(p['name']), name))) {
         throw new AzCliError(`Node pool ${name} doesnt exist, use 'aks nodepool list' to get current node pool list`);
       }
       await longRunning(ctx, { method: 'DELETE', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [202, 204] }, flag(args, 'noWait'));

@@ -9,6 +9,7 @@ import { AzCliError } from '../errors.js';
 import { groupScope } from '../resource-id.js';
 import { flattenProperties } from '../transforms.js';
 import { listAll, OPTIONAL_RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 export const NETWORK_CONTRIBUTOR_ID = '4d97b98b-1d4f-4787-a291-c67834d212e7';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -123,7 +124,7 @@ export const roleCommands: CommandDef[] = [
         // atScope() at the scope, then only the assignments made exactly there.
         const scope = scopeOf(ctx, args);
         items = (await assignmentsAtScope(ctx, scope)).map((a) => flattenProperties(a) as Record<string, unknown>);
-        items = items.filter((a) => String(a['scope'] ?? '').toLowerCase() === scope.toLowerCase());
+        items = items.filter((a) => sameId(String(a['scope'] ?? ''), scope));
       }
       const assignee = str(args, 'assignee');
       if (assignee !== undefined) items = items.filter((a) => a['principalId'] === assignee);

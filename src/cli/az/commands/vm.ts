@@ -13,6 +13,7 @@ import { resolveSshKey } from '../ssh-key.js';
 import { parseTags } from '../tags.js';
 import { flattenProperties } from '../transforms.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS, YES } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 /** az's image aliases (azure-cli 2.45 aliases.json), the Linux ones: aksemu VMs take SSH keys only. */
 const IMAGE_ALIASES: Record<string, { publisher: string; offer: string; sku: string; version: string }> = {
@@ -31,7 +32,7 @@ function networkPath(ctx: Invocation, resourceGroup: string, type: string, name:
 }
 
 function imageReference(image: string) {
-  const alias = Object.entries(IMAGE_ALIASES).find(([name]) => name.toLowerCase() === image.toLowerCase());
+  const alias = Object.entries(IMAGE_ALIASES).find(([name]) => sameId(name, image));
   if (alias) return alias[1];
   const urn = image.split(':');
   if (urn.length === 4 && urn.every((part) => part !== '')) return { publisher: urn[0]!, offer: urn[1]!, sku: urn[2]!, version: urn[3]! };
