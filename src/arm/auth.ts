@@ -64,7 +64,7 @@ async function loadOrCreateKey(store: Store): Promise<SigningKey> {
   });
 }
 
-export interface IssueRequest {
+interface IssueRequest {
   appId: string;
   objectId: string;
   audience: string;

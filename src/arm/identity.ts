@@ -36,7 +36,7 @@ export function getSubscription(store: Store, subscriptionId: string): Subscript
   return store.get<SubscriptionRecord>(subscriptionKey(subscriptionId));
 }
 
-export function tenantKey(tenantId: string): string {
+function tenantKey(tenantId: string): string {
   return `/tenants/${tenantId}`;
 }
 

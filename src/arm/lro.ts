@@ -14,7 +14,7 @@ import type { Store } from '../store/store.js';
 import { normalizeLocation } from './locations.js';
 import { sameId } from '../ids/compare.js';
 
-export type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
+type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
 
 export interface Operation {
   id: string;
@@ -62,7 +62,7 @@ export interface OperationKind {
   fail?(op: Operation, env: OperationEnv, error: ArmErrorBody): void;
 }
 
-export type PollingHeaders =
+type PollingHeaders =
   /** Resource providers' PUT/PATCH: Azure-AsyncOperation. */
   | 'async-operation'
   /** Resource providers' DELETE/POST: Azure-AsyncOperation and Location. */
@@ -70,7 +70,7 @@ export type PollingHeaders =
   /** Resource group delete: Location at subscription scope only. */
   | 'subscription-location';
 
-export interface BeginSpec {
+interface BeginSpec {
   kind: string;
   namespace: string;
   location: string;
@@ -102,11 +102,11 @@ function subscriptionOf(resourceId: string): string {
 }
 
 /** The path (no host, no query) of an operation's Azure-AsyncOperation status resource. */
-export function operationStatusPath(op: Operation): string {
+function operationStatusPath(op: Operation): string {
   return `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operations/${op.id}`;
 }
 
-export interface LroOptions {
+interface LroOptions {
   /** Milliseconds between accepting an operation and running its work. */
   delayMs: number;
   log: (line: string) => void;

@@ -16,7 +16,7 @@ interface CompiledRoute {
   specificity: string;
 }
 
-export type Match =
+type Match =
   | { kind: 'route'; route: Route; provider: Provider; params: Record<string, string> }
   | { kind: 'method-not-allowed' }
   | { kind: 'none' };

@@ -76,7 +76,7 @@ interface Writer {
   write(s: string): unknown;
 }
 
-export function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
+function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
   let input: PlanInput;
   try {
     input = planInput(flags);

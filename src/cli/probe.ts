@@ -37,7 +37,7 @@ function parseTimeout(value: string): number {
   return ms;
 }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   from: From;
   to: ProbeRequest['to'];
   resourceGroup?: string;
@@ -47,7 +47,7 @@ export interface ProbeOptions {
   timeout?: number;
 }
 
-export interface ProbeIO {
+interface ProbeIO {
   env: NodeJS.ProcessEnv;
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };

@@ -24,7 +24,7 @@ export interface DeploymentScope {
 }
 
 /** What only a running deployment can answer. */
-export interface Runtime {
+interface Runtime {
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
 }

@@ -17,7 +17,7 @@ export interface ArgDef {
 
 export type ParsedArgs = Record<string, string | number | boolean | string[] | undefined>;
 
-export interface ParseResult {
+interface ParseResult {
   args: ParsedArgs;
   /** The options as typed, in order: az's ParameterSetName header. */
   typed: string[];

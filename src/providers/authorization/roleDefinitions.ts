@@ -7,7 +7,7 @@ import { roleDefinitionDoesNotExist } from './errors.js';
 import { SCOPE_TEMPLATES, scopeOf, subscriptionOf } from './scopes.js';
 import { sameId } from '../../ids/compare.js';
 
-export const ROLE_DEFINITION_TYPE = 'Microsoft.Authorization/roleDefinitions';
+const ROLE_DEFINITION_TYPE = 'Microsoft.Authorization/roleDefinitions';
 
 /** When built-in roles appear to have been created and last changed (fixed: they are not ours). */
 const BUILT_IN_CREATED = '2015-02-02T21:55:09.8806423Z';
@@ -18,7 +18,7 @@ export function roleDefinitionId(scope: string, guid: string): string {
   return `${sub ? `/subscriptions/${sub}` : ''}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
 }
 
-export function renderRoleDefinition(role: BuiltInRole, scope: string): unknown {
+function renderRoleDefinition(role: BuiltInRole, scope: string): unknown {
   return {
     id: roleDefinitionId(scope, role.id),
     name: role.id,

@@ -13,8 +13,8 @@ import { renderPool } from './render.js';
 import { agentPoolModel } from './schema.js';
 import { sameId } from '../../ids/compare.js';
 
-export const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
-export const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
+const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
+const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
 
 const POOLS = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
 const POOL = `${POOLS}/{agentPoolName}`;

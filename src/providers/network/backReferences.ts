@@ -18,7 +18,7 @@ function update(store: Store, targetId: string, member: Member, fn: (list: SubRe
   store.put(targetId, { ...target, properties: { ...target.properties, [member]: list } });
 }
 
-export function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
+function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
   update(store, targetId, member, (list) => (list.some((r) => sameId(r.id, sourceId)) ? list : [...list, { id: sourceId }]));
 }
 

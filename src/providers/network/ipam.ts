@@ -23,7 +23,7 @@ import { idKey, sameId } from '../../ids/compare.js';
 export { AddressSpaceExhaustedError } from './subnetAddresses.js';
 export { KUBENET_CLUSTER_TAG } from './nicModel.js';
 
-export interface SubnetInfoOptions {
+interface SubnetInfoOptions {
   /** Addresses of owners whose id starts with this (case-insensitively) are not counted in ipsInUse. */
   excludeOwnerPrefix?: string | undefined;
 }
@@ -91,7 +91,7 @@ export function addressesInUse(store: Store, subnetId: string): Array<{ address:
 }
 
 /** A node NIC: one ip configuration per address, the first primary (ipconfig1), the rest secondary. */
-export interface NicSpec {
+interface NicSpec {
   id: string;
   subnetId: string;
   addresses: string[];

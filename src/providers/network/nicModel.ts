@@ -25,7 +25,7 @@ import { idKey, sameId } from '../../ids/compare.js';
 /** The tag ContainerService puts on kubenet node NICs: the cluster id (subnetInfo's kubenetClusterIds). */
 export const KUBENET_CLUSTER_TAG = 'aksemu-kubenet-cluster';
 
-export interface IpConfigurationInput {
+interface IpConfigurationInput {
   name?: string;
   properties?: {
     privateIPAddress?: string | null;

@@ -82,7 +82,7 @@ export function defaultSecurityRules(nsg: NetworkSecurityGroup): SecurityRule[] 
   }));
 }
 
-export function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name: string, state: ProvisioningState): SecurityRule {
+function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name: string, state: ProvisioningState): SecurityRule {
   const id = `${nsgId}/securityRules/${name}`;
   const p = input.properties ?? {};
   const priority = p.priority;

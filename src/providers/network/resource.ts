@@ -53,7 +53,7 @@ export function newEtag(): string {
   return `W/"${randomUUID()}"`;
 }
 
-export function newResourceGuid(): string {
+function newResourceGuid(): string {
   return randomUUID();
 }
 

@@ -30,7 +30,7 @@ export interface RouteTableInput {
 
 const NEXT_HOP_TYPES = ['VirtualNetworkGateway', 'VnetLocal', 'Internet', 'VirtualAppliance', 'None'];
 
-export function buildRoute(tableId: string, input: RouteInput, name: string, state: ProvisioningState): Route {
+function buildRoute(tableId: string, input: RouteInput, name: string, state: ProvisioningState): Route {
   const id = `${tableId}/routes/${name}`;
   const p = input.properties ?? {};
   if (!p.addressPrefix) throw invalidRequestFormat(`Route ${id} has no properties.addressPrefix.`, 'properties.addressPrefix');

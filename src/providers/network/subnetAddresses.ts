@@ -96,7 +96,7 @@ export function readPool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressP
  * Runs a change: fn mutates the pool and writes the matching allocations. Must run inside a store
  * transaction (it opens one itself, which nests as a savepoint).
  */
-export function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressPool) => T): T {
+function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressPool) => T): T {
   return store.transaction(() => {
     const cache = cacheOf(store);
     const entry = entryFor(store, subnet);

@@ -34,7 +34,7 @@ export interface VnetInput {
   };
 }
 
-export interface VnetWrite {
+interface VnetWrite {
   vnet: VirtualNetwork;
   created: boolean;
   /** The VNet's id and its subnets' ids: what a provisioning operation finishes. */

@@ -8,14 +8,14 @@ import type { Plan } from '../../templates/engine.js';
 import { isObject } from '../../templates/functions/types.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
-export interface PropertyChange {
+interface PropertyChange {
   path: string;
   propertyChangeType: 'Create' | 'Delete' | 'Modify' | 'Array';
   before?: unknown;
   after?: unknown;
 }
 
-export interface WhatIfChange {
+interface WhatIfChange {
   resourceId: string;
   changeType: 'Create' | 'Modify' | 'NoChange' | 'Ignore';
   before?: unknown;
@@ -28,7 +28,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** Members of `desired` that differ from `current`: what the PUT would change. */
-export function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] {
+function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] {
   if (isObject(desired)) {
     if (!isObject(current)) return [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
     return Object.entries(desired).flatMap(([k, v]) => {

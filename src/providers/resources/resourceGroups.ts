@@ -16,7 +16,7 @@ import type { Store } from '../../store/store.js';
 import { sameId } from '../../ids/compare.js';
 
 export const RESOURCE_GROUP_TYPE = 'Microsoft.Resources/resourceGroups';
-export const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
+const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
 
 /** ARM's representation, which is also what the store keeps. */
 export interface ResourceGroup {
@@ -51,7 +51,7 @@ const resourceGroupPatchModel = s.object('ResourceGroupPatchable', {
 
 const GROUP = '/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}';
 
-export function resourceGroupId(subscriptionId: string, name: string): string {
+function resourceGroupId(subscriptionId: string, name: string): string {
   return `/subscriptions/${subscriptionId}/resourceGroups/${name}`;
 }
 

@@ -129,14 +129,14 @@ export function evaluateString(text: string, env: EvalEnv): unknown {
   return isExpression(text) ? evaluateExpr(parseCached(text), env) : unescapeLiteral(text);
 }
 
-export interface PropertyCopy {
+interface PropertyCopy {
   name: string;
   count: unknown;
   input: unknown;
 }
 
 /** ARM's property loop: "copy": [{"name", "count", "input"}] inside an object makes array members. */
-export function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
+function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
   return key.toLowerCase() === 'copy' && Array.isArray(value) && value.length > 0 &&
     value.every((c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'));
 }
@@ -185,7 +185,7 @@ export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluate
 }
 
 /** True when a JSON value contains an expression calling one of `names` (e.g. reference). */
-export function mentionsFunction(value: unknown, names: readonly string[]): boolean {
+function mentionsFunction(value: unknown, names: readonly string[]): boolean {
   const lower = names.map((n) => n.toLowerCase());
   const inExpr = (expr: Expr): boolean => {
     switch (expr.kind) {

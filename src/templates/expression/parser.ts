@@ -172,7 +172,7 @@ export function parseExpression(text: string): Expr {
 }
 
 /** The expression back as ARM text (for messages and what-if). */
-export function printExpression(expr: Expr): string {
+function printExpression(expr: Expr): string {
   switch (expr.kind) {
     case 'literal':
       return typeof expr.value === 'string' ? `'${expr.value.replace(/'/g, "''")}'` : String(expr.value);

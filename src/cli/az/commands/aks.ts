@@ -21,7 +21,7 @@ export function clusterPath(ctx: Invocation, resourceGroup: string, name: string
   return `${groupScope(ctx.subscriptionId(), resourceGroup)}/providers/Microsoft.ContainerService/managedClusters/${encodeURIComponent(name)}`;
 }
 
-export const clusterView = (body: unknown) => removeClusterNulls(toAzView('cs.ManagedCluster', body) as Record<string, unknown>);
+const clusterView = (body: unknown) => removeClusterNulls(toAzView('cs.ManagedCluster', body) as Record<string, unknown>);
 
 export const AUTOSCALER_ARGS: ArgDef[] = [
   { dest: 'enableClusterAutoscaler', options: ['--enable-cluster-autoscaler', '-e'], type: 'flag', help: 'Enable the cluster autoscaler' },

@@ -33,7 +33,7 @@ interface LoadedTemplate {
 }
 
 /** The template from --template-file: JSON(C) as is, Bicep compiled here. */
-export function loadTemplate(file: string): LoadedTemplate {
+function loadTemplate(file: string): LoadedTemplate {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -78,7 +78,7 @@ function typedValue(raw: string, type: string | undefined): unknown {
 }
 
 /** {name: {value}} from every --parameters argument, later ones winning. */
-export function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
+function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
   const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown }>;
   const typeOf = (name: string) => Object.entries(declared).find(([k]) => sameId(k, name))?.[1]?.type;
   const out: Record<string, { value: unknown }> = {};
@@ -146,7 +146,7 @@ const PROPERTY_KEYS = [
 ];
 
 /** DeploymentExtended as az prints it: every model attribute, null when absent. */
-export function deploymentView(body: unknown): Record<string, unknown> {
+function deploymentView(body: unknown): Record<string, unknown> {
   const b = (body ?? {}) as Record<string, any>;
   const p = (b['properties'] ?? {}) as Record<string, unknown>;
   return {
@@ -175,7 +175,7 @@ const SYMBOLS: Record<string, [string, string]> = {
 const SUMMARY: Record<string, string> = { Create: 'to create', Delete: 'to delete', Modify: 'to modify', Deploy: 'to deploy', NoChange: 'no change', Ignore: 'to ignore' };
 
 /** az's what-if rendering (no colour): legend, scope, one line per resource, property deltas, summary. */
-export function formatWhatIf(changes: Array<{ resourceId: string; changeType: string; after?: any; delta?: any[] }>): string {
+function formatWhatIf(changes: Array<{ resourceId: string; changeType: string; after?: any; delta?: any[] }>): string {
   const present = Object.keys(SYMBOLS).filter((t) => changes.some((c) => c.changeType === t));
   const lines = [
     'Note: The result may contain false positive predictions (noise).',
