@@ -3,7 +3,7 @@
 // does (endpoint.json, a client-credentials token) on aksemu's own ARM route; errors are ARM's, printed
 // as az prints them. Exit 0 when it connected, 1 when not (or on an error), 2 for unusable flags.
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DATAPLANE_API_VERSION, PROBE_PATH } from '../dataplane/provider.js';
 import type { ProbeRequest, ProbeResult } from '../dataplane/dataplane.js';
 import { IpAddress } from '../net/ip.js';

@@ -184,34 +184,6 @@ export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluate
   }
 }
 
-/** True when a JSON value contains an expression calling one of `names` (e.g. reference). */
-function mentionsFunction(value: unknown, names: readonly string[]): boolean {
-  const lower = names.map((n) => n.toLowerCase());
-  const inExpr = (expr: Expr): boolean => {
-    switch (expr.kind) {
-      case 'literal':
-        return false;
-      case 'call':
-        return lower.includes(expr.name.toLowerCase()) || expr.args.some(inExpr);
-      case 'property':
-        return inExpr(expr.target);
-      case 'index':
-        return inExpr(expr.target) || inExpr(expr.index);
-    }
-  };
-  if (typeof value === 'string') {
-    if (!isExpression(value)) return false;
-    try {
-      return inExpr(parseCached(value));
-    } catch {
-      return false;
-    }
-  }
-  if (Array.isArray(value)) return value.some((v) => mentionsFunction(v, names));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => mentionsFunction(k, names) || mentionsFunction(v, names));
-  return false;
-}
-
 /** Every call of `name` in an expression string, with its arguments' expressions (for dependencies). */
 export function callsOf(value: unknown, name: string): Expr[][] {
   const found: Expr[][] = [];

@@ -15,6 +15,7 @@ import { flag, list, str, type ArgDef, type ParsedArgs } from '../args.js';
 import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { AzCliError } from '../errors.js';
+import type { ResourceBody } from '../bodies.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
 import { sameId } from '../../../ids/compare.js';
 
@@ -147,7 +148,7 @@ const PROPERTY_KEYS = [
 
 /** DeploymentExtended as az prints it: every model attribute, null when absent. */
 function deploymentView(body: unknown): Record<string, unknown> {
-  const b = (body ?? {}) as Record<string, any>;
+  const b = (body ?? {}) as ResourceBody;
   const p = (b['properties'] ?? {}) as Record<string, unknown>;
   return {
     id: b['id'] ?? null,
@@ -160,7 +161,7 @@ function deploymentView(body: unknown): Record<string, unknown> {
 }
 
 function deploymentTable(result: unknown): unknown {
-  return (result as Array<Record<string, any>>).map((d) => ({
+  return (result as ResourceBody[]).map((d) => ({
     Name: d['name'],
     State: d['properties']?.['provisioningState'],
     Timestamp: d['properties']?.['timestamp'],
@@ -174,8 +175,16 @@ const SYMBOLS: Record<string, [string, string]> = {
 };
 const SUMMARY: Record<string, string> = { Create: 'to create', Delete: 'to delete', Modify: 'to modify', Deploy: 'to deploy', NoChange: 'no change', Ignore: 'to ignore' };
 
+/** A what-if change as the server reports it: the members az prints. */
+interface WhatIfChange {
+  resourceId: string;
+  changeType: string;
+  after?: { apiVersion?: string };
+  delta?: Array<{ path: string; propertyChangeType: string; before?: unknown; after?: unknown }>;
+}
+
 /** az's what-if rendering (no colour): legend, scope, one line per resource, property deltas, summary. */
-function formatWhatIf(changes: Array<{ resourceId: string; changeType: string; after?: any; delta?: any[] }>): string {
+function formatWhatIf(changes: WhatIfChange[]): string {
   const present = Object.keys(SYMBOLS).filter((t) => changes.some((c) => c.changeType === t));
   const lines = [
     'Note: The result may contain false positive predictions (noise).',
@@ -251,7 +260,7 @@ export const deploymentCommands: CommandDef[] = [
       const initial = await ctx.client().send({ method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] });
       const result = (initial.status === 202
         ? await longRunning(ctx, { method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] }, false)
-        : initial.body) as { status?: string; error?: unknown; properties?: { changes?: any[] } };
+        : initial.body) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
       const changes = result.properties?.changes ?? [];
       if (flag(args, 'noPrettyPrint')) return { changes, error: result.error ?? null, status: result.status ?? null };
       process.stdout.write(formatWhatIf(changes));

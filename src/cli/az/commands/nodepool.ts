@@ -4,6 +4,7 @@ import { validateKubernetesVersion, validateSubnetId } from '../aks-validators.j
 import { API } from '../api-versions.js';
 import { flag, num, str, type ArgDef, type ParsedArgs } from '../args.js';
 import { longRunning, type CommandDef, type Invocation } from '../command.js';
+import type { AgentPoolResource } from '../bodies.js';
 import { AzCliError } from '../errors.js';
 import { toAzView, withoutReadOnly } from '../models/model.js';
 import { agentPoolProperties } from './aks-body.js';
@@ -26,12 +27,12 @@ function poolPath(ctx: Invocation, args: ParsedArgs): string {
   return `${poolsPath(ctx, args)}/${encodeURIComponent(str(args, 'name')!)}`;
 }
 
-async function getPool(ctx: Invocation, args: ParsedArgs): Promise<Record<string, any>> {
-  return (await ctx.client().send({ method: 'GET', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [200] })).body as Record<string, any>;
+async function getPool(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolResource> {
+  return (await ctx.client().send({ method: 'GET', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [200] })).body as AgentPoolResource;
 }
 
-async function listPools(ctx: Invocation, args: ParsedArgs): Promise<Record<string, any>[]> {
-  return (await listAll(ctx, poolsPath(ctx, args), API.containerService)) as Record<string, any>[];
+async function listPools(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolResource[]> {
+  return (await listAll(ctx, poolsPath(ctx, args), API.containerService)) as AgentPoolResource[];
 }
 
 async function putPool(ctx: Invocation, args: ParsedArgs, body: unknown): Promise<unknown> {
