@@ -1,9 +1,9 @@
 // The store's internal keys: everything it keeps that is not an ARM resource (an ARM resource's key is its id,
 // which starts with '/'). They are listed in one module because the store lists and deletes by prefix: a family
 // whose prefix began another's would list, or delete, the other's entries too. Seen together, no two can collide
-// (test/store/keys.test.ts checks it). The module sits in the store layer because every layer that owns a family
-// (arm, model, providers, cluster) is above the store, and the store is where the key space is (§1 of
-// docs/architecture.md); the store gives the families no meaning of its own.
+// (test/store/keys.test.ts checks it). The module sits in the store layer (docs/architecture.md §1) because every
+// layer that owns a family (arm, model, providers, cluster) is above the store, and the store is where the key
+// space is; the store gives the families no meaning of its own.
 
 /** Node records: `aksemu:nodes<cluster id>/<node name>` (model/cluster-records.ts). */
 export const NODES_PREFIX = 'aksemu:nodes';
