@@ -3,7 +3,7 @@
 // passes through untouched.
 
 /** An agent pool's settings: a cluster's agentPoolProfiles entry, or an agentPools resource's properties. */
-export interface PoolProperties {
+interface PoolProperties {
   count?: number;
   enableAutoScaling?: boolean;
   minCount?: number;
