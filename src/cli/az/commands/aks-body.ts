@@ -84,7 +84,10 @@ function networkProfile(n: NetworkOptions): Record<string, unknown> {
   return p;
 }
 
-/** _get_default_dns_prefix: name[:10]-rg[:16]-sub[:6], a leading non-letter prefixed with "a". */
+/**
+ * azure-cli's _get_default_dns_prefix (acs/custom.py): name[:10]-rg[:16]-sub[:6], a leading non-letter prefixed with
+ * "a". It is az's alone: the server makes no prefix up (docs/aks-rules.md §3.2).
+ */
 export function defaultDnsPrefix(name: string, resourceGroup: string, subscriptionId: string): string {
   let namePart = name.replace(/[^A-Za-z0-9-]/g, '').slice(0, 10);
   if (!/^[A-Za-z]/.test(namePart)) namePart = `a${namePart}`.slice(0, 10);
