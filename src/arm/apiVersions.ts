@@ -7,6 +7,7 @@ import {
   noRegisteredProviderFound,
 } from './errors.js';
 import type { Provider, Route } from './provider.js';
+import { sameId } from '../ids/compare.js';
 
 /** Microsoft.Resources' published versions, in the order ARM lists them in its error. */
 export const RESOURCES_API_VERSIONS: readonly string[] = [
@@ -40,7 +41,7 @@ export function checkApiVersionSupported(
 ): void {
   const supported = route.apiVersions ?? provider.apiVersions;
   if (supported === 'any') return;
-  if (supported.some((v) => v.toLowerCase() === apiVersion.toLowerCase())) return;
+  if (supported.some((v) => sameId(v, apiVersion))) return;
   if (loose && WELL_FORMED.test(apiVersion)) return;
   if (provider.namespace.toLowerCase() === 'microsoft.resources') throw invalidApiVersionParameter(apiVersion, supported);
   throw noRegisteredProviderFound(location(), apiVersion, route.resourceType ?? 'unknown', supported);

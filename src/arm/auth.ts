@@ -1,6 +1,7 @@
 // Bearer tokens: signed JWTs in AAD's v1 shape, issued by the token endpoint and checked on every
 // ARM call. The signing key lives in the store, so tokens survive a restart.
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, errors as joseErrors, type JWK } from 'jose';
+import { SIGNING_KEY } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import {
   authenticationHeaderInvalid,
@@ -39,7 +40,6 @@ interface SigningKey {
 
 type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
 
-const SIGNING_KEY = 'aksemu:signing-key';
 const ALG = 'RS256';
 /** AAD tolerates five minutes of clock skew. */
 const CLOCK_TOLERANCE_S = 300;
@@ -64,7 +64,7 @@ async function loadOrCreateKey(store: Store): Promise<SigningKey> {
   });
 }
 
-export interface IssueRequest {
+interface IssueRequest {
   appId: string;
   objectId: string;
   audience: string;

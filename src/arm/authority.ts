@@ -6,7 +6,7 @@ import type { Identity } from './identity.js';
 import { acceptedAudiences, type TokenAuthority } from './auth.js';
 
 /** Long enough for long test runs without a refresh (MSAL reuses a token until near expiry). */
-export const TOKEN_LIFETIME_SECONDS = 86399;
+const TOKEN_LIFETIME_SECONDS = 86399;
 
 export function authorityUrl(baseUrl: string): string {
   return `${baseUrl}/adfs`;
@@ -30,7 +30,7 @@ export function openidConfiguration(baseUrl: string, authority: TokenAuthority):
   };
 }
 
-export interface OAuthResponse {
+interface OAuthResponse {
   status: number;
   body: Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 // The default tenant, subscription and service principal, created on first start and kept in the
 // store, so a restart keeps the credentials every client has already been given.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { IDENTITY_KEY } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
 export interface Identity {
@@ -27,8 +28,6 @@ export interface TenantRecord {
   defaultDomain: string;
 }
 
-const IDENTITY_KEY = 'aksemu:identity';
-
 export function subscriptionKey(subscriptionId: string): string {
   return `/subscriptions/${subscriptionId}`;
 }
@@ -37,7 +36,7 @@ export function getSubscription(store: Store, subscriptionId: string): Subscript
   return store.get<SubscriptionRecord>(subscriptionKey(subscriptionId));
 }
 
-export function tenantKey(tenantId: string): string {
+function tenantKey(tenantId: string): string {
   return `/tenants/${tenantId}`;
 }
 

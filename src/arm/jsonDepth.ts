@@ -4,7 +4,7 @@
 import { textTooDeep, valueTooDeep } from '../http/json-depth.js';
 import { maxDepthExceeded } from './errors.js';
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Throws InvalidRequestContent when the JSON (or JSONC) text opens more than maxDepth nested objects and arrays. */
 export function checkTextDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {

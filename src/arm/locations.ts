@@ -2,7 +2,7 @@
 // because the seed documents use both (eastus, chinanorth3). ARM accepts a name or a display name
 // ("East US") and stores the name.
 
-export interface Region {
+interface Region {
   name: string;
   displayName: string;
   /** As az account list-locations shows it: (US) East US. */

@@ -9,10 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { ArmError, operationInterrupted, operationNotFound, type ArmErrorBody } from './errors.js';
 import type { ArmResponse, RequestContext, Route } from './provider.js';
 import type { Registry } from './registry.js';
+import { OPERATIONS_PREFIX } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { normalizeLocation } from './locations.js';
+import { sameId } from '../ids/compare.js';
 
-export type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
+type OperationStatus = 'InProgress' | 'Succeeded' | 'Failed' | 'Canceled';
 
 export interface Operation {
   id: string;
@@ -60,7 +62,7 @@ export interface OperationKind {
   fail?(op: Operation, env: OperationEnv, error: ArmErrorBody): void;
 }
 
-export type PollingHeaders =
+type PollingHeaders =
   /** Resource providers' PUT/PATCH: Azure-AsyncOperation. */
   | 'async-operation'
   /** Resource providers' DELETE/POST: Azure-AsyncOperation and Location. */
@@ -68,7 +70,7 @@ export type PollingHeaders =
   /** Resource group delete: Location at subscription scope only. */
   | 'subscription-location';
 
-export interface BeginSpec {
+interface BeginSpec {
   kind: string;
   namespace: string;
   location: string;
@@ -89,8 +91,6 @@ export interface BeginSpec {
   statusPath?: (operationId: string) => string;
 }
 
-const OPERATIONS_PREFIX = 'aksemu:operations/';
-
 function operationKey(id: string): string {
   return OPERATIONS_PREFIX + id;
 }
@@ -101,16 +101,12 @@ function subscriptionOf(resourceId: string): string {
   return match[1]!;
 }
 
-function sameText(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 /** The path (no host, no query) of an operation's Azure-AsyncOperation status resource. */
-export function operationStatusPath(op: Operation): string {
+function operationStatusPath(op: Operation): string {
   return `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operations/${op.id}`;
 }
 
-export interface LroOptions {
+interface LroOptions {
   /** Milliseconds between accepting an operation and running its work. */
   delayMs: number;
   log: (line: string) => void;
@@ -288,9 +284,9 @@ function findOperation(ctx: RequestContext, scope: { subscriptionId: string; nam
   const op = ctx.lro.get(id);
   const inScope =
     op !== undefined &&
-    sameText(op.subscriptionId, scope.subscriptionId) &&
-    (scope.namespace === undefined || sameText(op.namespace, scope.namespace)) &&
-    (scope.location === undefined || sameText(op.location, normalizeLocation(scope.location)));
+    sameId(op.subscriptionId, scope.subscriptionId) &&
+    (scope.namespace === undefined || sameId(op.namespace, scope.namespace)) &&
+    (scope.location === undefined || sameId(op.location, normalizeLocation(scope.location)));
   if (!op || !inScope) throw operationNotFound(id);
   return op;
 }

@@ -25,7 +25,7 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly apiVersion: string;
   /** The body after the route's schema check (member names in the model's casing); undefined if none. */
-  readonly body: any;
+  readonly body: unknown;
   /** The body as received, for routes that parse it themselves (Route.rawBody). */
   readonly rawBody?: string;
   /** https://host:port of this server as the client reached it; every URL handed out starts with it. */

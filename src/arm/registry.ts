@@ -4,6 +4,7 @@
 import type { HttpMethod, Provider, Route } from './provider.js';
 import type { OperationKind } from './lro.js';
 import type { Store } from '../store/store.js';
+import { idKey } from '../ids/compare.js';
 
 type Segment = { literal: string } | { param: string };
 
@@ -15,7 +16,7 @@ interface CompiledRoute {
   specificity: string;
 }
 
-export type Match =
+type Match =
   | { kind: 'route'; route: Route; provider: Provider; params: Record<string, string> }
   | { kind: 'method-not-allowed' }
   | { kind: 'none' };
@@ -37,7 +38,7 @@ export function splitPath(pathname: string): string[] {
 function compile(route: Route, provider: Provider): CompiledRoute {
   const segments: Segment[] = splitPath(route.path).map((part) => {
     const param = /^\{(\w+)\}$/.exec(part);
-    return param ? { param: param[1]! } : { literal: part.toLowerCase() };
+    return param ? { param: param[1]! } : { literal: idKey(part) };
   });
   const specificity = segments.map((seg) => ('literal' in seg ? '1' : '0')).join('');
   return { route, provider, segments, specificity };
@@ -50,7 +51,7 @@ function bind(compiled: CompiledRoute, segments: readonly string[]): Record<stri
     const want = compiled.segments[i]!;
     const got = segments[i]!;
     if ('literal' in want) {
-      if (want.literal !== got.toLowerCase()) return undefined;
+      if (want.literal !== idKey(got)) return undefined;
     } else {
       params[want.param] = got;
     }
@@ -64,7 +65,7 @@ export class Registry {
   private readonly kinds = new Map<string, OperationKind>();
 
   add(provider: Provider): void {
-    const key = provider.namespace.toLowerCase();
+    const key = idKey(provider.namespace);
     if (this.byNamespace.has(key)) throw new Error(`provider ${provider.namespace} is registered twice`);
     this.byNamespace.set(key, provider);
     for (const route of provider.routes) this.routes.push(compile(route, provider));
@@ -75,7 +76,7 @@ export class Registry {
   }
 
   provider(namespace: string): Provider | undefined {
-    return this.byNamespace.get(namespace.toLowerCase());
+    return this.byNamespace.get(idKey(namespace));
   }
 
   operationKind(kind: string): OperationKind | undefined {

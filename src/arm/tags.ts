@@ -3,9 +3,9 @@
 // '?', '/' or control characters; values of at most 256. Lengths are .NET's (UTF-16 code units).
 import { emptyTagName, invalidTagNameCharacters, tagNameTooLong, tagValueTooLong, tooManyTags } from './errors.js';
 
-export const MAX_TAGS = 50;
-export const MAX_TAG_NAME_LENGTH = 512;
-export const MAX_TAG_VALUE_LENGTH = 256;
+const MAX_TAGS = 50;
+const MAX_TAG_NAME_LENGTH = 512;
+const MAX_TAG_VALUE_LENGTH = 256;
 
 const RESERVED_IN_TAG_NAMES = /[<>%&\\?/\p{Cc}]/u;
 

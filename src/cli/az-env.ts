@@ -17,7 +17,7 @@ export const AZ_SHIM_DIR = fileURLToPath(new URL('../../../tools/az-shim', impor
 
 class AzEnvError extends Error {}
 
-export function azConfigDir(home: string): string {
+function azConfigDir(home: string): string {
   return join(home, 'azure');
 }
 

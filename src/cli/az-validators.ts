@@ -19,7 +19,7 @@ export function validateNodepoolName(name: string): void {
   if (!/^[a-zA-Z0-9]*$/.test(name)) throw new CliUsageError('--nodepool-name should contain only alphanumeric characters');
 }
 
-export function validateCountRange(flag: '--min-count' | '--max-count', value: number): void {
+function validateCountRange(flag: '--min-count' | '--max-count', value: number): void {
   if (value < 0 || value > 1000) throw new CliUsageError(`${flag} must be in the range [0,1000]`);
 }
 

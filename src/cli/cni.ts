@@ -1,6 +1,6 @@
 // `aksemu cni install -g G -n N --conflist F [--plugin-dir D]`: bring your own CNI to a cluster's nodes by
 // copying its network config into every node's /etc/cni/net.d (src/cluster/install.ts).
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { CniInstallError, installCni } from '../cluster/install.js';
 import { defaultHome } from './start.js';
 

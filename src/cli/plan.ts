@@ -1,6 +1,6 @@
 // `aksemu plan`: the offline IP planner and validator. Flags are az's (`az aks create`) plus the subnet and VNet
 // the cluster would sit in. `-o json` prints one object; exit 0 when valid, 1 when not, 2 for unusable flags.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
 import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
 import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
@@ -76,7 +76,7 @@ interface Writer {
   write(s: string): unknown;
 }
 
-export function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
+function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
   let input: PlanInput;
   try {
     input = planInput(flags);

@@ -3,7 +3,7 @@
 // does (endpoint.json, a client-credentials token) on aksemu's own ARM route; errors are ARM's, printed
 // as az prints them. Exit 0 when it connected, 1 when not (or on an error), 2 for unusable flags.
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DATAPLANE_API_VERSION, PROBE_PATH } from '../dataplane/provider.js';
 import type { ProbeRequest, ProbeResult } from '../dataplane/dataplane.js';
 import { IpAddress } from '../net/ip.js';
@@ -37,7 +37,7 @@ function parseTimeout(value: string): number {
   return ms;
 }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   from: From;
   to: ProbeRequest['to'];
   resourceGroup?: string;
@@ -47,7 +47,7 @@ export interface ProbeOptions {
   timeout?: number;
 }
 
-export interface ProbeIO {
+interface ProbeIO {
   env: NodeJS.ProcessEnv;
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };

@@ -1,5 +1,5 @@
 // `aksemu rules`: the rule table as users read it — id, code, where it comes from, target and message template.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { RULES } from '../aks/rules.js';
 
 export function registerRules(program: Command): void {

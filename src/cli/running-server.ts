@@ -28,7 +28,7 @@ export async function runningServer(home: string): Promise<Endpoint> {
 }
 
 /** A POSIX shell word: single quotes, with embedded quotes closed and reopened. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

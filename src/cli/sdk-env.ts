@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { resolveHome } from './az/endpoint.js';
 import { exportLine, NoServerError, runningServer } from './running-server.js';
 
-export const SDK_ENV_NAMES = [
+const SDK_ENV_NAMES = [
   'AZURE_AUTHORITY_HOST',
   'AZURE_TENANT_ID',
   'AZURE_CLIENT_ID',

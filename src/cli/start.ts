@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DataplaneMode } from '../dataplane/dataplane.js';
 import { DATAPLANE_MODES, DataplaneUnavailableError, loadDataplane } from '../dataplane/load.js';
 import { DEFAULT_PORT, startServer } from '../server/server.js';

@@ -24,7 +24,7 @@ import { PODS } from './resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';
-const RECORD_PREFIX = 'aksemu:clusterapi';
+import { CLUSTER_API_PREFIX as RECORD_PREFIX } from '../store/keys.js';
 
 /** What the store keeps per cluster API. */
 interface ApiRecord {

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const CACHE_KIND = 'cniCacheV1';
+const CACHE_KIND = 'cniCacheV1';
 
 export interface CachedAttachment {
   kind: typeof CACHE_KIND;
@@ -22,7 +22,7 @@ export interface CachedAttachment {
   result?: Record<string, unknown>;
 }
 
-export interface AttachmentKey {
+interface AttachmentKey {
   networkName: string;
   containerId: string;
   ifName: string;

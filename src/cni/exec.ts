@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION' | 'STATUS' | 'GC';
 
-export interface PluginCall {
+interface PluginCall {
   command: CniCommand;
   /** The plugin's type: the binary looked up in `path`. */
   type: string;
@@ -29,7 +29,7 @@ export interface PluginCall {
 }
 
 /** A plugin's error object (spec "Error"), or one we make when the plugin could not run. */
-export interface CniErrorObject {
+interface CniErrorObject {
   cniVersion?: string;
   code: number;
   msg: string;

@@ -17,7 +17,7 @@ import { CURRENT_CNI_VERSION, pluginVersions, versionAtLeast } from './version.j
 
 export { parseNetworkList, readNetworkList, toNetworkList, type NetworkList } from './conflist.js';
 
-export interface CniRuntimeOptions {
+interface CniRuntimeOptions {
   /** Where cached results live (<cacheDir>/results/…); the caller's, never /var/lib/cni. */
   cacheDir: string;
   /** CNI_PATH, searched in order: a user's plugin dir goes before /usr/lib/cni. */
@@ -27,7 +27,7 @@ export interface CniRuntimeOptions {
 }
 
 /** The Kubernetes pod an attachment belongs to; becomes the K8S_* CNI_ARGS the kubelet's runtime passes. */
-export interface PodRef {
+interface PodRef {
   namespace: string;
   name: string;
   uid?: string;
@@ -50,32 +50,32 @@ export interface Attachment {
 }
 
 /** One entry of `cni.dev/valid-attachments` (GC). */
-export interface GcAttachment {
+interface GcAttachment {
   containerID: string;
   ifname: string;
 }
 
-export interface ResolvedPlugin {
+interface ResolvedPlugin {
   conf: PluginConf;
   binary: string;
   supportedVersions: string[];
 }
 
-export interface CheckReport {
+interface CheckReport {
   /** Plugin types that were asked. */
   checked: string[];
   /** Failures known to be plugin bugs rather than a broken attachment (pitfall 12), reported not raised. */
   warnings: string[];
 }
 
-export interface StatusReport {
+interface StatusReport {
   /** Plugin types asked for STATUS (they speak 1.1.0), in order. */
   asked: string[];
   /** Plugin types that do not speak 1.1.0 and so were not asked. */
   skipped: string[];
 }
 
-export interface GcReport {
+interface GcReport {
   /** Cached attachments not in the valid list, DELeted by us for the plugins without GC (and uncached). */
   stale: GcAttachment[];
   /** Plugin types sent GC. */

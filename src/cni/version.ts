@@ -24,7 +24,7 @@ export function versionAtLeast(v: string, min: string): boolean {
   return compareVersions(v, min) >= 0;
 }
 
-export interface PluginVersionInfo {
+interface PluginVersionInfo {
   binary: string;
   supportedVersions: string[];
 }

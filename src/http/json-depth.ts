@@ -4,7 +4,7 @@
 // and the cluster API each answer a body found too deep in their own words and with their own bound.
 
 /** The first container past the bound: its path (`a.b[2]`), and for text where it opens. */
-export interface TooDeep {
+interface TooDeep {
   path: string;
   line?: number;
   column?: number;

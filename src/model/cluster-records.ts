@@ -5,7 +5,9 @@
 import type { ResolvedCluster, ResolvedPool } from '../aks/defaults.js';
 import type { PlannedNode } from '../aks/planner.js';
 import type { ManagedClusterSpec } from '../aks/types.js';
+import { NODES_PREFIX } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { idKey } from '../ids/compare.js';
 
 export const CLUSTER_TYPE = 'Microsoft.ContainerService/managedClusters';
 export const POOL_TYPE = 'Microsoft.ContainerService/managedClusters/agentPools';
@@ -64,12 +66,12 @@ export function poolId(cluster: string, pool: string): string {
   return `${cluster}/agentPools/${pool}`;
 }
 
-/** The key prefix of every cluster's node records. */
-export const NODES_PREFIX = 'aksemu:nodes';
+/** The key prefix of every cluster's node records, for readers of them all (defined with the other store keys). */
+export { NODES_PREFIX };
 
 /** Node records live beside the cluster, outside its ARM id space (they are not ARM resources). */
 export function nodesPrefix(cluster: string): string {
-  return `${NODES_PREFIX}${cluster.toLowerCase()}/`;
+  return `${NODES_PREFIX}${idKey(cluster)}/`;
 }
 
 export function nodeKey(cluster: string, node: string): string {

@@ -53,7 +53,7 @@ export const CIDR_SET_MESSAGES = {
 } as const;
 
 /** Upstream clusterSubnetMaxDiff. */
-export const CLUSTER_SUBNET_MAX_DIFF = 16;
+const CLUSTER_SUBNET_MAX_DIFF = 16;
 
 const CHUNK_BITS = 16;
 const CHUNK_SLOTS = 1 << CHUNK_BITS; // blocks per chunk

@@ -2,10 +2,10 @@
 // ipaddr.js does the parsing (it knows every IPv6 spelling); the arithmetic is ours.
 import ipaddr from 'ipaddr.js';
 
-export type IpFamily = 4 | 6;
+type IpFamily = 4 | 6;
 
 /** Why a string was refused; callers map the kind to their own error codes. */
-export type NetErrorKind = 'syntax' | 'not-canonical' | 'family';
+type NetErrorKind = 'syntax' | 'not-canonical' | 'family';
 
 export class NetParseError extends Error {
   constructor(
@@ -99,7 +99,7 @@ function bytesToBigInt(bytes: number[]): bigint {
   return v;
 }
 
-export interface CidrParseOptions {
+interface CidrParseOptions {
   /** Refuse host bits below the mask (AKS rejects `10.2.0.1/24`, CHANGELOG 2019-04-15). Default true. */
   canonical?: boolean;
   /** Accept only this family. */

@@ -16,7 +16,7 @@
 // 4,096 entries that are created on first use (an empty /64 costs 2 MiB of bitmap and no owner
 // pages). Owner names live once in a table; each page entry holds table index + 1 (0 = free).
 // Table slots are recycled when an owner's last address is released.
-import { AZURE_RESERVED_LOW, AZURE_RESERVED_TOTAL, Cidr, IpAddress } from './ip.js';
+import { AZURE_RESERVED_LOW, AZURE_RESERVED_TOTAL, type Cidr, IpAddress } from './ip.js';
 import { MAX_OFFSET_ALLOCATOR_SIZE, OffsetAllocator } from './offset-allocator.js';
 
 const PAGE_BITS = 12;

@@ -8,7 +8,7 @@ import { networkProvider } from './network/index.js';
 import { resourcesProvider } from './resources/index.js';
 
 /** What providers need from the layers above them, wired in by the server (docs/architecture.md §4). */
-export interface ProviderServices {
+interface ProviderServices {
   kubeconfigs?: KubeconfigIssuer;
 }
 

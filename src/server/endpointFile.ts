@@ -27,7 +27,7 @@ export interface EndpointInfo {
   };
 }
 
-export function endpointFilePath(home: string): string {
+function endpointFilePath(home: string): string {
   return join(home, 'endpoint.json');
 }
 
@@ -65,7 +65,7 @@ export function writeEndpointFile(home: string, info: EndpointInfo): string {
   return path;
 }
 
-export function readEndpointFile(home: string): EndpointInfo | undefined {
+function readEndpointFile(home: string): EndpointInfo | undefined {
   try {
     return JSON.parse(readFileSync(endpointFilePath(home), 'utf8')) as EndpointInfo;
   } catch {

@@ -12,7 +12,7 @@ import { requireApiVersion } from '../arm/apiVersions.js';
 import { TokenAuthority } from '../arm/auth.js';
 import { openidConfiguration, tokenRequest } from '../arm/authority.js';
 import {
-  ArmError,
+  type ArmError,
   internalServerError,
   invalidHttpRequest,
   invalidRequestContent,

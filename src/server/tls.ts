@@ -6,7 +6,7 @@ import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import forge from 'node-forge';
 
-export interface TlsMaterial {
+interface TlsMaterial {
   caFile: string;
   caPem: string;
   certPem: string;

@@ -10,7 +10,7 @@ export interface Change {
   prefix?: boolean;
 }
 
-export type ChangeListener = (changes: readonly Change[]) => void;
+type ChangeListener = (changes: readonly Change[]) => void;
 
 /** The one change feed: committed transactions only (docs/architecture.md §3). */
 export interface ChangeFeed {

@@ -1,6 +1,7 @@
 // Store on SQLite (better-sqlite3): one table of JSON values keyed by the lower-cased id.
 import Database from 'better-sqlite3';
-import { normalizeKey, type Entry, type ListOptions, type Store } from './store.js';
+import { idKey } from '../ids/compare.js';
+import type { Entry, ListOptions, Store } from './store.js';
 
 interface Row {
   key: string;
@@ -48,20 +49,20 @@ export class SqliteStore implements Store {
   }
 
   entry<T = unknown>(key: string): Entry<T> | undefined {
-    const row = this.stmts.get.get(normalizeKey(key));
+    const row = this.stmts.get.get(idKey(key));
     return row ? { key: row.key, value: JSON.parse(row.value) as T } : undefined;
   }
 
   put(key: string, value: unknown): void {
-    this.stmts.put.run(normalizeKey(key), key, JSON.stringify(value));
+    this.stmts.put.run(idKey(key), key, JSON.stringify(value));
   }
 
   delete(key: string): boolean {
-    return this.stmts.delete.run(normalizeKey(key)).changes > 0;
+    return this.stmts.delete.run(idKey(key)).changes > 0;
   }
 
   list<T = unknown>(prefix: string, options: ListOptions = {}): Entry<T>[] {
-    const low = normalizeKey(prefix);
+    const low = idKey(prefix);
     const high = prefixUpperBound(low);
     const limit = options.limit ?? -1;
     const rows = options.children ? this.stmts.children.all(low, high, low, limit) : this.stmts.list.all(low, high, limit);
@@ -69,7 +70,7 @@ export class SqliteStore implements Store {
   }
 
   deletePrefix(prefix: string): number {
-    const low = normalizeKey(prefix);
+    const low = idKey(prefix);
     return this.stmts.deletePrefix.run(low, prefixUpperBound(low)).changes;
   }
 

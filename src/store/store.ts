@@ -31,8 +31,3 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   close(): void;
 }
-
-/** The comparison form of a key. */
-export function normalizeKey(key: string): string {
-  return key.toLowerCase();
-}

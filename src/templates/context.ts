@@ -11,6 +11,7 @@ import { isObject } from './functions/types.js';
 import { bindParameters } from './parameters.js';
 import type { Template } from './template.js';
 import { violationAt } from './violations.js';
+import { sameId } from '../ids/compare.js';
 
 export interface DeploymentScope {
   subscriptionId: string;
@@ -23,7 +24,7 @@ export interface DeploymentScope {
 }
 
 /** What only a running deployment can answer. */
-export interface Runtime {
+interface Runtime {
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
 }
@@ -120,7 +121,7 @@ export class DeploymentContext implements EvalEnv {
   copyIndex(loopName?: string): number {
     const frame = loopName === undefined
       ? this.copies[this.copies.length - 1]
-      : [...this.copies].reverse().find((c) => c.name.toLowerCase() === loopName.toLowerCase());
+      : [...this.copies].reverse().find((c) => sameId(c.name, loopName));
     if (!frame) {
       throw new TemplateLanguageError(loopName === undefined
         ? "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details."

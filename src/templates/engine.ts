@@ -17,7 +17,7 @@ import { expandResources, resourceBody, resourceError, withFrames, type Resource
 import { readTemplate, type Template } from './template.js';
 import { setOwn } from '../http/own.js';
 
-export interface PlanInput {
+interface PlanInput {
   /** The template as parsed JSON (positions kept when it came from parseJsonc). */
   template: unknown;
   /** {name: {value}}, as the deployment request carries them. */
@@ -59,12 +59,12 @@ export interface ResourceOutcome {
 
 export type OutputValues = Record<string, { type: string; value?: unknown }>;
 
-export type RunResult =
+type RunResult =
   | { ok: true; outcomes: ResourceOutcome[]; outputs: OutputValues }
   | { ok: false; outcomes: ResourceOutcome[]; error: ArmError };
 
 /** ARM's templateHash: a 64-bit hash of the template, in decimal. */
-export function templateHash(template: unknown): string {
+function templateHash(template: unknown): string {
   const [high, low] = armHash64(Buffer.from(JSON.stringify(template), 'utf8'));
   return ((BigInt(high) << 32n) | BigInt(low)).toString();
 }

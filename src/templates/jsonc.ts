@@ -7,7 +7,7 @@
 import { LIMITS } from './limits.js';
 import { setOwn } from '../http/own.js';
 
-export interface Position {
+interface Position {
   line: number;
   column: number;
 }

@@ -55,7 +55,7 @@ function matchesType(type: string, value: unknown): boolean {
 }
 
 /** The supplied values as {name: {value}}; key-vault references are not something aksemu has. */
-export function suppliedValues(supplied: Record<string, unknown> | undefined): Map<string, { name: string; value: unknown }> {
+function suppliedValues(supplied: Record<string, unknown> | undefined): Map<string, { name: string; value: unknown }> {
   const out = new Map<string, { name: string; value: unknown }>();
   for (const [name, entry] of Object.entries(supplied ?? {})) {
     if (!isObject(entry) || !Object.hasOwn(entry, 'value')) {

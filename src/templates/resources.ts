@@ -12,9 +12,9 @@ import type { ResourceDecl } from './template.js';
 import { violationAt } from './violations.js';
 
 /** Members ARM reads itself; everything else is the body sent to the resource provider. */
-export const TEMPLATE_ONLY_MEMBERS = new Set(['type', 'apiversion', 'name', 'condition', 'dependson', 'copy', 'resources', 'comments', 'scope', 'existing', 'metadata']);
+const TEMPLATE_ONLY_MEMBERS = new Set(['type', 'apiversion', 'name', 'condition', 'dependson', 'copy', 'resources', 'comments', 'scope', 'existing', 'metadata']);
 
-export interface CopyFrame {
+interface CopyFrame {
   name: string;
   index: number;
 }

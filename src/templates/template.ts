@@ -19,7 +19,7 @@ export interface ParameterDecl {
   metadata?: unknown;
 }
 
-export interface CopyDecl {
+interface CopyDecl {
   name: string;
   count: unknown;
   mode?: string;
@@ -40,7 +40,7 @@ export interface ResourceDecl {
   [member: string]: unknown;
 }
 
-export interface OutputDecl {
+interface OutputDecl {
   type: string;
   value?: unknown;
   condition?: unknown;

@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['aks', 'cni'],
   ['store'],
-  ['net', 'http'],
+  ['net', 'http', 'ids'],
 ];
 
 const layerOf = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));

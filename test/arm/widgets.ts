@@ -55,12 +55,13 @@ export function widgetsProvider(groupDeletes: string[] = []): Provider {
         }),
         handle(ctx) {
           const id = widgetId(ctx);
+          const body = ctx.body as Pick<Widget, 'location'> & { properties?: Omit<Widget['properties'], 'provisioningState'> };
           const widget: Widget = {
             id,
             name: ctx.params['widgetName']!,
             type: 'Test.Widgets/widgets',
-            location: ctx.body.location,
-            properties: { ...ctx.body.properties, provisioningState: 'Creating' },
+            location: body.location,
+            properties: { ...body.properties, provisioningState: 'Creating' },
           };
           return ctx.lro.begin(ctx, {
             kind: WIDGET_CREATE,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ManagedCluster } from '@azure/arm-containerservice';
-import { CniError, execPlugin } from '../../src/cni/exec.js';
+import { type CniError, execPlugin } from '../../src/cni/exec.js';
 import { installCni } from '../../src/cluster/install.js';
 import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
 import { ipamConfig, nodeCniDataDir, resultAddress } from '../../src/cluster/workloads/ipam-exec.js';

@@ -202,7 +202,7 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const concurrency = options.concurrency ?? 4;
   const findings = new Findings(options.seed);
   const figures = newFigures();
-  let fs = await FuzzServer.start(concurrency);
+  const fs = await FuzzServer.start(concurrency);
   const model = new ArmModel();
   try {
     await fixtures(fs, model);

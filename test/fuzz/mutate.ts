@@ -120,7 +120,7 @@ function getAt(value: Value, path: PathStep[]): Value | undefined {
   let cur: Value | undefined = value;
   for (const step of path) {
     if (Array.isArray(cur) && typeof step === 'number') cur = cur[step];
-    else if (isObject(cur) && typeof step === 'string') cur = Object.prototype.hasOwnProperty.call(cur, step) ? cur[step] : undefined;
+    else if (isObject(cur) && typeof step === 'string') cur = Object.hasOwn(cur, step) ? cur[step] : undefined;
     else return undefined;
   }
   return cur;

@@ -1,6 +1,7 @@
 // An argparse-style parser for az's command lines: long and short options anywhere, `--opt=value`,
 // space-separated lists (nargs='+'), store_true flags, and argparse's/az's messages for bad input.
 import { AzUsageError } from './errors.js';
+import { sameId } from '../../ids/compare.js';
 
 export interface ArgDef {
   /** Key in the parsed result. */
@@ -16,7 +17,7 @@ export interface ArgDef {
 
 export type ParsedArgs = Record<string, string | number | boolean | string[] | undefined>;
 
-export interface ParseResult {
+interface ParseResult {
   args: ParsedArgs;
   /** The options as typed, in order: az's ParameterSetName header. */
   typed: string[];
@@ -82,7 +83,7 @@ export function parseArgs(prog: string, defs: ArgDef[], argv: string[]): ParseRe
       continue;
     }
     if (def.choices) {
-      const match = def.choices.find((c) => c.toLowerCase() === value.toLowerCase());
+      const match = def.choices.find((c) => sameId(c, value));
       if (match === undefined) {
         throw new AzUsageError(`${prog}: '${value}' is not a valid value for '${def.options[0]}'. Allowed values: ${def.choices.join(', ')}.`);
       }

@@ -30,7 +30,7 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 500: 'Internal Server Error',
 };
 
-export interface InvocationHeaders {
+interface InvocationHeaders {
   /** e.g. "aks create" */
   commandName: string;
   /** The flags as typed, e.g. "--location --resource-group --name" */

@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline/promises';
 import { AzCliError } from './errors.js';
 
-export interface PromptIO {
+interface PromptIO {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream;
   warn(message: string): void;

@@ -19,7 +19,7 @@ export class AzUsageError extends AzCliError {
   }
 }
 
-export interface OdataError {
+interface OdataError {
   code?: string;
   message?: string;
   target?: string;

@@ -9,7 +9,7 @@ import { noProgress, type Progress } from './progress.js';
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 const DEFAULT_DELAY_S = 30;
 
-export interface PollOptions {
+interface PollOptions {
   progress?: Progress;
   sleep?: (ms: number) => Promise<void>;
 }

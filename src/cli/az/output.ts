@@ -19,7 +19,7 @@ function sortKeysDeep(value: unknown): unknown {
   return value;
 }
 
-export function formatJson(result: unknown): string {
+function formatJson(result: unknown): string {
   return `${JSON.stringify(sortKeysDeep(result) ?? null, null, 2)}\n`;
 }
 

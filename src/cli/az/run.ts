@@ -14,7 +14,7 @@ import { spinner } from './progress.js';
 import { addResourceGroup } from './transforms.js';
 import { HttpsTransport, type Transport } from './transport.js';
 
-export interface AzIO {
+interface AzIO {
   env: NodeJS.ProcessEnv;
   stdout: { write(s: string): unknown };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };

@@ -20,7 +20,7 @@ function mpint(b64url: string): Buffer {
   return sshString(bytes);
 }
 
-export function newRsaPublicKey(): { publicKey: string; privateKeyPem: string } {
+function newRsaPublicKey(): { publicKey: string; privateKeyPem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
   const blob = Buffer.concat([sshString(Buffer.from('ssh-rsa')), mpint(jwk.e!), mpint(jwk.n!)]);

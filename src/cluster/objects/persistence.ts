@@ -11,7 +11,7 @@ import { storedProblem } from '../validation/object.js';
 import { deletionDue, type KubeObject } from './object.js';
 import type { Change } from './store.js';
 
-const PREFIX = 'aksemu:k8s';
+import { K8S_OBJECTS_PREFIX as PREFIX } from '../../store/keys.js';
 
 /** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
 const FLUSH_SLICE = 2_000;

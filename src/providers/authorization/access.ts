@@ -6,10 +6,11 @@ import type { Store } from '../../store/store.js';
 import { anyMatches, KNOWN_ACTIONS } from './actions.js';
 import { builtInRole, type Permission } from './builtInRoles.js';
 import { assignmentsAbove } from './roleAssignmentStore.js';
+import { sameId } from '../../ids/compare.js';
 
 function permissionsOf(store: Store, principalId: string, scope: string): Permission[] {
   return assignmentsAbove(store, scope)
-    .filter((a) => a.properties.principalId.toLowerCase() === principalId.toLowerCase())
+    .filter((a) => sameId(a.properties.principalId, principalId))
     .flatMap((a) => builtInRole(a.properties.roleDefinitionId)?.permissions ?? []);
 }
 

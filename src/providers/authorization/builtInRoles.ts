@@ -21,7 +21,7 @@ function permission(actions: string[], notActions: string[] = []): Permission[] 
   return [{ actions, notActions, dataActions: [], notDataActions: [] }];
 }
 
-export const OWNER = '8e3af657-a8ff-443c-a75c-2fe8c4bcb635';
+const OWNER = '8e3af657-a8ff-443c-a75c-2fe8c4bcb635';
 export const CONTRIBUTOR = 'b24988ac-6180-42a0-ab88-20f7382dd24c';
 export const READER = 'acdd72a7-3385-48ef-bd42-f606fba81ae7';
 export const NETWORK_CONTRIBUTOR = '4d97b98b-1d4f-4787-a291-c67834d212e7';

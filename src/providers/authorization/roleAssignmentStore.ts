@@ -1,6 +1,7 @@
 // Role assignments as the store keeps them: one entry per assignment under an internal key (the
 // assignment's GUID name is unique across scopes, as in Azure), so lists at any scope and the
 // permission check are one scan of the assignments, never of the resources.
+import { ROLE_ASSIGNMENTS_PREFIX as PREFIX } from '../../store/keys.js';
 import type { Store } from '../../store/store.js';
 import { scopeContains } from './scopes.js';
 
@@ -25,8 +26,6 @@ export interface RoleAssignment {
     updatedBy: string | null;
   };
 }
-
-const PREFIX = 'aksemu:authorization/roleAssignments/';
 
 export function getAssignment(store: Store, name: string): RoleAssignment | undefined {
   return store.get<RoleAssignment>(PREFIX + name);

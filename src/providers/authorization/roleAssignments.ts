@@ -26,6 +26,7 @@ import {
   type RoleAssignment,
 } from './roleAssignmentStore.js';
 import { normalizeScope, requireScopeExists, SCOPE_TEMPLATES, scopeContains, scopeOf } from './scopes.js';
+import { sameId } from '../../ids/compare.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PRINCIPAL_TYPES = ['User', 'Group', 'ServicePrincipal', 'ForeignGroup', 'Device'];
@@ -78,19 +79,20 @@ function put(ctx: RequestContext) {
   const role = builtInRole(p.roleDefinitionId);
   if (!role) throw roleDefinitionDoesNotExist(p.roleDefinitionId.slice(p.roleDefinitionId.lastIndexOf('/') + 1));
   if (!p.principalId || !GUID.test(p.principalId)) throw invalidPrincipalId(p.principalId);
-  const principalType = p.principalType ? PRINCIPAL_TYPES.find((t) => t.toLowerCase() === p.principalType!.toLowerCase()) : 'ServicePrincipal';
+  const principalType = p.principalType ? PRINCIPAL_TYPES.find((t) => sameId(t, p.principalType)) : 'ServicePrincipal';
   if (!principalType) throw invalidPrincipalType(p.principalType!);
   const definitionId = roleDefinitionId(scope, role.id);
 
   return ctx.store.transaction(() => {
     requireScopeExists(ctx.store, scope);
     const existing = getAssignment(ctx.store, name);
-    const same = (a: RoleAssignment) =>
-      a.properties.principalId.toLowerCase() === p.principalId!.toLowerCase() &&
+    // The same grant: one principal, one role, one scope.
+    const sameGrant = (a: RoleAssignment) =>
+      sameId(a.properties.principalId, p.principalId) &&
       a.properties.roleDefinitionId.toLowerCase().endsWith(role.id) &&
-      normalizeScope(a.properties.scope).toLowerCase() === scope.toLowerCase();
-    if (existing && !same(existing)) throw roleAssignmentUpdateNotPermitted();
-    if (!existing && allAssignments(ctx.store).some(same)) throw roleAssignmentExists();
+      sameId(normalizeScope(a.properties.scope), scope);
+    if (existing && !sameGrant(existing)) throw roleAssignmentUpdateNotPermitted();
+    if (!existing && allAssignments(ctx.store).some(sameGrant)) throw roleAssignmentExists();
     const now = new Date().toISOString();
     const assignment: RoleAssignment = {
       id: existing?.id ?? assignmentId(scope, name),
@@ -119,7 +121,7 @@ function put(ctx: RequestContext) {
 /** The assignment a path names: its name, at exactly that scope. */
 function find(ctx: RequestContext): RoleAssignment | undefined {
   const assignment = getAssignment(ctx.store, ctx.params['roleAssignmentName']!);
-  return assignment && normalizeScope(assignment.properties.scope).toLowerCase() === scopeOf(ctx).toLowerCase() ? assignment : undefined;
+  return assignment && sameId(normalizeScope(assignment.properties.scope), scopeOf(ctx)) ? assignment : undefined;
 }
 
 function get(ctx: RequestContext) {
@@ -160,7 +162,7 @@ function list(ctx: RequestContext) {
   const value = allAssignments(ctx.store).filter((a) => {
     const at = a.properties.scope;
     const inScope = scopeContains(at, scope) || (!filter.atScope && scopeContains(scope, at));
-    return inScope && (filter.principalId === undefined || a.properties.principalId.toLowerCase() === filter.principalId.toLowerCase());
+    return inScope && (filter.principalId === undefined || sameId(a.properties.principalId, filter.principalId));
   });
   return { status: 200, body: { value } };
 }

@@ -5,8 +5,9 @@ import { ROLE_DEFINITION_API_VERSIONS } from './apiVersions.js';
 import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from './builtInRoles.js';
 import { roleDefinitionDoesNotExist } from './errors.js';
 import { SCOPE_TEMPLATES, scopeOf, subscriptionOf } from './scopes.js';
+import { sameId } from '../../ids/compare.js';
 
-export const ROLE_DEFINITION_TYPE = 'Microsoft.Authorization/roleDefinitions';
+const ROLE_DEFINITION_TYPE = 'Microsoft.Authorization/roleDefinitions';
 
 /** When built-in roles appear to have been created and last changed (fixed: they are not ours). */
 const BUILT_IN_CREATED = '2015-02-02T21:55:09.8806423Z';
@@ -17,7 +18,7 @@ export function roleDefinitionId(scope: string, guid: string): string {
   return `${sub ? `/subscriptions/${sub}` : ''}/providers/Microsoft.Authorization/roleDefinitions/${guid}`;
 }
 
-export function renderRoleDefinition(role: BuiltInRole, scope: string): unknown {
+function renderRoleDefinition(role: BuiltInRole, scope: string): unknown {
   return {
     id: roleDefinitionId(scope, role.id),
     name: role.id,
@@ -42,7 +43,7 @@ function roleFilter(filter: string | null): (role: BuiltInRole) => boolean {
   const name = /roleName\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   const type = /type\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   return (role) =>
-    (name === undefined || role.roleName.toLowerCase() === name.toLowerCase()) &&
+    (name === undefined || sameId(role.roleName, name)) &&
     (type === undefined || type.toLowerCase() === 'builtinrole');
 }
 

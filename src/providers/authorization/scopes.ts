@@ -4,6 +4,7 @@
 import { resourceGroupNotFound, resourceNotFound } from '../../arm/errors.js';
 import type { RequestContext } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
+import { idKey } from '../../ids/compare.js';
 
 const SUB = '/subscriptions/{subscriptionId}';
 const GROUP = `${SUB}/resourceGroups/{resourceGroupName}`;
@@ -42,8 +43,8 @@ export function normalizeScope(scope: string): string {
 
 /** True when `outer` is `inner` or one of its ancestors (case-insensitive, segment-wise). */
 export function scopeContains(outer: string, inner: string): boolean {
-  const o = normalizeScope(outer).toLowerCase();
-  const i = normalizeScope(inner).toLowerCase();
+  const o = idKey(normalizeScope(outer));
+  const i = idKey(normalizeScope(inner));
   return o === '/' || o === i || i.startsWith(`${o}/`);
 }
 

@@ -14,7 +14,7 @@ export interface ImageReference {
   version: string;
 }
 
-export interface OsDisk {
+interface OsDisk {
   osType: 'Linux' | 'Windows';
   name: string;
   createOption: 'FromImage';
@@ -24,7 +24,7 @@ export interface OsDisk {
   diskSizeGB: number;
 }
 
-export interface LinuxConfiguration {
+interface LinuxConfiguration {
   disablePasswordAuthentication: boolean;
   ssh?: { publicKeys: Array<{ path: string; keyData: string }> };
   provisionVMAgent: boolean;
@@ -34,7 +34,7 @@ export interface NetworkInterfaceReference extends SubResource {
   properties?: { primary?: boolean; deleteOption?: string };
 }
 
-export interface VirtualMachineProperties {
+interface VirtualMachineProperties {
   vmId: string;
   hardwareProfile: { vmSize: string };
   storageProfile: { imageReference: ImageReference; osDisk: OsDisk; dataDisks: unknown[] };

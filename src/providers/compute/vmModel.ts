@@ -7,7 +7,8 @@ import type { Store } from '../../store/store.js';
 import { invalidResourceLocation, invalidResourceReference } from '../network/errors.js';
 import type { NetworkInterface } from '../network/models.js';
 import { findNetworkInterface } from '../network/nicModel.js';
-import { childrenOf, compact, groupNameOf, nameOf, referenceId, regionName, sameId } from '../network/resource.js';
+import { sameId } from '../../ids/compare.js';
+import { childrenOf, compact, groupNameOf, nameOf, referenceId, regionName } from '../network/resource.js';
 import type { ResourceGroup } from '../resources/resourceGroups.js';
 import { isDisallowedAdminUsername } from './adminUsernames.js';
 import {

@@ -11,23 +11,24 @@ import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { renderPool } from './render.js';
 import { agentPoolModel } from './schema.js';
+import { sameId } from '../../ids/compare.js';
 
-export const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
-export const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
+const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
+const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
 
 const POOLS = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
 const POOL = `${POOLS}/{agentPoolName}`;
 
 function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord {
   const name = ctx.params['agentPoolName']!;
-  const pool = poolsOf(ctx.store, cluster).find((p) => p.name.toLowerCase() === name.toLowerCase());
+  const pool = poolsOf(ctx.store, cluster).find((p) => sameId(p.name, name));
   if (!pool) throw resourceNotFound(POOL_TYPE, `${cluster.name}/${name}`, cluster.resourceGroup);
   return pool;
 }
 
 /** The cluster spec with one pool replaced (or added), in the shape the model validates. */
 function specWith(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord[], name: string, profile: AgentPoolProfile | undefined): ManagedClusterSpec {
-  const others = pools.filter((p) => p.name.toLowerCase() !== name.toLowerCase()).map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }));
+  const others = pools.filter((p) => !sameId(p.name, name)).map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }));
   // The stored network as the cluster resolved it, whatever the api-version of this pool request.
   const spec = keepUnexpressible(api(ctx), cluster.resolved, cluster.spec);
   return { ...spec, agentPoolProfiles: profile ? [...others, { ...profile, name }] : others };
@@ -41,7 +42,7 @@ function put(ctx: RequestContext) {
   const body = (ctx.body ?? {}) as { properties?: AgentPoolProfile };
   const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
-  const existing = pools.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  const existing = pools.find((p) => sameId(p.name, name));
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);
   const previous = resolvedWithPools(cluster, pools);
   const extra = { previous, poolName: name, identity: cluster.identity };
@@ -64,7 +65,7 @@ function put(ctx: RequestContext) {
     }
     state = upgrading ? 'Upgrading' : profile.count !== existing.resolved.count ? 'Scaling' : 'Updating';
   }
-  const r = resolved.pools.find((p) => p.name.toLowerCase() === name.toLowerCase())!;
+  const r = resolved.pools.find((p) => sameId(p.name, name))!;
   const { name: _n, ...rawSpec } = profile;
   const record: PoolRecord = {
     id: poolId(cluster.id, existing?.name ?? name),

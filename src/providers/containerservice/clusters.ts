@@ -68,6 +68,18 @@ function checkClusterName(name: string): void {
   }
 }
 
+/**
+ * AKS makes up no DNS prefix: the request names one (az computes it client-side, cli/az/commands/aks-body.ts), or
+ * an fqdnSubdomain, which only a private cluster with its own private DNS zone may use and aksemu does not model
+ * (docs/aks-rules.md §3.2).
+ */
+function requiredDnsPrefix(spec: ManagedClusterSpec): string {
+  const given = spec['dnsPrefix'];
+  if (typeof given === 'string' && given !== '') return given;
+  throw new ArmError(400, 'InvalidParameter',
+    "The value of parameter dnsPrefix is invalid. Error details: DNS prefix '' is invalid. DNS prefix must contain between 1 and 54 characters. Please see https://aka.ms/aks-naming-rules for more details.. Please see https://aka.ms/aks-naming-rules for more details.", 'dnsPrefix');
+}
+
 /** Members of the body that the request's api-version does not have, as the strict check words them. */
 function checkVersionMembers(api: ApiVersionProfile, spec: ManagedClusterSpec, loose: boolean): void {
   const net = spec.networkProfile ?? {};
@@ -142,7 +154,7 @@ function newRecord(ctx: RequestContext, spec: ManagedClusterSpec, resolved: Reso
   const group = getResourceGroup(ctx.store, sub, p['resourceGroupName']!);
   const name = p['resourceName']!;
   const id = clusterId(sub, group.name, name);
-  const dnsPrefix = (spec['dnsPrefix'] as string | undefined) || `${name.slice(0, 10)}-${group.name.slice(0, 16)}-${sub.slice(0, 6)}`.replace(/[^a-zA-Z0-9-]/g, '');
+  const dnsPrefix = requiredDnsPrefix(spec);
   return {
     id,
     name,

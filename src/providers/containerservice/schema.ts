@@ -76,7 +76,7 @@ const poolMembers: Record<string, Schema> = {
 
 const agentPoolProfile = s.object('ManagedClusterAgentPoolProfile', { name: str(), ...poolMembers });
 
-export const networkProfileModel = s.object('ContainerServiceNetworkProfile', {
+const networkProfileModel = s.object('ContainerServiceNetworkProfile', {
   networkPlugin: str(),
   networkPluginMode: str(),
   networkPolicy: str(),

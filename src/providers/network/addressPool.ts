@@ -4,7 +4,7 @@
 import { AZURE_RESERVED_LOW, type Cidr, type IpAddress } from '../../net/ip.js';
 import { SubnetAllocator } from '../../net/subnet-allocator.js';
 
-export type AddressCheck = 'ok' | 'outside' | 'reserved';
+type AddressCheck = 'ok' | 'outside' | 'reserved';
 
 export class AddressPool {
   private readonly allocators: SubnetAllocator[];

@@ -2,7 +2,9 @@
 // indexed both ways so a subnet's users and an owner's subnets are one prefix scan each. This is
 // the truth the in-memory allocators are rebuilt from; NICs are written in the same transaction.
 import { randomUUID } from 'node:crypto';
+import { IPAM_BY_OWNER_PREFIX as BY_OWNER, IPAM_BY_SUBNET_PREFIX as BY_SUBNET, IPAM_GENERATION_PREFIX as GENERATION } from '../../store/keys.js';
 import type { Store } from '../../store/store.js';
+import { idKey } from '../../ids/compare.js';
 
 export interface Allocation {
   /** The subnet id with its stored casing. */
@@ -23,10 +25,6 @@ interface OwnerIndexEntry {
 }
 
 // '|' never occurs in an ARM id, so it ends the subnet (or owner) part of a key unambiguously.
-const BY_SUBNET = 'aksemu:ipam/subnet:';
-const BY_OWNER = 'aksemu:ipam/owner:';
-const GENERATION = 'aksemu:ipam/generation:';
-
 function subnetKey(subnetId: string, owner: string): string {
   return `${BY_SUBNET}${subnetId}|${owner}`;
 }
@@ -65,7 +63,7 @@ export function ownersUnder(store: Store, prefix: string): string[] {
   const base = prefix.replace(/\/+$/, '');
   const owners = new Map<string, string>();
   for (const { value } of [...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}/`), ...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}|`)]) {
-    owners.set(value.owner.toLowerCase(), value.owner);
+    owners.set(idKey(value.owner), value.owner);
   }
   return [...owners.values()];
 }

@@ -2,7 +2,8 @@
 // `subnets`, an NSG's `networkInterfaces`. They are kept on the referenced record (not recomputed by
 // scanning every subnet on each read), updated by whoever adds or drops the reference.
 import type { Store } from '../../store/store.js';
-import { sameId, type SubResource } from './resource.js';
+import { sameId } from '../../ids/compare.js';
+import type { SubResource } from './resource.js';
 
 type Member = 'subnets' | 'networkInterfaces';
 
@@ -17,7 +18,7 @@ function update(store: Store, targetId: string, member: Member, fn: (list: SubRe
   store.put(targetId, { ...target, properties: { ...target.properties, [member]: list } });
 }
 
-export function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
+function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
   update(store, targetId, member, (list) => (list.some((r) => sameId(r.id, sourceId)) ? list : [...list, { id: sourceId }]));
 }
 

@@ -6,8 +6,8 @@ import type { Store } from '../../store/store.js';
 import { getResourceGroup, type ResourceGroup } from '../resources/resourceGroups.js';
 import { childrenOf, writableGroup } from './resource.js';
 
-export const SUBSCRIPTION = '/subscriptions/{subscriptionId}';
-export const GROUP = `${SUBSCRIPTION}/resourceGroups/{resourceGroupName}`;
+const SUBSCRIPTION = '/subscriptions/{subscriptionId}';
+const GROUP = `${SUBSCRIPTION}/resourceGroups/{resourceGroupName}`;
 export const IN_GROUP = `${GROUP}/providers/Microsoft.Network`;
 export const IN_SUBSCRIPTION = `${SUBSCRIPTION}/providers/Microsoft.Network`;
 

@@ -18,11 +18,12 @@ import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, writ
 import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
 import { allocate, readPool, releaseIn } from './subnetAddresses.js';
 import { findSubnet, prefixesOf, subnetRef, subnetsOf } from './subnetModel.js';
+import { idKey, sameId } from '../../ids/compare.js';
 
 export { AddressSpaceExhaustedError } from './subnetAddresses.js';
 export { KUBENET_CLUSTER_TAG } from './nicModel.js';
 
-export interface SubnetInfoOptions {
+interface SubnetInfoOptions {
   /** Addresses of owners whose id starts with this (case-insensitively) are not counted in ipsInUse. */
   excludeOwnerPrefix?: string | undefined;
 }
@@ -35,7 +36,7 @@ export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptio
   const exclude = opts.excludeOwnerPrefix?.toLowerCase();
   const allocations = allocationsIn(store, subnet.id);
   const kubenet = new Map<string, string>();
-  for (const a of allocations) if (a.kubenetCluster) kubenet.set(a.kubenetCluster.toLowerCase(), a.kubenetCluster);
+  for (const a of allocations) if (a.kubenetCluster) kubenet.set(idKey(a.kubenetCluster), a.kubenetCluster);
   const info: SubnetInfo = {
     id: subnet.id,
     name: subnet.name,
@@ -90,7 +91,7 @@ export function addressesInUse(store: Store, subnetId: string): Array<{ address:
 }
 
 /** A node NIC: one ip configuration per address, the first primary (ipconfig1), the rest secondary. */
-export interface NicSpec {
+interface NicSpec {
   id: string;
   subnetId: string;
   addresses: string[];
@@ -156,7 +157,7 @@ export function releaseOwnersUnder(store: Store, prefix: string): number {
 export function addServiceAssociationLink(store: Store, subnetId: string, link: { name: string; linkedResourceType: string; link: string }): void {
   store.transaction(() => {
     const subnet = requireSubnet(store, subnetId);
-    const links = (subnet.properties.serviceAssociationLinks ?? []).filter((l) => l.name.toLowerCase() !== link.name.toLowerCase());
+    const links = (subnet.properties.serviceAssociationLinks ?? []).filter((l) => !sameId(l.name, link.name));
     const sal: ServiceAssociationLink = {
       id: `${subnet.id}/serviceAssociationLinks/${link.name}`,
       name: link.name,

@@ -10,7 +10,7 @@ import { findRouteTable, writeRouteTable } from './routeTableModel.js';
 import { findSubnet } from './subnetModel.js';
 import { writeVirtualNetwork } from './vnetModel.js';
 
-export interface ManagedVnetSpec {
+interface ManagedVnetSpec {
   id: string;
   location: string;
   addressPrefixes: string[];
@@ -38,7 +38,7 @@ export function putVirtualNetwork(store: Store, spec: ManagedVnetSpec): VirtualN
   });
 }
 
-export interface ManagedRouteTableSpec {
+interface ManagedRouteTableSpec {
   id: string;
   location: string;
   routes: Array<{ name: string; addressPrefix: string; nextHopType: string; nextHopIpAddress?: string }>;

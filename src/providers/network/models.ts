@@ -2,7 +2,7 @@
 // derived on every read (a VNet's subnets, a subnet's ipConfigurations, an NSG's default rules).
 import type { ChildResource, ProvisioningState, SubResource, TrackedResource } from './resource.js';
 
-export interface VirtualNetworkProperties {
+interface VirtualNetworkProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
   addressSpace: { addressPrefixes: string[] };
@@ -19,7 +19,7 @@ export interface Delegation extends ChildResource<{ serviceName: string; actions
 export interface ServiceAssociationLink
   extends ChildResource<{ linkedResourceType: string; link: string; provisioningState: ProvisioningState; allowDelete?: boolean; locations?: string[] }> {}
 
-export interface SubnetProperties {
+interface SubnetProperties {
   provisioningState: ProvisioningState;
   /** Exactly one of addressPrefix / addressPrefixes is kept: the one the client sent. */
   addressPrefix?: string;
@@ -35,7 +35,7 @@ export interface SubnetProperties {
 }
 export type Subnet = ChildResource<SubnetProperties>;
 
-export interface SecurityRuleProperties {
+interface SecurityRuleProperties {
   provisioningState: ProvisioningState;
   description?: string;
   protocol: string;
@@ -53,7 +53,7 @@ export interface SecurityRuleProperties {
 }
 export type SecurityRule = ChildResource<SecurityRuleProperties>;
 
-export interface NetworkSecurityGroupProperties {
+interface NetworkSecurityGroupProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
   securityRules: SecurityRule[];
@@ -63,7 +63,7 @@ export interface NetworkSecurityGroupProperties {
 }
 export type NetworkSecurityGroup = TrackedResource<NetworkSecurityGroupProperties>;
 
-export interface RouteProperties {
+interface RouteProperties {
   provisioningState: ProvisioningState;
   addressPrefix: string;
   nextHopType: string;
@@ -72,7 +72,7 @@ export interface RouteProperties {
 }
 export type Route = ChildResource<RouteProperties>;
 
-export interface RouteTableProperties {
+interface RouteTableProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
   disableBgpRoutePropagation: boolean;
@@ -82,7 +82,7 @@ export interface RouteTableProperties {
 }
 export type RouteTable = TrackedResource<RouteTableProperties>;
 
-export interface IpConfigurationProperties {
+interface IpConfigurationProperties {
   provisioningState: ProvisioningState;
   privateIPAddress: string;
   privateIPAllocationMethod: 'Dynamic' | 'Static';
@@ -92,7 +92,7 @@ export interface IpConfigurationProperties {
 }
 export type IpConfiguration = ChildResource<IpConfigurationProperties>;
 
-export interface NetworkInterfaceProperties {
+interface NetworkInterfaceProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
   ipConfigurations: IpConfiguration[];

@@ -15,6 +15,7 @@ import {
 } from './nsgModel.js';
 import { beginDelete, beginPut } from './operations.js';
 import { networkSecurityGroupModel, securityRuleModel } from './schemas.js';
+import { sameId } from '../../ids/compare.js';
 
 const NSGS = 'networkSecurityGroups';
 const NSG = `${IN_GROUP}/networkSecurityGroups/{networkSecurityGroupName}`;
@@ -61,7 +62,7 @@ function putRule(ctx: RequestContext) {
 function getRule(ctx: RequestContext) {
   const nsg = requireNsg(ctx);
   const name = param(ctx, 'securityRuleName');
-  const rule = nsg.properties.securityRules.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  const rule = nsg.properties.securityRules.find((r) => sameId(r.name, name));
   if (!rule) throw childNotFound(`${nsg.id}/securityRules/${name}`);
   return { status: 200, body: rule };
 }
@@ -69,7 +70,7 @@ function getRule(ctx: RequestContext) {
 function deleteRule(ctx: RequestContext) {
   const nsg = findNetworkSecurityGroup(ctx.store, resourceId(readGroup(ctx), NSGS, param(ctx, 'networkSecurityGroupName')));
   const name = param(ctx, 'securityRuleName');
-  if (!nsg || !nsg.properties.securityRules.some((r) => r.name.toLowerCase() === name.toLowerCase())) return { status: 204 };
+  if (!nsg || !nsg.properties.securityRules.some((r) => sameId(r.name, name))) return { status: 204 };
   return beginDelete(ctx, { resourceId: `${nsg.id}/securityRules/${name}`, location: nsg.location, remove: () => removeSecurityRule(ctx.store, nsg, name) });
 }
 

@@ -20,11 +20,12 @@ import { compact, groupNameOf, parentOf, referenceId, regionName, TYPES, type Pr
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
+import { idKey, sameId } from '../../ids/compare.js';
 
 /** The tag ContainerService puts on kubenet node NICs: the cluster id (subnetInfo's kubenetClusterIds). */
 export const KUBENET_CLUSTER_TAG = 'aksemu-kubenet-cluster';
 
-export interface IpConfigurationInput {
+interface IpConfigurationInput {
   name?: string;
   properties?: {
     privateIPAddress?: string | null;
@@ -68,19 +69,19 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
   // Azure CNI nodes carry 1 + maxPods configurations on one subnet: look it up once.
   const subnets = new Map<string, { subnet: Subnet | undefined; vnet: VirtualNetwork | undefined }>();
   const lookup = (ref: string) => {
-    let found = subnets.get(ref.toLowerCase());
+    let found = subnets.get(idKey(ref));
     if (!found) {
       const subnet = findSubnet(store, ref);
       found = { subnet, vnet: subnet && store.get<VirtualNetwork>(parentOf(subnet.id)) };
-      subnets.set(ref.toLowerCase(), found);
+      subnets.set(idKey(ref), found);
     }
     return found;
   };
   return configs.map((c, i) => {
     const name = c.name ?? (i === 0 ? 'ipconfig1' : `ipconfig${i + 1}`);
     validateResourceName(name);
-    if (names.has(name.toLowerCase())) throw invalidNicIpConfigurations(nicId, `two ip configurations are named '${name}'.`);
-    names.add(name.toLowerCase());
+    if (names.has(idKey(name))) throw invalidNicIpConfigurations(nicId, `two ip configurations are named '${name}'.`);
+    names.add(idKey(name));
     const id = `${nicId}/ipConfigurations/${name}`;
     const p = c.properties ?? {};
     const ref = referenceId(p.subnet, `properties.ipConfigurations[${i}].properties.subnet`);
@@ -88,8 +89,8 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
     const { subnet, vnet } = lookup(ref);
     if (!subnet || !vnet || vnet.location !== location) throw invalidResourceReference(ref, nicId);
     const method = p.privateIPAllocationMethod?.toLowerCase() === 'static' ? 'Static' : 'Dynamic';
-    const before = existing?.properties.ipConfigurations.find((x) => x.name.toLowerCase() === name.toLowerCase());
-    const kept = before && before.properties.subnet.id.toLowerCase() === subnet.id.toLowerCase() ? before.properties.privateIPAddress : undefined;
+    const before = existing?.properties.ipConfigurations.find((x) => sameId(x.name, name));
+    const kept = before && sameId(before.properties.subnet.id, subnet.id) ? before.properties.privateIPAddress : undefined;
     const address = p.privateIPAddress ?? (method === 'Dynamic' ? kept : undefined);
     if (method === 'Static' && !address) throw staticAllocationWithoutAddress(id);
     return { id, name, subnetId: subnet.id, method, primary: primaries === 0 ? i === 0 : p.primary === true, ...(address ? { address } : {}) };
@@ -118,10 +119,10 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
     // Addresses, subnet by subnet; subnets the NIC leaves give its addresses back.
     const kubenetCluster = input.tags?.[KUBENET_CLUSTER_TAG];
     const bySubnet = new Map<string, PlannedConfig[]>();
-    for (const c of planned) bySubnet.set(c.subnetId.toLowerCase(), [...(bySubnet.get(c.subnetId.toLowerCase()) ?? []), c]);
+    for (const c of planned) bySubnet.set(idKey(c.subnetId), [...(bySubnet.get(idKey(c.subnetId)) ?? []), c]);
     for (const subnetId of subnetsOfOwner(store, nicId)) {
       const subnet = findSubnet(store, subnetId);
-      if (subnet && !bySubnet.has(subnet.id.toLowerCase())) releaseIn(store, subnetRef(subnet), nicId);
+      if (subnet && !bySubnet.has(idKey(subnet.id))) releaseIn(store, subnetRef(subnet), nicId);
     }
     const addresses = new Map<string, string>();
     for (const configs of bySubnet.values()) {

@@ -13,6 +13,7 @@ import {
 import type { NetworkSecurityGroup, SecurityRule } from './models.js';
 import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { validateResourceName } from '../../arm/names.js';
+import { sameId } from '../../ids/compare.js';
 
 export interface SecurityRuleInput {
   name?: string;
@@ -43,7 +44,7 @@ const PROTOCOLS = ['Tcp', 'Udp', 'Icmp', 'Esp', 'Ah', '*'];
 
 /** Azure's enumerations compare case-insensitively and come back in their canonical casing. */
 function canonical(value: string | null | undefined, allowed: readonly string[]): string | undefined {
-  return allowed.find((a) => a.toLowerCase() === value?.toLowerCase());
+  return allowed.find((a) => sameId(a, value));
 }
 
 /** The six rules every NSG has (priorities 65000–65500), as GET shows them under defaultSecurityRules. */
@@ -81,7 +82,7 @@ export function defaultSecurityRules(nsg: NetworkSecurityGroup): SecurityRule[] 
   }));
 }
 
-export function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name: string, state: ProvisioningState): SecurityRule {
+function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name: string, state: ProvisioningState): SecurityRule {
   const id = `${nsgId}/securityRules/${name}`;
   const p = input.properties ?? {};
   const priority = p.priority;
@@ -129,7 +130,7 @@ export function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name:
 function checkRules(nsgId: string, rules: readonly SecurityRule[]): void {
   rules.forEach((rule, i) => {
     for (const other of rules.slice(0, i)) {
-      if (other.name.toLowerCase() === rule.name.toLowerCase()) throw duplicateResourceName(nsgId, 'securityRules', rule.name);
+      if (sameId(other.name, rule.name)) throw duplicateResourceName(nsgId, 'securityRules', rule.name);
       if (other.properties.priority === rule.properties.priority && other.properties.direction === rule.properties.direction) {
         throw securityRuleConflict(rule.id, other.id);
       }
@@ -164,7 +165,7 @@ export function writeNetworkSecurityGroup(store: Store, id: string, input: NsgIn
 
 /** Adds or replaces one rule (securityRules PUT). */
 export function writeSecurityRule(store: Store, nsg: NetworkSecurityGroup, name: string, input: SecurityRuleInput, state: ProvisioningState): { rule: SecurityRule; created: boolean } {
-  const existing = nsg.properties.securityRules.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  const existing = nsg.properties.securityRules.find((r) => sameId(r.name, name));
   const rule = buildSecurityRule(nsg.id, input, existing?.name ?? name, state);
   const rules = existing ? nsg.properties.securityRules.map((r) => (r === existing ? rule : r)) : [...nsg.properties.securityRules, rule];
   checkRules(nsg.id, rules);
@@ -173,7 +174,7 @@ export function writeSecurityRule(store: Store, nsg: NetworkSecurityGroup, name:
 }
 
 export function removeSecurityRule(store: Store, nsg: NetworkSecurityGroup, name: string): boolean {
-  const rules = nsg.properties.securityRules.filter((r) => r.name.toLowerCase() !== name.toLowerCase());
+  const rules = nsg.properties.securityRules.filter((r) => !sameId(r.name, name));
   if (rules.length === nsg.properties.securityRules.length) return false;
   store.put(nsg.id, { ...nsg, etag: newEtag(), properties: { ...nsg.properties, securityRules: rules } });
   return true;

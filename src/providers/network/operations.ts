@@ -9,8 +9,8 @@ import type { ArmResponse, RequestContext } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { NAMESPACE } from './resource.js';
 
-export const PROVISION_KIND = 'Microsoft.Network/provision';
-export const DELETE_KIND = 'Microsoft.Network/delete';
+const PROVISION_KIND = 'Microsoft.Network/provision';
+const DELETE_KIND = 'Microsoft.Network/delete';
 
 interface ProvisionInput {
   ids: string[];
@@ -52,7 +52,7 @@ export const operationKinds: OperationKind[] = [
   { kind: DELETE_KIND, run() {} },
 ];
 
-export interface PutSpec<T> {
+interface PutSpec<T> {
   resourceId: string;
   location: string;
   /** Validates and writes (with provisioningState Updating), inside the operation's transaction. */

@@ -53,12 +53,8 @@ export function newEtag(): string {
   return `W/"${randomUUID()}"`;
 }
 
-export function newResourceGuid(): string {
+function newResourceGuid(): string {
   return randomUUID();
-}
-
-export function sameId(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 }
 
 export function groupNameOf(resourceId: string): string {

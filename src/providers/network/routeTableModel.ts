@@ -15,6 +15,7 @@ import type { Route, RouteTable } from './models.js';
 import { parsePrefix } from './prefixes.js';
 import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { validateResourceName } from '../../arm/names.js';
+import { sameId } from '../../ids/compare.js';
 
 export interface RouteInput {
   name?: string;
@@ -29,13 +30,13 @@ export interface RouteTableInput {
 
 const NEXT_HOP_TYPES = ['VirtualNetworkGateway', 'VnetLocal', 'Internet', 'VirtualAppliance', 'None'];
 
-export function buildRoute(tableId: string, input: RouteInput, name: string, state: ProvisioningState): Route {
+function buildRoute(tableId: string, input: RouteInput, name: string, state: ProvisioningState): Route {
   const id = `${tableId}/routes/${name}`;
   const p = input.properties ?? {};
   if (!p.addressPrefix) throw invalidRequestFormat(`Route ${id} has no properties.addressPrefix.`, 'properties.addressPrefix');
   // A route's prefix may also be a service tag (AzureCloud, Storage…): only CIDR-looking text is checked.
   const addressPrefix = /^[0-9a-f.:]+\/\d+$/i.test(p.addressPrefix) ? parsePrefix(p.addressPrefix, id).toString() : p.addressPrefix;
-  const nextHopType = NEXT_HOP_TYPES.find((t) => t.toLowerCase() === p.nextHopType?.toLowerCase());
+  const nextHopType = NEXT_HOP_TYPES.find((t) => sameId(t, p.nextHopType));
   if (!nextHopType) throw invalidNextHopType(id, p.nextHopType);
   if (nextHopType === 'VirtualAppliance') {
     if (!p.nextHopIpAddress) throw invalidRouteNextHop(id, 'nextHopIpAddress is required when nextHopType is VirtualAppliance.');
@@ -54,7 +55,7 @@ export function buildRoute(tableId: string, input: RouteInput, name: string, sta
 
 function checkRouteNames(tableId: string, routes: readonly Route[]): void {
   routes.forEach((route, i) => {
-    if (routes.slice(0, i).some((r) => r.name.toLowerCase() === route.name.toLowerCase())) throw duplicateResourceName(tableId, 'routes', route.name);
+    if (routes.slice(0, i).some((r) => sameId(r.name, route.name))) throw duplicateResourceName(tableId, 'routes', route.name);
   });
 }
 
@@ -84,7 +85,7 @@ export function writeRouteTable(store: Store, id: string, input: RouteTableInput
 }
 
 export function writeRoute(store: Store, table: RouteTable, name: string, input: RouteInput, state: ProvisioningState): { route: Route; created: boolean } {
-  const existing = table.properties.routes.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  const existing = table.properties.routes.find((r) => sameId(r.name, name));
   const route = buildRoute(table.id, input, existing?.name ?? name, state);
   const routes = existing ? table.properties.routes.map((r) => (r === existing ? route : r)) : [...table.properties.routes, route];
   store.put(table.id, { ...table, etag: newEtag(), properties: { ...table.properties, routes } });
@@ -92,7 +93,7 @@ export function writeRoute(store: Store, table: RouteTable, name: string, input:
 }
 
 export function removeRoute(store: Store, table: RouteTable, name: string): boolean {
-  const routes = table.properties.routes.filter((r) => r.name.toLowerCase() !== name.toLowerCase());
+  const routes = table.properties.routes.filter((r) => !sameId(r.name, name));
   if (routes.length === table.properties.routes.length) return false;
   store.put(table.id, { ...table, etag: newEtag(), properties: { ...table.properties, routes } });
   return true;

@@ -15,6 +15,7 @@ import {
   type RouteTableInput,
 } from './routeTableModel.js';
 import { routeModel, routeTableModel } from './schemas.js';
+import { sameId } from '../../ids/compare.js';
 
 const TABLES = 'routeTables';
 const TABLE = `${IN_GROUP}/routeTables/{routeTableName}`;
@@ -60,7 +61,7 @@ function putRoute(ctx: RequestContext) {
 function getRoute(ctx: RequestContext) {
   const table = requireTable(ctx);
   const name = param(ctx, 'routeName');
-  const route = table.properties.routes.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  const route = table.properties.routes.find((r) => sameId(r.name, name));
   if (!route) throw childNotFound(`${table.id}/routes/${name}`);
   return { status: 200, body: route };
 }
@@ -68,7 +69,7 @@ function getRoute(ctx: RequestContext) {
 function deleteRoute(ctx: RequestContext) {
   const table = findRouteTable(ctx.store, resourceId(readGroup(ctx), TABLES, param(ctx, 'routeTableName')));
   const name = param(ctx, 'routeName');
-  if (!table || !table.properties.routes.some((r) => r.name.toLowerCase() === name.toLowerCase())) return { status: 204 };
+  if (!table || !table.properties.routes.some((r) => sameId(r.name, name))) return { status: 204 };
   return beginDelete(ctx, { resourceId: `${table.id}/routes/${name}`, location: table.location, remove: () => removeRoute(ctx.store, table, name) });
 }
 

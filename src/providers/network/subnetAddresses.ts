@@ -22,6 +22,7 @@ import {
   privateIpAddressNotInSubnet,
   subnetIsFull,
 } from './errors.js';
+import { idKey, sameId } from '../../ids/compare.js';
 
 /** A subnet as address management needs it. */
 export interface SubnetRef {
@@ -77,7 +78,7 @@ function rebuild(store: Store, subnet: SubnetRef): CacheEntry {
 
 function entryFor(store: Store, subnet: SubnetRef): CacheEntry {
   const cache = cacheOf(store);
-  const key = subnet.id.toLowerCase();
+  const key = idKey(subnet.id);
   let entry = cache.get(key);
   if (!entry || entry.token !== generationOf(store, subnet.id) || entry.signature !== signatureOf(subnet)) {
     entry = rebuild(store, subnet);
@@ -95,7 +96,7 @@ export function readPool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressP
  * Runs a change: fn mutates the pool and writes the matching allocations. Must run inside a store
  * transaction (it opens one itself, which nests as a savepoint).
  */
-export function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressPool) => T): T {
+function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: AddressPool) => T): T {
   return store.transaction(() => {
     const cache = cacheOf(store);
     const entry = entryFor(store, subnet);
@@ -104,7 +105,7 @@ export function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: Addres
       entry.token = bumpGeneration(store, subnet.id);
       return result;
     } catch (err) {
-      cache.delete(subnet.id.toLowerCase());
+      cache.delete(idKey(subnet.id));
       throw err;
     }
   });
@@ -112,7 +113,7 @@ export function changePool<T>(store: Store, subnet: SubnetRef, fn: (pool: Addres
 
 /** Forgets the pool of a subnet (its prefixes changed, or it is gone). */
 export function forgetPool(store: Store, subnetId: string): void {
-  cacheOf(store).delete(subnetId.toLowerCase());
+  cacheOf(store).delete(idKey(subnetId));
 }
 
 function firstPrefix(subnet: SubnetRef): string {
@@ -160,7 +161,7 @@ export function hold(store: Store, subnet: SubnetRef, owner: string, want: Holdi
       if (check === 'outside') throw privateIpAddressNotInSubnet(address, firstPrefix(subnet));
       if (check === 'reserved') throw privateIpAddressInReservedRange(address, pool.prefixOf(ip)!.toString());
       const holder = pool.holder(ip);
-      if (holder !== undefined && holder.toLowerCase() !== owner.toLowerCase()) throw privateIpAddressIsAllocated(ipConfigurationId, String(ip), holder);
+      if (holder !== undefined && !sameId(holder, owner)) throw privateIpAddressIsAllocated(ipConfigurationId, String(ip), holder);
       if (wanted.has(String(ip))) throw privateIpAddressIsAllocated(ipConfigurationId, String(ip), owner);
       wanted.add(String(ip));
       return { ip, ipConfigurationId };

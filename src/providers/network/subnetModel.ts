@@ -18,7 +18,8 @@ import {
 } from './errors.js';
 import type { Delegation, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwork } from './models.js';
 import { containedIn, overlapsAny, parsePrefix, parsePrefixes, subnetSizeSupported } from './prefixes.js';
-import { childrenOf, compact, newEtag, referenceId, sameId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
+import { idKey, sameId } from '../../ids/compare.js';
+import { childrenOf, compact, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
 import { forgetPool, type SubnetRef } from './subnetAddresses.js';
 
 /** A subnet as a client sends it (PUT body, or one element of a VNet's `subnets`). */
@@ -77,7 +78,7 @@ function requestedPrefixes(input: SubnetInput): { prefixes: string[]; plural: bo
 function checkReference(store: Store, refId: string | undefined, subnetId: string, vnet: VirtualNetwork, type: string): SubResource | undefined {
   if (refId === undefined) return undefined;
   const target = store.get<NetworkSecurityGroup | RouteTable>(refId);
-  if (!target || target.type.toLowerCase() !== type.toLowerCase() || target.location !== vnet.location) {
+  if (!target || !sameId(target.type, type) || target.location !== vnet.location) {
     throw invalidResourceReference(refId, subnetId);
   }
   // The reference keeps the target's stored casing, as ARM's responses do.
@@ -90,12 +91,12 @@ function delegationsOf(input: SubnetInput, subnetId: string, existing: Subnet | 
     const serviceName = d.properties?.serviceName;
     if (!serviceName) throw invalidRequestFormat(`Delegation ${i} of subnet ${subnetId} has no properties.serviceName.`, `properties.delegations[${i}].properties.serviceName`);
     const name = d.name ?? String(i);
-    if (seen.has(name.toLowerCase())) throw duplicateResourceName(subnetId, 'delegations', name);
-    seen.add(name.toLowerCase());
-    const before = existing?.properties.delegations.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (seen.has(idKey(name))) throw duplicateResourceName(subnetId, 'delegations', name);
+    seen.add(idKey(name));
+    const before = existing?.properties.delegations.find((x) => sameId(x.name, name));
     const actions = d.properties?.actions && d.properties.actions.length > 0
       ? d.properties.actions
-      : DELEGATION_ACTIONS[serviceName.toLowerCase()] ?? ['Microsoft.Network/virtualNetworks/subnets/action'];
+      : DELEGATION_ACTIONS[idKey(serviceName)] ?? ['Microsoft.Network/virtualNetworks/subnets/action'];
     return {
       id: `${subnetId}/delegations/${name}`,
       name,

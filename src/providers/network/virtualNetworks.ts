@@ -9,6 +9,7 @@ import { parsePrefixes } from './prefixes.js';
 import { buildSubnet, findSubnet, prefixesOf, removeSubnet, renderSubnet, subnetsOf, writeSubnet, type SubnetInput } from './subnetModel.js';
 import { subnetModel, virtualNetworkModel } from './schemas.js';
 import { findVirtualNetwork, removeVirtualNetwork, renderVirtualNetwork, vnetPrefixes, writeVirtualNetwork, type VnetInput } from './vnetModel.js';
+import { sameId } from '../../ids/compare.js';
 
 const VNETS = 'virtualNetworks';
 const VNET = `${IN_GROUP}/virtualNetworks/{virtualNetworkName}`;
@@ -50,7 +51,7 @@ function putSubnet(ctx: RequestContext) {
     write: () => {
       const existing = findSubnet(ctx.store, id);
       const siblings = subnetsOf(ctx.store, vnet.id)
-        .filter((s) => s.id.toLowerCase() !== id.toLowerCase())
+        .filter((s) => !sameId(s.id, id))
         .map((s) => ({ subnet: s, prefixes: parsePrefixes(prefixesOf(s), s.id) }));
       // The body's own name (az sends one) never renames: the path names the subnet.
       const input = { ...((ctx.body ?? {}) as SubnetInput), name };

@@ -18,6 +18,7 @@ import { parsePrefixes } from './prefixes.js';
 import { compact, groupNameOf, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
+import { idKey, sameId } from '../../ids/compare.js';
 
 export interface VnetInput {
   location?: string;
@@ -33,7 +34,7 @@ export interface VnetInput {
   };
 }
 
-export interface VnetWrite {
+interface VnetWrite {
   vnet: VirtualNetwork;
   created: boolean;
   /** The VNet's id and its subnets' ids: what a provisioning operation finishes. */
@@ -90,14 +91,14 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
     if (!input.name) throw invalidRequestFormat(`Subnet ${i} of virtual network ${vnetId} has no name.`, `properties.subnets[${i}].name`);
     // An inline child is named as its own route would name it: 'a/b' would be a key under another record.
     validateResourceName(input.name);
-    if (names.has(input.name.toLowerCase())) throw duplicateResourceName(vnetId, 'subnets', input.name);
-    names.add(input.name.toLowerCase());
-    const old = before.find((s) => s.name.toLowerCase() === input.name!.toLowerCase());
+    if (names.has(idKey(input.name))) throw duplicateResourceName(vnetId, 'subnets', input.name);
+    names.add(idKey(input.name));
+    const old = before.find((s) => sameId(s.name, input.name));
     built.push({ ...buildSubnet(store, vnet, cidrs, input, built, old, state), existing: old });
   });
 
   // Subnets left out of the body go, unless something uses them.
-  const dropped = before.filter((s) => !names.has(s.name.toLowerCase()));
+  const dropped = before.filter((s) => !names.has(idKey(s.name)));
   for (const s of dropped) {
     const user = subnetUser(store, s);
     if (user) throw inUseSubnetCannotBeDeleted(s.name, user);

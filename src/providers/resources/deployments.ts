@@ -20,6 +20,7 @@ import {
 import { callerFor, DEPLOYMENT_DELETE, DEPLOYMENT_WRITE, scopeOf, type DeploymentInput } from './deploymentsRun.js';
 import { deploymentSummary, deploymentTemplate, loadDeployment, pageOfDeployments, saveDeployment } from './deploymentsStore.js';
 import { whatIf } from './deploymentsWhatIf.js';
+import { sameId } from '../../ids/compare.js';
 
 const DEPLOYMENTS = '/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}/providers/Microsoft.Resources/deployments';
 const DEPLOYMENT = `${DEPLOYMENTS}/{deploymentName}`;
@@ -130,7 +131,7 @@ function list(ctx: RequestContext) {
   let summaries = ctx.store
     .list<DeploymentRecord>(`${path}/`, { children: true })
     .map((e) => e.value)
-    .filter((r) => filter === undefined || r.properties.provisioningState.toLowerCase() === filter.toLowerCase());
+    .filter((r) => filter === undefined || sameId(r.properties.provisioningState, filter));
   const top = Number(ctx.query.get('$top'));
   if (Number.isInteger(top) && top > 0) summaries = summaries.slice(0, top);
   // Pages by size: a nextLink carries the same query and where the next page starts.
@@ -161,7 +162,7 @@ function remove(ctx: RequestContext) {
 function operationStatus(ctx: RequestContext) {
   const record = requested(ctx);
   const op = ctx.lro.get(ctx.params['operationId']!);
-  if (!op || op.resourceId.toLowerCase() !== record.id.toLowerCase()) throw operationNotFound(ctx.params['operationId']!);
+  if (!op || !sameId(op.resourceId, record.id)) throw operationNotFound(ctx.params['operationId']!);
   // Deployments report Running, not InProgress, while they run.
   const status = op.status === 'InProgress' ? 'Running' : op.status;
   return { status: 200, body: { status, ...(op.error ? { error: op.error } : {}) } };

@@ -13,7 +13,7 @@ import { LIMITS, requestContentTooLarge } from '../../templates/limits.js';
 
 export const DEPLOYMENT_TYPE = 'Microsoft.Resources/deployments';
 
-export type DeploymentState = 'Accepted' | 'Running' | 'Succeeded' | 'Failed' | 'Canceled';
+type DeploymentState = 'Accepted' | 'Running' | 'Succeeded' | 'Failed' | 'Canceled';
 
 export interface DeploymentProperties {
   templateHash: string;

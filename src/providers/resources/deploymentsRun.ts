@@ -43,7 +43,7 @@ export function scopeOf(store: Store, group: ResourceGroup, deploymentName: stri
 }
 
 /** The providers, reached in-process on behalf of the deployment's caller. */
-export function deployerFor(caller: InProcessCaller): ResourceDeployer {
+function deployerFor(caller: InProcessCaller): ResourceDeployer {
   return {
     put: (inst, body) => {
       const res = invokeRoute(caller, { method: 'PUT', path: inst.id, apiVersion: inst.apiVersion, body });

@@ -6,15 +6,16 @@ import { ArmError } from '../../arm/errors.js';
 import { invokeRoute, type InProcessCaller } from '../../arm/invoke.js';
 import type { Plan } from '../../templates/engine.js';
 import { isObject } from '../../templates/functions/types.js';
+import { idKey, sameId } from '../../ids/compare.js';
 
-export interface PropertyChange {
+interface PropertyChange {
   path: string;
   propertyChangeType: 'Create' | 'Delete' | 'Modify' | 'Array';
   before?: unknown;
   after?: unknown;
 }
 
-export interface WhatIfChange {
+interface WhatIfChange {
   resourceId: string;
   changeType: 'Create' | 'Modify' | 'NoChange' | 'Ignore';
   before?: unknown;
@@ -22,16 +23,16 @@ export interface WhatIfChange {
   delta?: PropertyChange[];
 }
 
-function same(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Members of `desired` that differ from `current`: what the PUT would change. */
-export function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] {
+function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] {
   if (isObject(desired)) {
     if (!isObject(current)) return [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
     return Object.entries(desired).flatMap(([k, v]) => {
-      const key = Object.keys(current).find((c) => c.toLowerCase() === k.toLowerCase());
+      const key = Object.keys(current).find((c) => sameId(c, k));
       const child = path === '' ? k : `${path}.${k}`;
       if (key === undefined) return v === undefined || v === null ? [] : [{ path: child, propertyChangeType: 'Create' as const, after: v }];
       return delta(current[key], v, child);
@@ -41,8 +42,8 @@ export function delta(current: unknown, desired: unknown, path = ''): PropertyCh
     if (Array.isArray(current) && current.length === desired.length && desired.every((d, i) => delta(current[i], d).length === 0)) return [];
     return [{ path, propertyChangeType: Array.isArray(current) ? 'Array' : current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
   }
-  if (typeof desired === 'string' && typeof current === 'string' && desired.toLowerCase() === current.toLowerCase() && /^(location|.*id)$/i.test(path.split('.').pop() ?? '')) return [];
-  return same(current, desired) ? [] : [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
+  if (typeof desired === 'string' && typeof current === 'string' && sameId(desired, current) && /^(location|.*id)$/i.test(path.split('.').pop() ?? '')) return [];
+  return sameJson(current, desired) ? [] : [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
 }
 
 const TOP_LEVEL = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+$/i;
@@ -52,7 +53,7 @@ export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): Wh
   const planned = new Set<string>();
   for (const inst of plan.order) {
     if (!inst.deploy || inst.existing) continue;
-    planned.add(inst.id.toLowerCase());
+    planned.add(idKey(inst.id));
     const desired = plan.preview.get(inst) ?? {};
     const after = { id: inst.id, name: inst.name, type: inst.type, apiVersion: inst.apiVersion, ...desired };
     let current: Record<string, unknown> | undefined;
@@ -69,7 +70,7 @@ export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): Wh
     changes.push({ resourceId: inst.id, changeType: d.length > 0 ? 'Modify' : 'NoChange', before: { apiVersion: inst.apiVersion, ...current }, after: { apiVersion: inst.apiVersion, ...current, ...desired }, ...(d.length > 0 ? { delta: d } : {}) });
   }
   for (const { key } of caller.store.list(`${groupId}/providers/`)) {
-    if (TOP_LEVEL.test(key) && !planned.has(key.toLowerCase()) && !/\/Microsoft\.Resources\/deployments\//i.test(key)) {
+    if (TOP_LEVEL.test(key) && !planned.has(idKey(key)) && !/\/Microsoft\.Resources\/deployments\//i.test(key)) {
       changes.push({ resourceId: key, changeType: 'Ignore' });
     }
   }

@@ -13,9 +13,10 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { s } from '../../arm/schema.js';
 import type { Store } from '../../store/store.js';
+import { sameId } from '../../ids/compare.js';
 
 export const RESOURCE_GROUP_TYPE = 'Microsoft.Resources/resourceGroups';
-export const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
+const GROUP_DELETE_KIND = 'Microsoft.Resources/resourceGroups/delete';
 
 /** ARM's representation, which is also what the store keeps. */
 export interface ResourceGroup {
@@ -50,7 +51,7 @@ const resourceGroupPatchModel = s.object('ResourceGroupPatchable', {
 
 const GROUP = '/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}';
 
-export function resourceGroupId(subscriptionId: string, name: string): string {
+function resourceGroupId(subscriptionId: string, name: string): string {
   return `/subscriptions/${subscriptionId}/resourceGroups/${name}`;
 }
 
@@ -129,7 +130,7 @@ function tagFilter(filter: string | null): (group: ResourceGroup) => boolean {
   const value = /tagValue\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   if (name === undefined) return () => true;
   return (group) => {
-    const key = Object.keys(group.tags ?? {}).find((k) => k.toLowerCase() === name.toLowerCase());
+    const key = Object.keys(group.tags ?? {}).find((k) => sameId(k, name));
     return key !== undefined && (value === undefined || group.tags![key] === value);
   };
 }

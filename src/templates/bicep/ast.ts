@@ -1,6 +1,6 @@
 // The Bicep syntax tree the parser builds and the emitter turns into ARM JSON.
 
-export interface Pos {
+interface Pos {
   line: number;
   column: number;
 }
@@ -72,7 +72,7 @@ export interface OutputDecl extends Pos {
   decorators: Decorator[];
 }
 
-export interface TargetScopeDecl extends Pos {
+interface TargetScopeDecl extends Pos {
   kind: 'targetScope';
   value: Expr;
 }

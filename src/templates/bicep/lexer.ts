@@ -8,7 +8,7 @@ export type TokenKind =
   | '{' | '}' | '[' | ']' | '(' | ')' | ',' | ':' | '.' | '?' | '??' | '?.' | '=' | '==' | '!=' | '=~' | '!~'
   | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%' | '!' | '&&' | '||' | '@' | '::';
 
-export interface Hole {
+interface Hole {
   source: string;
   line: number;
   column: number;

@@ -14,6 +14,7 @@ import { measure, type Measure } from './measure.js';
 import { lookupFunction } from '../functions/index.js';
 import { typeName } from '../functions/typeName.js';
 import { setOwn } from '../../http/own.js';
+import { sameId } from '../../ids/compare.js';
 
 export type { EvalEnv } from './env.js';
 
@@ -128,14 +129,14 @@ export function evaluateString(text: string, env: EvalEnv): unknown {
   return isExpression(text) ? evaluateExpr(parseCached(text), env) : unescapeLiteral(text);
 }
 
-export interface PropertyCopy {
+interface PropertyCopy {
   name: string;
   count: unknown;
   input: unknown;
 }
 
 /** ARM's property loop: "copy": [{"name", "count", "input"}] inside an object makes array members. */
-export function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
+function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
   return key.toLowerCase() === 'copy' && Array.isArray(value) && value.length > 0 &&
     value.every((c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'));
 }
@@ -183,40 +184,12 @@ export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluate
   }
 }
 
-/** True when a JSON value contains an expression calling one of `names` (e.g. reference). */
-export function mentionsFunction(value: unknown, names: readonly string[]): boolean {
-  const lower = names.map((n) => n.toLowerCase());
-  const inExpr = (expr: Expr): boolean => {
-    switch (expr.kind) {
-      case 'literal':
-        return false;
-      case 'call':
-        return lower.includes(expr.name.toLowerCase()) || expr.args.some(inExpr);
-      case 'property':
-        return inExpr(expr.target);
-      case 'index':
-        return inExpr(expr.target) || inExpr(expr.index);
-    }
-  };
-  if (typeof value === 'string') {
-    if (!isExpression(value)) return false;
-    try {
-      return inExpr(parseCached(value));
-    } catch {
-      return false;
-    }
-  }
-  if (Array.isArray(value)) return value.some((v) => mentionsFunction(v, names));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => mentionsFunction(k, names) || mentionsFunction(v, names));
-  return false;
-}
-
 /** Every call of `name` in an expression string, with its arguments' expressions (for dependencies). */
 export function callsOf(value: unknown, name: string): Expr[][] {
   const found: Expr[][] = [];
   const visit = (expr: Expr): void => {
     if (expr.kind === 'call') {
-      if (expr.name.toLowerCase() === name.toLowerCase()) found.push(expr.args);
+      if (sameId(expr.name, name)) found.push(expr.args);
       expr.args.forEach(visit);
     } else if (expr.kind === 'property') visit(expr.target);
     else if (expr.kind === 'index') {

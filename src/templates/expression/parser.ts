@@ -170,17 +170,3 @@ export function parseExpression(text: string): Expr {
   expect('EndOfData');
   return result;
 }
-
-/** The expression back as ARM text (for messages and what-if). */
-export function printExpression(expr: Expr): string {
-  switch (expr.kind) {
-    case 'literal':
-      return typeof expr.value === 'string' ? `'${expr.value.replace(/'/g, "''")}'` : String(expr.value);
-    case 'call':
-      return `${expr.name}(${expr.args.map(printExpression).join(', ')})`;
-    case 'property':
-      return `${printExpression(expr.target)}.${expr.name}`;
-    case 'index':
-      return `${printExpression(expr.target)}[${printExpression(expr.index)}]`;
-  }
-}

@@ -55,7 +55,7 @@ export function armHash64(data: Uint8Array): [number, number] {
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-export function uniqueString(parts: readonly string[]): string {
+function uniqueString(parts: readonly string[]): string {
   const [high, low] = armHash64(Buffer.from(parts.join('-'), 'utf8'));
   let value = (BigInt(high) << 32n) | BigInt(low);
   let out = '';
@@ -68,7 +68,7 @@ export function uniqueString(parts: readonly string[]): string {
 
 const ARM_GUID_NAMESPACE = Buffer.from('11fb06fb712d4ddd98c7e71bbd588830', 'hex');
 
-export function armGuid(parts: readonly string[]): string {
+function armGuid(parts: readonly string[]): string {
   const hash = createHash('sha1').update(ARM_GUID_NAMESPACE).update(Buffer.from(parts.join('-'), 'utf8')).digest();
   const bytes = hash.subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;

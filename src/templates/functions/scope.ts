@@ -8,7 +8,7 @@ import { arity, fail, int, str, type FunctionTable } from './types.js';
  * the names interleave. ARM tells an optional leading subscription or group apart from the type by
  * the '/' every type contains.
  */
-export function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): string {
+function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): string {
   const parts = args.map((a) => str(name, a, 'its parameters'));
   const typeAt = parts.findIndex((p) => p.includes('/'));
   if (typeAt < 0 || typeAt > 2) fail(`Unable to evaluate template language function '${name}': the type must be a fully qualified resource type.`);
@@ -19,7 +19,7 @@ export function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): strin
   return buildResourceId(name, `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`, parts[typeAt]!, parts.slice(typeAt + 1));
 }
 
-export function buildResourceId(fn: string, scope: string, type: string | undefined, names: string[]): string {
+function buildResourceId(fn: string, scope: string, type: string | undefined, names: string[]): string {
   if (type === undefined || !type.includes('/')) fail(`Unable to evaluate template language function '${fn}': the type must be a fully qualified resource type.`);
   const [namespace, ...types] = type.split('/');
   if (types.length !== names.length) {

@@ -18,7 +18,7 @@ export function toArmString(value: unknown): string {
  * .NET composite formatting, the parts templates use: {0}, {0,5}, {0:D3}, {0:N0}, {0:x}, {{ and }}.
  * Widths and precisions are checked before padding, and the text made so far as it grows.
  */
-export function netFormat(name: string, template: string, args: unknown[]): string {
+function netFormat(name: string, template: string, args: unknown[]): string {
   let length = template.length;
   const grown = (text: string, replaced: string): string => {
     length += text.length - replaced.length;

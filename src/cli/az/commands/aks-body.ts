@@ -1,7 +1,7 @@
 // The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (docs/clients.md §3.4.2, §3.7):
 // same members, same order, the same "let the server choose" encodings ("" versions, osDiskSizeGB 0).
 
-export interface PoolOptions {
+interface PoolOptions {
   count: number;
   vmSize: string;
   osType: string;
@@ -44,7 +44,7 @@ export function agentPoolProperties(pool: PoolOptions, forNodepoolAdd: boolean):
   return p;
 }
 
-export interface NetworkOptions {
+interface NetworkOptions {
   networkPlugin?: string;
   networkPluginMode?: string;
   networkPolicy?: string;
@@ -57,7 +57,7 @@ export interface NetworkOptions {
 }
 
 /** With no network flag at all the SDK's own defaults get serialized (docs/clients.md §3.4.2, last row). */
-export function networkProfile(n: NetworkOptions): Record<string, unknown> {
+function networkProfile(n: NetworkOptions): Record<string, unknown> {
   const none = [n.networkPlugin, n.networkPolicy, n.podCidr, n.serviceCidr, n.dnsServiceIp, n.dockerBridgeAddress].every((v) => v === undefined);
   if (none) {
     return {
@@ -84,7 +84,10 @@ export function networkProfile(n: NetworkOptions): Record<string, unknown> {
   return p;
 }
 
-/** _get_default_dns_prefix: name[:10]-rg[:16]-sub[:6], a leading non-letter prefixed with "a". */
+/**
+ * azure-cli's _get_default_dns_prefix (acs/custom.py): name[:10]-rg[:16]-sub[:6], a leading non-letter prefixed with
+ * "a". It is az's alone: the server makes no prefix up (docs/aks-rules.md §3.2).
+ */
 export function defaultDnsPrefix(name: string, resourceGroup: string, subscriptionId: string): string {
   let namePart = name.replace(/[^A-Za-z0-9-]/g, '').slice(0, 10);
   if (!/^[A-Za-z]/.test(namePart)) namePart = `a${namePart}`.slice(0, 10);
@@ -92,7 +95,7 @@ export function defaultDnsPrefix(name: string, resourceGroup: string, subscripti
   return `${namePart}-${rgPart}-${subscriptionId.slice(0, 6)}`;
 }
 
-export interface ClusterOptions {
+interface ClusterOptions {
   location: string;
   tags?: Record<string, string>;
   kubernetesVersion: string;

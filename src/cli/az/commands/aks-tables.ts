@@ -1,5 +1,5 @@
 // acs/_format.py: the -o table views of clusters, node pools and versions.
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
 
 function cluster(r: Row) {
   return {
@@ -51,7 +51,7 @@ export function versionsTable(result: unknown): unknown {
   const rows = orchestrators.map((o) => {
     const upgrades = ((o['upgrades'] ?? []) as Row[]).map((u) => u['orchestratorVersion'] as string);
     const shown = upgrades.length > 0 ? [...upgrades].sort(compareVersions).map(mark) : ['None available'];
-    return { kubernetesVersion: mark(o['orchestratorVersion']), upgrades: shown.join(', ') };
+    return { kubernetesVersion: mark(o['orchestratorVersion'] as string), upgrades: shown.join(', ') };
   });
   return rows.sort((a, b) => compareVersions(b.kubernetesVersion, a.kubernetesVersion));
 }

@@ -6,6 +6,7 @@ import { validateClusterName, validateKubernetesVersion, validateNetworkPluginGi
 import { API } from '../api-versions.js';
 import { flag, list, num, str, type ArgDef, type ParsedArgs } from '../args.js';
 import { longRunning, type CommandDef, type Invocation } from '../command.js';
+import type { ClusterResource, PoolProfile } from '../bodies.js';
 import { AzCliError } from '../errors.js';
 import { pollLro } from '../lro-poller.js';
 import { toAzView, withoutReadOnly } from '../models/model.js';
@@ -22,7 +23,7 @@ export function clusterPath(ctx: Invocation, resourceGroup: string, name: string
   return `${groupScope(ctx.subscriptionId(), resourceGroup)}/providers/Microsoft.ContainerService/managedClusters/${encodeURIComponent(name)}`;
 }
 
-export const clusterView = (body: unknown) => removeClusterNulls(toAzView('cs.ManagedCluster', body) as Record<string, unknown>);
+const clusterView = (body: unknown) => removeClusterNulls(toAzView('cs.ManagedCluster', body) as Record<string, unknown>);
 
 export const AUTOSCALER_ARGS: ArgDef[] = [
   { dest: 'enableClusterAutoscaler', options: ['--enable-cluster-autoscaler', '-e'], type: 'flag', help: 'Enable the cluster autoscaler' },
@@ -32,9 +33,9 @@ export const AUTOSCALER_ARGS: ArgDef[] = [
 
 const CLUSTER = [RESOURCE_GROUP, { ...NAME, help: 'Name of the managed cluster' }];
 
-async function getCluster(ctx: Invocation, args: ParsedArgs): Promise<Record<string, any>> {
+async function getCluster(ctx: Invocation, args: ParsedArgs): Promise<ClusterResource> {
   const res = await ctx.client().send({ method: 'GET', path: clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), apiVersion: API.containerService, accept: [200] });
-  return res.body as Record<string, any>;
+  return res.body as ClusterResource;
 }
 
 /** PUT of a cluster az read and changed: read-only members dropped, as the SDK serializes it. */
@@ -135,8 +136,8 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
 }
 
 /** The one pool `aks scale`/`aks update` act on (aks_scale's rules). */
-function singlePool(cluster: Record<string, any>, nodepoolName: string | undefined, forUpdate: boolean): Record<string, any> {
-  const pools = (cluster['properties']?.['agentPoolProfiles'] ?? []) as Record<string, any>[];
+function singlePool(cluster: ClusterResource, nodepoolName: string | undefined, forUpdate: boolean): PoolProfile {
+  const pools = cluster['properties']?.['agentPoolProfiles'] ?? [];
   if (pools.length > 1 && !nodepoolName) {
     throw new AzCliError(
       forUpdate

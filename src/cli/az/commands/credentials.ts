@@ -29,7 +29,7 @@ function defaultFile(): string {
 }
 
 /** Adds `addition`'s entries; an entry of the same name that differs needs --overwrite-existing. */
-export function mergeKubeconfig(existing: KubeConfig, addition: KubeConfig, overwrite: boolean): KubeConfig {
+function mergeKubeconfig(existing: KubeConfig, addition: KubeConfig, overwrite: boolean): KubeConfig {
   const out: KubeConfig = { apiVersion: 'v1', kind: 'Config', preferences: {}, ...existing };
   for (const key of ['clusters', 'contexts', 'users'] as const) {
     const merged = [...(out[key] ?? [])];

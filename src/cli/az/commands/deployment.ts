@@ -15,7 +15,9 @@ import { flag, list, str, type ArgDef, type ParsedArgs } from '../args.js';
 import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { AzCliError } from '../errors.js';
+import type { ResourceBody } from '../bodies.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 const TEMPLATE_FILE: ArgDef = { dest: 'templateFile', options: ['--template-file', '-f'], help: 'A path to a template file or Bicep file' };
 const PARAMETERS: ArgDef = { dest: 'parameters', options: ['--parameters', '-p'], type: 'list', help: 'Parameters: KEY=VALUE pairs, a JSON string, or @file' };
@@ -32,7 +34,7 @@ interface LoadedTemplate {
 }
 
 /** The template from --template-file: JSON(C) as is, Bicep compiled here. */
-export function loadTemplate(file: string): LoadedTemplate {
+function loadTemplate(file: string): LoadedTemplate {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -77,9 +79,9 @@ function typedValue(raw: string, type: string | undefined): unknown {
 }
 
 /** {name: {value}} from every --parameters argument, later ones winning. */
-export function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
+function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
   const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown }>;
-  const typeOf = (name: string) => Object.entries(declared).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]?.type;
+  const typeOf = (name: string) => Object.entries(declared).find(([k]) => sameId(k, name))?.[1]?.type;
   const out: Record<string, { value: unknown }> = {};
   const mergeObject = (obj: Record<string, unknown>) => {
     // A parameters file ({"$schema", "parameters": {…}}) or a bare {name: {value}} object.
@@ -109,7 +111,7 @@ export function collectParameters(args: string[] | undefined, template: Record<s
   }
   // az asks for required values; without a terminal it stops (no prompting here).
   const missing = Object.entries(declared)
-    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase()))
+    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => sameId(k, name)))
     .map(([name]) => name);
   if (missing.length > 0) throw new AzCliError(`Missing input parameters: ${missing.join(', ')}`);
   return out;
@@ -145,8 +147,8 @@ const PROPERTY_KEYS = [
 ];
 
 /** DeploymentExtended as az prints it: every model attribute, null when absent. */
-export function deploymentView(body: unknown): Record<string, unknown> {
-  const b = (body ?? {}) as Record<string, any>;
+function deploymentView(body: unknown): Record<string, unknown> {
+  const b = (body ?? {}) as ResourceBody;
   const p = (b['properties'] ?? {}) as Record<string, unknown>;
   return {
     id: b['id'] ?? null,
@@ -159,7 +161,7 @@ export function deploymentView(body: unknown): Record<string, unknown> {
 }
 
 function deploymentTable(result: unknown): unknown {
-  return (result as Array<Record<string, any>>).map((d) => ({
+  return (result as ResourceBody[]).map((d) => ({
     Name: d['name'],
     State: d['properties']?.['provisioningState'],
     Timestamp: d['properties']?.['timestamp'],
@@ -173,8 +175,16 @@ const SYMBOLS: Record<string, [string, string]> = {
 };
 const SUMMARY: Record<string, string> = { Create: 'to create', Delete: 'to delete', Modify: 'to modify', Deploy: 'to deploy', NoChange: 'no change', Ignore: 'to ignore' };
 
+/** A what-if change as the server reports it: the members az prints. */
+interface WhatIfChange {
+  resourceId: string;
+  changeType: string;
+  after?: { apiVersion?: string };
+  delta?: Array<{ path: string; propertyChangeType: string; before?: unknown; after?: unknown }>;
+}
+
 /** az's what-if rendering (no colour): legend, scope, one line per resource, property deltas, summary. */
-export function formatWhatIf(changes: Array<{ resourceId: string; changeType: string; after?: any; delta?: any[] }>): string {
+function formatWhatIf(changes: WhatIfChange[]): string {
   const present = Object.keys(SYMBOLS).filter((t) => changes.some((c) => c.changeType === t));
   const lines = [
     'Note: The result may contain false positive predictions (noise).',
@@ -250,7 +260,7 @@ export const deploymentCommands: CommandDef[] = [
       const initial = await ctx.client().send({ method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] });
       const result = (initial.status === 202
         ? await longRunning(ctx, { method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] }, false)
-        : initial.body) as { status?: string; error?: unknown; properties?: { changes?: any[] } };
+        : initial.body) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
       const changes = result.properties?.changes ?? [];
       if (flag(args, 'noPrettyPrint')) return { changes, error: result.error ?? null, status: result.status ?? null };
       process.stdout.write(formatWhatIf(changes));

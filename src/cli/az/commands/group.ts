@@ -2,6 +2,7 @@
 // the lower-case `resourcegroups` path for these, docs/clients.md §2.2).
 import { API } from '../api-versions.js';
 import { flag, list, str, type ArgDef } from '../args.js';
+import type { ResourceBody } from '../bodies.js';
 import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { toAzView } from '../models/model.js';
@@ -18,7 +19,7 @@ const view = (body: unknown) => toAzView('res.ResourceGroup', body);
 
 /** resource commands.py transform_resource_group_list */
 function groupTable(result: unknown): unknown {
-  return (result as Record<string, any>[]).map((r) => ({ Name: r['name'], Location: r['location'], Status: r['properties']?.['provisioningState'] }));
+  return (result as ResourceBody[]).map((r) => ({ Name: r['name'], Location: r['location'], Status: r['properties']?.['provisioningState'] }));
 }
 
 export const groupCommands: CommandDef[] = [

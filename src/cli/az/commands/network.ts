@@ -73,9 +73,17 @@ function basics(kind: Kind, table?: (r: unknown) => unknown): CommandDef[] {
   ];
 }
 
+/** A VNet as az shows it (properties flattened): the members its table prints. */
+interface VnetView {
+  subnets?: unknown[];
+  addressSpace?: { addressPrefixes?: string[] };
+  dhcpOptions?: { dnsServers?: string[] };
+  [member: string]: unknown;
+}
+
 /** network _format.py transform_vnet_table_output */
 function vnetTable(result: unknown): unknown {
-  const one = (r: Record<string, any>) => ({
+  const one = (r: VnetView) => ({
     Name: r['name'],
     ResourceGroup: r['resourceGroup'],
     Location: r['location'],
@@ -85,7 +93,7 @@ function vnetTable(result: unknown): unknown {
     DDOSProtection: r['enableDdosProtection'],
     VMProtection: r['enableVmProtection'],
   });
-  return Array.isArray(result) ? result.map(one) : one(result as Record<string, any>);
+  return Array.isArray(result) ? result.map(one) : one(result as VnetView);
 }
 
 const NSG_ARG: ArgDef = { dest: 'nsg', options: ['--network-security-group', '--nsg'], help: 'Name or ID of a network security group' };

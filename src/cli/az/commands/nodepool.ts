@@ -4,12 +4,14 @@ import { validateKubernetesVersion, validateSubnetId } from '../aks-validators.j
 import { API } from '../api-versions.js';
 import { flag, num, str, type ArgDef, type ParsedArgs } from '../args.js';
 import { longRunning, type CommandDef, type Invocation } from '../command.js';
+import type { AgentPoolResource } from '../bodies.js';
 import { AzCliError } from '../errors.js';
 import { toAzView, withoutReadOnly } from '../models/model.js';
 import { agentPoolProperties } from './aks-body.js';
 import { AUTOSCALER_ARGS, clusterPath } from './aks.js';
 import { poolListTable, poolShowTable } from './aks-tables.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 const CLUSTER_NAME: ArgDef = { dest: 'clusterName', options: ['--cluster-name'], required: true, help: 'The cluster name' };
 const POOL_NAME: ArgDef = { dest: 'name', options: ['--nodepool-name', '--name', '-n'], required: true, help: 'The node pool name' };
@@ -25,12 +27,12 @@ function poolPath(ctx: Invocation, args: ParsedArgs): string {
   return `${poolsPath(ctx, args)}/${encodeURIComponent(str(args, 'name')!)}`;
 }
 
-async function getPool(ctx: Invocation, args: ParsedArgs): Promise<Record<string, any>> {
-  return (await ctx.client().send({ method: 'GET', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [200] })).body as Record<string, any>;
+async function getPool(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolResource> {
+  return (await ctx.client().send({ method: 'GET', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [200] })).body as AgentPoolResource;
 }
 
-async function listPools(ctx: Invocation, args: ParsedArgs): Promise<Record<string, any>[]> {
-  return (await listAll(ctx, poolsPath(ctx, args), API.containerService)) as Record<string, any>[];
+async function listPools(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolResource[]> {
+  return (await listAll(ctx, poolsPath(ctx, args), API.containerService)) as AgentPoolResource[];
 }
 
 async function putPool(ctx: Invocation, args: ParsedArgs, body: unknown): Promise<unknown> {
@@ -153,7 +155,7 @@ export const nodepoolCommands: CommandDef[] = [
     async run(ctx, args) {
       const name = str(args, 'name')!;
       const pools = await listPools(ctx, args);
-      if (!pools.some((p) => String(p['name']).toLowerCase() === name.toLowerCase())) {
+      if (!pools.some((p) => sameId(String(p['name']), name))) {
         throw new AzCliError(`Node pool ${name} doesnt exist, use 'aks nodepool list' to get current node pool list`);
       }
       await longRunning(ctx, { method: 'DELETE', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [202, 204] }, flag(args, 'noWait'));

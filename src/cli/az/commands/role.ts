@@ -9,8 +9,9 @@ import { AzCliError } from '../errors.js';
 import { groupScope } from '../resource-id.js';
 import { flattenProperties } from '../transforms.js';
 import { listAll, OPTIONAL_RESOURCE_GROUP } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
-export const NETWORK_CONTRIBUTOR_ID = '4d97b98b-1d4f-4787-a291-c67834d212e7';
+const NETWORK_CONTRIBUTOR_ID = '4d97b98b-1d4f-4787-a291-c67834d212e7';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Assignment {
@@ -20,7 +21,7 @@ interface Assignment {
 }
 
 /** A role name, GUID or definition id → the full roleDefinitionId (role/custom.py _resolve_role_id). */
-export async function resolveRoleId(ctx: Invocation, role: string, scope: string): Promise<string> {
+async function resolveRoleId(ctx: Invocation, role: string, scope: string): Promise<string> {
   if (/\/providers\/Microsoft\.Authorization\/roleDefinitions\//i.test(role)) return role;
   if (GUID.test(role)) return `/subscriptions/${ctx.subscriptionId()}/providers/Microsoft.Authorization/roleDefinitions/${role}`;
   const found = await listAll(ctx, `${scope}/providers/Microsoft.Authorization/roleDefinitions`, API.roleDefinitions, { $filter: `roleName eq '${role}'` });
@@ -29,7 +30,7 @@ export async function resolveRoleId(ctx: Invocation, role: string, scope: string
   return (found[0] as { id: string }).id;
 }
 
-export async function createAssignment(ctx: Invocation, scope: string, roleDefinitionId: string, principalId: string, principalType?: string): Promise<unknown> {
+async function createAssignment(ctx: Invocation, scope: string, roleDefinitionId: string, principalId: string, principalType?: string): Promise<unknown> {
   const properties: Record<string, string> = { roleDefinitionId, principalId };
   if (principalType !== undefined) properties['principalType'] = principalType;
   const res = await ctx.client().send({
@@ -42,7 +43,7 @@ export async function createAssignment(ctx: Invocation, scope: string, roleDefin
   return res.body;
 }
 
-export async function assignmentsAtScope(ctx: Invocation, scope: string): Promise<Assignment[]> {
+async function assignmentsAtScope(ctx: Invocation, scope: string): Promise<Assignment[]> {
   return (await listAll(ctx, `${scope}/providers/Microsoft.Authorization/roleAssignments`, API.roleAssignments, { $filter: 'atScope()' })) as Assignment[];
 }
 
@@ -123,7 +124,7 @@ export const roleCommands: CommandDef[] = [
         // atScope() at the scope, then only the assignments made exactly there.
         const scope = scopeOf(ctx, args);
         items = (await assignmentsAtScope(ctx, scope)).map((a) => flattenProperties(a) as Record<string, unknown>);
-        items = items.filter((a) => String(a['scope'] ?? '').toLowerCase() === scope.toLowerCase());
+        items = items.filter((a) => sameId(String(a['scope'] ?? ''), scope));
       }
       const assignee = str(args, 'assignee');
       if (assignee !== undefined) items = items.filter((a) => a['principalId'] === assignee);

@@ -8,11 +8,13 @@ import { API } from '../api-versions.js';
 import { flag, list, str, type ArgDef, type ParsedArgs } from '../args.js';
 import { longRunning, type CommandDef, type Invocation } from '../command.js';
 import { AzCliError } from '../errors.js';
+import type { ResourceBody } from '../bodies.js';
 import { groupScope, isValidResourceId, nameOrId } from '../resource-id.js';
 import { resolveSshKey } from '../ssh-key.js';
 import { parseTags } from '../tags.js';
 import { flattenProperties } from '../transforms.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS, YES } from './common.js';
+import { sameId } from '../../../ids/compare.js';
 
 /** az's image aliases (azure-cli 2.45 aliases.json), the Linux ones: aksemu VMs take SSH keys only. */
 const IMAGE_ALIASES: Record<string, { publisher: string; offer: string; sku: string; version: string }> = {
@@ -31,7 +33,7 @@ function networkPath(ctx: Invocation, resourceGroup: string, type: string, name:
 }
 
 function imageReference(image: string) {
-  const alias = Object.entries(IMAGE_ALIASES).find(([name]) => name.toLowerCase() === image.toLowerCase());
+  const alias = Object.entries(IMAGE_ALIASES).find(([name]) => sameId(name, image));
   if (alias) return alias[1];
   const urn = image.split(':');
   if (urn.length === 4 && urn.every((part) => part !== '')) return { publisher: urn[0]!, offer: urn[1]!, sku: urn[2]!, version: urn[3]! };
@@ -50,8 +52,18 @@ function checkAdminUsername(username: string): void {
   }
 }
 
-async function get(ctx: Invocation, path: string, apiVersion: string, query: Record<string, string> = {}): Promise<Record<string, any>> {
-  return (await ctx.client().send({ method: 'GET', path, apiVersion, query, accept: [200] })).body as Record<string, any>;
+async function get<T>(ctx: Invocation, path: string, apiVersion: string, query: Record<string, string> = {}): Promise<T> {
+  return (await ctx.client().send({ method: 'GET', path, apiVersion, query, accept: [200] })).body as T;
+}
+
+/** The members of a VM and of its NICs that `vm show -d` reads. */
+interface VmBody {
+  id?: string;
+  location?: string;
+  properties?: { instanceView?: { statuses?: Array<{ code?: string; displayStatus?: string }> }; networkProfile?: { networkInterfaces?: Array<{ id: string }> } };
+}
+interface NicBody {
+  properties?: { macAddress?: string; ipConfigurations?: Array<{ properties?: { privateIPAddress?: string } }> };
 }
 
 /** The subnet the NIC goes on: --subnet as an id, or --vnet-name + --subnet in the group; it must exist. */
@@ -98,13 +110,13 @@ async function createNsg(ctx: Invocation, rg: string, vmName: string, location: 
 }
 
 /** What `vm show -d` adds and `vm create` prints: power state and the NICs' addresses. */
-async function details(ctx: Invocation, vm: Record<string, any>) {
-  const statuses: Array<{ code?: string; displayStatus?: string }> = vm['properties']?.['instanceView']?.['statuses'] ?? [];
+async function details(ctx: Invocation, vm: VmBody) {
+  const statuses = vm['properties']?.['instanceView']?.['statuses'] ?? [];
   const power = statuses.find((s) => s.code?.startsWith('PowerState/'));
   const privateIps: string[] = [];
   const macs: string[] = [];
-  for (const ref of (vm['properties']?.['networkProfile']?.['networkInterfaces'] ?? []) as Array<{ id: string }>) {
-    const nic = await get(ctx, ref.id, API.network);
+  for (const ref of vm['properties']?.['networkProfile']?.['networkInterfaces'] ?? []) {
+    const nic = await get<NicBody>(ctx, ref.id, API.network);
     if (nic['properties']?.['macAddress']) macs.push(nic['properties']['macAddress']);
     for (const config of nic['properties']?.['ipConfigurations'] ?? []) {
       if (config['properties']?.['privateIPAddress']) privateIps.push(config['properties']['privateIPAddress']);
@@ -188,7 +200,7 @@ export const vmCommands: CommandDef[] = [
       const path = vmPath(ctx, rg, name);
       const created = await longRunning(ctx, { method: 'PUT', path, apiVersion: API.compute, body: vmBody, accept: [200, 201] }, flag(args, 'noWait'));
       if (created === undefined) return undefined;
-      const vm = await get(ctx, path, API.compute, { $expand: 'instanceView' });
+      const vm = await get<VmBody>(ctx, path, API.compute, { $expand: 'instanceView' });
       const d = await details(ctx, vm);
       return {
         fqdns: d.fqdns,
@@ -209,7 +221,7 @@ export const vmCommands: CommandDef[] = [
     args: [RESOURCE_GROUP, NAME, { dest: 'showDetails', options: ['--show-details', '-d'], type: 'flag', help: 'Show public ip address, FQDN, and power states' }],
     async run(ctx, args) {
       const detailed = flag(args, 'showDetails');
-      const vm = await get(ctx, vmPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), API.compute, detailed ? { $expand: 'instanceView' } : {});
+      const vm = await get<VmBody>(ctx, vmPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), API.compute, detailed ? { $expand: 'instanceView' } : {});
       return detailed ? { ...(flattenProperties(vm) as Record<string, unknown>), ...(await details(ctx, vm)) } : flattenProperties(vm);
     },
   },
@@ -218,7 +230,7 @@ export const vmCommands: CommandDef[] = [
     help: 'List details of Virtual Machines.',
     args: [OPTIONAL_RESOURCE_GROUP],
     table: (result) =>
-      (result as Array<Record<string, any>>).map((vm) => ({ Name: vm['name'], ResourceGroup: vm['resourceGroup'], Location: vm['location'], Zones: '' })),
+      (result as ResourceBody[]).map((vm) => ({ Name: vm['name'], ResourceGroup: vm['resourceGroup'], Location: vm['location'], Zones: '' })),
     async run(ctx, args) {
       const rg = str(args, 'resourceGroup');
       const scope = rg === undefined ? `/subscriptions/${ctx.subscriptionId()}` : groupScope(ctx.subscriptionId(), rg);

@@ -5,7 +5,7 @@
 import { MODELS } from './models.generated.js';
 
 /** [wire path, az key, nested model, list|dict|one, read-only] */
-export type ModelAttr = [string[], string, string | null, 'list' | 'dict' | 'one', boolean];
+type ModelAttr = [string[], string, string | null, 'list' | 'dict' | 'one', boolean];
 export type ModelTable = Record<string, ModelAttr[]>;
 
 type Json = unknown;

@@ -1,0 +1,21 @@
+// The DNS prefix: AKS makes none up (docs/aks-rules.md §3.2); the client names one, and the cluster's FQDN is
+// built from it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { restError, withServer } from '../network/harness.js';
+import { aksClient, cluster, POLL } from './harness.js';
+
+test('containerservice: a cluster without a DNS prefix is refused; one with a prefix gets an FQDN from it', () =>
+  withServer(async (env) => {
+    const aks = aksClient(env.server);
+    const { dnsPrefix: _none, ...bare } = cluster({ networkPlugin: 'kubenet' }, { count: 1 });
+    for (const body of [bare, { ...bare, dnsPrefix: '' }]) {
+      const err = await restError(aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', body, POLL));
+      assert.equal(err.code, 'InvalidParameter');
+      assert.equal((err.details as { error?: { target?: string } } | undefined)?.error?.target, 'dnsPrefix');
+      assert.match(String(err.message), /^The value of parameter dnsPrefix is invalid\. Error details: DNS prefix '' is invalid\./);
+    }
+    const created = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', { ...bare, dnsPrefix: 'mine' }, POLL);
+    assert.equal(created.dnsPrefix, 'mine');
+    assert.match(created.fqdn ?? '', /^mine-[0-9a-f]{8}\.hcp\.eastus\.azmk8s\.io$/);
+  }));
