@@ -120,7 +120,8 @@ export function resolvePool(
     maxPods: raw.maxPods ?? defaultMaxPods(networkModelFor(network.networkPlugin, network.networkPluginMode), raw.podSubnetID),
     enableAutoScaling: raw.enableAutoScaling ?? false,
     maxSurge: raw.upgradeSettings?.maxSurge ?? profile.maxSurgeDefault,
-    orchestratorVersion: resolveKubernetesVersion(raw.orchestratorVersion ?? k8sVersion) ?? String(raw.orchestratorVersion),
+    // A version the catalogue does not offer stays as given, for the rules to name (V1, V1b).
+    orchestratorVersion: resolveKubernetesVersion(raw.orchestratorVersion ?? k8sVersion) ?? String(raw.orchestratorVersion ?? k8sVersion),
   };
   if (raw.vnetSubnetID !== undefined) pool.vnetSubnetID = raw.vnetSubnetID;
   if (raw.podSubnetID !== undefined) pool.podSubnetID = raw.podSubnetID;

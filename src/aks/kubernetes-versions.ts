@@ -31,6 +31,19 @@ export function resolveKubernetesVersion(requested: string | undefined): string 
   return KUBERNETES_VERSIONS.includes(text) ? text : undefined;
 }
 
+/** Whether the catalogue offers this exact version (a resolved one: "1.22.15", not "1.22"). */
+export function isOfferedVersion(version: string): boolean {
+  return KUBERNETES_VERSIONS.includes(version);
+}
+
+/**
+ * How many minor versions a node pool may trail its control plane: three from control plane 1.28, two
+ * before (docs/aks-rules.md §2.4 V3). A pool is never newer than the control plane (V2).
+ */
+export function maxPoolMinorSkew(controlPlane: string): number {
+  return minorOf(controlPlane) >= 28 ? 3 : 2;
+}
+
 export function minorOf(version: string): number {
   return Number(version.split('.')[1] ?? 0);
 }

@@ -6,7 +6,7 @@ import { Cidr, type IpAddress } from '../net/ip.js';
 import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
 import { surgeNodes, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
-import { minorOf } from './kubernetes-versions.js';
+import { compareVersions, isOfferedVersion, maxPoolMinorSkew, minorOf } from './kubernetes-versions.js';
 import { parseCidrField, subnetCidr, vnetCidrs, type FieldParse } from './parsed-network.js';
 import { modelOfMode, NETWORK_PLUGIN_MODES, networkModelOf } from './network-models/index.js';
 import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
@@ -22,7 +22,7 @@ export interface Finding {
 }
 
 export interface Rule {
-  /** The rule's id in docs/aks-rules.md (C1…C17, N1…N14, S1…S7, M1…M10, K = capacity §2.5, U = mutability §2.6). */
+  /** The rule's id in docs/aks-rules.md (C1…C17, N1…N14, S1…S7, M1…M10, K = capacity §2.5, U = mutability §2.6, V = Kubernetes versions §2.4). */
   id: string;
   code: string;
   message: string;
@@ -43,6 +43,15 @@ export interface Rule {
 const ALL: Phase[] = ['create', 'update', 'scale', 'upgrade', 'pool-add'];
 const SPEC: Phase[] = ['create', 'update'];
 const POOLS: Phase[] = ['create', 'update', 'pool-add', 'scale'];
+/** When a pool's version is judged: whenever a pool is created, written or upgraded. */
+const POOL_VERSION_PHASES: Phase[] = ['create', 'update', 'upgrade', 'pool-add'];
+
+/** V1 and V1b: the same answer for a cluster's and a pool's version. */
+const VERSION_NOT_SUPPORTED =
+  'Version {version} is not supported in this region. Please use [az aks get-versions] command to get the supported version list in this region. For more information, please check https://aka.ms/supported-version-list';
+
+/** The first api-version in which the RP lets a pool's vmSize change (U5; Azure/bicep-registry-modules#7130). */
+const VM_SIZE_CHANGE_API = '2026-01-02-preview';
 
 const one = (params: Params, target?: string): Finding[] => [target ? { params, target } : { params }];
 const none: Finding[] = [];
@@ -1082,14 +1091,53 @@ export const RULES: Rule[] = [
   {
     id: 'V1',
     code: 'AgentPoolK8sVersionNotSupported',
-    message:
-      'Version {version} is not supported in this region. Please use [az aks get-versions] command to get the supported version list in this region. For more information, please check https://aka.ms/supported-version-list',
+    message: VERSION_NOT_SUPPORTED,
     target: 'properties.kubernetesVersion',
     severity: 'error',
     source: 'ours',
     ref: 'the AKS version error as commonly reported; the catalogue is src/aks/kubernetes-versions.ts',
     phases: ['create', 'update', 'upgrade'],
     check: (ctx) => when(!ctx.cluster.kubernetesVersionKnown, { version: ctx.cluster.kubernetesVersion }),
+  },
+  {
+    id: 'V1b',
+    code: 'AgentPoolK8sVersionNotSupported',
+    message: VERSION_NOT_SUPPORTED,
+    target: 'agentPoolProfile.orchestratorVersion',
+    severity: 'error',
+    source: 'ours',
+    ref: "V1's code and message for a pool's orchestratorVersion: a pool runs a version the location offers, as the cluster does",
+    note: 'A pool that takes the cluster\'s version (none of its own) is left to V1, so one bad version is reported once.',
+    phases: POOL_VERSION_PHASES,
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => !isOfferedVersion(p.orchestratorVersion) && p.orchestratorVersion !== ctx.cluster.kubernetesVersion)
+        .map((p) => ({ params: { version: p.orchestratorVersion } })),
+  },
+  {
+    id: 'V2',
+    code: 'NodePoolMcVersionIncompatible',
+    message:
+      'Node pool version {pool} and control plane version {cp} are incompatible. Minor version of node pool version {poolMinor} is bigger than control plane version {cpMinor}. For more information, please check https://aka.ms/aks/UpgradeVersionRules',
+    target: 'agentPoolProfile.orchestratorVersion',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/terraform-azurerm-aks#465 (2023 paste, this link); rancher/rancher#33426 (2021, aka.ms/version-skew-policy); SUPPORT nodepoolmcversionincompatible-error.md',
+    phases: POOL_VERSION_PHASES,
+    check: (ctx) => poolSkews(ctx).filter((s) => s.ahead > 0).map((s) => ({ params: s.params })),
+  },
+  {
+    id: 'V3',
+    code: 'NodePoolMcVersionIncompatible',
+    message:
+      "Node pool version {pool} and control plane version {cp} is incompatible. Minor version of node pool cannot be more than {skew} versions less than control plane's version. Minor version of node pool is {poolMinor} and control plane is {cpMinor}. For more information, please check https://aka.ms/aks/UpgradeVersionRules",
+    target: 'agentPoolProfile.orchestratorVersion',
+    severity: 'error',
+    source: 'verified',
+    ref: 'SUPPORT aks-upgrade-blocked.md (2025: this text with 3, "Starting with Kubernetes 1.28, AKS allows the control plane to be up to three minor versions ahead of node pools"); SUPPORT nodepoolmcversionincompatible-error.md (2024: the same with 2); spec orchestratorVersion ("within two minor versions")',
+    note: 'Three minors from control plane 1.28 on, two before (kubernetes-versions.ts maxPoolMinorSkew). The published texts differ in "is"/"are" and the link; we keep the newer article\'s words with the link of the verified V2 paste.',
+    phases: POOL_VERSION_PHASES,
+    check: (ctx) => poolSkews(ctx).filter((s) => s.behind > s.skew).map((s) => ({ params: { ...s.params, skew: s.skew } })),
   },
   {
     id: 'L1',
@@ -1263,7 +1311,38 @@ export const RULES: Rule[] = [
       return when(from !== undefined && from !== to && !ctx.api.networkPolicyNoneDefault, { from: from ?? '', to });
     },
   },
+  {
+    id: 'U5',
+    code: 'PropertyChangeNotAllowed',
+    message: 'Changing property "agentPoolProfile.vmSize" is not allowed{why}.',
+    target: 'agentPoolProfile.vmSize',
+    severity: 'error',
+    source: 'verified',
+    ref: 'Azure/bicep-registry-modules#7130 (the RP\'s text and target, 2026); AKSDOCS manage-node-pools ("You can\'t change the VM size of a node pool after you create it"), resize-node-pool (in-place resize is a preview)',
+    note: `The RP refuses the change in api-versions before ${VM_SIZE_CHANGE_API} with the verified text. From that version a VMSS pool resizes in place only with the preview feature AgentPoolVMSSResize registered (azure-cli-extensions PR #9732), which aksemu does not offer: 2026-04-01 refuses it too, with our ending. VM sizes compare without case.`,
+    phases: ['update'],
+    check: (ctx) =>
+      ctx.cluster.pools.flatMap((pool) => {
+        const old = previousPool(ctx, pool.name);
+        const why = ctx.api.version < VM_SIZE_CHANGE_API ? ` in an api-version before "${VM_SIZE_CHANGE_API}"` : " without the preview feature 'AgentPoolVMSSResize'";
+        return when(!!old && old.vmSize.toLowerCase() !== pool.vmSize.toLowerCase(), { why });
+      }),
+  },
 ];
+
+/** How far each in-scope pool with an offered version stands from an offered control plane version (V2, V3). */
+function poolSkews(ctx: RuleContext): Array<{ ahead: number; behind: number; skew: number; params: Params }> {
+  const cp = ctx.cluster.kubernetesVersion;
+  if (!ctx.cluster.kubernetesVersionKnown) return [];
+  return poolsInScope(ctx)
+    .filter((p) => isOfferedVersion(p.orchestratorVersion))
+    .map((p) => ({
+      ahead: compareVersions(p.orchestratorVersion, cp),
+      behind: minorOf(cp) - minorOf(p.orchestratorVersion),
+      skew: maxPoolMinorSkew(cp),
+      params: { pool: p.orchestratorVersion, cp, poolMinor: minorOf(p.orchestratorVersion), cpMinor: minorOf(cp) },
+    }));
+}
 
 /** An update that moves the cluster to a model its stored model may migrate to in place (kubenet or node subnet → overlay). */
 function migrates(ctx: RuleContext): boolean {

@@ -401,6 +401,26 @@ const CASES: Record<string, Case> = {
     trigger: { k8s: '1.19.0' },
     pass: { k8s: '1.22' },
   },
+  V1b: {
+    expect: { code: 'AgentPoolK8sVersionNotSupported', target: 'agentPoolProfile.orchestratorVersion' },
+    trigger: { pools: [pool({ orchestratorVersion: '1.25.6' })] },
+    pass: { pools: [pool({ orchestratorVersion: '1.29' })] },
+  },
+  V2: {
+    expect: {
+      code: 'NodePoolMcVersionIncompatible',
+      message:
+        'Node pool version 1.33.5 and control plane version 1.32.9 are incompatible. Minor version of node pool version 33 is bigger than control plane version 32. For more information, please check https://aka.ms/aks/UpgradeVersionRules',
+      target: 'agentPoolProfile.orchestratorVersion',
+    },
+    trigger: { pools: [pool({ orchestratorVersion: '1.33' })] },
+    pass: { pools: [pool({ orchestratorVersion: '1.32' })] },
+  },
+  V3: {
+    expect: { code: 'NodePoolMcVersionIncompatible', target: 'agentPoolProfile.orchestratorVersion' },
+    trigger: { k8s: '1.27', pools: [pool({ orchestratorVersion: '1.24' })] },
+    pass: { k8s: '1.27', pools: [pool({ orchestratorVersion: '1.25' })] },
+  },
   L1: {
     expect: { code: 'NodeLabelKeyNotAllowed' },
     trigger: { pools: [pool({ nodeLabels: { 'kubernetes.azure.com/agentpool': 'x' } })] },
@@ -444,6 +464,15 @@ const CASES: Record<string, Case> = {
     expect: { code: 'PodCidrShrinkNotAllowed' },
     trigger: { phase: 'update', api: '2026-04-01', previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/17' } },
     pass: { phase: 'update', api: '2026-04-01', previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/15' } },
+  },
+  U5: {
+    expect: {
+      code: 'PropertyChangeNotAllowed',
+      message: 'Changing property "agentPoolProfile.vmSize" is not allowed in an api-version before "2026-01-02-preview".',
+      target: 'agentPoolProfile.vmSize',
+    },
+    trigger: { phase: 'update', previous: { agentPoolProfiles: [pool({ vmSize: 'Standard_DS2_v2' })] }, pools: [pool({ vmSize: 'Standard_DS3_v2' })] },
+    pass: { phase: 'update', previous: { agentPoolProfiles: [pool({ vmSize: 'Standard_DS2_v2' })] }, pools: [pool({ vmSize: 'standard_ds2_v2' })] },
   },
   U4: {
     expect: { code: 'UpdatingOutboundTypeNotAllowed' },

@@ -1,8 +1,8 @@
 // agentPools: the child resources of a cluster. PUT adds a pool, scales it (count) or upgrades it
 // (orchestratorVersion, with surge nodes); DELETE removes it. Each is a long-running operation.
-import { compareVersions, resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
+import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import type { AgentPoolProfile, ManagedClusterSpec } from '../../aks/types.js';
-import { ArmError, resourceNotFound } from '../../arm/errors.js';
+import { resourceNotFound } from '../../arm/errors.js';
 import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { writableResourceGroup } from '../resources/resourceGroups.js';
@@ -54,10 +54,7 @@ function put(ctx: RequestContext) {
   } else {
     const asked = profile.orchestratorVersion === undefined ? undefined : (resolveKubernetesVersion(profile.orchestratorVersion) ?? profile.orchestratorVersion);
     const upgrading = asked !== undefined && asked !== existing.resolved.orchestratorVersion;
-    if (upgrading && compareVersions(asked!, cluster.resolved.kubernetesVersion) > 0) {
-      throw new ArmError(400, 'NodePoolMcVersionIncompatible',
-        `Node pool version ${asked} and control plane version ${cluster.resolved.kubernetesVersion} are incompatible. Minor version of node pool version cannot be more than the control plane version.`, 'properties.orchestratorVersion');
-    }
+    // The version itself (supported, within the control plane's skew) is the rule table's (V1b–V3).
     resolved = validateOrThrow(ctx, cluster, spec, 'update', extra);
     if (upgrading) {
       validateOrThrow(ctx, cluster, spec, 'upgrade', { ...extra, upgradePools: [existing.name] });

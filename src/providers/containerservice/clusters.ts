@@ -125,13 +125,16 @@ export function normalizePoolSpec(pool: AgentPoolProfile): AgentPoolProfile {
 /**
  * A PUT in an api-version that cannot express a member keeps what the cluster has, as ARM providers do
  * for older clients: az 2.45 (2022-11-01) reads an overlay cluster without networkPluginMode and
- * writes it back without it, which is no request to change the mode.
+ * writes it back without it, which is no request to change the mode. A spec that names no plugin (a
+ * cluster PUT without networkProfile; the stored spec an agentPools PUT validates, when the cluster was
+ * created without one) keeps the network model the cluster resolved to, plugin and mode: re-resolving it
+ * with this api-version's defaults would read a defaulted overlay cluster as Azure CNI node subnet.
  */
 export function keepUnexpressible(api: ApiVersionProfile, existing: ResolvedCluster, spec: ManagedClusterSpec): ManagedClusterSpec {
   const before = existing.network;
   const net = spec.networkProfile ?? {};
-  // The plugin the cluster resolved to, not another api-version's default for an absent one.
-  const kept = { ...net, networkPlugin: net.networkPlugin ?? before.networkPlugin };
+  const kept = { ...net, networkPlugin: net.networkPlugin || before.networkPlugin };
+  if (!net.networkPlugin && kept.networkPluginMode == null && before.networkPluginMode != null) kept.networkPluginMode = before.networkPluginMode;
   if (kept.networkPlugin.toLowerCase() !== before.networkPlugin.toLowerCase()) return spec;
   if (!api.hasNetworkPluginMode) {
     for (const m of ['networkPluginMode', 'networkDataplane'] as const) if (kept[m] == null && before[m] != null) kept[m] = before[m];
