@@ -40,7 +40,7 @@ export interface Rule {
   note?: string;
 }
 
-const ALL: Phase[] = ['create', 'update', 'scale', 'upgrade', 'pool-add'];
+const _ALL: Phase[] = ['create', 'update', 'scale', 'upgrade', 'pool-add'];
 const SPEC: Phase[] = ['create', 'update'];
 const POOLS: Phase[] = ['create', 'update', 'pool-add', 'scale'];
 /** When a pool's version is judged: whenever a pool is created, written or upgraded. */

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import { Kubelets } from './kubelet.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
-import { ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
+import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
 import { ObjectStore } from './objects/store.js';
 import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';

@@ -12,7 +12,7 @@ import { templateHash } from './names.js';
 import { BURST_REPLICAS, PodBursts } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nodeMatches, pinnedNode, tolerates, untoleratedTaint } from './placement.js';
-import { nsKey, splitKey, KeyedController } from './queue.js';
+import { splitKey, KeyedController } from './queue.js';
 
 /** daemon.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
 export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
@@ -74,7 +74,7 @@ export class DaemonSetController extends KeyedController {
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
-    const { objects, index, events } = this.ctx;
+    const { objects, index } = this.ctx;
     const ds = objects.get(DAEMONSETS, namespace, name) as DaemonSet | undefined;
     if (!ds || ds.metadata.deletionTimestamp) return;
     const template = ds.spec?.template ?? {};

@@ -10,7 +10,7 @@ import { k8sTime } from '../time.js';
 import { controllerRef, ownerReference, type ControllerContext } from './context.js';
 import { DEPLOYMENTS, REPLICASETS } from '../resources.js';
 import { templateHash } from './names.js';
-import { nsKey, splitKey, KeyedController } from './queue.js';
+import { splitKey, KeyedController } from './queue.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
 const HASH = 'pod-template-hash';
