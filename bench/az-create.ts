@@ -31,12 +31,50 @@ export async function benchAzCreate(): Promise<CreateTiming[]> {
   const server = await startServer({ home, port: 0, log: () => {} });
   try {
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
-    await az(home, ['network', 'vnet', 'create', '-g', 'myResourceGroup', '-n', 'big', '--address-prefixes', '10.240.0.0/16', '--subnet-name', 'nodes', '--subnet-prefixes', '10.240.0.0/16']);
+    await az(home, [
+      'network',
+      'vnet',
+      'create',
+      '-g',
+      'myResourceGroup',
+      '-n',
+      'big',
+      '--address-prefixes',
+      '10.240.0.0/16',
+      '--subnet-name',
+      'nodes',
+      '--subnet-prefixes',
+      '10.240.0.0/16',
+    ]);
     const subnet = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
-    const seed = await az(home, ['aks', 'create', '--location', 'eastus', '--resource-group', 'myResourceGroup', '--name', 'myAKSCluster', '--network-plugin', 'none', '--generate-ssh-keys']);
+    const seed = await az(home, [
+      'aks',
+      'create',
+      '--location',
+      'eastus',
+      '--resource-group',
+      'myResourceGroup',
+      '--name',
+      'myAKSCluster',
+      '--network-plugin',
+      'none',
+      '--generate-ssh-keys',
+    ]);
     const big = await az(home, [
-      'aks', 'create', '-g', 'myResourceGroup', '-n', 'big', '--network-plugin', 'azure', '--node-count', '1000',
-      '--vnet-subnet-id', subnet, '--skip-subnet-role-assignment', '--generate-ssh-keys',
+      'aks',
+      'create',
+      '-g',
+      'myResourceGroup',
+      '-n',
+      'big',
+      '--network-plugin',
+      'azure',
+      '--node-count',
+      '1000',
+      '--vnet-subnet-id',
+      subnet,
+      '--skip-subnet-role-assignment',
+      '--generate-ssh-keys',
     ]);
     return [
       { name: 'aksemu az aks create, seed 3-node BYO CNI cluster → Succeeded', ms: seed },

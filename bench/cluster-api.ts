@@ -111,7 +111,16 @@ function deploymentPod(i: number): Record<string, unknown> {
       name: `web-${hash}-${i.toString(36).padStart(5, '0')}`,
       namespace: 'default',
       labels: { app: 'web', 'pod-template-hash': hash },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `web-${hash}`, uid: '6f1c2a4e-3b7d-4c1e-9a2f-5d8e7b6c4a3f', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `web-${hash}`,
+          uid: '6f1c2a4e-3b7d-4c1e-9a2f-5d8e7b6c4a3f',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       containers: [
@@ -167,7 +176,13 @@ async function measurePods(): Promise<PodMemory> {
     };
     const before = await settle();
     for (let i = 0; i < PODS; i++) {
-      const res = api.handle({ method: 'POST', path: '/api/v1/namespaces/default/pods', query: new URLSearchParams(), contentType: 'application/json', body: JSON.stringify(deploymentPod(i)) });
+      const res = api.handle({
+        method: 'POST',
+        path: '/api/v1/namespaces/default/pods',
+        query: new URLSearchParams(),
+        contentType: 'application/json',
+        body: JSON.stringify(deploymentPod(i)),
+      });
       if (!('status' in res) || res.status !== 201) throw new Error(`pod create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
       // Let write-behind flushes and watchers run as they would between requests.
       if (i % 500 === 499) await new Promise((r) => setImmediate(r));
@@ -191,7 +206,6 @@ export async function benchPodsPerGiB(): Promise<PodMemory> {
 export function podsPerGiB(m: { pods: number }, bytes: number): number {
   return m.pods / (bytes / GIB);
 }
-
 
 if (process.argv[1] === SELF && process.argv[2] === CHILD_FLAG) {
   process.stdout.write(JSON.stringify(await measurePods()));

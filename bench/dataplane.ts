@@ -31,12 +31,23 @@ export interface DataplaneBench {
 const VNET = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.Network/virtualNetworks/vnet';
 const NODE = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.ContainerService/managedClusters/c/nodes/n0';
 const TOPOLOGY: Topology = {
-  vnets: [{
-    id: VNET,
-    addressSpace: ['10.224.0.0/12'],
-    subnets: [{ id: `${VNET}/subnets/s`, name: 's', prefix: '10.224.0.0/16', routes: [] }],
-    hosts: [{ id: NODE, kind: 'node', name: 'n0', subnetId: `${VNET}/subnets/s`, ip: '10.224.0.4', node: { clusterId: 'c', wiring: 'bridge', podCidr: '10.244.0.0/24', clusterPodCidr: '10.244.0.0/16' } }],
-  }],
+  vnets: [
+    {
+      id: VNET,
+      addressSpace: ['10.224.0.0/12'],
+      subnets: [{ id: `${VNET}/subnets/s`, name: 's', prefix: '10.224.0.0/16', routes: [] }],
+      hosts: [
+        {
+          id: NODE,
+          kind: 'node',
+          name: 'n0',
+          subnetId: `${VNET}/subnets/s`,
+          ip: '10.224.0.4',
+          node: { clusterId: 'c', wiring: 'bridge', podCidr: '10.244.0.0/24', clusterPodCidr: '10.244.0.0/16' },
+        },
+      ],
+    },
+  ],
 };
 const podIp = (i: number): string => `10.244.0.${i + 2}`;
 
@@ -58,7 +69,14 @@ async function driverSide(prefix: string): Promise<Side> {
   return {
     async rep(n) {
       const pods: PodAttachment[] = Array.from({ length: PODS }, (_, i) => ({
-        clusterId: 'c', node: 'n0', hostId: NODE, namespace: 'bench', name: `p${i}`, uid: `u${i}`, sandboxId: `s${n}x${i}`, ip: podIp(i),
+        clusterId: 'c',
+        node: 'n0',
+        hostId: NODE,
+        namespace: 'bench',
+        name: `p${i}`,
+        uid: `u${i}`,
+        sandboxId: `s${n}x${i}`,
+        ip: podIp(i),
       }));
       const ms = await timed(async () => void (await Promise.all(pods.map((p) => dp.attachPod(p)))));
       await Promise.all(pods.map((p) => dp.detachPod(p)));
@@ -71,7 +89,10 @@ async function driverSide(prefix: string): Promise<Side> {
 /** A node namespace with cbr0, built by hand for the baselines. */
 async function handNode(ip: IpBatcher, node: string, withBridge: boolean): Promise<void> {
   await ip.batch(null, [`netns add ${node}`]);
-  await ip.batch(node, ['link set lo up', ...(withBridge ? [`link add cbr0 address ${macFor(node)} type bridge`, 'link set cbr0 up', 'addr add 10.244.0.1/24 dev cbr0'] : [])]);
+  await ip.batch(node, [
+    'link set lo up',
+    ...(withBridge ? [`link add cbr0 address ${macFor(node)} type bridge`, 'link set cbr0 up', 'addr add 10.244.0.1/24 dev cbr0'] : []),
+  ]);
 }
 
 async function baselineSide(prefix: string): Promise<Side> {
@@ -82,18 +103,36 @@ async function baselineSide(prefix: string): Promise<Side> {
     async rep(n) {
       const pods = Array.from({ length: PODS }, (_, i) => `${prefix}-b${n}x${i}`);
       const ms = await timed(async () => {
-        await ip.batch(null, pods.map((p) => `netns add ${p}`));
-        await ip.batch(node, pods.flatMap((p, i) => [
-          `link add v${n}x${i} type veth peer name eth0 address ${macFor(p)} netns ${p}`,
-          `link set v${n}x${i} master cbr0 up`,
-          `neigh replace ${podIp(i)} lladdr ${macFor(p)} dev cbr0 nud permanent`,
-        ]));
+        await ip.batch(
+          null,
+          pods.map((p) => `netns add ${p}`),
+        );
+        await ip.batch(
+          node,
+          pods.flatMap((p, i) => [
+            `link add v${n}x${i} type veth peer name eth0 address ${macFor(p)} netns ${p}`,
+            `link set v${n}x${i} master cbr0 up`,
+            `neigh replace ${podIp(i)} lladdr ${macFor(p)} dev cbr0 nud permanent`,
+          ]),
+        );
         for (const [i, p] of pods.entries()) {
-          await ip.batch(p, ['link set lo up', 'link set eth0 up', `addr replace ${podIp(i)}/24 dev eth0`, 'route replace default via 10.244.0.1 dev eth0', `neigh replace 10.244.0.1 lladdr ${macFor(node)} dev eth0 nud permanent`]);
+          await ip.batch(p, [
+            'link set lo up',
+            'link set eth0 up',
+            `addr replace ${podIp(i)}/24 dev eth0`,
+            'route replace default via 10.244.0.1 dev eth0',
+            `neigh replace 10.244.0.1 lladdr ${macFor(node)} dev eth0 nud permanent`,
+          ]);
         }
       });
-      await ip.batch(null, pods.map((p) => mayFail(`netns del ${p}`)));
-      await ip.batch(node, pods.map((_, i) => mayFail(`neigh del ${podIp(i)} dev cbr0`)));
+      await ip.batch(
+        null,
+        pods.map((p) => mayFail(`netns del ${p}`)),
+      );
+      await ip.batch(
+        node,
+        pods.map((_, i) => mayFail(`neigh del ${podIp(i)} dev cbr0`)),
+      );
       return ms;
     },
     close: () => ip.batch(null, [mayFail(`netns del ${node}`)]),
@@ -108,19 +147,40 @@ async function pluginsSide(prefix: string): Promise<Side> {
     async rep(n) {
       const dataDir = mkdtempSync(join(tmpdir(), 'aksemu-bench-ipam-'));
       const config = {
-        cniVersion: '1.0.0', name: 'kubenet', type: 'bridge', bridge: 'cbr0', isGateway: true, ipMasq: false, hairpinMode: true,
+        cniVersion: '1.0.0',
+        name: 'kubenet',
+        type: 'bridge',
+        bridge: 'cbr0',
+        isGateway: true,
+        ipMasq: false,
+        hairpinMode: true,
         ipam: { type: 'host-local', ranges: [[{ subnet: '10.244.0.0/24', gateway: '10.244.0.1' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir },
       };
       const pods = Array.from({ length: PODS }, (_, i) => `${prefix}-c${n}x${i}`);
       try {
         return await timed(async () => {
-          await ip.batch(null, pods.map((p) => `netns add ${p}`));
+          await ip.batch(
+            null,
+            pods.map((p) => `netns add ${p}`),
+          );
           for (const [i, p] of pods.entries()) {
-            await execPlugin({ command: 'ADD', type: 'bridge', path: [PLUGINS], config, containerId: `c${n}x${i}`, netns: netnsPath(p), ifName: 'eth0', hostNetns: netnsPath(node) });
+            await execPlugin({
+              command: 'ADD',
+              type: 'bridge',
+              path: [PLUGINS],
+              config,
+              containerId: `c${n}x${i}`,
+              netns: netnsPath(p),
+              ifName: 'eth0',
+              hostNetns: netnsPath(node),
+            });
           }
         });
       } finally {
-        await ip.batch(null, pods.map((p) => mayFail(`netns del ${p}`)));
+        await ip.batch(
+          null,
+          pods.map((p) => mayFail(`netns del ${p}`)),
+        );
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
@@ -129,7 +189,9 @@ async function pluginsSide(prefix: string): Promise<Side> {
 }
 
 export async function benchDataplane(): Promise<DataplaneBench | { skipped: string }> {
-  const prefix = `b${Math.floor(Math.random() * 36 ** 5).toString(36).padStart(5, '0')}`;
+  const prefix = `b${Math.floor(Math.random() * 36 ** 5)
+    .toString(36)
+    .padStart(5, '0')}`;
   const reason = (await netnsUnsupportedReason(prefix)) ?? (existsSync(join(PLUGINS, 'bridge')) ? undefined : `no CNI plugins in ${PLUGINS}`);
   if (reason) return { skipped: reason };
   const sides: Side[] = [];
@@ -145,6 +207,10 @@ export async function benchDataplane(): Promise<DataplaneBench | { skipped: stri
   } finally {
     for (const side of sides) await side.close().catch(() => undefined);
     const left = listNetns((n) => n.startsWith(`${prefix}-`));
-    if (left.length) await new IpBatcher().batch(null, left.map((n) => mayFail(`netns del ${n}`)));
+    if (left.length)
+      await new IpBatcher().batch(
+        null,
+        left.map((n) => mayFail(`netns del ${n}`)),
+      );
   }
 }

@@ -27,13 +27,21 @@ const dp = await benchDataplane();
 if ('skipped' in dp) console.log(`netns data plane: pod attach\n  skipped: ${dp.skipped}`);
 else {
   console.log(`netns data plane: pod attach, kubenet, ${dp.pods} pods (namespace + veth on cbr0 + address, route, static neighbours)`);
-  console.log(`  driver ${fmt(dp.driverPerSec)} pods/s   batched ip -b baseline ${fmt(dp.baselinePerSec)} pods/s   ratio ${(dp.driverPerSec / dp.baselinePerSec).toFixed(2)}x (goal: the driver within 1.5x of the baseline)`);
+  console.log(
+    `  driver ${fmt(dp.driverPerSec)} pods/s   batched ip -b baseline ${fmt(dp.baselinePerSec)} pods/s   ratio ${(dp.driverPerSec / dp.baselinePerSec).toFixed(2)}x (goal: the driver within 1.5x of the baseline)`,
+  );
   console.log(`  bridge+host-local plugins per pod ${fmt(dp.pluginsPerSec)} pods/s   driver / plugins ${(dp.driverPerSec / dp.pluginsPerSec).toFixed(1)}x`);
 }
 
 const api = await benchKubectlGetNodes();
 console.log(`aksemu az aks create + 4 × nodepool add, 5,000-node BYO CNI cluster (5 pools of 1,000) → Succeeded\n  ${(api.createMs / 1000).toFixed(2)} s`);
-console.log(`kubectl get nodes (real /usr/bin/kubectl, best of 5, fresh discovery cache)\n  3-node seed cluster ${fmt(api.kubectlSeedMs)} ms   5,000-node cluster ${fmt(api.kubectlBigMs)} ms   ratio ${(api.kubectlBigMs / api.kubectlSeedMs).toFixed(1)}x`);
-console.log(`  server side of it (GET /api/v1/nodes as a Table, built and serialized in process): ${fmt(api.serverMs)} ms for ${(api.responseBytes / 1e6).toFixed(1)} MB, ${((api.serverMs / api.kubectlBigMs) * 100).toFixed(0)}% of the kubectl wall time`);
+console.log(
+  `kubectl get nodes (real /usr/bin/kubectl, best of 5, fresh discovery cache)\n  3-node seed cluster ${fmt(api.kubectlSeedMs)} ms   5,000-node cluster ${fmt(api.kubectlBigMs)} ms   ratio ${(api.kubectlBigMs / api.kubectlSeedMs).toFixed(1)}x`,
+);
+console.log(
+  `  server side of it (GET /api/v1/nodes as a Table, built and serialized in process): ${fmt(api.serverMs)} ms for ${(api.responseBytes / 1e6).toFixed(1)} MB, ${((api.serverMs / api.kubectlBigMs) * 100).toFixed(0)}% of the kubectl wall time`,
+);
 const pods = await benchPodsPerGiB();
-console.log(`pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod)`);
+console.log(
+  `pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod)`,
+);

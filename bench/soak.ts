@@ -12,7 +12,9 @@ const budget = countFromEnv('AKSEMU_FUZZ_BUDGET_MS', 15 * 60_000);
 const arm = countFromEnv('AKSEMU_FUZZ_ARM', 100_000);
 const cluster = countFromEnv('AKSEMU_FUZZ_CLUSTER', 20_000);
 const kills = countFromEnv('AKSEMU_FUZZ_KILLS', 30);
-console.log(`aksemu soak, node ${process.version}, seed ${seed} (AKSEMU_FUZZ_SEED=${seed} replays it): ${arm} ARM requests, ${cluster} cluster API requests, ${kills} kill rounds\n`);
+console.log(
+  `aksemu soak, node ${process.version}, seed ${seed} (AKSEMU_FUZZ_SEED=${seed} replays it): ${arm} ARM requests, ${cluster} cluster API requests, ${kills} kill rounds\n`,
+);
 
 let failed = false;
 const a = await runArmFuzz({ seed, total: arm, deadlineMs: budget });
@@ -21,7 +23,11 @@ const c = await runClusterFuzz({ seed, total: cluster, deadlineMs: budget });
 console.log(c.summary);
 const k = await runCrashRounds({ seed, rounds: kills });
 console.log(k.summary);
-for (const [name, findings] of [['ARM fuzz', a.findings], ['cluster API fuzz', c.findings], ['crash harness', k.findings]] as const) {
+for (const [name, findings] of [
+  ['ARM fuzz', a.findings],
+  ['cluster API fuzz', c.findings],
+  ['crash harness', k.findings],
+] as const) {
   if (findings.ok) continue;
   failed = true;
   console.log(`\n${findings.report(name)}`);

@@ -9,7 +9,12 @@ export function defaultNote(text) {
   if (typeof text !== 'string') return undefined;
   const sentences = text
     .split('\n')
-    .flatMap((line) => line.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z'"`(\[])/))
+    .flatMap((line) =>
+      line
+        .replace(/\s+/g, ' ')
+        .trim()
+        .split(/(?<=[.!?])\s+(?=[A-Z'"`(\[])/),
+    )
     .filter((s) => /\bdefault/i.test(s));
   return sentences.length > 0 ? sentences.join(' ').trim() : undefined;
 }

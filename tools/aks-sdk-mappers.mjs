@@ -124,7 +124,12 @@ class SdkReader {
       for (let i = 0; i < path.length - 1; i++) {
         const at = path.slice(0, i + 1).join('.');
         if (!containers.has(at)) {
-          const name = (i === 0 && CONTAINERS[className]?.[path[0]]) || `${className}${path.slice(0, i + 1).map(cap).join('')}`;
+          const name =
+            (i === 0 && CONTAINERS[className]?.[path[0]]) ||
+            `${className}${path
+              .slice(0, i + 1)
+              .map(cap)
+              .join('')}`;
           const child = { name, properties: {}, required: new Set() };
           containers.set(at, child);
           node.properties[path[i]] = { ref: name };

@@ -24,8 +24,13 @@ for (const sf of ours) {
       if (m) wholeModules.add(m);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0];
-      if (arg && ts.isStringLiteralLike(arg)) { const m = checker.getSymbolAtLocation(arg); if (m) wholeModules.add(m); }
-      else console.error(`note: dynamic import of a computed path at ${path.relative(root, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`);
+      if (arg && ts.isStringLiteralLike(arg)) {
+        const m = checker.getSymbolAtLocation(arg);
+        if (m) wholeModules.add(m);
+      } else
+        console.error(
+          `note: dynamic import of a computed path at ${path.relative(root, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`,
+        );
     } else if (ts.isIdentifier(node)) {
       let s = checker.getSymbolAtLocation(node);
       if (s && ts.isShorthandPropertyAssignment(node.parent)) s = checker.getShorthandAssignmentValueSymbol(node.parent) ?? s;

@@ -59,13 +59,7 @@ import { defaultNote } from './aks-default-note.mjs';
 import { readSdkVersion } from './aks-sdk-mappers.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
 
-const ROOTS = [
-  'AgentPool',
-  'ContainerServiceNetworkProfile',
-  'ManagedCluster',
-  'ManagedClusterAgentPoolProfile',
-  'ManagedClusterProperties',
-];
+const ROOTS = ['AgentPool', 'ContainerServiceNetworkProfile', 'ManagedCluster', 'ManagedClusterAgentPoolProfile', 'ManagedClusterProperties'];
 const METHODS = ['get', 'put', 'patch', 'post', 'delete', 'head'];
 // Spec keywords copied onto a member as they are: they are what a request is validated against.
 const CONSTRAINTS = [
@@ -86,8 +80,7 @@ const CONSTRAINTS = [
 function usage(message) {
   if (message) process.stderr.write(`${message}\n`);
   process.stderr.write(
-    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--sdk PACKAGE-DIR]... [--out FILE] [--from YYYY-MM-DD]\n' +
-      '       [--source TEXT]\n',
+    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--sdk PACKAGE-DIR]... [--out FILE] [--from YYYY-MM-DD]\n' + '       [--source TEXT]\n',
   );
   process.exit(2);
 }
@@ -148,10 +141,7 @@ class Resolver {
 
 function isObjectSchema(node) {
   return (
-    node.type === 'object' ||
-    node.properties !== undefined ||
-    node.allOf !== undefined ||
-    (node.type === undefined && node.additionalProperties !== undefined)
+    node.type === 'object' || node.properties !== undefined || node.allOf !== undefined || (node.type === undefined && node.additionalProperties !== undefined)
   );
 }
 
@@ -355,9 +345,7 @@ async function main() {
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, stableJson(compact(read, args)));
   const sdk = read.filter((r) => r.sdk !== undefined).length;
-  process.stdout.write(
-    `${read.length} api-versions (${read[0].apiVersion} … ${read.at(-1).apiVersion}; ${sdk} from packages) written to ${args.out}\n`,
-  );
+  process.stdout.write(`${read.length} api-versions (${read[0].apiVersion} … ${read.at(-1).apiVersion}; ${sdk} from packages) written to ${args.out}\n`);
 }
 
 await main();

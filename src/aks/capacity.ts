@@ -120,13 +120,9 @@ export function summarizeCapacity(
 ): CapacitySummary | undefined {
   const first = cluster.pools[0];
   if (!first || !Number.isInteger(first.maxPods) || first.maxPods < 0) return undefined;
-  const demand = subnetDemands(cluster, env, model, createNodes).find((d) =>
-    d.pools.includes(first),
-  );
+  const demand = subnetDemands(cluster, env, model, createNodes).find((d) => d.pools.includes(first));
   if (!demand) return undefined;
-  const upgrade = subnetDemands(cluster, env, model, (p) => createNodes(p) + upgradeSurgeNodes(p)).find((d) =>
-    d.pools.includes(first),
-  );
+  const upgrade = subnetDemands(cluster, env, model, (p) => createNodes(p) + upgradeSurgeNodes(p)).find((d) => d.pools.includes(first));
   const perNode = ipsPerNode(model, first);
   const others = cluster.pools.filter((p) => p !== first);
   const othersOnSubnet = demand.pools.filter((p) => p !== first);

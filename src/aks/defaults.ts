@@ -49,8 +49,7 @@ export interface ResolvedCluster {
   /** The resolved patch version, or the raw text when the catalogue does not offer it. */
   kubernetesVersion: string;
   kubernetesVersionKnown: boolean;
-  network: Required<Pick<NetworkProfile, 'networkPlugin' | 'serviceCidr' | 'dnsServiceIP' | 'outboundType' | 'loadBalancerSku'>> &
-    NetworkProfile;
+  network: Required<Pick<NetworkProfile, 'networkPlugin' | 'serviceCidr' | 'dnsServiceIP' | 'outboundType' | 'loadBalancerSku'>> & NetworkProfile;
   pools: ResolvedPool[];
   windowsProfile?: ManagedClusterSpec['windowsProfile'];
 }
@@ -62,11 +61,7 @@ const DEFAULT_MODEL: Record<ApiVersionProfile['pluginDefault'], (k8sVersion: str
   'by-kubernetes-version': (k8sVersion) => (minorOf(k8sVersion) >= 30 ? azureOverlay : kubenet),
 };
 
-export function resolveNetworkProfile(
-  raw: NetworkProfile | undefined,
-  profile: ApiVersionProfile,
-  k8sVersion: string,
-): ResolvedCluster['network'] {
+export function resolveNetworkProfile(raw: NetworkProfile | undefined, profile: ApiVersionProfile, k8sVersion: string): ResolvedCluster['network'] {
   const given = { ...(raw ?? {}) };
   // The single-valued fields win; the list forms are filled from them (what AKS returns), or seed them when alone.
   if (given.podCidr === undefined && given.podCidrs?.length === 1) given.podCidr = given.podCidrs[0];

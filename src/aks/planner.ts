@@ -106,9 +106,7 @@ export class IpPlanner {
     }
     if (this.podCidrs && this.podCidrs.freeCount < count) {
       const pod = this.podCidrs.cluster;
-      throw new AllocationError(
-        problem('K2', { required: (this.podCidrs.allocatedCount + count) * 256, available: Number(pod.size), cidr: String(pod) }),
-      );
+      throw new AllocationError(problem('K2', { required: (this.podCidrs.allocatedCount + count) * 256, available: Number(pod.size), cidr: String(pod) }));
     }
     const added: PlannedNode[] = [];
     for (let i = 0; i < count; i++) {

@@ -88,12 +88,7 @@ function uniqueSubnets(ctx: RuleContext): SubnetInfo[] {
   return [...seen.values()];
 }
 
-function parseFindings(
-  f: FieldParse<unknown>,
-  kind: 'syntax' | 'not-canonical' | 'family',
-  params: (raw: string) => Params,
-  target: string,
-): Finding[] {
+function parseFindings(f: FieldParse<unknown>, kind: 'syntax' | 'not-canonical' | 'family', params: (raw: string) => Params, target: string): Finding[] {
   return f.error?.kind === kind ? one(params(f.raw ?? ''), target) : none;
 }
 
@@ -109,9 +104,7 @@ const dnsCheck =
 const cidrParseCheck =
   (kind: 'syntax' | 'not-canonical' | 'family', extra: (raw: string) => Params = () => ({})) =>
   (ctx: RuleContext): Finding[] =>
-    CIDR_FIELDS.flatMap((f) =>
-      parseFindings(ctx.parsed[f.key], kind, (value) => ({ field: f.label, value, ...extra(value) }), f.target),
-    );
+    CIDR_FIELDS.flatMap((f) => parseFindings(ctx.parsed[f.key], kind, (value) => ({ field: f.label, value, ...extra(value) }), f.target));
 
 export const RULES: Rule[] = [
   // ---- docs/aks-rules.md §2.1 CIDR and address rules -------------------------------------------------------
@@ -200,8 +193,7 @@ export const RULES: Rule[] = [
   {
     id: 'C2',
     code: 'DnsServiceIpConflicting',
-    message:
-      'The DNS service IP {dns} cannot be the first IP address of service CIDR {svc}: that address belongs to the kubernetes API service.',
+    message: 'The DNS service IP {dns} cannot be the first IP address of service CIDR {svc}: that address belongs to the kubernetes API service.',
     target: 'networkProfile.dnsServiceIP',
     severity: 'error',
     source: 'partial',
@@ -235,8 +227,7 @@ export const RULES: Rule[] = [
   {
     id: 'C13',
     code: 'CidrOverlapsReservedRange',
-    message:
-      'The {field} {cidr} overlaps the reserved range {reserved}. AKS clusters cannot use 169.254.0.0/16, 172.30.0.0/16, 172.31.0.0/16 or 192.0.2.0/24.',
+    message: 'The {field} {cidr} overlaps the reserved range {reserved}. AKS clusters cannot use 169.254.0.0/16, 172.30.0.0/16, 172.31.0.0/16 or 192.0.2.0/24.',
     target: 'networkProfile',
     severity: 'error',
     source: 'ours',
@@ -272,11 +263,9 @@ export const RULES: Rule[] = [
     note: 'Private means RFC 1918 or the RFC 6598 shared space 100.64.0.0/10.',
     phases: SPEC,
     check: ({ parsed: { serviceCidr: s } }) =>
-      when(
-        !!s.value && !RESERVED.some((r) => r.overlaps(s.value!)) &&
-          (MULTICAST.overlaps(s.value) || !PRIVATE.some((p) => p.containsCidr(s.value!))),
-        { svc: String(s.value) },
-      ),
+      when(!!s.value && !RESERVED.some((r) => r.overlaps(s.value!)) && (MULTICAST.overlaps(s.value) || !PRIVATE.some((p) => p.containsCidr(s.value!))), {
+        svc: String(s.value),
+      }),
   },
   {
     id: 'C10',
@@ -508,7 +497,7 @@ export const RULES: Rule[] = [
     severity: 'warning',
     source: 'verified',
     ref: 'azure-cli PR #25932 (warning text); hashicorp/terraform-provider-azurerm#1723',
-    note: 'docs/aks-rules.md §6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI\'s words.',
+    note: "docs/aks-rules.md §6 X11: the API accepts the field with Azure CNI node subnet and ignores it; we warn with the CLI's words.",
     phases: SPEC,
     perModel: true,
     check: (ctx) => when(ctx.raw.networkProfile?.podCidr !== undefined, { pod: String(ctx.raw.networkProfile?.podCidr) }),
@@ -516,8 +505,7 @@ export const RULES: Rule[] = [
   {
     id: 'N3',
     code: 'PodCidrMissingForByoCni',
-    message:
-      'No pod CIDR was given for network plugin none. If no pod CIDR is provided, control plane to pod communication might fail or be misrouted.',
+    message: 'No pod CIDR was given for network plugin none. If no pod CIDR is provided, control plane to pod communication might fail or be misrouted.',
     target: 'networkProfile.podCIDR',
     severity: 'warning',
     source: 'verified',
@@ -615,11 +603,7 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'jenkins-infra/azure PR #108; Azure/AKS#2839',
     phases: ['create', 'update', 'pool-add'],
-    check: (ctx) =>
-      when(
-        !ctx.model?.rules.windowsPools && poolsInScope(ctx).some((p) => p.osType === 'Windows'),
-        {},
-      ),
+    check: (ctx) => when(!ctx.model?.rules.windowsPools && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
   },
   {
     id: 'N8',
@@ -630,14 +614,12 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'Azure/AKS#2839',
     phases: ['create', 'update', 'pool-add'],
-    check: (ctx) =>
-      when(!ctx.cluster.windowsProfile && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
+    check: (ctx) => when(!ctx.cluster.windowsProfile && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
   },
   {
     id: 'N9',
     code: 'KubenetNodeCountExceedsRouteLimit',
-    message:
-      'A kubenet cluster can have at most 400 nodes: Azure supports a maximum of 400 routes in a route table. This operation needs {nodes} nodes.',
+    message: 'A kubenet cluster can have at most 400 nodes: Azure supports a maximum of 400 routes in a route table. This operation needs {nodes} nodes.',
     target: 'agentPoolProfile.count',
     severity: 'error',
     source: 'ours',
@@ -710,9 +692,7 @@ export const RULES: Rule[] = [
     check: (ctx) => {
       const subnets = uniqueSubnets(ctx).filter((s) => !s.managed);
       const vnet = subnets[0]?.vnet.id.toLowerCase();
-      return subnets
-        .filter((s) => s.vnet.id.toLowerCase() !== vnet)
-        .map((s) => ({ params: { subnet: s.id, vnet: subnets[0]!.vnet.id } }));
+      return subnets.filter((s) => s.vnet.id.toLowerCase() !== vnet).map((s) => ({ params: { subnet: s.id, vnet: subnets[0]!.vnet.id } }));
     },
   },
   {
@@ -738,7 +718,10 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'scale', 'pool-add'],
     check: (ctx) => {
       if (ctx.cluster.network.networkPolicy !== 'azure') return none;
-      const nodes = totalNodes(ctx.cluster.pools.filter((p) => p.osType !== 'Windows'), createNodes);
+      const nodes = totalNodes(
+        ctx.cluster.pools.filter((p) => p.osType !== 'Windows'),
+        createNodes,
+      );
       return when(nodes > 250, { nodes });
     },
   },
@@ -827,20 +810,22 @@ export const RULES: Rule[] = [
     note: 'docs/aks-rules.md §6 X6: subnets/join/action and subnets/read are required; roleAssignments/write is not.',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
-      subnetsOfCluster(ctx).flatMap(({ pool, subnet }) => {
-        const a = subnet.access;
-        if (!a || subnet.managed) return none;
-        const missing = ['Microsoft.Network/virtualNetworks/subnets/join/action', 'Microsoft.Network/virtualNetworks/subnets/read'].find(
-          (action) => !a.actions.includes(action),
-        );
-        return when(missing !== undefined, {
-          clientId: a.clientId,
-          objectId: a.objectId,
-          vmss: vmssId(ctx.env, pool.name),
-          action: missing ?? '',
-          scope: subnet.id,
-        });
-      }).slice(0, 1),
+      subnetsOfCluster(ctx)
+        .flatMap(({ pool, subnet }) => {
+          const a = subnet.access;
+          if (!a || subnet.managed) return none;
+          const missing = ['Microsoft.Network/virtualNetworks/subnets/join/action', 'Microsoft.Network/virtualNetworks/subnets/read'].find(
+            (action) => !a.actions.includes(action),
+          );
+          return when(missing !== undefined, {
+            clientId: a.clientId,
+            objectId: a.objectId,
+            vmss: vmssId(ctx.env, pool.name),
+            action: missing ?? '',
+            scope: subnet.id,
+          });
+        })
+        .slice(0, 1),
   },
   {
     id: 'S5',
@@ -1040,7 +1025,8 @@ export const RULES: Rule[] = [
   {
     id: 'M8',
     code: '(cli)',
-    message: '--min-count must be in the range [0,1000]; --max-count must be in the range [0,1000]; --max-surge must be positive; --max-surge should be an int or percentage; --nodepool-name can contain at most 12 characters; --nodepool-name should contain only alphanumeric characters',
+    message:
+      '--min-count must be in the range [0,1000]; --max-count must be in the range [0,1000]; --max-surge must be positive; --max-surge should be an int or percentage; --nodepool-name can contain at most 12 characters; --nodepool-name should contain only alphanumeric characters',
     target: 'cli',
     severity: 'error',
     source: 'verified',
@@ -1107,7 +1093,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'ours',
     ref: "V1's code and message for a pool's orchestratorVersion: a pool runs a version the location offers, as the cluster does",
-    note: 'A pool that takes the cluster\'s version (none of its own) is left to V1, so one bad version is reported once.',
+    note: "A pool that takes the cluster's version (none of its own) is left to V1, so one bad version is reported once.",
     phases: POOL_VERSION_PHASES,
     check: (ctx) =>
       poolsInScope(ctx)
@@ -1124,7 +1110,10 @@ export const RULES: Rule[] = [
     source: 'verified',
     ref: 'Azure/terraform-azurerm-aks#465 (2023 paste, this link); rancher/rancher#33426 (2021, aka.ms/version-skew-policy); SUPPORT nodepoolmcversionincompatible-error.md',
     phases: POOL_VERSION_PHASES,
-    check: (ctx) => poolSkews(ctx).filter((s) => s.ahead > 0).map((s) => ({ params: s.params })),
+    check: (ctx) =>
+      poolSkews(ctx)
+        .filter((s) => s.ahead > 0)
+        .map((s) => ({ params: s.params })),
   },
   {
     id: 'V3',
@@ -1137,7 +1126,10 @@ export const RULES: Rule[] = [
     ref: 'SUPPORT aks-upgrade-blocked.md (2025: this text with 3, "Starting with Kubernetes 1.28, AKS allows the control plane to be up to three minor versions ahead of node pools"); SUPPORT nodepoolmcversionincompatible-error.md (2024: the same with 2); spec orchestratorVersion ("within two minor versions")',
     note: 'Three minors from control plane 1.28 on, two before (kubernetes-versions.ts maxPoolMinorSkew). The published texts differ in "is"/"are" and the link; we keep the newer article\'s words with the link of the verified V2 paste.',
     phases: POOL_VERSION_PHASES,
-    check: (ctx) => poolSkews(ctx).filter((s) => s.behind > s.skew).map((s) => ({ params: { ...s.params, skew: s.skew } })),
+    check: (ctx) =>
+      poolSkews(ctx)
+        .filter((s) => s.behind > s.skew)
+        .map((s) => ({ params: { ...s.params, skew: s.skew } })),
   },
   {
     id: 'L1',
@@ -1229,11 +1221,13 @@ export const RULES: Rule[] = [
       if (!before) return none;
       const after = ctx.cluster.network;
       const out: Finding[] = [];
-      const changed = (k: 'serviceCidr' | 'dnsServiceIP' | 'networkPlugin' | 'podCidr' | 'networkPluginMode') =>
-        (before[k] ?? '') !== (after[k] ?? '');
+      const changed = (k: 'serviceCidr' | 'dnsServiceIP' | 'networkPlugin' | 'podCidr' | 'networkPluginMode') => (before[k] ?? '') !== (after[k] ?? '');
       const from = networkModelOf(ctx.previous!);
       if ((changed('networkPlugin') || changed('networkPluginMode')) && !migrates(ctx)) {
-        out.push({ params: { path: changed('networkPlugin') ? 'networkProfile.networkPlugin' : 'networkProfile.networkPluginMode' }, target: 'networkProfile.networkPlugin' });
+        out.push({
+          params: { path: changed('networkPlugin') ? 'networkProfile.networkPlugin' : 'networkProfile.networkPluginMode' },
+          target: 'networkProfile.networkPlugin',
+        });
       }
       if (changed('serviceCidr')) out.push({ params: { path: 'networkProfile.serviceCidr' }, target: 'networkProfile.serviceCIDR' });
       if (changed('dnsServiceIP')) out.push({ params: { path: 'networkProfile.dnsServiceIP' }, target: 'networkProfile.dnsServiceIP' });
@@ -1324,7 +1318,8 @@ export const RULES: Rule[] = [
     check: (ctx) =>
       ctx.cluster.pools.flatMap((pool) => {
         const old = previousPool(ctx, pool.name);
-        const why = ctx.api.version < VM_SIZE_CHANGE_API ? ` in an api-version before "${VM_SIZE_CHANGE_API}"` : " without the preview feature 'AgentPoolVMSSResize'";
+        const why =
+          ctx.api.version < VM_SIZE_CHANGE_API ? ` in an api-version before "${VM_SIZE_CHANGE_API}"` : " without the preview feature 'AgentPoolVMSSResize'";
         return when(!!old && old.vmSize.toLowerCase() !== pool.vmSize.toLowerCase(), { why });
       }),
   },

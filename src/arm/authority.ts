@@ -38,7 +38,10 @@ interface OAuthResponse {
 function oauthError(status: number, error: string, aadsts: number, description: string): OAuthResponse {
   const traceId = randomUUID();
   const correlationId = randomUUID();
-  const timestamp = new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const timestamp = new Date()
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
   return {
     status,
     body: {
@@ -52,8 +55,7 @@ function oauthError(status: number, error: string, aadsts: number, description: 
   };
 }
 
-const missingParameter = (name: string) =>
-  oauthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
+const missingParameter = (name: string) => oauthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
 
 function secretsEqual(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -70,8 +72,12 @@ function requestedAudience(form: URLSearchParams): { audience?: string; error?: 
   const dotDefault = scope.split(/\s+/).find((s) => s.endsWith('/.default'));
   if (!dotDefault) {
     return {
-      error: oauthError(400, 'invalid_scope', 1002012,
-        `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`),
+      error: oauthError(
+        400,
+        'invalid_scope',
+        1002012,
+        `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`,
+      ),
     };
   }
   return { audience: dotDefault.slice(0, -'/.default'.length) };
@@ -103,22 +109,34 @@ export async function tokenRequest(
   }
   if (!clientId) return missingParameter('client_id');
   if (clientId !== identity.clientId) {
-    return oauthError(400, 'unauthorized_client', 700016,
-      `Application with identifier '${clientId}' was not found in the directory '${identity.tenantId}'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.`);
+    return oauthError(
+      400,
+      'unauthorized_client',
+      700016,
+      `Application with identifier '${clientId}' was not found in the directory '${identity.tenantId}'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You may have sent your authentication request to the wrong tenant.`,
+    );
   }
   if (!clientSecret) {
     return oauthError(401, 'invalid_client', 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.");
   }
   if (!secretsEqual(clientSecret, identity.clientSecret)) {
-    return oauthError(401, 'invalid_client', 7000215,
-      `Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '${clientId}'.`);
+    return oauthError(
+      401,
+      'invalid_client',
+      7000215,
+      `Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '${clientId}'.`,
+    );
   }
   const { audience, error } = requestedAudience(form);
   if (error) return error;
   // Tokens are issued only for audiences ARM calls accept.
   if (!acceptedAudiences(baseUrl).includes(audience!)) {
-    return oauthError(400, 'invalid_resource', 500011,
-      `The resource principal named ${audience} was not found in the tenant named ${identity.tenantId}. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You might have sent your authentication request to the wrong tenant.`);
+    return oauthError(
+      400,
+      'invalid_resource',
+      500011,
+      `The resource principal named ${audience} was not found in the tenant named ${identity.tenantId}. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. You might have sent your authentication request to the wrong tenant.`,
+    );
   }
   const accessToken = await authority.issue({
     appId: identity.clientId,

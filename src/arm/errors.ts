@@ -48,18 +48,36 @@ function bearerChallenge(authorizationUri: string, description: string): Record<
 }
 
 export function authenticationHeaderMissing(authorizationUri: string): ArmError {
-  return new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing.", undefined, undefined,
-    bearerChallenge(authorizationUri, "The authentication failed because of missing 'Authorization' header."));
+  return new ArmError(
+    401,
+    'AuthenticationFailed',
+    "Authentication failed. The 'Authorization' header is missing.",
+    undefined,
+    undefined,
+    bearerChallenge(authorizationUri, "The authentication failed because of missing 'Authorization' header."),
+  );
 }
 
 export function authenticationHeaderInvalid(authorizationUri: string): ArmError {
-  return new ArmError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is provided in an invalid format.", undefined, undefined,
-    bearerChallenge(authorizationUri, "The authentication failed because of invalid 'Authorization' header."));
+  return new ArmError(
+    401,
+    'AuthenticationFailed',
+    "Authentication failed. The 'Authorization' header is provided in an invalid format.",
+    undefined,
+    undefined,
+    bearerChallenge(authorizationUri, "The authentication failed because of invalid 'Authorization' header."),
+  );
 }
 
 export function invalidAuthenticationToken(authorizationUri: string): ArmError {
-  return new ArmError(401, 'InvalidAuthenticationToken', 'The access token is invalid.', undefined, undefined,
-    bearerChallenge(authorizationUri, 'The access token is invalid.'));
+  return new ArmError(
+    401,
+    'InvalidAuthenticationToken',
+    'The access token is invalid.',
+    undefined,
+    undefined,
+    bearerChallenge(authorizationUri, 'The access token is invalid.'),
+  );
 }
 
 /** .NET's invariant UTC rendering, which ARM uses in this message: 2/24/2021 4:33:56 AM. */
@@ -71,20 +89,31 @@ function dotnetUtc(date: Date): string {
 
 export function expiredAuthenticationToken(authorizationUri: string, expiry: Date, now: Date): ArmError {
   const message = `The access token expiry UTC time '${dotnetUtc(expiry)}' is earlier than current UTC time '${dotnetUtc(now)}'.`;
-  return new ArmError(401, 'ExpiredAuthenticationToken', message, undefined, undefined,
-    bearerChallenge(authorizationUri, 'The access token has expired.'));
+  return new ArmError(401, 'ExpiredAuthenticationToken', message, undefined, undefined, bearerChallenge(authorizationUri, 'The access token has expired.'));
 }
 
 export function invalidAuthenticationTokenAudience(authorizationUri: string, audience: string, allowed: readonly string[]): ArmError {
   const message = `The access token has been obtained for wrong audience or resource '${audience}'. It should exactly match with one of the allowed audiences ${allowed.map((a) => `'${a}'`).join(',')}.`;
-  return new ArmError(401, 'InvalidAuthenticationTokenAudience', message, undefined, undefined,
-    bearerChallenge(authorizationUri, 'The access token has been obtained for wrong audience or resource.'));
+  return new ArmError(
+    401,
+    'InvalidAuthenticationTokenAudience',
+    message,
+    undefined,
+    undefined,
+    bearerChallenge(authorizationUri, 'The access token has been obtained for wrong audience or resource.'),
+  );
 }
 
 export function invalidAuthenticationTokenTenant(authorizationUri: string, issuer: string, tenantId: string): ArmError {
   const message = `The access token is from the wrong issuer '${issuer}'. It must match the tenant 'https://sts.windows.net/${tenantId}/' associated with this subscription. Please use the authority (URL) '${authorizationUri}' to get the token.`;
-  return new ArmError(401, 'InvalidAuthenticationTokenTenant', message, undefined, undefined,
-    bearerChallenge(authorizationUri, 'The access token is from the wrong issuer.'));
+  return new ArmError(
+    401,
+    'InvalidAuthenticationTokenTenant',
+    message,
+    undefined,
+    undefined,
+    bearerChallenge(authorizationUri, 'The access token is from the wrong issuer.'),
+  );
 }
 
 // ---- api-version ---------------------------------------------------------------------------
@@ -95,14 +124,16 @@ export function missingApiVersionParameter(): ArmError {
 
 /** Microsoft.Resources' wording (subscriptions, tenants, resource groups). */
 export function invalidApiVersionParameter(apiVersion: string, supported: readonly string[]): ArmError {
-  return new ArmError(400, 'InvalidApiVersionParameter',
-    `The api-version '${apiVersion}' is invalid. The supported versions are '${supported.join(',')}'.`);
+  return new ArmError(400, 'InvalidApiVersionParameter', `The api-version '${apiVersion}' is invalid. The supported versions are '${supported.join(',')}'.`);
 }
 
 /** A resource provider's wording for an api-version it does not serve. */
 export function noRegisteredProviderFound(location: string, apiVersion: string, resourceType: string, supported: readonly string[]): ArmError {
-  return new ArmError(400, 'NoRegisteredProviderFound',
-    `No registered resource provider found for location '${location}' and API version '${apiVersion}' for type '${resourceType}'. The supported api-versions are '${supported.join(', ')}'.`);
+  return new ArmError(
+    400,
+    'NoRegisteredProviderFound',
+    `No registered resource provider found for location '${location}' and API version '${apiVersion}' for type '${resourceType}'. The supported api-versions are '${supported.join(', ')}'.`,
+  );
 }
 
 // ---- routing -------------------------------------------------------------------------------
@@ -112,8 +143,11 @@ export function invalidResourceNamespace(namespace: string): ArmError {
 }
 
 export function invalidResourceType(resourceType: string, namespace: string, apiVersion: string): ArmError {
-  return new ArmError(400, 'InvalidResourceType',
-    `The resource type '${resourceType}' could not be found in the namespace '${namespace}' for api version '${apiVersion}'.`);
+  return new ArmError(
+    400,
+    'InvalidResourceType',
+    `The resource type '${resourceType}' could not be found in the namespace '${namespace}' for api version '${apiVersion}'.`,
+  );
 }
 
 /** (aksemu) A path that names no ARM resource or action. */
@@ -135,8 +169,11 @@ export function invalidSubscriptionId(subscriptionId: string): ArmError {
  * '>', '%', '&', ':', '\\', '?', '/', '#' and control characters) or longer than 260 characters.
  */
 export function invalidResourceName(name: string): ArmError {
-  return new ArmError(400, 'InvalidResourceName',
-    `The resource name '${name}' is invalid. A name cannot contain '<', '>', '%', '&', ':', '\\', '?', '/', '#' or control characters, and has at most 260 characters.`);
+  return new ArmError(
+    400,
+    'InvalidResourceName',
+    `The resource name '${name}' is invalid. A name cannot contain '<', '>', '%', '&', ':', '\\', '?', '/', '#' or control characters, and has at most 260 characters.`,
+  );
 }
 
 export function subscriptionNotFound(subscriptionId: string): ArmError {
@@ -161,16 +198,14 @@ export interface UnknownMember {
 
 /** Strict mode: members the model does not have. Every one is named, in the message and in details. */
 export function unknownMembers(members: readonly UnknownMember[]): ArmError {
-  const sentence = (m: UnknownMember) =>
-    `Could not find member '${m.path.split('.').pop()}' on object of type '${m.typeName}'. Path '${m.path}'.`;
+  const sentence = (m: UnknownMember) => `Could not find member '${m.path.split('.').pop()}' on object of type '${m.typeName}'. Path '${m.path}'.`;
   const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties; start it with --loose to ignore them.`;
   const details = members.map((m) => ({ code: 'InvalidRequestContent', message: sentence(m), target: m.path }));
   return new ArmError(400, 'InvalidRequestContent', message, members[0]?.path, details);
 }
 
 export function unsupportedMediaType(contentType: string): ArmError {
-  return new ArmError(415, 'UnsupportedMediaType',
-    `The content media type '${contentType}' is not supported. Only 'application/json' is supported.`);
+  return new ArmError(415, 'UnsupportedMediaType', `The content media type '${contentType}' is not supported. Only 'application/json' is supported.`);
 }
 
 /** Newtonsoft's limit (MaxDepth 64 since Json.NET 13.0.1), which ARM deserializes with, in its words. */
@@ -209,9 +244,14 @@ export function requestTimeout(): ArmError {
 
 /** (aksemu) Over the per-client rate limit; ARM's own throttling answers 429 with Retry-After too. */
 export function tooManyRequests(burst: number, perSecond: number, retryAfterSeconds: number): ArmError {
-  return new ArmError(429, 'TooManyRequests',
+  return new ArmError(
+    429,
+    'TooManyRequests',
     `The client sent more requests than aksemu accepts (a burst of ${burst}, then ${perSecond} per second). Please retry after ${retryAfterSeconds} seconds.`,
-    undefined, undefined, { 'Retry-After': String(retryAfterSeconds) });
+    undefined,
+    undefined,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }
 
 // ---- tags ------------------------------------------------------------------------------------
@@ -231,13 +271,19 @@ export function invalidTagNameCharacters(names: readonly string[]): ArmError {
 }
 
 export function tagNameTooLong(names: readonly string[], max: number): ArmError {
-  return new ArmError(400, 'InvalidTagName',
-    `Tag key too large. Following tag name '${names.join(', ')}' exceeded the maximum length. Maximum allowed length for tag name - '${max}' characters.`);
+  return new ArmError(
+    400,
+    'InvalidTagName',
+    `Tag key too large. Following tag name '${names.join(', ')}' exceeded the maximum length. Maximum allowed length for tag name - '${max}' characters.`,
+  );
 }
 
 export function tagValueTooLong(values: readonly string[], max: number): ArmError {
-  return new ArmError(400, 'InvalidTagValueLength',
-    `Tag value too large. Following tag value '${values.join(', ')}' exceeded the maximum length. Maximum allowed length for tag value - '${max}' characters.`);
+  return new ArmError(
+    400,
+    'InvalidTagValueLength',
+    `Tag value too large. Following tag value '${values.join(', ')}' exceeded the maximum length. Maximum allowed length for tag value - '${max}' characters.`,
+  );
 }
 
 // ---- resources -----------------------------------------------------------------------------
@@ -247,8 +293,11 @@ export function resourceGroupNotFound(name: string): ArmError {
 }
 
 export function invalidResourceGroupCharacters(name: string, invalid: string): ArmError {
-  return new ArmError(400, 'InvalidResourceGroup',
-    `The provided resource group name '${name}' has these invalid characters: '${invalid}'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.`);
+  return new ArmError(
+    400,
+    'InvalidResourceGroup',
+    `The provided resource group name '${name}' has these invalid characters: '${invalid}'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.`,
+  );
 }
 
 /** (aksemu) Length and trailing-period rules; ARM's exact wording for these is not recorded. */
@@ -261,24 +310,32 @@ export function locationRequired(): ArmError {
 }
 
 export function locationNotAvailableForResourceGroup(location: string, available: readonly string[]): ArmError {
-  return new ArmError(400, 'LocationNotAvailableForResourceGroup',
-    `The provided location '${location}' is not available for resource group. List of available regions is '${available.join(',')}'.`);
+  return new ArmError(
+    400,
+    'LocationNotAvailableForResourceGroup',
+    `The provided location '${location}' is not available for resource group. List of available regions is '${available.join(',')}'.`,
+  );
 }
 
 export function invalidResourceGroupLocation(requested: string, existing: string): ArmError {
-  return new ArmError(409, 'InvalidResourceGroupLocation',
-    `Invalid resource group location '${requested}'. The Resource group already exists in location '${existing}'.`);
+  return new ArmError(
+    409,
+    'InvalidResourceGroupLocation',
+    `Invalid resource group location '${requested}'. The Resource group already exists in location '${existing}'.`,
+  );
 }
 
 export function resourceGroupBeingDeleted(name: string): ArmError {
-  return new ArmError(409, 'ResourceGroupBeingDeleted',
-    `The resource group '${name}' is in deprovisioning state and cannot perform this operation.`);
+  return new ArmError(409, 'ResourceGroupBeingDeleted', `The resource group '${name}' is in deprovisioning state and cannot perform this operation.`);
 }
 
 /** For providers: a resource under a group that does not exist. */
 export function resourceNotFound(resourceType: string, name: string, resourceGroup: string): ArmError {
-  return new ArmError(404, 'ResourceNotFound',
-    `The Resource '${resourceType}/${name}' under resource group '${resourceGroup}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`);
+  return new ArmError(
+    404,
+    'ResourceNotFound',
+    `The Resource '${resourceType}/${name}' under resource group '${resourceGroup}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`,
+  );
 }
 
 // ---- long-running operations ---------------------------------------------------------------
@@ -290,15 +347,17 @@ export function operationNotFound(operationId: string): ArmError {
 
 /** (aksemu) An operation in flight at a restart whose kind no provider registers any more. */
 export function operationInterrupted(kind: string): ArmError {
-  return new ArmError(500, 'OperationInterrupted',
-    `The operation was interrupted by a restart of aksemu, and no provider can finish an operation of kind '${kind}'.`);
+  return new ArmError(
+    500,
+    'OperationInterrupted',
+    `The operation was interrupted by a restart of aksemu, and no provider can finish an operation of kind '${kind}'.`,
+  );
 }
 
 // ---- the server itself ---------------------------------------------------------------------
 
 export function internalServerError(requestId: string): ArmError {
-  return new ArmError(500, 'InternalServerError',
-    `The server encountered an internal error. Please retry the request. Request id '${requestId}'.`);
+  return new ArmError(500, 'InternalServerError', `The server encountered an internal error. Please retry the request. Request id '${requestId}'.`);
 }
 
 // ---- Microsoft.ContainerService --------------------------------------------------------------
@@ -313,25 +372,38 @@ export function validationFailed(problems: readonly { code: string; message: str
 
 /** AKS's answer to a second operation on a busy cluster (SUPPORT operationnotallowed.md). */
 export function operationNotAllowed(operationName: string): ArmError {
-  return new ArmError(409, 'OperationNotAllowed',
-    `Operation is not allowed: Another operation (${operationName}) is in progress, please wait for it to finish before starting a new operation. See https://aka.ms/aks-pending-operation for more details`);
+  return new ArmError(
+    409,
+    'OperationNotAllowed',
+    `Operation is not allowed: Another operation (${operationName}) is in progress, please wait for it to finish before starting a new operation. See https://aka.ms/aks-pending-operation for more details`,
+  );
 }
 
 /** AKS's words for a node resource group name that is no resource group name (a '/' would reach other keys). */
 export function invalidNodeResourceGroupName(): ArmError {
-  return new ArmError(400, 'InvalidParameter',
-    'The value of parameter nodeResourceGroupName is invalid. Please see https://aka.ms/aks-naming-rules for more details.', 'nodeResourceGroupName');
+  return new ArmError(
+    400,
+    'InvalidParameter',
+    'The value of parameter nodeResourceGroupName is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+    'nodeResourceGroupName',
+  );
 }
 
 export function nodeResourceGroupSameAsResourceGroup(nodeResourceGroup: string, resourceGroup: string): ArmError {
-  return new ArmError(400, 'NodeResourceGroupSameAsResourceGroup',
-    `Node resource group '${nodeResourceGroup}' is the same as ResourceGroup '${resourceGroup}', which is not allowed, please provide a different node resource group.`);
+  return new ArmError(
+    400,
+    'NodeResourceGroupSameAsResourceGroup',
+    `Node resource group '${nodeResourceGroup}' is the same as ResourceGroup '${resourceGroup}', which is not allowed, please provide a different node resource group.`,
+  );
 }
 
 /** AKS creates the node resource group; it never adopts (and so, on delete, never removes) an existing one. */
 export function nodeResourceGroupAlreadyExists(nodeResourceGroup: string, subscriptionId: string): ArmError {
-  return new ArmError(400, 'NodeResourceGroupAlreadyExists',
-    `Node resource group '${nodeResourceGroup}' under subscription '${subscriptionId}' already exists, please provide a new one.`);
+  return new ArmError(
+    400,
+    'NodeResourceGroupAlreadyExists',
+    `Node resource group '${nodeResourceGroup}' under subscription '${subscriptionId}' already exists, please provide a new one.`,
+  );
 }
 
 /** The failure of a long-running AKS operation whose work hit a rule at run time (SubnetIsFull, …). */
@@ -362,15 +434,23 @@ export function invalidTemplate(sentence: string, violation?: TemplateViolation)
 
 /** A resource's deployment failed while the template ran; every resource error is in details. */
 export function deploymentFailed(details: ArmErrorBody[]): ArmError {
-  return new ArmError(400, 'DeploymentFailed',
+  return new ArmError(
+    400,
+    'DeploymentFailed',
     'At least one resource deployment operation failed. Please list deployment operations for details. Please see https://aka.ms/arm-deployment-operations for usage details.',
-    undefined, details);
+    undefined,
+    details,
+  );
 }
 
 export function deploymentOutputEvaluationFailed(outputName: string, sentence: string): ArmError {
-  return new ArmError(400, 'DeploymentOutputEvaluationFailed',
+  return new ArmError(
+    400,
+    'DeploymentOutputEvaluationFailed',
     `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-debug for usage details.`,
-    undefined, [{ code: 'DeploymentOutputEvaluationFailed', message: `The template output '${outputName}' is not valid: ${sentence}.`, target: outputName }]);
+    undefined,
+    [{ code: 'DeploymentOutputEvaluationFailed', message: `The template output '${outputName}' is not valid: ${sentence}.`, target: outputName }],
+  );
 }
 
 export function deploymentNotFound(name: string): ArmError {
@@ -378,14 +458,20 @@ export function deploymentNotFound(name: string): ArmError {
 }
 
 export function deploymentActive(name: string): ArmError {
-  return new ArmError(409, 'DeploymentActive',
-    `Unable to edit or replace deployment '${name}': previous deployment is still active. Please see https://aka.ms/arm-deploy-resources for usage details.`);
+  return new ArmError(
+    409,
+    'DeploymentActive',
+    `Unable to edit or replace deployment '${name}': previous deployment is still active. Please see https://aka.ms/arm-deploy-resources for usage details.`,
+  );
 }
 
 /** (aksemu) Deployment names: 1–64 of letters, digits, '-', '_', '.', '(' and ')'. */
 export function invalidDeploymentName(name: string): ArmError {
-  return new ArmError(400, 'InvalidDeploymentName',
-    `The deployment name '${name}' is invalid. It can contain up to 64 letters, digits, '-', '_', '.', '(' and ')'.`);
+  return new ArmError(
+    400,
+    'InvalidDeploymentName',
+    `The deployment name '${name}' is invalid. It can contain up to 64 letters, digits, '-', '_', '.', '(' and ')'.`,
+  );
 }
 
 /** The sentences of the template language (inside InvalidTemplate and deployment failures). */
@@ -399,8 +485,10 @@ export const templateSentences = {
    *  appends its own sentence to the inner one's, hence "details.. Please see". */
   resourceNotValid: (name: string, line: number, column: number, inner: string) =>
     `The template resource '${name}' at line '${line}' and column '${column}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
-  variableNotValid: (name: string, inner: string) => `The template variable '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
-  outputNotValid: (name: string, inner: string) => `The template output '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  variableNotValid: (name: string, inner: string) =>
+    `The template variable '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+  outputNotValid: (name: string, inner: string) =>
+    `The template output '${name}' is not valid: ${inner}. Please see https://aka.ms/arm-template-expressions for usage details.`,
   parameterValueNotProvided: (name: string, line: number, column: number) =>
     `The value for the template parameter '${name}' at line '${line}' and column '${column}' is not provided. Please see https://aka.ms/arm-create-parameter-file for usage details.`,
   parametersNotInTemplate: (names: string[], supported: string[]) =>
@@ -415,7 +503,8 @@ export const templateSentences = {
   parameterRange: (name: string, bound: 'less' | 'greater', limit: number) =>
     `The provided value for the template parameter '${name}' is not valid. The value should be ${bound} than or equal to '${limit}'. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
   resourceNotDefined: (id: string) => `The resource '${id}' is not defined in the template. Please see https://aka.ms/arm-syntax for usage details.`,
-  circularDependency: (ids: string[]) => `Circular dependency detected on resource: '${ids.join("', '")}'. Please see https://aka.ms/arm-syntax-resources for usage details.`,
+  circularDependency: (ids: string[]) =>
+    `Circular dependency detected on resource: '${ids.join("', '")}'. Please see https://aka.ms/arm-syntax-resources for usage details.`,
   /** (aksemu) a resource type no provider here serves. */
   unsupportedResourceType: (type: string) => `The resource type '${type}' is not served by aksemu.`,
   incorrectSegmentLengths: (name: string, type: string) =>

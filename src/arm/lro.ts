@@ -316,7 +316,11 @@ export function operationRoutes(): Route[] {
       apiVersions: 'any',
       handle: (ctx) => {
         const op = findOperation(ctx, scope(ctx));
-        return operationResult(ctx, op, selfUrl(ctx, `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operationresults/${op.id}`));
+        return operationResult(
+          ctx,
+          op,
+          selfUrl(ctx, `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operationresults/${op.id}`),
+        );
       },
     },
     {

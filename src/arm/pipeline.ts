@@ -199,9 +199,7 @@ function requestIdHeaders(req: PipelineRequest): Record<string, string> {
 
 function splitUrl(url: string): { pathname: string; query: URLSearchParams } {
   const q = url.indexOf('?');
-  return q < 0
-    ? { pathname: url, query: new URLSearchParams() }
-    : { pathname: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
+  return q < 0 ? { pathname: url, query: new URLSearchParams() } : { pathname: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
 }
 
 /**

@@ -16,10 +16,7 @@ interface CompiledRoute {
   specificity: string;
 }
 
-type Match =
-  | { kind: 'route'; route: Route; provider: Provider; params: Record<string, string> }
-  | { kind: 'method-not-allowed' }
-  | { kind: 'none' };
+type Match = { kind: 'route'; route: Route; provider: Provider; params: Record<string, string> } | { kind: 'method-not-allowed' } | { kind: 'none' };
 
 /** The decoded, non-empty segments of a URL path. */
 export function splitPath(pathname: string): string[] {

@@ -38,10 +38,7 @@ function withoutShim(pythonPath: string | undefined): string[] {
 /** Files az reads before any command: without versionCheck.json the first run asks the internet for updates. */
 function seedConfigDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(
-    join(dir, 'versionCheck.json'),
-    JSON.stringify({ versions: {}, update_time: '2099-01-01 00:00:00.000000' }),
-  );
+  writeFileSync(join(dir, 'versionCheck.json'), JSON.stringify({ versions: {}, update_time: '2099-01-01 00:00:00.000000' }));
   const config = join(dir, 'config');
   // az rewrites this file itself (cloud, subscription); only a new one gets our defaults.
   if (!existsSync(config)) {
@@ -65,7 +62,9 @@ function runAz(az: string, args: string[], env: NodeJS.ProcessEnv): Promise<void
 
 function cloudRegistered(configDir: string): boolean {
   try {
-    return readFileSync(join(configDir, 'clouds.config'), 'utf8').split('\n').some((l) => l.trim() === `[${CLOUD_NAME}]`);
+    return readFileSync(join(configDir, 'clouds.config'), 'utf8')
+      .split('\n')
+      .some((l) => l.trim() === `[${CLOUD_NAME}]`);
   } catch {
     return false;
   }
@@ -81,16 +80,24 @@ async function prepare(endpoint: Endpoint, configDir: string, az: string): Promi
   };
   const url = endpoint.url;
   const endpoints = [
-    '--endpoint-resource-manager', `${url}/`,
-    '--endpoint-active-directory', `${url}/adfs`,
-    '--endpoint-active-directory-resource-id', ARM_RESOURCE_ID,
-    '--endpoint-active-directory-graph-resource-id', `${url}/graph/`,
+    '--endpoint-resource-manager',
+    `${url}/`,
+    '--endpoint-active-directory',
+    `${url}/adfs`,
+    '--endpoint-active-directory-resource-id',
+    ARM_RESOURCE_ID,
+    '--endpoint-active-directory-graph-resource-id',
+    `${url}/graph/`,
   ];
   // The port may differ from the last run: update the registration rather than fail on it.
   if (cloudRegistered(configDir)) await runAz(az, ['cloud', 'update', '-n', CLOUD_NAME, ...endpoints], env);
   else await runAz(az, ['cloud', 'register', '-n', CLOUD_NAME, ...endpoints], env);
   await runAz(az, ['cloud', 'set', '-n', CLOUD_NAME], env);
-  await runAz(az, ['login', '--service-principal', '-u', endpoint.clientId, '-p', endpoint.clientSecret, '--tenant', endpoint.tenantId, '--output', 'none'], env);
+  await runAz(
+    az,
+    ['login', '--service-principal', '-u', endpoint.clientId, '-p', endpoint.clientSecret, '--tenant', endpoint.tenantId, '--output', 'none'],
+    env,
+  );
   return env;
 }
 
@@ -104,10 +111,7 @@ export function registerAzEnv(program: Command): void {
       const out = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
       if (opts.unset) {
         const rest = withoutShim(process.env['PYTHONPATH']);
-        out([
-          'unset AZURE_CONFIG_DIR REQUESTS_CA_BUNDLE',
-          rest.length ? exportLine('PYTHONPATH', rest.join(delimiter)) : 'unset PYTHONPATH',
-        ]);
+        out(['unset AZURE_CONFIG_DIR REQUESTS_CA_BUNDLE', rest.length ? exportLine('PYTHONPATH', rest.join(delimiter)) : 'unset PYTHONPATH']);
         return;
       }
       const home = resolveHome(opts.home);

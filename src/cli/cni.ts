@@ -24,7 +24,9 @@ export function registerCni(program: Command): void {
           ...(opts.pluginDir ? { pluginDir: opts.pluginDir } : {}),
         });
         for (const t of result.missingPlugins) process.stderr.write(`aksemu: warning: plugin '${t}' not found in ${opts.pluginDir}\n`);
-        process.stdout.write(`Installed CNI network '${result.network.name}' (${result.network.types.join(', ')}) on ${result.nodes.length} node(s) of ${opts.name}\n`);
+        process.stdout.write(
+          `Installed CNI network '${result.network.name}' (${result.network.types.join(', ')}) on ${result.nodes.length} node(s) of ${opts.name}\n`,
+        );
       } catch (e) {
         if (e instanceof CniInstallError) {
           process.stderr.write(`aksemu: ${e.message}\n`);

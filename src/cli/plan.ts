@@ -4,13 +4,7 @@ import { type Command, Option } from 'commander';
 import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
 import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
 import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
-import {
-  CliUsageError,
-  parseIntFlag,
-  validateAutoscaler,
-  validateMaxSurge,
-  validateNodepoolName,
-} from './az-validators.js';
+import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
 
 interface PlanFlags {
   networkPlugin?: string;
@@ -174,12 +168,19 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
       row('Upgrade', `needs ${n(r.upgrade.ipsRequired)} IPs with ${r.upgrade.surgeNodes} surge node(s); ${n(r.upgrade.ipsAvailable)} available`);
     }
     for (const node of r.nodes ?? []) {
-      const extra = node.podCidr ? `podCIDR ${node.podCidr}` : node.secondaryIps ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}` : 'pods: CNI-managed';
+      const extra = node.podCidr
+        ? `podCIDR ${node.podCidr}`
+        : node.secondaryIps
+          ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
+          : 'pods: CNI-managed';
       row(node.name, `${node.ip}   ${extra}`);
     }
   }
   row('Result', r.valid ? 'valid' : 'INVALID');
-  for (const [title, list] of [['Errors', r.errors], ['Warnings', r.warnings]] as const) {
+  for (const [title, list] of [
+    ['Errors', r.errors],
+    ['Warnings', r.warnings],
+  ] as const) {
     if (list.length === 0) continue;
     lines.push('', `${title}:`);
     for (const p of list) lines.push(`  (${p.code}) ${p.message}`, `    target: ${p.target}`);

@@ -88,7 +88,7 @@ export async function runProbe(opts: ProbeOptions, io: ProbeIO): Promise<number>
 export function registerProbe(program: Command): void {
   program
     .command('probe')
-    .description("Connect over TCP through the data plane; print the source address seen")
+    .description('Connect over TCP through the data plane; print the source address seen')
     .requiredOption('--from <source>', 'pod/NAMESPACE/NAME or controlplane (with -g and -n), node/NAME, vm/NAME or internet', parseFrom)
     .requiredOption('--to <ip:port>', 'the IPv4 address and TCP port to connect to', parseTo)
     .option('-g, --resource-group <group>', "the pod's cluster: its resource group")

@@ -2,7 +2,16 @@
 // watch / create / update / patch / delete on every served resource, with Tables when kubectl asks for them.
 import { parseBody } from './body.js';
 import type { ClusterRuntime } from './cluster.js';
-import { aggregatedDiscovery, aggregatedVersion, AGGREGATED_V2, AGGREGATED_V2BETA1, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import {
+  aggregatedDiscovery,
+  aggregatedVersion,
+  AGGREGATED_V2,
+  AGGREGATED_V2BETA1,
+  apiGroupDoc,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from './discovery.js';
 import { clone, type KubeObject } from './objects/object.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
 import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
@@ -106,7 +115,10 @@ export class ClusterApi {
   }
 
   private route(req: ApiRequest): ApiResponse {
-    const segments = req.path.split('/').filter((s) => s !== '').map(decodeSegment);
+    const segments = req.path
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeSegment);
     const path = `/${segments.join('/')}`;
     const version = this.runtime.kubernetesVersion;
     if (req.method === 'GET') {
@@ -203,7 +215,11 @@ export class ClusterApi {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
     const rv = this.objects.resourceVersion;
-    const chunk = page(this.current(t).filter((o) => selects(selector, o)), req.query, rv);
+    const chunk = page(
+      this.current(t).filter((o) => selects(selector, o)),
+      req.query,
+      rv,
+    );
     const items = chunk.items.map((o) => this.view(t, o));
     const metadata = {
       resourceVersion: String(rv),
@@ -219,7 +235,11 @@ export class ClusterApi {
     const out = this.view(t, obj);
     if (t.subresource === 'scale') return json(200, this.scale(t).read(out));
     if (wantsTable(req.accept) && t.subresource === undefined) {
-      return json(200, table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+      return json(
+        200,
+        table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }),
+        'application/json;as=Table;v=v1;g=meta.k8s.io',
+      );
     }
     return json(200, out);
   }
@@ -252,12 +272,19 @@ export class ClusterApi {
           },
           close: () => sink.close(),
         };
-        return openWatch(this.objects, r, t.namespace, selector, {
-          resourceVersion: req.query.get('resourceVersion'),
-          ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
-          allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
-          view: (o) => this.view(t, o),
-        }, asTable ? tableSink : sink);
+        return openWatch(
+          this.objects,
+          r,
+          t.namespace,
+          selector,
+          {
+            resourceVersion: req.query.get('resourceVersion'),
+            ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+            allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
+            view: (o) => this.view(t, o),
+          },
+          asTable ? tableSink : sink,
+        );
       },
     };
   }
@@ -287,7 +314,8 @@ export class ClusterApi {
     if (name !== undefined) obj.metadata.name ||= name;
     if (!obj.metadata.name) throw new KubeError(422, 'Invalid', `${t.r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
     if (t.r.namespaced) {
-      if (obj.metadata.namespace && obj.metadata.namespace !== t.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (obj.metadata.namespace && obj.metadata.namespace !== t.namespace)
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       obj.metadata.namespace = t.namespace!;
     } else delete obj.metadata.namespace;
     for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
@@ -346,7 +374,12 @@ export class ClusterApi {
     if (type === 'application/merge-patch+json') next = mergePatch(clone(target), body);
     else if (type === 'application/strategic-merge-patch+json') next = strategicMergePatch(clone(target), body);
     else if (type === 'application/json-patch+json') next = jsonPatch(target, body);
-    else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    else
+      throw new KubeError(
+        415,
+        'UnsupportedMediaType',
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+      );
     if (t.subresource === 'scale') return this.rescale(t, existing, next);
     const obj = this.admit(t, next, t.name, existing);
     return json(200, this.store(t, this.defaults(t, obj, existing)));
@@ -396,7 +429,9 @@ function stripManaged(body: unknown): unknown {
 function checkResourceVersion(t: Target, query: URLSearchParams): void {
   const rv = query.get('resourceVersion');
   if (rv && !/^\d{1,19}$/.test(rv)) {
-    throw invalidObject(t.r.resource, t.r.group, '', [fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`)]);
+    throw invalidObject(t.r.resource, t.r.group, '', [
+      fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`),
+    ]);
   }
 }
 

@@ -34,7 +34,9 @@ function writeAtomically(dir: string, file: string, text: string): void {
 export function installCni(req: CniInstallRequest): CniInstallResult {
   const root = clusterDir(req.home, req.resourceGroup, req.cluster);
   if (!existsSync(root)) {
-    throw new CniInstallError(`cluster '${req.cluster}' in resource group '${req.resourceGroup}' has no nodes under ${req.home} (is the server's home the same, and the cluster created?)`);
+    throw new CniInstallError(
+      `cluster '${req.cluster}' in resource group '${req.resourceGroup}' has no nodes under ${req.home} (is the server's home the same, and the cluster created?)`,
+    );
   }
   const file = basename(req.conflistFile);
   if (!CNI_EXTENSIONS.some((ext) => file.endsWith(ext))) {

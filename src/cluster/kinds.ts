@@ -107,18 +107,27 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   [NAMESPACES, { defaults: namespaceDefaults, deferDeletion: (ns, host) => host.write(terminating(ns)), printer: namespacePrinter }],
   // Nodes come from the provider's node records, persisted on their own: copies could only disagree after a restart.
   [NODES, { storage: 'derived', view: withHeartbeats, printer: nodePrinter }],
-  [PODS, {
-    ...workload(PODS, undefined),
-    // Graceful: marked, gone a moment later (kubectl waits for the DELETED event); a marked pod goes at once.
-    deferDeletion: (pod, host) => (pod.metadata.deletionTimestamp ? undefined : deletePodGracefully(host.objects, pod)),
-    printer: podPrinter,
-  }],
-  [SERVICES, {
-    controllerStatus: { initial: { loadBalancer: {} } },
-    admit: (svc, existing, host) => admitService(host.objects, host.serviceNetwork(), svc, existing),
-    printer: servicePrinter,
-  }],
-  [DAEMONSETS, { ...workload(DAEMONSETS, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }), printer: daemonSetPrinter }],
+  [
+    PODS,
+    {
+      ...workload(PODS, undefined),
+      // Graceful: marked, gone a moment later (kubectl waits for the DELETED event); a marked pod goes at once.
+      deferDeletion: (pod, host) => (pod.metadata.deletionTimestamp ? undefined : deletePodGracefully(host.objects, pod)),
+      printer: podPrinter,
+    },
+  ],
+  [
+    SERVICES,
+    {
+      controllerStatus: { initial: { loadBalancer: {} } },
+      admit: (svc, existing, host) => admitService(host.objects, host.serviceNetwork(), svc, existing),
+      printer: servicePrinter,
+    },
+  ],
+  [
+    DAEMONSETS,
+    { ...workload(DAEMONSETS, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }), printer: daemonSetPrinter },
+  ],
   [DEPLOYMENTS, { ...workload(DEPLOYMENTS, {}), scale: SCALE, printer: deploymentPrinter }],
   [REPLICASETS, { ...workload(REPLICASETS, { replicas: 0 }), scale: SCALE, printer: replicaSetPrinter }],
   [LEASES, { computed: nodeLeases }],

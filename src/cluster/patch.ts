@@ -64,7 +64,12 @@ export function strategicMergePatch(target: Json, patch: Json, field = ''): Json
   for (const [k, v] of Object.entries(patch)) {
     const m = /^\$deleteFromPrimitiveList\/(.+)$/.exec(k);
     const list = m ? own(out, m[1]!) : undefined;
-    if (m && Array.isArray(list) && Array.isArray(v)) setOwn(out, m[1]!, list.filter((x) => !v.includes(x)));
+    if (m && Array.isArray(list) && Array.isArray(v))
+      setOwn(
+        out,
+        m[1]!,
+        list.filter((x) => !v.includes(x)),
+      );
   }
   if (Array.isArray(retain)) for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
   return out;
@@ -86,7 +91,11 @@ function mergeList(target: unknown[], patch: unknown[], key: string): unknown[] 
 function stripDirectives(v: Json): Json {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('$')).map(([k, x]) => [k, stripDirectives(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !k.startsWith('$'))
+      .map(([k, x]) => [k, stripDirectives(x)]),
+  );
 }
 
 /** The apiserver's maxJSONPatchOperations. */
@@ -103,7 +112,8 @@ interface Operation {
 function decode(ops: unknown): Operation[] {
   if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${jsonKind(ops)} into Go value of type jsonpatch.Patch`);
   for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`);
-  if (ops.length > MAX_JSON_PATCH_OPERATIONS) throw tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+  if (ops.length > MAX_JSON_PATCH_OPERATIONS)
+    throw tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
   // An operation without `value` carries JSON null, as the apiserver's json-patch library reads it.
   return ops.map((op) => ({ op: own(op, 'op'), path: own(op, 'path'), from: own(op, 'from'), value: own(op, 'value') ?? null }));
 }
@@ -111,7 +121,10 @@ function decode(ops: unknown): Operation[] {
 /** A JSON pointer's reference tokens; undefined when it is not a pointer. */
 function tokens(path: unknown): string[] | undefined {
   if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) return undefined;
-  return path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** An array index token: decimal, no leading zeros, at most `max`; undefined otherwise. */

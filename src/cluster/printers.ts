@@ -3,7 +3,21 @@
 // in the kind table (kinds.ts); a kind without one gets the default Name / Created At columns.
 import { age } from './time.js';
 import type { KubeObject } from './objects/object.js';
-import type { ConfigMap, ContainerStatus, DaemonSet, Deployment, Endpoints, Event, LabelSelector, Namespace, Node, Pod, PodTemplateSpec, ReplicaSet, Service } from './objects/types.js';
+import type {
+  ConfigMap,
+  ContainerStatus,
+  DaemonSet,
+  Deployment,
+  Endpoints,
+  Event,
+  LabelSelector,
+  Namespace,
+  Node,
+  Pod,
+  PodTemplateSpec,
+  ReplicaSet,
+  Service,
+} from './objects/types.js';
 
 export interface Column {
   name: string;
@@ -24,8 +38,15 @@ function col(name: string, description: string, opts: { type?: string; format?: 
   return { name, type: opts.type ?? 'string', format: opts.format ?? '', description, priority: opts.priority ?? 0 };
 }
 
-const NAME = col('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', { format: 'name' });
-const AGE = col('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata');
+const NAME = col(
+  'Name',
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  { format: 'name' },
+);
+const AGE = col(
+  'Age',
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+);
 
 function nodeRoles(labels: Record<string, string> = {}): string {
   const roles = new Set<string>();
@@ -118,8 +139,8 @@ function podCells(pod: Pod, now: number): unknown[] {
   if (pod.metadata.deletionTimestamp && reason !== 'Succeeded' && reason !== 'Failed') reason = 'Terminating';
   const gates = pod.spec?.readinessGates ?? [];
   const conditions = pod.status?.conditions ?? [];
-  const gatesCell = gates.length === 0 ? '<none>'
-    : `${gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`;
+  const gatesCell =
+    gates.length === 0 ? '<none>' : `${gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`;
   return [
     pod.metadata.name,
     `${ready}/${containers.length}`,
@@ -166,7 +187,10 @@ function servicePorts(svc: Service): string {
 
 function selectorText(sel: Record<string, string> | undefined): string {
   if (!sel || Object.keys(sel).length === 0) return '<none>';
-  return Object.keys(sel).sort().map((k) => `${k}=${sel[k]}`).join(',');
+  return Object.keys(sel)
+    .sort()
+    .map((k) => `${k}=${sel[k]}`)
+    .join(',');
 }
 
 export const servicePrinter: Printer = {
@@ -182,14 +206,26 @@ export const servicePrinter: Printer = {
   cells: (svc: Service, now) => {
     const type = svc.spec?.type ?? 'ClusterIP';
     const ingress = svc.status?.loadBalancer?.ingress ?? [];
-    const external = type === 'LoadBalancer' ? (ingress.map((i) => i.ip ?? i.hostname).join(',') || '<pending>') : (svc.spec?.externalIPs?.join(',') || '<none>');
-    return [svc.metadata.name, type, svc.spec?.clusterIP || '<none>', external, servicePorts(svc), age(svc.metadata.creationTimestamp, now), selectorText(svc.spec?.selector)];
+    const external = type === 'LoadBalancer' ? ingress.map((i) => i.ip ?? i.hostname).join(',') || '<pending>' : svc.spec?.externalIPs?.join(',') || '<none>';
+    return [
+      svc.metadata.name,
+      type,
+      svc.spec?.clusterIP || '<none>',
+      external,
+      servicePorts(svc),
+      age(svc.metadata.creationTimestamp, now),
+      selectorText(svc.spec?.selector),
+    ];
   },
 };
 
 export const configMapPrinter: Printer = {
   columns: [NAME, col('Data', 'Data contains the configuration data.', { type: 'integer' }), AGE],
-  cells: (cm: ConfigMap, now) => [cm.metadata.name, Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, age(cm.metadata.creationTimestamp, now)],
+  cells: (cm: ConfigMap, now) => [
+    cm.metadata.name,
+    Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length,
+    age(cm.metadata.creationTimestamp, now),
+  ],
 };
 
 /** The wide columns of the pod controllers: their template's containers and images, their selector. */
@@ -210,7 +246,9 @@ function templateCells(spec: { template?: PodTemplateSpec; selector?: LabelSelec
 
 function labelSelectorText(sel: LabelSelector | undefined): string {
   if (!sel) return '<none>';
-  const parts = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}=${sel.matchLabels![k]}`);
+  const parts = Object.keys(sel.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}=${sel.matchLabels![k]}`);
   for (const e of sel.matchExpressions ?? []) parts.push(`${e.key} ${String(e.operator).toLowerCase()} (${(e.values ?? []).join(',')})`);
   return parts.length === 0 ? '<none>' : parts.join(',');
 }
@@ -222,8 +260,15 @@ export const daemonSetPrinter: Printer = {
     col('Current', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.', { type: 'integer' }),
     col('Ready', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.', { type: 'integer' }),
     col('Up-to-date', 'The total number of nodes that are running updated daemon pod', { type: 'integer' }),
-    col('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)', { type: 'integer' }),
-    col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node.'),
+    col(
+      'Available',
+      'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)',
+      { type: 'integer' },
+    ),
+    col(
+      'Node Selector',
+      "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.",
+    ),
     AGE,
     ...templateColumns('A label query over pods that are managed by the daemon set.'),
   ],

@@ -92,11 +92,15 @@ export function labelSelectorMatches(
     const value = own<string>(labels, e.key);
     const values = e.values ?? [];
     const ok =
-      e.operator === 'In' ? value !== undefined && values.includes(value)
-      : e.operator === 'NotIn' ? value === undefined || !values.includes(value)
-      : e.operator === 'Exists' ? value !== undefined
-      : e.operator === 'DoesNotExist' ? value === undefined
-      : false;
+      e.operator === 'In'
+        ? value !== undefined && values.includes(value)
+        : e.operator === 'NotIn'
+          ? value === undefined || !values.includes(value)
+          : e.operator === 'Exists'
+            ? value !== undefined
+            : e.operator === 'DoesNotExist'
+              ? value === undefined
+              : false;
     if (!ok) return false;
   }
   return true;

@@ -72,7 +72,14 @@ export class ClusterApis implements KubeconfigIssuer {
   constructor(private readonly options: ClusterApisOptions) {
     this.tlsServer = createHttpsServer(
       // Headers up to 1 MiB, as Go's http server (the apiserver's) takes them: long selectors fit.
-      { key: options.tls.keyPem, cert: options.tls.certPem, ca: options.tls.caPem, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
+      {
+        key: options.tls.keyPem,
+        cert: options.tls.certPem,
+        ca: options.tls.caPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+        maxHeaderSize: MAX_HEADER_BYTES,
+      },
       (req, res) => void this.serve(req, res),
     );
     // What Node's HTTP parser refuses is still answered with a Status (431 past the header limit, else 400).
@@ -81,7 +88,9 @@ export class ClusterApis implements KubeconfigIssuer {
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : badRequest(`malformed HTTP request: ${err.code ?? 'unknown'}`);
       const text = JSON.stringify(status.toStatus());
       const reason = status.code === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-      socket.end(`HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      );
     });
   }
 
@@ -269,7 +278,16 @@ export class ClusterApis implements KubeconfigIssuer {
     const entry = this.byPort.get(req.socket.localPort ?? -1);
     const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
     try {
-      if (!entry) return await reply(503, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'cluster not available', reason: 'ServiceUnavailable', code: 503 });
+      if (!entry)
+        return await reply(503, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'cluster not available',
+          reason: 'ServiceUnavailable',
+          code: 503,
+        });
       if (!this.authenticated(req, entry)) return await reply(401, unauthorized().toStatus());
       const body = await readBoundedBody(req, MAX_BODY_BYTES);
       if (body === TOO_LARGE) return await reply(413, bodyTooLarge().toStatus());
@@ -308,7 +326,16 @@ export class ClusterApis implements KubeconfigIssuer {
       return await reply(response.status, response.body, response.contentType);
     } catch (e) {
       this.options.log(`cluster API request ${req.method} ${JSON.stringify(req.url)} failed: ${(e as Error).stack ?? String(e)}`);
-      if (!res.headersSent) await reply(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error', reason: 'InternalError', code: 500 }).catch(() => res.destroy());
+      if (!res.headersSent)
+        await reply(500, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'Internal error',
+          reason: 'InternalError',
+          code: 500,
+        }).catch(() => res.destroy());
       else res.end();
     }
   }
@@ -373,7 +400,10 @@ const SLICE = 500;
  */
 async function sendBody(res: ServerResponse, status: number, body: unknown, contentType: string): Promise<void> {
   const headers = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
-  const key = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (['items', 'rows'] as const).find((k) => Array.isArray((body as Record<string, unknown>)[k])) : undefined;
+  const key =
+    typeof body === 'object' && body !== null && !Buffer.isBuffer(body)
+      ? (['items', 'rows'] as const).find((k) => Array.isArray((body as Record<string, unknown>)[k]))
+      : undefined;
   const list = key ? ((body as Record<string, unknown>)[key] as unknown[]) : [];
   if (!key || list.length <= SLICE) {
     const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
@@ -386,7 +416,10 @@ async function sendBody(res: ServerResponse, status: number, body: unknown, cont
   res.writeHead(status, headers);
   res.write(`${before}[`);
   for (let i = 0; i < list.length && !res.destroyed; i += SLICE) {
-    const slice = list.slice(i, i + SLICE).map((x) => JSON.stringify(x)).join(',');
+    const slice = list
+      .slice(i, i + SLICE)
+      .map((x) => JSON.stringify(x))
+      .join(',');
     if (!res.write(i === 0 ? slice : `,${slice}`)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -88,8 +88,16 @@ function goValue(value: unknown): string {
 
 /** field.Invalid, field.Required, field.TooLong: the causes of a 422, worded as the apiserver words them. */
 export const fieldError = {
-  invalid: (field: string, value: unknown, detail: string): StatusCause => ({ reason: 'FieldValueInvalid', message: `Invalid value: ${goValue(value)}: ${detail}`, field }),
-  required: (field: string, detail = ''): StatusCause => ({ reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field }),
+  invalid: (field: string, value: unknown, detail: string): StatusCause => ({
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${goValue(value)}: ${detail}`,
+    field,
+  }),
+  required: (field: string, detail = ''): StatusCause => ({
+    reason: 'FieldValueRequired',
+    message: detail ? `Required value: ${detail}` : 'Required value',
+    field,
+  }),
   tooLong: (field: string, max: number): StatusCause => ({ reason: 'FieldValueTooLong', message: `Too long: must have at most ${max} bytes`, field }),
 };
 
@@ -97,7 +105,12 @@ export const fieldError = {
 export function invalidObject(kind: string, group: string, name: string, causes: StatusCause[]): KubeError {
   const text = causes.map((c) => `${c.field}: ${c.message}`);
   const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes };
-  return new KubeError(422, 'Invalid', `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`, details);
+  return new KubeError(
+    422,
+    'Invalid',
+    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`,
+    details,
+  );
 }
 
 /** The apiserver's decode error (transformDecodeError): the body does not fit the kind's Go types. */
@@ -117,7 +130,9 @@ export function headersTooLarge(): KubeError {
 
 /** A JSON patch that does not apply: the apiserver's generic 422, the patch library's words as the cause. */
 export function patchRejected(why: string): KubeError {
-  return new KubeError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: 'UnexpectedServerResponse', message: why }] });
+  return new KubeError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ reason: 'UnexpectedServerResponse', message: why }],
+  });
 }
 
 /** apierrors.NewForbidden: `pods "x" is forbidden: <why>`. */

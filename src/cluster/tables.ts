@@ -37,7 +37,13 @@ export function tableRow(obj: KubeObject, include: IncludeObject, now = Date.now
   return row;
 }
 
-export function table(kind: string, objects: KubeObject[], include: IncludeObject, metadata: Record<string, unknown>, withColumns = true): Record<string, unknown> {
+export function table(
+  kind: string,
+  objects: KubeObject[],
+  include: IncludeObject,
+  metadata: Record<string, unknown>,
+  withColumns = true,
+): Record<string, unknown> {
   const now = Date.now();
   return {
     kind: 'Table',

@@ -95,7 +95,11 @@ export function openWatch(
       if (stopped) return;
       sink.send({
         type: 'BOOKMARK',
-        object: { kind: r.kind, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, metadata: { resourceVersion: String(store.resourceVersion), creationTimestamp: null } },
+        object: {
+          kind: r.kind,
+          apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+          metadata: { resourceVersion: String(store.resourceVersion), creationTimestamp: null },
+        },
       });
       timers.push(setTimeout(tick, every).unref());
     };

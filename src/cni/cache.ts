@@ -72,7 +72,9 @@ export class ResultCache {
   list(networkName?: string): CachedAttachment[] {
     let names: string[];
     try {
-      names = readdirSync(this.resultsDir).filter((n) => !n.includes('.tmp-')).sort();
+      names = readdirSync(this.resultsDir)
+        .filter((n) => !n.includes('.tmp-'))
+        .sort();
     } catch {
       return [];
     }

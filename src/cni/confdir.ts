@@ -40,8 +40,8 @@ export function parseNetworkConfig(file: string, text: string): LoadedNetwork {
     return { file, name, ...(version ? { cniVersion: version } : {}), types, config: conf };
   }
   const type = conf['type'];
-  if (typeof type !== 'string' || type === '') throw new Error('error parsing configuration: missing \'type\'');
-  if (typeof name !== 'string' || name === '') throw new Error('error parsing configuration: missing \'name\'');
+  if (typeof type !== 'string' || type === '') throw new Error("error parsing configuration: missing 'type'");
+  if (typeof name !== 'string' || name === '') throw new Error("error parsing configuration: missing 'name'");
   return { file, name, ...(version ? { cniVersion: version } : {}), types: [type], config: conf };
 }
 
@@ -50,7 +50,9 @@ export function loadDefaultNetwork(confDir: string): LoadedNetwork | undefined {
   if (!existsSync(confDir)) return undefined;
   let files: string[];
   try {
-    files = readdirSync(confDir).filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext))).sort();
+    files = readdirSync(confDir)
+      .filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)))
+      .sort();
   } catch {
     return undefined;
   }

@@ -157,7 +157,9 @@ export function execPlugin(call: PluginCall): Promise<Record<string, unknown> | 
       }
       const why = timedOut ? `timed out after ${timeoutMs} ms` : signal ? `killed by ${signal}` : `exit status ${code}`;
       const stderr = Buffer.concat(err).toString('utf8').trim();
-      reject(new CniError({ code: 999, msg: `plugin "${call.type}" failed (${why})`, ...(stderr || stdout ? { details: (stderr || stdout).slice(0, 500) } : {}) }));
+      reject(
+        new CniError({ code: 999, msg: `plugin "${call.type}" failed (${why})`, ...(stderr || stdout ? { details: (stderr || stdout).slice(0, 500) } : {}) }),
+      );
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(call.config));

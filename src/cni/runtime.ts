@@ -93,9 +93,15 @@ function validateAttachment(networkName: string, att: Pick<Attachment, 'containe
   if (!ID_PATTERN.test(att.containerId)) throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'invalid characters in containerID', details: att.containerId });
   const ifName = att.ifName;
   if (typeof ifName !== 'string' || ifName === '') throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'interface name is empty' });
-  if (ifName.length > 15) throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'interface name is too long', details: `interface name should be less than 16 characters: ${ifName}` });
+  if (ifName.length > 15)
+    throw new CniError({
+      code: CNI_CODES.invalidEnv,
+      msg: 'interface name is too long',
+      details: `interface name should be less than 16 characters: ${ifName}`,
+    });
   if (ifName === '.' || ifName === '..') throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'interface name is . or ..' });
-  if (/[/:\s]/.test(ifName)) throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'interface name contains / or : or whitespace characters', details: ifName });
+  if (/[/:\s]/.test(ifName))
+    throw new CniError({ code: CNI_CODES.invalidEnv, msg: 'interface name contains / or : or whitespace characters', details: ifName });
 }
 
 /** CNI_ARGS pairs as the kubelet's runtime sends them: IgnoreUnknown, then the pod's K8S_* keys, then the rest. */
@@ -115,7 +121,12 @@ function argRecord(pairs: Array<[string, string]>): Record<string, string> {
 }
 
 /** libcni's buildOneConfig + injectRuntimeConfig. */
-function pluginStdin(net: NetworkList, plugin: PluginConf, prevResult?: Record<string, unknown>, capabilityArgs?: Record<string, unknown>): Record<string, unknown> {
+function pluginStdin(
+  net: NetworkList,
+  plugin: PluginConf,
+  prevResult?: Record<string, unknown>,
+  capabilityArgs?: Record<string, unknown>,
+): Record<string, unknown> {
   const conf: Record<string, unknown> = { ...plugin, name: net.name, cniVersion: net.cniVersion };
   if (prevResult) conf['prevResult'] = prevResult;
   const caps = plugin['capabilities'];
@@ -135,7 +146,9 @@ function isKnownCheckBug(plugin: PluginConf, err: CniError): boolean {
 }
 
 function isResolved(p: ResolvedPlugin | PluginConf): p is ResolvedPlugin {
-  return Array.isArray((p as ResolvedPlugin).supportedVersions) && typeof (p as ResolvedPlugin).binary === 'string' && typeof (p as ResolvedPlugin).conf === 'object';
+  return (
+    Array.isArray((p as ResolvedPlugin).supportedVersions) && typeof (p as ResolvedPlugin).binary === 'string' && typeof (p as ResolvedPlugin).conf === 'object'
+  );
 }
 
 function confOf(p: ResolvedPlugin | PluginConf): PluginConf {
@@ -190,7 +203,10 @@ export class CniRuntime {
     const plugins = await Promise.all(
       net.plugins.map(async (conf) => {
         const binary = findPlugin(conf.type, this.options.pluginDirs)!;
-        const info = await pluginVersions(binary, { ...(hostNetns ? { hostNetns } : {}), ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}) }).catch((e: unknown) => {
+        const info = await pluginVersions(binary, {
+          ...(hostNetns ? { hostNetns } : {}),
+          ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        }).catch((e: unknown) => {
           throw asCniError(e).inPlugin({ type: conf.type, command: 'VERSION' });
         });
         return { conf, binary, supportedVersions: info.supportedVersions };
@@ -198,7 +214,10 @@ export class CniRuntime {
     );
     const chosen = net.versionCandidates.find((v) => plugins.every((p) => p.supportedVersions.includes(v)));
     if (!chosen) {
-      const wanted = net.versionCandidates.length > 1 ? `any of the config versions ${net.versionCandidates.map((v) => `"${v}"`).join(', ')}` : `config version "${net.cniVersion}"`;
+      const wanted =
+        net.versionCandidates.length > 1
+          ? `any of the config versions ${net.versionCandidates.map((v) => `"${v}"`).join(', ')}`
+          : `config version "${net.cniVersion}"`;
       const lacking = plugins.filter((p) => !net.versionCandidates.some((v) => p.supportedVersions.includes(v)));
       const culprits = (lacking.length > 0 ? lacking : plugins).map((p) => `${p.conf.type} (${p.binary}) supports ${p.supportedVersions.join(', ')}`);
       throw new CniError({
@@ -211,7 +230,12 @@ export class CniRuntime {
   }
 
   /** One plugin call; `att` for ADD/CHECK/DEL, `hostNetns` alone for STATUS/GC. */
-  private run(command: CniCommand, plugin: ResolvedPlugin | PluginConf, config: Record<string, unknown>, target: { att?: Attachment; hostNetns?: string; cniArgs?: Array<[string, string]> }): Promise<Record<string, unknown> | undefined> {
+  private run(
+    command: CniCommand,
+    plugin: ResolvedPlugin | PluginConf,
+    config: Record<string, unknown>,
+    target: { att?: Attachment; hostNetns?: string; cniArgs?: Array<[string, string]> },
+  ): Promise<Record<string, unknown> | undefined> {
     const conf = confOf(plugin);
     const name = pluginName(conf);
     const { att } = target;
@@ -242,7 +266,11 @@ export class CniRuntime {
       const key = { networkName: network.name, containerId: att.containerId, ifName: att.ifName };
       // The spec forbids a second ADD without DEL; rolling back a failed duplicate would also tear down the first.
       if (this.cache.read(key) !== undefined) {
-        throw new CniError({ code: CNI_CODES.invalidEnv, msg: `container "${att.containerId}" already has interface "${att.ifName}" in network "${network.name}"`, details: 'DEL it first' });
+        throw new CniError({
+          code: CNI_CODES.invalidEnv,
+          msg: `container "${att.containerId}" already has interface "${att.ifName}" in network "${network.name}"`,
+          details: 'DEL it first',
+        });
       }
       const { net, plugins } = await this.resolve(network, att.hostNetns);
       let result: Record<string, unknown> | undefined;
@@ -250,7 +278,8 @@ export class CniRuntime {
         const plugin = plugins[k]!;
         try {
           const out = await this.run('ADD', plugin, pluginStdin(net, plugin.conf, result, att.capabilityArgs), { att });
-          if (out === undefined) throw new CniError({ code: CNI_CODES.decodeFailure, msg: 'plugin printed no result on ADD' }).inPlugin({ type: plugin.conf.type, command: 'ADD' });
+          if (out === undefined)
+            throw new CniError({ code: CNI_CODES.decodeFailure, msg: 'plugin printed no result on ADD' }).inPlugin({ type: plugin.conf.type, command: 'ADD' });
           result = out;
         } catch (e) {
           // Undo plugins 0..k (k may have half-finished), newest first, with the last result we have. The first
@@ -275,7 +304,14 @@ export class CniRuntime {
   }
 
   /** DEL of some plugins, newest first, going on past errors; resolves to the first error (or undefined). */
-  private async delPlugins(net: NetworkList, plugins: Array<ResolvedPlugin | PluginConf>, att: Attachment, prevResult: Record<string, unknown> | undefined, capabilityArgs: Record<string, unknown> | undefined, cniArgs: Array<[string, string]>): Promise<CniError | undefined> {
+  private async delPlugins(
+    net: NetworkList,
+    plugins: Array<ResolvedPlugin | PluginConf>,
+    att: Attachment,
+    prevResult: Record<string, unknown> | undefined,
+    capabilityArgs: Record<string, unknown> | undefined,
+    cniArgs: Array<[string, string]>,
+  ): Promise<CniError | undefined> {
     let first: CniError | undefined;
     for (let i = plugins.length - 1; i >= 0; i--) {
       const plugin = plugins[i]!;
@@ -300,9 +336,18 @@ export class CniRuntime {
       if (net.disableCheck) return { checked: [], warnings: [] };
       const cached = this.cache.read({ networkName: net.name, containerId: att.containerId, ifName: att.ifName });
       if (cached === undefined) {
-        throw new CniError({ code: CNI_CODES.unknownContainer, msg: `no cached result for container "${att.containerId}" interface "${att.ifName}" in network "${net.name}"`, details: 'CHECK needs a previous ADD' });
+        throw new CniError({
+          code: CNI_CODES.unknownContainer,
+          msg: `no cached result for container "${att.containerId}" interface "${att.ifName}" in network "${net.name}"`,
+          details: 'CHECK needs a previous ADD',
+        });
       }
-      if (cached === 'corrupt') throw new CniError({ code: CNI_CODES.decodeFailure, msg: `failed to get network "${net.name}" cached result`, details: this.cache.path({ networkName: net.name, containerId: att.containerId, ifName: att.ifName }) });
+      if (cached === 'corrupt')
+        throw new CniError({
+          code: CNI_CODES.decodeFailure,
+          msg: `failed to get network "${net.name}" cached result`,
+          details: this.cache.path({ networkName: net.name, containerId: att.containerId, ifName: att.ifName }),
+        });
       const report: CheckReport = { checked: [], warnings: [] };
       for (const plugin of plugins) {
         report.checked.push(plugin.conf.type);
@@ -349,7 +394,7 @@ export class CniRuntime {
     }
     const selected = only ? plugins.filter((p) => isResolved(p) && only(p)) : plugins;
     const cniArgs = att.args || att.pod || !cached?.cniArgs ? argPairs(att) : cached.cniArgs;
-    const target: Attachment = { ...att, ...(att.netns ?? cached?.netns ? { netns: att.netns ?? cached!.netns! } : {}) };
+    const target: Attachment = { ...att, ...((att.netns ?? cached?.netns) ? { netns: att.netns ?? cached!.netns! } : {}) };
     const first = await this.delPlugins(net, selected, target, cached?.result, att.capabilityArgs ?? cached?.capabilityArgs, cniArgs);
     if (!first) this.cache.remove(key);
     return first;
@@ -406,7 +451,13 @@ export class CniRuntime {
       }
       for (const plugin of plugins.filter(collects)) {
         // libcni sends the list under both names: the 1.1.0 spec text had `cni.dev/attachments` (cni#1101).
-        const config = { ...plugin.conf, name: net.name, cniVersion: verbVersion(net, plugin)!, 'cni.dev/valid-attachments': valid, 'cni.dev/attachments': valid };
+        const config = {
+          ...plugin.conf,
+          name: net.name,
+          cniVersion: verbVersion(net, plugin)!,
+          'cni.dev/valid-attachments': valid,
+          'cni.dev/attachments': valid,
+        };
         try {
           await this.run('GC', plugin, config, options);
           report.collected.push(plugin.conf.type);

@@ -82,5 +82,9 @@ async function askVersion(binary: string, options: { hostNetns?: string; timeout
     return { binary, supportedVersions: supported as string[] };
   }
   if (out?.['cniVersion'] === '0.2.0') return { binary, supportedVersions: ['0.1.0', '0.2.0'] };
-  throw new CniError({ code: CNI_CODES.decodeFailure, msg: `plugin "${type}" gave no supportedVersions in its VERSION answer`, details: JSON.stringify(out ?? null) });
+  throw new CniError({
+    code: CNI_CODES.decodeFailure,
+    msg: `plugin "${type}" gave no supportedVersions in its VERSION answer`,
+    details: JSON.stringify(out ?? null),
+  });
 }

@@ -16,7 +16,6 @@ import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
 import type { HostTopology, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
 
-
 function ipv4(prefix: string): boolean {
   try {
     return Cidr.parse(prefix, { canonical: false }).family === 4;

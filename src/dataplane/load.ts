@@ -48,7 +48,8 @@ export async function loadDataplane(mode: DataplaneMode, options: DataplaneLoadO
     mod = (await import(NETNS_MODULE)) as NetnsModule;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND') throw new DataplaneUnavailableError('--dataplane netns is not available in this build: the netns driver (dataplane/netns) is missing');
+    if (code === 'ERR_MODULE_NOT_FOUND')
+      throw new DataplaneUnavailableError('--dataplane netns is not available in this build: the netns driver (dataplane/netns) is missing');
     throw new DataplaneUnavailableError(`the netns driver could not be loaded: ${(err as Error).message}`);
   }
   if (typeof mod.NetnsDataplane !== 'function') throw new DataplaneUnavailableError('the netns driver module does not export NetnsDataplane');

@@ -88,10 +88,7 @@ export class CidrSet {
 
   constructor(cluster: Cidr, nodeMaskSize: number) {
     if (!Number.isInteger(nodeMaskSize) || nodeMaskSize < 0 || nodeMaskSize > cluster.bits) {
-      throw new CidrSetError(
-        'InvalidNodeCIDRMaskSize',
-        `New CIDR set failed; the node CIDR mask size ${nodeMaskSize} is not between 0 and ${cluster.bits}`,
-      );
+      throw new CidrSetError('InvalidNodeCIDRMaskSize', `New CIDR set failed; the node CIDR mask size ${nodeMaskSize} is not between 0 and ${cluster.bits}`);
     }
     if (cluster.prefix > nodeMaskSize) {
       throw new CidrSetError('InvalidClusterCIDRMask', CIDR_SET_MESSAGES.invalidClusterCidrMask);
@@ -142,10 +139,7 @@ export class CidrSet {
   /** Index of the node block holding `cidr`'s network address (upstream getIndexForCIDR). */
   indexOf(cidr: Cidr): number {
     if (cidr.family !== this.cluster.family || !this.cluster.contains(cidr.first)) {
-      throw new CidrSetError(
-        'CIDROutOfRange',
-        `CIDR: ${cidr.first.toString()}/${this.nodeMaskSize} is out of the range of CIDR allocator`,
-      );
+      throw new CidrSetError('CIDROutOfRange', `CIDR: ${cidr.first.toString()}/${this.nodeMaskSize} is out of the range of CIDR allocator`);
     }
     return Number((cidr.network ^ this.cluster.network) >> this.hostBits);
   }

@@ -133,22 +133,14 @@ export class Cidr {
     const addr = IpAddress.tryParse(addrText);
     if (!addr) throw new NetParseError('syntax', s, `'${s}' is not a valid CIDR: '${addrText}' is not an IP address`);
     if (!/^(0|[1-9][0-9]{0,2})$/.test(prefixText) || Number(prefixText) > addr.bits) {
-      throw new NetParseError(
-        'syntax',
-        s,
-        `'${s}' is not a valid CIDR: the prefix length must be 0 to ${addr.bits}`,
-      );
+      throw new NetParseError('syntax', s, `'${s}' is not a valid CIDR: the prefix length must be 0 to ${addr.bits}`);
     }
     if (options.family && addr.family !== options.family) {
       throw new NetParseError('family', s, `'${s}' is an IPv${addr.family} CIDR; an IPv${options.family} CIDR is required`);
     }
     const cidr = Cidr.of(addr.family, addr.value, Number(prefixText));
     if (options.canonical !== false && cidr.network !== addr.value) {
-      throw new NetParseError(
-        'not-canonical',
-        s,
-        `'${s}' is not a canonical CIDR: its host bits are set; the network is ${cidr.toString()}`,
-      );
+      throw new NetParseError('not-canonical', s, `'${s}' is not a canonical CIDR: its host bits are set; the network is ${cidr.toString()}`);
     }
     return cidr;
   }

@@ -138,8 +138,15 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     err.code === 'HPE_HEADER_OVERFLOW' ? requestHeaderFieldsTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : invalidHttpRequest();
   if (socket.writable) {
     const body = JSON.stringify(error.toJSON());
-    const headers = { ...ARM_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = {
+      ...ARM_HEADERS,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
   }
   socket.destroy(err);
@@ -164,7 +171,10 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => {
     readBoundedBody(payload, BODY_LIMIT).then(
-      (body) => (body === TOO_LARGE ? done(Object.assign(new Error('body too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })) : done(null, body.toString('utf8'))),
+      (body) =>
+        body === TOO_LARGE
+          ? done(Object.assign(new Error('body too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))
+          : done(null, body.toString('utf8')),
       (err: Error) => done(err),
     );
   });
@@ -205,7 +215,8 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
   });
 
   app.get('/adfs/.well-known/openid-configuration', async (request, reply) =>
-    send(reply, 'GET', { status: 200, body: openidConfiguration(publicUrlOf(request, ours), deps.authority) }));
+    send(reply, 'GET', { status: 200, body: openidConfiguration(publicUrlOf(request, ours), deps.authority) }),
+  );
 
   app.get('/adfs/discovery/keys', async (request, reply) => send(reply, 'GET', { status: 200, body: deps.authority.jwks() }));
 

@@ -24,9 +24,7 @@ export class SqliteStore implements Store {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS entries (k TEXT PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL) WITHOUT ROWID',
-    );
+    this.db.exec('CREATE TABLE IF NOT EXISTS entries (k TEXT PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
     this.stmts = {
       get: this.db.prepare<[string], Row>('SELECT key, value FROM entries WHERE k = ?'),
       put: this.db.prepare<[string, string, string]>(
@@ -34,9 +32,7 @@ export class SqliteStore implements Store {
       ),
       delete: this.db.prepare<[string]>('DELETE FROM entries WHERE k = ?'),
       // LIMIT -1 is SQLite's "no limit".
-      list: this.db.prepare<[string, string, number], Row>(
-        'SELECT key, value FROM entries WHERE k >= ? AND k < ? ORDER BY k LIMIT ?',
-      ),
+      list: this.db.prepare<[string, string, number], Row>('SELECT key, value FROM entries WHERE k >= ? AND k < ? ORDER BY k LIMIT ?'),
       children: this.db.prepare<[string, string, string, number], Row>(
         "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k LIMIT ?",
       ),

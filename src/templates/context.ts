@@ -91,7 +91,10 @@ export class DeploymentContext implements EvalEnv {
     } catch (err) {
       if (err instanceof DeferredEvaluation) return;
       if (err instanceof TemplateLanguageError) {
-        throw invalidTemplate(templateSentences.variableNotValid(name, err.message), violationAt(this.template.variables, `properties.template.variables.${name}`));
+        throw invalidTemplate(
+          templateSentences.variableNotValid(name, err.message),
+          violationAt(this.template.variables, `properties.template.variables.${name}`),
+        );
       }
       throw err;
     }
@@ -119,13 +122,13 @@ export class DeploymentContext implements EvalEnv {
   }
 
   copyIndex(loopName?: string): number {
-    const frame = loopName === undefined
-      ? this.copies[this.copies.length - 1]
-      : [...this.copies].reverse().find((c) => sameId(c.name, loopName));
+    const frame = loopName === undefined ? this.copies[this.copies.length - 1] : [...this.copies].reverse().find((c) => sameId(c.name, loopName));
     if (!frame) {
-      throw new TemplateLanguageError(loopName === undefined
-        ? "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details."
-        : `The template copy name '${loopName}' is not found. Please see https://aka.ms/arm-copy for usage details.`);
+      throw new TemplateLanguageError(
+        loopName === undefined
+          ? "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details."
+          : `The template copy name '${loopName}' is not found. Please see https://aka.ms/arm-copy for usage details.`,
+      );
     }
     return frame.index;
   }
@@ -176,8 +179,21 @@ export class DeploymentContext implements EvalEnv {
       sqlManagement: '',
       vmImageAliasDoc: '',
       resourceManager: `${base}/`,
-      authentication: { loginEndpoint: `${base}/adfs`, audiences: ['https://management.core.windows.net/', 'https://management.azure.com/'], tenant: 'adfs', identityProvider: 'ADFS' },
-      suffixes: { acrLoginServer: '.azurecr.io', azureDatalakeAnalyticsCatalogAndJob: '', azureDatalakeStoreFileSystem: '', azureFrontDoorEndpointSuffix: '', keyvaultDns: '.vault.azure.net', sqlServerHostname: '.database.windows.net', storage: 'core.windows.net' },
+      authentication: {
+        loginEndpoint: `${base}/adfs`,
+        audiences: ['https://management.core.windows.net/', 'https://management.azure.com/'],
+        tenant: 'adfs',
+        identityProvider: 'ADFS',
+      },
+      suffixes: {
+        acrLoginServer: '.azurecr.io',
+        azureDatalakeAnalyticsCatalogAndJob: '',
+        azureDatalakeStoreFileSystem: '',
+        azureFrontDoorEndpointSuffix: '',
+        keyvaultDns: '.vault.azure.net',
+        sqlServerHostname: '.database.windows.net',
+        storage: 'core.windows.net',
+      },
     };
   }
 

@@ -72,7 +72,8 @@ export function resolveDependencies(ctx: DeploymentContext, instances: ResourceI
         resourceError(ctx, inst.decl, inst.frames, inst.path, err);
       }
       const found = findInstances(instances, String(entry)).filter((d) => d !== inst);
-      if (found.length === 0) throw invalidTemplate(templateSentences.resourceNotDefined(String(entry)), violationAt(inst.decl, `${inst.path}.dependsOn[${n}]`));
+      if (found.length === 0)
+        throw invalidTemplate(templateSentences.resourceNotDefined(String(entry)), violationAt(inst.decl, `${inst.path}.dependsOn[${n}]`));
       found.forEach((d) => deps.add(d));
     });
     let calls = referenceCalls.get(inst.decl);
@@ -80,7 +81,10 @@ export function resolveDependencies(ctx: DeploymentContext, instances: ResourceI
     for (const args of calls) {
       try {
         const target = withFrames(ctx, inst.frames, () => evaluateExpr(args[0]!, ctx));
-        if (typeof target === 'string') findInstances(instances, target).filter((d) => d !== inst).forEach((d) => deps.add(d));
+        if (typeof target === 'string')
+          findInstances(instances, target)
+            .filter((d) => d !== inst)
+            .forEach((d) => deps.add(d));
       } catch {
         // An argument that cannot be evaluated yet names no resource of this template.
       }

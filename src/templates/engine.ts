@@ -59,9 +59,7 @@ export interface ResourceOutcome {
 
 export type OutputValues = Record<string, { type: string; value?: unknown }>;
 
-type RunResult =
-  | { ok: true; outcomes: ResourceOutcome[]; outputs: OutputValues }
-  | { ok: false; outcomes: ResourceOutcome[]; error: ArmError };
+type RunResult = { ok: true; outcomes: ResourceOutcome[]; outputs: OutputValues } | { ok: false; outcomes: ResourceOutcome[]; error: ArmError };
 
 /** ARM's templateHash: a 64-bit hash of the template, in decimal. */
 function templateHash(template: unknown): string {
@@ -110,7 +108,16 @@ export function planDeployment(input: PlanInput): Plan {
   return { ctx, template, order, templateHash: hash, preview };
 }
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'NoContent', 400: 'BadRequest', 404: 'NotFound', 409: 'Conflict', 500: 'InternalServerError' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'NoContent',
+  400: 'BadRequest',
+  404: 'NotFound',
+  409: 'Conflict',
+  500: 'InternalServerError',
+};
 
 export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
   const { ctx, order } = plan;
@@ -118,7 +125,8 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
     reference(target, apiVersion, full) {
       const inTemplate = findInstances(order, target)[0];
       const id = target.startsWith('/') ? target : inTemplate?.id;
-      if (id === undefined) throw new TemplateLanguageError(`The resource '${target}' referenced by reference() is not defined in the template; give its resource id.`);
+      if (id === undefined)
+        throw new TemplateLanguageError(`The resource '${target}' referenced by reference() is not defined in the template; give its resource id.`);
       const version = apiVersion ?? inTemplate?.apiVersion ?? deployer.defaultApiVersion(id);
       const body = deployer.get(id, version) as Record<string, unknown>;
       return full ? { apiVersion: version, ...body } : (body['properties'] ?? {});
@@ -134,14 +142,30 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
       const startTime = new Date().toISOString();
       try {
         const answer = deployer.put(inst, resourceDefinition(ctx, inst));
-        outcomes.push({ instance: inst, status: 'Succeeded', statusCode: STATUS_TEXT[answer.status] ?? String(answer.status), startTime, endTime: new Date().toISOString() });
+        outcomes.push({
+          instance: inst,
+          status: 'Succeeded',
+          statusCode: STATUS_TEXT[answer.status] ?? String(answer.status),
+          startTime,
+          endTime: new Date().toISOString(),
+        });
       } catch (err) {
-        const error = err instanceof ArmError ? err.body
-          : err instanceof TemplateLanguageError ? { code: 'InvalidTemplate', message: templateSentences.resourceNotValid(inst.name, 0, 0, err.message) }
-          : undefined;
+        const error =
+          err instanceof ArmError
+            ? err.body
+            : err instanceof TemplateLanguageError
+              ? { code: 'InvalidTemplate', message: templateSentences.resourceNotValid(inst.name, 0, 0, err.message) }
+              : undefined;
         if (!error) throw err;
         const status = err instanceof ArmError ? err.status : 400;
-        outcomes.push({ instance: inst, status: 'Failed', statusCode: STATUS_TEXT[status] ?? String(status), startTime, endTime: new Date().toISOString(), error });
+        outcomes.push({
+          instance: inst,
+          status: 'Failed',
+          statusCode: STATUS_TEXT[status] ?? String(status),
+          startTime,
+          endTime: new Date().toISOString(),
+          error,
+        });
         // ARM stops scheduling once an operation failed; aksemu rolls the deployment back (see deployments).
         return { ok: false, outcomes, error: deploymentFailed([error]) };
       }

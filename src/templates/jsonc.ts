@@ -195,11 +195,21 @@ class Reader {
       }
       const esc = this.advance();
       switch (esc) {
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
         case 'u': {
           const hex = this.text.slice(this.i, this.i + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Invalid Unicode escape sequence.', path);
@@ -207,7 +217,8 @@ class Reader {
           out += String.fromCharCode(parseInt(hex, 16));
           break;
         }
-        default: out += esc;
+        default:
+          out += esc;
       }
     }
   }

@@ -11,5 +11,7 @@ export function memberKey(target: object, name: string): string | undefined {
 
 /** The own keys with their lower-case forms, ordered ordinally by those (as .NET's OrdinalIgnoreCase). */
 export function keysIgnoringCase(target: object): Array<readonly [lower: string, key: string]> {
-  return Object.keys(target).map((key) => [key.toLowerCase(), key] as const).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  return Object.keys(target)
+    .map((key) => [key.toLowerCase(), key] as const)
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
 }

@@ -13,13 +13,29 @@ import type { ParameterDecl, Template } from './template.js';
 import { violationAt } from './violations.js';
 
 /** ARM's type names as GET deployment shows them (a Map: a type is user text, never a prototype key). */
-const DISPLAY_TYPES = new Map(Object.entries({
-  string: 'String', securestring: 'SecureString', int: 'Int', bool: 'Bool', object: 'Object', secureobject: 'SecureObject', array: 'Array',
-}));
+const DISPLAY_TYPES = new Map(
+  Object.entries({
+    string: 'String',
+    securestring: 'SecureString',
+    int: 'Int',
+    bool: 'Bool',
+    object: 'Object',
+    secureobject: 'SecureObject',
+    array: 'Array',
+  }),
+);
 
-const JTOKEN_TYPES = new Map(Object.entries({
-  string: 'String', securestring: 'String', int: 'Integer', bool: 'Boolean', object: 'Object', secureobject: 'Object', array: 'Array',
-}));
+const JTOKEN_TYPES = new Map(
+  Object.entries({
+    string: 'String',
+    securestring: 'String',
+    int: 'Integer',
+    bool: 'Boolean',
+    object: 'Object',
+    secureobject: 'Object',
+    array: 'Array',
+  }),
+);
 
 /** A parameter's or output's type as GET deployment shows it. */
 export function displayType(type: string): string {
@@ -50,7 +66,9 @@ function matchesType(type: string, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     default:
-      throw invalidTemplate(`The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`);
+      throw invalidTemplate(
+        `The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
+      );
   }
 }
 
@@ -107,7 +125,10 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
       value = evaluateDeep(decl.defaultValue, env());
     } catch (err) {
       if (err instanceof TemplateLanguageError) {
-        throw invalidTemplate(`The template parameter '${name}' at line '${pos?.lineNumber}' and column '${pos?.linePosition}' is not valid: ${err.message}`, pos);
+        throw invalidTemplate(
+          `The template parameter '${name}' at line '${pos?.lineNumber}' and column '${pos?.linePosition}' is not valid: ${err.message}`,
+          pos,
+        );
       }
       throw err;
     }
@@ -120,19 +141,23 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
   if (Array.isArray(decl.allowedValues)) {
     const allowed = decl.allowedValues;
     const keys = new Set(allowed.map(valueKey));
-    const ok = Array.isArray(value) && decl.type.toLowerCase() === 'array'
-      ? value.every((v) => keys.has(valueKey(v)))
-      : keys.has(valueKey(value));
+    const ok = Array.isArray(value) && decl.type.toLowerCase() === 'array' ? value.every((v) => keys.has(valueKey(v))) : keys.has(valueKey(value));
     if (!ok) {
-      throw invalidTemplate(templateSentences.parameterNotAllowed(toArmString(value), name, pos?.lineNumber ?? 0, pos?.linePosition ?? 0, allowed.map(toArmString).join(',')), pos);
+      throw invalidTemplate(
+        templateSentences.parameterNotAllowed(toArmString(value), name, pos?.lineNumber ?? 0, pos?.linePosition ?? 0, allowed.map(toArmString).join(',')),
+        pos,
+      );
     }
   }
   if (typeof value === 'string' || Array.isArray(value)) {
-    if (typeof decl.minLength === 'number' && value.length < decl.minLength) throw invalidTemplate(templateSentences.parameterLength(name, 'greater', decl.minLength), pos);
-    if (typeof decl.maxLength === 'number' && value.length > decl.maxLength) throw invalidTemplate(templateSentences.parameterLength(name, 'less', decl.maxLength), pos);
+    if (typeof decl.minLength === 'number' && value.length < decl.minLength)
+      throw invalidTemplate(templateSentences.parameterLength(name, 'greater', decl.minLength), pos);
+    if (typeof decl.maxLength === 'number' && value.length > decl.maxLength)
+      throw invalidTemplate(templateSentences.parameterLength(name, 'less', decl.maxLength), pos);
   }
   if (typeof value === 'number') {
-    if (typeof decl.minValue === 'number' && value < decl.minValue) throw invalidTemplate(templateSentences.parameterRange(name, 'greater', decl.minValue), pos);
+    if (typeof decl.minValue === 'number' && value < decl.minValue)
+      throw invalidTemplate(templateSentences.parameterRange(name, 'greater', decl.minValue), pos);
     if (typeof decl.maxValue === 'number' && value > decl.maxValue) throw invalidTemplate(templateSentences.parameterRange(name, 'less', decl.maxValue), pos);
   }
   // ARM's size limit applies to the template with its parameter values in it.

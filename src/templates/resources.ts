@@ -12,7 +12,19 @@ import type { ResourceDecl } from './template.js';
 import { violationAt } from './violations.js';
 
 /** Members ARM reads itself; everything else is the body sent to the resource provider. */
-const TEMPLATE_ONLY_MEMBERS = new Set(['type', 'apiversion', 'name', 'condition', 'dependson', 'copy', 'resources', 'comments', 'scope', 'existing', 'metadata']);
+const TEMPLATE_ONLY_MEMBERS = new Set([
+  'type',
+  'apiversion',
+  'name',
+  'condition',
+  'dependson',
+  'copy',
+  'resources',
+  'comments',
+  'scope',
+  'existing',
+  'metadata',
+]);
 
 interface CopyFrame {
   name: string;
@@ -76,7 +88,10 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         return withFrames(ctx, f, () => evaluateDeep(value, ctx)) as T;
       } catch (err) {
         if (err instanceof DeferredEvaluation) {
-          throw invalidTemplate(`The template resource '${decl.name}' uses '${err.functionName}' where its value must be known before the deployment starts. Please see https://aka.ms/arm-template-expressions for usage details.`, violationAt(decl, path));
+          throw invalidTemplate(
+            `The template resource '${decl.name}' uses '${err.functionName}' where its value must be known before the deployment starts. Please see https://aka.ms/arm-template-expressions for usage details.`,
+            violationAt(decl, path),
+          );
         }
         return resourceError(ctx, decl, f, path, err);
       }
@@ -85,7 +100,14 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
      *  name would otherwise become the resource '[object Object]'). */
     const text = (member: 'type' | 'apiVersion' | 'name', f: CopyFrame[]): string => {
       const value = evaluate<unknown>(decl[member], f);
-      if (typeof value !== 'string') resourceError(ctx, decl, f, path, new TemplateLanguageError(`The resource '${member}' must be a string. The provided value is of type '${typeName(value)}'.`));
+      if (typeof value !== 'string')
+        resourceError(
+          ctx,
+          decl,
+          f,
+          path,
+          new TemplateLanguageError(`The resource '${member}' must be a string. The provided value is of type '${typeName(value)}'.`),
+        );
       return value as string;
     };
     const iterations: CopyFrame[][] = [];
@@ -113,7 +135,10 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
       if (nameSegments.length !== typeSegments.length - 1) {
         throw invalidTemplate(templateSentences.incorrectSegmentLengths(name, type), violationAt(decl, path));
       }
-      const id = `${scopeId}/providers/${typeSegments[0]}/${typeSegments.slice(1).map((t, i) => `${t}/${nameSegments[i]}`).join('/')}`;
+      const id = `${scopeId}/providers/${typeSegments[0]}/${typeSegments
+        .slice(1)
+        .map((t, i) => `${t}/${nameSegments[i]}`)
+        .join('/')}`;
       const condition = decl.condition === undefined ? true : evaluate<unknown>(decl.condition, f);
       const instance: ResourceInstance = {
         order: out.length,

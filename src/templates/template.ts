@@ -70,7 +70,10 @@ export function readTemplate(value: unknown): Template {
   }
   const resources = own(value, 'resources') ?? [];
   if (!Array.isArray(resources)) {
-    throw invalidTemplate("The template 'resources' property must be an array. Symbolic resource names (languageVersion 2.0) are not supported by aksemu.", violationAt(value, 'properties.template'));
+    throw invalidTemplate(
+      "The template 'resources' property must be an array. Symbolic resource names (languageVersion 2.0) are not supported by aksemu.",
+      violationAt(value, 'properties.template'),
+    );
   }
   resources.forEach((r, i) => checkResource(r, `properties.template.resources[${i}]`));
   const parameters = section(value, 'parameters') as Record<string, ParameterDecl>;
@@ -114,7 +117,10 @@ function variableCount(variables: Record<string, unknown>): number {
       continue;
     }
     if (!Array.isArray(v) || !v.every((c) => isObject(c) && typeof c['name'] === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'))) {
-      throw invalidTemplate("The template variable 'copy' must be an array of objects with 'name', 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.", violationAt(variables, 'properties.template.variables.copy'));
+      throw invalidTemplate(
+        "The template variable 'copy' must be an array of objects with 'name', 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.",
+        violationAt(variables, 'properties.template.variables.copy'),
+      );
     }
     n += v.length;
   }
@@ -124,11 +130,17 @@ function variableCount(variables: Record<string, unknown>): number {
 function checkOutput(name: string, o: unknown): void {
   const path = `properties.template.outputs.${name}`;
   if (!isObject(o) || !isTemplateType(o['type'])) {
-    throw invalidTemplate(`The template output '${name}' must have a 'type': one of 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`, violationAt(o, path));
+    throw invalidTemplate(
+      `The template output '${name}' must have a 'type': one of 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
+      violationAt(o, path),
+    );
   }
   const copy = own(o, 'copy');
   if (copy !== undefined && !(isObject(copy) && Object.hasOwn(copy, 'count') && Object.hasOwn(copy, 'input'))) {
-    throw invalidTemplate(`The 'copy' of the template output '${name}' must be an object with 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(o, path));
+    throw invalidTemplate(
+      `The 'copy' of the template output '${name}' must be an object with 'count' and 'input'. Please see https://aka.ms/arm-copy for usage details.`,
+      violationAt(o, path),
+    );
   }
 }
 
@@ -145,7 +157,10 @@ function checkResource(r: unknown, path: string): void {
   }
   const copy = own(r, 'copy');
   if (copy !== undefined && !(isObject(copy) && typeof copy['name'] === 'string' && Object.hasOwn(copy, 'count'))) {
-    throw invalidTemplate(`The 'copy' of the template resource at '${path}' must be an object with a 'name' and a 'count'. Please see https://aka.ms/arm-copy for usage details.`, violationAt(r, path));
+    throw invalidTemplate(
+      `The 'copy' of the template resource at '${path}' must be an object with a 'name' and a 'count'. Please see https://aka.ms/arm-copy for usage details.`,
+      violationAt(r, path),
+    );
   }
   const children = own(r, 'resources');
   if (children !== undefined) {

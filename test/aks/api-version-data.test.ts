@@ -64,8 +64,7 @@ const def = (version: string, name: string): Definition => {
   return DATA.definitions[key]!;
 };
 const network = (version: string) => def(version, 'ContainerServiceNetworkProfile').properties;
-const operation = (version: string, id: string) =>
-  DATA.versions[version]!.operations.map((k) => DATA.operations[k]!).find((o) => o.operationId === id);
+const operation = (version: string, id: string) => DATA.versions[version]!.operations.map((k) => DATA.operations[k]!).find((o) => o.operationId === id);
 const stable = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'stable');
 const preview = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'preview');
 const fromSpec = (v: string) => DATA.versions[v]!.spec !== undefined;
@@ -95,7 +94,11 @@ describe('api-version data: well-formed', () => {
       Array.isArray(v)
         ? v.map(sort)
         : v && typeof v === 'object'
-          ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+            )
           : v;
     assert.equal(TEXT, `${JSON.stringify(sort(DATA), null, 2)}\n`);
     assert.equal(DATA.generator, 'tools/gen-aks-api-versions.mjs');

@@ -12,10 +12,7 @@ import { byo, spec } from './helpers.js';
 
 function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators()) {
   const b = byo(subnet);
-  const cluster = resolveCluster(
-    spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }),
-    apiVersionProfile('2022-06-01')!,
-  );
+  const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile('2022-06-01')!);
   return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
 }
 
@@ -23,10 +20,19 @@ describe('IpPlanner', () => {
   test('kubenet: node IPs from .4, /24s in cidrset order, one route per node', () => {
     const p = planner({ networkPlugin: 'kubenet' });
     const nodes = p.addNodes('nodepool1', 3);
-    assert.deepEqual(nodes.map((n) => n.name), [0, 1, 2].map((i) => nodeName('nodepool1', '23902496', i)));
+    assert.deepEqual(
+      nodes.map((n) => n.name),
+      [0, 1, 2].map((i) => nodeName('nodepool1', '23902496', i)),
+    );
     assert.equal(nodes[0]!.name, 'aks-nodepool1-23902496-vmss000000');
-    assert.deepEqual(nodes.map((n) => n.ip), ['10.240.0.4', '10.240.0.5', '10.240.0.6']);
-    assert.deepEqual(nodes.map((n) => n.podCidr), ['10.244.0.0/24', '10.244.1.0/24', '10.244.2.0/24']);
+    assert.deepEqual(
+      nodes.map((n) => n.ip),
+      ['10.240.0.4', '10.240.0.5', '10.240.0.6'],
+    );
+    assert.deepEqual(
+      nodes.map((n) => n.podCidr),
+      ['10.244.0.0/24', '10.244.1.0/24', '10.244.2.0/24'],
+    );
     assert.deepEqual(p.routes()[1], {
       name: 'aks-nodepool1-23902496-vmss000001',
       addressPrefix: '10.244.1.0/24',
@@ -81,7 +87,10 @@ describe('IpPlanner', () => {
   test('kubenet pod CIDR exhaustion is InsufficientPodCidr', () => {
     const p = planner({ networkPlugin: 'kubenet', podCidr: '10.244.0.0/23' });
     p.addNodes('nodepool1', 2);
-    assert.throws(() => p.addNodes('nodepool1', 1), (e: unknown) => e instanceof AllocationError && e.problem.code === 'InsufficientPodCidr');
+    assert.throws(
+      () => p.addNodes('nodepool1', 1),
+      (e: unknown) => e instanceof AllocationError && e.problem.code === 'InsufficientPodCidr',
+    );
   });
 
   test('restore claims what exists, so a second planner on a shared subnet never reuses an address', () => {

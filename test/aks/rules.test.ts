@@ -110,7 +110,10 @@ const CASES: Record<string, Case> = {
     })(),
   },
   C12: {
-    expect: { code: 'ServiceCidrOverlapping', message: 'Kubernetes service address range: 10.224.0.0/16 is overlapping virtual network address ranges: 10.224.0.0/12.' },
+    expect: {
+      code: 'ServiceCidrOverlapping',
+      message: 'Kubernetes service address range: 10.224.0.0/16 is overlapping virtual network address ranges: 10.224.0.0/12.',
+    },
     trigger: { net: { serviceCidr: '10.224.0.0/16', dnsServiceIP: '10.224.0.10' } },
     pass: { net: { serviceCidr: '10.100.0.0/16', dnsServiceIP: '10.100.0.10' } },
   },
@@ -127,12 +130,22 @@ const CASES: Record<string, Case> = {
     expect: { code: 'PodCidrOverlapExistingSubnetsCidr', target: 'networkProfile.podCIDR' },
     trigger: (() => {
       const b = byo('10.240.0.0/16');
-      return { api: '2026-04-01', env: b.env, pools: withSubnet(b.id), net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.240.0.0/15' } };
+      return {
+        api: '2026-04-01',
+        env: b.env,
+        pools: withSubnet(b.id),
+        net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.240.0.0/15' },
+      };
     })(),
     // Since 2024-10 overlay may use VNet space no subnet holds.
     pass: (() => {
       const b = byo('10.240.0.0/16');
-      return { api: '2026-04-01', env: b.env, pools: withSubnet(b.id), net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } };
+      return {
+        api: '2026-04-01',
+        env: b.env,
+        pools: withSubnet(b.id),
+        net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' },
+      };
     })(),
   },
   C15: {
@@ -173,8 +186,7 @@ const CASES: Record<string, Case> = {
   N3: {
     expect: {
       code: 'PodCidrMissingForByoCni',
-      message:
-        'No pod CIDR was given for network plugin none. If no pod CIDR is provided, control plane to pod communication might fail or be misrouted.',
+      message: 'No pod CIDR was given for network plugin none. If no pod CIDR is provided, control plane to pod communication might fail or be misrouted.',
     },
     trigger: { net: { networkPlugin: 'none' } },
     pass: { net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' } },
@@ -222,7 +234,10 @@ const CASES: Record<string, Case> = {
   N10: {
     expect: { code: 'SubnetUsedByAnotherKubenetCluster' },
     trigger: (() => {
-      const b = byo('10.240.0.0/16', { vnet: ['10.240.0.0/16'], extra: { kubenetClusterIds: ['/subscriptions/x/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/other'] } });
+      const b = byo('10.240.0.0/16', {
+        vnet: ['10.240.0.0/16'],
+        extra: { kubenetClusterIds: ['/subscriptions/x/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/other'] },
+      });
       return { env: b.env, pools: withSubnet(b.id) };
     })(),
     pass: (() => {
@@ -322,7 +337,10 @@ const CASES: Record<string, Case> = {
     pass: (() => {
       const b = byo('10.240.0.0/24', {
         vnet: ['10.240.0.0/16'],
-        extra: { routeTableId: '/x/routeTables/rt', routeTableAccess: { clientId: 'c', objectId: 'o', actions: ['Microsoft.Network/routeTables/join/action'] } },
+        extra: {
+          routeTableId: '/x/routeTables/rt',
+          routeTableAccess: { clientId: 'c', objectId: 'o', actions: ['Microsoft.Network/routeTables/join/action'] },
+        },
       });
       return { env: b.env, pools: withSubnet(b.id, { count: 1 }) };
     })(),
@@ -383,13 +401,25 @@ const CASES: Record<string, Case> = {
   },
   M9: {
     expect: { code: 'MaxAgentPoolCountReached' },
-    trigger: { net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' }, pools: [pool(), ...Array.from({ length: 100 }, (_, i) => ({ name: `user${i}`, count: 1, mode: 'User' }))] },
-    pass: { net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' }, pools: [pool(), ...Array.from({ length: 99 }, (_, i) => ({ name: `user${i}`, count: 1, mode: 'User' }))] },
+    trigger: {
+      net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' },
+      pools: [pool(), ...Array.from({ length: 100 }, (_, i) => ({ name: `user${i}`, count: 1, mode: 'User' }))],
+    },
+    pass: {
+      net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' },
+      pools: [pool(), ...Array.from({ length: 99 }, (_, i) => ({ name: `user${i}`, count: 1, mode: 'User' }))],
+    },
   },
   M9b: {
     expect: { code: 'AgentPoolMaxCountExceeded' },
-    trigger: { net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' }, pools: [pool({ count: 1000 }), ...[1, 2, 3, 4].map((i) => ({ name: `user${i}`, count: 1000, mode: 'User' })), { name: 'extra', count: 1, mode: 'User' }] },
-    pass: { net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' }, pools: [pool({ count: 1000 }), ...[1, 2, 3, 4].map((i) => ({ name: `user${i}`, count: 1000, mode: 'User' }))] },
+    trigger: {
+      net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' },
+      pools: [pool({ count: 1000 }), ...[1, 2, 3, 4].map((i) => ({ name: `user${i}`, count: 1000, mode: 'User' })), { name: 'extra', count: 1, mode: 'User' }],
+    },
+    pass: {
+      net: { networkPlugin: 'none', podCidr: '10.10.0.0/16' },
+      pools: [pool({ count: 1000 }), ...[1, 2, 3, 4].map((i) => ({ name: `user${i}`, count: 1000, mode: 'User' }))],
+    },
   },
   M10: {
     expect: { code: 'InvalidMaxSurge', target: 'agentPoolProfile.upgradeSettings.maxSurge' },
@@ -429,8 +459,7 @@ const CASES: Record<string, Case> = {
   K1: {
     expect: {
       code: 'InsufficientSubnetSize',
-      message:
-        'Pre-allocated IPs 279 exceeds IPs available 251 in Subnet Cidr 10.240.0.0/24, Subnet Name aks. http://aka.ms/aks/insufficientsubnetsize',
+      message: 'Pre-allocated IPs 279 exceeds IPs available 251 in Subnet Cidr 10.240.0.0/24, Subnet Name aks. http://aka.ms/aks/insufficientsubnetsize',
       target: 'agentPoolProfile.count',
     },
     trigger: { env: sub24.env, net: { networkPlugin: 'azure' }, pools: withSubnet(sub24.id, { count: 9 }) },
@@ -451,19 +480,45 @@ const CASES: Record<string, Case> = {
     pass: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.240.100.0/22' }, pools: [pool({ count: 4 })] },
   },
   U1: {
-    expect: { code: 'PropertyChangeNotAllowed', message: "Changing property 'networkProfile.serviceCidr' is not allowed.", target: 'networkProfile.serviceCIDR' },
+    expect: {
+      code: 'PropertyChangeNotAllowed',
+      message: "Changing property 'networkProfile.serviceCidr' is not allowed.",
+      target: 'networkProfile.serviceCIDR',
+    },
     trigger: { phase: 'update', previous: { networkProfile: {} }, net: { serviceCidr: '10.1.0.0/16', dnsServiceIP: '10.1.0.10' } },
     pass: { phase: 'update', previous: { networkProfile: {} }, net: {} },
   },
   U2: {
     expect: { code: 'NetworkPluginMigrationNotAllowed' },
-    trigger: { phase: 'update', api: '2026-04-01', k8s: '1.26', previous: { kubernetesVersion: '1.26', networkProfile: { networkPlugin: 'kubenet' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay' } },
-    pass: { phase: 'update', api: '2026-04-01', k8s: '1.29', previous: { kubernetesVersion: '1.29', networkProfile: { networkPlugin: 'kubenet' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay' } },
+    trigger: {
+      phase: 'update',
+      api: '2026-04-01',
+      k8s: '1.26',
+      previous: { kubernetesVersion: '1.26', networkProfile: { networkPlugin: 'kubenet' } },
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+    },
+    pass: {
+      phase: 'update',
+      api: '2026-04-01',
+      k8s: '1.29',
+      previous: { kubernetesVersion: '1.29', networkProfile: { networkPlugin: 'kubenet' } },
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+    },
   },
   U3: {
     expect: { code: 'PodCidrShrinkNotAllowed' },
-    trigger: { phase: 'update', api: '2026-04-01', previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/17' } },
-    pass: { phase: 'update', api: '2026-04-01', previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } }, net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/15' } },
+    trigger: {
+      phase: 'update',
+      api: '2026-04-01',
+      previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } },
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/17' },
+    },
+    pass: {
+      phase: 'update',
+      api: '2026-04-01',
+      previous: { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' } },
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/15' },
+    },
   },
   U5: {
     expect: {
@@ -496,7 +551,11 @@ describe('rule table', () => {
     for (const rule of RULES) {
       assert.ok(rule.id in CASES || rule.id in NOT_API_RULES, `rule ${rule.id} (${rule.code}) has no test case`);
     }
-    for (const id of Object.keys(CASES)) assert.ok(RULES.some((r) => r.id === id), `case ${id} names no rule`);
+    for (const id of Object.keys(CASES))
+      assert.ok(
+        RULES.some((r) => r.id === id),
+        `case ${id} names no rule`,
+      );
   });
 
   test('every rule has code, message, target and a source tag', () => {
@@ -559,20 +618,38 @@ describe('capacity rules at scale and upgrade', () => {
   };
 
   test('scaling an 8-node Azure CNI pool on a /24 to 9 needs 31 more addresses', () => {
-    const r = check({ ...azure24(9, 248), phase: 'scale', poolName: 'nodepool1', previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 8 })] } });
+    const r = check({
+      ...azure24(9, 248),
+      phase: 'scale',
+      poolName: 'nodepool1',
+      previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 8 })] },
+    });
     assert.equal(r.errors[0]?.code, 'InsufficientSubnetSize');
     assert.match(r.errors[0]!.message, /^Pre-allocated IPs 31 exceeds IPs available 3 in Subnet Cidr 10\.240\.0\.0\/24/);
   });
 
   test('upgrading an 8-node Azure CNI pool on a /24 fails for its one surge node (the doc ignores surge)', () => {
-    const r = check({ ...azure24(8, 248), phase: 'upgrade', previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 8 })] } });
+    const r = check({
+      ...azure24(8, 248),
+      phase: 'upgrade',
+      previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 8 })] },
+    });
     assert.deepEqual(codes(r), ['InsufficientSubnetSize']);
-    const ok = check({ ...azure24(7, 217), phase: 'upgrade', previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 7 })] } });
+    const ok = check({
+      ...azure24(7, 217),
+      phase: 'upgrade',
+      previous: { networkProfile: { networkPlugin: 'azure' }, agentPoolProfiles: [pool({ count: 7 })] },
+    });
     assert.deepEqual(ok.errors, []);
   });
 
   test('kubenet upgrade at 400 nodes breaks the route limit with its surge node', () => {
-    const r = check({ net: { podCidr: '10.244.0.0/15' }, pools: [pool({ count: 400 })], phase: 'upgrade', previous: { agentPoolProfiles: [pool({ count: 400 })] } });
+    const r = check({
+      net: { podCidr: '10.244.0.0/15' },
+      pools: [pool({ count: 400 })],
+      phase: 'upgrade',
+      previous: { agentPoolProfiles: [pool({ count: 400 })] },
+    });
     assert.ok(codes(r).includes('KubenetNodeCountExceedsRouteLimit'));
   });
 

@@ -72,7 +72,11 @@ function crossFolderImports(): Import[] {
 
 test('architecture: every folder of src/ has a layer in docs/architecture.md §1', () => {
   const folders = readdirSync(SRC).filter((f) => statSync(join(SRC, f)).isDirectory());
-  assert.deepEqual(folders.filter((f) => !layerOf.has(f)), [], 'folders missing from LAYERS (and from docs/architecture.md §1)');
+  assert.deepEqual(
+    folders.filter((f) => !layerOf.has(f)),
+    [],
+    'folders missing from LAYERS (and from docs/architecture.md §1)',
+  );
   // The scan itself works: the server's import of the store is among what it finds.
   assert.ok(crossFolderImports().some((i) => i.from === 'server' && i.to === 'store'));
 });

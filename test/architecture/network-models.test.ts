@@ -34,8 +34,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const pluginName = (literal: ts.Node): boolean =>
-  (ts.isStringLiteral(literal) || ts.isNoSubstitutionTemplateLiteral(literal)) && NAMES.has(literal.text);
+const pluginName = (literal: ts.Node): boolean => (ts.isStringLiteral(literal) || ts.isNoSubstitutionTemplateLiteral(literal)) && NAMES.has(literal.text);
 
 /** The names an expression reads a value by: an identifier, a member, a string key, a call's callee and string arguments. */
 function namesOf(e: ts.Expression): string[] {
@@ -108,6 +107,14 @@ test('architecture: outside src/aks/network-models/ nothing compares a plugin fi
 test('architecture: the models enable model-specific rules of the table, and each such rule has a model', () => {
   const perModel = new Set(RULES.filter((r) => r.perModel).map((r) => r.id));
   const enabled = new Set(NETWORK_MODELS.flatMap((m) => m.rules.enables));
-  assert.deepEqual([...enabled].filter((id) => !perModel.has(id)), [], 'enabled ids that name no perModel rule');
-  assert.deepEqual([...perModel].filter((id) => !enabled.has(id)), [], 'perModel rules no model enables');
+  assert.deepEqual(
+    [...enabled].filter((id) => !perModel.has(id)),
+    [],
+    'enabled ids that name no perModel rule',
+  );
+  assert.deepEqual(
+    [...perModel].filter((id) => !enabled.has(id)),
+    [],
+    'perModel rules no model enables',
+  );
 });

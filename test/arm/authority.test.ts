@@ -90,7 +90,12 @@ describe('authority and metadata', () => {
   });
 
   test('OAuth errors as AAD words them', async () => {
-    const base = { grant_type: 'client_credentials', client_id: server.identity.clientId, client_secret: server.identity.clientSecret, scope: 'https://management.core.windows.net//.default' };
+    const base = {
+      grant_type: 'client_credentials',
+      client_id: server.identity.clientId,
+      client_secret: server.identity.clientSecret,
+      scope: 'https://management.core.windows.net//.default',
+    };
     const cases: Array<[Record<string, string>, number, string, number]> = [
       [{ ...base, client_secret: 'wrong' }, 401, 'invalid_client', 7000215],
       [{ ...base, client_secret: '' }, 401, 'invalid_client', 7000218],

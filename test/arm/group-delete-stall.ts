@@ -67,7 +67,9 @@ async function measure(clusters: number, nodes: number): Promise<void> {
     probing = false;
     await probe;
     clearInterval(ticker);
-    console.log(`delete ${result.status} in ${deleteMs} ms; longest event-loop block ${longestBlock.toFixed(0)} ms; longest concurrent GET ${longestGet.toFixed(0)} ms`);
+    console.log(
+      `delete ${result.status} in ${deleteMs} ms; longest event-loop block ${longestBlock.toFixed(0)} ms; longest concurrent GET ${longestGet.toFixed(0)} ms`,
+    );
   } finally {
     await server.close();
     removeHome(home);

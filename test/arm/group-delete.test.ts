@@ -36,7 +36,9 @@ async function populate(server: TestServer): Promise<{ big: string; other: strin
   const other = `/subscriptions/${sub}/resourceGroups/other`;
   for (const g of [big, other]) assert.equal((await arm(server, 'PUT', `${g}?api-version=${RG}`, { body: { location: 'eastus' } })).status, 201);
   const puts = [
-    ...Array.from({ length: CLUSTERS }, (_, i) => arm(server, 'PUT', `${big}/providers/Microsoft.ContainerService/managedClusters/c${i}?api-version=${AKS}`, { body: clusterBody(i) })),
+    ...Array.from({ length: CLUSTERS }, (_, i) =>
+      arm(server, 'PUT', `${big}/providers/Microsoft.ContainerService/managedClusters/c${i}?api-version=${AKS}`, { body: clusterBody(i) }),
+    ),
     arm(server, 'PUT', `${other}/providers/Microsoft.ContainerService/managedClusters/keep?api-version=${AKS}`, { body: clusterBody(99) }),
   ];
   for (const res of await Promise.all(puts)) {
@@ -47,7 +49,10 @@ async function populate(server: TestServer): Promise<{ big: string; other: strin
 }
 
 function clustersUnder(store: Store, group: string): string[] {
-  return store.list(`${group}/providers/Microsoft.ContainerService/managedClusters/`).filter((e) => CLUSTER_KEY.test(e.key)).map((e) => e.key);
+  return store
+    .list(`${group}/providers/Microsoft.ContainerService/managedClusters/`)
+    .filter((e) => CLUSTER_KEY.test(e.key))
+    .map((e) => e.key);
 }
 
 /** Every key a cluster owns: its record, pools, node records, node resource group and what is in it. */
@@ -73,10 +78,16 @@ describe('deleting a resource group of many clusters', () => {
         if (list.status !== 200) break;
         seen.push(list.body.value.length);
       }
-      assert.ok(seen.some((n) => n > 0 && n < CLUSTERS), `the delete answered nothing between its start and its end: ${seen}`);
+      assert.ok(
+        seen.some((n) => n > 0 && n < CLUSTERS),
+        `the delete answered nothing between its start and its end: ${seen}`,
+      );
       const result = await waitForResult(server, del.headers['location']);
       assert.equal(result.status, 204);
-      assert.deepEqual(server.store.list(`${big}`).map((e) => e.key), []);
+      assert.deepEqual(
+        server.store.list(`${big}`).map((e) => e.key),
+        [],
+      );
     } finally {
       await server.close();
       removeHome(home);
@@ -94,7 +105,10 @@ describe('deleting a resource group of many clusters', () => {
         return { id, nodeRg: `/subscriptions/${server.identity.subscriptionId}/resourceGroups/${record.nodeResourceGroup}` };
       });
       const complete = new Map(clusters.map((c) => [c.id, keysOf(server.store, c.id, c.nodeRg).length]));
-      assert.ok([...complete.values()].every((n) => n >= 4), 'each cluster has a record, a pool, a node and a node resource group');
+      assert.ok(
+        [...complete.values()].every((n) => n >= 4),
+        'each cluster has a record, a pool, a node and a node resource group',
+      );
 
       const del = await arm(server, 'DELETE', `${big}?api-version=${RG}`);
       assert.equal(del.status, 202);
@@ -123,9 +137,18 @@ describe('deleting a resource group of many clusters', () => {
       closed = false;
       const result = await waitForResult(server, del.headers['location']);
       assert.equal(result.status, 204);
-      assert.deepEqual(server.store.list(big).map((e) => e.key), []);
+      assert.deepEqual(
+        server.store.list(big).map((e) => e.key),
+        [],
+      );
       for (const c of clusters) assert.deepEqual(keysOf(server.store, c.id, c.nodeRg), [], c.id);
-      assert.deepEqual(server.store.list('aksemu:clusterapi').map((e) => e.key).filter((k) => k.includes('/resourcegroups/big/')), []);
+      assert.deepEqual(
+        server.store
+          .list('aksemu:clusterapi')
+          .map((e) => e.key)
+          .filter((k) => k.includes('/resourcegroups/big/')),
+        [],
+      );
       // The other group is untouched.
       const keep = await arm(server, 'GET', `${other}/providers/Microsoft.ContainerService/managedClusters/keep?api-version=${AKS}`);
       assert.equal(keep.status, 200);

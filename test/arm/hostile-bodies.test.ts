@@ -59,7 +59,10 @@ describe('hostile request bodies', () => {
     group = `/subscriptions/${sub}/resourceGroups/rg`;
     assert.equal((await arm(server, 'PUT', `${group}?api-version=${RG}`, { body: { location: 'eastus' } })).status, 201);
     const vnet = await arm(server, 'PUT', `${group}/providers/Microsoft.Network/virtualNetworks/base?api-version=${NET}`, {
-      body: { location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.0.0.0/8'] }, subnets: [{ name: 'nics', properties: { addressPrefix: '10.0.0.0/16' } }] } },
+      body: {
+        location: 'eastus',
+        properties: { addressSpace: { addressPrefixes: ['10.0.0.0/8'] }, subnets: [{ name: 'nics', properties: { addressPrefix: '10.0.0.0/16' } }] },
+      },
     });
     assert.equal(vnet.status, 201, JSON.stringify(vnet.body));
   });
@@ -72,9 +75,21 @@ describe('hostile request bodies', () => {
   describe('JSON depth (Newtonsoft MaxDepth 64, what ARM deserializes with)', () => {
     const cases: Array<[string, string, (body: string) => string]> = [
       ['tags of a resource group', `/subscriptions/{sub}/resourcegroups/deep?api-version=${RG}`, (d) => `{"location":"eastus","tags":${d}}`],
-      ['subnets of a VNet', `{group}/providers/Microsoft.Network/virtualNetworks/deep?api-version=${NET}`, (d) => `{"location":"eastus","properties":{"subnets":${d}}}`],
-      ['aadProfile of a cluster', `{group}/providers/Microsoft.ContainerService/managedClusters/deep?api-version=${AKS}`, (d) => `{"location":"eastus","properties":{"aadProfile":${d}}}`],
-      ['a deployment template', `{group}/providers/Microsoft.Resources/deployments/deep?api-version=${RG}`, (d) => `{"properties":{"mode":"Incremental","template":${d}}}`],
+      [
+        'subnets of a VNet',
+        `{group}/providers/Microsoft.Network/virtualNetworks/deep?api-version=${NET}`,
+        (d) => `{"location":"eastus","properties":{"subnets":${d}}}`,
+      ],
+      [
+        'aadProfile of a cluster',
+        `{group}/providers/Microsoft.ContainerService/managedClusters/deep?api-version=${AKS}`,
+        (d) => `{"location":"eastus","properties":{"aadProfile":${d}}}`,
+      ],
+      [
+        'a deployment template',
+        `{group}/providers/Microsoft.Resources/deployments/deep?api-version=${RG}`,
+        (d) => `{"properties":{"mode":"Incremental","template":${d}}}`,
+      ],
     ];
     for (const [what, url, body] of cases) {
       test(`10,000 levels in ${what} is 400 InvalidRequestContent, nothing stored`, async () => {
@@ -84,7 +99,10 @@ describe('hostile request bodies', () => {
           const res = await json('PUT', u, body(deep(10_000, kind)));
           assert.equal(res.status, 400, JSON.stringify(res.body).slice(0, 300));
           assert.equal(res.body.error.code, 'InvalidRequestContent');
-          assert.match(res.body.error.message, /^The request content was invalid and could not be deserialized: 'The reader's MaxDepth of 64 has been exceeded\. Path '[^']*', line 1, position \d+\.'\.$/);
+          assert.match(
+            res.body.error.message,
+            /^The request content was invalid and could not be deserialized: 'The reader's MaxDepth of 64 has been exceeded\. Path '[^']*', line 1, position \d+\.'\.$/,
+          );
         }
         assert.deepEqual(keys(), before);
       });
@@ -96,13 +114,19 @@ describe('hostile request bodies', () => {
       // The body is level 1 and tags level 2, so the 64th object of deep(64) is level 65: at tags.a…a (63 a's),
       // opening at column 29 + 5 × 63.
       const path = ['tags', ...Array(63).fill('a')].join('.');
-      assert.equal(res.body.error.message, `The request content was invalid and could not be deserialized: 'The reader's MaxDepth of 64 has been exceeded. Path '${path}', line 1, position ${29 + 5 * 63}.'.`);
+      assert.equal(
+        res.body.error.message,
+        `The request content was invalid and could not be deserialized: 'The reader's MaxDepth of 64 has been exceeded. Path '${path}', line 1, position ${29 + 5 * 63}.'.`,
+      );
     });
 
     test('64 levels are read (the limit, not a stricter one)', async () => {
       // body, properties, then aadProfile and its 61 nested objects: 64.
-      const res = await json('PUT', `${group}/providers/Microsoft.ContainerService/managedClusters/deep64?api-version=${AKS}`,
-        JSON.stringify(cluster({ aadProfile: JSON.parse(deep(62)) })));
+      const res = await json(
+        'PUT',
+        `${group}/providers/Microsoft.ContainerService/managedClusters/deep64?api-version=${AKS}`,
+        JSON.stringify(cluster({ aadProfile: JSON.parse(deep(62)) })),
+      );
       assert.notEqual(res.body?.error?.code, 'InvalidRequestContent', JSON.stringify(res.body));
     });
   });
@@ -130,7 +154,7 @@ describe('hostile request bodies', () => {
       });
     }
 
-    test("a null body names the model it could not fill, as Newtonsoft does", async () => {
+    test('a null body names the model it could not fill, as Newtonsoft does', async () => {
       const res = await json('PUT', `${group}/providers/Microsoft.Resources/deployments/d?api-version=${RG}`, 'null');
       assert.deepEqual(res.body.error, {
         code: 'InvalidRequestContent',
@@ -159,7 +183,14 @@ describe('hostile request bodies', () => {
     const fresh = (prefix: string) => `${prefix}${++n}`;
     const nicBody = (i: number) => ({
       location: 'eastus',
-      properties: { ipConfigurations: [{ name: 'ipconfig1', properties: { subnet: { id: `${group}/providers/Microsoft.Network/virtualNetworks/base/subnets/nics` }, privateIPAllocationMethod: 'Dynamic' } }] },
+      properties: {
+        ipConfigurations: [
+          {
+            name: 'ipconfig1',
+            properties: { subnet: { id: `${group}/providers/Microsoft.Network/virtualNetworks/base/subnets/nics` }, privateIPAllocationMethod: 'Dynamic' },
+          },
+        ],
+      },
       tags: { i: String(i) },
     });
     /** A child resource's URL in a parent created for it (a child PUT changes its parent). */
@@ -169,14 +200,41 @@ describe('hostile request bodies', () => {
       return `${parent}/${childType}/child?api-version=${NET}`;
     }
     const sweeps: Array<{ what: string; method: string; path: string; url: () => Promise<string> | string; base: unknown }> = [
-      { what: 'resource group PUT', method: 'PUT', path: '/resourcegroups/{resourceGroupName}', url: () => `/subscriptions/${sub}/resourcegroups/${fresh('g')}?api-version=${RG}`, base: { location: 'eastus', tags: { a: 'b' } } },
-      { what: 'resource group PATCH', method: 'PATCH', path: '/resourcegroups/{resourceGroupName}', url: () => `${group}?api-version=${RG}`, base: { tags: { a: 'b' } } },
+      {
+        what: 'resource group PUT',
+        method: 'PUT',
+        path: '/resourcegroups/{resourceGroupName}',
+        url: () => `/subscriptions/${sub}/resourcegroups/${fresh('g')}?api-version=${RG}`,
+        base: { location: 'eastus', tags: { a: 'b' } },
+      },
+      {
+        what: 'resource group PATCH',
+        method: 'PATCH',
+        path: '/resourcegroups/{resourceGroupName}',
+        url: () => `${group}?api-version=${RG}`,
+        base: { tags: { a: 'b' } },
+      },
       {
         what: 'VNet',
         method: 'PUT',
         path: '/virtualNetworks/{virtualNetworkName}',
         url: () => `${group}/providers/Microsoft.Network/virtualNetworks/${fresh('v')}?api-version=${NET}`,
-        base: { location: 'eastus', properties: { addressSpace: { addressPrefixes: ['192.168.0.0/16'] }, subnets: [{ name: 's', properties: { addressPrefix: '192.168.0.0/24', delegations: [{ name: 'd', properties: { serviceName: 'Microsoft.ContainerInstance/containerGroups' } }], serviceEndpoints: [{ service: 'Microsoft.Storage' }] } }] } },
+        base: {
+          location: 'eastus',
+          properties: {
+            addressSpace: { addressPrefixes: ['192.168.0.0/16'] },
+            subnets: [
+              {
+                name: 's',
+                properties: {
+                  addressPrefix: '192.168.0.0/24',
+                  delegations: [{ name: 'd', properties: { serviceName: 'Microsoft.ContainerInstance/containerGroups' } }],
+                  serviceEndpoints: [{ service: 'Microsoft.Storage' }],
+                },
+              },
+            ],
+          },
+        },
       },
       {
         what: 'subnet',
@@ -190,21 +248,54 @@ describe('hostile request bodies', () => {
         method: 'PUT',
         path: '/networkSecurityGroups/{networkSecurityGroupName}',
         url: () => `${group}/providers/Microsoft.Network/networkSecurityGroups/${fresh('n')}?api-version=${NET}`,
-        base: { location: 'eastus', properties: { securityRules: [{ name: 'r', properties: { protocol: 'Tcp', access: 'Allow', direction: 'Inbound', priority: 100, sourcePortRange: '*', destinationPortRange: '80', sourceAddressPrefix: '*', destinationAddressPrefix: '*' } }] } },
+        base: {
+          location: 'eastus',
+          properties: {
+            securityRules: [
+              {
+                name: 'r',
+                properties: {
+                  protocol: 'Tcp',
+                  access: 'Allow',
+                  direction: 'Inbound',
+                  priority: 100,
+                  sourcePortRange: '*',
+                  destinationPortRange: '80',
+                  sourceAddressPrefix: '*',
+                  destinationAddressPrefix: '*',
+                },
+              },
+            ],
+          },
+        },
       },
       {
         what: 'security rule',
         method: 'PUT',
         path: '/securityRules/{securityRuleName}',
         url: () => inFreshParent('networkSecurityGroups', 'securityRules'),
-        base: { properties: { protocol: 'Tcp', access: 'Allow', direction: 'Inbound', priority: 100, sourcePortRange: '*', destinationPortRange: '80', sourceAddressPrefix: '*', destinationAddressPrefix: '*' } },
+        base: {
+          properties: {
+            protocol: 'Tcp',
+            access: 'Allow',
+            direction: 'Inbound',
+            priority: 100,
+            sourcePortRange: '*',
+            destinationPortRange: '80',
+            sourceAddressPrefix: '*',
+            destinationAddressPrefix: '*',
+          },
+        },
       },
       {
         what: 'route table',
         method: 'PUT',
         path: '/routeTables/{routeTableName}',
         url: () => `${group}/providers/Microsoft.Network/routeTables/${fresh('t')}?api-version=${NET}`,
-        base: { location: 'eastus', properties: { routes: [{ name: 'r', properties: { addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.1.1.1' } }] } },
+        base: {
+          location: 'eastus',
+          properties: { routes: [{ name: 'r', properties: { addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.1.1.1' } }] },
+        },
       },
       {
         what: 'route',
@@ -213,7 +304,13 @@ describe('hostile request bodies', () => {
         url: () => inFreshParent('routeTables', 'routes'),
         base: { properties: { addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.1.1.1' } },
       },
-      { what: 'NIC', method: 'PUT', path: '/networkInterfaces/{networkInterfaceName}', url: () => `${group}/providers/Microsoft.Network/networkInterfaces/${fresh('nic')}?api-version=${NET}`, base: nicBody(0) },
+      {
+        what: 'NIC',
+        method: 'PUT',
+        path: '/networkInterfaces/{networkInterfaceName}',
+        url: () => `${group}/providers/Microsoft.Network/networkInterfaces/${fresh('nic')}?api-version=${NET}`,
+        base: nicBody(0),
+      },
       {
         what: 'virtual machine',
         method: 'PUT',
@@ -233,13 +330,25 @@ describe('hostile request bodies', () => {
           },
         },
       },
-      { what: 'managed cluster', method: 'PUT', path: '/managedClusters/{resourceName}', url: () => `${group}/providers/Microsoft.ContainerService/managedClusters/${fresh('c')}?api-version=${AKS}`, base: cluster() },
+      {
+        what: 'managed cluster',
+        method: 'PUT',
+        path: '/managedClusters/{resourceName}',
+        url: () => `${group}/providers/Microsoft.ContainerService/managedClusters/${fresh('c')}?api-version=${AKS}`,
+        base: cluster(),
+      },
       {
         what: 'role assignment',
         method: 'PUT',
         path: '/roleAssignments/{roleAssignmentName}',
         url: () => `${group}/providers/Microsoft.Authorization/roleAssignments/3f0b5c1a-0000-4000-8000-${String(++n).padStart(12, '0')}?api-version=${AUTHZ}`,
-        base: { properties: { roleDefinitionId: `/subscriptions/${'{sub}'}/providers/Microsoft.Authorization/roleDefinitions/4d97b98b-1d4f-4787-a291-c67834d212e7`, principalId: '6b0e2b5a-0000-4000-8000-000000000001', principalType: 'ServicePrincipal' } },
+        base: {
+          properties: {
+            roleDefinitionId: `/subscriptions/${'{sub}'}/providers/Microsoft.Authorization/roleDefinitions/4d97b98b-1d4f-4787-a291-c67834d212e7`,
+            principalId: '6b0e2b5a-0000-4000-8000-000000000001',
+            principalType: 'ServicePrincipal',
+          },
+        },
       },
     ];
 
@@ -251,7 +360,8 @@ describe('hostile request bodies', () => {
           const url = await sweep.url();
           const body = JSON.parse(JSON.stringify(v.body).replaceAll('{sub}', sub).replaceAll('vmnic{n}', `vmnic${n}`));
           const res: Reply = await arm(server, sweep.method, url, { body });
-          if (res.status >= 500 || res.body?.error?.code === undefined && res.status >= 400) failures.push(`${v.label} → ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+          if (res.status >= 500 || (res.body?.error?.code === undefined && res.status >= 400))
+            failures.push(`${v.label} → ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
           if (res.status < 300) {
             const read = await arm(server, 'GET', url);
             if (read.status >= 500) failures.push(`GET after ${v.label} → ${read.status}`);
@@ -268,17 +378,37 @@ describe('hostile request bodies', () => {
     const targets = () => [
       { method: 'PUT', url: `/subscriptions/${sub}/resourcegroups/tagged?api-version=${RG}`, body: (t: unknown) => ({ location: 'eastus', tags: t }) },
       { method: 'PATCH', url: `${group}?api-version=${RG}`, body: (t: unknown) => ({ tags: t }) },
-      { method: 'PUT', url: `${group}/providers/Microsoft.Network/routeTables/tagged?api-version=${NET}`, body: (t: unknown) => ({ location: 'eastus', tags: t }) },
-      { method: 'PUT', url: `${group}/providers/Microsoft.ContainerService/managedClusters/tagged?api-version=${AKS}`, body: (t: unknown) => ({ ...cluster(), tags: t }) },
+      {
+        method: 'PUT',
+        url: `${group}/providers/Microsoft.Network/routeTables/tagged?api-version=${NET}`,
+        body: (t: unknown) => ({ location: 'eastus', tags: t }),
+      },
+      {
+        method: 'PUT',
+        url: `${group}/providers/Microsoft.ContainerService/managedClusters/tagged?api-version=${AKS}`,
+        body: (t: unknown) => ({ ...cluster(), tags: t }),
+      },
     ];
 
     test("over the limits: ARM's codes and messages, nothing stored", async () => {
       const long = 'n'.repeat(513);
       const cases: Array<[unknown, string, string]> = [
         [tags(51), 'InvalidTags', "Too many tags specified. Requested tag count - '51'. Maximum number of tags allowed - '50'."],
-        [{ [long]: 'v' }, 'InvalidTagName', `Tag key too large. Following tag name '${long}' exceeded the maximum length. Maximum allowed length for tag name - '512' characters.`],
-        [{ a: 'v'.repeat(257) }, 'InvalidTagValueLength', `Tag value too large. Following tag value '${'v'.repeat(257)}' exceeded the maximum length. Maximum allowed length for tag value - '256' characters.`],
-        [{ 'a/b': 'v', 'c<d': 'v', ok: 'v', 'e\u0001': 'v' }, 'InvalidTagNameCharacters', "The tag names 'a/b, c<d, e\u0001' have reserved characters '<,>,%,&,\\,?,/' or control characters."],
+        [
+          { [long]: 'v' },
+          'InvalidTagName',
+          `Tag key too large. Following tag name '${long}' exceeded the maximum length. Maximum allowed length for tag name - '512' characters.`,
+        ],
+        [
+          { a: 'v'.repeat(257) },
+          'InvalidTagValueLength',
+          `Tag value too large. Following tag value '${'v'.repeat(257)}' exceeded the maximum length. Maximum allowed length for tag value - '256' characters.`,
+        ],
+        [
+          { 'a/b': 'v', 'c<d': 'v', ok: 'v', 'e\u0001': 'v' },
+          'InvalidTagNameCharacters',
+          "The tag names 'a/b, c<d, e\u0001' have reserved characters '<,>,%,&,\\,?,/' or control characters.",
+        ],
         [{ ' ': 'v' }, 'InvalidTagName', 'The tag name must be non-null, non-empty and non-whitespace only. Please provide an actual value.'],
       ];
       for (const target of targets()) {
@@ -307,7 +437,11 @@ describe('hostile request bodies', () => {
       const res = await json('PUT', url, '{"location":"eastus","tags":{"__proto__":"p","constructor":"c","toString":"s"}}');
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const read = await arm(server, 'GET', url);
-      assert.deepEqual(Object.entries(read.body.tags), [['__proto__', 'p'], ['constructor', 'c'], ['toString', 's']]);
+      assert.deepEqual(Object.entries(read.body.tags), [
+        ['__proto__', 'p'],
+        ['constructor', 'c'],
+        ['toString', 's'],
+      ]);
       const patched = await json('PATCH', url, '{"tags":{"__proto__":"q"}}');
       assert.equal(patched.status, 200);
       assert.deepEqual(Object.entries(patched.body.tags), [['__proto__', 'q']]);
@@ -315,10 +449,18 @@ describe('hostile request bodies', () => {
     });
 
     test('__proto__ as a member: strict mode names it, loose mode drops it; neither pollutes', async () => {
-      const res = await json('PUT', `${group}/providers/Microsoft.Network/routeTables/proto?api-version=${NET}`, '{"location":"eastus","properties":{"__proto__":{"polluted":true}}}');
+      const res = await json(
+        'PUT',
+        `${group}/providers/Microsoft.Network/routeTables/proto?api-version=${NET}`,
+        '{"location":"eastus","properties":{"__proto__":{"polluted":true}}}',
+      );
       assert.equal(res.status, 400);
       assert.equal(res.body.error.target, 'properties.__proto__');
-      const tagObject = await json('PUT', `/subscriptions/${sub}/resourcegroups/proto2?api-version=${RG}`, '{"location":"eastus","tags":{"__proto__":{"polluted":true}}}');
+      const tagObject = await json(
+        'PUT',
+        `/subscriptions/${sub}/resourcegroups/proto2?api-version=${RG}`,
+        '{"location":"eastus","tags":{"__proto__":{"polluted":true}}}',
+      );
       assert.equal(tagObject.status, 400);
       assert.equal(tagObject.body.error.target, 'tags.__proto__');
       assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
@@ -326,7 +468,10 @@ describe('hostile request bodies', () => {
 
     test('free-form members (aadProfile) keep __proto__ and constructor.prototype as data', async () => {
       const url = `${group}/providers/Microsoft.ContainerService/managedClusters/proto?api-version=${AKS}`;
-      const raw = JSON.stringify(cluster()).replace('"dnsPrefix"', '"aadProfile":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}},"dnsPrefix"');
+      const raw = JSON.stringify(cluster()).replace(
+        '"dnsPrefix"',
+        '"aadProfile":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}},"dnsPrefix"',
+      );
       const res = await json('PUT', url, raw);
       assert.ok(res.status < 500, JSON.stringify(res.body));
       assert.equal(({} as Record<string, unknown>)['polluted'], undefined);

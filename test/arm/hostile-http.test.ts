@@ -54,7 +54,12 @@ describe('hostile HTTP', () => {
     // The fuzzer's case: a client still writing 9 MB when the server answered saw EPIPE.
     const body = JSON.stringify({ location: 'eastus', tags: { big: 'x'.repeat(9_000_000) } });
     for (let i = 0; i < 3; i++) {
-      const answer = parse(await raw(server, `PUT ${groups}/big?api-version=${RG} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
+      const answer = parse(
+        await raw(
+          server,
+          `PUT ${groups}/big?api-version=${RG} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        ),
+      );
       assert.equal(answer.status, 413);
       assert.equal(answer.body.error.code, 'RequestEntityTooLarge');
     }
@@ -64,7 +69,9 @@ describe('hostile HTTP', () => {
     const group = `${groups}/${encodeURIComponent('ÆØÅ-名前')}`;
     assert.equal((await arm(server, 'PUT', `${group}?api-version=${RG}`, { body: { location: 'eastus' } })).status, 201);
     const template = { $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#', contentVersion: '1.0.0.0', resources: [] };
-    const put = await arm(server, 'PUT', `${group}/providers/Microsoft.Resources/deployments/d1?api-version=${RG}`, { body: { properties: { mode: 'Incremental', template } } });
+    const put = await arm(server, 'PUT', `${group}/providers/Microsoft.Resources/deployments/d1?api-version=${RG}`, {
+      body: { properties: { mode: 'Incremental', template } },
+    });
     assert.equal(put.status, 201, JSON.stringify(put.body));
     const status = String(put.headers['azure-asyncoperation']);
     assert.match(status, /\/resourceGroups\/%C3%86%C3%98%C3%85-%E5%90%8D%E5%89%8D\//i);
@@ -84,14 +91,20 @@ describe('hostile HTTP', () => {
     });
 
     test('headers over the limit: 431 RequestHeaderFieldsTooLarge', async () => {
-      const res = parse(await raw(server, `GET ${groups}?api-version=${RG} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`));
+      const res = parse(
+        await raw(server, `GET ${groups}?api-version=${RG} HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`),
+      );
       assert.equal(res.status, 431);
       assert.deepEqual(res.body, { error: { code: 'RequestHeaderFieldsTooLarge', message: 'The request headers are larger than the server accepts.' } });
       assert.match(res.headers, /content-type: application\/json; charset=utf-8/i);
     });
 
     test('a request Node cannot parse: 400 BadRequest', async () => {
-      for (const text of ['GARBAGE\r\n\r\n', 'PUT /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\nConnection: close\r\n\r\n', 'GET /x HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n']) {
+      for (const text of [
+        'GARBAGE\r\n\r\n',
+        'PUT /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\nConnection: close\r\n\r\n',
+        'GET /x HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n',
+      ]) {
         const res = parse(await raw(server, text));
         assert.equal(res.status, 400, text);
         assert.deepEqual(res.body, { error: { code: 'BadRequest', message: 'The request is not valid HTTP.' } }, text);
@@ -114,7 +127,12 @@ describe('hostile HTTP', () => {
 
     test('the token endpoint issues no token for a foreign Host, and the discovery document names our URL', async () => {
       const form = (scope: string) =>
-        new URLSearchParams({ grant_type: 'client_credentials', client_id: server.identity.clientId, client_secret: server.identity.clientSecret, scope }).toString();
+        new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: server.identity.clientId,
+          client_secret: server.identity.clientSecret,
+          scope,
+        }).toString();
       const evil = await server.app.inject({
         method: 'POST',
         url: '/adfs/oauth2/token',
@@ -125,7 +143,11 @@ describe('hostile HTTP', () => {
       assert.equal(JSON.parse(evil.body).error, 'invalid_resource');
       const config = await server.app.inject({ method: 'GET', url: '/adfs/.well-known/openid-configuration', headers: { host: 'evil.example:8443' } });
       assert.equal(JSON.parse(config.body).token_endpoint, `${ours()}/adfs/oauth2/token`);
-      const metadata = await server.app.inject({ method: 'GET', url: '/metadata/endpoints?api-version=2022-09-01', headers: { host: `127.0.0.1:${server.port + 1}` } });
+      const metadata = await server.app.inject({
+        method: 'GET',
+        url: '/metadata/endpoints?api-version=2022-09-01',
+        headers: { host: `127.0.0.1:${server.port + 1}` },
+      });
       assert.equal(JSON.parse(metadata.body)[0].resourceManager, `${ours()}/`);
     });
 
@@ -172,7 +194,10 @@ describe('rate limit', () => {
       }
       assert.ok(statuses.includes(429), String(statuses));
       assert.deepEqual(limited!.body, {
-        error: { code: 'TooManyRequests', message: 'The client sent more requests than aksemu accepts (a burst of 5, then 2 per second). Please retry after 1 seconds.' },
+        error: {
+          code: 'TooManyRequests',
+          message: 'The client sent more requests than aksemu accepts (a burst of 5, then 2 per second). Please retry after 1 seconds.',
+        },
       });
       assert.equal(limited!.headers['retry-after'], '1');
       await new Promise((r) => setTimeout(r, 1100));

@@ -63,7 +63,8 @@ describe('hostile resource ids', () => {
     assert.equal(read.status, 400);
     assert.deepEqual(read.body.error, {
       code: 'InvalidResourceGroup',
-      message: "The provided resource group name 'r/providers/Microsoft.Network/virtualNetworks/v' has these invalid characters: '////'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.",
+      message:
+        "The provided resource group name 'r/providers/Microsoft.Network/virtualNetworks/v' has these invalid characters: '////'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.",
     });
     const del = await arm(server, 'DELETE', `${subPath}/resourcegroups/r%2Fproviders%2FMicrosoft.Network%2FvirtualNetworks%2Fv?api-version=${RG}`);
     assert.equal(del.status, 400);
@@ -81,7 +82,11 @@ describe('hostile resource ids', () => {
       message:
         "The resource name 'v/subnets/x' is invalid. A name cannot contain '<', '>', '%', '&', ':', '\\', '?', '/', '#' or control characters, and has at most 260 characters.",
     });
-    const read = await arm(server, 'GET', `${subPath}/resourceGroups/r/providers/Microsoft.ContainerService/managedClusters/c%2FagentPools%2Fnodepool1?api-version=${AKS}`);
+    const read = await arm(
+      server,
+      'GET',
+      `${subPath}/resourceGroups/r/providers/Microsoft.ContainerService/managedClusters/c%2FagentPools%2Fnodepool1?api-version=${AKS}`,
+    );
     assert.equal(read.status, 400);
     assert.equal(read.body.error.code, 'InvalidResourceName');
     assert.deepEqual(keys(), before);
@@ -91,9 +96,40 @@ describe('hostile resource ids', () => {
     const before = keys();
     const rg = `${subPath}/resourceGroups/r/providers/Microsoft.Network`;
     const bodies: Array<[string, unknown]> = [
-      [`${rg}/virtualNetworks/v1`, { location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.1.0.0/16'] }, subnets: [{ name: 'a/b', properties: { addressPrefix: '10.1.0.0/24' } }] } }],
-      [`${rg}/routeTables/t1`, { location: 'eastus', properties: { routes: [{ name: 'a/b', properties: { addressPrefix: '10.9.0.0/16', nextHopType: 'None' } }] } }],
-      [`${rg}/networkSecurityGroups/n1`, { location: 'eastus', properties: { securityRules: [{ name: 'a/b', properties: { priority: 100, direction: 'Inbound', access: 'Allow', protocol: '*', sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' } }] } }],
+      [
+        `${rg}/virtualNetworks/v1`,
+        {
+          location: 'eastus',
+          properties: { addressSpace: { addressPrefixes: ['10.1.0.0/16'] }, subnets: [{ name: 'a/b', properties: { addressPrefix: '10.1.0.0/24' } }] },
+        },
+      ],
+      [
+        `${rg}/routeTables/t1`,
+        { location: 'eastus', properties: { routes: [{ name: 'a/b', properties: { addressPrefix: '10.9.0.0/16', nextHopType: 'None' } }] } },
+      ],
+      [
+        `${rg}/networkSecurityGroups/n1`,
+        {
+          location: 'eastus',
+          properties: {
+            securityRules: [
+              {
+                name: 'a/b',
+                properties: {
+                  priority: 100,
+                  direction: 'Inbound',
+                  access: 'Allow',
+                  protocol: '*',
+                  sourceAddressPrefix: '*',
+                  sourcePortRange: '*',
+                  destinationAddressPrefix: '*',
+                  destinationPortRange: '*',
+                },
+              },
+            ],
+          },
+        },
+      ],
     ];
     for (const [path, body] of bodies) {
       const put = await arm(server, 'PUT', `${path}?api-version=${NET}`, { body });
@@ -139,14 +175,19 @@ describe('hostile resource ids', () => {
       code: 'NodeResourceGroupAlreadyExists',
       message: `Node resource group 'Other' under subscription '${sub}' already exists, please provide a new one.`,
     });
-    assert.deepEqual(keys().filter((k) => !k.toLowerCase().endsWith('/resourcegroups/other')), before);
+    assert.deepEqual(
+      keys().filter((k) => !k.toLowerCase().endsWith('/resourcegroups/other')),
+      before,
+    );
     const deleted = await arm(server, 'DELETE', `${subPath}/resourcegroups/other?api-version=${RG}`);
     assert.equal((await waitForResult(server, deleted.headers['location'])).status, 204);
   });
 
   test('control characters and the other characters ARM refuses in names', async () => {
     for (const name of ['a%00b', 'a%0Ab', 'a%3Cb', 'a%3Eb', 'a%25b', 'a%26b', 'a%3Ab', 'a%5Cb', 'a%3Fb', 'a%23b', 'a%7Fb', 'x'.repeat(261)]) {
-      const res = await arm(server, 'PUT', `${subPath}/resourceGroups/r/providers/Microsoft.Network/routeTables/${name}?api-version=${NET}`, { body: { location: 'eastus' } });
+      const res = await arm(server, 'PUT', `${subPath}/resourceGroups/r/providers/Microsoft.Network/routeTables/${name}?api-version=${NET}`, {
+        body: { location: 'eastus' },
+      });
       assert.equal(res.status, 400, name);
       assert.equal(res.body.error.code, 'InvalidResourceName', name);
     }
@@ -175,6 +216,9 @@ describe('hostile resource ids', () => {
   test('the server still answers, with only what valid requests stored', async () => {
     const groups = await arm(server, 'GET', `${subPath}/resourcegroups?api-version=${RG}`);
     assert.equal(groups.status, 200);
-    assert.deepEqual(groups.body.value.map((g: { name: string }) => g.name), ['r']);
+    assert.deepEqual(
+      groups.body.value.map((g: { name: string }) => g.name),
+      ['r'],
+    );
   });
 });

@@ -30,8 +30,22 @@ describe('invokeRoute and Lro.immediate', () => {
     for (const p of [...defaultProviders(), widgetsProvider()]) registry.add(p);
     lro = new Lro(store, registry, { delayMs: 60_000, log: () => {} });
     identity = loadOrCreateIdentity(store);
-    caller = { registry, store, lro: lro.immediate(), identity, principal: { appId: 'a', objectId: 'o', tenantId: identity.tenantId }, baseUrl: 'https://127.0.0.1:1', loose: false, requestId: 'r' };
-    invokeRoute(caller, { method: 'PUT', path: `/subscriptions/${identity.subscriptionId}/resourcegroups/rg`, apiVersion: '2021-04-01', body: { location: 'eastus' } });
+    caller = {
+      registry,
+      store,
+      lro: lro.immediate(),
+      identity,
+      principal: { appId: 'a', objectId: 'o', tenantId: identity.tenantId },
+      baseUrl: 'https://127.0.0.1:1',
+      loose: false,
+      requestId: 'r',
+    };
+    invokeRoute(caller, {
+      method: 'PUT',
+      path: `/subscriptions/${identity.subscriptionId}/resourcegroups/rg`,
+      apiVersion: '2021-04-01',
+      body: { location: 'eastus' },
+    });
   });
   afterEach(() => {
     lro.close();
@@ -66,10 +80,19 @@ describe('invokeRoute and Lro.immediate', () => {
       (e: unknown) => e instanceof ArmError && e.code === 'NoRegisteredProviderFound',
     );
     assert.throws(
-      () => invokeRoute(caller, { method: 'GET', path: `/subscriptions/${identity.subscriptionId}/resourceGroups/rg/providers/Test.Widgets/gadgets/g`, apiVersion: '2023-01-01' }),
+      () =>
+        invokeRoute(caller, {
+          method: 'GET',
+          path: `/subscriptions/${identity.subscriptionId}/resourceGroups/rg/providers/Test.Widgets/gadgets/g`,
+          apiVersion: '2023-01-01',
+        }),
       (e: unknown) => e instanceof ArmError && e.code === 'InvalidResourceType',
     );
-    assert.equal(invokeRoute({ ...caller, loose: true }, { method: 'PUT', path: widget('w3'), apiVersion: '2023-01-01', body: { location: 'eastus', colour: 'red' } }).status, 201);
+    assert.equal(
+      invokeRoute({ ...caller, loose: true }, { method: 'PUT', path: widget('w3'), apiVersion: '2023-01-01', body: { location: 'eastus', colour: 'red' } })
+        .status,
+      201,
+    );
   });
 
   test('a body built in process is held to the depth limit (no text to scan), and names stay checked', () => {
@@ -78,7 +101,9 @@ describe('invokeRoute and Lro.immediate', () => {
     assert.throws(
       () => invokeRoute(caller, { method: 'PUT', path: widget('deep'), apiVersion: '2023-01-01', body: { location: 'eastus', properties: { size: deep } } }),
       (e: unknown) =>
-        e instanceof ArmError && e.code === 'InvalidRequestContent' && e.message.endsWith(`MaxDepth of 64 has been exceeded. Path 'properties.size${'[0]'.repeat(62)}'.'.`),
+        e instanceof ArmError &&
+        e.code === 'InvalidRequestContent' &&
+        e.message.endsWith(`MaxDepth of 64 has been exceeded. Path 'properties.size${'[0]'.repeat(62)}'.'.`),
     );
     assert.throws(
       () => invokeRoute(caller, { method: 'PUT', path: widget('a%2Fb'), apiVersion: '2023-01-01', body: { location: 'eastus' } }),
@@ -98,6 +123,9 @@ describe('invokeRoute and Lro.immediate', () => {
     );
     assert.equal(store.get(widget('ok')), undefined);
     assert.equal(store.get(widget('broken')), undefined);
-    assert.deepEqual(store.list('aksemu:operations/').filter((e) => (e.value as any).resourceId.includes('/widgets/')), []);
+    assert.deepEqual(
+      store.list('aksemu:operations/').filter((e) => (e.value as any).resourceId.includes('/widgets/')),
+      [],
+    );
   });
 });

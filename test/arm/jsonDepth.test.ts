@@ -17,13 +17,19 @@ function message(text: string, max = 3): string | undefined {
 
 describe('checkTextDepth', () => {
   test('brackets in strings (escaped quotes too), single-quoted strings and comments are not levels', () => {
-    assert.equal(message(`{"a":"[[[[{{{{", "b":"\\"[[[[", 'c':'{{{{', // [[[[
-      /* {{{{ */ "d":[1]}`), undefined);
+    assert.equal(
+      message(`{"a":"[[[[{{{{", "b":"\\"[[[[", 'c':'{{{{', // [[[[
+      /* {{{{ */ "d":[1]}`),
+      undefined,
+    );
   });
 
   test('the path and position of the level too deep, on the line it opens', () => {
     assert.equal(message('{"a":{"b":[1,{"c":{}}]}}'), "The reader's MaxDepth of 3 has been exceeded. Path 'a.b[1]', line 1, position 14.");
-    assert.equal(message('{\n  template: {\n    resources: [\n      {}]}}'), "The reader's MaxDepth of 3 has been exceeded. Path 'template.resources[0]', line 4, position 7.");
+    assert.equal(
+      message('{\n  template: {\n    resources: [\n      {}]}}'),
+      "The reader's MaxDepth of 3 has been exceeded. Path 'template.resources[0]', line 4, position 7.",
+    );
     assert.equal(message('[[[[]]]]'), "The reader's MaxDepth of 3 has been exceeded. Path '[0][0][0]', line 1, position 4.");
   });
 

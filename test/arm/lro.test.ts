@@ -23,7 +23,9 @@ function widgetUrl(server: TestServer, name: string): string {
 }
 
 async function makeGroup(server: TestServer): Promise<void> {
-  const res = await arm(server, 'PUT', `/subscriptions/${server.identity.subscriptionId}/resourcegroups/rg?api-version=2021-04-01`, { body: { location: 'eastus' } });
+  const res = await arm(server, 'PUT', `/subscriptions/${server.identity.subscriptionId}/resourcegroups/rg?api-version=2021-04-01`, {
+    body: { location: 'eastus' },
+  });
   assert.equal(res.status, 201);
 }
 
@@ -35,7 +37,10 @@ test('PUT: 201 Creating + Azure-AsyncOperation; the operation succeeds; the reso
     assert.equal(created.body.properties.provisioningState, 'Creating');
     assert.equal(created.headers['retry-after'], '1');
     const asyncOp = String(created.headers['azure-asyncoperation']);
-    assert.match(asyncOp, new RegExp(`/subscriptions/${server.identity.subscriptionId}/providers/Test.Widgets/locations/eastus/operations/[0-9a-f-]{36}\\?api-version=2023-01-01$`));
+    assert.match(
+      asyncOp,
+      new RegExp(`/subscriptions/${server.identity.subscriptionId}/providers/Test.Widgets/locations/eastus/operations/[0-9a-f-]{36}\\?api-version=2023-01-01$`),
+    );
 
     const done = await waitForOperation(server, pathOf(asyncOp));
     assert.equal(done.status, 'Succeeded');
@@ -82,8 +87,9 @@ test('restart: operations left InProgress run to completion, consistently', asyn
     await makeGroup(server);
     const sub = server.identity.subscriptionId;
     const created = await arm(server, 'PUT', widgetUrl(server, 'w'), { body: { location: 'eastus' } });
-    const deleting = await arm(server, 'PUT', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`, { body: { location: 'eastus' } })
-      .then(() => arm(server, 'DELETE', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`));
+    const deleting = await arm(server, 'PUT', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`, { body: { location: 'eastus' } }).then(() =>
+      arm(server, 'DELETE', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`),
+    );
     assert.equal((await arm(server, 'GET', pathOf(created.headers['azure-asyncoperation']))).body.status, 'InProgress');
     await server.close(); // as good as a crash: the work has not run
 

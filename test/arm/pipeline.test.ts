@@ -195,7 +195,10 @@ describe('ARM pipeline', () => {
       const res = await arm(server, 'GET', `${groups}?api-version=2021-04-01&$skiptoken=${token}`);
       const lines = server.logLines.slice(before);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, new RegExp(`^GET /subscriptions/[^ ]+/resourcegroups\\?api-version=2021-04-01 200 \\d+\\.\\dms ${res.headers['x-ms-request-id']}$`));
+      assert.match(
+        lines[0]!,
+        new RegExp(`^GET /subscriptions/[^ ]+/resourcegroups\\?api-version=2021-04-01 200 \\d+\\.\\dms ${res.headers['x-ms-request-id']}$`),
+      );
       for (const line of server.logLines) {
         assert.ok(!line.includes(server.identity.clientSecret), 'client secret in log');
         assert.ok(!line.includes(token), 'token in log');

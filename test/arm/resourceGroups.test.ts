@@ -84,7 +84,8 @@ describe('Microsoft.Resources', () => {
     assert.equal(chars.status, 400);
     assert.deepEqual(chars.body.error, {
       code: 'InvalidResourceGroup',
-      message: "The provided resource group name 'bad name!' has these invalid characters: ' !'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.",
+      message:
+        "The provided resource group name 'bad name!' has these invalid characters: ' !'. The name can only be a letter, digit, '-', '.', '(', ')' or '_'.",
     });
     assert.equal((await put('x'.repeat(91))).body.error.code, 'InvalidResourceGroup');
     assert.equal((await put('ends.')).body.error.code, 'InvalidResourceGroup');
@@ -98,7 +99,10 @@ describe('Microsoft.Resources', () => {
     const unknown = await arm(server, 'PUT', url, { body: { location: 'atlantis' } });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error.code, 'LocationNotAvailableForResourceGroup');
-    assert.match(unknown.body.error.message, /^The provided location 'atlantis' is not available for resource group\. List of available regions is '.*eastus.*'\.$/);
+    assert.match(
+      unknown.body.error.message,
+      /^The provided location 'atlantis' is not available for resource group\. List of available regions is '.*eastus.*'\.$/,
+    );
     assert.equal((await arm(server, 'PUT', url, { body: { location: 'chinanorth3' } })).status, 201);
     const moved = await arm(server, 'PUT', url, { body: { location: 'westus' } });
     assert.equal(moved.status, 409);
@@ -115,8 +119,15 @@ describe('Microsoft.Resources', () => {
     assert.equal(patched.status, 200);
     assert.deepEqual(patched.body.tags, { team: 'aks', tier: 'x' });
     assert.equal(patched.body.location, 'eastus');
-    const list = await arm(server, 'GET', `/subscriptions/${sub}/resourcegroups?api-version=2021-04-01&$filter=${encodeURIComponent("tagName eq 'TEAM' and tagValue eq 'aks'")}`);
-    assert.deepEqual(list.body.value.map((g: { name: string }) => g.name), ['patchRG']);
+    const list = await arm(
+      server,
+      'GET',
+      `/subscriptions/${sub}/resourcegroups?api-version=2021-04-01&$filter=${encodeURIComponent("tagName eq 'TEAM' and tagValue eq 'aks'")}`,
+    );
+    assert.deepEqual(
+      list.body.value.map((g: { name: string }) => g.name),
+      ['patchRG'],
+    );
   });
 
   test('az group delete: 202 + Location; operationresults 202 then 204; children and hooks go with it', async () => {

@@ -30,12 +30,13 @@ test('null means not given', () => {
 });
 
 test('strict: every unknown member is named, with its path and model', () => {
-  const err = armError(() =>
-    checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: true }], more: 2 } }, true),
-  );
+  const err = armError(() => checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: true }], more: 2 } }, true));
   assert.equal(err.status, 400);
   assert.equal(err.code, 'InvalidRequestContent');
-  assert.deepEqual(err.details?.map((d) => d.target), ['extra', 'properties.items[0].bogus', 'properties.more']);
+  assert.deepEqual(
+    err.details?.map((d) => d.target),
+    ['extra', 'properties.items[0].bogus', 'properties.more'],
+  );
   assert.match(err.message, /Could not find member 'extra' on object of type 'Thing'\. Path 'extra'\./);
   assert.match(err.message, /Could not find member 'bogus' on object of type 'Item'\. Path 'properties\.items\[0\]\.bogus'\./);
   assert.match(err.message, /--loose/);

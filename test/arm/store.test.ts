@@ -23,10 +23,19 @@ test('list by prefix, children only, and deletePrefix', () => {
   store.put('/subscriptions/s/resourceGroups/b', 'b');
   store.put('/subscriptions/s/resourceGroupsX', 'not a child');
   store.put('/subscriptions/t/resourceGroups/c', 'c');
-  assert.deepEqual(store.list('/subscriptions/s/resourcegroups/').map((e) => e.value), ['a', 'a1', 'b']);
-  assert.deepEqual(store.list('/subscriptions/S/resourceGroups/', { children: true }).map((e) => e.value), ['a', 'b']);
+  assert.deepEqual(
+    store.list('/subscriptions/s/resourcegroups/').map((e) => e.value),
+    ['a', 'a1', 'b'],
+  );
+  assert.deepEqual(
+    store.list('/subscriptions/S/resourceGroups/', { children: true }).map((e) => e.value),
+    ['a', 'b'],
+  );
   assert.equal(store.deletePrefix('/subscriptions/s/resourceGroups/a/'), 1);
-  assert.deepEqual(store.list('/subscriptions/s/').map((e) => e.value), ['a', 'b', 'not a child']);
+  assert.deepEqual(
+    store.list('/subscriptions/s/').map((e) => e.value),
+    ['a', 'b', 'not a child'],
+  );
   assert.equal(store.list('').length, 4);
   store.close();
 });

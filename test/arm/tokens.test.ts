@@ -103,7 +103,10 @@ describe('token claims and algorithms', () => {
   });
 
   test('issuer and audience are checked on tokens signed with our key', async () => {
-    assert.deepEqual(await status(await signed(claims({ iss: 'https://sts.windows.net/11111111-1111-1111-1111-111111111111/' }))), { status: 401, code: 'InvalidAuthenticationTokenTenant' });
+    assert.deepEqual(await status(await signed(claims({ iss: 'https://sts.windows.net/11111111-1111-1111-1111-111111111111/' }))), {
+      status: 401,
+      code: 'InvalidAuthenticationTokenTenant',
+    });
     assert.deepEqual(await status(await signed(claims({ aud: 'https://vault.azure.net' }))), { status: 401, code: 'InvalidAuthenticationTokenAudience' });
     assert.deepEqual(await status(await signed(claims({ aud: 'https://evil.example/' }))), { status: 401, code: 'InvalidAuthenticationTokenAudience' });
   });

@@ -83,7 +83,10 @@ describe('access', () => {
     assign(store, identity, READER, SUB);
     assert.equal(hasPermission(store, identity, SUBNET, READ), true);
     assert.equal(hasPermission(store, identity, SUBNET, JOIN), false);
-    assert.deepEqual(effectiveActions(store, identity, SUBNET).filter((a) => !a.endsWith('/read')), []);
+    assert.deepEqual(
+      effectiveActions(store, identity, SUBNET).filter((a) => !a.endsWith('/read')),
+      [],
+    );
 
     assign(store, stranger, CONTRIBUTOR, SUB);
     assert.equal(hasPermission(store, stranger, SUBNET, JOIN), true);

@@ -90,7 +90,9 @@ describe('role definitions and role assignments through @azure/arm-authorization
       assert.equal(duplicate.message, 'The role assignment already exists.');
       const badName = await restError(client.roleAssignments.create(scope, 'not-a-guid', { roleDefinitionId, principalId: randomUUID() }));
       assert.equal(badName.code, 'InvalidRoleAssignmentId');
-      const badRole = await restError(client.roleAssignments.create(scope, randomUUID(), { roleDefinitionId: `${roleDefinitionId.slice(0, -4)}0000`, principalId: randomUUID() }));
+      const badRole = await restError(
+        client.roleAssignments.create(scope, randomUUID(), { roleDefinitionId: `${roleDefinitionId.slice(0, -4)}0000`, principalId: randomUUID() }),
+      );
       assert.equal(badRole.code, 'RoleDefinitionDoesNotExist');
       const noScope = await restError(client.roleAssignments.create(`${scope}x`, randomUUID(), { roleDefinitionId, principalId: randomUUID() }));
       assert.equal(noScope.statusCode, 404);
@@ -107,11 +109,21 @@ describe('role definitions and role assignments through @azure/arm-authorization
     withServer(async (env) => {
       const scope = await subnet(env);
       const headers = { ...(await bearer(env.server)), 'content-type': 'application/json' };
-      const empty = await https(env.server, 'GET', `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=atScope%28%29&api-version=2020-04-01-preview`, { headers });
+      const empty = await https(
+        env.server,
+        'GET',
+        `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=atScope%28%29&api-version=2020-04-01-preview`,
+        { headers },
+      );
       assert.equal(empty.status, 200);
       assert.deepEqual(empty.json, { value: [] });
 
-      const defs = await https(env.server, 'GET', `${scope}/providers/Microsoft.Authorization/roleDefinitions?$filter=roleName%20eq%20%27Network%20Contributor%27&api-version=2018-01-01-preview`, { headers });
+      const defs = await https(
+        env.server,
+        'GET',
+        `${scope}/providers/Microsoft.Authorization/roleDefinitions?$filter=roleName%20eq%20%27Network%20Contributor%27&api-version=2018-01-01-preview`,
+        { headers },
+      );
       assert.equal(defs.json.value.length, 1);
       const definitionId = defs.json.value[0].id as string;
 
@@ -123,16 +135,28 @@ describe('role definitions and role assignments through @azure/arm-authorization
       assert.equal(put.status, 201);
 
       // What az checks before skipping its role work: scope equal to the id it was given, role id's tail.
-      const listed = await https(env.server, 'GET', `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=atScope%28%29&api-version=2020-04-01-preview`, { headers });
+      const listed = await https(
+        env.server,
+        'GET',
+        `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=atScope%28%29&api-version=2020-04-01-preview`,
+        { headers },
+      );
       assert.equal(listed.json.value.length, 1);
       assert.equal(listed.json.value[0].properties.scope, scope);
       assert.ok((listed.json.value[0].properties.roleDefinitionId as string).endsWith(NETWORK_CONTRIBUTOR));
 
-      const badFilter = await https(env.server, 'GET', `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=foo&api-version=2020-04-01-preview`, { headers });
+      const badFilter = await https(
+        env.server,
+        'GET',
+        `${scope}/providers/Microsoft.Authorization/roleAssignments?$filter=foo&api-version=2020-04-01-preview`,
+        { headers },
+      );
       assert.equal(badFilter.status, 400);
 
       await resourcesClient(env.server).resourceGroups.beginDeleteAndWait('rg', POLL);
-      const after = await https(env.server, 'GET', `/subscriptions/${env.sub}/providers/Microsoft.Authorization/roleAssignments?api-version=2022-04-01`, { headers });
+      const after = await https(env.server, 'GET', `/subscriptions/${env.sub}/providers/Microsoft.Authorization/roleAssignments?api-version=2022-04-01`, {
+        headers,
+      });
       assert.deepEqual(after.json.value, []);
     }));
 });

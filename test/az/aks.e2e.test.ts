@@ -50,7 +50,19 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   const group = await json(['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
   assert.equal(group.properties.provisioningState, 'Succeeded');
 
-  const c = await json(['aks', 'create', '--location', 'eastus', '--resource-group', 'myResourceGroup', '--name', 'myAKSCluster', '--network-plugin', 'none', '--generate-ssh-keys']);
+  const c = await json([
+    'aks',
+    'create',
+    '--location',
+    'eastus',
+    '--resource-group',
+    'myResourceGroup',
+    '--name',
+    'myAKSCluster',
+    '--network-plugin',
+    'none',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.networkProfile.networkPlugin, 'none');
   // az prints the SDK model's view: properties flattened, Python attribute names camel-cased, every
@@ -87,11 +99,31 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   assert.equal(pool.provisioningState, 'Succeeded');
   assert.equal(pool.vnetSubnetId, undefined, 'az drops a null vnetSubnetId');
   // The CLI sent what az 2.45 sends.
-  assert.ok(server.logLines.some((l) => /^PUT \/subscriptions\/[^ ]+\/resourceGroups\/myResourceGroup\/providers\/Microsoft.ContainerService\/managedClusters\/myAKSCluster\?api-version=2022-11-01 201 /.test(l)));
+  assert.ok(
+    server.logLines.some((l) =>
+      /^PUT \/subscriptions\/[^ ]+\/resourceGroups\/myResourceGroup\/providers\/Microsoft.ContainerService\/managedClusters\/myAKSCluster\?api-version=2022-11-01 201 /.test(
+        l,
+      ),
+    ),
+  );
 });
 
 test('the zh seed: --network-plugin none --pod-cidr "10.10.0.0/16"', async () => {
-  const c = await json(['aks', 'create', '--location', 'eastus', '--resource-group', 'myResourceGroup', '--name', 'myAKSCluster2', '--network-plugin', 'none', '--pod-cidr', '10.10.0.0/16', '--generate-ssh-keys']);
+  const c = await json([
+    'aks',
+    'create',
+    '--location',
+    'eastus',
+    '--resource-group',
+    'myResourceGroup',
+    '--name',
+    'myAKSCluster2',
+    '--network-plugin',
+    'none',
+    '--pod-cidr',
+    '10.10.0.0/16',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.networkProfile.networkPlugin, 'none');
   // Kept, and shown from 2026-04-01 on (the api-version policy of the server).
@@ -109,15 +141,20 @@ test('kubenet: show and list as tables, one route per node, scale follows', asyn
   const lines = show.split('\n');
   assert.match(lines[0]!, /^Name\s+Location\s+ResourceGroup\s+KubernetesVersion\s+CurrentKubernetesVersion\s+ProvisioningState\s+Fqdn$/);
   assert.match(lines[1]!, /^-+(\s+-+){6}$/);
-  assert.match(lines[2]!, new RegExp(`^kn\\s+eastus\\s+aksRG\\s+${c.kubernetesVersion}\\s+${c.currentKubernetesVersion}\\s+Succeeded\\s+${c.fqdn.replace(/\./g, '\\.')}$`));
+  assert.match(
+    lines[2]!,
+    new RegExp(`^kn\\s+eastus\\s+aksRG\\s+${c.kubernetesVersion}\\s+${c.currentKubernetesVersion}\\s+Succeeded\\s+${c.fqdn.replace(/\./g, '\\.')}$`),
+  );
   assert.equal(lines.length, 4);
 
   const list = await ok(['aks', 'list', '-o', 'table']);
-  assert.deepEqual(list.split('\n').slice(2, -1).map((l) => l.split(/\s+/).slice(0, 3).join(' ')), [
-    'kn eastus aksRG',
-    'myAKSCluster eastus myResourceGroup',
-    'myAKSCluster2 eastus myResourceGroup',
-  ]);
+  assert.deepEqual(
+    list
+      .split('\n')
+      .slice(2, -1)
+      .map((l) => l.split(/\s+/).slice(0, 3).join(' ')),
+    ['kn eastus aksRG', 'myAKSCluster eastus myResourceGroup', 'myAKSCluster2 eastus myResourceGroup'],
+  );
   assert.equal(await ok(['aks', 'list', '-g', 'aksRG', '--query', '[].name', '-o', 'tsv']), 'kn\n');
 
   const routes = ['network', 'route-table', 'list', '-g', 'MC_aksRG_kn_eastus', '--query', '[0].routes | length(@)'];
@@ -129,9 +166,39 @@ test('kubenet: show and list as tables, one route per node, scale follows', asyn
 });
 
 test('Azure CNI on a BYO subnet: az gives the cluster identity Network Contributor on it', async () => {
-  await ok(['network', 'vnet', 'create', '-g', 'aksRG', '-n', 'myVnet', '--address-prefixes', '10.224.0.0/12', '--subnet-name', 'aks-subnet', '--subnet-prefixes', '10.224.0.0/16', '-o', 'none']);
+  await ok([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    'aksRG',
+    '-n',
+    'myVnet',
+    '--address-prefixes',
+    '10.224.0.0/12',
+    '--subnet-name',
+    'aks-subnet',
+    '--subnet-prefixes',
+    '10.224.0.0/16',
+    '-o',
+    'none',
+  ]);
   const subnet = subnetId('myVnet', 'aks-subnet');
-  const c = await json(['aks', 'create', '-g', 'aksRG', '-n', 'cni', '--network-plugin', 'azure', '--vnet-subnet-id', subnet, '-c', '2', '--generate-ssh-keys']);
+  const c = await json([
+    'aks',
+    'create',
+    '-g',
+    'aksRG',
+    '-n',
+    'cni',
+    '--network-plugin',
+    'azure',
+    '--vnet-subnet-id',
+    subnet,
+    '-c',
+    '2',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.networkProfile.networkPlugin, 'azure');
   assert.equal(c.agentPoolProfiles[0].vnetSubnetId, subnet);
@@ -152,7 +219,22 @@ test('Azure CNI on a BYO subnet: az gives the cluster identity Network Contribut
 test('--skip-subnet-role-assignment: no assignment, so the cluster identity cannot join the subnet later', async () => {
   await ok(['network', 'vnet', 'subnet', 'create', '-g', 'aksRG', '--vnet-name', 'myVnet', '-n', 'skip', '--address-prefixes', '10.225.0.0/24', '-o', 'none']);
   const subnet = subnetId('myVnet', 'skip');
-  const c = await json(['aks', 'create', '-g', 'aksRG', '-n', 'skip', '--network-plugin', 'azure', '--vnet-subnet-id', subnet, '-c', '2', '--skip-subnet-role-assignment', '--generate-ssh-keys']);
+  const c = await json([
+    'aks',
+    'create',
+    '-g',
+    'aksRG',
+    '-n',
+    'skip',
+    '--network-plugin',
+    'azure',
+    '--vnet-subnet-id',
+    subnet,
+    '-c',
+    '2',
+    '--skip-subnet-role-assignment',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.deepEqual(await json(['role', 'assignment', 'list', '--scope', subnet]), []);
 
@@ -177,7 +259,21 @@ test('--skip-subnet-role-assignment: no assignment, so the cluster identity cann
 
 test('InsufficientSubnetSize on a /24 at 9 nodes, as az prints it; nothing is created', async () => {
   await ok(['network', 'vnet', 'subnet', 'create', '-g', 'aksRG', '--vnet-name', 'myVnet', '-n', 'small', '--address-prefixes', '10.226.0.0/24', '-o', 'none']);
-  const r = await az(home, ['aks', 'create', '-g', 'aksRG', '-n', 'big', '--network-plugin', 'azure', '--vnet-subnet-id', subnetId('myVnet', 'small'), '--node-count', '9', '--generate-ssh-keys']);
+  const r = await az(home, [
+    'aks',
+    'create',
+    '-g',
+    'aksRG',
+    '-n',
+    'big',
+    '--network-plugin',
+    'azure',
+    '--vnet-subnet-id',
+    subnetId('myVnet', 'small'),
+    '--node-count',
+    '9',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   const message = 'Pre-allocated IPs 279 exceeds IPs available 251 in Subnet Cidr 10.226.0.0/24, Subnet Name small. http://aka.ms/aks/insufficientsubnetsize';
@@ -186,7 +282,8 @@ test('InsufficientSubnetSize on a /24 at 9 nodes, as az prints it; nothing is cr
   const missing = await az(home, ['aks', 'show', '-g', 'aksRG', '-n', 'big']);
   assert.equal(missing.code, 3);
   assert.equal(missing.stdout, '');
-  const notFound = "The Resource 'Microsoft.ContainerService/managedClusters/big' under resource group 'aksRG' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix";
+  const notFound =
+    "The Resource 'Microsoft.ContainerService/managedClusters/big' under resource group 'aksRG' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix";
   assert.equal(missing.stderr, `ERROR: (ResourceNotFound) ${notFound}\nCode: ResourceNotFound\nMessage: ${notFound}\n`);
   assert.deepEqual(await json(['role', 'assignment', 'list', '--scope', subnetId('myVnet', 'small')]), [], 'no role work after a refused PUT');
 
@@ -213,8 +310,14 @@ test('upgrade -k 1.33 --yes, autoscaler on/update/off with aks update, get-versi
   assert.equal(unconfirmed.stderr, 'WARNING: Unable to prompt for confirmation as no tty available. Use --yes.\nERROR: Operation cancelled.\n');
 
   const q = ['--query', 'agentPoolProfiles[].[enableAutoScaling, minCount, maxCount, count]', '-o', 'tsv'];
-  assert.equal(await ok(['aks', 'update', '-g', 'aksRG', '-n', 'kn', '--enable-cluster-autoscaler', '--min-count', '1', '--max-count', '5', ...q]), 'True\t1\t5\t3\n');
-  assert.equal(await ok(['aks', 'update', '-g', 'aksRG', '-n', 'kn', '--update-cluster-autoscaler', '--min-count', '2', '--max-count', '6', ...q]), 'True\t2\t6\t3\n');
+  assert.equal(
+    await ok(['aks', 'update', '-g', 'aksRG', '-n', 'kn', '--enable-cluster-autoscaler', '--min-count', '1', '--max-count', '5', ...q]),
+    'True\t1\t5\t3\n',
+  );
+  assert.equal(
+    await ok(['aks', 'update', '-g', 'aksRG', '-n', 'kn', '--update-cluster-autoscaler', '--min-count', '2', '--max-count', '6', ...q]),
+    'True\t2\t6\t3\n',
+  );
   const scaleRefused = await az(home, ['aks', 'scale', '-g', 'aksRG', '-n', 'kn', '-c', '4']);
   assert.equal(scaleRefused.code, 1);
   assert.equal(scaleRefused.stderr, 'ERROR: Cannot scale cluster autoscaler enabled node pool.\n');
@@ -223,7 +326,10 @@ test('upgrade -k 1.33 --yes, autoscaler on/update/off with aks update, get-versi
   const versions = await ok(['aks', 'get-versions', '-l', 'eastus', '-o', 'table']);
   const rows = versions.split('\n');
   assert.match(rows[0]!, /^KubernetesVersion\s+Upgrades$/);
-  assert.ok(rows.some((r) => /^1\.32\.\d+\s+1\.33\.\d+/.test(r)), versions);
+  assert.ok(
+    rows.some((r) => /^1\.32\.\d+\s+1\.33\.\d+/.test(r)),
+    versions,
+  );
   const listed = await json(['aks', 'get-versions', '-l', 'eastus']);
   assert.ok(listed.orchestrators.some((o: { orchestratorVersion: string }) => o.orchestratorVersion === up.currentKubernetesVersion));
   assert.equal(listed.orchestrators[0].orchestratorType, 'Kubernetes');
@@ -260,8 +366,14 @@ test('node pools: add, list, show, scale, upgrade, delete; aks scale then needs 
 
   const ambiguous = await az(home, ['aks', 'scale', '-g', 'aksRG', '-n', 'kn', '-c', '2']);
   assert.equal(ambiguous.code, 1);
-  assert.equal(ambiguous.stderr, 'ERROR: There are more than one node pool in the cluster. Please specify nodepool name or use az aks nodepool command to scale node pool\n');
-  assert.equal(await ok(['aks', 'scale', '-g', 'aksRG', '-n', 'kn', '-c', '2', '--nodepool-name', 'pool2', '--query', 'agentPoolProfiles[?name==`pool2`].count | [0]']), '2\n');
+  assert.equal(
+    ambiguous.stderr,
+    'ERROR: There are more than one node pool in the cluster. Please specify nodepool name or use az aks nodepool command to scale node pool\n',
+  );
+  assert.equal(
+    await ok(['aks', 'scale', '-g', 'aksRG', '-n', 'kn', '-c', '2', '--nodepool-name', 'pool2', '--query', 'agentPoolProfiles[?name==`pool2`].count | [0]']),
+    '2\n',
+  );
 
   assert.equal(await ok(['aks', 'nodepool', 'delete', '-g', 'aksRG', '--cluster-name', 'kn', '-n', 'pool2']), '');
   assert.equal(await ok(['aks', 'nodepool', 'list', '-g', 'aksRG', '--cluster-name', 'kn', '--query', '[].name', '-o', 'tsv']), 'nodepool1\n');
@@ -272,7 +384,23 @@ test('node pools: add, list, show, scale, upgrade, delete; aks scale then needs 
 });
 
 test('--network-plugin-mode overlay: sent with api-version 2026-04-01; az 2.45 commands keep the mode', async () => {
-  const c = await json(['aks', 'create', '-g', 'aksRG', '-n', 'ov', '--network-plugin', 'azure', '--network-plugin-mode', 'overlay', '--pod-cidr', '192.168.0.0/16', '-c', '2', '--generate-ssh-keys']);
+  const c = await json([
+    'aks',
+    'create',
+    '-g',
+    'aksRG',
+    '-n',
+    'ov',
+    '--network-plugin',
+    'azure',
+    '--network-plugin-mode',
+    'overlay',
+    '--pod-cidr',
+    '192.168.0.0/16',
+    '-c',
+    '2',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.networkProfile.networkPlugin, 'azure');
   assert.equal(c.networkProfile.networkPluginMode, 'overlay');

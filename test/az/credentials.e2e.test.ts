@@ -35,7 +35,9 @@ function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; st
   });
 }
 
-test('get-credentials merges the kubeconfig into --file, and kubectl sees the NotReady nodes', { skip: !existsSync('/usr/bin/kubectl') && 'kubectl is not installed' }, async () => {
+test('get-credentials merges the kubeconfig into --file, and kubectl sees the NotReady nodes', {
+  skip: !existsSync('/usr/bin/kubectl') && 'kubectl is not installed',
+}, async () => {
   const file = join(home, 'kube', 'config');
   const r = await az(home, ['aks', 'get-credentials', '-g', 'myResourceGroup', '-n', 'myAKSCluster', '--file', file]);
   assert.equal(r.code, 0, r.stderr);

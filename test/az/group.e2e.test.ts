@@ -42,9 +42,15 @@ test('group show, list in every output format, --query, exists', async () => {
   );
   const tsv = await az(home, ['group', 'list', '-o', 'tsv']);
   const sub = server.identity.subscriptionId;
-  assert.equal(tsv.stdout.split('\n')[0], `/subscriptions/${sub}/resourceGroups/myResourceGroup\teastus\tNone\tmyResourceGroup\t\tNone\tMicrosoft.Resources/resourceGroups`);
+  assert.equal(
+    tsv.stdout.split('\n')[0],
+    `/subscriptions/${sub}/resourceGroups/myResourceGroup\teastus\tNone\tmyResourceGroup\t\tNone\tMicrosoft.Resources/resourceGroups`,
+  );
   const yaml = await az(home, ['group', 'show', '-n', 'rg2', '-o', 'yaml']);
-  assert.match(yaml.stdout, /^id: \/subscriptions\/.*\/resourceGroups\/rg2\nlocation: westus2\nmanagedBy: null\nname: rg2\nproperties:\n  provisioningState: Succeeded\ntags:\n  a: b\n  c: d\ntype: Microsoft.Resources\/resourceGroups\n$/);
+  assert.match(
+    yaml.stdout,
+    /^id: \/subscriptions\/.*\/resourceGroups\/rg2\nlocation: westus2\nmanagedBy: null\nname: rg2\nproperties:\n  provisioningState: Succeeded\ntags:\n  a: b\n  c: d\ntype: Microsoft.Resources\/resourceGroups\n$/,
+  );
   assert.equal((await az(home, ['group', 'list', '--query', '[].name', '-o', 'tsv'])).stdout, 'myResourceGroup\nrg2\n');
   assert.equal((await az(home, ['group', 'list', '--query', 'length(@)'])).stdout, '2\n');
   assert.equal((await az(home, ['group', 'exists', '-n', 'rg2'])).stdout, 'true\n');

@@ -70,7 +70,13 @@ export async function fakeAz(args: string[], handlers: Handler[], options: { std
     async send(req: HttpRequest): Promise<HttpResponse> {
       const url = new URL(req.url);
       if (url.pathname === '/adfs/oauth2/token') return { status: 200, headers: {}, text: JSON.stringify({ access_token: 'tok', expires_in: 3599 }) };
-      const rec: Recorded = { method: req.method, path: url.pathname, query: url.searchParams, headers: req.headers, body: req.body === undefined ? undefined : JSON.parse(req.body) };
+      const rec: Recorded = {
+        method: req.method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: req.body === undefined ? undefined : JSON.parse(req.body),
+      };
       requests.push(rec);
       for (const handler of handlers) {
         const res = handler(rec);
@@ -93,6 +99,12 @@ export async function fakeAz(args: string[], handlers: Handler[], options: { std
 }
 
 /** A handler for one method + path (case-insensitive), answering `res`. */
-export function on(method: string, path: string, res: { status: number; headers?: Record<string, string>; body?: unknown } | ((r: Recorded) => { status: number; headers?: Record<string, string>; body?: unknown })): Handler {
+export function on(
+  method: string,
+  path: string,
+  res:
+    | { status: number; headers?: Record<string, string>; body?: unknown }
+    | ((r: Recorded) => { status: number; headers?: Record<string, string>; body?: unknown }),
+): Handler {
   return (req) => (req.method === method && req.path.toLowerCase() === path.toLowerCase() ? (typeof res === 'function' ? res(req) : res) : undefined);
 }

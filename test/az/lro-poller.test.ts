@@ -27,32 +27,54 @@ const initial = (status: number, body: unknown, headers: Record<string, string> 
 test('Location polling (resource group delete): 202 until 200/204, no final GET, Retry-After honoured', async () => {
   const { client, seen } = scripted({ '/subscriptions/s/operationresults/1': [json(202, {}, { 'retry-after': '2' }), { status: 204, headers: {}, text: '' }] });
   const delays: number[] = [];
-  const result = await pollLro(client, 'DELETE', 'https://127.0.0.1:8443/r', initial(202, undefined, { location: 'https://127.0.0.1:8443/subscriptions/s/operationresults/1', 'retry-after': '1' }), {
-    sleep: async (ms) => void delays.push(ms),
-  });
+  const result = await pollLro(
+    client,
+    'DELETE',
+    'https://127.0.0.1:8443/r',
+    initial(202, undefined, { location: 'https://127.0.0.1:8443/subscriptions/s/operationresults/1', 'retry-after': '1' }),
+    {
+      sleep: async (ms) => void delays.push(ms),
+    },
+  );
   assert.equal(result, undefined);
   assert.deepEqual(seen, ['GET /subscriptions/s/operationresults/1', 'GET /subscriptions/s/operationresults/1']);
   assert.deepEqual(delays, [1000, 2000]);
 });
 
 test('body polling: a PUT answered 201 Creating without headers is re-read until terminal', async () => {
-  const { client, seen } = scripted({ '/r': [json(200, { properties: { provisioningState: 'Creating' } }), json(200, { properties: { provisioningState: 'Succeeded' }, n: 1 })] });
-  const result = await pollLro(client, 'PUT', 'https://127.0.0.1:8443/r', initial(201, { properties: { provisioningState: 'Creating' } }), { sleep: async () => {} });
+  const { client, seen } = scripted({
+    '/r': [json(200, { properties: { provisioningState: 'Creating' } }), json(200, { properties: { provisioningState: 'Succeeded' }, n: 1 })],
+  });
+  const result = await pollLro(client, 'PUT', 'https://127.0.0.1:8443/r', initial(201, { properties: { provisioningState: 'Creating' } }), {
+    sleep: async () => {},
+  });
   assert.deepEqual(result, { properties: { provisioningState: 'Succeeded' }, n: 1 });
   assert.equal(seen.length, 2);
 });
 
 test('synchronous: 200/201 Succeeded without headers needs no request; async header always polls once', async () => {
   const sync = scripted({});
-  assert.deepEqual(await pollLro(sync.client, 'PUT', 'https://127.0.0.1:8443/r', initial(201, { properties: { provisioningState: 'Succeeded' } }), { sleep: async () => {} }), { properties: { provisioningState: 'Succeeded' } });
+  assert.deepEqual(
+    await pollLro(sync.client, 'PUT', 'https://127.0.0.1:8443/r', initial(201, { properties: { provisioningState: 'Succeeded' } }), { sleep: async () => {} }),
+    { properties: { provisioningState: 'Succeeded' } },
+  );
   assert.equal(sync.seen.length, 0);
-  const asyncOp = scripted({ '/op': [json(200, { status: 'Succeeded', resourceLocation: 'https://127.0.0.1:8443/elsewhere' })], '/elsewhere': [json(200, { x: 1 })] });
-  const result = await pollLro(asyncOp.client, 'PUT', 'https://127.0.0.1:8443/r', initial(200, { properties: { provisioningState: 'Succeeded' } }, { 'azure-asyncoperation': 'https://127.0.0.1:8443/op' }), { sleep: async () => {} });
+  const asyncOp = scripted({
+    '/op': [json(200, { status: 'Succeeded', resourceLocation: 'https://127.0.0.1:8443/elsewhere' })],
+    '/elsewhere': [json(200, { x: 1 })],
+  });
+  const result = await pollLro(
+    asyncOp.client,
+    'PUT',
+    'https://127.0.0.1:8443/r',
+    initial(200, { properties: { provisioningState: 'Succeeded' } }, { 'azure-asyncoperation': 'https://127.0.0.1:8443/op' }),
+    { sleep: async () => {} },
+  );
   assert.deepEqual(result, { x: 1 });
   assert.deepEqual(asyncOp.seen, ['GET /op', 'GET /elsewhere']);
 });
 
-test('retryAfterMs: missing or 0 means azure-core\'s 30 s default', () => {
+test("retryAfterMs: missing or 0 means azure-core's 30 s default", () => {
   assert.equal(retryAfterMs(initial(202, undefined)), 30000);
   assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '0' })), 30000);
   assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '3' })), 3000);

@@ -33,7 +33,21 @@ after(async () => {
 });
 
 test('vnet create: the location from the group, --subnet-name/--subnet-prefixes, output wrapped as newVNet', async () => {
-  const out = await json(['network', 'vnet', 'create', '-g', 'netRG', '-n', 'myVnet', '--address-prefixes', '10.224.0.0/12', '--subnet-name', 'aks-subnet', '--subnet-prefixes', '10.224.0.0/16']);
+  const out = await json([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    'netRG',
+    '-n',
+    'myVnet',
+    '--address-prefixes',
+    '10.224.0.0/12',
+    '--subnet-name',
+    'aks-subnet',
+    '--subnet-prefixes',
+    '10.224.0.0/16',
+  ]);
   const v = out.newVNet;
   assert.deepEqual(Object.keys(out), ['newVNet']);
   assert.equal(v.id, `${rg}/providers/Microsoft.Network/virtualNetworks/myVnet`);
@@ -55,13 +69,16 @@ test('vnet create: the location from the group, --subnet-name/--subnet-prefixes,
 
   const table = await az(home, ['network', 'vnet', 'list', '-g', 'netRG', '-o', 'table']);
   assert.equal(table.code, 0, table.stderr);
-  assert.deepEqual(table.stdout.split('\n').map((l) => l.trimEnd()), [
-    'Name      ResourceGroup    Location    NumSubnets    Prefixes       DnsServers    DDOSProtection    VMProtection',
-    '--------  ---------------  ----------  ------------  -------------  ------------  ----------------  --------------',
-    'defaults  netRG            eastus      1             10.0.0.0/16                  False             False',
-    'myVnet    netRG            eastus      1             10.224.0.0/12                False             False',
-    '',
-  ]);
+  assert.deepEqual(
+    table.stdout.split('\n').map((l) => l.trimEnd()),
+    [
+      'Name      ResourceGroup    Location    NumSubnets    Prefixes       DnsServers    DDOSProtection    VMProtection',
+      '--------  ---------------  ----------  ------------  -------------  ------------  ----------------  --------------',
+      'defaults  netRG            eastus      1             10.0.0.0/16                  False             False',
+      'myVnet    netRG            eastus      1             10.224.0.0/12                False             False',
+      '',
+    ],
+  );
   assert.deepEqual(await json(['network', 'vnet', 'show', '-g', 'netRG', '-n', 'myVnet', '--query', 'subnets[].name']), ['aks-subnet']);
 
   const gone = await az(home, ['network', 'vnet', 'delete', '-g', 'netRG', '-n', 'defaults']);
@@ -69,7 +86,10 @@ test('vnet create: the location from the group, --subnet-name/--subnet-prefixes,
   assert.equal(gone.stdout, '');
   const show = await az(home, ['network', 'vnet', 'show', '-g', 'netRG', '-n', 'defaults']);
   assert.equal(show.code, 3);
-  assert.match(show.stderr, /^ERROR: \(ResourceNotFound\) The Resource 'Microsoft.Network\/virtualNetworks\/defaults' under resource group 'netRG' was not found\./);
+  assert.match(
+    show.stderr,
+    /^ERROR: \(ResourceNotFound\) The Resource 'Microsoft.Network\/virtualNetworks\/defaults' under resource group 'netRG' was not found\./,
+  );
 });
 
 test('nsg create, route-table create, and a subnet that names them and a delegation', async () => {
@@ -87,8 +107,22 @@ test('nsg create, route-table create, and a subnet that names them and a delegat
   assert.deepEqual(rt.routes, []);
 
   const s = await json([
-    'network', 'vnet', 'subnet', 'create', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'nodes',
-    '--address-prefixes', '10.225.0.0/24', '--network-security-group', 'myNsg', '--route-table', 'myRt',
+    'network',
+    'vnet',
+    'subnet',
+    'create',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'nodes',
+    '--address-prefixes',
+    '10.225.0.0/24',
+    '--network-security-group',
+    'myNsg',
+    '--route-table',
+    'myRt',
   ]);
   assert.equal(s.id, `${rg}/providers/Microsoft.Network/virtualNetworks/myVnet/subnets/nodes`);
   assert.equal(s.addressPrefix, '10.225.0.0/24');
@@ -97,8 +131,20 @@ test('nsg create, route-table create, and a subnet that names them and a delegat
   assert.equal(s.provisioningState, 'Succeeded');
 
   const d = await json([
-    'network', 'vnet', 'subnet', 'create', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'aci',
-    '--address-prefixes', '10.226.0.0/24', '--delegations', 'Microsoft.ContainerInstance/containerGroups',
+    'network',
+    'vnet',
+    'subnet',
+    'create',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'aci',
+    '--address-prefixes',
+    '10.226.0.0/24',
+    '--delegations',
+    'Microsoft.ContainerInstance/containerGroups',
   ]);
   assert.equal(d.delegations.length, 1);
   assert.equal(d.delegations[0].serviceName, 'Microsoft.ContainerInstance/containerGroups');
@@ -116,23 +162,70 @@ test('subnet show, list, update (associate, dissociate, re-delegate), delete', a
   const shown = await json(['network', 'vnet', 'subnet', 'show', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'aks-subnet']);
   assert.equal(shown.addressPrefix, '10.224.0.0/16');
   assert.equal(shown.networkSecurityGroup, undefined);
-  assert.deepEqual(
-    await json(['network', 'vnet', 'subnet', 'list', '-g', 'netRG', '--vnet-name', 'myVnet', '--query', '[].[name, addressPrefix]']),
-    [['aci', '10.226.0.0/24'], ['aks-subnet', '10.224.0.0/16'], ['nodes', '10.225.0.0/24']],
-  );
+  assert.deepEqual(await json(['network', 'vnet', 'subnet', 'list', '-g', 'netRG', '--vnet-name', 'myVnet', '--query', '[].[name, addressPrefix]']), [
+    ['aci', '10.226.0.0/24'],
+    ['aks-subnet', '10.224.0.0/16'],
+    ['nodes', '10.225.0.0/24'],
+  ]);
 
-  const updated = await json(['network', 'vnet', 'subnet', 'update', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'aks-subnet', '--nsg', 'myNsg', '--route-table', 'myRt']);
+  const updated = await json([
+    'network',
+    'vnet',
+    'subnet',
+    'update',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'aks-subnet',
+    '--nsg',
+    'myNsg',
+    '--route-table',
+    'myRt',
+  ]);
   assert.equal(updated.networkSecurityGroup.id, `${rg}/providers/Microsoft.Network/networkSecurityGroups/myNsg`);
   assert.equal(updated.routeTable.id, `${rg}/providers/Microsoft.Network/routeTables/myRt`);
   assert.equal(updated.addressPrefix, '10.224.0.0/16', 'update keeps what it does not change');
 
-  const cleared = await json(['network', 'vnet', 'subnet', 'update', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'nodes', '--network-security-group', '', '--route-table', '']);
+  const cleared = await json([
+    'network',
+    'vnet',
+    'subnet',
+    'update',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'nodes',
+    '--network-security-group',
+    '',
+    '--route-table',
+    '',
+  ]);
   assert.equal(cleared.networkSecurityGroup, undefined);
   assert.equal(cleared.routeTable, undefined);
   assert.deepEqual(await json(['network', 'nsg', 'show', '-g', 'netRG', '-n', 'myNsg', '--query', 'subnets[].id']), [updated.id]);
 
-  const redelegated = await json(['network', 'vnet', 'subnet', 'update', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'aci', '--delegations', 'Microsoft.Sql/managedInstances']);
-  assert.deepEqual(redelegated.delegations.map((x: { serviceName: string }) => x.serviceName), ['Microsoft.Sql/managedInstances']);
+  const redelegated = await json([
+    'network',
+    'vnet',
+    'subnet',
+    'update',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'aci',
+    '--delegations',
+    'Microsoft.Sql/managedInstances',
+  ]);
+  assert.deepEqual(
+    redelegated.delegations.map((x: { serviceName: string }) => x.serviceName),
+    ['Microsoft.Sql/managedInstances'],
+  );
 
   const del = await az(home, ['network', 'vnet', 'subnet', 'delete', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'aci']);
   assert.equal(del.code, 0, del.stderr);
@@ -146,7 +239,20 @@ test('subnet show, list, update (associate, dissociate, re-delegate), delete', a
 });
 
 test('Microsoft.Network rejections print as az prints them, exit 1', async () => {
-  const overlap = await az(home, ['network', 'vnet', 'subnet', 'create', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'clash', '--address-prefixes', '10.224.128.0/24']);
+  const overlap = await az(home, [
+    'network',
+    'vnet',
+    'subnet',
+    'create',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'clash',
+    '--address-prefixes',
+    '10.224.128.0/24',
+  ]);
   assert.equal(overlap.code, 1);
   assert.equal(overlap.stdout, '');
   assert.equal(
@@ -154,9 +260,25 @@ test('Microsoft.Network rejections print as az prints them, exit 1', async () =>
     "ERROR: (NetcfgSubnetRangesOverlap) Subnet 'clash' is not valid because its IP address range overlaps with that of an existing subnet in virtual network 'myVnet'.\n" +
       "Code: NetcfgSubnetRangesOverlap\nMessage: Subnet 'clash' is not valid because its IP address range overlaps with that of an existing subnet in virtual network 'myVnet'.\n",
   );
-  const outside = await az(home, ['network', 'vnet', 'subnet', 'create', '-g', 'netRG', '--vnet-name', 'myVnet', '-n', 'out', '--address-prefixes', '192.168.0.0/24']);
+  const outside = await az(home, [
+    'network',
+    'vnet',
+    'subnet',
+    'create',
+    '-g',
+    'netRG',
+    '--vnet-name',
+    'myVnet',
+    '-n',
+    'out',
+    '--address-prefixes',
+    '192.168.0.0/24',
+  ]);
   assert.equal(outside.code, 1);
-  assert.match(outside.stderr, /^ERROR: \(NetcfgSubnetRangeOutsideVnet\) Subnet 'out' is not valid because its IP address range is outside the IP address range of virtual network 'myVnet'\.\n/);
+  assert.match(
+    outside.stderr,
+    /^ERROR: \(NetcfgSubnetRangeOutsideVnet\) Subnet 'out' is not valid because its IP address range is outside the IP address range of virtual network 'myVnet'\.\n/,
+  );
   const noVnet = await az(home, ['network', 'vnet', 'subnet', 'create', '-g', 'netRG', '--vnet-name', 'nope', '-n', 's', '--address-prefixes', '10.0.0.0/24']);
   assert.notEqual(noVnet.code, 0);
   assert.match(noVnet.stderr, /^ERROR: \(/);
@@ -176,7 +298,19 @@ test('role assignment create/list: by role name at a subnet scope, the exact-sco
   assert.equal(created.type, 'Microsoft.Authorization/roleAssignments');
   assert.equal(created.resourceGroup, 'netRG');
 
-  const byGroup = await json(['role', 'assignment', 'create', '--role', 'Reader', '--assignee-object-id', principal, '--assignee-principal-type', 'ServicePrincipal', '-g', 'netRG']);
+  const byGroup = await json([
+    'role',
+    'assignment',
+    'create',
+    '--role',
+    'Reader',
+    '--assignee-object-id',
+    principal,
+    '--assignee-principal-type',
+    'ServicePrincipal',
+    '-g',
+    'netRG',
+  ]);
   assert.equal(byGroup.scope, rg);
   assert.equal(byGroup.principalType, 'ServicePrincipal');
 
@@ -185,7 +319,10 @@ test('role assignment create/list: by role name at a subnet scope, the exact-sco
   assert.equal(listed[0].roleDefinitionName, 'Network Contributor');
   assert.equal(listed[0].principalName, '');
   assert.deepEqual(await json(['role', 'assignment', 'list', '-g', 'netRG', '--query', '[].roleDefinitionName']), ['Reader']);
-  assert.deepEqual((await json(['role', 'assignment', 'list', '--all', '--assignee', principal, '--query', '[].roleDefinitionName'])).sort(), ['Network Contributor', 'Reader']);
+  assert.deepEqual((await json(['role', 'assignment', 'list', '--all', '--assignee', principal, '--query', '[].roleDefinitionName'])).sort(), [
+    'Network Contributor',
+    'Reader',
+  ]);
 
   const table = await az(home, ['role', 'assignment', 'list', '--scope', scope, '-o', 'table']);
   assert.equal(table.code, 0, table.stderr);

@@ -22,12 +22,23 @@ test('yaml as PyYAML safe_dump: sorted keys, block sequences not indented', () =
 });
 
 test('error text as azure-core formats ODataV4 errors', () => {
-  assert.equal(formatOdataError({ code: 'InvalidParameter', message: 'm', target: 'networkProfile.podCIDR' }), '(InvalidParameter) m\nCode: InvalidParameter\nMessage: m\nTarget: networkProfile.podCIDR');
-  assert.equal(formatOdataError({ code: 'A', message: 'b', details: [{ code: 'C', message: 'd' }] }), '(A) b\nCode: A\nMessage: b\nException Details:\t(C) d\n\tCode: C\n\tMessage: d');
+  assert.equal(
+    formatOdataError({ code: 'InvalidParameter', message: 'm', target: 'networkProfile.podCIDR' }),
+    '(InvalidParameter) m\nCode: InvalidParameter\nMessage: m\nTarget: networkProfile.podCIDR',
+  );
+  assert.equal(
+    formatOdataError({ code: 'A', message: 'b', details: [{ code: 'C', message: 'd' }] }),
+    '(A) b\nCode: A\nMessage: b\nException Details:\t(C) d\n\tCode: C\n\tMessage: d',
+  );
 });
 
 test('model view: camel-cased Python names, properties flattened, nulls, unknown members kept; resourceGroup only for 9+ segment ids', () => {
-  const view = toAzView('cs.AgentPool', { id: '/subscriptions/s/resourceGroups/rg/providers/P/t/c/agentPools/p', name: 'p', extra: 1, properties: { osDiskSizeGB: 128, type: 'VirtualMachineScaleSets' } }) as Record<string, unknown>;
+  const view = toAzView('cs.AgentPool', {
+    id: '/subscriptions/s/resourceGroups/rg/providers/P/t/c/agentPools/p',
+    name: 'p',
+    extra: 1,
+    properties: { osDiskSizeGB: 128, type: 'VirtualMachineScaleSets' },
+  }) as Record<string, unknown>;
   assert.equal(view['osDiskSizeGb'], 128);
   assert.equal(view['typePropertiesType'], 'VirtualMachineScaleSets');
   assert.equal(view['vnetSubnetId'], null);

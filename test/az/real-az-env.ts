@@ -18,10 +18,13 @@ export function realAzEnv(home: string, caFile: string, options: { pythonPath?: 
   const config = join(home, '.azure');
   mkdirSync(config, { recursive: true });
   // Without it the first az run in a fresh config dir checks for updates on the internet.
-  writeFileSync(join(config, 'versionCheck.json'), JSON.stringify({
-    versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
-    update_time: '2099-01-01 00:00:00.000000',
-  }));
+  writeFileSync(
+    join(config, 'versionCheck.json'),
+    JSON.stringify({
+      versions: { 'azure-cli': { local: '2.45.0' }, core: { local: '2.45.0' }, telemetry: { local: '1.0.8' } },
+      update_time: '2099-01-01 00:00:00.000000',
+    }),
+  );
   return {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,

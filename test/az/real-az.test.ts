@@ -27,8 +27,20 @@ before(async () => {
   env = realAzEnv(azHome, server.caFile, { pythonPath: AZ_SHIM_DIR });
   const url = server.url;
   const steps = [
-    ['cloud', 'register', '-n', 'aksemu', '--endpoint-resource-manager', `${url}/`, '--endpoint-active-directory', `${url}/adfs`,
-      '--endpoint-active-directory-resource-id', 'https://management.core.windows.net/', '--endpoint-active-directory-graph-resource-id', `${url}/graph/`],
+    [
+      'cloud',
+      'register',
+      '-n',
+      'aksemu',
+      '--endpoint-resource-manager',
+      `${url}/`,
+      '--endpoint-active-directory',
+      `${url}/adfs`,
+      '--endpoint-active-directory-resource-id',
+      'https://management.core.windows.net/',
+      '--endpoint-active-directory-graph-resource-id',
+      `${url}/graph/`,
+    ],
     ['cloud', 'set', '-n', 'aksemu'],
     ['login', '--service-principal', '-u', server.identity.clientId, '-p', server.identity.clientSecret, '--tenant', server.identity.tenantId],
   ];
@@ -58,7 +70,12 @@ test('real az: group create --location eastus --name myResourceGroup', { skip },
 });
 
 test('real az and aksemu az agree on table, tsv and the not-found error', { skip }, async () => {
-  for (const args of [['group', 'list', '-o', 'table'], ['group', 'list', '-o', 'tsv'], ['group', 'show', '-n', 'nope'], ['group', 'exists', '-n', 'myResourceGroup']]) {
+  for (const args of [
+    ['group', 'list', '-o', 'table'],
+    ['group', 'list', '-o', 'tsv'],
+    ['group', 'show', '-n', 'nope'],
+    ['group', 'exists', '-n', 'myResourceGroup'],
+  ]) {
     const real = await run(args);
     const ours = await aksemuAz(home, args);
     assert.equal(ours.stdout, real.stdout, args.join(' '));
@@ -67,13 +84,25 @@ test('real az and aksemu az agree on table, tsv and the not-found error', { skip
   }
 });
 
-test('real az: aks create --network-plugin none (needs the server\'s Microsoft.ContainerService)', { skip }, async (t) => {
+test("real az: aks create --network-plugin none (needs the server's Microsoft.ContainerService)", { skip }, async (t) => {
   const probe = await aksemuAz(home, ['aks', 'list']);
   if (probe.code !== 0) {
     t.skip(`server has no managedClusters yet: ${probe.stderr.split('\n')[0]}`);
     return;
   }
-  const r = await run(['aks', 'create', '--location', 'eastus', '--resource-group', 'myResourceGroup', '--name', 'myAKSCluster', '--network-plugin', 'none', '--generate-ssh-keys']);
+  const r = await run([
+    'aks',
+    'create',
+    '--location',
+    'eastus',
+    '--resource-group',
+    'myResourceGroup',
+    '--name',
+    'myAKSCluster',
+    '--network-plugin',
+    'none',
+    '--generate-ssh-keys',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const cluster = JSON.parse(r.stdout);
   assert.equal(cluster.networkProfile.networkPlugin, 'none');

@@ -35,8 +35,11 @@ function userEnv(): NodeJS.ProcessEnv {
 
 function bash(script: string, env = userEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile('bash', ['-c', `set -euo pipefail\naksemu() { node ${JSON.stringify(BIN)} "$@"; }\n${script}`], { env, cwd: REPO, timeout: 240_000 }, (err, stdout, stderr) =>
-      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-c', `set -euo pipefail\naksemu() { node ${JSON.stringify(BIN)} "$@"; }\n${script}`],
+      { env, cwd: REPO, timeout: 240_000 },
+      (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -81,7 +84,15 @@ test('eval "$(aksemu az-env)": the seed commands run with the real az verbatim, 
   assert.equal(aks.networkProfile.podCidr, null);
   const table = readFileSync(join(out, 'nodes.txt'), 'utf8');
   assert.match(table, /^NAME\s+STATUS\s+ROLES/);
-  assert.equal(table.trim().split('\n').slice(1).filter((l) => /\sNotReady\s+agent\s/.test(l)).length, 3, table);
+  assert.equal(
+    table
+      .trim()
+      .split('\n')
+      .slice(1)
+      .filter((l) => /\sNotReady\s+agent\s/.test(l)).length,
+    3,
+    table,
+  );
   const nodes = JSON.parse(readFileSync(join(out, 'nodes.json'), 'utf8'));
   for (const node of nodes.items) {
     const ready = node.status.conditions.find((c: { type: string }) => c.type === 'Ready');
@@ -94,7 +105,9 @@ test('eval "$(aksemu az-env)": the seed commands run with the real az verbatim, 
 });
 
 test('aksemu az-env prints the exports, again after a restart of az-env, and --unset undoes them', { skip }, async () => {
-  const r = await bash('PYTHONPATH=/opt/mine aksemu az-env; echo ---; PYTHONPATH=/opt/mine:$(aksemu az-env | sed -n "s/^export PYTHONPATH=//p" | cut -d: -f1) aksemu az-env --unset');
+  const r = await bash(
+    'PYTHONPATH=/opt/mine aksemu az-env; echo ---; PYTHONPATH=/opt/mine:$(aksemu az-env | sed -n "s/^export PYTHONPATH=//p" | cut -d: -f1) aksemu az-env --unset',
+  );
   assert.equal(r.code, 0, r.stderr);
   const [set, unset] = r.stdout.split('---\n');
   assert.match(set!, new RegExp(`^export AZURE_CONFIG_DIR=${join(home, 'azure')}$`, 'm'));

@@ -93,7 +93,11 @@ describe('aksemu plan: the documented examples', () => {
   });
 
   test('E5 InsufficientSubnetSize samples: 3 × 111 = 333, 10 × 31 = 310, 5 × 101 = 505 against 251', async () => {
-    for (const [count, maxPods, n] of [['3', '110', 333], ['10', '30', 310], ['5', '100', 505]] as const) {
+    for (const [count, maxPods, n] of [
+      ['3', '110', 333],
+      ['10', '30', 310],
+      ['5', '100', 505],
+    ] as const) {
       const { plan } = await planJson('--network-plugin', 'azure', '-c', count, '--max-pods', maxPods, ...BYO24);
       assert.match(plan.errors[0].message, new RegExp(`^Pre-allocated IPs ${n} exceeds IPs available 251 `));
     }
@@ -112,14 +116,18 @@ describe('aksemu plan: the documented examples', () => {
   });
 
   test('E9 maxPods 10 needs at least 3 nodes', async () => {
-    for (const [count, valid] of [['1', false], ['2', false], ['3', true]] as const) {
+    for (const [count, valid] of [
+      ['1', false],
+      ['2', false],
+      ['3', true],
+    ] as const) {
       const { plan } = await planJson('--max-pods', '10', '-c', count);
       assert.equal(plan.valid, valid, `count ${count}`);
       if (!valid) assert.equal(plan.errors[0].code, 'InsufficientAgentPoolMaxPodsPerAgentPool');
     }
   });
 
-  test('BYO CNI without a pod CIDR is valid with the seed warning; with the zh seed\'s pod CIDR no warning', async () => {
+  test("BYO CNI without a pod CIDR is valid with the seed warning; with the zh seed's pod CIDR no warning", async () => {
     const bare = await planJson('--network-plugin', 'none');
     assert.equal(bare.code, 0);
     assert.equal(bare.plan.networkProfile.networkPlugin, 'none');

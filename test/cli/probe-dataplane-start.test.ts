@@ -28,7 +28,9 @@ describe('aksemu start --dataplane', () => {
     assert.match(r.stderr, /argument 'vxlan' is invalid\. Allowed choices are none, netns/);
   });
 
-  it('netns without root stops with one clear sentence and leaves nothing', { skip: process.getuid?.() !== 0 && 'needs root to switch to nobody' }, async () => {
+  it('netns without root stops with one clear sentence and leaves nothing', {
+    skip: process.getuid?.() !== 0 && 'needs root to switch to nobody',
+  }, async () => {
     const home = mkdtempSync(join(tmpdir(), 'aksemu-dp-'));
     chmodSync(home, 0o777);
     try {

@@ -41,7 +41,7 @@ async function probe(home: string, from: string, to: string, timeout = 5000): Pr
 }
 
 describe('aksemu probe on the netns data plane', { skip: problem ?? false }, () => {
-  it('VM to VM and internet to VM connect with the sender\'s address; close removes every namespace', async () => {
+  it("VM to VM and internet to VM connect with the sender's address; close removes every namespace", async () => {
     const before = hostNetwork();
     const home = tempHome();
     const lines: string[] = [];
@@ -50,8 +50,31 @@ describe('aksemu probe on the netns data plane', { skip: problem ?? false }, () 
     const server = await startTestServer({ home, dataplane, dataplaneDebounceMs: 5 });
     try {
       await groupWithSubnet(home, 'rg');
-      for (const [name, ip] of [['vm1', '10.0.1.10'], ['vm2', '10.0.1.11']] as const) {
-        const r = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', name, '--vnet-name', 'vnet1', '--subnet', 'web', '--private-ip-address', ip, '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '']);
+      for (const [name, ip] of [
+        ['vm1', '10.0.1.10'],
+        ['vm2', '10.0.1.11'],
+      ] as const) {
+        const r = await azIn(home, [
+          'vm',
+          'create',
+          '-g',
+          'rg',
+          '-n',
+          name,
+          '--vnet-name',
+          'vnet1',
+          '--subnet',
+          'web',
+          '--private-ip-address',
+          ip,
+          '--admin-username',
+          'azureuser',
+          '--generate-ssh-keys',
+          '--public-ip-address',
+          '',
+          '--nsg',
+          '',
+        ]);
         assert.equal(r.code, 0, r.stderr);
       }
       await server.dataplane.idle();

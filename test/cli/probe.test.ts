@@ -43,13 +43,34 @@ describe('aksemu probe', () => {
     home = tempHome();
     server = await startTestServer({ home, dataplane: dp, dataplaneDebounceMs: 1 });
     await groupWithSubnet(home, 'rg');
-    const vm = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'client', '--vnet-name', 'vnet1', '--subnet', 'web', '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '']);
+    const vm = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'client',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+      '--public-ip-address',
+      '',
+      '--nsg',
+      '',
+    ]);
     assert.equal(vm.code, 0, vm.stderr);
     vmIp = vm.json.privateIpAddress;
     const created = await aksClient(server).managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
     clusterId = created.id!;
     await server.dataplane.idle();
-    const node = dp.applied.at(-1)!.vnets.flatMap((v) => v.hosts).find((h) => h.kind === 'node')!;
+    const node = dp.applied
+      .at(-1)!
+      .vnets.flatMap((v) => v.hosts)
+      .find((h) => h.kind === 'node')!;
     nodeName = node.name;
     nodeIp = node.ip;
   });
@@ -84,7 +105,7 @@ describe('aksemu probe', () => {
     assert.deepEqual(dp.probes.at(-1)!.from, { kind: 'internet' });
   });
 
-  it('pods name their cluster; the driver gets its id and its failure comes back as ARM\'s error', async () => {
+  it("pods name their cluster; the driver gets its id and its failure comes back as ARM's error", async () => {
     const r = await probeIn(home, ['--from', 'pod/default/web-0', '--to', '10.0.1.4:80', '-g', 'rg', '-n', 'c1']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^ERROR: \(ProbeFailed\) pod default\/web-0 has no sandbox/);
@@ -102,7 +123,10 @@ describe('aksemu probe', () => {
     assert.equal(r.code, 1);
     const sent = dp.probes.at(-1)!;
     assert.deepEqual(sent.from, { kind: 'controlplane', clusterId });
-    const node = dp.applied.at(-1)!.vnets.flatMap((v) => v.subnets.map((sn) => ({ sn, hosts: v.hosts }))).find(({ sn, hosts }) => hosts.some((h) => h.name === nodeName && h.subnetId === sn.id))!;
+    const node = dp.applied
+      .at(-1)!
+      .vnets.flatMap((v) => v.subnets.map((sn) => ({ sn, hosts: v.hosts })))
+      .find(({ sn, hosts }) => hosts.some((h) => h.name === nodeName && h.subnetId === sn.id))!;
     assert.deepEqual(sent.tunnel, ['10.244.0.0/16', node.sn.prefix]);
     const missing = await probeIn(home, ['--from', 'controlplane', '--to', '10.244.0.5:80']);
     assert.equal(missing.code, 2);

@@ -34,7 +34,13 @@ test('README walk-through: bring your own CNI, with the real az and kubectl', { 
   const server = await startTestServer({ home });
   const run = (script: string) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: user, AKSEMU_HOME: home, HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1,localhost' };
+      const env = {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        HOME: user,
+        AKSEMU_HOME: home,
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        NO_PROXY: '127.0.0.1,localhost',
+      };
       const prelude = `set -euo pipefail\ncd ${JSON.stringify(user)}\naksemu() { node ${JSON.stringify(join(REPO, 'bin', 'aksemu.js'))} "$@"; }\n`;
       execFile('bash', ['-c', prelude + script], { env, timeout: 240_000 }, (err, stdout, stderr) =>
         done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
@@ -48,7 +54,8 @@ test('README walk-through: bring your own CNI, with the real az and kubectl', { 
     const table = lines.slice(lines.findIndex((l) => /^NAME\s+STATUS$/.test(l)));
     assert.match(table[0]!, /^NAME\s+STATUS$/);
     assert.equal(table.length, 4, first.stdout);
-    for (const row of table.slice(1)) assert.match(row, new RegExp(`^aks-nodepool1-\\d{8}-vmss00000\\d\\s+${NOT_READY.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    for (const row of table.slice(1))
+      assert.match(row, new RegExp(`^aks-nodepool1-\\d{8}-vmss00000\\d\\s+${NOT_READY.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
 
     // The second block runs in a new shell, as a reader pasting it would: it sets up az again.
     const second = await run(`eval "$(aksemu az-env)"\n${blocks[1]!}`);
@@ -57,7 +64,14 @@ test('README walk-through: bring your own CNI, with the real az and kubectl', { 
     assert.equal((second.stdout.match(/condition met/g) ?? []).length, 3, second.stdout);
     assert.match(second.stdout, /deployment\.apps\/web created/);
     const nodes = await run('kubectl get nodes --no-headers');
-    assert.equal(nodes.stdout.trim().split('\n').filter((l) => /\sReady\s+agent\s/.test(l)).length, 3, nodes.stdout);
+    assert.equal(
+      nodes.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /\sReady\s+agent\s/.test(l)).length,
+      3,
+      nodes.stdout,
+    );
   } finally {
     await server.close();
     removeHome(home);

@@ -28,7 +28,10 @@ describe('@kubernetes/client-node 1.4', () => {
       }
       const first = list.items[0]!.metadata!.name!;
       const selected = await core.listNode({ labelSelector: `kubernetes.io/hostname=${first}` });
-      assert.deepEqual(selected.items.map((n) => n.metadata?.name), [first]);
+      assert.deepEqual(
+        selected.items.map((n) => n.metadata?.name),
+        [first],
+      );
       const byField = await core.listNode({ fieldSelector: `metadata.name!=${first}` });
       assert.equal(byField.items.length, 2);
       const none = await core.listNode({ labelSelector: 'kubernetes.azure.com/mode in (user)' });
@@ -38,16 +41,35 @@ describe('@kubernetes/client-node 1.4', () => {
 
       const events: Array<[string, string, string]> = [];
       const watch = new k8s.Watch(kc);
-      const controller = await watch.watch('/api/v1/nodes', { resourceVersion: rv, allowWatchBookmarks: true }, (phase, obj: k8s.V1Node) => {
-        events.push([phase, obj.metadata!.name!, obj.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? '']);
-      }, () => {});
+      const controller = await watch.watch(
+        '/api/v1/nodes',
+        { resourceVersion: rv, allowWatchBookmarks: true },
+        (phase, obj: k8s.V1Node) => {
+          events.push([phase, obj.metadata!.name!, obj.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? '']);
+        },
+        () => {},
+      );
       try {
         const conflist = join(env.scratch, '05-bridge.conflist');
-        writeFileSync(conflist, JSON.stringify({ cniVersion: '1.0.0', name: 'bridge', plugins: [{ type: 'bridge', bridge: 'br0', ipam: { type: 'host-local', ranges: [[{ subnet: '10.9.0.0/16' }]] } }] }));
+        writeFileSync(
+          conflist,
+          JSON.stringify({
+            cniVersion: '1.0.0',
+            name: 'bridge',
+            plugins: [{ type: 'bridge', bridge: 'br0', ipam: { type: 'host-local', ranges: [[{ subnet: '10.9.0.0/16' }]] } }],
+          }),
+        );
         const result = installCni({ home: env.home, resourceGroup: 'rg', cluster: 'c1', conflistFile: conflist });
         assert.equal(result.nodes.length, 3);
         await eventually(() => events.length >= 3, 10_000, 'three MODIFIED events');
-        assert.deepEqual(events.map((e) => [e[0], e[2]]), [['MODIFIED', 'True'], ['MODIFIED', 'True'], ['MODIFIED', 'True']]);
+        assert.deepEqual(
+          events.map((e) => [e[0], e[2]]),
+          [
+            ['MODIFIED', 'True'],
+            ['MODIFIED', 'True'],
+            ['MODIFIED', 'True'],
+          ],
+        );
         assert.deepEqual(events.map((e) => e[1]).sort(), list.items.map((n) => n.metadata!.name!).sort());
       } finally {
         controller.abort();

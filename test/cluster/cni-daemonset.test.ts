@@ -155,7 +155,12 @@ function calicoPodSpec(configKey: string) {
 let serial = 0;
 function podOf(spec: Record<string, unknown>, node: string, namespace = 'kube-system'): KubeObject {
   serial++;
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `cni-${serial}`, namespace, uid: `00000000-0000-0000-0000-${String(serial).padStart(12, '0')}` }, spec: { ...spec, nodeName: node } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `cni-${serial}`, namespace, uid: `00000000-0000-0000-0000-${String(serial).padStart(12, '0')}` },
+    spec: { ...spec, nodeName: node },
+  };
 }
 
 async function apply(env: ClusterEnv, file: string, yaml: string): Promise<void> {
@@ -177,72 +182,98 @@ async function readyStatus(env: ClusterEnv, node: string): Promise<string> {
 }
 
 describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
-  test('kubectl apply of a flannel-style ConfigMap + DaemonSet: init containers install the conflist on every node, nodes turn Ready, pods get addresses', { skip: !HAVE_SCHEDULER && 'the scheduler and pod lifecycle are not built yet (src/cluster/workloads/scheduler.ts)', timeout: 180_000 }, () =>
-    withCluster({ networkPlugin: 'none' }, async (env) => {
-      const nodes = await nodeNames(env);
-      assert.equal(nodes.length, 3);
-      for (const n of nodes) assert.equal(await readyStatus(env, n), 'False');
+  test(
+    'kubectl apply of a flannel-style ConfigMap + DaemonSet: init containers install the conflist on every node, nodes turn Ready, pods get addresses',
+    { skip: !HAVE_SCHEDULER && 'the scheduler and pod lifecycle are not built yet (src/cluster/workloads/scheduler.ts)', timeout: 180_000 },
+    () =>
+      withCluster({ networkPlugin: 'none' }, async (env) => {
+        const nodes = await nodeNames(env);
+        assert.equal(nodes.length, 3);
+        for (const n of nodes) assert.equal(await readyStatus(env, n), 'False');
 
-      await apply(env, 'kube-flannel.yml', FLANNEL_YAML);
-      const wait = await kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=90s'], 120_000);
-      assert.equal(wait.code, 0, wait.stderr);
-      for (const n of nodes) {
-        assert.equal(readFileSync(join(nodeConfDir(env.home, 'rg', 'c1', n), '10-flannel.conflist'), 'utf8'), `${CNI_CONF}\n`);
-        assert.ok(!existsSync(join(nodesDir(env.home, 'rg', 'c1'), n, 'opt')), 'the plugin binary copy is accepted and ignored');
-      }
+        await apply(env, 'kube-flannel.yml', FLANNEL_YAML);
+        const wait = await kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=90s'], 120_000);
+        assert.equal(wait.code, 0, wait.stderr);
+        for (const n of nodes) {
+          assert.equal(readFileSync(join(nodeConfDir(env.home, 'rg', 'c1', n), '10-flannel.conflist'), 'utf8'), `${CNI_CONF}\n`);
+          assert.ok(!existsSync(join(nodesDir(env.home, 'rg', 'c1'), n, 'opt')), 'the plugin binary copy is accepted and ignored');
+        }
 
-      // One flannel pod per node, on the node's address (host network).
-      const nodeIps = new Map<string, string>();
-      const nodeJson = JSON.parse((await kubectl(env, ['get', 'nodes', '-o', 'json'])).stdout) as { items: Array<{ metadata: { name: string }; status: { addresses: Array<{ type: string; address: string }> } }> };
-      for (const n of nodeJson.items) nodeIps.set(n.metadata.name, n.status.addresses.find((a) => a.type === 'InternalIP')!.address);
-      let pods: Array<{ spec: { nodeName: string }; status: { phase: string; podIP?: string } }> = [];
-      await eventually(
-        async () => {
-          const r = await kubectl(env, ['get', 'pods', '-n', 'kube-system', '-l', 'app=flannel', '-o', 'json']);
-          pods = (JSON.parse(r.stdout) as { items: typeof pods }).items;
-          return pods.length === 3 && pods.every((p) => p.status.phase === 'Running');
-        },
-        60_000,
-        'three Running flannel pods',
-      );
-      assert.deepEqual(pods.map((p) => p.spec.nodeName).sort(), [...nodes].sort());
-      for (const p of pods) assert.equal(p.status.podIP, nodeIps.get(p.spec.nodeName));
+        // One flannel pod per node, on the node's address (host network).
+        const nodeIps = new Map<string, string>();
+        const nodeJson = JSON.parse((await kubectl(env, ['get', 'nodes', '-o', 'json'])).stdout) as {
+          items: Array<{ metadata: { name: string }; status: { addresses: Array<{ type: string; address: string }> } }>;
+        };
+        for (const n of nodeJson.items) nodeIps.set(n.metadata.name, n.status.addresses.find((a) => a.type === 'InternalIP')!.address);
+        let pods: Array<{ spec: { nodeName: string }; status: { phase: string; podIP?: string } }> = [];
+        await eventually(
+          async () => {
+            const r = await kubectl(env, ['get', 'pods', '-n', 'kube-system', '-l', 'app=flannel', '-o', 'json']);
+            pods = (JSON.parse(r.stdout) as { items: typeof pods }).items;
+            return pods.length === 3 && pods.every((p) => p.status.phase === 'Running');
+          },
+          60_000,
+          'three Running flannel pods',
+        );
+        assert.deepEqual(pods.map((p) => p.spec.nodeName).sort(), [...nodes].sort());
+        for (const p of pods) assert.equal(p.status.podIP, nodeIps.get(p.spec.nodeName));
 
-      // A pod on the pod network now gets its address from the installed conflist's host-local range.
-      await apply(env, 'pod.yaml', `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec:\n  nodeName: ${nodes[0]}\n  containers:\n  - {name: web, image: nginx}\n`);
-      let ip = '';
-      await eventually(
-        async () => {
-          ip = (await kubectl(env, ['get', 'pod', 'web', '-o', 'jsonpath={.status.podIP}'])).stdout.trim();
-          return ip !== '';
-        },
-        60_000,
-        'the pod address',
-      );
-      assert.ok(Cidr.parse(POD_RANGE).contains(IpAddress.parse(ip)), ip);
-      assert.ok(existsSync(join(nodesDir(env.home, 'rg', 'c1'), nodes[0]!, 'var', 'lib', 'cni', 'networks', 'cbr0', ip)), 'the real host-local reserved it on that node');
+        // A pod on the pod network now gets its address from the installed conflist's host-local range.
+        await apply(
+          env,
+          'pod.yaml',
+          `apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec:\n  nodeName: ${nodes[0]}\n  containers:\n  - {name: web, image: nginx}\n`,
+        );
+        let ip = '';
+        await eventually(
+          async () => {
+            ip = (await kubectl(env, ['get', 'pod', 'web', '-o', 'jsonpath={.status.podIP}'])).stdout.trim();
+            return ip !== '';
+          },
+          60_000,
+          'the pod address',
+        );
+        assert.ok(Cidr.parse(POD_RANGE).contains(IpAddress.parse(ip)), ip);
+        assert.ok(
+          existsSync(join(nodesDir(env.home, 'rg', 'c1'), nodes[0]!, 'var', 'lib', 'cni', 'networks', 'cbr0', ip)),
+          'the real host-local reserved it on that node',
+        );
 
-      // More pods than the node's range holds: the rest stay ContainerCreating with the kubelet's event.
-      await apply(env, 'more.yaml', [1, 2, 3, 4, 5, 6].map((i) => `apiVersion: v1\nkind: Pod\nmetadata: {name: web-${i}, namespace: default, labels: {app: web}}\nspec:\n  nodeName: ${nodes[0]}\n  containers:\n  - {name: web, image: nginx}\n`).join('---\n'));
-      const expected = /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="bridge" failed \(add\): failed to allocate for range 0: no IP addresses available in range set: 10\.244\.7\.1-10\.244\.7\.6$/;
-      let refused: string[] = [];
-      await eventually(
-        async () => {
-          const events = JSON.parse((await kubectl(env, ['get', 'events', '-n', 'default', '-o', 'json'])).stdout) as { items: Array<{ reason: string; message: string; involvedObject: { name: string } }> };
-          refused = [...new Set(events.items.filter((e) => e.reason === 'FailedCreatePodSandBox').map((e) => e.involvedObject.name))];
-          for (const e of events.items.filter((x) => x.reason === 'FailedCreatePodSandBox')) assert.match(e.message, expected);
-          return refused.length > 0;
-        },
-        60_000,
-        'a FailedCreatePodSandBox event',
-      );
-      const onNode = JSON.parse((await kubectl(env, ['get', 'pods', '-A', '--field-selector', `spec.nodeName=${nodes[0]}`, '-o', 'json'])).stdout) as { items: Array<{ metadata: { name: string }; spec: { hostNetwork?: boolean }; status: { podIP?: string } }> };
-      const addressed = onNode.items.filter((p) => !p.spec.hostNetwork && p.status.podIP).map((p) => p.status.podIP!);
-      assert.equal(new Set(addressed).size, addressed.length, `never one address for two pods: ${addressed.join(' ')}`);
-      assert.ok(addressed.length <= 5);
-      const row = await kubectl(env, ['get', 'pod', refused[0]!, '--no-headers']);
-      assert.match(row.stdout, /\s0\/1\s+ContainerCreating\s/);
-    }),
+        // More pods than the node's range holds: the rest stay ContainerCreating with the kubelet's event.
+        await apply(
+          env,
+          'more.yaml',
+          [1, 2, 3, 4, 5, 6]
+            .map(
+              (i) =>
+                `apiVersion: v1\nkind: Pod\nmetadata: {name: web-${i}, namespace: default, labels: {app: web}}\nspec:\n  nodeName: ${nodes[0]}\n  containers:\n  - {name: web, image: nginx}\n`,
+            )
+            .join('---\n'),
+        );
+        const expected =
+          /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="bridge" failed \(add\): failed to allocate for range 0: no IP addresses available in range set: 10\.244\.7\.1-10\.244\.7\.6$/;
+        let refused: string[] = [];
+        await eventually(
+          async () => {
+            const events = JSON.parse((await kubectl(env, ['get', 'events', '-n', 'default', '-o', 'json'])).stdout) as {
+              items: Array<{ reason: string; message: string; involvedObject: { name: string } }>;
+            };
+            refused = [...new Set(events.items.filter((e) => e.reason === 'FailedCreatePodSandBox').map((e) => e.involvedObject.name))];
+            for (const e of events.items.filter((x) => x.reason === 'FailedCreatePodSandBox')) assert.match(e.message, expected);
+            return refused.length > 0;
+          },
+          60_000,
+          'a FailedCreatePodSandBox event',
+        );
+        const onNode = JSON.parse((await kubectl(env, ['get', 'pods', '-A', '--field-selector', `spec.nodeName=${nodes[0]}`, '-o', 'json'])).stdout) as {
+          items: Array<{ metadata: { name: string }; spec: { hostNetwork?: boolean }; status: { podIP?: string } }>;
+        };
+        const addressed = onNode.items.filter((p) => !p.spec.hostNetwork && p.status.podIP).map((p) => p.status.podIP!);
+        assert.equal(new Set(addressed).size, addressed.length, `never one address for two pods: ${addressed.join(' ')}`);
+        assert.ok(addressed.length <= 5);
+        const row = await kubectl(env, ['get', 'pod', refused[0]!, '--no-headers']);
+        assert.match(row.stdout, /\s0\/1\s+ContainerCreating\s/);
+      }),
   );
 
   test('the init-container interpreter, driven directly: flannel cp, sh -c, Calico install-cni, and the failures', { timeout: 120_000 }, () =>
@@ -271,7 +302,9 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
             name: 'install',
             image: 'busybox',
             command: ['/bin/sh', '-c'],
-            args: ['set -e; mkdir -p /host/cni/net.d\necho "installing $CONF_NAME" && cp -f /cfg/nested/conf.json "/host/cni/net.d/${CONF_NAME}" || exit 3; true'],
+            args: [
+              'set -e; mkdir -p /host/cni/net.d\necho "installing $CONF_NAME" && cp -f /cfg/nested/conf.json "/host/cni/net.d/${CONF_NAME}" || exit 3; true',
+            ],
             env: [{ name: 'CONF_NAME', value: '20-shell.conflist' }],
             volumeMounts: [
               { name: 'etc-cni', mountPath: '/host/cni' },
@@ -300,15 +333,48 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
 
       // Failures, as the container would print them; nothing is written.
       const cp = (src: string, dst: string, volumes = template['volumes']) => ({
-        initContainers: [{ name: 'install-cni', image: 'flannel', command: ['cp'], args: ['-f', src, dst], volumeMounts: [{ name: 'cni', mountPath: '/etc/cni/net.d' }, { name: 'flannel-cfg', mountPath: '/etc/kube-flannel/' }] }],
+        initContainers: [
+          {
+            name: 'install-cni',
+            image: 'flannel',
+            command: ['cp'],
+            args: ['-f', src, dst],
+            volumeMounts: [
+              { name: 'cni', mountPath: '/etc/cni/net.d' },
+              { name: 'flannel-cfg', mountPath: '/etc/kube-flannel/' },
+            ],
+          },
+        ],
         volumes,
       });
-      assert.equal(await runner.run(podOf(cp('/etc/kube-flannel/missing.json', '/etc/cni/net.d/30-x.conflist'), n0), n0), "cp: can't stat '/etc/kube-flannel/missing.json': No such file or directory");
+      assert.equal(
+        await runner.run(podOf(cp('/etc/kube-flannel/missing.json', '/etc/cni/net.d/30-x.conflist'), n0), n0),
+        "cp: can't stat '/etc/kube-flannel/missing.json': No such file or directory",
+      );
       assert.ok(!existsSync(conf(n0, '30-x.conflist')));
-      const noCm = [{ name: 'cni', hostPath: { path: '/etc/cni/net.d' } }, { name: 'flannel-cfg', configMap: { name: 'nope' } }];
-      assert.equal(await runner.run(podOf(cp('/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/30-x.conflist', noCm), n0), n0), 'MountVolume.SetUp failed for volume "flannel-cfg" : configmap "nope" not found');
-      assert.equal(await runner.run(podOf(cp('/bin/busybox', '/etc/cni/net.d/30-x.conflist'), n0), n0), "cp: aksemu cannot read '/bin/busybox' (it is in the container image, not in a ConfigMap volume) to write it to '/etc/cni/net.d/30-x.conflist'");
-      const sed = { initContainers: [{ name: 'patch', image: 'busybox', command: ['sh', '-c', 'sed -i s/cbr0/cni0/ /etc/cni/net.d/10-flannel.conflist'], volumeMounts: [{ name: 'cni', mountPath: '/etc/cni/net.d' }] }], volumes: template['volumes'] };
+      const noCm = [
+        { name: 'cni', hostPath: { path: '/etc/cni/net.d' } },
+        { name: 'flannel-cfg', configMap: { name: 'nope' } },
+      ];
+      assert.equal(
+        await runner.run(podOf(cp('/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/30-x.conflist', noCm), n0), n0),
+        'MountVolume.SetUp failed for volume "flannel-cfg" : configmap "nope" not found',
+      );
+      assert.equal(
+        await runner.run(podOf(cp('/bin/busybox', '/etc/cni/net.d/30-x.conflist'), n0), n0),
+        "cp: aksemu cannot read '/bin/busybox' (it is in the container image, not in a ConfigMap volume) to write it to '/etc/cni/net.d/30-x.conflist'",
+      );
+      const sed = {
+        initContainers: [
+          {
+            name: 'patch',
+            image: 'busybox',
+            command: ['sh', '-c', 'sed -i s/cbr0/cni0/ /etc/cni/net.d/10-flannel.conflist'],
+            volumeMounts: [{ name: 'cni', mountPath: '/etc/cni/net.d' }],
+          },
+        ],
+        volumes: template['volumes'],
+      };
       assert.match((await runner.run(podOf(sed, n0), n0))!, /^sed: aksemu cannot emulate this command, and it changes the node's \/etc\/cni\/net\.d/);
       const harmless = { initContainers: [{ name: 'wait', image: 'busybox', command: ['sh', '-c', 'until ls /run/flannel/subnet.env; do sleep 1; done'] }] };
       assert.equal(await runner.run(podOf(harmless, n0), n0), undefined, 'commands that do not touch the CNI config are ignored');
@@ -316,7 +382,13 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
       assert.match((await runner.run(podOf(calicoPodSpec('broken_network_config'), n0), n0))!, /"mtu": 1440 \]\} is not a valid json object\nerror: /);
       assert.ok(!existsSync(conf(n0, '10-calico.conflist')));
       // The first failing init container stops the rest.
-      const chain = { initContainers: [...(cp('/etc/kube-flannel/missing.json', '/etc/cni/net.d/40-a.conflist')['initContainers']), ...(cp('/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/40-b.conflist')['initContainers'])], volumes: template['volumes'] };
+      const chain = {
+        initContainers: [
+          ...cp('/etc/kube-flannel/missing.json', '/etc/cni/net.d/40-a.conflist')['initContainers'],
+          ...cp('/etc/kube-flannel/cni-conf.json', '/etc/cni/net.d/40-b.conflist')['initContainers'],
+        ],
+        volumes: template['volumes'],
+      };
       assert.match((await runner.run(podOf(chain, n0), n0))!, /can't stat/);
       assert.ok(!existsSync(conf(n0, '40-b.conflist')));
     }),

@@ -57,7 +57,14 @@ function world(plugin: 'kubenet' | 'none', conf = true): { host: IpamHost; dp: F
   const confDir = nodeConfDir(home, 'rg', 'c1', NODE);
   mkdirSync(confDir, { recursive: true });
   if (conf) {
-    writeFileSync(join(confDir, '10-net.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'net', plugins: [{ type: 'bridge', ipam: { type: 'no-such-ipam', ranges: [[{ subnet: '10.88.0.0/29' }]] } }] }));
+    writeFileSync(
+      join(confDir, '10-net.conflist'),
+      JSON.stringify({
+        cniVersion: '1.0.0',
+        name: 'net',
+        plugins: [{ type: 'bridge', ipam: { type: 'no-such-ipam', ranges: [[{ subnet: '10.88.0.0/29' }]] } }],
+      }),
+    );
   }
   const record = { id: CLUSTER_ID, name: 'c1', resourceGroup: 'rg', resolved: { network: { networkPlugin: plugin } } } as unknown as ClusterRecord;
   const node = { name: NODE, ip: '10.224.0.4', podCidr: '10.244.0.0/29' } as unknown as NodeRecord;
@@ -77,17 +84,26 @@ describe('DataplaneSandboxes', () => {
     const { dp, sandboxes } = world('kubenet');
     const first = req();
     assert.deepEqual(await sandboxes.setUp(first), { ok: true, ip: '10.244.0.2' });
-    assert.deepEqual(dp.attached.map((a) => [a.hostId, a.clusterId, a.node, a.namespace, a.name, a.uid, a.sandboxId, a.ip, a.cni]), [[HOST_ID, CLUSTER_ID, NODE, 'default', first.name, first.uid, first.sandboxId, '10.244.0.2', undefined]]);
+    assert.deepEqual(
+      dp.attached.map((a) => [a.hostId, a.clusterId, a.node, a.namespace, a.name, a.uid, a.sandboxId, a.ip, a.cni]),
+      [[HOST_ID, CLUSTER_ID, NODE, 'default', first.name, first.uid, first.sandboxId, '10.244.0.2', undefined]],
+    );
     dp.failAttach = 'node aks-… is not in the data plane';
     // More failures than the /29 has addresses: each one was released, or the pool would be exhausted.
     for (let i = 0; i < 8; i++) {
       const r = req();
-      assert.deepEqual(await sandboxes.setUp(r), { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${r.sandboxId}": node aks-… is not in the data plane` });
+      assert.deepEqual(await sandboxes.setUp(r), {
+        ok: false,
+        message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${r.sandboxId}": node aks-… is not in the data plane`,
+      });
     }
     dp.failAttach = undefined;
     dp.hostProblem = 'the node is not in the data plane after 30s (no apply has included it yet)';
     const late = req();
-    assert.deepEqual(await sandboxes.setUp(late), { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${late.sandboxId}": the node is not in the data plane after 30s (no apply has included it yet)` });
+    assert.deepEqual(await sandboxes.setUp(late), {
+      ok: false,
+      message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${late.sandboxId}": the node is not in the data plane after 30s (no apply has included it yet)`,
+    });
     dp.hostProblem = undefined;
     const ok = await sandboxes.setUp(req());
     assert.equal(ok.ok, true);
@@ -111,14 +127,22 @@ describe('DataplaneSandboxes', () => {
     // The IPAM plugin of the conflist does not exist: had the IPAM path run, this would fail.
     assert.deepEqual(await sandboxes.setUp(p), { ok: true, ip: '10.99.0.7' });
     const nodeDir = join(home, 'clusters', 'rg_c1', 'nodes', NODE);
-    assert.deepEqual(dp.attached[0]!.cni, { confDir, pluginDirs: ['/usr/lib/cni'], cacheDir: join(nodeDir, 'var', 'lib', 'cni'), ipamDataDir: join(nodeDir, 'var', 'lib', 'cni', 'networks') });
+    assert.deepEqual(dp.attached[0]!.cni, {
+      confDir,
+      pluginDirs: ['/usr/lib/cni'],
+      cacheDir: join(nodeDir, 'var', 'lib', 'cni'),
+      ipamDataDir: join(nodeDir, 'var', 'lib', 'cni', 'networks'),
+    });
     assert.equal(dp.attached[0]!.ip, undefined);
     await sandboxes.tearDown(p);
     assert.deepEqual(dp.detached, [{ ...dp.attached[0], ip: '10.99.0.7' }]);
 
     const bare = world('none', false);
     const q = req();
-    assert.deepEqual(await bare.sandboxes.setUp(q), { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${q.sandboxId}": cni plugin not initialized` });
+    assert.deepEqual(await bare.sandboxes.setUp(q), {
+      ok: false,
+      message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${q.sandboxId}": cni plugin not initialized`,
+    });
     assert.equal(bare.dp.attached.length, 0);
   });
 
@@ -139,8 +163,17 @@ describe('DataplaneSandboxes', () => {
     assert.deepEqual(await setUp, { ok: true, ip: '10.244.0.4' });
     await torn;
     await sandboxes.settled();
-    assert.deepEqual(dp.attached.map((a) => [a.name, a.ip]).sort(), [[restored.name, '10.244.0.2'], [fresh.name, '10.244.0.4']].sort());
-    assert.deepEqual(dp.detached.map((a) => a.name), [cancelled.name]);
+    assert.deepEqual(
+      dp.attached.map((a) => [a.name, a.ip]).sort(),
+      [
+        [restored.name, '10.244.0.2'],
+        [fresh.name, '10.244.0.4'],
+      ].sort(),
+    );
+    assert.deepEqual(
+      dp.detached.map((a) => a.name),
+      [cancelled.name],
+    );
   });
 });
 
@@ -151,9 +184,30 @@ describe('DataplaneController.whenHostReady', () => {
     try {
       await groupWithSubnet(home, 'rg');
       const vmId = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm1`;
-      await assert.rejects(server.dataplane.whenHostReady(vmId, 200), /^Error: the node is not in the data plane after 200ms \(no apply has included it yet\)$/);
+      await assert.rejects(
+        server.dataplane.whenHostReady(vmId, 200),
+        /^Error: the node is not in the data plane after 200ms \(no apply has included it yet\)$/,
+      );
       const ready = server.dataplane.whenHostReady(vmId, 10_000);
-      const r = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm1', '--vnet-name', 'vnet1', '--subnet', 'web', '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '']);
+      const r = await azIn(home, [
+        'vm',
+        'create',
+        '-g',
+        'rg',
+        '-n',
+        'vm1',
+        '--vnet-name',
+        'vnet1',
+        '--subnet',
+        'web',
+        '--admin-username',
+        'azureuser',
+        '--generate-ssh-keys',
+        '--public-ip-address',
+        '',
+        '--nsg',
+        '',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       await ready;
       await server.dataplane.whenHostReady(vmId.toUpperCase(), 1);

@@ -27,7 +27,8 @@ function isStatus(res: ApiResult, code: number, reason: string): void {
   assert.equal(res.json.reason, reason);
 }
 
-const configMap = (name: string, metadata: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data: { a: 'b' } });
+const configMap = (name: string, metadata: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data: { a: 'b' } });
 
 async function absent(env: ClusterEnv, path: string): Promise<void> {
   const got = await api(env, 'GET', path);
@@ -47,8 +48,14 @@ describe('hostile input on the cluster API', { skip }, () => {
           ['application/json-patch+json', `[{"op":"add","path":"/metadata/constructor/prototype/authorization","value":"Bearer ${token}"}]`],
           ['application/json-patch+json', `[{"op":"replace","path":"/metadata/__proto__","value":{"authorization":"Bearer ${token}"}}]`],
           ['application/merge-patch+json', `{"__proto__":{"authorization":"Bearer ${token}"},"metadata":{"__proto__":{"authorization":"x"}}}`],
-          ['application/strategic-merge-patch+json', `{"__proto__":{"authorization":"Bearer ${token}"},"metadata":{"constructor":{"prototype":{"authorization":"x"}}}}`],
-          ['application/apply-patch+yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: target\n  __proto__:\n    authorization: Bearer ${token}\n__proto__:\n  authorization: Bearer ${token}\n`],
+          [
+            'application/strategic-merge-patch+json',
+            `{"__proto__":{"authorization":"Bearer ${token}"},"metadata":{"constructor":{"prototype":{"authorization":"x"}}}}`,
+          ],
+          [
+            'application/apply-patch+yaml',
+            `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: target\n  __proto__:\n    authorization: Bearer ${token}\n__proto__:\n  authorization: Bearer ${token}\n`,
+          ],
         ];
         for (const [i, [contentType, body]] of attempts.entries()) {
           const res = await api(env, 'PATCH', path, { body, contentType });
@@ -56,7 +63,9 @@ describe('hostile input on the cluster API', { skip }, () => {
             // The object has no `__proto__` of its own: the path is missing, as for any other key.
             isStatus(res, 422, 'Invalid');
             assert.equal(res.json.message, 'the server rejected our request due to an error in our request');
-            assert.deepEqual(res.json.details.causes, [{ reason: 'UnexpectedServerResponse', message: 'add operation does not apply: doc is missing path: "/__proto__/authorization": missing value' }]);
+            assert.deepEqual(res.json.details.causes, [
+              { reason: 'UnexpectedServerResponse', message: 'add operation does not apply: doc is missing path: "/__proto__/authorization": missing value' },
+            ]);
           }
           const anonymous = await api(env, 'GET', '/api/v1/nodes', { token: null });
           assert.equal(anonymous.status, 401, `after ${contentType} ${body}: unauthenticated GET /api/v1/nodes answered ${anonymous.status}`);
@@ -77,10 +86,18 @@ describe('hostile input on the cluster API', { skip }, () => {
       for (const selector of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
         const listed = await api(env, 'GET', `/api/v1/namespaces/default/configmaps?labelSelector=${selector}`);
         assert.ok(listed.status === 200 || listed.status === 400, listed.text);
-        if (listed.status === 200) assert.deepEqual(listed.json.items.map((o: any) => o.metadata.name), [], `labelSelector=${selector}`);
+        if (listed.status === 200)
+          assert.deepEqual(
+            listed.json.items.map((o: any) => o.metadata.name),
+            [],
+            `labelSelector=${selector}`,
+          );
       }
       const own = await api(env, 'GET', '/api/v1/namespaces/default/configmaps?labelSelector=app%3Dx');
-      assert.deepEqual(own.json.items.map((o: any) => o.metadata.name), ['target']);
+      assert.deepEqual(
+        own.json.items.map((o: any) => o.metadata.name),
+        ['target'],
+      );
     }));
 
   test('the bearer token is compared in constant time (timingSafeEqual over digests); only the exact token passes', async () => {
@@ -116,35 +133,58 @@ describe('hostile input on the cluster API', { skip }, () => {
         JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...metadata }, spec });
       const refs = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: pod({ ownerReferences: 'x' }) });
       isStatus(refs, 400, 'BadRequest');
-      assert.equal(refs.json.message, 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference');
+      assert.equal(
+        refs.json.message,
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference',
+      );
       await absent(env, '/api/v1/namespaces/default/pods/p');
       const cases: Array<[string, string]> = [
         [pod({ labels: 'x' }), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string'],
         [pod({ labels: { a: 1 } }), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
         [pod({ ownerReferences: ['x'] }), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.ownerReferences of type v1.OwnerReference'],
-        [pod({ ownerReferences: [{ uid: 7 }] }), 'json: cannot unmarshal number into Go struct field OwnerReference.metadata.ownerReferences.uid of type types.UID'],
+        [
+          pod({ ownerReferences: [{ uid: 7 }] }),
+          'json: cannot unmarshal number into Go struct field OwnerReference.metadata.ownerReferences.uid of type types.UID',
+        ],
         [pod({ finalizers: 'x' }), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
         [pod({ name: 5 }), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string'],
         [pod({}, { containers: 'x' }), 'json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container'],
-        [pod({}, { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 'eighty' }] }] }), 'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
+        [
+          pod({}, { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 'eighty' }] }] }),
+          'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32',
+        ],
         [pod({}, 'x'), 'json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec'],
-        [JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: 'x' }), 'json: cannot unmarshal string into Go struct field Pod.metadata of type v1.ObjectMeta'],
+        [
+          JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: 'x' }),
+          'json: cannot unmarshal string into Go struct field Pod.metadata of type v1.ObjectMeta',
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body });
         isStatus(res, 400, 'BadRequest');
         assert.equal(res.json.message, `Pod in version "v1" cannot be handled as a Pod: ${message}`);
       }
-      const empty = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: pod({ ownerReferences: [{ apiVersion: 'v1', kind: '', name: 'x', uid: '' }] }) });
+      const empty = await api(env, 'POST', '/api/v1/namespaces/default/pods', {
+        body: pod({ ownerReferences: [{ apiVersion: 'v1', kind: '', name: 'x', uid: '' }] }),
+      });
       isStatus(empty, 422, 'Invalid');
-      assert.equal(empty.json.message, 'Pod "p" is invalid: [metadata.ownerReferences.kind: Invalid value: "": kind must not be empty, metadata.ownerReferences.uid: Invalid value: "": uid must not be empty]');
+      assert.equal(
+        empty.json.message,
+        'Pod "p" is invalid: [metadata.ownerReferences.kind: Invalid value: "": kind must not be empty, metadata.ownerReferences.uid: Invalid value: "": uid must not be empty]',
+      );
       await absent(env, '/api/v1/namespaces/default/pods/p');
       // An update or patch that would make the stored object malformed is refused the same way.
       const good = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: pod({}) });
       assert.equal(good.status, 201, good.text);
-      const patched = await api(env, 'PATCH', '/api/v1/namespaces/default/pods/p', { body: '{"metadata":{"ownerReferences":"x"}}', contentType: 'application/merge-patch+json' });
+      const patched = await api(env, 'PATCH', '/api/v1/namespaces/default/pods/p', {
+        body: '{"metadata":{"ownerReferences":"x"}}',
+        contentType: 'application/merge-patch+json',
+      });
       isStatus(patched, 400, 'BadRequest');
-      const jsonPatched = await api(env, 'PATCH', '/api/v1/namespaces/default/pods/p', { body: '[{"op":"replace","path":"/spec/containers","value":"x"}]', contentType: 'application/json-patch+json' });
+      const jsonPatched = await api(env, 'PATCH', '/api/v1/namespaces/default/pods/p', {
+        body: '[{"op":"replace","path":"/spec/containers","value":"x"}]',
+        contentType: 'application/json-patch+json',
+      });
       assert.ok(jsonPatched.status === 400 || jsonPatched.status === 422, jsonPatched.text);
       const stored = await api(env, 'GET', '/api/v1/namespaces/default/pods/p');
       assert.equal(stored.json.metadata.ownerReferences, undefined);
@@ -159,16 +199,29 @@ describe('hostile input on the cluster API', { skip }, () => {
   test('one bad stored object does not keep a cluster API down: it is skipped at restore, with a log line', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       const root = objectsKey(env.clusterId);
-      env.server.store.put(`${root}//pods/default/refs`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'refs', namespace: 'default', uid: 'u1', ownerReferences: 'x' }, spec: { containers: [] } });
+      env.server.store.put(`${root}//pods/default/refs`, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'refs', namespace: 'default', uid: 'u1', ownerReferences: 'x' },
+        spec: { containers: [] },
+      });
       env.server.store.put(`${root}//configmaps/default/garbage`, 'garbage');
       env.server.store.put(`${root}//configmaps/default/nometa`, { apiVersion: 'v1', kind: 'ConfigMap' });
-      env.server.store.put(`${root}/apps/deployments/default/nospec`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nospec', namespace: 'default', uid: 'u2' }, spec: 'x' });
+      env.server.store.put(`${root}/apps/deployments/default/nospec`, {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'nospec', namespace: 'default', uid: 'u2' },
+        spec: 'x',
+      });
       await restart(env);
       const pods = await kubectl(env, ['get', 'pods,configmaps,deployments', '-n', 'default']);
       assert.equal(pods.code, 0, pods.stderr);
       assert.doesNotMatch(pods.stdout, /refs|garbage|nometa|nospec/);
       for (const name of ['refs', 'garbage', 'nometa', 'nospec']) {
-        assert.ok(env.server.logLines.some((l) => l.includes(name) && /skipp/.test(l)), `no log line for ${name}:\n${env.server.logLines.join('\n')}`);
+        assert.ok(
+          env.server.logLines.some((l) => l.includes(name) && /skipp/.test(l)),
+          `no log line for ${name}:\n${env.server.logLines.join('\n')}`,
+        );
       }
     }));
 
@@ -178,43 +231,64 @@ describe('hostile input on the cluster API', { skip }, () => {
       const etc = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: pod });
       isStatus(etc, 422, 'Invalid');
       assert.equal(etc.json.message, `Pod "../../etc" is invalid: metadata.name: Invalid value: "../../etc": ${SUBDOMAIN}`);
-      assert.deepEqual(etc.json.details, { name: '../../etc', kind: 'Pod', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "../../etc": ${SUBDOMAIN}`, field: 'metadata.name' }] });
+      assert.deepEqual(etc.json.details, {
+        name: '../../etc',
+        kind: 'Pod',
+        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "../../etc": ${SUBDOMAIN}`, field: 'metadata.name' }],
+      });
       const listed = await api(env, 'GET', '/api/v1/namespaces/default/pods');
       assert.deepEqual(listed.json.items, []);
 
       const ns = await api(env, 'POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: 'Team.A' } }) });
       isStatus(ns, 422, 'Invalid');
       assert.equal(ns.json.message, `Namespace "Team.A" is invalid: metadata.name: Invalid value: "Team.A": ${LABEL}`);
-      const svc = await api(env, 'POST', '/api/v1/namespaces/default/services', { body: JSON.stringify({ metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } }) });
+      const svc = await api(env, 'POST', '/api/v1/namespaces/default/services', {
+        body: JSON.stringify({ metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } }),
+      });
       isStatus(svc, 422, 'Invalid');
       assert.equal(svc.json.message, `Service "1web" is invalid: metadata.name: Invalid value: "1web": ${DNS1035}`);
       const gen = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify({ metadata: { generateName: 'Web_' } }) });
       isStatus(gen, 422, 'Invalid');
       // The name is generated before validation, so it is refused too.
-      assert.match(gen.json.message, /^ConfigMap "Web_[a-z0-9]{5}" is invalid: \[metadata.generateName: Invalid value: "Web_": a lowercase RFC 1123 subdomain.*, metadata.name: Invalid value: "Web_[a-z0-9]{5}": a lowercase RFC 1123 subdomain/);
+      assert.match(
+        gen.json.message,
+        /^ConfigMap "Web_[a-z0-9]{5}" is invalid: \[metadata.generateName: Invalid value: "Web_": a lowercase RFC 1123 subdomain.*, metadata.name: Invalid value: "Web_[a-z0-9]{5}": a lowercase RFC 1123 subdomain/,
+      );
       const long = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('x'.repeat(254)) });
       isStatus(long, 422, 'Invalid');
-      assert.equal(long.json.message, `ConfigMap "${'x'.repeat(254)}" is invalid: metadata.name: Invalid value: "${'x'.repeat(254)}": must be no more than 253 characters`);
+      assert.equal(
+        long.json.message,
+        `ConfigMap "${'x'.repeat(254)}" is invalid: metadata.name: Invalid value: "${'x'.repeat(254)}": must be no more than 253 characters`,
+      );
 
       const t0 = Date.now();
-      const bigKey = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('bigkey', { labels: { [`${'k'.repeat(1024 * 1024)}`]: 'v' } }) });
+      const bigKey = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('bigkey', { labels: { [`${'k'.repeat(1024 * 1024)}`]: 'v' } }),
+      });
       isStatus(bigKey, 422, 'Invalid');
       assert.match(bigKey.json.message, /^ConfigMap "bigkey" is invalid: metadata.labels: Invalid value: "k+": name part must be no more than 63 characters$/);
       assert.ok(Date.now() - t0 < 5000);
       await absent(env, '/api/v1/namespaces/default/configmaps/bigkey');
-      const labels = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('labels', { labels: { 'example.com/app': 'web', 'a/b/c': 'x', 'ok': 'v'.repeat(64), good: 'bad value' } }) });
+      const labels = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('labels', { labels: { 'example.com/app': 'web', 'a/b/c': 'x', ok: 'v'.repeat(64), good: 'bad value' } }),
+      });
       isStatus(labels, 422, 'Invalid');
       assert.equal(
         labels.json.message,
         `ConfigMap "labels" is invalid: [metadata.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters, metadata.labels: Invalid value: "bad value": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`,
       );
-      const annotations = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('annotated', { annotations: { big: 'a'.repeat(2.5 * 1024 * 1024) } }) });
+      const annotations = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('annotated', { annotations: { big: 'a'.repeat(2.5 * 1024 * 1024) } }),
+      });
       isStatus(annotations, 422, 'Invalid');
       assert.equal(annotations.json.message, 'ConfigMap "annotated" is invalid: metadata.annotations: Too long: must have at most 262144 bytes');
       await absent(env, '/api/v1/namespaces/default/configmaps/annotated');
       const finalizers = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('fin', { finalizers: ['no spaces allowed'] }) });
       isStatus(finalizers, 422, 'Invalid');
-      assert.match(finalizers.json.message, /^ConfigMap "fin" is invalid: metadata.finalizers: Invalid value: "no spaces allowed": name part must consist of alphanumeric characters/);
+      assert.match(
+        finalizers.json.message,
+        /^ConfigMap "fin" is invalid: metadata.finalizers: Invalid value: "no spaces allowed": name part must consist of alphanumeric characters/,
+      );
 
       // What kubectl users see (client-side apply's last-applied annotation counts toward the 256 KiB).
       const manifest = `${env.scratch}/big.yaml`;
@@ -246,10 +320,16 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.deepEqual(ok.json.metadata.labels, { app: '' });
       assert.equal(Object.hasOwn(ok.json.metadata, 'annotations'), false);
       // The same through server-side apply (it was a 500).
-      const applied = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls?fieldManager=t', { body: '{"metadata":{"labels":{"app":null}}}', contentType: 'application/apply-patch+yaml' });
+      const applied = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls?fieldManager=t', {
+        body: '{"metadata":{"labels":{"app":null}}}',
+        contentType: 'application/apply-patch+yaml',
+      });
       assert.ok(applied.status < 500, applied.text);
       // A JSON patch add without a value adds null, as the apiserver's json-patch reads it: the empty label (it was a 500).
-      const added = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls', { body: '[{"op":"add","path":"/metadata/labels/patched"}]', contentType: 'application/json-patch+json' });
+      const added = await api(env, 'PATCH', '/api/v1/namespaces/default/configmaps/nulls', {
+        body: '[{"op":"add","path":"/metadata/labels/patched"}]',
+        contentType: 'application/json-patch+json',
+      });
       assert.equal(added.status, 200, added.text);
       assert.equal(added.json.metadata.labels.patched, '');
     }));
@@ -272,7 +352,10 @@ describe('hostile input on the cluster API', { skip }, () => {
       assert.deepEqual(names, all);
       const chunked = await kubectl(env, ['get', 'configmaps', '--chunk-size=2', '-o', 'name']);
       assert.equal(chunked.code, 0, chunked.stderr);
-      assert.deepEqual(chunked.stdout.trim().split('\n'), names.map((n) => `configmap/${n}`));
+      assert.deepEqual(
+        chunked.stdout.trim().split('\n'),
+        names.map((n) => `configmap/${n}`),
+      );
     }));
 
   test('requests that were 500s or resets are 4xx Statuses: bad escapes, JSON patch [1], deep nesting, 3 MB bodies, YAML alias bombs, odd request targets', () =>
@@ -286,11 +369,26 @@ describe('hostile input on the cluster API', { skip }, () => {
       isStatus(one, 400, 'BadRequest');
       assert.equal(one.json.message, 'json: cannot unmarshal number into Go value of type jsonpatch.Operation');
       isStatus(await api(env, 'PATCH', path, { body: '{}', contentType: 'application/json-patch+json' }), 400, 'BadRequest');
-      isStatus(await api(env, 'PATCH', path, { body: '[{"op":"add","path":"/data/x/y/z","value":1}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
-      isStatus(await api(env, 'PATCH', path, { body: '[{"op":"remove","path":"/metadata/labels/none"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
-      isStatus(await api(env, 'PATCH', path, { body: '[{"op":"test","path":"/data/a","value":"c"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
+      isStatus(
+        await api(env, 'PATCH', path, { body: '[{"op":"add","path":"/data/x/y/z","value":1}]', contentType: 'application/json-patch+json' }),
+        422,
+        'Invalid',
+      );
+      isStatus(
+        await api(env, 'PATCH', path, { body: '[{"op":"remove","path":"/metadata/labels/none"}]', contentType: 'application/json-patch+json' }),
+        422,
+        'Invalid',
+      );
+      isStatus(
+        await api(env, 'PATCH', path, { body: '[{"op":"test","path":"/data/a","value":"c"}]', contentType: 'application/json-patch+json' }),
+        422,
+        'Invalid',
+      );
       isStatus(await api(env, 'PATCH', path, { body: '[{"op":"frobnicate","path":"/data/a"}]', contentType: 'application/json-patch+json' }), 422, 'Invalid');
-      const moved = await api(env, 'PATCH', path, { body: '[{"op":"copy","from":"/data/a","path":"/data/c"},{"op":"move","from":"/data/a","path":"/data/m"}]', contentType: 'application/json-patch+json' });
+      const moved = await api(env, 'PATCH', path, {
+        body: '[{"op":"copy","from":"/data/a","path":"/data/c"},{"op":"move","from":"/data/a","path":"/data/m"}]',
+        contentType: 'application/json-patch+json',
+      });
       assert.equal(moved.status, 200, moved.text);
       assert.deepEqual(moved.json.data, { c: 'b', m: 'b' });
 
@@ -302,12 +400,16 @@ describe('hostile input on the cluster API', { skip }, () => {
       isStatus(nested, 400, 'BadRequest');
       assert.ok(Date.now() - t0 < 5000);
       await absent(env, '/apis/apps/v1/namespaces/default/deployments/deep');
-      const arrays = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: `{"metadata":{"name":"arrays"},"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}` });
+      const arrays = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: `{"metadata":{"name":"arrays"},"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      });
       isStatus(arrays, 400, 'BadRequest');
       const deepPatch = await api(env, 'PATCH', path, { body: `{"spec":${deep(5000)}}`, contentType: 'application/merge-patch+json' });
       isStatus(deepPatch, 400, 'BadRequest');
 
-      const big = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('big').replace('"b"', `"${'b'.repeat(3.5 * 1024 * 1024)}"`) });
+      const big = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: configMap('big').replace('"b"', `"${'b'.repeat(3.5 * 1024 * 1024)}"`),
+      });
       isStatus(big, 413, 'RequestEntityTooLarge');
       assert.equal(big.json.message, 'Request entity too large: limit is 3145728');
       await absent(env, '/api/v1/namespaces/default/configmaps/big');
@@ -316,7 +418,10 @@ describe('hostile input on the cluster API', { skip }, () => {
 
       const laughs = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
       for (const [i, c] of ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].entries()) laughs.push(`${c}: &${c} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(',')}]`);
-      const bomb = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\n${laughs.join('\n')}\n`, contentType: 'application/yaml' });
+      const bomb = await api(env, 'POST', '/api/v1/namespaces/default/configmaps', {
+        body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\n${laughs.join('\n')}\n`,
+        contentType: 'application/yaml',
+      });
       isStatus(bomb, 400, 'BadRequest');
       assert.ok(bomb.ms < 2000, `${bomb.ms} ms`);
 
@@ -335,7 +440,10 @@ describe('hostile input on the cluster API', { skip }, () => {
 
       // Request targets a URL parser would read as a host: answered, not crashed on.
       for (const target of ['//x:99999/api/v1/nodes', '//evil.example/api/v1/nodes', '/api/v1/../v1/nodes', '*']) {
-        const reply = await rawRequest(env, `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiEndpoint(env).token}\r\nConnection: close\r\n\r\n`);
+        const reply = await rawRequest(
+          env,
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiEndpoint(env).token}\r\nConnection: close\r\n\r\n`,
+        );
         assert.match(reply, /^HTTP\/1\.1 (200|4\d\d) /, `${target}: ${reply.slice(0, 200)}`);
       }
       assert.equal((await api(env, 'GET', '/version')).status, 200);

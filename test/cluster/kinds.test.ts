@@ -15,5 +15,8 @@ test('each served kind has a behaviour that matches its subresources', () => {
     assert.equal(behaviourOfKey(resourceKey(r)), b, `${r.kind} by its storage key`);
     assert.equal(kindNamed(r.kind), b, `${r.kind} by its kind`);
   }
-  assert.deepEqual(RESOURCES.filter((r) => behaviourOf(r).storage === 'derived'), [NODES]);
+  assert.deepEqual(
+    RESOURCES.filter((r) => behaviourOf(r).storage === 'derived'),
+    [NODES],
+  );
 });

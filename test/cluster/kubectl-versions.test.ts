@@ -52,7 +52,10 @@ spec:
 `;
 
 function rows(stdout: string): string[][] {
-  return stdout.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 }
 
 describe('kubectl 1.27–1.33 through the dispatcher', { skip }, () => {
@@ -96,9 +99,20 @@ describe('kubectl 1.27–1.33 through the dispatcher', { skip }, () => {
               assert.deepEqual([row[1], row[2], row[4]], ['Ready', 'agent', `v${version}`], version);
             }
             const wide = rows(await ok(['get', 'nodes', '-o', 'wide']));
-            assert.deepEqual(wide[0], ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'], version);
-            assert.deepEqual(wide.slice(1).map((r) => r[6]), ['<none>', '<none>'], version);
-            assert.ok(wide.slice(1).every((r) => /^10\.224\.0\.\d+$/.test(r[5]!)), `${version}: ${JSON.stringify(wide)}`);
+            assert.deepEqual(
+              wide[0],
+              ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME'],
+              version,
+            );
+            assert.deepEqual(
+              wide.slice(1).map((r) => r[6]),
+              ['<none>', '<none>'],
+              version,
+            );
+            assert.ok(
+              wide.slice(1).every((r) => /^10\.224\.0\.\d+$/.test(r[5]!)),
+              `${version}: ${JSON.stringify(wide)}`,
+            );
 
             const described = await ok(['describe', 'node', nodes[1]![0]!]);
             assert.match(described, new RegExp(`^Name:\\s+${nodes[1]![0]!}$`, 'm'), version);
@@ -120,12 +134,24 @@ describe('kubectl 1.27–1.33 through the dispatcher', { skip }, () => {
             watcher.stdout.on('data', (d) => (watched += d));
             watcher.stderr.on('data', (d) => (watchErr += d));
             try {
-              await eventually(() => /^NAME\s+DATA\s+AGE$/m.test(watched) && /^baseline\s+0\s/m.test(watched), 30_000, `${version}: get -w to list (${watchErr})`);
+              await eventually(
+                () => /^NAME\s+DATA\s+AGE$/m.test(watched) && /^baseline\s+0\s/m.test(watched),
+                30_000,
+                `${version}: get -w to list (${watchErr})`,
+              );
               const file = join(scratch, 'manifest.yaml');
               writeFileSync(file, MANIFEST);
               assert.deepEqual((await ok(['apply', '-f', file])).trim().split('\n'), ['configmap/settings created', 'daemonset.apps/agent created'], version);
-              assert.deepEqual((await ok(['apply', '-f', file])).trim().split('\n'), ['configmap/settings unchanged', 'daemonset.apps/agent unchanged'], version);
-              await eventually(() => /^settings\s+1\s+\d+s$/m.test(watched), 30_000, `${version}: get -w to show the applied ConfigMap (${watched}${watchErr})`);
+              assert.deepEqual(
+                (await ok(['apply', '-f', file])).trim().split('\n'),
+                ['configmap/settings unchanged', 'daemonset.apps/agent unchanged'],
+                version,
+              );
+              await eventually(
+                () => /^settings\s+1\s+\d+s$/m.test(watched),
+                30_000,
+                `${version}: get -w to show the applied ConfigMap (${watched}${watchErr})`,
+              );
             } finally {
               watcher.kill();
             }

@@ -22,13 +22,18 @@ const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 const FLANNEL = {
   name: 'cbr0',
   cniVersion: '0.3.1',
-  plugins: [{ type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } }, { type: 'portmap', capabilities: { portMappings: true } }],
+  plugins: [
+    { type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } },
+    { type: 'portmap', capabilities: { portMappings: true } },
+  ],
 };
 
 function rows(stdout: string): string[][] {
-  return stdout.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 }
-
 
 describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
   test('BYO CNI: NotReady agent nodes with the kubelet message; cni install makes `kubectl wait` succeed and `get -w` show Ready', () =>
@@ -52,15 +57,33 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
       for (const line of lines.slice(1)) assert.ok(line.endsWith(`   ${MESSAGE}`), line);
 
       const wide = await kubectl(env, ['get', 'nodes', '-o', 'wide']);
-      assert.deepEqual(rows(wide.stdout)[0], ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
-      assert.deepEqual(rows(wide.stdout).slice(1).map((r) => r.slice(5)), ['10.224.0.4', '10.224.0.5', '10.224.0.6'].map((ip) => [ip, '<none>', 'Ubuntu 22.04.5 LTS', '5.15.0-1092-azure', 'containerd://1.7.27-1']));
+      assert.deepEqual(rows(wide.stdout)[0], [
+        'NAME',
+        'STATUS',
+        'ROLES',
+        'AGE',
+        'VERSION',
+        'INTERNAL-IP',
+        'EXTERNAL-IP',
+        'OS-IMAGE',
+        'KERNEL-VERSION',
+        'CONTAINER-RUNTIME',
+      ]);
+      assert.deepEqual(
+        rows(wide.stdout)
+          .slice(1)
+          .map((r) => r.slice(5)),
+        ['10.224.0.4', '10.224.0.5', '10.224.0.6'].map((ip) => [ip, '<none>', 'Ubuntu 22.04.5 LTS', '5.15.0-1092-azure', 'containerd://1.7.27-1']),
+      );
 
       // Before any CNI: waiting times out, as on AKS.
       const early = await kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=2s']);
       assert.equal(early.code, 1);
       assert.match(early.stderr, /timed out waiting for the condition on nodes\/aks-nodepool1-\d{8}-vmss000000/);
 
-      const names = rows(got.stdout).slice(1).map((r) => r[0]!);
+      const names = rows(got.stdout)
+        .slice(1)
+        .map((r) => r[0]!);
       const described = await kubectl(env, ['describe', 'node', names[0]!]);
       assert.equal(described.code, 0, described.stderr);
       assert.match(described.stdout, /^Roles:\s+agent$/m);
@@ -73,7 +96,9 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
 
       // Watch and wait in the background, then install the CNI.
       const cache = join(env.scratch, 'watch-cache');
-      const watcher = spawn(KUBECTL, [`--cache-dir=${cache}`, 'get', 'nodes', '-w'], { env: { ...process.env, KUBECONFIG: env.kubeconfig, HOME: env.scratch } });
+      const watcher = spawn(KUBECTL, [`--cache-dir=${cache}`, 'get', 'nodes', '-w'], {
+        env: { ...process.env, KUBECONFIG: env.kubeconfig, HOME: env.scratch },
+      });
       let watched = '';
       watcher.stdout.on('data', (d) => (watched += d));
       const waiting = kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
@@ -88,13 +113,21 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
 
         const waited = await waiting;
         assert.equal(waited.code, 0, waited.stderr);
-        assert.deepEqual(waited.stdout.trim().split('\n'), names.map((n) => `node/${n} condition met`));
+        assert.deepEqual(
+          waited.stdout.trim().split('\n'),
+          names.map((n) => `node/${n} condition met`),
+        );
         await eventually(() => watched.split('\n').filter((l) => /\sReady\s+agent/.test(l)).length === 3, 45_000, 'get -w to show the nodes Ready');
       } finally {
         watcher.kill();
       }
       const after = await kubectl(env, ['get', 'nodes']);
-      assert.deepEqual(rows(after.stdout).slice(1).map((r) => r[1]), ['Ready', 'Ready', 'Ready']);
+      assert.deepEqual(
+        rows(after.stdout)
+          .slice(1)
+          .map((r) => r[1]),
+        ['Ready', 'Ready', 'Ready'],
+      );
       const readyCols = await kubectl(env, ['get', 'node', '-o', READY_COLUMNS]);
       for (const line of readyCols.stdout.trim().split('\n').slice(1)) assert.match(line, /\s{3}kubelet is posting ready status$/);
       const describedAfter = await kubectl(env, ['describe', 'node', names[0]!]);
@@ -105,16 +138,38 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
   test('kubenet: Ready nodes with their /24 podCIDRs and the bridge conflist in each conf dir', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       const got = await kubectl(env, ['get', 'nodes']);
-      assert.deepEqual(rows(got.stdout).slice(1).map((r) => [r[1], r[2]]), [['Ready', 'agent'], ['Ready', 'agent'], ['Ready', 'agent']]);
+      assert.deepEqual(
+        rows(got.stdout)
+          .slice(1)
+          .map((r) => [r[1], r[2]]),
+        [
+          ['Ready', 'agent'],
+          ['Ready', 'agent'],
+          ['Ready', 'agent'],
+        ],
+      );
       const cidrs = await kubectl(env, ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.spec.podCIDR} {.spec.podCIDRs[0]}{"\\n"}{end}']);
       assert.equal(cidrs.code, 0, cidrs.stderr);
-      const lines = cidrs.stdout.trim().split('\n').map((l) => l.split(' '));
-      assert.deepEqual(lines.map((l) => l.slice(1)), [['10.244.0.0/24', '10.244.0.0/24'], ['10.244.1.0/24', '10.244.1.0/24'], ['10.244.2.0/24', '10.244.2.0/24']]);
+      const lines = cidrs.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '));
+      assert.deepEqual(
+        lines.map((l) => l.slice(1)),
+        [
+          ['10.244.0.0/24', '10.244.0.0/24'],
+          ['10.244.1.0/24', '10.244.1.0/24'],
+          ['10.244.2.0/24', '10.244.2.0/24'],
+        ],
+      );
       const conf = JSON.parse(readFileSync(join(nodeConfDir(env.home, 'rg', 'c1', lines[1]![0]!), '10-containerd-net.conflist'), 'utf8'));
       assert.equal(conf.plugins[0].bridge, 'cbr0');
       assert.equal(conf.plugins[0].ipam.subnet, '10.244.1.0/24');
       const conditions = await kubectl(env, ['get', 'node', lines[0]![0]!, '-o', 'jsonpath={range .status.conditions[*]}{.type}={.status}/{.reason} {end}']);
-      assert.equal(conditions.stdout.trim(), 'NetworkUnavailable=False/RouteCreated MemoryPressure=False/KubeletHasSufficientMemory DiskPressure=False/KubeletHasNoDiskPressure PIDPressure=False/KubeletHasSufficientPID Ready=True/KubeletReady');
+      assert.equal(
+        conditions.stdout.trim(),
+        'NetworkUnavailable=False/RouteCreated MemoryPressure=False/KubeletHasSufficientMemory DiskPressure=False/KubeletHasNoDiskPressure PIDPressure=False/KubeletHasSufficientPID Ready=True/KubeletReady',
+      );
       const waited = await kubectl(env, ['wait', '--for=condition=Ready', 'node', '--all', '--timeout=30s']);
       assert.equal(waited.code, 0, waited.stderr);
       assert.equal(waited.stdout.trim().split('\n').length, 3);
@@ -122,7 +177,12 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
 
   test('Azure CNI: Ready nodes, maxPods 30, no podCIDR', () =>
     withCluster({ networkPlugin: 'azure' }, async (env) => {
-      const out = await kubectl(env, ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status} {.status.capacity.pods} [{.spec.podCIDR}]{"\\n"}{end}']);
+      const out = await kubectl(env, [
+        'get',
+        'nodes',
+        '-o',
+        'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status} {.status.capacity.pods} [{.spec.podCIDR}]{"\\n"}{end}',
+      ]);
       assert.equal(out.code, 0, out.stderr);
       assert.deepEqual(out.stdout.trim().split('\n'), ['True 30 []', 'True 30 []', 'True 30 []']);
     }));
@@ -152,7 +212,15 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
       const target = { url: server, caPem: env.server.caPem };
       const anon = await https(target, 'GET', '/api/v1/nodes');
       assert.equal(anon.status, 401);
-      assert.deepEqual(anon.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      assert.deepEqual(anon.json, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
       assert.equal((await https(target, 'GET', '/version', { headers: { authorization: 'Bearer nope' } })).status, 401);
       const token = config.users[0].user.token as string;
       const withToken = await https(target, 'GET', '/api/v1/nodes', { headers: { authorization: `Bearer ${token}` } });
@@ -186,11 +254,14 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
   test('apply -f (client- and server-side) and delete -f of a ConfigMap, a DaemonSet and a Pod; get all', () =>
     withCluster({ networkPlugin: 'none' }, async (env) => {
       const file = join(env.scratch, 'manifest.yaml');
-      writeFileSync(file, [
-        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cni-config\n  namespace: kube-system\ndata:\n  10-flannel.conflist: "{}"\n',
-        'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: calico-node\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels: {k8s-app: calico-node}\n  template:\n    metadata:\n      labels: {k8s-app: calico-node}\n    spec:\n      containers:\n      - name: calico-node\n        image: calico/node:v3.27.0\n',
-        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.25\n',
-      ].join('---\n'));
+      writeFileSync(
+        file,
+        [
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cni-config\n  namespace: kube-system\ndata:\n  10-flannel.conflist: "{}"\n',
+          'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: calico-node\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels: {k8s-app: calico-node}\n  template:\n    metadata:\n      labels: {k8s-app: calico-node}\n    spec:\n      containers:\n      - name: calico-node\n        image: calico/node:v3.27.0\n',
+          'apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.25\n',
+        ].join('---\n'),
+      );
       const created = await kubectl(env, ['apply', '-f', file]);
       assert.equal(created.code, 0, created.stderr);
       assert.deepEqual(created.stdout.trim().split('\n'), ['configmap/cni-config created', 'daemonset.apps/calico-node created', 'pod/nginx created']);
@@ -221,7 +292,10 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
       const aks = aksClient(env.server);
       await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { count: 4, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }, POLL);
       await eventually(async () => (await kubectl(env, ['get', 'nodes', '-o', 'name'])).stdout.trim().split('\n').length === 4, 10_000, 'four nodes');
-      const names = (await kubectl(env, ['get', 'nodes', '-o', 'name'])).stdout.trim().split('\n').map((n) => n.replace('node/', ''));
+      const names = (await kubectl(env, ['get', 'nodes', '-o', 'name'])).stdout
+        .trim()
+        .split('\n')
+        .map((n) => n.replace('node/', ''));
       await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { count: 2, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }, POLL);
       await eventually(async () => (await kubectl(env, ['get', 'nodes', '-o', 'name'])).stdout.trim().split('\n').length === 2, 10_000, 'two nodes');
       assert.ok(!existsSync(nodeConfDir(env.home, 'rg', 'c1', names[3]!)));

@@ -87,7 +87,8 @@ describe('cluster objects persist', () => {
     const store = counting(new SqliteStore(':memory:'));
     const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
     const objects = new ObjectStore(1000, new ObjectPersistence(store, id));
-    for (let i = 0; i < 100; i++) objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { i: String(i) } });
+    for (let i = 0; i < 100; i++)
+      objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { i: String(i) } });
     objects.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'aks-nodepool1-1-vmss000000' } });
     objects.put(DEPLOYMENTS, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team' }, spec: { replicas: 1 } });
     objects.delete(CONFIGMAPS, 'default', 'cm-7');
@@ -127,11 +128,18 @@ describe('cluster objects persist', () => {
     const ten = new ObjectStore(1000, new ObjectPersistence(store, c10));
     const pods = findResource('', 'v1', 'pods')!;
     objects.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'going', namespace: 'default', deletionTimestamp: '2030-01-01T00:00:00Z' } });
-    objects.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'held', namespace: 'default', deletionTimestamp: '2030-01-01T00:00:00Z', finalizers: ['x'] } });
+    objects.put(pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'held', namespace: 'default', deletionTimestamp: '2030-01-01T00:00:00Z', finalizers: ['x'] },
+    });
     ten.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stays', namespace: 'default' } });
     await turn();
     const restored = new ObjectStore(1000, new ObjectPersistence(store, c1));
-    assert.deepEqual(restored.list(pods).map((p) => p.metadata.name), ['held']);
+    assert.deepEqual(
+      restored.list(pods).map((p) => p.metadata.name),
+      ['held'],
+    );
     await turn();
     assert.equal(store.list(`${objectsKey(c1)}/`).length, 1, 'the finished deletion is written back');
     one.destroy();
@@ -186,10 +194,13 @@ describe('cluster objects persist', () => {
         assert.equal(now.uid, was.uid, key);
         assert.equal(now.created, was.created, key);
       }
-      assert.deepEqual(
-        (await ok(['get', 'namespaces', '-o', 'name'])).trim().split('\n'),
-        ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system', 'namespace/team'],
-      );
+      assert.deepEqual((await ok(['get', 'namespaces', '-o', 'name'])).trim().split('\n'), [
+        'namespace/default',
+        'namespace/kube-node-lease',
+        'namespace/kube-public',
+        'namespace/kube-system',
+        'namespace/team',
+      ]);
       assert.equal((await json(env, ['get', 'namespace', 'default'])).metadata.labels.owner, 'me', 'bootstrap must not overwrite a restored namespace');
       assert.deepEqual((await json(env, ['get', 'configmap', 'app-config'])).data, { greeting: 'hello' });
       assert.equal((await json(env, ['get', 'deployment', 'web', '-n', 'team'])).spec.template.spec.containers[0].image, 'nginx:1.25');
@@ -215,5 +226,6 @@ describe('cluster objects persist', () => {
       assert.ok(env.server.store.list('aksemu:k8s').length > 0);
       await aksClient(env.server).managedClusters.beginDeleteAndWait('rg', 'c1', POLL);
       await eventually(() => env.server.store.list('aksemu:k8s').length === 0, 10_000, 'the cluster objects to be removed');
-    }));
+    }),
+  );
 });

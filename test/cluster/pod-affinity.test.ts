@@ -11,7 +11,13 @@ const byName = new Map(NODES.map((n) => [n.metadata.name, n]));
 const term = (app: string, topologyKey = 'kubernetes.io/hostname') => ({ labelSelector: { matchLabels: { app } }, topologyKey });
 let uid = 0;
 const pod = (app: string, nodeName?: string, affinity?: unknown, namespace = 'default'): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${++uid}`, namespace, uid: `u${uid}`, labels: { app } }, spec: { ...(nodeName ? { nodeName } : {}), ...(affinity ? { affinity } : {}) }, status: { phase: 'Running' } }) as KubeObject;
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `p${++uid}`, namespace, uid: `u${uid}`, labels: { app } },
+    spec: { ...(nodeName ? { nodeName } : {}), ...(affinity ? { affinity } : {}) },
+    status: { phase: 'Running' },
+  }) as KubeObject;
 const world = (pods: KubeObject[]): AffinityWorld => ({
   boundPods: () => pods.filter((p) => (p as any).spec.nodeName),
   antiAffinityPods: () => pods.filter((p) => (p as any).spec.nodeName && hasRequiredAntiAffinity(p)),
@@ -31,7 +37,11 @@ describe('InterPodAffinity (required)', () => {
     const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web')] } };
     assert.deepEqual(verdicts(pod('web', undefined, anti), [pod('web', 'n0')]), ["node(s) didn't match pod anti-affinity rules", 'fits', 'fits']);
     const zoneAnti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('web', 'topology.kubernetes.io/zone')] } };
-    assert.deepEqual(verdicts(pod('web', undefined, zoneAnti), [pod('web', 'n0')]), ["node(s) didn't match pod anti-affinity rules", "node(s) didn't match pod anti-affinity rules", 'fits']);
+    assert.deepEqual(verdicts(pod('web', undefined, zoneAnti), [pod('web', 'n0')]), [
+      "node(s) didn't match pod anti-affinity rules",
+      "node(s) didn't match pod anti-affinity rules",
+      'fits',
+    ]);
     // Another namespace's pods are out of the term's scope unless it names them.
     assert.deepEqual(verdicts(pod('web', undefined, anti), [pod('web', 'n0', undefined, 'other')]), ['fits', 'fits', 'fits']);
   });
@@ -44,8 +54,16 @@ describe('InterPodAffinity (required)', () => {
 
   test('affinity needs a match in the domain; the first pod of a self-selecting group may start anywhere', () => {
     const near = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('db', 'topology.kubernetes.io/zone')] } };
-    assert.deepEqual(verdicts(pod('web', undefined, near), [pod('db', 'n2')]), ["node(s) didn't match pod affinity rules", "node(s) didn't match pod affinity rules", 'fits']);
-    assert.deepEqual(verdicts(pod('web', undefined, near), []), ["node(s) didn't match pod affinity rules", "node(s) didn't match pod affinity rules", "node(s) didn't match pod affinity rules"]);
+    assert.deepEqual(verdicts(pod('web', undefined, near), [pod('db', 'n2')]), [
+      "node(s) didn't match pod affinity rules",
+      "node(s) didn't match pod affinity rules",
+      'fits',
+    ]);
+    assert.deepEqual(verdicts(pod('web', undefined, near), []), [
+      "node(s) didn't match pod affinity rules",
+      "node(s) didn't match pod affinity rules",
+      "node(s) didn't match pod affinity rules",
+    ]);
     const group = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term('db')] } };
     assert.deepEqual(verdicts(pod('db', undefined, group), []), ['fits', 'fits', 'fits']);
   });

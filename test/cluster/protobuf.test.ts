@@ -59,7 +59,16 @@ describe('protobuf wire reader', () => {
     );
     assert.equal(num(2, -1).length, 11);
     const fields = [...new WireReader(bytes).fields()];
-    assert.deepEqual(fields.map((f) => [f.no, f.wire]), [[1, 0], [2, 0], [3, 5], [4, 1], [5, 2]]);
+    assert.deepEqual(
+      fields.map((f) => [f.no, f.wire]),
+      [
+        [1, 0],
+        [2, 0],
+        [3, 5],
+        [4, 1],
+        [5, 2],
+      ],
+    );
     assert.equal(fields[0]!.value, 300n);
     assert.equal(fields[1]!.value, 0xffffffffffffffffn);
     assert.equal(fields[2]!.value, 0x12345678);
@@ -90,7 +99,17 @@ describe('protobuf field tables and decoder', () => {
     assert.throws(() => parseField('replicas'), /bad protobuf field spec/);
     assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: [], messages: { A: { 1: 'b Missing' } } }]), /refers to unknown type Missing/);
     assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: ['Nope'], messages: {} }]), /has no table/);
-    for (const kind of ['v1/Pod', 'v1/ConfigMap', 'v1/Secret', 'v1/Service', 'v1/Namespace', 'v1/ServiceAccount', 'apps/v1/Deployment', 'apps/v1/DaemonSet', 'apps/v1/ReplicaSet']) {
+    for (const kind of [
+      'v1/Pod',
+      'v1/ConfigMap',
+      'v1/Secret',
+      'v1/Service',
+      'v1/Namespace',
+      'v1/ServiceAccount',
+      'apps/v1/Deployment',
+      'apps/v1/DaemonSet',
+      'apps/v1/ReplicaSet',
+    ]) {
       assert.ok(SCHEMA.supportedKinds().includes(kind), kind);
     }
   });
@@ -137,16 +156,33 @@ describe('protobuf field tables and decoder', () => {
   });
 
   test('well-known types, maps, inlined structs, packed lists, and unknown fields', () => {
-    const meta = decodeMessage(SCHEMA, 'ObjectMeta', msg(len(1, 'x'), len(8, msg(num(1, 1_700_000_000), num(2, 123))), len(9, ''), entry(11, 'a', 'b'), entry(11, 'c', '')));
+    const meta = decodeMessage(
+      SCHEMA,
+      'ObjectMeta',
+      msg(len(1, 'x'), len(8, msg(num(1, 1_700_000_000), num(2, 123))), len(9, ''), entry(11, 'a', 'b'), entry(11, 'c', '')),
+    );
     assert.deepEqual(meta, { name: 'x', creationTimestamp: '2023-11-14T22:13:20Z', deletionTimestamp: null, labels: { a: 'b', c: '' } });
     assert.throws(() => decodeMessage(SCHEMA, 'ObjectMeta', len(8, num(1, 2n ** 62n))), /out of range/);
     // Keys are data: __proto__ is a label like any other.
     const proto = decodeMessage(SCHEMA, 'ObjectMeta', entry(11, '__proto__', 'x')) as Record<string, any>;
     assert.deepEqual(Object.keys(proto['labels']), ['__proto__']);
     assert.equal(Object.getPrototypeOf(proto['labels']), Object.prototype);
-    const ports = decodeMessage(SCHEMA, 'ServiceSpec', msg(len(1, msg(num(3, 80), len(4, msg(num(1, 1), len(3, 'http'))))), len(1, msg(num(3, 443), len(4, msg(num(2, 8443)))))));
-    assert.deepEqual(ports, { ports: [{ port: 80, targetPort: 'http' }, { port: 443, targetPort: 8443 }] });
-    const resources = decodeMessage(SCHEMA, 'ResourceRequirements', msg(entry(1, 'cpu', len(1, '500m')), entry(2, 'memory', len(1, '64Mi')), entry(2, 'nvidia.com/gpu', '')));
+    const ports = decodeMessage(
+      SCHEMA,
+      'ServiceSpec',
+      msg(len(1, msg(num(3, 80), len(4, msg(num(1, 1), len(3, 'http'))))), len(1, msg(num(3, 443), len(4, msg(num(2, 8443)))))),
+    );
+    assert.deepEqual(ports, {
+      ports: [
+        { port: 80, targetPort: 'http' },
+        { port: 443, targetPort: 8443 },
+      ],
+    });
+    const resources = decodeMessage(
+      SCHEMA,
+      'ResourceRequirements',
+      msg(entry(1, 'cpu', len(1, '500m')), entry(2, 'memory', len(1, '64Mi')), entry(2, 'nvidia.com/gpu', '')),
+    );
     assert.deepEqual(resources, { limits: { cpu: '500m' }, requests: { memory: '64Mi', 'nvidia.com/gpu': '0' } });
     const secret = decodeMessage(SCHEMA, 'Secret', msg(entry(2, 'bin', Buffer.from([0xff, 0x00])), entry(4, 'plain', 'text'), len(3, 'Opaque')));
     assert.deepEqual(secret, { data: { bin: '/wA=' }, stringData: { plain: 'text' }, type: 'Opaque' });
@@ -159,7 +195,12 @@ describe('protobuf field tables and decoder', () => {
     assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', len(4, Buffer.from([1, 2, 0xe8, 0x07]))), { supplementalGroups: [1, 2, 1000] });
     assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', msg(num(4, 7), num(4, 8))), { supplementalGroups: [7, 8] });
     // Fields the tables do not know, of every wire type, are skipped.
-    const unknown = msg(num(99, 1), Buffer.from([...varint((98 << 3) | WireType.Fixed64), 0, 0, 0, 0, 0, 0, 0, 0]), Buffer.from([...varint((97 << 3) | WireType.Fixed32), 0, 0, 0, 0]), len(96, 'x'));
+    const unknown = msg(
+      num(99, 1),
+      Buffer.from([...varint((98 << 3) | WireType.Fixed64), 0, 0, 0, 0, 0, 0, 0, 0]),
+      Buffer.from([...varint((97 << 3) | WireType.Fixed32), 0, 0, 0, 0]),
+      len(96, 'x'),
+    );
     assert.deepEqual(decodeMessage(SCHEMA, 'ConfigMap', msg(unknown, entry(2, 'k', 'v'), unknown)), { data: { k: 'v' } });
   });
 
@@ -263,7 +304,12 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
       await Promise.all(
         VERSIONS.map(async (minor) => {
           const name = `p${minor.replace('.', '')}`;
-          await aks.managedClusters.beginCreateOrUpdateAndWait('rg', name, { ...cluster({ networkPlugin: 'kubenet' }, { count: 1 }), kubernetesVersion: minor, dnsPrefix: name }, POLL);
+          await aks.managedClusters.beginCreateOrUpdateAndWait(
+            'rg',
+            name,
+            { ...cluster({ networkPlugin: 'kubenet' }, { count: 1 }), kubernetesVersion: minor, dnsPrefix: name },
+            POLL,
+          );
           const creds = await aks.managedClusters.listClusterUserCredentials('rg', name);
           const scratch = mkdtempSync(join(tmpdir(), `aksemu-protobuf-${name}-`));
           const kenv = { scratch, kubeconfig: join(scratch, 'kubeconfig') };
@@ -298,7 +344,11 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
             // What the server stored holds everything the client wrote (one get per namespace).
             const refOf = (o: Record<string, any>) => `${o['kind']}/${o['metadata'].name}`;
             for (const ns of new Set(wanted.map((w: any) => w.metadata.namespace ?? 'default'))) {
-              const refs = wanted.filter((w: any) => (w.metadata.namespace ?? 'default') === ns).map((w: any) => `${w.kind.toLowerCase()}.${w.apiVersion.includes('/') ? w.apiVersion.split('/')[0] : ''}/${w.metadata.name}`.replace('./', '/'));
+              const refs = wanted
+                .filter((w: any) => (w.metadata.namespace ?? 'default') === ns)
+                .map((w: any) =>
+                  `${w.kind.toLowerCase()}.${w.apiVersion.includes('/') ? w.apiVersion.split('/')[0] : ''}/${w.metadata.name}`.replace('./', '/'),
+                );
               const live = await kubectl(kenv, ['get', '-n', ns, ...refs, '-o', 'json']);
               assert.equal(live.code, 0, `${minor}: get ${refs.join(' ')}: ${live.stderr}`);
               const listed = JSON.parse(live.stdout) as Record<string, any>;
@@ -323,7 +373,12 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
           for (const part of ['spec', 'data', 'binaryData', 'type', 'rules', 'subjects', 'roleRef', 'aggregationRule']) {
             if (part === 'spec' && ref.startsWith('Service/')) {
               // Cluster IPs and node ports are allocated per cluster.
-              const strip = (s: any) => ({ ...s, clusterIP: undefined, clusterIPs: undefined, ports: s.ports?.map((p: any) => ({ ...p, nodePort: undefined })) });
+              const strip = (s: any) => ({
+                ...s,
+                clusterIP: undefined,
+                clusterIPs: undefined,
+                ports: s.ports?.map((p: any) => ({ ...p, nodePort: undefined })),
+              });
               assert.deepEqual(strip(other[part]), strip(mine[part]), `${ref}.${part}: ${first} vs ${minor}`);
             } else assert.deepEqual(other[part], mine[part], `${ref}.${part}: ${first} vs ${minor}`);
           }

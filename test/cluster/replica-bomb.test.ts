@@ -79,7 +79,7 @@ describe('a replica bomb', { skip }, () => {
       assert.equal(rs.stdout.trim(), '');
     }));
 
-  test('past the cluster\'s object ceiling creates are 403 exceeded quota; the ReplicaSet says FailedCreate; its events are aggregated; deleting makes room', () =>
+  test("past the cluster's object ceiling creates are 403 exceeded quota; the ReplicaSet says FailedCreate; its events are aggregated; deleting makes room", () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       const ceiling = env.server.clusterApis.runtimeOf(env.clusterId)!.objects.ceiling;
       ceiling.limits.objects = ceiling.count.objects + 100;
@@ -90,7 +90,10 @@ describe('a replica bomb', { skip }, () => {
       await eventually(async () => (events = await failed()).length > 0, 30_000, 'a FailedCreate event');
       assert.equal(events[0].type, 'Warning');
       assert.equal(events[0].source.component, 'replicaset-controller');
-      assert.match(events[0].message, /^Error creating: pods "full-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: aksemu-cluster-objects, requested: count\/objects=1, used: count\/objects=\d+, limited: count\/objects=\d+$/);
+      assert.match(
+        events[0].message,
+        /^Error creating: pods "full-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: aksemu-cluster-objects, requested: count\/objects=1, used: count\/objects=\d+, limited: count\/objects=\d+$/,
+      );
       const refused = await kubectl(env, ['create', 'configmap', 'extra', '--from-literal=a=b']);
       assert.notEqual(refused.code, 0);
       assert.match(refused.stderr, /configmaps "extra" is forbidden: exceeded quota: aksemu-cluster-objects/);
@@ -99,7 +102,9 @@ describe('a replica bomb', { skip }, () => {
       assert.equal(raw.json.reason, 'Forbidden');
       assert.deepEqual(raw.json.details, { name: 'extra', kind: 'configmaps' });
       // A thousand creations are ten events and one combined one, not a thousand (client-go's aggregation).
-      const made = JSON.parse((await kubectl(env, ['get', 'events', '--field-selector', 'reason=SuccessfulCreate', '-o', 'json'])).stdout).items.filter((e: any) => e.involvedObject.kind === 'ReplicaSet' && e.involvedObject.name.startsWith('full-'));
+      const made = JSON.parse((await kubectl(env, ['get', 'events', '--field-selector', 'reason=SuccessfulCreate', '-o', 'json'])).stdout).items.filter(
+        (e: any) => e.involvedObject.kind === 'ReplicaSet' && e.involvedObject.name.startsWith('full-'),
+      );
       assert.ok(made.length <= 10, `${made.length} SuccessfulCreate events`);
       const combined = made.find((e: any) => e.message.startsWith('(combined from similar events): Created pod: full-'));
       assert.ok(combined && combined.count > 20, JSON.stringify(made.map((e: any) => [e.message, e.count])));
@@ -142,17 +147,23 @@ describe('a replica bomb', { skip }, () => {
     b.added('/configmaps');
     b.added('/nodes');
     assert.deepEqual(budget.used, { objects: 3, events: 0 });
-    assert.throws(() => b.admit(cm, 'y'), /configmaps "y" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/objects=1, used: count\/objects=3, limited: count\/objects=3/);
+    assert.throws(
+      () => b.admit(cm, 'y'),
+      /configmaps "y" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/objects=1, used: count\/objects=3, limited: count\/objects=3/,
+    );
     b.admit({ group: '', resource: 'nodes' }, 'n');
     b.admit({ group: '', resource: 'events' }, 'e');
     b.added('/events');
-    assert.throws(() => a.admit({ group: '', resource: 'events' }, 'e2'), /events "e2" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/events=1/);
+    assert.throws(
+      () => a.admit({ group: '', resource: 'events' }, 'e2'),
+      /events "e2" is forbidden: exceeded quota: aksemu-server-objects, requested: count\/events=1/,
+    );
     a.release();
     assert.deepEqual(budget.used, { objects: 1, events: 1 });
     b.admit(cm, 'y');
   });
 
-  test('replicas outside int32 are the apiserver\'s decode error (400); negative ones its 422', () =>
+  test("replicas outside int32 are the apiserver's decode error (400); negative ones its 422", () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       const created = await kubectl(env, ['create', 'deployment', 'web', '--image=nginx', '--replicas=1']);
       assert.equal(created.code, 0, created.stderr);
@@ -161,15 +172,24 @@ describe('a replica bomb', { skip }, () => {
       const huge = await merge('{"spec":{"replicas":3000000000}}');
       assert.equal(huge.status, 400, huge.text);
       assert.equal(huge.json.reason, 'BadRequest');
-      assert.equal(huge.json.message, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32');
+      assert.equal(
+        huge.json.message,
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32',
+      );
       const fraction = await merge('{"spec":{"replicas":1.5}}');
-      assert.equal(fraction.json.message, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
+      assert.equal(
+        fraction.json.message,
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32',
+      );
       const negative = await merge('{"spec":{"replicas":-1}}');
       assert.equal(negative.status, 422, negative.text);
       assert.equal(negative.json.message, 'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
       const scale = await api(env, 'PATCH', `${path}/scale`, { body: '{"spec":{"replicas":3000000000}}', contentType: 'application/merge-patch+json' });
       assert.equal(scale.status, 400, scale.text);
-      assert.equal(scale.json.message, 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec.spec.replicas of type int32');
+      assert.equal(
+        scale.json.message,
+        'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec.spec.replicas of type int32',
+      );
       const scaled = await kubectl(env, ['scale', 'deployment', 'web', '--replicas=-1']);
       assert.notEqual(scaled.code, 0);
       const still = await kubectl(env, ['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}']);

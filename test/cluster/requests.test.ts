@@ -21,7 +21,7 @@ describe('resource requests', () => {
     assert.ok(Number.isNaN(parseQuantity('Mi')));
   });
 
-  test('a pod asks the larger of its containers\' sum and its largest init container, plus overhead; limits stand in for requests', () => {
+  test("a pod asks the larger of its containers' sum and its largest init container, plus overhead; limits stand in for requests", () => {
     const p = pod({
       containers: [{ resources: { requests: { cpu: '250m', memory: '64Mi' } } }, { resources: { limits: { cpu: '1', memory: '1Gi' } } }],
       initContainers: [{ resources: { requests: { cpu: '2' } } }],

@@ -17,7 +17,19 @@ const PODS = findResource('', 'v1', 'pods')!;
 
 describe('cluster API units', () => {
   test('HumanDuration boundaries (docs/clients.md §5.4.3)', () => {
-    const cases: Array<[number, string]> = [[0, '0s'], [119, '119s'], [120, '2m'], [369, '6m9s'], [601, '10m'], [10860, '3h1m'], [86400, '24h'], [176400, '2d1h'], [8 * 86400, '8d'], [730 * 86400, '2y'], [731 * 86400, '2y1d']];
+    const cases: Array<[number, string]> = [
+      [0, '0s'],
+      [119, '119s'],
+      [120, '2m'],
+      [369, '6m9s'],
+      [601, '10m'],
+      [10860, '3h1m'],
+      [86400, '24h'],
+      [176400, '2d1h'],
+      [8 * 86400, '8d'],
+      [730 * 86400, '2y'],
+      [731 * 86400, '2y1d'],
+    ];
     for (const [s, want] of cases) assert.equal(humanDuration(s * 1000), want, `${s}s`);
     assert.equal(humanDuration(-5000), '<invalid>');
     assert.match(microTime(Date.parse('2026-12-02T10:19:38.123Z')), /^2026-12-02T10:19:38\.123000Z$/);
@@ -37,7 +49,8 @@ describe('cluster API units', () => {
   });
 
   test('discovery: aggregated v2 or v2beta1 by Accept, legacy otherwise; short names and categories', () => {
-    const kubectl132 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    const kubectl132 =
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
     assert.equal(aggregatedVersion(kubectl132), 'v2');
     assert.equal(aggregatedVersion('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json'), 'v2beta1');
     assert.equal(aggregatedVersion('application/json, */*'), undefined);
@@ -53,15 +66,38 @@ describe('cluster API units', () => {
 
   test('node Table: status, roles from both role labels, wide columns, PartialObjectMetadata rows', () => {
     const node = {
-      apiVersion: 'v1', kind: 'Node',
-      metadata: { name: 'n', creationTimestamp: new Date(Date.now() - 369_000).toISOString(), labels: { 'kubernetes.io/role': 'agent', 'node-role.kubernetes.io/agent': '' } },
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: 'n',
+        creationTimestamp: new Date(Date.now() - 369_000).toISOString(),
+        labels: { 'kubernetes.io/role': 'agent', 'node-role.kubernetes.io/agent': '' },
+      },
       spec: { unschedulable: true },
-      status: { conditions: [{ type: 'Ready', status: 'False' }], addresses: [{ type: 'InternalIP', address: '10.224.0.4' }], nodeInfo: { kubeletVersion: 'v1.32.9' } },
+      status: {
+        conditions: [{ type: 'Ready', status: 'False' }],
+        addresses: [{ type: 'InternalIP', address: '10.224.0.4' }],
+        nodeInfo: { kubeletVersion: 'v1.32.9' },
+      },
     };
     const t = table('Node', [node], 'Metadata', { resourceVersion: '5' }) as any;
-    assert.deepEqual(t.rows[0].cells, ['n', 'NotReady,SchedulingDisabled', 'agent', '6m9s', 'v1.32.9', '10.224.0.4', '<none>', '<unknown>', '<unknown>', '<unknown>']);
+    assert.deepEqual(t.rows[0].cells, [
+      'n',
+      'NotReady,SchedulingDisabled',
+      'agent',
+      '6m9s',
+      'v1.32.9',
+      '10.224.0.4',
+      '<none>',
+      '<unknown>',
+      '<unknown>',
+      '<unknown>',
+    ]);
     assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata');
-    assert.deepEqual(t.columnDefinitions.filter((c: any) => c.priority === 0).map((c: any) => c.name), ['Name', 'Status', 'Roles', 'Age', 'Version']);
+    assert.deepEqual(
+      t.columnDefinitions.filter((c: any) => c.priority === 0).map((c: any) => c.name),
+      ['Name', 'Status', 'Roles', 'Age', 'Version'],
+    );
   });
 
   test('watch: no replay from a resourceVersion, ADDED/DELETED as objects enter and leave a selector, 410 when too old', () => {
@@ -69,13 +105,27 @@ describe('cluster API units', () => {
     store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '1' } } });
     const rv = String(store.resourceVersion);
     const events: WatchEvent[] = [];
-    const w = openWatch(store, PODS, 'default', { labels: parseLabelSelector('x=1'), fields: [] }, { resourceVersion: rv }, { send: (e) => events.push(e), close: () => {} });
+    const w = openWatch(
+      store,
+      PODS,
+      'default',
+      { labels: parseLabelSelector('x=1'), fields: [] },
+      { resourceVersion: rv },
+      { send: (e) => events.push(e), close: () => {} },
+    );
     store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '2' } } });
     store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'other', labels: { x: '1' } } });
     store.put(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels: { x: '1' } } });
     store.delete(PODS, 'default', 'a');
     w.stop();
-    assert.deepEqual(events.map((e) => [e.type, (e.object as any).metadata.name]), [['DELETED', 'a'], ['ADDED', 'a'], ['DELETED', 'a']]);
+    assert.deepEqual(
+      events.map((e) => [e.type, (e.object as any).metadata.name]),
+      [
+        ['DELETED', 'a'],
+        ['ADDED', 'a'],
+        ['DELETED', 'a'],
+      ],
+    );
     const replay: WatchEvent[] = [];
     openWatch(store, PODS, undefined, { labels: [], fields: [] }, { resourceVersion: rv }, { send: (e) => replay.push(e), close: () => {} }).stop();
     assert.equal(replay.length, 4);
@@ -101,9 +151,21 @@ describe('cluster API units', () => {
   });
 
   test('strategic merge patch as kubectl apply sends it: containers by name, $setElementOrder dropped', () => {
-    const live = { spec: { containers: [{ name: 'a', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'x' }] } };
-    const patch = { spec: { $setElementOrder: undefined, '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'a', image: 'nginx:1.26' }] } };
+    const live = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'nginx:1.25', ports: [{ containerPort: 80 }] },
+          { name: 'b', image: 'x' },
+        ],
+      },
+    };
+    const patch = {
+      spec: { $setElementOrder: undefined, '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'a', image: 'nginx:1.26' }] },
+    };
     const out = strategicMergePatch(live, patch) as any;
-    assert.deepEqual(out.spec.containers, [{ name: 'a', image: 'nginx:1.26', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'x' }]);
+    assert.deepEqual(out.spec.containers, [
+      { name: 'a', image: 'nginx:1.26', ports: [{ containerPort: 80 }] },
+      { name: 'b', image: 'x' },
+    ]);
   });
 });

@@ -54,7 +54,7 @@ class FakeInit implements InitContainerRunner {
     this.runs++;
     if (this.failures > 0) {
       this.failures--;
-      return 'cp: can\'t create \'/host/etc/cni/net.d/10-flannel.conflist\': Permission denied';
+      return "cp: can't create '/host/etc/cni/net.d/10-flannel.conflist': Permission denied";
     }
     return undefined;
   }
@@ -103,7 +103,12 @@ function events(api: ClusterApi, name: string): Obj[] {
   return call(api, 'GET', '/api/v1/namespaces/default/events').items.filter((e: Obj) => e.involvedObject.name === name);
 }
 
-const POD = (name: string, extra: Obj = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }], ...extra } });
+const POD = (name: string, extra: Obj = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name: 'app', image: 'nginx:1.25' }], ...extra },
+});
 
 test('a failing sandbox leaves the pod ContainerCreating with FailedCreatePodSandBox, and is retried until it works; deletion releases it', () =>
   withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api, sandboxes }) => {
@@ -115,10 +120,15 @@ test('a failing sandbox leaves the pod ContainerCreating with FailedCreatePodSan
     assert.deepEqual(waiting.status.containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } });
     assert.equal(waiting.status.podIP, undefined);
     const failed = events(api, 'p1').find((e) => e.reason === 'FailedCreatePodSandBox');
-    assert.deepEqual([failed.type, failed.source.component, failed.source.host, failed.message], [
-      'Warning', 'kubelet', waiting.spec.nodeName,
-      'Failed to create pod sandbox: plugin type="host-local" failed (add): no IP addresses available in range set: 10.99.0.1-10.99.0.254',
-    ]);
+    assert.deepEqual(
+      [failed.type, failed.source.component, failed.source.host, failed.message],
+      [
+        'Warning',
+        'kubelet',
+        waiting.spec.nodeName,
+        'Failed to create pod sandbox: plugin type="host-local" failed (add): no IP addresses available in range set: 10.99.0.1-10.99.0.254',
+      ],
+    );
     // Each failed attempt's sandbox is torn down; the third attempt succeeds.
     await eventually(() => pod(runtime, 'p1')?.status?.phase === 'Running', 20_000, 'the retry to succeed');
     const setUps = sandboxes.setUps.filter((r) => r.name === 'p1');
@@ -126,7 +136,10 @@ test('a failing sandbox leaves the pod ContainerCreating with FailedCreatePodSan
     assert.equal(setUps.length, 3);
     assert.equal(new Set(setUps.map((r) => r.sandboxId)).size, 3);
     for (const r of setUps) assert.match(r.sandboxId, /^[0-9a-f]{64}$/);
-    assert.deepEqual(tearDowns().map((r) => r.sandboxId), setUps.slice(0, 2).map((r) => r.sandboxId));
+    assert.deepEqual(
+      tearDowns().map((r) => r.sandboxId),
+      setUps.slice(0, 2).map((r) => r.sandboxId),
+    );
     const running = pod(runtime, 'p1');
     assert.match(running.status.podIP, /^10\.99\.0\.\d+$/);
     assert.deepEqual(running.status.podIPs, [{ ip: running.status.podIP }]);
@@ -144,10 +157,18 @@ test('init containers run after the sandbox; a failure backs off (Init:CrashLoop
     init.failures = 1;
     call(api, 'POST', '/api/v1/namespaces/default/pods', POD('p2', { initContainers: [{ name: 'install-cni', image: 'busybox:1.36', command: ['cp'] }] }));
     await eventually(() => events(api, 'p2').some((e) => e.reason === 'BackOff'), 10_000, 'the back-off');
-    const table = api.handle({ method: 'GET', path: '/api/v1/namespaces/default/pods/p2', query: new URLSearchParams(), accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }) as Obj;
+    const table = api.handle({
+      method: 'GET',
+      path: '/api/v1/namespaces/default/pods/p2',
+      query: new URLSearchParams(),
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    }) as Obj;
     assert.equal(table.body.rows[0].cells[2], 'Init:CrashLoopBackOff');
     const failing = pod(runtime, 'p2');
-    assert.equal(failing.status.initContainerStatuses[0].lastState.terminated.message, 'cp: can\'t create \'/host/etc/cni/net.d/10-flannel.conflist\': Permission denied');
+    assert.equal(
+      failing.status.initContainerStatuses[0].lastState.terminated.message,
+      "cp: can't create '/host/etc/cni/net.d/10-flannel.conflist': Permission denied",
+    );
     assert.ok(failing.status.podIP, 'the sandbox stays up while init containers retry');
     await eventually(() => pod(runtime, 'p2')?.status?.phase === 'Running', 10_000, 'the init retry');
     const done = pod(runtime, 'p2');
@@ -168,7 +189,7 @@ test('a pod tolerating not-ready waits for the node network (NetworkNotReady); h
     assert.equal(pod(runtime, 'hostpod').status.podIP, '10.224.0.4');
   }));
 
-test('a restart restores running pods\' sandboxes instead of setting them up again; a node that goes away takes its pods', () =>
+test("a restart restores running pods' sandboxes instead of setting them up again; a node that goes away takes its pods", () =>
   withRig({ networkPlugin: 'kubenet' }, async ({ env, record, home, runtime, api, sandboxes }) => {
     call(api, 'POST', '/api/v1/namespaces/default/pods', POD('keep'));
     await eventually(() => pod(runtime, 'keep')?.status?.phase === 'Running', 10_000, 'keep running');
@@ -198,7 +219,10 @@ test('a restart restores running pods\' sandboxes instead of setting them up aga
       const remaining = new Set(again.objects.list(NODES_R).map((n) => n.metadata.name));
       assert.equal(remaining.size, 1);
       const orphans = again.objects.list(PODS).filter((p: Obj) => p.spec.nodeName && !remaining.has(p.spec.nodeName));
-      assert.deepEqual(orphans.map((p) => p.metadata.name), []);
+      assert.deepEqual(
+        orphans.map((p) => p.metadata.name),
+        [],
+      );
       if (!remaining.has(before.spec.nodeName)) {
         assert.equal(again.objects.get(PODS, 'default', 'keep'), undefined);
         await eventually(() => fresh.tearDowns.some((r) => r.name === 'keep'), 5000, 'keep released');
@@ -211,26 +235,55 @@ test('a restart restores running pods\' sandboxes instead of setting them up aga
 test('a template change rolls out a new ReplicaSet; the old one scales to 0; revision annotations follow', () =>
   withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api }) => {
     const deploy = {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+      },
     };
     call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deploy);
     const get = () => call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/web');
     await eventually(() => get().status?.availableReplicas === 3, 10_000, 'first rollout');
-    call(api, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web', { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } }, 'application/strategic-merge-patch+json');
-    await eventually(() => {
-      const d = get();
-      return d.status?.observedGeneration === 2 && d.status?.updatedReplicas === 3 && d.status?.availableReplicas === 3 && d.status?.replicas === 3;
-    }, 15_000, 'second rollout');
+    call(
+      api,
+      'PATCH',
+      '/apis/apps/v1/namespaces/default/deployments/web',
+      { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } },
+      'application/strategic-merge-patch+json',
+    );
+    await eventually(
+      () => {
+        const d = get();
+        return d.status?.observedGeneration === 2 && d.status?.updatedReplicas === 3 && d.status?.availableReplicas === 3 && d.status?.replicas === 3;
+      },
+      15_000,
+      'second rollout',
+    );
     const rss = call(api, 'GET', '/apis/apps/v1/namespaces/default/replicasets').items.filter((r: Obj) => r.metadata.ownerReferences?.[0]?.name === 'web');
     assert.equal(rss.length, 2);
     const byRevision = new Map(rss.map((r: Obj) => [r.metadata.annotations['deployment.kubernetes.io/revision'], r]));
     assert.equal((byRevision.get('1') as Obj).spec.replicas, 0);
     assert.equal((byRevision.get('2') as Obj).spec.replicas, 3);
     assert.equal(get().metadata.annotations['deployment.kubernetes.io/revision'], '2');
-    await eventually(() => runtime.objects.list(PODS).filter((p: Obj) => p.metadata.labels?.app === 'web').every((p: Obj) => p.spec.containers[0].image === 'nginx:1.27'), 10_000, 'old pods gone');
+    await eventually(
+      () =>
+        runtime.objects
+          .list(PODS)
+          .filter((p: Obj) => p.metadata.labels?.app === 'web')
+          .every((p: Obj) => p.spec.containers[0].image === 'nginx:1.27'),
+      10_000,
+      'old pods gone',
+    );
     const progressing = get().status.conditions.find((c: Obj) => c.type === 'Progressing');
     assert.deepEqual([progressing.status, progressing.reason], ['True', 'NewReplicaSetAvailable']);
-    const scaled = events(api, 'web').filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message);
-    assert.ok(scaled.some((m) => /^Scaled down replica set web-\w+ from 3 to 0$/.test(m)), scaled.join('\n'));
+    const scaled = events(api, 'web')
+      .filter((e) => e.reason === 'ScalingReplicaSet')
+      .map((e) => e.message);
+    assert.ok(
+      scaled.some((m) => /^Scaled down replica set web-\w+ from 3 to 0$/.test(m)),
+      scaled.join('\n'),
+    );
   }));

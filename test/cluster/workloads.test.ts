@@ -34,7 +34,10 @@ async function created(env: ClusterEnv, args: string[]): Promise<string> {
 }
 
 function rows(stdout: string): string[][] {
-  return stdout.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 }
 
 function inside(cidr: string, ip: string): boolean {
@@ -52,9 +55,8 @@ async function waitReady(env: ClusterEnv, selector: string[], count: number): Pr
   return (await getJson(env, ['get', 'pods', ...selector])).items;
 }
 
-
 describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => {
-  test('kubenet: a Deployment rolls out, pods get distinct addresses from their node\'s podCIDR; scale, Services and delete', () =>
+  test("kubenet: a Deployment rolls out, pods get distinct addresses from their node's podCIDR; scale, Services and delete", () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       assert.match(await created(env, ['create', 'deployment', 'web', '--image=nginx', '--replicas=6']), /^deployment\.apps\/web created$/m);
       assert.match(await ok(env, ['rollout', 'status', 'deployment/web', '--timeout=60s']), /deployment "web" successfully rolled out/);
@@ -69,7 +71,10 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
         assert.ok(!/\.(0|1)$/.test(p.status.podIP), p.status.podIP);
         assert.equal(p.status.hostIP, node.status.addresses.find((a: Obj) => a.type === 'InternalIP').address);
         assert.equal(p.status.phase, 'Running');
-        assert.deepEqual(p.status.conditions.map((c: Obj) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+        assert.deepEqual(
+          p.status.conditions.map((c: Obj) => `${c.type}=${c.status}`),
+          ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True'],
+        );
         const cs = p.status.containerStatuses[0];
         assert.equal(cs.image, 'docker.io/library/nginx:latest');
         assert.match(cs.containerID, /^containerd:\/\/[0-9a-f]{64}$/);
@@ -93,7 +98,10 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       assert.deepEqual(rs.slice(1, 4), ['6', '6', '6']);
 
       const events = await ok(env, ['get', 'events', '--field-selector', `involvedObject.name=${pods[0].metadata.name}`]);
-      assert.match(events, new RegExp(`Normal\\s+Scheduled\\s+pod/${pods[0].metadata.name}\\s+Successfully assigned default/${pods[0].metadata.name} to ${pods[0].spec.nodeName}`));
+      assert.match(
+        events,
+        new RegExp(`Normal\\s+Scheduled\\s+pod/${pods[0].metadata.name}\\s+Successfully assigned default/${pods[0].metadata.name} to ${pods[0].spec.nodeName}`),
+      );
       assert.match(events, /Normal\s+Pulled\s+pod\/\S+\s+Successfully pulled image "nginx" in \S+ \(\S+ including waiting\)\. Image size: \d+ bytes\./);
       assert.match(events, /Normal\s+Created\s+pod\/\S+\s+Created container nginx/);
       assert.match(events, /Normal\s+Started\s+pod\/\S+\s+Started container nginx/);
@@ -105,7 +113,10 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       for (const p of proxies) assert.equal(p.status.podIP, p.status.hostIP);
       const ds = rows(await ok(env, ['get', 'ds', '-n', 'kube-system', 'kube-proxy']));
       assert.deepEqual(ds[1]!.slice(0, 6), ['kube-proxy', '3', '3', '3', '3', '3']);
-      assert.match(await ok(env, ['rollout', 'status', 'ds/kube-proxy', '-n', 'kube-system', '--timeout=30s']), /daemon set "kube-proxy" successfully rolled out/);
+      assert.match(
+        await ok(env, ['rollout', 'status', 'ds/kube-proxy', '-n', 'kube-system', '--timeout=30s']),
+        /daemon set "kube-proxy" successfully rolled out/,
+      );
       const kubeDns = await getJson(env, ['get', 'endpoints', '-n', 'kube-system', 'kube-dns']);
       assert.deepEqual(kubeDns.subsets[0].addresses.map((a: Obj) => a.ip).sort(), dns.map((p) => p.status.podIP).sort());
 
@@ -117,9 +128,17 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       const outside = await kubectl(env, ['create', 'service', 'clusterip', 'x', '--tcp=80:80', '--clusterip=10.9.0.5']);
       assert.equal(outside.code, 1);
       // kubectl's `create service` wraps the apiserver's 422 in its own words.
-      assert.equal(outside.stderr.trim(), 'error: failed to create ClusterIP service: Service "x" is invalid: spec.clusterIPs: Invalid value: ["10.9.0.5"]: failed to allocate IP 10.9.0.5: the provided IP (10.9.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/16');
+      assert.equal(
+        outside.stderr.trim(),
+        'error: failed to create ClusterIP service: Service "x" is invalid: spec.clusterIPs: Invalid value: ["10.9.0.5"]: failed to allocate IP 10.9.0.5: the provided IP (10.9.0.5) is not in the valid range. The range of valid IPs is 10.0.0.0/16',
+      );
       const taken = await kubectl(env, ['create', 'service', 'clusterip', 'y', '--tcp=80:80', `--clusterip=${svc.spec.clusterIP}`]);
-      assert.match(taken.stderr, new RegExp(`spec.clusterIPs: Invalid value: \\["${svc.spec.clusterIP.replace(/\./g, '\\.')}"\\]: failed to allocate IP ${svc.spec.clusterIP.replace(/\./g, '\\.')}: provided IP is already allocated`));
+      assert.match(
+        taken.stderr,
+        new RegExp(
+          `spec.clusterIPs: Invalid value: \\["${svc.spec.clusterIP.replace(/\./g, '\\.')}"\\]: failed to allocate IP ${svc.spec.clusterIP.replace(/\./g, '\\.')}: provided IP is already allocated`,
+        ),
+      );
       const fixed = await created(env, ['create', 'service', 'clusterip', 'z', '--tcp=80:80', '--clusterip=10.0.7.7']);
       assert.match(fixed, /service\/z created/);
 
@@ -132,7 +151,7 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       await eventually(async () => (await getJson(env, ['get', 'pods,rs', '-l', 'app=web'])).items.length === 0, 20_000, 'pods and replica sets of web gone');
     }));
 
-  test('Azure CNI: pods take their node NIC\'s secondary IPs; host-network pods the node IP', () =>
+  test("Azure CNI: pods take their node NIC's secondary IPs; host-network pods the node IP", () =>
     withCluster({ networkPlugin: 'azure' }, async (env) => {
       await created(env, ['create', 'deployment', 'api', '--image=mcr.microsoft.com/azuredocs/aks-helloworld:v1', '--replicas=4']);
       const pods = await waitReady(env, ['-l', 'app=api'], 4);
@@ -156,7 +175,8 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
 
   test('BYO CNI: CoreDNS Pending with FailedScheduling until a CNI is installed, then Running', () =>
     withCluster({ networkPlugin: 'none' }, async (env) => {
-      const message = '0/3 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+      const message =
+        '0/3 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
       await eventually(async () => (await ok(env, ['get', 'events', '-n', 'kube-system'])).includes(message), 20_000, 'FailedScheduling for coredns');
       const events = rows(await ok(env, ['get', 'events', '-n', 'kube-system', '--field-selector', 'reason=FailedScheduling']));
       assert.deepEqual(events[0], ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
@@ -166,20 +186,29 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       const pending = await getJson(env, ['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns']);
       for (const p of pending.items) {
         assert.equal(p.status.phase, 'Pending');
-        assert.deepEqual(p.status.conditions.map((c: Obj) => [c.type, c.status, c.reason, c.message]), [['PodScheduled', 'False', 'Unschedulable', message]]);
+        assert.deepEqual(
+          p.status.conditions.map((c: Obj) => [c.type, c.status, c.reason, c.message]),
+          [['PodScheduled', 'False', 'Unschedulable', message]],
+        );
       }
       // Host-network node agents run regardless; the table shows Pending and Running side by side.
       await waitReady(env, ['-n', 'kube-system', '-l', 'component=kube-proxy'], 3);
       const table = rows(await ok(env, ['get', 'pods', '-n', 'kube-system']));
-      assert.ok(table.some((r) => /^coredns-/.test(r[0]!) && r[1] === '0/1' && r[2] === 'Pending'), JSON.stringify(table));
+      assert.ok(
+        table.some((r) => /^coredns-/.test(r[0]!) && r[1] === '0/1' && r[2] === 'Pending'),
+        JSON.stringify(table),
+      );
       assert.ok(table.some((r) => /^kube-proxy-/.test(r[0]!) && r[1] === '1/1' && r[2] === 'Running'));
 
       const conflist = join(env.scratch, '10-bridge.conflist');
-      writeFileSync(conflist, JSON.stringify({
-        cniVersion: '0.4.0',
-        name: 'mynet',
-        plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: '10.85.0.0/16' }]] } }],
-      }));
+      writeFileSync(
+        conflist,
+        JSON.stringify({
+          cniVersion: '0.4.0',
+          name: 'mynet',
+          plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: '10.85.0.0/16' }]] } }],
+        }),
+      );
       const installed = await cniInstall(env, conflist);
       assert.equal(installed.code, 0, installed.stderr);
       const dns = await waitReady(env, ['-n', 'kube-system', '-l', 'k8s-app=kube-dns'], 2);
@@ -193,72 +222,129 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
     }));
 
   test('scheduler: a nodeSelector nothing matches stays Pending; maxPods caps every node, host-network pods included', () =>
-    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
-      await created(env, ['run', 'picky', '--image=busybox', '--overrides={"spec":{"nodeSelector":{"disktype":"ssd"}}}']);
-      const message = "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
-      await eventually(async () => (await getJson(env, ['get', 'pod', 'picky'])).status.conditions?.[0]?.message === message, 10_000, 'picky unschedulable');
-      const described = await ok(env, ['describe', 'pod', 'picky']);
-      assert.match(described, /Warning\s+FailedScheduling\s+\S+\s+default-scheduler\s+0\/3 nodes are available: 3 node\(s\) didn't match Pod's node affinity\/selector\./);
+    withCluster(
+      { networkPlugin: 'kubenet' },
+      async (env) => {
+        await created(env, ['run', 'picky', '--image=busybox', '--overrides={"spec":{"nodeSelector":{"disktype":"ssd"}}}']);
+        const message =
+          "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+        await eventually(async () => (await getJson(env, ['get', 'pod', 'picky'])).status.conditions?.[0]?.message === message, 10_000, 'picky unschedulable');
+        const described = await ok(env, ['describe', 'pod', 'picky']);
+        assert.match(
+          described,
+          /Warning\s+FailedScheduling\s+\S+\s+default-scheduler\s+0\/3 nodes are available: 3 node\(s\) didn't match Pod's node affinity\/selector\./,
+        );
 
-      // NodeResourcesFit: the node's allocatable cpu/memory, less what its pods request, must hold the pod's requests.
-      await created(env, ['run', 'hungry', '--image=busybox', '--overrides={"spec":{"containers":[{"name":"hungry","image":"busybox","resources":{"requests":{"cpu":"64","memory":"1Ti"}}}]}}']);
-      const tooBig = '0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
-      await eventually(async () => (await getJson(env, ['get', 'pod', 'hungry'])).status.conditions?.[0]?.message === tooBig, 10_000, 'hungry unschedulable');
-      await created(env, ['run', 'modest', '--image=busybox', '--overrides={"spec":{"containers":[{"name":"modest","image":"busybox","resources":{"limits":{"cpu":"250m","memory":"64Mi"}}}]}}']);
-      await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'modest'])).spec.nodeName), 10_000, 'modest scheduled');
-      await ok(env, ['delete', 'pod', 'hungry', 'modest']);
+        // NodeResourcesFit: the node's allocatable cpu/memory, less what its pods request, must hold the pod's requests.
+        await created(env, [
+          'run',
+          'hungry',
+          '--image=busybox',
+          '--overrides={"spec":{"containers":[{"name":"hungry","image":"busybox","resources":{"requests":{"cpu":"64","memory":"1Ti"}}}]}}',
+        ]);
+        const tooBig =
+          '0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+        await eventually(async () => (await getJson(env, ['get', 'pod', 'hungry'])).status.conditions?.[0]?.message === tooBig, 10_000, 'hungry unschedulable');
+        await created(env, [
+          'run',
+          'modest',
+          '--image=busybox',
+          '--overrides={"spec":{"containers":[{"name":"modest","image":"busybox","resources":{"limits":{"cpu":"250m","memory":"64Mi"}}}]}}',
+        ]);
+        await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'modest'])).spec.nodeName), 10_000, 'modest scheduled');
+        await ok(env, ['delete', 'pod', 'hungry', 'modest']);
 
-      // InterPodAffinity: required anti-affinity on the hostname spreads replicas one per node; a fourth waits.
-      const spread = join(env.scratch, 'spread.json');
-      const antiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' }] };
-      writeFileSync(spread, JSON.stringify({
-        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'spread' },
-        spec: { replicas: 4, selector: { matchLabels: { app: 'spread' } }, template: { metadata: { labels: { app: 'spread' } }, spec: { affinity: { podAntiAffinity: antiAffinity }, containers: [{ name: 'c', image: 'nginx' }] } } },
-      }));
-      await ok(env, ['create', '-f', spread]);
-      const apart = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
-      await eventually(async () => {
-        const items: Obj[] = (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items;
-        const bound = items.filter((p) => p.spec.nodeName);
-        return bound.length === 3 && new Set(bound.map((p) => p.spec.nodeName)).size === 3 && items.some((p) => p.status.conditions?.[0]?.message === apart);
-      }, 15_000, 'one spread replica per node and the fourth unschedulable');
-      // A pod that must sit beside a spread replica (podAffinity) lands on a node that has one.
-      await created(env, ['run', 'buddy', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: { podAffinity: antiAffinity } } })}`]);
-      await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'buddy'])).spec.nodeName), 10_000, 'buddy scheduled');
-      // A pod whose affinity target does not exist yet waits, and follows the target once it is bound.
-      const follow = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'leader' } }, topologyKey: 'kubernetes.io/hostname' }] } };
-      await created(env, ['run', 'follower', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: follow } })}`]);
-      const alone = "0/3 nodes are available: 3 node(s) didn't match pod affinity rules. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
-      await eventually(async () => (await getJson(env, ['get', 'pod', 'follower'])).status.conditions?.[0]?.message === alone, 10_000, 'follower waiting');
-      await created(env, ['run', 'leader', '--image=busybox', '--labels=app=leader']);
-      await eventually(async () => {
-        const [f, l] = await Promise.all([getJson(env, ['get', 'pod', 'follower']), getJson(env, ['get', 'pod', 'leader'])]);
-        return Boolean(l.spec.nodeName) && f.spec.nodeName === l.spec.nodeName;
-      }, 10_000, 'follower beside leader');
-      await ok(env, ['delete', 'deployment', 'spread']);
-      await ok(env, ['delete', 'pod', 'buddy', 'follower', 'leader']);
-      await eventually(async () => (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items.length === 0, 15_000, 'spread pods gone');
+        // InterPodAffinity: required anti-affinity on the hostname spreads replicas one per node; a fourth waits.
+        const spread = join(env.scratch, 'spread.json');
+        const antiAffinity = {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' }],
+        };
+        writeFileSync(
+          spread,
+          JSON.stringify({
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: { name: 'spread' },
+            spec: {
+              replicas: 4,
+              selector: { matchLabels: { app: 'spread' } },
+              template: {
+                metadata: { labels: { app: 'spread' } },
+                spec: { affinity: { podAntiAffinity: antiAffinity }, containers: [{ name: 'c', image: 'nginx' }] },
+              },
+            },
+          }),
+        );
+        await ok(env, ['create', '-f', spread]);
+        const apart =
+          "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
+        await eventually(
+          async () => {
+            const items: Obj[] = (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items;
+            const bound = items.filter((p) => p.spec.nodeName);
+            return (
+              bound.length === 3 && new Set(bound.map((p) => p.spec.nodeName)).size === 3 && items.some((p) => p.status.conditions?.[0]?.message === apart)
+            );
+          },
+          15_000,
+          'one spread replica per node and the fourth unschedulable',
+        );
+        // A pod that must sit beside a spread replica (podAffinity) lands on a node that has one.
+        await created(env, ['run', 'buddy', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: { podAffinity: antiAffinity } } })}`]);
+        await eventually(async () => Boolean((await getJson(env, ['get', 'pod', 'buddy'])).spec.nodeName), 10_000, 'buddy scheduled');
+        // A pod whose affinity target does not exist yet waits, and follows the target once it is bound.
+        const follow = {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'leader' } }, topologyKey: 'kubernetes.io/hostname' }],
+          },
+        };
+        await created(env, ['run', 'follower', '--image=busybox', `--overrides=${JSON.stringify({ spec: { affinity: follow } })}`]);
+        const alone =
+          "0/3 nodes are available: 3 node(s) didn't match pod affinity rules. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+        await eventually(async () => (await getJson(env, ['get', 'pod', 'follower'])).status.conditions?.[0]?.message === alone, 10_000, 'follower waiting');
+        await created(env, ['run', 'leader', '--image=busybox', '--labels=app=leader']);
+        await eventually(
+          async () => {
+            const [f, l] = await Promise.all([getJson(env, ['get', 'pod', 'follower']), getJson(env, ['get', 'pod', 'leader'])]);
+            return Boolean(l.spec.nodeName) && f.spec.nodeName === l.spec.nodeName;
+          },
+          10_000,
+          'follower beside leader',
+        );
+        await ok(env, ['delete', 'deployment', 'spread']);
+        await ok(env, ['delete', 'pod', 'buddy', 'follower', 'leader']);
+        await eventually(async () => (await getJson(env, ['get', 'pods', '-l', 'app=spread'])).items.length === 0, 15_000, 'spread pods gone');
 
-      // 3 nodes × maxPods 10 = 30 places; the system pods take 16 of them.
-      await created(env, ['create', 'deployment', 'fill', '--image=nginx', '--replicas=20']);
-      const full = "0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
-      await eventually(async () => {
-        const items: Obj[] = (await getJson(env, ['get', 'pods', '-A'])).items;
-        const bound = items.filter((p) => p.spec.nodeName);
-        const waiting = items.filter((p) => p.metadata.labels?.app === 'fill' && !p.spec.nodeName);
-        return bound.length === 30 && waiting.length > 0 && waiting.every((p) => p.status.conditions?.[0]?.message === full);
-      }, 30_000, 'the nodes to fill up');
-      const all: Obj[] = (await getJson(env, ['get', 'pods', '-A'])).items;
-      const perNode = new Map<string, number>();
-      for (const p of all) if (p.spec.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
-      assert.deepEqual([...perNode.values()], [10, 10, 10]);
-      // A freed place is taken by a waiting pod.
-      const victim = all.find((p) => p.metadata.labels?.app === 'fill' && p.spec.nodeName)!;
-      await ok(env, ['delete', 'pod', victim.metadata.name]);
-      await eventually(async () => (await getJson(env, ['get', 'pods', '-l', 'app=fill'])).items.filter((p: Obj) => p.spec.nodeName).length === 14, 20_000, 'a waiting pod to take the freed place');
-    }, { maxPods: 10 }));
+        // 3 nodes × maxPods 10 = 30 places; the system pods take 16 of them.
+        await created(env, ['create', 'deployment', 'fill', '--image=nginx', '--replicas=20']);
+        const full = '0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+        await eventually(
+          async () => {
+            const items: Obj[] = (await getJson(env, ['get', 'pods', '-A'])).items;
+            const bound = items.filter((p) => p.spec.nodeName);
+            const waiting = items.filter((p) => p.metadata.labels?.app === 'fill' && !p.spec.nodeName);
+            return bound.length === 30 && waiting.length > 0 && waiting.every((p) => p.status.conditions?.[0]?.message === full);
+          },
+          30_000,
+          'the nodes to fill up',
+        );
+        const all: Obj[] = (await getJson(env, ['get', 'pods', '-A'])).items;
+        const perNode = new Map<string, number>();
+        for (const p of all) if (p.spec.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
+        assert.deepEqual([...perNode.values()], [10, 10, 10]);
+        // A freed place is taken by a waiting pod.
+        const victim = all.find((p) => p.metadata.labels?.app === 'fill' && p.spec.nodeName)!;
+        await ok(env, ['delete', 'pod', victim.metadata.name]);
+        await eventually(
+          async () => (await getJson(env, ['get', 'pods', '-l', 'app=fill'])).items.filter((p: Obj) => p.spec.nodeName).length === 14,
+          20_000,
+          'a waiting pod to take the freed place',
+        );
+      },
+      { maxPods: 10 },
+    ));
 
-  test('a restart keeps the workloads: no duplicate pods, the same addresses, and new pods never reuse a running one\'s', () =>
+  test("a restart keeps the workloads: no duplicate pods, the same addresses, and new pods never reuse a running one's", () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
       await created(env, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
       const before = await waitReady(env, ['-l', 'app=web'], 4);
@@ -267,7 +353,10 @@ describe('workloads on an emulated AKS cluster (real kubectl)', { skip }, () => 
       // Give the controllers a moment to (wrongly) act on anything restored.
       await new Promise((r) => setTimeout(r, 1500));
       const after = (await getJson(env, ['get', 'pods', '-l', 'app=web'])).items;
-      assert.deepEqual(after.map((p: Obj) => [p.metadata.name, p.status.podIP, p.status.phase]).sort(), before.map((p) => [p.metadata.name, p.status.podIP, 'Running']).sort());
+      assert.deepEqual(
+        after.map((p: Obj) => [p.metadata.name, p.status.podIP, p.status.phase]).sort(),
+        before.map((p) => [p.metadata.name, p.status.podIP, 'Running']).sort(),
+      );
       assert.deepEqual((await getJson(env, ['get', 'pods', '-n', 'kube-system'])).items.map((p: Obj) => p.metadata.name).sort(), system);
       assert.equal((await getJson(env, ['get', 'rs', '-l', 'app=web'])).items.length, 1);
       assert.match(await ok(env, ['scale', 'deployment', 'web', '--replicas=12']), /scaled/);

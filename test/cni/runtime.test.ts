@@ -153,11 +153,26 @@ exit 0
     return parseNetworkList(`${name}.conflist`, JSON.stringify(conf));
   }
 
-  const reservations = (net: string): string[] => (existsSync(join(dataDir, net)) ? readdirSync(join(dataDir, net)).filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f)) : []);
-  const readAudit = (): AuditLine[] => (existsSync(auditLog) ? readFileSync(auditLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditLine) : []);
+  const reservations = (net: string): string[] =>
+    existsSync(join(dataDir, net)) ? readdirSync(join(dataDir, net)).filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f)) : [];
+  const readAudit = (): AuditLine[] =>
+    existsSync(auditLog)
+      ? readFileSync(auditLog, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as AuditLine)
+      : [];
 
   function pod(ns: string, containerId: string, extra: Partial<Attachment> = {}): Attachment {
-    return { containerId, netns: netnsPath(ns), ifName: 'eth0', hostNetns: netnsPath(NODE), pod: { namespace: 'default', name: `web-${containerId.slice(-1)}`, uid: `uid-${containerId}` }, ...extra };
+    return {
+      containerId,
+      netns: netnsPath(ns),
+      ifName: 'eth0',
+      hostNetns: netnsPath(NODE),
+      pod: { namespace: 'default', name: `web-${containerId.slice(-1)}`, uid: `uid-${containerId}` },
+      ...extra,
+    };
   }
 
   describe('bridge + portmap + tuning', () => {
@@ -172,10 +187,19 @@ exit 0
     before(async () => {
       runtime = new CniRuntime({ cacheDir: join(work, 'cache'), pluginDirs: [userDir, SYSTEM_PLUGINS], timeoutMs: 30_000 });
       const file = join(work, '10-aknet.conflist');
-      writeFileSync(file, bridgeList([{ type: 'portmap', capabilities: { portMappings: true }, snat: true }, { type: 'tuning', capabilities: { mac: true }, sysctl: { 'net.core.somaxconn': '512' } }]).bytes);
+      writeFileSync(
+        file,
+        bridgeList([
+          { type: 'portmap', capabilities: { portMappings: true }, snat: true },
+          { type: 'tuning', capabilities: { mac: true }, sysctl: { 'net.core.somaxconn': '512' } },
+        ]).bytes,
+      );
       net = await runtime.load(file, { hostNetns: netnsPath(NODE) });
       assert.equal(net.cniVersion, '1.0.0');
-      assert.deepEqual(net.plugins.map((p) => p.type), ['bridge', 'portmap', 'tuning']);
+      assert.deepEqual(
+        net.plugins.map((p) => p.type),
+        ['bridge', 'portmap', 'tuning'],
+      );
     });
 
     test('ADD: two pods get distinct addresses on cbr0 inside the node namespace; prevResult reaches tuning', async () => {
@@ -184,7 +208,7 @@ exit 0
         runtime.add(net, pod(POD1, cid1, { capabilityArgs: { portMappings: [{ hostPort: 30080, containerPort: 8080, protocol: 'tcp' }], mac: mac1 } })),
         runtime.add(net, pod(POD2, cid2)),
       ]);
-      const ips = [r1, r2].map((r) => ((r['ips'] as Array<{ address: string }>)[0]!.address));
+      const ips = [r1, r2].map((r) => (r['ips'] as Array<{ address: string }>)[0]!.address);
       [ip1, ip2] = ips.map((a) => a.split('/')[0]!);
       assert.notEqual(ip1, ip2);
       for (const a of ips) assert.match(a, /^10\.244\.0\.\d+\/24$/);
@@ -196,14 +220,21 @@ exit 0
       assert.equal(sh('ip', ['-br', 'link']), rootBefore.split('\n--\n')[0]);
 
       // The pods' eth0 carry the addresses the result reports.
-      for (const [ns, ip] of [[POD1, ip1], [POD2, ip2]] as const) {
+      for (const [ns, ip] of [
+        [POD1, ip1],
+        [POD2, ip2],
+      ] as const) {
         const eth0 = ipJson(ns, ['addr', 'show', 'eth0']);
-        assert.ok((eth0[0]!['addr_info'] as Array<{ local: string }>).some((a) => a.local === ip), `${ns} has ${ip}`);
+        assert.ok(
+          (eth0[0]!['addr_info'] as Array<{ local: string }>).some((a) => a.local === ip),
+          `${ns} has ${ip}`,
+        );
       }
 
       // tuning got the mac capability and bridge's result as prevResult: it set the MAC and reported it in the
       // result's sandbox interface (it fails without a prevResult); pod 2 was not given one.
-      const eth0In = (r: Record<string, unknown>) => (r['interfaces'] as Array<{ name: string; mac: string; sandbox?: string }>).find((i) => i.name === 'eth0' && i.sandbox);
+      const eth0In = (r: Record<string, unknown>) =>
+        (r['interfaces'] as Array<{ name: string; mac: string; sandbox?: string }>).find((i) => i.name === 'eth0' && i.sandbox);
       assert.equal(eth0In(r1)?.mac, mac1);
       assert.equal(ipJson(POD1, ['link', 'show', 'eth0'])[0]!['address'], mac1);
       assert.notEqual(eth0In(r2)?.mac, mac1);
@@ -222,7 +253,13 @@ exit 0
       assert.equal(cached['networkName'], 'aknet');
       assert.deepEqual(cached['result'], r1);
       assert.deepEqual(cached['capabilityArgs'], { portMappings: [{ hostPort: 30080, containerPort: 8080, protocol: 'tcp' }], mac: mac1 });
-      assert.deepEqual(cached['cniArgs'], [['IgnoreUnknown', '1'], ['K8S_POD_NAMESPACE', 'default'], ['K8S_POD_NAME', 'web-1'], ['K8S_POD_INFRA_CONTAINER_ID', cid1], ['K8S_POD_UID', `uid-${cid1}`]]);
+      assert.deepEqual(cached['cniArgs'], [
+        ['IgnoreUnknown', '1'],
+        ['K8S_POD_NAMESPACE', 'default'],
+        ['K8S_POD_NAME', 'web-1'],
+        ['K8S_POD_INFRA_CONTAINER_ID', cid1],
+        ['K8S_POD_UID', `uid-${cid1}`],
+      ]);
       assert.equal((JSON.parse(Buffer.from(cached['config'] as string, 'base64').toString()) as { name: string }).name, 'aknet');
     });
 
@@ -232,7 +269,10 @@ exit 0
     });
 
     test('CHECK passes for both pods (portmap #819 is reported as a warning, never as a pass of a broken pod)', async (t) => {
-      for (const [ns, cid] of [[POD1, cid1], [POD2, cid2]] as const) {
+      for (const [ns, cid] of [
+        [POD1, cid1],
+        [POD2, cid2],
+      ] as const) {
         const report = await runtime.check(net, pod(ns, cid));
         for (const w of report.warnings) t.diagnostic(`${cid}: ${w}`);
         assert.deepEqual(report.checked, ['bridge', 'portmap', 'tuning']);
@@ -240,7 +280,10 @@ exit 0
       }
       // CHECK does detect a broken attachment: with pod 2's address gone, bridge fails.
       sh('ip', ['-n', POD2, 'addr', 'del', `${ip2}/24`, 'dev', 'eth0']);
-      await assert.rejects(runtime.check(net, pod(POD2, cid2)), (e: unknown) => e instanceof CniError && /plugin type="bridge" failed \(check\)/.test(e.message));
+      await assert.rejects(
+        runtime.check(net, pod(POD2, cid2)),
+        (e: unknown) => e instanceof CniError && /plugin type="bridge" failed \(check\)/.test(e.message),
+      );
     });
 
     test('DEL releases the reservation, the DNAT and the cache entry; DEL again and DEL of a gone netns are fine', async () => {
@@ -248,7 +291,10 @@ exit 0
       assert.deepEqual(reservations('aknet'), [ip2]);
       assert.ok(!existsSync(join(work, 'cache', 'results', `aknet-${cid1}-eth0`)));
       assert.doesNotMatch(inNetns(NODE, 'iptables-save', ['-t', 'nat']), new RegExp(`${ip1.replace(/\./g, '\\.')}:8080`));
-      assert.deepEqual(ipJson(POD1, ['link', 'show']).map((l) => l['ifname']), ['lo']);
+      assert.deepEqual(
+        ipJson(POD1, ['link', 'show']).map((l) => l['ifname']),
+        ['lo'],
+      );
       await runtime.del(net, pod(POD1, cid1));
 
       // Pitfall 11: the pod namespace went away without DEL; DEL must still release the address.
@@ -268,10 +314,16 @@ exit 0
         assert.match(e.message, /^plugin type="akfail" failed \(add\): akfail refuses: by design$/);
         return true;
       });
-      const calls = readFileSync(failLog, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== 'VERSION');
+      const calls = readFileSync(failLog, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && l !== 'VERSION');
       assert.deepEqual(calls, [`ADD ${cid}`, `DEL ${cid}`]);
       assert.deepEqual(reservations('akfailnet'), [], 'bridge DEL released the address host-local gave');
-      assert.deepEqual(ipJson(POD1, ['link', 'show']).map((l) => l['ifname']), ['lo']);
+      assert.deepEqual(
+        ipJson(POD1, ['link', 'show']).map((l) => l['ifname']),
+        ['lo'],
+      );
       assert.ok(!existsSync(join(work, 'cache', 'results', `akfailnet-${cid}-eth0`)));
     });
   });
@@ -280,7 +332,10 @@ exit 0
     const runtime = new CniRuntime({ cacheDir: join(work, 'cache-slow'), pluginDirs: [userDir, SYSTEM_PLUGINS], timeoutMs: 300 });
     const net = bridgeList([{ type: 'akslow' }], 'akslow');
     const cid = `${prefix}s1`;
-    await assert.rejects(runtime.add(net, pod(POD1, cid)), (e: unknown) => e instanceof CniError && /^plugin type="akslow" failed \(add\): plugin "akslow" failed \(timed out after 300 ms\)/.test(e.message));
+    await assert.rejects(
+      runtime.add(net, pod(POD1, cid)),
+      (e: unknown) => e instanceof CniError && /^plugin type="akslow" failed \(add\): plugin "akslow" failed \(timed out after 300 ms\)/.test(e.message),
+    );
     assert.deepEqual(reservations('akslow'), []);
     assert.equal(sh('ip', ['netns', 'pids', NODE]).trim(), '', 'no plugin process left in the node namespace');
   });
@@ -293,7 +348,9 @@ exit 0
 
     before(async () => {
       runtime = new CniRuntime({ cacheDir: join(work, 'cache-user'), pluginDirs: [userDir, SYSTEM_PLUGINS] });
-      net = (await runtime.resolve(bridgeList([{ type: 'akaudit', capabilities: { portMappings: true, bandwidth: true, dns: false } }], 'akuser'), netnsPath(NODE))).net;
+      net = (
+        await runtime.resolve(bridgeList([{ type: 'akaudit', capabilities: { portMappings: true, bandwidth: true, dns: false } }], 'akuser'), netnsPath(NODE))
+      ).net;
       if (!existsSync(netnsPath(POD2))) {
         sh('ip', ['netns', 'add', POD2]);
       }
@@ -301,16 +358,26 @@ exit 0
 
     test('the user plugin runs in the node namespace with CNI_* only and the stdin libcni builds', async () => {
       const { plugins } = await runtime.resolve(net);
-      assert.deepEqual(plugins.map((p) => p.binary), [join(SYSTEM_PLUGINS, 'bridge'), join(userDir, 'akaudit')]);
+      assert.deepEqual(
+        plugins.map((p) => p.binary),
+        [join(SYSTEM_PLUGINS, 'bridge'), join(userDir, 'akaudit')],
+      );
       writeFileSync(auditLog, '');
-      const capabilityArgs = { portMappings: [{ hostPort: 8080, containerPort: 80, protocol: 'tcp' }], bandwidth: { ingressRate: 1000000, ingressBurst: 100000 }, dns: { nameservers: ['10.0.0.10'] }, mac: '02:00:00:00:00:09' };
+      const capabilityArgs = {
+        portMappings: [{ hostPort: 8080, containerPort: 80, protocol: 'tcp' }],
+        bandwidth: { ingressRate: 1000000, ingressBurst: 100000 },
+        dns: { nameservers: ['10.0.0.10'] },
+        mac: '02:00:00:00:00:09',
+      };
       const result = await runtime.add(net, pod(POD1, cid1, { capabilityArgs }));
       const [line] = readAudit();
       assert.ok(line);
       const nodeIno = statSync(netnsPath(NODE)).ino;
       assert.equal(line.netns, `net:[${nodeIno}]`);
       assert.deepEqual(
-        Object.keys(line.env).filter((k) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(k)).sort(),
+        Object.keys(line.env)
+          .filter((k) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(k))
+          .sort(),
         ['CNI_ARGS', 'CNI_COMMAND', 'CNI_CONTAINERID', 'CNI_IFNAME', 'CNI_NETNS', 'CNI_PATH', 'PATH'],
       );
       assert.equal(line.env['CNI_COMMAND'], 'ADD');
@@ -318,7 +385,10 @@ exit 0
       assert.equal(line.env['CNI_NETNS'], netnsPath(POD1));
       assert.equal(line.env['CNI_IFNAME'], 'eth0');
       assert.equal(line.env['CNI_PATH'], `${userDir}:${SYSTEM_PLUGINS}`);
-      assert.equal(line.env['CNI_ARGS'], `IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-1;K8S_POD_INFRA_CONTAINER_ID=${cid1};K8S_POD_UID=uid-${cid1}`);
+      assert.equal(
+        line.env['CNI_ARGS'],
+        `IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-1;K8S_POD_INFRA_CONTAINER_ID=${cid1};K8S_POD_UID=uid-${cid1}`,
+      );
       // stdin: its own object + name + cniVersion + only its enabled capabilities + bridge's result.
       assert.equal(line.stdin['name'], 'akuser');
       assert.equal(line.stdin['cniVersion'], '1.0.0');
@@ -336,7 +406,11 @@ exit 0
       assert.deepEqual(del?.stdin['prevResult'], result);
       assert.equal(del?.podIf, true, 'DEL runs in reverse: akaudit before bridge removes eth0');
       assert.equal(line.podIf, true, 'ADD runs in order: bridge made eth0 before akaudit');
-      assert.deepEqual(del?.stdin['runtimeConfig'], { portMappings: capabilityArgs.portMappings, bandwidth: capabilityArgs.bandwidth }, 'DEL uses the cached capability args');
+      assert.deepEqual(
+        del?.stdin['runtimeConfig'],
+        { portMappings: capabilityArgs.portMappings, bandwidth: capabilityArgs.bandwidth },
+        'DEL uses the cached capability args',
+      );
       assert.deepEqual(reservations('akuser'), []);
     });
 
@@ -349,7 +423,10 @@ exit 0
       assert.equal(line?.stdin['name'], 'akuser');
       assert.equal(line?.env['CNI_CONTAINERID'], undefined);
       writeFileSync(join(work, 'audit-down'), '');
-      await assert.rejects(runtime.status(net), (e: unknown) => e instanceof CniError && e.error.code === 50 && /plugin type="akaudit" failed \(status\): akaudit is not ready/.test(e.message));
+      await assert.rejects(
+        runtime.status(net),
+        (e: unknown) => e instanceof CniError && e.error.code === 50 && /plugin type="akaudit" failed \(status\): akaudit is not ready/.test(e.message),
+      );
       rmSync(join(work, 'audit-down'));
     });
 
@@ -362,10 +439,17 @@ exit 0
       const report = await runtime.gc(net, [{ containerID: cid1, ifname: 'eth0' }], { hostNetns: netnsPath(NODE) });
       assert.deepEqual(report, { stale: [{ containerID: cid2, ifname: 'eth0' }], collected: ['akaudit'] });
       assert.deepEqual(reservations('akuser'), [ip1]);
-      assert.deepEqual(ipJson(POD2, ['link', 'show']).map((l) => l['ifname']), ['lo']);
+      assert.deepEqual(
+        ipJson(POD2, ['link', 'show']).map((l) => l['ifname']),
+        ['lo'],
+      );
       assert.deepEqual(readdirSync(join(work, 'cache-user', 'results')), [`akuser-${cid1}-eth0`]);
       const lines = readAudit();
-      assert.deepEqual(lines.map((l) => l.env['CNI_COMMAND']), ['GC'], 'akaudit got GC, not a DEL');
+      assert.deepEqual(
+        lines.map((l) => l.env['CNI_COMMAND']),
+        ['GC'],
+        'akaudit got GC, not a DEL',
+      );
       assert.deepEqual(lines[0]!.stdin['cni.dev/valid-attachments'], [{ containerID: cid1, ifname: 'eth0' }]);
       assert.equal(lines[0]!.stdin['cniVersion'], '1.1.0');
       await runtime.del(net, pod(POD1, cid1));
@@ -376,7 +460,10 @@ exit 0
       const only = parseNetworkList('x.conflist', JSON.stringify({ cniVersion: '1.1.0', name: 'akonly', plugins: [{ type: 'akaudit' }] }));
       assert.deepEqual(await runtime.status(only), { asked: ['akaudit'], skipped: [] });
       const both = bridgeList([{ type: 'akaudit' }], 'akboth');
-      const multi = parseNetworkList('y.conflist', JSON.stringify({ ...JSON.parse(both.bytes), cniVersion: undefined, cniVersions: ['0.4.0', '1.1.0', '1.0.0', '2.0.0'] }));
+      const multi = parseNetworkList(
+        'y.conflist',
+        JSON.stringify({ ...JSON.parse(both.bytes), cniVersion: undefined, cniVersions: ['0.4.0', '1.1.0', '1.0.0', '2.0.0'] }),
+      );
       assert.deepEqual(multi.versionCandidates, ['1.1.0', '1.0.0', '0.4.0']);
       assert.equal((await runtime.resolve(multi)).net.cniVersion, '1.0.0');
     });
@@ -396,12 +483,18 @@ exit 0
       });
       // ADD refuses too, before running anything.
       await assert.rejects(runtime().add(net, pod(POD1, `${prefix}v1`)), (e: unknown) => e instanceof CniError && e.error.code === 1);
-      assert.deepEqual(ipJson(POD1, ['link', 'show']).map((l) => l['ifname']), ['lo']);
+      assert.deepEqual(
+        ipJson(POD1, ['link', 'show']).map((l) => l['ifname']),
+        ['lo'],
+      );
     });
 
     test('CHECK on a list older than 0.4.0', async () => {
       const net = parseNetworkList('o.conflist', JSON.stringify({ cniVersion: '0.3.1', name: 'akold', plugins: [{ type: 'bridge' }] }));
-      await assert.rejects(runtime().check(net, pod(POD1, `${prefix}o1`)), (e: unknown) => e instanceof CniError && e.error.code === 1 && e.message === 'configuration version "0.3.1" does not support the CHECK command');
+      await assert.rejects(
+        runtime().check(net, pod(POD1, `${prefix}o1`)),
+        (e: unknown) => e instanceof CniError && e.error.code === 1 && e.message === 'configuration version "0.3.1" does not support the CHECK command',
+      );
     });
 
     test('a plugin that is nowhere in the path', async () => {
@@ -415,13 +508,22 @@ exit 0
     });
 
     test('malformed lists and attachments', async () => {
-      assert.throws(() => parseNetworkList('a.conflist', '{"name":"x","plugins":[]}'), (e: unknown) => e instanceof CniError && e.error.code === 7 && /no plugins in list/.test(e.message));
-      assert.throws(() => parseNetworkList('a.conflist', '{"name":"x","cniVersion":"1.0","plugins":[{"type":"bridge"}]}'), (e: unknown) => e instanceof CniError && /invalid CNI version "1\.0"/.test(e.message));
+      assert.throws(
+        () => parseNetworkList('a.conflist', '{"name":"x","plugins":[]}'),
+        (e: unknown) => e instanceof CniError && e.error.code === 7 && /no plugins in list/.test(e.message),
+      );
+      assert.throws(
+        () => parseNetworkList('a.conflist', '{"name":"x","cniVersion":"1.0","plugins":[{"type":"bridge"}]}'),
+        (e: unknown) => e instanceof CniError && /invalid CNI version "1\.0"/.test(e.message),
+      );
       const single = parseNetworkList('99-one.conf', JSON.stringify({ cniVersion: '0.4.0', name: 'akone', type: 'bridge', bridge: 'x0' }));
       assert.deepEqual(single.plugins, [{ cniVersion: '0.4.0', name: 'akone', type: 'bridge', bridge: 'x0' }]);
       assert.equal(single.cniVersion, '0.4.0');
       await assert.rejects(runtime().add(single, { containerId: '-bad', ifName: 'eth0' }), (e: unknown) => e instanceof CniError && e.error.code === 4);
-      await assert.rejects(runtime().del(single, { containerId: 'ok', ifName: 'a-very-long-ifname' }), (e: unknown) => e instanceof CniError && /too long/.test(e.message));
+      await assert.rejects(
+        runtime().del(single, { containerId: 'ok', ifName: 'a-very-long-ifname' }),
+        (e: unknown) => e instanceof CniError && /too long/.test(e.message),
+      );
     });
   });
 

@@ -36,7 +36,9 @@ describe('Microsoft.Compute/virtualMachines', () => {
     const subnet = `${rgPath}/providers/Microsoft.Network/virtualNetworks/vnet1/subnets/web`;
     const res = await call('PUT', `${rgPath}/providers/Microsoft.Network/networkInterfaces/${name}?${NET_API}`, {
       location: 'eastus',
-      properties: { ipConfigurations: [{ name: 'ipconfig1', properties: { subnet: { id: subnet }, privateIPAllocationMethod: 'Static', privateIPAddress: ip } }] },
+      properties: {
+        ipConfigurations: [{ name: 'ipconfig1', properties: { subnet: { id: subnet }, privateIPAllocationMethod: 'Static', privateIPAddress: ip } }],
+      },
     });
     assert.equal(res.status, 201, res.text);
     await finish(res);
@@ -105,9 +107,15 @@ describe('Microsoft.Compute/virtualMachines', () => {
     assert.equal(view.json.computerName, 'vm1');
 
     const inGroup = await call('GET', `${rgPath}/providers/Microsoft.Compute/virtualMachines?${API}`);
-    assert.deepEqual(inGroup.json.value.map((v: { name: string }) => v.name), ['vm1']);
+    assert.deepEqual(
+      inGroup.json.value.map((v: { name: string }) => v.name),
+      ['vm1'],
+    );
     const inSub = await call('GET', `/subscriptions/${server.identity.subscriptionId}/providers/Microsoft.Compute/virtualMachines?${API}`);
-    assert.deepEqual(inSub.json.value.map((v: { id: string }) => v.id), [got.json.id]);
+    assert.deepEqual(
+      inSub.json.value.map((v: { id: string }) => v.id),
+      [got.json.id],
+    );
   });
 
   it('refuses what the Compute RP refuses, with its codes and targets', async () => {
@@ -116,7 +124,13 @@ describe('Microsoft.Compute/virtualMachines', () => {
     const cases: Array<[string, any, number, string, string | undefined]> = [
       ['no osProfile', { ...vmBody(nicId), properties: { ...vmBody(nicId).properties, osProfile: undefined } }, 400, 'InvalidParameter', 'osProfile'],
       ['no vmSize', { ...vmBody(nicId), properties: { ...vmBody(nicId).properties, hardwareProfile: {} } }, 400, 'InvalidParameter', 'hardwareProfile.vmSize'],
-      ['root admin', vmBody(nicId, { osProfile: { computerName: 'bad', adminUsername: 'root', adminPassword: PASSWORD } }), 400, 'InvalidParameter', 'adminUsername'],
+      [
+        'root admin',
+        vmBody(nicId, { osProfile: { computerName: 'bad', adminUsername: 'root', adminPassword: PASSWORD } }),
+        400,
+        'InvalidParameter',
+        'adminUsername',
+      ],
       ['no password, no key', vmBody(nicId, { osProfile: { computerName: 'bad', adminUsername: 'azureuser' } }), 400, 'InvalidParameter', 'adminPassword'],
       [
         'ssh only without keys',
@@ -151,7 +165,10 @@ describe('Microsoft.Compute/virtualMachines', () => {
     assert.equal(resize.json.properties.provisioningState, 'Updating');
     await finish(resize);
     assert.equal((await call('GET', path)).json.properties.hardwareProfile.vmSize, 'Standard_B2s');
-    const rename = await call('PUT', path, { ...current, properties: { ...current.properties, osProfile: { ...current.properties.osProfile, computerName: 'other' } } });
+    const rename = await call('PUT', path, {
+      ...current,
+      properties: { ...current.properties, osProfile: { ...current.properties.osProfile, computerName: 'other' } },
+    });
     assert.equal(rename.status, 409);
     assert.equal(rename.json.error.code, 'PropertyChangeNotAllowed');
     assert.equal(rename.json.error.target, 'osProfile.computerName');

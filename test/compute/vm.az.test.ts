@@ -20,13 +20,44 @@ describe('aksemu az vm', () => {
     removeHome(home);
   });
 
-  it('vm create makes <name>VMNic on the subnet and prints az\'s summary', async () => {
+  it("vm create makes <name>VMNic on the subnet and prints az's summary", async () => {
     const r = await azIn(home, [
-      'vm', 'create', '-g', 'rg', '-n', 'testvm', '--vnet-name', 'vnet1', '--subnet', 'web', '--private-ip-address', '10.0.1.100',
-      '--image', 'Ubuntu2204', '--size', 'Standard_B1s', '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '',
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'testvm',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--private-ip-address',
+      '10.0.1.100',
+      '--image',
+      'Ubuntu2204',
+      '--size',
+      'Standard_B1s',
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+      '--public-ip-address',
+      '',
+      '--nsg',
+      '',
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(Object.keys(r.json).sort(), ['fqdns', 'id', 'location', 'macAddress', 'powerState', 'privateIpAddress', 'publicIpAddress', 'resourceGroup', 'zones']);
+    assert.deepEqual(Object.keys(r.json).sort(), [
+      'fqdns',
+      'id',
+      'location',
+      'macAddress',
+      'powerState',
+      'privateIpAddress',
+      'publicIpAddress',
+      'resourceGroup',
+      'zones',
+    ]);
     assert.equal(r.json.powerState, 'VM running');
     assert.equal(r.json.privateIpAddress, '10.0.1.100');
     assert.equal(r.json.publicIpAddress, '');
@@ -45,14 +76,31 @@ describe('aksemu az vm', () => {
     assert.match(shown.json.networkProfile.networkInterfaces[0].id, /\/networkInterfaces\/testvmVMNic$/);
     const subnet = await azIn(home, ['network', 'vnet', 'subnet', 'show', '-g', 'rg', '--vnet-name', 'vnet1', '-n', 'web']);
     const configs = (subnet.json.ipConfigurations ?? []).map((c: { id: string }) => c.id);
-    assert.ok(configs.some((id: string) => /networkInterfaces\/testvmVMNic\/ipConfigurations\/ipconfigtestvm$/i.test(id)), JSON.stringify(configs));
+    assert.ok(
+      configs.some((id: string) => /networkInterfaces\/testvmVMNic\/ipConfigurations\/ipconfigtestvm$/i.test(id)),
+      JSON.stringify(configs),
+    );
     // --nsg "": no NSG was made.
     const nsgs = await azIn(home, ['network', 'nsg', 'list', '-g', 'rg']);
     assert.deepEqual(nsgs.json, []);
   });
 
   it('vm create without --nsg makes <name>NSG allowing SSH, as az does; the address is the next free one', async () => {
-    const r = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm2', '--vnet-name', 'vnet1', '--subnet', 'web', '--admin-username', 'azureuser', '--generate-ssh-keys']);
+    const r = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'vm2',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /public IP/);
     assert.equal(r.json.privateIpAddress, '10.0.1.4');
@@ -63,7 +111,7 @@ describe('aksemu az vm', () => {
     assert.match(nsg.json.networkInterfaces[0].id, /vm2VMNic$/);
   });
 
-  it('vm list shows both; -o table prints az\'s columns', async () => {
+  it("vm list shows both; -o table prints az's columns", async () => {
     const list = await azIn(home, ['vm', 'list', '-g', 'rg']);
     assert.deepEqual(list.json.map((v: { name: string }) => v.name).sort(), ['testvm', 'vm2']);
     const table = await azIn(home, ['vm', 'list', '-o', 'table']);
@@ -71,16 +119,77 @@ describe('aksemu az vm', () => {
   });
 
   it('refuses a disallowed user, an unknown image, a missing subnet and a taken address', async () => {
-    const root = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm3', '--vnet-name', 'vnet1', '--subnet', 'web', '--admin-username', 'root', '--generate-ssh-keys']);
+    const root = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'vm3',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--admin-username',
+      'root',
+      '--generate-ssh-keys',
+    ]);
     assert.equal(root.code, 1);
     assert.match(root.stderr, /ERROR: This user name 'root' meets the general requirements, but is specifically disallowed for this image/);
-    const image = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm3', '--vnet-name', 'vnet1', '--subnet', 'web', '--admin-username', 'azureuser', '--image', 'Nope']);
+    const image = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'vm3',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--admin-username',
+      'azureuser',
+      '--image',
+      'Nope',
+    ]);
     assert.equal(image.code, 1);
     assert.match(image.stderr, /Invalid image "Nope"/);
-    const subnet = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm3', '--vnet-name', 'vnet1', '--subnet', 'missing', '--admin-username', 'azureuser', '--generate-ssh-keys']);
+    const subnet = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'vm3',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'missing',
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+    ]);
     assert.equal(subnet.code, 1);
     assert.match(subnet.stderr, /subnet 'missing'/);
-    const taken = await azIn(home, ['vm', 'create', '-g', 'rg', '-n', 'vm3', '--vnet-name', 'vnet1', '--subnet', 'web', '--private-ip-address', '10.0.1.100', '--admin-username', 'azureuser', '--generate-ssh-keys', '--nsg', '']);
+    const taken = await azIn(home, [
+      'vm',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'vm3',
+      '--vnet-name',
+      'vnet1',
+      '--subnet',
+      'web',
+      '--private-ip-address',
+      '10.0.1.100',
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+      '--nsg',
+      '',
+    ]);
     assert.equal(taken.code, 1);
     assert.match(taken.stderr, /10\.0\.1\.100/);
   });

@@ -74,7 +74,13 @@ describe('agentPools of a cluster', () => {
       const kept = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'dflt', withoutNetwork, POLL);
       assert.equal(kept.provisioningState, 'Succeeded');
       assert.equal(kept.networkProfile?.networkPluginMode, 'overlay');
-      assert.deepEqual(kept.agentPoolProfiles?.map((p) => [p.name, p.count, p.maxPods]), [['nodepool1', 4, 250], ['user1', 1, 250]]);
+      assert.deepEqual(
+        kept.agentPoolProfiles?.map((p) => [p.name, p.count, p.maxPods]),
+        [
+          ['nodepool1', 4, 250],
+          ['user1', 1, 250],
+        ],
+      );
     }));
 
   test("a pool's vmSize cannot change: PropertyChangeNotAllowed from the agentPools API and from a cluster PUT", () =>
@@ -84,7 +90,11 @@ describe('agentPools of a cluster', () => {
       const pool = await aks.agentPools.get('rg', 'c1', 'nodepool1');
 
       const before2026 = 'Changing property "agentPoolProfile.vmSize" is not allowed in an api-version before "2026-01-02-preview".';
-      const viaPool = await refused(aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, vmSize: 'Standard_DS3_v2' }, POLL), 'PropertyChangeNotAllowed', before2026);
+      const viaPool = await refused(
+        aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, vmSize: 'Standard_DS3_v2' }, POLL),
+        'PropertyChangeNotAllowed',
+        before2026,
+      );
       assert.equal((viaPool.details as { error?: { target?: string } }).error?.target, 'agentPoolProfile.vmSize');
 
       const mc = await aks.managedClusters.get('rg', 'c1');
@@ -93,7 +103,11 @@ describe('agentPools of a cluster', () => {
 
       // 2026-04-01 is no preview version: the in-place resize stays refused.
       const newer = aksClient(env.server, '2026-04-01');
-      await refused(newer.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, vmSize: 'Standard_DS3_v2' }, POLL), 'PropertyChangeNotAllowed', /^Changing property "agentPoolProfile\.vmSize" is not allowed/);
+      await refused(
+        newer.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, vmSize: 'Standard_DS3_v2' }, POLL),
+        'PropertyChangeNotAllowed',
+        /^Changing property "agentPoolProfile\.vmSize" is not allowed/,
+      );
       assert.equal((await aks.agentPools.get('rg', 'c1', 'nodepool1')).vmSize, 'Standard_DS2_v2');
 
       // The same size in other letters is no change.
@@ -110,9 +124,17 @@ describe('agentPools of a cluster', () => {
         aks.agentPools.beginCreateOrUpdateAndWait('rg', clusterName, name, { count: 1, mode: 'User', orchestratorVersion }, POLL);
 
       // The version a cluster is refused with is refused for a pool, with the cluster's code and message.
-      await refused(aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'v125', { ...cluster({ networkPlugin: 'kubenet' }), kubernetesVersion: '1.25.6' }, POLL), 'AgentPoolK8sVersionNotSupported', UNSUPPORTED('1.25.6'));
+      await refused(
+        aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'v125', { ...cluster({ networkPlugin: 'kubenet' }), kubernetesVersion: '1.25.6' }, POLL),
+        'AgentPoolK8sVersionNotSupported',
+        UNSUPPORTED('1.25.6'),
+      );
       await refused(add('old', '1.25.6'), 'AgentPoolK8sVersionNotSupported', UNSUPPORTED('1.25.6'));
-      await refused(aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c2', cluster({ networkPlugin: 'kubenet' }, { orchestratorVersion: '1.25.6' }), POLL), 'AgentPoolK8sVersionNotSupported', UNSUPPORTED('1.25.6'));
+      await refused(
+        aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c2', cluster({ networkPlugin: 'kubenet' }, { orchestratorVersion: '1.25.6' }), POLL),
+        'AgentPoolK8sVersionNotSupported',
+        UNSUPPORTED('1.25.6'),
+      );
 
       // Control plane 1.32.9: a pool may be 3 minors older, not 4, and not newer.
       await refused(
@@ -131,11 +153,19 @@ describe('agentPools of a cluster', () => {
         'Node pool version 1.33.5 and control plane version 1.32.9 are incompatible. Minor version of node pool version 33 is bigger than control plane version 32. For more information, please check https://aka.ms/aks/UpgradeVersionRules',
       );
       const pool = await aks.agentPools.get('rg', 'c1', 'nodepool1');
-      await refused(aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, orchestratorVersion: '1.33' }, POLL), 'NodePoolMcVersionIncompatible', /^Node pool version 1\.33\.5 and control plane version 1\.32\.9 are incompatible\./);
+      await refused(
+        aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { ...pool, orchestratorVersion: '1.33' }, POLL),
+        'NodePoolMcVersionIncompatible',
+        /^Node pool version 1\.33\.5 and control plane version 1\.32\.9 are incompatible\./,
+      );
 
       // Control plane 1.27 (before 1.28): two minors.
       await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c27', { ...cluster({ networkPlugin: 'kubenet' }), kubernetesVersion: '1.27' }, POLL);
-      await refused(add('old', '1.24', 'c27'), 'NodePoolMcVersionIncompatible', /cannot be more than 2 versions less than control plane's version\. Minor version of node pool is 24 and control plane is 27\./);
+      await refused(
+        add('old', '1.24', 'c27'),
+        'NodePoolMcVersionIncompatible',
+        /cannot be more than 2 versions less than control plane's version\. Minor version of node pool is 24 and control plane is 27\./,
+      );
       assert.equal((await add('old', '1.25', 'c27')).provisioningState, 'Succeeded');
     }));
 });

@@ -28,8 +28,15 @@ describe('managedClusters across api-versions', () => {
       assert.equal(raw.json.properties.networkProfile.networkPolicy, undefined);
 
       // az 2.45's read-modify-write: GET, change the count, PUT the whole object back (read-only members dropped).
-      const { provisioningState: _p, powerState: _s, fqdn: _f, azurePortalFqdn: _a, currentKubernetesVersion: _c, maxAgentPools: _m, ...mc } =
-        await older.managedClusters.get('rg', 'ov');
+      const {
+        provisioningState: _p,
+        powerState: _s,
+        fqdn: _f,
+        azurePortalFqdn: _a,
+        currentKubernetesVersion: _c,
+        maxAgentPools: _m,
+        ...mc
+      } = await older.managedClusters.get('rg', 'ov');
       mc.agentPoolProfiles![0]!.count = 2;
       const scaled = await older.managedClusters.beginCreateOrUpdateAndWait('rg', 'ov', mc, POLL);
       assert.equal(scaled.provisioningState, 'Succeeded');

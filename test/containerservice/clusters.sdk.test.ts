@@ -75,18 +75,24 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       const routes = tables[0]!.routes!.map((r) => [r.name, r.addressPrefix, r.nextHopType, r.nextHopIpAddress]);
       assert.equal(routes.length, 3);
       assert.match(String(routes[0]![0]), /^aks-nodepool1-\d{8}-vmss000000$/);
-      assert.deepEqual(routes.map((r) => r.slice(1)), [
-        ['10.244.0.0/24', 'VirtualAppliance', '10.224.0.4'],
-        ['10.244.1.0/24', 'VirtualAppliance', '10.224.0.5'],
-        ['10.244.2.0/24', 'VirtualAppliance', '10.224.0.6'],
-      ]);
+      assert.deepEqual(
+        routes.map((r) => r.slice(1)),
+        [
+          ['10.244.0.0/24', 'VirtualAppliance', '10.224.0.4'],
+          ['10.244.1.0/24', 'VirtualAppliance', '10.224.0.5'],
+          ['10.244.2.0/24', 'VirtualAppliance', '10.224.0.6'],
+        ],
+      );
       assert.equal(tables[0]!.subnets?.length, 1, 'associated with the managed subnet');
 
       // Scale to 5 and back to 2: routes follow the nodes; scale-in removes the highest instance ids.
       await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { count: 5, mode: 'System', vmSize: 'Standard_DS2_v2' }, POLL);
       await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { count: 2, mode: 'System', vmSize: 'Standard_DS2_v2' }, POLL);
       const table = await env.network.routeTables.get(MC, tables[0]!.name!);
-      assert.deepEqual(table.routes!.map((r) => r.name!.slice(-6)), ['000000', '000001']);
+      assert.deepEqual(
+        table.routes!.map((r) => r.name!.slice(-6)),
+        ['000000', '000001'],
+      );
       assert.deepEqual((await nicAddresses(env)).sort(), ['10.224.0.4', '10.224.0.5']);
     }));
 
@@ -105,14 +111,22 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       );
       await assert.rejects(aks.managedClusters.get('rg', 'c1'), /not found/, 'a refused create leaves nothing behind');
 
-      const created = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'azure' }, { count: 8, vnetSubnetID: subnetId }), POLL);
+      const created = await aks.managedClusters.beginCreateOrUpdateAndWait(
+        'rg',
+        'c1',
+        cluster({ networkPlugin: 'azure' }, { count: 8, vnetSubnetID: subnetId }),
+        POLL,
+      );
       assert.equal(created.agentPoolProfiles?.[0]?.maxPods, 30);
       // Without Network Contributor on the subnet, the cluster identity cannot add nodes to it (S4).
       const denied = await restError(
         aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'nodepool1', { count: 9, mode: 'System', vnetSubnetID: subnetId }, POLL),
       );
       assert.equal(denied.code, 'LinkedAuthorizationFailed');
-      assert.match(denied.message, /does not have permission to perform action 'Microsoft\.Network\/virtualNetworks\/subnets\/join\/action' on the linked scope\(s\) '.*\/subnets\/aks-subnet'/);
+      assert.match(
+        denied.message,
+        /does not have permission to perform action 'Microsoft\.Network\/virtualNetworks\/subnets\/join\/action' on the linked scope\(s\) '.*\/subnets\/aks-subnet'/,
+      );
       await grantNetworkContributor(env, created.identity!.principalId!, subnetId);
       const addresses = await nicAddresses(env);
       assert.equal(addresses.length, 248);
@@ -126,7 +140,12 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       assert.equal(scale.code, 'InsufficientSubnetSize');
       assert.match(scale.message, /^Pre-allocated IPs 31 exceeds IPs available 3 in Subnet Cidr 10\.240\.0\.0\/24/);
       const upgrade = await restError(
-        aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', { ...cluster({ networkPlugin: 'azure' }, { count: 8, vnetSubnetID: subnetId, orchestratorVersion: '1.33' }), kubernetesVersion: '1.33' }, POLL),
+        aks.managedClusters.beginCreateOrUpdateAndWait(
+          'rg',
+          'c1',
+          { ...cluster({ networkPlugin: 'azure' }, { count: 8, vnetSubnetID: subnetId, orchestratorVersion: '1.33' }), kubernetesVersion: '1.33' },
+          POLL,
+        ),
       );
       assert.equal(upgrade.code, 'InsufficientSubnetSize', 'the surge node does not fit');
       assert.equal((await aks.managedClusters.get('rg', 'c1')).provisioningState, 'Succeeded');
@@ -245,7 +264,9 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       const aks = aksClient(env.server);
       const names = ['p1', 'p2', 'p3', 'p4'];
       const results = await Promise.all(
-        names.map((n) => aks.managedClusters.beginCreateOrUpdateAndWait('rg', n, cluster({ networkPlugin: 'azure' }, { count: 2, vnetSubnetID: subnetId }), POLL)),
+        names.map((n) =>
+          aks.managedClusters.beginCreateOrUpdateAndWait('rg', n, cluster({ networkPlugin: 'azure' }, { count: 2, vnetSubnetID: subnetId }), POLL),
+        ),
       );
       assert.ok(results.every((r) => r.provisioningState === 'Succeeded'));
       let all: string[] = [];
@@ -279,7 +300,12 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       assert.equal((await nicAddresses(env)).length, 1);
       const { resourcesClient } = await import('../network/harness.js');
       await resourcesClient(env.server).resourceGroups.beginDeleteAndWait('rg', POLL);
-      assert.equal(await resourcesClient(env.server).resourceGroups.checkExistence(MC).then((r) => r.body), false);
+      assert.equal(
+        await resourcesClient(env.server)
+          .resourceGroups.checkExistence(MC)
+          .then((r) => r.body),
+        false,
+      );
     }));
 
   test('an operation cut short by a stop finishes after the restart, with its addresses', async () => {

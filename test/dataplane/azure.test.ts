@@ -19,7 +19,11 @@ const azure = (i: number): NodeTopology => ({
 });
 const PODS = [pod(0, 'api-0', '10.224.0.10'), pod(1, 'api-1', '10.224.0.40'), pod(1, 'api-2', '10.224.0.41')];
 
-const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({ from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name }, to: { ip, port: 8080 }, timeoutMs });
+const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({
+  from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name },
+  to: { ip, port: 8080 },
+  timeoutMs,
+});
 
 describe('Azure CNI data plane', { skip }, () => {
   let dp: NetnsDataplane;
@@ -63,8 +67,15 @@ describe('Azure CNI data plane', { skip }, () => {
 
   it('an NSG rule denying the node CIDR breaks pod traffic (pod IPs are in it); removing it restores it', async () => {
     const deny: NsgRule = {
-      name: 'deny-nodes', priority: 100, direction: 'Inbound', access: 'Deny', protocol: 'Tcp',
-      sourcePrefixes: ['10.224.0.0/16'], sourcePorts: ['*'], destinationPrefixes: ['*'], destinationPorts: ['8080'],
+      name: 'deny-nodes',
+      priority: 100,
+      direction: 'Inbound',
+      access: 'Deny',
+      protocol: 'Tcp',
+      sourcePrefixes: ['10.224.0.0/16'],
+      sourcePorts: ['*'],
+      destinationPrefixes: ['*'],
+      destinationPorts: ['8080'],
     };
     await dp.apply(topology(azure, { nsg: { id: 'nsg', rules: nsgRules([deny]) } }));
     const podToPod = await dp.probe(fromPod('api-0', '10.224.0.40', 1500));
@@ -87,7 +98,10 @@ describe('Azure CNI data plane', { skip }, () => {
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
     await dp.close({ removeAll: true });
-    assert.deepEqual(listNetns((n) => n.startsWith(`${prefix}-`)), []);
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
     assert.deepEqual(rootSnapshot(), root);
   });
 });

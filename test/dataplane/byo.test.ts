@@ -27,11 +27,22 @@ describe('BYO CNI data plane', { skip }, () => {
   before(async () => {
     root = rootSnapshot();
     mkdirSync(cni.confDir, { recursive: true });
-    writeFileSync(join(cni.confDir, '10-user.conflist'), JSON.stringify({
-      cniVersion: '1.0.0',
-      name: 'user-net',
-      plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir } }],
-    }));
+    writeFileSync(
+      join(cni.confDir, '10-user.conflist'),
+      JSON.stringify({
+        cniVersion: '1.0.0',
+        name: 'user-net',
+        plugins: [
+          {
+            type: 'bridge',
+            bridge: 'cni0',
+            isGateway: true,
+            ipMasq: true,
+            ipam: { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir },
+          },
+        ],
+      }),
+    );
     dp = new NetnsDataplane({ prefix });
     await dp.gc();
     await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' })));
@@ -44,7 +55,12 @@ describe('BYO CNI data plane', { skip }, () => {
 
   it("pods get their addresses from the user's IPAM (host-local, in the node's namespace)", () => {
     assert.deepEqual(ips, ['10.245.0.2', '10.245.0.3']);
-    assert.deepEqual(readdirSync(join(ipamDir, 'user-net')).filter((f) => f.startsWith('10.')).sort(), ips);
+    assert.deepEqual(
+      readdirSync(join(ipamDir, 'user-net'))
+        .filter((f) => f.startsWith('10.'))
+        .sort(),
+      ips,
+    );
   });
 
   it('pod → pod on the same node sees the pod IP; pod → VM sees the node IP (the plugin masquerades)', async () => {
@@ -62,12 +78,18 @@ describe('BYO CNI data plane', { skip }, () => {
 
   it('detach runs CNI DEL: the IPAM address is released', async () => {
     await dp.detachPod(pods[1]!);
-    assert.deepEqual(readdirSync(join(ipamDir, 'user-net')).filter((f) => f.startsWith('10.')), [ips[0]]);
+    assert.deepEqual(
+      readdirSync(join(ipamDir, 'user-net')).filter((f) => f.startsWith('10.')),
+      [ips[0]],
+    );
   });
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
     await dp.close({ removeAll: true });
-    assert.deepEqual(listNetns((n) => n.startsWith(`${prefix}-`)), []);
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
     assert.deepEqual(rootSnapshot(), root);
   });
 });

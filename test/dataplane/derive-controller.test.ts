@@ -26,7 +26,12 @@ describe('DataplaneController in the server', () => {
       // Hold the next apply open while more changes arrive: they must queue behind it, not run beside it.
       let release!: () => void;
       dp.gate = new Promise((r) => (release = r));
-      await network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'v1', { location: 'eastus', addressSpace: { addressPrefixes: ['10.1.0.0/16'] }, subnets: [{ name: 's', addressPrefix: '10.1.0.0/24' }] }, POLL);
+      await network.virtualNetworks.beginCreateOrUpdateAndWait(
+        'rg',
+        'v1',
+        { location: 'eastus', addressSpace: { addressPrefixes: ['10.1.0.0/16'] }, subnets: [{ name: 's', addressPrefix: '10.1.0.0/24' }] },
+        POLL,
+      );
       await network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'v2', { location: 'eastus', addressSpace: { addressPrefixes: ['10.2.0.0/16'] } }, POLL);
       release();
       dp.gate = undefined;
@@ -39,7 +44,10 @@ describe('DataplaneController in the server', () => {
       dp.failApplies = true;
       await network.virtualNetworks.beginDeleteAndWait('rg', 'v2', POLL);
       await server.dataplane.idle();
-      assert.ok(server.logLines.some((l) => l.includes('dataplane: apply failed: injected apply failure')), server.logLines.join('\n'));
+      assert.ok(
+        server.logLines.some((l) => l.includes('dataplane: apply failed: injected apply failure')),
+        server.logLines.join('\n'),
+      );
       assert.ok(server.dataplane.stats.failures >= 1);
       dp.failApplies = false;
       await network.virtualNetworks.beginDeleteAndWait('rg', 'v1', POLL);

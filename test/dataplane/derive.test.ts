@@ -19,7 +19,11 @@ function vnetNamed(vnets: VnetTopology[], name: string): VnetTopology {
 
 async function nicIps(env: Env, group: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  for await (const nic of env.network.networkInterfaces.list(group)) out.set(nic.name!, (nic.ipConfigurations ?? []).map((c) => c.privateIPAddress!));
+  for await (const nic of env.network.networkInterfaces.list(group))
+    out.set(
+      nic.name!,
+      (nic.ipConfigurations ?? []).map((c) => c.privateIPAddress!),
+    );
   return out;
 }
 
@@ -33,9 +37,39 @@ describe('deriveTopology', () => {
         {
           location: 'eastus',
           securityRules: [
-            { name: 'deny-nodes', priority: 300, direction: 'Inbound', access: 'Deny', protocol: '*', sourceAddressPrefixes: ['10.224.0.0/16', '10.240.2.0/24'], sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' },
-            { name: 'allow-web', priority: 200, direction: 'Inbound', access: 'Allow', protocol: 'Tcp', sourceAddressPrefix: 'VirtualNetwork', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRanges: ['80', '8080-8090'] },
-            { name: 'out-deny', priority: 100, direction: 'Outbound', access: 'Deny', protocol: 'Udp', sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: 'Internet', destinationPortRange: '53' },
+            {
+              name: 'deny-nodes',
+              priority: 300,
+              direction: 'Inbound',
+              access: 'Deny',
+              protocol: '*',
+              sourceAddressPrefixes: ['10.224.0.0/16', '10.240.2.0/24'],
+              sourcePortRange: '*',
+              destinationAddressPrefix: '*',
+              destinationPortRange: '*',
+            },
+            {
+              name: 'allow-web',
+              priority: 200,
+              direction: 'Inbound',
+              access: 'Allow',
+              protocol: 'Tcp',
+              sourceAddressPrefix: 'VirtualNetwork',
+              sourcePortRange: '*',
+              destinationAddressPrefix: '*',
+              destinationPortRanges: ['80', '8080-8090'],
+            },
+            {
+              name: 'out-deny',
+              priority: 100,
+              direction: 'Outbound',
+              access: 'Deny',
+              protocol: 'Udp',
+              sourceAddressPrefix: '*',
+              sourcePortRange: '*',
+              destinationAddressPrefix: 'Internet',
+              destinationPortRange: '53',
+            },
           ],
         },
         POLL,
@@ -69,9 +103,34 @@ describe('deriveTopology', () => {
       const aks = aksClient(env.server);
       const kubenet = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'kn', cluster({ networkPlugin: 'kubenet' }, { count: 2 }), POLL);
       const aksSubnet = `/subscriptions/${env.sub}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/myVnet/subnets/aks`;
-      const azure = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'az', cluster({ networkPlugin: 'azure' }, { count: 2, maxPods: 15, vnetSubnetID: aksSubnet }), POLL);
+      const azure = await aks.managedClusters.beginCreateOrUpdateAndWait(
+        'rg',
+        'az',
+        cluster({ networkPlugin: 'azure' }, { count: 2, maxPods: 15, vnetSubnetID: aksSubnet }),
+        POLL,
+      );
       const byo = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'byo', cluster({ networkPlugin: 'none' }, { count: 1 }), POLL);
-      const vm = await azIn(env.home, ['vm', 'create', '-g', 'rg', '-n', 'testvm', '--vnet-name', 'myVnet', '--subnet', 'web', '--private-ip-address', '10.240.1.100', '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '']);
+      const vm = await azIn(env.home, [
+        'vm',
+        'create',
+        '-g',
+        'rg',
+        '-n',
+        'testvm',
+        '--vnet-name',
+        'myVnet',
+        '--subnet',
+        'web',
+        '--private-ip-address',
+        '10.240.1.100',
+        '--admin-username',
+        'azureuser',
+        '--generate-ssh-keys',
+        '--public-ip-address',
+        '',
+        '--nsg',
+        '',
+      ]);
       assert.equal(vm.code, 0, vm.stderr);
 
       let writes = 0;
@@ -91,7 +150,14 @@ describe('deriveTopology', () => {
       const armTable = await network.routeTables.get('rg', 'webRoutes');
       assert.deepEqual(
         web.routes,
-        armTable.routes!.filter((r) => /\//.test(r.addressPrefix!)).map((r) => ({ name: r.name, prefix: r.addressPrefix, nextHopType: r.nextHopType, ...(r.nextHopIpAddress ? { nextHopIp: r.nextHopIpAddress } : {}) })),
+        armTable
+          .routes!.filter((r) => /\//.test(r.addressPrefix!))
+          .map((r) => ({
+            name: r.name,
+            prefix: r.addressPrefix,
+            nextHopType: r.nextHopType,
+            ...(r.nextHopIpAddress ? { nextHopIp: r.nextHopIpAddress } : {}),
+          })),
       );
       assert.ok(!web.routes.some((r) => r.name === 'tagged'), 'service-tag routes have no CIDR to program');
       const armNsg = await network.networkSecurityGroups.get('rg', 'webNsg');
@@ -99,19 +165,31 @@ describe('deriveTopology', () => {
       const expectedNames = [...armNsg.securityRules!, ...armNsg.defaultSecurityRules!]
         .sort((a, b) => a.priority! - b.priority! || a.direction!.localeCompare(b.direction!))
         .map((r) => r.name);
-      assert.deepEqual(web.nsg!.rules.map((r) => r.name), expectedNames);
+      assert.deepEqual(
+        web.nsg!.rules.map((r) => r.name),
+        expectedNames,
+      );
       assert.equal(web.nsg!.rules.length, 3 + 6);
       const priorities = web.nsg!.rules.map((r) => r.priority);
-      assert.deepEqual(priorities, [...priorities].sort((a, b) => a - b));
+      assert.deepEqual(
+        priorities,
+        [...priorities].sort((a, b) => a - b),
+      );
       const deny = web.nsg!.rules.find((r) => r.name === 'deny-nodes')!;
-      assert.deepEqual([deny.access, deny.direction, deny.protocol, deny.sourcePrefixes, deny.destinationPorts], ['Deny', 'Inbound', '*', ['10.224.0.0/16', '10.240.2.0/24'], ['*']]);
+      assert.deepEqual(
+        [deny.access, deny.direction, deny.protocol, deny.sourcePrefixes, deny.destinationPorts],
+        ['Deny', 'Inbound', '*', ['10.224.0.0/16', '10.240.2.0/24'], ['*']],
+      );
       assert.deepEqual(web.nsg!.rules.find((r) => r.name === 'allow-web')!.destinationPorts, ['80', '8080-8090']);
       assert.deepEqual(web.nsg!.rules.find((r) => r.name === 'AllowVnetInBound')!.sourcePrefixes, ['VirtualNetwork']);
       assert.equal(mine.subnets.find((s) => s.name === 'aks')!.nsg, undefined);
 
       // The VM: on web with its NIC's address.
       const vmHost = mine.hosts.find((h) => h.kind === 'vm')!;
-      assert.deepEqual([vmHost.name, vmHost.ip, vmHost.subnetId.toLowerCase()], ['testvm', vm.json.privateIpAddress, `${armVnet.id!.toLowerCase()}/subnets/web`]);
+      assert.deepEqual(
+        [vmHost.name, vmHost.ip, vmHost.subnetId.toLowerCase()],
+        ['testvm', vm.json.privateIpAddress, `${armVnet.id!.toLowerCase()}/subnets/web`],
+      );
       assert.ok(same(vmHost.id, vm.json.id));
 
       // Azure CNI nodes on the user's subnet: node IP and the NIC's secondary addresses.
@@ -134,7 +212,10 @@ describe('deriveTopology', () => {
       assert.deepEqual(knVnet.addressSpace, knArmVnet.addressSpace!.addressPrefixes);
       const knSubnet = knVnet.subnets[0]!;
       const knTable = (await network.routeTables.list(kubenet.nodeResourceGroup!).next()).value!;
-      assert.deepEqual(knSubnet.routes.map((r) => [r.prefix, r.nextHopIp]).sort(), knTable.routes!.map((r: { addressPrefix?: string; nextHopIpAddress?: string }) => [r.addressPrefix, r.nextHopIpAddress]).sort());
+      assert.deepEqual(
+        knSubnet.routes.map((r) => [r.prefix, r.nextHopIp]).sort(),
+        knTable.routes!.map((r: { addressPrefix?: string; nextHopIpAddress?: string }) => [r.addressPrefix, r.nextHopIpAddress]).sort(),
+      );
       const knNodes = knVnet.hosts.filter((h) => h.node?.wiring === 'bridge');
       assert.equal(knNodes.length, 2);
       const knNics = await nicIps(env, kubenet.nodeResourceGroup!);
@@ -142,12 +223,18 @@ describe('deriveTopology', () => {
         assert.deepEqual([node.ip], knNics.get(`${node.name}-nic`));
         assert.equal(node.node!.clusterPodCidr, kubenet.networkProfile!.podCidr);
         // Each node's /24 is the UDR's prefix, next hop the node.
-        assert.ok(knSubnet.routes.some((r) => r.prefix === node.node!.podCidr && r.nextHopIp === node.ip), `route for ${node.name}`);
+        assert.ok(
+          knSubnet.routes.some((r) => r.prefix === node.node!.podCidr && r.nextHopIp === node.ip),
+          `route for ${node.name}`,
+        );
       }
 
       // BYO CNI: its own managed VNet, model none.
       const byoHosts = topology.vnets.flatMap((v) => v.hosts).filter((h: HostTopology) => h.node && same(h.node.clusterId, byo.id!));
-      assert.deepEqual(byoHosts.map((h: HostTopology) => h.node!.wiring), ['none']);
+      assert.deepEqual(
+        byoHosts.map((h: HostTopology) => h.node!.wiring),
+        ['none'],
+      );
 
       // Deleting the VM takes its host away; its NIC stays (and stays on the subnet's addresses).
       const del = await azIn(env.home, ['vm', 'delete', '-g', 'rg', '-n', 'testvm', '--yes']);

@@ -58,7 +58,10 @@ describe('netns execution layer', { skip }, () => {
 
   it('leaves the root namespace as it was', async () => {
     await ip.batch(null, [`netns del ${ns}`]);
-    assert.deepEqual(listNetns((n) => n.startsWith(`${prefix}-`)), []);
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
     assert.deepEqual(rootSnapshot(), root);
   });
 });

@@ -16,11 +16,19 @@ describe('netns garbage collection', { skip }, () => {
   const ip = new IpBatcher();
   const mine = [`${prefix}-hstale`, `${prefix}-pstale`];
   const theirs = `${other}-inet`;
-  after(() => ip.batch(null, [...mine, theirs].map((n) => mayFail(`netns del ${n}`))));
+  after(() =>
+    ip.batch(
+      null,
+      [...mine, theirs].map((n) => mayFail(`netns del ${n}`)),
+    ),
+  );
 
   it('deletes leftovers of its own prefix, killing their processes first, and nothing else', async () => {
     const root = rootSnapshot();
-    await ip.batch(null, [...mine, theirs].map((n) => `netns add ${n}`));
+    await ip.batch(
+      null,
+      [...mine, theirs].map((n) => `netns add ${n}`),
+    );
     const [file, args] = inNetns(mine[0]!, 'sleep', ['300']);
     const sleeper = spawn(file, args, { stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => sleeper.on('exit', (_code, signal) => resolve(signal)));
@@ -31,8 +39,14 @@ describe('netns garbage collection', { skip }, () => {
     const dp = new NetnsDataplane({ prefix });
     assert.deepEqual((await dp.gc()).sort(), mine);
     assert.equal(await exited, 'SIGKILL');
-    assert.deepEqual(listNetns((n) => n.startsWith(`${prefix}-`)), []);
-    assert.deepEqual(listNetns((n) => n.startsWith(`${other}-`)), [theirs]);
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${other}-`)),
+      [theirs],
+    );
     await ip.batch(null, [`netns del ${theirs}`]);
     assert.deepEqual(rootSnapshot(), root);
   });

@@ -65,7 +65,15 @@ export function pod(node: number, name: string, ip: string | undefined, extra: P
 /** Azure's default rules of every NSG, plus the custom ones given. */
 export function nsgRules(custom: NsgRule[] = []): NsgRule[] {
   const rule = (name: string, priority: number, direction: 'Inbound' | 'Outbound', access: 'Allow' | 'Deny', src: string, dst: string): NsgRule => ({
-    name, priority, direction, access, protocol: '*', sourcePrefixes: [src], sourcePorts: ['*'], destinationPrefixes: [dst], destinationPorts: ['*'],
+    name,
+    priority,
+    direction,
+    access,
+    protocol: '*',
+    sourcePrefixes: [src],
+    sourcePorts: ['*'],
+    destinationPrefixes: [dst],
+    destinationPorts: ['*'],
   });
   return [
     ...custom,
@@ -106,7 +114,10 @@ export function rootSnapshot(): Record<string, string> {
     'ip -br addr': out('ip', ['-br', 'addr']),
     'nft list ruleset': out('nft', ['list', 'ruleset']),
     // Its comment lines carry a timestamp.
-    'iptables-save': out('iptables-save', []).split('\n').filter((l) => !l.startsWith('#')).join('\n'),
+    'iptables-save': out('iptables-save', [])
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n'),
     sysctls: SYSCTLS.map((k) => `${k}=${out('sysctl', ['-n', k]).trim()}`).join('\n'),
   };
 }

@@ -14,7 +14,11 @@ const skip = await skipReason(prefix);
 const kubenet = (i: number): NodeTopology => ({ clusterId: CLUSTER_ID, wiring: 'bridge', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' });
 const PODS = [pod(0, 'web-0', '10.244.0.2'), pod(1, 'web-1', '10.244.1.2'), pod(1, 'web-2', '10.244.1.3')];
 
-const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({ from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name }, to: { ip, port: 8080 }, timeoutMs });
+const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({
+  from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name },
+  to: { ip, port: 8080 },
+  timeoutMs,
+});
 const fromVm = (ip: string, timeoutMs = 3000): ProbeRequest => ({ from: { kind: 'vm', name: VM.name }, to: { ip, port: 8080 }, timeoutMs });
 
 describe('kubenet data plane', { skip }, () => {
@@ -65,7 +69,10 @@ describe('kubenet data plane', { skip }, () => {
 
   it('a route whose next hop is on no subnet fails the apply with the command; the next good apply converges', async () => {
     const bad = [...kubenetRoutes(), { name: 'nva', prefix: '10.250.0.0/16', nextHopType: 'VirtualAppliance' as const, nextHopIp: '192.0.2.50' }];
-    await assert.rejects(dp.apply(topology(kubenet, { routes: bad })), /route replace 10\.250\.0\.0\/16 via 192\.0\.2\.50 table \d+: Error: Nexthop has invalid gateway/);
+    await assert.rejects(
+      dp.apply(topology(kubenet, { routes: bad })),
+      /route replace 10\.250\.0\.0\/16 via 192\.0\.2\.50 table \d+: Error: Nexthop has invalid gateway/,
+    );
     await dp.apply(topology(kubenet, { routes: kubenetRoutes() }));
     const r = await dp.probe(fromVm('10.244.1.2'));
     assert.deepEqual([r.connected, r.seenSource], [true, VM.ip]);
@@ -83,8 +90,15 @@ describe('kubenet data plane', { skip }, () => {
 
   it('an NSG rule denying the node CIDR breaks pod traffic; removing it restores it', async () => {
     const deny: NsgRule = {
-      name: 'deny-nodes', priority: 100, direction: 'Inbound', access: 'Deny', protocol: '*',
-      sourcePrefixes: ['10.224.0.0/16'], sourcePorts: ['*'], destinationPrefixes: ['*'], destinationPorts: ['*'],
+      name: 'deny-nodes',
+      priority: 100,
+      direction: 'Inbound',
+      access: 'Deny',
+      protocol: '*',
+      sourcePrefixes: ['10.224.0.0/16'],
+      sourcePorts: ['*'],
+      destinationPrefixes: ['*'],
+      destinationPorts: ['*'],
     };
     await dp.apply(topology(kubenet, { routes: kubenetRoutes(), nsg: { id: 'nsg', rules: nsgRules([deny]) } }));
     const podToVm = await dp.probe(fromPod('web-0', VM.ip, 1500));
@@ -106,7 +120,10 @@ describe('kubenet data plane', { skip }, () => {
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
     await dp.close({ removeAll: true });
-    assert.deepEqual(listNetns((n) => n.startsWith(`${prefix}-`)), []);
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
     assert.deepEqual(rootSnapshot(), root);
   });
 });

@@ -37,9 +37,13 @@ describe('NSG rules as nft', () => {
     assert.deepEqual(nsgRuleLines({ ...rule, direction: 'Inbound', access: 'Allow', protocol: '*', sourcePrefixes: ['AzureLoadBalancer'] }, vnet), []);
   });
   it('protocol and ports; inbound Allow accepts, Deny drops', () => {
-    assert.deepEqual(nsgRuleLines({ ...rule, direction: 'Inbound', access: 'Deny', protocol: 'Tcp', sourcePrefixes: ['10.0.0.4', '10.1.0.0/16'], destinationPorts: ['80', '8000-8080'] }, vnet), [
-      'ip saddr { 10.0.0.4/32, 10.1.0.0/16 } meta l4proto tcp th dport { 80, 8000-8080 } counter drop comment "r 100"',
-    ]);
+    assert.deepEqual(
+      nsgRuleLines(
+        { ...rule, direction: 'Inbound', access: 'Deny', protocol: 'Tcp', sourcePrefixes: ['10.0.0.4', '10.1.0.0/16'], destinationPorts: ['80', '8000-8080'] },
+        vnet,
+      ),
+      ['ip saddr { 10.0.0.4/32, 10.1.0.0/16 } meta l4proto tcp th dport { 80, 8000-8080 } counter drop comment "r 100"'],
+    );
     assert.throws(() => nsgRuleLines({ ...rule, direction: 'Inbound', access: 'Deny', protocol: 'Gre' }, vnet), /unsupported protocol 'Gre'/);
   });
 });

@@ -67,7 +67,11 @@ function suite(title: string, cases: () => Case[], skip: string | false): void {
     }
 
     async function assertCluster(groupName: string, expected: Case['cluster']): Promise<void> {
-      const res = await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/${groupName}/providers/Microsoft.ContainerService/managedClusters/${expected.name}?api-version=2022-06-01`);
+      const res = await arm(
+        server,
+        'GET',
+        `/subscriptions/${sub}/resourceGroups/${groupName}/providers/Microsoft.ContainerService/managedClusters/${expected.name}?api-version=2022-06-01`,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const p = res.body.properties;
       assert.equal(p.provisioningState, 'Succeeded');
@@ -112,11 +116,17 @@ function suite(title: string, cases: () => Case[], skip: string | false): void {
             put.body.error.message,
             `Deployment template validation failed: 'The template resource '${c.cluster.name}' at line '${line}' and column '${column}' is not valid: The template parameter 'pod-cidr' is not found. Please see https://aka.ms/arm-syntax-parameters for usage details.. Please see https://aka.ms/arm-template-expressions for usage details.'.`,
           );
-          assert.deepEqual(put.body.error.additionalInfo, [{ type: 'TemplateViolation', info: { lineNumber: line, linePosition: column, path: 'properties.template.resources[0]' } }]);
+          assert.deepEqual(put.body.error.additionalInfo, [
+            { type: 'TemplateViolation', info: { lineNumber: line, linePosition: column, path: 'properties.template.resources[0]' } },
+          ]);
           const validate = await arm(server, 'POST', `${deploymentPath(sub, rg, 'byocni')}/validate?${API}`, { raw: azBody(template) });
           assert.equal(validate.status, 400);
           assert.equal(validate.body.error.code, 'InvalidTemplate');
-          const clusters = await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/${rg}/providers/Microsoft.ContainerService/managedClusters?api-version=2022-06-01`);
+          const clusters = await arm(
+            server,
+            'GET',
+            `/subscriptions/${sub}/resourceGroups/${rg}/providers/Microsoft.ContainerService/managedClusters?api-version=2022-06-01`,
+          );
           assert.deepEqual(clusters.body.value, []);
           const deployments = await arm(server, 'GET', `${deploymentPath(sub, rg, '')}?${API}`);
           assert.deepEqual(deployments.body.value, []);
@@ -136,8 +146,11 @@ function suite(title: string, cases: () => Case[], skip: string | false): void {
 }
 
 suite('our BYO CNI template fixtures', () => [FIXTURE_CASE], false);
-suite('the seed documents\' templates', seedCases, SEEDS_SKIP);
+suite("the seed documents' templates", seedCases, SEEDS_SKIP);
 
 test('the seeds with templates are found (000, 001, 003, 004)', { skip: SEEDS_SKIP }, () => {
-  assert.deepEqual(seedTemplates().map((s) => s.file.slice(0, 3)), ['000', '001', '003', '004']);
+  assert.deepEqual(
+    seedTemplates().map((s) => s.file.slice(0, 3)),
+    ['000', '001', '003', '004'],
+  );
 });

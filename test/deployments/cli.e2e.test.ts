@@ -30,7 +30,18 @@ describe('aksemu az deployment group', () => {
 
   test('create with the BYO CNI Bicep file, a parameter override, then show, list and what-if', async () => {
     const bicep = file('aks.bicep', FIXTURE.bicep);
-    const r = await az(home, ['deployment', 'group', 'create', '-g', 'myResourceGroup', '--template-file', bicep, '--parameters', 'clusterName=fromcli', 'nodeCount=3']);
+    const r = await az(home, [
+      'deployment',
+      'group',
+      'create',
+      '-g',
+      'myResourceGroup',
+      '--template-file',
+      bicep,
+      '--parameters',
+      'clusterName=fromcli',
+      'nodeCount=3',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const shown = JSON.parse(r.stdout);
     assert.equal(shown.name, 'aks');
@@ -45,7 +56,19 @@ describe('aksemu az deployment group', () => {
     const table = await az(home, ['deployment', 'group', 'list', '-g', 'myResourceGroup', '-o', 'table']);
     assert.match(table.stdout, /^Name\s+State\s+Timestamp\s+Mode\s+ResourceGroup\n[- ]+\naks\s+Succeeded\s+\S+\s+Incremental\s+myResourceGroup\n$/);
 
-    const show = await az(home, ['deployment', 'group', 'show', '-g', 'myResourceGroup', '-n', 'aks', '--query', 'properties.outputResources[0].id', '-o', 'tsv']);
+    const show = await az(home, [
+      'deployment',
+      'group',
+      'show',
+      '-g',
+      'myResourceGroup',
+      '-n',
+      'aks',
+      '--query',
+      'properties.outputResources[0].id',
+      '-o',
+      'tsv',
+    ]);
     assert.match(show.stdout, /\/managedClusters\/fromcli\n$/);
 
     const whatIf = await az(home, ['deployment', 'group', 'what-if', '-g', 'myResourceGroup', '--template-file', bicep, '--parameters', 'clusterName=other']);
@@ -64,15 +87,18 @@ describe('aksemu az deployment group', () => {
     const json = file('byocni.json', FIXTURE_UNDECLARED_PARAMETER);
     const r = await az(home, ['deployment', 'group', 'create', '-g', 'myResourceGroup', '--template-file', json]);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template resource 'byocni' at line '1' and column '\d+' is not valid: The template parameter 'pod-cidr' is not found\./);
+    assert.match(
+      r.stderr,
+      /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template resource 'byocni' at line '1' and column '\d+' is not valid: The template parameter 'pod-cidr' is not found\./,
+    );
   });
 
   test('a Bicep compile error names the file, line, column and BCP code; a missing parameter is reported', async () => {
-    const bad = file('bad.bicep', "param a string\n\nvar b = nope\n");
+    const bad = file('bad.bicep', 'param a string\n\nvar b = nope\n');
     const r = await az(home, ['deployment', 'group', 'validate', '-g', 'myResourceGroup', '-f', bad]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `ERROR: ${bad}(3,9) : Error BCP057: The name "nope" does not exist in the current context.\n`);
-    const missing = file('missing.bicep', "param a string\nparam b int\n");
+    const missing = file('missing.bicep', 'param a string\nparam b int\n');
     const m = await az(home, ['deployment', 'group', 'validate', '-g', 'myResourceGroup', '-f', missing, '-p', 'b=1']);
     assert.equal(m.stderr, 'ERROR: Missing input parameters: a\n');
   });

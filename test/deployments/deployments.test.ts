@@ -26,8 +26,21 @@ const VNET_AND_CLUSTER = {
       identity: { type: 'SystemAssigned' },
       properties: {
         dnsPrefix: 'byo',
-        agentPoolProfiles: [{ name: 'nodepool1', count: 3, vmSize: 'Standard_B2ms', mode: 'System', vnetSubnetID: "[resourceId('Microsoft.Network/virtualNetworks/subnets', variables('vnetName'), variables('subnetName'))]" }],
-        networkProfile: { networkPlugin: 'none', podCidr: '10.244.0.0/16', serviceCidr: "[parameters('serviceCidr')]", dnsServiceIP: "[parameters('dnsServiceIP')]" },
+        agentPoolProfiles: [
+          {
+            name: 'nodepool1',
+            count: 3,
+            vmSize: 'Standard_B2ms',
+            mode: 'System',
+            vnetSubnetID: "[resourceId('Microsoft.Network/virtualNetworks/subnets', variables('vnetName'), variables('subnetName'))]",
+          },
+        ],
+        networkProfile: {
+          networkPlugin: 'none',
+          podCidr: '10.244.0.0/16',
+          serviceCidr: "[parameters('serviceCidr')]",
+          dnsServiceIP: "[parameters('dnsServiceIP')]",
+        },
       },
     },
     {
@@ -35,7 +48,10 @@ const VNET_AND_CLUSTER = {
       apiVersion: '2022-01-01',
       name: "[variables('vnetName')]",
       location: '[resourceGroup().location]',
-      properties: { addressSpace: { addressPrefixes: ['10.224.0.0/12'] }, subnets: [{ name: "[variables('subnetName')]", properties: { addressPrefix: '10.224.0.0/16' } }] },
+      properties: {
+        addressSpace: { addressPrefixes: ['10.224.0.0/12'] },
+        subnets: [{ name: "[variables('subnetName')]", properties: { addressPrefix: '10.224.0.0/16' } }],
+      },
     },
   ],
   outputs: {
@@ -61,14 +77,16 @@ describe('deployments', () => {
     removeHome(home);
   });
 
-  const vnets = async (g: string) => (await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/${g}/providers/Microsoft.Network/virtualNetworks?api-version=2022-01-01`)).body.value;
+  const vnets = async (g: string) =>
+    (await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/${g}/providers/Microsoft.Network/virtualNetworks?api-version=2022-01-01`)).body.value;
 
   test('a cluster breaking a network rule fails the deployment with DeploymentFailed and leaves nothing half-created', async () => {
     const body = azBody(JSON.stringify(VNET_AND_CLUSTER), { serviceCidr: '10.200.0.0/16', dnsServiceIP: '10.0.0.10' });
     const { put, status, final } = await deploy(server, sub, 'rgfail', 'bad', body);
     assert.equal(put.status, 201);
     assert.equal(status.status, 'Failed');
-    const message = 'At least one resource deployment operation failed. Please list deployment operations for details. Please see https://aka.ms/arm-deployment-operations for usage details.';
+    const message =
+      'At least one resource deployment operation failed. Please list deployment operations for details. Please see https://aka.ms/arm-deployment-operations for usage details.';
     assert.equal(status.error.code, 'DeploymentFailed');
     assert.equal(status.error.message, message);
     assert.equal(status.error.details[0].code, 'DnsServiceIpOutOfServiceCidr');
@@ -77,7 +95,11 @@ describe('deployments', () => {
     assert.equal(final.body.properties.error.details[0].code, 'DnsServiceIpOutOfServiceCidr');
     // The vnet was deployed first (the cluster depends on it) and is rolled back with the cluster.
     assert.deepEqual(await vnets('rgfail'), []);
-    const clusters = await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/rgfail/providers/Microsoft.ContainerService/managedClusters?api-version=2022-06-01`);
+    const clusters = await arm(
+      server,
+      'GET',
+      `/subscriptions/${sub}/resourceGroups/rgfail/providers/Microsoft.ContainerService/managedClusters?api-version=2022-06-01`,
+    );
     assert.deepEqual(clusters.body.value, []);
     const ops = await arm(server, 'GET', `${deploymentPath(sub, 'rgfail', 'bad')}/operations?${API}`);
     const failed = ops.body.value.find((o: any) => o.properties.provisioningState === 'Failed');
@@ -92,7 +114,10 @@ describe('deployments', () => {
     const p = final.body.properties;
     assert.match(p.outputs.fqdn.value, /^byo-[0-9a-f]{8}\.hcp\.eastus\.azmk8s\.io$/);
     assert.equal(p.outputs.subnetId.value, `/subscriptions/${sub}/resourceGroups/rgok/providers/Microsoft.Network/virtualNetworks/aksVnet/subnets/nodes`);
-    assert.deepEqual(p.outputResources.map((r: any) => r.id.split('/').pop()), ['aksVnet', 'byo']);
+    assert.deepEqual(
+      p.outputResources.map((r: any) => r.id.split('/').pop()),
+      ['aksVnet', 'byo'],
+    );
     assert.equal(p.dependencies[0].dependsOn[0].resourceName, 'aksVnet');
     assert.deepEqual(p.providers.map((x: any) => x.namespace).sort(), ['Microsoft.ContainerService', 'Microsoft.Network']);
     const ops = await arm(server, 'GET', `${deploymentPath(sub, 'rgok', 'good')}/operations?${API}`);
@@ -102,11 +127,19 @@ describe('deployments', () => {
   });
 
   test('list, show, exportTemplate and delete (history only; resources stay)', async () => {
-    const template = { $schema: VNET_AND_CLUSTER.$schema, contentVersion: '1.0.0.0', resources: [VNET_AND_CLUSTER.resources[1]], variables: VNET_AND_CLUSTER.variables };
+    const template = {
+      $schema: VNET_AND_CLUSTER.$schema,
+      contentVersion: '1.0.0.0',
+      resources: [VNET_AND_CLUSTER.resources[1]],
+      variables: VNET_AND_CLUSTER.variables,
+    };
     const { status } = await deploy(server, sub, 'rgapi', 'net', azBody(JSON.stringify(template)));
     assert.equal(status.status, 'Succeeded');
     const listed = await arm(server, 'GET', `${deploymentPath(sub, 'rgapi', '')}/?${API}`);
-    assert.deepEqual(listed.body.value.map((d: any) => d.name), ['net']);
+    assert.deepEqual(
+      listed.body.value.map((d: any) => d.name),
+      ['net'],
+    );
     assert.equal(listed.body.value[0].aksemu, undefined);
     const exported = await arm(server, 'POST', `${deploymentPath(sub, 'rgapi', 'net')}/exportTemplate?${API}`);
     assert.equal(exported.body.template.resources[0].type, 'Microsoft.Network/virtualNetworks');
@@ -127,12 +160,17 @@ describe('deployments', () => {
     const validate = await arm(server, 'POST', `${deploymentPath(sub, 'rgok', 'v')}/validate?${API}`, { raw: azBody(template) });
     assert.equal(validate.status, 200, JSON.stringify(validate.body));
     assert.equal(validate.body.properties.provisioningState, 'Succeeded');
-    assert.deepEqual(validate.body.properties.validatedResources, [{ id: `/subscriptions/${sub}/resourceGroups/rgok/providers/Microsoft.Network/virtualNetworks/aksVnet` }]);
+    assert.deepEqual(validate.body.properties.validatedResources, [
+      { id: `/subscriptions/${sub}/resourceGroups/rgok/providers/Microsoft.Network/virtualNetworks/aksVnet` },
+    ]);
     const fresh = await arm(server, 'POST', `${deploymentPath(sub, 'rgapi', 'w')}/whatIf?${API}`, {
       raw: azBody(JSON.stringify({ ...JSON.parse(template), variables: { vnetName: 'other', subnetName: 's' } })),
     });
     assert.equal(fresh.status, 200);
-    assert.deepEqual(fresh.body.properties.changes.map((c: any) => c.changeType), ['Create', 'Ignore']);
+    assert.deepEqual(
+      fresh.body.properties.changes.map((c: any) => c.changeType),
+      ['Create', 'Ignore'],
+    );
     const same = await arm(server, 'POST', `${deploymentPath(sub, 'rgok', 'w')}/whatIf?${API}`, { raw: azBody(template) });
     const vnetChange = same.body.properties.changes.find((c: any) => c.resourceId.endsWith('/aksVnet'));
     assert.equal(vnetChange.changeType, 'NoChange', JSON.stringify(vnetChange));
@@ -149,7 +187,10 @@ describe('deployments', () => {
       arm(server, 'POST', `${deploymentPath(sub, 'rgapi', 'e')}/validate?${API}`, { raw: azBody(JSON.stringify(t), params) });
     const missing = await post({ ...base, parameters: { p: { type: 'string' } } });
     assert.equal(missing.status, 400);
-    assert.match(missing.body.error.message, /^Deployment template validation failed: 'The value for the template parameter 'p' at line '1' and column '\d+' is not provided\. Please see https:\/\/aka\.ms\/arm-create-parameter-file for usage details\.'\.$/);
+    assert.match(
+      missing.body.error.message,
+      /^Deployment template validation failed: 'The value for the template parameter 'p' at line '1' and column '\d+' is not provided\. Please see https:\/\/aka\.ms\/arm-create-parameter-file for usage details\.'\.$/,
+    );
     const extra = await post(base, { nope: 1 });
     assert.match(extra.body.error.message, /The template parameters 'nope' in the parameters file are not valid/);
     const typed = await post({ ...base, parameters: { n: { type: 'int' } } }, { n: 'three' });
@@ -160,7 +201,13 @@ describe('deployments', () => {
     assert.match(fn.body.error.message, /The template function 'nosuch' is not valid/);
     const dep = await post({ ...base, resources: [{ ...VNET_AND_CLUSTER.resources[1], name: 'v', dependsOn: ['missing'] }] });
     assert.match(dep.body.error.message, /The resource 'missing' is not defined in the template/);
-    const cycle = await post({ ...base, resources: [{ ...VNET_AND_CLUSTER.resources[1], name: 'a', dependsOn: ['b'] }, { ...VNET_AND_CLUSTER.resources[1], name: 'b', dependsOn: ['a'] }] });
+    const cycle = await post({
+      ...base,
+      resources: [
+        { ...VNET_AND_CLUSTER.resources[1], name: 'a', dependsOn: ['b'] },
+        { ...VNET_AND_CLUSTER.resources[1], name: 'b', dependsOn: ['a'] },
+      ],
+    });
     assert.match(cycle.body.error.message, /Circular dependency detected on resource/);
   });
 

@@ -40,7 +40,9 @@ export const FIXTURE_UNDECLARED_PARAMETER = readFileSync(join(FIXTURES, 'byocni-
 export function seedTemplates(): TemplatePair[] {
   if (SEEDS_SKIP) return [];
   const out: TemplatePair[] = [];
-  for (const file of readdirSync(SEEDS_DIR).filter((f) => f.endsWith('.txt')).sort()) {
+  for (const file of readdirSync(SEEDS_DIR)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()) {
     const lines = readFileSync(join(SEEDS_DIR, file), 'utf8').split(/\r?\n/);
     const start = lines.findIndex((l) => l === '{');
     if (start < 0) continue;

@@ -34,7 +34,10 @@ describe('hostile templates', () => {
   });
 
   /** Bytes of the SQLite store (database and write-ahead log). */
-  const storeBytes = () => readdirSync(home).filter((f) => f.startsWith('state.db')).reduce((n, f) => n + statSync(join(home, f)).size, 0);
+  const storeBytes = () =>
+    readdirSync(home)
+      .filter((f) => f.startsWith('state.db'))
+      .reduce((n, f) => n + statSync(join(home, f)).size, 0);
 
   const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
     const started = Date.now();
@@ -49,8 +52,10 @@ describe('hostile templates', () => {
     assert.ok(ms < 1000, `GET resource group took ${ms} ms`);
   };
 
-  const put = (name: string, raw: string) => timed(() => arm(server, 'PUT', `${deploymentPath(sub, GROUP, name)}?${API}`, { raw, headers: { 'content-type': 'application/json' } }));
-  const validate = (name: string, raw: string) => timed(() => arm(server, 'POST', `${deploymentPath(sub, GROUP, name)}/validate?${API}`, { raw, headers: { 'content-type': 'application/json' } }));
+  const put = (name: string, raw: string) =>
+    timed(() => arm(server, 'PUT', `${deploymentPath(sub, GROUP, name)}?${API}`, { raw, headers: { 'content-type': 'application/json' } }));
+  const validate = (name: string, raw: string) =>
+    timed(() => arm(server, 'POST', `${deploymentPath(sub, GROUP, name)}/validate?${API}`, { raw, headers: { 'content-type': 'application/json' } }));
 
   /** Refused with status and code, quickly, and nothing of it stored. */
   async function refused(name: string, request: Promise<{ value: Reply; ms: number }>, status: number, code: string, message: RegExp): Promise<Reply> {
@@ -69,51 +74,115 @@ describe('hostile templates', () => {
     const t = {
       contentVersion: '1.0.0.0',
       parameters: { vnetName: { type: 'object' } },
-      resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-07-01', name: "[parameters('vnetName')]", location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } } }],
+      resources: [
+        {
+          type: 'Microsoft.Network/virtualNetworks',
+          apiVersion: '2022-07-01',
+          name: "[parameters('vnetName')]",
+          location: 'eastus',
+          properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } },
+        },
+      ],
     };
-    await refused('objname', put('objname', body(t, { vnetName: { value: { a: 1 } } })), 400, 'InvalidTemplate', /The template resource '\[parameters\('vnetName'\)\]' at line '\d+' and column '\d+' is not valid: The resource 'name' must be a string\. The provided value is of type 'Object'\./);
+    await refused(
+      'objname',
+      put('objname', body(t, { vnetName: { value: { a: 1 } } })),
+      400,
+      'InvalidTemplate',
+      /The template resource '\[parameters\('vnetName'\)\]' at line '\d+' and column '\d+' is not valid: The resource 'name' must be a string\. The provided value is of type 'Object'\./,
+    );
     const vnets = await arm(server, 'GET', `/subscriptions/${sub}/resourcegroups/${GROUP}/providers/Microsoft.Network/virtualNetworks?api-version=2022-07-01`);
     assert.deepEqual(vnets.body.value, []);
   });
 
   test('a 289-byte template whose output would be 240 MB fails its outputs; six of them leave the store small and the list answering', async () => {
-    const t = '{"contentVersion":"1.0.0.0","resources":[],"outputs":{"o":{"type":"string","value":"[replace(string(range(0,5000)), \',\', string(range(0,5000)))]"}}}';
+    const t =
+      '{"contentVersion":"1.0.0.0","resources":[],"outputs":{"o":{"type":"string","value":"[replace(string(range(0,5000)), \',\', string(range(0,5000)))]"}}}';
     const start = storeBytes();
     for (let i = 0; i < 6; i++) {
       const { status, final } = await deploy(server, sub, GROUP, `fill${i}`, `{"properties":{"mode":"Incremental","template":${t}}}`);
       assert.equal(status.status, 'Failed');
       assert.equal(status.error.code, 'DeploymentOutputEvaluationFailed');
       assert.equal(status.error.details[0].target, 'o');
-      assert.match(status.error.details[0].message, /The template output 'o' is not valid: The template language function 'replace' result size limit exceeded\. Limit: '\d+' and actual: '\d+'/);
+      assert.match(
+        status.error.details[0].message,
+        /The template output 'o' is not valid: The template language function 'replace' result size limit exceeded\. Limit: '\d+' and actual: '\d+'/,
+      );
       assert.equal(final.body.properties.provisioningState, 'Failed');
       assert.equal(final.body.properties.outputs, undefined);
     }
     const grown = storeBytes() - start;
     assert.ok(grown < 4 * 1024 * 1024, `the store grew by ${grown} bytes`);
-    const { value: listed, ms } = await timed(() => arm(server, 'GET', `/subscriptions/${sub}/resourcegroups/${GROUP}/providers/Microsoft.Resources/deployments?${API}`));
+    const { value: listed, ms } = await timed(() =>
+      arm(server, 'GET', `/subscriptions/${sub}/resourcegroups/${GROUP}/providers/Microsoft.Resources/deployments?${API}`),
+    );
     assert.equal(listed.status, 200);
     assert.ok(ms < 1000, `list took ${ms} ms`);
-    assert.deepEqual(listed.body.value.map((d: any) => d.name).filter((n: string) => n.startsWith('fill')).sort(), ['fill0', 'fill1', 'fill2', 'fill3', 'fill4', 'fill5']);
+    assert.deepEqual(
+      listed.body.value
+        .map((d: any) => d.name)
+        .filter((n: string) => n.startsWith('fill'))
+        .sort(),
+      ['fill0', 'fill1', 'fill2', 'fill3', 'fill4', 'fill5'],
+    );
     for (let i = 0; i < 6; i++) assert.equal((await arm(server, 'DELETE', `${deploymentPath(sub, GROUP, `fill${i}`)}?${API}`)).status, 202);
   });
 
   test("padLeft('a', 1000000000, 'x') in a variable is InvalidTemplate naming the function", async () => {
-    await refused('pad', put('pad', body(template({ variables: { v: "[padLeft('a', 1000000000, 'x')]" } }))), 400, 'InvalidTemplate',
-      /Deployment template validation failed: 'The template variable 'v' is not valid: The template language function 'padLeft' result size limit exceeded\. Limit: '\d+' and actual: '1000000002'/);
+    await refused(
+      'pad',
+      put('pad', body(template({ variables: { v: "[padLeft('a', 1000000000, 'x')]" } }))),
+      400,
+      'InvalidTemplate',
+      /Deployment template validation failed: 'The template variable 'v' is not valid: The template language function 'padLeft' result size limit exceeded\. Limit: '\d+' and actual: '1000000002'/,
+    );
   });
 
-  test('a property copy of 2^32 elements is InvalidTemplate with ARM\'s copy count sentence', async () => {
-    const resources = [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', location: 'eastus', properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, copy: [{ name: 'subnets', count: 4294967296, input: { name: 's' } }] } }];
-    await refused('pcopy', validate('pcopy', body(template({ resources }))), 400, 'InvalidTemplate', /has an invalid copy count\. The copy count must be a positive integer value and cannot exceed '800'/);
+  test("a property copy of 2^32 elements is InvalidTemplate with ARM's copy count sentence", async () => {
+    const resources = [
+      {
+        type: 'Microsoft.Network/virtualNetworks',
+        apiVersion: '2022-01-01',
+        name: 'v',
+        location: 'eastus',
+        properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, copy: [{ name: 'subnets', count: 4294967296, input: { name: 's' } }] },
+      },
+    ];
+    await refused(
+      'pcopy',
+      validate('pcopy', body(template({ resources }))),
+      400,
+      'InvalidTemplate',
+      /has an invalid copy count\. The copy count must be a positive integer value and cannot exceed '800'/,
+    );
   });
 
   test('a variable copy of 2^32 elements is InvalidTemplate', async () => {
-    await refused('vcopy', put('vcopy', body(template({ variables: { copy: [{ name: 'v', count: 4294967296, input: 'x' }] } }))), 400, 'InvalidTemplate', /invalid copy count/);
+    await refused(
+      'vcopy',
+      put('vcopy', body(template({ variables: { copy: [{ name: 'v', count: 4294967296, input: 'x' }] } }))),
+      400,
+      'InvalidTemplate',
+      /invalid copy count/,
+    );
   });
 
-  test('ten resource copies of 800 are more than ARM\'s 800 resources', async () => {
-    const resources = Array.from({ length: 10 }, (_, i) => ({ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: `[concat('v${i}-', copyIndex())]`, location: 'eastus', copy: { name: `c${i}`, count: 800 }, properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } } }));
-    await refused('many', validate('many', body(template({ resources }))), 400, 'InvalidTemplate', /The number of template resources limit exceeded\. Limit: '800' and actual: '801'/);
+  test("ten resource copies of 800 are more than ARM's 800 resources", async () => {
+    const resources = Array.from({ length: 10 }, (_, i) => ({
+      type: 'Microsoft.Network/virtualNetworks',
+      apiVersion: '2022-01-01',
+      name: `[concat('v${i}-', copyIndex())]`,
+      location: 'eastus',
+      copy: { name: `c${i}`, count: 800 },
+      properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } },
+    }));
+    await refused(
+      'many',
+      validate('many', body(template({ resources }))),
+      400,
+      'InvalidTemplate',
+      /The number of template resources limit exceeded\. Limit: '800' and actual: '801'/,
+    );
   });
 
   test('an output copy with a negative count fails the outputs, not the server', async () => {
@@ -124,9 +193,18 @@ describe('hostile templates', () => {
   });
 
   test('range(0, 2147483647), arrays nested into a blowup and a union of 30,000 are refused or answered quickly', async () => {
-    await refused('range', put('range', body(template({ variables: { v: '[range(0, 2147483647)]' } }))), 400, 'InvalidTemplate', /function 'range' expects its count/);
+    await refused(
+      'range',
+      put('range', body(template({ variables: { v: '[range(0, 2147483647)]' } }))),
+      400,
+      'InvalidTemplate',
+      /function 'range' expects its count/,
+    );
     const variables: Record<string, unknown> = { v0: '[range(0, 10000)]' };
-    for (let i = 1; i <= 8; i++) variables[`v${i}`] = `[createArray(${Array(10).fill(`variables('v${i - 1}')`).join(', ')})]`;
+    for (let i = 1; i <= 8; i++)
+      variables[`v${i}`] = `[createArray(${Array(10)
+        .fill(`variables('v${i - 1}')`)
+        .join(', ')})]`;
     await refused('blowup', put('blowup', body(template({ variables }))), 400, 'InvalidTemplate', /function 'createArray' result size limit exceeded/);
     const { value, ms } = await validate('union', body(template({ variables: { u: '[union(range(0, 10000), range(10000, 10000), range(20000, 10000))]' } })));
     assert.equal(value.status, 200, JSON.stringify(value.body).slice(0, 300));
@@ -134,18 +212,48 @@ describe('hostile templates', () => {
   });
 
   test('variables referring to each other are InvalidTemplate', async () => {
-    await refused('cycle', put('cycle', body(template({ variables: { a: "[variables('b')]", b: "[concat('x', variables('a'))]" } }))), 400, 'InvalidTemplate', /refers to itself/);
+    await refused(
+      'cycle',
+      put('cycle', body(template({ variables: { a: "[variables('b')]", b: "[concat('x', variables('a'))]" } }))),
+      400,
+      'InvalidTemplate',
+      /refers to itself/,
+    );
   });
 
   test('an expression nested 10,000 deep is InvalidTemplate', async () => {
-    await refused('deepexpr', put('deepexpr', body(template({ variables: { v: `[${nested('concat(', "'a'", ')', 10000)}]` } }))), 400, 'InvalidTemplate', /The language expression length limit exceeded\. Limit: '24576'/);
-    await refused('deepexpr', put('deepexpr', body(template({ variables: { v: `[${nested('string(', "'a'", ')', 3000)}]` } }))), 400, 'InvalidTemplate', /nesting depth limit exceeded/);
+    await refused(
+      'deepexpr',
+      put('deepexpr', body(template({ variables: { v: `[${nested('concat(', "'a'", ')', 10000)}]` } }))),
+      400,
+      'InvalidTemplate',
+      /The language expression length limit exceeded\. Limit: '24576'/,
+    );
+    await refused(
+      'deepexpr',
+      put('deepexpr', body(template({ variables: { v: `[${nested('string(', "'a'", ')', 3000)}]` } }))),
+      400,
+      'InvalidTemplate',
+      /nesting depth limit exceeded/,
+    );
   });
 
   test('JSON nested 10,000 deep in the template and in the parameters is InvalidRequestContent', async () => {
     const deep = nested('[', '', ']', 10000);
-    await refused('deepjson', put('deepjson', `{"properties":{"mode":"Incremental","template":{"contentVersion":"1.0.0.0","resources":[],"variables":{"v":${deep}}}}}`), 400, 'InvalidRequestContent', /The reader's MaxDepth of \d+ has been exceeded\. Path 'properties\.template\.variables\.v(\[0\])+'/);
-    await refused('deepjson', put('deepjson', `{"properties":{"mode":"Incremental","template":{"contentVersion":"1.0.0.0","resources":[]},"parameters":{"p":{"value":${deep}}}}}`), 400, 'InvalidRequestContent', /MaxDepth/);
+    await refused(
+      'deepjson',
+      put('deepjson', `{"properties":{"mode":"Incremental","template":{"contentVersion":"1.0.0.0","resources":[],"variables":{"v":${deep}}}}}`),
+      400,
+      'InvalidRequestContent',
+      /The reader's MaxDepth of \d+ has been exceeded\. Path 'properties\.template\.variables\.v(\[0\])+'/,
+    );
+    await refused(
+      'deepjson',
+      put('deepjson', `{"properties":{"mode":"Incremental","template":{"contentVersion":"1.0.0.0","resources":[]},"parameters":{"p":{"value":${deep}}}}}`),
+      400,
+      'InvalidRequestContent',
+      /MaxDepth/,
+    );
   });
 
   test('a body that is null, properties null, a template that is not an object, a parameter not {value}', async () => {
@@ -153,31 +261,53 @@ describe('hostile templates', () => {
     await refused('nul', put('nul', 'null'), 400, 'InvalidRequestContent', /Error converting value \{null\} to type 'Deployment'/);
     await refused('nul', put('nul', '{"properties":null}'), 400, 'InvalidRequestContent', /Required property 'properties' not found in JSON/);
     await refused('nul', put('nul', '[1]'), 400, 'InvalidRequestContent', /.+/);
-    await refused('nul', put('nul', '{"properties":{"template":"x"}}'), 400, 'InvalidRequestContent', /Error converting value \\"x\\" to type .*Path 'properties\.template'/);
-    await refused('nul', put('nul', `{"properties":{"template":${JSON.stringify(template({}))},"parameters":{"p":"x"}}}`), 400, 'InvalidRequestContent', /Error converting value \\"x\\" to type 'Microsoft\.WindowsAzure\.ResourceStack\.Frontdoor\.Data\.Definitions\.DeploymentParameterDefinition'\. Path 'properties\.parameters\.p'/);
+    await refused(
+      'nul',
+      put('nul', '{"properties":{"template":"x"}}'),
+      400,
+      'InvalidRequestContent',
+      /Error converting value \\"x\\" to type .*Path 'properties\.template'/,
+    );
+    await refused(
+      'nul',
+      put('nul', `{"properties":{"template":${JSON.stringify(template({}))},"parameters":{"p":"x"}}}`),
+      400,
+      'InvalidRequestContent',
+      /Error converting value \\"x\\" to type 'Microsoft\.WindowsAzure\.ResourceStack\.Frontdoor\.Data\.Definitions\.DeploymentParameterDefinition'\. Path 'properties\.parameters\.p'/,
+    );
   });
 
-  test('a request over ARM\'s 4 MB is 413 RequestContentTooLarge', async () => {
+  test("a request over ARM's 4 MB is 413 RequestContentTooLarge", async () => {
     const big = body(template({ variables: { v: 'x'.repeat(5 * 1024 * 1024) } }));
     await refused('big', put('big', big), 413, 'RequestContentTooLarge', /The request content size exceeds the maximum size of 4 MB\./);
   });
 
   test('a dependsOn of 40,000 slashes is answered at once (no regular-expression backtracking)', async () => {
-    const resources = [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', location: 'eastus', dependsOn: [`${'/'.repeat(40000)}x`], properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } } }];
+    const resources = [
+      {
+        type: 'Microsoft.Network/virtualNetworks',
+        apiVersion: '2022-01-01',
+        name: 'v',
+        location: 'eastus',
+        dependsOn: [`${'/'.repeat(40000)}x`],
+        properties: { addressSpace: { addressPrefixes: ['10.0.0.0/16'] } },
+      },
+    ];
     await refused('redos', put('redos', body(template({ resources }))), 400, 'InvalidTemplate', /is not defined in the template/);
   });
 
   test('__proto__ and constructor are data in parameters, variables and outputs; nothing reaches Object.prototype', async () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
-    const t = '{"contentVersion":"1.0.0.0","resources":[],'
-      + '"parameters":{"__proto__":{"type":"object","defaultValue":{"polluted":"yes"}},"constructor":{"type":"string","defaultValue":"c"}},'
-      + '"variables":{"__proto__":{"polluted":"yes"}},'
-      + '"outputs":{'
-      + '"__proto__":{"type":"object","value":"[createObject(\'__proto__\', createObject(\'polluted\', \'yes\'))]"},'
-      + '"fromJson":{"type":"object","value":"[json(\'{\\"__proto__\\":{\\"polluted\\":\\"yes\\"}}\')]"},'
-      + '"merged":{"type":"object","value":"[union(createObject(\'a\', 1), json(\'{\\"__proto__\\":{\\"polluted\\":\\"yes\\"}}\'))]"},'
-      + '"fromVariable":{"type":"object","value":"[variables(\'__proto__\')]"},'
-      + '"fromParameter":{"type":"object","value":"[parameters(\'__proto__\')]"}}}';
+    const t =
+      '{"contentVersion":"1.0.0.0","resources":[],' +
+      '"parameters":{"__proto__":{"type":"object","defaultValue":{"polluted":"yes"}},"constructor":{"type":"string","defaultValue":"c"}},' +
+      '"variables":{"__proto__":{"polluted":"yes"}},' +
+      '"outputs":{' +
+      '"__proto__":{"type":"object","value":"[createObject(\'__proto__\', createObject(\'polluted\', \'yes\'))]"},' +
+      '"fromJson":{"type":"object","value":"[json(\'{\\"__proto__\\":{\\"polluted\\":\\"yes\\"}}\')]"},' +
+      '"merged":{"type":"object","value":"[union(createObject(\'a\', 1), json(\'{\\"__proto__\\":{\\"polluted\\":\\"yes\\"}}\'))]"},' +
+      '"fromVariable":{"type":"object","value":"[variables(\'__proto__\')]"},' +
+      '"fromParameter":{"type":"object","value":"[parameters(\'__proto__\')]"}}}';
     const { status, final } = await deploy(server, sub, GROUP, 'proto', `{"properties":{"mode":"Incremental","template":${t}}}`);
     assert.equal(status.status, 'Succeeded', JSON.stringify(status));
     const outputs = final.body.properties.outputs;
@@ -210,12 +340,18 @@ describe('hostile templates', () => {
     writeFileSync(json, JSON.stringify(template({ variables: { v: 'x' } })).replace('"x"', nested('[', '', ']', 10000)));
     const j = await az(home, ['deployment', 'group', 'create', '-g', GROUP, '-f', json]);
     assert.equal(j.code, 1, j.stderr);
-    assert.match(j.stderr, /^ERROR: Failed to parse '.*deep\.json', please check whether it is a valid JSON format: The reader's MaxDepth of 128 has been exceeded\./);
+    assert.match(
+      j.stderr,
+      /^ERROR: Failed to parse '.*deep\.json', please check whether it is a valid JSON format: The reader's MaxDepth of 128 has been exceeded\./,
+    );
     const pad = join(home, 'pad.json');
     writeFileSync(pad, JSON.stringify(template({ variables: { v: "[padLeft('a', 1000000000, 'x')]" } })));
     const p = await az(home, ['deployment', 'group', 'create', '-g', GROUP, '-f', pad]);
     assert.equal(p.code, 1, p.stderr);
-    assert.match(p.stderr, /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template variable 'v' is not valid: The template language function 'padLeft' result size limit exceeded/);
+    assert.match(
+      p.stderr,
+      /^ERROR: InvalidTemplate - Deployment template validation failed: 'The template variable 'v' is not valid: The template language function 'padLeft' result size limit exceeded/,
+    );
     for (const r of [b, j, p]) assert.doesNotMatch(r.stderr, /RangeError|at .*\.js:\d+/);
   });
 

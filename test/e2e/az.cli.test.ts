@@ -55,6 +55,9 @@ describe('real az against aksemu', { skip: existsSync(AZ) ? false : 'azure-cli i
 
     const paths = server.logLines.map((line) => line.split(' ').slice(0, 2).join(' '));
     assert.ok(paths.includes('GET //metadata/endpoints?api-version=2015-01-01') || paths.includes('GET /metadata/endpoints?api-version=2015-01-01'));
-    assert.ok(paths.some((p) => /^GET \/subscriptions\/[^/]+\/operationresults\//.test(p)), 'az polled the delete operation');
+    assert.ok(
+      paths.some((p) => /^GET \/subscriptions\/[^/]+\/operationresults\//.test(p)),
+      'az polled the delete operation',
+    );
   });
 });

@@ -24,13 +24,26 @@ function conflist(i: number, second = 245): string {
   return JSON.stringify({
     cniVersion: '1.0.0',
     name: NETWORK,
-    plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: nodeRange(i, second) }]], routes: [{ dst: '0.0.0.0/0' }] } }],
+    plugins: [
+      {
+        type: 'bridge',
+        bridge: 'cni0',
+        isGateway: true,
+        ipMasq: true,
+        ipam: { type: 'host-local', ranges: [[{ subnet: nodeRange(i, second) }]], routes: [{ dst: '0.0.0.0/0' }] },
+      },
+    ],
   });
 }
 
 /** The ConfigMap (one conflist per node, keyed by node name) and the DaemonSet that installs it. */
 function installer(nodes: string[], second = 245): string {
-  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'byo-cni', namespace: 'kube-system' }, data: Object.fromEntries(nodes.map((n, i) => [`${n}.conflist`, conflist(i, second)])) };
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'byo-cni', namespace: 'kube-system' },
+    data: Object.fromEntries(nodes.map((n, i) => [`${n}.conflist`, conflist(i, second)])),
+  };
   const daemonSet = {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
@@ -42,15 +55,23 @@ function installer(nodes: string[], second = 245): string {
         spec: {
           hostNetwork: true,
           tolerations: [{ operator: 'Exists', effect: 'NoSchedule' }],
-          initContainers: [{
-            name: 'install-cni',
-            image: 'docker.io/library/busybox:1.36',
-            command: ['sh', '-c', 'cp /etc/byo-cni/$NODE_NAME.conflist /etc/cni/net.d/10-byo.conflist'],
-            env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
-            volumeMounts: [{ name: 'cfg', mountPath: '/etc/byo-cni' }, { name: 'cni', mountPath: '/etc/cni/net.d' }],
-          }],
+          initContainers: [
+            {
+              name: 'install-cni',
+              image: 'docker.io/library/busybox:1.36',
+              command: ['sh', '-c', 'cp /etc/byo-cni/$NODE_NAME.conflist /etc/cni/net.d/10-byo.conflist'],
+              env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+              volumeMounts: [
+                { name: 'cfg', mountPath: '/etc/byo-cni' },
+                { name: 'cni', mountPath: '/etc/cni/net.d' },
+              ],
+            },
+          ],
           containers: [{ name: 'agent', image: 'docker.io/library/busybox:1.36', command: ['sleep', 'infinity'] }],
-          volumes: [{ name: 'cfg', configMap: { name: 'byo-cni' } }, { name: 'cni', hostPath: { path: '/etc/cni/net.d' } }],
+          volumes: [
+            { name: 'cfg', configMap: { name: 'byo-cni' } },
+            { name: 'cni', hostPath: { path: '/etc/cni/net.d' } },
+          ],
         },
       },
     },
@@ -68,7 +89,9 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
   /** The addresses host-local holds in a node's own /var/lib/cni/networks (under $AKSEMU_HOME). */
   const held = (i: number): string[] => {
     const dir = join(nodeCniDataDir(join(nodesDir(world.home, RG, CLUSTER), nodes[i].metadata.name)), NETWORK);
-    return readdirSync(dir).filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f)).sort();
+    return readdirSync(dir)
+      .filter((f) => /^\d+\.\d+\.\d+\.\d+$/.test(f))
+      .sort();
   };
   /** Every pod-network pod's address on a node (the add-ons' too, once the node is Ready). */
   const podIpsOn = async (i: number): Promise<string[]> =>
@@ -84,7 +107,11 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
     await world.cluster(CLUSTER, ['--network-plugin', 'none', '--pod-cidr', '10.245.0.0/16']);
     nodes = await world.nodes();
     nodeIps = await world.nodeIps();
-    assert.deepEqual(nodes.map((n) => n.spec.podCIDR), [undefined, undefined], 'BYO CNI nodes get no podCIDR');
+    assert.deepEqual(
+      nodes.map((n) => n.spec.podCIDR),
+      [undefined, undefined],
+      'BYO CNI nodes get no podCIDR',
+    );
     await world.create('byo-cni.json', installer(nodes.map((n) => n.metadata.name)));
     await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
     pods = await world.podsOnEachNode();
@@ -124,7 +151,13 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
     try {
       await world.cluster('b2', ['--network-plugin', 'none']);
       const b2Nodes = await world.nodes();
-      await world.create('byo-cni-b2.json', installer(b2Nodes.map((n) => n.metadata.name), 246));
+      await world.create(
+        'byo-cni-b2.json',
+        installer(
+          b2Nodes.map((n) => n.metadata.name),
+          246,
+        ),
+      );
       await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
       const b2Pods = await world.podsOnEachNode();
       const target = `${b2Pods[0].status.podIP}:${PORT}`;
@@ -147,7 +180,7 @@ describe('BYO CNI pods on the netns data plane (aksemu start --dataplane netns)'
     for (const i of [0, 1]) assert.deepEqual(held(i), await podIpsOn(i));
   });
 
-  it("deleting a pod runs CNI DEL: host-local gives its address back", async () => {
+  it('deleting a pod runs CNI DEL: host-local gives its address back', async () => {
     await world.kubectlOk(['delete', 'pod', 'web-1', '--wait=true']);
     await eventually(async () => !held(1).includes(ip(1)), 10_000, `${ip(1)} to be released`);
     assert.deepEqual(held(1), await podIpsOn(1));

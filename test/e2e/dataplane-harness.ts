@@ -37,7 +37,8 @@ export function skipReason(needPlugins = false): string | false {
   const problem = netnsPrerequisiteProblem();
   if (problem) return `${problem} (the data-plane tests need root and iproute2/nftables)`;
   if (!HAVE_KUBECTL) return 'no /usr/bin/kubectl on this machine';
-  if (needPlugins && !existsSync(join(PLUGINS, 'bridge'))) return `the CNI plugins are not installed in ${PLUGINS} (apt-get install containernetworking-plugins)`;
+  if (needPlugins && !existsSync(join(PLUGINS, 'bridge')))
+    return `the CNI plugins are not installed in ${PLUGINS} (apt-get install containernetworking-plugins)`;
   return false;
 }
 
@@ -68,9 +69,43 @@ export class DataplaneWorld {
   /** The network of docs/dataplane.md §3.6: VNet 10.224.0.0/12, subnet 10.224.0.0/16, and the VM at 10.224.0.100. */
   async network(): Promise<void> {
     await this.az(['group', 'create', '-l', 'eastus', '-n', RG]);
-    const vnet = await this.az(['network', 'vnet', 'create', '-g', RG, '-n', VNET, '--address-prefixes', '10.224.0.0/12', '--subnet-name', SUBNET, '--subnet-prefixes', '10.224.0.0/16']);
+    const vnet = await this.az([
+      'network',
+      'vnet',
+      'create',
+      '-g',
+      RG,
+      '-n',
+      VNET,
+      '--address-prefixes',
+      '10.224.0.0/12',
+      '--subnet-name',
+      SUBNET,
+      '--subnet-prefixes',
+      '10.224.0.0/16',
+    ]);
     this.subnetId = vnet.newVNet.subnets[0].id;
-    await this.az(['vm', 'create', '-g', RG, '-n', VM.name, '--vnet-name', VNET, '--subnet', SUBNET, '--private-ip-address', VM.ip, '--admin-username', 'azureuser', '--generate-ssh-keys', '--public-ip-address', '', '--nsg', '']);
+    await this.az([
+      'vm',
+      'create',
+      '-g',
+      RG,
+      '-n',
+      VM.name,
+      '--vnet-name',
+      VNET,
+      '--subnet',
+      SUBNET,
+      '--private-ip-address',
+      VM.ip,
+      '--admin-username',
+      'azureuser',
+      '--generate-ssh-keys',
+      '--public-ip-address',
+      '',
+      '--nsg',
+      '',
+    ]);
   }
 
   /** A 2-node cluster on the subnet, and its user kubeconfig. */
@@ -129,7 +164,10 @@ export class DataplaneWorld {
     await this.create('web.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
     await this.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-l', 'app=web', '--timeout=60s']);
     const got = (await this.json(['get', 'pods', '-l', 'app=web'])).items.sort((a: Obj, b: Obj) => a.metadata.name.localeCompare(b.metadata.name));
-    assert.deepEqual(got.map((p: Obj) => p.spec.nodeName), nodes.map((n) => n.metadata.name));
+    assert.deepEqual(
+      got.map((p: Obj) => p.spec.nodeName),
+      nodes.map((n) => n.metadata.name),
+    );
     return got;
   }
 

@@ -32,7 +32,8 @@ describe('kubenet pods on the netns data plane (aksemu start --dataplane netns)'
 
   it("pods get addresses from their node's podCIDR; pod → pod on the other node sees the pod IP (aksemu probe)", async () => {
     const nodes = await world.nodes();
-    for (const [i, p] of pods.entries()) assert.ok(Cidr.parse(nodes[i].spec.podCIDR).contains(IpAddress.parse(p.status.podIP)), `${p.status.podIP} in ${nodes[i].spec.podCIDR}`);
+    for (const [i, p] of pods.entries())
+      assert.ok(Cidr.parse(nodes[i].spec.podCIDR).contains(IpAddress.parse(p.status.podIP)), `${p.status.podIP} in ${nodes[i].spec.podCIDR}`);
     const r = await world.probeCli(['--from', fromPod(0), '-g', RG, '-n', CLUSTER, '--to', `${ip(1)}:${PORT}`]);
     assert.deepEqual(r, { code: 0, stdout: `connected from ${ip(0)}\n`, stderr: '' });
     assert.deepEqual(await world.seen(fromPod(1), `${ip(0)}:${PORT}`, CLUSTER), [true, ip(1)]);
@@ -62,10 +63,27 @@ describe('kubenet pods on the netns data plane (aksemu start --dataplane netns)'
   });
 
   it('an NSG on the subnet denying the node CIDR breaks pod → VM; removing it restores it', async () => {
-    await networkClient(world.server).networkSecurityGroups.beginCreateOrUpdateAndWait(RG, 'nsg1', {
-      location: 'eastus',
-      securityRules: [{ name: 'deny-nodes', priority: 100, direction: 'Inbound', access: 'Deny', protocol: '*', sourceAddressPrefix: '10.224.0.0/16', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' }],
-    }, POLL);
+    await networkClient(world.server).networkSecurityGroups.beginCreateOrUpdateAndWait(
+      RG,
+      'nsg1',
+      {
+        location: 'eastus',
+        securityRules: [
+          {
+            name: 'deny-nodes',
+            priority: 100,
+            direction: 'Inbound',
+            access: 'Deny',
+            protocol: '*',
+            sourceAddressPrefix: '10.224.0.0/16',
+            sourcePortRange: '*',
+            destinationAddressPrefix: '*',
+            destinationPortRange: '*',
+          },
+        ],
+      },
+      POLL,
+    );
     await world.az(['network', 'vnet', 'subnet', 'update', '-g', RG, '--vnet-name', VNET, '-n', SUBNET, '--nsg', 'nsg1']);
     await world.server.dataplane.idle();
     const [blocked] = await world.seen(fromPod(0), `${VM.ip}:${PORT}`, CLUSTER, 1500);

@@ -5,16 +5,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ResourceManagementClient } from '@azure/arm-resources';
 import type { TokenCredential } from '@azure/core-auth';
 import { RestError } from '@azure/core-rest-pipeline';
-import {
-  ARM_SCOPE,
-  bearer,
-  EmulatorCredential,
-  https,
-  removeHome,
-  startTestServer,
-  tempHome,
-  type TestServer,
-} from './harness.js';
+import { ARM_SCOPE, bearer, EmulatorCredential, https, removeHome, startTestServer, tempHome, type TestServer } from './harness.js';
 
 function sdk(server: TestServer, credential: TokenCredential = new EmulatorCredential(server)): ResourceManagementClient {
   return new ResourceManagementClient(credential, server.identity.subscriptionId, {

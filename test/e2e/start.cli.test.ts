@@ -45,7 +45,10 @@ test('aksemu start serves HTTPS, writes endpoint.json, logs requests without sec
     assert.match(info.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(info.activeDirectory, `${info.url}/adfs`);
     assert.equal(statSync(join(home, 'endpoint.json')).mode & 0o077, 0, 'endpoint.json holds a secret: owner only');
-    assert.match(info.az.cloudRegister, /^az cloud register -n aksemu --endpoint-resource-manager https:\/\/127\.0\.0\.1:\d+\/ --endpoint-active-directory https:\/\/127\.0\.0\.1:\d+\/adfs /);
+    assert.match(
+      info.az.cloudRegister,
+      /^az cloud register -n aksemu --endpoint-resource-manager https:\/\/127\.0\.0\.1:\d+\/ --endpoint-active-directory https:\/\/127\.0\.0\.1:\d+\/adfs /,
+    );
     const target = { url: info.url, caPem: readFileSync(info.caFile, 'utf8') };
 
     const form = new URLSearchParams({

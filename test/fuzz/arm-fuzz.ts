@@ -70,13 +70,17 @@ export class ArmModel {
 
   /** A request whose outcome is unknown (no answer): whatever it named may exist. */
   uncertain(path: string): void {
-    const p = path.split('?')[0]!.split('/').filter(Boolean).map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
+    const p = path
+      .split('?')[0]!
+      .split('/')
+      .filter(Boolean)
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
     this.subtrees.add(`/${p.join('/')}`.toLowerCase());
   }
 }
@@ -84,9 +88,23 @@ export class ArmModel {
 async function fixtures(fs: FuzzServer, model: ArmModel): Promise<void> {
   const rng = new Rng(1);
   const g = `/subscriptions/${fs.sub}/resourceGroups/${FIXTURE_GROUP}`;
-  const put = async (path: string, body: unknown, api: string) => model.reportBody((await armPut(fs.client, fs.token, `${path}?api-version=${api}`, body)).json);
+  const put = async (path: string, body: unknown, api: string) =>
+    model.reportBody((await armPut(fs.client, fs.token, `${path}?api-version=${api}`, body)).json);
   await put(g, { location: 'eastus' }, '2021-04-01');
-  await put(`${g}/providers/Microsoft.Network/virtualNetworks/fz-vnet0`, { ...(vnetBody(rng, 'fz-vnet0') as object), properties: { addressSpace: { addressPrefixes: ['10.10.0.0/16'] }, subnets: [{ name: 's0', properties: { addressPrefix: '10.10.0.0/24' } }, { name: 's1', properties: { addressPrefix: '10.10.1.0/24' } }] } }, '2022-07-01');
+  await put(
+    `${g}/providers/Microsoft.Network/virtualNetworks/fz-vnet0`,
+    {
+      ...(vnetBody(rng, 'fz-vnet0') as object),
+      properties: {
+        addressSpace: { addressPrefixes: ['10.10.0.0/16'] },
+        subnets: [
+          { name: 's0', properties: { addressPrefix: '10.10.0.0/24' } },
+          { name: 's1', properties: { addressPrefix: '10.10.1.0/24' } },
+        ],
+      },
+    },
+    '2022-07-01',
+  );
   await put(`${g}/providers/Microsoft.Network/networkSecurityGroups/fz-nsg0`, { location: 'eastus' }, '2022-07-01');
   await put(`${g}/providers/Microsoft.Network/routeTables/fz-rt0`, { location: 'eastus' }, '2022-07-01');
   await put(`${g}/providers/Microsoft.Network/networkInterfaces/fz-nic0`, nicBody(new Rng(2), fs.sub), '2022-07-01');
@@ -95,7 +113,9 @@ async function fixtures(fs: FuzzServer, model: ArmModel): Promise<void> {
   c.properties.agentPoolProfiles[0].count = 1;
   // The cluster's own answer is a 201 in Creating: fetch it once it is done to learn its node resource group.
   await put(`${g}/providers/Microsoft.ContainerService/managedClusters/${CLUSTERS[0]}`, c, '2022-11-01');
-  model.reportBody((await armCall(fs.client, fs.token, 'GET', `${g}/providers/Microsoft.ContainerService/managedClusters/${CLUSTERS[0]}?api-version=2022-11-01`)).json);
+  model.reportBody(
+    (await armCall(fs.client, fs.token, 'GET', `${g}/providers/Microsoft.ContainerService/managedClusters/${CLUSTERS[0]}?api-version=2022-11-01`)).json,
+  );
 }
 
 function judgeArm(fs: FuzzServer, findings: Findings, sent: Sent, res: WireResponse): void {
@@ -113,7 +133,14 @@ function judgeArm(fs: FuzzServer, findings: Findings, sent: Sent, res: WireRespo
     }
     if (res.status >= 400 && sent.wire.method !== 'HEAD') {
       const ok = typeof json?.error?.code === 'string' && typeof json?.error?.message === 'string';
-      if (!ok) findings.add('envelope', `${res.status} ${normalizeMessage(res.text.slice(0, 50))}`, `${res.status} not in ARM's error envelope: ${JSON.stringify(res.text.slice(0, 120))}`, sent, res);
+      if (!ok)
+        findings.add(
+          'envelope',
+          `${res.status} ${normalizeMessage(res.text.slice(0, 50))}`,
+          `${res.status} not in ARM's error envelope: ${JSON.stringify(res.text.slice(0, 120))}`,
+          sent,
+          res,
+        );
     }
     if (res.status < 300 && json && typeof json === 'object') {
       for (const id of [json.id, ...(Array.isArray(json.value) ? json.value.map((v: any) => v?.id) : [])]) {
@@ -132,7 +159,8 @@ export async function checkArmState(fs: FuzzServer, model: ArmModel, findings: F
     await new Promise((r) => setTimeout(r, 100));
     store = readStore(fs.home);
   }
-  for (const op of unfinishedOperations(store.entries)) findings.add('state', `operation stuck ${op.value?.kind}`, `operation ${op.value?.kind} still ${op.value?.status} 20 s after the run`);
+  for (const op of unfinishedOperations(store.entries))
+    findings.add('state', `operation stuck ${op.value?.kind}`, `operation ${op.value?.kind} still ${op.value?.status} 20 s after the run`);
   if (store.integrity !== 'ok') findings.add('state', 'integrity', `PRAGMA integrity_check: ${store.integrity}`);
   const sub = fs.sub;
   for (const { key, value } of store.entries) {
@@ -149,10 +177,14 @@ export async function checkArmState(fs: FuzzServer, model: ArmModel, findings: F
 
 /** Unauthenticated and forged requests are still refused after the run (pollution can open them). */
 export async function checkStillLocked(fs: FuzzServer, findings: Findings): Promise<void> {
-  for (const [label, headers] of [['no token', {}], ['a garbage token', { authorization: 'Bearer x.y.z' }]] as const) {
+  for (const [label, headers] of [
+    ['no token', {}],
+    ['a garbage token', { authorization: 'Bearer x.y.z' }],
+  ] as const) {
     for (const path of ['/subscriptions?api-version=2021-04-01', `/subscriptions/${fs.sub}/resourcegroups?api-version=2021-04-01`]) {
       const res = await fs.client.send({ method: 'GET', path, headers });
-      if (res.status !== 401) findings.add('auth', `after run ${label}`, `after the run, GET ${path.split('?')[0]} with ${label} answered ${res.outcome} ${res.status}, not 401`);
+      if (res.status !== 401)
+        findings.add('auth', `after run ${label}`, `after the run, GET ${path.split('?')[0]} with ${label} answered ${res.outcome} ${res.status}, not 401`);
     }
   }
 }

@@ -51,7 +51,12 @@ interface Op {
 }
 
 const idx = (rng: Rng, names: readonly string[]) => rng.pick(names);
-const rgPath = (rng: Rng, sub: string, deletable = false) => ['subscriptions', sub, 'resourceGroups', deletable ? rng.pick(GROUPS.slice(1)) : weightedGroup(rng)];
+const rgPath = (rng: Rng, sub: string, deletable = false) => [
+  'subscriptions',
+  sub,
+  'resourceGroups',
+  deletable ? rng.pick(GROUPS.slice(1)) : weightedGroup(rng),
+];
 /** Mostly the fixture group, where the fixtures live. */
 const weightedGroup = (rng: Rng) => (rng.chance(0.8) ? FIXTURE_GROUP : rng.pick(GROUPS));
 const net = (rng: Rng, sub: string, type: string, names: readonly string[]) => [...rgPath(rng, sub), 'providers', 'Microsoft.Network', type, idx(rng, names)];
@@ -74,8 +79,12 @@ export function vnetBody(rng: Rng, vnet: string): Value {
 function subnetBody(rng: Rng, sub: string): Value {
   const i = rng.int(0, 2);
   const props: Record<string, Value> = { addressPrefix: `10.${rng.pick([10, 11])}.${i + 3}.0/24` };
-  if (rng.chance(0.3)) props['networkSecurityGroup'] = { id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/networkSecurityGroups/${rng.pick(NSGS)}` };
-  if (rng.chance(0.3)) props['routeTable'] = { id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/routeTables/${rng.pick(TABLES)}` };
+  if (rng.chance(0.3))
+    props['networkSecurityGroup'] = {
+      id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/networkSecurityGroups/${rng.pick(NSGS)}`,
+    };
+  if (rng.chance(0.3))
+    props['routeTable'] = { id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/routeTables/${rng.pick(TABLES)}` };
   return { properties: props };
 }
 
@@ -101,7 +110,10 @@ function routeBody(rng: Rng): Value {
 }
 
 export function nicBody(rng: Rng, sub: string): Value {
-  const ipConfig: Record<string, Value> = { subnet: { id: subnetId(sub, FIXTURE_GROUP, 'fz-vnet0', rng.pick(['s0', 's1'])) }, privateIPAllocationMethod: 'Dynamic' };
+  const ipConfig: Record<string, Value> = {
+    subnet: { id: subnetId(sub, FIXTURE_GROUP, 'fz-vnet0', rng.pick(['s0', 's1'])) },
+    privateIPAllocationMethod: 'Dynamic',
+  };
   if (rng.chance(0.3)) Object.assign(ipConfig, { privateIPAllocationMethod: 'Static', privateIPAddress: `10.10.${rng.int(0, 1)}.${rng.int(4, 250)}` });
   return { location: 'eastus', properties: { ipConfigurations: [{ name: 'ipconfig1', properties: ipConfig }] } };
 }
@@ -113,7 +125,9 @@ function vmBody(rng: Rng, sub: string): Value {
       hardwareProfile: { vmSize: rng.pick(['Standard_B1s', 'Standard_DS2_v2']) },
       storageProfile: { imageReference: { publisher: 'Canonical', offer: '0001-com-ubuntu-server-jammy', sku: '22_04-lts-gen2', version: 'latest' } },
       osProfile: { computerName: 'fzvm', adminUsername: 'azureuser', adminPassword: PASSWORD },
-      networkProfile: { networkInterfaces: [{ id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/networkInterfaces/${rng.pick(NICS)}` }] },
+      networkProfile: {
+        networkInterfaces: [{ id: `/subscriptions/${sub}/resourceGroups/${FIXTURE_GROUP}/providers/Microsoft.Network/networkInterfaces/${rng.pick(NICS)}` }],
+      },
     },
   };
 }
@@ -165,7 +179,10 @@ export function templateBody(rng: Rng): Value {
             apiVersion: API.network,
             name: "[parameters('vnetName')]",
             location: 'eastus',
-            properties: { addressSpace: { addressPrefixes: ["[parameters('prefix')]"] }, subnets: [{ name: "[variables('subnetName')]", properties: { addressPrefix: `10.${octet}.0.0/24` } }] },
+            properties: {
+              addressSpace: { addressPrefixes: ["[parameters('prefix')]"] },
+              subnets: [{ name: "[variables('subnetName')]", properties: { addressPrefix: `10.${octet}.0.0/24` } }],
+            },
           },
         ],
         outputs: { id: { type: 'string', value: "[resourceId('Microsoft.Network/virtualNetworks', parameters('vnetName'))]" } },
@@ -178,20 +195,20 @@ export function templateBody(rng: Rng): Value {
 export const HOSTILE_EXPRESSIONS = [
   "[replace(string(range(0,5000)), ',', string(range(0,5000)))]",
   "[padLeft('a', 1000000000, 'x')]",
-  "[string(range(0, 100000000))]",
-  "[length(range(0, 2147483647))]",
-  "[concat(string(range(0,3000)), string(range(0,3000)), string(range(0,3000)))]",
+  '[string(range(0, 100000000))]',
+  '[length(range(0, 2147483647))]',
+  '[concat(string(range(0,3000)), string(range(0,3000)), string(range(0,3000)))]',
   `[${'concat('.repeat(3000)}'a'${')'.repeat(3000)}]`,
   `[${'string('.repeat(5000)}1${')'.repeat(5000)}]`,
-  "[json('{\"__proto__\":{\"aksemuPolluted\":\"yes\"}}')]",
+  '[json(\'{"__proto__":{"aksemuPolluted":"yes"}}\')]',
   "[createObject('__proto__', createObject('aksemuPolluted', 'yes'))]",
-  "[union(json('{\"__proto__\":{\"aksemuPolluted\":\"yes\"}}'), createObject('a', 1))]",
+  '[union(json(\'{"__proto__":{"aksemuPolluted":"yes"}}\'), createObject(\'a\', 1))]',
   "[base64ToString(base64(padLeft('', 50000000, 'x')))]",
   "[split(padLeft('', 10000000, ','), ',')]",
   "[parameters('__proto__')]",
   "[variables('constructor')]",
   "[substring('abc', -1, 1000000000)]",
-  "[take(range(0, 10), -1)]",
+  '[take(range(0, 10), -1)]',
   "[uniqueString(padLeft('', 100000000, 'y'))]",
 ];
 
@@ -205,7 +222,7 @@ function hostileTemplate(rng: Rng): { body: Value; label: string } {
     t.variables.bad = expr;
     t.outputs.bad = { type: 'string', value: "[string(variables('bad'))]" };
   } else if (where === 'name') t.resources[0].name = expr;
-  else if (where === 'copy') t.resources[0].copy = { name: 'many', count: rng.pick([100000, 2147483647, -1, 801, "[length(range(0, 1000000))]"]) };
+  else if (where === 'copy') t.resources[0].copy = { name: 'many', count: rng.pick([100000, 2147483647, -1, 801, '[length(range(0, 1000000))]']) };
   else t.resources[0].tags = { bad: expr };
   return { body, label: `template ${where} = ${expr.length > 80 ? `${expr.slice(0, 77)}…` : expr}` };
 }
@@ -225,52 +242,280 @@ const OPS: Op[] = [
   { name: 'GET /subscriptions/{s}', weight: 1, method: 'GET', path: (_r, s) => ['subscriptions', s], apiVersion: fixed(API.resources) },
   { name: 'GET …/locations', weight: 1, method: 'GET', path: (_r, s) => ['subscriptions', s, 'locations'], apiVersion: fixed(API.resources) },
   { name: 'GET /tenants', weight: 1, method: 'GET', path: () => ['tenants'], apiVersion: fixed(API.resources) },
-  { name: 'PUT resourceGroup', weight: 5, method: 'PUT', path: (r, s) => rgPath(r, s), apiVersion: fixed(API.resources), body: (r) => ({ location: r.pick(['eastus', 'westeurope', 'EastUS']), tags: { a: 'b' } }) },
-  { name: 'PATCH resourceGroup', weight: 3, method: 'PATCH', path: (r, s) => rgPath(r, s), apiVersion: fixed(API.resources), body: (r) => ({ tags: { k: String(r.int(0, 9)) } }) },
+  {
+    name: 'PUT resourceGroup',
+    weight: 5,
+    method: 'PUT',
+    path: (r, s) => rgPath(r, s),
+    apiVersion: fixed(API.resources),
+    body: (r) => ({ location: r.pick(['eastus', 'westeurope', 'EastUS']), tags: { a: 'b' } }),
+  },
+  {
+    name: 'PATCH resourceGroup',
+    weight: 3,
+    method: 'PATCH',
+    path: (r, s) => rgPath(r, s),
+    apiVersion: fixed(API.resources),
+    body: (r) => ({ tags: { k: String(r.int(0, 9)) } }),
+  },
   { name: 'GET resourceGroup', weight: 2, method: 'GET', path: (r, s) => rgPath(r, s), apiVersion: fixed(API.resources) },
   { name: 'HEAD resourceGroup', weight: 1, method: 'HEAD', path: (r, s) => rgPath(r, s), apiVersion: fixed(API.resources) },
   { name: 'DELETE resourceGroup', weight: 1, method: 'DELETE', path: (r, s) => rgPath(r, s, true), apiVersion: fixed(API.resources) },
   { name: 'GET resourceGroups', weight: 1, method: 'GET', path: (_r, s) => ['subscriptions', s, 'resourcegroups'], apiVersion: fixed(API.resources) },
-  { name: 'PUT virtualNetwork', weight: 6, method: 'PUT', path: (r, s) => net(r, s, 'virtualNetworks', VNETS), apiVersion: fixed(API.network), body: (r) => vnetBody(r, r.pick(VNETS)) },
+  {
+    name: 'PUT virtualNetwork',
+    weight: 6,
+    method: 'PUT',
+    path: (r, s) => net(r, s, 'virtualNetworks', VNETS),
+    apiVersion: fixed(API.network),
+    body: (r) => vnetBody(r, r.pick(VNETS)),
+  },
   { name: 'GET virtualNetwork', weight: 2, method: 'GET', path: (r, s) => net(r, s, 'virtualNetworks', VNETS), apiVersion: fixed(API.network) },
   { name: 'DELETE virtualNetwork', weight: 1, method: 'DELETE', path: (r, s) => net(r, s, 'virtualNetworks', ['fz-vnet1']), apiVersion: fixed(API.network) },
-  { name: 'GET virtualNetworks', weight: 1, method: 'GET', path: (_r, s) => ['subscriptions', s, 'providers', 'Microsoft.Network', 'virtualNetworks'], apiVersion: fixed(API.network) },
-  { name: 'PUT subnet', weight: 5, method: 'PUT', path: (r, s) => [...net(r, s, 'virtualNetworks', ['fz-vnet0']), 'subnets', r.pick(SUBNETS)], apiVersion: fixed(API.network), body: (r, s) => subnetBody(r, s) },
-  { name: 'GET subnet', weight: 1, method: 'GET', path: (r, s) => [...net(r, s, 'virtualNetworks', VNETS), 'subnets', r.pick(SUBNETS)], apiVersion: fixed(API.network) },
-  { name: 'DELETE subnet', weight: 1, method: 'DELETE', path: (r, s) => [...net(r, s, 'virtualNetworks', VNETS), 'subnets', 's2'], apiVersion: fixed(API.network) },
-  { name: 'PUT networkSecurityGroup', weight: 3, method: 'PUT', path: (r, s) => net(r, s, 'networkSecurityGroups', NSGS), apiVersion: fixed(API.network), body: (r) => ({ location: 'eastus', properties: { securityRules: [{ name: 'r9', ...(ruleBody(r) as object) }] } }) },
-  { name: 'PUT securityRule', weight: 3, method: 'PUT', path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), 'securityRules', r.pick(RULES)], apiVersion: fixed(API.network), body: (r) => ruleBody(r) },
-  { name: 'GET securityRules', weight: 1, method: 'GET', path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), r.pick(['securityRules', 'defaultSecurityRules'])], apiVersion: fixed(API.network) },
-  { name: 'DELETE securityRule', weight: 1, method: 'DELETE', path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), 'securityRules', r.pick(RULES)], apiVersion: fixed(API.network) },
-  { name: 'PUT routeTable', weight: 2, method: 'PUT', path: (r, s) => net(r, s, 'routeTables', TABLES), apiVersion: fixed(API.network), body: (r) => ({ location: 'eastus', properties: { routes: [{ name: 'u9', ...(routeBody(r) as object) }], disableBgpRoutePropagation: r.chance(0.5) } }) },
-  { name: 'PUT route', weight: 3, method: 'PUT', path: (r, s) => [...net(r, s, 'routeTables', TABLES), 'routes', r.pick(ROUTES)], apiVersion: fixed(API.network), body: (r) => routeBody(r) },
-  { name: 'DELETE route', weight: 1, method: 'DELETE', path: (r, s) => [...net(r, s, 'routeTables', TABLES), 'routes', r.pick(ROUTES)], apiVersion: fixed(API.network) },
-  { name: 'PUT networkInterface', weight: 5, method: 'PUT', path: (r, s) => net(r, s, 'networkInterfaces', NICS), apiVersion: fixed(API.network), body: (r, s) => nicBody(r, s) },
+  {
+    name: 'GET virtualNetworks',
+    weight: 1,
+    method: 'GET',
+    path: (_r, s) => ['subscriptions', s, 'providers', 'Microsoft.Network', 'virtualNetworks'],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'PUT subnet',
+    weight: 5,
+    method: 'PUT',
+    path: (r, s) => [...net(r, s, 'virtualNetworks', ['fz-vnet0']), 'subnets', r.pick(SUBNETS)],
+    apiVersion: fixed(API.network),
+    body: (r, s) => subnetBody(r, s),
+  },
+  {
+    name: 'GET subnet',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...net(r, s, 'virtualNetworks', VNETS), 'subnets', r.pick(SUBNETS)],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'DELETE subnet',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...net(r, s, 'virtualNetworks', VNETS), 'subnets', 's2'],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'PUT networkSecurityGroup',
+    weight: 3,
+    method: 'PUT',
+    path: (r, s) => net(r, s, 'networkSecurityGroups', NSGS),
+    apiVersion: fixed(API.network),
+    body: (r) => ({ location: 'eastus', properties: { securityRules: [{ name: 'r9', ...(ruleBody(r) as object) }] } }),
+  },
+  {
+    name: 'PUT securityRule',
+    weight: 3,
+    method: 'PUT',
+    path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), 'securityRules', r.pick(RULES)],
+    apiVersion: fixed(API.network),
+    body: (r) => ruleBody(r),
+  },
+  {
+    name: 'GET securityRules',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), r.pick(['securityRules', 'defaultSecurityRules'])],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'DELETE securityRule',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...net(r, s, 'networkSecurityGroups', NSGS), 'securityRules', r.pick(RULES)],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'PUT routeTable',
+    weight: 2,
+    method: 'PUT',
+    path: (r, s) => net(r, s, 'routeTables', TABLES),
+    apiVersion: fixed(API.network),
+    body: (r) => ({ location: 'eastus', properties: { routes: [{ name: 'u9', ...(routeBody(r) as object) }], disableBgpRoutePropagation: r.chance(0.5) } }),
+  },
+  {
+    name: 'PUT route',
+    weight: 3,
+    method: 'PUT',
+    path: (r, s) => [...net(r, s, 'routeTables', TABLES), 'routes', r.pick(ROUTES)],
+    apiVersion: fixed(API.network),
+    body: (r) => routeBody(r),
+  },
+  {
+    name: 'DELETE route',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...net(r, s, 'routeTables', TABLES), 'routes', r.pick(ROUTES)],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'PUT networkInterface',
+    weight: 5,
+    method: 'PUT',
+    path: (r, s) => net(r, s, 'networkInterfaces', NICS),
+    apiVersion: fixed(API.network),
+    body: (r, s) => nicBody(r, s),
+  },
   { name: 'GET networkInterface', weight: 1, method: 'GET', path: (r, s) => net(r, s, 'networkInterfaces', NICS), apiVersion: fixed(API.network) },
-  { name: 'DELETE networkInterface', weight: 1, method: 'DELETE', path: (r, s) => net(r, s, 'networkInterfaces', NICS.slice(1)), apiVersion: fixed(API.network) },
-  { name: 'GET networkInterfaces', weight: 1, method: 'GET', path: (_r, s) => ['subscriptions', s, 'providers', 'Microsoft.Network', 'networkInterfaces'], apiVersion: fixed(API.network) },
-  { name: 'PUT virtualMachine', weight: 3, method: 'PUT', path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS)], apiVersion: fixed(API.compute), body: (r, s) => vmBody(r, s) },
-  { name: 'GET virtualMachine', weight: 1, method: 'GET', path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS), ...(r.chance(0.5) ? ['instanceView'] : [])], apiVersion: fixed(API.compute) },
-  { name: 'DELETE virtualMachine', weight: 1, method: 'DELETE', path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS)], apiVersion: fixed(API.compute) },
+  {
+    name: 'DELETE networkInterface',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => net(r, s, 'networkInterfaces', NICS.slice(1)),
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'GET networkInterfaces',
+    weight: 1,
+    method: 'GET',
+    path: (_r, s) => ['subscriptions', s, 'providers', 'Microsoft.Network', 'networkInterfaces'],
+    apiVersion: fixed(API.network),
+  },
+  {
+    name: 'PUT virtualMachine',
+    weight: 3,
+    method: 'PUT',
+    path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS)],
+    apiVersion: fixed(API.compute),
+    body: (r, s) => vmBody(r, s),
+  },
+  {
+    name: 'GET virtualMachine',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS), ...(r.chance(0.5) ? ['instanceView'] : [])],
+    apiVersion: fixed(API.compute),
+  },
+  {
+    name: 'DELETE virtualMachine',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Compute', 'virtualMachines', r.pick(VMS)],
+    apiVersion: fixed(API.compute),
+  },
   { name: 'PUT managedCluster', weight: 5, method: 'PUT', path: aksCluster, apiVersion: (r) => r.pick(API.aks), body: (r) => clusterBody(r) },
   { name: 'GET managedCluster', weight: 2, method: 'GET', path: aksCluster, apiVersion: (r) => r.pick(API.aks) },
-  { name: 'DELETE managedCluster', weight: 1, method: 'DELETE', path: (r, s) => [...aksCluster(r, s).slice(0, -1), 'fz-c1'], apiVersion: (r) => r.pick(API.aks) },
-  { name: 'POST listClusterUserCredential', weight: 1, method: 'POST', path: (r, s) => [...aksCluster(r, s), r.pick(['listClusterUserCredential', 'listClusterAdminCredential'])], apiVersion: (r) => r.pick(API.aks) },
-  { name: 'PUT agentPool', weight: 4, method: 'PUT', path: (r, s) => [...aksCluster(r, s), 'agentPools', r.pick(POOLS)], apiVersion: (r) => r.pick(API.aks), body: (r) => poolBody(r) },
+  {
+    name: 'DELETE managedCluster',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...aksCluster(r, s).slice(0, -1), 'fz-c1'],
+    apiVersion: (r) => r.pick(API.aks),
+  },
+  {
+    name: 'POST listClusterUserCredential',
+    weight: 1,
+    method: 'POST',
+    path: (r, s) => [...aksCluster(r, s), r.pick(['listClusterUserCredential', 'listClusterAdminCredential'])],
+    apiVersion: (r) => r.pick(API.aks),
+  },
+  {
+    name: 'PUT agentPool',
+    weight: 4,
+    method: 'PUT',
+    path: (r, s) => [...aksCluster(r, s), 'agentPools', r.pick(POOLS)],
+    apiVersion: (r) => r.pick(API.aks),
+    body: (r) => poolBody(r),
+  },
   { name: 'GET agentPools', weight: 1, method: 'GET', path: (r, s) => [...aksCluster(r, s), 'agentPools'], apiVersion: (r) => r.pick(API.aks) },
-  { name: 'DELETE agentPool', weight: 1, method: 'DELETE', path: (r, s) => [...aksCluster(r, s), 'agentPools', r.pick(POOLS)], apiVersion: (r) => r.pick(API.aks) },
-  { name: 'GET kubernetesVersions', weight: 1, method: 'GET', path: (r, s) => ['subscriptions', s, 'providers', 'Microsoft.ContainerService', 'locations', r.pick(['eastus', 'nowhere']), r.pick(['kubernetesVersions', 'orchestrators'])], apiVersion: (r) => r.pick(API.aks) },
-  { name: 'PUT roleAssignment', weight: 3, method: 'PUT', path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments', r.pick(ASSIGNMENTS)], apiVersion: fixed(API.authorization), body: (r, s) => roleAssignmentBody(r, s) },
-  { name: 'GET roleAssignments', weight: 1, method: 'GET', path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments'], apiVersion: fixed(API.authorization) },
-  { name: 'DELETE roleAssignment', weight: 1, method: 'DELETE', path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments', r.pick(ASSIGNMENTS)], apiVersion: fixed(API.authorization) },
-  { name: 'GET roleDefinitions', weight: 1, method: 'GET', path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleDefinitions', ...(r.chance(0.5) ? [NETWORK_CONTRIBUTOR] : [])], apiVersion: fixed(API.authorization) },
+  {
+    name: 'DELETE agentPool',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...aksCluster(r, s), 'agentPools', r.pick(POOLS)],
+    apiVersion: (r) => r.pick(API.aks),
+  },
+  {
+    name: 'GET kubernetesVersions',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [
+      'subscriptions',
+      s,
+      'providers',
+      'Microsoft.ContainerService',
+      'locations',
+      r.pick(['eastus', 'nowhere']),
+      r.pick(['kubernetesVersions', 'orchestrators']),
+    ],
+    apiVersion: (r) => r.pick(API.aks),
+  },
+  {
+    name: 'PUT roleAssignment',
+    weight: 3,
+    method: 'PUT',
+    path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments', r.pick(ASSIGNMENTS)],
+    apiVersion: fixed(API.authorization),
+    body: (r, s) => roleAssignmentBody(r, s),
+  },
+  {
+    name: 'GET roleAssignments',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments'],
+    apiVersion: fixed(API.authorization),
+  },
+  {
+    name: 'DELETE roleAssignment',
+    weight: 1,
+    method: 'DELETE',
+    path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleAssignments', r.pick(ASSIGNMENTS)],
+    apiVersion: fixed(API.authorization),
+  },
+  {
+    name: 'GET roleDefinitions',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...roleScope(r, s), 'providers', 'Microsoft.Authorization', 'roleDefinitions', ...(r.chance(0.5) ? [NETWORK_CONTRIBUTOR] : [])],
+    apiVersion: fixed(API.authorization),
+  },
   { name: 'PUT deployment', weight: 5, method: 'PUT', path: deployment, apiVersion: fixed(API.resources), body: (r) => templateBody(r) },
-  { name: 'POST deployment validate/whatIf', weight: 2, method: 'POST', path: (r, s) => [...deployment(r, s), r.pick(['validate', 'whatIf'])], apiVersion: fixed(API.resources), body: (r) => templateBody(r) },
-  { name: 'GET deployment', weight: 2, method: 'GET', path: (r, s) => [...deployment(r, s), ...r.pick([[], ['operations'], ['operations', 'x']])], apiVersion: fixed(API.resources) },
-  { name: 'GET deployments', weight: 1, method: 'GET', path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Resources', 'deployments'], apiVersion: fixed(API.resources) },
+  {
+    name: 'POST deployment validate/whatIf',
+    weight: 2,
+    method: 'POST',
+    path: (r, s) => [...deployment(r, s), r.pick(['validate', 'whatIf'])],
+    apiVersion: fixed(API.resources),
+    body: (r) => templateBody(r),
+  },
+  {
+    name: 'GET deployment',
+    weight: 2,
+    method: 'GET',
+    path: (r, s) => [...deployment(r, s), ...r.pick([[], ['operations'], ['operations', 'x']])],
+    apiVersion: fixed(API.resources),
+  },
+  {
+    name: 'GET deployments',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [...rgPath(r, s), 'providers', 'Microsoft.Resources', 'deployments'],
+    apiVersion: fixed(API.resources),
+  },
   { name: 'POST exportTemplate', weight: 1, method: 'POST', path: (r, s) => [...deployment(r, s), 'exportTemplate'], apiVersion: fixed(API.resources) },
   { name: 'DELETE deployment', weight: 1, method: 'DELETE', path: deployment, apiVersion: fixed(API.resources) },
-  { name: 'GET operation status', weight: 1, method: 'GET', path: (r, s) => ['subscriptions', s, 'providers', r.pick(['Microsoft.Network', 'Microsoft.ContainerService']), 'locations', 'eastus', r.pick(['operations', 'operationresults']), r.pick(['00000000-0000-0000-0000-000000000000', 'x', '..'])], apiVersion: fixed(API.resources) },
+  {
+    name: 'GET operation status',
+    weight: 1,
+    method: 'GET',
+    path: (r, s) => [
+      'subscriptions',
+      s,
+      'providers',
+      r.pick(['Microsoft.Network', 'Microsoft.ContainerService']),
+      'locations',
+      'eastus',
+      r.pick(['operations', 'operationresults']),
+      r.pick(['00000000-0000-0000-0000-000000000000', 'x', '..']),
+    ],
+    apiVersion: fixed(API.resources),
+  },
 ];
 
 /** What the path segment of a name may be made into. */
@@ -300,7 +545,18 @@ function hostileSegment(rng: Rng, sub: string, original: string): { text: string
   return { text: raw, label: `name segment ${original} → ${raw.length > 60 ? `${raw.slice(0, 20)}…(${raw.length})` : raw}` };
 }
 
-const ODD_API_VERSIONS = ['', 'latest', '2099-01-01', '2022-11-01-preview', '1', '%ZZ', '2021-04-01%0AGET%20/forged%20200', 'x'.repeat(2000), '2021-04-01&api-version=2022-07-01', '2021-04-01%00'];
+const ODD_API_VERSIONS = [
+  '',
+  'latest',
+  '2099-01-01',
+  '2022-11-01-preview',
+  '1',
+  '%ZZ',
+  '2021-04-01%0AGET%20/forged%20200',
+  'x'.repeat(2000),
+  '2021-04-01&api-version=2022-07-01',
+  '2021-04-01%00',
+];
 const ODD_METHODS = ['OPTIONS', 'TRACE', 'PROPFIND', 'MERGE', 'FOO', 'PATCH', 'POST', 'PUT', 'DELETE', 'GET', 'HEAD'];
 
 function badTokens(ctx: ArmContext): Array<[string, string | undefined]> {
@@ -321,7 +577,24 @@ function badTokens(ctx: ArmContext): Array<[string, string | undefined]> {
   ];
 }
 
-const BAD_JSON = ['{', '{"location":', 'null', '[]', '"text"', '1', 'NaN', '{"a":1,}', '\u0000', '\ufeff{"location":"eastus"}', '{"location":"eastus"} trailing', "{'location':'eastus'}", '{"location":"eastus","location":"westus"}', '/* c */ {"location": "eastus"}', '{"\\ud800":1}', '\ud800'];
+const BAD_JSON = [
+  '{',
+  '{"location":',
+  'null',
+  '[]',
+  '"text"',
+  '1',
+  'NaN',
+  '{"a":1,}',
+  '\u0000',
+  '\ufeff{"location":"eastus"}',
+  '{"location":"eastus"} trailing',
+  "{'location':'eastus'}",
+  '{"location":"eastus","location":"westus"}',
+  '/* c */ {"location": "eastus"}',
+  '{"\\ud800":1}',
+  '\ud800',
+];
 
 function joinPath(segments: string[]): string {
   return `/${segments.map((s) => (s.includes('%') || s === '..' ? s : encodeURIComponent(s))).join('/')}`;
@@ -367,7 +640,16 @@ export function generateArm(seed: number, index: number, ctx: ArmContext): Sent 
 
   const spoil = rng.weighted<string>(onlySpoils(ARM_SPOILS));
   if (spoil === 'body' && base !== undefined) {
-    mutations = Array.from({ length: rng.weighted([[6, 1], [3, 2], [1, 3]]) }, () => randomMutation(rng, base!));
+    mutations = Array.from(
+      {
+        length: rng.weighted([
+          [6, 1],
+          [3, 2],
+          [1, 3],
+        ]),
+      },
+      () => randomMutation(rng, base!),
+    );
     labels.push(...mutations.map((m) => m.label));
   } else if (spoil === 'template') {
     const t = hostileTemplate(rng);
@@ -462,4 +744,3 @@ export function rebuildArm(sent: Sent, mutations: Mutation[], base: Value = sent
   const body = serialize(applyMutations(base, mutations));
   return { ...sent, wire: { ...sent.wire, body }, base, mutations, labels: mutations.map((m) => m.label) };
 }
-

@@ -10,8 +10,18 @@ export interface ArmReply {
 }
 
 export async function armToken(client: FuzzClient, identity: { clientId: string; clientSecret: string }): Promise<string> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: identity.clientId, client_secret: identity.clientSecret, scope: 'https://management.core.windows.net//.default' });
-  const res = await client.send({ method: 'POST', path: '/adfs/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: identity.clientId,
+    client_secret: identity.clientSecret,
+    scope: 'https://management.core.windows.net//.default',
+  });
+  const res = await client.send({
+    method: 'POST',
+    path: '/adfs/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
   const json = parseJson(res.text) as { access_token?: string } | undefined;
   if (res.status !== 200 || !json?.access_token) throw new Error(`token request failed: ${res.outcome} ${res.status} ${res.text.slice(0, 200)}`);
   return json.access_token;

@@ -98,8 +98,12 @@ export class FuzzClient {
               }, STREAM_MS);
             }
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => finish({ outcome: 'response', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-            res.on('error', (e) => finish({ outcome: 'reset', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: e.message }));
+            res.on('end', () =>
+              finish({ outcome: 'response', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+            );
+            res.on('error', (e) =>
+              finish({ outcome: 'reset', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: e.message }),
+            );
           },
         );
       } catch (e) {
@@ -110,7 +114,9 @@ export class FuzzClient {
         r.destroy();
         finish({ outcome: 'timeout', status: 0, headers: {}, text: '' });
       }, timeoutMs);
-      r.on('error', (e: NodeJS.ErrnoException) => finish({ outcome: 'reset', status: 0, headers: {}, text: '', error: e.code ?? e.message, reused: r.reusedSocket }));
+      r.on('error', (e: NodeJS.ErrnoException) =>
+        finish({ outcome: 'reset', status: 0, headers: {}, text: '', error: e.code ?? e.message, reused: r.reusedSocket }),
+      );
       if (req.body !== undefined) r.write(req.body);
       r.end();
     });

@@ -73,14 +73,29 @@ function judgeCluster(fs: FuzzServer, findings: Findings, sent: Sent, res: WireR
     const sig = stack ? stackSignature(stack) : `${res.status} ${normalizeMessage(String(json?.message ?? res.text.slice(0, 60)))}`;
     findings.add('5xx', `cluster ${sig}`, `cluster API ${res.status}: ${sig}`, sent, res);
   }
-  if (sent.expectUnauthorized && res.status !== 401) findings.add('auth', `cluster ${sent.labels[0]} ${res.status}`, `cluster API, ${sent.labels[0]}: answered ${res.status}, not 401`, sent, res);
+  if (sent.expectUnauthorized && res.status !== 401)
+    findings.add('auth', `cluster ${sent.labels[0]} ${res.status}`, `cluster API, ${sent.labels[0]}: answered ${res.status}, not 401`, sent, res);
   if (res.status >= 400) {
     const ok = json?.kind === 'Status' && json?.status === 'Failure' && json?.code === res.status && typeof json?.message === 'string';
-    if (!ok) findings.add('envelope', `cluster ${res.status} ${normalizeMessage(res.text.slice(0, 40))}`, `cluster API ${res.status} not a Kubernetes Status: ${JSON.stringify(res.text.slice(0, 120))}`, sent, res);
+    if (!ok)
+      findings.add(
+        'envelope',
+        `cluster ${res.status} ${normalizeMessage(res.text.slice(0, 40))}`,
+        `cluster API ${res.status} not a Kubernetes Status: ${JSON.stringify(res.text.slice(0, 120))}`,
+        sent,
+        res,
+      );
   }
   if (res.status >= 200 && res.status < 300 && ['POST', 'PUT', 'PATCH'].includes(sent.wire.method) && json?.metadata) {
     const problem = kubeObjectProblem(json);
-    if (problem) findings.add('state', `accepted ${sent.template} ${problem.split(':')[0]}`, `accepted an object the apiserver refuses (${problem}): ${sent.template}`, sent, res);
+    if (problem)
+      findings.add(
+        'state',
+        `accepted ${sent.template} ${problem.split(':')[0]}`,
+        `accepted an object the apiserver refuses (${problem}): ${sent.template}`,
+        sent,
+        res,
+      );
   }
 }
 
@@ -104,20 +119,37 @@ async function checkClusterState(fs: FuzzServer, t: ClusterTarget, reported: Set
     const name = rest.join('/');
     if (!resource || !WATCHED.has(resource)) continue;
     const problem = kubeObjectProblem(value);
-    if (problem) findings.add('state', `stored invalid ${resource} ${problem.split(':')[0]}`, `stored ${resource} ${ns}/${name.slice(0, 60)} fails the apiserver's validation: ${problem}`);
+    if (problem)
+      findings.add(
+        'state',
+        `stored invalid ${resource} ${problem.split(':')[0]}`,
+        `stored ${resource} ${ns}/${name.slice(0, 60)} fails the apiserver's validation: ${problem}`,
+      );
     const ours = (ns ?? '').startsWith('fz-') || name.startsWith('fz-');
-    const owned = Array.isArray(value?.metadata?.ownerReferences) && value.metadata.ownerReferences.some((o: any) => o?.controller === true && typeof o?.uid === 'string' && o.uid !== 'fz');
+    const owned =
+      Array.isArray(value?.metadata?.ownerReferences) &&
+      value.metadata.ownerReferences.some((o: any) => o?.controller === true && typeof o?.uid === 'string' && o.uid !== 'fz');
     const k = `${resource}/${ns ?? ''}/${name}`.toLowerCase();
-    if (ours && !owned && !reported.has(k) && !uncertain.has(k)) findings.add('state', `unreported ${resource}`, `stored though no 2xx answer reported it: ${resource} ${ns}/${name.slice(0, 80)}`);
+    if (ours && !owned && !reported.has(k) && !uncertain.has(k))
+      findings.add('state', `unreported ${resource}`, `stored though no 2xx answer reported it: ${resource} ${ns}/${name.slice(0, 80)}`);
   }
   const auth = { authorization: `Bearer ${t.token}`, accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' };
   for (const p of ['/api/v1/nodes', '/api/v1/pods', '/apis/apps/v1/deployments', '/api/v1/namespaces', `/api/v1/namespaces/${NAMESPACES[0]}/configmaps`]) {
     const r = await t.client.send({ method: 'GET', path: p, headers: auth });
-    if (r.status !== 200) findings.add('state', `list ${p}`, `after the run, GET ${p} (as kubectl get) answers ${r.outcome} ${r.status}: ${r.text.slice(0, 160)}`);
+    if (r.status !== 200)
+      findings.add('state', `list ${p}`, `after the run, GET ${p} (as kubectl get) answers ${r.outcome} ${r.status}: ${r.text.slice(0, 160)}`);
   }
-  for (const [label, headers] of [['no token', {}], ['a wrong token', { authorization: `Bearer ${'0'.repeat(64)}` }]] as const) {
+  for (const [label, headers] of [
+    ['no token', {}],
+    ['a wrong token', { authorization: `Bearer ${'0'.repeat(64)}` }],
+  ] as const) {
     const r = await t.client.send({ method: 'GET', path: '/api/v1/nodes', headers });
-    if (r.status !== 401) findings.add('auth', `cluster after run ${label}`, `after the run, the cluster API answers GET /api/v1/nodes with ${label}: ${r.outcome} ${r.status}, not 401`);
+    if (r.status !== 401)
+      findings.add(
+        'auth',
+        `cluster after run ${label}`,
+        `after the run, the cluster API answers GET /api/v1/nodes with ${label}: ${r.outcome} ${r.status}, not 401`,
+      );
   }
 }
 
@@ -193,18 +225,31 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
     if ((await health()).ok) {
       await checkClusterState(fs, t, reported, uncertain, findings);
       await confirmStalls(findings, fs);
-      await shrinkAll(findings, options.shrinkClasses ?? 12, (s) => replay(s, (f, sent, res) => judgeCluster(fs, f, sent, res), t.client), (s, muts) => ({
-        ...s,
-        wire: { ...s.wire, body: serialize(applyMutations(s.base!, muts)) },
-        mutations: muts,
-        labels: muts.map((m) => m.label),
-      }));
+      await shrinkAll(
+        findings,
+        options.shrinkClasses ?? 12,
+        (s) => replay(s, (f, sent, res) => judgeCluster(fs, f, sent, res), t.client),
+        (s, muts) => ({
+          ...s,
+          wire: { ...s.wire, body: serialize(applyMutations(s.base!, muts)) },
+          mutations: muts,
+          labels: muts.map((m) => m.label),
+        }),
+      );
       // The cluster must come back from its store: a stored object that breaks loading takes its API down for good.
-      const back = (await fs.restart(true)) && (await reconnect().then(() => true, () => false)) && (await health()).ok;
-      if (!back) findings.add('restart', 'cluster-final', 'after a clean restart at the end of the run, the server or the cluster API did not come back healthy');
+      const back =
+        (await fs.restart(true)) &&
+        (await reconnect().then(
+          () => true,
+          () => false,
+        )) &&
+        (await health()).ok;
+      if (!back)
+        findings.add('restart', 'cluster-final', 'after a clean restart at the end of the run, the server or the cluster API did not come back healthy');
       else {
         const arm = await armCall(fs.client, fs.token, 'GET', `${t.clusterId}?api-version=2022-11-01`);
-        if (arm.json?.properties?.provisioningState !== 'Succeeded') findings.add('state', 'cluster state', `after the run the cluster is ${arm.json?.properties?.provisioningState}`);
+        if (arm.json?.properties?.provisioningState !== 'Succeeded')
+          findings.add('state', 'cluster state', `after the run the cluster is ${arm.json?.properties?.provisioningState}`);
       }
     }
   } finally {

@@ -32,8 +32,18 @@ const meta = (rng: Rng, name: string) => ({ name, labels: { app: name, tier: rng
 const container = (rng: Rng) => ({ name: 'c', image: rng.pick(['nginx', 'busybox:1.36']), resources: { requests: { cpu: '10m', memory: '16Mi' } } });
 
 const KINDS: Kind[] = [
-  { resource: 'configmaps', prefix: '/api/v1', namespaced: true, body: (r, n) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(r, n), data: { key: 'value', other: String(r.int(0, 99)) } }) },
-  { resource: 'pods', prefix: '/api/v1', namespaced: true, body: (r, n) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(r, n), spec: { containers: [container(r)], restartPolicy: 'Always' } }) },
+  {
+    resource: 'configmaps',
+    prefix: '/api/v1',
+    namespaced: true,
+    body: (r, n) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(r, n), data: { key: 'value', other: String(r.int(0, 99)) } }),
+  },
+  {
+    resource: 'pods',
+    prefix: '/api/v1',
+    namespaced: true,
+    body: (r, n) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(r, n), spec: { containers: [container(r)], restartPolicy: 'Always' } }),
+  },
   {
     resource: 'deployments',
     prefix: '/apis/apps/v1',
@@ -42,33 +52,96 @@ const KINDS: Kind[] = [
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: meta(r, n),
-      spec: { replicas: r.int(0, 2), selector: { matchLabels: { app: n } }, template: { metadata: { labels: { app: n } }, spec: { containers: [container(r)] } } },
+      spec: {
+        replicas: r.int(0, 2),
+        selector: { matchLabels: { app: n } },
+        template: { metadata: { labels: { app: n } }, spec: { containers: [container(r)] } },
+      },
     }),
   },
-  { resource: 'services', prefix: '/api/v1', namespaced: true, body: (r, n) => ({ apiVersion: 'v1', kind: 'Service', metadata: meta(r, n), spec: { selector: { app: n }, ports: [{ port: r.pick([80, 443]), targetPort: 8080, protocol: 'TCP' }], type: 'ClusterIP' } }) },
+  {
+    resource: 'services',
+    prefix: '/api/v1',
+    namespaced: true,
+    body: (r, n) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: meta(r, n),
+      spec: { selector: { app: n }, ports: [{ port: r.pick([80, 443]), targetPort: 8080, protocol: 'TCP' }], type: 'ClusterIP' },
+    }),
+  },
   { resource: 'namespaces', prefix: '/api/v1', namespaced: false, body: (_r, n) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } }) },
-  { resource: 'nodes', prefix: '/api/v1', namespaced: false, body: (r, n) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: n, labels: { fuzz: 'yes' } }, spec: { podCIDR: `10.250.${r.int(0, 9)}.0/24` } }) },
+  {
+    resource: 'nodes',
+    prefix: '/api/v1',
+    namespaced: false,
+    body: (r, n) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: n, labels: { fuzz: 'yes' } }, spec: { podCIDR: `10.250.${r.int(0, 9)}.0/24` } }),
+  },
 ];
 
 /** Edits the apiserver must refuse (or survive), beside the generic ones. */
 function kubeMutation(rng: Rng, kind: Kind): Mutation {
   return rng.weighted<() => Mutation>([
-    [3, () => ({ path: ['metadata', 'name'], op: 'set', value: rng.pick(['../../etc', '..', 'a/b', 'UPPER', 'a_b', '-a', 'a.', 'x'.repeat(254), '', '%ZZ', '\u0000', 'é']), label: 'name' })],
+    [
+      3,
+      () => ({
+        path: ['metadata', 'name'],
+        op: 'set',
+        value: rng.pick(['../../etc', '..', 'a/b', 'UPPER', 'a_b', '-a', 'a.', 'x'.repeat(254), '', '%ZZ', '\u0000', 'é']),
+        label: 'name',
+      }),
+    ],
     [2, () => ({ path: ['metadata', 'labels'], op: 'set', value: { ['k'.repeat(rng.pick([64, 300, 1_000_000]))]: 'v' }, label: 'huge label key' })],
     [2, () => ({ path: ['metadata', 'labels'], op: 'set', value: { app: rng.pick(['v'.repeat(64), 'a b', '-x-', 'ü']) }, label: 'bad label value' })],
     [2, () => ({ path: ['metadata', 'annotations'], op: 'set', value: { big: 'a'.repeat(rng.pick([262_145, 2_500_000])) }, label: 'huge annotation' })],
-    [3, () => ({ path: ['metadata', 'ownerReferences'], op: 'set', value: rng.pick<Value>(['x', 1, [1], [null], [{}], { a: 1 }, [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: 'yes' }], [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'fz-a', uid: 'fz', controller: true }]]), label: 'ownerReferences' })],
+    [
+      3,
+      () => ({
+        path: ['metadata', 'ownerReferences'],
+        op: 'set',
+        value: rng.pick<Value>([
+          'x',
+          1,
+          [1],
+          [null],
+          [{}],
+          { a: 1 },
+          [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: 'yes' }],
+          [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'fz-a', uid: 'fz', controller: true }],
+        ]),
+        label: 'ownerReferences',
+      }),
+    ],
     [2, () => ({ path: ['metadata', 'finalizers'], op: 'set', value: rng.pick<Value>(['x', [1], ['kubernetes.io/x'], [null]]), label: 'finalizers' })],
     [2, () => ({ path: ['metadata', 'generateName'], op: 'set', value: rng.pick(['fz-', '../', 'x'.repeat(300)]), label: 'generateName' })],
-    [kind.resource === 'deployments' ? 6 : 1, () => ({ path: ['spec', 'replicas'], op: 'set', value: rng.pick<Value>([1_000_000_000, 2_147_483_648, 100_000, 5_000, -1, 1.5, '3', null, 1e308]), label: 'replicas' })],
-    [2, () => ({ path: kind.resource === 'deployments' ? ['spec', 'template', 'spec', 'containers'] : ['spec', 'containers'], op: 'set', value: rng.pick<Value>(['x', [], [{}], [{ name: 'c' }], [null], Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}`, image: 'x' }))]), label: 'containers' })],
+    [
+      kind.resource === 'deployments' ? 6 : 1,
+      () => ({
+        path: ['spec', 'replicas'],
+        op: 'set',
+        value: rng.pick<Value>([1_000_000_000, 2_147_483_648, 100_000, 5_000, -1, 1.5, '3', null, 1e308]),
+        label: 'replicas',
+      }),
+    ],
+    [
+      2,
+      () => ({
+        path: kind.resource === 'deployments' ? ['spec', 'template', 'spec', 'containers'] : ['spec', 'containers'],
+        op: 'set',
+        value: rng.pick<Value>(['x', [], [{}], [{ name: 'c' }], [null], Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}`, image: 'x' }))]),
+        label: 'containers',
+      }),
+    ],
     [1, () => ({ path: ['data'], op: 'set', value: deepJson(rng.pick([1_000, 5_000]), 'object'), label: 'deep object' })],
     [1, () => ({ path: ['metadata', 'namespace'], op: 'set', value: rng.pick(['kube-system', '../x', 'other']), label: 'namespace in body' })],
-    [2, () => {
-      const key = rng.pick(['__proto__', 'constructor', 'prototype']);
-      const path = rng.pick([[], ['metadata'], ['metadata', 'labels'], ['spec']]);
-      return { path, op: 'addKey', key, value: pollutionPayload(key), label: `own ${key} key at ${path.join('.') || '(body)'}` };
-    }],
+    [
+      2,
+      () => {
+        const key = rng.pick(['__proto__', 'constructor', 'prototype']);
+        const path = rng.pick([[], ['metadata'], ['metadata', 'labels'], ['spec']]);
+        return { path, op: 'addKey', key, value: pollutionPayload(key), label: `own ${key} key at ${path.join('.') || '(body)'}` };
+      },
+    ],
   ])();
 }
 
@@ -99,7 +172,21 @@ function hostileJsonPatch(rng: Rng): { body: Value; label: string } {
   return { body, label: `json patch: ${label}` };
 }
 
-const WATCH_PARAMS = ['resourceVersion=abc', 'resourceVersion=-1', 'resourceVersion=99999999999999999999', 'timeoutSeconds=abc', 'timeoutSeconds=-5', 'timeoutSeconds=1e309', 'labelSelector=a%20in%20(', 'labelSelector=%ZZ', 'fieldSelector=metadata.name%3D%3Dx', 'allowWatchBookmarks=true', 'resourceVersionMatch=NotOlderThan', 'sendInitialEvents=true', 'limit=-1'];
+const WATCH_PARAMS = [
+  'resourceVersion=abc',
+  'resourceVersion=-1',
+  'resourceVersion=99999999999999999999',
+  'timeoutSeconds=abc',
+  'timeoutSeconds=-5',
+  'timeoutSeconds=1e309',
+  'labelSelector=a%20in%20(',
+  'labelSelector=%ZZ',
+  'fieldSelector=metadata.name%3D%3Dx',
+  'allowWatchBookmarks=true',
+  'resourceVersionMatch=NotOlderThan',
+  'sendInitialEvents=true',
+  'limit=-1',
+];
 
 function path(kind: Kind, ns: string | undefined, name?: string, sub?: string): string {
   const base = kind.namespaced ? `${kind.prefix}/namespaces/${ns}/${kind.resource}` : `${kind.prefix}/${kind.resource}`;
@@ -124,9 +211,25 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
   const rng = Rng.derive(seed ^ 0x5eed, index);
   const kind = rng.weighted(KINDS.map((k) => [k.resource === 'nodes' ? 1 : k.resource === 'namespaces' ? 1 : 3, k] as const));
   const ns = rng.pick(NAMESPACES);
-  const name = kind.resource === 'namespaces' ? rng.pick([...NAMESPACES, SPARE_NAMESPACE]) : kind.resource === 'nodes' ? rng.pick(['fz-node0', 'fz-node1', ...ctx.nodes]) : rng.pick(NAMES);
-  const verb = rng.weighted<string>([[6, 'create'], [3, 'get'], [2, 'list'], [3, 'update'], [5, 'patch'], [2, 'delete'], [1, 'scale']]);
-  const headers: Record<string, string> = { authorization: `Bearer ${ctx.token}`, accept: rng.chance(0.2) ? 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' : 'application/json' };
+  const name =
+    kind.resource === 'namespaces'
+      ? rng.pick([...NAMESPACES, SPARE_NAMESPACE])
+      : kind.resource === 'nodes'
+        ? rng.pick(['fz-node0', 'fz-node1', ...ctx.nodes])
+        : rng.pick(NAMES);
+  const verb = rng.weighted<string>([
+    [6, 'create'],
+    [3, 'get'],
+    [2, 'list'],
+    [3, 'update'],
+    [5, 'patch'],
+    [2, 'delete'],
+    [1, 'scale'],
+  ]);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${ctx.token}`,
+    accept: rng.chance(0.2) ? 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' : 'application/json',
+  };
   const labels: string[] = [];
   let method = 'GET';
   let p = path(kind, ns, name);
@@ -140,7 +243,10 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
     method = 'PATCH';
     const type = rng.pick(PATCH_TYPES);
     headers['content-type'] = type;
-    base = type === 'application/json-patch+json' ? [{ op: 'add', path: '/metadata/labels/patched', value: String(rng.int(0, 9)) }] : { metadata: { labels: { patched: String(rng.int(0, 9)) } } };
+    base =
+      type === 'application/json-patch+json'
+        ? [{ op: 'add', path: '/metadata/labels/patched', value: String(rng.int(0, 9)) }]
+        : { metadata: { labels: { patched: String(rng.int(0, 9)) } } };
     if (type === 'application/apply-patch+yaml') base = kind.body(rng, name);
   } else if (verb === 'delete') {
     method = 'DELETE';
@@ -158,7 +264,15 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
   let body: string | undefined;
   const spoil = rng.weighted(onlySpoils(CLUSTER_SPOILS));
   if (spoil === 'body' && base !== undefined) {
-    mutations = Array.from({ length: rng.weighted([[6, 1], [3, 2]]) }, () => randomMutation(rng, base!));
+    mutations = Array.from(
+      {
+        length: rng.weighted([
+          [6, 1],
+          [3, 2],
+        ]),
+      },
+      () => randomMutation(rng, base!),
+    );
   } else if (spoil === 'kube' && base !== undefined && !Array.isArray(base)) {
     mutations = [kubeMutation(rng, kind)];
   } else if (spoil === 'patch') {
@@ -216,7 +330,15 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
     expectUnauthorized = true;
     labels.push(`auth: ${bad[0]}`);
   } else if (spoil === 'json') {
-    body = rng.pick(['{', 'null', '[]', '"x"', '{"metadata":', 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]', '\u0000\u0001protobuf']);
+    body = rng.pick([
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '{"metadata":',
+      'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      '\u0000\u0001protobuf',
+    ]);
     headers['content-type'] = rng.pick(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
     if (method === 'GET' || method === 'DELETE') (method = 'POST'), (p = path(kind, ns));
     labels.push(`body ${JSON.stringify(body.slice(0, 20))} as ${headers['content-type']}`);

@@ -7,7 +7,10 @@ import { HAVE_KUBECTL } from '../cluster/harness.js';
 import { runCrashRounds } from './crash.js';
 import { countFromEnv, seedFromEnv } from './prng.js';
 
-test('crash harness: SIGKILL at random moments, restart, nothing stuck, doubled, leaked or lost', { skip: !HAVE_KUBECTL && 'needs /usr/bin/kubectl', timeout: 600_000 }, async () => {
+test('crash harness: SIGKILL at random moments, restart, nothing stuck, doubled, leaked or lost', {
+  skip: !HAVE_KUBECTL && 'needs /usr/bin/kubectl',
+  timeout: 600_000,
+}, async () => {
   // A fixed seed, so the suite is reproducible; AKSEMU_FUZZ_SEED=random (or any seed) explores, as npm run soak does.
   const seed = seedFromEnv(3935452477);
   const rounds = countFromEnv('AKSEMU_FUZZ_KILLS', 5);
@@ -18,7 +21,10 @@ test('crash harness: SIGKILL at random moments, restart, nothing stuck, doubled,
   assert.ok(result.findings.ok, result.findings.report('crash harness'));
 });
 
-test('crash harness checks fire on faults written into the store after a kill', { skip: !HAVE_KUBECTL && 'needs /usr/bin/kubectl', timeout: 300_000 }, async () => {
+test('crash harness checks fire on faults written into the store after a kill', {
+  skip: !HAVE_KUBECTL && 'needs /usr/bin/kubectl',
+  timeout: 300_000,
+}, async () => {
   const doubled = await runCrashRounds({ seed: 1, rounds: 1, inject: 'double-address' });
   assert.match(doubled.findings.report('injected'), /held twice/);
   assert.match(doubled.findings.report('injected'), /leaked: owner .*-ghost/);

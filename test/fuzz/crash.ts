@@ -90,7 +90,11 @@ function inject(home: string, fault: InjectedFault): void {
   }
 }
 
-export async function runCrashRounds(options: { seed: number; rounds: number; inject?: InjectedFault }): Promise<{ findings: Findings; figures: CrashFigures; summary: string }> {
+export async function runCrashRounds(options: {
+  seed: number;
+  rounds: number;
+  inject?: InjectedFault;
+}): Promise<{ findings: Findings; figures: CrashFigures; summary: string }> {
   const findings = new Findings(options.seed);
   const figures: CrashFigures = { rounds: 0, operationsStarted: 0, ended: {}, kubectlObjects: 0, kubectlSurvived: 0, elapsedMs: 0 };
   const started = Date.now();
@@ -115,7 +119,10 @@ export async function runCrashRounds(options: { seed: number; rounds: number; in
       const kc = await kubeconfigFor(srv, clusterPath('keep'), scratch, kubeconfigs);
       for (const kind of ['configmap', 'deployment'] as const) {
         const name = `crash-${kind}-${round}`;
-        const args = kind === 'configmap' ? ['create', 'configmap', name, '--from-literal=round=' + round] : ['create', 'deployment', name, '--image=nginx', '--replicas=1'];
+        const args =
+          kind === 'configmap'
+            ? ['create', 'configmap', name, '--from-literal=round=' + round]
+            : ['create', 'deployment', name, '--image=nginx', '--replicas=1'];
         const res = await kubectl({ kubeconfig: kc, scratch }, args, 30_000);
         if (res.code === 0) objects.push({ cluster: 'keep', kind, name });
         else findings.add('state', `kubectl create ${kind}`, `kubectl ${args.join(' ')} failed before the kill: ${res.stderr.slice(0, 200)}`);
@@ -132,8 +139,12 @@ export async function runCrashRounds(options: { seed: number; rounds: number; in
       body.properties.agentPoolProfiles[0].count = rng.int(1, 3);
       begin('PUT', `${clusterPath(name)}?api-version=${AKS}`, body);
       alive.add(name);
-      begin('PUT', `${clusterPath('keep')}/agentPools/nodepool1?api-version=${AKS}`, { properties: { count: rng.int(1, 3), vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' } });
-      begin('PUT', `${clusterPath('keep')}/agentPools/p${round}?api-version=${AKS}`, { properties: { count: rng.int(1, 2), vmSize: 'Standard_DS2_v2', mode: 'User', osType: 'Linux' } });
+      begin('PUT', `${clusterPath('keep')}/agentPools/nodepool1?api-version=${AKS}`, {
+        properties: { count: rng.int(1, 3), vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' },
+      });
+      begin('PUT', `${clusterPath('keep')}/agentPools/p${round}?api-version=${AKS}`, {
+        properties: { count: rng.int(1, 2), vmSize: 'Standard_DS2_v2', mode: 'User', osType: 'Linux' },
+      });
       if (round > 0 && rng.chance(0.7)) begin('DELETE', `${clusterPath('keep')}/agentPools/p${round - 1}?api-version=${AKS}`);
       const victim = [...alive].filter((c) => c !== 'keep' && c !== name);
       if (victim.length > 0 && rng.chance(0.6)) {
@@ -144,7 +155,11 @@ export async function runCrashRounds(options: { seed: number; rounds: number; in
       begin('PUT', `${g}/providers/Microsoft.Resources/deployments/d${round}?api-version=2021-04-01`, templateBody(rng));
       begin('PUT', `${g}/providers/Microsoft.Network/networkInterfaces/nic${round}?api-version=2022-07-01`, {
         location: 'eastus',
-        properties: { ipConfigurations: [{ name: 'ipconfig1', properties: { subnet: { id: `${g}/providers/Microsoft.Network/virtualNetworks/fz-tvnet5${round % 10}/subnets/sub2` } } }] },
+        properties: {
+          ipConfigurations: [
+            { name: 'ipconfig1', properties: { subnet: { id: `${g}/providers/Microsoft.Network/virtualNetworks/fz-tvnet5${round % 10}/subnets/sub2` } } },
+          ],
+        },
       });
       // 3. SIGKILL at a seeded moment: before some answers, between them, or while the work runs.
       // Some answers first (so operations are recorded and running), then a little more time.
@@ -164,29 +179,39 @@ export async function runCrashRounds(options: { seed: number; rounds: number; in
         await new Promise((r) => setTimeout(r, 100));
         store = readStore(home);
       }
-      for (const op of unfinishedOperations(store.entries)) findings.add('state', `stuck ${op.value?.kind}`, `round ${round}: operation ${op.value?.kind} still ${op.value?.status} 15 s after the restart`);
-      for (const p of [...allocationProblems(store.entries), ...nodeProblems(store.entries)]) findings.add('state', `round addresses ${p.split(':')[0]}`, `round ${round}: ${p}`);
+      for (const op of unfinishedOperations(store.entries))
+        findings.add('state', `stuck ${op.value?.kind}`, `round ${round}: operation ${op.value?.kind} still ${op.value?.status} 15 s after the restart`);
+      for (const p of [...allocationProblems(store.entries), ...nodeProblems(store.entries)])
+        findings.add('state', `round addresses ${p.split(':')[0]}`, `round ${round}: ${p}`);
       await checkAddresses(srv, round, findings);
       // 6. The kubectl objects made before any kill are all still there; nodes and pods hold distinct IPs.
       const kc2 = await kubeconfigFor(srv, clusterPath('keep'), scratch, kubeconfigs);
       await checkClusterIps({ kubeconfig: kc2, scratch }, round, findings);
       for (const o of objects) {
         const res = await kubectl({ kubeconfig: kc2, scratch }, ['get', o.kind, o.name, '-o', 'name'], 30_000);
-        if (res.code !== 0) findings.add('state', `lost ${o.kind}`, `round ${round}: ${o.kind} ${o.name}, created by kubectl before a kill, is gone after the restart: ${res.stderr.slice(0, 160)}`);
+        if (res.code !== 0)
+          findings.add(
+            'state',
+            `lost ${o.kind}`,
+            `round ${round}: ${o.kind} ${o.name}, created by kubectl before a kill, is gone after the restart: ${res.stderr.slice(0, 160)}`,
+          );
       }
     }
     const final = readStore(home);
     for (const e of final.entries) if (e.key.startsWith('aksemu:operations/')) figures.ended[e.value.status] = (figures.ended[e.value.status] ?? 0) + 1;
     figures.kubectlObjects = objects.length;
     const kc = await kubeconfigFor(srv, clusterPath('keep'), scratch, kubeconfigs);
-    for (const o of objects) if ((await kubectl({ kubeconfig: kc, scratch }, ['get', o.kind, o.name, '-o', 'name'], 30_000)).code === 0) figures.kubectlSurvived++;
+    for (const o of objects)
+      if ((await kubectl({ kubeconfig: kc, scratch }, ['get', o.kind, o.name, '-o', 'name'], 30_000)).code === 0) figures.kubectlSurvived++;
   } finally {
     await kill(srv);
     rmSync(home, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
   figures.elapsedMs = Date.now() - started;
-  const ended = Object.entries(figures.ended).map(([k, v]) => `${k} ${v}`).join(', ');
+  const ended = Object.entries(figures.ended)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const summary = `crash harness: ${figures.rounds} SIGKILL rounds in ${(figures.elapsedMs / 1000).toFixed(1)} s — ${figures.operationsStarted} operations started; operations ended: ${ended}; kubectl objects survived ${figures.kubectlSurvived}/${figures.kubectlObjects}`;
   return { findings, figures, summary };
 }
@@ -208,14 +233,21 @@ async function checkAddresses(srv: Running, round: number, findings: Findings): 
   for (const nic of nics.json?.value ?? []) {
     for (const ipc of nic.properties?.ipConfigurations ?? []) {
       const k = `${String(ipc.properties?.subnet?.id).toLowerCase()}|${ipc.properties?.privateIPAddress}`;
-      if (seen.has(k) && seen.get(k) !== nic.id) findings.add('state', 'NIC address twice', `round ${round}: ${ipc.properties?.privateIPAddress} held by ${seen.get(k)} and ${nic.id}`);
+      if (seen.has(k) && seen.get(k) !== nic.id)
+        findings.add('state', 'NIC address twice', `round ${round}: ${ipc.properties?.privateIPAddress} held by ${seen.get(k)} and ${nic.id}`);
       seen.set(k, nic.id);
     }
   }
-  const clusters = await armCall(srv.client, srv.token, 'GET', `/subscriptions/${srv.sub}/providers/Microsoft.ContainerService/managedClusters?api-version=${AKS}`);
+  const clusters = await armCall(
+    srv.client,
+    srv.token,
+    'GET',
+    `/subscriptions/${srv.sub}/providers/Microsoft.ContainerService/managedClusters?api-version=${AKS}`,
+  );
   for (const c of clusters.json?.value ?? []) {
     const state = c.properties?.provisioningState;
-    if (!['Succeeded', 'Failed', 'Canceled'].includes(state)) findings.add('state', `cluster ${state}`, `round ${round}: cluster ${c.name} is ${state} after the operations ended`);
+    if (!['Succeeded', 'Failed', 'Canceled'].includes(state))
+      findings.add('state', `cluster ${state}`, `round ${round}: cluster ${c.name} is ${state} after the operations ended`);
   }
 }
 
@@ -223,7 +255,16 @@ async function checkAddresses(srv: Running, round: number, findings: Findings): 
 async function checkClusterIps(env: { kubeconfig: string; scratch: string }, round: number, findings: Findings): Promise<void> {
   for (const [what, args] of [
     ['node', ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.addresses[?(@.type=="InternalIP")].address}{"\\n"}{end}']],
-    ['pod', ['get', 'pods', '-A', '-o', 'jsonpath={range .items[?(@.status.podIP)]}{.metadata.namespace}/{.metadata.name} {.spec.hostNetwork} {.status.podIP}{"\\n"}{end}']],
+    [
+      'pod',
+      [
+        'get',
+        'pods',
+        '-A',
+        '-o',
+        'jsonpath={range .items[?(@.status.podIP)]}{.metadata.namespace}/{.metadata.name} {.spec.hostNetwork} {.status.podIP}{"\\n"}{end}',
+      ],
+    ],
   ] as const) {
     const res = await kubectl(env, [...args], 30_000);
     if (res.code !== 0) {

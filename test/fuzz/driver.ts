@@ -62,7 +62,10 @@ export async function drive(c: Campaign, findings: Findings, figures: Figures): 
       // Requests cut off by a server that died or stalled are that failure's symptoms, reported with it.
       if (health.ok || answers[k]!.outcome === 'response') c.judge(s, answers[k]!);
     });
-    if (process.env['AKSEMU_FUZZ_VERBOSE']) console.error(`${c.name} #${from + sents.length}: ${JSON.stringify({ ...figures, slowest: figures.slowest.slice(0, 3) })} ${health.ok ? '' : JSON.stringify(health)}`);
+    if (process.env['AKSEMU_FUZZ_VERBOSE'])
+      console.error(
+        `${c.name} #${from + sents.length}: ${JSON.stringify({ ...figures, slowest: figures.slowest.slice(0, 3) })} ${health.ok ? '' : JSON.stringify(health)}`,
+      );
     if (health.ok) continue;
     figures.crashes += health.kind === 'pollution' ? 0 : 1;
     if (++recoveries > MAX_RECOVERIES || !(await c.recover(health.detail))) {
@@ -71,7 +74,12 @@ export async function drive(c: Campaign, findings: Findings, figures: Figures): 
     }
     figures.restarts++;
     const culprit = await isolate(c, sents);
-    findings.add(health.kind, `${health.detail} ${culprit?.template ?? ''}`, `${health.detail} after ${culprit ? `request #${culprit.index}` : `one of requests #${from}–#${from + sents.length - 1} (not reproduced one at a time)`}`, culprit);
+    findings.add(
+      health.kind,
+      `${health.detail} ${culprit?.template ?? ''}`,
+      `${health.detail} after ${culprit ? `request #${culprit.index}` : `one of requests #${from}–#${from + sents.length - 1} (not reproduced one at a time)`}`,
+      culprit,
+    );
     if (!(await c.health()).ok && !(await c.recover('after isolating'))) break;
   }
   figures.elapsedMs = Date.now() - started;

@@ -51,11 +51,17 @@ export function kubeObjectProblem(obj: any): string | undefined {
   if (m.ownerReferences !== undefined) {
     if (!Array.isArray(m.ownerReferences)) return 'metadata.ownerReferences: not a list';
     for (const r of m.ownerReferences) {
-      if (!r || typeof r !== 'object' || ['apiVersion', 'kind', 'name', 'uid'].some((f) => typeof r[f] !== 'string' || r[f] === '')) return 'metadata.ownerReferences: invalid reference';
+      if (!r || typeof r !== 'object' || ['apiVersion', 'kind', 'name', 'uid'].some((f) => typeof r[f] !== 'string' || r[f] === ''))
+        return 'metadata.ownerReferences: invalid reference';
       if (r.controller !== undefined && typeof r.controller !== 'boolean') return 'metadata.ownerReferences: controller not a boolean';
     }
   }
   const replicas = obj?.spec?.replicas;
-  if (kind === 'Deployment' && replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0 || replicas > 2_147_483_647)) return `spec.replicas: invalid ${JSON.stringify(replicas)}`;
+  if (
+    kind === 'Deployment' &&
+    replicas !== undefined &&
+    (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0 || replicas > 2_147_483_647)
+  )
+    return `spec.replicas: invalid ${JSON.stringify(replicas)}`;
   return undefined;
 }

@@ -8,7 +8,10 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** Text spliced into the serialized body verbatim. */
 export class Raw {
-  constructor(readonly text: string, readonly label: string) {}
+  constructor(
+    readonly text: string,
+    readonly label: string,
+  ) {}
 }
 
 export type Value = Json | Raw | Value[] | { [key: string]: Value };
@@ -60,7 +63,27 @@ export function hostileValue(rng: Rng): Value {
     [2, () => rng.pick([true, false])],
     [4, () => rng.pick([-1, 0, 1.5, -2147483649, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, 1e21, 5e-324, 1_000_000_000])],
     [3, () => rng.pick(['', ' ', 'undefined', 'null', 'NaN', '-1', '0x10', '1e999', 'true', '[]', '{}'])],
-    [3, () => rng.pick(['../../etc', '..', '.', 'a/b', '%2F', '%ZZ', 'a%00b', '\u0000', '\n', '<script>', "' OR 1=1 --", '${jndi:x}', '[concat(\'a\')]', '\u202e', 'ÆØÅ'])],
+    [
+      3,
+      () =>
+        rng.pick([
+          '../../etc',
+          '..',
+          '.',
+          'a/b',
+          '%2F',
+          '%ZZ',
+          'a%00b',
+          '\u0000',
+          '\n',
+          '<script>',
+          "' OR 1=1 --",
+          '${jndi:x}',
+          "[concat('a')]",
+          '\u202e',
+          'ÆØÅ',
+        ]),
+    ],
     [1, () => longString(rng)],
     [2, () => rng.pick<Value>([[], {}, [null], [[]], [{}], { '': 1 }])],
     [1, () => new Raw('1'.repeat(400), '400-digit number')],
@@ -82,7 +105,12 @@ export function paths(value: Value, prefix: PathStep[] = [], out: PathStep[][] =
 }
 
 export function pathText(path: PathStep[]): string {
-  return path.length === 0 ? '(body)' : path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  return path.length === 0
+    ? '(body)'
+    : path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+        .join('')
+        .replace(/^\./, '');
 }
 
 /** A random mutation somewhere in value. */
@@ -90,7 +118,12 @@ export function randomMutation(rng: Rng, value: Value): Mutation {
   const all = paths(value);
   const path = rng.pick(all);
   const at = pathText(path);
-  const kind = rng.weighted<'set' | 'delete' | 'proto' | 'extra'>([[6, 'set'], [2, 'delete'], [2, 'proto'], [1, 'extra']]);
+  const kind = rng.weighted<'set' | 'delete' | 'proto' | 'extra'>([
+    [6, 'set'],
+    [2, 'delete'],
+    [2, 'proto'],
+    [1, 'extra'],
+  ]);
   if (kind === 'delete' && path.length > 0) return { path, op: 'delete', label: `delete ${at}` };
   if (kind === 'proto') {
     // At an object's level: an own __proto__/constructor/prototype key with a pollution payload.

@@ -64,7 +64,8 @@ export class Findings {
     const lines = [`${title}: ${this.failures.size} failure class(es), seed ${this.seed} (replay with AKSEMU_FUZZ_SEED=${this.seed})`];
     for (const f of this.failures.values()) {
       lines.push(`- [${f.kind}] ${f.detail} ×${f.count}`);
-      if (f.templates.size > 0) lines.push(`    routes: ${[...f.templates].slice(0, 6).join(' | ')}${f.templates.size > 6 ? ` (+${f.templates.size - 6})` : ''}`);
+      if (f.templates.size > 0)
+        lines.push(`    routes: ${[...f.templates].slice(0, 6).join(' | ')}${f.templates.size > 6 ? ` (+${f.templates.size - 6})` : ''}`);
       const repro = f.minimal ?? f.example;
       if (repro) lines.push(`    request #${repro.index}${f.minimal ? ' (shrunk)' : ''}: ${describeSent(repro)}`);
       if (f.response) lines.push(`    answer: ${f.response.outcome} ${f.response.status} in ${f.response.ms} ms ${oneLine(f.response.text, 200)}`);
@@ -114,7 +115,10 @@ export function newFigures(): Figures {
 export function count(fig: Figures, res: WireResponse, sent?: Sent): void {
   fig.requests++;
   if (sent && (fig.slowest.length < 8 || res.ms > fig.slowest[fig.slowest.length - 1]!.ms)) {
-    fig.slowest.push({ ms: Math.round(res.ms), what: `#${sent.index} ${sent.template} ${sent.labels.join('; ').slice(0, 100)} → ${res.outcome} ${res.status}` });
+    fig.slowest.push({
+      ms: Math.round(res.ms),
+      what: `#${sent.index} ${sent.template} ${sent.labels.join('; ').slice(0, 100)} → ${res.outcome} ${res.status}`,
+    });
     fig.slowest.sort((a, b) => b.ms - a.ms).splice(8);
   }
   fig.maxMs = Math.max(fig.maxMs, res.ms);

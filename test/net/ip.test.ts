@@ -209,9 +209,7 @@ describe('Cidr', () => {
   });
 
   test('property: overlap is symmetric and matches interval intersection', () => {
-    const cidr4 = fc
-      .tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 }))
-      .map(([v, p]) => Cidr.of(4, BigInt(v), p));
+    const cidr4 = fc.tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 })).map(([v, p]) => Cidr.of(4, BigInt(v), p));
     fc.assert(
       fc.property(cidr4, cidr4, (a, b) => {
         const intersects = a.first.value <= b.last.value && b.first.value <= a.last.value;

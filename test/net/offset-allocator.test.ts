@@ -127,7 +127,10 @@ describe('OffsetAllocator', () => {
           assert.equal(a.used, model.size);
           assert.equal(a.free, size - model.size);
         }
-        assert.deepEqual([...a.usedOffsets()], [...model].sort((x, y) => x - y));
+        assert.deepEqual(
+          [...a.usedOffsets()],
+          [...model].sort((x, y) => x - y),
+        );
         for (let i = 0; i < size + 2; i++) assert.equal(a.isUsed(i), model.has(i));
       }),
       { numRuns: 200 },

@@ -23,7 +23,17 @@ describe('NSGs and route tables through @azure/arm-network', () => {
         {
           location: 'eastus',
           securityRules: [
-            { name: 'ssh', protocol: 'Tcp', access: 'Allow', direction: 'Inbound', priority: 100, sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '22' },
+            {
+              name: 'ssh',
+              protocol: 'Tcp',
+              access: 'Allow',
+              direction: 'Inbound',
+              priority: 100,
+              sourceAddressPrefix: '*',
+              sourcePortRange: '*',
+              destinationAddressPrefix: '*',
+              destinationPortRange: '22',
+            },
           ],
         },
         POLL,
@@ -49,7 +59,16 @@ describe('NSGs and route tables through @azure/arm-network', () => {
         'rg',
         'nsg1',
         'https',
-        { protocol: 'Tcp', access: 'Allow', direction: 'Inbound', priority: 110, sourceAddressPrefix: 'Internet', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '443' },
+        {
+          protocol: 'Tcp',
+          access: 'Allow',
+          direction: 'Inbound',
+          priority: 110,
+          sourceAddressPrefix: 'Internet',
+          sourcePortRange: '*',
+          destinationAddressPrefix: '*',
+          destinationPortRange: '443',
+        },
         POLL,
       );
       assert.equal(https.provisioningState, 'Succeeded');
@@ -58,19 +77,58 @@ describe('NSGs and route tables through @azure/arm-network', () => {
       assert.deepEqual(rules, ['ssh', 'https']);
 
       const clash = await restError(
-        env.network.securityRules.beginCreateOrUpdateAndWait('rg', 'nsg1', 'dup', { protocol: '*', access: 'Deny', direction: 'Inbound', priority: 110, sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' }, POLL),
+        env.network.securityRules.beginCreateOrUpdateAndWait(
+          'rg',
+          'nsg1',
+          'dup',
+          {
+            protocol: '*',
+            access: 'Deny',
+            direction: 'Inbound',
+            priority: 110,
+            sourceAddressPrefix: '*',
+            sourcePortRange: '*',
+            destinationAddressPrefix: '*',
+            destinationPortRange: '*',
+          },
+          POLL,
+        ),
       );
       assert.equal(clash.code, 'SecurityRuleConflict');
       const badPriority = await restError(
-        env.network.securityRules.beginCreateOrUpdateAndWait('rg', 'nsg1', 'low', { protocol: '*', access: 'Deny', direction: 'Inbound', priority: 50, sourceAddressPrefix: '*', sourcePortRange: '*', destinationAddressPrefix: '*', destinationPortRange: '*' }, POLL),
+        env.network.securityRules.beginCreateOrUpdateAndWait(
+          'rg',
+          'nsg1',
+          'low',
+          {
+            protocol: '*',
+            access: 'Deny',
+            direction: 'Inbound',
+            priority: 50,
+            sourceAddressPrefix: '*',
+            sourcePortRange: '*',
+            destinationAddressPrefix: '*',
+            destinationPortRange: '*',
+          },
+          POLL,
+        ),
       );
       assert.equal(badPriority.code, 'SecurityRuleInvalidPriority');
 
       // Associate through a subnet PUT (az network vnet subnet update --network-security-group).
-      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 'nodes', { addressPrefix: '10.0.0.0/24', networkSecurityGroup: { id: nsgId } }, POLL);
+      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        'nodes',
+        { addressPrefix: '10.0.0.0/24', networkSecurityGroup: { id: nsgId } },
+        POLL,
+      );
       assert.equal(subnet.networkSecurityGroup?.id, nsgId);
       const associated = await env.network.networkSecurityGroups.get('rg', 'nsg1');
-      assert.deepEqual(associated.subnets?.map((s) => s.id), [`${vnetId(env, 'v')}/subnets/nodes`]);
+      assert.deepEqual(
+        associated.subnets?.map((s) => s.id),
+        [`${vnetId(env, 'v')}/subnets/nodes`],
+      );
 
       const inUse = await restError(env.network.networkSecurityGroups.beginDeleteAndWait('rg', 'nsg1', POLL));
       assert.equal(inUse.code, 'InUseNetworkSecurityGroupCannotBeDeleted');
@@ -93,7 +151,10 @@ describe('NSGs and route tables through @azure/arm-network', () => {
       await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 'nodes', { addressPrefix: '10.0.0.0/24' }, POLL);
       assert.equal((await env.network.networkSecurityGroups.get('rg', 'nsg1')).subnets, undefined);
       await env.network.securityRules.beginDeleteAndWait('rg', 'nsg1', 'ssh', POLL);
-      assert.deepEqual((await env.network.networkSecurityGroups.get('rg', 'nsg1')).securityRules!.map((r) => r.name), ['https']);
+      assert.deepEqual(
+        (await env.network.networkSecurityGroups.get('rg', 'nsg1')).securityRules!.map((r) => r.name),
+        ['https'],
+      );
       await env.network.networkSecurityGroups.beginDeleteAndWait('rg', 'nsg1', POLL);
       assert.equal((await restError(env.network.networkSecurityGroups.get('rg', 'nsg1'))).code, 'ResourceNotFound');
     }));
@@ -112,19 +173,36 @@ describe('NSGs and route tables through @azure/arm-network', () => {
       assert.equal(table.disableBgpRoutePropagation, false);
       assert.equal(table.routes![0]!.id, `${tableId}/routes/default`);
 
-      const route = await env.network.routes.beginCreateOrUpdateAndWait('rg', 'rt1', 'aks-node-0', { addressPrefix: '10.244.0.0/24', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.0.0.5' }, POLL);
+      const route = await env.network.routes.beginCreateOrUpdateAndWait(
+        'rg',
+        'rt1',
+        'aks-node-0',
+        { addressPrefix: '10.244.0.0/24', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.0.0.5' },
+        POLL,
+      );
       assert.equal(route.provisioningState, 'Succeeded');
       assert.equal(route.nextHopIpAddress, '10.0.0.5');
       const names: string[] = [];
       for await (const r of env.network.routes.list('rg', 'rt1')) names.push(r.name!);
       assert.deepEqual(names, ['default', 'aks-node-0']);
 
-      const noHop = await restError(env.network.routes.beginCreateOrUpdateAndWait('rg', 'rt1', 'bad', { addressPrefix: '10.9.0.0/24', nextHopType: 'VirtualAppliance' }, POLL));
+      const noHop = await restError(
+        env.network.routes.beginCreateOrUpdateAndWait('rg', 'rt1', 'bad', { addressPrefix: '10.9.0.0/24', nextHopType: 'VirtualAppliance' }, POLL),
+      );
       assert.equal(noHop.code, 'InvalidRouteNextHop');
 
-      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 'nodes', { addressPrefix: '10.0.0.0/24', routeTable: { id: tableId } }, POLL);
+      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        'nodes',
+        { addressPrefix: '10.0.0.0/24', routeTable: { id: tableId } },
+        POLL,
+      );
       assert.equal(subnet.routeTable?.id, tableId);
-      assert.deepEqual((await env.network.routeTables.get('rg', 'rt1')).subnets?.map((s) => s.id), [`${vnetId(env, 'v')}/subnets/nodes`]);
+      assert.deepEqual(
+        (await env.network.routeTables.get('rg', 'rt1')).subnets?.map((s) => s.id),
+        [`${vnetId(env, 'v')}/subnets/nodes`],
+      );
 
       const inUse = await restError(env.network.routeTables.beginDeleteAndWait('rg', 'rt1', POLL));
       assert.equal(inUse.code, 'InUseRouteTableCannotBeDeleted');

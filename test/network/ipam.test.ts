@@ -34,7 +34,13 @@ const nicId = (name: string) => `${MC}/providers/Microsoft.Network/networkInterf
 function seed(store: Store): void {
   store.transaction(() => {
     for (const id of [RG, MC]) {
-      store.put(id, { id, name: id.split('/').pop(), type: 'Microsoft.Resources/resourceGroups', location: 'eastus', properties: { provisioningState: 'Succeeded' } });
+      store.put(id, {
+        id,
+        name: id.split('/').pop(),
+        type: 'Microsoft.Resources/resourceGroups',
+        location: 'eastus',
+        properties: { provisioningState: 'Succeeded' },
+      });
     }
     putVirtualNetwork(store, {
       id: VNET,
@@ -117,7 +123,12 @@ describe('ipam', () => {
       }
       assert.deepEqual(allocateAddresses(store, NODES, 'outer', 1), ['10.0.1.6']);
     });
-    assert.deepEqual(addressesInUse(store, NODES).map((u) => u.owner).sort(), ['first', 'next', 'outer']);
+    assert.deepEqual(
+      addressesInUse(store, NODES)
+        .map((u) => u.owner)
+        .sort(),
+      ['first', 'next', 'outer'],
+    );
   });
 
   test('a NIC write that fails half-way, in a transaction that goes on to commit, leaves the pool as the store has it', () => {
@@ -127,13 +138,22 @@ describe('ipam', () => {
       // n1 gives back .5 in memory, then asks for three dynamic addresses where two are free.
       const dynamic = (name: string) => ({ name, properties: { subnet: { id: SMALL } } });
       assert.throws(
-        () => writeNetworkInterface(store, nicId('n1'), { location: 'eastus', properties: { ipConfigurations: [dynamic('a'), dynamic('b'), dynamic('c')] } }, 'Succeeded'),
+        () =>
+          writeNetworkInterface(
+            store,
+            nicId('n1'),
+            { location: 'eastus', properties: { ipConfigurations: [dynamic('a'), dynamic('b'), dynamic('c')] } },
+            'Succeeded',
+          ),
         AddressSpaceExhaustedError,
       );
     });
     // .5 is still n1's on disk, so it must not be handed out.
     assert.deepEqual(allocateAddresses(store, SMALL, 'x', 1), ['10.0.2.6']);
-    assert.deepEqual(addressesInUse(store, SMALL).map((u) => `${u.owner.split('/').pop()}:${u.address}`), ['n0:10.0.2.4', 'n1:10.0.2.5', 'x:10.0.2.6']);
+    assert.deepEqual(
+      addressesInUse(store, SMALL).map((u) => `${u.owner.split('/').pop()}:${u.address}`),
+      ['n0:10.0.2.4', 'n1:10.0.2.5', 'x:10.0.2.6'],
+    );
   });
 
   test('after a restart the pools are rebuilt from the store', () => {
@@ -147,7 +167,10 @@ describe('ipam', () => {
     assert.equal(subnetInfo(store, NODES)!.ipsInUse, 5);
     assert.deepEqual(allocateAddresses(store, NODES, 'b', 2), ['10.0.1.9', '10.0.1.10']);
     const nic = store.get<NetworkInterface>(nicId('n1'))!;
-    assert.deepEqual(nic.properties.ipConfigurations.map((c) => c.properties.privateIPAddress), ['10.0.1.6', '10.0.1.7', '10.0.1.8']);
+    assert.deepEqual(
+      nic.properties.ipConfigurations.map((c) => c.properties.privateIPAddress),
+      ['10.0.1.6', '10.0.1.7', '10.0.1.8'],
+    );
   });
 
   test('putNic: primary first, secondaries after (Azure CNI pod IPs), back-references, kubenet tags, releaseOwner', () => {
@@ -169,7 +192,10 @@ describe('ipam', () => {
     assert.equal(info.ipsInUse, 4);
     assert.deepEqual(info.kubenetClusterIds, ['/subscriptions/x/cluster1']);
     assert.equal(subnetInfo(store, NODES, { excludeOwnerPrefix: MC.toLowerCase() })!.ipsInUse, 0);
-    assert.deepEqual(addressesInUse(store, NODES).map((u) => u.ipConfigurationId?.split('/').pop()), ['ipconfig1', 'ipconfig2', 'ipconfig3', 'ipconfig4']);
+    assert.deepEqual(
+      addressesInUse(store, NODES).map((u) => u.ipConfigurationId?.split('/').pop()),
+      ['ipconfig1', 'ipconfig2', 'ipconfig3', 'ipconfig4'],
+    );
 
     // Addresses another owner holds cannot be put on a NIC.
     allocateAddresses(store, NODES, 'someone', 1);
@@ -191,7 +217,11 @@ describe('ipam', () => {
   });
 
   test('subnetInfo: the model view of the VNet, delegations, external resources, route table; undefined when missing', () => {
-    addServiceAssociationLink(store, SMALL, { name: 'aci', linkedResourceType: 'Microsoft.ContainerInstance/containerGroups', link: `${RG}/providers/Microsoft.ContainerInstance/containerGroups/cg` });
+    addServiceAssociationLink(store, SMALL, {
+      name: 'aci',
+      linkedResourceType: 'Microsoft.ContainerInstance/containerGroups',
+      link: `${RG}/providers/Microsoft.ContainerInstance/containerGroups/cg`,
+    });
     const table = putRouteTable(store, {
       id: `${MC}/providers/Microsoft.Network/routeTables/aks-agentpool-12345678-routetable`,
       location: 'eastus',

@@ -76,14 +76,19 @@ describe('networkInterfaces through @azure/arm-network', () => {
       assert.equal((await restError(env.network.networkInterfaces.get('rg', 'nic5'))).code, 'ResourceNotFound');
 
       const subnet = await env.network.subnets.get('rg', 'v', 'nodes');
-      assert.deepEqual(
-        subnet.ipConfigurations!.map((c) => c.id!.split('/networkInterfaces/')[1]).sort(),
-        ['nic1/ipConfigurations/ipconfig1', 'nic2/ipConfigurations/ipconfig1', 'nic3/ipConfigurations/ipconfig1', 'nic4/ipConfigurations/ipconfig1'],
-      );
+      assert.deepEqual(subnet.ipConfigurations!.map((c) => c.id!.split('/networkInterfaces/')[1]).sort(), [
+        'nic1/ipConfigurations/ipconfig1',
+        'nic2/ipConfigurations/ipconfig1',
+        'nic3/ipConfigurations/ipconfig1',
+        'nic4/ipConfigurations/ipconfig1',
+      ]);
 
       const inUse = await restError(env.network.subnets.beginDeleteAndWait('rg', 'v', 'nodes', POLL));
       assert.equal(inUse.code, 'InUseSubnetCannotBeDeleted');
-      assert.match(inUse.message, /^Subnet nodes is in use by \/subscriptions\/.+\/networkInterfaces\/nic\d\/ipConfigurations\/ipconfig1 and cannot be deleted\. In order to delete the subnet, delete all the resources within the subnet\. See aka\.ms\/deletesubnet\.$/);
+      assert.match(
+        inUse.message,
+        /^Subnet nodes is in use by \/subscriptions\/.+\/networkInterfaces\/nic\d\/ipConfigurations\/ipconfig1 and cannot be deleted\. In order to delete the subnet, delete all the resources within the subnet\. See aka\.ms\/deletesubnet\.$/,
+      );
 
       // Deleting nic2 frees .5, which the next dynamic NIC takes (lowest free first).
       await env.network.networkInterfaces.beginDeleteAndWait('rg', 'nic2', POLL);
@@ -102,16 +107,26 @@ describe('networkInterfaces through @azure/arm-network', () => {
         },
         POLL,
       );
-      assert.deepEqual(updated.ipConfigurations!.map((c) => [c.name, c.privateIPAddress, c.primary]), [
-        ['ipconfig1', '10.0.1.4', true],
-        ['ipconfig2', '10.0.1.7', false],
-      ]);
+      assert.deepEqual(
+        updated.ipConfigurations!.map((c) => [c.name, c.privateIPAddress, c.primary]),
+        [
+          ['ipconfig1', '10.0.1.4', true],
+          ['ipconfig2', '10.0.1.7', false],
+        ],
+      );
       const list: string[] = [];
       for await (const n of env.network.networkInterfaces.list('rg')) list.push(n.name!);
       assert.deepEqual(list.sort(), ['nic1', 'nic3', 'nic4', 'nic6']);
 
       // A vnet PUT that leaves out a subnet in use is refused, and changes nothing.
-      const dropped = await restError(env.network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'v', { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [] }, POLL));
+      const dropped = await restError(
+        env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+          'rg',
+          'v',
+          { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [] },
+          POLL,
+        ),
+      );
       assert.equal(dropped.code, 'InUseSubnetCannotBeDeleted');
       assert.equal((await env.network.subnets.get('rg', 'v', 'nodes')).ipConfigurations?.length, 5);
     }));
@@ -121,7 +136,10 @@ describe('networkInterfaces through @azure/arm-network', () => {
       await vnet(env);
       const nics = await Promise.all(Array.from({ length: 12 }, (_, i) => nic(env, `p${i}`)));
       const addresses = nics.map(address).sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3]));
-      assert.deepEqual(addresses, Array.from({ length: 12 }, (_, i) => `10.0.1.${i + 4}`));
+      assert.deepEqual(
+        addresses,
+        Array.from({ length: 12 }, (_, i) => `10.0.1.${i + 4}`),
+      );
     }));
 
   test('restart keeps the vnet and every NIC address; allocation continues where it was', () =>
@@ -142,7 +160,7 @@ describe('networkInterfaces through @azure/arm-network', () => {
       assert.equal(anonymous.status, 401);
     }));
 
-  test('deleting a resource group releases the addresses its NICs held in another group\'s subnet', () =>
+  test("deleting a resource group releases the addresses its NICs held in another group's subnet", () =>
     withServer(async (env) => {
       await vnet(env);
       await resourcesClient(env.server).resourceGroups.createOrUpdate('nodes-rg', { location: 'eastus' });

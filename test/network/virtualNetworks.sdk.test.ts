@@ -40,7 +40,12 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
       for await (const s of env.network.subnets.list('rg', 'myVnet')) listed.push(s.name!);
       assert.deepEqual(listed.sort(), ['aks-subnet', 'default']);
 
-      await env.network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'other', { location: 'eastus', addressSpace: { addressPrefixes: ['10.1.0.0/16'] } }, POLL);
+      await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+        'rg',
+        'other',
+        { location: 'eastus', addressSpace: { addressPrefixes: ['10.1.0.0/16'] } },
+        POLL,
+      );
       const inGroup: string[] = [];
       for await (const v of env.network.virtualNetworks.list('rg')) inGroup.push(v.name!);
       assert.deepEqual(inGroup.sort(), ['myVnet', 'other']);
@@ -63,7 +68,15 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
       );
       assert.deepEqual(
         delegated.delegations!.map((d) => [d.id, d.type, d.serviceName, d.actions, d.provisioningState]),
-        [[`${vnetId(env, 'myVnet')}/subnets/aci/delegations/aci`, 'Microsoft.Network/virtualNetworks/subnets/delegations', 'Microsoft.ContainerInstance/containerGroups', ['Microsoft.Network/virtualNetworks/subnets/action'], 'Succeeded']],
+        [
+          [
+            `${vnetId(env, 'myVnet')}/subnets/aci/delegations/aci`,
+            'Microsoft.Network/virtualNetworks/subnets/delegations',
+            'Microsoft.ContainerInstance/containerGroups',
+            ['Microsoft.Network/virtualNetworks/subnets/action'],
+            'Succeeded',
+          ],
+        ],
       );
 
       await env.network.subnets.beginDeleteAndWait('rg', 'myVnet', 'aks-subnet', POLL);
@@ -99,7 +112,10 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
 
       const overlap = await restError(env.network.subnets.beginCreateOrUpdateAndWait('rg', 'vnet1', 'b', { addressPrefix: '10.0.0.128/25' }, POLL));
       assert.equal(overlap.code, 'NetcfgSubnetRangesOverlap');
-      assert.equal(overlap.message, "Subnet 'b' is not valid because its IP address range overlaps with that of an existing subnet in virtual network 'vnet1'.");
+      assert.equal(
+        overlap.message,
+        "Subnet 'b' is not valid because its IP address range overlaps with that of an existing subnet in virtual network 'vnet1'.",
+      );
 
       const hostBits = await restError(env.network.subnets.beginCreateOrUpdateAndWait('rg', 'vnet1', 'b', { addressPrefix: '10.0.1.1/24' }, POLL));
       assert.equal(hostBits.code, 'InvalidCIDRNotation');
@@ -120,7 +136,14 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
         env.network.virtualNetworks.beginCreateOrUpdateAndWait(
           'rg',
           'vnet2',
-          { location: 'eastus', addressSpace: { addressPrefixes: ['10.5.0.0/16'] }, subnets: [{ name: 'x', addressPrefix: '10.5.0.0/24' }, { name: 'y', addressPrefix: '10.5.0.0/25' }] },
+          {
+            location: 'eastus',
+            addressSpace: { addressPrefixes: ['10.5.0.0/16'] },
+            subnets: [
+              { name: 'x', addressPrefix: '10.5.0.0/24' },
+              { name: 'y', addressPrefix: '10.5.0.0/25' },
+            ],
+          },
           POLL,
         ),
       );
@@ -129,7 +152,12 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
 
       // Shrinking the address space below an existing subnet is refused.
       const shrink = await restError(
-        env.network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'vnet1', { location: 'eastus', addressSpace: { addressPrefixes: ['10.9.0.0/16'] }, subnets: [{ name: 'a', addressPrefix: '10.0.0.0/24' }] }, POLL),
+        env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+          'rg',
+          'vnet1',
+          { location: 'eastus', addressSpace: { addressPrefixes: ['10.9.0.0/16'] }, subnets: [{ name: 'a', addressPrefix: '10.0.0.0/24' }] },
+          POLL,
+        ),
       );
       assert.equal(shrink.code, 'NetcfgSubnetRangeOutsideVnet');
     }));
@@ -141,13 +169,23 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
       // The exact body az network vnet create sends (docs/clients.md §3.9).
       const body = JSON.stringify({
         location: 'eastus',
-        properties: { addressSpace: { addressPrefixes: ['10.224.0.0/12'] }, enableDdosProtection: false, enableVmProtection: false, subnets: [{ name: 'default', properties: { addressPrefix: '10.224.0.0/16' } }] },
+        properties: {
+          addressSpace: { addressPrefixes: ['10.224.0.0/12'] },
+          enableDdosProtection: false,
+          enableVmProtection: false,
+          subnets: [{ name: 'default', properties: { addressPrefix: '10.224.0.0/16' } }],
+        },
       });
       const created = await https(env.server, 'PUT', path, { headers, body });
       assert.equal(created.status, 201);
       assert.equal(created.json.properties.provisioningState, 'Updating');
       const asyncOp = String(created.headers['azure-asyncoperation']);
-      assert.match(asyncOp, new RegExp(`^${env.server.url}/subscriptions/${env.sub}/providers/Microsoft.Network/locations/eastus/operations/[0-9a-f-]{36}\\?api-version=2022-01-01$`));
+      assert.match(
+        asyncOp,
+        new RegExp(
+          `^${env.server.url}/subscriptions/${env.sub}/providers/Microsoft.Network/locations/eastus/operations/[0-9a-f-]{36}\\?api-version=2022-01-01$`,
+        ),
+      );
       let status = '';
       for (let i = 0; i < 50 && status !== 'Succeeded'; i++) {
         status = (await https(env.server, 'GET', asyncOp.slice(env.server.url.length), { headers })).json.status;
@@ -164,7 +202,10 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
         body: JSON.stringify({ name: 'aks-subnet', properties: { addressPrefix: '10.225.0.0/16' } }),
       });
       assert.equal(subnet.status, 201);
-      const updated = await https(env.server, 'PUT', path, { headers, body: JSON.stringify({ ...JSON.parse(body), properties: { ...JSON.parse(body).properties, subnets: got.json.properties.subnets } }) });
+      const updated = await https(env.server, 'PUT', path, {
+        headers,
+        body: JSON.stringify({ ...JSON.parse(body), properties: { ...JSON.parse(body).properties, subnets: got.json.properties.subnets } }),
+      });
       assert.equal(updated.status, 200);
 
       // What aksemu does not model is named, not dropped.
@@ -187,7 +228,14 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
       await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
         'rg',
         'v',
-        { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'a', addressPrefix: '10.0.0.0/24' }, { name: 'b', addressPrefix: '10.0.1.0/24' }] },
+        {
+          location: 'eastus',
+          addressSpace: { addressPrefixes: ['10.0.0.0/16'] },
+          subnets: [
+            { name: 'a', addressPrefix: '10.0.0.0/24' },
+            { name: 'b', addressPrefix: '10.0.1.0/24' },
+          ],
+        },
         POLL,
       );
       const after = await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
@@ -196,9 +244,14 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
         { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'a', addressPrefix: '10.0.0.0/24' }] },
         POLL,
       );
-      assert.deepEqual(after.subnets!.map((s) => s.name), ['a']);
+      assert.deepEqual(
+        after.subnets!.map((s) => s.name),
+        ['a'],
+      );
 
-      const noGroup = await restError(env.network.virtualNetworks.beginCreateOrUpdateAndWait('nope', 'v', { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] } }, POLL));
+      const noGroup = await restError(
+        env.network.virtualNetworks.beginCreateOrUpdateAndWait('nope', 'v', { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] } }, POLL),
+      );
       assert.equal(noGroup.statusCode, 404);
       assert.equal(noGroup.code, 'ResourceGroupNotFound');
 

@@ -22,7 +22,9 @@ function golden(name: string, actual: unknown): void {
 }
 
 describe('Bicep golden files', () => {
-  for (const file of readdirSync(GOLDEN).filter((f) => f.endsWith('.bicep')).sort()) {
+  for (const file of readdirSync(GOLDEN)
+    .filter((f) => f.endsWith('.bicep'))
+    .sort()) {
     test(file, () => golden(file.replace(/\.bicep$/, '.json'), compileBicep(readFileSync(join(GOLDEN, file), 'utf8'))));
   }
   for (const seed of seedTemplates()) {
@@ -44,17 +46,23 @@ describe('Bicep golden files', () => {
 
 describe('Bicep compiler errors', () => {
   const cases: Array<[string, string, number, number, RegExp]> = [
-    ["var a = nope\n", 'BCP057', 1, 9, /The name "nope" does not exist in the current context\./],
-    ["param p string\nparam p int\n", 'BCP028', 2, 1, /Identifier "p" is declared multiple times/],
-    ["param p strin\n", 'BCP302', 1, 9, /The name "strin" is not a valid type/],
+    ['var a = nope\n', 'BCP057', 1, 9, /The name "nope" does not exist in the current context\./],
+    ['param p string\nparam p int\n', 'BCP028', 2, 1, /Identifier "p" is declared multiple times/],
+    ['param p strin\n', 'BCP302', 1, 9, /The name "strin" is not a valid type/],
     ["resource r 'Microsoft.Network/virtualNetworks' = {\n  name: 'x'\n}\n", 'BCP029', 1, 12, /The resource type is not valid/],
     ["var s = 'open\n", 'BCP004', 1, 9, /The string at this location is not terminated/],
-    ["foo bar\n", 'BCP007', 1, 1, /This declaration type is not recognized/],
-    ["var a = 1 var b = 2\n", 'BCP019', 1, 11, /Expected a new line character at this location\./],
-    ["var a = (1\n", 'BCP018', 1, 11, /Expected the "\)" character at this location\./],
-    ["/* never closed\n", 'BCP002', 1, 1, /The multi-line comment at this location is not terminated/],
+    ['foo bar\n', 'BCP007', 1, 1, /This declaration type is not recognized/],
+    ['var a = 1 var b = 2\n', 'BCP019', 1, 11, /Expected a new line character at this location\./],
+    ['var a = (1\n', 'BCP018', 1, 11, /Expected the "\)" character at this location\./],
+    ['/* never closed\n', 'BCP002', 1, 1, /The multi-line comment at this location is not terminated/],
     ["var x = 'a\\qb'\n", 'BCP006', 1, 11, /The specified escape sequence is not recognized/],
-    ["resource r 'Microsoft.Network/virtualNetworks@2022-01-01' = [for i in range(0, 2): {\n  name: 'n${i}'\n}]\noutput o string = r.id\n", 'BCP144', 4, 19, /Apply an array indexer/],
+    [
+      "resource r 'Microsoft.Network/virtualNetworks@2022-01-01' = [for i in range(0, 2): {\n  name: 'n${i}'\n}]\noutput o string = r.id\n",
+      'BCP144',
+      4,
+      19,
+      /Apply an array indexer/,
+    ],
   ];
   for (const [source, code, line, column, message] of cases) {
     test(`${code} at ${line}:${column}`, () => {

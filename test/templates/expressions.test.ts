@@ -27,14 +27,19 @@ function context(): DeploymentContext {
     },
     resources: [],
   });
-  return new DeploymentContext(template, {
-    subscriptionId: SUB,
-    tenantId: 't',
-    subscriptionName: 'aksemu',
-    resourceGroup: { id: `/subscriptions/${SUB}/resourceGroups/my-rg`, name: 'my-rg', location: 'eastus' },
-    deploymentName: 'dep',
-    baseUrl: 'https://127.0.0.1:8443',
-  }, {}, '123');
+  return new DeploymentContext(
+    template,
+    {
+      subscriptionId: SUB,
+      tenantId: 't',
+      subscriptionName: 'aksemu',
+      resourceGroup: { id: `/subscriptions/${SUB}/resourceGroups/my-rg`, name: 'my-rg', location: 'eastus' },
+      deploymentName: 'dep',
+      baseUrl: 'https://127.0.0.1:8443',
+    },
+    {},
+    '123',
+  );
 }
 
 const TABLE: Array<[string, unknown]> = [
@@ -57,8 +62,14 @@ const TABLE: Array<[string, unknown]> = [
   ['[resourceGroup().id]', `/subscriptions/${SUB}/resourceGroups/my-rg`],
   ['[subscription().subscriptionId]', SUB],
   ['[deployment().name]', 'dep'],
-  ["[resourceId('Microsoft.Network/virtualNetworks/subnets', 'v', 's')]", `/subscriptions/${SUB}/resourceGroups/my-rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s`],
-  ["[resourceId('other-rg', 'Microsoft.Network/virtualNetworks', 'v')]", `/subscriptions/${SUB}/resourceGroups/other-rg/providers/Microsoft.Network/virtualNetworks/v`],
+  [
+    "[resourceId('Microsoft.Network/virtualNetworks/subnets', 'v', 's')]",
+    `/subscriptions/${SUB}/resourceGroups/my-rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s`,
+  ],
+  [
+    "[resourceId('other-rg', 'Microsoft.Network/virtualNetworks', 'v')]",
+    `/subscriptions/${SUB}/resourceGroups/other-rg/providers/Microsoft.Network/virtualNetworks/v`,
+  ],
   ["[resourceId('s2', 'g2', 'Microsoft.Network/virtualNetworks', 'v')]", '/subscriptions/s2/resourceGroups/g2/providers/Microsoft.Network/virtualNetworks/v'],
   ["[subscriptionResourceId('Microsoft.Authorization/roleDefinitions', 'r')]", `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/r`],
   // strings
@@ -78,7 +89,7 @@ const TABLE: Array<[string, unknown]> = [
   ["[padLeft('7', 3, '0')]", '007'],
   ['[string(true)]', 'True'],
   ["[string(createObject('a', 1))]", '{"a":1}'],
-  ["[json('{\"a\":[1,2]}').a[1]]", 2],
+  ['[json(\'{"a":[1,2]}\').a[1]]', 2],
   ["[base64('hi')]", 'aGk='],
   ["[base64ToString('aGk=')]", 'hi'],
   ["[uri('https://x.io/a/', 'b')]", 'https://x.io/a/b'],
@@ -102,7 +113,7 @@ const TABLE: Array<[string, unknown]> = [
   ['[take(createArray(1, 2, 3), 2)]', [1, 2]],
   ['[skip(createArray(1, 2, 3), 2)]', [3]],
   ['[range(1, 3)]', [1, 2, 3]],
-  ["[concat(createArray(1), createArray(2))]", [1, 2]],
+  ['[concat(createArray(1), createArray(2))]', [1, 2]],
   ['[coalesce(null(), 2)]', 2],
   ['[min(3, 1, 2)]', 1],
   ['[max(createArray(3, 1, 2))]', 3],
@@ -151,15 +162,32 @@ const ERRORS: Array<[string, string]> = [
   ["[concat('a']", "Unable to parse language expression 'concat('a'': expected token 'RightParenthesis' and actual 'EndOfData'."],
   ["[parameters('obj').zzz]", "The language expression property 'zzz' doesn't exist, available properties are 'a, b'."],
   ['[createArray(1)[3]]', "The language expression property array index '3' is out of bounds."],
-  ['[copyIndex()]', "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details."],
-  ["[substring('abc', 2, 5)]", "The index and length parameters must refer to a location within the string. The index parameter: '2', the length parameter: '5', the length of the string parameter: '3'. Please see https://aka.ms/arm-template-expressions#substring for usage details."],
-  ["[resourceId('Microsoft.Network/virtualNetworks/subnets', 'v')]", "Unable to evaluate template language function 'resourceId': the type 'Microsoft.Network/virtualNetworks/subnets' requires '2' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details."],
-  ['[empty(1)]', "The template function 'empty' expects its parameter to be an object, an array, or a string. The provided value is of type 'Integer'. Please see https://aka.ms/arm-template-expressions#empty for usage details."],
+  [
+    '[copyIndex()]',
+    "The template function 'copyIndex' is not expected at this location. The function can only be used in a resource with copy specified. Please see https://aka.ms/arm-copy for usage details.",
+  ],
+  [
+    "[substring('abc', 2, 5)]",
+    "The index and length parameters must refer to a location within the string. The index parameter: '2', the length parameter: '5', the length of the string parameter: '3'. Please see https://aka.ms/arm-template-expressions#substring for usage details.",
+  ],
+  [
+    "[resourceId('Microsoft.Network/virtualNetworks/subnets', 'v')]",
+    "Unable to evaluate template language function 'resourceId': the type 'Microsoft.Network/virtualNetworks/subnets' requires '2' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details.",
+  ],
+  [
+    '[empty(1)]',
+    "The template function 'empty' expects its parameter to be an object, an array, or a string. The provided value is of type 'Integer'. Please see https://aka.ms/arm-template-expressions#empty for usage details.",
+  ],
 ];
 
 describe('template expression errors', () => {
   const ctx = context();
   for (const [expression, message] of ERRORS) {
-    test(expression, () => assert.throws(() => evaluateString(expression, ctx), (e: unknown) => e instanceof TemplateLanguageError && e.message === message));
+    test(expression, () =>
+      assert.throws(
+        () => evaluateString(expression, ctx),
+        (e: unknown) => e instanceof TemplateLanguageError && e.message === message,
+      ),
+    );
   }
 });

@@ -24,7 +24,10 @@ const SCOPE = {
   baseUrl: 'https://127.0.0.1:8443',
 };
 
-function context(extra: { parameters?: Record<string, unknown>; variables?: Record<string, unknown> } = {}, supplied: Record<string, unknown> = {}): DeploymentContext {
+function context(
+  extra: { parameters?: Record<string, unknown>; variables?: Record<string, unknown> } = {},
+  supplied: Record<string, unknown> = {},
+): DeploymentContext {
   const template = readTemplate({
     contentVersion: '1.0.0.0',
     parameters: { obj: { type: 'object', defaultValue: { a: 1 } }, ...extra.parameters },
@@ -44,12 +47,18 @@ function refuses(fn: () => unknown, kind: new (...args: any[]) => Error, message
     thrown = err;
   }
   const elapsed = Date.now() - started;
-  assert.ok(thrown instanceof kind, `expected ${kind.name}, got ${thrown instanceof Error ? `${thrown.name}: ${thrown.message.slice(0, 300)}` : String(thrown)}`);
+  assert.ok(
+    thrown instanceof kind,
+    `expected ${kind.name}, got ${thrown instanceof Error ? `${thrown.name}: ${thrown.message.slice(0, 300)}` : String(thrown)}`,
+  );
   assert.match((thrown as Error).message, message);
   assert.ok(elapsed < ms, `took ${elapsed} ms`);
 }
 
-const evaluates = (expression: string, ctx = context()) => () => evaluateString(expression, ctx);
+const evaluates =
+  (expression: string, ctx = context()) =>
+  () =>
+    evaluateString(expression, ctx);
 const nested = (open: string, inner: string, close: string, depth: number) => open.repeat(depth) + inner + close.repeat(depth);
 
 describe('template functions cannot allocate without bound', () => {
@@ -80,7 +89,10 @@ describe('template functions cannot allocate without bound', () => {
 
   test('values shared many times over (createArray of createArray …) are measured as they serialize', () => {
     const variables: Record<string, unknown> = { v0: '[range(0, 10000)]' };
-    for (let i = 1; i <= 8; i++) variables[`v${i}`] = `[createArray(${Array(10).fill(`variables('v${i - 1}')`).join(', ')})]`;
+    for (let i = 1; i <= 8; i++)
+      variables[`v${i}`] = `[createArray(${Array(10)
+        .fill(`variables('v${i - 1}')`)
+        .join(', ')})]`;
     refuses(evaluates("[string(variables('v8'))]", context({ variables })), TemplateLanguageError, /result size limit exceeded/);
   });
 
@@ -101,7 +113,13 @@ describe('template functions cannot allocate without bound', () => {
   });
 
   test('min and max of a long array', () => {
-    assert.equal(evaluateString('[max(concat(range(0, 10000), range(10000, 10000), range(20000, 10000), range(30000, 10000), range(40000, 10000), range(50000, 10000), range(60000, 10000), range(70000, 10000), range(80000, 10000), range(90000, 10000), range(100000, 10000), range(110000, 10000), range(120000, 10000), range(130000, 10000)))]', context()), 139999);
+    assert.equal(
+      evaluateString(
+        '[max(concat(range(0, 10000), range(10000, 10000), range(20000, 10000), range(30000, 10000), range(40000, 10000), range(50000, 10000), range(60000, 10000), range(70000, 10000), range(80000, 10000), range(90000, 10000), range(100000, 10000), range(110000, 10000), range(120000, 10000), range(130000, 10000)))]',
+        context(),
+      ),
+      139999,
+    );
   });
 
   test('dataUri and dataUriToString', () => {
@@ -113,7 +131,11 @@ describe('template functions cannot allocate without bound', () => {
 
 describe('template expressions cannot overflow the stack', () => {
   test('an expression longer than ARM allows (24,576 characters)', () => {
-    refuses(evaluates(`[${nested('concat(', "'a'", ')', 10000)}]`), TemplateLanguageError, /The language expression length limit exceeded\. Limit: '24576' and actual: '\d+'/);
+    refuses(
+      evaluates(`[${nested('concat(', "'a'", ')', 10000)}]`),
+      TemplateLanguageError,
+      /The language expression length limit exceeded\. Limit: '24576' and actual: '\d+'/,
+    );
   });
   test('calls nested 6,000 deep within the length limit', () => {
     refuses(evaluates(`[${nested('a(', "'a'", ')', 6000)}]`), TemplateLanguageError, /nesting depth limit exceeded/);
@@ -143,32 +165,65 @@ describe('template expressions cannot overflow the stack', () => {
 
 describe('copy loops and template sections are bounded as ARM bounds them', () => {
   const plan = (template: Record<string, unknown>) => () => planDeployment({ template: { contentVersion: '1.0.0.0', ...template }, scope: SCOPE });
-  const copyCount = /The template 'copy' definition at line '\d+' and column '\d+' has an invalid copy count\. The copy count must be a positive integer value and cannot exceed '800'\./;
+  const copyCount =
+    /The template 'copy' definition at line '\d+' and column '\d+' has an invalid copy count\. The copy count must be a positive integer value and cannot exceed '800'\./;
   test('a variable copy of 2^32', () => {
     refuses(plan({ variables: { copy: [{ name: 'v', count: 4294967296, input: 'x' }] } }), ArmError, copyCount);
   });
   test('a property copy of 1e9', () => {
-    const resources = [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', properties: { copy: [{ name: 'subnets', count: 1000000000, input: {} }] } }];
+    const resources = [
+      {
+        type: 'Microsoft.Network/virtualNetworks',
+        apiVersion: '2022-01-01',
+        name: 'v',
+        properties: { copy: [{ name: 'subnets', count: 1000000000, input: {} }] },
+      },
+    ];
     refuses(plan({ resources }), ArmError, copyCount);
   });
   test('a resource copy of 801', () => {
-    refuses(plan({ resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: "[concat('v', copyIndex())]", copy: { name: 'c', count: 801 } }] }), ArmError, copyCount);
+    refuses(
+      plan({
+        resources: [
+          { type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: "[concat('v', copyIndex())]", copy: { name: 'c', count: 801 } },
+        ],
+      }),
+      ArmError,
+      copyCount,
+    );
   });
   test('ten copies of 800 resources', () => {
-    const resources = Array.from({ length: 10 }, (_, i) => ({ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: `[concat('v${i}-', copyIndex())]`, copy: { name: `c${i}`, count: 800 } }));
+    const resources = Array.from({ length: 10 }, (_, i) => ({
+      type: 'Microsoft.Network/virtualNetworks',
+      apiVersion: '2022-01-01',
+      name: `[concat('v${i}-', copyIndex())]`,
+      copy: { name: `c${i}`, count: 800 },
+    }));
     refuses(plan({ resources }), ArmError, /The number of template resources limit exceeded\. Limit: '800' and actual: '801'/);
   });
   test('257 parameters, 513 variables, 65 outputs', () => {
     const many = (n: number, value: (i: number) => unknown) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x${i}`, value(i)]));
-    refuses(plan({ parameters: many(257, () => ({ type: 'string', defaultValue: 'a' })) }), ArmError, /The number of template parameters limit exceeded\. Limit: '256' and actual: '257'/);
+    refuses(
+      plan({ parameters: many(257, () => ({ type: 'string', defaultValue: 'a' })) }),
+      ArmError,
+      /The number of template parameters limit exceeded\. Limit: '256' and actual: '257'/,
+    );
     refuses(plan({ variables: many(513, () => 'a') }), ArmError, /The number of template variables limit exceeded\. Limit: '512' and actual: '513'/);
-    refuses(plan({ outputs: many(65, () => ({ type: 'string', value: 'a' })) }), ArmError, /The number of template outputs limit exceeded\. Limit: '64' and actual: '65'/);
+    refuses(
+      plan({ outputs: many(65, () => ({ type: 'string', value: 'a' })) }),
+      ArmError,
+      /The number of template outputs limit exceeded\. Limit: '64' and actual: '65'/,
+    );
   });
   test('sections and members of the wrong JSON type are InvalidTemplate, not a TypeError', () => {
     refuses(plan({ outputs: { o: { value: 1 } } }), ArmError, /InvalidTemplate|output 'o'/);
     refuses(plan({ variables: { copy: 'x' } }), ArmError, /copy/);
     refuses(plan({ resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', dependsOn: 'x' }] }), ArmError, /dependsOn/);
-    refuses(plan({ resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', copy: { name: 5, count: 1 } }] }), ArmError, /copy/);
+    refuses(
+      plan({ resources: [{ type: 'Microsoft.Network/virtualNetworks', apiVersion: '2022-01-01', name: 'v', copy: { name: 5, count: 1 } }] }),
+      ArmError,
+      /copy/,
+    );
     refuses(plan({ resources: [{ type: "[createArray('a')]", apiVersion: '2022-01-01', name: 'v' }] }), ArmError, /type/);
   });
 });
@@ -189,7 +244,10 @@ describe('user keys never reach a prototype', () => {
     ownProto(evaluateString("[createObject('__proto__', createObject('polluted', 'yes'))]", ctx));
     ownProto(evaluateString('[json(\'{"__proto__": {"polluted": "yes"}}\')]', ctx));
     ownProto(evaluateString('[union(createObject(), json(\'{"__proto__": {"polluted": "yes"}}\'))]', ctx));
-    assert.deepEqual(evaluateString('[union(json(\'{"__proto__": {"a": 1}}\'), json(\'{"__proto__": {"polluted": "yes"}}\')).__proto__]', ctx), { a: 1, polluted: 'yes' });
+    assert.deepEqual(evaluateString('[union(json(\'{"__proto__": {"a": 1}}\'), json(\'{"__proto__": {"polluted": "yes"}}\')).__proto__]', ctx), {
+      a: 1,
+      polluted: 'yes',
+    });
     clean();
   });
   test('property access reads own properties only', () => {
@@ -202,7 +260,9 @@ describe('user keys never reach a prototype', () => {
     clean();
   });
   test('a template whose keys are __proto__ and constructor evaluates them as data', () => {
-    const template = JSON.parse('{"contentVersion":"1.0.0.0","parameters":{"__proto__":{"type":"object","defaultValue":{"polluted":"yes"}},"constructor":{"type":"string","defaultValue":"c"}},"variables":{"__proto__":{"__proto__":{"polluted":"yes"}}},"resources":[],"outputs":{"__proto__":{"type":"object","value":"[variables(\'__proto__\')]"}}}');
+    const template = JSON.parse(
+      '{"contentVersion":"1.0.0.0","parameters":{"__proto__":{"type":"object","defaultValue":{"polluted":"yes"}},"constructor":{"type":"string","defaultValue":"c"}},"variables":{"__proto__":{"__proto__":{"polluted":"yes"}}},"resources":[],"outputs":{"__proto__":{"type":"object","value":"[variables(\'__proto__\')]"}}}',
+    );
     const p = planDeployment({ template, scope: SCOPE });
     assert.deepEqual(p.ctx.parameter('__proto__'), { polluted: 'yes' });
     assert.equal(p.ctx.parameter('constructor'), 'c');
@@ -217,7 +277,8 @@ describe('the JSON reader refuses nesting deeper than it allows', () => {
     ['objects', nested('{"a":', '1', '}', 10000)],
     ['a template member', `{"contentVersion":"1.0.0.0","resources":[],"variables":{"v":${nested('[', '', ']', 10000)}}}`],
   ] as const) {
-    test(`${name} 10,000 deep`, () => refuses(() => parseJsonc(text), JsoncError, /The reader's MaxDepth of \d+ has been exceeded\. Path '.*', line 1, position \d+\./));
+    test(`${name} 10,000 deep`, () =>
+      refuses(() => parseJsonc(text), JsoncError, /The reader's MaxDepth of \d+ has been exceeded\. Path '.*', line 1, position \d+\./));
   }
 });
 

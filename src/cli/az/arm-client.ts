@@ -26,8 +26,16 @@ export interface ArmRequest {
 
 /** The reason phrases azure-core puts in "Operation returned an invalid status '…'". */
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
-  403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 500: 'Internal Server Error',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  500: 'Internal Server Error',
 };
 
 interface InvocationHeaders {

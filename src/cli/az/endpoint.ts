@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import type { EndpointInfo } from '../../server/endpointFile.js';
 import { AzCliError } from './errors.js';
 
-export type Endpoint = Pick<EndpointInfo, 'url' | 'caFile' | 'tenantId' | 'subscriptionId' | 'clientId' | 'clientSecret' | 'tokenEndpoint' | 'activeDirectoryResourceId'>;
+export type Endpoint = Pick<
+  EndpointInfo,
+  'url' | 'caFile' | 'tenantId' | 'subscriptionId' | 'clientId' | 'clientSecret' | 'tokenEndpoint' | 'activeDirectoryResourceId'
+>;
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return flag || env['AKSEMU_HOME'] || join(homedir(), '.aksemu');

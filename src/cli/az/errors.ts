@@ -40,7 +40,11 @@ export function formatOdataError(error: OdataError): string {
   if (error.details && error.details.length > 0) {
     text += '\nException Details:';
     // azure-core joins each detail's lines without a leading newline; kept as az prints it.
-    for (const detail of error.details) text += formatOdataError(detail).split('\n').map((s) => `\t${s}`).join('\n');
+    for (const detail of error.details)
+      text += formatOdataError(detail)
+        .split('\n')
+        .map((s) => `\t${s}`)
+        .join('\n');
   }
   if (error.innererror && typeof error.innererror === 'object' && Object.keys(error.innererror).length > 0) {
     text += `\nInner error: ${pyJson(error.innererror)}`;
@@ -71,7 +75,10 @@ export class HttpResponseError extends AzCliError {
     reason: string,
   ) {
     const odata = odataErrorOf(body);
-    super(odata ? formatOdataError(odata) : `Operation returned an invalid status '${reason}'${rawText ? `\nContent: ${rawText}` : ''}`, status === 404 ? 3 : 1);
+    super(
+      odata ? formatOdataError(odata) : `Operation returned an invalid status '${reason}'${rawText ? `\nContent: ${rawText}` : ''}`,
+      status === 404 ? 3 : 1,
+    );
     this.name = 'HttpResponseError';
   }
 }

@@ -47,13 +47,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * Follows the operation the initial response started; returns the final resource body (PUT/PATCH),
  * the last Location body, or undefined (DELETE).
  */
-export async function pollLro(
-  client: ArmClient,
-  method: string,
-  resourceUrl: string,
-  initial: ArmResponse,
-  options: PollOptions = {},
-): Promise<unknown> {
+export async function pollLro(client: ArmClient, method: string, resourceUrl: string, initial: ArmResponse, options: PollOptions = {}): Promise<unknown> {
   const sleep = options.sleep ?? realSleep;
   const progress = options.progress ?? noProgress;
   const asyncUrl = initial.headers['azure-asyncoperation'];

@@ -28,7 +28,7 @@ interface AzIO {
 const GLOBAL_ARGS: ArgDef[] = [
   { dest: '_output', options: ['--output', '-o'], choices: OUTPUT_FORMATS, help: 'Output format: json, jsonc, none, table, tsv, yaml, yamlc' },
   { dest: '_query', options: ['--query'], help: 'JMESPath query string' },
-  { dest: '_subscription', options: ['--subscription'], help: 'Subscription id (default: the server\'s)' },
+  { dest: '_subscription', options: ['--subscription'], help: "Subscription id (default: the server's)" },
   { dest: '_home', options: ['--home'], help: 'aksemu home with endpoint.json (default: $AKSEMU_HOME or ~/.aksemu)' },
   { dest: '_onlyShowErrors', options: ['--only-show-errors'], type: 'flag', help: 'Only show errors, suppressing warnings' },
   { dest: '_debug', options: ['--debug'], type: 'flag', help: 'Accepted for compatibility' },

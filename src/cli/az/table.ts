@@ -34,6 +34,10 @@ export function tabulate(rows: Map<string, unknown>[]): string {
   if (headers.length === 0) return '';
   const cells = rows.map((row) => headers.map((h) => (row.has(h) ? pyStr(row.get(h)) : '')));
   const widths = headers.map((h, i) => Math.max(h.length + 2, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }

@@ -52,7 +52,12 @@ export class ObjectCeiling {
     const pool = poolOf(resourceKey(r));
     if (!pool) return;
     const full = (scope: string, used: number, limit: number) =>
-      forbidden(r.resource, r.group, name, `exceeded quota: ${scope}, requested: count/${pool}=1, used: count/${pool}=${used}, limited: count/${pool}=${limit}`);
+      forbidden(
+        r.resource,
+        r.group,
+        name,
+        `exceeded quota: ${scope}, requested: count/${pool}=1, used: count/${pool}=${used}, limited: count/${pool}=${limit}`,
+      );
     if (this.count[pool] >= this.limits[pool]) throw full('aksemu-cluster-objects', this.count[pool], this.limits[pool]);
     if (this.budget.used[pool] >= this.budget.limits[pool]) throw full('aksemu-server-objects', this.budget.used[pool], this.budget.limits[pool]);
   }

@@ -32,8 +32,20 @@ export function stableUid(text: string): string {
 function image(version: string) {
   const minor = minorOf(version);
   return minor < 25
-    ? { osImage: 'Ubuntu 18.04.6 LTS', kernelVersion: '5.4.0-1104-azure', containerRuntimeVersion: 'containerd://1.6.4+azure-4', nodeImage: 'AKSUbuntu-1804gen2containerd-202307.04.0', osSku: 'Ubuntu' }
-    : { osImage: 'Ubuntu 22.04.5 LTS', kernelVersion: '5.15.0-1092-azure', containerRuntimeVersion: 'containerd://1.7.27-1', nodeImage: 'AKSUbuntu-2204gen2containerd-202509.23.0', osSku: 'Ubuntu' };
+    ? {
+        osImage: 'Ubuntu 18.04.6 LTS',
+        kernelVersion: '5.4.0-1104-azure',
+        containerRuntimeVersion: 'containerd://1.6.4+azure-4',
+        nodeImage: 'AKSUbuntu-1804gen2containerd-202307.04.0',
+        osSku: 'Ubuntu',
+      }
+    : {
+        osImage: 'Ubuntu 22.04.5 LTS',
+        kernelVersion: '5.15.0-1092-azure',
+        containerRuntimeVersion: 'containerd://1.7.27-1',
+        nodeImage: 'AKSUbuntu-2204gen2containerd-202509.23.0',
+        osSku: 'Ubuntu',
+      };
 }
 
 /** AKS's kube-reserved and eviction threshold: before 1.29 the regressive memory table + 750Mi; from 1.29 20MiB per pod + 50MiB, 100Mi. */
@@ -45,7 +57,13 @@ function resources(size: string, maxPods: number, version: string) {
     reservedKi = (20 * maxPods + 50) * 1024 + 100 * 1024;
   } else {
     const gib = vm.memoryGiB;
-    const tiers: Array<[number, number]> = [[4, 0.25], [4, 0.2], [8, 0.1], [112, 0.06], [Infinity, 0.02]];
+    const tiers: Array<[number, number]> = [
+      [4, 0.25],
+      [4, 0.2],
+      [8, 0.1],
+      [112, 0.06],
+      [Infinity, 0.02],
+    ];
     let left = gib;
     let reservedGiB = 0;
     for (const [size, rate] of tiers) {
@@ -60,7 +78,14 @@ function resources(size: string, maxPods: number, version: string) {
   const reservedCpu = cpuReservedMilli[vm.vcpus] ?? Math.min(740, 60 + 40 * Math.log2(vm.vcpus));
   const common = { 'ephemeral-storage': '129886128Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', pods: String(maxPods) };
   return {
-    capacity: { cpu: String(vm.vcpus), 'ephemeral-storage': common['ephemeral-storage'], 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${capacityKi}Ki`, pods: common.pods },
+    capacity: {
+      cpu: String(vm.vcpus),
+      'ephemeral-storage': common['ephemeral-storage'],
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${capacityKi}Ki`,
+      pods: common.pods,
+    },
     allocatable: {
       cpu: `${vm.vcpus * 1000 - reservedCpu}m`,
       'ephemeral-storage': '119703055367',
@@ -139,20 +164,30 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
   const since = k8sTime(kubelet.since);
   const heartbeat = since;
   const cond = (type: string, status: string, reason: string, message: string, transition = created) => ({
-    type, status, lastHeartbeatTime: heartbeat, lastTransitionTime: transition, reason, message,
+    type,
+    status,
+    lastHeartbeatTime: heartbeat,
+    lastTransitionTime: transition,
+    reason,
+    message,
   });
   const conditions: Array<Record<string, string>> = [];
   // The route controller's word once the node's UDR exists (a model with a route table).
   if (model?.nic.routeTable) {
-    conditions.push({ type: 'NetworkUnavailable', status: 'False', lastHeartbeatTime: created, lastTransitionTime: created, reason: 'RouteCreated', message: 'RouteController created a route' });
+    conditions.push({
+      type: 'NetworkUnavailable',
+      status: 'False',
+      lastHeartbeatTime: created,
+      lastTransitionTime: created,
+      reason: 'RouteCreated',
+      message: 'RouteController created a route',
+    });
   }
   conditions.push(
     cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
     cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
     cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-    kubelet.networkReady
-      ? cond('Ready', 'True', 'KubeletReady', READY_MESSAGE, since)
-      : cond('Ready', 'False', 'KubeletNotReady', NOT_READY_MESSAGE, since),
+    kubelet.networkReady ? cond('Ready', 'True', 'KubeletReady', READY_MESSAGE, since) : cond('Ready', 'False', 'KubeletNotReady', NOT_READY_MESSAGE, since),
   );
 
   const taints = [...poolTaints(pool), ...(kubelet.networkReady ? [] : [NOT_READY_TAINT])];
@@ -162,7 +197,8 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     spec['podCIDRs'] = [record.podCidr];
   }
   const instance = instanceIdOf(record.name) ?? 0;
-  spec['providerID'] = `azure:///subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, cluster.digits)}/virtualMachines/${instance}`;
+  spec['providerID'] =
+    `azure:///subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, cluster.digits)}/virtualMachines/${instance}`;
   if (taints.length > 0) spec['taints'] = taints;
 
   const seed = `${cluster.id.toLowerCase()}/${record.name}/${record.createdAt}`;
@@ -210,7 +246,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
 /** The node's Lease in kube-node-lease, renewed every 10 s by its kubelet (computed when read). */
 export function nodeLease(node: KubeObject, now = Date.now()): KubeObject {
   const created = Date.parse(node.metadata.creationTimestamp ?? new Date(now).toISOString());
-  const offset = (parseInt(String(node.metadata.uid ?? '0').slice(0, 4), 16) % 10_000) || 0;
+  const offset = parseInt(String(node.metadata.uid ?? '0').slice(0, 4), 16) % 10_000 || 0;
   const renew = Math.max(created, now - ((now - offset) % 10_000));
   const micro = new Date(renew).toISOString().replace(/Z$/, '000Z');
   return {

@@ -95,7 +95,8 @@ export class ObjectPersistence {
     if (this.closed) return;
     this.revision = revision;
     // Derived kinds (Nodes, from the provider's node records) are made again on every start.
-    if (behaviourOfKey(change.resource)?.storage !== 'derived') this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+    if (behaviourOfKey(change.resource)?.storage !== 'derived')
+      this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
     this.schedule();
   }
 

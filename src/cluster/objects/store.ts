@@ -143,7 +143,9 @@ export class ObjectStore {
       try {
         l(change);
       } catch (e) {
-        process.stderr.write(`cluster objects: a listener failed on ${change.type} ${change.resource} ${change.object.metadata.name}: ${(e as Error).stack ?? e}\n`);
+        process.stderr.write(
+          `cluster objects: a listener failed on ${change.type} ${change.resource} ${change.object.metadata.name}: ${(e as Error).stack ?? e}\n`,
+        );
       }
     }
   }

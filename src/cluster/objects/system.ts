@@ -36,7 +36,14 @@ export function systemServices(cluster: ClusterRecord): KubeObject[] {
   const apiIp = cidr.addressAt(1n).toString();
   const dnsIp = IpAddress.parse(net.dnsServiceIP).toString();
   const metricsIp = serviceIp(cidr, `${cluster.id.toLowerCase()}/metrics-server`, [apiIp, dnsIp]);
-  const svc = (namespace: string, name: string, labels: Record<string, string>, ip: string, ports: unknown[], selector?: Record<string, string>): KubeObject => ({
+  const svc = (
+    namespace: string,
+    name: string,
+    labels: Record<string, string>,
+    ip: string,
+    ports: unknown[],
+    selector?: Record<string, string>,
+  ): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name, namespace, creationTimestamp: created, labels },
@@ -55,15 +62,29 @@ export function systemServices(cluster: ClusterRecord): KubeObject[] {
   });
   return [
     svc('default', 'kubernetes', { component: 'apiserver', provider: 'kubernetes' }, apiIp, [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }]),
-    svc('kube-system', 'kube-dns',
+    svc(
+      'kube-system',
+      'kube-dns',
       { 'addonmanager.kubernetes.io/mode': 'Reconcile', 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
       dnsIp,
-      [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 }],
-      { 'k8s-app': 'kube-dns' }),
-    svc('kube-system', 'metrics-server',
-      { 'addonmanager.kubernetes.io/mode': 'Reconcile', 'k8s-app': 'metrics-server', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'Metrics-server' },
+      [
+        { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+      ],
+      { 'k8s-app': 'kube-dns' },
+    ),
+    svc(
+      'kube-system',
+      'metrics-server',
+      {
+        'addonmanager.kubernetes.io/mode': 'Reconcile',
+        'k8s-app': 'metrics-server',
+        'kubernetes.io/cluster-service': 'true',
+        'kubernetes.io/name': 'Metrics-server',
+      },
       metricsIp,
       [{ port: 443, protocol: 'TCP', targetPort: 'https' }],
-      { 'k8s-app': 'metrics-server' }),
+      { 'k8s-app': 'metrics-server' },
+    ),
   ];
 }

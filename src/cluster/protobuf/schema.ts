@@ -70,7 +70,8 @@ export class Schema {
     }
     for (const [name, fields] of this.messages) {
       for (const f of fields.values()) {
-        if (!isScalar(f.type) && !isWellKnown(f.type) && !this.messages.has(f.type)) throw new Error(`protobuf message ${name} refers to unknown type ${f.type}`);
+        if (!isScalar(f.type) && !isWellKnown(f.type) && !this.messages.has(f.type))
+          throw new Error(`protobuf message ${name} refers to unknown type ${f.type}`);
       }
     }
     for (const [key, kind] of this.kinds) if (!this.messages.has(kind)) throw new Error(`protobuf kind ${key} has no table`);

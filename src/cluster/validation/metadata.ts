@@ -37,14 +37,18 @@ function ownerReferences(refs: Ref[], causes: StatusCause[]): void {
   let controller = '';
   for (const ref of refs) {
     const apiVersion = ref.apiVersion ?? '';
-    if (apiVersion.slice(apiVersion.lastIndexOf('/') + 1) === '') causes.push(fieldError.invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (apiVersion.slice(apiVersion.lastIndexOf('/') + 1) === '')
+      causes.push(fieldError.invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
     if (!ref.kind) causes.push(fieldError.invalid(`${field}.kind`, ref.kind ?? '', 'kind must not be empty'));
     if (!ref.name) causes.push(fieldError.invalid(`${field}.name`, ref.name ?? '', 'name must not be empty'));
     if (!ref.uid) causes.push(fieldError.invalid(`${field}.uid`, ref.uid ?? '', 'uid must not be empty'));
     if (ref.controller === true) {
       const current = `${ref.kind ?? ''}/${ref.name ?? ''}`;
       if (controller === '') controller = current;
-      else causes.push(fieldError.invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`));
+      else
+        causes.push(
+          fieldError.invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`),
+        );
     }
   }
 }

@@ -35,13 +35,36 @@ function patterned(value: string, max: number, re: RegExp, msg: string, fmt: str
 }
 
 export const isDNS1123Label = (value: string) =>
-  patterned(value, 63, RE.label, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, 'my-name', '123-abc');
+  patterned(
+    value,
+    63,
+    RE.label,
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+    DNS1123_LABEL,
+    'my-name',
+    '123-abc',
+  );
 
 export const isDNS1123Subdomain = (value: string) =>
-  patterned(value, 253, RE.subdomain, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN, 'example.com');
+  patterned(
+    value,
+    253,
+    RE.subdomain,
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    DNS1123_SUBDOMAIN,
+    'example.com',
+  );
 
 export const isDNS1035Label = (value: string) =>
-  patterned(value, 63, RE.dns1035, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL, 'my-name', 'abc-123');
+  patterned(
+    value,
+    63,
+    RE.dns1035,
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+    DNS1035_LABEL,
+    'my-name',
+    'abc-123',
+  );
 
 /** path.IsValidPathSegmentName: what RBAC names must be (they appear in URLs as they are). */
 export function isPathSegmentName(value: string): string[] {
@@ -65,7 +88,9 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push(`prefix part ${EMPTY}`);
     else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return [`a qualified name ${regexError(QUALIFIED_ERROR, QUALIFIED_NAME, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QUALIFIED_ERROR, QUALIFIED_NAME, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push(`name part ${EMPTY}`);
   else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
@@ -74,7 +99,16 @@ export function isQualifiedName(value: string): string[] {
 }
 
 export const isValidLabelValue = (value: string) =>
-  patterned(value, 63, RE.labelValue, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, 'MyValue', 'my_value', '12345');
+  patterned(
+    value,
+    63,
+    RE.labelValue,
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    LABEL_VALUE,
+    'MyValue',
+    'my_value',
+    '12345',
+  );
 
 /** How a kind's names are validated (the `nameRule` of its row in resources.ts). */
 export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'path-segment';

@@ -27,11 +27,29 @@ const struct = (go: string, fields: Record<string, Shape>): Shape => ({ t: 'stru
 const time = str();
 
 const resourceList = map(quantity, 'v1.ResourceList');
-const ownerReference = struct('v1.OwnerReference', { apiVersion: str(), kind: str(), name: str(), uid: str('types.UID'), controller: bool, blockOwnerDeletion: bool });
+const ownerReference = struct('v1.OwnerReference', {
+  apiVersion: str(),
+  kind: str(),
+  name: str(),
+  uid: str('types.UID'),
+  controller: bool,
+  blockOwnerDeletion: bool,
+});
 const objectMeta = struct('v1.ObjectMeta', {
-  name: str(), generateName: str(), namespace: str(), selfLink: str(), uid: str('types.UID'), resourceVersion: str(), generation: int64,
-  creationTimestamp: time, deletionTimestamp: time, deletionGracePeriodSeconds: int64,
-  labels: map(), annotations: map(), ownerReferences: list(ownerReference), finalizers: list(str()),
+  name: str(),
+  generateName: str(),
+  namespace: str(),
+  selfLink: str(),
+  uid: str('types.UID'),
+  resourceVersion: str(),
+  generation: int64,
+  creationTimestamp: time,
+  deletionTimestamp: time,
+  deletionGracePeriodSeconds: int64,
+  labels: map(),
+  annotations: map(),
+  ownerReferences: list(ownerReference),
+  finalizers: list(str()),
 });
 const labelSelector = struct('v1.LabelSelector', {
   matchLabels: map(),
@@ -39,21 +57,34 @@ const labelSelector = struct('v1.LabelSelector', {
 });
 const keySelector = (go: string) => struct(go, { name: str(), key: str(), optional: bool });
 const container = struct('v1.Container', {
-  name: str(), image: str(), command: list(str()), args: list(str()), workingDir: str(),
+  name: str(),
+  image: str(),
+  command: list(str()),
+  args: list(str()),
+  workingDir: str(),
   ports: list(struct('v1.ContainerPort', { name: str(), hostPort: int32, containerPort: int32, protocol: str('v1.Protocol'), hostIP: str() })),
-  env: list(struct('v1.EnvVar', {
-    name: str(), value: str(),
-    valueFrom: struct('v1.EnvVarSource', {
-      fieldRef: struct('v1.ObjectFieldSelector', { apiVersion: str(), fieldPath: str() }),
-      configMapKeyRef: keySelector('v1.ConfigMapKeySelector'), secretKeyRef: keySelector('v1.SecretKeySelector'),
+  env: list(
+    struct('v1.EnvVar', {
+      name: str(),
+      value: str(),
+      valueFrom: struct('v1.EnvVarSource', {
+        fieldRef: struct('v1.ObjectFieldSelector', { apiVersion: str(), fieldPath: str() }),
+        configMapKeyRef: keySelector('v1.ConfigMapKeySelector'),
+        secretKeyRef: keySelector('v1.SecretKeySelector'),
+      }),
     }),
-  })),
-  envFrom: list(struct('v1.EnvFromSource', {
-    prefix: str(), configMapRef: struct('v1.ConfigMapEnvSource', { name: str(), optional: bool }), secretRef: struct('v1.SecretEnvSource', { name: str(), optional: bool }),
-  })),
+  ),
+  envFrom: list(
+    struct('v1.EnvFromSource', {
+      prefix: str(),
+      configMapRef: struct('v1.ConfigMapEnvSource', { name: str(), optional: bool }),
+      secretRef: struct('v1.SecretEnvSource', { name: str(), optional: bool }),
+    }),
+  ),
   resources: struct('v1.ResourceRequirements', { limits: resourceList, requests: resourceList }),
   volumeMounts: list(struct('v1.VolumeMount', { name: str(), readOnly: bool, mountPath: str(), subPath: str() })),
-  imagePullPolicy: str('v1.PullPolicy'), restartPolicy: str('v1.ContainerRestartPolicy'),
+  imagePullPolicy: str('v1.PullPolicy'),
+  restartPolicy: str('v1.ContainerRestartPolicy'),
 });
 const keyToPath = list(struct('v1.KeyToPath', { key: str(), path: str(), mode: int32 }));
 const volume = struct('v1.Volume', {
@@ -79,33 +110,83 @@ const affinity = struct('v1.Affinity', {
   podAntiAffinity: podAffinity('v1.PodAntiAffinity'),
 });
 const podSpec = struct('v1.PodSpec', {
-  volumes: list(volume), initContainers: list(container), containers: list(container),
-  restartPolicy: str('v1.RestartPolicy'), terminationGracePeriodSeconds: int64, dnsPolicy: str('v1.DNSPolicy'),
-  nodeSelector: map(), serviceAccountName: str(), serviceAccount: str(), nodeName: str(), hostNetwork: bool, hostname: str(), subdomain: str(),
-  affinity, schedulerName: str(), priorityClassName: str(), priority: int32, overhead: resourceList, enableServiceLinks: bool,
-  tolerations: list(struct('v1.Toleration', { key: str(), operator: str('v1.TolerationOperator'), value: str(), effect: str('v1.TaintEffect'), tolerationSeconds: int64 })),
+  volumes: list(volume),
+  initContainers: list(container),
+  containers: list(container),
+  restartPolicy: str('v1.RestartPolicy'),
+  terminationGracePeriodSeconds: int64,
+  dnsPolicy: str('v1.DNSPolicy'),
+  nodeSelector: map(),
+  serviceAccountName: str(),
+  serviceAccount: str(),
+  nodeName: str(),
+  hostNetwork: bool,
+  hostname: str(),
+  subdomain: str(),
+  affinity,
+  schedulerName: str(),
+  priorityClassName: str(),
+  priority: int32,
+  overhead: resourceList,
+  enableServiceLinks: bool,
+  tolerations: list(
+    struct('v1.Toleration', { key: str(), operator: str('v1.TolerationOperator'), value: str(), effect: str('v1.TaintEffect'), tolerationSeconds: int64 }),
+  ),
   readinessGates: list(struct('v1.PodReadinessGate', { conditionType: str('v1.PodConditionType') })),
   imagePullSecrets: list(struct('v1.LocalObjectReference', { name: str() })),
 });
 const containerState = struct('v1.ContainerState', {
   waiting: struct('v1.ContainerStateWaiting', { reason: str(), message: str() }),
   running: struct('v1.ContainerStateRunning', { startedAt: time }),
-  terminated: struct('v1.ContainerStateTerminated', { exitCode: int32, signal: int32, reason: str(), message: str(), startedAt: time, finishedAt: time, containerID: str() }),
+  terminated: struct('v1.ContainerStateTerminated', {
+    exitCode: int32,
+    signal: int32,
+    reason: str(),
+    message: str(),
+    startedAt: time,
+    finishedAt: time,
+    containerID: str(),
+  }),
 });
 const containerStatus = struct('v1.ContainerStatus', {
-  name: str(), state: containerState, lastState: containerState, ready: bool, restartCount: int32, image: str(), imageID: str(), containerID: str(), started: bool,
+  name: str(),
+  state: containerState,
+  lastState: containerState,
+  ready: bool,
+  restartCount: int32,
+  image: str(),
+  imageID: str(),
+  containerID: str(),
+  started: bool,
 });
 const condition = (go: string, extra: Record<string, Shape> = {}) =>
   struct(go, { type: str(), status: str('v1.ConditionStatus'), lastTransitionTime: time, reason: str(), message: str(), ...extra });
 const podStatus = struct('v1.PodStatus', {
-  phase: str('v1.PodPhase'), conditions: list(condition('v1.PodCondition', { lastProbeTime: time })), message: str(), reason: str(),
-  hostIP: str(), podIP: str(), podIPs: list(struct('v1.PodIP', { ip: str() })), hostIPs: list(struct('v1.HostIP', { ip: str() })), startTime: time,
-  initContainerStatuses: list(containerStatus), containerStatuses: list(containerStatus), qosClass: str('v1.PodQOSClass'),
+  phase: str('v1.PodPhase'),
+  conditions: list(condition('v1.PodCondition', { lastProbeTime: time })),
+  message: str(),
+  reason: str(),
+  hostIP: str(),
+  podIP: str(),
+  podIPs: list(struct('v1.PodIP', { ip: str() })),
+  hostIPs: list(struct('v1.HostIP', { ip: str() })),
+  startTime: time,
+  initContainerStatuses: list(containerStatus),
+  containerStatuses: list(containerStatus),
+  qosClass: str('v1.PodQOSClass'),
 });
 const template = struct('v1.PodTemplateSpec', { metadata: objectMeta, spec: podSpec });
 const rollingUpdate = (go: string) => struct(go, { maxUnavailable: intstr, maxSurge: intstr });
 const workloadConditions = (go: string) => list(condition(go, { lastUpdateTime: time }));
-const objectReference = struct('v1.ObjectReference', { kind: str(), namespace: str(), name: str(), uid: str('types.UID'), apiVersion: str(), resourceVersion: str(), fieldPath: str() });
+const objectReference = struct('v1.ObjectReference', {
+  kind: str(),
+  namespace: str(),
+  name: str(),
+  uid: str('types.UID'),
+  apiVersion: str(),
+  resourceVersion: str(),
+  fieldPath: str(),
+});
 const endpointAddresses = list(struct('v1.EndpointAddress', { ip: str(), hostname: str(), nodeName: str(), targetRef: objectReference }));
 
 /** Each kind's top-level fields besides apiVersion, kind and metadata (which every kind has). */
@@ -113,60 +194,123 @@ const KINDS: Record<string, Record<string, Shape>> = {
   Pod: { spec: podSpec, status: podStatus },
   Deployment: {
     spec: struct('v1.DeploymentSpec', {
-      replicas: int32, selector: labelSelector, template, minReadySeconds: int32, revisionHistoryLimit: int32, paused: bool, progressDeadlineSeconds: int32,
+      replicas: int32,
+      selector: labelSelector,
+      template,
+      minReadySeconds: int32,
+      revisionHistoryLimit: int32,
+      paused: bool,
+      progressDeadlineSeconds: int32,
       strategy: struct('v1.DeploymentStrategy', { type: str('v1.DeploymentStrategyType'), rollingUpdate: rollingUpdate('v1.RollingUpdateDeployment') }),
     }),
     status: struct('v1.DeploymentStatus', {
-      observedGeneration: int64, replicas: int32, updatedReplicas: int32, readyReplicas: int32, availableReplicas: int32, unavailableReplicas: int32,
-      conditions: workloadConditions('v1.DeploymentCondition'), collisionCount: int32,
+      observedGeneration: int64,
+      replicas: int32,
+      updatedReplicas: int32,
+      readyReplicas: int32,
+      availableReplicas: int32,
+      unavailableReplicas: int32,
+      conditions: workloadConditions('v1.DeploymentCondition'),
+      collisionCount: int32,
     }),
   },
   ReplicaSet: {
     spec: struct('v1.ReplicaSetSpec', { replicas: int32, minReadySeconds: int32, selector: labelSelector, template }),
     status: struct('v1.ReplicaSetStatus', {
-      replicas: int32, fullyLabeledReplicas: int32, readyReplicas: int32, availableReplicas: int32, observedGeneration: int64, conditions: workloadConditions('v1.ReplicaSetCondition'),
+      replicas: int32,
+      fullyLabeledReplicas: int32,
+      readyReplicas: int32,
+      availableReplicas: int32,
+      observedGeneration: int64,
+      conditions: workloadConditions('v1.ReplicaSetCondition'),
     }),
   },
   DaemonSet: {
     spec: struct('v1.DaemonSetSpec', {
-      selector: labelSelector, template, minReadySeconds: int32, revisionHistoryLimit: int32,
-      updateStrategy: struct('v1.DaemonSetUpdateStrategy', { type: str('v1.DaemonSetUpdateStrategyType'), rollingUpdate: rollingUpdate('v1.RollingUpdateDaemonSet') }),
+      selector: labelSelector,
+      template,
+      minReadySeconds: int32,
+      revisionHistoryLimit: int32,
+      updateStrategy: struct('v1.DaemonSetUpdateStrategy', {
+        type: str('v1.DaemonSetUpdateStrategyType'),
+        rollingUpdate: rollingUpdate('v1.RollingUpdateDaemonSet'),
+      }),
     }),
     status: struct('v1.DaemonSetStatus', {
-      currentNumberScheduled: int32, numberMisscheduled: int32, desiredNumberScheduled: int32, numberReady: int32, observedGeneration: int64,
-      updatedNumberScheduled: int32, numberAvailable: int32, numberUnavailable: int32, collisionCount: int32,
+      currentNumberScheduled: int32,
+      numberMisscheduled: int32,
+      desiredNumberScheduled: int32,
+      numberReady: int32,
+      observedGeneration: int64,
+      updatedNumberScheduled: int32,
+      numberAvailable: int32,
+      numberUnavailable: int32,
+      collisionCount: int32,
     }),
   },
   Service: {
     spec: struct('v1.ServiceSpec', {
       ports: list(struct('v1.ServicePort', { name: str(), protocol: str('v1.Protocol'), port: int32, targetPort: intstr, nodePort: int32 })),
-      selector: map(), clusterIP: str(), clusterIPs: list(str()), type: str('v1.ServiceType'), externalIPs: list(str()), externalName: str(),
-      ipFamilies: list(str('v1.IPFamily')), ipFamilyPolicy: str('v1.IPFamilyPolicy'), externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
+      selector: map(),
+      clusterIP: str(),
+      clusterIPs: list(str()),
+      type: str('v1.ServiceType'),
+      externalIPs: list(str()),
+      externalName: str(),
+      ipFamilies: list(str('v1.IPFamily')),
+      ipFamilyPolicy: str('v1.IPFamilyPolicy'),
+      externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
     }),
   },
   ConfigMap: { data: map(), binaryData: map(str('[]uint8')), immutable: bool },
   Secret: { data: map(str('[]uint8')), stringData: map(), type: str('v1.SecretType'), immutable: bool },
   Node: {
     spec: struct('v1.NodeSpec', {
-      podCIDR: str(), podCIDRs: list(str()), providerID: str(), unschedulable: bool,
+      podCIDR: str(),
+      podCIDRs: list(str()),
+      providerID: str(),
+      unschedulable: bool,
       taints: list(struct('v1.Taint', { key: str(), value: str(), effect: str('v1.TaintEffect'), timeAdded: time })),
     }),
     status: struct('v1.NodeStatus', {
-      capacity: resourceList, allocatable: resourceList, conditions: list(condition('v1.NodeCondition', { lastHeartbeatTime: time })),
+      capacity: resourceList,
+      allocatable: resourceList,
+      conditions: list(condition('v1.NodeCondition', { lastHeartbeatTime: time })),
       addresses: list(struct('v1.NodeAddress', { type: str('v1.NodeAddressType'), address: str() })),
-      nodeInfo: struct('v1.NodeSystemInfo', { kernelVersion: str(), osImage: str(), containerRuntimeVersion: str(), kubeletVersion: str(), operatingSystem: str(), architecture: str() }),
+      nodeInfo: struct('v1.NodeSystemInfo', {
+        kernelVersion: str(),
+        osImage: str(),
+        containerRuntimeVersion: str(),
+        kubeletVersion: str(),
+        operatingSystem: str(),
+        architecture: str(),
+      }),
     }),
   },
-  Namespace: { spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }), status: struct('v1.NamespaceStatus', { phase: str('v1.NamespacePhase') }) },
+  Namespace: {
+    spec: struct('v1.NamespaceSpec', { finalizers: list(str('v1.FinalizerName')) }),
+    status: struct('v1.NamespaceStatus', { phase: str('v1.NamespacePhase') }),
+  },
   Event: {
-    involvedObject: objectReference, reason: str(), message: str(), type: str(), count: int32, firstTimestamp: time, lastTimestamp: time, eventTime: time,
-    source: struct('v1.EventSource', { component: str(), host: str() }), series: struct('v1.EventSeries', { count: int32, lastObservedTime: time }),
+    involvedObject: objectReference,
+    reason: str(),
+    message: str(),
+    type: str(),
+    count: int32,
+    firstTimestamp: time,
+    lastTimestamp: time,
+    eventTime: time,
+    source: struct('v1.EventSource', { component: str(), host: str() }),
+    series: struct('v1.EventSeries', { count: int32, lastObservedTime: time }),
   },
   Endpoints: {
-    subsets: list(struct('v1.EndpointSubset', {
-      addresses: endpointAddresses, notReadyAddresses: endpointAddresses,
-      ports: list(struct('v1.EndpointPort', { name: str(), port: int32, protocol: str('v1.Protocol') })),
-    })),
+    subsets: list(
+      struct('v1.EndpointSubset', {
+        addresses: endpointAddresses,
+        notReadyAddresses: endpointAddresses,
+        ports: list(struct('v1.EndpointPort', { name: str(), port: int32, protocol: str('v1.Protocol') })),
+      }),
+    ),
   },
   Lease: { spec: struct('v1.LeaseSpec', { holderIdentity: str(), leaseDurationSeconds: int32, renewTime: time, acquireTime: time, leaseTransitions: int32 }) },
   Scale: { spec: struct('v1.ScaleSpec', { replicas: int32 }) },

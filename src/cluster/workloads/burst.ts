@@ -48,13 +48,23 @@ export class PodBursts {
         const size = Math.min(burst.batch, burst.left, missing - created);
         for (let i = 0; i < size; i++, created++, burst.left--) {
           const pod = create(created);
-          this.ctx.events.record(owner, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${pod.metadata.name}`, component: this.component });
+          this.ctx.events.record(owner, {
+            type: 'Normal',
+            reason: 'SuccessfulCreate',
+            message: `Created pod: ${pod.metadata.name}`,
+            component: this.component,
+          });
         }
         burst.batch *= 2;
       } while (burst.batch <= SHARED_TURN_BATCH && burst.left > 0 && missing > created);
     } catch (error) {
       this.bursts.delete(key);
-      this.ctx.events.record(owner, { type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${(error as Error).message}`, component: this.component });
+      this.ctx.events.record(owner, {
+        type: 'Warning',
+        reason: 'FailedCreate',
+        message: `Error creating: ${(error as Error).message}`,
+        component: this.component,
+      });
       return this.queue.retry(key);
     }
     this.queue.forget(key);

@@ -40,8 +40,13 @@ export function shouldRun(spec: PodSpec | undefined, tolerations: Toleration[], 
   if (!nodeMatches(spec, node)) return { run: false, stay: false };
   const taints = (node as Node).spec?.taints ?? [];
   const untolerated = untoleratedTaint(taints, tolerations);
-  const stay = untoleratedTaint(taints.filter((t) => t.effect === 'NoExecute'), tolerations) === undefined;
-  const cordoned = (node as Node).spec?.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }));
+  const stay =
+    untoleratedTaint(
+      taints.filter((t) => t.effect === 'NoExecute'),
+      tolerations,
+    ) === undefined;
+  const cordoned =
+    (node as Node).spec?.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }));
   return { run: !untolerated && !cordoned, stay };
 }
 
@@ -70,7 +75,6 @@ export class DaemonSetController extends KeyedController {
       if (ref?.kind === 'DaemonSet') this.enqueue(change.object, ref.name);
     }
   }
-
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
@@ -101,7 +105,9 @@ export class DaemonSetController extends KeyedController {
       }
       eligible.add(node.metadata.name);
       // Replace pods of an older template one at a time (maxUnavailable 1 per node); extras go.
-      const [keep, ...extra] = [...pods].sort((a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash));
+      const [keep, ...extra] = [...pods].sort(
+        (a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash),
+      );
       doomed.push(...extra);
       if (keep && keep.metadata.labels?.['controller-revision-hash'] !== hash) doomed.push(keep);
       if (!keep) needPod.push(node.metadata.name);

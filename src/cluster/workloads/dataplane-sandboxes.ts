@@ -152,7 +152,8 @@ export class DataplaneSandboxes implements PodSandboxes {
       const net = await this.dataplane.attachPod(attachment);
       if (net.ip !== ip) this.log(`kubelet ${req.node}: pod ${req.namespace}/${req.name} was restored with ${ip} but its network came back with ${net.ip}`);
     })().catch((e: unknown) => {
-      if (!entry.cancelled) this.log(`kubelet ${req.node}: the network of restored pod ${req.namespace}/${req.name} (${ip}) could not be rebuilt: ${message(e)}`);
+      if (!entry.cancelled)
+        this.log(`kubelet ${req.node}: the network of restored pod ${req.namespace}/${req.name} (${ip}) could not be rebuilt: ${message(e)}`);
     });
     this.attached.set(req.sandboxId, entry);
   }

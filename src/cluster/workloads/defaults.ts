@@ -93,7 +93,8 @@ export function workloadDefaults(kind: string, obj: KubeObject, created: boolean
       spec.revisionHistoryLimit ??= 10;
       spec.progressDeadlineSeconds ??= 600;
       spec.strategy ??= { type: 'RollingUpdate' };
-      if (spec.strategy.type === 'RollingUpdate') spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...(spec.strategy.rollingUpdate ?? {}) };
+      if (spec.strategy.type === 'RollingUpdate')
+        spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...(spec.strategy.rollingUpdate ?? {}) };
       templateDefaults(spec);
       return;
     }
@@ -107,7 +108,8 @@ export function workloadDefaults(kind: string, obj: KubeObject, created: boolean
       const spec = ((obj as DaemonSet).spec ??= {});
       spec.revisionHistoryLimit ??= 10;
       spec.updateStrategy ??= { type: 'RollingUpdate' };
-      if (spec.updateStrategy.type === 'RollingUpdate') spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...(spec.updateStrategy.rollingUpdate ?? {}) };
+      if (spec.updateStrategy.type === 'RollingUpdate')
+        spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...(spec.updateStrategy.rollingUpdate ?? {}) };
       templateDefaults(spec);
       return;
     }

@@ -51,7 +51,6 @@ export class DeploymentController extends KeyedController {
     }
   }
 
-
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects, index } = this.ctx;
@@ -123,7 +122,11 @@ export class DeploymentController extends KeyedController {
 
   private scale(d: Deployment, rs: ReplicaSet, replicas: number, surge: number): void {
     const from = Number(rs.spec?.replicas ?? 0);
-    const annotations = { ...(rs.metadata.annotations ?? {}), 'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1), 'deployment.kubernetes.io/max-replicas': String((d.spec?.replicas ?? 1) + surge) };
+    const annotations = {
+      ...(rs.metadata.annotations ?? {}),
+      'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1),
+      'deployment.kubernetes.io/max-replicas': String((d.spec?.replicas ?? 1) + surge),
+    };
     if (from === replicas && JSON.stringify(annotations) === JSON.stringify(rs.metadata.annotations ?? {})) return;
     const generation = (rs.metadata.generation ?? 1) + (from === replicas ? 0 : 1);
     this.ctx.objects.put(REPLICASETS, { ...rs, metadata: { ...rs.metadata, generation, annotations }, spec: { ...rs.spec, replicas } });
@@ -132,7 +135,12 @@ export class DeploymentController extends KeyedController {
 
   private scaledEvent(d: Deployment, rs: ReplicaSet, from: number, to: number): void {
     const verb = to > from ? 'up' : 'down';
-    this.ctx.events.record(d, { type: 'Normal', reason: 'ScalingReplicaSet', message: `Scaled ${verb} replica set ${rs.metadata.name} from ${from} to ${to}`, component: 'deployment-controller' });
+    this.ctx.events.record(d, {
+      type: 'Normal',
+      reason: 'ScalingReplicaSet',
+      message: `Scaled ${verb} replica set ${rs.metadata.name} from ${from} to ${to}`,
+      component: 'deployment-controller',
+    });
   }
 
   private writeStatus(d: Deployment, current: ReplicaSet, all: ReplicaSet[], desired: number): void {
@@ -153,9 +161,10 @@ export class DeploymentController extends KeyedController {
       : createdNow
         ? deploymentCondition('Progressing', true, 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, previous, now)
         : deploymentCondition('Progressing', true, 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, previous, now);
-    const availableCondition = available >= minimum
-      ? deploymentCondition('Available', true, 'MinimumReplicasAvailable', 'Deployment has minimum availability.', previous, now)
-      : deploymentCondition('Available', false, 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', previous, now);
+    const availableCondition =
+      available >= minimum
+        ? deploymentCondition('Available', true, 'MinimumReplicasAvailable', 'Deployment has minimum availability.', previous, now)
+        : deploymentCondition('Available', false, 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', previous, now);
     const status: Record<string, unknown> = {
       ...(d.status?.collisionCount ? { collisionCount: d.status.collisionCount } : {}),
       availableReplicas: available || undefined,

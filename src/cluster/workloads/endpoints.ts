@@ -20,7 +20,8 @@ function targetPort(port: ServicePort, pod: Pod): number | undefined {
   const t = port.targetPort ?? port.port;
   if (typeof t === 'number') return t;
   if (/^\d+$/.test(String(t))) return Number(t);
-  for (const c of pod.spec?.containers ?? []) for (const p of c.ports ?? []) if (p.name === t && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
+  for (const c of pod.spec?.containers ?? [])
+    for (const p of c.ports ?? []) if (p.name === t && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
   return undefined;
 }
 
@@ -40,7 +41,6 @@ export class EndpointsController extends KeyedController {
     }
   }
 
-
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects } = this.ctx;
@@ -52,7 +52,9 @@ export class EndpointsController extends KeyedController {
     }
     // Endpoints of selector-less services belong to whoever wrote them.
     if (!sel) return;
-    const pods = (objects.list(PODS, namespace) as Pod[]).filter((p) => matchLabels(sel, p.metadata.labels) && p.status?.podIP && !p.metadata.deletionTimestamp);
+    const pods = (objects.list(PODS, namespace) as Pod[]).filter(
+      (p) => matchLabels(sel, p.metadata.labels) && p.status?.podIP && !p.metadata.deletionTimestamp,
+    );
     // One subset per distinct port set (pods with the same named ports resolve alike).
     const subsets = new Map<string, { addresses: EndpointAddress[]; notReadyAddresses: EndpointAddress[]; ports: EndpointPort[] }>();
     for (const pod of pods) {
@@ -63,7 +65,11 @@ export class EndpointsController extends KeyedController {
       const k = JSON.stringify(ports);
       let s = subsets.get(k);
       if (!s) subsets.set(k, (s = { addresses: [], notReadyAddresses: [], ports }));
-      const address = { ip: pod.status!.podIP!, nodeName: pod.spec?.nodeName, targetRef: { kind: 'Pod', name: pod.metadata.name, namespace, uid: pod.metadata.uid } };
+      const address = {
+        ip: pod.status!.podIP!,
+        nodeName: pod.spec?.nodeName,
+        targetRef: { kind: 'Pod', name: pod.metadata.name, namespace, uid: pod.metadata.uid },
+      };
       (isPodReady(pod) ? s.addresses : s.notReadyAddresses).push(address);
     }
     const out = [...subsets.values()].map((s) => ({

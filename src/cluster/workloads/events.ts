@@ -106,7 +106,16 @@ export class EventRecorder {
     const name = eventName(involved.metadata.name);
     const common = { apiVersion: 'v1', kind: 'Event', metadata: { name, namespace }, involvedObject, reason: e.reason, message: e.message, type: e.type };
     const event = e.action
-      ? { ...common, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: microTime(now), action: e.action, reportingComponent: e.component, reportingInstance: SCHEDULER_INSTANCE }
+      ? {
+          ...common,
+          source: {},
+          firstTimestamp: null,
+          lastTimestamp: null,
+          eventTime: microTime(now),
+          action: e.action,
+          reportingComponent: e.component,
+          reportingInstance: SCHEDULER_INSTANCE,
+        }
       : {
           ...common,
           source: { component: e.component, ...(e.host ? { host: e.host } : {}) },

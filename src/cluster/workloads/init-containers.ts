@@ -67,9 +67,7 @@ class ContainerFs {
   resolve(path: string): Target {
     const p = normalize(path);
     // The deepest mount wins, as in the container's mount table.
-    const mount = this.mounts
-      .filter((m) => under(p, normalize(m.path)) !== undefined)
-      .sort((a, b) => normalize(b.path).length - normalize(a.path).length)[0];
+    const mount = this.mounts.filter((m) => under(p, normalize(m.path)) !== undefined).sort((a, b) => normalize(b.path).length - normalize(a.path).length)[0];
     if (!mount) return { kind: 'image' };
     const rest = under(p, normalize(mount.path))!;
     const rel = mount.subPath ? posix.join(mount.subPath, rest).replace(/\/$/, '') : rest;
@@ -168,7 +166,9 @@ class ContainerFs {
 
 /** The kubelet's `$(VAR)` expansion of command, args and env values (`$$` is a literal `$`). */
 function expandRefs(s: string, env: Record<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : name !== undefined && name in env ? env[name]! : m));
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) =>
+    m === '$$' ? '$' : name !== undefined && name in env ? env[name]! : m,
+  );
 }
 
 class Runner implements InitContainerRunner {
@@ -297,7 +297,9 @@ class Runner implements InitContainerRunner {
       try {
         const fs = new ContainerFs(this.mounts(pod, container), confDir);
         const env = this.env(pod, node, container);
-        const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map((a) => expandRefs(String(a), env));
+        const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
+          (a) => expandRefs(String(a), env),
+        );
         const status = await this.exec(argv, env, fs, node);
         if (status.code !== 0) return status.stderr.trim() || `init container "${text(container['name'])}" exited with code ${status.code}`;
       } catch (e) {
@@ -433,7 +435,8 @@ class Runner implements InitContainerRunner {
     for (const [from, to] of replacements) netconf = netconf.split(from).join(to);
     try {
       const parsed: unknown = JSON.parse(netconf);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
     } catch (e) {
       throw new ContainerError(`${netconf} is not a valid json object\nerror: ${(e as Error).message}`);
     }

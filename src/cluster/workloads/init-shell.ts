@@ -44,7 +44,7 @@ export function parseScript(script: string, env: Record<string, string>): ShellC
     const c = script[i]!;
     if (c === "'") {
       const close = script.indexOf("'", i + 1);
-      if (close < 0) throw new ShellSyntaxError("unterminated quoted string");
+      if (close < 0) throw new ShellSyntaxError('unterminated quoted string');
       word = (word ?? '') + script.slice(i + 1, close);
       i = close + 1;
     } else if (c === '"') {

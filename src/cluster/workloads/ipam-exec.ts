@@ -51,7 +51,9 @@ function podArgs(pod: SandboxIdentity): Record<string, string> {
 /** The first IPv4 address of an ADD result: `ips[].address` (0.3.0+) or `ip4.ip` (0.1/0.2). */
 export function resultAddress(result: Record<string, unknown> | undefined): string | undefined {
   const ips = result?.['ips'];
-  const candidates: unknown[] = Array.isArray(ips) ? ips.map((i) => (i as Record<string, unknown>)?.['address']) : [(result?.['ip4'] as Record<string, unknown> | undefined)?.['ip']];
+  const candidates: unknown[] = Array.isArray(ips)
+    ? ips.map((i) => (i as Record<string, unknown>)?.['address'])
+    : [(result?.['ip4'] as Record<string, unknown> | undefined)?.['ip']];
   for (const c of candidates) {
     if (typeof c === 'string' && c.includes('.')) return c.split('/')[0];
   }
@@ -90,7 +92,9 @@ export async function ipamDel(plan: IpamExec, pod: SandboxIdentity, containerId:
 /** Which container host-local recorded for an address (its file `<dataDir>/<network>/<ip>`: id, CRLF, ifname). */
 export function hostLocalOwner(dataDir: string, network: string, ip: string): string | undefined {
   try {
-    const id = readFileSync(join(dataDir, network, ip), 'utf8').split(/\r?\n/)[0]?.trim();
+    const id = readFileSync(join(dataDir, network, ip), 'utf8')
+      .split(/\r?\n/)[0]
+      ?.trim();
     return id || undefined;
   } catch {
     return undefined;

@@ -134,11 +134,23 @@ export class Sandboxes implements PodSandboxes {
     if (source?.from === 'node-pod-cidr') {
       const ranges = node.podCidr ? rangesOfIpam({ subnet: node.podCidr }, undefined) : undefined;
       if (!ranges) return { kind: 'fail', message: inPlugin(owner.context, new Error(`node ${node.name} has no podCIDR to allocate from`)) };
-      return { kind: 'pool', key: `${node.name}\0${node.podCidr}`, make: () => new RangeSetPool(ranges), owner: owner.context, exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name) };
+      return {
+        kind: 'pool',
+        key: `${node.name}\0${node.podCidr}`,
+        make: () => new RangeSetPool(ranges),
+        owner: owner.context,
+        exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name),
+      };
     }
     if (source?.from === 'node-subnet') {
       const ips = node.secondaryIps ?? [];
-      return { kind: 'pool', key: `${node.name}\0secondary`, make: () => new AddressListPool(ips), owner: owner.context, exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name) };
+      return {
+        kind: 'pool',
+        key: `${node.name}\0secondary`,
+        make: () => new AddressListPool(ips),
+        owner: owner.context,
+        exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name),
+      };
     }
     return this.byoPlan(node, net, owner);
   }

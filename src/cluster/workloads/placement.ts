@@ -51,7 +51,10 @@ export function nodeMatches(spec: PodSpec | undefined, node: KubeObject): boolea
     const exprs = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];
     if (exprs.length === 0 && fields.length === 0) return false;
-    return exprs.every((r) => requirementHolds(r, own<string>(labels, r.key))) && fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined));
+    return (
+      exprs.every((r) => requirementHolds(r, own<string>(labels, r.key))) &&
+      fields.every((r) => requirementHolds(r, r.key === 'metadata.name' ? node.metadata.name : undefined))
+    );
   });
 }
 
@@ -76,7 +79,8 @@ export function misfit(pod: KubeObject, node: KubeObject, used: Usage): Misfit |
   const spec = (pod as Pod).spec ?? {};
   const tolerations: Toleration[] = spec.tolerations ?? [];
   const n = node as Node;
-  if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT))) return { reasons: ['node(s) were unschedulable'], resolvable: false };
+  if (n.spec?.unschedulable && !tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT)))
+    return { reasons: ['node(s) were unschedulable'], resolvable: false };
   const taint = untoleratedTaint(n.spec?.taints ?? [], tolerations);
   if (taint) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
   if (!nodeMatches(spec, node)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
@@ -93,7 +97,10 @@ export function misfit(pod: KubeObject, node: KubeObject, used: Usage): Misfit |
 function tally(reasons: string[]): string {
   const counts = new Map<string, number>();
   for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return [...counts].map(([r, c]) => `${c} ${r}`).sort().join(', ');
+  return [...counts]
+    .map(([r, c]) => `${c} ${r}`)
+    .sort()
+    .join(', ');
 }
 
 /** FitError.Error() plus the preemption post-filter's summary, as kube-scheduler 1.32 words them. */

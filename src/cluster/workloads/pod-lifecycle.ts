@@ -125,7 +125,14 @@ export class PodLifecycle implements Controller {
     for (const { node, record } of this.options.records.all()) {
       if (uids.has(record.uid)) continue;
       this.options.records.remove(node, record.uid);
-      void this.tearDown({ namespace: record.namespace, name: record.name, uid: record.uid, node, hostNetwork: record.hostNetwork, sandboxId: record.sandboxId });
+      void this.tearDown({
+        namespace: record.namespace,
+        name: record.name,
+        uid: record.uid,
+        node,
+        hostNetwork: record.hostNetwork,
+        sandboxId: record.sandboxId,
+      });
     }
     const fresh: Worker[] = [];
     for (const pod of pods as Pod[]) {
@@ -279,7 +286,13 @@ export class PodLifecycle implements Controller {
         const restarts = typeof w.rt.init === 'object' ? w.rt.init.restarts + 1 : 0;
         w.rt.init = { error, restarts };
         this.write(w);
-        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${inits[0].name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${w.uid})`, `spec.initContainers{${inits[0].name}}`);
+        this.event(
+          pod,
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${inits[0].name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${w.uid})`,
+          `spec.initContainers{${inits[0].name}}`,
+        );
         this.later(w);
         return;
       }

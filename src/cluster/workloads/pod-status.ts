@@ -26,7 +26,14 @@ export function imageId(image: string): string {
 }
 
 export function condition(type: string, status: boolean, now: number, reason?: string, message?: string): Condition {
-  return { type, status: status ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: k8sTime(now), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  return {
+    type,
+    status: status ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: k8sTime(now),
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
 }
 
 /** next's conditions, keeping each one's earlier lastTransitionTime when its status did not change. */
@@ -66,24 +73,30 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
   const conditions = keepTransitions(previous.conditions, [
     condition('PodReadyToStartContainers', rt.podIp !== undefined, now),
-    initDone ? condition('Initialized', true, now) : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(inits)}`),
+    initDone
+      ? condition('Initialized', true, now)
+      : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(inits)}`),
     running ? condition('Ready', true, now) : condition('Ready', false, now, 'ContainersNotReady', `containers with unready status: ${names(containers)}`),
-    running ? condition('ContainersReady', true, now) : condition('ContainersReady', false, now, 'ContainersNotReady', `containers with unready status: ${names(containers)}`),
+    running
+      ? condition('ContainersReady', true, now)
+      : condition('ContainersReady', false, now, 'ContainersNotReady', `containers with unready status: ${names(containers)}`),
     { ...scheduled },
   ]);
   const waitingReason = rt.podIp === undefined ? 'ContainerCreating' : 'PodInitializing';
-  const containerStatuses = containers.map((c) => {
-    const base = { image: normalizeImage(String(c.image ?? '')), lastState: {}, name: c.name, restartCount: 0 };
-    if (!running) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
-    return {
-      containerID: `containerd://${rt.running!.ids[c.name]}`,
-      ...base,
-      imageID: imageId(String(c.image ?? '')),
-      ready: true,
-      started: true,
-      state: { running: { startedAt: rt.running!.startedAt } },
-    };
-  }).sort(byName);
+  const containerStatuses = containers
+    .map((c) => {
+      const base = { image: normalizeImage(String(c.image ?? '')), lastState: {}, name: c.name, restartCount: 0 };
+      if (!running) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
+      return {
+        containerID: `containerd://${rt.running!.ids[c.name]}`,
+        ...base,
+        imageID: imageId(String(c.image ?? '')),
+        ready: true,
+        started: true,
+        state: { running: { startedAt: rt.running!.startedAt } },
+      };
+    })
+    .sort(byName);
   const status: Record<string, unknown> = {
     conditions,
     containerStatuses,
@@ -120,7 +133,12 @@ function initStatus(pod: KubeObject, c: Container, index: number, rt: PodRuntime
       imageID: imageId(String(c.image ?? '')),
       lastState: { terminated: { exitCode: 1, finishedAt: rt.startTime, message: rt.init.error, reason: 'Error', startedAt: rt.startTime } },
       restartCount: rt.init.restarts,
-      state: { waiting: { message: `back-off 10s restarting failed container=${c.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, reason: 'CrashLoopBackOff' } },
+      state: {
+        waiting: {
+          message: `back-off 10s restarting failed container=${c.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+          reason: 'CrashLoopBackOff',
+        },
+      },
     };
   }
   return { ...base, state: { waiting: { reason: 'PodInitializing' } } };

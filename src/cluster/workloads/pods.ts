@@ -9,7 +9,12 @@ import { PODS } from '../resources.js';
 import { refuseIfTerminating } from './namespaces.js';
 import { randomSuffix } from './names.js';
 
-export function createPodFrom(objects: ObjectStore, owner: KubeObject, template: PodTemplateSpec | undefined, extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {}): KubeObject {
+export function createPodFrom(
+  objects: ObjectStore,
+  owner: KubeObject,
+  template: PodTemplateSpec | undefined,
+  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {},
+): KubeObject {
   const namespace = owner.metadata.namespace!;
   let name: string;
   do name = `${owner.metadata.name}-${randomSuffix()}`;

@@ -36,10 +36,13 @@ export class WorkQueue {
     const n = this.failures.get(key) ?? 0;
     this.failures.set(key, n + 1);
     const delay = Math.min(BACKOFF_BASE_MS * 2 ** n, BACKOFF_MAX_MS);
-    this.later.set(key, setTimeout(() => {
-      this.later.delete(key);
-      this.add(key);
-    }, delay).unref());
+    this.later.set(
+      key,
+      setTimeout(() => {
+        this.later.delete(key);
+        this.add(key);
+      }, delay).unref(),
+    );
   }
 
   /** Whether key waits for its back-off. */

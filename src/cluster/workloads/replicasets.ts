@@ -12,12 +12,7 @@ import { nsKey, splitKey, KeyedController } from './queue.js';
 
 /** Which extra pods go first: unscheduled, then not running, then not ready, then the newest. */
 function deletionRank(pod: Pod): number[] {
-  return [
-    pod.spec?.nodeName ? 1 : 0,
-    pod.status?.phase === 'Running' ? 1 : 0,
-    isPodReady(pod) ? 1 : 0,
-    -Date.parse(pod.metadata.creationTimestamp ?? '0'),
-  ];
+  return [pod.spec?.nodeName ? 1 : 0, pod.status?.phase === 'Running' ? 1 : 0, isPodReady(pod) ? 1 : 0, -Date.parse(pod.metadata.creationTimestamp ?? '0')];
 }
 
 function compareRank(a: number[], b: number[]): number {
@@ -42,7 +37,6 @@ export class ReplicaSetController extends KeyedController {
       }
     }
   }
-
 
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);

@@ -40,7 +40,9 @@ const cache = new WeakMap<KubeObject, Usage>();
 export function podRequests(pod: KubeObject): Usage {
   const known = cache.get(pod);
   if (known) return known;
-  const spec = (pod as { spec?: { containers?: Array<{ resources?: Resources }>; initContainers?: Array<{ resources?: Resources }>; overhead?: Record<string, unknown> } }).spec ?? {};
+  const spec =
+    (pod as { spec?: { containers?: Array<{ resources?: Resources }>; initContainers?: Array<{ resources?: Resources }>; overhead?: Record<string, unknown> } })
+      .spec ?? {};
   const usage: Usage = { pods: 1, cpu: 0, memory: 0 };
   for (const name of ['cpu', 'memory'] as const) {
     const sum = (spec.containers ?? []).reduce((total, c) => total + requestOf(c.resources, name), 0);

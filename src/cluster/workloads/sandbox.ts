@@ -5,15 +5,17 @@
 import type { KubeObject } from '../objects/object.js';
 
 export interface SandboxRequest {
-  namespace: string; name: string; uid: string;
-  node: string;            // node name
+  namespace: string;
+  name: string;
+  uid: string;
+  node: string; // node name
   hostNetwork: boolean;
-  sandboxId: string;       // 64 hex chars, new per attempt
+  sandboxId: string; // 64 hex chars, new per attempt
 }
 export type SandboxResult = { ok: true; ip: string } | { ok: false; message: string };
 export interface PodSandboxes {
-  setUp(req: SandboxRequest): Promise<SandboxResult>;   // hostNetwork → node IP
-  tearDown(req: SandboxRequest): Promise<void>;          // idempotent
+  setUp(req: SandboxRequest): Promise<SandboxResult>; // hostNetwork → node IP
+  tearDown(req: SandboxRequest): Promise<void>; // idempotent
   /** A running pod found at start-up (restored from storage): mark its address as taken. */
   restore(req: SandboxRequest, ip: string): void;
 }

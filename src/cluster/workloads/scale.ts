@@ -30,6 +30,7 @@ export function scaleOf(parent: KubeObject): KubeObject {
 /** The parent with the replicas a written Scale asks for (already decoded as an int32); 422 when negative. */
 export function withScale(parent: KubeObject, scale: { spec?: { replicas?: number } }): KubeObject {
   const replicas = scale?.spec?.replicas ?? 0;
-  if (replicas < 0) throw invalidObject('Scale', 'autoscaling', parent.metadata.name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+  if (replicas < 0)
+    throw invalidObject('Scale', 'autoscaling', parent.metadata.name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
   return { ...structuredClone(parent), spec: { ...((parent as Scalable).spec ?? {}), replicas } };
 }

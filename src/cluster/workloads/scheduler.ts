@@ -45,7 +45,10 @@ export class Scheduler implements Controller {
   private cursor = 0;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.queue = new WorkQueue(() => this.run(), (_k, e) => ctx.log(`scheduler: ${(e as Error).stack ?? e}`));
+    this.queue = new WorkQueue(
+      () => this.run(),
+      (_k, e) => ctx.log(`scheduler: ${(e as Error).stack ?? e}`),
+    );
   }
 
   observe(change: Change): void {
@@ -56,7 +59,8 @@ export class Scheduler implements Controller {
     if (change.resource !== resourceKey(PODS)) return;
     const key = nsKey(change.object.metadata.namespace, change.object.metadata.name);
     const obj = change.object as Pod;
-    if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object)) this.antiAffinity.set(key, change.object);
+    if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object))
+      this.antiAffinity.set(key, change.object);
     else this.antiAffinity.delete(key);
     // A newly bound pod can be what another pod's affinity waits for (only those pods are retried: binds are many).
     if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Pod | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
@@ -111,7 +115,11 @@ export class Scheduler implements Controller {
     if (this.cursor >= this.round.length) {
       const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
       this.pending.clear();
-      pods.sort((a, b) => Number((b as Pod).spec?.priority ?? 0) - Number((a as Pod).spec?.priority ?? 0) || String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+      pods.sort(
+        (a, b) =>
+          Number((b as Pod).spec?.priority ?? 0) - Number((a as Pod).spec?.priority ?? 0) ||
+          String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)),
+      );
       this.round = pods.map((p) => nsKey(p.metadata.namespace, p.metadata.name));
       this.cursor = 0;
       if (this.round.length === 0) return;
@@ -161,13 +169,17 @@ export class Scheduler implements Controller {
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: k8sTime(now) },
     ];
     const bound = this.ctx.objects.put(PODS, { ...pod, spec: { ...(pod as Pod).spec, nodeName: node.metadata.name }, status });
-    this.ctx.events.record(bound, {
-      type: 'Normal',
-      reason: 'Scheduled',
-      message: `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
-      component: 'default-scheduler',
-      action: 'Binding',
-    }, now);
+    this.ctx.events.record(
+      bound,
+      {
+        type: 'Normal',
+        reason: 'Scheduled',
+        message: `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
+        component: 'default-scheduler',
+        action: 'Binding',
+      },
+      now,
+    );
   }
 
   private reject(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {

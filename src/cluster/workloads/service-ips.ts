@@ -32,7 +32,13 @@ function pickAddress(cidr: Cidr, used: Set<string>): string | undefined {
   const usable = size - 2;
   if (usable <= 0) return undefined;
   const band = Math.min(staticBand(size), usable);
-  const ranges: Array<[number, number]> = band < usable ? [[band + 1, size - 2], [1, band]] : [[1, size - 2]];
+  const ranges: Array<[number, number]> =
+    band < usable
+      ? [
+          [band + 1, size - 2],
+          [1, band],
+        ]
+      : [[1, size - 2]];
   for (const [lo, hi] of ranges) {
     const span = hi - lo + 1;
     const start = randomInt(span);
@@ -90,9 +96,15 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
       if (!addr) throw refuse(name, 'spec.clusterIPs[0]', JSON.stringify(requested), 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)');
       const offset = addr.family === cidr.family && cidr.contains(addr) ? cidr.offsetOf(addr) : -1n;
       if (offset <= 0n || offset >= cidr.size - 1n) {
-        throw refuse(name, 'spec.clusterIPs', JSON.stringify([requested]), `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${cidr.toString()}`);
+        throw refuse(
+          name,
+          'spec.clusterIPs',
+          JSON.stringify([requested]),
+          `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${cidr.toString()}`,
+        );
       }
-      if (used.has(addr.toString())) throw refuse(name, 'spec.clusterIPs', JSON.stringify([requested]), `failed to allocate IP ${requested}: provided IP is already allocated`);
+      if (used.has(addr.toString()))
+        throw refuse(name, 'spec.clusterIPs', JSON.stringify([requested]), `failed to allocate IP ${requested}: provided IP is already allocated`);
       ip = addr.toString();
     } else {
       const picked = pickAddress(cidr, used);
@@ -118,7 +130,12 @@ function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeOb
         throw refuse(svc.metadata.name, `spec.ports[${i}].nodePort`, String(p.nodePort), 'provided port is already allocated');
       }
       if (p.nodePort < NODE_PORTS[0] || p.nodePort > NODE_PORTS[1]) {
-        throw refuse(svc.metadata.name, `spec.ports[${i}].nodePort`, String(p.nodePort), `provided port is not in the valid range. The range of valid ports is ${NODE_PORTS[0]}-${NODE_PORTS[1]}`);
+        throw refuse(
+          svc.metadata.name,
+          `spec.ports[${i}].nodePort`,
+          String(p.nodePort),
+          `provided port is not in the valid range. The range of valid ports is ${NODE_PORTS[0]}-${NODE_PORTS[1]}`,
+        );
       }
       used.add(Number(p.nodePort));
       continue;

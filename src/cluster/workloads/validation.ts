@@ -26,13 +26,22 @@ export function validateWorkload(kind: string, group: string, obj: KubeObject): 
     const labels = o.spec?.template?.metadata?.labels ?? {};
     if (!sel) causes.push(fieldError.required('spec.selector'));
     else if (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0) {
-      causes.push({ reason: 'FieldValueInvalid', field: 'spec.selector', message: `Invalid value: ${JSON.stringify(sel)}: empty selector is invalid for ${kind.toLowerCase()}` });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: 'spec.selector',
+        message: `Invalid value: ${JSON.stringify(sel)}: empty selector is invalid for ${kind.toLowerCase()}`,
+      });
     }
     if (!labelSelectorMatches(sel, labels)) {
-      causes.push({ reason: 'FieldValueInvalid', field: 'spec.template.metadata.labels', message: `Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\`` });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: 'spec.template.metadata.labels',
+        message: `Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\``,
+      });
     }
     const replicas = o.spec?.replicas;
-    if (kind !== 'DaemonSet' && replicas !== undefined && replicas !== null && replicas < 0) causes.push(fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0'));
+    if (kind !== 'DaemonSet' && replicas !== undefined && replicas !== null && replicas < 0)
+      causes.push(fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0'));
     containers('spec.template.spec', o.spec?.template?.spec, causes);
   }
   if (causes.length > 0) throw invalidObject(kind, group, obj.metadata.name, causes);

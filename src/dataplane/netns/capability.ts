@@ -2,7 +2,12 @@
 // tools, and a namespace that can really be created and deleted. Returns why not, or undefined.
 import { run } from './exec.js';
 
-const TOOLS: Array<[string, string[]]> = [['ip', ['-V']], ['nft', ['--version']], ['nsenter', ['--version']], ['sysctl', ['--version']]];
+const TOOLS: Array<[string, string[]]> = [
+  ['ip', ['-V']],
+  ['nft', ['--version']],
+  ['nsenter', ['--version']],
+  ['sysctl', ['--version']],
+];
 
 export async function netnsUnsupportedReason(prefix: string): Promise<string | undefined> {
   if (process.platform !== 'linux') return `the netns data plane needs Linux (this is ${process.platform})`;

@@ -128,10 +128,21 @@ export class NetnsDataplane implements Dataplane {
     assertUnique(state, created);
     const addedSubnets: Array<[RouterState, string]> = [];
     try {
-      await state.ip.batch(null, created.map((n) => `netns add ${n}`));
+      await state.ip.batch(
+        null,
+        created.map((n) => `netns add ${n}`),
+      );
       if (newInet) await buildInternet(state);
       await forEachLimit(newRouters, this.parallelism, (id) => createRouter(state, id));
-      await forEachLimit([...want.vnets.entries()], this.parallelism, ([id, v]) => convergeRouter(state, id, v, newHosts.filter((h) => h.vnetId === id), addedSubnets));
+      await forEachLimit([...want.vnets.entries()], this.parallelism, ([id, v]) =>
+        convergeRouter(
+          state,
+          id,
+          v,
+          newHosts.filter((h) => h.vnetId === id),
+          addedSubnets,
+        ),
+      );
       await forEachLimit(newHosts, this.parallelism, (h) => createHost(state, h));
     } catch (e) {
       await this.rollback(created, newRouters, newHosts, addedSubnets);

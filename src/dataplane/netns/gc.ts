@@ -21,9 +21,15 @@ export async function collectGarbage(state: NetnsState): Promise<string[]> {
 export async function deleteNamespaces(ip: IpBatcher, names: string[]): Promise<void> {
   if (names.length === 0) return;
   killNetnsProcesses(names);
-  await ip.batch(null, names.map((n) => mayFail(`netns del ${n}`)));
+  await ip.batch(
+    null,
+    names.map((n) => mayFail(`netns del ${n}`)),
+  );
   const left = names.filter((n) => existsSync(netnsPath(n)));
   if (left.length === 0) return;
   killNetnsProcesses(left);
-  await ip.batch(null, left.map((n) => `netns del ${n}`));
+  await ip.batch(
+    null,
+    left.map((n) => `netns del ${n}`),
+  );
 }

@@ -11,7 +11,10 @@ const PREFIX_RE = /^[a-z][a-z0-9]{1,9}$/;
 /** `len` base-36 characters of the SHA-1 of `text` (8 characters ≈ 41 bits). */
 export function shortHash(text: string, len = 8): string {
   const hex = createHash('sha1').update(text).digest('hex');
-  return BigInt(`0x${hex.slice(0, 16)}`).toString(36).padStart(len, '0').slice(-len);
+  return BigInt(`0x${hex.slice(0, 16)}`)
+    .toString(36)
+    .padStart(len, '0')
+    .slice(-len);
 }
 
 /** A locally administered unicast MAC derived from `text`. */

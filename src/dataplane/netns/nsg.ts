@@ -30,7 +30,8 @@ function addressClauses(field: 'saddr' | 'daddr', prefixes: string[], vnet: stri
     if (/^virtualnetwork$/i.test(p)) out.push(`ip ${field} ${nftAddressSet(vnet)}`);
     else if (/^internet$/i.test(p)) out.push(`ip ${field} != ${nftAddressSet(vnet)}`);
     else if (/^[0-9.]+(\/\d+)?$/.test(p)) cidrs.push(p);
-    else if (/^[A-Za-z][A-Za-z0-9.]*$/.test(p)) continue; // other service tags (AzureLoadBalancer, …): nothing here
+    else if (/^[A-Za-z][A-Za-z0-9.]*$/.test(p))
+      continue; // other service tags (AzureLoadBalancer, …): nothing here
     else throw new Error(`NSG rule ${rule}: '${p}' is not an address prefix or service tag`);
   }
   if (cidrs.length) out.push(`ip ${field} ${nftAddressSet(cidrs)}`);
@@ -51,9 +52,10 @@ export function nsgRuleLines(rule: NsgRule, vnet: string[]): string[] {
   const proto = rule.protocol.toLowerCase();
   if (!(proto in PROTOCOLS)) throw new Error(`NSG rule ${rule.name}: unsupported protocol '${rule.protocol}'`);
   const l4 = PROTOCOLS[proto];
-  const ports = l4 === 'tcp' || l4 === 'udp' || l4 === undefined
-    ? [portClause('sport', rule.sourcePorts, rule.name), portClause('dport', rule.destinationPorts, rule.name)].filter(Boolean)
-    : [];
+  const ports =
+    l4 === 'tcp' || l4 === 'udp' || l4 === undefined
+      ? [portClause('sport', rule.sourcePorts, rule.name), portClause('dport', rule.destinationPorts, rule.name)].filter(Boolean)
+      : [];
   const protoClause = l4 ? `meta l4proto ${l4}` : ports.length ? 'meta l4proto { tcp, udp }' : '';
   const inbound = rule.direction === 'Inbound';
   const verdict = rule.access === 'Deny' ? 'drop' : inbound ? 'accept' : 'return';
@@ -76,7 +78,12 @@ export function nsgTableBody(subnets: NsgSubnet[]): string | undefined {
     for (const s of subnets) {
       const name = `${direction === 'Outbound' ? 'out' : 'in'}_${s.bridge}`;
       const rules = s.rules.filter((r) => r.direction === direction).sort((a, b) => a.priority - b.priority);
-      chains.push(`  chain ${name} {\n${rules.flatMap((r) => nsgRuleLines(r, s.virtualNetwork)).map((l) => `    ${l}`).join('\n')}\n  }`);
+      chains.push(
+        `  chain ${name} {\n${rules
+          .flatMap((r) => nsgRuleLines(r, s.virtualNetwork))
+          .map((l) => `    ${l}`)
+          .join('\n')}\n  }`,
+      );
       hooks.push(`    ${direction === 'Outbound' ? 'iifname' : 'oifname'} "${s.bridge}" jump ${name}`);
     }
   }

@@ -17,7 +17,17 @@ export async function attachPod(state: NetnsState, pod: PodAttachment): Promise<
   const wiring = WIRINGS[kind];
   const ip = wiring.admit(pod, host, state.pods);
   assertUnique(state, [netns]);
-  const p: PodState = { key, netns, clusterId: pod.clusterId, namespace: pod.namespace, name: pod.name, hostId: host.id.toLowerCase(), ip: ip ?? '', wiring: kind, attachment: pod };
+  const p: PodState = {
+    key,
+    netns,
+    clusterId: pod.clusterId,
+    namespace: pod.namespace,
+    name: pod.name,
+    hostId: host.id.toLowerCase(),
+    ip: ip ?? '',
+    wiring: kind,
+    attachment: pod,
+  };
   // Reserved before the first await, so concurrent attaches see the port count and the address.
   state.pods.set(key, p);
   host.pods.add(key);

@@ -31,7 +31,9 @@ export function probeEnds(state: NetnsState, request: ProbeRequest): ProbeEnds |
     clusterId = p?.clusterId.toLowerCase();
     vnetId = p ? state.hosts.get(p.hostId)?.vnetId : undefined;
   } else {
-    const h = [...state.hosts.values()].find((x) => x.kind === from.kind && x.name === from.name && (!clusterId || x.node?.clusterId.toLowerCase() === clusterId));
+    const h = [...state.hosts.values()].find(
+      (x) => x.kind === from.kind && x.name === from.name && (!clusterId || x.node?.clusterId.toLowerCase() === clusterId),
+    );
     source = h?.netns;
     vnetId = h?.vnetId;
   }

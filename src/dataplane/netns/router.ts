@@ -52,7 +52,13 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
 }
 
 /** Adds the subnets, UDRs, host ports, internet routes and NSGs the router lacks; new subnets go to `addedSubnets`. */
-export async function convergeRouter(state: NetnsState, id: string, want: CheckedVnet, newHosts: CheckedHost[], addedSubnets: Array<[RouterState, string]>): Promise<void> {
+export async function convergeRouter(
+  state: NetnsState,
+  id: string,
+  want: CheckedVnet,
+  newHosts: CheckedHost[],
+  addedSubnets: Array<[RouterState, string]>,
+): Promise<void> {
   const r = state.routers.get(id)!;
   const cmds: IpCmd[] = [];
   for (const [sid, s] of want.subnets) {
@@ -98,7 +104,11 @@ async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {
   const nsgSubnets: NsgSubnet[] = [];
   for (const [sid, s] of want.subnets) {
     if (!s.subnet.nsg) continue;
-    nsgSubnets.push({ bridge: r.subnets.get(sid)!.bridge, rules: s.subnet.nsg.rules, virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix)] });
+    nsgSubnets.push({
+      bridge: r.subnets.get(sid)!.bridge,
+      rules: s.subnet.nsg.rules,
+      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix)],
+    });
   }
   const body = nsgTableBody(nsgSubnets);
   const text = body === undefined ? undefined : nftTable('ip', NSG_TABLE, body);

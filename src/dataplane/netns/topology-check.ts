@@ -69,7 +69,8 @@ export function checkTopology(topology: Topology): CheckedTopology {
       if (clash) throw new Error(`host ${host.name}: ${host.ip} is already the address of ${clash}`);
       ips.set(host.ip, host.name);
       const n = (ports.get(subnet.subnet.id) ?? 0) + 1;
-      if (n > BRIDGE_PORT_LIMIT) throw new Error(`subnet ${subnet.subnet.id}: more than ${BRIDGE_PORT_LIMIT} hosts (a Linux bridge takes at most ${BRIDGE_PORT_LIMIT} ports)`);
+      if (n > BRIDGE_PORT_LIMIT)
+        throw new Error(`subnet ${subnet.subnet.id}: more than ${BRIDGE_PORT_LIMIT} hosts (a Linux bridge takes at most ${BRIDGE_PORT_LIMIT} ports)`);
       ports.set(subnet.subnet.id, n);
       const node = host.node;
       if (host.kind === 'node' && !node) throw new Error(`host ${host.name}: a node needs its network model`);

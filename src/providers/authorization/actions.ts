@@ -8,7 +8,10 @@ const patterns = new Map<string, RegExp>();
 export function actionMatches(pattern: string, action: string): boolean {
   let re = patterns.get(pattern);
   if (!re) {
-    const body = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const body = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     re = new RegExp(`^${body}$`, 'i');
     patterns.set(pattern, re);
   }
@@ -29,7 +32,13 @@ function crud(type: string, extra: string[] = []): string[] {
  */
 export const KNOWN_ACTIONS: readonly string[] = [
   ...crud('Microsoft.Network/virtualNetworks', ['join/action', 'peer/action']),
-  ...crud('Microsoft.Network/virtualNetworks/subnets', ['join/action', 'joinViaServiceEndpoint/action', 'action', 'prepareNetworkPolicies/action', 'unprepareNetworkPolicies/action']),
+  ...crud('Microsoft.Network/virtualNetworks/subnets', [
+    'join/action',
+    'joinViaServiceEndpoint/action',
+    'action',
+    'prepareNetworkPolicies/action',
+    'unprepareNetworkPolicies/action',
+  ]),
   ...crud('Microsoft.Network/networkSecurityGroups', ['join/action']),
   ...crud('Microsoft.Network/networkSecurityGroups/securityRules'),
   'Microsoft.Network/networkSecurityGroups/defaultSecurityRules/read',

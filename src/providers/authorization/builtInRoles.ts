@@ -36,7 +36,8 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   {
     id: CONTRIBUTOR,
     roleName: 'Contributor',
-    description: 'Grants full access to manage all resources, but does not allow you to assign roles in Azure RBAC, manage assignments in Azure Blueprints, or share image galleries.',
+    description:
+      'Grants full access to manage all resources, but does not allow you to assign roles in Azure RBAC, manage assignments in Azure Blueprints, or share image galleries.',
     permissions: permission(
       ['*'],
       [

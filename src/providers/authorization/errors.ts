@@ -25,7 +25,12 @@ export function roleAssignmentUpdateNotPermitted(): ArmError {
 
 /** (aksemu) principalId missing or not a GUID. */
 export function invalidPrincipalId(value: unknown): ArmError {
-  return new ArmError(400, 'InvalidPrincipalId', `The principal ID '${String(value ?? '')}' is not valid. A principal ID must be a GUID.`, 'properties.principalId');
+  return new ArmError(
+    400,
+    'InvalidPrincipalId',
+    `The principal ID '${String(value ?? '')}' is not valid. A principal ID must be a GUID.`,
+    'properties.principalId',
+  );
 }
 
 /** (aksemu) roleDefinitionId missing. */
@@ -35,12 +40,19 @@ export function missingRoleDefinitionId(): ArmError {
 
 /** (aksemu) principalType outside its enumeration. */
 export function invalidPrincipalType(value: string): ArmError {
-  return new ArmError(400, 'InvalidPrincipalType',
-    `The principal type '${value}' is not valid. Valid values are User, Group, ServicePrincipal, ForeignGroup, Device.`, 'properties.principalType');
+  return new ArmError(
+    400,
+    'InvalidPrincipalType',
+    `The principal type '${value}' is not valid. Valid values are User, Group, ServicePrincipal, ForeignGroup, Device.`,
+    'properties.principalType',
+  );
 }
 
 /** (aksemu) A $filter this server does not evaluate. */
 export function unsupportedFilter(filter: string): ArmError {
-  return new ArmError(400, 'UnsupportedQuery',
-    `The filter '${filter}' is not supported. Supported filters are atScope(), principalId eq '{id}', assignedTo('{id}') and their conjunction with 'and'.`);
+  return new ArmError(
+    400,
+    'UnsupportedQuery',
+    `The filter '${filter}' is not supported. Supported filters are atScope(), principalId eq '{id}', assignedTo('{id}') and their conjunction with 'and'.`,
+  );
 }

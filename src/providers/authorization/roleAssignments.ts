@@ -17,14 +17,7 @@ import {
   unsupportedFilter,
 } from './errors.js';
 import { roleDefinitionId } from './roleDefinitions.js';
-import {
-  allAssignments,
-  deleteAssignment,
-  getAssignment,
-  putAssignment,
-  ROLE_ASSIGNMENT_TYPE,
-  type RoleAssignment,
-} from './roleAssignmentStore.js';
+import { allAssignments, deleteAssignment, getAssignment, putAssignment, ROLE_ASSIGNMENT_TYPE, type RoleAssignment } from './roleAssignmentStore.js';
 import { normalizeScope, requireScopeExists, SCOPE_TEMPLATES, scopeContains, scopeOf } from './scopes.js';
 import { sameId } from '../../ids/compare.js';
 

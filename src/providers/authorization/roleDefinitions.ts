@@ -42,9 +42,7 @@ function roleFilter(filter: string | null): (role: BuiltInRole) => boolean {
   if (!filter) return () => true;
   const name = /roleName\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
   const type = /type\s+eq\s+'([^']*)'/i.exec(filter)?.[1];
-  return (role) =>
-    (name === undefined || sameId(role.roleName, name)) &&
-    (type === undefined || type.toLowerCase() === 'builtinrole');
+  return (role) => (name === undefined || sameId(role.roleName, name)) && (type === undefined || type.toLowerCase() === 'builtinrole');
 }
 
 function list(ctx: RequestContext) {
@@ -61,6 +59,18 @@ function get(ctx: RequestContext) {
 }
 
 export const roleDefinitionRoutes: Route[] = SCOPE_TEMPLATES.flatMap((scope): Route[] => [
-  { method: 'GET', path: `${scope}/providers/Microsoft.Authorization/roleDefinitions`, apiVersions: ROLE_DEFINITION_API_VERSIONS, resourceType: 'roleDefinitions', handle: list },
-  { method: 'GET', path: `${scope}/providers/Microsoft.Authorization/roleDefinitions/{roleDefinitionId}`, apiVersions: ROLE_DEFINITION_API_VERSIONS, resourceType: 'roleDefinitions', handle: get },
+  {
+    method: 'GET',
+    path: `${scope}/providers/Microsoft.Authorization/roleDefinitions`,
+    apiVersions: ROLE_DEFINITION_API_VERSIONS,
+    resourceType: 'roleDefinitions',
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: `${scope}/providers/Microsoft.Authorization/roleDefinitions/{roleDefinitionId}`,
+    apiVersions: ROLE_DEFINITION_API_VERSIONS,
+    resourceType: 'roleDefinitions',
+    handle: get,
+  },
 ]);

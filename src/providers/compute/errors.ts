@@ -17,13 +17,22 @@ export function propertyChangeNotAllowed(property: string): ArmError {
 
 /** (aksemu) A NIC list without exactly one primary when there are several. */
 export function primaryNicRequired(vmName: string): ArmError {
-  return new ArmError(400, 'InvalidParameter',
-    `Virtual machine ${vmName} has more than one network interface; exactly one must have properties.primary set to true.`, 'networkProfile.networkInterfaces');
+  return new ArmError(
+    400,
+    'InvalidParameter',
+    `Virtual machine ${vmName} has more than one network interface; exactly one must have properties.primary set to true.`,
+    'networkProfile.networkInterfaces',
+  );
 }
 
 /** (aksemu) A NIC that another VM already uses. */
 export function nicInUse(nicId: string, vmId: string): ArmError {
-  return new ArmError(409, 'NicInUse', `Network interface ${nicId} is used by virtual machine ${vmId}. A network interface can be attached to one virtual machine only.`, 'networkProfile.networkInterfaces');
+  return new ArmError(
+    409,
+    'NicInUse',
+    `Network interface ${nicId} is used by virtual machine ${vmId}. A network interface can be attached to one virtual machine only.`,
+    'networkProfile.networkInterfaces',
+  );
 }
 
 /** (aksemu) A member with a value aksemu does not model. */

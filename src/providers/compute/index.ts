@@ -5,7 +5,18 @@ import { NAMESPACE } from './models.js';
 import { virtualMachineOperationKinds, virtualMachineRoutes } from './virtualMachines.js';
 
 /** Newest first; az 2.45 sends 2022-11-01. */
-const COMPUTE_API_VERSIONS = ['2024-07-01', '2024-03-01', '2023-09-01', '2023-07-01', '2023-03-01', '2022-11-01', '2022-08-01', '2022-03-01', '2021-11-01', '2021-07-01'] as const;
+const COMPUTE_API_VERSIONS = [
+  '2024-07-01',
+  '2024-03-01',
+  '2023-09-01',
+  '2023-07-01',
+  '2023-03-01',
+  '2022-11-01',
+  '2022-08-01',
+  '2022-03-01',
+  '2021-11-01',
+  '2021-07-01',
+] as const;
 
 export function computeProvider(): Provider {
   return {

@@ -11,14 +11,7 @@ import { sameId } from '../../ids/compare.js';
 import { childrenOf, compact, groupNameOf, nameOf, referenceId, regionName } from '../network/resource.js';
 import type { ResourceGroup } from '../resources/resourceGroups.js';
 import { isDisallowedAdminUsername } from './adminUsernames.js';
-import {
-  adminUsernameNotAllowed,
-  invalidParameter,
-  nicInUse,
-  primaryNicRequired,
-  propertyChangeNotAllowed,
-  requiredParameterMissing,
-} from './errors.js';
+import { adminUsernameNotAllowed, invalidParameter, nicInUse, primaryNicRequired, propertyChangeNotAllowed, requiredParameterMissing } from './errors.js';
 import { VM_TYPE, type ImageReference, type NetworkInterfaceReference, type VirtualMachine, type VmProvisioningState } from './models.js';
 
 export interface VmInput {
@@ -28,7 +21,15 @@ export interface VmInput {
     hardwareProfile?: { vmSize?: string | null } | null;
     storageProfile?: {
       imageReference?: Partial<ImageReference> | null;
-      osDisk?: { osType?: string | null; name?: string | null; caching?: string | null; createOption?: string | null; diskSizeGB?: number | null; deleteOption?: string | null; managedDisk?: { storageAccountType?: string | null } | null } | null;
+      osDisk?: {
+        osType?: string | null;
+        name?: string | null;
+        caching?: string | null;
+        createOption?: string | null;
+        diskSizeGB?: number | null;
+        deleteOption?: string | null;
+        managedDisk?: { storageAccountType?: string | null } | null;
+      } | null;
       dataDisks?: unknown[] | null;
     } | null;
     osProfile?: {
@@ -43,7 +44,9 @@ export interface VmInput {
       allowExtensionOperations?: boolean | null;
       requireGuestProvisionSignal?: boolean | null;
     } | null;
-    networkProfile?: { networkInterfaces?: Array<{ id?: string; properties?: { primary?: boolean | null; deleteOption?: string | null } | null }> | null } | null;
+    networkProfile?: {
+      networkInterfaces?: Array<{ id?: string; properties?: { primary?: boolean | null; deleteOption?: string | null } | null }> | null;
+    } | null;
   };
 }
 
@@ -79,7 +82,12 @@ function required<T>(value: T | null | undefined, parameter: string): T {
   return value;
 }
 
-function checkNics(store: Store, vmId: string, location: string, refs: NonNullable<NonNullable<VmInput['properties']>['networkProfile']>['networkInterfaces']): NetworkInterfaceReference[] {
+function checkNics(
+  store: Store,
+  vmId: string,
+  location: string,
+  refs: NonNullable<NonNullable<VmInput['properties']>['networkProfile']>['networkInterfaces'],
+): NetworkInterfaceReference[] {
   const list = refs ?? [];
   if (list.length === 0) throw requiredParameterMissing('networkProfile.networkInterfaces');
   if (list.length > 1 && list.filter((r) => r.properties?.primary === true).length !== 1) throw primaryNicRequired(nameOf(vmId));
@@ -116,10 +124,14 @@ export function writeVirtualMachine(store: Store, id: string, input: VmInput, st
   const p = input.properties ?? {};
   const vmSize = required(p.hardwareProfile?.vmSize, 'hardwareProfile.vmSize');
   const imageReference = checkImage(p.storageProfile?.imageReference);
-  if ((p.storageProfile?.dataDisks ?? []).length > 0) throw invalidParameter('aksemu does not model data disks; remove storageProfile.dataDisks.', 'storageProfile.dataDisks');
+  if ((p.storageProfile?.dataDisks ?? []).length > 0)
+    throw invalidParameter('aksemu does not model data disks; remove storageProfile.dataDisks.', 'storageProfile.dataDisks');
   const createOption = p.storageProfile?.osDisk?.createOption;
   if (createOption && createOption.toLowerCase() !== 'fromimage') {
-    throw invalidParameter(`aksemu creates OS disks from images only; storageProfile.osDisk.createOption '${createOption}' is not supported.`, 'storageProfile.osDisk.createOption');
+    throw invalidParameter(
+      `aksemu creates OS disks from images only; storageProfile.osDisk.createOption '${createOption}' is not supported.`,
+      'storageProfile.osDisk.createOption',
+    );
   }
 
   const os = required(p.osProfile, 'osProfile');
@@ -170,7 +182,11 @@ export function writeVirtualMachine(store: Store, id: string, input: VmInput, st
         adminUsername,
         linuxConfiguration: windows
           ? undefined
-          : { disablePasswordAuthentication: noPassword, ssh: keys.length > 0 ? { publicKeys: keys } : undefined, provisionVMAgent: linux.provisionVMAgent ?? true },
+          : {
+              disablePasswordAuthentication: noPassword,
+              ssh: keys.length > 0 ? { publicKeys: keys } : undefined,
+              provisionVMAgent: linux.provisionVMAgent ?? true,
+            },
         secrets: [],
         allowExtensionOperations: os.allowExtensionOperations ?? true,
         requireGuestProvisionSignal: os.requireGuestProvisionSignal ?? true,

@@ -16,7 +16,8 @@ import { sameId } from '../../ids/compare.js';
 const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
 const POOL_DELETE = 'Microsoft.ContainerService/managedClusters/agentPools/delete';
 
-const POOLS = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
+const POOLS =
+  '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
 const POOL = `${POOLS}/{agentPoolName}`;
 
 function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord {
@@ -52,7 +53,8 @@ function put(ctx: RequestContext) {
   if (!existing) {
     resolved = validateOrThrow(ctx, cluster, spec, 'pool-add', extra);
   } else {
-    const asked = profile.orchestratorVersion === undefined ? undefined : (resolveKubernetesVersion(profile.orchestratorVersion) ?? profile.orchestratorVersion);
+    const asked =
+      profile.orchestratorVersion === undefined ? undefined : (resolveKubernetesVersion(profile.orchestratorVersion) ?? profile.orchestratorVersion);
     const upgrading = asked !== undefined && asked !== existing.resolved.orchestratorVersion;
     // The version itself (supported, within the control plane's skew) is the rule table's (V1b–V3).
     resolved = validateOrThrow(ctx, cluster, spec, 'update', extra);

@@ -28,7 +28,16 @@ import type { Store } from '../../store/store.js';
 import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
 import { environmentFor, nodeResourceGroupId } from './network.js';
 import { reconcile, resolvedWithPools, teardown } from './provisioner.js';
-import { CLUSTER_TYPE, clusterId, NAMESPACE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
+import {
+  CLUSTER_TYPE,
+  clusterId,
+  NAMESPACE,
+  poolId,
+  poolsOf,
+  type ClusterRecord,
+  type PoolRecord,
+  type ProvisioningState,
+} from '../../model/cluster-records.js';
 import { renderCluster } from './render.js';
 import { managedClusterModel } from './schema.js';
 
@@ -63,8 +72,12 @@ export function assertIdle(cluster: ClusterRecord): void {
 /** AKS cluster names: 1–63 characters, letters, digits, '_' and '-', starting and ending alphanumeric. */
 function checkClusterName(name: string): void {
   if (!/^[a-zA-Z0-9]$|^[a-zA-Z0-9][-_a-zA-Z0-9]{0,61}[a-zA-Z0-9]$/.test(name)) {
-    throw new ArmError(400, 'InvalidParameter',
-      'The value of parameter resourceName is invalid. Please see https://aka.ms/aks-naming-rules for more details.', 'resourceName');
+    throw new ArmError(
+      400,
+      'InvalidParameter',
+      'The value of parameter resourceName is invalid. Please see https://aka.ms/aks-naming-rules for more details.',
+      'resourceName',
+    );
   }
 }
 
@@ -76,8 +89,12 @@ function checkClusterName(name: string): void {
 function requiredDnsPrefix(spec: ManagedClusterSpec): string {
   const given = spec['dnsPrefix'];
   if (typeof given === 'string' && given !== '') return given;
-  throw new ArmError(400, 'InvalidParameter',
-    "The value of parameter dnsPrefix is invalid. Error details: DNS prefix '' is invalid. DNS prefix must contain between 1 and 54 characters. Please see https://aka.ms/aks-naming-rules for more details.. Please see https://aka.ms/aks-naming-rules for more details.", 'dnsPrefix');
+  throw new ArmError(
+    400,
+    'InvalidParameter',
+    "The value of parameter dnsPrefix is invalid. Error details: DNS prefix '' is invalid. DNS prefix must contain between 1 and 54 characters. Please see https://aka.ms/aks-naming-rules for more details.. Please see https://aka.ms/aks-naming-rules for more details.",
+    'dnsPrefix',
+  );
 }
 
 /** Members of the body that the request's api-version does not have, as the strict check words them. */
@@ -107,7 +124,16 @@ export function withoutNulls<T>(value: T): T {
 /** az sends "let the server choose" as empty strings and zeros; the model wants them absent. */
 function normalizeSpec(properties: Record<string, unknown>): ManagedClusterSpec {
   const spec = withoutNulls(properties ?? {}) as ManagedClusterSpec & Record<string, unknown>;
-  for (const k of ['provisioningState', 'powerState', 'currentKubernetesVersion', 'fqdn', 'azurePortalFQDN', 'privateFQDN', 'maxAgentPools', 'identityProfile']) {
+  for (const k of [
+    'provisioningState',
+    'powerState',
+    'currentKubernetesVersion',
+    'fqdn',
+    'azurePortalFQDN',
+    'privateFQDN',
+    'maxAgentPools',
+    'identityProfile',
+  ]) {
     delete spec[k];
   }
   if (spec.kubernetesVersion === '') delete spec.kubernetesVersion;
@@ -139,7 +165,13 @@ export function keepUnexpressible(api: ApiVersionProfile, existing: ResolvedClus
   if (!api.hasNetworkPluginMode) {
     for (const m of ['networkPluginMode', 'networkDataplane'] as const) if (kept[m] == null && before[m] != null) kept[m] = before[m];
   }
-  if (!api.returnsPodCidrForNone && networkModelOf(existing)?.podCidr === 'user' && kept.podCidr == null && kept.podCidrs == null && before.podCidr !== undefined) {
+  if (
+    !api.returnsPodCidrForNone &&
+    networkModelOf(existing)?.podCidr === 'user' &&
+    kept.podCidr == null &&
+    kept.podCidrs == null &&
+    before.podCidr !== undefined
+  ) {
     kept.podCidr = before.podCidr;
   }
   return { ...spec, networkProfile: kept };
@@ -226,7 +258,12 @@ function put(ctx: RequestContext) {
   checkClusterName(name);
   if (!body.location) throw locationRequired();
   const region = findRegion(body.location);
-  if (!region) throw new ArmError(400, 'LocationNotAvailableForResourceType', `The provided location '${body.location}' is not available for resource type '${CLUSTER_TYPE}'.`);
+  if (!region)
+    throw new ArmError(
+      400,
+      'LocationNotAvailableForResourceType',
+      `The provided location '${body.location}' is not available for resource type '${CLUSTER_TYPE}'.`,
+    );
   const profile = api(ctx);
   const spec = normalizeSpec(body.properties ?? {});
   checkVersionMembers(profile, spec, ctx.loose);
@@ -279,7 +316,13 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
   if (upgrading) validateOrThrow(ctx, existing, full, 'update', { previous, identity: existing.identity });
   const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, ...(tags ? { tags } : {}) };
   const pools = (full.agentPoolProfiles ?? []).map((raw, i) =>
-    poolRecord(cluster, raw, resolved, i, storedPools.find((p) => p.name.toLowerCase() === resolved.pools[i]!.name.toLowerCase())),
+    poolRecord(
+      cluster,
+      raw,
+      resolved,
+      i,
+      storedPools.find((p) => p.name.toLowerCase() === resolved.pools[i]!.name.toLowerCase()),
+    ),
   );
   return begin(ctx, cluster, pools, upgrading ? 'Upgrading' : 'Updating', 200, upgrading ? pools.map((p) => p.name) : undefined);
 }
@@ -307,7 +350,11 @@ export function settle(store: Store, id: string, state: ProvisioningState): void
   const cluster = store.get<ClusterRecord>(id);
   if (!cluster) return;
   for (const p of poolsOf(store, cluster)) {
-    store.put(p.id, { ...p, provisioningState: state, currentOrchestratorVersion: state === 'Succeeded' ? p.resolved.orchestratorVersion : p.currentOrchestratorVersion });
+    store.put(p.id, {
+      ...p,
+      provisioningState: state,
+      currentOrchestratorVersion: state === 'Succeeded' ? p.resolved.orchestratorVersion : p.currentOrchestratorVersion,
+    });
   }
   const { activeOperation: _done, ...rest } = cluster;
   store.put(id, { ...rest, provisioningState: state });
@@ -383,5 +430,10 @@ export const clusterRoutes: Route[] = [
     resourceType: 'managedClusters',
     handle: list,
   },
-  { method: 'GET', path: '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/managedClusters', resourceType: 'managedClusters', handle: list },
+  {
+    method: 'GET',
+    path: '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/managedClusters',
+    resourceType: 'managedClusters',
+    handle: list,
+  },
 ];

@@ -96,11 +96,7 @@ export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subsc
   });
 }
 
-export function writeNodeNic(
-  store: Store,
-  cluster: ClusterRecord,
-  node: { name: string; subnetId: string; ip: string; secondaryIps?: string[] },
-): string {
+export function writeNodeNic(store: Store, cluster: ClusterRecord, node: { name: string; subnetId: string; ip: string; secondaryIps?: string[] }): string {
   const id = nicId(cluster, node.name);
   const tags: Record<string, string> = { 'aks-managed-cluster': cluster.id };
   // A cluster with a route table marks its NICs, so that a second one on the subnet is refused (N10).
@@ -149,7 +145,12 @@ export function syncRouteTable(store: Store, cluster: ClusterRecord, routes: Pla
   const existing = store.get<RouteTable>(table.id);
   const foreign = (existing?.properties.routes ?? [])
     .filter((r) => !isClusterRoute(cluster, r.name))
-    .map((r) => ({ name: r.name, addressPrefix: r.properties.addressPrefix, nextHopType: r.properties.nextHopType, nextHopIpAddress: r.properties.nextHopIpAddress }));
+    .map((r) => ({
+      name: r.name,
+      addressPrefix: r.properties.addressPrefix,
+      nextHopType: r.properties.nextHopType,
+      nextHopIpAddress: r.properties.nextHopIpAddress,
+    }));
   putRouteTable(store, {
     id: table.id,
     location: existing?.location ?? cluster.location,
@@ -176,7 +177,12 @@ export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
     putRouteTable(store, {
       id: t.id,
       location: t.location,
-      routes: kept.map((r) => ({ name: r.name, addressPrefix: r.properties.addressPrefix, nextHopType: r.properties.nextHopType, nextHopIpAddress: r.properties.nextHopIpAddress })),
+      routes: kept.map((r) => ({
+        name: r.name,
+        addressPrefix: r.properties.addressPrefix,
+        nextHopType: r.properties.nextHopType,
+        nextHopIpAddress: r.properties.nextHopIpAddress,
+      })),
       ...(t.tags ? { tags: t.tags } : {}),
     });
   }

@@ -192,4 +192,3 @@ export const agentPoolModel = s.object('AgentPool', {
   systemData: any(),
   properties: s.object('ManagedClusterAgentPoolProfileProperties', poolMembers),
 });
-

@@ -9,7 +9,12 @@ const LOCATION = '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerS
 
 function region(ctx: RequestContext): string {
   const r = findRegion(ctx.params['location']!);
-  if (!r) throw new ArmError(404, 'LocationNotFound', `The provided location '${ctx.params['location']}' is not available for resource type 'Microsoft.ContainerService/managedClusters'.`);
+  if (!r)
+    throw new ArmError(
+      404,
+      'LocationNotFound',
+      `The provided location '${ctx.params['location']}' is not available for resource type 'Microsoft.ContainerService/managedClusters'.`,
+    );
   return r.name;
 }
 

@@ -12,20 +12,29 @@ export function childNotFound(id: string): ArmError {
 
 /** A reference (subnet of a NIC, NSG or route table of a subnet) to something that does not exist or sits in another region. Seen in azure-cli#8569, #9354. */
 export function invalidResourceReference(referenced: string, referencing: string): ArmError {
-  return new ArmError(400, 'InvalidResourceReference',
-    `Resource ${referenced} referenced by resource ${referencing} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.`);
+  return new ArmError(
+    400,
+    'InvalidResourceReference',
+    `Resource ${referenced} referenced by resource ${referencing} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.`,
+  );
 }
 
 /** A reference that is not a fully qualified id. Seen in ernestio/ernest#498. */
 export function linkedInvalidPropertyId(value: string, path: string): ArmError {
-  return new ArmError(400, 'LinkedInvalidPropertyId',
-    `Property id '${value}' at path '${path}' is invalid. Expect fully qualified resource Id that start with '/subscriptions/{subscriptionId}' or '/providers/{resourceProviderNamespace}/'.`);
+  return new ArmError(
+    400,
+    'LinkedInvalidPropertyId',
+    `Property id '${value}' at path '${path}' is invalid. Expect fully qualified resource Id that start with '/subscriptions/{subscriptionId}' or '/providers/{resourceProviderNamespace}/'.`,
+  );
 }
 
 /** ARM's wording for a region a resource type is not offered in. */
 export function locationNotAvailableForResourceType(location: string, resourceType: string, available: readonly string[]): ArmError {
-  return new ArmError(400, 'LocationNotAvailableForResourceType',
-    `The provided location '${location}' is not available for resource type '${resourceType}'. List of available regions for the resource type is '${available.join(',')}'.`);
+  return new ArmError(
+    400,
+    'LocationNotAvailableForResourceType',
+    `The provided location '${location}' is not available for resource type '${resourceType}'. List of available regions for the resource type is '${available.join(',')}'.`,
+  );
 }
 
 /** (aksemu) The request lacks a member the RP needs; the RP's generic code with our sentence. */
@@ -42,26 +51,38 @@ export function duplicateResourceName(parentId: string, childType: string, name:
 
 /** Seen in Azure/azure-service-operator#997 and Azure/avdaccelerator#83. */
 export function invalidAddressPrefixFormat(prefix: string, resourceId: string): ArmError {
-  return new ArmError(400, 'InvalidAddressPrefixFormat',
-    `Address prefix ${prefix} of resource ${resourceId} is not formatted correctly. It should follow CIDR notation, for example 10.0.0.0/24.`);
+  return new ArmError(
+    400,
+    'InvalidAddressPrefixFormat',
+    `Address prefix ${prefix} of resource ${resourceId} is not formatted correctly. It should follow CIDR notation, for example 10.0.0.0/24.`,
+  );
 }
 
 /** Host bits set below the mask. Seen in microsoft/sql-server-samples#492 (the RP's missing space kept). */
 export function invalidCidrNotation(prefix: string, resourceId: string, canonical: string): ArmError {
-  return new ArmError(400, 'InvalidCIDRNotation',
-    `The address prefix ${prefix} in resource ${resourceId} has an invalid CIDR notation. For the given prefix length, the address prefix should be ${canonical}.`);
+  return new ArmError(
+    400,
+    'InvalidCIDRNotation',
+    `The address prefix ${prefix} in resource ${resourceId} has an invalid CIDR notation. For the given prefix length, the address prefix should be ${canonical}.`,
+  );
 }
 
 /** Seen in MicrosoftDocs/azure-docs#123869. */
 export function subnetRangeOutsideVnet(subnet: string, vnet: string): ArmError {
-  return new ArmError(400, 'NetcfgSubnetRangeOutsideVnet',
-    `Subnet '${subnet}' is not valid because its IP address range is outside the IP address range of virtual network '${vnet}'.`);
+  return new ArmError(
+    400,
+    'NetcfgSubnetRangeOutsideVnet',
+    `Subnet '${subnet}' is not valid because its IP address range is outside the IP address range of virtual network '${vnet}'.`,
+  );
 }
 
 /** Seen in MicrosoftDocs/azure-docs#123869. */
 export function subnetRangesOverlap(subnet: string, vnet: string): ArmError {
-  return new ArmError(400, 'NetcfgSubnetRangesOverlap',
-    `Subnet '${subnet}' is not valid because its IP address range overlaps with that of an existing subnet in virtual network '${vnet}'.`);
+  return new ArmError(
+    400,
+    'NetcfgSubnetRangesOverlap',
+    `Subnet '${subnet}' is not valid because its IP address range overlaps with that of an existing subnet in virtual network '${vnet}'.`,
+  );
 }
 
 /** The RP's catch-all for a subnet it refuses (too small, no prefix). Seen in Azure/azure-cli#28097, #10917. */
@@ -71,39 +92,53 @@ export function invalidSubnet(subnet: string, vnet: string): ArmError {
 
 /** (aksemu) Two address spaces of one VNet overlap; the RP's exact wording was not found. */
 export function vnetAddressSpacesOverlap(vnetId: string, a: string, b: string): ArmError {
-  return new ArmError(400, 'VnetAddressSpacesOverlap',
-    `Specified address space '${a}' overlaps with address space '${b}' of virtual network ${vnetId}.`);
+  return new ArmError(400, 'VnetAddressSpacesOverlap', `Specified address space '${a}' overlaps with address space '${b}' of virtual network ${vnetId}.`);
 }
 
 /** (aksemu) A VNet PUT without any address space. */
 export function vnetAddressSpaceMissing(vnetId: string): ArmError {
-  return invalidRequestFormat(`Virtual network ${vnetId} must have at least one address prefix in properties.addressSpace.addressPrefixes.`, 'properties.addressSpace.addressPrefixes');
+  return invalidRequestFormat(
+    `Virtual network ${vnetId} must have at least one address prefix in properties.addressSpace.addressPrefixes.`,
+    'properties.addressSpace.addressPrefixes',
+  );
 }
 
 // ---- things in use -------------------------------------------------------------------------
 
 /** Seen in terraform-provider-azurerm#4784, Azure-Samples/Copilot-Studio-with-Azure-AI-Search#99. */
 export function inUseSubnetCannotBeDeleted(subnet: string, user: string): ArmError {
-  return new ArmError(400, 'InUseSubnetCannotBeDeleted',
-    `Subnet ${subnet} is in use by ${user} and cannot be deleted. In order to delete the subnet, delete all the resources within the subnet. See aka.ms/deletesubnet.`);
+  return new ArmError(
+    400,
+    'InUseSubnetCannotBeDeleted',
+    `Subnet ${subnet} is in use by ${user} and cannot be deleted. In order to delete the subnet, delete all the resources within the subnet. See aka.ms/deletesubnet.`,
+  );
 }
 
 /** (aksemu) A subnet with addresses in use whose prefix would change. */
 export function inUseSubnetCannotBeUpdated(subnet: string, user: string): ArmError {
-  return new ArmError(400, 'InUseSubnetCannotBeUpdated',
-    `Subnet ${subnet} is in use by ${user} and its address prefix cannot be changed. In order to change the address prefix, delete all the resources within the subnet.`);
+  return new ArmError(
+    400,
+    'InUseSubnetCannotBeUpdated',
+    `Subnet ${subnet} is in use by ${user} and its address prefix cannot be changed. In order to change the address prefix, delete all the resources within the subnet.`,
+  );
 }
 
 /** Seen in pulumi/pulumi-azure-native#3051 and DataBiosphere/terra-workspace-manager#502. */
 export function inUseNetworkSecurityGroupCannotBeDeleted(nsgId: string, users: readonly string[]): ArmError {
-  return new ArmError(400, 'InUseNetworkSecurityGroupCannotBeDeleted',
-    `Network security group ${nsgId} cannot be deleted because it is in use by the following resources: ${users.join(', ')}. In order to delete the Network security group, remove the association with the resource(s).`);
+  return new ArmError(
+    400,
+    'InUseNetworkSecurityGroupCannotBeDeleted',
+    `Network security group ${nsgId} cannot be deleted because it is in use by the following resources: ${users.join(', ')}. In order to delete the Network security group, remove the association with the resource(s).`,
+  );
 }
 
 /** (aksemu) The code is the RP's; its wording was not found, so this follows the NSG message. */
 export function inUseRouteTableCannotBeDeleted(routeTableId: string, users: readonly string[]): ArmError {
-  return new ArmError(400, 'InUseRouteTableCannotBeDeleted',
-    `Route table ${routeTableId} cannot be deleted because it is in use by the following resources: ${users.join(', ')}. In order to delete the route table, remove the association with the resource(s).`);
+  return new ArmError(
+    400,
+    'InUseRouteTableCannotBeDeleted',
+    `Route table ${routeTableId} cannot be deleted because it is in use by the following resources: ${users.join(', ')}. In order to delete the route table, remove the association with the resource(s).`,
+  );
 }
 
 // ---- private addresses ---------------------------------------------------------------------
@@ -115,13 +150,20 @@ export function subnetIsFull(subnet: string, prefix: string, count: number): Arm
 
 /** Seen in Azure/acs-engine#1867. */
 export function privateIpAddressIsAllocated(ipConfigurationId: string, address: string, holder: string): ArmError {
-  return new ArmError(400, 'PrivateIPAddressIsAllocated',
-    `IP configuration ${ipConfigurationId} is using the private IP address ${address} which is already allocated to resource ${holder}.`);
+  return new ArmError(
+    400,
+    'PrivateIPAddressIsAllocated',
+    `IP configuration ${ipConfigurationId} is using the private IP address ${address} which is already allocated to resource ${holder}.`,
+  );
 }
 
 /** Seen in public lab notes of the RP's answer. */
 export function privateIpAddressInReservedRange(address: string, prefix: string): ArmError {
-  return new ArmError(400, 'PrivateIPAddressInReservedRange', `Private static IP address ${address} falls within reserved IP range of subnet prefix ${prefix}.`);
+  return new ArmError(
+    400,
+    'PrivateIPAddressInReservedRange',
+    `Private static IP address ${address} falls within reserved IP range of subnet prefix ${prefix}.`,
+  );
 }
 
 /** Seen in several AKS internal-load-balancer logs. */
@@ -131,8 +173,12 @@ export function privateIpAddressNotInSubnet(address: string, prefix: string): Ar
 
 /** (aksemu) Static allocation without an address. */
 export function staticAllocationWithoutAddress(ipConfigurationId: string): ArmError {
-  return new ArmError(400, 'PrivateIPAddressRequired',
-    `IP configuration ${ipConfigurationId} has privateIPAllocationMethod Static but no privateIPAddress.`, 'properties.ipConfigurations');
+  return new ArmError(
+    400,
+    'PrivateIPAddressRequired',
+    `IP configuration ${ipConfigurationId} has privateIPAllocationMethod Static but no privateIPAddress.`,
+    'properties.ipConfigurations',
+  );
 }
 
 /** (aksemu) A privateIPAddress that is not an address at all. */
@@ -149,20 +195,26 @@ export function invalidNicIpConfigurations(nicId: string, reason: string): ArmEr
 
 /** (aksemu) Priority outside 100–4096; the RP's sentence shape. */
 export function securityRuleInvalidPriority(ruleId: string, priority: unknown): ArmError {
-  return new ArmError(400, 'SecurityRuleInvalidPriority',
-    `Security rule ${ruleId} has invalid Priority. Value provided: ${String(priority)} Allowed values are from 100 to 4096.`);
+  return new ArmError(
+    400,
+    'SecurityRuleInvalidPriority',
+    `Security rule ${ruleId} has invalid Priority. Value provided: ${String(priority)} Allowed values are from 100 to 4096.`,
+  );
 }
 
 /** (aksemu) Two rules with one priority and direction. */
 export function securityRuleConflict(ruleId: string, other: string): ArmError {
-  return new ArmError(400, 'SecurityRuleConflict',
-    `Security rule ${ruleId} conflicts with rule ${other}. Rules cannot have the same Priority and Direction.`);
+  return new ArmError(400, 'SecurityRuleConflict', `Security rule ${ruleId} conflicts with rule ${other}. Rules cannot have the same Priority and Direction.`);
 }
 
 /** (aksemu) A rule member with a value outside its enumeration, or missing. */
 export function securityRuleInvalidProperty(ruleId: string, member: string, value: unknown): ArmError {
-  return new ArmError(400, 'SecurityRuleParameterContainsUnsupportedValue',
-    `Security rule ${ruleId} has invalid value ${JSON.stringify(value ?? null)} for ${member}.`, `properties.${member}`);
+  return new ArmError(
+    400,
+    'SecurityRuleParameterContainsUnsupportedValue',
+    `Security rule ${ruleId} has invalid value ${JSON.stringify(value ?? null)} for ${member}.`,
+    `properties.${member}`,
+  );
 }
 
 /** (aksemu) A route to a virtual appliance needs its address; other hop types must not have one. */
@@ -172,15 +224,21 @@ export function invalidRouteNextHop(routeId: string, reason: string): ArmError {
 
 /** (aksemu) Unknown nextHopType. */
 export function invalidNextHopType(routeId: string, value: unknown): ArmError {
-  return new ArmError(400, 'InvalidNextHopType',
+  return new ArmError(
+    400,
+    'InvalidNextHopType',
     `Route ${routeId} has invalid nextHopType ${JSON.stringify(value ?? null)}. Allowed values are VirtualNetworkGateway, VnetLocal, Internet, VirtualAppliance, None.`,
-    'properties.nextHopType');
+    'properties.nextHopType',
+  );
 }
 
 /** ARM's wording for a PUT that would move an existing resource to another region. */
 export function invalidResourceLocation(name: string, existing: string, group: string, requested: string): ArmError {
-  return new ArmError(409, 'InvalidResourceLocation',
-    `The resource '${name}' already exists in location '${existing}' in resource group '${group}'. A resource with the same name cannot be created in location '${requested}'. Please select a new resource name.`);
+  return new ArmError(
+    409,
+    'InvalidResourceLocation',
+    `The resource '${name}' already exists in location '${existing}' in resource group '${group}'. A resource with the same name cannot be created in location '${requested}'. Please select a new resource name.`,
+  );
 }
 
 /** (aksemu) A feature aksemu does not model, asked for explicitly. */

@@ -52,9 +52,7 @@ export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptio
     },
     delegations: subnet.properties.delegations.map((d) => d.properties.serviceName),
     externalResources: (subnet.properties.serviceAssociationLinks ?? []).map((l) => l.properties.link),
-    ipsInUse: allocations
-      .filter((a) => exclude === undefined || !a.owner.toLowerCase().startsWith(exclude))
-      .reduce((n, a) => n + a.addresses.length, 0),
+    ipsInUse: allocations.filter((a) => exclude === undefined || !a.owner.toLowerCase().startsWith(exclude)).reduce((n, a) => n + a.addresses.length, 0),
     kubenetClusterIds: [...kubenet.values()],
   };
   if (subnet.properties.routeTable) info.routeTableId = subnet.properties.routeTable.id;

@@ -84,4 +84,3 @@ export function associateRouteTable(store: Store, subnetId: string, routeTableId
     moveBackReference(store, 'subnets', subnet.id, before, table?.id);
   });
 }
-

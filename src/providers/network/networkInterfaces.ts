@@ -31,8 +31,23 @@ function deleteNic(ctx: RequestContext) {
 
 export const networkInterfaceRoutes: Route[] = [
   { method: 'PUT', path: NIC, resourceType: NICS, body: networkInterfaceModel, bodyRequired: true, handle: putNic },
-  { method: 'GET', path: NIC, resourceType: NICS, handle: (ctx) => ({ status: 200, body: requireTracked(ctx, findNetworkInterface, NICS, 'networkInterfaceName') }) },
+  {
+    method: 'GET',
+    path: NIC,
+    resourceType: NICS,
+    handle: (ctx) => ({ status: 200, body: requireTracked(ctx, findNetworkInterface, NICS, 'networkInterfaceName') }),
+  },
   { method: 'DELETE', path: NIC, resourceType: NICS, handle: deleteNic },
-  { method: 'GET', path: `${IN_GROUP}/networkInterfaces`, resourceType: NICS, handle: (ctx) => listBody(listInGroup<NetworkInterface>(ctx.store, readGroup(ctx), NICS)) },
-  { method: 'GET', path: `${IN_SUBSCRIPTION}/networkInterfaces`, resourceType: NICS, handle: (ctx) => listBody(listInSubscription<NetworkInterface>(ctx, NICS)) },
+  {
+    method: 'GET',
+    path: `${IN_GROUP}/networkInterfaces`,
+    resourceType: NICS,
+    handle: (ctx) => listBody(listInGroup<NetworkInterface>(ctx.store, readGroup(ctx), NICS)),
+  },
+  {
+    method: 'GET',
+    path: `${IN_SUBSCRIPTION}/networkInterfaces`,
+    resourceType: NICS,
+    handle: (ctx) => listBody(listInSubscription<NetworkInterface>(ctx, NICS)),
+  },
 ];

@@ -103,6 +103,7 @@ export const networkSecurityGroupRoutes: Route[] = [
     method: 'GET',
     path: `${NSG}/defaultSecurityRules`,
     resourceType: 'networkSecurityGroups/defaultSecurityRules',
-    handle: (ctx) => listBody((renderNetworkSecurityGroup(requireNsg(ctx)) as { properties: { defaultSecurityRules: unknown[] } }).properties.defaultSecurityRules),
+    handle: (ctx) =>
+      listBody((renderNetworkSecurityGroup(requireNsg(ctx)) as { properties: { defaultSecurityRules: unknown[] } }).properties.defaultSecurityRules),
   },
 ];

@@ -9,12 +9,7 @@ import { locationRequired } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
 import { subnetsOfOwner } from './allocations.js';
 import { moveBackReference, removeBackReference } from './backReferences.js';
-import {
-  invalidNicIpConfigurations,
-  invalidResourceLocation,
-  invalidResourceReference,
-  staticAllocationWithoutAddress,
-} from './errors.js';
+import { invalidNicIpConfigurations, invalidResourceLocation, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
 import { compact, groupNameOf, parentOf, referenceId, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';

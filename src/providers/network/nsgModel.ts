@@ -48,7 +48,17 @@ function canonical(value: string | null | undefined, allowed: readonly string[])
 }
 
 /** The six rules every NSG has (priorities 65000–65500), as GET shows them under defaultSecurityRules. */
-const DEFAULT_RULES: ReadonlyArray<readonly [name: string, description: string, direction: 'Inbound' | 'Outbound', access: 'Allow' | 'Deny', priority: number, source: string, destination: string]> = [
+const DEFAULT_RULES: ReadonlyArray<
+  readonly [
+    name: string,
+    description: string,
+    direction: 'Inbound' | 'Outbound',
+    access: 'Allow' | 'Deny',
+    priority: number,
+    source: string,
+    destination: string,
+  ]
+> = [
   ['AllowVnetInBound', 'Allow inbound traffic from all VMs in VNET', 'Inbound', 'Allow', 65000, 'VirtualNetwork', 'VirtualNetwork'],
   ['AllowAzureLoadBalancerInBound', 'Allow inbound traffic from azure load balancer', 'Inbound', 'Allow', 65001, 'AzureLoadBalancer', '*'],
   ['DenyAllInBound', 'Deny all inbound traffic', 'Inbound', 'Deny', 65500, '*', '*'],
@@ -101,7 +111,8 @@ function buildSecurityRule(nsgId: string, input: SecurityRuleInput, name: string
   if (!p.sourcePortRange && sourcePortRanges.length === 0) throw securityRuleInvalidProperty(id, 'sourcePortRange', p.sourcePortRange);
   if (!p.destinationPortRange && destinationPortRanges.length === 0) throw securityRuleInvalidProperty(id, 'destinationPortRange', p.destinationPortRange);
   if (!p.sourceAddressPrefix && sourceAddressPrefixes.length === 0) throw securityRuleInvalidProperty(id, 'sourceAddressPrefix', p.sourceAddressPrefix);
-  if (!p.destinationAddressPrefix && destinationAddressPrefixes.length === 0) throw securityRuleInvalidProperty(id, 'destinationAddressPrefix', p.destinationAddressPrefix);
+  if (!p.destinationAddressPrefix && destinationAddressPrefixes.length === 0)
+    throw securityRuleInvalidProperty(id, 'destinationAddressPrefix', p.destinationAddressPrefix);
   return compact({
     id,
     name,
@@ -138,7 +149,12 @@ function checkRules(nsgId: string, rules: readonly SecurityRule[]): void {
   });
 }
 
-export function writeNetworkSecurityGroup(store: Store, id: string, input: NsgInput, state: ProvisioningState): { nsg: NetworkSecurityGroup; created: boolean } {
+export function writeNetworkSecurityGroup(
+  store: Store,
+  id: string,
+  input: NsgInput,
+  state: ProvisioningState,
+): { nsg: NetworkSecurityGroup; created: boolean } {
   const existing = store.get<NetworkSecurityGroup>(id);
   if (!input.location) throw locationRequired();
   const location = regionName(input.location, TYPES.networkSecurityGroup);
@@ -164,7 +180,13 @@ export function writeNetworkSecurityGroup(store: Store, id: string, input: NsgIn
 }
 
 /** Adds or replaces one rule (securityRules PUT). */
-export function writeSecurityRule(store: Store, nsg: NetworkSecurityGroup, name: string, input: SecurityRuleInput, state: ProvisioningState): { rule: SecurityRule; created: boolean } {
+export function writeSecurityRule(
+  store: Store,
+  nsg: NetworkSecurityGroup,
+  name: string,
+  input: SecurityRuleInput,
+  state: ProvisioningState,
+): { rule: SecurityRule; created: boolean } {
   const existing = nsg.properties.securityRules.find((r) => sameId(r.name, name));
   const rule = buildSecurityRule(nsg.id, input, existing?.name ?? name, state);
   const rules = existing ? nsg.properties.securityRules.map((r) => (r === existing ? rule : r)) : [...nsg.properties.securityRules, rule];

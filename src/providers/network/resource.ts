@@ -89,7 +89,12 @@ export function writableGroupOf(store: Store, resourceId: string): ResourceGroup
 /** The region's stored name (eastus), or ARM's LocationNotAvailableForResourceType. */
 export function regionName(location: string, resourceType: string): string {
   const region = findRegion(location);
-  if (!region) throw locationNotAvailableForResourceType(location, resourceType, REGIONS.map((r) => r.displayName));
+  if (!region)
+    throw locationNotAvailableForResourceType(
+      location,
+      resourceType,
+      REGIONS.map((r) => r.displayName),
+    );
   return region.name;
 }
 
@@ -110,7 +115,13 @@ export function referenceId(value: { id?: string | null } | null | undefined, pa
  * The members every tracked Network resource writes the same way: an update keeps the stored id and
  * name casing, a new etag each time. Spread first so the record keeps ARM's member order.
  */
-export function trackedHead(existing: { name: string } | undefined, id: string, type: string, location: string, tags: Record<string, string> | null | undefined) {
+export function trackedHead(
+  existing: { name: string } | undefined,
+  id: string,
+  type: string,
+  location: string,
+  tags: Record<string, string> | null | undefined,
+) {
   return { id, name: existing?.name ?? nameOf(id), type, etag: newEtag(), location, tags: tags ?? undefined };
 }
 

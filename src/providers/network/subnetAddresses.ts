@@ -7,21 +7,8 @@ import { ArmError } from '../../arm/errors.js';
 import { IpAddress, type Cidr } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { AddressPool } from './addressPool.js';
-import {
-  allocationOf,
-  allocationsIn,
-  bumpGeneration,
-  generationOf,
-  writeAllocation,
-  type Allocation,
-} from './allocations.js';
-import {
-  invalidPrivateIpAddress,
-  privateIpAddressInReservedRange,
-  privateIpAddressIsAllocated,
-  privateIpAddressNotInSubnet,
-  subnetIsFull,
-} from './errors.js';
+import { allocationOf, allocationsIn, bumpGeneration, generationOf, writeAllocation, type Allocation } from './allocations.js';
+import { invalidPrivateIpAddress, privateIpAddressInReservedRange, privateIpAddressIsAllocated, privateIpAddressNotInSubnet, subnetIsFull } from './errors.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
 /** A subnet as address management needs it. */

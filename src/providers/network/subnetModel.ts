@@ -89,14 +89,16 @@ function delegationsOf(input: SubnetInput, subnetId: string, existing: Subnet | 
   const seen = new Set<string>();
   return (input.properties?.delegations ?? []).map((d, i) => {
     const serviceName = d.properties?.serviceName;
-    if (!serviceName) throw invalidRequestFormat(`Delegation ${i} of subnet ${subnetId} has no properties.serviceName.`, `properties.delegations[${i}].properties.serviceName`);
+    if (!serviceName)
+      throw invalidRequestFormat(`Delegation ${i} of subnet ${subnetId} has no properties.serviceName.`, `properties.delegations[${i}].properties.serviceName`);
     const name = d.name ?? String(i);
     if (seen.has(idKey(name))) throw duplicateResourceName(subnetId, 'delegations', name);
     seen.add(idKey(name));
     const before = existing?.properties.delegations.find((x) => sameId(x.name, name));
-    const actions = d.properties?.actions && d.properties.actions.length > 0
-      ? d.properties.actions
-      : DELEGATION_ACTIONS[idKey(serviceName)] ?? ['Microsoft.Network/virtualNetworks/subnets/action'];
+    const actions =
+      d.properties?.actions && d.properties.actions.length > 0
+        ? d.properties.actions
+        : (DELEGATION_ACTIONS[idKey(serviceName)] ?? ['Microsoft.Network/virtualNetworks/subnets/action']);
     return {
       id: `${subnetId}/delegations/${name}`,
       name,

@@ -44,10 +44,19 @@ function requested(ctx: RequestContext, full = false): DeploymentRecord {
 
 /** Validates the request's template against its parameters: ARM's InvalidTemplate when it is not. */
 function plan(ctx: RequestContext, g: ResourceGroup, request: DeploymentRequest): Plan {
-  return planDeployment({ template: request.template, parameters: request.parameters, scope: scopeOf(ctx.store, g, ctx.params['deploymentName']!, ctx.baseUrl) });
+  return planDeployment({
+    template: request.template,
+    parameters: request.parameters,
+    scope: scopeOf(ctx.store, g, ctx.params['deploymentName']!, ctx.baseUrl),
+  });
 }
 
-function properties(p: Plan, provisioningState: DeploymentRecord['properties']['provisioningState'], now: string, correlationId: string): DeploymentRecord['properties'] {
+function properties(
+  p: Plan,
+  provisioningState: DeploymentRecord['properties']['provisioningState'],
+  now: string,
+  correlationId: string,
+): DeploymentRecord['properties'] {
   return {
     templateHash: p.templateHash,
     parameters: renderParameters(p),
@@ -79,7 +88,14 @@ function put(ctx: RequestContext) {
     ...(request.tags ? { tags: request.tags } : {}),
     properties: properties(p, 'Accepted', now, ctx.requestId),
   };
-  const input: DeploymentInput = { template: request.template, parameters: request.parameters, principal: ctx.principal, baseUrl: ctx.baseUrl, loose: ctx.loose, requestId: ctx.requestId };
+  const input: DeploymentInput = {
+    template: request.template,
+    parameters: request.parameters,
+    principal: ctx.principal,
+    baseUrl: ctx.baseUrl,
+    loose: ctx.loose,
+    requestId: ctx.requestId,
+  };
   return ctx.lro.begin(ctx, {
     kind: DEPLOYMENT_WRITE,
     namespace: 'Microsoft.Resources',
@@ -196,7 +212,11 @@ export const deploymentRoutes: Route[] = [
   { method: 'GET', path: DEPLOYMENTS, handle: list },
   { method: 'POST', path: `${DEPLOYMENT}/validate`, rawBody: true, handle: validate },
   { method: 'POST', path: `${DEPLOYMENT}/whatIf`, rawBody: true, handle: postWhatIf },
-  { method: 'POST', path: `${DEPLOYMENT}/exportTemplate`, handle: (ctx) => ({ status: 200, body: { template: deploymentTemplate(ctx.store, requested(ctx).id) } }) },
+  {
+    method: 'POST',
+    path: `${DEPLOYMENT}/exportTemplate`,
+    handle: (ctx) => ({ status: 200, body: { template: deploymentTemplate(ctx.store, requested(ctx).id) } }),
+  },
   { method: 'GET', path: `${DEPLOYMENT}/operations`, handle: operations },
   { method: 'GET', path: `${DEPLOYMENT}/operations/{operationId}`, handle: operation },
   { method: 'GET', path: `${DEPLOYMENT}/operationStatuses/{operationId}`, apiVersions: 'any', handle: operationStatus },

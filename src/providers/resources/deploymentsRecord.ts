@@ -126,7 +126,10 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
   for (const [name, entry] of Object.entries(props.parameters ?? {})) {
     // ARM's words for a parameter that is not {"value": …} (or a key vault reference).
     if (!isObject(entry)) {
-      throw invalidRequestContent(`Error converting value ${quoted(entry)} to type 'Microsoft.WindowsAzure.ResourceStack.Frontdoor.Data.Definitions.DeploymentParameterDefinition'. Path 'properties.parameters.${name}'`, `properties.parameters.${name}`);
+      throw invalidRequestContent(
+        `Error converting value ${quoted(entry)} to type 'Microsoft.WindowsAzure.ResourceStack.Frontdoor.Data.Definitions.DeploymentParameterDefinition'. Path 'properties.parameters.${name}'`,
+        `properties.parameters.${name}`,
+      );
     }
   }
   const mode = props.mode ?? 'Incremental';
@@ -195,7 +198,11 @@ function operationId(): string {
 }
 
 /** The deployment operations ARM lists: one per resource, and one for the outputs. */
-export function operationRecords(deploymentIdValue: string, outcomes: readonly ResourceOutcome[], outputsEvaluated: { at: string } | undefined): OperationRecord[] {
+export function operationRecords(
+  deploymentIdValue: string,
+  outcomes: readonly ResourceOutcome[],
+  outputsEvaluated: { at: string } | undefined,
+): OperationRecord[] {
   const records: OperationRecord[] = outcomes.map((o) => {
     const id = operationId();
     const properties: Record<string, unknown> = {
@@ -216,7 +223,14 @@ export function operationRecords(deploymentIdValue: string, outcomes: readonly R
     records.push({
       id: `${deploymentIdValue}/operations/${id}`,
       operationId: id,
-      properties: { provisioningOperation: 'EvaluateDeploymentOutput', provisioningState: 'Succeeded', timestamp: outputsEvaluated.at, duration: 'PT0S', trackingId: randomUUID(), statusCode: 'OK' },
+      properties: {
+        provisioningOperation: 'EvaluateDeploymentOutput',
+        provisioningState: 'Succeeded',
+        timestamp: outputsEvaluated.at,
+        duration: 'PT0S',
+        trackingId: randomUUID(),
+        statusCode: 'OK',
+      },
     });
   }
   return records;

@@ -36,7 +36,13 @@ export function scopeOf(store: Store, group: ResourceGroup, deploymentName: stri
     subscriptionId,
     tenantId: identity.tenantId,
     subscriptionName: identity.subscriptionName,
-    resourceGroup: { id: group.id, name: group.name, location: group.location, ...(group.tags ? { tags: group.tags } : {}), ...(group.managedBy ? { managedBy: group.managedBy } : {}) },
+    resourceGroup: {
+      id: group.id,
+      name: group.name,
+      location: group.location,
+      ...(group.tags ? { tags: group.tags } : {}),
+      ...(group.managedBy ? { managedBy: group.managedBy } : {}),
+    },
     deploymentName,
     baseUrl,
   };
@@ -58,8 +64,22 @@ function deployerFor(caller: InProcessCaller): ResourceDeployer {
   };
 }
 
-export function callerFor(store: Store, registry: Registry, lro: InProcessCaller['lro'], input: Pick<DeploymentInput, 'principal' | 'baseUrl' | 'loose' | 'requestId'>): InProcessCaller {
-  return { registry, store, lro, identity: loadOrCreateIdentity(store), principal: input.principal, baseUrl: input.baseUrl, loose: input.loose, requestId: input.requestId };
+export function callerFor(
+  store: Store,
+  registry: Registry,
+  lro: InProcessCaller['lro'],
+  input: Pick<DeploymentInput, 'principal' | 'baseUrl' | 'loose' | 'requestId'>,
+): InProcessCaller {
+  return {
+    registry,
+    store,
+    lro,
+    identity: loadOrCreateIdentity(store),
+    principal: input.principal,
+    baseUrl: input.baseUrl,
+    loose: input.loose,
+    requestId: input.requestId,
+  };
 }
 
 /** Outcomes of a failed run, handed from run() to fail() (the same call stack, never persisted). */
@@ -90,7 +110,11 @@ export const deploymentWriteKind: OperationKind = {
     const record = deploymentSummary(store, op.resourceId);
     if (!record || record.aksemu.operationId !== op.id) return;
     const input = op.input as DeploymentInput;
-    const plan = planDeployment({ template: input.template, parameters: input.parameters, scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl) });
+    const plan = planDeployment({
+      template: input.template,
+      parameters: input.parameters,
+      scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl),
+    });
     const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
     if (!result.ok) {
       failedOutcomes.set(op.id, result.outcomes);
@@ -107,7 +131,11 @@ export const deploymentWriteKind: OperationKind = {
         outputResources: result.outcomes.map((o) => ({ id: o.instance.id })),
       },
     }));
-    writeOperations(store, record.id, operationRecords(record.id, result.outcomes, Object.keys(plan.template.outputs).length > 0 ? { at: new Date().toISOString() } : undefined));
+    writeOperations(
+      store,
+      record.id,
+      operationRecords(record.id, result.outcomes, Object.keys(plan.template.outputs).length > 0 ? { at: new Date().toISOString() } : undefined),
+    );
   },
   fail(op: Operation, { store }: OperationEnv, error: ArmErrorBody) {
     const outcomes = failedOutcomes.get(op.id) ?? [];

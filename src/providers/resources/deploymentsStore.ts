@@ -8,7 +8,20 @@ import { LIMITS } from '../../templates/limits.js';
 import { render, type DeploymentProperties, type DeploymentRecord } from './deploymentsRecord.js';
 
 /** properties in the order ARM writes them; the ones after correlationId are kept apart. */
-const PROPERTY_ORDER = ['templateHash', 'parameters', 'mode', 'provisioningState', 'timestamp', 'duration', 'correlationId', 'providers', 'dependencies', 'outputs', 'outputResources', 'error'] as const;
+const PROPERTY_ORDER = [
+  'templateHash',
+  'parameters',
+  'mode',
+  'provisioningState',
+  'timestamp',
+  'duration',
+  'correlationId',
+  'providers',
+  'dependencies',
+  'outputs',
+  'outputResources',
+  'error',
+] as const;
 const DETAILS = new Set<string>(['parameters', 'providers', 'dependencies', 'outputs', 'outputResources', 'error']);
 
 const detailsKey = (id: string) => `${id}/details`;

@@ -42,7 +42,8 @@ function delta(current: unknown, desired: unknown, path = ''): PropertyChange[] 
     if (Array.isArray(current) && current.length === desired.length && desired.every((d, i) => delta(current[i], d).length === 0)) return [];
     return [{ path, propertyChangeType: Array.isArray(current) ? 'Array' : current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
   }
-  if (typeof desired === 'string' && typeof current === 'string' && sameId(desired, current) && /^(location|.*id)$/i.test(path.split('.').pop() ?? '')) return [];
+  if (typeof desired === 'string' && typeof current === 'string' && sameId(desired, current) && /^(location|.*id)$/i.test(path.split('.').pop() ?? ''))
+    return [];
   return sameJson(current, desired) ? [] : [{ path, propertyChangeType: current === undefined ? 'Create' : 'Modify', before: current, after: desired }];
 }
 
@@ -67,7 +68,13 @@ export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): Wh
       continue;
     }
     const d = delta(current, desired);
-    changes.push({ resourceId: inst.id, changeType: d.length > 0 ? 'Modify' : 'NoChange', before: { apiVersion: inst.apiVersion, ...current }, after: { apiVersion: inst.apiVersion, ...current, ...desired }, ...(d.length > 0 ? { delta: d } : {}) });
+    changes.push({
+      resourceId: inst.id,
+      changeType: d.length > 0 ? 'Modify' : 'NoChange',
+      before: { apiVersion: inst.apiVersion, ...current },
+      after: { apiVersion: inst.apiVersion, ...current, ...desired },
+      ...(d.length > 0 ? { delta: d } : {}),
+    });
   }
   for (const { key } of caller.store.list(`${groupId}/providers/`)) {
     if (TOP_LEVEL.test(key) && !planned.has(idKey(key)) && !/\/Microsoft\.Resources\/deployments\//i.test(key)) {

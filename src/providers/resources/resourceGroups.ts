@@ -87,7 +87,11 @@ function put(ctx: RequestContext) {
   const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; managedBy?: string };
   if (!body.location) throw locationRequired();
   const region = findRegion(body.location);
-  if (!region) throw locationNotAvailableForResourceGroup(body.location, REGIONS.map((r) => r.name));
+  if (!region)
+    throw locationNotAvailableForResourceGroup(
+      body.location,
+      REGIONS.map((r) => r.name),
+    );
   return ctx.store.transaction(() => {
     const existing = ctx.store.get<ResourceGroup>(resourceGroupId(subscriptionId(ctx), name));
     if (existing?.properties.provisioningState === 'Deleting') throw resourceGroupBeingDeleted(existing.name);

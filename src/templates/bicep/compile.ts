@@ -98,7 +98,7 @@ class Compiler {
     for (const s of this.statements) {
       if (s.kind === 'targetScope') {
         if (s.value.kind !== 'string' || s.value.segments[0] !== 'resourceGroup') {
-          this.fail(s, 'BCP033', 'aksemu deploys at resource-group scope only: targetScope must be \'resourceGroup\'.');
+          this.fail(s, 'BCP033', "aksemu deploys at resource-group scope only: targetScope must be 'resourceGroup'.");
         }
       } else if (s.kind === 'output') {
         this.declare(s.name, s);
@@ -130,7 +130,8 @@ class Compiler {
     const [typePart, version] = decl.typeText.split('@') as [string, string | undefined];
     // A nested child may leave out its api-version: it takes its parent's.
     const apiVersion = version ?? parent?.apiVersion;
-    if (apiVersion === undefined) this.fail(decl.typeAt, 'BCP029', 'The resource type is not valid. Specify a valid resource type of format "<types>@<apiVersion>".');
+    if (apiVersion === undefined)
+      this.fail(decl.typeAt, 'BCP029', 'The resource type is not valid. Specify a valid resource type of format "<types>@<apiVersion>".');
     let value = decl.value;
     let loop: Loop | undefined;
     let condition: Expr | undefined;
@@ -147,7 +148,8 @@ class Compiler {
     if (!nameProp) this.fail(decl, 'BCP035', `The specified "resource" declaration is missing the following required properties: "name".`);
     let type = typePart;
     if (parent && !typePart.includes('/')) type = `${parent.type}/${typePart}`;
-    if (!parent && !typePart.includes('/')) this.fail(decl.typeAt, 'BCP029', 'The resource type is not valid. Specify a valid resource type of format "<types>@<apiVersion>".');
+    if (!parent && !typePart.includes('/'))
+      this.fail(decl.typeAt, 'BCP029', 'The resource type is not valid. Specify a valid resource type of format "<types>@<apiVersion>".');
     const info: ResourceInfo = {
       decl,
       type,
@@ -161,7 +163,7 @@ class Compiler {
     const scope = value.properties.find((p) => p.key === 'scope');
     if (scope) {
       if (!decl.existing || scope.value.kind !== 'call' || scope.value.name !== 'resourceGroup' || scope.value.args.length !== 1) {
-        this.fail(scope, 'BCP134', 'aksemu\'s Bicep compiler supports `scope` only as resourceGroup(\'name\') on an existing resource.');
+        this.fail(scope, 'BCP134', "aksemu's Bicep compiler supports `scope` only as resourceGroup('name') on an existing resource.");
       }
       info.scopeGroup = scope.value.args[0]!;
     }
@@ -200,7 +202,8 @@ class Compiler {
 
   private parameter(p: ParamDecl): Record<string, unknown> {
     const secure = this.decorator(p.decorators, 'secure');
-    if (secure && p.type !== 'string' && p.type !== 'object') this.fail(secure, 'BCP124', 'The decorator "secure" can only be attached to targets of type "object | string".');
+    if (secure && p.type !== 'string' && p.type !== 'object')
+      this.fail(secure, 'BCP124', 'The decorator "secure" can only be attached to targets of type "object | string".');
     const out: Record<string, unknown> = { type: secure ? `secure${p.type}` : p.type };
     if (p.defaultValue) out['defaultValue'] = this.value(p.defaultValue, { locals: new Map() });
     const allowed = this.decorator(p.decorators, 'allowed');
@@ -240,7 +243,10 @@ class Compiler {
     }
     if (value.kind === 'for') {
       const { locals } = this.loopLocals(value, o.name, { locals: new Map() });
-      out['copy'] = { count: this.wrap(`length(${this.expr(value.source, { locals: new Map() })})`), input: this.value(value.body, { locals, copyName: o.name }) };
+      out['copy'] = {
+        count: this.wrap(`length(${this.expr(value.source, { locals: new Map() })})`),
+        input: this.value(value.body, { locals, copyName: o.name }),
+      };
       return out;
     }
     out['value'] = this.value(value, { locals: new Map() });
@@ -271,16 +277,25 @@ class Compiler {
     // Dependencies: the parent, explicit dependsOn, and every resource the body refers to.
     const explicit = info.body.properties.find((p) => p.key === 'dependsOn');
     if (explicit) {
-      if (explicit.value.kind !== 'array') this.fail(explicit.value, 'BCP034', 'The enclosing array expected an item of type "module[] | (resource | module) | resource[]".');
+      if (explicit.value.kind !== 'array')
+        this.fail(explicit.value, 'BCP034', 'The enclosing array expected an item of type "module[] | (resource | module) | resource[]".');
       for (const item of explicit.value.items) {
         const target = item.kind === 'ident' ? this.resources.get(item.name) : undefined;
-        if (!target) this.fail(item, 'BCP034', 'The enclosing array expected an item of type "module[] | (resource | module) | resource[]", but the provided item was not a resource symbol.');
+        if (!target)
+          this.fail(
+            item,
+            'BCP034',
+            'The enclosing array expected an item of type "module[] | (resource | module) | resource[]", but the provided item was not a resource symbol.',
+          );
         refs.add(target);
       }
     }
     if (info.parent) refs.add(info.parent);
     refs.delete(info);
-    const dependsOn = [...refs].filter((r) => !r.decl.existing).sort((a, b) => this.order.indexOf(a) - this.order.indexOf(b)).map((r) => (r.loop ? r.decl.name : this.wrap(this.resourceId(r, ctx))));
+    const dependsOn = [...refs]
+      .filter((r) => !r.decl.existing)
+      .sort((a, b) => this.order.indexOf(a) - this.order.indexOf(b))
+      .map((r) => (r.loop ? r.decl.name : this.wrap(this.resourceId(r, ctx))));
     if (dependsOn.length > 0) out['dependsOn'] = dependsOn;
     return out;
   }
@@ -339,7 +354,11 @@ class Compiler {
   /** r.id, r.name, r.properties.x, r.location …, with r[i] for collections. */
   private resourceMember(info: ResourceInfo, member: string, ctx: EmitContext, index: string | undefined, at: Expr): string {
     if (info.loop && index === undefined && this.ownerLoopUnbound(info, ctx)) {
-      this.fail(at, 'BCP144', 'Directly referencing a resource or module collection is not currently supported here. Apply an array indexer to the expression.');
+      this.fail(
+        at,
+        'BCP144',
+        'Directly referencing a resource or module collection is not currently supported here. Apply an array indexer to the expression.',
+      );
     }
     // Referring to a resource deploys after it; an existing one, after its deployed parent.
     let dependency: ResourceInfo | undefined = info;
@@ -397,7 +416,11 @@ class Compiler {
       case 'array':
         return e.items.map((item) => this.value(item, ctx));
       case 'for':
-        this.fail(e, 'BCP138', 'For-expressions are not supported in this context. For-expressions may be used as values of resource, module, variable, and output declarations, or values of resource and module properties.');
+        this.fail(
+          e,
+          'BCP138',
+          'For-expressions are not supported in this context. For-expressions may be used as values of resource, module, variable, and output declarations, or values of resource and module properties.',
+        );
       // falls through (fail never returns)
       default:
         return this.wrap(this.expr(e, ctx));
@@ -443,7 +466,11 @@ class Compiler {
       }
       case 'index':
         if (e.target.kind === 'ident' && this.resources.has(e.target.name)) {
-          this.fail(e, 'BCP144', 'Directly referencing a resource or module collection is not currently supported here. Apply an array indexer to the expression.');
+          this.fail(
+            e,
+            'BCP144',
+            'Directly referencing a resource or module collection is not currently supported here. Apply an array indexer to the expression.',
+          );
         }
         return `${this.expr(e.target, ctx)}[${this.expr(e.index, ctx)}]`;
       case 'unary':
@@ -454,10 +481,12 @@ class Compiler {
         return `if(${this.expr(e.condition, ctx)}, ${this.expr(e.then, ctx)}, ${this.expr(e.else, ctx)})`;
       case 'object':
         if (e.properties.length === 0) return 'createObject()';
-        return `createObject(${e.properties.map((p) => {
-          if (p.value.kind === 'for') this.fail(p.value, 'BCP138', 'For-expressions are not supported in this context.');
-          return `${quote(p.key)}, ${this.expr(p.value, ctx)}`;
-        }).join(', ')})`;
+        return `createObject(${e.properties
+          .map((p) => {
+            if (p.value.kind === 'for') this.fail(p.value, 'BCP138', 'For-expressions are not supported in this context.');
+            return `${quote(p.key)}, ${this.expr(p.value, ctx)}`;
+          })
+          .join(', ')})`;
       case 'array':
         return `createArray(${e.items.map((i) => this.expr(i, ctx)).join(', ')})`;
       case 'for':
@@ -469,7 +498,8 @@ class Compiler {
   /** `sym` or `sym[i]` when sym is a resource. */
   private symbolOf(e: Expr): { info: ResourceInfo; index?: Expr } | undefined {
     if (e.kind === 'ident' && this.resources.has(e.name)) return { info: this.resources.get(e.name)! };
-    if (e.kind === 'index' && e.target.kind === 'ident' && this.resources.has(e.target.name)) return { info: this.resources.get(e.target.name)!, index: e.index };
+    if (e.kind === 'index' && e.target.kind === 'ident' && this.resources.has(e.target.name))
+      return { info: this.resources.get(e.target.name)!, index: e.index };
     return undefined;
   }
 
@@ -479,14 +509,19 @@ class Compiler {
     if (this.params.has(name)) return `parameters(${quote(name)})`;
     if (this.vars.has(name)) return `variables(${quote(name)})`;
     if (this.resources.has(name)) {
-      this.fail(at, 'BCP062', `The referenced declaration with name "${name}" is a resource: use one of its properties (${name}.id, ${name}.name, ${name}.properties…).`);
+      this.fail(
+        at,
+        'BCP062',
+        `The referenced declaration with name "${name}" is a resource: use one of its properties (${name}.id, ${name}.name, ${name}.properties…).`,
+      );
     }
     this.fail(at, 'BCP057', `The name "${name}" does not exist in the current context.`);
   }
 
   private call(e: Expr & { kind: 'call' }, ctx: EmitContext): string {
     if (e.namespace !== undefined && e.namespace !== 'az' && e.namespace !== 'sys') {
-      if (this.resources.has(e.namespace)) this.fail(e, 'BCP109', `Resource functions such as ${e.namespace}.${e.name}() are not supported by aksemu's Bicep compiler.`);
+      if (this.resources.has(e.namespace))
+        this.fail(e, 'BCP109', `Resource functions such as ${e.namespace}.${e.name}() are not supported by aksemu's Bicep compiler.`);
       this.fail(e, 'BCP057', `The name "${e.namespace}" does not exist in the current context.`);
     }
     if (e.name === 'any') {

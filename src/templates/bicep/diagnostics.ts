@@ -24,5 +24,10 @@ export class BicepError extends Error {
  * BCP000 is not one of its codes.
  */
 export function nestedTooDeeply(at: { line: number; column: number }, limit: number = LIMITS.bicepNesting): never {
-  throw new BicepError('BCP000', `This expression is nested more than ${limit} levels deep (parentheses, objects, arrays, operators, property accesses, interpolations); aksemu's Bicep compiler does not compile deeper nesting.`, at.line, at.column);
+  throw new BicepError(
+    'BCP000',
+    `This expression is nested more than ${limit} levels deep (parentheses, objects, arrays, operators, property accesses, interpolations); aksemu's Bicep compiler does not compile deeper nesting.`,
+    at.line,
+    at.column,
+  );
 }

@@ -4,9 +4,42 @@
 import { BicepError } from './diagnostics.js';
 
 export type TokenKind =
-  | 'identifier' | 'number' | 'string' | 'newline' | 'eof'
-  | '{' | '}' | '[' | ']' | '(' | ')' | ',' | ':' | '.' | '?' | '??' | '?.' | '=' | '==' | '!=' | '=~' | '!~'
-  | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%' | '!' | '&&' | '||' | '@' | '::';
+  | 'identifier'
+  | 'number'
+  | 'string'
+  | 'newline'
+  | 'eof'
+  | '{'
+  | '}'
+  | '['
+  | ']'
+  | '('
+  | ')'
+  | ','
+  | ':'
+  | '.'
+  | '?'
+  | '??'
+  | '?.'
+  | '='
+  | '=='
+  | '!='
+  | '=~'
+  | '!~'
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '!'
+  | '&&'
+  | '||'
+  | '@'
+  | '::';
 
 interface Hole {
   source: string;
@@ -24,7 +57,39 @@ export interface Token {
   holes?: Hole[];
 }
 
-const OPERATORS = ['??', '?.', '==', '!=', '=~', '!~', '<=', '>=', '&&', '||', '::', '{', '}', '[', ']', '(', ')', ',', ':', '.', '?', '=', '<', '>', '+', '-', '*', '/', '%', '!', '@'];
+const OPERATORS = [
+  '??',
+  '?.',
+  '==',
+  '!=',
+  '=~',
+  '!~',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '::',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  ',',
+  ':',
+  '.',
+  '?',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '@',
+];
 
 export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[] {
   const tokens: Token[] = [];
@@ -37,7 +102,12 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
     lineStart = at + 1;
   };
   const badEscape = (at: number) =>
-    new BicepError('BCP006', `The specified escape sequence is not recognized. Only the following escape sequences are allowed: "\\$", "\\'", "\\\\", "\\n", "\\r", "\\t", "\\u{...}".`, pos(at).line, pos(at).column);
+    new BicepError(
+      'BCP006',
+      `The specified escape sequence is not recognized. Only the following escape sequences are allowed: "\\$", "\\'", "\\\\", "\\n", "\\r", "\\t", "\\u{...}".`,
+      pos(at).line,
+      pos(at).column,
+    );
   while (i < text.length) {
     const ch = text[i]!;
     const start = pos(i);
@@ -51,12 +121,19 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
       while (i < text.length && text[i] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      if (end < 0) throw new BicepError('BCP002', 'The multi-line comment at this location is not terminated. Terminate it with the */ character sequence.', start.line, start.column);
+      if (end < 0)
+        throw new BicepError(
+          'BCP002',
+          'The multi-line comment at this location is not terminated. Terminate it with the */ character sequence.',
+          start.line,
+          start.column,
+        );
       for (let k = i; k < end; k++) if (text[k] === '\n') newline(k);
       i = end + 2;
     } else if (text.startsWith("'''", i)) {
       const end = text.indexOf("'''", i + 3);
-      if (end < 0) throw new BicepError('BCP140', 'The multi-line string at this location is not terminated. Terminate it with "\'\'\'".', start.line, start.column);
+      if (end < 0)
+        throw new BicepError('BCP140', "The multi-line string at this location is not terminated. Terminate it with \"'''\".", start.line, start.column);
       // A verbatim string drops one newline right after the opening quotes.
       let body = text.slice(i + 3, end);
       if (body.startsWith('\r\n')) body = body.slice(2);
@@ -112,7 +189,8 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
             else if (d === '}') depth--;
             k++;
           }
-          if (depth > 0) throw new BicepError('BCP004', 'The string at this location is not terminated due to an unexpected new line character.', start.line, start.column);
+          if (depth > 0)
+            throw new BicepError('BCP004', 'The string at this location is not terminated due to an unexpected new line character.', start.line, start.column);
           const p = pos(j + 2);
           holes.push({ source: text.slice(j + 2, k - 1), line: p.line, column: p.column });
           segments.push(current);

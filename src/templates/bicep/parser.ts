@@ -96,7 +96,8 @@ class Parser {
   private statement(): Statement {
     const decorators = this.decorators();
     const t = this.peek();
-    if (t.kind !== 'identifier') this.fail(t, 'BCP007', 'This declaration type is not recognized. Specify a metadata, parameter, variable, resource, or output declaration.');
+    if (t.kind !== 'identifier')
+      this.fail(t, 'BCP007', 'This declaration type is not recognized. Specify a metadata, parameter, variable, resource, or output declaration.');
     switch (t.text) {
       case 'param': {
         this.next();
@@ -130,7 +131,7 @@ class Parser {
         return { kind: 'targetScope', value: this.expression(), line: t.line, column: t.column };
       }
       case 'module':
-        this.fail(t, 'BCP091', 'Modules are not supported by aksemu\'s Bicep compiler: it compiles one file. Inline the module\'s resources.');
+        this.fail(t, 'BCP091', "Modules are not supported by aksemu's Bicep compiler: it compiles one file. Inline the module's resources.");
       // falls through (fail never returns)
       default:
         this.fail(t, 'BCP007', 'This declaration type is not recognized. Specify a metadata, parameter, variable, resource, or output declaration.');
@@ -139,10 +140,19 @@ class Parser {
 
   private typeName(): string {
     const t = this.peek();
-    if (t.kind !== 'identifier') this.fail(t, 'BCP279', 'Expected a type at this location. Please specify a valid type expression or one of the following types: "array", "bool", "int", "object", "string".');
+    if (t.kind !== 'identifier')
+      this.fail(
+        t,
+        'BCP279',
+        'Expected a type at this location. Please specify a valid type expression or one of the following types: "array", "bool", "int", "object", "string".',
+      );
     this.next();
     if (!['string', 'int', 'bool', 'object', 'array'].includes(t.text)) {
-      this.fail(t, 'BCP302', `The name "${t.text}" is not a valid type. Please specify one of the following types: "array", "bool", "int", "object", "string".`);
+      this.fail(
+        t,
+        'BCP302',
+        `The name "${t.text}" is not a valid type. Please specify one of the following types: "array", "bool", "int", "object", "string".`,
+      );
     }
     return t.text;
   }
@@ -166,7 +176,17 @@ class Parser {
     }
     this.expect('=', '"="');
     const value = this.resourceValue();
-    return { kind: 'resource', name: name.text, typeText, typeAt: { line: typeToken.line, column: typeToken.column }, existing, value, decorators, line: t.line, column: t.column };
+    return {
+      kind: 'resource',
+      name: name.text,
+      typeText,
+      typeAt: { line: typeToken.line, column: typeToken.column },
+      existing,
+      value,
+      decorators,
+      line: t.line,
+      column: t.column,
+    };
   }
 
   /** `{…}`, `if (c) {…}` or `[for … : …]`. */
@@ -291,7 +311,7 @@ class Parser {
         this.expect(']', '"]"');
         expr = { kind: 'index', target: expr, index, safe: false, line: expr.line, column: expr.column };
       } else if (t.kind === '::') {
-        this.fail(t, 'BCP156', 'Nested resource accessors (::) are not supported by aksemu\'s Bicep compiler.');
+        this.fail(t, 'BCP156', "Nested resource accessors (::) are not supported by aksemu's Bicep compiler.");
       } else return expr;
     }
   }
@@ -388,7 +408,8 @@ class Parser {
       while (this.peek().kind !== ']') {
         items.push(this.expression());
         if (this.peek().kind === ',') this.next();
-        else if (this.peek().kind !== ']' && this.peek().kind !== 'newline') this.fail(this.peek(), 'BCP019', 'Expected a new line character at this location.');
+        else if (this.peek().kind !== ']' && this.peek().kind !== 'newline')
+          this.fail(this.peek(), 'BCP019', 'Expected a new line character at this location.');
         this.skipNewlines();
       }
       this.next();

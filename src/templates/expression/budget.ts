@@ -63,7 +63,9 @@ export class EvaluationBudget {
   expand(size: number): void {
     this.expanded += size;
     if (this.expanded > LIMITS.templateBytes) {
-      throw new TemplateLanguageError(limitExceeded('template size after expansion (resources, variables and parameter values, in characters)', LIMITS.templateBytes, this.expanded));
+      throw new TemplateLanguageError(
+        limitExceeded('template size after expansion (resources, variables and parameter values, in characters)', LIMITS.templateBytes, this.expanded),
+      );
     }
   }
 }

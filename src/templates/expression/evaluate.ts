@@ -49,8 +49,28 @@ function withinLimits(value: unknown, tooLarge: (size: number) => string): Measu
  * or read a length. Every other function is charged for the values it reads and makes.
  */
 const CONSTANT_WORK = new Set([
-  'parameters', 'variables', 'copyindex', 'resourcegroup', 'subscription', 'deployment', 'environment', 'reference',
-  'if', 'and', 'or', 'not', 'coalesce', 'length', 'empty', 'first', 'last', 'array', 'createarray', 'createobject', 'tryget', 'trygetvalue',
+  'parameters',
+  'variables',
+  'copyindex',
+  'resourcegroup',
+  'subscription',
+  'deployment',
+  'environment',
+  'reference',
+  'if',
+  'and',
+  'or',
+  'not',
+  'coalesce',
+  'length',
+  'empty',
+  'first',
+  'last',
+  'array',
+  'createarray',
+  'createobject',
+  'tryget',
+  'trygetvalue',
 ]);
 
 /** A value a function made, within the limits; its work charged to the budget. */
@@ -74,7 +94,9 @@ function member(target: object, name: string): unknown {
  * JavaScript engine that no bound above anticipated) into the language's error.
  */
 function thrown(err: unknown, outermost: boolean): unknown {
-  return outermost && err instanceof RangeError ? new TemplateLanguageError(`The template language expression exceeds what aksemu can evaluate: ${err.message}.`) : err;
+  return outermost && err instanceof RangeError
+    ? new TemplateLanguageError(`The template language expression exceeds what aksemu can evaluate: ${err.message}.`)
+    : err;
 }
 
 export function evaluateExpr(expr: Expr, env: EvalEnv): unknown {
@@ -97,7 +119,9 @@ function evaluateNode(expr: Expr, env: EvalEnv): unknown {
     case 'property': {
       const target = evaluateExpr(expr.target, env);
       if (typeof target !== 'object' || target === null || Array.isArray(target)) {
-        throw new TemplateLanguageError(`The language expression property '${expr.name}' can't be evaluated, property name must be a string or the target must be an object.`);
+        throw new TemplateLanguageError(
+          `The language expression property '${expr.name}' can't be evaluated, property name must be a string or the target must be an object.`,
+        );
       }
       return member(target, expr.name);
     }
@@ -117,7 +141,17 @@ function evaluateNode(expr: Expr, env: EvalEnv): unknown {
     case 'call': {
       const fn = lookupFunction(expr.name);
       if (!fn) throw new TemplateLanguageError(templateSentences.functionNotValid(expr.name));
-      if (fn.lazy) return bounded(env, expr.name, fn.lazy(expr.args.map((a) => () => evaluateExpr(a, env)), env, expr.name), []);
+      if (fn.lazy)
+        return bounded(
+          env,
+          expr.name,
+          fn.lazy(
+            expr.args.map((a) => () => evaluateExpr(a, env)),
+            env,
+            expr.name,
+          ),
+          [],
+        );
       const args = expr.args.map((a) => evaluateExpr(a, env));
       return bounded(env, expr.name, fn.eager!(args, env, expr.name), args);
     }
@@ -137,8 +171,14 @@ interface PropertyCopy {
 
 /** ARM's property loop: "copy": [{"name", "count", "input"}] inside an object makes array members. */
 function isPropertyCopy(key: string, value: unknown): value is PropertyCopy[] {
-  return key.toLowerCase() === 'copy' && Array.isArray(value) && value.length > 0 &&
-    value.every((c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'));
+  return (
+    key.toLowerCase() === 'copy' &&
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(
+      (c) => typeof c === 'object' && c !== null && typeof (c as PropertyCopy).name === 'string' && Object.hasOwn(c, 'count') && Object.hasOwn(c, 'input'),
+    )
+  );
 }
 
 /** How a deep evaluation evaluates a string (a preview keeps what only the running deployment knows). */

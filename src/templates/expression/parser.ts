@@ -20,8 +20,16 @@ export class TemplateLanguageError extends Error {
 }
 
 type TokenType =
-  | 'LeftParenthesis' | 'RightParenthesis' | 'LeftSquareBracket' | 'RightSquareBracket'
-  | 'Comma' | 'Dot' | 'Identifier' | 'String' | 'Integer' | 'EndOfData';
+  | 'LeftParenthesis'
+  | 'RightParenthesis'
+  | 'LeftSquareBracket'
+  | 'RightSquareBracket'
+  | 'Comma'
+  | 'Dot'
+  | 'Identifier'
+  | 'String'
+  | 'Integer'
+  | 'EndOfData';
 
 interface Token {
   type: TokenType;
@@ -30,7 +38,12 @@ interface Token {
 }
 
 const PUNCTUATION: Record<string, TokenType> = {
-  '(': 'LeftParenthesis', ')': 'RightParenthesis', '[': 'LeftSquareBracket', ']': 'RightSquareBracket', ',': 'Comma', '.': 'Dot',
+  '(': 'LeftParenthesis',
+  ')': 'RightParenthesis',
+  '[': 'LeftSquareBracket',
+  ']': 'RightSquareBracket',
+  ',': 'Comma',
+  '.': 'Dot',
 };
 
 /** True when a JSON string value is an expression (not a "[[" escape). */

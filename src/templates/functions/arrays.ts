@@ -12,7 +12,10 @@ function seq(name: string, value: unknown): string | unknown[] {
 }
 
 function setOf(name: string, args: unknown[], combine: 'union' | 'intersection'): unknown {
-  if (args.length < 2) fail(`Unable to evaluate template language function '${name}'. At least two parameter should be provided. Please see https://aka.ms/arm-template-expressions for usage details.`);
+  if (args.length < 2)
+    fail(
+      `Unable to evaluate template language function '${name}'. At least two parameter should be provided. Please see https://aka.ms/arm-template-expressions for usage details.`,
+    );
   if (args.every(Array.isArray)) {
     // Members are found by their valueKey, never by comparing every pair.
     const lists = args as unknown[][];
@@ -69,7 +72,10 @@ export const arrayFunctions: FunctionTable = {
         if (v === null) return '';
         return fail(`The provided parameters for language function '${n}' are invalid. Either all or none of the parameters must be an array.`);
       });
-      checkLength(n, parts.reduce((total, p) => total + p.length, 0));
+      checkLength(
+        n,
+        parts.reduce((total, p) => total + p.length, 0),
+      );
       return parts.join('');
     },
   },
@@ -80,7 +86,9 @@ export const arrayFunctions: FunctionTable = {
       if (typeof container === 'string') return container.includes(typeof item === 'string' ? item : String(item));
       if (Array.isArray(container)) return container.some((v) => deepEquals(v, item));
       if (isObject(container)) return memberKey(container, String(item)) !== undefined;
-      return fail(`The template language function '${n}' expects its first parameter to be an object, an array, or a string. The provided value is of type '${typeName(container)}'.`);
+      return fail(
+        `The template language function '${n}' expects its first parameter to be an object, an array, or a string. The provided value is of type '${typeName(container)}'.`,
+      );
     },
   },
   empty: {
@@ -90,11 +98,29 @@ export const arrayFunctions: FunctionTable = {
       if (v === null || v === undefined) return true;
       if (typeof v === 'string' || Array.isArray(v)) return v.length === 0;
       if (isObject(v)) return Object.keys(v).length === 0;
-      return fail(`The template function 'empty' expects its parameter to be an object, an array, or a string. The provided value is of type '${typeName(v)}'. Please see https://aka.ms/arm-template-expressions#empty for usage details.`);
+      return fail(
+        `The template function 'empty' expects its parameter to be an object, an array, or a string. The provided value is of type '${typeName(v)}'. Please see https://aka.ms/arm-template-expressions#empty for usage details.`,
+      );
     },
   },
-  first: { eager: (a, _e, n) => (arity(n, a, 1), (() => { const s = seq(n, a[0]); return typeof s === 'string' ? s.slice(0, 1) : (s[0] ?? null); })()) },
-  last: { eager: (a, _e, n) => (arity(n, a, 1), (() => { const s = seq(n, a[0]); return typeof s === 'string' ? s.slice(-1) : (s[s.length - 1] ?? null); })()) },
+  first: {
+    eager: (a, _e, n) => (
+      arity(n, a, 1),
+      (() => {
+        const s = seq(n, a[0]);
+        return typeof s === 'string' ? s.slice(0, 1) : (s[0] ?? null);
+      })()
+    ),
+  },
+  last: {
+    eager: (a, _e, n) => (
+      arity(n, a, 1),
+      (() => {
+        const s = seq(n, a[0]);
+        return typeof s === 'string' ? s.slice(-1) : (s[s.length - 1] ?? null);
+      })()
+    ),
+  },
   length: {
     eager: (a, _e, n) => {
       arity(n, a, 1);
@@ -112,14 +138,16 @@ export const arrayFunctions: FunctionTable = {
       const start = int(n, a[0], 'its first parameter');
       const count = int(n, a[1], 'its second parameter');
       if (count < 0 || count > LIMITS.rangeCount) fail(`The template language function '${n}' expects its count to be between 0 and ${LIMITS.rangeCount}.`);
-      if (start + count > LIMITS.rangeEnd) fail(`The template language function '${n}' expects the sum of its start index and count to be no greater than ${LIMITS.rangeEnd}.`);
+      if (start + count > LIMITS.rangeEnd)
+        fail(`The template language function '${n}' expects the sum of its start index and count to be no greater than ${LIMITS.rangeEnd}.`);
       return Array.from({ length: count }, (_, i) => start + i);
     },
   },
   items: {
     eager: (a, _e, n) => {
       arity(n, a, 1);
-      if (!isObject(a[0])) fail(`The template language function '${n}' expects its parameter to be an object. The provided value is of type '${typeName(a[0])}'.`);
+      if (!isObject(a[0]))
+        fail(`The template language function '${n}' expects its parameter to be an object. The provided value is of type '${typeName(a[0])}'.`);
       // Ordinal, case-insensitive: localeCompare would cost a microsecond a key.
       return keysIgnoringCase(a[0]).map(([, key]) => ({ key, value: (a[0] as Record<string, unknown>)[key] }));
     },
@@ -127,7 +155,11 @@ export const arrayFunctions: FunctionTable = {
   trygetvalue: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
   tryget: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
   objectkeys: { eager: (a, _e, n) => (arity(n, a, 1), isObject(a[0]) ? Object.keys(a[0]) : fail(`The template language function '${n}' expects an object.`)) },
-  flatten: { eager: (a, _e, n) => (arity(n, a, 1), arr(n, a[0]).flatMap((v) => (Array.isArray(v) ? v : fail(`The template language function '${n}' expects an array of arrays.`)))) },
+  flatten: {
+    eager: (a, _e, n) => (
+      arity(n, a, 1), arr(n, a[0]).flatMap((v) => (Array.isArray(v) ? v : fail(`The template language function '${n}' expects an array of arrays.`)))
+    ),
+  },
 };
 
 /** tryGet(object, key) / tryGet(array, index): null instead of an error when absent (Bicep's ?.). */

@@ -69,7 +69,10 @@ function uniqueString(parts: readonly string[]): string {
 const ARM_GUID_NAMESPACE = Buffer.from('11fb06fb712d4ddd98c7e71bbd588830', 'hex');
 
 function armGuid(parts: readonly string[]): string {
-  const hash = createHash('sha1').update(ARM_GUID_NAMESPACE).update(Buffer.from(parts.join('-'), 'utf8')).digest();
+  const hash = createHash('sha1')
+    .update(ARM_GUID_NAMESPACE)
+    .update(Buffer.from(parts.join('-'), 'utf8'))
+    .digest();
   const bytes = hash.subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;

@@ -4,18 +4,22 @@ import { arity, deepEquals, fail, int, type FunctionTable } from './types.js';
 import { typeName } from './typeName.js';
 
 function bool(name: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') fail(`The template language function '${name}' expects its parameters to be of type 'Boolean'. The provided value is of type '${typeName(value)}'.`);
+  if (typeof value !== 'boolean')
+    fail(`The template language function '${name}' expects its parameters to be of type 'Boolean'. The provided value is of type '${typeName(value)}'.`);
   return value;
 }
 
 function compare(name: string, a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  return fail(`The template language function '${name}' expects two parameters of matching types: integers or strings. The provided values are of type '${typeName(a)}' and '${typeName(b)}'.`);
+  return fail(
+    `The template language function '${name}' expects two parameters of matching types: integers or strings. The provided values are of type '${typeName(a)}' and '${typeName(b)}'.`,
+  );
 }
 
 function number(name: string, value: unknown): number {
-  if (typeof value !== 'number') fail(`The template language function '${name}' expects its parameters to be integers. The provided value is of type '${typeName(value)}'.`);
+  if (typeof value !== 'number')
+    fail(`The template language function '${name}' expects its parameters to be integers. The provided value is of type '${typeName(value)}'.`);
   return value;
 }
 

@@ -20,10 +20,13 @@ function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): string {
 }
 
 function buildResourceId(fn: string, scope: string, type: string | undefined, names: string[]): string {
-  if (type === undefined || !type.includes('/')) fail(`Unable to evaluate template language function '${fn}': the type must be a fully qualified resource type.`);
+  if (type === undefined || !type.includes('/'))
+    fail(`Unable to evaluate template language function '${fn}': the type must be a fully qualified resource type.`);
   const [namespace, ...types] = type.split('/');
   if (types.length !== names.length) {
-    fail(`Unable to evaluate template language function '${fn}': the type '${type}' requires '${types.length}' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details.`);
+    fail(
+      `Unable to evaluate template language function '${fn}': the type '${type}' requires '${types.length}' resource name argument(s). Please see https://aka.ms/arm-template-expressions/#resourceid for usage details.`,
+    );
   }
   return `${scope}/providers/${namespace}/${types.map((t, i) => `${t}/${names[i]}`).join('/')}`;
 }

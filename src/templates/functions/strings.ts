@@ -36,14 +36,19 @@ function netFormat(name: string, template: string, args: unknown[]): string {
     if (typeof value === 'number' && spec) {
       const kind = spec[0]!.toUpperCase();
       const digits = spec.length > 1 ? Number(spec.slice(1)) : undefined;
-      if (digits !== undefined && !(Number.isInteger(digits) && digits >= 0)) fail(`The template language function '${name}' cannot format its arguments: Format specifier was invalid.`);
+      if (digits !== undefined && !(Number.isInteger(digits) && digits >= 0))
+        fail(`The template language function '${name}' cannot format its arguments: Format specifier was invalid.`);
       if (digits !== undefined) checkLength(name, length + digits);
       if (kind === 'D') text = String(Math.trunc(value)).padStart(digits ?? 0, '0');
       else if (kind === 'N') {
         // JavaScript formats at most 100 fraction digits; .NET would pad zeros beyond.
         if ((digits ?? 2) > 100) fail(`The template language function '${name}' cannot format its arguments: Format specifier was invalid.`);
         text = value.toLocaleString('en-US', { minimumFractionDigits: digits ?? 2, maximumFractionDigits: digits ?? 2 });
-      } else if (kind === 'X') text = value.toString(16)[spec[0] === 'X' ? 'toUpperCase' : 'toLowerCase']().padStart(digits ?? 0, '0');
+      } else if (kind === 'X')
+        text = value
+          .toString(16)
+          [spec[0] === 'X' ? 'toUpperCase' : 'toLowerCase']()
+          .padStart(digits ?? 0, '0');
       else text = toArmString(value);
     } else text = toArmString(value);
     if (align) {
@@ -108,7 +113,9 @@ export const stringFunctions: FunctionTable = {
       const header = DATA_URI.exec(uri);
       if (!header) return fail(`The template language function '${n}' expects its parameter to be a data URI.`);
       const data = uri.slice(header[0].length);
-      return /;base64$/i.test(header[1]!) ? Buffer.from(data, 'base64').toString('utf8') : guarded(n, 'expects URI-encoded data', () => decodeURIComponent(data));
+      return /;base64$/i.test(header[1]!)
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : guarded(n, 'expects URI-encoded data', () => decodeURIComponent(data));
     },
   },
   endswith: { eager: (a, _e, n) => (arity(n, a, 2), str(n, a[0]).toLowerCase().endsWith(str(n, a[1]).toLowerCase())) },
@@ -166,8 +173,14 @@ export const stringFunctions: FunctionTable = {
       const text = str(n, a[0]);
       const start = a[1] === undefined ? 0 : int(n, a[1], 'its second parameter');
       const length = a[2] === undefined ? text.length - start : int(n, a[2], 'its third parameter');
-      if (start < 0 || start > text.length) fail(`The index and length parameters must refer to a location within the string. The index parameter: '${start}', the length parameter: '${length}', the length of the string parameter: '${text.length}'. Please see https://aka.ms/arm-template-expressions#substring for usage details.`);
-      if (length < 0 || start + length > text.length) fail(`The index and length parameters must refer to a location within the string. The index parameter: '${start}', the length parameter: '${length}', the length of the string parameter: '${text.length}'. Please see https://aka.ms/arm-template-expressions#substring for usage details.`);
+      if (start < 0 || start > text.length)
+        fail(
+          `The index and length parameters must refer to a location within the string. The index parameter: '${start}', the length parameter: '${length}', the length of the string parameter: '${text.length}'. Please see https://aka.ms/arm-template-expressions#substring for usage details.`,
+        );
+      if (length < 0 || start + length > text.length)
+        fail(
+          `The index and length parameters must refer to a location within the string. The index parameter: '${start}', the length parameter: '${length}', the length of the string parameter: '${text.length}'. Please see https://aka.ms/arm-template-expressions#substring for usage details.`,
+        );
       return text.substr(start, length);
     },
   },
@@ -197,8 +210,15 @@ export const stringFunctions: FunctionTable = {
     eager: (a, _e, n) => {
       arity(n, a, 2);
       const separator = str(n, a[1], 'its second parameter');
-      const parts = arr(n, a[0], 'its first parameter').map((v) => (isObject(v) || Array.isArray(v) ? fail(`The template language function '${n}' expects an array of strings, integers or booleans. The provided value contains '${typeName(v)}'.`) : toArmString(v)));
-      checkLength(n, parts.reduce((total, p) => total + p.length, Math.max(parts.length - 1, 0) * separator.length));
+      const parts = arr(n, a[0], 'its first parameter').map((v) =>
+        isObject(v) || Array.isArray(v)
+          ? fail(`The template language function '${n}' expects an array of strings, integers or booleans. The provided value contains '${typeName(v)}'.`)
+          : toArmString(v),
+      );
+      checkLength(
+        n,
+        parts.reduce((total, p) => total + p.length, Math.max(parts.length - 1, 0) * separator.length),
+      );
       return parts.join(separator);
     },
   },

@@ -29,13 +29,15 @@ export function checkLength(name: string, length: number): void {
 export function arity(name: string, args: unknown[], min: number, max = min): void {
   if (args.length < min || args.length > max) {
     if (min === max) fail(`The template language function '${name}' must have ${min === 1 ? 'only one parameter' : `${min} parameters`}.`);
-    if (args.length < min) fail(`Unable to evaluate template language function '${name}'. At least ${min} parameter${min === 1 ? '' : 's'} should be provided.`);
+    if (args.length < min)
+      fail(`Unable to evaluate template language function '${name}'. At least ${min} parameter${min === 1 ? '' : 's'} should be provided.`);
     fail(`Unable to evaluate template language function '${name}'. At most ${max} parameters should be provided.`);
   }
 }
 
 export function str(name: string, value: unknown, position = 'its parameter'): string {
-  if (typeof value !== 'string') fail(`The template language function '${name}' expects ${position} to be of type 'String'. The provided value is of type '${typeName(value)}'.`);
+  if (typeof value !== 'string')
+    fail(`The template language function '${name}' expects ${position} to be of type 'String'. The provided value is of type '${typeName(value)}'.`);
   return value;
 }
 
@@ -47,7 +49,8 @@ export function int(name: string, value: unknown, position = 'its parameter'): n
 }
 
 export function arr(name: string, value: unknown, position = 'its parameter'): unknown[] {
-  if (!Array.isArray(value)) fail(`The template language function '${name}' expects ${position} to be an array. The provided value is of type '${typeName(value)}'.`);
+  if (!Array.isArray(value))
+    fail(`The template language function '${name}' expects ${position} to be an array. The provided value is of type '${typeName(value)}'.`);
   return value;
 }
 
@@ -85,7 +88,9 @@ export function valueKey(value: unknown): unknown {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isObject(value)) {
-    return `{${keysIgnoringCase(value).map(([lower, k]) => `${JSON.stringify(lower)}:${canonical(value[k])}`).join(',')}}`;
+    return `{${keysIgnoringCase(value)
+      .map(([lower, k]) => `${JSON.stringify(lower)}:${canonical(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }

@@ -28,7 +28,10 @@ function pool(r: Row) {
 }
 
 function versionKey(v: string): number[] {
-  return v.replace(/\(preview\)$/, '').split('.').map(Number);
+  return v
+    .replace(/\(preview\)$/, '')
+    .split('.')
+    .map(Number);
 }
 
 function compareVersions(a: string, b: string): number {

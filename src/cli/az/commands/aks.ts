@@ -34,7 +34,9 @@ export const AUTOSCALER_ARGS: ArgDef[] = [
 const CLUSTER = [RESOURCE_GROUP, { ...NAME, help: 'Name of the managed cluster' }];
 
 async function getCluster(ctx: Invocation, args: ParsedArgs): Promise<ClusterResource> {
-  const res = await ctx.client().send({ method: 'GET', path: clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), apiVersion: API.containerService, accept: [200] });
+  const res = await ctx
+    .client()
+    .send({ method: 'GET', path: clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), apiVersion: API.containerService, accept: [200] });
   return res.body as ClusterResource;
 }
 
@@ -69,17 +71,30 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   validateAutoscaler({ enabled: enableAutoScaling, minCount: num(args, 'minCount'), maxCount: num(args, 'maxCount'), nodeCount });
   const networkPlugin = str(args, 'networkPlugin');
   const podCidr = str(args, 'podCidr');
-  validateNetworkPluginGiven(networkPlugin, [podCidr, str(args, 'networkPluginMode'), str(args, 'serviceCidr'), str(args, 'dnsServiceIp'), str(args, 'networkPolicy'), str(args, 'dockerBridgeAddress')]);
+  validateNetworkPluginGiven(networkPlugin, [
+    podCidr,
+    str(args, 'networkPluginMode'),
+    str(args, 'serviceCidr'),
+    str(args, 'dnsServiceIp'),
+    str(args, 'networkPolicy'),
+    str(args, 'dockerBridgeAddress'),
+  ]);
   const outboundType = str(args, 'outboundType') ?? 'loadBalancer';
   if (outboundType === 'userDefinedRouting' && !subnetId) {
     throw new CliUsageError('--vnet-subnet-id must be specified for userDefinedRouting and it must be pre-configured with a route table with egress rules');
   }
   if (podCidr !== undefined && networkModelFor(networkPlugin, str(args, 'networkPluginMode'))?.podCidr === 'ignored') {
-    ctx.warn(`When using --network-plugin azure without the preview feature --network-plugin-mode overlay the provided pod CIDR "${podCidr}" will be overwritten with the subnet CIDR.`);
+    ctx.warn(
+      `When using --network-plugin azure without the preview feature --network-plugin-mode overlay the provided pod CIDR "${podCidr}" will be overwritten with the subnet CIDR.`,
+    );
   }
   const sshKey = flag(args, 'noSshKey')
     ? undefined
-    : resolveSshKey({ ...(str(args, 'sshKeyValue') === undefined ? {} : { value: str(args, 'sshKeyValue')! }), generate: flag(args, 'generateSshKeys'), aksemuHome: ctx.home() });
+    : resolveSshKey({
+        ...(str(args, 'sshKeyValue') === undefined ? {} : { value: str(args, 'sshKeyValue')! }),
+        generate: flag(args, 'generateSshKeys'),
+        aksemuHome: ctx.home(),
+      });
 
   const location = str(args, 'location') ?? (await groupLocation(ctx, rg));
   const body = managedClusterBody({
@@ -169,7 +184,7 @@ export const aksCommands: CommandDef[] = [
       { dest: 'nodeCount', options: ['--node-count', '-c'], type: 'int', help: 'Nodes in the first pool (default 3)' },
       { dest: 'nodeVmSize', options: ['--node-vm-size', '-s'], help: 'VM size (default Standard_DS2_v2)' },
       { dest: 'vnetSubnetId', options: ['--vnet-subnet-id'], help: 'Resource id of an existing subnet for the nodes' },
-      { dest: 'kubernetesVersion', options: ['--kubernetes-version', '-k'], help: 'Kubernetes version (default: the server\'s)' },
+      { dest: 'kubernetesVersion', options: ['--kubernetes-version', '-k'], help: "Kubernetes version (default: the server's)" },
       { dest: 'nodepoolName', options: ['--nodepool-name'], help: 'First pool name (default nodepool1)' },
       { dest: 'generateSshKeys', options: ['--generate-ssh-keys'], type: 'flag', help: 'Generate an SSH key pair if none exists' },
       { dest: 'sshKeyValue', options: ['--ssh-key-value'], help: 'Public key text or file' },
@@ -179,7 +194,12 @@ export const aksCommands: CommandDef[] = [
       ...AUTOSCALER_ARGS,
       { dest: 'maxSurge', options: ['--max-surge'], help: 'Upgrade surge, e.g. 1 or 33%' },
       { dest: 'loadBalancerSku', options: ['--load-balancer-sku'], choices: ['basic', 'standard'], help: 'Load balancer SKU' },
-      { dest: 'outboundType', options: ['--outbound-type'], choices: ['loadBalancer', 'userDefinedRouting', 'managedNATGateway', 'userAssignedNATGateway'], help: 'Outbound type' },
+      {
+        dest: 'outboundType',
+        options: ['--outbound-type'],
+        choices: ['loadBalancer', 'userDefinedRouting', 'managedNATGateway', 'userAssignedNATGateway'],
+        help: 'Outbound type',
+      },
       { dest: 'assignIdentity', options: ['--assign-identity'], help: 'User-assigned identity resource id' },
       { dest: 'skipSubnetRoleAssignment', options: ['--skip-subnet-role-assignment'], type: 'flag', help: 'Skip the subnet role assignment' },
       NO_WAIT,
@@ -221,7 +241,12 @@ export const aksCommands: CommandDef[] = [
   {
     name: 'aks scale',
     help: 'Scale the node pool in a managed Kubernetes cluster.',
-    args: [...CLUSTER, { dest: 'nodeCount', options: ['--node-count', '-c'], type: 'int', required: true, help: 'Number of nodes' }, { dest: 'nodepoolName', options: ['--nodepool-name'], help: 'Node pool name' }, NO_WAIT],
+    args: [
+      ...CLUSTER,
+      { dest: 'nodeCount', options: ['--node-count', '-c'], type: 'int', required: true, help: 'Number of nodes' },
+      { dest: 'nodepoolName', options: ['--nodepool-name'], help: 'Node pool name' },
+      NO_WAIT,
+    ],
     async run(ctx, args) {
       const cluster = await getCluster(ctx, args);
       const pool = singlePool(cluster, str(args, 'nodepoolName'), false);
@@ -248,23 +273,33 @@ export const aksCommands: CommandDef[] = [
       const yes = flag(args, 'yes');
       await ctx.confirm('Kubernetes may be unavailable during cluster upgrades.\n Are you sure you want to perform this operation?', yes);
       if (version !== '' && flag(args, 'nodeImageOnly')) {
-        throw new AzCliError('Conflicting flags. Upgrading the Kubernetes version will also upgrade node image version. If you only want to upgrade the node version please use the "--node-image-only" option only.');
+        throw new AzCliError(
+          'Conflicting flags. Upgrading the Kubernetes version will also upgrade node image version. If you only want to upgrade the node version please use the "--node-image-only" option only.',
+        );
       }
       if (flag(args, 'nodeImageOnly')) throw new AzCliError('--node-image-only is not supported by aksemu yet.');
       const cluster = await getCluster(ctx, args);
       const props = cluster['properties'];
       if (props['kubernetesVersion'] === version && props['provisioningState'] === 'Succeeded') {
-        ctx.warn(`The cluster is already on version ${version} and is not in a failed state. No operations will occur when upgrading to the same version if the cluster is not in a failed state.`);
+        ctx.warn(
+          `The cluster is already on version ${version} and is not in a failed state. No operations will occur when upgrading to the same version if the cluster is not in a failed state.`,
+        );
       }
       props['kubernetesVersion'] = version;
       if (!flag(args, 'controlPlaneOnly')) {
-        await ctx.confirm(`Since control-plane-only argument is not specified, this will upgrade the control plane AND all nodepools to version ${version}. Continue?`, yes);
+        await ctx.confirm(
+          `Since control-plane-only argument is not specified, this will upgrade the control plane AND all nodepools to version ${version}. Continue?`,
+          yes,
+        );
         for (const pool of props['agentPoolProfiles'] ?? []) {
           pool['orchestratorVersion'] = version;
           delete pool['creationData'];
         }
       } else {
-        await ctx.confirm(`Since control-plane-only argument is specified, this will upgrade only the control plane to ${version}. Node pool will not change. Continue?`, yes);
+        await ctx.confirm(
+          `Since control-plane-only argument is specified, this will upgrade only the control plane to ${version}. Node pool will not change. Continue?`,
+          yes,
+        );
       }
       delete props['servicePrincipalProfile'];
       return putCluster(ctx, args, cluster, clusterView);
@@ -291,7 +326,9 @@ export const aksCommands: CommandDef[] = [
         throw new AzCliError('Can only specify one of "--enable-cluster-autoscaler", "--disable-cluster-autoscaler" and "--update-cluster-autoscaler"');
       }
       if (!enable && !disable && !update && tags === undefined) {
-        throw new AzCliError('Please specify one or more of "--enable-cluster-autoscaler" or "--disable-cluster-autoscaler" or "--update-cluster-autoscaler" or "--tags".');
+        throw new AzCliError(
+          'Please specify one or more of "--enable-cluster-autoscaler" or "--disable-cluster-autoscaler" or "--update-cluster-autoscaler" or "--tags".',
+        );
       }
       const min = num(args, 'minCount');
       const max = num(args, 'maxCount');
@@ -300,10 +337,15 @@ export const aksCommands: CommandDef[] = [
       if (enable || disable || update) {
         const pool = singlePool(cluster, undefined, true);
         if (enable && pool['enableAutoScaling']) {
-          ctx.warn('Cluster autoscaler is already enabled for this node pool.\nPlease run "az aks --update-cluster-autoscaler" if you want to update min-count or max-count.');
+          ctx.warn(
+            'Cluster autoscaler is already enabled for this node pool.\nPlease run "az aks --update-cluster-autoscaler" if you want to update min-count or max-count.',
+          );
           return undefined;
         }
-        if (update && !pool['enableAutoScaling']) throw new AzCliError('Cluster autoscaler is not enabled for this node pool.\nRun "az aks nodepool update --enable-cluster-autoscaler" to enable cluster with min-count and max-count.');
+        if (update && !pool['enableAutoScaling'])
+          throw new AzCliError(
+            'Cluster autoscaler is not enabled for this node pool.\nRun "az aks nodepool update --enable-cluster-autoscaler" to enable cluster with min-count and max-count.',
+          );
         if (disable && !pool['enableAutoScaling']) {
           ctx.warn('Cluster autoscaler is already disabled for this node pool.');
           return undefined;

@@ -6,7 +6,7 @@ import type { Invocation } from '../command.js';
 export const RESOURCE_GROUP: ArgDef = { dest: 'resourceGroup', options: ['--resource-group', '-g'], required: true, help: 'Name of resource group' };
 export const OPTIONAL_RESOURCE_GROUP: ArgDef = { ...RESOURCE_GROUP, required: false };
 export const NAME: ArgDef = { dest: 'name', options: ['--name', '-n'], required: true, help: 'Name' };
-export const LOCATION: ArgDef = { dest: 'location', options: ['--location', '-l'], help: 'Location. Defaults to the resource group\'s location' };
+export const LOCATION: ArgDef = { dest: 'location', options: ['--location', '-l'], help: "Location. Defaults to the resource group's location" };
 export const TAGS: ArgDef = { dest: 'tags', options: ['--tags'], type: 'list', help: 'Space-separated tags: key[=value]' };
 export const NO_WAIT: ArgDef = { dest: 'noWait', options: ['--no-wait'], type: 'flag', help: 'Do not wait for the long-running operation to finish.' };
 export const YES: ArgDef = { dest: 'yes', options: ['--yes', '-y'], type: 'flag', help: 'Do not prompt for confirmation.' };

@@ -135,15 +135,36 @@ function preflightMessage(error: { code?: string; message?: string; details?: un
 }
 
 async function validateFirst(ctx: Invocation, group: string, name: string, body: Record<string, unknown>): Promise<unknown> {
-  const res = await ctx.client().send({ method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/validate`, apiVersion: API.resources, body, accept: [200, 202, 400] });
+  const res = await ctx.client().send({
+    method: 'POST',
+    path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/validate`,
+    apiVersion: API.resources,
+    body,
+    accept: [200, 202, 400],
+  });
   const error = (res.body as { error?: { code?: string; message?: string } } | undefined)?.error;
   if (error) throw new AzCliError(preflightMessage(error));
   return res.body;
 }
 
 const PROPERTY_KEYS = [
-  'correlationId', 'debugSetting', 'dependencies', 'duration', 'error', 'mode', 'onErrorDeployment', 'outputResources', 'outputs',
-  'parameters', 'parametersLink', 'providers', 'provisioningState', 'templateHash', 'templateLink', 'timestamp', 'validatedResources',
+  'correlationId',
+  'debugSetting',
+  'dependencies',
+  'duration',
+  'error',
+  'mode',
+  'onErrorDeployment',
+  'outputResources',
+  'outputs',
+  'parameters',
+  'parametersLink',
+  'providers',
+  'provisioningState',
+  'templateHash',
+  'templateLink',
+  'timestamp',
+  'validatedResources',
 ];
 
 /** DeploymentExtended as az prints it: every model attribute, null when absent. */
@@ -171,9 +192,21 @@ function deploymentTable(result: unknown): unknown {
 }
 
 const SYMBOLS: Record<string, [string, string]> = {
-  Create: ['+', 'Create'], Delete: ['-', 'Delete'], Modify: ['~', 'Modify'], Deploy: ['!', 'Deploy'], NoChange: ['=', 'Nochange'], Ignore: ['*', 'Ignore'],
+  Create: ['+', 'Create'],
+  Delete: ['-', 'Delete'],
+  Modify: ['~', 'Modify'],
+  Deploy: ['!', 'Deploy'],
+  NoChange: ['=', 'Nochange'],
+  Ignore: ['*', 'Ignore'],
 };
-const SUMMARY: Record<string, string> = { Create: 'to create', Delete: 'to delete', Modify: 'to modify', Deploy: 'to deploy', NoChange: 'no change', Ignore: 'to ignore' };
+const SUMMARY: Record<string, string> = {
+  Create: 'to create',
+  Delete: 'to delete',
+  Modify: 'to modify',
+  Deploy: 'to deploy',
+  NoChange: 'no change',
+  Ignore: 'to ignore',
+};
 
 /** A what-if change as the server reports it: the members az prints. */
 interface WhatIfChange {
@@ -230,7 +263,11 @@ export const deploymentCommands: CommandDef[] = [
       const group = str(args, 'resourceGroup')!;
       const { name, body } = requestBody(ctx, args);
       await validateFirst(ctx, group, name, body);
-      const result = await longRunning(ctx, { method: 'PUT', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}`, apiVersion: API.resources, body, accept: [200, 201] }, flag(args, 'noWait'));
+      const result = await longRunning(
+        ctx,
+        { method: 'PUT', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}`, apiVersion: API.resources, body, accept: [200, 201] },
+        flag(args, 'noWait'),
+      );
       return result === undefined ? undefined : deploymentView(result);
     },
   },
@@ -242,14 +279,24 @@ export const deploymentCommands: CommandDef[] = [
       const group = str(args, 'resourceGroup')!;
       const { name, body } = requestBody(ctx, args);
       const result = (await validateFirst(ctx, group, name, body)) as Record<string, unknown>;
-      return { error: null, id: result['id'] ?? null, name: result['name'] ?? null, properties: deploymentView(result)['properties'], type: result['type'] ?? null };
+      return {
+        error: null,
+        id: result['id'] ?? null,
+        name: result['name'] ?? null,
+        properties: deploymentView(result)['properties'],
+        type: result['type'] ?? null,
+      };
     },
   },
   {
     name: 'deployment group what-if',
     help: 'Execute a deployment What-If operation at resource group scope.',
     args: [
-      RESOURCE_GROUP, TEMPLATE_FILE, PARAMETERS, DEPLOYMENT_NAME, MODE,
+      RESOURCE_GROUP,
+      TEMPLATE_FILE,
+      PARAMETERS,
+      DEPLOYMENT_NAME,
+      MODE,
       { dest: 'resultFormat', options: ['--result-format', '-r'], choices: ['FullResourcePayloads', 'ResourceIdOnly'], help: 'The format of What-If results' },
       { dest: 'noPrettyPrint', options: ['--no-pretty-print'], type: 'flag', help: 'Disable pretty-print for What-If results' },
     ],
@@ -257,10 +304,28 @@ export const deploymentCommands: CommandDef[] = [
       const group = str(args, 'resourceGroup')!;
       const { name, body } = requestBody(ctx, args);
       (body['properties'] as Record<string, unknown>)['whatIfSettings'] = { resultFormat: str(args, 'resultFormat') ?? 'FullResourcePayloads' };
-      const initial = await ctx.client().send({ method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] });
-      const result = (initial.status === 202
-        ? await longRunning(ctx, { method: 'POST', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`, apiVersion: API.resources, body, accept: [200, 202] }, false)
-        : initial.body) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
+      const initial = await ctx.client().send({
+        method: 'POST',
+        path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`,
+        apiVersion: API.resources,
+        body,
+        accept: [200, 202],
+      });
+      const result = (
+        initial.status === 202
+          ? await longRunning(
+              ctx,
+              {
+                method: 'POST',
+                path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`,
+                apiVersion: API.resources,
+                body,
+                accept: [200, 202],
+              },
+              false,
+            )
+          : initial.body
+      ) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
       const changes = result.properties?.changes ?? [];
       if (flag(args, 'noPrettyPrint')) return { changes, error: result.error ?? null, status: result.status ?? null };
       process.stdout.write(formatWhatIf(changes));
@@ -272,14 +337,19 @@ export const deploymentCommands: CommandDef[] = [
     help: 'Get the details of a deployment.',
     args: [RESOURCE_GROUP, { ...DEPLOYMENT_NAME, required: true }],
     async run(ctx, args) {
-      const res = await ctx.client().send({ method: 'GET', path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`, apiVersion: API.resources, accept: [200] });
+      const res = await ctx.client().send({
+        method: 'GET',
+        path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`,
+        apiVersion: API.resources,
+        accept: [200],
+      });
       return deploymentView(res.body);
     },
   },
   {
     name: 'deployment group list',
     help: 'List deployments at resource group.',
-    args: [RESOURCE_GROUP, { dest: 'filter', options: ['--filter'], help: "Filter expression using OData notation, e.g. \"provisioningState eq '{state}'\"" }],
+    args: [RESOURCE_GROUP, { dest: 'filter', options: ['--filter'], help: 'Filter expression using OData notation, e.g. "provisioningState eq \'{state}\'"' }],
     table: deploymentTable,
     async run(ctx, args) {
       const query: Record<string, string> = {};
@@ -295,7 +365,16 @@ export const deploymentCommands: CommandDef[] = [
     help: 'Delete a deployment at resource group.',
     args: [RESOURCE_GROUP, { ...DEPLOYMENT_NAME, required: true }, NO_WAIT],
     async run(ctx, args) {
-      await longRunning(ctx, { method: 'DELETE', path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`, apiVersion: API.resources, accept: [202, 204] }, flag(args, 'noWait'));
+      await longRunning(
+        ctx,
+        {
+          method: 'DELETE',
+          path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`,
+          apiVersion: API.resources,
+          accept: [202, 204],
+        },
+        flag(args, 'noWait'),
+      );
       return undefined;
     },
   },

@@ -80,7 +80,11 @@ export const groupCommands: CommandDef[] = [
       const query: Record<string, string> = {};
       const force = str(args, 'forceDeletionTypes');
       if (force !== undefined) query['forceDeletionTypes'] = force;
-      await longRunning(ctx, { method: 'DELETE', path: groupPath(ctx, str(args, 'name')!), apiVersion: API.resources, query, accept: [200, 202] }, flag(args, 'noWait'));
+      await longRunning(
+        ctx,
+        { method: 'DELETE', path: groupPath(ctx, str(args, 'name')!), apiVersion: API.resources, query, accept: [200, 202] },
+        flag(args, 'noWait'),
+      );
       return undefined;
     },
   },

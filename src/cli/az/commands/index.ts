@@ -9,4 +9,13 @@ import { nodepoolCommands } from './nodepool.js';
 import { roleCommands } from './role.js';
 import { vmCommands } from './vm.js';
 
-export const COMMANDS: CommandDef[] = [...groupCommands, ...networkCommands, ...roleCommands, ...aksCommands, ...credentialCommands, ...nodepoolCommands, ...deploymentCommands, ...vmCommands];
+export const COMMANDS: CommandDef[] = [
+  ...groupCommands,
+  ...networkCommands,
+  ...roleCommands,
+  ...aksCommands,
+  ...credentialCommands,
+  ...nodepoolCommands,
+  ...deploymentCommands,
+  ...vmCommands,
+];

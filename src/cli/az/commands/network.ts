@@ -126,11 +126,13 @@ function applySubnetArgs(ctx: Invocation, args: ParsedArgs, properties: Record<s
   }
   const nsg = str(args, 'nsg');
   if (nsg !== undefined) {
-    properties['networkSecurityGroup'] = nsg === '' || nsg === 'null' ? null : { id: nameOrId(nsg, ctx.subscriptionId(), rg, 'Microsoft.Network', 'networkSecurityGroups') };
+    properties['networkSecurityGroup'] =
+      nsg === '' || nsg === 'null' ? null : { id: nameOrId(nsg, ctx.subscriptionId(), rg, 'Microsoft.Network', 'networkSecurityGroups') };
   }
   const routeTable = str(args, 'routeTable');
   if (routeTable !== undefined) {
-    properties['routeTable'] = routeTable === '' || routeTable === 'null' ? null : { id: nameOrId(routeTable, ctx.subscriptionId(), rg, 'Microsoft.Network', 'routeTables') };
+    properties['routeTable'] =
+      routeTable === '' || routeTable === 'null' ? null : { id: nameOrId(routeTable, ctx.subscriptionId(), rg, 'Microsoft.Network', 'routeTables') };
   }
   const endpoints = list(args, 'serviceEndpoints');
   if (endpoints !== undefined) properties['serviceEndpoints'] = endpoints.map((service) => ({ service }));

@@ -36,7 +36,11 @@ async function listPools(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolRe
 }
 
 async function putPool(ctx: Invocation, args: ParsedArgs, body: unknown): Promise<unknown> {
-  const result = await longRunning(ctx, { method: 'PUT', path: poolPath(ctx, args), apiVersion: API.containerService, body, accept: [200, 201] }, flag(args, 'noWait'));
+  const result = await longRunning(
+    ctx,
+    { method: 'PUT', path: poolPath(ctx, args), apiVersion: API.containerService, body, accept: [200, 201] },
+    flag(args, 'noWait'),
+  );
   return result === undefined ? undefined : view(result);
 }
 
@@ -136,7 +140,9 @@ export const nodepoolCommands: CommandDef[] = [
       const maxSurge = str(args, 'maxSurge');
       if (maxSurge !== undefined) validateMaxSurge(maxSurge);
       if (version !== '' && flag(args, 'nodeImageOnly')) {
-        throw new AzCliError('Conflicting flags. Upgrading the Kubernetes version will also upgrade node image version. If you only want to upgrade the node version please use the "--node-image-only" option only.');
+        throw new AzCliError(
+          'Conflicting flags. Upgrading the Kubernetes version will also upgrade node image version. If you only want to upgrade the node version please use the "--node-image-only" option only.',
+        );
       }
       if (flag(args, 'nodeImageOnly')) throw new AzCliError('--node-image-only is not supported by aksemu yet.');
       const pool = await getPool(ctx, args);

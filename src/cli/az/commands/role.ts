@@ -84,14 +84,22 @@ export const roleCommands: CommandDef[] = [
       { dest: 'role', options: ['--role'], required: true, help: 'Role name or id' },
       { dest: 'assignee', options: ['--assignee'], help: 'Object id of the principal (no Graph lookups here)' },
       { dest: 'assigneeObjectId', options: ['--assignee-object-id'], help: "The assignee's object id" },
-      { dest: 'assigneePrincipalType', options: ['--assignee-principal-type'], choices: ['User', 'Group', 'ServicePrincipal', 'ForeignGroup'], help: 'Principal type' },
+      {
+        dest: 'assigneePrincipalType',
+        options: ['--assignee-principal-type'],
+        choices: ['User', 'Group', 'ServicePrincipal', 'ForeignGroup'],
+        help: 'Principal type',
+      },
       { dest: 'scope', options: ['--scope'], help: 'Scope at which the role assignment applies' },
       OPTIONAL_RESOURCE_GROUP,
     ],
     async run(ctx, args) {
       const principal = str(args, 'assigneeObjectId') ?? str(args, 'assignee');
       if (principal === undefined) throw new AzCliError('usage error: --assignee STRING | --assignee-object-id GUID');
-      if (!GUID.test(principal)) throw new AzCliError(`Cannot find user or service principal in graph database for '${principal}'. If the assignee is an appId, make sure the corresponding service principal is created with 'az ad sp create --id ${principal}'.`);
+      if (!GUID.test(principal))
+        throw new AzCliError(
+          `Cannot find user or service principal in graph database for '${principal}'. If the assignee is an appId, make sure the corresponding service principal is created with 'az ad sp create --id ${principal}'.`,
+        );
       const scope = scopeOf(ctx, args);
       const roleId = await resolveRoleId(ctx, str(args, 'role')!, scope);
       return flattenProperties(await createAssignment(ctx, scope, roleId, principal, str(args, 'assigneePrincipalType')));
@@ -139,7 +147,8 @@ export const roleCommands: CommandDef[] = [
         a['roleDefinitionName'] = names.get(id);
         a['principalName'] = '';
       }
-      if (role !== undefined) items = items.filter((a) => a['roleDefinitionName'] === role || String(a['roleDefinitionId']).toLowerCase().endsWith(role.toLowerCase()));
+      if (role !== undefined)
+        items = items.filter((a) => a['roleDefinitionName'] === role || String(a['roleDefinitionId']).toLowerCase().endsWith(role.toLowerCase()));
       return items;
     },
   },

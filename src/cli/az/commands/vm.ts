@@ -48,7 +48,9 @@ function checkAdminUsername(username: string): void {
     throw new AzCliError('admin user name cannot contain upper case character A-Z, special characters \\/"[]:|<>+=;,?*@#()! or start with $ or -');
   }
   if (isDisallowedAdminUsername(username)) {
-    throw new AzCliError(`This user name '${username}' meets the general requirements, but is specifically disallowed for this image. Please try a different value.`);
+    throw new AzCliError(
+      `This user name '${username}' meets the general requirements, but is specifically disallowed for this image. Please try a different value.`,
+    );
   }
 }
 
@@ -60,7 +62,10 @@ async function get<T>(ctx: Invocation, path: string, apiVersion: string, query: 
 interface VmBody {
   id?: string;
   location?: string;
-  properties?: { instanceView?: { statuses?: Array<{ code?: string; displayStatus?: string }> }; networkProfile?: { networkInterfaces?: Array<{ id: string }> } };
+  properties?: {
+    instanceView?: { statuses?: Array<{ code?: string; displayStatus?: string }> };
+    networkProfile?: { networkInterfaces?: Array<{ id: string }> };
+  };
 }
 interface NicBody {
   properties?: { macAddress?: string; ipConfigurations?: Array<{ properties?: { privateIPAddress?: string } }> };
@@ -77,7 +82,9 @@ async function findSubnet(ctx: Invocation, rg: string, args: ParsedArgs): Promis
   else throw new AzCliError('usage error: --subnet NAME needs --vnet-name NAME (or give --subnet as a resource id)');
   const res = await ctx.client().raw('GET', ctx.client().url(path, API.network));
   if (res.status !== 200) {
-    throw new AzCliError(`The subnet '${subnet}'${vnet === undefined ? '' : ` of virtual network '${vnet}'`} was not found in resource group '${rg}'. aksemu az vm create puts the VM on an existing subnet: create it first with 'aksemu az network vnet create'.`);
+    throw new AzCliError(
+      `The subnet '${subnet}'${vnet === undefined ? '' : ` of virtual network '${vnet}'`} was not found in resource group '${rg}'. aksemu az vm create puts the VM on an existing subnet: create it first with 'aksemu az network vnet create'.`,
+    );
   }
   return (res.body as { id: string }).id;
 }
@@ -105,7 +112,11 @@ async function createNsg(ctx: Invocation, rg: string, vmName: string, location: 
     },
   };
   if (tags) body['tags'] = tags;
-  const nsg = (await longRunning(ctx, { method: 'PUT', path: networkPath(ctx, rg, 'networkSecurityGroups', `${vmName}NSG`), apiVersion: API.network, body, accept: [200, 201] }, false)) as { id: string };
+  const nsg = (await longRunning(
+    ctx,
+    { method: 'PUT', path: networkPath(ctx, rg, 'networkSecurityGroups', `${vmName}NSG`), apiVersion: API.network, body, accept: [200, 201] },
+    false,
+  )) as { id: string };
   return nsg.id;
 }
 
@@ -130,7 +141,11 @@ const CREATE_ARGS: ArgDef[] = [
   { ...NAME, help: 'Name of the virtual machine' },
   LOCATION,
   TAGS,
-  { dest: 'image', options: ['--image'], help: `The name of the operating system image, an alias (${Object.keys(IMAGE_ALIASES).join(', ')}) or a URN publisher:offer:sku:version; default Ubuntu2204` },
+  {
+    dest: 'image',
+    options: ['--image'],
+    help: `The name of the operating system image, an alias (${Object.keys(IMAGE_ALIASES).join(', ')}) or a URN publisher:offer:sku:version; default Ubuntu2204`,
+  },
   { dest: 'size', options: ['--size'], help: 'The VM size. Default: Standard_DS1_v2' },
   { dest: 'adminUsername', options: ['--admin-username'], help: 'Username for the VM. Default: the current user name' },
   { dest: 'generateSshKeys', options: ['--generate-ssh-keys'], type: 'flag', help: 'Generate an SSH key pair if none exists' },
@@ -159,17 +174,21 @@ export const vmCommands: CommandDef[] = [
       if (publicIp === undefined) ctx.warn('aksemu has no public IP addresses: the VM gets none (as with --public-ip-address "").');
       else if (publicIp !== '') throw new AzCliError(`aksemu does not model public IP addresses: pass --public-ip-address "" instead of '${publicIp}'.`);
       const keys = list(args, 'sshKeyValues');
-      const sshKeys = keys !== undefined
-        ? keys.map((value) => resolveSshKey({ value, generate: false, aksemuHome: ctx.home() }))
-        : [resolveSshKey({ generate: flag(args, 'generateSshKeys'), aksemuHome: ctx.home() })];
+      const sshKeys =
+        keys !== undefined
+          ? keys.map((value) => resolveSshKey({ value, generate: false, aksemuHome: ctx.home() }))
+          : [resolveSshKey({ generate: flag(args, 'generateSshKeys'), aksemuHome: ctx.home() })];
       const location = str(args, 'location') ?? (await groupLocation(ctx, rg));
       const tags = parseTags(list(args, 'tags'));
       const subnetId = await findSubnet(ctx, rg, args);
 
       const nsgArg = str(args, 'nsg');
-      const nsgId = nsgArg === undefined
-        ? await createNsg(ctx, rg, name, location, tags)
-        : nsgArg === '' ? undefined : nameOrId(nsgArg, ctx.subscriptionId(), rg, 'Microsoft.Network', 'networkSecurityGroups');
+      const nsgId =
+        nsgArg === undefined
+          ? await createNsg(ctx, rg, name, location, tags)
+          : nsgArg === ''
+            ? undefined
+            : nameOrId(nsgArg, ctx.subscriptionId(), rg, 'Microsoft.Network', 'networkSecurityGroups');
       const privateIp = str(args, 'privateIpAddress');
       const ipConfig: Record<string, unknown> = { subnet: { id: subnetId }, privateIPAllocationMethod: privateIp === undefined ? 'Dynamic' : 'Static' };
       if (privateIp !== undefined) ipConfig['privateIPAddress'] = privateIp;
@@ -178,13 +197,20 @@ export const vmCommands: CommandDef[] = [
         properties: { ipConfigurations: [{ name: `ipconfig${name}`, properties: ipConfig }], ...(nsgId ? { networkSecurityGroup: { id: nsgId } } : {}) },
       };
       if (tags) nicBody['tags'] = tags;
-      const nic = (await longRunning(ctx, { method: 'PUT', path: networkPath(ctx, rg, 'networkInterfaces', `${name}VMNic`), apiVersion: API.network, body: nicBody, accept: [200, 201] }, false)) as { id: string };
+      const nic = (await longRunning(
+        ctx,
+        { method: 'PUT', path: networkPath(ctx, rg, 'networkInterfaces', `${name}VMNic`), apiVersion: API.network, body: nicBody, accept: [200, 201] },
+        false,
+      )) as { id: string };
 
       const vmBody: Record<string, unknown> = {
         location,
         properties: {
           hardwareProfile: { vmSize: str(args, 'size') ?? 'Standard_DS1_v2' },
-          storageProfile: { imageReference: image, osDisk: { createOption: 'FromImage', caching: 'ReadWrite', managedDisk: { storageAccountType: 'Premium_LRS' } } },
+          storageProfile: {
+            imageReference: image,
+            osDisk: { createOption: 'FromImage', caching: 'ReadWrite', managedDisk: { storageAccountType: 'Premium_LRS' } },
+          },
           osProfile: {
             computerName: str(args, 'computerName') ?? name,
             adminUsername,
@@ -218,7 +244,11 @@ export const vmCommands: CommandDef[] = [
   {
     name: 'vm show',
     help: 'Get the details of a VM.',
-    args: [RESOURCE_GROUP, NAME, { dest: 'showDetails', options: ['--show-details', '-d'], type: 'flag', help: 'Show public ip address, FQDN, and power states' }],
+    args: [
+      RESOURCE_GROUP,
+      NAME,
+      { dest: 'showDetails', options: ['--show-details', '-d'], type: 'flag', help: 'Show public ip address, FQDN, and power states' },
+    ],
     async run(ctx, args) {
       const detailed = flag(args, 'showDetails');
       const vm = await get<VmBody>(ctx, vmPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), API.compute, detailed ? { $expand: 'instanceView' } : {});
@@ -229,8 +259,7 @@ export const vmCommands: CommandDef[] = [
     name: 'vm list',
     help: 'List details of Virtual Machines.',
     args: [OPTIONAL_RESOURCE_GROUP],
-    table: (result) =>
-      (result as ResourceBody[]).map((vm) => ({ Name: vm['name'], ResourceGroup: vm['resourceGroup'], Location: vm['location'], Zones: '' })),
+    table: (result) => (result as ResourceBody[]).map((vm) => ({ Name: vm['name'], ResourceGroup: vm['resourceGroup'], Location: vm['location'], Zones: '' })),
     async run(ctx, args) {
       const rg = str(args, 'resourceGroup');
       const scope = rg === undefined ? `/subscriptions/${ctx.subscriptionId()}` : groupScope(ctx.subscriptionId(), rg);

@@ -11,7 +11,8 @@ export function checkedPodIp(pod: PodAttachment, host: HostState, pods: Readonly
   if (why) throw new Error(`pod ${pod.namespace}/${pod.name}: ${pod.ip} ${why}`);
   for (const key of host.pods) {
     const other = pods.get(key);
-    if (other && other.ip === ip.toString() && other.key !== podKeyOf(pod)) throw new Error(`pod ${pod.namespace}/${pod.name}: ${pod.ip} is already used by pod ${other.namespace}/${other.name}`);
+    if (other && other.ip === ip.toString() && other.key !== podKeyOf(pod))
+      throw new Error(`pod ${pod.namespace}/${pod.name}: ${pod.ip} is already used by pod ${other.namespace}/${other.name}`);
   }
   return ip.toString();
 }

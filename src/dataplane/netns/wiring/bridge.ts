@@ -17,7 +17,11 @@ export const bridge: Wiring = {
   prepareNode(node, netns) {
     const pods = Cidr.parse(node.podCidr!);
     return {
-      links: [`link add ${IF.cbr0} address ${macFor(`${netns}:cbr0`)} type bridge`, `link set ${IF.cbr0} up`, `addr replace ${pods.addressAt(1)}/${pods.prefix} dev ${IF.cbr0}`],
+      links: [
+        `link add ${IF.cbr0} address ${macFor(`${netns}:cbr0`)} type bridge`,
+        `link set ${IF.cbr0} up`,
+        `addr replace ${pods.addressAt(1)}/${pods.prefix} dev ${IF.cbr0}`,
+      ],
       nonMasquerade: [node.clusterPodCidr ?? node.podCidr!],
     };
   },
