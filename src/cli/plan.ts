@@ -5,14 +5,9 @@ import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
 import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
 import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
+import type { AzNetworkFlags } from './network-flags.js';
 
-interface PlanFlags {
-  networkPlugin?: string;
-  networkPluginMode?: string;
-  networkPolicy?: string;
-  podCidr?: string;
-  serviceCidr?: string;
-  dnsServiceIp?: string;
+interface PlanFlags extends AzNetworkFlags {
   maxPods?: string;
   nodeCount?: string;
   maxSurge?: string;

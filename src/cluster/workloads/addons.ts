@@ -13,6 +13,8 @@ import { workloadDefaults } from './defaults.js';
 const ADDON_LABELS = { 'addonmanager.kubernetes.io/mode': 'Reconcile', 'kubernetes.azure.com/managedby': 'aks' };
 const CRITICAL = [{ key: 'CriticalAddonsOnly', operator: 'Exists' }];
 const EVERYWHERE = [...CRITICAL, { operator: 'Exists', effect: 'NoExecute' }, { operator: 'Exists', effect: 'NoSchedule' }];
+/** AKS's node agents: node-critical, on the host network, on every Linux node whatever its taints. */
+const NODE_AGENT = { priorityClassName: 'system-node-critical', hostNetwork: true, tolerations: EVERYWHERE, nodeSelector: { 'kubernetes.io/os': 'linux' } };
 /** AKS's system add-ons prefer the System mode pool. */
 const PREFER_SYSTEM = {
   nodeAffinity: {
@@ -123,10 +125,7 @@ function addons(cluster: ClusterRecord): Addon[] {
       name: 'kube-proxy',
       labels: { component: 'kube-proxy', tier: 'node' },
       pod: {
-        priorityClassName: 'system-node-critical',
-        hostNetwork: true,
-        tolerations: EVERYWHERE,
-        nodeSelector: { 'kubernetes.io/os': 'linux' },
+        ...NODE_AGENT,
         containers: [
           container('kube-proxy', `mcr.microsoft.com/oss/kubernetes/kube-proxy:v${version}`, {
             command: ['kube-proxy', '--conntrack-max-per-core=0', '--metrics-bind-address=0.0.0.0:10249'],
@@ -161,10 +160,7 @@ function addons(cluster: ClusterRecord): Addon[] {
       name: 'azure-ip-masq-agent',
       labels: { 'k8s-app': 'azure-ip-masq-agent', tier: 'node' },
       pod: {
-        priorityClassName: 'system-node-critical',
-        hostNetwork: true,
-        tolerations: EVERYWHERE,
-        nodeSelector: { 'kubernetes.io/os': 'linux' },
+        ...NODE_AGENT,
         containers: [
           container('azure-ip-masq-agent', 'mcr.microsoft.com/aks/ip-masq-agent-v2:v0.1.15', {
             resources: { limits: { cpu: '500m', memory: '250Mi' }, requests: { cpu: '100m', memory: '50Mi' } },

@@ -6,7 +6,8 @@
 // per turn.
 import type { KubeObject } from '../objects/object.js';
 import type { ControllerContext } from './context.js';
-import type { WorkQueue } from './queue.js';
+import type { ResourceType } from '../resources.js';
+import { KeyedController, type WorkQueue } from './queue.js';
 
 /** The controllers' burstReplicas. */
 export const BURST_REPLICAS = 500;
@@ -72,5 +73,19 @@ export class PodBursts {
     if (burst.left > 0 && missing > created) this.bursts.set(key, burst);
     else this.bursts.delete(key);
     if (missing > created) this.queue.add(key);
+  }
+}
+
+/** A controller that creates its pods in bursts (ReplicaSets, DaemonSets), named in events as kube-controller-manager names it. */
+export abstract class BurstingController extends KeyedController {
+  protected readonly bursts: PodBursts;
+
+  constructor(
+    protected override readonly ctx: ControllerContext,
+    primary: ResourceType,
+    label: string,
+  ) {
+    super(ctx, primary, label);
+    this.bursts = new PodBursts(ctx, this.queue, `${label}-controller`);
   }
 }

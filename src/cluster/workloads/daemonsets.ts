@@ -9,10 +9,10 @@ import { controllerRef, isActive, isPodReady, type ControllerContext } from './c
 import { deletePodGracefully } from './pod-deletion.js';
 import { DAEMONSETS, NODES, PODS } from '../resources.js';
 import { templateHash } from './names.js';
-import { BURST_REPLICAS, PodBursts } from './burst.js';
+import { BURST_REPLICAS, BurstingController } from './burst.js';
 import { createPodFrom } from './pods.js';
 import { nodeMatches, pinnedNode, tolerates, untoleratedTaint } from './placement.js';
-import { splitKey, KeyedController } from './queue.js';
+import { splitKey } from './queue.js';
 
 /** daemon.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
 export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
@@ -59,21 +59,15 @@ function pinTo(spec: PodSpec, node: string): void {
   else for (const term of required.nodeSelectorTerms) term.matchFields = [...(term.matchFields ?? []).filter((f) => f.key !== 'metadata.name'), pin];
 }
 
-export class DaemonSetController extends KeyedController {
-  private readonly bursts: PodBursts;
-
-  constructor(protected override readonly ctx: ControllerContext) {
+export class DaemonSetController extends BurstingController {
+  constructor(ctx: ControllerContext) {
     super(ctx, DAEMONSETS, 'daemonset');
-    this.bursts = new PodBursts(ctx, this.queue, 'daemonset-controller');
   }
 
   observe(change: Change): void {
     if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
     else if (change.resource === resourceKey(NODES)) this.resync();
-    else if (change.resource === resourceKey(PODS)) {
-      const ref = controllerRef(change.object);
-      if (ref?.kind === 'DaemonSet') this.enqueue(change.object, ref.name);
-    }
+    else if (change.resource === resourceKey(PODS)) this.enqueueController(change.object, 'DaemonSet');
   }
 
   reconcile(key: string): void {

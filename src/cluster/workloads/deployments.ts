@@ -45,10 +45,7 @@ export class DeploymentController extends KeyedController {
 
   observe(change: Change): void {
     if (change.resource === resourceKey(DEPLOYMENTS)) this.enqueue(change.object);
-    else if (change.resource === resourceKey(REPLICASETS)) {
-      const ref = controllerRef(change.object);
-      if (ref?.kind === 'Deployment') this.enqueue(change.object, ref.name);
-    }
+    else if (change.resource === resourceKey(REPLICASETS)) this.enqueueController(change.object, 'Deployment');
   }
 
   reconcile(key: string): void {

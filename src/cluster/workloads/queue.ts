@@ -5,7 +5,7 @@
 import type { KubeObject } from '../objects/object.js';
 import type { Change } from '../objects/store.js';
 import type { ResourceType } from '../resources.js';
-import type { Controller } from './context.js';
+import { type Controller, controllerRef } from './context.js';
 import { KubeError } from '../status.js';
 
 /** workqueue.DefaultControllerRateLimiter's per-item exponential back-off. */
@@ -109,6 +109,12 @@ export abstract class KeyedController implements Controller {
 
   protected enqueue(obj: KubeObject, name = obj.metadata.name): void {
     this.queue.add(nsKey(obj.metadata.namespace, name));
+  }
+
+  /** Enqueues the object's controller when it is a `kind` (a ReplicaSet's pods, a Deployment's ReplicaSets). */
+  protected enqueueController(obj: KubeObject | undefined, kind: string): void {
+    const ref = obj && controllerRef(obj);
+    if (obj && ref?.kind === kind) this.enqueue(obj, ref.name);
   }
 
   resync(): void {

@@ -6,9 +6,9 @@ import type { Pod, ReplicaSet } from '../objects/types.js';
 import { controllerRef, isActive, isPodReady, type ControllerContext } from './context.js';
 import { deletePodGracefully } from './pod-deletion.js';
 import { PODS, REPLICASETS } from '../resources.js';
-import { BURST_REPLICAS, PodBursts } from './burst.js';
+import { BURST_REPLICAS, BurstingController } from './burst.js';
 import { createPodFrom } from './pods.js';
-import { nsKey, splitKey, KeyedController } from './queue.js';
+import { splitKey } from './queue.js';
 
 /** Which extra pods go first: unscheduled, then not running, then not ready, then the newest. */
 function deletionRank(pod: Pod): number[] {
@@ -20,21 +20,15 @@ function compareRank(a: number[], b: number[]): number {
   return 0;
 }
 
-export class ReplicaSetController extends KeyedController {
-  private readonly bursts: PodBursts;
-
-  constructor(protected override readonly ctx: ControllerContext) {
+export class ReplicaSetController extends BurstingController {
+  constructor(ctx: ControllerContext) {
     super(ctx, REPLICASETS, 'replicaset');
-    this.bursts = new PodBursts(ctx, this.queue, 'replicaset-controller');
   }
 
   observe(change: Change): void {
     if (change.resource === resourceKey(REPLICASETS)) this.enqueue(change.object);
     else if (change.resource === resourceKey(PODS)) {
-      for (const p of [change.object, change.previous]) {
-        const ref = p && controllerRef(p);
-        if (ref?.kind === 'ReplicaSet') this.queue.add(nsKey(p!.metadata.namespace, ref.name));
-      }
+      for (const p of [change.object, change.previous]) this.enqueueController(p, 'ReplicaSet');
     }
   }
 

@@ -2,13 +2,12 @@
 // interfaces), the stored record, and the instance view computed on read. A VM holds no addresses of
 // its own: its NICs do (Microsoft.Network), so deleting a VM leaves them, as Azure's default does.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { locationRequired } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
-import { invalidResourceLocation, invalidResourceReference } from '../network/errors.js';
+import { invalidResourceReference } from '../network/errors.js';
 import type { NetworkInterface } from '../network/models.js';
 import { findNetworkInterface } from '../network/nicModel.js';
 import { sameId } from '../../ids/compare.js';
-import { childrenOf, compact, groupNameOf, nameOf, referenceId, regionName } from '../network/resource.js';
+import { childrenOf, compact, nameOf, putLocation, referenceId } from '../network/resource.js';
 import type { ResourceGroup } from '../resources/resourceGroups.js';
 import { isDisallowedAdminUsername } from './adminUsernames.js';
 import { adminUsernameNotAllowed, invalidParameter, nicInUse, primaryNicRequired, propertyChangeNotAllowed, requiredParameterMissing } from './errors.js';
@@ -117,9 +116,7 @@ function checkImage(input: Partial<ImageReference> | null | undefined): ImageRef
 /** Validates and writes a VM (`id` carries the group's stored casing); state is Creating or Updating. */
 export function writeVirtualMachine(store: Store, id: string, input: VmInput, state: VmProvisioningState): { vm: VirtualMachine; created: boolean } {
   const existing = findVirtualMachine(store, id);
-  if (!input.location) throw locationRequired();
-  const location = regionName(input.location, VM_TYPE);
-  if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+  const location = putLocation(input.location, existing, VM_TYPE);
   const vmId = existing?.id ?? id;
   const p = input.properties ?? {};
   const vmSize = required(p.hardwareProfile?.vmSize, 'hardwareProfile.vmSize');

@@ -1,17 +1,9 @@
-// Network interfaces: ip configurations whose addresses come from the subnet's address pool. The NIC
-// id is the owner of its addresses, so the NIC record, the allocations and the subnet's
-// ipConfigurations back-references are always written together, in one transaction.
-//
-// Allocation: Static takes the given address (it must be inside the subnet, not one of Azure's five
-// reserved, and free); Dynamic keeps the address it already has (same ip configuration on the same
-// subnet), or takes a given address that is free, or else takes the subnet's lowest free address.
-import { locationRequired } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
 import { subnetsOfOwner } from './allocations.js';
 import { moveBackReference, removeBackReference } from './backReferences.js';
-import { invalidNicIpConfigurations, invalidResourceLocation, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
+import { invalidNicIpConfigurations, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
-import { compact, groupNameOf, parentOf, referenceId, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, parentOf, referenceId, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
@@ -104,9 +96,7 @@ function checkNsg(store: Store, input: NicInput, nicId: string, location: string
 export function writeNetworkInterface(store: Store, id: string, input: NicInput, state: ProvisioningState): { nic: NetworkInterface; created: boolean } {
   return store.transaction(() => {
     const existing = store.get<NetworkInterface>(id);
-    if (!input.location) throw locationRequired();
-    const location = regionName(input.location, TYPES.networkInterface);
-    if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+    const location = putLocation(input.location, existing, TYPES.networkInterface);
     const nicId = existing?.id ?? id;
     const planned = planConfigs(store, nicId, location, input, existing);
     const nsgId = checkNsg(store, input, nicId, location);

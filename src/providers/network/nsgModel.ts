@@ -1,17 +1,13 @@
-// Network security groups: security rules (inline in the group's record), the six default rules
-// Azure adds to every group, and the subnets and NICs that associate it (back-references).
-import { locationRequired } from '../../arm/errors.js';
 import type { Store } from '../../store/store.js';
 import {
   duplicateResourceName,
   inUseNetworkSecurityGroupCannotBeDeleted,
-  invalidResourceLocation,
   securityRuleConflict,
   securityRuleInvalidPriority,
   securityRuleInvalidProperty,
 } from './errors.js';
 import type { NetworkSecurityGroup, SecurityRule } from './models.js';
-import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, newEtag, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { validateResourceName } from '../../arm/names.js';
 import { sameId } from '../../ids/compare.js';
 
@@ -156,9 +152,7 @@ export function writeNetworkSecurityGroup(
   state: ProvisioningState,
 ): { nsg: NetworkSecurityGroup; created: boolean } {
   const existing = store.get<NetworkSecurityGroup>(id);
-  if (!input.location) throw locationRequired();
-  const location = regionName(input.location, TYPES.networkSecurityGroup);
-  if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+  const location = putLocation(input.location, existing, TYPES.networkSecurityGroup);
   const nsgId = existing?.id ?? id;
   const rules = (input.properties?.securityRules ?? []).map((r, i) => {
     if (!r.name) throw securityRuleInvalidProperty(`${nsgId}/securityRules/${i}`, 'name', r.name);

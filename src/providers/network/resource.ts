@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { findRegion, REGIONS } from '../../arm/locations.js';
 import type { Store } from '../../store/store.js';
 import { writableResourceGroup, type ResourceGroup } from '../resources/resourceGroups.js';
-import { linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
+import { locationRequired } from '../../arm/errors.js';
+import { invalidResourceLocation, linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
 
 export const NAMESPACE = 'Microsoft.Network';
 
@@ -96,6 +97,14 @@ export function regionName(location: string, resourceType: string): string {
       REGIONS.map((r) => r.displayName),
     );
   return region.name;
+}
+
+/** The region a PUT names: required, known, and the stored resource's own when it exists (a resource cannot move). */
+export function putLocation(location: string | undefined, existing: { id: string; name: string; location: string } | undefined, resourceType: string): string {
+  if (!location) throw locationRequired();
+  const region = regionName(location, resourceType);
+  if (existing && existing.location !== region) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), region);
+  return region;
 }
 
 /**

@@ -1,19 +1,9 @@
-// Route tables: user-defined routes (inline in the table's record; also addressable as
-// routeTables/{t}/routes/{r}) and the subnets associated with the table (back-references).
-import { locationRequired } from '../../arm/errors.js';
 import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
-import {
-  duplicateResourceName,
-  inUseRouteTableCannotBeDeleted,
-  invalidNextHopType,
-  invalidRequestFormat,
-  invalidResourceLocation,
-  invalidRouteNextHop,
-} from './errors.js';
+import { duplicateResourceName, inUseRouteTableCannotBeDeleted, invalidNextHopType, invalidRequestFormat, invalidRouteNextHop } from './errors.js';
 import type { Route, RouteTable } from './models.js';
 import { parsePrefix } from './prefixes.js';
-import { compact, groupNameOf, newEtag, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, newEtag, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { validateResourceName } from '../../arm/names.js';
 import { sameId } from '../../ids/compare.js';
 
@@ -61,9 +51,7 @@ function checkRouteNames(tableId: string, routes: readonly Route[]): void {
 
 export function writeRouteTable(store: Store, id: string, input: RouteTableInput, state: ProvisioningState): { table: RouteTable; created: boolean } {
   const existing = store.get<RouteTable>(id);
-  if (!input.location) throw locationRequired();
-  const location = regionName(input.location, TYPES.routeTable);
-  if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+  const location = putLocation(input.location, existing, TYPES.routeTable);
   const tableId = existing?.id ?? id;
   const routes = (input.properties?.routes ?? []).map((r, i) => {
     if (!r.name) throw invalidRequestFormat(`Route ${i} of route table ${tableId} has no name.`, `properties.routes[${i}].name`);

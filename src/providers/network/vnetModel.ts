@@ -1,21 +1,16 @@
-// Virtual networks: the address space and the inline subnets of a PUT. A VNet PUT is authoritative
-// for its subnets, as in Azure: subnets missing from the body are deleted (and refused with
-// InUseSubnetCannotBeDeleted while something uses them).
-import { locationRequired } from '../../arm/errors.js';
 import type { Cidr } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import {
   duplicateResourceName,
   inUseSubnetCannotBeDeleted,
   invalidRequestFormat,
-  invalidResourceLocation,
   unsupportedFeature,
   vnetAddressSpaceMissing,
   vnetAddressSpacesOverlap,
 } from './errors.js';
 import type { Subnet, VirtualNetwork } from './models.js';
 import { parsePrefixes } from './prefixes.js';
-import { compact, groupNameOf, regionName, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
 import { idKey, sameId } from '../../ids/compare.js';
@@ -62,9 +57,7 @@ function checkAddressSpace(vnetId: string, prefixes: string[]): Cidr[] {
 export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, state: ProvisioningState): VnetWrite {
   const existing = store.get<VirtualNetwork>(id);
   const p = input.properties ?? {};
-  if (!input.location) throw locationRequired();
-  const location = regionName(input.location, TYPES.virtualNetwork);
-  if (existing && existing.location !== location) throw invalidResourceLocation(existing.name, existing.location, groupNameOf(existing.id), location);
+  const location = putLocation(input.location, existing, TYPES.virtualNetwork);
   if (p.virtualNetworkPeerings && p.virtualNetworkPeerings.length > 0) throw unsupportedFeature('virtual network peering', 'properties.virtualNetworkPeerings');
   const vnetId = existing?.id ?? id;
   const addressPrefixes = [...(p.addressSpace?.addressPrefixes ?? [])];

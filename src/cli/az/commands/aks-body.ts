@@ -1,5 +1,6 @@
 // The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (docs/clients.md §3.4.2, §3.7):
 // same members, same order, the same "let the server choose" encodings ("" versions, osDiskSizeGB 0).
+import type { AzNetworkFlags } from '../../network-flags.js';
 
 interface PoolOptions {
   count: number;
@@ -44,13 +45,7 @@ export function agentPoolProperties(pool: PoolOptions, forNodepoolAdd: boolean):
   return p;
 }
 
-interface NetworkOptions {
-  networkPlugin?: string;
-  networkPluginMode?: string;
-  networkPolicy?: string;
-  podCidr?: string;
-  serviceCidr?: string;
-  dnsServiceIp?: string;
+interface NetworkOptions extends AzNetworkFlags {
   dockerBridgeAddress?: string;
   outboundType: string;
   loadBalancerSku: string;

@@ -104,6 +104,19 @@ const SUBNET_ARGS: ArgDef[] = [
   { ...NAME, help: 'The subnet name' },
 ];
 
+/** The arguments `subnet create` and `subnet update` share: what a subnet's properties take (az's help differs in one line). */
+function subnetWriteArgs(delegationsHelp: string): ArgDef[] {
+  return [
+    ...SUBNET_ARGS,
+    { dest: 'addressPrefixes', options: ['--address-prefixes'], type: 'list', help: 'Space-separated address prefixes in CIDR format' },
+    { dest: 'delegations', options: ['--delegations'], type: 'list', help: delegationsHelp },
+    NSG_ARG,
+    ROUTE_TABLE_ARG,
+    { dest: 'serviceEndpoints', options: ['--service-endpoints'], type: 'list', help: 'Space-separated services allowed private access' },
+    NO_WAIT,
+  ];
+}
+
 /** VNetSubnetCreate.pre_operations: one prefix → addressPrefix, several → addressPrefixes; delegations by service. */
 function applySubnetArgs(ctx: Invocation, args: ParsedArgs, properties: Record<string, unknown>): void {
   const rg = str(args, 'resourceGroup')!;
@@ -188,15 +201,7 @@ export const networkCommands: CommandDef[] = [
   {
     name: 'network vnet subnet create',
     help: 'Create a subnet and associate an existing NSG and route table.',
-    args: [
-      ...SUBNET_ARGS,
-      { dest: 'addressPrefixes', options: ['--address-prefixes'], type: 'list', help: 'Space-separated address prefixes in CIDR format' },
-      { dest: 'delegations', options: ['--delegations'], type: 'list', help: 'Space-separated services to delegate the subnet to, e.g. Microsoft.Sql/servers' },
-      NSG_ARG,
-      ROUTE_TABLE_ARG,
-      { dest: 'serviceEndpoints', options: ['--service-endpoints'], type: 'list', help: 'Space-separated services allowed private access' },
-      NO_WAIT,
-    ],
+    args: subnetWriteArgs('Space-separated services to delegate the subnet to, e.g. Microsoft.Sql/servers'),
     async run(ctx, args) {
       const properties: Record<string, unknown> = {};
       applySubnetArgs(ctx, args, properties);
@@ -223,15 +228,7 @@ export const networkCommands: CommandDef[] = [
   {
     name: 'network vnet subnet update',
     help: 'Update a subnet.',
-    args: [
-      ...SUBNET_ARGS,
-      { dest: 'addressPrefixes', options: ['--address-prefixes'], type: 'list', help: 'Space-separated address prefixes in CIDR format' },
-      { dest: 'delegations', options: ['--delegations'], type: 'list', help: 'Space-separated services to delegate the subnet to' },
-      NSG_ARG,
-      ROUTE_TABLE_ARG,
-      { dest: 'serviceEndpoints', options: ['--service-endpoints'], type: 'list', help: 'Space-separated services allowed private access' },
-      NO_WAIT,
-    ],
+    args: subnetWriteArgs('Space-separated services to delegate the subnet to'),
     async run(ctx, args) {
       // AAZ generic update: GET the subnet, change it, PUT it back whole.
       const path = subnetPath(ctx, args);
