@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/server/server.js';
+import { SEED_AKS_CREATE } from '../test/az/helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/aksemu.js', import.meta.url));
 
@@ -47,19 +48,7 @@ export async function benchAzCreate(): Promise<CreateTiming[]> {
       '10.240.0.0/16',
     ]);
     const subnet = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
-    const seed = await az(home, [
-      'aks',
-      'create',
-      '--location',
-      'eastus',
-      '--resource-group',
-      'myResourceGroup',
-      '--name',
-      'myAKSCluster',
-      '--network-plugin',
-      'none',
-      '--generate-ssh-keys',
-    ]);
+    const seed = await az(home, [...SEED_AKS_CREATE]);
     const big = await az(home, [
       'aks',
       'create',

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { az } from './helpers.js';
+import { az, SEED_AKS_CREATE } from './helpers.js';
 
 let server: TestServer;
 let home: string;
@@ -50,19 +50,7 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   const group = await json(['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
   assert.equal(group.properties.provisioningState, 'Succeeded');
 
-  const c = await json([
-    'aks',
-    'create',
-    '--location',
-    'eastus',
-    '--resource-group',
-    'myResourceGroup',
-    '--name',
-    'myAKSCluster',
-    '--network-plugin',
-    'none',
-    '--generate-ssh-keys',
-  ]);
+  const c = await json([...SEED_AKS_CREATE]);
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.networkProfile.networkPlugin, 'none');
   // az prints the SDK model's view: properties flattened, Python attribute names camel-cased, every

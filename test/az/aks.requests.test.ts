@@ -2,7 +2,7 @@
 // fake ARM in-process (aks.e2e.test.ts runs the same commands against the real server).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fakeAz, on, BASE, SUB, type Recorded } from './helpers.js';
+import { fakeAz, on, BASE, SUB, SEED_AKS_CREATE, type Recorded } from './helpers.js';
 
 const RG = `/subscriptions/${SUB}/resourceGroups/myResourceGroup`;
 const MC = `${RG}/providers/Microsoft.ContainerService/managedClusters/myAKSCluster`;
@@ -42,21 +42,7 @@ function clusterLro(): ((r: Recorded) => ReturnType<ReturnType<typeof on>>)[] {
   ];
 }
 
-const SEED = [
-  'aks',
-  'create',
-  '--location',
-  'eastus',
-  '--resource-group',
-  'myResourceGroup',
-  '--name',
-  'myAKSCluster',
-  '--network-plugin',
-  'none',
-  '--generate-ssh-keys',
-  '--ssh-key-value',
-  'ssh-rsa AAAAtest',
-];
+const SEED = [...SEED_AKS_CREATE, '--ssh-key-value', 'ssh-rsa AAAAtest'];
 
 test('aks create --network-plugin none: az 2.45 body, api-version, polling, final GET, printed cluster', async () => {
   const r = await fakeAz(SEED, clusterLro());

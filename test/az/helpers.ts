@@ -6,6 +6,21 @@ import { runAz } from '../../src/cli/az/run.js';
 import type { Endpoint } from '../../src/cli/az/endpoint.js';
 import type { HttpRequest, HttpResponse } from '../../src/cli/az/transport.js';
 
+/** The seed's command (use-byo-cni.md), verbatim: `az aks create` of a BYO CNI cluster. */
+export const SEED_AKS_CREATE: readonly string[] = [
+  'aks',
+  'create',
+  '--location',
+  'eastus',
+  '--resource-group',
+  'myResourceGroup',
+  '--name',
+  'myAKSCluster',
+  '--network-plugin',
+  'none',
+  '--generate-ssh-keys',
+];
+
 const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 
 export interface CliResult {

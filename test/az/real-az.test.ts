@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { az as aksemuAz } from './helpers.js';
+import { az as aksemuAz, SEED_AKS_CREATE } from './helpers.js';
 import { AZ, realAzEnv, runRealAz, type AzRun } from './real-az-env.js';
 import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
 
@@ -90,19 +90,7 @@ test("real az: aks create --network-plugin none (needs the server's Microsoft.Co
     t.skip(`server has no managedClusters yet: ${probe.stderr.split('\n')[0]}`);
     return;
   }
-  const r = await run([
-    'aks',
-    'create',
-    '--location',
-    'eastus',
-    '--resource-group',
-    'myResourceGroup',
-    '--name',
-    'myAKSCluster',
-    '--network-plugin',
-    'none',
-    '--generate-ssh-keys',
-  ]);
+  const r = await run([...SEED_AKS_CREATE]);
   assert.equal(r.code, 0, r.stderr);
   const cluster = JSON.parse(r.stdout);
   assert.equal(cluster.networkProfile.networkPlugin, 'none');
