@@ -2,6 +2,7 @@
 // (debounced, so a burst of writes is one apply), at start, and once more whenever a change arrives while
 // an apply runs (applies never overlap). Errors are logged: the control plane never waits for, or
 // fails because of, the data plane.
+import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
 import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult } from './dataplane.js';
 import { deriveTopology } from './derive.js';
@@ -17,10 +18,10 @@ export interface DataplaneControllerOptions {
 }
 
 /** Keys whose changes can change the topology: networks, NICs, VMs, clusters and their node records, groups. */
-const RELEVANT = /\/providers\/microsoft\.(network|compute|containerservice)\/|^aksemu:nodes|^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/?$/i;
+const RELEVANT = /\/providers\/microsoft\.(network|compute|containerservice)\/|^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/?$/i;
 
 export function affectsTopology(changes: readonly Change[]): boolean {
-  return changes.some((c) => c.prefix === true || RELEVANT.test(c.key));
+  return changes.some((c) => c.prefix === true || c.key.startsWith(NODES_PREFIX) || RELEVANT.test(c.key));
 }
 
 /** A dataplane driver that garbage-collects what a crashed run left behind before the first apply. */
