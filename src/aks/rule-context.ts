@@ -7,6 +7,7 @@ import type { NetworkEnvironment } from './environment.js';
 import type { ParsedNetwork } from './parsed-network.js';
 import type { NetworkModel } from './network-models/index.js';
 import type { ManagedClusterSpec } from './types.js';
+import { sameId } from '../ids/compare.js';
 
 /** The operations AKS validates: a new cluster, a PUT over an existing one, a pool scale, an upgrade, a pool PUT or DELETE. */
 export type Phase = 'create' | 'update' | 'scale' | 'upgrade' | 'pool-add' | 'pool-delete';
@@ -28,19 +29,17 @@ export interface RuleContext {
   upgradePools?: string[];
 }
 
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
 export function previousPool(ctx: RuleContext, name: string): ResolvedPool | undefined {
-  return ctx.previous?.pools.find((p) => same(p.name, name));
+  return ctx.previous?.pools.find((p) => sameId(p.name, name));
 }
 
 /** The pools this operation is about: every pool at create, the named one for pool operations. */
 export function poolsInScope(ctx: RuleContext): ResolvedPool[] {
   if (ctx.phase === 'pool-add' || ctx.phase === 'scale') {
-    return ctx.cluster.pools.filter((p) => ctx.poolName === undefined || same(p.name, ctx.poolName));
+    return ctx.cluster.pools.filter((p) => ctx.poolName === undefined || sameId(p.name, ctx.poolName));
   }
   if (ctx.phase === 'upgrade' && ctx.upgradePools) {
-    return ctx.cluster.pools.filter((p) => ctx.upgradePools!.some((n) => same(n, p.name)));
+    return ctx.cluster.pools.filter((p) => ctx.upgradePools!.some((n) => sameId(n, p.name)));
   }
   return ctx.cluster.pools;
 }

@@ -11,6 +11,7 @@ import { parseCidrField, subnetCidr, vnetCidrs, type FieldParse } from './parsed
 import { modelOfMode, NETWORK_PLUGIN_MODES, networkModelOf } from './network-models/index.js';
 import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
 import { vmSize } from './vm-sizes.js';
+import { sameId } from '../ids/compare.js';
 
 export type Source = 'verified' | 'partial' | 'ours';
 export type Params = Record<string, string | number>;
@@ -743,7 +744,7 @@ export const RULES: Rule[] = [
           if (!p.vnetSubnetID) return false;
           const s = subnetOfPool(ctx.env, p);
           const loc = s?.vnet.location ?? s?.location;
-          return !s || (loc !== undefined && ctx.env.location !== undefined && loc.toLowerCase() !== ctx.env.location.toLowerCase());
+          return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
         })
         .map((p) => ({ params: { subnet: p.vnetSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
   },

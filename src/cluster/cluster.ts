@@ -18,6 +18,7 @@ import { createSandboxes, type IpamHost } from './workloads/ipam.js';
 import type { InitContainerRunner, PodSandboxes } from './workloads/sandbox.js';
 import { NAMESPACES, NODES, SERVICES } from './resources.js';
 import { k8sTime } from './time.js';
+import { sameId } from '../ids/compare.js';
 
 export class ClusterRuntime {
   readonly objects: ObjectStore;
@@ -106,7 +107,7 @@ export class ClusterRuntime {
     }
     for (const n of records) {
       const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
-      const pool = pools.find((p) => p.name.toLowerCase() === n.pool.toLowerCase());
+      const pool = pools.find((p) => sameId(p.name, n.pool));
       this.objects.put(NODES, buildNode(record, pool, n, state), { onlyIfChanged: true });
     }
     return true;
@@ -117,7 +118,7 @@ export class ClusterRuntime {
     const n = this.store.get<NodeRecord>(nodeKey(this.record.id, name));
     const state = this.kubelets.state(name);
     if (!n || !state) return;
-    const pool = poolsOf(this.store, this.record).find((p) => p.name.toLowerCase() === n.pool.toLowerCase());
+    const pool = poolsOf(this.store, this.record).find((p) => sameId(p.name, n.pool));
     this.objects.put(NODES, buildNode(this.record, pool, n, state), { onlyIfChanged: true });
   }
 

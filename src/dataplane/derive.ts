@@ -15,6 +15,7 @@ import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
 import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
 import type { HostTopology, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
+import { sameId } from '../ids/compare.js';
 
 function ipv4(prefix: string): boolean {
   try {
@@ -149,7 +150,7 @@ export function deriveTopology(store: Store): Topology {
   for (const host of [...nodeHosts(store), ...vmHosts(store, groups)]) {
     const vnet = byVnet.get(parentOf(host.subnetId).toLowerCase());
     // A host on a subnet without an IPv4 prefix has no place in the data plane.
-    if (vnet && vnet.subnets.some((s) => s.id.toLowerCase() === host.subnetId.toLowerCase())) vnet.hosts.push(host);
+    if (vnet && vnet.subnets.some((s) => sameId(s.id, host.subnetId))) vnet.hosts.push(host);
   }
   return { vnets };
 }

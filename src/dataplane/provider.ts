@@ -9,6 +9,7 @@ import { CLUSTER_TYPE, type ClusterRecord } from '../model/cluster-records.js';
 import type { DataplaneController } from './controller.js';
 import type { ProbeRequest } from './dataplane.js';
 import { deriveTopology } from './derive.js';
+import { sameId } from '../ids/compare.js';
 
 export const DATAPLANE_NAMESPACE = 'Aksemu.Dataplane';
 export const DATAPLANE_API_VERSION = '2026-12-01';
@@ -78,7 +79,7 @@ export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody
     return { ...request, from: { kind, clusterId: cluster.id, namespace: from.namespace, name } };
   }
   const hosts = deriveTopology(ctx.store).vnets.flatMap((v) => v.hosts);
-  if (!hosts.some((h) => h.kind === kind && h.name.toLowerCase() === name.toLowerCase())) throw hostNotFound(kind, name);
+  if (!hosts.some((h) => h.kind === kind && sameId(h.name, name))) throw hostNotFound(kind, name);
   return request;
 }
 
@@ -100,7 +101,7 @@ function tunnelOf(ctx: Pick<RequestContext, 'store'>, cluster: ClusterRecord): s
   for (const vnet of deriveTopology(ctx.store).vnets) {
     for (const host of vnet.hosts) {
       if (host.node?.clusterId.toLowerCase() !== id) continue;
-      const subnet = vnet.subnets.find((sn) => sn.id.toLowerCase() === host.subnetId.toLowerCase());
+      const subnet = vnet.subnets.find((sn) => sameId(sn.id, host.subnetId));
       if (subnet) prefixes.add(subnet.prefix);
     }
   }

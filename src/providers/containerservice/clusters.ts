@@ -40,6 +40,7 @@ import {
 } from '../../model/cluster-records.js';
 import { renderCluster } from './render.js';
 import { managedClusterModel } from './schema.js';
+import { sameId } from '../../ids/compare.js';
 
 export const CLUSTER_WRITE = 'Microsoft.ContainerService/managedClusters/write';
 export const CLUSTER_DELETE = 'Microsoft.ContainerService/managedClusters/delete';
@@ -286,7 +287,7 @@ function checkNodeResourceGroup(store: Store, cluster: ClusterRecord, given: unk
       throw invalidNodeResourceGroupName();
     }
   }
-  if (cluster.nodeResourceGroup.toLowerCase() === cluster.resourceGroup.toLowerCase()) {
+  if (sameId(cluster.nodeResourceGroup, cluster.resourceGroup)) {
     throw nodeResourceGroupSameAsResourceGroup(cluster.nodeResourceGroup, cluster.resourceGroup);
   }
   if (store.get(nodeResourceGroupId(cluster))) throw nodeResourceGroupAlreadyExists(cluster.nodeResourceGroup, cluster.subscriptionId);
@@ -308,7 +309,7 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
   const previous = resolvedWithPools(existing, storedPools);
   // Pools the PUT leaves out are kept: pool deletion is the agentPools API's job.
   const listed = spec.agentPoolProfiles ?? [];
-  const kept = storedPools.filter((p) => !listed.some((l) => (l.name ?? '').toLowerCase() === p.name.toLowerCase()));
+  const kept = storedPools.filter((p) => !listed.some((l) => sameId(l.name, p.name)));
   const full: ManagedClusterSpec = { ...spec, agentPoolProfiles: [...listed, ...kept.map((p) => ({ name: p.name, ...p.spec, count: p.resolved.count }))] };
   const asked = spec.kubernetesVersion === undefined ? undefined : (resolveKubernetesVersion(spec.kubernetesVersion) ?? spec.kubernetesVersion);
   const upgrading = asked !== undefined && asked !== existing.resolved.kubernetesVersion;
@@ -321,7 +322,7 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
       raw,
       resolved,
       i,
-      storedPools.find((p) => p.name.toLowerCase() === resolved.pools[i]!.name.toLowerCase()),
+      storedPools.find((p) => sameId(p.name, resolved.pools[i]!.name)),
     ),
   );
   return begin(ctx, cluster, pools, upgrading ? 'Upgrading' : 'Updating', 200, upgrading ? pools.map((p) => p.name) : undefined);

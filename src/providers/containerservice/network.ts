@@ -11,6 +11,7 @@ import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCo
 import { putRouteTable, putVirtualNetwork, associateRouteTable } from '../network/managed.js';
 import type { RouteTable } from '../network/models.js';
 import { nodesPrefix, type ClusterRecord } from '../../model/cluster-records.js';
+import { sameId } from '../../ids/compare.js';
 
 export const MANAGED_VNET_CIDR = '10.224.0.0/12';
 export const MANAGED_SUBNET_CIDR = '10.224.0.0/16';
@@ -56,7 +57,7 @@ export function environmentFor(
   // Other kubenet clusters only: this cluster's own NICs are tagged with its id.
   const others = (info: SubnetInfo): SubnetInfo => ({
     ...info,
-    kubenetClusterIds: (info.kubenetClusterIds ?? []).filter((id) => id.toLowerCase() !== cluster.id.toLowerCase()),
+    kubenetClusterIds: (info.kubenetClusterIds ?? []).filter((id) => !sameId(id, cluster.id)),
   });
   for (const pool of pools) {
     if (!pool.vnetSubnetID) continue;
@@ -131,7 +132,7 @@ function clusterRouteTable(store: Store, cluster: ClusterRecord, subnetIds: stri
   const ours = routeTableId(cluster);
   for (const subnetId of subnetIds) {
     const existing = subnetInfo(store, subnetId)?.routeTableId;
-    if (existing && existing.toLowerCase() !== ours.toLowerCase()) return { id: existing, custom: true };
+    if (existing && !sameId(existing, ours)) return { id: existing, custom: true };
   }
   return { id: ours, custom: false };
 }
@@ -169,7 +170,7 @@ export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
   const subnetIds = new Set(nodesSubnets(store, cluster));
   for (const subnetId of subnetIds) {
     const custom = subnetInfo(store, subnetId)?.routeTableId;
-    if (!custom || custom.toLowerCase() === ours.toLowerCase()) continue;
+    if (!custom || sameId(custom, ours)) continue;
     const t = store.get<RouteTable>(custom);
     if (!t) continue;
     const kept = t.properties.routes.filter((r) => !isClusterRoute(cluster, r.name));
