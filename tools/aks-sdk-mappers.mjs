@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { defaultNote } from './aks-default-note.mjs';
 
 /** The spec's names for the definitions autorest flattened into these models. */
-const CONTAINERS = {
+export const CONTAINERS = {
   ManagedCluster: { properties: 'ManagedClusterProperties' },
   AgentPool: { properties: 'ManagedClusterAgentPoolProfileProperties' },
 };
@@ -60,7 +60,7 @@ function layout(pkg) {
  * interface name → { extends: [...], props: { clientName → { text, readOnly, required } } } from the models'
  * typings, which say `readonly` and required (no `?`) also where the mapper does not (on model-typed members).
  */
-function typings(text) {
+export function typings(text) {
   const out = {};
   const re = /^export (?:declare )?interface (\w+)(?: extends ([\w, ]+))? \{\n([\s\S]*?)^\}/gm;
   for (const m of text.matchAll(re)) {
@@ -206,7 +206,7 @@ class SdkReader {
   }
 }
 
-function cap(s) {
+export function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -215,7 +215,7 @@ function elementText(typeText) {
   return m ? m[1] : undefined;
 }
 
-function finish(node) {
+export function finish(node) {
   const out = { properties: node.properties };
   if (node.required.size > 0) out.required = [...node.required].sort();
   return out;
