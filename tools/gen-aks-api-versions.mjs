@@ -66,6 +66,7 @@ import { defaultNote } from './aks-default-note.mjs';
 import { readSdkVersion } from './aks-sdk-mappers.mjs';
 import { isModularPackage, readModularVersion } from './aks-sdk-modular.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
+import { stableJson } from './stable-json.mjs';
 
 const ROOTS = ['AgentPool', 'ContainerServiceNetworkProfile', 'ManagedCluster', 'ManagedClusterAgentPoolProfile', 'ManagedClusterProperties'];
 const METHODS = ['get', 'put', 'patch', 'post', 'delete', 'head'];
@@ -288,20 +289,6 @@ function readVersion(resolver, spec, root) {
     definitions: reader.definitions,
     operations: reader.operations(doc),
   };
-}
-
-/** JSON with every object's keys sorted, two-space indented, newline-terminated: the same input gives the same bytes. */
-function stableJson(value) {
-  const sortKeys = (v) => {
-    if (Array.isArray(v)) return v.map(sortKeys);
-    if (v && typeof v === 'object') {
-      const out = {};
-      for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
-      return out;
-    }
-    return v;
-  };
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
 }
 
 function byPathAndMethod(a, b) {
