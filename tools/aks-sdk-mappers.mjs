@@ -265,7 +265,6 @@ function operations(base) {
 
 /** One version, read from an unpacked package: { apiVersion, kind, sdk, definitions, operations }. */
 export async function readSdkVersion(pkg, roots) {
-  const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const base = layout(pkg);
   const client = readFileSync(join(base, 'containerServiceClient.js'), 'utf8');
   const apiVersion = /this\.apiVersion = options\.apiVersion \|\| "([^"]+)"/.exec(client)?.[1];
@@ -274,11 +273,12 @@ export async function readSdkVersion(pkg, roots) {
   const known = await import(pathToFileURL(join(base, 'models', 'index.js')).href);
   const reader = new SdkReader(mappers, known, typings(readFileSync(join(base, 'models', 'index.d.ts'), 'utf8')));
   for (const root of roots) reader.definition(root);
-  return {
-    apiVersion,
-    kind: apiVersion.endsWith('-preview') ? 'preview' : 'stable',
-    sdk: `${meta.name}@${meta.version}`,
-    definitions: reader.definitions,
-    operations: operations(base),
-  };
+  return versionEntry(pkg, apiVersion, reader.definitions, operations(base));
+}
+
+/** A version read from a package, in the generator's shape: { apiVersion, kind, sdk, definitions, operations }. */
+export function versionEntry(pkg, apiVersion, definitions, ops) {
+  const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+  const kind = apiVersion.endsWith('-preview') ? 'preview' : 'stable';
+  return { apiVersion, kind, sdk: `${meta.name}@${meta.version}`, definitions, operations: ops };
 }

@@ -22,7 +22,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultNote } from './aks-default-note.mjs';
-import { CONTAINERS, cap, finish, typings } from './aks-sdk-mappers.mjs';
+import { CONTAINERS, cap, finish, typings, versionEntry } from './aks-sdk-mappers.mjs';
 
 /** The modular layout: models in one models.js, operations in api/<group>/operations.js. */
 export function isModularPackage(pkg) {
@@ -280,17 +280,10 @@ function defaultApiVersion(base) {
 
 /** One version, read from an unpacked modular package: { apiVersion, kind, sdk, definitions, operations }. */
 export function readModularVersion(pkg, roots) {
-  const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const base = join(pkg, 'dist', 'esm');
   const apiVersion = defaultApiVersion(base);
   const decl = declarations(readFileSync(join(base, 'models', 'models.d.ts'), 'utf8'));
   const reader = new ModularReader(functionBodies(readFileSync(join(base, 'models', 'models.js'), 'utf8')), decl);
   for (const root of roots) reader.definition(root);
-  return {
-    apiVersion,
-    kind: apiVersion.endsWith('-preview') ? 'preview' : 'stable',
-    sdk: `${meta.name}@${meta.version}`,
-    definitions: reader.definitions,
-    operations: operations(base, decl.fns),
-  };
+  return versionEntry(pkg, apiVersion, reader.definitions, operations(base, decl.fns));
 }

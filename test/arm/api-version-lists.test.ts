@@ -11,6 +11,7 @@ import { RESOURCES_API_VERSIONS } from '../../src/arm/apiVersions.js';
 import { API } from '../../src/cli/az/api-versions.js';
 import { ROLE_ASSIGNMENT_API_VERSIONS, ROLE_DEFINITION_API_VERSIONS } from '../../src/providers/authorization/apiVersions.js';
 import { NETWORK_API_VERSIONS } from '../../src/providers/network/apiVersions.js';
+import { generatedJson } from '../fixtures/generated-json.js';
 
 interface List {
   versions: string[];
@@ -67,17 +68,7 @@ describe('ARM api-version lists', () => {
 
   test('each data file is the generator output: sorted keys, two-space JSON, a recorded source', () => {
     for (const { text, data } of Object.values(FILES)) {
-      const sort = (v: unknown): unknown =>
-        Array.isArray(v)
-          ? v.map(sort)
-          : v && typeof v === 'object'
-            ? Object.fromEntries(
-                Object.keys(v)
-                  .sort()
-                  .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-              )
-            : v;
-      assert.equal(text, `${JSON.stringify(sort(data), null, 2)}\n`);
+      assert.equal(text, generatedJson(data));
       assert.equal(data.generator, 'tools/gen-arm-api-versions.mjs');
       assert.match(data.source, /@[0-9a-f]{40}$/);
     }
