@@ -31,7 +31,11 @@
 //   version a spec or mapper package also gives; read against 24.1.0 (2025-10-01), 25.3.0 gives the same
 //   members, readOnly, required and enums for every definition both have, apart from what 2026-04-01 changed;
 //   what a modular package loses (schema defaults and constraints above all) is listed in
-//   tools/aks-sdk-modular.mjs, so a 2026 version's `default`s are absent, not "none".
+//   tools/aks-sdk-modular.mjs, so a 2026 version's `default`s are absent, not "none". (The 2026-04-01 spec
+//   itself, Azure/azure-rest-api-specs aks/stable/2026-04-01/managedClusters.json, read in part: its
+//   ContainerServiceNetworkProfile has the 17 members read here and keeps 2025-10-01's defaults, podCidr
+//   10.244.0.0/16, serviceCidr 10.0.0.0/16, dnsServiceIP 10.0.0.10, outboundType loadBalancer, none for
+//   networkPlugin; AgentPool is a ProxyResource there, with systemData, as read here.)
 // The commands:
 //   git -C <fork.git> archive de1f3772629b6f4d3ac01548a5f6d719bfb97c9e \
 //     specification/containerservice/resource-manager/Microsoft.ContainerService/aks specification/common-types \
