@@ -150,6 +150,14 @@ export function invalidResourceType(resourceType: string, namespace: string, api
   );
 }
 
+/**
+ * (aksemu wording) A POST of an action the resource type does not have: ARM routes actions on a type it knows to
+ * the resource provider, which answers 404 for an action it has no route for.
+ */
+export function unknownAction(action: string, resourceType: string): ArmError {
+  return new ArmError(404, 'NotFound', `The action '${action}' is not supported on resource type '${resourceType}'.`);
+}
+
 /** (aksemu) A path that names no ARM resource or action. */
 export function pathNotFound(path: string): ArmError {
   return new ArmError(404, 'NotFound', `The request path '${path}' does not name a resource or action that aksemu serves.`);
@@ -511,3 +519,69 @@ export const templateSentences = {
     `The template resource '${name}' for type '${type}' has incorrect segment lengths. A nested resource type must have identical number of segments as its resource name. A root resource type must have segment length one greater than its resource name. Please see https://aka.ms/arm-template/#resources for usage details.`,
   schemaNotSupported: () => "The template's $schema is not a deployment template schema aksemu supports (resource group scope).",
 };
+
+// ---- Microsoft.ContainerService: power state, abort, runCommand (docs/aks-rules.md §8) -------
+
+/**
+ * AKS's answer to an operation its cluster's power state does not allow (stopping a stopped cluster, starting
+ * a running one, changing a stopped one): the wording AKS gave for stopping a stopped cluster.
+ */
+export function clusterPowerStateConflict(operation: string, provisioningState: string, powerState: string): ArmError {
+  return new ArmError(
+    409,
+    'OperationNotAllowed',
+    `managed cluster is in Provisioning State(${provisioningState}) and Power State(${powerState}), ${operation} cannot be performed`,
+  );
+}
+
+/** (aksemu wording) AKS does not stop System pools: a cluster keeps its system workloads running. */
+export function systemPoolCannotStop(pool: string): ArmError {
+  return new ArmError(
+    400,
+    'OperationNotAllowed',
+    `Agent pool '${pool}' is a System pool and cannot be stopped; only User pools can be stopped. See https://aka.ms/aks/start-stop-nodepools for more details`,
+    'properties.powerState.code',
+  );
+}
+
+/** (aksemu wording) A pool the cluster autoscaler manages cannot be stopped: the autoscaler would bring it back. */
+export function autoscaledPoolCannotStop(pool: string): ArmError {
+  return new ArmError(
+    400,
+    'OperationNotAllowed',
+    `Agent pool '${pool}' has the cluster autoscaler enabled and cannot be stopped; disable the autoscaler first. See https://aka.ms/aks/start-stop-nodepools for more details`,
+    'properties.powerState.code',
+  );
+}
+
+/** (aksemu wording) A power state the API does not have. */
+export function invalidPowerState(code: string): ArmError {
+  return new ArmError(
+    400,
+    'InvalidParameter',
+    `The value of parameter properties.powerState.code is invalid: '${code}'. Allowed values are 'Running' and 'Stopped'.`,
+    'properties.powerState.code',
+  );
+}
+
+/** AbortLatestOperation with nothing to abort: AKS answers 409 when the operation ended before it could be canceled (aksemu wording). */
+export function noOperationToAbort(resource: string): ArmError {
+  return new ArmError(409, 'OperationNotAllowed', `There is no operation in progress on '${resource}' to abort.`);
+}
+
+/**
+ * (aksemu) runCommand runs the command in a pod AKS schedules on the cluster's nodes; aksemu's nodes run
+ * no containers, so the command cannot run and nothing is reported as if it had.
+ */
+export function runCommandUnavailable(): ArmError {
+  return new ArmError(
+    400,
+    'OperationNotAllowed',
+    "runCommand cannot run here: AKS runs the command in a pod on the cluster's nodes, and aksemu's nodes run no containers. Use kubectl with the cluster's credentials (listClusterUserCredential) instead.",
+  );
+}
+
+/** (aksemu) A commandResults id this server never issued (runCommand issues none). */
+export function commandResultNotFound(commandId: string): ArmError {
+  return new ArmError(404, 'NotFound', `The command result '${commandId}' could not be found.`);
+}

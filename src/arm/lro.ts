@@ -185,6 +185,34 @@ export class Lro {
     return headers;
   }
 
+  /** The operations still running on a resource or anything under it (AbortLatestOperation's targets). */
+  running(resourceId: string): Operation[] {
+    const under = `${resourceId.toLowerCase()}/`;
+    return this.store
+      .list<Operation>(OPERATIONS_PREFIX)
+      .map((e) => e.value)
+      .filter((op) => op.status === 'InProgress' && (sameId(op.resourceId, resourceId) || op.resourceId.toLowerCase().startsWith(under)));
+  }
+
+  /**
+   * Cancels a running operation before its work runs (the work runs in one transaction, so none of it is
+   * done): the operation ends Canceled and its kind's work never runs. Call inside the caller's transaction.
+   */
+  cancel(id: string): boolean {
+    const op = this.get(id);
+    if (!op || op.status !== 'InProgress') return false;
+    this.scheduled.get(id)?.();
+    this.scheduled.delete(id);
+    this.store.put(operationKey(id), {
+      ...op,
+      status: 'Canceled',
+      endTime: new Date().toISOString(),
+      error: { code: 'OperationCanceled', message: 'The operation was canceled by AbortLatestOperation.' },
+      errorStatus: 409,
+    });
+    return true;
+  }
+
   /** At startup: every operation left InProgress runs again, or fails if no provider knows its kind. */
   recover(): number {
     let count = 0;

@@ -15,6 +15,7 @@ import {
   methodNotAllowed,
   pathNotFound,
   subscriptionNotFound,
+  unknownAction,
   unsupportedMediaType,
 } from './errors.js';
 import type { Identity } from './identity.js';
@@ -219,13 +220,19 @@ function findRoute(
     return match;
   }
   if (match.kind === 'method-not-allowed') throw methodNotAllowed(method);
-  // Explain a miss under /providers/{namespace}/{type} as ARM does.
+  // Explain a miss under /providers/{namespace}/{type} as ARM does (docs/aks-rules.md §8): the type is every
+  // type segment under the namespace (managedClusters/agentPools), not only the first.
   const at = segments.findIndex((s) => s.toLowerCase() === 'providers');
   const namespace = at >= 0 ? segments[at + 1] : undefined;
   if (namespace !== undefined) {
     if (!registry.provider(namespace)) throw invalidResourceNamespace(namespace);
-    const type = segments[at + 2];
-    if (type !== undefined) throw invalidResourceType(type, namespace, apiVersion);
+    const rest = segments.slice(at + 2);
+    const typeOf = (parts: readonly string[]) => parts.filter((_, i) => i % 2 === 0).join('/');
+    // type/name/…/action: ARM hands an action on a type it knows to the provider, which has no such action.
+    if (method === 'POST' && rest.length >= 3 && rest.length % 2 === 1 && registry.knowsType(namespace, typeOf(rest.slice(0, -1)))) {
+      throw unknownAction(rest[rest.length - 1]!, `${namespace}/${typeOf(rest.slice(0, -1))}`);
+    }
+    if (rest.length > 0) throw invalidResourceType(typeOf(rest), namespace, apiVersion);
   }
   throw pathNotFound(pathname);
 }

@@ -56,16 +56,44 @@ function bind(compiled: CompiledRoute, segments: readonly string[]): Record<stri
   return params;
 }
 
+/**
+ * The resource type a route template serves: after the last literal `providers/{namespace}`, the segments at
+ * even places (types; names and actions sit between and after them). Undefined for routes outside a provider.
+ */
+function typeOf(segments: readonly Segment[]): string | undefined {
+  let at = -1;
+  for (let i = 0; i + 1 < segments.length; i++) {
+    const seg = segments[i]!;
+    if ('literal' in seg && seg.literal === 'providers' && 'literal' in segments[i + 1]!) at = i;
+  }
+  if (at < 0) return undefined;
+  const namespace = (segments[at + 1] as { literal: string }).literal;
+  const types: string[] = [];
+  for (let i = at + 2; i < segments.length; i += 2) {
+    const seg = segments[i]!;
+    if (!('literal' in seg)) return undefined;
+    types.push(seg.literal);
+  }
+  return types.length > 0 ? idKey(`${namespace}/${types.join('/')}`) : undefined;
+}
+
 export class Registry {
   private readonly byNamespace = new Map<string, Provider>();
   private readonly routes: CompiledRoute[] = [];
   private readonly kinds = new Map<string, OperationKind>();
+  /** `namespace/type[/child…]` of every route, without case: the resource types ARM knows (typeOf). */
+  private readonly types = new Set<string>();
 
   add(provider: Provider): void {
     const key = idKey(provider.namespace);
     if (this.byNamespace.has(key)) throw new Error(`provider ${provider.namespace} is registered twice`);
     this.byNamespace.set(key, provider);
-    for (const route of provider.routes) this.routes.push(compile(route, provider));
+    for (const route of provider.routes) {
+      const compiled = compile(route, provider);
+      this.routes.push(compiled);
+      const type = typeOf(compiled.segments);
+      if (type) this.types.add(type);
+    }
     for (const kind of provider.operationKinds ?? []) {
       if (this.kinds.has(kind.kind)) throw new Error(`operation kind ${kind.kind} is registered twice`);
       this.kinds.set(kind.kind, kind);
@@ -74,6 +102,11 @@ export class Registry {
 
   provider(namespace: string): Provider | undefined {
     return this.byNamespace.get(idKey(namespace));
+  }
+
+  /** Whether a route serves the resource type `type` (`managedClusters/agentPools`) of `namespace`. */
+  knowsType(namespace: string, type: string): boolean {
+    return this.types.has(idKey(`${namespace}/${type}`));
   }
 
   operationKind(kind: string): OperationKind | undefined {

@@ -138,7 +138,9 @@ export class ClusterApis implements KubeconfigIssuer {
       const failed = (e: unknown) => this.options.log(`cluster API for ${clusterId}: ${(e as Error).stack ?? String(e)}`);
       try {
         if (entry) {
+          // sync() reads the record: a stopped cluster's Nodes go with its node records, then its API stops.
           if (!entry.runtime.sync()) this.unregister(clusterId).catch(failed);
+          else if (entry.runtime.record.powerState === 'Stopped') this.suspend(clusterId).catch(failed);
         } else if (this.servable(clusterId)) this.ensure(clusterId).catch(failed);
         else if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch(failed);
       } catch (e) {
@@ -147,17 +149,41 @@ export class ClusterApis implements KubeconfigIssuer {
     });
   }
 
+  /**
+   * A stopped cluster (managedClusters/stop) has no API server, as on AKS: its listener closes, so kubectl's
+   * connections are refused, while its objects, port and credential are kept for its start.
+   */
+  private stopped(clusterId: string): boolean {
+    return this.options.store.get<ClusterRecord>(clusterId)?.powerState === 'Stopped';
+  }
+
+  private async suspend(clusterId: string): Promise<void> {
+    const key = clusterId.toLowerCase();
+    await this.pending.get(key);
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.byPort.delete(entry.port);
+    entry.runtime.close();
+    entry.persistence.close();
+    await closeListener(entry);
+    this.options.log(`cluster API for ${entry.runtime.record.name} stopped with its cluster`);
+  }
+
   /** A cluster gets its API once it has nodes (as at start); a create that failed before any has none. */
   private servable(clusterId: string): boolean {
     return this.options.store.list(nodesPrefix(clusterId), { limit: 1 }).length > 0;
   }
 
   async kubeconfig(clusterId: string, kind: CredentialKind): Promise<string> {
-    const entry = await this.ensure(clusterId);
-    if (!entry) throw new Error(`cluster ${clusterId} has no API server`);
+    // A stopped cluster's credentials name the port its API comes back on.
+    const kept = this.stopped(clusterId) ? this.options.store.get<ApiRecord>(recordKey(clusterId)) : undefined;
+    const entry = kept ?? (await this.ensure(clusterId));
+    const cluster = this.options.store.get<ClusterRecord>(clusterId);
+    if (!entry || !cluster) throw new Error(`cluster ${clusterId} has no API server`);
     return kubeconfigYaml({
-      clusterName: entry.runtime.record.name,
-      resourceGroup: entry.runtime.record.resourceGroup,
+      clusterName: cluster.name,
+      resourceGroup: cluster.resourceGroup,
       server: `https://${HOST}:${entry.port}`,
       caPem: this.options.tls.caPem,
       credential: entry.credential,
@@ -203,6 +229,7 @@ export class ClusterApis implements KubeconfigIssuer {
       forgetObjects(store, clusterId);
       return undefined;
     }
+    if (cluster.powerState === 'Stopped') return undefined;
     let record = store.get<ApiRecord>(recordKey(cluster.id));
     const credential = record?.credential ?? (await issueClientCredential(this.options.home, cluster.fqdn));
     const sockets = new Set<Socket>();

@@ -13,7 +13,10 @@ export const CLUSTER_TYPE = 'Microsoft.ContainerService/managedClusters';
 export const POOL_TYPE = 'Microsoft.ContainerService/managedClusters/agentPools';
 export const NAMESPACE = 'Microsoft.ContainerService';
 
-export type ProvisioningState = 'Creating' | 'Updating' | 'Upgrading' | 'Scaling' | 'Deleting' | 'Succeeded' | 'Failed' | 'Canceled';
+export type ProvisioningState = 'Creating' | 'Updating' | 'Upgrading' | 'Scaling' | 'Deleting' | 'Starting' | 'Stopping' | 'Succeeded' | 'Failed' | 'Canceled';
+
+/** properties.powerState.code: a stopped cluster or pool has its nodes deallocated (docs/aks-rules.md §8.1). */
+export type PowerState = 'Running' | 'Stopped';
 
 export interface ClusterRecord {
   id: string;
@@ -39,6 +42,8 @@ export interface ClusterRecord {
   identity: { type: string; principalId: string; tenantId: string };
   kubeletIdentity: { clientId: string; objectId: string };
   createdAt: string;
+  /** Absent: Running. Stopped: the control plane and every pool are stopped (managedClusters/stop). */
+  powerState?: PowerState;
 }
 
 export interface PoolRecord {
@@ -50,6 +55,13 @@ export interface PoolRecord {
   resolved: ResolvedPool;
   provisioningState: ProvisioningState;
   currentOrchestratorVersion: string;
+  /** Absent: Running. Stopped: the pool has no nodes while its count is kept (a PUT with powerState, or the cluster's stop). */
+  powerState?: PowerState;
+}
+
+/** A cluster or pool record's power state: absent means Running. */
+export function powerStateOf(record: { powerState?: PowerState }): PowerState {
+  return record.powerState ?? 'Running';
 }
 
 export interface NodeRecord extends PlannedNode {

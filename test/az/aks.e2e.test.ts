@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { az, SEED_AKS_CREATE } from './helpers.js';
+import { az, azOk, SEED_AKS_CREATE } from './helpers.js';
 
 let server: TestServer;
 let home: string;
@@ -13,12 +13,7 @@ let sub: string;
 
 const NETWORK_CONTRIBUTOR = '4d97b98b-1d4f-4787-a291-c67834d212e7';
 
-async function ok(args: string[]): Promise<string> {
-  const r = await az(home, args);
-  assert.equal(r.code, 0, `az ${args.join(' ')}\n${r.stderr}`);
-  assert.equal(r.stderr, '', `az ${args.join(' ')}`);
-  return r.stdout;
-}
+const ok = (args: string[]) => azOk(home, args);
 
 const json = async (args: string[]) => JSON.parse(await ok(args));
 

@@ -1,5 +1,6 @@
 // Test support for `aksemu az`: the CLI as a child process against a real server, and the same
 // runner in-process against a fake ARM that records every request.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runAz } from '../../src/cli/az/run.js';
@@ -50,6 +51,14 @@ export function aksemu(home: string, args: string[], options: { timeoutMs?: numb
 /** `node bin/aksemu.js az …` with AKSEMU_HOME=home. */
 export function az(home: string, args: string[]): Promise<CliResult> {
   return aksemu(home, ['az', ...args]);
+}
+
+/** `aksemu az …` that must succeed without a word on stderr; its stdout. */
+export async function azOk(home: string, args: string[]): Promise<string> {
+  const r = await az(home, args);
+  assert.equal(r.code, 0, `az ${args.join(' ')}\n${r.stderr}`);
+  assert.equal(r.stderr, '', `az ${args.join(' ')}`);
+  return r.stdout;
 }
 
 export const SUB = '00000000-0000-0000-0000-000000000001';

@@ -96,3 +96,46 @@ test("real az: aks create --network-plugin none (needs the server's Microsoft.Co
   assert.equal(cluster.networkProfile.networkPlugin, 'none');
   assert.equal(cluster.provisioningState, 'Succeeded');
 });
+
+test('real az: aks get-upgrades, aks stop/start, aks nodepool stop/start, as aksemu az prints them', { skip }, async (t) => {
+  const probe = await aksemuAz(home, ['aks', 'show', '-g', 'myResourceGroup', '-n', 'myAKSCluster']);
+  if (probe.code !== 0) {
+    t.skip(`no cluster from the create test: ${probe.stderr.split('\n')[0]}`);
+    return;
+  }
+  const cluster = ['-g', 'myResourceGroup', '-n', 'myAKSCluster'];
+  for (const args of [
+    ['aks', 'get-upgrades', ...cluster],
+    ['aks', 'get-upgrades', ...cluster, '-o', 'table'],
+  ]) {
+    const real = await run(args);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal((await aksemuAz(home, args)).stdout, real.stdout, `az ${args.join(' ')}`);
+  }
+
+  const stop = await run(['aks', 'stop', ...cluster]);
+  assert.equal(stop.code, 0, stop.stderr);
+  assert.equal(stop.stdout, '');
+  assert.deepEqual(JSON.parse((await aksemuAz(home, ['aks', 'show', ...cluster])).stdout).powerState, { code: 'Stopped' });
+  const again = await run(['aks', 'stop', ...cluster]);
+  assert.notEqual(again.code, 0);
+  assert.equal((await aksemuAz(home, ['aks', 'stop', ...cluster])).stderr, again.stderr);
+  const start = await run(['aks', 'start', ...cluster]);
+  assert.equal(start.code, 0, start.stderr);
+  assert.equal(start.stdout, '');
+
+  const pool = ['-g', 'myResourceGroup', '--cluster-name', 'myAKSCluster'];
+  const added = await aksemuAz(home, ['aks', 'nodepool', 'add', ...pool, '-n', 'user1', '--node-count', '1', '-o', 'none']);
+  assert.equal(added.code, 0, added.stderr);
+  for (const verb of ['stop', 'start']) {
+    const real = await run(['aks', 'nodepool', verb, ...pool, '--nodepool-name', 'user1']);
+    assert.equal(real.code, 0, real.stderr);
+    const shown = await aksemuAz(home, ['aks', 'nodepool', 'show', ...pool, '-n', 'user1']);
+    assert.deepEqual(JSON.parse(real.stdout), JSON.parse(shown.stdout));
+    assert.deepEqual(JSON.parse(real.stdout).powerState, { code: verb === 'stop' ? 'Stopped' : 'Running' });
+  }
+  const ours = await aksemuAz(home, ['aks', 'nodepool', 'stop', ...pool, '--nodepool-name', 'nodepool1']);
+  const theirs = await run(['aks', 'nodepool', 'stop', ...pool, '--nodepool-name', 'nodepool1']);
+  assert.notEqual(theirs.code, 0);
+  assert.equal(ours.stderr, theirs.stderr);
+});

@@ -9,6 +9,7 @@ import { writableResourceGroup } from '../resources/resourceGroups.js';
 import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster, settle, validateOrThrow, withoutNulls } from './clusters.js';
 import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
+import { assertRunning, poolPowerAfterPut, powerStateIn } from './power-state.js';
 import { renderPool } from './render.js';
 import { agentPoolModel } from './schema.js';
 import { sameId } from '../../ids/compare.js';
@@ -20,7 +21,7 @@ const POOLS =
   '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/managedClusters/{resourceName}/agentPools';
 const POOL = `${POOLS}/{agentPoolName}`;
 
-function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord {
+export function requestedPool(ctx: RequestContext, cluster: ClusterRecord): PoolRecord {
   const name = ctx.params['agentPoolName']!;
   const pool = poolsOf(ctx.store, cluster).find((p) => sameId(p.name, name));
   if (!pool) throw resourceNotFound(POOL_TYPE, `${cluster.name}/${name}`, cluster.resourceGroup);
@@ -44,6 +45,7 @@ function put(ctx: RequestContext) {
   const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => sameId(p.name, name));
+  assertRunning(cluster, existing ? 'updating' : 'creating agent pool');
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);
   const previous = resolvedWithPools(cluster, pools);
   const extra = { previous, poolName: name, identity: cluster.identity };
@@ -65,6 +67,8 @@ function put(ctx: RequestContext) {
     state = upgrading ? 'Upgrading' : profile.count !== existing.resolved.count ? 'Scaling' : 'Updating';
   }
   const r = resolved.pools.find((p) => sameId(p.name, name))!;
+  const power = poolPowerAfterPut(existing, powerStateIn(body.properties), r);
+  state = power.change ?? state;
   const { name: _n, ...rawSpec } = profile;
   const record: PoolRecord = {
     id: poolId(cluster.id, existing?.name ?? name),
@@ -74,6 +78,7 @@ function put(ctx: RequestContext) {
     resolved: r,
     provisioningState: state,
     currentOrchestratorVersion: existing?.currentOrchestratorVersion ?? r.orchestratorVersion,
+    ...(power.power === 'Stopped' ? { powerState: 'Stopped' as const } : {}),
   };
   return ctx.lro.begin(ctx, {
     kind: POOL_WRITE,
@@ -108,6 +113,7 @@ export const poolWriteKind: OperationKind = {
 function remove(ctx: RequestContext) {
   const cluster = requestedCluster(ctx);
   assertIdle(cluster);
+  assertRunning(cluster, 'deleting agent pool');
   const pool = requestedPool(ctx, cluster);
   const pools = poolsOf(ctx.store, cluster);
   validateOrThrow(ctx, cluster, specWith(ctx, cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });

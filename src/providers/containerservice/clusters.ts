@@ -38,6 +38,7 @@ import {
   type PoolRecord,
   type ProvisioningState,
 } from '../../model/cluster-records.js';
+import { assertRunning } from './power-state.js';
 import { renderCluster } from './render.js';
 import { managedClusterModel } from './schema.js';
 import { sameId } from '../../ids/compare.js';
@@ -222,6 +223,7 @@ function poolRecord(cluster: ClusterRecord, raw: AgentPoolProfile, resolved: Res
     resolved: r,
     provisioningState: previous ? 'Updating' : 'Creating',
     currentOrchestratorVersion: previous?.currentOrchestratorVersion ?? r.orchestratorVersion,
+    ...(previous?.powerState ? { powerState: previous.powerState } : {}),
   };
 }
 
@@ -304,6 +306,7 @@ function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string,
 
 function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>) {
   assertIdle(existing);
+  assertRunning(existing, 'updating');
   const spec = keepUnexpressible(api(ctx), existing.resolved, sent);
   const storedPools = poolsOf(ctx.store, existing);
   const previous = resolvedWithPools(existing, storedPools);

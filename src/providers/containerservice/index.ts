@@ -8,6 +8,10 @@ import { credentialRoutes, type KubeconfigIssuer } from './credentials.js';
 import { teardown } from './provisioner.js';
 import { CLUSTER_TYPE, NAMESPACE, type ClusterRecord } from '../../model/cluster-records.js';
 import { versionRoutes } from './versions.js';
+import { abortKind, abortRoutes } from './abort.js';
+import { clusterPowerKind, powerRoutes } from './power.js';
+import { osOptionsRoute, profileRoutes } from './profiles.js';
+import { updateTagsRoute } from './update-tags.js';
 
 /** `kubeconfigs`: the cluster APIs, without which listClusterUserCredential is a 500. */
 export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssuer } = {}): Provider {
@@ -19,9 +23,13 @@ export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssu
       ...clusterRoutes,
       ...credentialRoutes(options.kubeconfigs),
       ...agentPoolRoutes,
-      ...versionRoutes.map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
+      ...powerRoutes,
+      ...abortRoutes,
+      ...profileRoutes,
+      updateTagsRoute,
+      ...[...versionRoutes, osOptionsRoute].map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
     ],
-    operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind],
+    operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind, clusterPowerKind, abortKind],
     deleteSliceOfResourceGroup(groupId: string, store: Store) {
       // One cluster at a time: its addresses live in subnets that may sit outside its group, its node resource group too.
       const [first] = store.list<ClusterRecord>(`${groupId}/providers/${CLUSTER_TYPE}/`, { children: true, limit: 1 });

@@ -18,7 +18,17 @@ import {
   clearRouteTable,
   writeNodeNic,
 } from './network.js';
-import { nodeKey, nodesOf, nodesPrefix, poolId, poolsOf, type ClusterRecord, type NodeRecord, type PoolRecord } from '../../model/cluster-records.js';
+import {
+  nodeKey,
+  nodesOf,
+  nodesPrefix,
+  poolId,
+  poolsOf,
+  powerStateOf,
+  type ClusterRecord,
+  type NodeRecord,
+  type PoolRecord,
+} from '../../model/cluster-records.js';
 
 /** The cluster as the model sees it now: its pools are the pool records. */
 export function resolvedWithPools(cluster: ClusterRecord, pools: PoolRecord[]): ResolvedCluster {
@@ -62,7 +72,9 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
   try {
     for (const pool of pools) {
       const current = planner.list(pool.name).sort((a, b) => (instanceIdOf(a.name) ?? 0) - (instanceIdOf(b.name) ?? 0));
-      const want = pool.resolved.count;
+      // A stopped pool keeps its count and has no nodes: its VMs are deallocated (docs/aks-rules.md §8).
+      const running = powerStateOf(pool) === 'Running';
+      const want = running ? pool.resolved.count : 0;
       if (current.length > want) {
         // VMSS scale-in removes the highest instance ids first.
         for (const node of current.slice(want).reverse()) {
@@ -76,7 +88,7 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
           store.put(nodeKey(cluster.id, node.name), record);
         }
       }
-      if (opts.surgePools?.includes(pool.name)) {
+      if (running && opts.surgePools?.includes(pool.name)) {
         // Surge nodes must find addresses for the upgrade to start; they leave when it ends.
         const surge = Math.min(sizingNodes(pool.resolved), surgeCount(pool));
         const extra = planner.addNodes(pool.name, surge);

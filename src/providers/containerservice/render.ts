@@ -57,7 +57,7 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     minCount: r.minCount,
     maxCount: r.maxCount,
     provisioningState: pool.provisioningState,
-    powerState: { code: 'Running' },
+    powerState: { code: pool.powerState ?? 'Running' },
     orchestratorVersion: spec['orchestratorVersion'] || r.orchestratorVersion,
     currentOrchestratorVersion: pool.currentOrchestratorVersion,
     enableNodePublicIP: spec['enableNodePublicIP'] ?? false,
@@ -89,7 +89,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     identity: c.identity,
     properties: {
       provisioningState: c.provisioningState,
-      powerState: { code: 'Running' },
+      powerState: { code: c.powerState ?? 'Running' },
       kubernetesVersion: (spec['kubernetesVersion'] as string | undefined) || c.resolved.kubernetesVersion,
       currentKubernetesVersion: c.resolved.kubernetesVersion,
       dnsPrefix: c.dnsPrefix,

@@ -5,9 +5,9 @@ import { ArmError } from '../../arm/errors.js';
 import { findRegion } from '../../arm/locations.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 
-const LOCATION = '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/locations/{location}';
+export const LOCATION = '/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/locations/{location}';
 
-function region(ctx: RequestContext): string {
+export function region(ctx: RequestContext): string {
   const r = findRegion(ctx.params['location']!);
   if (!r)
     throw new ArmError(
@@ -19,7 +19,7 @@ function region(ctx: RequestContext): string {
 }
 
 /** Newer versions of the same catalogue, as upgrade targets. */
-function upgradesOf(version: string): string[] {
+export function upgradesOf(version: string): string[] {
   const minor = minorOf(version);
   return KUBERNETES_VERSIONS.filter((v) => minorOf(v) === minor + 1 || (minorOf(v) === minor && v !== version && v > version));
 }

@@ -8,13 +8,14 @@ import { networkSecurityGroupRoutes } from './networkSecurityGroups.js';
 import { operationKinds } from './operations.js';
 import { NAMESPACE } from './resource.js';
 import { routeTableRoutes } from './routeTables.js';
+import { updateTagsRoutes } from './updateTags.js';
 import { virtualNetworkRoutes } from './virtualNetworks.js';
 
 export function networkProvider(): Provider {
   return {
     namespace: NAMESPACE,
     apiVersions: NETWORK_API_VERSIONS,
-    routes: [...virtualNetworkRoutes, ...networkSecurityGroupRoutes, ...routeTableRoutes, ...networkInterfaceRoutes],
+    routes: [...virtualNetworkRoutes, ...networkSecurityGroupRoutes, ...routeTableRoutes, ...networkInterfaceRoutes, ...updateTagsRoutes],
     operationKinds,
     onResourceGroupDelete: onNetworkResourceGroupDelete,
   };

@@ -58,3 +58,14 @@ export function versionsTable(result: unknown): unknown {
   });
   return rows.sort((a, b) => compareVersions(b.kubernetesVersion, a.kubernetesVersion));
 }
+
+/** aks_upgrades_table_format: one row, the control plane's version and its upgrades (sorted, "(preview)" marked). */
+export function upgradesTable(result: unknown): unknown {
+  const r = result as Row;
+  const control = (r['controlPlaneProfile'] ?? {}) as Row;
+  const offered = (control['upgrades'] ?? []) as Row[];
+  const preview = new Set(offered.filter((u) => u['isPreview']).map((u) => u['kubernetesVersion'] as string));
+  const versions = offered.map((u) => u['kubernetesVersion'] as string);
+  const shown = versions.length > 0 ? [...versions].sort(compareVersions).map((v) => (preview.has(v) ? `${v}(preview)` : v)) : ['None available'];
+  return { name: r['name'], resourceGroup: r['resourceGroup'], masterVersion: control['kubernetesVersion'] || 'unknown', upgrades: shown.join(', ') };
+}

@@ -1,6 +1,7 @@
 // Every `aksemu az` command, by az name.
 import type { CommandDef } from '../command.js';
 import { aksCommands } from './aks.js';
+import { aksPowerCommands } from './aks-power.js';
 import { credentialCommands } from './credentials.js';
 import { deploymentCommands } from './deployment.js';
 import { groupCommands } from './group.js';
@@ -14,6 +15,7 @@ export const COMMANDS: CommandDef[] = [
   ...networkCommands,
   ...roleCommands,
   ...aksCommands,
+  ...aksPowerCommands,
   ...credentialCommands,
   ...nodepoolCommands,
   ...deploymentCommands,

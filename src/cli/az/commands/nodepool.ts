@@ -1,4 +1,4 @@
-// az aks nodepool add/list/show/scale/delete/upgrade (agentPools, api-version 2022-11-01; docs/clients.md §3.7).
+// az aks nodepool add/list/show/scale/delete/upgrade/stop/start/get-upgrades (agentPools, api-version 2022-11-01; docs/clients.md §3.7).
 import { validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
 import { validateKubernetesVersion, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';
@@ -8,6 +8,7 @@ import type { AgentPoolResource } from '../bodies.js';
 import { AzCliError } from '../errors.js';
 import { toAzView, withoutReadOnly } from '../models/model.js';
 import { agentPoolProperties } from './aks-body.js';
+import { upgradeProfile } from './aks-power.js';
 import { AUTOSCALER_ARGS, clusterPath } from './aks.js';
 import { poolListTable, poolShowTable } from './aks-tables.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
@@ -33,6 +34,30 @@ async function getPool(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolReso
 
 async function listPools(ctx: Invocation, args: ParsedArgs): Promise<AgentPoolResource[]> {
   return (await listAll(ctx, poolsPath(ctx, args), API.containerService)) as AgentPoolResource[];
+}
+
+/** az lists the pools first and refuses a name not among them (delete, stop, start). */
+async function requireExistingPool(ctx: Invocation, args: ParsedArgs): Promise<void> {
+  const name = str(args, 'name')!;
+  const pools = await listPools(ctx, args);
+  if (!pools.some((p) => sameId(String(p['name']), name))) {
+    throw new AzCliError(`Node pool ${name} doesnt exist, use 'aks nodepool list' to get current node pool list`);
+  }
+}
+
+/** aks_agentpool_stop / aks_agentpool_start: the pool as read, with powerState.code set, PUT back; prints the pool. */
+function powerCommand(verb: 'stop' | 'start'): CommandDef {
+  return {
+    name: `aks nodepool ${verb}`,
+    help: verb === 'stop' ? 'Stop running agent pool in the managed Kubernetes cluster.' : 'Start stopped agent pool in the managed Kubernetes cluster.',
+    args: [...POOL, { dest: 'aksCustomHeaders', options: ['--aks-custom-headers'], help: 'Ignored, as az 2.45 ignores it here' }, NO_WAIT],
+    async run(ctx, args) {
+      await requireExistingPool(ctx, args);
+      const pool = await getPool(ctx, args);
+      (pool['properties'] ??= {})['powerState'] = { code: verb === 'stop' ? 'Stopped' : 'Running' };
+      return putPool(ctx, args, withoutReadOnly('cs.AgentPool', pool));
+    },
+  };
 }
 
 async function putPool(ctx: Invocation, args: ParsedArgs, body: unknown): Promise<unknown> {
@@ -159,13 +184,17 @@ export const nodepoolCommands: CommandDef[] = [
     help: 'Delete the agent pool in the managed Kubernetes cluster.',
     args: [...POOL, NO_WAIT],
     async run(ctx, args) {
-      const name = str(args, 'name')!;
-      const pools = await listPools(ctx, args);
-      if (!pools.some((p) => sameId(String(p['name']), name))) {
-        throw new AzCliError(`Node pool ${name} doesnt exist, use 'aks nodepool list' to get current node pool list`);
-      }
+      await requireExistingPool(ctx, args);
       await longRunning(ctx, { method: 'DELETE', path: poolPath(ctx, args), apiVersion: API.containerService, accept: [202, 204] }, flag(args, 'noWait'));
       return undefined;
     },
+  },
+  powerCommand('stop'),
+  powerCommand('start'),
+  {
+    name: 'aks nodepool get-upgrades',
+    help: 'Get the available upgrade versions for an agent pool of the managed Kubernetes cluster.',
+    args: POOL,
+    run: (ctx, args) => upgradeProfile(ctx, poolPath(ctx, args), 'cs.AgentPoolUpgradeProfile'),
   },
 ];

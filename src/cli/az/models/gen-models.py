@@ -14,7 +14,7 @@ from azure.mgmt.containerservice.v2017_07_01 import models as cs2017
 from azure.mgmt.resource.resources.v2021_04_01 import models as res
 
 ROOTS = [
-    ("cs", cs, ["ManagedCluster", "AgentPool", "ManagedClusterUpgradeProfile"]),
+    ("cs", cs, ["ManagedCluster", "AgentPool", "ManagedClusterUpgradeProfile", "AgentPoolUpgradeProfile"]),
     ("cs2017", cs2017, ["OrchestratorVersionProfileListResult"]),
     ("res", res, ["ResourceGroup"]),
 ]
