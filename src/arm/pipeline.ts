@@ -25,7 +25,7 @@ import type { Principal } from './auth.js';
 import type { Lro } from './lro.js';
 import type { ArmResponse, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
-import { checkBody, parseJsonBody } from './schema.js';
+import { checkBody, parseJsonBody, type Schema } from './schema.js';
 import type { Store } from '../store/store.js';
 
 export interface PipelineRequest {
@@ -94,12 +94,15 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   }
 }
 
+/** A route with the model of the request's api-version in place of a per-version one. */
+export type ModelledRoute = Omit<Route, 'body'> & { body?: Schema };
+
 /** A request body as its caller has it: text off the wire, or a value built in process. */
 export interface DispatchBody {
   /** The body's location, which NoRegisteredProviderFound names ('global' without one). */
   location(): string;
   /** Step 7: the body the route's handler gets, checked against its model; undefined when it takes none. */
-  read(route: Route): unknown;
+  read(route: ModelledRoute): unknown;
   /** The body's text, for routes that parse it themselves (Route.rawBody); undefined when there is none. */
   text(): string | undefined;
 }
@@ -147,7 +150,8 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
   checkApiVersionSupported(provider, route, req.apiVersion, req.loose, req.body.location);
 
   // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
-  const body = req.body.read(route);
+  const { body: model, ...rest } = route;
+  const body = req.body.read(typeof model === 'function' ? { ...rest, body: model(req.apiVersion) } : { ...rest, ...(model ? { body: model } : {}) });
 
   // 8. Handler.
   const rawBody = route.rawBody ? req.body.text() : undefined;
@@ -241,7 +245,7 @@ function locationForErrors(rawBody: string): string {
   }
 }
 
-function readBody(route: Route, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
+function readBody(route: ModelledRoute, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
   if (!route.body && !route.rawBody) return undefined;
   // Before any parser runs: routes that parse their own text (templates) are bounded too.
   checkTextDepth(rawBody);

@@ -50,8 +50,8 @@ export interface Route {
   apiVersions?: readonly string[] | 'any';
   /** The resource type named in api-version errors, e.g. managedClusters. */
   resourceType?: string;
-  /** The request-body model; a body on a route without one is ignored. */
-  body?: Schema;
+  /** The request-body model, or the model of each api-version; a body on a route without one is ignored. */
+  body?: Schema | ((apiVersion: string) => Schema);
   /** The body must be present (PUT of a resource). */
   bodyRequired?: boolean;
   /**

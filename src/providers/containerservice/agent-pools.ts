@@ -10,7 +10,7 @@ import { api, assertIdle, keepUnexpressible, normalizePoolSpec, requestedCluster
 import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { renderPool } from './render.js';
-import { agentPoolModel } from './schema.js';
+import { requestModel } from './schema.js';
 import { sameId } from '../../ids/compare.js';
 
 const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
@@ -142,7 +142,7 @@ export const poolDeleteKind: OperationKind = {
 };
 
 export const agentPoolRoutes: Route[] = [
-  { method: 'PUT', path: POOL, resourceType: 'managedClusters/agentPools', body: agentPoolModel, bodyRequired: true, handle: put },
+  { method: 'PUT', path: POOL, resourceType: 'managedClusters/agentPools', body: requestModel('AgentPool'), bodyRequired: true, handle: put },
   {
     method: 'GET',
     path: POOL,
