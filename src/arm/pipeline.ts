@@ -23,7 +23,7 @@ import { checkTextDepth } from './jsonDepth.js';
 import { validatePathNames } from './names.js';
 import type { Principal } from './auth.js';
 import type { Lro } from './lro.js';
-import type { ArmResponse, HttpMethod, Provider, RequestContext, Route } from './provider.js';
+import type { ArmResponse, Conditions, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
 import { checkBody, parseJsonBody, type Schema } from './schema.js';
 import type { Store } from '../store/store.js';
@@ -76,6 +76,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
         read: (route) => readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose),
         text: () => rawBody,
       },
+      conditions: conditionsOf(req.headers),
       requestId: req.requestId,
       baseUrl: req.baseUrl,
       principal,
@@ -128,6 +129,7 @@ export interface DispatchRequest extends DispatchCaller {
   query: URLSearchParams;
   apiVersion: string;
   body: DispatchBody;
+  conditions?: Conditions;
 }
 
 /**
@@ -170,6 +172,7 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
     lro: req.lro,
     registry: req.registry,
     loose: req.loose,
+    ...(req.conditions ? { conditions: req.conditions } : {}),
   };
   return { route, response: route.handle(ctx) };
 }
@@ -184,6 +187,13 @@ export function errorResponse(armError: ArmError, headers: Record<string, string
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function conditionsOf(headers: IncomingHttpHeaders): Conditions | undefined {
+  const ifMatch = header(headers, 'if-match');
+  const ifNoneMatch = header(headers, 'if-none-match');
+  if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
+  return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
 }
 
 /** Ids clients send are echoed only if they look like ids (never reflect arbitrary header text). */

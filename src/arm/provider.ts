@@ -37,6 +37,13 @@ export interface RequestContext {
   /** The routes of every provider, for handlers that call others in-process (deployments). */
   readonly registry: Registry;
   readonly loose: boolean;
+  /** The request's If-Match / If-None-Match headers, for providers with eTags. */
+  readonly conditions?: Conditions;
+}
+
+export interface Conditions {
+  ifMatch?: string;
+  ifNoneMatch?: string;
 }
 
 export interface Route {

@@ -39,6 +39,8 @@ export interface ClusterRecord {
   identity: { type: string; principalId: string; tenantId: string };
   kubeletIdentity: { clientId: string; objectId: string };
   createdAt: string;
+  /** A new opaque value on every write of the cluster (its pools' change with it); docs/aks-rules.md §3.7. */
+  eTag?: string;
 }
 
 export interface PoolRecord {
@@ -50,6 +52,8 @@ export interface PoolRecord {
   resolved: ResolvedPool;
   provisioningState: ProvisioningState;
   currentOrchestratorVersion: string;
+  /** A new opaque value on every write of the pool or its cluster. */
+  eTag?: string;
 }
 
 export interface NodeRecord extends PlannedNode {

@@ -127,7 +127,8 @@ describe('hostile request bodies', () => {
         `${group}/providers/Microsoft.ContainerService/managedClusters/deep64?api-version=${AKS}`,
         JSON.stringify(cluster({ aadProfile: JSON.parse(deep(62)) })),
       );
-      assert.notEqual(res.body?.error?.code, 'InvalidRequestContent', JSON.stringify(res.body));
+      // Not the depth error; aadProfile's members are typed, so the innermost 'a' may be refused as unknown.
+      assert.doesNotMatch(res.body?.error?.message ?? '', /MaxDepth/, JSON.stringify(res.body));
     });
   });
 

@@ -11,6 +11,7 @@ import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { renderPool } from './render.js';
 import { requestModel } from './schema.js';
+import { checkConditions, newETag } from './etags.js';
 import { sameId } from '../../ids/compare.js';
 
 const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
@@ -44,6 +45,7 @@ function put(ctx: RequestContext) {
   const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => sameId(p.name, name));
+  checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);
   const previous = resolvedWithPools(cluster, pools);
   const extra = { previous, poolName: name, identity: cluster.identity };
@@ -74,6 +76,7 @@ function put(ctx: RequestContext) {
     resolved: r,
     provisioningState: state,
     currentOrchestratorVersion: existing?.currentOrchestratorVersion ?? r.orchestratorVersion,
+    eTag: newETag(),
   };
   return ctx.lro.begin(ctx, {
     kind: POOL_WRITE,
@@ -109,6 +112,7 @@ function remove(ctx: RequestContext) {
   const cluster = requestedCluster(ctx);
   assertIdle(cluster);
   const pool = requestedPool(ctx, cluster);
+  checkConditions(ctx, api(ctx), true, pool.eTag);
   const pools = poolsOf(ctx.store, cluster);
   validateOrThrow(ctx, cluster, specWith(ctx, cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });
   return ctx.lro.begin(ctx, {

@@ -40,6 +40,7 @@ import {
 import { renderCluster } from './render.js';
 import { requestModel } from './schema.js';
 import { profileFor } from './wire.js';
+import { checkConditions, newETag } from './etags.js';
 import { sameId } from '../../ids/compare.js';
 
 export const CLUSTER_WRITE = 'Microsoft.ContainerService/managedClusters/write';
@@ -192,6 +193,7 @@ function newRecord(ctx: RequestContext, spec: ManagedClusterSpec, resolved: Reso
     identity: { type: 'SystemAssigned', principalId: randomUUID(), tenantId: ctx.identity.tenantId },
     kubeletIdentity: { clientId: randomUUID(), objectId: randomUUID() },
     createdAt: new Date().toISOString(),
+    eTag: newETag(),
   };
 }
 
@@ -206,6 +208,8 @@ function poolRecord(cluster: ClusterRecord, raw: AgentPoolProfile, resolved: Res
     resolved: r,
     provisioningState: previous ? 'Updating' : 'Creating',
     currentOrchestratorVersion: previous?.currentOrchestratorVersion ?? r.orchestratorVersion,
+    // A cluster write changes every pool's eTag (AKSDOCS use-etags).
+    eTag: newETag(),
   };
 }
 
@@ -253,6 +257,7 @@ function put(ctx: RequestContext) {
   const sub = ctx.params['subscriptionId']!;
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
+  checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
 }
 
@@ -297,7 +302,7 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
   const upgrading = asked !== undefined && asked !== existing.resolved.kubernetesVersion;
   const resolved = validateOrThrow(ctx, existing, full, upgrading ? 'upgrade' : 'update', { previous, identity: existing.identity });
   if (upgrading) validateOrThrow(ctx, existing, full, 'update', { previous, identity: existing.identity });
-  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, ...(tags ? { tags } : {}) };
+  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, eTag: newETag(), ...(tags ? { tags } : {}) };
   const pools = (full.agentPoolProfiles ?? []).map((raw, i) =>
     poolRecord(
       cluster,
@@ -359,6 +364,7 @@ export const clusterWriteKind: OperationKind = {
 
 function remove(ctx: RequestContext) {
   const cluster = requestedCluster(ctx);
+  checkConditions(ctx, api(ctx), true, cluster.eTag);
   assertIdle(cluster);
   return ctx.lro.begin(ctx, {
     kind: CLUSTER_DELETE,

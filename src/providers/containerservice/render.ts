@@ -79,6 +79,7 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
     enableFIPS: spec['enableFIPS'] ?? false,
+    eTag: pool.eTag,
   });
 }
 
@@ -97,6 +98,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     tags: c.tags,
     type: CLUSTER_TYPE,
     sku: { name: 'Base', tier: 'Free' },
+    eTag: c.eTag,
     // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
     identity: servicePrincipal ? undefined : c.identity,
     properties: {
