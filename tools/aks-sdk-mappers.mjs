@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { defaultNote } from './aks-default-note.mjs';
 
 /** The spec's names for the definitions autorest flattened into these models. */
-const CONTAINERS = {
+export const CONTAINERS = {
   ManagedCluster: { properties: 'ManagedClusterProperties' },
   AgentPool: { properties: 'ManagedClusterAgentPoolProfileProperties' },
 };
@@ -60,7 +60,7 @@ function layout(pkg) {
  * interface name → { extends: [...], props: { clientName → { text, readOnly, required } } } from the models'
  * typings, which say `readonly` and required (no `?`) also where the mapper does not (on model-typed members).
  */
-function typings(text) {
+export function typings(text) {
   const out = {};
   const re = /^export (?:declare )?interface (\w+)(?: extends ([\w, ]+))? \{\n([\s\S]*?)^\}/gm;
   for (const m of text.matchAll(re)) {
@@ -206,7 +206,7 @@ class SdkReader {
   }
 }
 
-function cap(s) {
+export function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -215,7 +215,7 @@ function elementText(typeText) {
   return m ? m[1] : undefined;
 }
 
-function finish(node) {
+export function finish(node) {
   const out = { properties: node.properties };
   if (node.required.size > 0) out.required = [...node.required].sort();
   return out;
@@ -265,7 +265,6 @@ function operations(base) {
 
 /** One version, read from an unpacked package: { apiVersion, kind, sdk, definitions, operations }. */
 export async function readSdkVersion(pkg, roots) {
-  const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const base = layout(pkg);
   const client = readFileSync(join(base, 'containerServiceClient.js'), 'utf8');
   const apiVersion = /this\.apiVersion = options\.apiVersion \|\| "([^"]+)"/.exec(client)?.[1];
@@ -274,11 +273,12 @@ export async function readSdkVersion(pkg, roots) {
   const known = await import(pathToFileURL(join(base, 'models', 'index.js')).href);
   const reader = new SdkReader(mappers, known, typings(readFileSync(join(base, 'models', 'index.d.ts'), 'utf8')));
   for (const root of roots) reader.definition(root);
-  return {
-    apiVersion,
-    kind: apiVersion.endsWith('-preview') ? 'preview' : 'stable',
-    sdk: `${meta.name}@${meta.version}`,
-    definitions: reader.definitions,
-    operations: operations(base),
-  };
+  return versionEntry(pkg, apiVersion, reader.definitions, operations(base));
+}
+
+/** A version read from a package, in the generator's shape: { apiVersion, kind, sdk, definitions, operations }. */
+export function versionEntry(pkg, apiVersion, definitions, ops) {
+  const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+  const kind = apiVersion.endsWith('-preview') ? 'preview' : 'stable';
+  return { apiVersion, kind, sdk: `${meta.name}@${meta.version}`, definitions, operations: ops };
 }

@@ -10,10 +10,12 @@
 // generator reads every specification/containerservice/resource-manager/Microsoft.ContainerService/aks/
 // {stable,preview}/<version>/managedClusters.json from --from on (and the older layout without aks/), and the
 // common-types files they $ref. Each --sdk is an unpacked @azure/arm-containerservice package (its package/
-// folder); its api-version is added, read from the package's model mappers (tools/aks-sdk-mappers.mjs), when
-// no spec file of that version is in <spec-root>. It needs nothing but Node. The output is deterministic
-// (object keys sorted, lists in a fixed order), so a second run on the same input gives a byte-identical file
-// (the check, by hand, since CI has no spec checkout: copy the file aside, run the same command, `cmp`).
+// folder); its api-version is added when no spec file of that version is in <spec-root>, read from an
+// autorest-generated package (up to v24) through its model mappers (tools/aks-sdk-mappers.mjs), from a modular
+// TypeSpec-generated one (v25 on) through its models' serializers/deserializers and typings
+// (tools/aks-sdk-modular.mjs). It needs nothing but Node. The output is deterministic (object keys sorted, lists
+// in a fixed order), so a second run on the same input gives a byte-identical file (the check, by hand, since
+// CI has no spec checkout: copy the file aside, run the same command, `cmp`).
 //
 // Where the committed data came from:
 // - specs: the fork FumingZhang/azure-rest-api-specs at commit de1f3772629b6f4d3ac01548a5f6d719bfb97c9e (a sync
@@ -21,20 +23,25 @@
 //   whole). It holds stable 2022-06-01 … 2024-02-01 and preview 2022-06-02-preview … 2024-04-02-preview;
 // - packages: @azure/arm-containerservice 21.1.0 (2024-07-01), 21.2.0-beta.1 (2024-07-02-preview), 21.3.0
 //   (2024-09-01), 21.6.0 (2025-02-01), 22.3.0 (2025-07-01), 24.1.0 (2025-10-01), the autorest-generated majors
-//   the npm registry had past the specs' last version (v25 is generated otherwise and carries no mappers).
+//   the npm registry had past the specs' last version, and the modular (TypeSpec-generated) 25.3.0
+//   (2026-04-01) and 25.5.0 (2026-06-01), the newest of each default api-version v25 has had.
 //   Read against the specs where both exist (19.3.0 … 20.0.0 for 2023-07-01 … 2024-02-01, 17.2.0-beta.1 for
-//   2022-09-02-preview), the packages give the same members, readOnly, required, defaults, enums and
-//   operations; what they cannot give is listed in tools/aks-sdk-mappers.mjs.
+//   2022-09-02-preview), the autorest packages give the same members, readOnly, required, defaults, enums and
+//   operations; what they cannot give is listed in tools/aks-sdk-mappers.mjs. There is no modular package of a
+//   version a spec or mapper package also gives; read against 24.1.0 (2025-10-01), 25.3.0 gives the same
+//   members, readOnly, required and enums for every definition both have, apart from what 2026-04-01 changed;
+//   what a modular package loses (schema defaults and constraints above all) is listed in
+//   tools/aks-sdk-modular.mjs, so a 2026 version's `default`s are absent, not "none".
 // The commands:
 //   git -C <fork.git> archive de1f3772629b6f4d3ac01548a5f6d719bfb97c9e \
 //     specification/containerservice/resource-manager/Microsoft.ContainerService/aks specification/common-types \
 //     | tar x -C /tmp/aks-specs
-//   for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0; do
+//   for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0 25.3.0 25.5.0; do
 //     (cd /tmp && npm pack @azure/arm-containerservice@$v && mkdir -p acs/$v && tar xzf azure-arm-containerservice-$v.tgz -C acs/$v)
 //   done
 //   node tools/gen-aks-api-versions.mjs /tmp/aks-specs \
 //     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e" \
-//     $(for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0; do echo --sdk /tmp/acs/$v/package; done)
+//     $(for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0 25.3.0 25.5.0; do echo --sdk /tmp/acs/$v/package; done)
 // A newer spec checkout adds the later versions by the same command, and its spec files replace the packages'.
 //
 // The file: `versions` maps each api-version to its kind (stable/preview), its source (`spec`: the spec file,
@@ -57,7 +64,9 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defaultNote } from './aks-default-note.mjs';
 import { readSdkVersion } from './aks-sdk-mappers.mjs';
+import { isModularPackage, readModularVersion } from './aks-sdk-modular.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
+import { stableJson } from './stable-json.mjs';
 
 const ROOTS = ['AgentPool', 'ContainerServiceNetworkProfile', 'ManagedCluster', 'ManagedClusterAgentPoolProfile', 'ManagedClusterProperties'];
 const METHODS = ['get', 'put', 'patch', 'post', 'delete', 'head'];
@@ -282,20 +291,6 @@ function readVersion(resolver, spec, root) {
   };
 }
 
-/** JSON with every object's keys sorted, two-space indented, newline-terminated: the same input gives the same bytes. */
-function stableJson(value) {
-  const sortKeys = (v) => {
-    if (Array.isArray(v)) return v.map(sortKeys);
-    if (v && typeof v === 'object') {
-      const out = {};
-      for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
-      return out;
-    }
-    return v;
-  };
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-}
-
 function byPathAndMethod(a, b) {
   return a.path === b.path ? METHODS.indexOf(a.method) - METHODS.indexOf(b.method) : a.path < b.path ? -1 : 1;
 }
@@ -338,7 +333,7 @@ async function main() {
   const read = specs.map((spec) => readVersion(resolver, spec, args.root));
   // A package adds its api-version only where no spec file of that version was at hand: the spec says more.
   for (const pkg of args.sdk) {
-    const v = await readSdkVersion(pkg, ROOTS);
+    const v = isModularPackage(pkg) ? readModularVersion(pkg, ROOTS) : await readSdkVersion(pkg, ROOTS);
     if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
   }
   read.sort((a, b) => (a.apiVersion < b.apiVersion ? -1 : a.apiVersion > b.apiVersion ? 1 : 0));

@@ -4,72 +4,14 @@
 import { invalidApiVersionParameter, missingApiVersionParameter, noRegisteredProviderFound } from './errors.js';
 import type { Provider, Route } from './provider.js';
 import { sameId } from '../ids/compare.js';
+import resources from './api-versions.json' with { type: 'json' };
 
-/** Microsoft.Resources' published versions, in the order ARM lists them in its error. */
-export const RESOURCES_API_VERSIONS: readonly string[] = [
-  '2025-04-01',
-  '2025-03-01',
-  '2025-01-01',
-  '2024-11-01',
-  '2024-08-01',
-  '2024-07-01',
-  '2024-06-01-preview',
-  '2024-03-01',
-  '2023-07-01',
-  '2023-07-01-preview',
-  '2023-03-01-preview',
-  '2022-12-01',
-  '2022-11-01-preview',
-  '2022-09-01',
-  '2022-06-01',
-  '2022-05-01',
-  '2022-03-01-preview',
-  '2022-01-01',
-  '2021-04-01',
-  '2021-01-01',
-  '2020-10-01',
-  '2020-09-01',
-  '2020-08-01',
-  '2020-07-01',
-  '2020-06-01',
-  '2020-05-01',
-  '2020-01-01',
-  '2019-11-01',
-  '2019-10-01',
-  '2019-09-01',
-  '2019-08-01',
-  '2019-07-01',
-  '2019-06-01',
-  '2019-05-10',
-  '2019-05-01',
-  '2019-03-01',
-  '2018-11-01',
-  '2018-09-01',
-  '2018-08-01',
-  '2018-07-01',
-  '2018-06-01',
-  '2018-05-01',
-  '2018-02-01',
-  '2018-01-01',
-  '2017-12-01',
-  '2017-08-01',
-  '2017-06-01',
-  '2017-05-10',
-  '2017-05-01',
-  '2017-03-01',
-  '2016-09-01',
-  '2016-07-01',
-  '2016-06-01',
-  '2016-02-01',
-  '2015-11-01',
-  '2015-01-01',
-  '2014-04-01-preview',
-  '2014-04-01',
-  '2014-01-01',
-  '2013-03-01',
-  '2014-02-26',
-  '2014-04',
-];
+/**
+ * Microsoft.Resources' published versions, in the order ARM lists them in its error: generated data
+ * (./api-versions.json, written by tools/gen-arm-api-versions.mjs from the REST specs' resources/subscriptions
+ * folders, @azure/arm-resources' and @azure/arm-resources-subscriptions' defaults, and ARM's own list).
+ */
+export const RESOURCES_API_VERSIONS: readonly string[] = resources.lists.all.versions;
 
 const WELL_FORMED = /^\d{4}-\d{2}-\d{2}(-preview|-beta|-alpha|-privatepreview)?$/i;
 

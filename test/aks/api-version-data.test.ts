@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { generatedJson } from '../fixtures/generated-json.js';
 
 interface Member {
   type?: string;
@@ -36,6 +37,7 @@ interface Operation {
   responses?: string[];
   longRunning?: boolean;
   finalStateVia?: string;
+  pageable?: boolean;
 }
 interface VersionEntry {
   kind: 'stable' | 'preview';
@@ -68,6 +70,8 @@ const operation = (version: string, id: string) => DATA.versions[version]!.opera
 const stable = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'stable');
 const preview = VERSIONS.filter((v) => DATA.versions[v]!.kind === 'preview');
 const fromSpec = (v: string) => DATA.versions[v]!.spec !== undefined;
+/** Read from a modular (TypeSpec-generated, v25 on) package: no schema defaults or constraints survive in those. */
+const modular = (v: string) => Number(/@(\d+)\./.exec(DATA.versions[v]!.sdk ?? '@0.')![1]) >= 25;
 
 /** Every member schema inside a definition, members of inline objects, items and maps included. */
 function* members(d: Definition | Member): Generator<[string, Member]> {
@@ -90,25 +94,18 @@ function* nested(m: Member): Generator<[string, Member]> {
 
 describe('api-version data: well-formed', () => {
   test('is the generator output: sorted keys, two-space JSON, newline at the end', () => {
-    const sort = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(sort)
-        : v && typeof v === 'object'
-          ? Object.fromEntries(
-              Object.keys(v)
-                .sort()
-                .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-            )
-          : v;
-    assert.equal(TEXT, `${JSON.stringify(sort(DATA), null, 2)}\n`);
+    assert.equal(TEXT, generatedJson(DATA));
     assert.equal(DATA.generator, 'tools/gen-aks-api-versions.mjs');
     assert.match(DATA.source, /@[0-9a-f]{40}$/);
   });
 
-  test('versions from 2022-06-01 to 2025-10-01, sorted, each from its spec file or else its SDK package', () => {
+  test('versions from 2022-06-01 to 2026-06-01, sorted, each from its spec file or else its SDK package', () => {
     assert.deepEqual([...VERSIONS].sort(), VERSIONS);
     assert.equal(VERSIONS[0], '2022-06-01');
     assert.ok(VERSIONS.includes('2025-10-01'), 'the default of @azure/arm-containerservice 24');
+    assert.equal(DATA.versions['2026-04-01']!.sdk, '@azure/arm-containerservice@25.3.0');
+    assert.equal(DATA.versions['2026-06-01']!.sdk, '@azure/arm-containerservice@25.5.0');
+    assert.equal(VERSIONS.at(-1), '2026-06-01');
     assert.ok(stable.length >= 22 && preview.length >= 23, `${stable.length} stable, ${preview.length} preview`);
     for (const v of VERSIONS) {
       const entry = DATA.versions[v]!;
@@ -204,10 +201,11 @@ describe('api-version data: what the specs say', () => {
     }
   });
 
-  test('network defaults: 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version', () => {
+  test('network defaults: 10.244.0.0/16, 10.0.0.0/16, 10.0.0.10, loadBalancer in every version a spec or mapper gives', () => {
     for (const v of VERSIONS) {
       const n = network(v);
       assert.deepEqual(n.networkPlugin!.enum!.values, ['azure', 'kubenet', 'none'], v);
+      if (modular(v)) continue; // a modular package carries no schema defaults (tools/aks-sdk-modular.mjs)
       assert.equal(n.podCidr!.default, '10.244.0.0/16', v);
       assert.equal(n.serviceCidr!.default, '10.0.0.0/16', v);
       assert.equal(n.dnsServiceIP!.default, '10.0.0.10', v);
@@ -252,6 +250,76 @@ describe('api-version data: what the specs say', () => {
       const abort = v >= (DATA.versions[v]!.kind === 'stable' ? '2023-01-01' : '2022-07-02-preview');
       assert.equal(operation(v, 'AgentPools_AbortLatestOperation') !== undefined, abort, v);
       assert.equal(operation(v, 'ManagedClusters_AbortLatestOperation') !== undefined, abort, v);
+    }
+  });
+});
+
+describe('api-version data: the 2026 versions read from the modular packages', () => {
+  const V2026 = ['2026-04-01', '2026-06-01'];
+
+  test('network profile members as SPEC-2026 lists them: networkPluginMode yes, dockerBridgeCidr no', () => {
+    for (const v of V2026) {
+      const n = network(v);
+      for (const m of ['networkPluginMode', 'networkDataplane', 'advancedNetworking', 'staticEgressGatewayProfile', 'podCidrs', 'serviceCidrs', 'ipFamilies']) {
+        assert.ok(m in n, `${v} ${m}`);
+      }
+      assert.equal('dockerBridgeCidr' in n, false, v);
+      assert.deepEqual(n.networkPluginMode!.enum, { name: 'NetworkPluginMode', modelAsString: true, values: ['overlay'] });
+      assert.ok(n.networkPolicy!.enum!.values.includes('none'), v);
+      assert.ok(n.outboundType!.enum!.values.includes('none'), v);
+      assert.deepEqual(n.ipFamilies!.items!.enum!.values, ['IPv4', 'IPv6']);
+      assert.equal(n.loadBalancerSku!.defaultNote, "The default is 'standard'.");
+      assert.ok('backendPoolType' in def(v, 'ManagedClusterLoadBalancerProfile').properties, v);
+    }
+  });
+
+  test('pool members: podIPAllocationMode, Gateway mode, VirtualMachines pools; prose defaults kept', () => {
+    for (const v of V2026) {
+      const pool = def(v, 'ManagedClusterAgentPoolProfile');
+      assert.deepEqual(pool.required, ['name']);
+      assert.deepEqual(pool.properties.podIPAllocationMode!.enum!.values, ['DynamicIndividual', 'StaticBlock']);
+      assert.ok(pool.properties.mode!.enum!.values.includes('Gateway'), v);
+      assert.ok(pool.properties.type!.enum!.values.includes('VirtualMachines'), v);
+      assert.equal(pool.properties.count!.defaultNote, 'The default value is 1.');
+      const upgrade = def(v, 'AgentPoolUpgradeSettings').properties;
+      assert.equal(upgrade.maxSurge!.defaultNote, 'If not specified, the default is 10%.');
+      assert.equal(upgrade.maxUnavailable!.defaultNote, 'If not specified, the default is 0.');
+      // Read-only from the typings and from the serializer leaving them out.
+      for (const m of ['provisioningState', 'currentOrchestratorVersion', 'eTag']) assert.equal(pool.properties[m]!.readOnly, true, `${v} ${m}`);
+      for (const m of ['count', 'vmSize', 'maxPods', 'vnetSubnetID', 'podSubnetID']) assert.equal(pool.properties[m]!.readOnly, undefined, `${v} ${m}`);
+    }
+  });
+
+  test('what changed at 2026-04-01 against 2025-10-01: nodeImageVersion writable, AgentPool has systemData, abort under managedClusters', () => {
+    const pool = (v: string) => def(v, 'ManagedClusterAgentPoolProfileProperties').properties;
+    assert.equal(pool('2025-10-01').nodeImageVersion!.readOnly, true);
+    assert.equal(pool('2026-04-01').nodeImageVersion!.readOnly, undefined);
+    assert.equal('systemData' in def('2025-10-01', 'AgentPool').properties, false);
+    assert.equal(def('2026-04-01', 'AgentPool').properties.systemData!.readOnly, true);
+    assert.ok(operation('2025-10-01', 'ManagedClusters_AbortLatestOperation')!.path.includes('/managedclusters/'));
+    assert.ok(operation('2026-04-01', 'ManagedClusters_AbortLatestOperation')!.path.includes('/managedClusters/'));
+  });
+
+  test('2026-06-01 adds countIPv6 to the NAT gateway outbound IPs, the NAT gateway sku and inline outboundIPs', () => {
+    const nat = (v: string) => def(v, 'ManagedClusterNATGatewayProfile').properties;
+    assert.equal('countIPv6' in def('2026-04-01', 'ManagedClusterManagedOutboundIPProfile').properties, false);
+    assert.equal(def('2026-06-01', 'ManagedClusterManagedOutboundIPProfile').properties.countIPv6!.type, 'number');
+    assert.equal('sku' in nat('2026-04-01'), false);
+    assert.deepEqual(nat('2026-06-01').sku!.enum!.values, ['Standard', 'StandardV2']);
+    assert.deepEqual(nat('2026-06-01').outboundIPs!.properties, { publicIPs: { type: 'array', items: { type: 'string' } } });
+  });
+
+  test('operations: paths, bodies and long-running flags as the package sends them', () => {
+    for (const v of V2026) {
+      const put = operation(v, 'ManagedClusters_CreateOrUpdate')!;
+      assert.equal(put.method, 'put');
+      assert.equal(put.longRunning, true);
+      assert.equal(put.finalStateVia, 'azure-async-operation');
+      assert.equal(operation(v, 'AgentPools_Get')!.method, 'get');
+      assert.equal(operation(v, 'AgentPools_List')!.method, 'get');
+      assert.equal(operation(v, 'ManagedClusters_Stop')!.finalStateVia, 'location');
+      assert.equal(operation(v, 'ManagedClusters_ResetAADProfile')!.body, 'ManagedClusterAADProfile');
+      assert.equal(operation(v, 'ManagedClusters_ListOutboundNetworkDependenciesEndpoints')!.pageable, true);
     }
   });
 });

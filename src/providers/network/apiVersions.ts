@@ -1,65 +1,8 @@
-// The Microsoft.Network api-versions aksemu serves, newest first (NoRegisteredProviderFound lists them).
-// az 2.45's AAZ network commands send 2022-01-01 (docs/clients.md §2.3); @azure/arm-network 36
-// sends 2025-05-01; ARM templates in the seeds use 2020–2024 versions. All published stable versions
-// of that span are accepted; the resource shapes did not change in ways aksemu models.
-export const NETWORK_API_VERSIONS: readonly string[] = [
-  '2025-05-01',
-  '2025-03-01',
-  '2025-01-01',
-  '2024-10-01',
-  '2024-07-01',
-  '2024-05-01',
-  '2024-03-01',
-  '2024-01-01',
-  '2023-11-01',
-  '2023-09-01',
-  '2023-06-01',
-  '2023-05-01',
-  '2023-04-01',
-  '2023-02-01',
-  '2022-11-01',
-  '2022-09-01',
-  '2022-07-01',
-  '2022-05-01',
-  '2022-01-01',
-  '2021-08-01',
-  '2021-05-01',
-  '2021-03-01',
-  '2021-02-01',
-  '2020-11-01',
-  '2020-08-01',
-  '2020-07-01',
-  '2020-06-01',
-  '2020-05-01',
-  '2020-04-01',
-  '2020-03-01',
-  '2019-12-01',
-  '2019-11-01',
-  '2019-09-01',
-  '2019-08-01',
-  '2019-07-01',
-  '2019-06-01',
-  '2019-04-01',
-  '2019-02-01',
-  '2018-12-01',
-  '2018-11-01',
-  '2018-10-01',
-  '2018-08-01',
-  '2018-07-01',
-  '2018-06-01',
-  '2018-04-01',
-  '2018-02-01',
-  '2018-01-01',
-  '2017-11-01',
-  '2017-10-01',
-  '2017-09-01',
-  '2017-08-01',
-  '2017-06-01',
-  '2017-03-01',
-  '2016-12-01',
-  '2016-09-01',
-  '2016-06-01',
-  '2016-03-30',
-  '2015-06-15',
-  '2015-05-01-preview',
-];
+// The Microsoft.Network api-versions aksemu serves, newest first (NoRegisteredProviderFound lists them):
+// generated data (./api-versions.json, written by tools/gen-arm-api-versions.mjs from the REST specs' version
+// folders and the default of every published @azure/arm-network major, through 39.0.0's 2026-01-01). az 2.45's
+// AAZ network commands send 2022-01-01 (docs/clients.md §2.3); the resource shapes did not change in ways aksemu
+// models, so every published version is accepted.
+import data from './api-versions.json' with { type: 'json' };
+
+export const NETWORK_API_VERSIONS: readonly string[] = data.lists.all.versions;
