@@ -5,8 +5,6 @@ import { dataVersions, memberOf, versionSchema, type VersionSchema } from './api
 
 export interface ApiVersionProfile {
   version: string;
-  /** The version whose generated schema answers for this one (itself, except for a TEMPORARY_ALIASES entry). */
-  dataVersion: string;
   schema: VersionSchema;
   /** `networkPlugin` default: kubenet while the spec states that default; once it does not, the server picks by Kubernetes version (PR #30845). */
   pluginDefault: 'kubenet' | 'by-kubernetes-version';
@@ -34,12 +32,6 @@ const FACTS = {
   podCidrForNoneSince: { stable: '2026-01-01', preview: '2023-06-02-preview' },
 };
 
-/**
- * TEMPORARY: api-versions served before the generated data has them, answered by the newest data version. 2026-04-01
- * was served before the data existed and tests use it; remove the entry once the data holds 2026-04-01.
- */
-const TEMPORARY_ALIASES: Record<string, string> = { '2026-04-01': '2025-10-01' };
-
 export const DEFAULT_API_VERSION = '2022-06-01';
 
 const isPreview = (version: string) => version.toLowerCase().endsWith('-preview');
@@ -50,13 +42,12 @@ function defaultOf(member: { default?: unknown; defaultNote?: string } | undefin
   return member?.defaultNote?.match(/default is '?([^'\s]+?)'?\.?$/)?.[1];
 }
 
-function buildProfile(version: string, dataVersion: string): ApiVersionProfile {
-  const schema = versionSchema(dataVersion)!;
+function buildProfile(version: string): ApiVersionProfile {
+  const schema = versionSchema(version)!;
   const net = (member: string) => memberOf(schema, 'ContainerServiceNetworkProfile', member);
   const since = isPreview(version) ? FACTS.podCidrForNoneSince.preview : FACTS.podCidrForNoneSince.stable;
   return {
     version,
-    dataVersion,
     schema,
     pluginDefault: net('networkPlugin')?.default === 'kubenet' ? 'kubenet' : 'by-kubernetes-version',
     maxSurgeDefault: defaultOf(memberOf(schema, 'AgentPoolUpgradeSettings', 'maxSurge')) ?? '1',
@@ -70,8 +61,7 @@ function buildProfile(version: string, dataVersion: string): ApiVersionProfile {
 }
 
 const PROFILES = new Map<string, ApiVersionProfile>();
-for (const v of dataVersions()) PROFILES.set(v, buildProfile(v, v));
-for (const [alias, target] of Object.entries(TEMPORARY_ALIASES)) if (!PROFILES.has(alias)) PROFILES.set(alias, buildProfile(alias, target));
+for (const v of dataVersions()) PROFILES.set(v, buildProfile(v));
 
 /** Oldest first. */
 export const SUPPORTED_API_VERSIONS: readonly string[] = [...PROFILES.keys()].sort();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apiVersionProfile, SUPPORTED_API_VERSIONS } from '../../src/aks/api-versions.js';
+import { SUPPORTED_API_VERSIONS } from '../../src/aks/api-versions.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { arm, pathOf, waitForOperation } from '../arm/helpers.js';
 
@@ -23,21 +23,18 @@ interface Data {
 
 const DATA = JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url)), 'utf8')) as Data;
 
-/** The data version answering for a served version (itself, or the temporary alias's target). */
-const dataVersionOf = (v: string) => apiVersionProfile(v)!.dataVersion;
-
 /** One served version per family: the versions whose definitions are the same. */
 function families(): Map<string, string[]> {
   const byShape = new Map<string, string[]>();
   for (const v of SUPPORTED_API_VERSIONS) {
-    const shape = JSON.stringify(DATA.versions[dataVersionOf(v)]!.definitions);
+    const shape = JSON.stringify(DATA.versions[v]!.definitions);
     byShape.set(shape, [...(byShape.get(shape) ?? []), v]);
   }
   return new Map([...byShape.values()].map((members) => [members[0]!, members]));
 }
 
 function definition(version: string, name: string) {
-  const stored = DATA.versions[dataVersionOf(version)]!.definitions[name];
+  const stored = DATA.versions[version]!.definitions[name];
   return stored === undefined ? undefined : DATA.definitions[stored];
 }
 
