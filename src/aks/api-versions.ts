@@ -1,6 +1,6 @@
-// The Microsoft.ContainerService api-versions aksemu answers, and what changes between them (docs/aks-rules.md §1.2,
-// §1.4, §3.7, §6 X1). The versions are those of the generated data (api-version-data.ts); the facts the code needs
-// are read from each version's schema, except the few a schema cannot state (FACTS below).
+// The Microsoft.ContainerService api-versions aksemu answers, and what changes between them (docs/aks-rules.md §1.4;
+// docs/aks-rules.md §1.2, §3.7, §6 X1). The versions are those of the generated data (api-version-data.ts); the facts
+// the code needs are read from each version's schema, except the few a schema cannot state (FACTS below).
 import { dataVersions, memberOf, versionSchema, type VersionSchema } from './api-version-data.js';
 
 export interface ApiVersionProfile {

@@ -36,6 +36,20 @@ export function cluster(network: ManagedCluster['networkProfile'], pool: Record<
 
 export const POLL = { updateIntervalInMs: 10 };
 
+/** A kubenet cluster of one node as a raw ARM body (for tests over HTTP). */
+export function rawCluster(dnsPrefix: string, properties: Record<string, unknown> = {}) {
+  return {
+    location: 'eastus',
+    identity: { type: 'SystemAssigned' },
+    properties: {
+      dnsPrefix,
+      agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }],
+      networkProfile: { networkPlugin: 'kubenet' },
+      ...properties,
+    },
+  };
+}
+
 /** A VNet with one subnet, through Microsoft.Network; returns the subnet id. */
 export async function subnet(env: Env, vnet: string, vnetPrefix: string, name: string, prefix: string, extra: Record<string, unknown> = {}): Promise<string> {
   await env.network.virtualNetworks.beginCreateOrUpdateAndWait(

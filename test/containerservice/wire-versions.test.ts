@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { SUPPORTED_API_VERSIONS } from '../../src/aks/api-versions.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { arm, pathOf, waitForOperation } from '../arm/helpers.js';
+import { rawCluster } from './harness.js';
 
 interface Member {
   ref?: string;
@@ -102,16 +103,7 @@ describe('managedClusters at every served api-version family: the members of its
     test(`${version} (${members.length === 1 ? 'alone' : `with ${members.slice(1).join(', ')}`})`, async () => {
       const name = `c${++n}`;
       const url = `${group}/providers/Microsoft.ContainerService/managedClusters/${name}?api-version=${version}`;
-      const body = {
-        location: 'eastus',
-        identity: { type: 'SystemAssigned' },
-        properties: {
-          dnsPrefix: name,
-          agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }],
-          networkProfile: { networkPlugin: 'kubenet' },
-          autoScalerProfile: { 'scan-interval': '20s' },
-        },
-      };
+      const body = rawCluster(name, { autoScalerProfile: { 'scan-interval': '20s' } });
       const put = await arm(server, 'PUT', url, { body });
       assert.equal(put.status, 201, JSON.stringify(put.body));
       assert.deepEqual(undefinedMembers(version, 'ManagedCluster', put.body, '', []), [], 'the PUT answer');

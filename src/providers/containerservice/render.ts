@@ -141,7 +141,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
 }
 
 /** A service principal other than the managed identity's placeholder 'msi' (docs/aks-rules.md §3.7). */
-export function usesServicePrincipal(spec: Record<string, unknown>): boolean {
+function usesServicePrincipal(spec: Record<string, unknown>): boolean {
   const clientId = (spec['servicePrincipalProfile'] as { clientId?: unknown } | undefined)?.clientId;
   return typeof clientId === 'string' && clientId !== '' && clientId.toLowerCase() !== 'msi';
 }

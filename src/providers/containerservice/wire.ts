@@ -36,7 +36,7 @@ function pruneMember(schema: VersionSchema, m: WireMember, value: unknown): unkn
 }
 
 /** `value` with only the members `definition` has at the schema's version, recursively; secrets never. */
-export function prune(schema: VersionSchema, definition: string, value: unknown): unknown {
+function prune(schema: VersionSchema, definition: string, value: unknown): unknown {
   const def = schema.definition(definition);
   if (!def || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   if (Object.keys(def.properties).length === 0 && typeof def.additionalProperties === 'object') {
