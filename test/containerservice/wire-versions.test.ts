@@ -137,4 +137,30 @@ describe('managedClusters at every served api-version family: the members of its
       }
     });
   }
+
+  test('defaults as AKS reports them (2025-10-01): Standard SKU, the dataplane of Azure CNI, no identity for a service principal, no secrets', async () => {
+    const url = (name: string) => `${group}/providers/Microsoft.ContainerService/managedClusters/${name}?api-version=2025-10-01`;
+    const create = async (name: string, body: ReturnType<typeof rawCluster>) => {
+      const put = await arm(server, 'PUT', url(name), { body });
+      assert.equal(put.status, 201, JSON.stringify(put.body));
+      assert.equal((await waitForOperation(server, pathOf(put.headers['azure-asyncoperation']))).status, 'Succeeded');
+      return (await arm(server, 'GET', url(name))).body;
+    };
+    const { identity: _none, ...spBody } = rawCluster('sp', {
+      servicePrincipalProfile: { clientId: '00000000-0000-4000-8000-00000000abcd', secret: 's3cret' },
+      networkProfile: { networkPlugin: 'kubenet', loadBalancerSku: 'standard' },
+    });
+    const sp = await create('sp', spBody as ReturnType<typeof rawCluster>);
+    assert.equal(sp.identity, undefined);
+    assert.deepEqual(sp.properties.servicePrincipalProfile, { clientId: '00000000-0000-4000-8000-00000000abcd' });
+    assert.equal(sp.properties.networkProfile.loadBalancerSku, 'Standard');
+    assert.equal(sp.properties.networkProfile.networkDataplane, undefined, 'kubenet has no dataplane member');
+    const overlay = await create('ov', rawCluster('ov', { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' } }));
+    assert.equal(overlay.identity.type, 'SystemAssigned');
+    assert.deepEqual(overlay.properties.servicePrincipalProfile, { clientId: 'msi' });
+    assert.equal(overlay.properties.networkProfile.networkDataplane, 'azure');
+    assert.equal(overlay.properties.networkProfile.networkPolicy, 'none');
+    const byo = await create('byo', rawCluster('byo', { networkProfile: { networkPlugin: 'none' } }));
+    assert.equal(byo.properties.agentPoolProfiles[0].maxPods, 250);
+  });
 });
