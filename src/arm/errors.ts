@@ -378,6 +378,15 @@ export function validationFailed(problems: readonly { code: string; message: str
   return new ArmError(400, first.code, first.message, first.target, details);
 }
 
+/**
+ * An If-Match / If-None-Match precondition the resource does not meet (AKSDOCS use-etags: the request fails early;
+ * HTTP's 412). AKS's exact text is not published; the words are ours (docs/aks-rules.md §3.7).
+ */
+export function preconditionFailed(header: 'If-Match' | 'If-None-Match', given: string, eTag: string | undefined): ArmError {
+  const actual = eTag === undefined ? 'the resource does not exist' : `the resource's eTag is '${eTag}'`;
+  return new ArmError(412, 'PreconditionFailed', `The condition '${header}: ${given}' is not met: ${actual}.`);
+}
+
 /** AKS's answer to a second operation on a busy cluster (SUPPORT operationnotallowed.md). */
 export function operationNotAllowed(operationName: string): ArmError {
   return new ArmError(

@@ -24,9 +24,9 @@ import { checkTextDepth } from './jsonDepth.js';
 import { validatePathNames } from './names.js';
 import type { Principal } from './auth.js';
 import type { Lro } from './lro.js';
-import type { ArmResponse, HttpMethod, Provider, RequestContext, Route } from './provider.js';
+import type { ArmResponse, Conditions, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
-import { checkBody, parseJsonBody } from './schema.js';
+import { checkBody, parseJsonBody, type Schema } from './schema.js';
 import type { Store } from '../store/store.js';
 
 export interface PipelineRequest {
@@ -77,6 +77,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
         read: (route) => readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose),
         text: () => rawBody,
       },
+      conditions: conditionsOf(req.headers),
       requestId: req.requestId,
       baseUrl: req.baseUrl,
       principal,
@@ -95,12 +96,15 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   }
 }
 
+/** A route with the model of the request's api-version in place of a per-version one. */
+export type ModelledRoute = Omit<Route, 'body'> & { body?: Schema };
+
 /** A request body as its caller has it: text off the wire, or a value built in process. */
 export interface DispatchBody {
   /** The body's location, which NoRegisteredProviderFound names ('global' without one). */
   location(): string;
   /** Step 7: the body the route's handler gets, checked against its model; undefined when it takes none. */
-  read(route: Route): unknown;
+  read(route: ModelledRoute): unknown;
   /** The body's text, for routes that parse it themselves (Route.rawBody); undefined when there is none. */
   text(): string | undefined;
 }
@@ -126,6 +130,7 @@ export interface DispatchRequest extends DispatchCaller {
   query: URLSearchParams;
   apiVersion: string;
   body: DispatchBody;
+  conditions?: Conditions;
 }
 
 /**
@@ -148,7 +153,8 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
   checkApiVersionSupported(provider, route, req.apiVersion, req.loose, req.body.location);
 
   // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
-  const body = req.body.read(route);
+  const { body: model, ...rest } = route;
+  const body = req.body.read(typeof model === 'function' ? { ...rest, body: model(req.apiVersion) } : { ...rest, ...(model ? { body: model } : {}) });
 
   // 8. Handler.
   const rawBody = route.rawBody ? req.body.text() : undefined;
@@ -167,6 +173,7 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
     lro: req.lro,
     registry: req.registry,
     loose: req.loose,
+    ...(req.conditions ? { conditions: req.conditions } : {}),
   };
   return { route, response: route.handle(ctx) };
 }
@@ -181,6 +188,13 @@ export function errorResponse(armError: ArmError, headers: Record<string, string
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function conditionsOf(headers: IncomingHttpHeaders): Conditions | undefined {
+  const ifMatch = header(headers, 'if-match');
+  const ifNoneMatch = header(headers, 'if-none-match');
+  if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
+  return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
 }
 
 /** Ids clients send are echoed only if they look like ids (never reflect arbitrary header text). */
@@ -248,7 +262,7 @@ function locationForErrors(rawBody: string): string {
   }
 }
 
-function readBody(route: Route, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
+function readBody(route: ModelledRoute, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
   if (!route.body && !route.rawBody) return undefined;
   // Before any parser runs: routes that parse their own text (templates) are bounded too.
   checkTextDepth(rawBody);

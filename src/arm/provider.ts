@@ -37,6 +37,13 @@ export interface RequestContext {
   /** The routes of every provider, for handlers that call others in-process (deployments). */
   readonly registry: Registry;
   readonly loose: boolean;
+  /** The request's If-Match / If-None-Match headers, for providers with eTags. */
+  readonly conditions?: Conditions;
+}
+
+export interface Conditions {
+  ifMatch?: string;
+  ifNoneMatch?: string;
 }
 
 export interface Route {
@@ -50,8 +57,8 @@ export interface Route {
   apiVersions?: readonly string[] | 'any';
   /** The resource type named in api-version errors, e.g. managedClusters. */
   resourceType?: string;
-  /** The request-body model; a body on a route without one is ignored. */
-  body?: Schema;
+  /** The request-body model, or the model of each api-version; a body on a route without one is ignored. */
+  body?: Schema | ((apiVersion: string) => Schema);
   /** The body must be present (PUT of a resource). */
   bodyRequired?: boolean;
   /**

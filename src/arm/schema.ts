@@ -11,7 +11,9 @@ export type Schema =
   | { kind: 'object'; typeName: string; properties: Record<string, Schema> }
   | { kind: 'map'; values: Schema }
   | { kind: 'array'; items: Schema }
-  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'any' | 'tags' };
+  | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'any' | 'tags' }
+  /** A read-only member: clients send back what a GET gave them (az GETs, then PUTs), and ARM ignores it. */
+  | { kind: 'ignored' };
 
 /** Builders, so a model reads like the REST spec. */
 export const s = {
@@ -32,6 +34,7 @@ export const s = {
   any: (): Schema => ({ kind: 'any' }),
   /** A resource's tags: a map of strings within ARM's tag limits (src/arm/tags.ts). */
   tags: (): Schema => ({ kind: 'tags' }),
+  ignored: (): Schema => ({ kind: 'ignored' }),
 };
 
 const CLR_TYPE: Record<string, string> = {
@@ -61,6 +64,7 @@ function typeMatches(schema: Schema, value: unknown): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'any':
+    case 'ignored':
       return true;
   }
 }
@@ -105,6 +109,7 @@ function walk(schema: Schema, value: unknown, path: string, unknown: UnknownMemb
           unknown.push({ path: join(path, member), typeName: schema.typeName });
           continue;
         }
+        if (schema.properties[name]!.kind === 'ignored') continue;
         out[name] = walk(schema.properties[name]!, child, join(path, name), unknown);
       }
       return out;

@@ -44,6 +44,8 @@ export interface ClusterRecord {
   createdAt: string;
   /** Absent: Running. Stopped: the control plane and every pool are stopped (managedClusters/stop). */
   powerState?: PowerState;
+  /** A new opaque value on every write of the cluster (its pools' change with it); docs/aks-rules.md §3.7. */
+  eTag?: string;
 }
 
 export interface PoolRecord {
@@ -57,6 +59,8 @@ export interface PoolRecord {
   currentOrchestratorVersion: string;
   /** Absent: Running. Stopped: the pool has no nodes while its count is kept (a PUT with powerState, or the cluster's stop). */
   powerState?: PowerState;
+  /** A new opaque value on every write of the pool or its cluster. */
+  eTag?: string;
 }
 
 /** A cluster or pool record's power state: absent means Running. */

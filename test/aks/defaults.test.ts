@@ -29,7 +29,8 @@ describe('defaults', () => {
     assert.equal(azure.network.podCidr, undefined);
     const none = resolve('2022-11-01', { net: { networkPlugin: 'none' } });
     assert.equal(none.network.podCidr, undefined);
-    assert.equal(none.pools[0]!.maxPods, 110);
+    // Real BYO CNI clusters report 250 (docs/aks-rules.md §3.7); 110 was the kubelet's default, assumed before.
+    assert.equal(none.pools[0]!.maxPods, 250);
   });
 
   test('2026-04-01: plugin by Kubernetes version, maxSurge 10%, networkPolicy none, no dockerBridgeCidr', () => {

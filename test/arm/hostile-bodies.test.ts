@@ -127,7 +127,8 @@ describe('hostile request bodies', () => {
         `${group}/providers/Microsoft.ContainerService/managedClusters/deep64?api-version=${AKS}`,
         JSON.stringify(cluster({ aadProfile: JSON.parse(deep(62)) })),
       );
-      assert.notEqual(res.body?.error?.code, 'InvalidRequestContent', JSON.stringify(res.body));
+      // Not the depth error; aadProfile's members are typed, so the innermost 'a' may be refused as unknown.
+      assert.doesNotMatch(res.body?.error?.message ?? '', /MaxDepth/, JSON.stringify(res.body));
     });
   });
 
@@ -354,7 +355,8 @@ describe('hostile request bodies', () => {
 
     for (const sweep of sweeps) {
       test(sweep.what, async () => {
-        const schema = route(sweep.method, sweep.path).body!;
+        const model = route(sweep.method, sweep.path).body!;
+        const schema = typeof model === 'function' ? model(AKS) : model;
         const failures: string[] = [];
         for (const v of variants(schema, sweep.base)) {
           const url = await sweep.url();

@@ -69,7 +69,8 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   assert.equal(c.networkProfile.podCidr, null, '2022-11-01 returns no BYO CNI pod CIDR');
   assert.equal(c.networkProfile.serviceCidr, '10.0.0.0/16');
   assert.equal(c.networkProfile.dnsServiceIp, '10.0.0.10');
-  assert.equal(c.networkProfile.loadBalancerSku, 'standard');
+  // AKS reports the SKU as Azure names it (docs/aks-rules.md §3.7).
+  assert.equal(c.networkProfile.loadBalancerSku, 'Standard');
   assert.equal(c.agentPoolProfiles.length, 1);
   const pool = c.agentPoolProfiles[0];
   assert.equal(pool.name, 'nodepool1');
@@ -77,7 +78,7 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   assert.equal(pool.mode, 'System');
   assert.equal(pool.osDiskSizeGb, 128);
   assert.equal(pool.vmSize, 'Standard_DS2_v2');
-  assert.equal(pool.maxPods, 110);
+  assert.equal(pool.maxPods, 250, 'BYO CNI: what real clusters report (docs/aks-rules.md §3.7)');
   assert.equal(pool.orchestratorVersion, c.kubernetesVersion);
   assert.equal(pool.provisioningState, 'Succeeded');
   assert.equal(pool.vnetSubnetId, undefined, 'az drops a null vnetSubnetId');

@@ -91,7 +91,8 @@ describe('the real kubectl against an emulated AKS cluster', { skip }, () => {
       assert.match(described.stdout, /^\s+HolderIdentity:\s+aks-nodepool1-/m);
       assert.ok(described.stdout.includes(`KubeletNotReady              ${MESSAGE}`), described.stdout);
       assert.match(described.stdout, /^\s+InternalIP:\s+10\.224\.0\.4$/m);
-      assert.match(described.stdout, /^\s+pods:\s+110$/m);
+      // A BYO CNI pool's maxPods is 250, as real clusters report (docs/aks-rules.md §3.7).
+      assert.match(described.stdout, /^\s+pods:\s+250$/m);
       assert.doesNotMatch(described.stdout, /PodCIDR/);
 
       // Watch and wait in the background, then install the CNI.

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { bearer, https } from '../e2e/harness.js';
 import { withServer } from '../network/harness.js';
-import { aksClient, cluster, POLL } from './harness.js';
+import { aksClient, cluster, olderAksClient, POLL } from './harness.js';
 
 describe('managedClusters across api-versions', () => {
   test('an overlay cluster scaled, upgraded and given a pool through 2022-11-01 stays overlay', () =>
     withServer(async (env) => {
       const newer = aksClient(env.server, '2026-04-01');
-      const older = aksClient(env.server, '2022-11-01');
+      const older = olderAksClient(env.server, '2022-11-01');
       const created = await newer.managedClusters.beginCreateOrUpdateAndWait(
         'rg',
         'ov',
@@ -63,7 +63,7 @@ describe('managedClusters across api-versions', () => {
   test('a 2026-04-01 cluster with the defaulted plugin (overlay) takes a 2022-11-01 pool scale', () =>
     withServer(async (env) => {
       const newer = aksClient(env.server, '2026-04-01');
-      const older = aksClient(env.server, '2022-11-01');
+      const older = olderAksClient(env.server, '2022-11-01');
       const created = await newer.managedClusters.beginCreateOrUpdateAndWait('rg', 'dflt', cluster(undefined), POLL);
       assert.equal(created.networkProfile?.networkPlugin, 'azure');
       assert.equal(created.networkProfile?.networkPluginMode, 'overlay');
@@ -76,7 +76,7 @@ describe('managedClusters across api-versions', () => {
   test('a 2022-11-01 PUT still cannot change the plugin of an overlay cluster', () =>
     withServer(async (env) => {
       const newer = aksClient(env.server, '2026-04-01');
-      const older = aksClient(env.server, '2022-11-01');
+      const older = olderAksClient(env.server, '2022-11-01');
       await newer.managedClusters.beginCreateOrUpdateAndWait('rg', 'ov', cluster({ networkPlugin: 'azure', networkPluginMode: 'overlay' }), POLL);
       const mc = await older.managedClusters.get('rg', 'ov');
       mc.networkProfile!.networkPlugin = 'kubenet';

@@ -39,7 +39,7 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       assert.equal(created.networkProfile?.networkPlugin, 'none');
       assert.equal(created.nodeResourceGroup, MC);
       assert.equal(created.kubernetesVersion, '1.32.9');
-      assert.equal(created.agentPoolProfiles?.[0]?.maxPods, 110);
+      assert.equal(created.agentPoolProfiles?.[0]?.maxPods, 250); // real BYO CNI clusters report 250 (docs/aks-rules.md §3.7)
       assert.equal(created.id, `/subscriptions/${env.sub}/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1`);
       assert.deepEqual((await nicAddresses(env)).sort(), ['10.224.0.4', '10.224.0.5', '10.224.0.6']);
       const tables = [];

@@ -12,7 +12,7 @@ export const azureNodeSubnet: NetworkModel = {
   plugin: 'azure',
   label: 'Azure CNI (node subnet)',
   podCidr: 'ignored',
-  defaults: { maxPods: 30, maxPodsWithPodSubnet: 110 },
+  defaults: { maxPods: 30, maxPodsWithPodSubnet: 110, networkDataplane: 'azure' },
   rules: {
     ...AZURE_CNI_RULES,
     enables: ['N2', 'N11'],

@@ -11,7 +11,7 @@ export const azureOverlay: NetworkModel = {
   mode: 'overlay',
   label: 'Azure CNI Overlay',
   podCidr: 'per-node',
-  defaults: { podCidr: DEFAULT_POD_CIDR, maxPods: 250 },
+  defaults: { podCidr: DEFAULT_POD_CIDR, maxPods: 250, networkDataplane: 'azure' },
   rules: {
     ...AZURE_CNI_RULES,
     enables: ['C9b', 'N11', 'K3'],

@@ -9,8 +9,8 @@ export const byoCni: NetworkModel = {
   plugin: 'none',
   label: 'BYO CNI',
   podCidr: 'user',
-  // No documented maxPods default: the kubelet's 110.
-  defaults: { maxPods: 110 },
+  // Real BYO CNI clusters report maxPods 250, the per-node maximum (docs/aks-rules.md §3.7), not the kubelet's 110.
+  defaults: { maxPods: 250 },
   rules: {
     enables: ['N3', 'N4'],
     windowsPools: false,

@@ -69,6 +69,8 @@ export interface NetworkModel {
     readonly maxPods: number;
     /** maxPods of a pool with a pod subnet, where it differs. */
     readonly maxPodsWithPodSubnet?: number;
+    /** `networkDataplane` AKS reports when none is given, in the api-versions that have it (docs/aks-rules.md §3.7). */
+    readonly networkDataplane?: 'azure';
   };
   readonly rules: RuleHooks;
   /** Node address planning (aks/planner.ts, aks/capacity.ts). */

@@ -11,7 +11,8 @@ import { reconcile, removePool, resolvedWithPools } from './provisioner.js';
 import { NAMESPACE, POOL_TYPE, poolId, poolsOf, type ClusterRecord, type PoolRecord, type ProvisioningState } from '../../model/cluster-records.js';
 import { assertRunning, poolPowerAfterPut, powerStateIn } from './power-state.js';
 import { renderPool } from './render.js';
-import { agentPoolModel } from './schema.js';
+import { requestModel } from './schema.js';
+import { checkConditions, newETag } from './etags.js';
 import { sameId } from '../../ids/compare.js';
 
 const POOL_WRITE = 'Microsoft.ContainerService/managedClusters/agentPools/write';
@@ -46,6 +47,7 @@ function put(ctx: RequestContext) {
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => sameId(p.name, name));
   assertRunning(cluster, existing ? 'updating' : 'creating agent pool');
+  checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);
   const previous = resolvedWithPools(cluster, pools);
   const extra = { previous, poolName: name, identity: cluster.identity };
@@ -79,6 +81,7 @@ function put(ctx: RequestContext) {
     provisioningState: state,
     currentOrchestratorVersion: existing?.currentOrchestratorVersion ?? r.orchestratorVersion,
     ...(power.power === 'Stopped' ? { powerState: 'Stopped' as const } : {}),
+    eTag: newETag(),
   };
   return ctx.lro.begin(ctx, {
     kind: POOL_WRITE,
@@ -115,6 +118,7 @@ function remove(ctx: RequestContext) {
   assertIdle(cluster);
   assertRunning(cluster, 'deleting agent pool');
   const pool = requestedPool(ctx, cluster);
+  checkConditions(ctx, api(ctx), true, pool.eTag);
   const pools = poolsOf(ctx.store, cluster);
   validateOrThrow(ctx, cluster, specWith(ctx, cluster, pools, pool.name, pool.spec as AgentPoolProfile), 'pool-delete', { poolName: pool.name });
   return ctx.lro.begin(ctx, {
@@ -148,7 +152,7 @@ export const poolDeleteKind: OperationKind = {
 };
 
 export const agentPoolRoutes: Route[] = [
-  { method: 'PUT', path: POOL, resourceType: 'managedClusters/agentPools', body: agentPoolModel, bodyRequired: true, handle: put },
+  { method: 'PUT', path: POOL, resourceType: 'managedClusters/agentPools', body: requestModel('AgentPool'), bodyRequired: true, handle: put },
   {
     method: 'GET',
     path: POOL,

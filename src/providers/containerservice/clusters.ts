@@ -1,7 +1,7 @@
 // managedClusters: PUT (create or update, long-running), GET, LIST by group and subscription, DELETE.
 // Validation runs before anything is accepted (400 with every problem); the work runs as an operation.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { apiVersionProfile, type ApiVersionProfile } from '../../aks/api-versions.js';
+import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import { resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
 import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
@@ -17,7 +17,6 @@ import {
   nodeResourceGroupSameAsResourceGroup,
   operationNotAllowed,
   resourceNotFound,
-  unknownMembers,
   validationFailed,
 } from '../../arm/errors.js';
 import { findRegion } from '../../arm/locations.js';
@@ -40,7 +39,9 @@ import {
 } from '../../model/cluster-records.js';
 import { assertRunning } from './power-state.js';
 import { renderCluster } from './render.js';
-import { managedClusterModel } from './schema.js';
+import { requestModel } from './schema.js';
+import { profileFor } from './wire.js';
+import { checkConditions, newETag } from './etags.js';
 import { sameId } from '../../ids/compare.js';
 
 export const CLUSTER_WRITE = 'Microsoft.ContainerService/managedClusters/write';
@@ -50,7 +51,7 @@ const CLUSTER = '/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupNa
 
 export function api(ctx: RequestContext): ApiVersionProfile {
   // The front door has checked the version against the provider's list; loose mode may let others through.
-  return apiVersionProfile(ctx.apiVersion) ?? apiVersionProfile('2022-11-01')!;
+  return profileFor(ctx.apiVersion);
 }
 
 export function lookupCluster(store: Store, subscriptionId: string, group: string, name: string): ClusterRecord {
@@ -97,22 +98,6 @@ function requiredDnsPrefix(spec: ManagedClusterSpec): string {
     "The value of parameter dnsPrefix is invalid. Error details: DNS prefix '' is invalid. DNS prefix must contain between 1 and 54 characters. Please see https://aka.ms/aks-naming-rules for more details.. Please see https://aka.ms/aks-naming-rules for more details.",
     'dnsPrefix',
   );
-}
-
-/** Members of the body that the request's api-version does not have, as the strict check words them. */
-function checkVersionMembers(api: ApiVersionProfile, spec: ManagedClusterSpec, loose: boolean): void {
-  const net = spec.networkProfile ?? {};
-  const missing: Array<{ path: string; typeName: string }> = [];
-  if (!api.hasNetworkPluginMode) {
-    for (const m of ['networkPluginMode', 'networkDataplane']) {
-      if (net[m] !== undefined && net[m] !== null) missing.push({ path: `properties.networkProfile.${m}`, typeName: 'ContainerServiceNetworkProfile' });
-    }
-  }
-  if (!api.hasDockerBridgeCidr && net.dockerBridgeCidr != null) {
-    missing.push({ path: 'properties.networkProfile.dockerBridgeCidr', typeName: 'ContainerServiceNetworkProfile' });
-  }
-  if (missing.length > 0 && !loose) throw unknownMembers(missing);
-  for (const m of missing) delete net[m.path.split('.').pop()!];
 }
 
 /**
@@ -209,6 +194,7 @@ function newRecord(ctx: RequestContext, spec: ManagedClusterSpec, resolved: Reso
     identity: { type: 'SystemAssigned', principalId: randomUUID(), tenantId: ctx.identity.tenantId },
     kubeletIdentity: { clientId: randomUUID(), objectId: randomUUID() },
     createdAt: new Date().toISOString(),
+    eTag: newETag(),
   };
 }
 
@@ -224,6 +210,8 @@ function poolRecord(cluster: ClusterRecord, raw: AgentPoolProfile, resolved: Res
     provisioningState: previous ? 'Updating' : 'Creating',
     currentOrchestratorVersion: previous?.currentOrchestratorVersion ?? r.orchestratorVersion,
     ...(previous?.powerState ? { powerState: previous.powerState } : {}),
+    // A cluster write changes every pool's eTag (AKSDOCS use-etags).
+    eTag: newETag(),
   };
 }
 
@@ -267,12 +255,11 @@ function put(ctx: RequestContext) {
       'LocationNotAvailableForResourceType',
       `The provided location '${body.location}' is not available for resource type '${CLUSTER_TYPE}'.`,
     );
-  const profile = api(ctx);
   const spec = normalizeSpec(body.properties ?? {});
-  checkVersionMembers(profile, spec, ctx.loose);
   const sub = ctx.params['subscriptionId']!;
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
+  checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
 }
 
@@ -318,7 +305,7 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
   const upgrading = asked !== undefined && asked !== existing.resolved.kubernetesVersion;
   const resolved = validateOrThrow(ctx, existing, full, upgrading ? 'upgrade' : 'update', { previous, identity: existing.identity });
   if (upgrading) validateOrThrow(ctx, existing, full, 'update', { previous, identity: existing.identity });
-  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, ...(tags ? { tags } : {}) };
+  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, eTag: newETag(), ...(tags ? { tags } : {}) };
   const pools = (full.agentPoolProfiles ?? []).map((raw, i) =>
     poolRecord(
       cluster,
@@ -380,6 +367,7 @@ export const clusterWriteKind: OperationKind = {
 
 function remove(ctx: RequestContext) {
   const cluster = requestedCluster(ctx);
+  checkConditions(ctx, api(ctx), true, cluster.eTag);
   assertIdle(cluster);
   return ctx.lro.begin(ctx, {
     kind: CLUSTER_DELETE,
@@ -425,7 +413,7 @@ function list(ctx: RequestContext) {
 const CLUSTER_KEY = /\/providers\/Microsoft\.ContainerService\/managedClusters\/[^/]+$/i;
 
 export const clusterRoutes: Route[] = [
-  { method: 'PUT', path: CLUSTER, resourceType: 'managedClusters', body: managedClusterModel, bodyRequired: true, handle: put },
+  { method: 'PUT', path: CLUSTER, resourceType: 'managedClusters', body: requestModel('ManagedCluster'), bodyRequired: true, handle: put },
   { method: 'GET', path: CLUSTER, resourceType: 'managedClusters', handle: get },
   { method: 'DELETE', path: CLUSTER, resourceType: 'managedClusters', handle: remove },
   {

@@ -1,13 +1,17 @@
-// ARM response bodies, shaped by the api-version of the request: what a 2022 client sees lacks members
-// that came later (networkPluginMode), and keeps members that went away (dockerBridgeCidr).
+// ARM response bodies, shaped by the api-version of the request: each body is rendered with everything the
+// cluster has and the defaults AKS reports, then pruned to the members the version defines (wire.ts), so a 2022
+// client sees no networkPluginMode and a 2025 one no dockerBridgeCidr.
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import type { ResolvedPool } from '../../aks/defaults.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { onTheWire } from './wire.js';
 
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
 export const NODE_IMAGE_VERSION = 'AKSUbuntu-2204gen2containerd-202411.12.0';
+
+const LOAD_BALANCER_SKU: Record<string, string> = { standard: 'Standard', basic: 'Basic' };
 
 function clean<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -21,6 +25,13 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   // 'none' is not a value of the older enum: there, no policy is the absence of one.
   if (!api.networkPolicyNoneDefault && out.networkPolicy === 'none') delete out.networkPolicy;
   if (api.hasDockerBridgeCidr && out.dockerBridgeCidr === undefined) out.dockerBridgeCidr = '172.17.0.1/16';
+  // The dataplane AKS reports: cilium with the cilium policy, azure on Azure CNI (docs/aks-rules.md §3.7).
+  if (api.hasNetworkDataplane && out.networkDataplane === undefined) {
+    const dataplane = out.networkPolicy === 'cilium' ? 'cilium' : networkModelOf({ network })?.defaults.networkDataplane;
+    if (dataplane !== undefined) out.networkDataplane = dataplane;
+  }
+  // The SKU enum is lower case, but AKS reports the SKU as Azure names it: 'standard' reads back 'Standard'.
+  if (typeof out.loadBalancerSku === 'string') out.loadBalancerSku = LOAD_BALANCER_SKU[out.loadBalancerSku.toLowerCase()] ?? out.loadBalancerSku;
   if (networkModelOf({ network })?.podCidr === 'user' && !api.returnsPodCidrForNone) {
     // Before 2026-01-01 AKS did not return the pod CIDR of a BYO CNI cluster (CHANGELOG 2026-01-04).
     delete out.podCidr;
@@ -68,26 +79,31 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
     enableFIPS: spec['enableFIPS'] ?? false,
+    eTag: pool.eTag,
   });
 }
 
 export function renderPool(pool: PoolRecord, api: ApiVersionProfile): Record<string, unknown> {
-  return { id: pool.id, name: pool.name, type: POOL_TYPE, properties: renderPoolProperties(pool, api) };
+  return onTheWire(api, 'AgentPool', { id: pool.id, name: pool.name, type: POOL_TYPE, properties: renderPoolProperties(pool, api) });
 }
 
 export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVersionProfile): Record<string, unknown> {
   const spec = c.spec as Record<string, unknown>;
   const nodeRgId = `/subscriptions/${c.subscriptionId}/resourceGroups/${c.nodeResourceGroup}`;
-  const windows = spec['windowsProfile'] as Record<string, unknown> | undefined;
-  return clean({
+  const servicePrincipal = usesServicePrincipal(spec);
+  const body = clean({
     id: c.id,
     location: c.location,
     name: c.name,
     tags: c.tags,
     type: CLUSTER_TYPE,
     sku: { name: 'Base', tier: 'Free' },
-    identity: c.identity,
+    eTag: c.eTag,
+    // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
+    identity: servicePrincipal ? undefined : c.identity,
     properties: {
+      // What the request gave and the version keeps (upgradeSettings, autoScalerProfile, apiServerAccessProfile, …).
+      ...spec,
       provisioningState: c.provisioningState,
       powerState: { code: c.powerState ?? 'Running' },
       kubernetesVersion: (spec['kubernetesVersion'] as string | undefined) || c.resolved.kubernetesVersion,
@@ -96,9 +112,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       fqdn: c.fqdn,
       azurePortalFQDN: c.fqdn.replace('.hcp.', '.portal.hcp.'),
       agentPoolProfiles: pools.map((p) => ({ name: p.name, ...renderPoolProperties(p, api) })),
-      linuxProfile: spec['linuxProfile'],
-      windowsProfile: windows ? { ...windows, adminPassword: undefined } : undefined,
-      servicePrincipalProfile: { clientId: 'msi' },
+      servicePrincipalProfile: servicePrincipal ? spec['servicePrincipalProfile'] : { clientId: 'msi' },
       addonProfiles: spec['addonProfiles'] ?? {},
       nodeResourceGroup: c.nodeResourceGroup,
       enableRBAC: spec['enableRBAC'] ?? true,
@@ -114,13 +128,20 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       },
       disableLocalAccounts: spec['disableLocalAccounts'] ?? false,
       securityProfile: spec['securityProfile'] ?? {},
-      storageProfile: {
+      storageProfile: spec['storageProfile'] ?? {
         diskCSIDriver: { enabled: true },
         fileCSIDriver: { enabled: true },
         snapshotController: { enabled: true },
       },
-      oidcIssuerProfile: { enabled: false },
-      workloadAutoScalerProfile: {},
+      oidcIssuerProfile: spec['oidcIssuerProfile'] ?? { enabled: false },
+      workloadAutoScalerProfile: spec['workloadAutoScalerProfile'] ?? {},
     },
   });
+  return onTheWire(api, 'ManagedCluster', body);
+}
+
+/** A service principal other than the managed identity's placeholder 'msi' (docs/aks-rules.md §3.7). */
+function usesServicePrincipal(spec: Record<string, unknown>): boolean {
+  const clientId = (spec['servicePrincipalProfile'] as { clientId?: unknown } | undefined)?.clientId;
+  return typeof clientId === 'string' && clientId !== '' && clientId.toLowerCase() !== 'msi';
 }

@@ -1,194 +1,63 @@
-// Request-body models of managedClusters and agentPools: every member of the 2022-06-01 and 2022-11-01 specs
-// that az 2.45 and the SDKs send, plus the networking members of 2026-04-01. Members we don't model in depth
-// are `any`; members that exist only in some api-versions are checked against the version in versioned-members.ts.
+// Request-body models of managedClusters and agentPools, built from each api-version's generated schema
+// (src/aks/api-version-data.ts): a member the version does not define is an unknown member (refused in strict
+// mode, dropped with --loose), read-only members are accepted and ignored, as ARM does when az PUTs back what it
+// GOT. Types are checked as ARM's deserializer does; enums, patterns and bounds are the AKS rules' (src/aks/rules.ts),
+// whose errors and wording differ from a schema's.
+import { specIntegers, type VersionSchema, type WireMember } from '../../aks/api-version-data.js';
 import { s, type Schema } from '../../arm/schema.js';
+import { profileFor, shortName, type WireRoot } from './wire.js';
 
-const any = s.any;
-const str = s.string;
-const int = s.integer;
-const bool = s.boolean;
+function memberModel(schema: VersionSchema, owner: string, name: string, m: WireMember, memo: Map<string, Schema>): Schema {
+  if (m.ref !== undefined) return objectModel(schema, m.ref, memo);
+  if (m.type === 'array') return s.array(m.items ? memberModel(schema, owner, name, m.items, memo) : s.any());
+  if (typeof m.additionalProperties === 'object') {
+    const values = m.additionalProperties;
+    return name === 'tags' && values.type === 'string' ? s.tags() : s.map(memberModel(schema, owner, name, values, memo));
+  }
+  switch (m.type) {
+    case 'string':
+      return s.string();
+    case 'boolean':
+      return s.boolean();
+    case 'integer':
+      return s.integer();
+    case 'number':
+      return specIntegers().has(`${shortName(owner)}.${name}`) ? s.integer() : s.number();
+    default:
+      return s.any();
+  }
+}
 
-const upgradeSettings = s.object('AgentPoolUpgradeSettings', {
-  maxSurge: str(),
-  maxUnavailable: str(),
-  drainTimeoutInMinutes: int(),
-  nodeSoakDurationInMinutes: int(),
-  undrainableNodeBehavior: str(),
-});
+function objectModel(schema: VersionSchema, name: string, memo: Map<string, Schema>): Schema {
+  const known = memo.get(name);
+  if (known) return known;
+  const def = schema.definition(name);
+  if (!def) return s.any();
+  if (Object.keys(def.properties).length === 0 && typeof def.additionalProperties === 'object') {
+    return s.map(memberModel(schema, name, name, def.additionalProperties, memo));
+  }
+  const properties: Record<string, Schema> = {};
+  const model = s.object(shortName(name), properties);
+  // Set before the members are built: definitions may reach themselves (ErrorDetail.details).
+  memo.set(name, model);
+  for (const [member, m] of Object.entries(def.properties)) {
+    properties[member] = m.readOnly ? s.ignored() : memberModel(schema, name, member, m, memo);
+  }
+  return model;
+}
 
-const poolMembers: Record<string, Schema> = {
-  count: int(),
-  vmSize: str(),
-  osDiskSizeGB: int(),
-  osDiskType: str(),
-  kubeletDiskType: str(),
-  workloadRuntime: str(),
-  messageOfTheDay: str(),
-  vnetSubnetID: str(),
-  podSubnetID: str(),
-  podIPAllocationMode: str(),
-  maxPods: int(),
-  osType: str(),
-  osSKU: str(),
-  maxCount: int(),
-  minCount: int(),
-  enableAutoScaling: bool(),
-  scaleDownMode: str(),
-  type: str(),
-  mode: str(),
-  orchestratorVersion: str(),
-  currentOrchestratorVersion: str(),
-  nodeImageVersion: str(),
-  upgradeSettings,
-  provisioningState: str(),
-  powerState: any(),
-  availabilityZones: s.array(str()),
-  enableNodePublicIP: bool(),
-  enableCustomCATrust: bool(),
-  nodePublicIPPrefixID: str(),
-  scaleSetPriority: str(),
-  scaleSetEvictionPolicy: str(),
-  spotMaxPrice: s.number(),
-  tags: s.tags(),
-  nodeLabels: s.map(str()),
-  nodeTaints: s.array(str()),
-  nodeInitializationTaints: s.array(str()),
-  proximityPlacementGroupID: str(),
-  kubeletConfig: any(),
-  linuxOSConfig: any(),
-  enableEncryptionAtHost: bool(),
-  enableUltraSSD: bool(),
-  enableFIPS: bool(),
-  gpuInstanceProfile: str(),
-  gpuProfile: any(),
-  creationData: any(),
-  capacityReservationGroupID: str(),
-  hostGroupID: str(),
-  networkProfile: any(),
-  windowsProfile: any(),
-  securityProfile: any(),
-  artifactStreamingProfile: any(),
-  virtualMachinesProfile: any(),
-  virtualMachineNodesStatus: any(),
-  status: any(),
-  eTag: str(),
-};
+const models = new Map<string, Schema>();
 
-const agentPoolProfile = s.object('ManagedClusterAgentPoolProfile', { name: str(), ...poolMembers });
-
-const networkProfileModel = s.object('ContainerServiceNetworkProfile', {
-  networkPlugin: str(),
-  networkPluginMode: str(),
-  networkPolicy: str(),
-  networkMode: str(),
-  networkDataplane: str(),
-  podCidr: str(),
-  serviceCidr: str(),
-  dnsServiceIP: str(),
-  dockerBridgeCidr: str(),
-  outboundType: str(),
-  loadBalancerSku: str(),
-  loadBalancerProfile: any(),
-  natGatewayProfile: any(),
-  staticEgressGatewayProfile: any(),
-  podCidrs: s.array(str()),
-  serviceCidrs: s.array(str()),
-  ipFamilies: s.array(str()),
-  advancedNetworking: any(),
-  kubeProxyConfig: any(),
-  podLinkLocalAccess: str(),
-});
-
-const linuxProfile = s.object('ContainerServiceLinuxProfile', {
-  adminUsername: str(),
-  ssh: s.object('ContainerServiceSshConfiguration', {
-    publicKeys: s.array(s.object('ContainerServiceSshPublicKey', { keyData: str() })),
-  }),
-});
-
-const windowsProfile = s.object('ManagedClusterWindowsProfile', {
-  adminUsername: str(),
-  adminPassword: str(),
-  licenseType: str(),
-  enableCSIProxy: bool(),
-  gmsaProfile: any(),
-});
-
-const clusterProperties = s.object('ManagedClusterProperties', {
-  provisioningState: str(),
-  powerState: any(),
-  maxAgentPools: int(),
-  kubernetesVersion: str(),
-  currentKubernetesVersion: str(),
-  dnsPrefix: str(),
-  fqdnSubdomain: str(),
-  fqdn: str(),
-  privateFQDN: str(),
-  azurePortalFQDN: str(),
-  agentPoolProfiles: s.array(agentPoolProfile),
-  linuxProfile,
-  windowsProfile,
-  servicePrincipalProfile: s.object('ManagedClusterServicePrincipalProfile', { clientId: str(), secret: str() }),
-  addonProfiles: s.map(any()),
-  podIdentityProfile: any(),
-  oidcIssuerProfile: any(),
-  nodeResourceGroup: str(),
-  nodeResourceGroupProfile: any(),
-  enableRBAC: bool(),
-  enablePodSecurityPolicy: bool(),
-  enableNamespaceResources: bool(),
-  networkProfile: networkProfileModel,
-  aadProfile: any(),
-  autoUpgradeProfile: any(),
-  upgradeSettings: any(),
-  autoScalerProfile: any(),
-  apiServerAccessProfile: any(),
-  diskEncryptionSetID: str(),
-  identityProfile: any(),
-  privateLinkResources: any(),
-  disableLocalAccounts: bool(),
-  httpProxyConfig: any(),
-  securityProfile: any(),
-  storageProfile: any(),
-  ingressProfile: any(),
-  publicNetworkAccess: str(),
-  workloadAutoScalerProfile: any(),
-  azureMonitorProfile: any(),
-  serviceMeshProfile: any(),
-  metricsProfile: any(),
-  nodeProvisioningProfile: any(),
-  bootstrapProfile: any(),
-  aiToolchainOperatorProfile: any(),
-  supportPlan: str(),
-  resourceUID: str(),
-  status: any(),
-});
-
-export const managedClusterModel = s.object('ManagedCluster', {
-  id: str(),
-  name: str(),
-  type: str(),
-  location: str(),
-  tags: s.tags(),
-  sku: s.object('ManagedClusterSKU', { name: str(), tier: str() }),
-  identity: s.object('ManagedClusterIdentity', {
-    type: str(),
-    principalId: str(),
-    tenantId: str(),
-    userAssignedIdentities: s.map(any()),
-    delegatedResources: any(),
-  }),
-  extendedLocation: any(),
-  kind: str(),
-  eTag: str(),
-  systemData: any(),
-  properties: clusterProperties,
-});
-
-export const agentPoolModel = s.object('AgentPool', {
-  id: str(),
-  name: str(),
-  type: str(),
-  systemData: any(),
-  properties: s.object('ManagedClusterAgentPoolProfileProperties', poolMembers),
-});
+/** The request model of a root definition at one api-version (built once per version). */
+export function requestModel(root: WireRoot): (apiVersion: string) => Schema {
+  return (apiVersion) => {
+    const schema = profileFor(apiVersion).schema;
+    const key = `${schema.version}/${root}`;
+    let model = models.get(key);
+    if (!model) {
+      model = objectModel(schema, root, new Map());
+      models.set(key, model);
+    }
+    return model;
+  };
+}

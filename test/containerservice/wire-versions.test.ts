@@ -1,0 +1,166 @@
+// Every served managedClusters api-version family over raw HTTP (issue 14, Must show): a cluster created and read
+// back at the version answers with members its schema defines and no others (recursively), including the
+// read-only members AKS always returns; a member only a newer version defines is refused at an older one in
+// strict mode. A family is the versions whose definitions are the same in the generated data; the schema walk here
+// reads the data file itself, not the server's pruning.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { SUPPORTED_API_VERSIONS } from '../../src/aks/api-versions.js';
+import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
+import { arm, pathOf, waitForOperation } from '../arm/helpers.js';
+import { rawCluster } from './harness.js';
+
+interface Member {
+  ref?: string;
+  items?: Member;
+  additionalProperties?: Member | boolean;
+}
+interface Data {
+  versions: Record<string, { definitions: Record<string, string> }>;
+  definitions: Record<string, { properties: Record<string, Member>; additionalProperties?: Member | boolean }>;
+}
+
+const DATA = JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url)), 'utf8')) as Data;
+
+/** One served version per family: the versions whose definitions are the same. */
+function families(): Map<string, string[]> {
+  const byShape = new Map<string, string[]>();
+  for (const v of SUPPORTED_API_VERSIONS) {
+    const shape = JSON.stringify(DATA.versions[v]!.definitions);
+    byShape.set(shape, [...(byShape.get(shape) ?? []), v]);
+  }
+  return new Map([...byShape.values()].map((members) => [members[0]!, members]));
+}
+
+function definition(version: string, name: string) {
+  const stored = DATA.versions[version]!.definitions[name];
+  return stored === undefined ? undefined : DATA.definitions[stored];
+}
+
+/** Every path in value that the version's definition does not have. */
+function undefinedMembers(version: string, defName: string, value: unknown, path: string, out: string[]): string[] {
+  const def = definition(version, defName);
+  if (!def || value === null || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [name, v] of Object.entries(value)) {
+    const m = def.properties[name] ?? (Object.keys(def.properties).length === 0 ? (def.additionalProperties as Member | undefined) : undefined);
+    if (!m) {
+      out.push(`${path}${name}`);
+      continue;
+    }
+    memberCheck(version, m, v, `${path}${name}`, out);
+  }
+  return out;
+}
+
+function memberCheck(version: string, m: Member, v: unknown, path: string, out: string[]): void {
+  if (v === null || typeof v !== 'object') return;
+  if (m.ref) undefinedMembers(version, m.ref, v, `${path}.`, out);
+  else if (Array.isArray(v) && m.items) v.forEach((item, i) => memberCheck(version, m.items!, item, `${path}[${i}]`, out));
+  else if (typeof m.additionalProperties === 'object')
+    for (const [k, x] of Object.entries(v)) memberCheck(version, m.additionalProperties, x, `${path}.${k}`, out);
+}
+
+/** Read-only members AKS returns on every cluster, as [definition, member, path in the response]. */
+const ALWAYS: Array<[string, string, (body: any) => unknown]> = [
+  ['ManagedCluster', 'id', (b) => b.id],
+  ['ManagedCluster', 'name', (b) => b.name],
+  ['ManagedCluster', 'type', (b) => b.type],
+  ['ManagedCluster', 'eTag', (b) => b.eTag],
+  ['ManagedClusterProperties', 'provisioningState', (b) => b.properties.provisioningState],
+  ['ManagedClusterProperties', 'powerState', (b) => b.properties.powerState],
+  ['ManagedClusterProperties', 'fqdn', (b) => b.properties.fqdn],
+  ['ManagedClusterProperties', 'azurePortalFQDN', (b) => b.properties.azurePortalFQDN],
+  ['ManagedClusterProperties', 'currentKubernetesVersion', (b) => b.properties.currentKubernetesVersion],
+  ['ManagedClusterProperties', 'maxAgentPools', (b) => b.properties.maxAgentPools],
+  ['ManagedClusterProperties', 'identityProfile', (b) => b.properties.identityProfile],
+  ['ManagedClusterAgentPoolProfile', 'provisioningState', (b) => b.properties.agentPoolProfiles[0].provisioningState],
+  ['ManagedClusterAgentPoolProfile', 'nodeImageVersion', (b) => b.properties.agentPoolProfiles[0].nodeImageVersion],
+  ['ManagedClusterAgentPoolProfile', 'eTag', (b) => b.properties.agentPoolProfiles[0].eTag],
+];
+
+const NEWEST = SUPPORTED_API_VERSIONS.filter((v) => !v.endsWith('-preview')).at(-1)!;
+
+describe('managedClusters at every served api-version family: the members of its schema, and no others', () => {
+  let home: string;
+  let server: TestServer;
+  let group: string;
+
+  before(async () => {
+    home = tempHome();
+    server = await startTestServer({ home });
+    group = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/rg`;
+    assert.equal((await arm(server, 'PUT', `${group}?api-version=2021-04-01`, { body: { location: 'eastus' } })).status, 201);
+  });
+  after(async () => {
+    await server.close();
+    removeHome(home);
+  });
+
+  let n = 0;
+  for (const [version, members] of families()) {
+    test(`${version} (${members.length === 1 ? 'alone' : `with ${members.slice(1).join(', ')}`})`, async () => {
+      const name = `c${++n}`;
+      const url = `${group}/providers/Microsoft.ContainerService/managedClusters/${name}?api-version=${version}`;
+      const body = rawCluster(name, { autoScalerProfile: { 'scan-interval': '20s' } });
+      const put = await arm(server, 'PUT', url, { body });
+      assert.equal(put.status, 201, JSON.stringify(put.body));
+      assert.deepEqual(undefinedMembers(version, 'ManagedCluster', put.body, '', []), [], 'the PUT answer');
+      const op = await waitForOperation(server, pathOf(put.headers['azure-asyncoperation']));
+      assert.equal(op.status, 'Succeeded');
+
+      const got = await arm(server, 'GET', url);
+      assert.equal(got.status, 200);
+      assert.deepEqual(undefinedMembers(version, 'ManagedCluster', got.body, '', []), [], 'the GET answer');
+      for (const [def, member, read] of ALWAYS) {
+        if (definition(version, def)?.properties[member]) assert.notEqual(read(got.body), undefined, `${def}.${member}`);
+      }
+      // The profile the request gave is kept, where the version defines it.
+      assert.equal(got.body.properties.autoScalerProfile['scan-interval'], '20s');
+
+      const pool = await arm(server, 'GET', `${url.replace('?', '/agentPools/nodepool1?')}`);
+      assert.equal(pool.status, 200);
+      assert.deepEqual(undefinedMembers(version, 'AgentPool', pool.body, '', []), [], 'the agentPools GET answer');
+      const pools = await arm(server, 'GET', `${url.replace('?', '/agentPools?')}`);
+      for (const p of pools.body.value) assert.deepEqual(undefinedMembers(version, 'AgentPool', p, '', []), [], 'the agentPools list');
+
+      // A member of the newest stable version this one lacks is refused in strict mode, as the unknown member it is.
+      const newer = Object.keys(definition(NEWEST, 'ManagedClusterProperties')!.properties).find(
+        (m) => !definition(version, 'ManagedClusterProperties')!.properties[m],
+      );
+      if (newer !== undefined) {
+        const refused = await arm(server, 'PUT', url, { body: { ...body, properties: { ...body.properties, [newer]: {} } } });
+        assert.equal(refused.status, 400, JSON.stringify(refused.body));
+        assert.equal(refused.body.error.code, 'InvalidRequestContent');
+        assert.equal(refused.body.error.target, `properties.${newer}`);
+      }
+    });
+  }
+
+  test('defaults as AKS reports them (2025-10-01): Standard SKU, the dataplane of Azure CNI, no identity for a service principal, no secrets', async () => {
+    const url = (name: string) => `${group}/providers/Microsoft.ContainerService/managedClusters/${name}?api-version=2025-10-01`;
+    const create = async (name: string, body: ReturnType<typeof rawCluster>) => {
+      const put = await arm(server, 'PUT', url(name), { body });
+      assert.equal(put.status, 201, JSON.stringify(put.body));
+      assert.equal((await waitForOperation(server, pathOf(put.headers['azure-asyncoperation']))).status, 'Succeeded');
+      return (await arm(server, 'GET', url(name))).body;
+    };
+    const { identity: _none, ...spBody } = rawCluster('sp', {
+      servicePrincipalProfile: { clientId: '00000000-0000-4000-8000-00000000abcd', secret: 's3cret' },
+      networkProfile: { networkPlugin: 'kubenet', loadBalancerSku: 'standard' },
+    });
+    const sp = await create('sp', spBody as ReturnType<typeof rawCluster>);
+    assert.equal(sp.identity, undefined);
+    assert.deepEqual(sp.properties.servicePrincipalProfile, { clientId: '00000000-0000-4000-8000-00000000abcd' });
+    assert.equal(sp.properties.networkProfile.loadBalancerSku, 'Standard');
+    assert.equal(sp.properties.networkProfile.networkDataplane, undefined, 'kubenet has no dataplane member');
+    const overlay = await create('ov', rawCluster('ov', { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' } }));
+    assert.equal(overlay.identity.type, 'SystemAssigned');
+    assert.deepEqual(overlay.properties.servicePrincipalProfile, { clientId: 'msi' });
+    assert.equal(overlay.properties.networkProfile.networkDataplane, 'azure');
+    assert.equal(overlay.properties.networkProfile.networkPolicy, 'none');
+    const byo = await create('byo', rawCluster('byo', { networkProfile: { networkPlugin: 'none' } }));
+    assert.equal(byo.properties.agentPoolProfiles[0].maxPods, 250);
+  });
+});
