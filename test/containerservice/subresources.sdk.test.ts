@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { ContainerServiceClient } from '@azure/arm-containerservice';
 import { bearer, https, startTestServer } from '../e2e/harness.js';
 import { networkClient, restError, withServer, type Env } from '../network/harness.js';
-import { aksClient, cluster, POLL } from './harness.js';
+import { aksClient, cluster, olderAksClient, POLL } from './harness.js';
 import { nodesOf, type ClusterRecord } from '../../src/model/cluster-records.js';
 
 function clusterPath(env: Env, name: string): string {
@@ -79,7 +79,9 @@ describe('cluster stop and start', () => {
       assert.equal(again.statusCode, 409);
       assert.equal(again.code, 'OperationNotAllowed');
       assert.equal(again.message, 'managed cluster is in Provisioning State(Succeeded) and Power State(Stopped), stopping cannot be performed');
-      const update = await restError(aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', { ...stopped, tags: { a: 'b' } }, POLL));
+      // Sending the GET body back: at 2022-11-01 from the package major of that era (24.x's serializer adds
+      // loadBalancerProfile.backendPoolType, which 2022-11-01 does not define and strict mode refuses).
+      const update = await restError(olderAksClient(env.server).managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', { ...stopped, tags: { a: 'b' } }, POLL));
       assert.equal(update.statusCode, 409);
       assert.match(update.message, /Power State\(Stopped\), updating cannot be performed/);
       const addPool = await restError(

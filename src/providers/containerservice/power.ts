@@ -9,6 +9,7 @@ import { NAMESPACE, poolsOf, powerStateOf, type ClusterRecord, type PowerState }
 import { writableResourceGroup } from '../resources/resourceGroups.js';
 import { assertIdle, requestedCluster, settle } from './clusters.js';
 import { reconcile } from './provisioner.js';
+import { newETag } from './etags.js';
 
 const CLUSTER_POWER = 'Microsoft.ContainerService/managedClusters/power';
 
@@ -46,9 +47,10 @@ export const clusterPowerKind: OperationKind = {
     const cluster = store.get<ClusterRecord>(op.resourceId);
     if (!cluster) return;
     const power = (op.input as { power: PowerState }).power;
-    const updated = withPower(cluster, power);
+    // A power change is a write: new eTags on the cluster and its pools (docs/aks-rules.md §3.7).
+    const updated = { ...withPower(cluster, power), eTag: newETag() };
     store.put(cluster.id, updated);
-    for (const pool of poolsOf(store, cluster)) store.put(pool.id, withPower(pool, power));
+    for (const pool of poolsOf(store, cluster)) store.put(pool.id, { ...withPower(pool, power), eTag: newETag() });
     reconcile(store, updated);
     settle(store, cluster.id, 'Succeeded');
   },

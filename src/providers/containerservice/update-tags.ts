@@ -1,5 +1,6 @@
 // PATCH managedClusters/{n} (ManagedClusters_UpdateTags, body TagsObject): the tags replace the cluster's,
 // long-running as the spec declares it (200 with the cluster Updating, then Azure-AsyncOperation).
+import { newETag } from './etags.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import { NAMESPACE, poolsOf } from '../../model/cluster-records.js';
 import { tagsObjectModel } from '../network/updateTags.js';
@@ -14,7 +15,7 @@ function updateTags(ctx: RequestContext) {
   assertIdle(cluster);
   const { tags: _old, ...rest } = cluster;
   const tags = (ctx.body as { tags?: Record<string, string> } | undefined)?.tags;
-  const updated = { ...rest, ...(tags ? { tags } : {}), provisioningState: 'Updating' as const };
+  const updated = { ...rest, ...(tags ? { tags } : {}), provisioningState: 'Updating' as const, eTag: newETag() };
   return ctx.lro.begin(ctx, {
     kind: CLUSTER_WRITE,
     namespace: NAMESPACE,
