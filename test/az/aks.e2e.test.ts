@@ -70,7 +70,7 @@ test('the seed, verbatim: group create, then aks create --network-plugin none --
   assert.equal(c.networkProfile.serviceCidr, '10.0.0.0/16');
   assert.equal(c.networkProfile.dnsServiceIp, '10.0.0.10');
   // AKS reports the SKU as Azure names it (docs/aks-rules.md §3.7).
-  assert.equal(c.networkProfile.loadBalancerSku, 'Standard');
+  assert.equal(c.networkProfile.loadBalancerSku, 'standard');
   assert.equal(c.agentPoolProfiles.length, 1);
   const pool = c.agentPoolProfiles[0];
   assert.equal(pool.name, 'nodepool1');

@@ -148,12 +148,12 @@ describe('managedClusters at every served api-version family: the members of its
     };
     const { identity: _none, ...spBody } = rawCluster('sp', {
       servicePrincipalProfile: { clientId: '00000000-0000-4000-8000-00000000abcd', secret: 's3cret' },
-      networkProfile: { networkPlugin: 'kubenet', loadBalancerSku: 'standard' },
+      networkProfile: { networkPlugin: 'kubenet', loadBalancerSku: 'Standard' },
     });
     const sp = await create('sp', spBody as ReturnType<typeof rawCluster>);
     assert.equal(sp.identity, undefined);
     assert.deepEqual(sp.properties.servicePrincipalProfile, { clientId: '00000000-0000-4000-8000-00000000abcd' });
-    assert.equal(sp.properties.networkProfile.loadBalancerSku, 'Standard');
+    assert.equal(sp.properties.networkProfile.loadBalancerSku, 'standard', 'the enum value, whatever case was sent');
     assert.equal(sp.properties.networkProfile.networkDataplane, undefined, 'kubenet has no dataplane member');
     const overlay = await create('ov', rawCluster('ov', { networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' } }));
     assert.equal(overlay.identity.type, 'SystemAssigned');

@@ -11,7 +11,7 @@ import { onTheWire } from './wire.js';
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
 export const NODE_IMAGE_VERSION = 'AKSUbuntu-2204gen2containerd-202411.12.0';
 
-const LOAD_BALANCER_SKU: Record<string, string> = { standard: 'Standard', basic: 'Basic' };
+const LOAD_BALANCER_SKUS = new Set(['standard', 'basic']);
 
 function clean<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -30,8 +30,10 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
     const dataplane = out.networkPolicy === 'cilium' ? 'cilium' : networkModelOf({ network })?.defaults.networkDataplane;
     if (dataplane !== undefined) out.networkDataplane = dataplane;
   }
-  // The SKU enum is lower case, but AKS reports the SKU as Azure names it: 'standard' reads back 'Standard'.
-  if (typeof out.loadBalancerSku === 'string') out.loadBalancerSku = LOAD_BALANCER_SKU[out.loadBalancerSku.toLowerCase()] ?? out.loadBalancerSku;
+  // AKS answers with the spec's lower-case enum value whatever case was sent ('Standard' reads back 'standard';
+  // docs/aks-rules.md §3.7).
+  if (typeof out.loadBalancerSku === 'string' && LOAD_BALANCER_SKUS.has(out.loadBalancerSku.toLowerCase()))
+    out.loadBalancerSku = out.loadBalancerSku.toLowerCase();
   if (networkModelOf({ network })?.podCidr === 'user' && !api.returnsPodCidrForNone) {
     // Before 2026-01-01 AKS did not return the pod CIDR of a BYO CNI cluster (CHANGELOG 2026-01-04).
     delete out.podCidr;
