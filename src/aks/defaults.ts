@@ -19,7 +19,27 @@ export const DEFAULTS = {
   managedVnetCidr: '10.224.0.0/12',
   managedSubnetCidr: '10.224.0.0/16',
   managedSubnetName: 'aks-subnet',
+  /** Dual-stack (docs/aks-rules.md §9.2): the IPv6 pod and service ranges AKS fills when none are given. */
+  podCidrIPv6: 'fd12:3456:789a::/64',
+  serviceCidrIPv6: 'fd12:3456:789a:1::/108',
+  /** The IPv6 address space of the managed VNet and subnet of a dual-stack cluster (ours, docs/aks-rules.md §9.2). */
+  managedVnetCidrIPv6: 'fd00:aaaa::/48',
+  managedSubnetCidrIPv6: 'fd00:aaaa::/64',
 } as const;
+
+/** The IP families' wire spellings; the enum is modelAsString and az sends them lower-case (docs/aks-rules.md §9.1). */
+export const IP_FAMILIES = ['IPv4', 'IPv6'] as const;
+
+/** A family as the spec spells it, whatever the case; an unknown value stays as given for D1 to report. */
+export function canonicalIpFamily(value: unknown): string {
+  const text = String(value);
+  return IP_FAMILIES.find((f) => f.toLowerCase() === text.toLowerCase()) ?? text;
+}
+
+/** True when the resolved cluster runs both stacks. */
+export function isDualStack(network: Pick<NetworkProfile, 'ipFamilies'>): boolean {
+  return network.ipFamilies?.includes('IPv6') === true && network.ipFamilies.includes('IPv4');
+}
 
 /** Default maxPods by network model (docs/aks-rules.md §2.4 M2); an unknown plugin gets the kubelet's 110. */
 function defaultMaxPods(model: NetworkModel | undefined, podSubnetID?: string): number {
@@ -64,8 +84,11 @@ const DEFAULT_MODEL: Record<ApiVersionProfile['pluginDefault'], (k8sVersion: str
 export function resolveNetworkProfile(raw: NetworkProfile | undefined, profile: ApiVersionProfile, k8sVersion: string): ResolvedCluster['network'] {
   const given = { ...(raw ?? {}) };
   // The single-valued fields win; the list forms are filled from them (what AKS returns), or seed them when alone.
-  if (given.podCidr === undefined && given.podCidrs?.length === 1) given.podCidr = given.podCidrs[0];
-  if (given.serviceCidr === undefined && given.serviceCidrs?.length === 1) given.serviceCidr = given.serviceCidrs[0];
+  // The first entry of a list is its IPv4 range (D3 checks the order), so it seeds the single-valued field.
+  if (given.podCidr === undefined && given.podCidrs?.length) given.podCidr = given.podCidrs[0];
+  if (given.serviceCidr === undefined && given.serviceCidrs?.length) given.serviceCidr = given.serviceCidrs[0];
+  // An empty list is what az sends for `--ip-families ""`: no families given.
+  const families = Array.isArray(given.ipFamilies) && given.ipFamilies.length > 0 ? given.ipFamilies.map(canonicalIpFamily) : ['IPv4'];
   // Mixed-case plugin names are accepted (CHANGELOG 2026-07-17); we fold case for every version.
   if (typeof given.networkPlugin === 'string') given.networkPlugin = given.networkPlugin.toLowerCase();
   if (typeof given.networkPluginMode === 'string') given.networkPluginMode = given.networkPluginMode.toLowerCase();
@@ -91,10 +114,28 @@ export function resolveNetworkProfile(raw: NetworkProfile | undefined, profile: 
   if (defaultPodCidr !== undefined && net.podCidr === undefined) net.podCidr = defaultPodCidr;
   if (profile.hasDockerBridgeCidr && net.dockerBridgeCidr === undefined) net.dockerBridgeCidr = DEFAULTS.dockerBridgeCidr;
   if (profile.networkPolicyNoneDefault && net.networkPolicy === undefined) net.networkPolicy = 'none';
-  if (net.podCidr !== undefined) net.podCidrs = [net.podCidr];
-  net.serviceCidrs = [net.serviceCidr];
-  net.ipFamilies = given.ipFamilies ?? ['IPv4'];
+  net.ipFamilies = families;
+  const dual = isDualStack(net);
+  // Dual-stack: the second range of each list is the IPv6 one, AKS's default when only IPv4 was given (docs/aks-rules.md §9.2).
+  // A BYO CNI cluster gets no pod range made up: its pod CIDRs are the user's, recorded as given.
+  const podV6 = given.podCidrs?.[1] ?? (defaultPodCidr !== undefined ? DEFAULTS.podCidrIPv6 : undefined);
+  if (net.podCidr !== undefined) net.podCidrs = dual && podV6 !== undefined ? [net.podCidr, podV6] : [net.podCidr];
+  net.serviceCidrs = dual ? [net.serviceCidr, given.serviceCidrs?.[1] ?? DEFAULTS.serviceCidrIPv6] : [net.serviceCidr];
+  if (dual && given['loadBalancerProfile'] !== undefined) net['loadBalancerProfile'] = withIPv6OutboundIps(given['loadBalancerProfile']);
   return net;
+}
+
+/**
+ * A dual-stack cluster's managed outbound IPs get one IPv6 address by default ("0 for single-stack and 1 for
+ * dual-stack", managedOutboundIPs.countIPv6 in the spec; docs/aks-rules.md §9.2). Only a profile the user gave is completed here:
+ * without one, the response's default profile (render.ts) adds countIPv6.
+ */
+function withIPv6OutboundIps(profile: unknown): unknown {
+  if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) return profile;
+  const p = profile as Record<string, unknown>;
+  const ips = p['managedOutboundIPs'];
+  if (typeof ips !== 'object' || ips === null || Array.isArray(ips) || 'countIPv6' in ips) return profile;
+  return { ...p, managedOutboundIPs: { ...ips, countIPv6: 1 } };
 }
 
 export function resolvePool(

@@ -52,20 +52,28 @@ export interface NetworkEnvironment {
   managedSubnet?: SubnetInfo;
 }
 
-export function managedSubnet(env: NetworkEnvironment): SubnetInfo {
+/** The managed VNet's address space and subnet prefixes; a dual-stack cluster's has an IPv6 range too (docs/aks-rules.md §9.3). */
+export function managedPrefixes(dualStack: boolean): { vnet: string[]; subnet: string[] } {
+  return dualStack
+    ? { vnet: [DEFAULTS.managedVnetCidr, DEFAULTS.managedVnetCidrIPv6], subnet: [DEFAULTS.managedSubnetCidr, DEFAULTS.managedSubnetCidrIPv6] }
+    : { vnet: [DEFAULTS.managedVnetCidr], subnet: [DEFAULTS.managedSubnetCidr] };
+}
+
+export function managedSubnet(env: NetworkEnvironment, dualStack = false): SubnetInfo {
   if (env.managedSubnet) return env.managedSubnet;
   const vnetId = 'managed:aks-vnet';
   const subnetId = `${vnetId}/subnets/${DEFAULTS.managedSubnetName}`;
+  const prefixes = managedPrefixes(dualStack);
   return {
     id: subnetId,
     name: DEFAULTS.managedSubnetName,
-    addressPrefixes: [DEFAULTS.managedSubnetCidr],
+    addressPrefixes: prefixes.subnet,
     managed: true,
     vnet: {
       id: vnetId,
       name: 'aks-vnet',
-      addressSpace: [DEFAULTS.managedVnetCidr],
-      subnets: [{ id: subnetId, name: DEFAULTS.managedSubnetName, addressPrefixes: [DEFAULTS.managedSubnetCidr] }],
+      addressSpace: prefixes.vnet,
+      subnets: [{ id: subnetId, name: DEFAULTS.managedSubnetName, addressPrefixes: prefixes.subnet }],
     },
   };
 }

@@ -2,7 +2,7 @@
 // addresses for one cluster on one subnet. Pure: no server, no store.
 import { apiVersionProfile } from './api-versions.js';
 import { summarizeCapacity, type CapacitySummary } from './capacity.js';
-import { sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
+import { canonicalIpFamily, isDualStack, sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
 import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { clusterDigits } from './naming.js';
 import { parseCidrField } from './parsed-network.js';
@@ -16,7 +16,7 @@ export interface PlanInput {
   networkProfile: NetworkProfile;
   agentPoolProfiles: AgentPoolProfile[];
   windowsProfile?: { adminUsername?: string };
-  /** Node subnet; default the managed 10.224.0.0/16. */
+  /** Node subnet; default the managed 10.224.0.0/16. A dual-stack subnet is "IPv4,IPv6" (comma-separated). */
   subnetCidr?: string;
   subnetName?: string;
   /** VNet address space; default the managed 10.224.0.0/12, or the subnet itself when only the subnet is given. */
@@ -60,14 +60,17 @@ export class PlanInputError extends Error {
 function planEnvironment(input: PlanInput): { env: NetworkEnvironment; subnet: SubnetInfo } {
   const name = input.subnetName ?? 'aks-subnet';
   if (input.subnetCidr === undefined && input.vnetCidr === undefined) {
-    const subnet = managedSubnet({ subnets: {} });
+    const subnet = managedSubnet({ subnets: {} }, isDualStack({ ipFamilies: (input.networkProfile.ipFamilies ?? []).map(canonicalIpFamily) }));
     return { env: { subnets: {}, managedSubnet: subnet }, subnet };
   }
-  const subnetCidr = input.subnetCidr ?? input.vnetCidr!;
-  const vnetCidr = input.vnetCidr ?? subnetCidr;
-  const v = parseCidrField(vnetCidr).value;
-  const s = parseCidrField(subnetCidr).value;
-  if (v && s && !v.containsCidr(s)) {
+  const subnetPrefixes = (input.subnetCidr ?? input.vnetCidr!).split(',');
+  const vnetPrefixes = input.vnetCidr?.split(',') ?? subnetPrefixes;
+  const vs = vnetPrefixes.map((p) => parseCidrField(p).value);
+  const outside = subnetPrefixes.some((p) => {
+    const s = parseCidrField(p).value;
+    return s !== undefined && vs.every((v) => v !== undefined) && !vs.some((v) => v!.containsCidr(s));
+  });
+  if (outside) {
     throw new PlanInputError({
       code: 'NetcfgSubnetRangeOutsideVnet',
       message: `Subnet '${name}' is not valid because its IP address range is outside the IP address range of virtual network 'aks-vnet'.`,
@@ -79,10 +82,10 @@ function planEnvironment(input: PlanInput): { env: NetworkEnvironment; subnet: S
   const subnet: SubnetInfo = {
     id: `${vnetId}/subnets/${name}`,
     name,
-    addressPrefixes: [subnetCidr],
-    vnet: { id: vnetId, name: 'aks-vnet', addressSpace: [vnetCidr], subnets: [] },
+    addressPrefixes: subnetPrefixes,
+    vnet: { id: vnetId, name: 'aks-vnet', addressSpace: vnetPrefixes, subnets: [] },
   };
-  subnet.vnet.subnets.push({ id: subnet.id, name, addressPrefixes: [subnetCidr] });
+  subnet.vnet.subnets.push({ id: subnet.id, name, addressPrefixes: subnetPrefixes });
   // Pools of a plan all use this subnet: present it as a BYO subnet the pools point at.
   return { env: { subnets: { [subnet.id.toLowerCase()]: subnet } }, subnet };
 }

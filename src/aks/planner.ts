@@ -5,11 +5,11 @@
 import { CidrSet } from '../net/cidrset.js';
 import { Cidr, IpAddress } from '../net/ip.js';
 import { SubnetAllocator } from '../net/subnet-allocator.js';
-import type { ResolvedCluster, ResolvedPool } from './defaults.js';
+import { isDualStack, type ResolvedCluster, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { instanceIdOf, nodeName } from './naming.js';
-import { subnetCidr } from './parsed-network.js';
-import { ipsPerNode, NODE_POD_CIDR_MASK, type NetworkModel } from './network-models/index.js';
+import { subnetCidr, subnetCidrIPv6 } from './parsed-network.js';
+import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_MASK_IPV6, type NetworkModel } from './network-models/index.js';
 import { formatMessage, ruleById } from './rules.js';
 import type { Problem } from './types.js';
 
@@ -22,6 +22,10 @@ export interface PlannedNode {
   podCidr?: string;
   /** Azure CNI node subnet: the maxPods secondary addresses on the node's NIC. */
   secondaryIps?: string[];
+  /** Dual-stack: the node's IPv6 address, from its subnet's IPv6 prefix (docs/aks-rules.md §9.4). */
+  ipv6?: string;
+  /** Dual-stack kubenet and overlay: the node's /80 of the IPv6 pod CIDR (node.spec.podCIDRs[1]). */
+  podCidrIPv6?: string;
 }
 
 export interface PlannedRoute {
@@ -50,11 +54,11 @@ export interface AddressPool {
 
 export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr) => AddressPool;
 
-/** Fresh allocators per subnet, for plans that own their subnets (aksemu plan, tests). */
+/** Fresh allocators per subnet and family, for plans that own their subnets (aksemu plan, tests). */
 export function privateAllocators(): AllocatorSource {
   const byId = new Map<string, SubnetAllocator>();
   return (subnet, cidr) => {
-    const key = subnet.id.toLowerCase();
+    const key = `${subnet.id.toLowerCase()} ${cidr.family}`;
     let a = byId.get(key);
     if (!a) byId.set(key, (a = new SubnetAllocator(cidr)));
     return a;
@@ -70,6 +74,9 @@ export class IpPlanner {
   private readonly nodes = new Map<string, PlannedNode>();
   private readonly nextInstance = new Map<string, number>();
   private readonly podCidrs?: CidrSet;
+  /** Dual-stack: the IPv6 pod CIDR's /80s, and whether nodes take an IPv6 address at all. */
+  private readonly podCidrsIPv6?: CidrSet;
+  private readonly dualStack: boolean;
 
   constructor(
     private readonly cluster: ResolvedCluster,
@@ -80,6 +87,9 @@ export class IpPlanner {
   ) {
     const pod = cluster.network.podCidr;
     if (model.nodes.carvesPodCidr && pod) this.podCidrs = new CidrSet(Cidr.parse(pod), NODE_POD_CIDR_MASK);
+    this.dualStack = isDualStack(cluster.network) && model.dualStack !== undefined;
+    const podV6 = cluster.network.podCidrs?.[1];
+    if (this.dualStack && model.nodes.carvesPodCidr && podV6) this.podCidrsIPv6 = new CidrSet(Cidr.parse(podV6), NODE_POD_CIDR_MASK_IPV6);
   }
 
   /** Takes back nodes that already exist (after a restart): their addresses and /24s are claimed again. */
@@ -90,6 +100,8 @@ export class IpPlanner {
       allocator.claim(IpAddress.parse(n.ip), n.name);
       for (const ip of n.secondaryIps ?? []) allocator.claim(IpAddress.parse(ip), n.name);
       if (n.podCidr && this.podCidrs) this.podCidrs.occupy(Cidr.parse(n.podCidr));
+      if (n.ipv6) this.subnetOfFamily(pool, 6)?.allocator.claim(IpAddress.parse(n.ipv6), n.name);
+      if (n.podCidrIPv6 && this.podCidrsIPv6) this.podCidrsIPv6.occupy(Cidr.parse(n.podCidrIPv6));
       const id = instanceIdOf(n.name);
       if (id !== undefined) this.nextInstance.set(n.pool, Math.max(this.nextInstance.get(n.pool) ?? 0, id + 1));
       this.nodes.set(n.name, n);
@@ -108,6 +120,19 @@ export class IpPlanner {
       const pod = this.podCidrs.cluster;
       throw new AllocationError(problem('K2', { required: (this.podCidrs.allocatedCount + count) * 256, available: Number(pod.size), cidr: String(pod) }));
     }
+    const v6 = this.dualStack ? this.subnetOfFamily(pool, 6) : undefined;
+    if (v6 && v6.allocator.free < count) throw new AllocationError(problem('K4', { name: subnet.name, cidr: String(v6.cidr), count }));
+    if (this.podCidrsIPv6 && this.podCidrsIPv6.freeCount < count) {
+      const pod = this.podCidrsIPv6.cluster;
+      throw new AllocationError(
+        problem('D12', {
+          cidr: String(pod),
+          available: this.podCidrsIPv6.allocatedCount + this.podCidrsIPv6.freeCount,
+          mask: NODE_POD_CIDR_MASK_IPV6,
+          required: this.podCidrsIPv6.allocatedCount + count,
+        }),
+      );
+    }
     const added: PlannedNode[] = [];
     for (let i = 0; i < count; i++) {
       const instance = this.nextInstance.get(pool.name) ?? 0;
@@ -118,6 +143,8 @@ export class IpPlanner {
       const node: PlannedNode = { name, pool: pool.name, subnetId: subnet.id, ip: ip!.toString() };
       if (this.podCidrs) node.podCidr = this.podCidrs.allocateNext().toString();
       if (perNode > 1) node.secondaryIps = secondary.map(String);
+      if (v6) node.ipv6 = v6.allocator.allocateMany(1, name)![0]!.toString();
+      if (this.podCidrsIPv6) node.podCidrIPv6 = this.podCidrsIPv6.allocateNext().toString();
       this.nodes.set(name, node);
       added.push(node);
     }
@@ -131,6 +158,8 @@ export class IpPlanner {
     const { allocator } = this.subnetOf(this.pool(node.pool));
     allocator.releaseOwner(name);
     if (node.podCidr && this.podCidrs) this.podCidrs.release(Cidr.parse(node.podCidr));
+    if (node.ipv6) this.subnetOfFamily(this.pool(node.pool), 6)?.allocator.releaseOwner(name);
+    if (node.podCidrIPv6 && this.podCidrsIPv6) this.podCidrsIPv6.release(Cidr.parse(node.podCidrIPv6));
     this.nodes.delete(name);
     return true;
   }
@@ -140,18 +169,35 @@ export class IpPlanner {
     return pool ? all.filter((n) => n.pool === pool) : all;
   }
 
-  /** kubenet's route table: one UDR per node, named after it (cloud-provider-azure azure_routes.go). */
+  /**
+   * kubenet's route table: one UDR per node, named after it; on a dual-stack cluster one per node and family,
+   * named node____<CIDR without ':', '.' and '/'> (cloud-provider-azure azure_routes.go mapNodeNameToRouteName).
+   */
   routes(): PlannedRoute[] {
     if (!this.model.nic.routeTable) return [];
-    return this.list()
-      .filter((n) => n.podCidr)
-      .map((n) => ({ name: n.name, addressPrefix: n.podCidr!, nextHopType: 'VirtualAppliance', nextHopIpAddress: n.ip }));
+    const route = (n: PlannedNode, cidr: string, hop: string): PlannedRoute => ({
+      name: this.dualStack ? `${n.name}____${cidr.replace(/[:./]/g, '')}` : n.name,
+      addressPrefix: cidr,
+      nextHopType: 'VirtualAppliance',
+      nextHopIpAddress: hop,
+    });
+    return this.list().flatMap((n) => [
+      ...(n.podCidr ? [route(n, n.podCidr, n.ip)] : []),
+      ...(n.podCidrIPv6 && n.ipv6 ? [route(n, n.podCidrIPv6, n.ipv6)] : []),
+    ]);
   }
 
   private pool(name: string): ResolvedPool {
     const pool = this.cluster.pools.find((p) => p.name === name);
     if (!pool) throw new Error(`agent pool ${name} is not part of the cluster`);
     return pool;
+  }
+
+  /** The pool subnet's prefix of one family and its allocator; undefined when the subnet has none. */
+  private subnetOfFamily(pool: ResolvedPool, family: 6): { cidr: Cidr; allocator: AddressPool } | undefined {
+    const subnet = subnetOfPool(this.env, pool);
+    const cidr = subnet && subnetCidrIPv6(subnet);
+    return subnet && cidr ? { cidr, allocator: this.allocators(subnet, cidr) } : undefined;
   }
 
   private subnetOf(pool: ResolvedPool): { subnet: SubnetInfo; cidr: Cidr; allocator: AddressPool } {

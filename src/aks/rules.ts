@@ -4,11 +4,11 @@
 // Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
 import { Cidr, type IpAddress } from '../net/ip.js';
 import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
-import { surgeNodes, type ResolvedPool } from './defaults.js';
+import { isDualStack, surgeNodes, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
 import { compareVersions, isOfferedVersion, maxPoolMinorSkew, minorOf } from './kubernetes-versions.js';
-import { parseCidrField, subnetCidr, vnetCidrs, type FieldParse } from './parsed-network.js';
-import { modelOfMode, NETWORK_PLUGIN_MODES, networkModelOf } from './network-models/index.js';
+import { parseCidrField, subnetCidr, subnetCidrIPv6, vnetCidrs, type FieldParse } from './parsed-network.js';
+import { modelOfMode, NETWORK_PLUGIN_MODES, NODE_POD_CIDR_MASK_IPV6, networkModelOf } from './network-models/index.js';
 import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
 import { vmSize } from './vm-sizes.js';
 import { sameId } from '../ids/compare.js';
@@ -50,6 +50,9 @@ const POOL_VERSION_PHASES: Phase[] = ['create', 'update', 'upgrade', 'pool-add']
 /** V1 and V1b: the same answer for a cluster's and a pool's version. */
 const VERSION_NOT_SUPPORTED =
   'Version {version} is not supported in this region. Please use [az aks get-versions] command to get the supported version list in this region. For more information, please check https://aka.ms/supported-version-list';
+
+/** U1 and D13: the RP's answer to a change of an immutable property. */
+const CHANGE_NOT_ALLOWED = "Changing property '{path}' is not allowed.";
 
 /** The first api-version in which the RP lets a pool's vmSize change (U5; Azure/bicep-registry-modules#7130). */
 const VM_SIZE_CHANGE_API = '2026-01-02-preview';
@@ -417,15 +420,16 @@ export const RULES: Rule[] = [
   {
     id: 'C16',
     code: 'MultipleAddressPrefixesSubnetNotSupported',
-    message: 'The subnet {subnet} has {count} address prefixes; AKS supports node subnets with a single address prefix.',
+    message: 'The subnet {subnet} has {count} address prefixes; AKS supports node subnets with a single address prefix per IP family.',
     target: 'agentPoolProfile.vnetSubnetID',
     severity: 'error',
     source: 'partial',
     ref: 'RP-ENUM MultipleAddressPrefixesSubnetNotSupported',
+    note: 'One IPv4 and one IPv6 prefix is a dual-stack subnet (docs/aks-rules.md §9.3), not several prefixes.',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       uniqueSubnets(ctx)
-        .filter((s) => s.addressPrefixes.length > 1)
+        .filter((s) => s.addressPrefixes.length > 1 && !isDualStackSubnet(s))
         .map((s) => ({ params: { subnet: s.id, count: s.addressPrefixes.length } })),
   },
   {
@@ -439,9 +443,11 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       uniqueSubnets(ctx).flatMap((s) => {
-        const f = parseCidrField(s.addressPrefixes[0]);
+        // The IPv4 prefix of a dual-stack subnet; the first prefix otherwise.
+        const prefix = isDualStackSubnet(s) ? s.addressPrefixes.find((p) => parseCidrField(p).value?.family === 4) : s.addressPrefixes[0];
+        const f = parseCidrField(prefix);
         const bad = s.addressPrefixes.length > 0 && (f.error !== undefined || f.value?.family !== 4);
-        return when(bad, { value: s.addressPrefixes[0] ?? '', subnet: s.name });
+        return when(bad, { value: prefix ?? '', subnet: s.name });
       }),
   },
   {
@@ -629,8 +635,7 @@ export const RULES: Rule[] = [
     check: (ctx) => {
       const cap = ctx.model?.nodes.maxClusterNodes;
       if (cap === undefined) return none;
-      let nodes = totalNodes(ctx.cluster.pools, createNodes);
-      if (ctx.phase === 'upgrade') nodes += totalNodes(poolsInScope(ctx), (p) => surgeNodes(p) ?? 0);
+      const nodes = clusterNodes(ctx);
       return when(nodes > cap, { nodes });
     },
   },
@@ -1210,7 +1215,7 @@ export const RULES: Rule[] = [
   {
     id: 'U1',
     code: 'PropertyChangeNotAllowed',
-    message: "Changing property '{path}' is not allowed.",
+    message: CHANGE_NOT_ALLOWED,
     target: 'networkProfile',
     severity: 'error',
     source: 'verified',
@@ -1324,7 +1329,318 @@ export const RULES: Rule[] = [
         return when(!!old && old.vmSize.toLowerCase() !== pool.vmSize.toLowerCase(), { why });
       }),
   },
+  // ---- docs/aks-rules.md §9 Dual-stack ----------------------------------------------------------------------
+  {
+    id: 'D1',
+    code: 'InvalidNetworkingConfig',
+    message: 'ipFamilies {families} is not supported: use [IPv4] for single-stack or [IPv4, IPv6] for dual-stack, in that order.',
+    target: 'networkProfile.ipFamilies',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet-dual-stack.md, azure-cni-overlay.md ("Only ipv4 or ipv4,ipv6 are supported"); RP-ENUM InvalidNetworkingConfig',
+    note: 'Values compare without case (the enum is modelAsString; az sends what the user typed). An empty list is no list.',
+    phases: SPEC,
+    check: (ctx) => {
+      const f = ctx.cluster.network.ipFamilies ?? [];
+      const ok = f.join(',') === 'IPv4' || f.join(',') === 'IPv4,IPv6' || f.join(',') === 'IPv6';
+      return when(!ok, { families: `[${f.join(', ')}]` });
+    },
+  },
+  {
+    id: 'D1b',
+    code: 'IPv6NotSupported',
+    message: 'IPv6 single-stack clusters are not supported. Use ipFamilies [IPv4, IPv6] for a dual-stack cluster.',
+    target: 'networkProfile.ipFamilies',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM IPv6NotSupported; configure-kubenet-dual-stack.md ("Single stack IPv6-only isn\'t supported for node or pod IP addresses")',
+    phases: SPEC,
+    check: (ctx) => when((ctx.cluster.network.ipFamilies ?? []).join(',') === 'IPv6', {}),
+  },
+  {
+    id: 'D2',
+    code: 'UnsupportedDualStackNetworkPlugin',
+    message:
+      "Dual-stack networking is not supported with {model}. Use network plugin 'kubenet', network plugin 'azure' with network plugin mode 'overlay', or network plugin 'none'.",
+    target: 'networkProfile.networkPlugin',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM UnsupportedDualStackNetworkPlugin; configure-kubenet-dual-stack.md, azure-cni-overlay.md (dual-stack is documented for kubenet and overlay only)',
+    note: 'The models declare it (network-models/*.ts `dualStack`): Azure CNI node subnet has none.',
+    phases: SPEC,
+    check: (ctx) => when(dualStack(ctx) && !!ctx.model && !ctx.model.dualStack, { model: ctx.model?.label ?? '' }),
+  },
+  {
+    id: 'D3',
+    code: 'InvalidNetworkingConfig',
+    message: '{field} {problem}: give one CIDR per IP family, in the order of ipFamilies [{families}].',
+    target: 'networkProfile',
+    severity: 'error',
+    source: 'ours',
+    ref: 'spec podCidrs/serviceCidrs ("One IPv4 CIDR is expected for single-stack networking. Two CIDRs, one for each IP family (IPv4/IPv6), is expected for dual-stack networking."); az --pod-cidrs/--service-cidrs ("The count and order of ranges in this list must match the value provided to --ip-families")',
+    phases: SPEC,
+    check: (ctx) => cidrListProblems(ctx),
+  },
+  {
+    id: 'D4',
+    code: 'InvalidServiceCidrIPv6MaskSize',
+    message: "The IPv6 service CIDR '{value}' is too large: its mask must be /108 or longer.",
+    target: 'networkProfile.serviceCidrs',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM InvalidServiceCidrIPv6MaskSize; configure-kubenet-dual-stack.md ("can be no larger than a /108")',
+    phases: SPEC,
+    check: (ctx) => {
+      const v = ctx.parsed.serviceCidrIPv6.value;
+      return when(!!v && v.prefix < SERVICE_CIDR_IPV6_MIN_MASK, { value: String(v) });
+    },
+  },
+  {
+    id: 'D5',
+    code: 'InvalidNetworkingConfig',
+    message:
+      "The IPv6 pod CIDR '{value}' must have a mask from /{min} to /{max}: each node gets a /{max} of it, and kube-controller-manager allows at most 16 bits between the two.",
+    target: 'networkProfile.podCidrs',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet-dual-stack.md (nodes get /80s of fd12:3456:789a::/64); kube-controller-manager cidrset ErrCIDRSetSubNetTooBig',
+    phases: SPEC,
+    check: (ctx) => {
+      const v = ctx.parsed.podCidrIPv6.value;
+      const min = NODE_POD_CIDR_MASK_IPV6 - 16;
+      const bad = !!v && ctx.model?.nodes.carvesPodCidr === true && (v.prefix < min || v.prefix > NODE_POD_CIDR_MASK_IPV6);
+      return when(bad, { value: String(v), min, max: NODE_POD_CIDR_MASK_IPV6 });
+    },
+  },
+  {
+    id: 'D5b',
+    code: 'PodCidrOverlapServiceCidr',
+    message: 'The IPv6 pod CIDR {pod} overlaps with the IPv6 service CIDR {svc}.',
+    target: 'networkProfile.podCidrs',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM PodCidrOverlapServiceCidr; C10 for the IPv6 ranges',
+    phases: SPEC,
+    check: (ctx) => {
+      const { podCidrIPv6: p, serviceCidrIPv6: s } = ctx.parsed;
+      return when(!!p.value && !!s.value && p.value.overlaps(s.value), { pod: String(p.value), svc: String(s.value) });
+    },
+  },
+  {
+    id: 'D6',
+    code: 'UnsupportedDualStackKubernetesVersion',
+    message: 'Dual-stack networking with {model} requires Kubernetes version {min} or later; the cluster asks for {version}.',
+    target: 'kubernetesVersion',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM UnsupportedDualStackKubernetesVersion; configure-kubenet-dual-stack.md ("v1.21.2 or greater"), azure-cni-overlay.md ("Kubernetes version 1.26.3 or greater")',
+    phases: SPEC,
+    check: (ctx) => {
+      const min = ctx.model?.dualStack?.minKubernetesVersion;
+      const version = ctx.cluster.kubernetesVersion;
+      const known = ctx.cluster.kubernetesVersionKnown;
+      return when(dualStack(ctx) && !!min && known && compareVersions(version, min) < 0, { model: ctx.model?.label ?? '', min: min ?? '', version });
+    },
+  },
+  {
+    id: 'D7',
+    code: 'UnsupportedDualStackNetworkPolicy',
+    message: "Network policy '{policy}' is not supported with dual-stack networking. Use 'cilium' (with network dataplane 'cilium') or no network policy.",
+    target: 'networkProfile.networkPolicy',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM UnsupportedDualStackNetworkPolicy; configure-kubenet-dual-stack.md, azure-cni-overlay.md limitations ("Azure network policies", "Calico network policies")',
+    phases: SPEC,
+    check: (ctx) => {
+      const policy = String(ctx.cluster.network.networkPolicy ?? '').toLowerCase();
+      return when(dualStack(ctx) && DUAL_STACK_REFUSED_POLICIES.includes(policy), { policy });
+    },
+  },
+  {
+    id: 'D8',
+    code: 'InvalidNetworkingConfig',
+    message: 'Windows agent pools are not supported on dual-stack clusters.',
+    target: 'agentPoolProfile.osType',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet-dual-stack.md, azure-cni-overlay.md limitations ("Windows Nodepools")',
+    note: 'Only where the model admits Windows pools at all: elsewhere N7 already refuses them.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => when(dualStack(ctx) && ctx.model?.rules.windowsPools === true && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
+  },
+  {
+    id: 'D9',
+    code: 'InvalidNetworkingConfig',
+    message: "Outbound type '{outbound}' is not supported with dual-stack networking.",
+    target: 'networkProfile.outboundType',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet-dual-stack.md, azure-cni-overlay.md limitations ("NAT Gateway")',
+    phases: SPEC,
+    check: (ctx) => {
+      const outbound = ctx.cluster.network.outboundType;
+      return when(dualStack(ctx) && /natgateway$/i.test(outbound), { outbound });
+    },
+  },
+  {
+    id: 'D10',
+    code: 'VnetSubnetMissingIPv6',
+    message: 'The subnet {subnet} has no IPv6 address prefix; the nodes of a dual-stack cluster need an IPv4 and an IPv6 address from their subnet.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM VnetSubnetMissingIPv6; configure-kubenet-dual-stack.md ("nodes receive both an IPv4 and IPv6 address from the Azure virtual network subnet")',
+    phases: SPEC,
+    check: (ctx) => (dualStack(ctx) ? singleStackSubnets(ctx) : none),
+  },
+  {
+    id: 'D10b',
+    code: 'SingleStackVnetSubnetWithDualStackCluster',
+    message: 'The subnet {subnet} has no IPv6 address prefix and cannot hold the nodes of a pool of the dual-stack cluster.',
+    target: 'agentPoolProfile.vnetSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: 'RP-ENUM SingleStackVnetSubnetWithDualStackCluster',
+    note: 'D10 at cluster create and update, this code when a pool is added to a dual-stack cluster (docs/aks-rules.md §9.3).',
+    phases: ['pool-add'],
+    check: (ctx) => (dualStack(ctx) ? singleStackSubnets(ctx) : none),
+  },
+  {
+    id: 'D11',
+    code: 'KubenetNodeCountExceedsRouteLimit',
+    message:
+      'A dual-stack kubenet cluster can have at most {cap} nodes: each node needs a route for each IP family, and Azure supports a maximum of 400 routes in a route table. This operation needs {nodes} nodes.',
+    target: 'agentPoolProfile.count',
+    severity: 'error',
+    source: 'ours',
+    ref: 'configure-kubenet-dual-stack.md ("dual-stack clusters are limited to 200 nodes"); code of N9',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => {
+      const routes = ctx.model?.nodes.maxClusterNodes;
+      if (!dualStack(ctx) || routes === undefined) return none;
+      const cap = Math.floor(routes / 2);
+      const nodes = clusterNodes(ctx);
+      // Beyond 400 N9 speaks for itself.
+      return when(nodes > cap && nodes <= routes, { cap, nodes });
+    },
+  },
+  {
+    id: 'D12',
+    code: 'InsufficientPodCidr',
+    message: 'The IPv6 pod CIDR {cidr} holds {available} node ranges of /{mask}; this operation needs {required}.',
+    target: 'networkProfile.podCidrs',
+    severity: 'error',
+    source: 'ours',
+    ref: 'K2 for the IPv6 pod CIDR: one /80 per node (docs/aks-rules.md §9.2)',
+    note: 'Also raised by the planner when the /80s run out at node time (src/aks/planner.ts).',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) => {
+      const v6 = ctx.parsed.podCidrIPv6.value;
+      if (!v6 || ctx.model?.nodes.carvesPodCidr !== true || v6.prefix > NODE_POD_CIDR_MASK_IPV6 || v6.prefix < NODE_POD_CIDR_MASK_IPV6 - 16) return none;
+      const available = 2 ** (NODE_POD_CIDR_MASK_IPV6 - v6.prefix);
+      const required = clusterNodes(ctx);
+      return when(required > available, { cidr: String(v6), available, mask: NODE_POD_CIDR_MASK_IPV6, required });
+    },
+  },
+  {
+    id: 'D13',
+    code: 'PropertyChangeNotAllowed',
+    message: CHANGE_NOT_ALLOWED,
+    target: 'networkProfile.ipFamilies',
+    severity: 'error',
+    source: 'ours',
+    ref: 'U1 for the dual-stack members: no article documents moving a cluster between single-stack and dual-stack (docs/aks-rules.md §9.6)',
+    note: "A PUT that leaves ipFamilies out keeps the cluster's (clusters.ts keepUnexpressible); the IPv6 pod and service ranges are as fixed as the IPv4 service range.",
+    phases: ['update'],
+    check: (ctx) => {
+      const before = ctx.previous?.network;
+      if (!before) return none;
+      const after = ctx.cluster.network;
+      const differ = (a: string[] | undefined, b: string[] | undefined) => (a ?? []).join(',') !== (b ?? []).join(',');
+      const out: Finding[] = [];
+      if (differ(before.ipFamilies, after.ipFamilies)) out.push({ params: { path: 'networkProfile.ipFamilies' } });
+      if (isDualStack(before) && isDualStack(after)) {
+        for (const list of ['podCidrs', 'serviceCidrs'] as const) {
+          if ((before[list]?.[1] ?? '') !== (after[list]?.[1] ?? ''))
+            out.push({ params: { path: `networkProfile.${list}` }, target: `networkProfile.${list}` });
+        }
+      }
+      return out;
+    },
+  },
 ];
+
+/** D4: the IPv6 service CIDR is a /108 or smaller (kube-apiserver allows at most 20 host bits). */
+const SERVICE_CIDR_IPV6_MIN_MASK = 108;
+/** D7: the policies dual-stack refuses; cilium and none are allowed. */
+const DUAL_STACK_REFUSED_POLICIES = ['azure', 'calico'];
+
+/** Exactly one IPv4 and one IPv6 prefix. */
+function isDualStackSubnet(s: SubnetInfo): boolean {
+  const families = s.addressPrefixes.map((p) => parseCidrField(p).value?.family);
+  return families.length === 2 && families.includes(4) && families.includes(6);
+}
+
+/** The cluster's nodes after this operation: every pool's, plus the surge nodes of an upgrade (N9, D11, D12). */
+function clusterNodes(ctx: RuleContext): number {
+  const nodes = totalNodes(ctx.cluster.pools, createNodes);
+  return ctx.phase === 'upgrade' ? nodes + totalNodes(poolsInScope(ctx), (p) => surgeNodes(p) ?? 0) : nodes;
+}
+
+const dualStack = (ctx: RuleContext): boolean => isDualStack(ctx.cluster.network);
+
+/** D3: each CIDR list given holds one CIDR per family, of that family, in order; podCidr agrees with the list. */
+function cidrListProblems(ctx: RuleContext): Finding[] {
+  const families = ctx.cluster.network.ipFamilies ?? ['IPv4'];
+  const raw = ctx.raw.networkProfile ?? {};
+  const out: Finding[] = [];
+  for (const field of ['podCidrs', 'serviceCidrs'] as const) {
+    const list = raw[field];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const params = (problem: string): Finding => ({
+      params: { field: `networkProfile.${field}`, problem, families: families.join(', ') },
+      target: `networkProfile.${field}`,
+    });
+    if (list.length !== families.length) {
+      out.push(params(`has ${list.length} CIDR${list.length === 1 ? '' : 's'} for ${families.length} IP famil${families.length === 1 ? 'y' : 'ies'}`));
+      continue;
+    }
+    list.forEach((text, i) => {
+      // The first entry is the single-valued field's (C7a, C7 report it); the others are judged here.
+      const f = parseCidrField(text);
+      const want = families[i] === 'IPv6' ? 6 : 4;
+      if (i > 0 && f.error) out.push(params(`entry ${i} '${String(text)}' is not a valid canonical CIDR`));
+      else if (f.value && f.value.family !== want) out.push(params(`entry ${i} '${String(text)}' is not an ${families[i]} CIDR`));
+    });
+  }
+  for (const [single, list] of [
+    ['podCidr', 'podCidrs'],
+    ['serviceCidr', 'serviceCidrs'],
+  ] as const) {
+    const a = raw[single];
+    const first = Array.isArray(raw[list]) ? raw[list][0] : undefined;
+    if (a !== undefined && first !== undefined && String(a) !== String(first)) {
+      out.push({
+        params: { field: `networkProfile.${single}`, problem: `'${String(a)}' differs from ${list}[0] '${String(first)}'`, families: families.join(', ') },
+        target: `networkProfile.${single}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** D10, D10b: BYO node subnets of the pools in scope without an IPv6 prefix (the managed VNet gets one). */
+function singleStackSubnets(ctx: RuleContext): Finding[] {
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const pool of poolsInScope(ctx)) {
+    const subnet = subnetOfPool(ctx.env, pool);
+    if (!subnet || subnet.managed || seen.has(subnet.id.toLowerCase())) continue;
+    seen.add(subnet.id.toLowerCase());
+    if (!subnetCidrIPv6(subnet)) out.push({ params: { subnet: subnet.id } });
+  }
+  return out;
+}
 
 /** How far each in-scope pool with an offered version stands from an offered control plane version (V2, V3). */
 function poolSkews(ctx: RuleContext): Array<{ ahead: number; behind: number; skew: number; params: Params }> {

@@ -5,7 +5,7 @@ import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
 import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
 import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
-import type { AzNetworkFlags } from './network-flags.js';
+import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
 
 interface PlanFlags extends AzNetworkFlags {
   maxPods?: string;
@@ -38,6 +38,9 @@ export function registerPlan(program: Command): void {
     .option('--pod-cidr <cidr>', 'pod CIDR (kubenet, overlay, none)')
     .option('--service-cidr <cidr>', 'service CIDR (default 10.0.0.0/16)')
     .option('--dns-service-ip <ip>', 'DNS service IP (default 10.0.0.10)')
+    .option(`${DUAL_STACK_FLAGS[0].option} <cidrs>`, DUAL_STACK_FLAGS[0].help)
+    .option(`${DUAL_STACK_FLAGS[1].option} <cidrs>`, DUAL_STACK_FLAGS[1].help)
+    .option(`${DUAL_STACK_FLAGS[2].option} <families>`, DUAL_STACK_FLAGS[2].help)
     .option('-m, --max-pods <n>', 'maximum pods per node')
     .option('-c, --node-count <n>', 'nodes in the first pool (default 1)')
     .option('--max-surge <n|%>', 'upgrade surge, e.g. 1 or 33%')
@@ -49,9 +52,9 @@ export function registerPlan(program: Command): void {
     .option('-s, --node-vm-size <size>', 'VM size (default Standard_DS2_v2)')
     .option('-k, --kubernetes-version <version>', 'Kubernetes version, e.g. 1.32 or 1.32.9')
     .option('--windows-admin-username <name>', 'gives the cluster a windowsProfile')
-    .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16)')
+    .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet')
     .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
-    .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12)')
+    .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')
     .option('--api-version <version>', 'Microsoft.ContainerService api-version', DEFAULT_API_VERSION)
     .option('-n, --name <name>', 'cluster name, seeds the node names')
     .option('--nodes', 'list every node with its addresses and routes')
@@ -109,6 +112,7 @@ function planInput(f: PlanFlags): PlanInput {
   if (f.podCidr !== undefined) net.podCidr = f.podCidr;
   if (f.serviceCidr !== undefined) net.serviceCidr = f.serviceCidr;
   if (f.dnsServiceIp !== undefined) net.dnsServiceIP = f.dnsServiceIp;
+  Object.assign(net, dualStackMembers(f));
 
   const pool: AgentPoolProfile = { name: f.nodepoolName ?? 'nodepool1', mode: 'System' };
   if (nodeCount !== undefined) pool.count = nodeCount;

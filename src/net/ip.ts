@@ -2,7 +2,7 @@
 // ipaddr.js does the parsing (it knows every IPv6 spelling); the arithmetic is ours.
 import ipaddr from 'ipaddr.js';
 
-type IpFamily = 4 | 6;
+export type IpFamily = 4 | 6;
 
 /** Why a string was refused; callers map the kind to their own error codes. */
 type NetErrorKind = 'syntax' | 'not-canonical' | 'family';

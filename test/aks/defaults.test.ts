@@ -56,3 +56,39 @@ describe('defaults', () => {
     assert.equal(resolveKubernetesVersion(undefined), '1.32.9');
   });
 });
+
+describe('dual-stack defaults (docs/aks-rules.md §9.2)', () => {
+  test('ipFamilies [ipv4, ipv6]: IPv6 pod and service CIDRs filled, the single fields and dnsServiceIP stay IPv4', () => {
+    const c = resolve('2022-11-01', { net: { ipFamilies: ['ipv4', 'ipv6'] } });
+    assert.deepEqual(c.network.ipFamilies, ['IPv4', 'IPv6']);
+    assert.deepEqual(c.network.podCidrs, ['10.244.0.0/16', 'fd12:3456:789a::/64']);
+    assert.deepEqual(c.network.serviceCidrs, ['10.0.0.0/16', 'fd12:3456:789a:1::/108']);
+    assert.equal(c.network.podCidr, '10.244.0.0/16');
+    assert.equal(c.network.serviceCidr, '10.0.0.0/16');
+    assert.equal(c.network.dnsServiceIP, '10.0.0.10');
+    assert.equal(c.network['loadBalancerProfile'], undefined, 'the response default adds countIPv6 (render.ts)');
+  });
+
+  test('given lists are kept; an IPv4-only list gets the IPv6 default; podCidr seeds from the list', () => {
+    const given = resolve('2022-11-01', { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['192.168.0.0/16', 'fd00:1::/64'], serviceCidrs: ['10.1.0.0/16'] } });
+    assert.equal(given.network.podCidr, '192.168.0.0/16');
+    assert.deepEqual(given.network.podCidrs, ['192.168.0.0/16', 'fd00:1::/64']);
+    assert.deepEqual(given.network.serviceCidrs, ['10.1.0.0/16', 'fd12:3456:789a:1::/108']);
+  });
+
+  test('countIPv6 1 completes a managedOutboundIPs the user gave; a given countIPv6 is kept', () => {
+    const lb = (profile: unknown) =>
+      resolve('2022-11-01', { net: { ipFamilies: ['IPv4', 'IPv6'], loadBalancerProfile: profile } }).network['loadBalancerProfile'];
+    assert.deepEqual(lb({ managedOutboundIPs: { count: 2 } }), { managedOutboundIPs: { count: 2, countIPv6: 1 } });
+    assert.deepEqual(lb({ managedOutboundIPs: { count: 2, countIPv6: 3 } }), { managedOutboundIPs: { count: 2, countIPv6: 3 } });
+  });
+
+  test('BYO CNI gets no IPv6 pod range made up; single-stack and an empty ipFamilies list stay IPv4 only', () => {
+    const none = resolve('2022-11-01', { net: { networkPlugin: 'none', ipFamilies: ['IPv4', 'IPv6'] } });
+    assert.equal(none.network.podCidrs, undefined);
+    assert.deepEqual(none.network.serviceCidrs, ['10.0.0.0/16', 'fd12:3456:789a:1::/108']);
+    const empty = resolve('2022-11-01', { net: { ipFamilies: [] } });
+    assert.deepEqual(empty.network.ipFamilies, ['IPv4']);
+    assert.deepEqual(empty.network.podCidrs, ['10.244.0.0/16']);
+  });
+});

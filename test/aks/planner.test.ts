@@ -105,3 +105,62 @@ describe('IpPlanner', () => {
     assert.equal(third!.name, 'aks-nodepool1-23902496-vmss000002');
   });
 });
+
+describe('IpPlanner, dual-stack (docs/aks-rules.md §9.4)', () => {
+  const dual = (net: NetworkProfile, subnet: string[] = ['10.240.0.0/24', 'fd00:240::/64'], allocators = privateAllocators()) => {
+    const b = byo(subnet, { vnet: ['10.240.0.0/16', 'fd00:240::/48'] });
+    const cluster = resolveCluster(
+      spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }),
+      apiVersionProfile('2026-04-01')!,
+    );
+    return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
+  };
+
+  test('kubenet: an IPv6 address from ::4 and a /80 per node; a route per node and family, named as cloud-provider-azure names them', () => {
+    const p = dual({ networkPlugin: 'kubenet', ipFamilies: ['IPv4', 'IPv6'] });
+    const nodes = p.addNodes('nodepool1', 3);
+    assert.deepEqual(
+      nodes.map((n) => [n.ip, n.ipv6, n.podCidr, n.podCidrIPv6]),
+      [
+        ['10.240.0.4', 'fd00:240::4', '10.244.0.0/24', 'fd12:3456:789a::/80'],
+        ['10.240.0.5', 'fd00:240::5', '10.244.1.0/24', 'fd12:3456:789a:0:1::/80'],
+        ['10.240.0.6', 'fd00:240::6', '10.244.2.0/24', 'fd12:3456:789a:0:2::/80'],
+      ],
+    );
+    const routes = p.routes();
+    assert.equal(routes.length, 6);
+    assert.deepEqual(routes[1], {
+      name: 'aks-nodepool1-23902496-vmss000000____fd123456789a80',
+      addressPrefix: 'fd12:3456:789a::/80',
+      nextHopType: 'VirtualAppliance',
+      nextHopIpAddress: 'fd00:240::4',
+    });
+  });
+
+  test('overlay: IPv6 /80s too, no routes; removing a node frees its IPv6 address and /80', () => {
+    const p = dual({ networkPlugin: 'azure', networkPluginMode: 'overlay', ipFamilies: ['IPv4', 'IPv6'] });
+    const [first] = p.addNodes('nodepool1', 2);
+    assert.equal(first!.ipv6, 'fd00:240::4');
+    assert.deepEqual(p.routes(), []);
+    assert.ok(p.removeNode(first!.name));
+    const [again] = p.addNodes('nodepool1', 1);
+    assert.equal(again!.ipv6, 'fd00:240::4', 'the lowest free IPv6 address again');
+  });
+
+  test('restore claims IPv6 addresses, so a second planner on the subnet never reuses one', () => {
+    const shared = privateAllocators();
+    const a = dual({ networkPlugin: 'kubenet', ipFamilies: ['IPv4', 'IPv6'] }, undefined, shared);
+    const before = a.addNodes('nodepool1', 2);
+    const b = dual({ networkPlugin: 'kubenet', ipFamilies: ['IPv4', 'IPv6'] }, undefined, privateAllocators());
+    b.restore(before);
+    assert.equal(b.addNodes('nodepool1', 1)[0]!.ipv6, 'fd00:240::6');
+  });
+
+  test('a single-stack cluster on a dual-stack subnet takes IPv4 only', () => {
+    const p = dual({ networkPlugin: 'kubenet' });
+    const [n] = p.addNodes('nodepool1', 1);
+    assert.equal(n!.ipv6, undefined);
+    assert.equal(n!.podCidrIPv6, undefined);
+    assert.equal(p.routes()[0]!.name, n!.name);
+  });
+});

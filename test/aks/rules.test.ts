@@ -14,6 +14,7 @@ interface Case {
 
 const pool = (o: Record<string, unknown> = {}) => ({ name: 'nodepool1', count: 3, mode: 'System', ...o });
 const sub24 = byo('10.240.0.0/24', { vnet: ['10.240.0.0/16'] });
+const dual24 = byo(['10.240.0.0/24', 'fd00:240::/64'], { vnet: ['10.240.0.0/16', 'fd00:240::/48'], name: 'dual' });
 const withSubnet = (id: string, o: Record<string, unknown> = {}) => [pool({ vnetSubnetID: id, ...o })];
 
 const CASES: Record<string, Case> = {
@@ -534,6 +535,129 @@ const CASES: Record<string, Case> = {
     trigger: { phase: 'update', previous: { networkProfile: {} }, net: { outboundType: 'userDefinedRouting' } },
     pass: { phase: 'update', previous: { networkProfile: { outboundType: 'userDefinedRouting' } }, net: { outboundType: 'userDefinedRouting' } },
   },
+
+  D1: {
+    expect: {
+      code: 'InvalidNetworkingConfig',
+      message: 'ipFamilies [IPv6, IPv4] is not supported: use [IPv4] for single-stack or [IPv4, IPv6] for dual-stack, in that order.',
+      target: 'networkProfile.ipFamilies',
+    },
+    trigger: { net: { ipFamilies: ['IPv6', 'IPv4'] } },
+    pass: { net: { ipFamilies: ['ipv4', 'ipv6'] } },
+  },
+  D1b: {
+    expect: { code: 'IPv6NotSupported', target: 'networkProfile.ipFamilies' },
+    trigger: { net: { ipFamilies: ['IPv6'] } },
+    pass: { net: { ipFamilies: ['IPv4'] } },
+  },
+  D2: {
+    expect: {
+      code: 'UnsupportedDualStackNetworkPlugin',
+      message:
+        "Dual-stack networking is not supported with Azure CNI (node subnet). Use network plugin 'kubenet', network plugin 'azure' with network plugin mode 'overlay', or network plugin 'none'.",
+      target: 'networkProfile.networkPlugin',
+    },
+    trigger: { api: '2026-04-01', net: { networkPlugin: 'azure', ipFamilies: ['IPv4', 'IPv6'] } },
+    pass: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', ipFamilies: ['IPv4', 'IPv6'] } },
+  },
+  D3: {
+    expect: {
+      code: 'InvalidNetworkingConfig',
+      message: 'networkProfile.podCidrs has 1 CIDR for 2 IP families: give one CIDR per IP family, in the order of ipFamilies [IPv4, IPv6].',
+      target: 'networkProfile.podCidrs',
+    },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16'] } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', 'fd00:10::/64'] } },
+  },
+  D4: {
+    expect: { code: 'InvalidServiceCidrIPv6MaskSize', message: "The IPv6 service CIDR 'fd00:20::/104' is too large: its mask must be /108 or longer." },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], serviceCidrs: ['10.0.0.0/16', 'fd00:20::/104'] } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], serviceCidrs: ['10.0.0.0/16', 'fd00:20::/108'] } },
+  },
+  D5: {
+    expect: { code: 'InvalidNetworkingConfig', target: 'networkProfile.podCidrs' },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', 'fd00:10::/56'] } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', 'fd00:10::/64'] } },
+  },
+  D5b: {
+    expect: {
+      code: 'PodCidrOverlapServiceCidr',
+      message: 'The IPv6 pod CIDR fd12:3456:789a::/64 overlaps with the IPv6 service CIDR fd12:3456:789a:0:1::/108.',
+    },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], serviceCidrs: ['10.0.0.0/16', 'fd12:3456:789a:0:1::/108'] } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], serviceCidrs: ['10.0.0.0/16', 'fd12:3456:789a:1::/108'] } },
+  },
+  D6: {
+    expect: {
+      code: 'UnsupportedDualStackKubernetesVersion',
+      message: 'Dual-stack networking with Azure CNI Overlay requires Kubernetes version 1.26.3 or later; the cluster asks for 1.25.15.',
+      target: 'kubernetesVersion',
+    },
+    trigger: { api: '2026-04-01', k8s: '1.25', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', ipFamilies: ['IPv4', 'IPv6'] } },
+    pass: { api: '2026-04-01', k8s: '1.26', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', ipFamilies: ['IPv4', 'IPv6'] } },
+  },
+  D7: {
+    expect: { code: 'UnsupportedDualStackNetworkPolicy', target: 'networkProfile.networkPolicy' },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], networkPolicy: 'calico' } },
+    pass: { net: { ipFamilies: ['IPv4'], networkPolicy: 'calico' } },
+  },
+  D8: {
+    expect: { code: 'InvalidNetworkingConfig', target: 'agentPoolProfile.osType' },
+    trigger: {
+      api: '2026-04-01',
+      windows: true,
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay', ipFamilies: ['IPv4', 'IPv6'] },
+      pools: [pool(), { name: 'win1', count: 1, mode: 'User', osType: 'Windows' }],
+    },
+    pass: {
+      api: '2026-04-01',
+      windows: true,
+      net: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+      pools: [pool(), { name: 'win1', count: 1, mode: 'User', osType: 'Windows' }],
+    },
+  },
+  D9: {
+    expect: { code: 'InvalidNetworkingConfig', message: "Outbound type 'managedNATGateway' is not supported with dual-stack networking." },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], outboundType: 'managedNATGateway' } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'] } },
+  },
+  D10: {
+    expect: { code: 'VnetSubnetMissingIPv6', target: 'agentPoolProfile.vnetSubnetID' },
+    trigger: { env: sub24.env, pools: withSubnet(sub24.id), net: { ipFamilies: ['IPv4', 'IPv6'] } },
+    pass: { env: dual24.env, pools: withSubnet(dual24.id), net: { ipFamilies: ['IPv4', 'IPv6'] } },
+  },
+  D10b: {
+    expect: { code: 'SingleStackVnetSubnetWithDualStackCluster' },
+    trigger: {
+      env: mergeEnv(dual24.env, sub24.env),
+      phase: 'pool-add',
+      poolName: 'user1',
+      net: { ipFamilies: ['IPv4', 'IPv6'] },
+      pools: [...withSubnet(dual24.id), { name: 'user1', count: 1, mode: 'User', vnetSubnetID: sub24.id }],
+    },
+    pass: {
+      env: dual24.env,
+      phase: 'pool-add',
+      poolName: 'user1',
+      net: { ipFamilies: ['IPv4', 'IPv6'] },
+      pools: [...withSubnet(dual24.id), { name: 'user1', count: 1, mode: 'User', vnetSubnetID: dual24.id }],
+    },
+  },
+  D11: {
+    expect: { code: 'KubenetNodeCountExceedsRouteLimit', target: 'agentPoolProfile.count' },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidr: '10.244.0.0/15' }, pools: [pool({ count: 201 })] },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidr: '10.244.0.0/15' }, pools: [pool({ count: 200 })] },
+  },
+  D12: {
+    expect: { code: 'InsufficientPodCidr', message: 'The IPv6 pod CIDR fd00:10::/79 holds 2 node ranges of /80; this operation needs 3.' },
+    trigger: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', 'fd00:10::/79'] } },
+    pass: { net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', 'fd00:10::/78'] } },
+  },
+  D13: {
+    expect: { code: 'PropertyChangeNotAllowed', message: "Changing property 'networkProfile.ipFamilies' is not allowed.", target: 'networkProfile.ipFamilies' },
+    trigger: { phase: 'update', previous: { networkProfile: {} }, net: { ipFamilies: ['IPv4', 'IPv6'] } },
+    pass: { phase: 'update', previous: { networkProfile: { ipFamilies: ['IPv4', 'IPv6'] } }, net: { ipFamilies: ['ipv4', 'ipv6'] } },
+  },
 };
 
 /** Rules that no API call can raise, each with the test that covers its behaviour instead. */
@@ -668,3 +792,19 @@ describe('capacity rules at scale and upgrade', () => {
 function codes(r: ValidationResult): string[] {
   return r.errors.map((e) => e.code);
 }
+
+describe('dual-stack: hostile lists are errors, not crashes', () => {
+  test('an unparsable or non-canonical IPv6 entry is D3', () => {
+    for (const bad of ['garbage', 'fd00::1/64', '10.0.0.0/8']) {
+      const r = check({ net: { ipFamilies: ['IPv4', 'IPv6'], podCidrs: ['10.244.0.0/16', bad], serviceCidrs: ['10.0.0.0/16', bad] } });
+      assert.deepEqual(
+        r.errors.map((e) => [e.rule, e.target]),
+        [
+          ['D3', 'networkProfile.podCidrs'],
+          ['D3', 'networkProfile.serviceCidrs'],
+        ],
+        bad,
+      );
+    }
+  });
+});

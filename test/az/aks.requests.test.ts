@@ -138,6 +138,17 @@ test('aks create network profiles per flags (docs/clients.md §3.4.2 table)', as
     outboundType: 'loadBalancer',
     loadBalancerSku: 'standard',
   });
+  // Newer az's dual-stack lists: split on commas, after loadBalancerSku in the SDK's order; no plugin sent.
+  assert.equal(
+    JSON.stringify((await profile(['--ip-families', 'ipv4,ipv6', '--pod-cidrs', '10.244.0.0/16,fd12:3456:789a::/64'])).body.properties.networkProfile),
+    JSON.stringify({
+      outboundType: 'loadBalancer',
+      loadBalancerSku: 'standard',
+      podCidrs: ['10.244.0.0/16', 'fd12:3456:789a::/64'],
+      ipFamilies: ['ipv4', 'ipv6'],
+    }),
+  );
+  assert.deepEqual((await profile(['--network-plugin', 'kubenet', '--ip-families', ''])).body.properties.networkProfile.ipFamilies, []);
   const subnet = `${RG}/providers/Microsoft.Network/virtualNetworks/myVnet/subnets/aks-subnet`;
   const azure = await profile([
     '--network-plugin',

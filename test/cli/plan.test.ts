@@ -193,3 +193,41 @@ describe('aksemu plan: bad input', () => {
     assert.match(r.stdout, /\(InsufficientSubnetSize\) Pre-allocated IPs 279/);
   });
 });
+
+describe('aksemu plan: dual-stack (docs/aks-rules.md §9)', () => {
+  test('--ip-families ipv4,ipv6 on a dual-stack subnet: IPv6 defaults, node addresses and /80s, a route per family', async () => {
+    const { code, plan } = await planJson(
+      '--network-plugin',
+      'kubenet',
+      '--ip-families',
+      'ipv4,ipv6',
+      '--subnet-cidr',
+      '10.240.0.0/24,fd00:240::/64',
+      '--vnet-cidr',
+      '10.240.0.0/16,fd00:240::/48',
+      '-c',
+      '2',
+      '--nodes',
+    );
+    assert.equal(code, 0, JSON.stringify(plan.errors));
+    assert.deepEqual(plan.networkProfile.podCidrs, ['10.244.0.0/16', 'fd12:3456:789a::/64']);
+    assert.deepEqual(plan.networkProfile.serviceCidrs, ['10.0.0.0/16', 'fd12:3456:789a:1::/108']);
+    assert.deepEqual(
+      plan.nodes.map((n: { ip: string; ipv6: string; podCidr: string; podCidrIPv6: string }) => [n.ip, n.ipv6, n.podCidr, n.podCidrIPv6]),
+      [
+        ['10.240.0.4', 'fd00:240::4', '10.244.0.0/24', 'fd12:3456:789a::/80'],
+        ['10.240.0.5', 'fd00:240::5', '10.244.1.0/24', 'fd12:3456:789a:0:1::/80'],
+      ],
+    );
+    assert.equal(plan.routes.length, 4);
+  });
+
+  test('a single-stack subnet for a dual-stack cluster is refused', async () => {
+    const { code, plan } = await planJson('--network-plugin', 'kubenet', '--ip-families', 'ipv4,ipv6', ...BYO24);
+    assert.equal(code, 1);
+    assert.deepEqual(
+      plan.errors.map((e: { code: string }) => e.code),
+      ['VnetSubnetMissingIPv6'],
+    );
+  });
+});

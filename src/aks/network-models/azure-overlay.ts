@@ -18,6 +18,8 @@ export const azureOverlay: NetworkModel = {
     podCidrUpdate: 'grow-only',
     migratesTo: [],
   },
+  // Dual-stack from Kubernetes 1.26.3 (azure-cni-overlay.md, dual-stack prerequisites).
+  dualStack: { minKubernetesVersion: '1.26.3' },
   nodes: { carvesPodCidr: true },
   nic: { secondaryIps: () => 0, routeTable: false },
   nodeConflist: () => azureConflist(IPAM),

@@ -18,6 +18,8 @@ export const byoCni: NetworkModel = {
     podCidrUpdate: 'free',
     migratesTo: [],
   },
+  // Dual-stack from Kubernetes 1.21.2 (decided: the AKS-wide minimum, docs/aks-rules.md §9.1).
+  dualStack: { minKubernetesVersion: '1.21.2' },
   nodes: { carvesPodCidr: false },
   nic: { secondaryIps: () => 0, routeTable: false },
   nodeConflist: () => undefined,

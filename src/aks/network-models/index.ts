@@ -42,5 +42,5 @@ export function modelOfMode(mode: string | undefined): NetworkModel | undefined 
 export const NETWORK_PLUGIN_MODES: readonly string[] = NETWORK_MODELS.flatMap((m) => (m.mode ? [m.mode] : []));
 
 export { azureNodeSubnet, azureOverlay, byoCni, kubenet };
-export { DEFAULT_POD_CIDR, ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE } from './model.js';
+export { DEFAULT_POD_CIDR, ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_MASK_IPV6, NODE_POD_CIDR_SIZE } from './model.js';
 export type { Conflist, NetworkModel, NetworkModelId, PodAddressSource, PodIpam, RuleHooks } from './model.js';

@@ -41,6 +41,8 @@ export const kubenet: NetworkModel = {
     podCidrUpdate: 'fixed',
     migratesTo: ['azure-overlay'],
   },
+  // Dual-stack from Kubernetes 1.21.2 (configure-kubenet-dual-stack.md).
+  dualStack: { minKubernetesVersion: '1.21.2' },
   nodes: { carvesPodCidr: true, maxClusterNodes: 400 },
   nic: { secondaryIps: () => 0, routeTable: true },
   // A node without a /24 gets no conflist (its dir starts as BYO CNI's would).

@@ -12,6 +12,9 @@ export type NetworkModelId = 'byo-cni' | 'kubenet' | 'azure-node-subnet' | 'azur
 export const NODE_POD_CIDR_MASK = 24;
 export const NODE_POD_CIDR_SIZE = 256;
 
+/** The node mask of per-node IPv6 pod CIDRs on dual-stack clusters: a /80 each (docs/aks-rules.md §9.2). */
+export const NODE_POD_CIDR_MASK_IPV6 = 80;
+
 /** The pod CIDR AKS gives the models that carve one when none is given (docs/aks-rules.md §3.7). */
 export const DEFAULT_POD_CIDR = '10.244.0.0/16';
 
@@ -73,6 +76,12 @@ export interface NetworkModel {
     readonly networkDataplane?: 'azure';
   };
   readonly rules: RuleHooks;
+  /**
+   * Dual-stack (ipFamilies [IPv4, IPv6]): the first Kubernetes version AKS allows it with (D6), or undefined
+   * where AKS refuses it (D2). Nodes then get an IPv6 address from their subnet's IPv6 prefix, and models that
+   * carve pod CIDRs give each node a /80 of the IPv6 pod CIDR too (docs/aks-rules.md §9).
+   */
+  readonly dualStack?: { readonly minKubernetesVersion: string };
   /** Node address planning (aks/planner.ts, aks/capacity.ts). */
   readonly nodes: {
     /** Each node gets a /24 of the pod CIDR (node.spec.podCIDR). */

@@ -194,7 +194,8 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
   const spec: Record<string, unknown> = {};
   if (record.podCidr) {
     spec['podCIDR'] = record.podCidr;
-    spec['podCIDRs'] = [record.podCidr];
+    // A dual-stack node holds a range of each family, IPv4 first as the cluster's families are ordered.
+    spec['podCIDRs'] = record.podCidrIPv6 ? [record.podCidr, record.podCidrIPv6] : [record.podCidr];
   }
   const instance = instanceIdOf(record.name) ?? 0;
   spec['providerID'] =
@@ -232,6 +233,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     status: {
       addresses: [
         { type: 'InternalIP', address: record.ip },
+        ...(record.ipv6 ? [{ type: 'InternalIP', address: record.ipv6 }] : []),
         { type: 'Hostname', address: record.name },
       ],
       ...resources(size, maxPods, version),

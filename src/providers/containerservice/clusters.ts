@@ -2,7 +2,7 @@
 // Validation runs before anything is accepted (400 with every problem); the work runs as an operation.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
-import { resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
+import { isDualStack, resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
 import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
@@ -148,6 +148,7 @@ export function keepUnexpressible(api: ApiVersionProfile, existing: ResolvedClus
   const net = spec.networkProfile ?? {};
   const kept = { ...net, networkPlugin: net.networkPlugin || before.networkPlugin };
   if (!net.networkPlugin && kept.networkPluginMode == null && before.networkPluginMode != null) kept.networkPluginMode = before.networkPluginMode;
+  if (kept.ipFamilies == null && before.ipFamilies != null) kept.ipFamilies = before.ipFamilies; // docs/aks-rules.md §9.6 D13
   if (kept.networkPlugin.toLowerCase() !== before.networkPlugin.toLowerCase()) return spec;
   if (!api.hasNetworkPluginMode) {
     for (const m of ['networkPluginMode', 'networkDataplane'] as const) if (kept[m] == null && before[m] != null) kept[m] = before[m];
@@ -233,7 +234,7 @@ export function validateOrThrow(
   const profile = expressing(api(ctx), extra.previous);
   const provisional = resolveCluster(spec, profile);
   const envOpts = extra.identity && phase !== 'create' ? { principal: { clientId: extra.identity.principalId, objectId: extra.identity.principalId } } : {};
-  const env = environmentFor(ctx.store, cluster, provisional.pools, envOpts);
+  const env = environmentFor(ctx.store, cluster, provisional.pools, { ...envOpts, dualStack: isDualStack(provisional.network) });
   const input: Parameters<typeof validateCluster>[0] = { spec, api: profile, phase, env };
   if (extra.previous) input.previous = extra.previous;
   if (extra.poolName !== undefined) input.poolName = extra.poolName;

@@ -1,7 +1,8 @@
 // Everything ContainerService asks of Microsoft.Network: the model's view of a cluster's subnets, addresses
 // from the one IPAM that owns each subnet, node NICs, the managed VNet, and kubenet's route table.
 import type { ResolvedPool } from '../../aks/defaults.js';
-import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from '../../aks/environment.js';
+import { isDualStack } from '../../aks/defaults.js';
+import { managedPrefixes, managedSubnet, type NetworkEnvironment, type SubnetInfo } from '../../aks/environment.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/planner.js';
 import { IpAddress } from '../../net/ip.js';
@@ -39,6 +40,8 @@ export function nicId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGro
 export interface EnvironmentOptions {
   /** The cluster's identity, to check its access to BYO subnets (S4, S5). */
   principal?: { clientId: string; objectId: string };
+  /** The cluster is dual-stack: the managed VNet it will get has an IPv6 range (docs/aks-rules.md §9.3). */
+  dualStack?: boolean;
 }
 
 /** The model's view of the subnets a cluster's pools name, read from Microsoft.Network. */
@@ -69,7 +72,7 @@ export function environmentFor(
     env.subnets[pool.vnetSubnetID.toLowerCase()] = info;
   }
   const managed = subnetInfo(store, managedSubnetId(cluster));
-  env.managedSubnet = managed ? { ...others(managed), managed: true } : managedSubnet({ subnets: {} });
+  env.managedSubnet = managed ? { ...others(managed), managed: true } : managedSubnet({ subnets: {} }, opts.dualStack);
   return env;
 }
 
@@ -79,13 +82,14 @@ function access(store: Store, principal: { clientId: string; objectId: string },
 
 /** The planner's address pools, backed by the IPAM; owners are NIC ids so that NICs and addresses agree. */
 export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): AllocatorSource {
-  return (subnet: SubnetInfo): AddressPool => ({
+  // One pool per subnet and family: a dual-stack node takes its IPv6 address from the subnet's IPv6 prefix.
+  return (subnet: SubnetInfo, cidr): AddressPool => ({
     get free() {
-      return freeAddressCount(store, subnet.id);
+      return freeAddressCount(store, subnet.id, cidr.family);
     },
     allocateMany(n, owner) {
       try {
-        return allocateAddresses(store, subnet.id, nicId(cluster, owner), n).map((ip) => IpAddress.parse(ip));
+        return allocateAddresses(store, subnet.id, nicId(cluster, owner), n, cidr.family).map((ip) => IpAddress.parse(ip));
       } catch (e) {
         if (e instanceof AddressSpaceExhaustedError) return undefined;
         throw e;
@@ -97,12 +101,22 @@ export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subsc
   });
 }
 
-export function writeNodeNic(store: Store, cluster: ClusterRecord, node: { name: string; subnetId: string; ip: string; secondaryIps?: string[] }): string {
+export function writeNodeNic(
+  store: Store,
+  cluster: ClusterRecord,
+  node: { name: string; subnetId: string; ip: string; secondaryIps?: string[]; ipv6?: string },
+): string {
   const id = nicId(cluster, node.name);
   const tags: Record<string, string> = { 'aks-managed-cluster': cluster.id };
   // A cluster with a route table marks its NICs, so that a second one on the subnet is refused (N10).
   if (networkModelOf(cluster.resolved)?.nic.routeTable) Object.assign(tags, kubenetTag(cluster.id));
-  putNic(store, { id, location: cluster.location, subnetId: node.subnetId, addresses: [node.ip, ...(node.secondaryIps ?? [])], tags });
+  putNic(store, {
+    id,
+    location: cluster.location,
+    subnetId: node.subnetId,
+    addresses: [node.ip, ...(node.secondaryIps ?? []), ...(node.ipv6 ? [node.ipv6] : [])],
+    tags,
+  });
   return id;
 }
 
@@ -113,11 +127,15 @@ export function removeNodeNic(store: Store, id: string): void {
 export function ensureManagedVnet(store: Store, cluster: ClusterRecord): string {
   const subnetId = managedSubnetId(cluster);
   if (!subnetInfo(store, subnetId)) {
+    // A dual-stack cluster's managed VNet and subnet get an IPv6 range beside the IPv4 one.
+    const prefixes = managedPrefixes(isDualStack(cluster.resolved.network));
     putVirtualNetwork(store, {
       id: managedVnetId(cluster),
       location: cluster.location,
-      addressPrefixes: [MANAGED_VNET_CIDR],
-      subnets: [{ name: 'aks-subnet', addressPrefix: MANAGED_SUBNET_CIDR }],
+      addressPrefixes: prefixes.vnet,
+      subnets: [
+        prefixes.subnet.length === 1 ? { name: 'aks-subnet', addressPrefix: MANAGED_SUBNET_CIDR } : { name: 'aks-subnet', addressPrefixes: prefixes.subnet },
+      ],
     });
   }
   return subnetId;

@@ -1,7 +1,7 @@
 // The work behind managedClusters and agentPools operations, run by the LRO machinery inside one store
 // transaction: bring every pool's nodes to its count (addresses, NICs, kubenet routes), or take the
 // cluster apart. A failure throws, the transaction rolls back, and the operation ends Failed.
-import { sizingNodes, type ResolvedCluster } from '../../aks/defaults.js';
+import { isDualStack, sizingNodes, type ResolvedCluster } from '../../aks/defaults.js';
 import { AllocationError, IpPlanner } from '../../aks/planner.js';
 import { instanceIdOf } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
@@ -51,7 +51,7 @@ function ensureNodeResourceGroup(store: Store, cluster: ClusterRecord): void {
 
 function plannerFor(store: Store, cluster: ClusterRecord, pools: PoolRecord[]): IpPlanner {
   const resolved = resolvedWithPools(cluster, pools);
-  const env = environmentFor(store, cluster, resolved.pools);
+  const env = environmentFor(store, cluster, resolved.pools, { dualStack: isDualStack(resolved.network) });
   const planner = new IpPlanner(resolved, networkModelOf(resolved)!, env, cluster.digits, ipamAllocators(store, cluster));
   planner.restore(nodesOf(store, cluster));
   return planner;

@@ -41,7 +41,7 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   }
   if (out.outboundType === 'loadBalancer' && out['loadBalancerProfile'] === undefined) {
     out['loadBalancerProfile'] = {
-      managedOutboundIPs: { count: 1 },
+      managedOutboundIPs: { count: 1, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: 1 } : {}) },
       effectiveOutboundIPs: [{ id: `${nodeResourceGroupId}/providers/Microsoft.Network/publicIPAddresses/kubernetes-outbound` }],
       ...(api.hasNetworkPluginMode ? { backendPoolType: 'nodeIPConfiguration' } : {}),
     };

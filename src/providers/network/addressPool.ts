@@ -1,7 +1,8 @@
 // The addresses of one subnet in memory: one SubnetAllocator per address prefix (lowest free first,
 // Azure's five reserved addresses never handed out), allocation ascending across the prefixes in
-// their order. A subnet with an IPv4 and an IPv6 prefix hands out from the first prefix's family.
-import { AZURE_RESERVED_LOW, type Cidr, type IpAddress } from '../../net/ip.js';
+// their order. A subnet with an IPv4 and an IPv6 prefix hands out from the first prefix's family unless
+// asked for the other (a dual-stack node's IPv6 address).
+import { AZURE_RESERVED_LOW, type Cidr, type IpAddress, type IpFamily } from '../../net/ip.js';
 import { SubnetAllocator } from '../../net/subnet-allocator.js';
 
 type AddressCheck = 'ok' | 'outside' | 'reserved';
@@ -15,7 +16,12 @@ export class AddressPool {
 
   /** Free addresses in the prefixes of the allocation family. */
   get free(): number {
-    return this.family().reduce((sum, a) => sum + a.free, 0);
+    return this.freeOf();
+  }
+
+  /** Free addresses of one family (default: the first prefix's). */
+  freeOf(family?: IpFamily): number {
+    return this.family(family).reduce((sum, a) => sum + a.free, 0);
   }
 
   get used(): number {
@@ -49,10 +55,10 @@ export class AddressPool {
   }
 
   /** The n lowest free addresses, all or nothing. */
-  allocateMany(n: number, owner: string): IpAddress[] | undefined {
-    if (n > this.free) return undefined;
+  allocateMany(n: number, owner: string, family?: IpFamily): IpAddress[] | undefined {
+    if (n > this.freeOf(family)) return undefined;
     const out: IpAddress[] = [];
-    for (const allocator of this.family()) {
+    for (const allocator of this.family(family)) {
       const take = Math.min(n - out.length, allocator.free);
       if (take > 0) out.push(...allocator.allocateMany(take, owner)!);
       if (out.length === n) break;
@@ -60,8 +66,8 @@ export class AddressPool {
     return out;
   }
 
-  private family(): SubnetAllocator[] {
-    const family = this.prefixes[0]?.family;
+  private family(wanted?: IpFamily): SubnetAllocator[] {
+    const family = wanted ?? this.prefixes[0]?.family;
     return this.allocators.filter((a) => a.subnet.family === family);
   }
 

@@ -10,6 +10,7 @@
 // - The pools are rebuilt from the stored allocations after a restart (they are written in the same
 //   transactions as the NICs), so nothing is handed out twice across restarts or back-to-back creates.
 import type { SubnetInfo } from '../../aks/environment.js';
+import type { IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
 import { childNotFound } from './errors.js';
@@ -69,13 +70,13 @@ function requireSubnet(store: Store, subnetId: string): Subnet {
  * The `count` lowest free addresses of the subnet, now held by `owner` (added to what it holds).
  * All or nothing: AddressSpaceExhaustedError (the RP's SubnetIsFull) when fewer are free.
  */
-export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number): string[] {
-  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count);
+export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number, family?: IpFamily): string[] {
+  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count, family);
 }
 
-/** Free addresses of the subnet right now (from the in-memory pool: cheap enough to ask per node). */
-export function freeAddressCount(store: Store, subnetId: string): number {
-  return readPool(store, subnetRef(requireSubnet(store, subnetId)), (pool) => pool.free);
+/** Free addresses of the subnet right now, of its first prefix's family or of `family` (from the in-memory pool: cheap enough to ask per node). */
+export function freeAddressCount(store: Store, subnetId: string, family?: IpFamily): number {
+  return readPool(store, subnetRef(requireSubnet(store, subnetId)), (pool) => pool.freeOf(family));
 }
 
 /** Which addresses are taken by whom: every held address of the subnet, ascending per owner. */

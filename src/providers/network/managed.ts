@@ -14,7 +14,8 @@ interface ManagedVnetSpec {
   id: string;
   location: string;
   addressPrefixes: string[];
-  subnets: Array<{ name: string; addressPrefix: string }>;
+  /** A dual-stack subnet's IPv4 and IPv6 prefixes go in addressPrefixes. */
+  subnets: Array<{ name: string; addressPrefix: string } | { name: string; addressPrefixes: string[] }>;
   tags?: Record<string, string>;
 }
 
@@ -30,7 +31,10 @@ export function putVirtualNetwork(store: Store, spec: ManagedVnetSpec): VirtualN
         tags: spec.tags ?? null,
         properties: {
           addressSpace: { addressPrefixes: spec.addressPrefixes },
-          subnets: spec.subnets.map((s) => ({ name: s.name, properties: { addressPrefix: s.addressPrefix } })),
+          subnets: spec.subnets.map((s) => ({
+            name: s.name,
+            properties: 'addressPrefixes' in s ? { addressPrefixes: s.addressPrefixes } : { addressPrefix: s.addressPrefix },
+          })),
         },
       },
       'Succeeded',

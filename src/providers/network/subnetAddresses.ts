@@ -4,7 +4,7 @@
 // throws, so a rolled-back transaction can never leave an address taken in memory but free on disk,
 // or the other way round. After a restart the pools are rebuilt from the stored allocations.
 import { ArmError } from '../../arm/errors.js';
-import { IpAddress, type Cidr } from '../../net/ip.js';
+import { IpAddress, type Cidr, type IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { AddressPool } from './addressPool.js';
 import { allocationOf, allocationsIn, bumpGeneration, generationOf, writeAllocation, type Allocation } from './allocations.js';
@@ -108,11 +108,11 @@ function firstPrefix(subnet: SubnetRef): string {
 }
 
 /** The n lowest free addresses, added to what owner already holds there. All or nothing. */
-export function allocate(store: Store, subnet: SubnetRef, owner: string, count: number): string[] {
+export function allocate(store: Store, subnet: SubnetRef, owner: string, count: number, family?: IpFamily): string[] {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`allocate needs a non-negative integer count, got ${count}`);
   return changePool(store, subnet, (pool) => {
-    const ips = pool.allocateMany(count, owner);
-    if (!ips) throw new AddressSpaceExhaustedError(subnet.id, count, pool.free, subnet.name, firstPrefix(subnet));
+    const ips = pool.allocateMany(count, owner, family);
+    if (!ips) throw new AddressSpaceExhaustedError(subnet.id, count, pool.freeOf(family), subnet.name, firstPrefix(subnet));
     const addresses = ips.map(String);
     const held = allocationOf(store, subnet.id, owner);
     writeAllocation(store, {

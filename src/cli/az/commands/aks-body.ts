@@ -1,6 +1,6 @@
 // The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (docs/clients.md §3.4.2, §3.7):
 // same members, same order, the same "let the server choose" encodings ("" versions, osDiskSizeGB 0).
-import type { AzNetworkFlags } from '../../network-flags.js';
+import { dualStackMembers, type AzNetworkFlags } from '../../network-flags.js';
 
 interface PoolOptions {
   count: number;
@@ -53,7 +53,18 @@ interface NetworkOptions extends AzNetworkFlags {
 
 /** With no network flag at all the SDK's own defaults get serialized (docs/clients.md §3.4.2, last row). */
 function networkProfile(n: NetworkOptions): Record<string, unknown> {
-  const none = [n.networkPlugin, n.networkPolicy, n.podCidr, n.serviceCidr, n.dnsServiceIp, n.dockerBridgeAddress].every((v) => v === undefined);
+  // Newer az counts the dual-stack lists among the network flags: any of them and the profile is built from the flags.
+  const none = [
+    n.networkPlugin,
+    n.networkPolicy,
+    n.podCidr,
+    n.serviceCidr,
+    n.dnsServiceIp,
+    n.dockerBridgeAddress,
+    n.ipFamilies,
+    n.podCidrs,
+    n.serviceCidrs,
+  ].every((v) => v === undefined);
   if (none) {
     return {
       networkPlugin: 'kubenet',
@@ -76,6 +87,7 @@ function networkProfile(n: NetworkOptions): Record<string, unknown> {
   if (n.dockerBridgeAddress !== undefined) p['dockerBridgeCidr'] = n.dockerBridgeAddress;
   p['outboundType'] = n.outboundType;
   p['loadBalancerSku'] = n.loadBalancerSku;
+  Object.assign(p, dualStackMembers(n));
   return p;
 }
 

@@ -2,6 +2,7 @@
 // api-version 2022-11-01), with az 2.45's flags, client-side checks, bodies and output.
 import { networkModelFor } from '../../../aks/network-models/index.js';
 import { CliUsageError, validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
+import { DUAL_STACK_FLAGS } from '../../network-flags.js';
 import { validateClusterName, validateKubernetesVersion, validateNetworkPluginGiven, validateNetworkPolicy, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';
 import { flag, list, num, str, type ArgDef, type ParsedArgs } from '../args.js';
@@ -125,6 +126,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
       ...(str(args, 'serviceCidr') === undefined ? {} : { serviceCidr: str(args, 'serviceCidr')! }),
       ...(str(args, 'dnsServiceIp') === undefined ? {} : { dnsServiceIp: str(args, 'dnsServiceIp')! }),
       ...(str(args, 'dockerBridgeAddress') === undefined ? {} : { dockerBridgeAddress: str(args, 'dockerBridgeAddress')! }),
+      ...Object.fromEntries(DUAL_STACK_FLAGS.flatMap(({ dest }) => (str(args, dest) === undefined ? [] : [[dest, str(args, dest)!]]))),
       outboundType,
       loadBalancerSku: str(args, 'loadBalancerSku') ?? 'standard',
     },
@@ -179,6 +181,7 @@ export const aksCommands: CommandDef[] = [
       { dest: 'podCidr', options: ['--pod-cidr'], help: 'Pod CIDR (kubenet, none)' },
       { dest: 'serviceCidr', options: ['--service-cidr'], help: 'Service CIDR' },
       { dest: 'dnsServiceIp', options: ['--dns-service-ip'], help: 'Kubernetes DNS service IP' },
+      ...DUAL_STACK_FLAGS.map((f) => ({ dest: f.dest, options: [f.option], help: f.help })),
       { dest: 'dockerBridgeAddress', options: ['--docker-bridge-address'], help: 'Docker bridge address' },
       { dest: 'maxPods', options: ['--max-pods', '-m'], type: 'int', help: 'Maximum pods per node' },
       { dest: 'nodeCount', options: ['--node-count', '-c'], type: 'int', help: 'Nodes in the first pool (default 3)' },
