@@ -95,7 +95,8 @@ async function prepare(endpoint: Endpoint, configDir: string, az: string): Promi
   await runAz(az, ['cloud', 'set', '-n', CLOUD_NAME], env);
   await runAz(
     az,
-    ['login', '--service-principal', '-u', endpoint.clientId, '-p', endpoint.clientSecret, '--tenant', endpoint.tenantId, '--output', 'none'],
+    // --password=…: a base64url secret may begin with '-', which argparse would read as an option.
+    ['login', '--service-principal', '-u', endpoint.clientId, `--password=${endpoint.clientSecret}`, '--tenant', endpoint.tenantId, '--output', 'none'],
     env,
   );
   return env;

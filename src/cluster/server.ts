@@ -175,12 +175,13 @@ export class ClusterApis implements KubeconfigIssuer {
     return this.options.store.list(nodesPrefix(clusterId), { limit: 1 }).length > 0;
   }
 
-  async kubeconfig(clusterId: string, kind: CredentialKind): Promise<string> {
+  async kubeconfig(clusterId: string, kind: CredentialKind): Promise<string | undefined> {
     // A stopped cluster's credentials name the port its API comes back on.
     const kept = this.stopped(clusterId) ? this.options.store.get<ApiRecord>(recordKey(clusterId)) : undefined;
     const entry = kept ?? (await this.ensure(clusterId));
     const cluster = this.options.store.get<ClusterRecord>(clusterId);
-    if (!entry || !cluster) throw new Error(`cluster ${clusterId} has no API server`);
+    // No API to name: stopped before its API ever ran, or never given nodes (a create that failed).
+    if (!entry || !cluster) return undefined;
     return kubeconfigYaml({
       clusterName: cluster.name,
       resourceGroup: cluster.resourceGroup,

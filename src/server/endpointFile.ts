@@ -52,7 +52,7 @@ export function endpointInfo(url: string, caFile: string, identity: Identity): E
         `az cloud register -n ${CLOUD_NAME} --endpoint-resource-manager ${url}/ --endpoint-active-directory ${activeDirectory}` +
         ` --endpoint-active-directory-resource-id ${ARM_RESOURCE_ID} --endpoint-active-directory-graph-resource-id ${url}/graph/`,
       cloudSet: `az cloud set -n ${CLOUD_NAME}`,
-      login: `az login --service-principal -u ${identity.clientId} -p ${identity.clientSecret} --tenant ${identity.tenantId}`,
+      login: `az login --service-principal -u ${identity.clientId} --password=${identity.clientSecret} --tenant ${identity.tenantId}`,
     },
   };
 }

@@ -42,7 +42,7 @@ before(async () => {
       `${url}/graph/`,
     ],
     ['cloud', 'set', '-n', 'aksemu'],
-    ['login', '--service-principal', '-u', server.identity.clientId, '-p', server.identity.clientSecret, '--tenant', server.identity.tenantId],
+    ['login', '--service-principal', '-u', server.identity.clientId, `--password=${server.identity.clientSecret}`, '--tenant', server.identity.tenantId],
   ];
   for (const step of steps) {
     const r = await run(step);

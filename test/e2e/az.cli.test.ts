@@ -33,7 +33,7 @@ describe('real az against aksemu', { skip: existsSync(AZ) ? false : 'azure-cli i
     assert.equal(register.code, 0, register.stderr);
     assert.equal((await az('cloud', 'set', '-n', 'Emu')).code, 0);
     const { clientId, clientSecret, tenantId, subscriptionId } = server.identity;
-    const login = await az('login', '--service-principal', '-u', clientId, '-p', clientSecret, '--tenant', tenantId, '-o', 'json');
+    const login = await az('login', '--service-principal', '-u', clientId, `--password=${clientSecret}`, '--tenant', tenantId, '-o', 'json');
     assert.equal(login.code, 0, login.stderr);
     assert.equal(JSON.parse(login.stdout)[0].id, subscriptionId);
 
