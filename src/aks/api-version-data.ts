@@ -1,7 +1,8 @@
 // The reader of src/aks/api-versions/managed-clusters.json, the Microsoft.ContainerService api-version data that
 // tools/gen-aks-api-versions.mjs generates from the REST specs and SDK packages (its header gives the shape).
 // The file is read once, on first use, from the source tree: the compiled module sits at dist/src/aks/, the data
-// next to the source at src/aks/api-versions/.
+// next to the source at src/aks/api-versions/. unread-versions.json adds the published versions whose spec is not read
+// here, each with the definitions of a version the data has (its note says which and why; docs/aks-rules.md §1.2).
 import { readFileSync } from 'node:fs';
 
 export interface WireMember {
@@ -27,7 +28,15 @@ interface VersionEntry {
   kind: 'stable' | 'preview';
   /** Set when the version was read from its spec file; unset when from an SDK package (`sdk`). */
   spec?: string;
+  /** Set for an unread version: the data version whose definitions it is served with. */
+  schemaOf?: string;
   definitions: Record<string, string>;
+}
+
+interface UnreadVersion {
+  kind: 'stable' | 'preview';
+  schemaOf: string;
+  evidence: string;
 }
 
 interface Data {
@@ -37,8 +46,17 @@ interface Data {
 
 let data: Data | undefined;
 
+const readData = <T>(file: string): T => JSON.parse(readFileSync(new URL(`../../../src/aks/api-versions/${file}`, import.meta.url), 'utf8')) as T;
+
 function load(): Data {
-  data ??= JSON.parse(readFileSync(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url), 'utf8')) as Data;
+  if (data) return data;
+  const read = readData<Data>('managed-clusters.json');
+  const unread = readData<{ versions: Record<string, UnreadVersion> }>('unread-versions.json').versions;
+  for (const [version, { kind, schemaOf }] of Object.entries(unread)) {
+    const base = read.versions[schemaOf];
+    if (base) read.versions[version] = { kind, schemaOf, definitions: base.definitions };
+  }
+  data = read;
   return data;
 }
 

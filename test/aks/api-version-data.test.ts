@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { dataVersions, versionSchema } from '../../src/aks/api-version-data.js';
+import { apiVersionProfile, SUPPORTED_API_VERSIONS } from '../../src/aks/api-versions.js';
 import { generatedJson } from '../fixtures/generated-json.js';
 
 interface Member {
@@ -321,5 +323,73 @@ describe('api-version data: the 2026 versions read from the modular packages', (
       assert.equal(operation(v, 'ManagedClusters_ResetAADProfile')!.body, 'ManagedClusterAADProfile');
       assert.equal(operation(v, 'ManagedClusters_ListOutboundNetworkDependenciesEndpoints')!.pageable, true);
     }
+  });
+});
+
+describe('api-version data: published versions whose spec is not read here (unread-versions.json)', () => {
+  const UNREAD = (
+    JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/unread-versions.json', import.meta.url)), 'utf8')) as {
+      note: string;
+      versions: Record<string, { kind: 'stable' | 'preview'; schemaOf: string; evidence: string }>;
+    }
+  ).versions;
+  const unread = Object.keys(UNREAD);
+
+  test('each maps to the nearest earlier data version: a stable to a stable, a preview to either kind', () => {
+    assert.ok(unread.length > 0);
+    for (const [v, { kind, schemaOf }] of Object.entries(UNREAD)) {
+      assert.ok(v >= '2022-06-01', v);
+      assert.equal(DATA.versions[v], undefined, `${v} is read, not unread`);
+      assert.equal(kind, v.endsWith('-preview') ? 'preview' : 'stable', v);
+      const nearest = VERSIONS.filter((d) => d < v && (kind === 'preview' || DATA.versions[d]!.kind === 'stable'))
+        .sort()
+        .at(-1);
+      assert.equal(schemaOf, nearest, v);
+    }
+  });
+
+  test('each names the spec file that shows it is published', () => {
+    for (const [v, { kind, evidence }] of Object.entries(UNREAD)) {
+      assert.match(
+        evidence,
+        new RegExp(
+          `^Azure/azure-rest-api-specs@[0-9a-f]{40}:specification/containerservice/resource-manager/Microsoft\\.ContainerService/aks/${kind}/${v}/managedClusters\\.json$`,
+        ),
+      );
+    }
+  });
+
+  test('served: the data readers and the profiles include them, with the definitions of the version they map to', () => {
+    for (const v of [
+      '2024-10-01',
+      '2025-01-01',
+      '2025-03-01',
+      '2025-04-01',
+      '2025-05-01',
+      '2025-06-01',
+      '2025-08-01',
+      '2026-01-01',
+      '2026-02-01',
+      '2025-08-02-preview',
+    ])
+      assert.ok(SUPPORTED_API_VERSIONS.includes(v), v);
+    assert.deepEqual(dataVersions(), [...VERSIONS, ...unread].sort());
+    for (const [v, { schemaOf }] of Object.entries(UNREAD)) {
+      for (const name of ['ManagedCluster', 'ContainerServiceNetworkProfile', 'AgentPool'])
+        assert.equal(versionSchema(v)!.definition(name), versionSchema(schemaOf)!.definition(name), `${v} ${name}`);
+    }
+  });
+
+  test("profile facts no schema states go by the version's own date: podCidr of BYO CNI from stable 2026-01-01", () => {
+    assert.equal(UNREAD['2026-01-01']!.schemaOf, '2025-10-01');
+    assert.equal(apiVersionProfile('2025-10-01')!.returnsPodCidrForNone, false);
+    assert.equal(apiVersionProfile('2025-09-01')!.returnsPodCidrForNone, false);
+    assert.equal(apiVersionProfile('2026-01-01')!.returnsPodCidrForNone, true);
+    assert.equal(apiVersionProfile('2025-08-02-preview')!.returnsPodCidrForNone, true);
+    // Facts a schema states come with it: 2026-01-01 is 2025-10-01's.
+    const { version: _a, schema: _b, ...facts } = apiVersionProfile('2026-01-01')!;
+    const { version: _c, schema: _d, ...base } = apiVersionProfile('2025-10-01')!;
+    assert.deepEqual(facts, { ...base, returnsPodCidrForNone: true });
+    assert.equal(apiVersionProfile('2026-01-01')!.pluginDefault, 'by-kubernetes-version');
   });
 });

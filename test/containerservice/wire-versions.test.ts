@@ -22,7 +22,11 @@ interface Data {
   definitions: Record<string, { properties: Record<string, Member>; additionalProperties?: Member | boolean }>;
 }
 
-const DATA = JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url)), 'utf8')) as Data;
+const dataFile = (name: string) => readFileSync(fileURLToPath(new URL(`../../../src/aks/api-versions/${name}`, import.meta.url)), 'utf8');
+const DATA = JSON.parse(dataFile('managed-clusters.json')) as Data;
+// A published version whose spec is not read here has the definitions of the one it is served with.
+const UNREAD = (JSON.parse(dataFile('unread-versions.json')) as { versions: Record<string, { schemaOf: string }> }).versions;
+for (const [v, { schemaOf }] of Object.entries(UNREAD)) DATA.versions[v] = DATA.versions[schemaOf]!;
 
 /** One served version per family: the versions whose definitions are the same. */
 function families(): Map<string, string[]> {
@@ -135,6 +139,28 @@ describe('managedClusters at every served api-version family: the members of its
         assert.equal(refused.body.error.code, 'InvalidRequestContent');
         assert.equal(refused.body.error.target, `properties.${newer}`);
       }
+    });
+  }
+
+  // Published versions whose spec is not read here (unread-versions.json): served with an earlier version's schema,
+  // and the facts no schema states by their own date. 2026-01-01 has the definitions of 2025-10-01, but returns a BYO
+  // CNI cluster's podCidr (docs/aks-rules.md §1.2) where 2025-10-01 does not; a 2025 preview as aks-preview sends one.
+  for (const [version, returnsPodCidr] of [
+    ['2025-10-01', false],
+    ['2026-01-01', true],
+    ['2025-08-02-preview', true],
+  ] as const) {
+    test(`${version}${UNREAD[version] ? ` (served with ${UNREAD[version].schemaOf}'s schema)` : ''}: create and GET, podCidr of BYO CNI ${returnsPodCidr ? '' : 'not '}returned`, async () => {
+      const name = `u${++n}`;
+      const url = `${group}/providers/Microsoft.ContainerService/managedClusters/${name}?api-version=${version}`;
+      const put = await arm(server, 'PUT', url, { body: rawCluster(name, { networkProfile: { networkPlugin: 'none', podCidr: '10.244.0.0/16' } }) });
+      assert.equal(put.status, 201, JSON.stringify(put.body));
+      assert.equal((await waitForOperation(server, pathOf(put.headers['azure-asyncoperation']))).status, 'Succeeded');
+      const got = await arm(server, 'GET', url);
+      assert.equal(got.status, 200);
+      assert.deepEqual(undefinedMembers(version, 'ManagedCluster', got.body, '', []), [], 'the GET answer');
+      assert.equal(got.body.properties.networkProfile.networkPlugin, 'none');
+      assert.equal(got.body.properties.networkProfile.podCidr, returnsPodCidr ? '10.244.0.0/16' : undefined);
     });
   }
 
