@@ -40,6 +40,17 @@ async function responsiveness(env: ClusterEnv, ms: number): Promise<{ armMs: num
   return { armMs, clusterMs, stallMs: delay.max / 1e6, requests };
 }
 
+type Responsiveness = Awaited<ReturnType<typeof responsiveness>>;
+
+/**
+ * Prompt enough: no request or event-loop stall beyond the bounds (2 s, 1 s), or beyond four times what the same
+ * server showed before the bomb on this machine, whichever is larger — so a loaded CI machine does not fail a
+ * server that stays responsive, while a loop blocked for seconds still does.
+ */
+function prompt(r: Responsiveness, quiet: Responsiveness): boolean {
+  return r.armMs < Math.max(2000, 4 * quiet.armMs) && r.clusterMs < Math.max(2000, 4 * quiet.clusterMs) && r.stallMs < Math.max(1000, 4 * quiet.stallMs);
+}
+
 /** The bomb's pods (in default; kube-system's add-ons stay). */
 function podCount(env: ClusterEnv): number {
   return env.server.clusterApis.runtimeOf(env.clusterId)?.objects.list(PODS, 'default').length ?? -1;
@@ -48,10 +59,11 @@ function podCount(env: ClusterEnv): number {
 describe('a replica bomb', { skip }, () => {
   test('ARM and the cluster API answer promptly during it and after a restart with it stored; kubectl deletes it and its pods go in slices', (t) =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const quiet = await responsiveness(env, 1000);
       const created = await kubectl(env, ['create', 'deployment', 'huge', '--image=nginx', '--replicas=1000000000']);
       assert.equal(created.code, 0, created.stderr);
       const during = await responsiveness(env, 4000);
-      assert.ok(during.armMs < 2000 && during.clusterMs < 2000 && during.stallMs < 1000, JSON.stringify(during));
+      assert.ok(prompt(during, quiet), JSON.stringify({ during, quiet }));
       assert.ok(podCount(env) > 500, `pods are being created (${podCount(env)})`);
       t.diagnostic(`during the bomb: ${JSON.stringify(during)}, ${podCount(env)} pods`);
       const shown = await kubectl(env, ['get', 'deployment', 'huge', '-o', 'jsonpath={.spec.replicas}']);
@@ -62,7 +74,7 @@ describe('a replica bomb', { skip }, () => {
       const restartMs = Date.now() - t0;
       assert.ok(restartMs < 20_000, `restart took ${restartMs} ms`);
       const after = await responsiveness(env, 3000);
-      assert.ok(after.armMs < 2000 && after.clusterMs < 2000 && after.stallMs < 1000, JSON.stringify(after));
+      assert.ok(prompt(after, quiet), JSON.stringify({ after, quiet }));
       t.diagnostic(`restart: ${restartMs} ms; after it: ${JSON.stringify(after)}`);
 
       const before = podCount(env);
@@ -71,7 +83,7 @@ describe('a replica bomb', { skip }, () => {
       const deleted = await deleting;
       assert.equal(deleted.code, 0, deleted.stderr);
       assert.equal(deleted.stdout.trim(), 'deployment.apps "huge" deleted');
-      assert.ok(whileDeleting.armMs < 2000 && whileDeleting.clusterMs < 2000 && whileDeleting.stallMs < 1000, JSON.stringify(whileDeleting));
+      assert.ok(prompt(whileDeleting, quiet), JSON.stringify({ whileDeleting, quiet }));
       const t1 = Date.now();
       await eventually(() => podCount(env) === 0, 60_000, `the bomb's ${before} pods to go`);
       t.diagnostic(`while deleting: ${JSON.stringify(whileDeleting)}; ${before} pods gone ${Date.now() - t1} ms after kubectl returned`);
