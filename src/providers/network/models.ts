@@ -56,6 +56,8 @@ export type SecurityRule = ChildResource<SecurityRuleProperties>;
 interface NetworkSecurityGroupProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
+  /** Whether flows are re-evaluated when rules change; false unless sent. */
+  flushConnection?: boolean;
   securityRules: SecurityRule[];
   /** Back-references, kept by the subnets and NICs that associate the group. */
   subnets?: SubResource[];

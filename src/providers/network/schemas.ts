@@ -84,6 +84,7 @@ export const networkSecurityGroupModel = s.object('NetworkSecurityGroup', {
   tags,
   properties: s.object('NetworkSecurityGroupPropertiesFormat', {
     securityRules: s.array(securityRuleModel),
+    flushConnection: s.boolean(),
     // Read-only.
     defaultSecurityRules: readOnlyAny,
     subnets: readOnlyAny,
