@@ -11,6 +11,9 @@ interface VirtualNetworkProperties {
   enableVmProtection?: boolean;
   flowTimeoutInMinutes?: number;
   virtualNetworkPeerings: unknown[];
+  /** As sent; Network's read-only regionalCommunity (a per-region value) is not emulated. */
+  bgpCommunities?: { virtualNetworkCommunity: string };
+  encryption?: { enabled: boolean; enforcement?: string };
 }
 export type VirtualNetwork = TrackedResource<VirtualNetworkProperties>;
 

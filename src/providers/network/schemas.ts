@@ -53,6 +53,8 @@ export const virtualNetworkModel = s.object('VirtualNetwork', {
     enableVmProtection: s.boolean(),
     flowTimeoutInMinutes: s.integer(),
     virtualNetworkPeerings: s.array(s.any()),
+    bgpCommunities: s.object('VirtualNetworkBgpCommunities', { virtualNetworkCommunity: s.string(), regionalCommunity: s.string() }),
+    encryption: s.object('VirtualNetworkEncryption', { enabled: s.boolean(), enforcement: s.string() }),
     // Read-only.
     provisioningState: s.string(),
     resourceGuid: s.string(),
