@@ -4,7 +4,11 @@
 // endpoint policies), refused as Network refuses a reference to a missing resource.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { POLL, restError, withServer } from './harness.js';
+import { groupId, POLL, restError, withServer, type Env } from './harness.js';
+
+async function vnet(env: Env): Promise<void> {
+  await env.network.virtualNetworks.beginCreateOrUpdateAndWait('rg', 'v', { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] } }, POLL);
+}
 
 describe('Network 2023-11-01 request members through @azure/arm-network', () => {
   test('NSG flushConnection: false unless sent, kept when sent', () =>
@@ -56,5 +60,36 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       );
       assert.equal(plain.encryption, undefined);
       assert.equal(plain.bgpCommunities, undefined);
+    }));
+
+  test('subnet sharingScope and defaultOutboundAccess: kept as sent, absent unless sent; serviceEndpointPolicies name a missing resource', () =>
+    withServer(async (env) => {
+      await vnet(env);
+      const shared = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        's1',
+        { addressPrefix: '10.0.0.0/24', sharingScope: 'tenant' as 'Tenant', defaultOutboundAccess: false },
+        POLL,
+      );
+      assert.equal(shared.sharingScope, 'Tenant');
+      assert.equal(shared.defaultOutboundAccess, false);
+      const read = await env.network.subnets.get('rg', 'v', 's1');
+      assert.equal(read.sharingScope, 'Tenant');
+      const plain = await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 's2', { addressPrefix: '10.0.1.0/24' }, POLL);
+      assert.equal(plain.sharingScope, undefined);
+      assert.equal(plain.defaultOutboundAccess, undefined);
+      const wrongScope = await restError(
+        env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 's3', { addressPrefix: '10.0.2.0/24', sharingScope: 'World' as 'Tenant' }, POLL),
+      );
+      assert.equal(wrongScope.code, 'InvalidRequestFormat');
+      const policy = `${groupId(env)}/providers/Microsoft.Network/serviceEndpointPolicies/p1`;
+      const missing = await restError(
+        env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 's3', { addressPrefix: '10.0.2.0/24', serviceEndpointPolicies: [{ id: policy }] }, POLL),
+      );
+      assert.equal(missing.statusCode, 400);
+      assert.equal(missing.code, 'InvalidResourceReference');
+      assert.match(missing.message, /serviceEndpointPolicies\/p1 referenced by resource .*subnets\/s3 was not found/);
+      await assert.rejects(env.network.subnets.get('rg', 'v', 's3'));
     }));
 });

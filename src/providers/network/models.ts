@@ -34,6 +34,9 @@ interface SubnetProperties {
   serviceEndpoints?: Array<{ service: string; locations?: string[]; provisioningState?: string }>;
   privateEndpointNetworkPolicies: string;
   privateLinkServiceNetworkPolicies: string;
+  /** As sent (2023-11-01): absent unless the client set them. */
+  sharingScope?: string;
+  defaultOutboundAccess?: boolean;
   purpose?: string;
 }
 export type Subnet = ChildResource<SubnetProperties>;

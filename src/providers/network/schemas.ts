@@ -1,7 +1,7 @@
 // Request-body models of the Network resources aksemu serves, named as in the REST spec (the strict
 // check names them in its errors). Every member a GET returns is accepted, so `az … update` (GET, edit,
 // PUT the whole object) round-trips; read-only members are ignored. Writable features aksemu does not
-// model (NAT gateways, peerings with content, public IPs on NICs, application security groups…) are
+// model (NAT gateways, peerings with content, application security groups…) are
 // left out, so strict mode names them instead of silently dropping them.
 import { s, type Schema } from '../../arm/schema.js';
 
@@ -32,6 +32,10 @@ const subnetProperties = s.object('SubnetPropertiesFormat', {
   serviceEndpoints: s.array(serviceEndpoint),
   privateEndpointNetworkPolicies: s.string(),
   privateLinkServiceNetworkPolicies: s.string(),
+  sharingScope: s.string(),
+  defaultOutboundAccess: s.boolean(),
+  // References to serviceEndpointPolicies, which aksemu does not serve: refused as missing resources.
+  serviceEndpointPolicies: s.array(reference('ServiceEndpointPolicy')),
   // Read-only.
   provisioningState: s.string(),
   ipConfigurations: readOnlyAny,

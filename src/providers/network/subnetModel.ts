@@ -19,7 +19,7 @@ import {
 import type { Delegation, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwork } from './models.js';
 import { containedIn, overlapsAny, parsePrefix, parsePrefixes, subnetSizeSupported } from './prefixes.js';
 import { idKey, sameId } from '../../ids/compare.js';
-import { childrenOf, compact, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
+import { childrenOf, compact, enumMember, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
 import { forgetPool, type SubnetRef } from './subnetAddresses.js';
 
 /** A subnet as a client sends it (PUT body, or one element of a VNet's `subnets`). */
@@ -34,7 +34,24 @@ export interface SubnetInput {
     serviceEndpoints?: Array<{ service: string; locations?: string[] }> | null;
     privateEndpointNetworkPolicies?: string | null;
     privateLinkServiceNetworkPolicies?: string | null;
+    sharingScope?: string | null;
+    defaultOutboundAccess?: boolean | null;
+    serviceEndpointPolicies?: Array<{ id?: string } | null> | null;
   };
+}
+
+/** SubnetPropertiesFormat.sharingScope in the 2023-11-01 spec. */
+const SHARING_SCOPES = ['Tenant', 'DelegatedServices'];
+
+/**
+ * aksemu serves no serviceEndpointPolicies, so a reference to one names a missing resource: refused as Network
+ * refuses any reference to a resource that does not exist (InvalidResourceReference).
+ */
+function checkServiceEndpointPolicies(input: SubnetInput, subnetId: string): void {
+  (input.properties?.serviceEndpointPolicies ?? []).forEach((r, i) => {
+    const ref = referenceId(r, `properties.serviceEndpointPolicies[${i}]`);
+    if (ref) throw invalidResourceReference(ref, subnetId);
+  });
 }
 
 /**
@@ -137,6 +154,7 @@ export function buildSubnet(
   const selfOverlap = prefixes.some((a, i) => prefixes.some((b, j) => j > i && a.overlaps(b)));
   if (selfOverlap || siblings.some((s) => overlapsAny(prefixes, s.prefixes))) throw subnetRangesOverlap(name, vnet.name);
   const p = input.properties ?? {};
+  checkServiceEndpointPolicies(input, id);
   const subnet: Subnet = compact({
     id,
     name,
@@ -154,6 +172,8 @@ export function buildSubnet(
       serviceEndpoints: p.serviceEndpoints?.map((e) => ({ service: e.service, locations: e.locations ?? [vnet.location], provisioningState: state })),
       privateEndpointNetworkPolicies: p.privateEndpointNetworkPolicies ?? existing?.properties.privateEndpointNetworkPolicies ?? 'Disabled',
       privateLinkServiceNetworkPolicies: p.privateLinkServiceNetworkPolicies ?? existing?.properties.privateLinkServiceNetworkPolicies ?? 'Enabled',
+      sharingScope: enumMember(p.sharingScope, SHARING_SCOPES, 'properties.sharingScope'),
+      defaultOutboundAccess: p.defaultOutboundAccess ?? undefined,
     },
   });
   return { subnet, prefixes };
