@@ -92,4 +92,34 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       assert.match(missing.message, /serviceEndpointPolicies\/p1 referenced by resource .*subnets\/s3 was not found/);
       await assert.rejects(env.network.subnets.get('rg', 'v', 's3'));
     }));
+
+  test('NIC ip configuration publicIPAddress: a reference to a missing resource (aksemu serves no public IPs)', () =>
+    withServer(async (env) => {
+      await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'nodes', addressPrefix: '10.0.0.0/24' }] },
+        POLL,
+      );
+      const subnet = { id: `${groupId(env)}/providers/Microsoft.Network/virtualNetworks/v/subnets/nodes` };
+      const pip = `${groupId(env)}/providers/Microsoft.Network/publicIPAddresses/pip1`;
+      const err = await restError(
+        env.network.networkInterfaces.beginCreateOrUpdateAndWait(
+          'rg',
+          'nic1',
+          { location: 'eastus', ipConfigurations: [{ name: 'ipconfig1', subnet, publicIPAddress: { id: pip } }] },
+          POLL,
+        ),
+      );
+      assert.equal(err.statusCode, 400);
+      assert.equal(err.code, 'InvalidResourceReference');
+      assert.match(err.message, /publicIPAddresses\/pip1 referenced by resource .*networkInterfaces\/nic1 was not found/);
+      const nic = await env.network.networkInterfaces.beginCreateOrUpdateAndWait(
+        'rg',
+        'nic1',
+        { location: 'eastus', ipConfigurations: [{ name: 'ipconfig1', subnet }] },
+        POLL,
+      );
+      assert.equal(nic.ipConfigurations?.[0]?.publicIPAddress, undefined);
+    }));
 });
