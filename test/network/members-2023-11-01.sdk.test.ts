@@ -122,4 +122,38 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       );
       assert.equal(nic.ipConfigurations?.[0]?.publicIPAddress, undefined);
     }));
+
+  test('service endpoint locations: the VNet region, and for Microsoft.Storage its paired region too', () =>
+    withServer(async (env) => {
+      await vnet(env);
+      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        's1',
+        {
+          addressPrefix: '10.0.0.0/24',
+          serviceEndpoints: [{ service: 'Microsoft.Storage' }, { service: 'Microsoft.Sql' }, { service: 'Microsoft.KeyVault', locations: ['*'] }],
+        },
+        POLL,
+      );
+      assert.deepEqual(
+        subnet.serviceEndpoints?.map((e) => [e.service, e.locations]),
+        [
+          ['Microsoft.Storage', ['eastus', 'westus']],
+          ['Microsoft.Sql', ['eastus']],
+          ['Microsoft.KeyVault', ['*']],
+        ],
+      );
+      await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+        'rg',
+        'it',
+        {
+          location: 'italynorth',
+          addressSpace: { addressPrefixes: ['10.1.0.0/16'] },
+          subnets: [{ name: 'a', addressPrefix: '10.1.0.0/24', serviceEndpoints: [{ service: 'Microsoft.Storage' }] }],
+        },
+        POLL,
+      );
+      assert.deepEqual((await env.network.subnets.get('rg', 'it', 'a')).serviceEndpoints?.[0]?.locations, ['italynorth']);
+    }));
 });

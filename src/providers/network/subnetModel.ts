@@ -20,6 +20,7 @@ import type { Delegation, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwo
 import { containedIn, overlapsAny, parsePrefix, parsePrefixes, subnetSizeSupported } from './prefixes.js';
 import { idKey, sameId } from '../../ids/compare.js';
 import { childrenOf, compact, enumMember, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
+import { serviceEndpointLocations } from './regionPairs.js';
 import { forgetPool, type SubnetRef } from './subnetAddresses.js';
 
 /** A subnet as a client sends it (PUT body, or one element of a VNet's `subnets`). */
@@ -169,7 +170,11 @@ export function buildSubnet(
       delegations: delegationsOf(input, id, existing, state),
       // Set only by the services that link themselves to a subnet (addServiceAssociationLink).
       serviceAssociationLinks: existing?.properties.serviceAssociationLinks,
-      serviceEndpoints: p.serviceEndpoints?.map((e) => ({ service: e.service, locations: e.locations ?? [vnet.location], provisioningState: state })),
+      serviceEndpoints: p.serviceEndpoints?.map((e) => ({
+        service: e.service,
+        locations: e.locations ?? serviceEndpointLocations(e.service, vnet.location),
+        provisioningState: state,
+      })),
       privateEndpointNetworkPolicies: p.privateEndpointNetworkPolicies ?? existing?.properties.privateEndpointNetworkPolicies ?? 'Disabled',
       privateLinkServiceNetworkPolicies: p.privateLinkServiceNetworkPolicies ?? existing?.properties.privateLinkServiceNetworkPolicies ?? 'Enabled',
       sharingScope: enumMember(p.sharingScope, SHARING_SCOPES, 'properties.sharingScope'),
