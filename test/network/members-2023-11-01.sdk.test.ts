@@ -156,4 +156,20 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       );
       assert.deepEqual((await env.network.subnets.get('rg', 'it', 'a')).serviceEndpoints?.[0]?.locations, ['italynorth']);
     }));
+
+  test('delegated subnets: purpose "", and no actions for a service aksemu knows none of', () =>
+    withServer(async (env) => {
+      await vnet(env);
+      const delegated = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        's1',
+        { addressPrefix: '10.0.0.0/24', delegations: [{ name: 'd', serviceName: 'Microsoft.Provider/resourceType' }] },
+        POLL,
+      );
+      assert.equal(delegated.purpose, '');
+      assert.deepEqual(delegated.delegations?.[0]?.actions, []);
+      const plain = await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 's2', { addressPrefix: '10.0.1.0/24' }, POLL);
+      assert.equal(plain.purpose, undefined);
+    }));
 });

@@ -56,8 +56,9 @@ function checkServiceEndpointPolicies(input: SubnetInput, subnetId: string): voi
 }
 
 /**
- * The actions Azure fills into a delegation per service (from GET responses of delegated subnets;
- * services not listed get subnets/action, the most common value — inferred).
+ * The actions Azure fills into a delegation per service (from GET responses of delegated subnets). A service
+ * not listed gets none: the 2023-11-01 examples answer `actions: []` for a delegation to
+ * Microsoft.Provider/resourceType sent without actions.
  */
 const DELEGATION_ACTIONS: Record<string, string[]> = {
   'microsoft.containerinstance/containergroups': ['Microsoft.Network/virtualNetworks/subnets/action'],
@@ -113,10 +114,7 @@ function delegationsOf(input: SubnetInput, subnetId: string, existing: Subnet | 
     if (seen.has(idKey(name))) throw duplicateResourceName(subnetId, 'delegations', name);
     seen.add(idKey(name));
     const before = existing?.properties.delegations.find((x) => sameId(x.name, name));
-    const actions =
-      d.properties?.actions && d.properties.actions.length > 0
-        ? d.properties.actions
-        : (DELEGATION_ACTIONS[idKey(serviceName)] ?? ['Microsoft.Network/virtualNetworks/subnets/action']);
+    const actions = d.properties?.actions && d.properties.actions.length > 0 ? d.properties.actions : (DELEGATION_ACTIONS[idKey(serviceName)] ?? []);
     return {
       id: `${subnetId}/delegations/${name}`,
       name,
@@ -156,6 +154,7 @@ export function buildSubnet(
   if (selfOverlap || siblings.some((s) => overlapsAny(prefixes, s.prefixes))) throw subnetRangesOverlap(name, vnet.name);
   const p = input.properties ?? {};
   checkServiceEndpointPolicies(input, id);
+  const delegations = delegationsOf(input, id, existing, state);
   const subnet: Subnet = compact({
     id,
     name,
@@ -167,7 +166,10 @@ export function buildSubnet(
       addressPrefixes: plural ? prefixes.map(String) : undefined,
       networkSecurityGroup: checkReference(store, referenceId(p.networkSecurityGroup, 'properties.networkSecurityGroup'), id, vnet, TYPES.networkSecurityGroup),
       routeTable: checkReference(store, referenceId(p.routeTable, 'properties.routeTable'), id, vnet, TYPES.routeTable),
-      delegations: delegationsOf(input, id, existing, state),
+      delegations,
+      // Network answers purpose "" for a delegated subnet (every delegated subnet of the 2023-11-01 examples) and
+      // leaves it out otherwise.
+      purpose: delegations.length > 0 ? '' : undefined,
       // Set only by the services that link themselves to a subnet (addServiceAssociationLink).
       serviceAssociationLinks: existing?.properties.serviceAssociationLinks,
       serviceEndpoints: p.serviceEndpoints?.map((e) => ({
