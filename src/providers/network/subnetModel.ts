@@ -41,6 +41,13 @@ export interface SubnetInput {
   };
 }
 
+/** A service endpoint names its service: without one there is no region set to give it. */
+function serviceOf(endpoint: { service?: string | null } | null, i: number): string {
+  if (typeof endpoint?.service !== 'string' || endpoint.service === '')
+    throw invalidRequestFormat(`Service endpoint ${i} has no service.`, `properties.serviceEndpoints[${i}].service`);
+  return endpoint.service;
+}
+
 /** SubnetPropertiesFormat.sharingScope in the 2023-11-01 spec. */
 const SHARING_SCOPES = ['Tenant', 'DelegatedServices'];
 
@@ -172,8 +179,8 @@ export function buildSubnet(
       purpose: delegations.length > 0 ? '' : undefined,
       // Set only by the services that link themselves to a subnet (addServiceAssociationLink).
       serviceAssociationLinks: existing?.properties.serviceAssociationLinks,
-      serviceEndpoints: p.serviceEndpoints?.map((e) => ({
-        service: e.service,
+      serviceEndpoints: p.serviceEndpoints?.map((e, i) => ({
+        service: serviceOf(e, i),
         locations: e.locations ?? serviceEndpointLocations(e.service, vnet.location),
         provisioningState: state,
       })),
