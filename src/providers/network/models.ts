@@ -11,6 +11,9 @@ interface VirtualNetworkProperties {
   enableVmProtection?: boolean;
   flowTimeoutInMinutes?: number;
   virtualNetworkPeerings: unknown[];
+  /** As sent; Network's read-only regionalCommunity (a per-region value) is not emulated. */
+  bgpCommunities?: { virtualNetworkCommunity: string };
+  encryption?: { enabled: boolean; enforcement?: string };
 }
 export type VirtualNetwork = TrackedResource<VirtualNetworkProperties>;
 
@@ -31,6 +34,9 @@ interface SubnetProperties {
   serviceEndpoints?: Array<{ service: string; locations?: string[]; provisioningState?: string }>;
   privateEndpointNetworkPolicies: string;
   privateLinkServiceNetworkPolicies: string;
+  /** As sent (2023-11-01): absent unless the client set them. */
+  sharingScope?: string;
+  defaultOutboundAccess?: boolean;
   purpose?: string;
 }
 export type Subnet = ChildResource<SubnetProperties>;
@@ -56,6 +62,8 @@ export type SecurityRule = ChildResource<SecurityRuleProperties>;
 interface NetworkSecurityGroupProperties {
   provisioningState: ProvisioningState;
   resourceGuid: string;
+  /** Whether flows are re-evaluated when rules change; false unless sent. */
+  flushConnection?: boolean;
   securityRules: SecurityRule[];
   /** Back-references, kept by the subnets and NICs that associate the group. */
   subnets?: SubResource[];

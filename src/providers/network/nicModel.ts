@@ -20,6 +20,7 @@ interface IpConfigurationInput {
     privateIPAddressVersion?: string | null;
     subnet?: { id?: string } | null;
     primary?: boolean | null;
+    publicIPAddress?: { id?: string } | null;
   };
 }
 
@@ -75,6 +76,9 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
     if (!ref) throw invalidNicIpConfigurations(nicId, `ip configuration '${name}' has no subnet.`);
     const { subnet, vnet } = lookup(ref);
     if (!subnet || !vnet || vnet.location !== location) throw invalidResourceReference(ref, nicId);
+    // aksemu serves no publicIPAddresses: a reference to one names a missing resource, refused as Network does.
+    const publicIp = referenceId(p.publicIPAddress, `properties.ipConfigurations[${i}].properties.publicIPAddress`);
+    if (publicIp) throw invalidResourceReference(publicIp, nicId);
     const method = p.privateIPAllocationMethod?.toLowerCase() === 'static' ? 'Static' : 'Dynamic';
     const before = existing?.properties.ipConfigurations.find((x) => sameId(x.name, name));
     const kept = before && sameId(before.properties.subnet.id, subnet.id) ? before.properties.privateIPAddress : undefined;

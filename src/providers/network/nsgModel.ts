@@ -33,7 +33,7 @@ export interface SecurityRuleInput {
 export interface NsgInput {
   location?: string;
   tags?: Record<string, string> | null;
-  properties?: { securityRules?: SecurityRuleInput[] | null };
+  properties?: { securityRules?: SecurityRuleInput[] | null; flushConnection?: boolean | null };
 }
 
 const PROTOCOLS = ['Tcp', 'Udp', 'Icmp', 'Esp', 'Ah', '*'];
@@ -164,6 +164,8 @@ export function writeNetworkSecurityGroup(
     ...trackedHead(existing, nsgId, TYPES.networkSecurityGroup, location, input.tags),
     properties: {
       ...trackedProperties(existing, state),
+      // Network answers false when it was not sent (the 2023-11-01 examples).
+      flushConnection: input.properties?.flushConnection ?? false,
       securityRules: rules,
       subnets: existing?.properties.subnets,
       networkInterfaces: existing?.properties.networkInterfaces,
@@ -202,6 +204,8 @@ export function renderNetworkSecurityGroup(nsg: NetworkSecurityGroup): unknown {
     ...nsg,
     properties: {
       ...rest,
+      // Groups stored before aksemu kept the member read as Network's default.
+      flushConnection: rest.flushConnection ?? false,
       defaultSecurityRules: defaultSecurityRules(nsg),
       subnets: subnets && subnets.length > 0 ? subnets : undefined,
       networkInterfaces: networkInterfaces && networkInterfaces.length > 0 ? networkInterfaces : undefined,

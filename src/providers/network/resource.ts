@@ -5,7 +5,8 @@ import { findRegion, REGIONS } from '../../arm/locations.js';
 import type { Store } from '../../store/store.js';
 import { writableResourceGroup, type ResourceGroup } from '../resources/resourceGroups.js';
 import { locationRequired } from '../../arm/errors.js';
-import { invalidResourceLocation, linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
+import { invalidRequestFormat, invalidResourceLocation, linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
+import { sameId } from '../../ids/compare.js';
 
 export const NAMESPACE = 'Microsoft.Network';
 
@@ -118,6 +119,14 @@ export function referenceId(value: { id?: string | null } | null | undefined, pa
     throw linkedInvalidPropertyId(String(id ?? ''), `${path}.id`);
   }
   return id.replace(/\/+$/, '');
+}
+
+/** A string enum member as the spec spells it, whatever case was sent; a value outside the set is refused. */
+export function enumMember(value: string | null | undefined, allowed: readonly string[], target: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const found = allowed.find((a) => sameId(a, value));
+  if (!found) throw invalidRequestFormat(`The value '${value}' of ${target} is not one of ${allowed.join(', ')}.`, target);
+  return found;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Request-body models of the Network resources aksemu serves, named as in the REST spec (the strict
 // check names them in its errors). Every member a GET returns is accepted, so `az … update` (GET, edit,
 // PUT the whole object) round-trips; read-only members are ignored. Writable features aksemu does not
-// model (NAT gateways, peerings with content, public IPs on NICs, application security groups…) are
+// model (NAT gateways, peerings with content, application security groups…) are
 // left out, so strict mode names them instead of silently dropping them.
 import { s, type Schema } from '../../arm/schema.js';
 
@@ -32,6 +32,10 @@ const subnetProperties = s.object('SubnetPropertiesFormat', {
   serviceEndpoints: s.array(serviceEndpoint),
   privateEndpointNetworkPolicies: s.string(),
   privateLinkServiceNetworkPolicies: s.string(),
+  sharingScope: s.string(),
+  defaultOutboundAccess: s.boolean(),
+  // References to serviceEndpointPolicies, which aksemu does not serve: refused as missing resources.
+  serviceEndpointPolicies: s.array(reference('ServiceEndpointPolicy')),
   // Read-only.
   provisioningState: s.string(),
   ipConfigurations: readOnlyAny,
@@ -53,6 +57,8 @@ export const virtualNetworkModel = s.object('VirtualNetwork', {
     enableVmProtection: s.boolean(),
     flowTimeoutInMinutes: s.integer(),
     virtualNetworkPeerings: s.array(s.any()),
+    bgpCommunities: s.object('VirtualNetworkBgpCommunities', { virtualNetworkCommunity: s.string(), regionalCommunity: s.string() }),
+    encryption: s.object('VirtualNetworkEncryption', { enabled: s.boolean(), enforcement: s.string() }),
     // Read-only.
     provisioningState: s.string(),
     resourceGuid: s.string(),
@@ -84,6 +90,7 @@ export const networkSecurityGroupModel = s.object('NetworkSecurityGroup', {
   tags,
   properties: s.object('NetworkSecurityGroupPropertiesFormat', {
     securityRules: s.array(securityRuleModel),
+    flushConnection: s.boolean(),
     // Read-only.
     defaultSecurityRules: readOnlyAny,
     subnets: readOnlyAny,
@@ -126,6 +133,8 @@ const ipConfiguration = s.object('NetworkInterfaceIPConfiguration', {
     privateIPAddressVersion: s.string(),
     subnet: reference('Subnet'),
     primary: s.boolean(),
+    // A reference to a publicIPAddresses resource, which aksemu does not serve: refused as a missing resource.
+    publicIPAddress: reference('PublicIPAddress'),
     provisioningState: s.string(),
   }),
 });

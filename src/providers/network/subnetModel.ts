@@ -19,7 +19,8 @@ import {
 import type { Delegation, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwork } from './models.js';
 import { containedIn, overlapsAny, parsePrefix, parsePrefixes, subnetSizeSupported } from './prefixes.js';
 import { idKey, sameId } from '../../ids/compare.js';
-import { childrenOf, compact, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
+import { childrenOf, compact, enumMember, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
+import { serviceEndpointLocations } from './regionPairs.js';
 import { forgetPool, type SubnetRef } from './subnetAddresses.js';
 
 /** A subnet as a client sends it (PUT body, or one element of a VNet's `subnets`). */
@@ -34,12 +35,37 @@ export interface SubnetInput {
     serviceEndpoints?: Array<{ service: string; locations?: string[] }> | null;
     privateEndpointNetworkPolicies?: string | null;
     privateLinkServiceNetworkPolicies?: string | null;
+    sharingScope?: string | null;
+    defaultOutboundAccess?: boolean | null;
+    serviceEndpointPolicies?: Array<{ id?: string } | null> | null;
   };
 }
 
+/** A service endpoint names its service: without one there is no region set to give it. */
+function serviceOf(endpoint: { service?: string | null } | null, i: number): string {
+  if (typeof endpoint?.service !== 'string' || endpoint.service === '')
+    throw invalidRequestFormat(`Service endpoint ${i} has no service.`, `properties.serviceEndpoints[${i}].service`);
+  return endpoint.service;
+}
+
+/** SubnetPropertiesFormat.sharingScope in the 2023-11-01 spec. */
+const SHARING_SCOPES = ['Tenant', 'DelegatedServices'];
+
 /**
- * The actions Azure fills into a delegation per service (from GET responses of delegated subnets;
- * services not listed get subnets/action, the most common value — inferred).
+ * aksemu serves no serviceEndpointPolicies, so a reference to one names a missing resource: refused as Network
+ * refuses any reference to a resource that does not exist (InvalidResourceReference).
+ */
+function checkServiceEndpointPolicies(input: SubnetInput, subnetId: string): void {
+  (input.properties?.serviceEndpointPolicies ?? []).forEach((r, i) => {
+    const ref = referenceId(r, `properties.serviceEndpointPolicies[${i}]`);
+    if (ref) throw invalidResourceReference(ref, subnetId);
+  });
+}
+
+/**
+ * The actions Azure fills into a delegation per service (from GET responses of delegated subnets). A service
+ * not listed gets none: the 2023-11-01 examples answer `actions: []` for a delegation to
+ * Microsoft.Provider/resourceType sent without actions.
  */
 const DELEGATION_ACTIONS: Record<string, string[]> = {
   'microsoft.containerinstance/containergroups': ['Microsoft.Network/virtualNetworks/subnets/action'],
@@ -95,10 +121,7 @@ function delegationsOf(input: SubnetInput, subnetId: string, existing: Subnet | 
     if (seen.has(idKey(name))) throw duplicateResourceName(subnetId, 'delegations', name);
     seen.add(idKey(name));
     const before = existing?.properties.delegations.find((x) => sameId(x.name, name));
-    const actions =
-      d.properties?.actions && d.properties.actions.length > 0
-        ? d.properties.actions
-        : (DELEGATION_ACTIONS[idKey(serviceName)] ?? ['Microsoft.Network/virtualNetworks/subnets/action']);
+    const actions = d.properties?.actions && d.properties.actions.length > 0 ? d.properties.actions : (DELEGATION_ACTIONS[idKey(serviceName)] ?? []);
     return {
       id: `${subnetId}/delegations/${name}`,
       name,
@@ -137,6 +160,8 @@ export function buildSubnet(
   const selfOverlap = prefixes.some((a, i) => prefixes.some((b, j) => j > i && a.overlaps(b)));
   if (selfOverlap || siblings.some((s) => overlapsAny(prefixes, s.prefixes))) throw subnetRangesOverlap(name, vnet.name);
   const p = input.properties ?? {};
+  checkServiceEndpointPolicies(input, id);
+  const delegations = delegationsOf(input, id, existing, state);
   const subnet: Subnet = compact({
     id,
     name,
@@ -148,12 +173,21 @@ export function buildSubnet(
       addressPrefixes: plural ? prefixes.map(String) : undefined,
       networkSecurityGroup: checkReference(store, referenceId(p.networkSecurityGroup, 'properties.networkSecurityGroup'), id, vnet, TYPES.networkSecurityGroup),
       routeTable: checkReference(store, referenceId(p.routeTable, 'properties.routeTable'), id, vnet, TYPES.routeTable),
-      delegations: delegationsOf(input, id, existing, state),
+      delegations,
+      // Network answers purpose "" for a delegated subnet (every delegated subnet of the 2023-11-01 examples) and
+      // leaves it out otherwise.
+      purpose: delegations.length > 0 ? '' : undefined,
       // Set only by the services that link themselves to a subnet (addServiceAssociationLink).
       serviceAssociationLinks: existing?.properties.serviceAssociationLinks,
-      serviceEndpoints: p.serviceEndpoints?.map((e) => ({ service: e.service, locations: e.locations ?? [vnet.location], provisioningState: state })),
+      serviceEndpoints: p.serviceEndpoints?.map((e, i) => ({
+        service: serviceOf(e, i),
+        locations: e.locations ?? serviceEndpointLocations(e.service, vnet.location),
+        provisioningState: state,
+      })),
       privateEndpointNetworkPolicies: p.privateEndpointNetworkPolicies ?? existing?.properties.privateEndpointNetworkPolicies ?? 'Disabled',
       privateLinkServiceNetworkPolicies: p.privateLinkServiceNetworkPolicies ?? existing?.properties.privateLinkServiceNetworkPolicies ?? 'Enabled',
+      sharingScope: enumMember(p.sharingScope, SHARING_SCOPES, 'properties.sharingScope'),
+      defaultOutboundAccess: p.defaultOutboundAccess ?? undefined,
     },
   });
   return { subnet, prefixes };

@@ -10,7 +10,7 @@ import {
 } from './errors.js';
 import type { Subnet, VirtualNetwork } from './models.js';
 import { parsePrefixes } from './prefixes.js';
-import { compact, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, enumMember, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
 import { idKey, sameId } from '../../ids/compare.js';
@@ -26,6 +26,27 @@ export interface VnetInput {
     enableVmProtection?: boolean | null;
     flowTimeoutInMinutes?: number | null;
     virtualNetworkPeerings?: unknown[] | null;
+    bgpCommunities?: { virtualNetworkCommunity?: string | null } | null;
+    encryption?: { enabled?: boolean | null; enforcement?: string | null } | null;
+  };
+}
+
+/** VirtualNetworkEncryption.enforcement in the 2023-11-01 spec. */
+const ENCRYPTION_ENFORCEMENT = ['DropUnencrypted', 'AllowUnencrypted'];
+
+/** The spec's required members of bgpCommunities and encryption, checked before anything is stored. */
+function communitiesOf(p: NonNullable<VnetInput['properties']>): Pick<VirtualNetwork['properties'], 'bgpCommunities' | 'encryption'> {
+  const community = p.bgpCommunities?.virtualNetworkCommunity;
+  if (p.bgpCommunities && typeof community !== 'string')
+    throw invalidRequestFormat('bgpCommunities needs virtualNetworkCommunity.', 'properties.bgpCommunities.virtualNetworkCommunity');
+  const enabled = p.encryption?.enabled;
+  if (p.encryption && typeof enabled !== 'boolean') throw invalidRequestFormat('encryption needs enabled.', 'properties.encryption.enabled');
+  return {
+    bgpCommunities: typeof community === 'string' ? { virtualNetworkCommunity: community } : undefined,
+    encryption:
+      typeof enabled === 'boolean'
+        ? { enabled, enforcement: enumMember(p.encryption?.enforcement, ENCRYPTION_ENFORCEMENT, 'properties.encryption.enforcement') }
+        : undefined,
   };
 }
 
@@ -73,6 +94,7 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
       enableVmProtection: p.enableVmProtection ?? undefined,
       flowTimeoutInMinutes: p.flowTimeoutInMinutes ?? undefined,
       virtualNetworkPeerings: [],
+      ...communitiesOf(p),
     },
   });
 
