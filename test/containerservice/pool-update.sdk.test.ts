@@ -1,0 +1,49 @@
+// An agentPools PUT to an existing pool that omits members keeps the pool's values (docs/aks-rules.md §8): the
+// spec's AgentPools_Start / AgentPools_Stop examples send only properties.powerState.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { restError, withServer } from '../network/harness.js';
+import { aksClient, cluster, POLL } from './harness.js';
+
+test('containerservice: a pool PUT carrying only powerState stops and starts the pool and keeps its count, size and labels', () =>
+  withServer(async (env) => {
+    const aks = aksClient(env.server);
+    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
+    await aks.agentPools.beginCreateOrUpdateAndWait(
+      'rg',
+      'c1',
+      'user1',
+      { count: 2, mode: 'User', vmSize: 'Standard_DS3_v2', nodeLabels: { tier: 'web' } },
+      POLL,
+    );
+    const stopped = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'user1', { powerState: { code: 'Stopped' } }, POLL);
+    assert.equal(stopped.powerState?.code, 'Stopped');
+    const started = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'user1', { powerState: { code: 'Running' } }, POLL);
+    assert.equal(started.powerState?.code, 'Running');
+    assert.equal(started.count, 2);
+    assert.equal(started.vmSize, 'Standard_DS3_v2');
+    assert.equal(started.mode, 'User');
+    assert.deepEqual(started.nodeLabels, { tier: 'web' });
+
+    // A new pool still needs its count (rule M6).
+    const refused = await restError(aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'user2', { powerState: { code: 'Running' } }, POLL));
+    assert.match(String(refused.message), /Required parameter properties\.count is missing/);
+  }));
+
+test('containerservice: a pool update that turns the autoscaler off without naming minCount/maxCount clears them', () =>
+  withServer(async (env) => {
+    const aks = aksClient(env.server);
+    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
+    await aks.agentPools.beginCreateOrUpdateAndWait(
+      'rg',
+      'c1',
+      'auto1',
+      { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', enableAutoScaling: true, minCount: 1, maxCount: 3 },
+      POLL,
+    );
+    const off = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'auto1', { enableAutoScaling: false }, POLL);
+    assert.equal(off.enableAutoScaling, false);
+    assert.equal(off.minCount, undefined);
+    assert.equal(off.maxCount, undefined);
+    assert.equal(off.count, 1);
+  }));
