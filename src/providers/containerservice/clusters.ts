@@ -86,12 +86,19 @@ function checkClusterName(name: string): void {
 
 /**
  * AKS makes up no DNS prefix: the request names one (az computes it client-side, cli/az/commands/aks-body.ts), or
- * an fqdnSubdomain, which only a private cluster with its own private DNS zone may use and aksemu does not model
- * (docs/aks-rules.md §3.2).
+ * an fqdnSubdomain instead (a private cluster with its own private DNS zone), never both (docs/aks-rules.md §3.2).
+ * The stem of the cluster's FQDN is whichever was given.
  */
 function requiredDnsPrefix(spec: ManagedClusterSpec): string {
   const given = spec['dnsPrefix'];
-  if (typeof given === 'string' && given !== '') return given;
+  const subdomain = spec['fqdnSubdomain'];
+  const hasPrefix = typeof given === 'string' && given !== '';
+  const hasSubdomain = typeof subdomain === 'string' && subdomain !== '';
+  if (hasPrefix && hasSubdomain) {
+    throw new ArmError(400, 'InvalidParameter', 'Only one of dnsPrefix and fqdnSubdomain can be specified.', 'fqdnSubdomain');
+  }
+  if (hasPrefix) return given;
+  if (hasSubdomain) return subdomain;
   throw new ArmError(
     400,
     'InvalidParameter',

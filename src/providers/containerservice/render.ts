@@ -110,7 +110,8 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       powerState: { code: c.powerState ?? 'Running' },
       kubernetesVersion: (spec['kubernetesVersion'] as string | undefined) || c.resolved.kubernetesVersion,
       currentKubernetesVersion: c.resolved.kubernetesVersion,
-      dnsPrefix: c.dnsPrefix,
+      // A cluster named by fqdnSubdomain has no dnsPrefix (the spec's PrivateClusterFQDNSubdomain example).
+      dnsPrefix: spec['fqdnSubdomain'] ? undefined : c.dnsPrefix,
       fqdn: c.fqdn,
       azurePortalFQDN: c.fqdn.replace('.hcp.', '.portal.hcp.'),
       agentPoolProfiles: pools.map((p) => ({ name: p.name, ...renderPoolProperties(p, api) })),
