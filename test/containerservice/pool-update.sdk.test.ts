@@ -2,6 +2,7 @@
 // spec's AgentPools_Start / AgentPools_Stop examples send only properties.powerState.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { bearer, https } from '../e2e/harness.js';
 import { restError, withServer } from '../network/harness.js';
 import { aksClient, cluster, POLL } from './harness.js';
 
@@ -46,4 +47,36 @@ test('containerservice: a pool update that turns the autoscaler off without nami
     assert.equal(off.minCount, undefined);
     assert.equal(off.maxCount, undefined);
     assert.equal(off.count, 1);
+  }));
+
+test('containerservice: a Spot pool reads back the spec defaults spotMaxPrice -1 and scaleSetEvictionPolicy Delete; a Regular pool neither', () =>
+  withServer(async (env) => {
+    const aks = aksClient(env.server);
+    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
+    const spot = await aks.agentPools.beginCreateOrUpdateAndWait(
+      'rg',
+      'c1',
+      'spot1',
+      { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', scaleSetPriority: 'Spot' },
+      POLL,
+    );
+    assert.equal(spot.scaleSetEvictionPolicy, 'Delete');
+    // The SDK's deserializer fills spotMaxPrice -1 itself: read the wire.
+    const wire = async (pool: string) => {
+      const path = `/subscriptions/${env.sub}/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/c1/agentPools/${pool}?api-version=2022-11-01`;
+      return ((await https(env.server, 'GET', path, { headers: await bearer(env.server) })).json as { properties: Record<string, unknown> }).properties;
+    };
+    assert.equal((await wire('spot1'))['spotMaxPrice'], -1);
+    const capped = await aks.agentPools.beginCreateOrUpdateAndWait(
+      'rg',
+      'c1',
+      'spot2',
+      { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', scaleSetPriority: 'Spot', scaleSetEvictionPolicy: 'Deallocate', spotMaxPrice: 0.5 },
+      POLL,
+    );
+    assert.equal(capped.spotMaxPrice, 0.5);
+    assert.equal(capped.scaleSetEvictionPolicy, 'Deallocate');
+    const regular = await wire('nodepool1');
+    assert.equal(regular['spotMaxPrice'], undefined);
+    assert.equal(regular['scaleSetEvictionPolicy'], undefined);
   }));

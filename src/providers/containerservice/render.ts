@@ -81,8 +81,16 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
     enableFIPS: spec['enableFIPS'] ?? false,
+    ...spotDefaults(spec),
     eTag: pool.eTag,
   });
+}
+
+/** A Spot pool's eviction policy and price cap as the spec defaults them (Delete, -1: up to the on-demand price);
+ * neither is shown for a Regular pool, which cannot have them (docs/aks-rules.md §3.7). */
+function spotDefaults(spec: Record<string, unknown>): Record<string, unknown> {
+  if (typeof spec['scaleSetPriority'] !== 'string' || spec['scaleSetPriority'].toLowerCase() !== 'spot') return {};
+  return { scaleSetEvictionPolicy: spec['scaleSetEvictionPolicy'] ?? 'Delete', spotMaxPrice: spec['spotMaxPrice'] ?? -1 };
 }
 
 export function renderPool(pool: PoolRecord, api: ApiVersionProfile): Record<string, unknown> {
