@@ -107,7 +107,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     name: c.name,
     tags: c.tags,
     type: CLUSTER_TYPE,
-    sku: { name: 'Base', tier: 'Free' },
+    sku: { name: 'Base', tier: c.tier ?? 'Free' },
     eTag: c.eTag,
     // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
     identity: servicePrincipal ? undefined : c.identity,
