@@ -32,4 +32,15 @@ test('containerservice: a private cluster named by fqdnSubdomain instead of a DN
     const created = await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', { ...priv, fqdnSubdomain: 'domain1' }, POLL);
     assert.equal(created.fqdnSubdomain, 'domain1');
     assert.equal(created.dnsPrefix, undefined);
+    assert.equal(created.privateFqdn, 'domain1.privatelink.eastus.azmk8s.io');
+    // The default zone is AKS's own ('system'); the private name carries the prefix's hash and a guid.
+    const sys = await aks.managedClusters.beginCreateOrUpdateAndWait(
+      'rg',
+      'c2',
+      { ...bare, dnsPrefix: 'sys', apiServerAccessProfile: { enablePrivateCluster: true } },
+      POLL,
+    );
+    assert.equal(sys.apiServerAccessProfile?.privateDNSZone, 'system');
+    assert.match(sys.privateFqdn ?? '', /^sys-[0-9a-f]{8}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.privatelink\.eastus\.azmk8s\.io$/);
+    assert.equal((await aks.managedClusters.get('rg', 'c2')).privateFqdn, sys.privateFqdn, 'stable across reads');
   }));

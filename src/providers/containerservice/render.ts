@@ -6,6 +6,7 @@ import type { ResolvedPool } from '../../aks/defaults.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { createHash } from 'node:crypto';
 import { onTheWire } from './wire.js';
 
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
@@ -122,6 +123,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       dnsPrefix: spec['fqdnSubdomain'] ? undefined : c.dnsPrefix,
       fqdn: c.fqdn,
       azurePortalFQDN: c.fqdn.replace('.hcp.', '.portal.hcp.'),
+      ...privateCluster(c, spec),
       agentPoolProfiles: pools.map((p) => ({ name: p.name, ...renderPoolProperties(p, api) })),
       servicePrincipalProfile: servicePrincipal ? spec['servicePrincipalProfile'] : { clientId: 'msi' },
       addonProfiles: spec['addonProfiles'] ?? {},
@@ -149,6 +151,24 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     },
   });
   return onTheWire(api, 'ManagedCluster', body);
+}
+
+/**
+ * A private cluster's API server name and zone (docs/aks-rules.md §3.7): privateDNSZone defaults to 'system', where
+ * privateFQDN is `<dnsPrefix>-<hash>.<guid>.privatelink.<location>.azmk8s.io`; a cluster named by fqdnSubdomain in
+ * its own zone gets `<fqdnSubdomain>.<zone name>`. The guid is derived from the cluster's id, so it is stable.
+ */
+function privateCluster(c: ClusterRecord, spec: Record<string, unknown>): Record<string, unknown> {
+  const access = spec['apiServerAccessProfile'] as Record<string, unknown> | undefined;
+  if (access?.['enablePrivateCluster'] !== true) return {};
+  const zone = typeof access['privateDNSZone'] === 'string' && access['privateDNSZone'] !== '' ? access['privateDNSZone'] : 'system';
+  const subdomain = spec['fqdnSubdomain'];
+  const custom = zone.startsWith('/');
+  const h = createHash('sha1').update(c.id.toLowerCase()).digest('hex');
+  const guid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const privateFQDN =
+    custom && typeof subdomain === 'string' && subdomain !== '' ? `${subdomain}.${zone.split('/').pop()}` : c.fqdn.replace('.hcp.', `.${guid}.privatelink.`);
+  return { privateFQDN, apiServerAccessProfile: { ...access, privateDNSZone: zone } };
 }
 
 /** A service principal other than the managed identity's placeholder 'msi' (docs/aks-rules.md §3.7). */
