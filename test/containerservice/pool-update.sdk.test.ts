@@ -3,20 +3,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bearer, https } from '../e2e/harness.js';
-import { restError, withServer } from '../network/harness.js';
+import type { AgentPool } from '@azure/arm-containerservice';
+import { restError, withServer, type Env } from '../network/harness.js';
 import { aksClient, cluster, POLL } from './harness.js';
+
+/** A kubenet cluster c1 of one node and one more pool of the given properties; the client. */
+async function clusterWithPool(env: Env, pool: string, properties: AgentPool) {
+  const aks = aksClient(env.server);
+  await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
+  await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', pool, properties, POLL);
+  return aks;
+}
 
 test('containerservice: a pool PUT carrying only powerState stops and starts the pool and keeps its count, size and labels', () =>
   withServer(async (env) => {
-    const aks = aksClient(env.server);
-    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
-    await aks.agentPools.beginCreateOrUpdateAndWait(
-      'rg',
-      'c1',
-      'user1',
-      { count: 2, mode: 'User', vmSize: 'Standard_DS3_v2', nodeLabels: { tier: 'web' } },
-      POLL,
-    );
+    const aks = await clusterWithPool(env, 'user1', { count: 2, mode: 'User', vmSize: 'Standard_DS3_v2', nodeLabels: { tier: 'web' } });
     const stopped = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'user1', { powerState: { code: 'Stopped' } }, POLL);
     assert.equal(stopped.powerState?.code, 'Stopped');
     const started = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'user1', { powerState: { code: 'Running' } }, POLL);
@@ -33,15 +34,7 @@ test('containerservice: a pool PUT carrying only powerState stops and starts the
 
 test('containerservice: a pool update that turns the autoscaler off without naming minCount/maxCount clears them', () =>
   withServer(async (env) => {
-    const aks = aksClient(env.server);
-    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
-    await aks.agentPools.beginCreateOrUpdateAndWait(
-      'rg',
-      'c1',
-      'auto1',
-      { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', enableAutoScaling: true, minCount: 1, maxCount: 3 },
-      POLL,
-    );
+    const aks = await clusterWithPool(env, 'auto1', { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', enableAutoScaling: true, minCount: 1, maxCount: 3 });
     const off = await aks.agentPools.beginCreateOrUpdateAndWait('rg', 'c1', 'auto1', { enableAutoScaling: false }, POLL);
     assert.equal(off.enableAutoScaling, false);
     assert.equal(off.minCount, undefined);
@@ -51,15 +44,8 @@ test('containerservice: a pool update that turns the autoscaler off without nami
 
 test('containerservice: a Spot pool reads back the spec defaults spotMaxPrice -1 and scaleSetEvictionPolicy Delete; a Regular pool neither', () =>
   withServer(async (env) => {
-    const aks = aksClient(env.server);
-    await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }, { count: 1 }), POLL);
-    const spot = await aks.agentPools.beginCreateOrUpdateAndWait(
-      'rg',
-      'c1',
-      'spot1',
-      { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', scaleSetPriority: 'Spot' },
-      POLL,
-    );
+    const aks = await clusterWithPool(env, 'spot1', { count: 1, mode: 'User', vmSize: 'Standard_DS2_v2', scaleSetPriority: 'Spot' });
+    const spot = await aks.agentPools.get('rg', 'c1', 'spot1');
     assert.equal(spot.scaleSetEvictionPolicy, 'Delete');
     // The SDK's deserializer fills spotMaxPrice -1 itself: read the wire.
     const wire = async (pool: string) => {
