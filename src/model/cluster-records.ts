@@ -25,6 +25,8 @@ export interface ClusterRecord {
   subscriptionId: string;
   location: string;
   tags?: Record<string, string>;
+  /** sku.tier as the request gave it (Free when never given). */
+  tier?: string;
   /** The api-version of the PUT that created it: its defaults were applied. */
   createdWithApiVersion: string;
   /** The request's properties as sent (agent pools live in their own records). */

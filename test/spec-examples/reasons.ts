@@ -36,7 +36,10 @@ export const REASON_RULES: readonly ReasonRule[] = [
   },
   { pattern: /properties\.count is missing/, reason: "a pool's PUT without count (start, stop) is refused, where AKS keeps the pool's count" },
   { pattern: /DNS prefix '' is invalid/, reason: 'a cluster named by fqdnSubdomain (no dnsPrefix) is refused' },
-  { pattern: /servicePrincipalProfile\.clientId: example "clientid", aksemu "msi"/, reason: 'service-principal cluster answered as a managed-identity one' },
+  {
+    pattern: /servicePrincipalProfile\.clientId: example "clientid", aksemu "msi"/,
+    reason: "the example's response shows a service principal (clientid) its request does not give",
+  },
 ];
 
 export function reasonFor(key: string, got: string): string {

@@ -26,8 +26,11 @@ function kindOf(c: ExampleCase): OperationKind {
   return path.endsWith('}') ? 'read' : 'list';
 }
 
-/** A PUT example that answers only 200 (no 201) updates a resource that exists: a pool's start, stop or update. */
-function updates(c: ExampleCase): boolean {
+/** A PUT example that answers only 200 (no 201) updates a resource that exists: a pool's update. So does one whose
+ * body names only powerState (a pool's start or stop, which the examples also answer 201). */
+function updates(c: ExampleCase, body: unknown): boolean {
+  const properties = (body as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (properties && Object.keys(properties).join() === 'powerState') return true;
   return c.example.responses['201'] === undefined && c.example.responses['200'] !== undefined;
 }
 
@@ -80,7 +83,7 @@ async function runOne(client: ArmClient, c: ExampleCase, instance: Instance, set
         const id = item.id && parseId(item.id) ? item.id : item.name ? `${path}/${item.name}` : undefined;
         if (id) await setup.seed(id, apiVersion, item);
       }
-    } else if (kind === 'delete' || (kind === 'create' && updates(c))) await setup.ensure(target!);
+    } else if (kind === 'delete' || (kind === 'create' && updates(c, body))) await setup.ensure(target!);
     else if (kind === 'action') await setup.ensureAncestor(path);
     else await setup.ensure(path.replace(/\/[^/]+\/[^/]+$/, ''), prefixesOf(body));
     for (const ref of new Set(idsIn(body))) await setup.ensure(ref);

@@ -37,15 +37,30 @@ function specWith(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord
   return { ...spec, agentPoolProfiles: profile ? [...others, { ...profile, name }] : others };
 }
 
+/**
+ * An update's properties over the pool's: a member the request omits keeps the pool's value, count included
+ * (AgentPools_Start / AgentPools_Stop send only powerState and read back the pool's count and autoscaler;
+ * docs/aks-rules.md §8). A member sent as null clears it. A request that turns the autoscaler off without
+ * naming minCount / maxCount clears them too (the Stop example reads them back null).
+ */
+function updateOver(existing: PoolRecord, properties: AgentPoolProfile): AgentPoolProfile {
+  const kept: Record<string, unknown> = { ...existing.spec, count: existing.resolved.count };
+  if (properties.enableAutoScaling === false) {
+    delete kept['minCount'];
+    delete kept['maxCount'];
+  }
+  return { ...kept, ...properties } as AgentPoolProfile;
+}
+
 function put(ctx: RequestContext) {
   writableResourceGroup(ctx.store, ctx.params['subscriptionId']!, ctx.params['resourceGroupName']!);
   const cluster = requestedCluster(ctx);
   assertIdle(cluster);
   const name = ctx.params['agentPoolName']!;
   const body = (ctx.body ?? {}) as { properties?: AgentPoolProfile };
-  const profile = normalizePoolSpec(withoutNulls(body.properties ?? {}));
   const pools = poolsOf(ctx.store, cluster);
   const existing = pools.find((p) => sameId(p.name, name));
+  const profile = normalizePoolSpec(withoutNulls(existing ? updateOver(existing, body.properties ?? {}) : (body.properties ?? {})));
   assertRunning(cluster, existing ? 'updating' : 'creating agent pool');
   checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   const spec = specWith(ctx, cluster, pools, existing?.name ?? name, profile);

@@ -86,12 +86,19 @@ function checkClusterName(name: string): void {
 
 /**
  * AKS makes up no DNS prefix: the request names one (az computes it client-side, cli/az/commands/aks-body.ts), or
- * an fqdnSubdomain, which only a private cluster with its own private DNS zone may use and aksemu does not model
- * (docs/aks-rules.md §3.2).
+ * an fqdnSubdomain instead (a private cluster with its own private DNS zone), never both (docs/aks-rules.md §3.2).
+ * The stem of the cluster's FQDN is whichever was given.
  */
 function requiredDnsPrefix(spec: ManagedClusterSpec): string {
   const given = spec['dnsPrefix'];
-  if (typeof given === 'string' && given !== '') return given;
+  const subdomain = spec['fqdnSubdomain'];
+  const hasPrefix = typeof given === 'string' && given !== '';
+  const hasSubdomain = typeof subdomain === 'string' && subdomain !== '';
+  if (hasPrefix && hasSubdomain) {
+    throw new ArmError(400, 'InvalidParameter', 'Only one of dnsPrefix and fqdnSubdomain can be specified.', 'fqdnSubdomain');
+  }
+  if (hasPrefix) return given;
+  if (hasSubdomain) return subdomain;
   throw new ArmError(
     400,
     'InvalidParameter',
@@ -245,8 +252,9 @@ export function validateOrThrow(
 }
 
 function put(ctx: RequestContext) {
-  const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; properties?: Record<string, unknown> };
+  const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; sku?: { tier?: unknown }; properties?: Record<string, unknown> };
   const name = ctx.params['resourceName']!;
+  const tier = skuTier(body.sku?.tier);
   checkClusterName(name);
   if (!body.location) throw locationRequired();
   const region = findRegion(body.location);
@@ -261,7 +269,7 @@ function put(ctx: RequestContext) {
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
-  return existing ? update(ctx, existing, spec, body.tags) : create(ctx, spec, region.name, body.tags);
+  return existing ? update(ctx, existing, spec, body.tags, tier) : create(ctx, spec, region.name, body.tags, tier);
 }
 
 /**
@@ -283,16 +291,27 @@ function checkNodeResourceGroup(store: Store, cluster: ClusterRecord, given: unk
   if (store.get(nodeResourceGroupId(cluster))) throw nodeResourceGroupAlreadyExists(cluster.nodeResourceGroup, cluster.subscriptionId);
 }
 
-function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>) {
+/** The tiers of ManagedClusterSKUTier across the versions served (Paid in the 2022 specs), in their spelling. */
+const SKU_TIERS = ['Free', 'Standard', 'Premium', 'Paid'];
+
+/** sku.tier as the spec spells it; absent when not given; any other value is refused. */
+function skuTier(given: unknown): string | undefined {
+  if (given === undefined || given === null || given === '') return undefined;
+  const known = SKU_TIERS.find((t) => typeof given === 'string' && t.toLowerCase() === given.toLowerCase());
+  if (!known) throw new ArmError(400, 'InvalidParameter', `The value of parameter sku.tier is invalid: it must be one of ${SKU_TIERS.join(', ')}.`, 'sku.tier');
+  return known;
+}
+
+function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
   const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
   checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
-  const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}) };
+  const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}), ...(tier ? { tier } : {}) };
   const pools = (spec.agentPoolProfiles ?? []).map((raw, i) => poolRecord(cluster, raw, resolved, i));
   return begin(ctx, cluster, pools, 'Creating', 201);
 }
 
-function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>) {
+function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>, tier?: string) {
   assertIdle(existing);
   assertRunning(existing, 'updating');
   const spec = keepUnexpressible(api(ctx), existing.resolved, sent);
@@ -306,7 +325,7 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
   const upgrading = asked !== undefined && asked !== existing.resolved.kubernetesVersion;
   const resolved = validateOrThrow(ctx, existing, full, upgrading ? 'upgrade' : 'update', { previous, identity: existing.identity });
   if (upgrading) validateOrThrow(ctx, existing, full, 'update', { previous, identity: existing.identity });
-  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, eTag: newETag(), ...(tags ? { tags } : {}) };
+  const cluster: ClusterRecord = { ...existing, spec: withoutPools(full), resolved, eTag: newETag(), ...(tags ? { tags } : {}), ...(tier ? { tier } : {}) };
   const pools = (full.agentPoolProfiles ?? []).map((raw, i) =>
     poolRecord(
       cluster,

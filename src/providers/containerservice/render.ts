@@ -6,6 +6,7 @@ import type { ResolvedPool } from '../../aks/defaults.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { createHash } from 'node:crypto';
 import { onTheWire } from './wire.js';
 
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
@@ -81,8 +82,16 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
     enableFIPS: spec['enableFIPS'] ?? false,
+    ...spotDefaults(spec),
     eTag: pool.eTag,
   });
+}
+
+/** A Spot pool's eviction policy and price cap as the spec defaults them (Delete, -1: up to the on-demand price);
+ * neither is shown for a Regular pool, which cannot have them (docs/aks-rules.md §3.7). */
+function spotDefaults(spec: Record<string, unknown>): Record<string, unknown> {
+  if (typeof spec['scaleSetPriority'] !== 'string' || spec['scaleSetPriority'].toLowerCase() !== 'spot') return {};
+  return { scaleSetEvictionPolicy: spec['scaleSetEvictionPolicy'] ?? 'Delete', spotMaxPrice: spec['spotMaxPrice'] ?? -1 };
 }
 
 export function renderPool(pool: PoolRecord, api: ApiVersionProfile): Record<string, unknown> {
@@ -99,7 +108,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     name: c.name,
     tags: c.tags,
     type: CLUSTER_TYPE,
-    sku: { name: 'Base', tier: 'Free' },
+    sku: { name: 'Base', tier: c.tier ?? 'Free' },
     eTag: c.eTag,
     // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
     identity: servicePrincipal ? undefined : c.identity,
@@ -110,9 +119,11 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       powerState: { code: c.powerState ?? 'Running' },
       kubernetesVersion: (spec['kubernetesVersion'] as string | undefined) || c.resolved.kubernetesVersion,
       currentKubernetesVersion: c.resolved.kubernetesVersion,
-      dnsPrefix: c.dnsPrefix,
+      // A cluster named by fqdnSubdomain has no dnsPrefix (the spec's PrivateClusterFQDNSubdomain example).
+      dnsPrefix: spec['fqdnSubdomain'] ? undefined : c.dnsPrefix,
       fqdn: c.fqdn,
       azurePortalFQDN: c.fqdn.replace('.hcp.', '.portal.hcp.'),
+      ...privateCluster(c, spec),
       agentPoolProfiles: pools.map((p) => ({ name: p.name, ...renderPoolProperties(p, api) })),
       servicePrincipalProfile: servicePrincipal ? spec['servicePrincipalProfile'] : { clientId: 'msi' },
       addonProfiles: spec['addonProfiles'] ?? {},
@@ -140,6 +151,24 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     },
   });
   return onTheWire(api, 'ManagedCluster', body);
+}
+
+/**
+ * A private cluster's API server name and zone (docs/aks-rules.md §3.7): privateDNSZone defaults to 'system', where
+ * privateFQDN is `<dnsPrefix>-<hash>.<guid>.privatelink.<location>.azmk8s.io`; a cluster named by fqdnSubdomain in
+ * its own zone gets `<fqdnSubdomain>.<zone name>`. The guid is derived from the cluster's id, so it is stable.
+ */
+function privateCluster(c: ClusterRecord, spec: Record<string, unknown>): Record<string, unknown> {
+  const access = spec['apiServerAccessProfile'] as Record<string, unknown> | undefined;
+  if (access?.['enablePrivateCluster'] !== true) return {};
+  const zone = typeof access['privateDNSZone'] === 'string' && access['privateDNSZone'] !== '' ? access['privateDNSZone'] : 'system';
+  const subdomain = spec['fqdnSubdomain'];
+  const custom = zone.startsWith('/');
+  const h = createHash('sha1').update(c.id.toLowerCase()).digest('hex');
+  const guid = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  const privateFQDN =
+    custom && typeof subdomain === 'string' && subdomain !== '' ? `${subdomain}.${zone.split('/').pop()}` : c.fqdn.replace('.hcp.', `.${guid}.privatelink.`);
+  return { privateFQDN, apiServerAccessProfile: { ...access, privateDNSZone: zone } };
 }
 
 /** A service principal other than the managed identity's placeholder 'msi' (docs/aks-rules.md §3.7). */
