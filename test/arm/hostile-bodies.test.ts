@@ -13,6 +13,17 @@ const RG = '2021-04-01';
 const NET = '2022-07-01';
 const AKS = '2022-11-01';
 const VM = '2022-11-01';
+/** One valid security rule's properties: an NSG's inline rule and a securityRules PUT carry the same. */
+const SECURITY_RULE = {
+  protocol: 'Tcp',
+  access: 'Allow',
+  direction: 'Inbound',
+  priority: 100,
+  sourcePortRange: '*',
+  destinationPortRange: '80',
+  sourceAddressPrefix: '*',
+  destinationAddressPrefix: '*',
+};
 const AUTHZ = '2022-04-01';
 
 /** Nested `depth` levels: objects ({"a":…}) or arrays ([…]). */
@@ -255,16 +266,7 @@ describe('hostile request bodies', () => {
             securityRules: [
               {
                 name: 'r',
-                properties: {
-                  protocol: 'Tcp',
-                  access: 'Allow',
-                  direction: 'Inbound',
-                  priority: 100,
-                  sourcePortRange: '*',
-                  destinationPortRange: '80',
-                  sourceAddressPrefix: '*',
-                  destinationAddressPrefix: '*',
-                },
+                properties: SECURITY_RULE,
               },
             ],
           },
@@ -276,16 +278,7 @@ describe('hostile request bodies', () => {
         path: '/securityRules/{securityRuleName}',
         url: () => inFreshParent('networkSecurityGroups', 'securityRules'),
         base: {
-          properties: {
-            protocol: 'Tcp',
-            access: 'Allow',
-            direction: 'Inbound',
-            priority: 100,
-            sourcePortRange: '*',
-            destinationPortRange: '80',
-            sourceAddressPrefix: '*',
-            destinationAddressPrefix: '*',
-          },
+          properties: SECURITY_RULE,
         },
       },
       {

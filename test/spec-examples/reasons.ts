@@ -34,8 +34,6 @@ export const REASON_RULES: readonly ReasonRule[] = [
     pattern: /ipConfigurations \([1-9]\d* items\): example \[\{"id":"[^"]*Microsoft\.Network\/load/,
     reason: 'shows back-references from load balancers the example does not create',
   },
-  { pattern: /properties\.count is missing/, reason: "a pool's PUT without count (start, stop) is refused, where AKS keeps the pool's count" },
-  { pattern: /DNS prefix '' is invalid/, reason: 'a cluster named by fqdnSubdomain (no dnsPrefix) is refused' },
   {
     pattern: /servicePrincipalProfile\.clientId: example "clientid", aksemu "msi"/,
     reason: "the example's response shows a service principal (clientid) its request does not give",
