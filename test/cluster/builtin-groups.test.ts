@@ -145,6 +145,9 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
       const pods = (await json(env, ['get', 'pods', '-l', 'app=web'])).items;
       assert.equal(pods.length, 2);
       for (const p of pods) assert.deepEqual([p.spec.priorityClassName, p.spec.priority, p.spec.preemptionPolicy], ['high', 100000, 'PreemptLowerPriority']);
+      // `kubectl create priorityclass` (a typed create: protobuf from kubectl 1.32).
+      assert.match(await ok(env, ['create', 'priorityclass', 'low', '--value=10', '--description=batch']), /priorityclass.scheduling.k8s.io\/low created/);
+      assert.deepEqual(rows(await ok(env, ['get', 'pc', 'low']))[1]!.slice(1, 3), ['10', 'false']);
       const plain = await kubectl(env, ['run', 'plain', '--image=nginx:1.25']);
       assert.equal(plain.code, 0, plain.stderr);
       assert.equal((await json(env, ['get', 'pod', 'plain'])).spec.priority, 0);
@@ -235,6 +238,63 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
       assert.deepEqual(leases[0], ['NAME', 'HOLDER', 'AGE']);
       assert.deepEqual(leases.find((r) => r[0] === 'my-operator-lock')!.slice(1, 2), ['op-2']);
       assert.equal(rows(await ok(env, ['get', 'leases', '-n', 'kube-node-lease'])).length, 4);
+
+      // A CertificateSigningRequest is stored; `kubectl certificate approve` writes its approval subresource.
+      const csr = {
+        apiVersion: 'certificates.k8s.io/v1',
+        kind: 'CertificateSigningRequest',
+        metadata: { name: 'agent' },
+        spec: {
+          request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\n-----END CERTIFICATE REQUEST-----\n').toString('base64'),
+          signerName: 'kubernetes.io/kube-apiserver-client',
+          expirationSeconds: 86400,
+          usages: ['client auth'],
+        },
+      };
+      await ok(env, ['create', '-f', manifest(env, 'csr.yaml', [csr])]);
+      const pending = rows(await ok(env, ['get', 'csr']));
+      assert.deepEqual(pending[0], ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
+      assert.deepEqual([pending[1]![0], ...pending[1]!.slice(2)], ['agent', 'kubernetes.io/kube-apiserver-client', 'masterclient', '24h', 'Pending']);
+      assert.match(await ok(env, ['certificate', 'approve', 'agent']), /certificatesigningrequest.certificates.k8s.io\/agent approved/);
+      const approved = await json(env, ['get', 'csr', 'agent']);
+      assert.deepEqual([approved.status.conditions[0].type, approved.status.conditions[0].reason], ['Approved', 'KubectlApprove']);
+      assert.equal(rows(await ok(env, ['get', 'csr', 'agent']))[1]!.at(-1), 'Approved');
+
+      // An HPA, an IngressClass and an Ingress, a RuntimeClass: stored with their defaults, printed as kubectl does.
+      const extras = [
+        {
+          apiVersion: 'autoscaling/v2',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'web', namespace: 'default' },
+          spec: {
+            scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+            maxReplicas: 5,
+            metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+          },
+        },
+        { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: 'nginx' }, spec: { controller: 'k8s.io/ingress-nginx' } },
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          metadata: { name: 'web', namespace: 'default' },
+          spec: {
+            ingressClassName: 'nginx',
+            rules: [
+              { host: 'web.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
+            ],
+          },
+        },
+        { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata' },
+      ];
+      await ok(env, ['apply', '-f', manifest(env, 'extras.yaml', extras)]);
+      const hpa = rows(await ok(env, ['get', 'hpa']));
+      assert.deepEqual(hpa[0], ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE']);
+      assert.deepEqual(hpa[1]!.slice(0, 6), ['web', 'Deployment/web', 'cpu: <unknown>/80%', '1', '5', '0']);
+      assert.deepEqual(rows(await ok(env, ['get', 'ingressclass']))[1]!.slice(0, 2), ['nginx', 'k8s.io/ingress-nginx']);
+      const ing = rows(await ok(env, ['get', 'ingress']));
+      assert.deepEqual(ing[0], ['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE']);
+      assert.deepEqual(ing[1]!.slice(0, 4), ['web', 'nginx', 'web.example.com', '80']);
+      assert.deepEqual(rows(await ok(env, ['get', 'runtimeclass']))[1]!.slice(0, 2), ['kata', 'kata']);
 
       // The rest of the new kinds answer `kubectl get` with their printer's columns.
       const heads: Array<[string, string[]]> = [
