@@ -164,6 +164,41 @@ function defaultStorageClass(pvc: KubeObject, existing: KubeObject | undefined, 
   if (defaults[0]) spec['storageClassName'] = defaults[0].metadata.name;
 }
 
+/** Go's %#v of a byte slice, as field.Invalid prints a []byte value. */
+function goBytes(bytes: Buffer): string {
+  return `[]byte{${[...bytes].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
+}
+
+/**
+ * certificates.ParseCSR's first steps (kubernetes pkg/apis/certificates/helpers.go): spec.request is one PEM
+ * block of type CERTIFICATE REQUEST holding a DER SEQUENCE. The x509 parse and signature check that follow
+ * are not repeated here (they would refuse key types this check cannot read).
+ */
+function requestProblem(request: Buffer): string | undefined {
+  const m = /-----BEGIN ([^\n-]+)-----\r?\n([A-Za-z0-9+/=\r\n]*)-----END \1-----/.exec(request.toString('latin1'));
+  if (!m || m[1] !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
+  const der = Buffer.from(m[2]!.replace(/\s/g, ''), 'base64');
+  if (der.length < 2 || der[0] !== 0x30) return 'x509: malformed certificate request';
+  const first = der[1]!;
+  const bytes = first & 0x7f;
+  const length = first < 0x80 ? first : bytes <= 4 && der.length >= 2 + bytes ? der.subarray(2, 2 + bytes).reduce((n, b) => n * 256 + b, 0) : Infinity;
+  return (first < 0x80 ? 2 : 2 + bytes) + length > der.length ? 'asn1: syntax error: sequence truncated' : undefined;
+}
+
+/** ValidateCertificateSigningRequestCreate's check of spec.request. */
+function admitCsr(csr: KubeObject, existing: KubeObject | undefined): void {
+  if (existing) return;
+  const request = at(csr, 'spec', 'request');
+  const bytes = Buffer.from(typeof request === 'string' ? request : '', 'base64');
+  const problem = bytes.length === 0 ? 'required' : requestProblem(bytes);
+  if (!problem) return;
+  const cause =
+    problem === 'required'
+      ? fieldError.required('spec.request')
+      : { reason: 'FieldValueInvalid', message: `Invalid value: ${goBytes(bytes)}: ${problem}`, field: 'spec.request' };
+  throw invalidObject(CSRS.kind, CSRS.group, csr.metadata.name, [cause]);
+}
+
 /** The approval subresource writes only the request's conditions, their times filled (certificates strategy.go). */
 function approve(existing: KubeObject, written: KubeObject): KubeObject {
   const now = k8sTime(Date.now());
@@ -226,6 +261,7 @@ export const GROUP_KINDS: ReadonlyArray<[ResourceType, KindBehaviour]> = [
         csr['spec']['username'] = 'masterclient';
         csr['spec']['groups'] = ['system:masters', 'system:authenticated'];
       },
+      admit: (csr, existing) => admitCsr(csr, existing),
       subresourceWrites: { approval: approve },
       printer: csrPrinter,
     },

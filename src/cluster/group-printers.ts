@@ -362,6 +362,10 @@ function accessModes(v: unknown): string {
 
 const VOLUME_MODE = col('VolumeMode', 'The volume mode.', { priority: 1 });
 const VOLUME_ATTRIBUTES_CLASS = col('VolumeAttributesClass', 'The VolumeAttributesClass of the volume.');
+/** The cells PVs and PVCs share: their spec's StorageClass, VolumeAttributesClass and VolumeMode. */
+const volumeClass = (o: KubeObject) => text(at(o, 'spec', 'storageClassName'));
+const attributesClass = (o: KubeObject) => text(at(o, 'spec', 'volumeAttributesClassName'), '<unset>');
+const volumeMode = (o: KubeObject) => text(at(o, 'spec', 'volumeMode'), '<unset>');
 
 export const persistentVolumePrinter: Printer = {
   columns: [
@@ -386,11 +390,11 @@ export const persistentVolumePrinter: Printer = {
       text(at(o, 'spec', 'persistentVolumeReclaimPolicy')),
       text(at(o, 'status', 'phase')),
       isPlainObject(claim) ? `${text(claim['namespace'])}/${text(claim['name'])}` : '',
-      text(at(o, 'spec', 'storageClassName')),
-      text(at(o, 'spec', 'volumeAttributesClassName'), '<unset>'),
+      volumeClass(o),
+      attributesClass(o),
       text(at(o, 'status', 'reason')),
       created(o, now),
-      text(at(o, 'spec', 'volumeMode'), '<unset>'),
+      volumeMode(o),
     ];
   },
 };
@@ -415,10 +419,10 @@ export const persistentVolumeClaimPrinter: Printer = {
       text(at(o, 'spec', 'volumeName')),
       bound ? text(at(o, 'status', 'capacity', 'storage')) : '',
       bound ? accessModes(at(o, 'status', 'accessModes')) : '',
-      text(at(o, 'spec', 'storageClassName')),
-      text(at(o, 'spec', 'volumeAttributesClassName'), '<unset>'),
+      volumeClass(o),
+      attributesClass(o),
       created(o, now),
-      text(at(o, 'spec', 'volumeMode'), '<unset>'),
+      volumeMode(o),
     ];
   },
 };

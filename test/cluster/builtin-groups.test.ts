@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import forge from 'node-forge';
 import { stringify } from 'yaml';
 import { RESOURCES } from '../../src/cluster/resources.js';
+import { restart } from '../network/harness.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
@@ -29,6 +31,16 @@ async function ok(env: ClusterEnv, args: string[]): Promise<string> {
 
 async function json(env: ClusterEnv, args: string[]): Promise<any> {
   return JSON.parse(await ok(env, [...args, '-o', 'json']));
+}
+
+/** A PEM certificate signing request for CN=name, as `openssl req` would make it. */
+function certificateRequest(name: string): string {
+  const keys = forge.pki.rsa.generateKeyPair(1024);
+  const csr = forge.pki.createCertificationRequest();
+  csr.publicKey = keys.publicKey;
+  csr.setSubject([{ name: 'commonName', value: name }]);
+  csr.sign(keys.privateKey);
+  return forge.pki.certificationRequestToPem(csr);
 }
 
 function manifest(env: ClusterEnv, name: string, docs: unknown[]): string {
@@ -245,12 +257,22 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
         kind: 'CertificateSigningRequest',
         metadata: { name: 'agent' },
         spec: {
-          request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\n-----END CERTIFICATE REQUEST-----\n').toString('base64'),
+          request: Buffer.from(certificateRequest('agent')).toString('base64'),
           signerName: 'kubernetes.io/kube-apiserver-client',
           expirationSeconds: 86400,
           usages: ['client auth'],
         },
       };
+      const bad = await kubectl(env, [
+        'create',
+        '-f',
+        manifest(env, 'bad-csr.yaml', [{ ...csr, spec: { ...csr.spec, request: Buffer.from('hello').toString('base64') } }]),
+      ]);
+      assert.equal(bad.code, 1);
+      assert.match(
+        bad.stderr,
+        /The CertificateSigningRequest "agent" is invalid: spec.request: Invalid value: \[\]byte\{0x68, 0x65, 0x6c, 0x6c, 0x6f\}: PEM block type must be CERTIFICATE REQUEST/,
+      );
       await ok(env, ['create', '-f', manifest(env, 'csr.yaml', [csr])]);
       const pending = rows(await ok(env, ['get', 'csr']));
       assert.deepEqual(pending[0], ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
@@ -317,5 +339,35 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
       const claim = rows(await ok(env, ['get', 'pvc', 'data']));
       assert.deepEqual(claim[0], ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE']);
       assert.deepEqual(claim[1]!.slice(0, 3), ['data', 'Pending', 'default']);
+
+      // kubectl's describers read these kinds as the apiserver serves them.
+      for (const args of [
+        ['pdb', 'web'],
+        ['sc', 'default'],
+        ['apiservice', 'v1beta1.custom.metrics.k8s.io'],
+        ['csr', 'agent'],
+        ['endpointslices', '-l', 'kubernetes.io/service-name=web'],
+        ['pc', 'high'],
+        ['ingress', 'web'],
+        ['hpa', 'web'],
+        ['pvc', 'data'],
+      ]) {
+        const described = await kubectl(env, ['describe', ...args]);
+        assert.equal(described.code, 0, `describe ${args.join(' ')}: ${described.stderr}`);
+        assert.match(described.stdout, /^Name:/m, args.join(' '));
+      }
+
+      // After a restart every stored object of the new kinds is served again (none skipped at restore).
+      await restart(env);
+      assert.deepEqual(
+        env.server.logLines.filter((l) => /skipped/.test(l)),
+        [],
+      );
+      assert.deepEqual(rows(await ok(env, ['get', 'pc', 'high']))[1]!.slice(1, 2), ['100000']);
+      assert.equal((await json(env, ['get', 'lease', '-n', 'kube-system', 'my-operator-lock'])).spec.holderIdentity, 'op-2');
+      assert.equal((await json(env, ['get', 'validatingwebhookconfigurations'])).items.length, 1);
+      assert.equal((await json(env, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items.length, 1);
+      assert.equal((await json(env, ['get', 'storageclasses'])).items.length, 9);
+      assert.ok((await json(env, ['get', 'apiservices'])).items.some((a: any) => a.metadata.name === 'v1beta1.custom.metrics.k8s.io'));
     }));
 });

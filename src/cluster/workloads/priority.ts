@@ -46,24 +46,18 @@ export function admitPriority(objects: ObjectStore, pod: KubeObject): void {
     if (!pc) throw forbidden(PODS.resource, '', pod.metadata.name, `no PriorityClass with name ${name} was found`);
     resolved = classOf(pc);
   }
-  const given = spec['priority'];
-  if (given !== undefined && given !== null && given !== resolved.value) {
-    throw forbidden(
-      PODS.resource,
-      '',
-      pod.metadata.name,
-      `the integer value of priority (${String(given)}) must not be provided in pod spec; priority admission controller computed ${resolved.value} from the given PriorityClass name`,
-    );
-  }
-  spec['priority'] = resolved.value;
-  const policy = spec['preemptionPolicy'];
-  if (policy !== undefined && policy !== null && policy !== resolved.preemptionPolicy) {
-    throw forbidden(
-      PODS.resource,
-      '',
-      pod.metadata.name,
-      `the string value of PreemptionPolicy (${String(policy)}) must not be provided in pod spec; priority admission controller computed ${resolved.preemptionPolicy} from the given PriorityClass name`,
-    );
-  }
-  spec['preemptionPolicy'] = resolved.preemptionPolicy;
+  // A value the pod gives must be the one its class computes.
+  const settle = (field: string, computed: number | string, what: string) => {
+    const given = spec[field];
+    if (given !== undefined && given !== null && given !== computed)
+      throw forbidden(
+        PODS.resource,
+        '',
+        pod.metadata.name,
+        `the ${what} (${String(given)}) must not be provided in pod spec; priority admission controller computed ${computed} from the given PriorityClass name`,
+      );
+    spec[field] = computed;
+  };
+  settle('priority', resolved.value, 'integer value of priority');
+  settle('preemptionPolicy', resolved.preemptionPolicy, 'string value of PreemptionPolicy');
 }
