@@ -164,6 +164,25 @@ function defaultStorageClass(pvc: KubeObject, existing: KubeObject | undefined, 
   if (defaults[0]) spec['storageClassName'] = defaults[0].metadata.name;
 }
 
+/** The kube-aggregator's ValidateAPIService checks of what names and ranks an APIService. */
+function admitApiService(api: KubeObject): void {
+  const spec = isPlainObject(api['spec']) ? api['spec'] : {};
+  const causes = [];
+  const required = `${String(spec['version'] ?? '')}.${String(spec['group'] ?? '')}`;
+  if (api.metadata.name !== required)
+    causes.push(fieldError.invalid('metadata.name', api.metadata.name, `must be \`spec.version+"."+spec.group\`: ${JSON.stringify(required)}`));
+  // Local APIServices (no service) are the apiserver's own; they carry no priorities to check.
+  if (isPlainObject(spec['service'])) {
+    const group = spec['groupPriorityMinimum'];
+    const version = spec['versionPriority'];
+    if (typeof group !== 'number' || group <= 0 || group > 20000)
+      causes.push(fieldError.invalid('spec.groupPriorityMinimum', group ?? 0, 'must be positive and less than 20000'));
+    if (typeof version !== 'number' || version <= 0 || version > 1000)
+      causes.push(fieldError.invalid('spec.versionPriority', version ?? 0, 'must be positive and less than 1000'));
+  }
+  if (causes.length) throw invalidObject(APISERVICES.kind, APISERVICES.group, api.metadata.name, causes);
+}
+
 /** Go's %#v of a byte slice, as field.Invalid prints a []byte value. */
 function goBytes(bytes: Buffer): string {
   return `[]byte{${[...bytes].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
@@ -246,7 +265,7 @@ export const GROUP_KINDS: ReadonlyArray<[ResourceType, KindBehaviour]> = [
       printer: resourceQuotaPrinter,
     },
   ],
-  [APISERVICES, { controllerStatus: { initial: {} }, printer: apiServicePrinter }],
+  [APISERVICES, { controllerStatus: { initial: {} }, admit: (api) => admitApiService(api), printer: apiServicePrinter }],
   [
     HPAS,
     { controllerStatus: { initial: { currentReplicas: 0, desiredReplicas: 0 } }, defaults: (h) => fill(h['spec'], 'minReplicas', 1), printer: hpaPrinter },

@@ -197,6 +197,12 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
       );
       assert.deepEqual([status.conditions[0].type, status.conditions[0].status, status.conditions[0].reason], ['DisruptionAllowed', 'True', 'SufficientPods']);
       assert.deepEqual(rows(await ok(env, ['get', 'pdb']))[1]!.slice(0, 4), ['web', '1', 'N/A', '1']);
+      // maxUnavailable counts the pods' controller's scale: the Deployment's 2 replicas.
+      const byMax = { ...pdb, metadata: { name: 'web-max', namespace: 'default' }, spec: { maxUnavailable: '50%', selector: pdb.spec.selector } };
+      await ok(env, ['apply', '-f', manifest(env, 'pdb-max.yaml', [byMax])]);
+      await eventually(async () => (await json(env, ['get', 'pdb', 'web-max'])).status.expectedPods === 2, 10_000, 'PDB expectedPods 2');
+      const max = (await json(env, ['get', 'pdb', 'web-max'])).status;
+      assert.deepEqual([max.currentHealthy, max.desiredHealthy, max.disruptionsAllowed], [2, 1, 1]);
 
       // An aggregated APIService whose Service has no ready endpoints: Available=False with the aggregator's words.
       const metrics = {
@@ -218,6 +224,9 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
         metadata: { name: 'adapter', namespace: 'default' },
         spec: { selector: { app: 'adapter' }, ports: [{ name: 'https', port: 443, targetPort: 6443 }] },
       };
+      const misnamed = await kubectl(env, ['create', '-f', manifest(env, 'misnamed.yaml', [{ ...metrics, metadata: { name: 'metrics' } }])]);
+      assert.equal(misnamed.code, 1);
+      assert.match(misnamed.stderr, /metadata.name: Invalid value: "metrics": must be `spec.version\+"."\+spec.group`: "v1beta1.custom.metrics.k8s.io"/);
       await ok(env, ['apply', '-f', manifest(env, 'apiservice.yaml', [adapter, metrics])]);
       let api: any;
       await eventually(
