@@ -188,6 +188,27 @@ describe('the built-in groups installers touch, through the real kubectl', { ski
       assert.deepEqual(sliceRows[0], ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE']);
       assert.deepEqual(sliceRows[1]!.slice(1, 3), ['IPv4', '8080']);
 
+      // A selected pod being deleted (held by a finalizer) stays in the slice as terminating, no longer ready.
+      const held = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'held', namespace: 'default', labels: { app: 'held' }, finalizers: ['example.com/hold'] },
+        spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ name: 'http', containerPort: 8080 }] }] },
+      };
+      const heldSvc = { ...service, metadata: { name: 'held', namespace: 'default' }, spec: { ...service.spec, selector: { app: 'held' } } };
+      await ok(env, ['apply', '-f', manifest(env, 'held.yaml', [held, heldSvc])]);
+      await ok(env, ['wait', '--for=condition=Ready', 'pod/held', '--timeout=30s']);
+      await ok(env, ['delete', 'pod', 'held', '--wait=false']);
+      await eventually(
+        async () => {
+          const items = (await json(env, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=held'])).items;
+          const e = items[0]?.endpoints?.[0];
+          return e !== undefined && e.conditions.terminating === true && e.conditions.ready === false && e.conditions.serving === true;
+        },
+        10_000,
+        'a terminating endpoint',
+      );
+
       // The PDB's status, computed by the disruption controller.
       await eventually(async () => (await json(env, ['get', 'pdb', 'web'])).status.currentHealthy === 2, 15_000, 'PDB currentHealthy 2');
       const status = (await json(env, ['get', 'pdb', 'web'])).status;

@@ -7,11 +7,13 @@
 // kubernetes.io/service-name and endpointslice.kubernetes.io/managed-by and the Service's own labels, the
 // Service as its controlling owner, and per endpoint the conditions ready, serving and terminating.
 import type { KubeObject } from '../objects/object.js';
-import type { EndpointAddress, Endpoints, Service } from '../objects/types.js';
-import { resourceKey, type Change } from '../objects/store.js';
-import { ENDPOINTS, ENDPOINTSLICES, SERVICES } from '../resources.js';
+import type { EndpointAddress, Endpoints, Pod, Service } from '../objects/types.js';
+import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
+import { ENDPOINTS, ENDPOINTSLICES, PODS, SERVICES } from '../resources.js';
+import { labelSelectorMatches } from '../selectors.js';
 import type { ControllerContext } from './context.js';
-import { ownerReference } from './context.js';
+import { isPodReady, ownerReference } from './context.js';
+import { targetPort } from './endpoints.js';
 import { randomSuffix } from './names.js';
 import { nsKey, splitKey, KeyedController } from './queue.js';
 
@@ -37,12 +39,46 @@ function endpointOf(a: EndpointAddress, ready: boolean): Record<string, unknown>
   };
 }
 
-/** The slices' bodies for an Endpoints object: per subset and family, in chunks of MAX_ENDPOINTS. */
-function bodiesOf(ep: Endpoints | undefined): SliceBody[] {
+type EndpointPort = { name: string; port: number; protocol: string };
+
+/**
+ * The selected pods being deleted, which Endpoints leave out and slices keep (the EndpointSliceTerminatingCondition
+ * behaviour): not ready, serving while the pod is ready, terminating; with their ports resolved as endpoints.ts does.
+ */
+function terminatingOf(objects: ObjectStore, svc: Service): Array<{ ports: EndpointPort[]; endpoint: Record<string, unknown> }> {
+  const ns = svc.metadata.namespace;
+  return (objects.list(PODS, ns) as Pod[])
+    .filter((p) => p.metadata.deletionTimestamp && p.status?.podIP && labelSelectorMatches({ matchLabels: svc.spec?.selector ?? {} }, p.metadata.labels))
+    .map((pod) => ({
+      ports: (svc.spec?.ports ?? []).flatMap((p) => {
+        const port = targetPort(p, pod);
+        return port === undefined ? [] : [{ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP' }];
+      }),
+      endpoint: {
+        addresses: [pod.status!.podIP!],
+        conditions: { ready: false, serving: isPodReady(pod), terminating: true },
+        ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+        targetRef: { kind: 'Pod', name: pod.metadata.name, namespace: ns, uid: pod.metadata.uid },
+      },
+    }));
+}
+
+/** The slices' bodies for an Endpoints object and the terminating pods: per port set and family, in chunks of MAX_ENDPOINTS. */
+function bodiesOf(ep: Endpoints | undefined, terminating: ReturnType<typeof terminatingOf>): SliceBody[] {
   const out: SliceBody[] = [];
+  const sets = new Map<string, { ports: EndpointPort[]; all: Array<Record<string, unknown>> }>();
   for (const s of ep?.subsets ?? []) {
     const ports = (s.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP' }));
-    const all = [...(s.addresses ?? []).map((a) => endpointOf(a, true)), ...(s.notReadyAddresses ?? []).map((a) => endpointOf(a, false))];
+    const set = sets.get(JSON.stringify(ports)) ?? { ports, all: [] };
+    set.all.push(...(s.addresses ?? []).map((a) => endpointOf(a, true)), ...(s.notReadyAddresses ?? []).map((a) => endpointOf(a, false)));
+    sets.set(JSON.stringify(ports), set);
+  }
+  for (const t of terminating) {
+    const set = sets.get(JSON.stringify(t.ports)) ?? { ports: t.ports, all: [] };
+    set.all.push(t.endpoint);
+    sets.set(JSON.stringify(t.ports), set);
+  }
+  for (const { ports, all } of sets.values()) {
     for (const family of ['IPv4', 'IPv6'] as const) {
       const mine = all.filter((e) => String((e['addresses'] as string[])[0]).includes(':') === (family === 'IPv6'));
       for (let i = 0; i < mine.length; i += MAX_ENDPOINTS)
@@ -60,7 +96,13 @@ export class EndpointSliceController extends KeyedController {
   observe(change: Change): void {
     const o = change.object;
     if (change.resource === resourceKey(SERVICES) || change.resource === resourceKey(ENDPOINTS)) this.enqueue(o);
-    else if (change.resource === resourceKey(ENDPOINTSLICES) && change.type === 'DELETED') {
+    else if (change.resource === resourceKey(PODS) && (o.metadata.deletionTimestamp || change.previous?.metadata.deletionTimestamp)) {
+      // A pod being deleted stays in its services' slices (terminating) until it is gone.
+      for (const svc of this.ctx.objects.list(SERVICES, o.metadata.namespace) as Service[]) {
+        const sel = svc.spec?.selector;
+        if (sel && Object.keys(sel).length > 0 && labelSelectorMatches({ matchLabels: sel }, o.metadata.labels)) this.enqueue(svc);
+      }
+    } else if (change.resource === resourceKey(ENDPOINTSLICES) && change.type === 'DELETED') {
       const service = o.metadata.labels?.[SERVICE_NAME_LABEL];
       if (service) this.queue.add(nsKey(o.metadata.namespace, service));
     }
@@ -82,7 +124,7 @@ export class EndpointSliceController extends KeyedController {
     const selected = svc?.spec?.selector !== undefined && Object.keys(svc.spec.selector).length > 0;
     const ep = objects.get(ENDPOINTS, namespace, name) as Endpoints | undefined;
     // A selector-less Service is mirrored only from Endpoints someone wrote; without either, it has no slices.
-    const wanted: SliceBody[] = !svc || (!selected && !ep) ? [] : bodiesOf(ep);
+    const wanted: SliceBody[] = !svc || (!selected && !ep) ? [] : bodiesOf(ep, selected ? terminatingOf(objects, svc) : []);
     // A selected Service with no endpoints still gets one empty placeholder slice.
     if (svc && selected && wanted.length === 0)
       wanted.push({ addressType: svc.spec?.ipFamilies?.[0] === 'IPv6' ? 'IPv6' : 'IPv4', endpoints: null, ports: null });
