@@ -2,8 +2,9 @@
 // (kubernetes pkg/controller/endpointslice and endpointslicemirroring): a Service with a selector gets slices
 // managed by endpointslice-controller.k8s.io listing its pods; a selector-less Service whose Endpoints someone
 // wrote gets them mirrored, managed by endpointslicemirroring-controller.k8s.io. The pods are read from the
-// Endpoints object of the same name (endpoints.ts computes it from the same pods and ports), one slice per
-// distinct port set and address family, at most 100 endpoints each. Each slice carries the labels
+// Endpoints object of the same name (endpoints.ts computes it from the same pods and ports), plus the selected
+// pods being deleted, which Endpoints leave out and slices keep as terminating; one slice per distinct port set
+// and address family, at most 100 endpoints each. Each slice carries the labels
 // kubernetes.io/service-name and endpointslice.kubernetes.io/managed-by and the Service's own labels, the
 // Service as its controlling owner, and per endpoint the conditions ready, serving and terminating.
 import type { KubeObject } from '../objects/object.js';
