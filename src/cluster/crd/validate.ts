@@ -111,15 +111,19 @@ function checkStructural(s: unknown, path: string, out: StatusCause[], root: boo
   if (isPlainObject(s['items'])) checkStructural(s['items'], `${path}.items`, out, false);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = s[k];
-    if (Array.isArray(list)) list.forEach((sub, i) => checkJunctor(sub, `${path}.${k}[${i}]`, out));
+    if (Array.isArray(list)) list.forEach((sub, i) => checkJunctor(sub, `${path}.${k}[${i}]`, out, intOrString));
   }
-  if (s['not'] !== undefined) checkJunctor(s['not'], `${path}.not`, out);
+  if (s['not'] !== undefined) checkJunctor(s['not'], `${path}.not`, out, false);
 }
 
-/** Inside allOf/anyOf/oneOf/not a structural schema sets no type, default, description or nullable. */
-function checkJunctor(s: unknown, path: string, out: StatusCause[]): void {
+/**
+ * Inside allOf/anyOf/oneOf/not a structural schema sets no type, default, description or nullable — except the
+ * types of x-kubernetes-int-or-string's own `anyOf: [{type: integer}, {type: string}]` (what quantities use).
+ */
+function checkJunctor(s: unknown, path: string, out: StatusCause[], intOrString: boolean): void {
   if (!isPlainObject(s)) return;
   for (const k of ['type', 'default', 'description', 'nullable', 'x-kubernetes-preserve-unknown-fields'] as const) {
+    if (k === 'type' && intOrString && (s[k] === 'integer' || s[k] === 'string')) continue;
     if (s[k] !== undefined) out.push(forbidden(`${path}.${k}`, 'must be empty to be structural'));
   }
 }
