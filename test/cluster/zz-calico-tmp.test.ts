@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { kubectl, withCluster } from './harness.js';
+test('calico crds', async () => {
+  await withCluster({ networkPlugin: 'none' }, async (env) => {
+    let t = Date.now();
+    const r = await kubectl(env, ['create', '-f', '/work/main/test/fixtures/calico/v3.32.1/operator-crds.yaml']);
+    console.log('create', Date.now() - t, r.code, r.stdout.split('\n').length, r.stderr.slice(0, 3000));
+    t = Date.now();
+    const w = await kubectl(env, ['wait', '--for=condition=established', '--all', 'crd', '--timeout=30s']);
+    console.log('wait', Date.now() - t, w.code, w.stderr.slice(0, 500));
+    t = Date.now();
+    const a = await kubectl(env, ['api-resources']);
+    console.log('api-resources', Date.now() - t, a.code, a.stdout.split('\n').filter((l) => /calico|tigera/.test(l)).length);
+    t = Date.now();
+    const e = await kubectl(env, ['explain', 'installations.spec.calicoNetwork']);
+    console.log('explain', Date.now() - t, e.code, e.stdout.slice(0, 300), e.stderr.slice(0, 300));
+    t = Date.now();
+    const g = await kubectl(env, ['get', 'crd']);
+    console.log('get crd', Date.now() - t, g.code, g.stdout.split('\n').length);
+    t = Date.now();
+    const c = await kubectl(env, ['create', '-f', '/work/main/test/fixtures/calico/v3.32.1/custom-resources.yaml']);
+    console.log('cr', Date.now() - t, c.code, c.stdout, c.stderr.slice(0, 1000));
+    const i = await kubectl(env, ['get', 'installation', 'default', '-o', 'yaml']);
+    console.log(i.stdout.slice(0, 1500));
+    const all = await kubectl(env, ['get', 'installation,apiserver,goldmane,whisker']);
+    console.log(all.stdout, all.stderr);
+    assert.equal(r.code, 0);
+  });
+});
