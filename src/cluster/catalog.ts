@@ -10,7 +10,7 @@ import type { KubeObject } from './objects/object.js';
 import { resourceKey, type ObjectStore } from './objects/store.js';
 import { findResource, groupVersions, RESOURCES, type ResourceType } from './resources.js';
 import { conditionsOf, namedStatus, withCondition } from './crd/conditions.js';
-import { customKind } from './crd/custom.js';
+import { customKind, type LiveDefinition } from './crd/custom.js';
 import { CLEANUP_FINALIZER, compareVersions, CRD_GROUP, readDefinition, resourceTypeOf, type CrdVersion, type Definition } from './crd/definition.js';
 import { DEFINITION_KIND } from './crd/definitions.js';
 import { isEstablished } from './crd/validate.js';
@@ -43,6 +43,7 @@ export interface ServedGroup {
 
 interface Compiled {
   key: string;
+  live: LiveDefinition;
   definition: Definition;
   versions: ServedVersion[];
 }
@@ -142,14 +143,20 @@ export class Catalog {
       return;
     }
     const key = `${crd.metadata.uid}/${crd.metadata.generation ?? 0}`;
-    if (this.served.get(crd.metadata.name)?.key === key) return;
+    const terminating = crd.metadata.deletionTimestamp !== undefined;
+    const known = this.served.get(crd.metadata.name);
+    if (known?.key === key) {
+      known.live.terminating = terminating;
+      return;
+    }
     const definition = readDefinition(crd);
+    const live = { terminating };
     const servedVersions = definition.versions.filter((v) => v.served);
     const versions = servedVersions.map((version) => {
       const r = resourceTypeOf(definition, version);
-      return { r, kind: customKind(definition, version, definition.versions.length > 1), version, definition };
+      return { r, kind: customKind(definition, version, definition.versions.length > 1, live), version, definition };
     });
-    this.served.set(crd.metadata.name, { key, definition, versions });
+    this.served.set(crd.metadata.name, { key, live, definition, versions });
     this.reindex();
   }
 

@@ -7,6 +7,7 @@ import { evaluate, parseJsonPath, columnsPrinter } from '../../src/cluster/crd/c
 import { compareVersions } from '../../src/cluster/crd/definition.js';
 import { applyDefaults, compileSchema, prune, validateObjectAgainst } from '../../src/cluster/crd/schema.js';
 import { validateDefinition } from '../../src/cluster/crd/validate.js';
+import { compilePattern } from '../../src/cluster/crd/patterns.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 
 const SCHEMA = compileSchema({
@@ -90,6 +91,19 @@ describe('CRD schemas', () => {
       metadata: { name: 'x', labels: { a: 'b' } },
       spec: { name: 'ab', nested: { on: true }, free: { x: { y: 1 } }, replicas: 1, mode: 'Slow' },
     });
+  });
+
+  test("patterns: Go's inline flags read; nested repetition runs under a time limit and never hangs", () => {
+    assert.equal(compilePattern('^(?i)(Drop|Accept)?$')!.test('drop'), true);
+    assert.equal(compilePattern('^(?i)(Drop|Accept)?$')!.test('x'), false);
+    const dns = compilePattern('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')!;
+    assert.equal(dns.test('a.example.com'), true);
+    assert.equal(dns.test('A_b'), false);
+    const evil = compileSchema({ type: 'object', properties: { spec: { type: 'object', additionalProperties: { type: 'string', pattern: '^(a+)+$' } } } });
+    const spec = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, `${'a'.repeat(40)}!`]));
+    const t0 = Date.now();
+    validateObjectAgainst({ apiVersion: 'v', kind: 'k', metadata: { name: 'x' }, spec }, evil);
+    assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
   });
 
   test('errors are bounded for hostile bodies', () => {

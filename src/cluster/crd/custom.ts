@@ -6,7 +6,7 @@
 import { isPlainObject, own, setOwn } from '../../http/own.js';
 import type { KindBehaviour, SubresourceView } from '../kinds.js';
 import { clone, type KubeObject } from '../objects/object.js';
-import { cannotDecode, fieldError, invalidObject } from '../status.js';
+import { cannotDecode, fieldError, invalidObject, KubeError } from '../status.js';
 import { decodeError } from '../validation/shape.js';
 import { columnsPrinter, evaluate, parseJsonPath } from './columns.js';
 import type { CrdVersion, Definition, ScaleSpec } from './definition.js';
@@ -57,8 +57,14 @@ function scaleView(spec: ScaleSpec, group: string, kind: string): SubresourceVie
   };
 }
 
+/** What the catalog keeps current about a served CRD without compiling it again. */
+export interface LiveDefinition {
+  /** Its DELETE has begun (creates are refused until it is gone). */
+  terminating: boolean;
+}
+
 /** The behaviour of a CRD's objects served at `version`. */
-export function customKind(d: Definition, version: CrdVersion, multiVersion: boolean): KindBehaviour {
+export function customKind(d: Definition, version: CrdVersion, multiVersion: boolean, live: LiveDefinition): KindBehaviour {
   const apiVersion = `${d.group}/${version.name}`;
   return {
     ...(version.status ? { controllerStatus: {} } : {}),
@@ -70,7 +76,14 @@ export function customKind(d: Definition, version: CrdVersion, multiVersion: boo
       applyDefaults(obj, version.schema);
       prune(obj, version.schema, true);
     },
-    admit: (obj) => {
+    admit: (obj, existing) => {
+      // customresource_handler.go: no creates while the CRD's objects are being removed.
+      if (!existing && live.terminating) {
+        throw new KubeError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', {
+          group: d.group,
+          kind: d.names.plural,
+        });
+      }
       const causes = validateObjectAgainst(obj, version.schema);
       if (causes.length > 0) throw invalidObject(d.names.kind, d.group, obj.metadata.name, causes);
     },

@@ -8,6 +8,7 @@ import { isPlainObject, own, setOwn } from '../../http/own.js';
 import { clone } from '../objects/object.js';
 import { fieldError, type StatusCause } from '../status.js';
 import { formatProblem } from './formats.js';
+import { compilePattern, guardBudget, type Pattern } from './patterns.js';
 
 export type JSONSchemaProps = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export interface SchemaNode {
   items?: SchemaNode;
   required?: string[];
   enum?: unknown[];
-  pattern?: RegExp;
+  pattern?: Pattern;
   patternText?: string;
   minimum?: number;
   maximum?: number;
@@ -52,19 +53,6 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** Go's RE2 syntax mostly reads as JavaScript's; a pattern JavaScript cannot read is not checked. */
-function regex(text: string): RegExp | undefined {
-  try {
-    return new RegExp(text, 'u');
-  } catch {
-    try {
-      return new RegExp(text);
-    } catch {
-      return undefined;
-    }
-  }
-}
-
 /** Compiles a schema (already validated as structural by the CRD's validation). */
 export function compileSchema(s: unknown): SchemaNode {
   if (!isPlainObject(s)) return { preserveUnknown: true };
@@ -87,7 +75,7 @@ export function compileSchema(s: unknown): SchemaNode {
   const pattern = str(s['pattern']);
   if (pattern !== undefined) {
     n.patternText = pattern;
-    set('pattern', regex(pattern));
+    set('pattern', compilePattern(pattern));
   }
   for (const k of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'multipleOf', 'minProperties', 'maxProperties'] as const) {
     set(k, num(s[k]));
@@ -238,7 +226,7 @@ function validateString(v: string, n: SchemaNode, path: string, out: StatusCause
     out.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${n.maxLength} bytes`, field: path });
   }
   if (n.minLength !== undefined && length < n.minLength) out.push(invalid(path, v, `should be at least ${n.minLength} chars long`));
-  if (n.pattern && !n.pattern.test(v)) out.push(invalid(path, v, `should match '${n.patternText}'`));
+  if (n.pattern?.test(v) === false) out.push(invalid(path, v, `should match '${n.patternText}'`));
   if (n.format && !n.intOrString) {
     const problem = formatProblem(n.format, v);
     if (problem) out.push(invalid(path, v, `must be of type ${n.format}: ${JSON.stringify(v)}`));
@@ -290,6 +278,7 @@ function validateObject(v: Record<string, unknown>, n: SchemaNode, path: string,
 /** A custom resource's errors against its version's root schema (apiVersion, kind, metadata checked elsewhere). */
 export function validateObjectAgainst(obj: Record<string, unknown>, root: SchemaNode): StatusCause[] {
   const out: StatusCause[] = [];
+  guardBudget.left = 3;
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && v !== undefined) body[k] = v;
   const rootNode: SchemaNode = { ...root, required: (root.required ?? []).filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata') };
