@@ -63,7 +63,7 @@ const CASES: Array<[string, Record<string, unknown>, string[]]> = [
     { name: 'ab', port: true },
     ['spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"'],
   ],
-  ['null without nullable', { name: 'ab', mode: null }, ['spec.mode: Invalid value: "null": spec.mode in body must be of type string: "null"']],
+  ['null in a list', { name: 'ab', tags: [null] }, ['spec.tags[0]: Invalid value: "null": spec.tags[0] in body must be of type string: "null"']],
 ];
 
 function lines(spec: Record<string, unknown>): string[] {
@@ -75,12 +75,12 @@ describe('CRD schemas', () => {
     test(`validation: ${name}`, () => assert.deepEqual(lines(spec), expected));
   }
 
-  test('defaulting fills absent fields at every level, then pruning drops unknown ones (kept where preserved)', () => {
+  test('defaulting fills absent fields and non-nullable nulls (removed without a default), then pruning drops unknown fields (kept where preserved)', () => {
     const obj: Record<string, unknown> = {
       apiVersion: 'x.io/v1',
       kind: 'X',
       metadata: { name: 'x', labels: { a: 'b' } },
-      spec: { name: 'ab', nested: {}, junk: 1, free: { x: { y: 1 } } },
+      spec: { name: 'ab', nested: {}, junk: 1, free: { x: { y: 1 } }, mode: null, cidr: null, maybe: null },
       top: 1,
     };
     applyDefaults(obj, SCHEMA);
@@ -89,7 +89,7 @@ describe('CRD schemas', () => {
       apiVersion: 'x.io/v1',
       kind: 'X',
       metadata: { name: 'x', labels: { a: 'b' } },
-      spec: { name: 'ab', nested: { on: true }, free: { x: { y: 1 } }, replicas: 1, mode: 'Slow' },
+      spec: { name: 'ab', nested: { on: true }, free: { x: { y: 1 } }, mode: 'Slow', maybe: null, replicas: 1 },
     });
   });
 
@@ -104,6 +104,12 @@ describe('CRD schemas', () => {
     const t0 = Date.now();
     validateObjectAgainst({ apiVersion: 'v', kind: 'k', metadata: { name: 'x' }, spec }, evil);
     assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
+  });
+
+  test("metadata.name checked against the schema's metadata.name", () => {
+    const named = compileSchema({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } } } });
+    const causes = validateObjectAgainst({ apiVersion: 'v', kind: 'k', metadata: { name: 'long' } }, named).map((c) => `${c.field}: ${c.message}`);
+    assert.deepEqual(causes, ['metadata.name: Too long: may not be more than 3 bytes']);
   });
 
   test('errors are bounded for hostile bodies', () => {

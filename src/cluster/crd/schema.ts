@@ -95,9 +95,19 @@ export function compileSchema(s: unknown): SchemaNode {
 
 // ---- defaulting and pruning (structural defaulting, then pruning: the codec's order) ----
 
-/** Fills absent properties that have a default, in place, at every level. */
+/**
+ * Fills absent properties that have a default, in place, at every level. A null field the schema does not
+ * declare nullable is defaulted when it has a default and removed otherwise (defaulting/prunenulls.go and
+ * algorithm.go); nulls in lists stay, for validation to refuse.
+ */
 export function applyDefaults(value: unknown, n: SchemaNode): void {
   if (isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== null) continue;
+      const p = n.properties?.get(k) ?? (n.additional === true ? undefined : n.additional);
+      if (p && !p.nullable && p.default === undefined) delete value[k];
+      else if (p && !p.nullable) setOwn(value, k, clone(p.default));
+    }
     if (n.properties) {
       for (const [k, p] of n.properties) {
         const present = own(value, k);
@@ -283,5 +293,13 @@ export function validateObjectAgainst(obj: Record<string, unknown>, root: Schema
   for (const [k, v] of Object.entries(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && v !== undefined) body[k] = v;
   const rootNode: SchemaNode = { ...root, required: (root.required ?? []).filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata') };
   validateValue(body, rootNode, '', out);
+  // The schema may constrain metadata.name and generateName, and nothing else of metadata.
+  const meta = root.properties?.get('metadata')?.properties;
+  const metadata = isPlainObject(obj['metadata']) ? obj['metadata'] : {};
+  for (const field of ['name', 'generateName']) {
+    const node = meta?.get(field);
+    const v = own(metadata, field);
+    if (node && typeof v === 'string' && v !== '') validateValue(v, node, `metadata.${field}`, out);
+  }
   return out.slice(0, MAX_CAUSES);
 }
