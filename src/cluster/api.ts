@@ -22,7 +22,7 @@ import { page } from './paging.js';
 import type { KindBehaviour, KindHost } from './kinds.js';
 import { defaultPrinter } from './printers.js';
 import { groupVersion, NAMESPACES, type ResourceType } from './resources.js';
-import { parseSelector, selects } from './selectors.js';
+import { parseSelector, selects, type Selector } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
@@ -224,6 +224,7 @@ export class ClusterApi {
   private list(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
+    checkFieldLabels(t, selector);
     const rv = this.objects.resourceVersion;
     const chunk = page(
       this.current(t).filter((o) => selects(selector, o)),
@@ -258,6 +259,7 @@ export class ClusterApi {
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
+    checkFieldLabels(t, selector);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
     // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
@@ -432,6 +434,16 @@ export class ClusterApi {
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
   }
+}
+
+/**
+ * A field selector on a field the kind does not index: the 400 the apiserver answers for custom resources
+ * (kubectl adds `Unable to find "<gvr>" that match label selector …` in front of it).
+ */
+function checkFieldLabels(t: Target, selector: Selector): void {
+  const known = t.kind.fieldLabels;
+  const unknown = known && selector.fields.find((f) => !known.includes(f.key));
+  if (unknown) throw badRequest(`field label not supported: ${unknown.key}`);
 }
 
 /** How the kind prints in `kubectl get` (kinds.ts, or a CRD's columns). */

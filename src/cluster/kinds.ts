@@ -81,6 +81,8 @@ export interface KindBehaviour {
   scale?: SubresourceView;
   /** DELETE that does not remove at once: marks the object, writes it and returns it; undefined removes it now. */
   deferDeletion?(existing: KubeObject, host: KindHost): KubeObject | undefined;
+  /** The field selectors the kind answers (a CRD's metadata.name, metadata.namespace, selectableFields); any without it. */
+  fieldLabels?: readonly string[];
   /** The columns and cells of `kubectl get` (printers.ts); the default Name / Created At without one. */
   printer?: Printer;
 }

@@ -35,6 +35,8 @@ spec:
         specReplicasPath: .spec.replicas
         statusReplicasPath: .status.replicas
         labelSelectorPath: .status.labelSelector
+    selectableFields:
+    - jsonPath: .spec.mode
     additionalPrinterColumns:
     - name: Spec
       type: string
@@ -156,6 +158,11 @@ describe('CustomResourceDefinitions (real kubectl)', { skip }, () => {
       assert.match(await ok(env, ['get', 'crontabs', '-l', 'team=a']), /tab/);
       assert.match((await kubectl(env, ['get', 'crontabs', '-l', 'team=b'])).stderr, /No resources found/);
       assert.match(await ok(env, ['get', 'crontabs', '--field-selector', 'metadata.name=tab']), /tab/);
+      assert.match(await ok(env, ['get', 'crontabs', '--field-selector', 'spec.mode=Slow']), /tab/);
+      assert.match(
+        (await kubectl(env, ['get', 'crontabs', '--field-selector', 'spec.image=x'])).stderr,
+        /Error from server \(BadRequest\): Unable to find "stable\.example\.com\/v1, Resource=crontabs" that match label selector "", field selector "spec\.image=x": field label not supported: spec\.image/,
+      );
       assert.match(await ok(env, ['get', 'all']), /crontab\.stable\.example\.com\/tab/);
 
       // Validation: the apiserver's 422 wording, field paths, several causes.

@@ -89,6 +89,7 @@ export function customKind(d: Definition, version: CrdVersion, multiVersion: boo
     },
     ...(multiVersion ? { view: (obj: KubeObject) => (obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion }) } : {}),
     ...(version.scale ? { scale: scaleView(version.scale, d.group, d.names.kind) } : {}),
+    fieldLabels: ['metadata.name', 'metadata.namespace', ...version.selectable],
     printer: columnsPrinter(version.columns),
   };
 }

@@ -34,6 +34,8 @@ export interface CrdVersion {
   status: boolean;
   scale?: ScaleSpec;
   columns: PrinterColumnSpec[];
+  /** selectableFields, as field-selector keys (`spec.color`). */
+  selectable: string[];
   deprecated: boolean;
   deprecationWarning?: string;
 }
@@ -110,6 +112,10 @@ export function readDefinition(crd: KubeObject): Definition {
           }
         : {}),
       columns: columnsOf(v['additionalPrinterColumns']),
+      selectable: (Array.isArray(v['selectableFields']) ? v['selectableFields'] : [])
+        .filter(isPlainObject)
+        .map((f) => text(f['jsonPath']).replace(/^\./, ''))
+        .filter((f) => f !== ''),
       deprecated: v['deprecated'] === true,
       ...(typeof v['deprecationWarning'] === 'string' ? { deprecationWarning: v['deprecationWarning'] } : {}),
     };
