@@ -103,6 +103,8 @@ function json(status: number, body: unknown, contentType = 'application/json'): 
 export class ClusterApi {
   /** The kinds served: built-in and those the cluster's CRDs add (catalog.ts). */
   readonly catalog: Catalog;
+  /** The request being handled asked for fieldValidation=Strict (handle is synchronous: one request at a time). */
+  private strict = false;
 
   constructor(readonly runtime: ClusterRuntime) {
     this.catalog = catalogOf(runtime.objects);
@@ -113,6 +115,7 @@ export class ClusterApi {
   }
 
   handle(req: ApiRequest): ApiResponse {
+    this.strict = req.query.get('fieldValidation') === 'Strict';
     try {
       return this.route(req);
     } catch (e) {
@@ -317,7 +320,7 @@ export class ClusterApi {
   private admit(t: Target, body: unknown, name?: string, existing?: KubeObject): KubeObject {
     if (!isPlainObject(body)) throw badRequest('the body of the request must be an object');
     checkDepth(body);
-    if (t.kind.decode) t.kind.decode(body);
+    if (t.kind.decode) t.kind.decode(body, this.strict);
     else decodeBody(t.r, body);
     const obj = clone(body) as KubeObject;
     obj.metadata ??= { name: '' };

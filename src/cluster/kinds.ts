@@ -61,8 +61,11 @@ export interface SubresourceView {
 export interface KindBehaviour {
   /** Stored and written through to the Store (the default), or derived from other records on every start. */
   storage?: 'persisted' | 'derived';
-  /** How a written body decodes (throws the apiserver's 400); the kind's Go types (validation/shape.ts) without it. */
-  decode?(body: Record<string, unknown>): void;
+  /**
+   * How a written body decodes (throws the apiserver's 400); the kind's Go types (validation/shape.ts) without
+   * it. `strict`: the request's fieldValidation is Strict (unknown fields refused).
+   */
+  decode?(body: Record<string, unknown>, strict: boolean): void;
   /**
    * Status belongs to the controllers and kubelets (served as the status subresource): writes of the object
    * keep the stored status, and a new object starts with `initial` whatever the client sent (the strategies'

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluate, parseJsonPath, columnsPrinter } from '../../src/cluster/crd/columns.js';
 import { compareVersions } from '../../src/cluster/crd/definition.js';
-import { applyDefaults, compileSchema, prune, validateObjectAgainst } from '../../src/cluster/crd/schema.js';
+import { applyDefaults, compileSchema, prune, unknownFields, validateObjectAgainst } from '../../src/cluster/crd/schema.js';
 import { validateDefinition } from '../../src/cluster/crd/validate.js';
 import { compilePattern } from '../../src/cluster/crd/patterns.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
@@ -110,6 +110,11 @@ describe('CRD schemas', () => {
     const named = compileSchema({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } } } });
     const causes = validateObjectAgainst({ apiVersion: 'v', kind: 'k', metadata: { name: 'long' } }, named).map((c) => `${c.field}: ${c.message}`);
     assert.deepEqual(causes, ['metadata.name: Too long: may not be more than 3 bytes']);
+  });
+
+  test('unknown fields, as fieldValidation=Strict names them', () => {
+    const body = { apiVersion: 'v', kind: 'k', metadata: { name: 'x', odd: 1 }, spec: { name: 'ab', junk: 1, free: { any: 1 }, nested: { x: 2 } }, top: {} };
+    assert.deepEqual(unknownFields(body, SCHEMA), ['spec.junk', 'spec.nested.x', 'top']);
   });
 
   test('errors are bounded for hostile bodies', () => {

@@ -144,7 +144,10 @@ describe('CustomResourceDefinitions (real kubectl)', { skip }, () => {
       assert.equal(legacy.status, 200);
       assert.ok(legacy.json.resources.some((r: any) => r.name === 'crontabs/status'));
 
-      // Create: pruned, defaulted; list with printer columns; short name; label selector.
+      // kubectl's default --validate=strict sends fieldValidation=Strict: unknown fields refused.
+      const strict = await kubectl(env, ['create', '-f', write(env, 'tab.yaml', TAB)]);
+      assert.match(strict.stderr, /CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec\.unknownField"/);
+      // Create without it: pruned, defaulted; list with printer columns; short name; label selector.
       await ok(env, ['create', '-f', write(env, 'tab.yaml', TAB), '--validate=false']);
       const tab = JSON.parse(await ok(env, ['get', 'ct', 'tab', '-o', 'json']));
       assert.equal(tab.spec.unknownField, undefined, 'pruned');
@@ -187,6 +190,7 @@ describe('CustomResourceDefinitions (real kubectl)', { skip }, () => {
         'create',
         '-f',
         write(env, 'typed.yaml', TAB.replace('name: tab', 'name: typed').replace('image: my-cron-image', 'image: 5')),
+        '--validate=false',
       ]);
       assert.match(typed.stderr, /spec\.image: Invalid value: "integer": spec\.image in body must be of type string: "integer"/);
 

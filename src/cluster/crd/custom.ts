@@ -10,7 +10,7 @@ import { cannotDecode, fieldError, invalidObject, KubeError } from '../status.js
 import { decodeError } from '../validation/shape.js';
 import { columnsPrinter, evaluate, parseJsonPath } from './columns.js';
 import type { CrdVersion, Definition, ScaleSpec } from './definition.js';
-import { applyDefaults, prune, validateObjectAgainst } from './schema.js';
+import { applyDefaults, prune, unknownFields, validateObjectAgainst } from './schema.js';
 
 /** Sets a `.a.b.c` path's value, making the objects on the way. */
 function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -68,9 +68,14 @@ export function customKind(d: Definition, version: CrdVersion, multiVersion: boo
   const apiVersion = `${d.group}/${version.name}`;
   return {
     ...(version.status ? { controllerStatus: {} } : {}),
-    decode: (body) => {
+    // fieldValidation=Strict refuses the fields pruning would drop (the strict decoder's error).
+    decode: (body, strict) => {
       const e = decodeError('', body);
       if (e) throw cannotDecode(d.names.kind, version.name, e);
+      const unknown = strict ? unknownFields(body, version.schema) : [];
+      if (unknown.length > 0) {
+        throw cannotDecode(d.names.kind, version.name, `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      }
     },
     defaults: (obj) => {
       applyDefaults(obj, version.schema);

@@ -93,6 +93,9 @@ export function compileSchema(s: unknown): SchemaNode {
   return n;
 }
 
+/** Bounds the errors of one write: a hostile body must not make a huge answer. */
+const MAX_CAUSES = 100;
+
 // ---- defaulting and pruning (structural defaulting, then pruning: the codec's order) ----
 
 /**
@@ -123,19 +126,40 @@ export function applyDefaults(value: unknown, n: SchemaNode): void {
   }
 }
 
-/** Removes fields the schema does not name (unless it preserves them), in place. `root` keeps apiVersion/kind/metadata. */
-export function prune(value: unknown, n: SchemaNode, root = false): void {
+/** Calls `unknown` for every field the schema does not name (where it does not preserve unknown fields). */
+function walkUnknown(
+  value: unknown,
+  n: SchemaNode,
+  root: boolean,
+  path: string,
+  unknown: (obj: Record<string, unknown>, key: string, path: string) => void,
+): void {
   if (isPlainObject(value)) {
     if (n.preserveUnknown && !n.properties && !n.additional) return;
     for (const k of Object.keys(value)) {
       if ((root || n.embedded) && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
+      const child = path ? `${path}.${k}` : k;
       const p = n.properties?.get(k) ?? (n.additional === true ? undefined : n.additional);
-      if (p) prune(value[k], p);
-      else if (n.additional !== true && !n.preserveUnknown) delete value[k];
+      if (p) walkUnknown(value[k], p, false, child, unknown);
+      else if (n.additional !== true && !n.preserveUnknown) unknown(value, k, child);
     }
   } else if (Array.isArray(value) && n.items) {
-    for (const v of value) prune(v, n.items);
+    value.forEach((v, i) => walkUnknown(v, n.items!, false, `${path}[${i}]`, unknown));
   }
+}
+
+/** Removes fields the schema does not name (unless it preserves them), in place. `root` keeps apiVersion/kind/metadata. */
+export function prune(value: unknown, n: SchemaNode, root = false): void {
+  walkUnknown(value, n, root, '', (obj, key) => delete obj[key]);
+}
+
+/** The paths of the fields pruning would drop (what fieldValidation=Strict refuses), at most MAX_CAUSES. */
+export function unknownFields(obj: Record<string, unknown>, root: SchemaNode): string[] {
+  const out: string[] = [];
+  walkUnknown(obj, root, true, '', (_obj, _key, path) => {
+    if (out.length < MAX_CAUSES) out.push(path);
+  });
+  return out;
 }
 
 // ---- validation ----
@@ -177,9 +201,6 @@ const invalid = (path: string, value: unknown, detail: string): StatusCause => f
 function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
-
-/** Bounds the errors of one write: a hostile body must not make a huge answer. */
-const MAX_CAUSES = 100;
 
 /** The field errors of a value against a node; `path` is the field path (`spec.replicas`, `spec.list[0]`). */
 export function validateValue(value: unknown, n: SchemaNode, path: string, out: StatusCause[]): void {
