@@ -172,24 +172,13 @@ function typeName(v: unknown): string {
   return typeof v === 'object' ? 'object' : typeof v;
 }
 
+/** A value fits a schema type when go-openapi names it so (an integer is a number too; unknown types pass). */
 function typeMatches(type: string, v: unknown): boolean {
-  switch (type) {
-    case 'object':
-      return isPlainObject(v);
-    case 'array':
-      return Array.isArray(v);
-    case 'string':
-      return typeof v === 'string';
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    case 'number':
-      return typeof v === 'number';
-    case 'boolean':
-      return typeof v === 'boolean';
-    default:
-      return true;
-  }
+  const actual = typeName(v);
+  return actual === type || (type === 'number' && actual === 'integer') || !SCHEMA_TYPES.has(type);
 }
+
+const SCHEMA_TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
 /** Go's %v of a number in a message: integers plain, others as Go prints float64. */
 function goNumber(v: number): string {
