@@ -23,6 +23,8 @@ export interface SchemaNode {
   items?: SchemaNode;
   required?: string[];
   enum?: unknown[];
+  /** The enum's members as JSON text, for one lookup per value (an enum may be long). */
+  enumKeys?: Set<string>;
   pattern?: Pattern;
   patternText?: string;
   minimum?: number;
@@ -71,7 +73,10 @@ export function compileSchema(s: unknown): SchemaNode {
   else if (isPlainObject(ap)) n.additional = compileSchema(ap);
   if (isPlainObject(s['items'])) n.items = compileSchema(s['items']);
   if (Array.isArray(s['required'])) n.required = s['required'].filter((r): r is string => typeof r === 'string');
-  if (Array.isArray(s['enum'])) n.enum = s['enum'];
+  if (Array.isArray(s['enum'])) {
+    n.enum = s['enum'];
+    n.enumKeys = new Set(s['enum'].map((e) => JSON.stringify(e)));
+  }
   const pattern = str(s['pattern']);
   if (pattern !== undefined) {
     n.patternText = pattern;
@@ -187,10 +192,6 @@ function goNumber(v: number): string {
 
 const invalid = (path: string, value: unknown, detail: string): StatusCause => fieldError.invalid(path, value, `${path} in body ${detail}`);
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** The field errors of a value against a node; `path` is the field path (`spec.replicas`, `spec.list[0]`). */
 export function validateValue(value: unknown, n: SchemaNode, path: string, out: StatusCause[]): void {
   if (out.length >= MAX_CAUSES) return;
@@ -216,7 +217,7 @@ export function validateValue(value: unknown, n: SchemaNode, path: string, out: 
     });
     return;
   }
-  if (n.enum && !n.enum.some((e) => deepEqual(e, value))) {
+  if (n.enum && !n.enumKeys?.has(JSON.stringify(value))) {
     const supported = n.enum.map((e) => JSON.stringify(e)).join(', ');
     out.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported}`, field: path });
   }
