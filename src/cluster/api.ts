@@ -1,6 +1,7 @@
 // The Kubernetes API of one cluster, independent of HTTP: /version, discovery, OpenAPI, and list / get /
 // watch / create / update / patch / delete on every served resource, with Tables when kubectl asks for them.
 import { parseBody } from './body.js';
+import { catalogOf, type Catalog } from './catalog.js';
 import type { ClusterRuntime } from './cluster.js';
 import {
   aggregatedDiscovery,
@@ -18,11 +19,12 @@ import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { isPlainObject } from '../http/own.js';
 import { page } from './paging.js';
-import { behaviourOf, type KindBehaviour, type KindHost } from './kinds.js';
-import { findResource, groupVersion, NAMESPACES, type ResourceType } from './resources.js';
-import { parseSelector, selects } from './selectors.js';
+import type { KindBehaviour, KindHost } from './kinds.js';
+import { defaultPrinter } from './printers.js';
+import { groupVersion, NAMESPACES, type ResourceType } from './resources.js';
+import { parseSelector, selects, type Selector } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
-import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
+import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
 import { refuseIfTerminating } from './workloads/namespaces.js';
 import { randomSuffix } from './workloads/names.js';
@@ -69,8 +71,8 @@ interface Target {
   subresource?: string;
 }
 
-/** /api/v1/... or /apis/{g}/{v}/... → what it names; undefined when it is not a resource path. */
-function parseResourcePath(segments: string[]): Target | undefined {
+/** /api/v1/... or /apis/{g}/{v}/... → what it names in the catalog; undefined when it is not a resource path. */
+function parseResourcePath(catalog: Catalog, segments: string[]): Target | undefined {
   let group = '';
   let version: string;
   let rest: string[];
@@ -83,15 +85,15 @@ function parseResourcePath(segments: string[]): Target | undefined {
     rest = segments.slice(3);
   } else return undefined;
   if (rest[0] === 'namespaces' && rest.length >= 3) {
-    const r = findResource(group, version, rest[2]!);
+    const r = catalog.find(group, version, rest[2]!);
     if (r && r.namespaced) {
       if (rest.length > 5) return undefined;
-      return { r, kind: behaviourOf(r), namespace: rest[1]!, ...(rest[3] ? { name: rest[3] } : {}), ...(rest[4] ? { subresource: rest[4] } : {}) };
+      return { r, kind: catalog.behaviourOf(r), namespace: rest[1]!, ...(rest[3] ? { name: rest[3] } : {}), ...(rest[4] ? { subresource: rest[4] } : {}) };
     }
   }
-  const r = findResource(group, version, rest[0]!);
+  const r = catalog.find(group, version, rest[0]!);
   if (!r || rest.length > 3) return undefined;
-  return { r, kind: behaviourOf(r), ...(rest[1] ? { name: rest[1] } : {}), ...(rest[2] ? { subresource: rest[2] } : {}) };
+  return { r, kind: catalog.behaviourOf(r), ...(rest[1] ? { name: rest[1] } : {}), ...(rest[2] ? { subresource: rest[2] } : {}) };
 }
 
 function json(status: number, body: unknown, contentType = 'application/json'): ApiResponse {
@@ -99,13 +101,21 @@ function json(status: number, body: unknown, contentType = 'application/json'): 
 }
 
 export class ClusterApi {
-  constructor(readonly runtime: ClusterRuntime) {}
+  /** The kinds served: built-in and those the cluster's CRDs add (catalog.ts). */
+  readonly catalog: Catalog;
+  /** The request being handled asked for fieldValidation=Strict (handle is synchronous: one request at a time). */
+  private strict = false;
+
+  constructor(readonly runtime: ClusterRuntime) {
+    this.catalog = catalogOf(runtime.objects);
+  }
 
   private get objects() {
     return this.runtime.objects;
   }
 
   handle(req: ApiRequest): ApiResponse {
+    this.strict = req.query.get('fieldValidation') === 'Strict';
     try {
       return this.route(req);
     } catch (e) {
@@ -132,24 +142,27 @@ export class ClusterApi {
         case '/api':
         case '/apis': {
           const agg = aggregatedVersion(req.accept);
-          if (agg) return json(200, aggregatedDiscovery(path === '/api', agg), agg === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
-          return json(200, path === '/api' ? apiVersions() : apiGroupList());
+          if (agg) return json(200, aggregatedDiscovery(this.catalog, path === '/api', agg), agg === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
+          return json(200, path === '/api' ? apiVersions() : apiGroupList(this.catalog));
         }
         case '/openapi/v3':
-          return json(200, openApiIndex(version));
+          return json(200, openApiIndex(this.catalog, version));
         case '/openapi/v2':
           return json(200, openApiV2Document(version), OPENAPI_V2_PROTOBUF);
       }
       if (segments[0] === 'openapi' && segments[1] === 'v3') {
-        const doc = segments[2] === 'api' ? openApiDoc('', segments[3] ?? '', version) : openApiDoc(segments[3] ?? '', segments[4] ?? '', version);
-        if (doc) return json(200, doc);
+        const doc =
+          segments[2] === 'api'
+            ? openApiDoc(this.catalog, '', segments[3] ?? '', version)
+            : openApiDoc(this.catalog, segments[3] ?? '', segments[4] ?? '', version);
+        if (doc) return { status: 200, text: doc, contentType: 'application/json' };
         throw pathNotFound();
       }
-      if (segments[0] === 'api' && segments.length === 2) return this.found(apiResourceList('', segments[1]!));
-      if (segments[0] === 'apis' && segments.length === 2) return this.found(apiGroupDoc(segments[1]!));
-      if (segments[0] === 'apis' && segments.length === 3) return this.found(apiResourceList(segments[1]!, segments[2]!));
+      if (segments[0] === 'api' && segments.length === 2) return this.found(apiResourceList(this.catalog, '', segments[1]!));
+      if (segments[0] === 'apis' && segments.length === 2) return this.found(apiGroupDoc(this.catalog, segments[1]!));
+      if (segments[0] === 'apis' && segments.length === 3) return this.found(apiResourceList(this.catalog, segments[1]!, segments[2]!));
     }
-    const target = parseResourcePath(segments);
+    const target = parseResourcePath(this.catalog, segments);
     if (!target) throw pathNotFound();
     if (target.subresource !== undefined && !(target.r.subresources ?? []).includes(target.subresource)) throw pathNotFound();
     switch (req.method) {
@@ -214,6 +227,7 @@ export class ClusterApi {
   private list(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
+    checkFieldLabels(t, selector);
     const rv = this.objects.resourceVersion;
     const chunk = page(
       this.current(t).filter((o) => selects(selector, o)),
@@ -225,7 +239,8 @@ export class ClusterApi {
       resourceVersion: String(rv),
       ...(chunk.continue ? { continue: chunk.continue, remainingItemCount: chunk.remainingItemCount } : {}),
     };
-    if (wantsTable(req.accept)) return json(200, table(t.r.kind, items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    if (wantsTable(req.accept))
+      return json(200, table(printerOf(t), items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
   }
 
@@ -237,7 +252,7 @@ export class ClusterApi {
     if (wantsTable(req.accept) && t.subresource === undefined) {
       return json(
         200,
-        table(t.r.kind, [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }),
+        table(printerOf(t), [out], includeObjectOf(req.query), { resourceVersion: out.metadata.resourceVersion }),
         'application/json;as=Table;v=v1;g=meta.k8s.io',
       );
     }
@@ -247,10 +262,12 @@ export class ClusterApi {
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const selector = parseSelector(req.query);
+    checkFieldLabels(t, selector);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
     // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
     const timeout = Math.min(Number(req.query.get('timeoutSeconds') ?? ''), 2_147_483);
+    const printer = printerOf(t);
     const r = t.r;
     return {
       contentType: asTable ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
@@ -264,8 +281,8 @@ export class ClusterApi {
               kind: 'Table',
               apiVersion: 'meta.k8s.io/v1',
               metadata: { resourceVersion: obj.metadata.resourceVersion },
-              columnDefinitions: first ? printerFor(r.kind).columns : null,
-              rows: [tableRow(obj, include)],
+              columnDefinitions: first ? printer.columns : null,
+              rows: [tableRow(printer, obj, include)],
             };
             first = false;
             sink.send({ type: e.type, object: body });
@@ -303,7 +320,8 @@ export class ClusterApi {
   private admit(t: Target, body: unknown, name?: string, existing?: KubeObject): KubeObject {
     if (!isPlainObject(body)) throw badRequest('the body of the request must be an object');
     checkDepth(body);
-    decodeBody(t.r, body);
+    if (t.kind.decode) t.kind.decode(body, this.strict);
+    else decodeBody(t.r, body);
     const obj = clone(body) as KubeObject;
     obj.metadata ??= { name: '' };
     const generateName = obj.metadata['generateName'];
@@ -383,6 +401,8 @@ export class ClusterApi {
       );
     if (t.subresource === 'scale') return this.rescale(t, existing, next);
     const obj = this.admit(t, next, t.name, existing);
+    // The status subresource writes status only, as a PUT to it does (update above).
+    if (t.subresource === 'status') return json(200, this.store(t, { ...clone(existing), status: obj['status'] }));
     return json(200, this.store(t, this.defaults(t, obj, existing)));
   }
 
@@ -423,6 +443,21 @@ export class ClusterApi {
 /** A write's answer with the warnings its kind declares (written as `Warning: 299 - "..."` headers). */
 function warned(t: Target, response: ApiResponse): ApiResponse {
   return t.kind.warnings && 'status' in response && !t.subresource ? { ...response, warnings: t.kind.warnings } : response;
+}
+
+/**
+ * A field selector on a field the kind does not index: the 400 the apiserver answers for custom resources
+ * (kubectl adds `Unable to find "<gvr>" that match label selector …` in front of it).
+ */
+function checkFieldLabels(t: Target, selector: Selector): void {
+  const known = t.kind.fieldLabels;
+  const unknown = known && selector.fields.find((f) => !known.includes(f.key));
+  if (unknown) throw badRequest(`field label not supported: ${unknown.key}`);
+}
+
+/** How the kind prints in `kubectl get` (kinds.ts, or a CRD's columns). */
+function printerOf(t: Target) {
+  return t.kind.printer ?? defaultPrinter;
 }
 
 function stripManaged(body: unknown): unknown {

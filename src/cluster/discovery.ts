@@ -1,7 +1,8 @@
 // API discovery (docs/clients.md §5.3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
 // header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
 import { dict } from '../http/own.js';
-import { groupVersion, groupVersions, verbsOf, type ResourceType } from './resources.js';
+import type { Catalog } from './catalog.js';
+import { groupVersion, verbsOf, type ResourceType } from './resources.js';
 
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 export const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
@@ -60,13 +61,14 @@ function aggregatedResource(r: ResourceType): Record<string, unknown> {
   return out;
 }
 
-/** `/api` (core) or `/apis` (every other group) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
-  const items = groupVersions()
-    .filter((gv) => (gv.group === '') === core)
-    .map((gv) => ({
-      metadata: core ? { creationTimestamp: null } : { name: gv.group, creationTimestamp: null },
-      versions: [{ version: gv.version, resources: gv.resources.map(aggregatedResource), freshness: 'Current' }],
+/** `/api` (core) or `/apis` (every other group) as an APIGroupDiscoveryList; the catalog's kinds as they are now. */
+export function aggregatedDiscovery(catalog: Catalog, core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
+  const items = catalog
+    .groups()
+    .filter((g) => (g.group === '') === core)
+    .map((g) => ({
+      metadata: core ? { creationTimestamp: null } : { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) => ({ version: v.version, resources: v.resources.map(aggregatedResource), freshness: 'Current' })),
     }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }
@@ -75,33 +77,49 @@ export function apiVersions(): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '10.224.0.4:443' }] };
 }
 
-function apiGroup(group: string, version: string): Record<string, unknown> {
-  const gv = { groupVersion: `${group}/${version}`, version };
-  return { name: group, versions: [gv], preferredVersion: gv };
+/** An APIGroup: its versions, the preferred one first. */
+function apiGroup(group: string, versions: string[]): Record<string, unknown> {
+  const gvs = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
+  return { name: group, versions: gvs, preferredVersion: gvs[0] };
 }
 
-export function apiGroupList(): Record<string, unknown> {
+export function apiGroupList(catalog: Catalog): Record<string, unknown> {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: groupVersions()
-      .filter((gv) => gv.group !== '')
-      .map((gv) => apiGroup(gv.group, gv.version)),
+    groups: catalog
+      .groups()
+      .filter((g) => g.group !== '')
+      .map((g) =>
+        apiGroup(
+          g.group,
+          g.versions.map((v) => v.version),
+        ),
+      ),
   };
 }
 
 /** `/apis/{group}`, or undefined when the group is not served. */
-export function apiGroupDoc(group: string): Record<string, unknown> | undefined {
-  const gv = groupVersions().find((g) => g.group === group && group !== '');
-  return gv ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(gv.group, gv.version) } : undefined;
+export function apiGroupDoc(catalog: Catalog, group: string): Record<string, unknown> | undefined {
+  const g = catalog.groups().find((x) => x.group === group && group !== '');
+  return g
+    ? {
+        kind: 'APIGroup',
+        apiVersion: 'v1',
+        ...apiGroup(
+          g.group,
+          g.versions.map((v) => v.version),
+        ),
+      }
+    : undefined;
 }
 
 /** `/api/v1`, `/apis/{g}/{v}`, or undefined when not served. */
-export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
-  const gv = groupVersions().find((g) => g.group === group && g.version === version);
-  if (!gv) return undefined;
+export function apiResourceList(catalog: Catalog, group: string, version: string): Record<string, unknown> | undefined {
+  const served = catalog.groupVersion(group, version);
+  if (!served) return undefined;
   const resources: Array<Record<string, unknown>> = [];
-  for (const r of gv.resources) {
+  for (const r of served) {
     const entry: Record<string, unknown> = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: verbsOf(r) };
     if (r.shortNames) entry['shortNames'] = r.shortNames;
     if (r.categories) entry['categories'] = r.categories;
@@ -111,5 +129,5 @@ export function apiResourceList(group: string, version: string): Record<string, 
       resources.push({ name: `${r.resource}/${s}`, singularName: '', namespaced: r.namespaced, ...scale, verbs: ['get', 'patch', 'update'] });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(gv), resources };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion({ group, version }), resources };
 }

@@ -62,6 +62,11 @@ export interface KindBehaviour {
   /** Stored and written through to the Store (the default), or derived from other records on every start. */
   storage?: 'persisted' | 'derived';
   /**
+   * How a written body decodes (throws the apiserver's 400); the kind's Go types (validation/shape.ts) without
+   * it. `strict`: the request's fieldValidation is Strict (unknown fields refused).
+   */
+  decode?(body: Record<string, unknown>, strict: boolean): void;
+  /**
    * Status belongs to the controllers and kubelets (served as the status subresource): writes of the object
    * keep the stored status, and a new object starts with `initial` whatever the client sent (the strategies'
    * PrepareForCreate / PrepareForUpdate). Without it, a write's status is the body's.
@@ -79,6 +84,8 @@ export interface KindBehaviour {
   scale?: SubresourceView;
   /** DELETE that does not remove at once: marks the object, writes it and returns it; undefined removes it now. */
   deferDeletion?(existing: KubeObject, host: KindHost): KubeObject | undefined;
+  /** The field selectors the kind answers (a CRD's metadata.name, metadata.namespace, selectableFields); any without it. */
+  fieldLabels?: readonly string[];
   /** The columns and cells of `kubectl get` (printers.ts); the default Name / Created At without one. */
   printer?: Printer;
   /** What a write through a subresource other than status and scale keeps of the body (a CSR's approval). */

@@ -1,13 +1,9 @@
 // Server-side printing (docs/clients.md §5.4): `kubectl get` asks for a meta.k8s.io/v1 Table and prints its
 // cells verbatim, so STATUS, ROLES, AGE… are computed here, by the printer each kind declares (kinds.ts,
-// printers.ts); everything else gets the default Name / Created At table.
-import { kindNamed } from './kinds.js';
+// printers.ts, or a CRD's additionalPrinterColumns: crd/columns.ts); the API passes the kind's printer (kinds
+// are told apart by their ResourceType, never by name: a CRD may name its kind NetworkPolicy too).
 import type { KubeObject } from './objects/object.js';
-import { defaultPrinter, type Printer } from './printers.js';
-
-export function printerFor(kind: string): Printer {
-  return kindNamed(kind)?.printer ?? defaultPrinter;
-}
+import type { Printer } from './printers.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -27,8 +23,7 @@ function rowObject(obj: KubeObject, include: IncludeObject): unknown {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
 }
 
-export function tableRow(obj: KubeObject, include: IncludeObject, now = Date.now()): Record<string, unknown> {
-  const printer = printerFor(obj.kind);
+export function tableRow(printer: Printer, obj: KubeObject, include: IncludeObject, now = Date.now()): Record<string, unknown> {
   const row: Record<string, unknown> = { cells: printer.cells(obj, now) };
   const o = rowObject(obj, include);
   if (o !== undefined) row['object'] = o;
@@ -38,7 +33,7 @@ export function tableRow(obj: KubeObject, include: IncludeObject, now = Date.now
 }
 
 export function table(
-  kind: string,
+  printer: Printer,
   objects: KubeObject[],
   include: IncludeObject,
   metadata: Record<string, unknown>,
@@ -49,7 +44,7 @@ export function table(
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata,
-    columnDefinitions: withColumns ? printerFor(kind).columns : null,
-    rows: objects.map((o) => tableRow(o, include, now)),
+    columnDefinitions: withColumns ? printer.columns : null,
+    rows: objects.map((o) => tableRow(printer, o, include, now)),
   };
 }

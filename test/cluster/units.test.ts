@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseNetworkConfig } from '../../src/cni/confdir.js';
+import { catalogOf } from '../../src/cluster/catalog.js';
 import { aggregatedDiscovery, aggregatedVersion, apiResourceList } from '../../src/cluster/discovery.js';
 import { ObjectStore } from '../../src/cluster/objects/store.js';
 import { strategicMergePatch } from '../../src/cluster/patch.js';
+import { nodePrinter } from '../../src/cluster/printers.js';
 import { findResource } from '../../src/cluster/resources.js';
 import { matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../../src/cluster/selectors.js';
 import { table } from '../../src/cluster/tables.js';
@@ -54,13 +56,14 @@ describe('cluster API units', () => {
     assert.equal(aggregatedVersion(kubectl132), 'v2');
     assert.equal(aggregatedVersion('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json'), 'v2beta1');
     assert.equal(aggregatedVersion('application/json, */*'), undefined);
-    const core = aggregatedDiscovery(true, 'v2') as any;
+    const catalog = catalogOf(new ObjectStore());
+    const core = aggregatedDiscovery(catalog, true, 'v2') as any;
     const nodes = core.items[0].versions[0].resources.find((r: any) => r.resource === 'nodes');
     assert.deepEqual(nodes.shortNames, ['no']);
     assert.equal(nodes.scope, 'Cluster');
-    const apps = (aggregatedDiscovery(false, 'v2') as any).items.find((i: any) => i.metadata.name === 'apps');
+    const apps = (aggregatedDiscovery(catalog, false, 'v2') as any).items.find((i: any) => i.metadata.name === 'apps');
     assert.deepEqual(apps.versions[0].resources.find((r: any) => r.resource === 'daemonsets').categories, ['all']);
-    const legacy = apiResourceList('', 'v1') as any;
+    const legacy = apiResourceList(catalog, '', 'v1') as any;
     assert.ok(legacy.resources.some((r: any) => r.name === 'nodes/status'));
   });
 
@@ -80,7 +83,7 @@ describe('cluster API units', () => {
         nodeInfo: { kubeletVersion: 'v1.32.9' },
       },
     };
-    const t = table('Node', [node], 'Metadata', { resourceVersion: '5' }) as any;
+    const t = table(nodePrinter, [node], 'Metadata', { resourceVersion: '5' }) as any;
     assert.deepEqual(t.rows[0].cells, [
       'n',
       'NotReady,SchedulingDisabled',

@@ -6,12 +6,25 @@
 // than FLUSH_SLICE writes).
 import type { Store } from '../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
-import { RESOURCES } from '../resources.js';
+import { RESOURCES, type ResourceType } from '../resources.js';
 import { storedProblem } from '../validation/object.js';
 import { deletionDue, type KubeObject } from './object.js';
 import type { Change } from './store.js';
 
 import { K8S_OBJECTS_PREFIX as PREFIX } from '../../store/keys.js';
+import { storedBucketOf } from '../crd/definition.js';
+
+const CRD_BUCKET = 'apiextensions.k8s.io/customresourcedefinitions';
+
+/** The buckets of the stored CRDs' objects, as types to check restored objects against (any kind's shape). */
+function customTypes(crds: unknown[]): Map<string, ResourceType> {
+  const out = new Map<string, ResourceType>();
+  for (const crd of crds) {
+    const b = storedBucketOf(crd);
+    if (b) out.set(`${b.group}/${b.resource}`, { group: b.group, version: '', resource: b.resource, singular: '', kind: '', namespaced: b.namespaced });
+  }
+  return out;
+}
 
 /** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
 const FLUSH_SLICE = 2_000;
@@ -73,11 +86,14 @@ export class ObjectPersistence {
   load(): Restored {
     const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
-    for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) {
+    const entries = this.store.list<KubeObject>(`${this.root}/`);
+    // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
+    const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
+    for (const { key, value } of entries) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/');
       if (resource === undefined) continue;
-      const type = RESOURCES.find((r) => r.group === group && r.resource === resource);
+      const type = RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(`${group}/${resource}`);
       const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);

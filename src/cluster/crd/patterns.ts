@@ -1,0 +1,101 @@
+// The `pattern` of a CRD schema, compiled for JavaScript. The apiserver matches with Go's RE2, in linear time;
+// JavaScript backtracks, so a hostile pattern such as `^(a+)+$` could hold the event loop on a crafted value.
+// A pattern with a repeated group that itself repeats without bound (star height above one, or a large bounded
+// count over one) is run under a time limit (node:vm's timeout interrupts the match); one that runs out is not
+// checked again, as a pattern JavaScript cannot read is not: the value passes as if the pattern were absent.
+// Ordinary patterns run directly. Go's leading inline flags (`(?i)`, as Calico writes) become RegExp flags.
+import vm from 'node:vm';
+
+/** A compiled pattern: true / false, or undefined when it could not be decided. */
+export interface Pattern {
+  test(value: string): boolean | undefined;
+}
+
+/** How long one guarded match may take, and how many may run out in one object before the rest are skipped. */
+const GUARD_MS = 25;
+const GUARD = { context: vm.createContext({ re: /$/, s: '' }), script: new vm.Script('re.test(s)') };
+
+/** Where a quantifier starts at `i`: its kind, and its end. */
+function quantifierAt(p: string, i: number): { unbounded: boolean; large: boolean; end: number } | undefined {
+  const c = p[i];
+  if (c === '*' || c === '+') return { unbounded: true, large: true, end: i + 1 + (p[i + 1] === '?' ? 1 : 0) };
+  if (c === '?') return { unbounded: false, large: false, end: i + 1 };
+  if (c === '{') {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
+    if (!m) return undefined;
+    const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+    return { unbounded: max === Infinity, large: max >= 10, end: i + m[0].length };
+  }
+  return undefined;
+}
+
+/** True when the pattern repeats a group that repeats without bound inside (catastrophic backtracking). */
+export function nestedRepetition(p: string): boolean {
+  const stack: boolean[] = [false];
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(') {
+      stack.push(false);
+      continue;
+    }
+    if (c === ')') {
+      const inner = stack.length > 1 ? stack.pop()! : false;
+      const q = quantifierAt(p, i + 1);
+      if (q && inner && q.large) return true;
+      stack[stack.length - 1] ||= inner || (q?.unbounded ?? false);
+      continue;
+    }
+    const q = quantifierAt(p, i);
+    if (q?.unbounded) stack[stack.length - 1] = true;
+  }
+  return false;
+}
+
+/** Go's leading inline flags, as JavaScript flags: `^(?i)(a|b)$` is /^(a|b)$/i. */
+function readFlags(text: string): { source: string; flags: string } {
+  const m = /^(\^?)\(\?([ims]+)\)/.exec(text);
+  return m ? { source: `${m[1]}${text.slice(m[0].length)}`, flags: m[2]! } : { source: text, flags: '' };
+}
+
+/** Budget of timed-out matches in one validation (validateObjectAgainst resets it). */
+export const guardBudget = { left: 3 };
+
+/** The pattern compiled, or undefined when JavaScript cannot read it (not checked). */
+export function compilePattern(text: string): Pattern | undefined {
+  const { source, flags } = readFlags(text);
+  let re: RegExp | undefined;
+  for (const f of [`${flags}u`, flags]) {
+    try {
+      re = new RegExp(source, f);
+      break;
+    } catch {
+      // next reading
+    }
+  }
+  if (!re) return undefined;
+  const regex = re;
+  if (!nestedRepetition(source)) return { test: (v) => regex.test(v) };
+  let disabled = false;
+  return {
+    test: (v) => {
+      if (disabled || guardBudget.left <= 0) return undefined;
+      GUARD.context['re'] = regex;
+      GUARD.context['s'] = v;
+      try {
+        return GUARD.script.runInContext(GUARD.context, { timeout: GUARD_MS }) === true;
+      } catch {
+        disabled = true;
+        guardBudget.left--;
+        return undefined;
+      }
+    },
+  };
+}
