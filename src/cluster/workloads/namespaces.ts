@@ -1,7 +1,9 @@
 // The namespace controller: a deleted namespace is Terminating (deletionTimestamp, phase Terminating, its
-// `kubernetes` finalizer) while its content goes, a burst per turn of the event loop, owners first (so no
-// controller refills what is being emptied); then the namespace itself goes. `kubectl delete namespace`
-// waits for that, as with a real cluster. New content is refused meanwhile (terminatingNamespace).
+// `kubernetes` finalizer); after the controller's grace period its content goes as DELETE would delete it
+// (finalizers hold objects, pods go gracefully), a burst per turn of the event loop, owners first (so no
+// controller refills what is being emptied), with the controller's deletion conditions on the namespace's
+// status; when nothing is left the `kubernetes` finalizer goes and so does the namespace. `kubectl delete
+// namespace` waits for that, as with a real cluster. New content is refused meanwhile (refuseIfTerminating).
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
 import { DAEMONSETS, DEPLOYMENTS, NAMESPACES, REPLICASETS, RESOURCES } from '../resources.js';
@@ -9,7 +11,9 @@ import { forbidden } from '../status.js';
 import { k8sTime } from '../time.js';
 import { BURST_REPLICAS } from './burst.js';
 import type { ControllerContext } from './context.js';
-import { KeyedController, splitKey } from './queue.js';
+import { deleteObject, finishIfDue } from './deletion.js';
+import { deletionConditions, remainingContent, withConditions } from './namespace-conditions.js';
+import { KeyedController, nsKey, splitKey } from './queue.js';
 
 /** What a namespace's content is deleted in: the owners of pods first, then every other namespaced kind. */
 const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => r.namespaced && ![DEPLOYMENTS, REPLICASETS, DAEMONSETS].includes(r))];
@@ -20,7 +24,9 @@ const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => 
  */
 export function namespaceDefaults(ns: KubeObject, existing: KubeObject | undefined): void {
   if (!existing) ns['spec'] = { ...((ns['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
-  ns['status'] = { phase: ns.metadata.deletionTimestamp ? 'Terminating' : 'Active' };
+  // The controller's deletion conditions stay (the status is the controller's, not the writer's).
+  const conditions = (existing?.['status'] as { conditions?: unknown } | undefined)?.conditions;
+  ns['status'] = { phase: ns.metadata.deletionTimestamp ? 'Terminating' : 'Active', ...(conditions ? { conditions } : {}) };
   ns.metadata.labels = { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns.metadata.name };
 }
 
@@ -44,26 +50,66 @@ export function refuseIfTerminating(objects: ObjectStore, resource: { resource: 
   }
 }
 
+/**
+ * How long the namespace controller waits after a namespace is marked before it empties it
+ * (pkg/controller/namespace/namespace_controller.go, namespaceDeletionGracePeriod): so a `kubectl delete -f`
+ * of a namespace and its objects finds them still there when it deletes them one by one.
+ */
+export const NAMESPACE_DELETION_GRACE_MS = 5000;
+
+/** How soon a namespace whose content is still going (graceful pods, finalizers) is looked at again. */
+const RECHECK_MS = 500;
+
 export class NamespaceController extends KeyedController {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
   constructor(protected override readonly ctx: ControllerContext) {
     super(ctx, NAMESPACES, 'namespace');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NAMESPACES) && change.type !== 'DELETED' && change.object.metadata.deletionTimestamp) this.enqueue(change.object);
+    if (change.resource !== resourceKey(NAMESPACES) || change.type === 'DELETED' || !change.object.metadata.deletionTimestamp) return;
+    // The first sight of the mark starts the grace period; later writes (our own conditions) change nothing.
+    if (!change.previous?.metadata.deletionTimestamp) this.later(nsKey(undefined, change.object.metadata.name), NAMESPACE_DELETION_GRACE_MS);
+  }
+
+  private later(key: string, ms: number): void {
+    if (this.timers.has(key)) return;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.queue.add(key);
+      }, ms).unref(),
+    );
   }
 
   reconcile(key: string): void {
     const [, name] = splitKey(key);
     const { objects } = this.ctx;
-    if (!objects.get(NAMESPACES, undefined, name)?.metadata.deletionTimestamp) return;
+    const ns = objects.get(NAMESPACES, undefined, name);
+    if (!ns?.metadata.deletionTimestamp) return;
     let budget = BURST_REPLICAS;
     for (const r of ORDER) {
       for (const o of objects.list(r, name)) {
+        if (o.metadata.deletionTimestamp) continue;
         if (budget-- === 0) return this.queue.add(key);
-        objects.delete(r, name, o.metadata.name);
+        // Pods go without their grace period here: emptying a namespace of a pod bomb must stay quick.
+        deleteObject(objects, r, o, { propagationPolicy: 'Background', gracePeriodSeconds: 0 });
       }
     }
-    objects.delete(NAMESPACES, undefined, name);
+    const remaining = remainingContent(objects, name);
+    const written = objects.put(NAMESPACES, withConditions(ns, deletionConditions(remaining)), { onlyIfChanged: true });
+    if (remaining.resources.size > 0) return this.later(key, RECHECK_MS);
+    // Finalized: the `kubernetes` finalizer goes (what POST .../finalize does), then the namespace unless others hold it.
+    const spec = (written['spec'] ?? {}) as { finalizers?: string[] };
+    const finalized = { ...written, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } };
+    finishIfDue(objects, NAMESPACES, objects.put(NAMESPACES, finalized, { onlyIfChanged: true }));
+  }
+
+  override close(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    super.close();
   }
 }

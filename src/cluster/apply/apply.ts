@@ -1,0 +1,119 @@
+// Server-side apply (PATCH application/apply-patch+yaml), as the apiserver's field manager does it with
+// structured-merge-diff: the applied configuration is merged into the live object (maps by key, associative
+// lists by their keys, set lists by value, the rest replaced); a field another manager owns with a different
+// value is a conflict — 409 worded as staging/src/k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager
+// (internal/conflict.go) words it — unless force=true, which takes the field from them; fields this manager
+// applied before and no longer applies are removed when no one else owns them. The manager's Apply entry then
+// owns exactly the applied fields.
+import { isDeepStrictEqual } from 'node:util';
+import { isPlainObject, own, setOwn, type Dict } from '../../http/own.js';
+import { clone, type KubeObject } from '../objects/object.js';
+import { KubeError, type StatusCause } from '../status.js';
+import { fieldsOf, pathString, removeAt, valueAt, type FieldSet, type Path } from './field-set.js';
+import { itemKey, listType } from './list-keys.js';
+import { isItem, readManagers, sameManager, writeManagers, type Manager } from './managed-fields.js';
+import { k8sTime } from '../time.js';
+
+export interface ApplyRequest {
+  manager: string;
+  apiVersion: string;
+  force: boolean;
+  now?: number;
+}
+
+interface Conflict {
+  manager: Manager;
+  path: Path;
+}
+
+/** printManager: `"m"` for an Apply, `"m" using apps/v1` for an Update (the identifier carries no time). */
+function printManager(m: Manager): string {
+  const name = `${JSON.stringify(m.manager)}${m.subresource ? ` with subresource ${JSON.stringify(m.subresource)}` : ''}`;
+  return m.operation === 'Update' ? `${name} using ${m.apiVersion}` : name;
+}
+
+/** errors.NewApplyConflict with getConflictMessage's words. */
+export function conflictError(conflicts: Conflict[]): KubeError {
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${printManager(c.manager)}`,
+    field: pathString(c.path),
+  }));
+  let message: string;
+  if (conflicts.length === 1) message = `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0]!.manager)}: ${pathString(conflicts[0]!.path)}`;
+  else {
+    const byManager = new Map<string, string[]>();
+    for (const c of conflicts) {
+      const key = printManager(c.manager);
+      byManager.set(key, [...(byManager.get(key) ?? []), pathString(c.path)]);
+    }
+    const lines: string[] = [];
+    for (const key of [...byManager.keys()].sort()) lines.push(`conflicts with ${key}:`, ...byManager.get(key)!.map((p) => `- ${p}`));
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return new KubeError(409, 'Conflict', message, { causes });
+}
+
+/** The live value merged with the applied one, as structured-merge-diff merges them. */
+export function mergeApplied(live: unknown, applied: unknown, field = ''): unknown {
+  if (isPlainObject(applied)) {
+    const out: Dict = isPlainObject(live) ? { ...live } : {};
+    for (const [k, v] of Object.entries(applied)) {
+      if (v === null) delete out[k];
+      else setOwn(out, k, mergeApplied(own(out, k), v, k));
+    }
+    return out;
+  }
+  if (Array.isArray(applied) && Array.isArray(live)) {
+    const lt = listType(field, applied);
+    if (lt.type === 'set') return [...live, ...applied.filter((v) => !live.some((x) => isDeepStrictEqual(x, v)))];
+    if (lt.type === 'map' && live.every(isPlainObject)) {
+      const key = (item: Dict) => JSON.stringify(itemKey(item, lt.keys));
+      const out = live.map((x) => x as unknown);
+      for (const item of applied as Dict[]) {
+        const i = out.findIndex((x) => key(x as Dict) === key(item));
+        if (i >= 0) out[i] = mergeApplied(out[i], item);
+        else out.push(clone(item));
+      }
+      return out;
+    }
+  }
+  return clone(applied);
+}
+
+/**
+ * `config` applied by `req.manager` to `live` (none: the object is created): the merged object with its
+ * managedFields, or the 409 conflict.
+ */
+export function serverSideApply(live: KubeObject | undefined, config: Dict, req: ApplyRequest): KubeObject {
+  const applied = fieldsOf(config);
+  const managers = readManagers(live);
+  const others = managers.filter((m) => !sameManager(m, req.manager, 'Apply', undefined));
+  const conflicts: Conflict[] = [];
+  if (live) {
+    for (const m of others) {
+      for (const p of applied.paths()) {
+        if (isItem(p) || !m.fields.has(p)) continue;
+        const now = valueAt(live, p);
+        if (now.found && !isDeepStrictEqual(now.value, valueAt(config, p).value)) conflicts.push({ manager: m, path: p });
+      }
+    }
+  }
+  if (conflicts.length > 0 && !req.force) throw conflictError(conflicts);
+  for (const c of conflicts) c.manager.fields.delete(c.path);
+  const previous = managers.find((m) => sameManager(m, req.manager, 'Apply', undefined));
+  const merged = (live ? mergeApplied(clone(live), config) : clone(config)) as KubeObject;
+  if (previous) releaseDropped(merged, previous.fields.minus(applied), others);
+  const mine: Manager = { manager: req.manager, operation: 'Apply', apiVersion: req.apiVersion, time: k8sTime(req.now ?? Date.now()), fields: applied };
+  const kept = managers.map((m) => (m === previous ? mine : m));
+  if (!previous) kept.push(mine);
+  writeManagers(merged, kept);
+  return merged;
+}
+
+/** Fields the manager stopped applying: removed from the object unless another manager owns them (or below them). */
+function releaseDropped(obj: KubeObject, dropped: FieldSet, others: Manager[]): void {
+  // Deepest first, so an item's fields go before the item.
+  const paths = dropped.paths().sort((a, b) => b.length - a.length);
+  for (const p of paths) if (!others.some((m) => m.fields.covers(p))) removeAt(obj, p);
+}

@@ -1,0 +1,192 @@
+// The apiserver's rules installers meet, through the real kubectl against a real server: a namespace's
+// lifecycle (Terminating, the controller's conditions, new content refused, its objects deleted, then gone),
+// finalizers holding any object, propagation policies (foreground waits for ReplicaSets and pods, orphan
+// keeps them), optimistic concurrency, dry runs, server-side apply with field managers and conflicts, and
+// the 256 KiB annotation limit that client-side apply's last-applied annotation runs into.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+
+const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
+
+function manifest(env: ClusterEnv, name: string, text: string): string {
+  const file = join(env.scratch, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function ok(env: ClusterEnv, args: string[]): Promise<string> {
+  const r = await kubectl(env, args);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function getJson(env: ClusterEnv, path: string): Promise<any> {
+  const r = await api(env, 'GET', path);
+  return r.status === 200 ? r.json : undefined;
+}
+
+const APP = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shop
+data:
+  mode: fast
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+`;
+
+describe('apiserver rules', { skip }, () => {
+  test('namespaces: delete -f of a namespace and its objects exits 0 through Terminating; new content refused; finalizers hold objects and namespaces', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const file = manifest(env, 'app.yaml', APP);
+      await ok(env, ['apply', '-f', file]);
+      const deleting = kubectl(env, ['delete', '-f', file, '--timeout=50s']);
+      await eventually(async () => (await getJson(env, '/api/v1/namespaces/shop'))?.status?.phase === 'Terminating', 10_000, 'shop Terminating');
+      const ns = await getJson(env, '/api/v1/namespaces/shop');
+      assert.ok(ns.metadata.deletionTimestamp);
+      assert.deepEqual(ns.spec.finalizers, ['kubernetes']);
+      const refused = await kubectl(env, ['create', 'configmap', 'late', '-n', 'shop']);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /configmaps "late" is forbidden: unable to create new content in namespace shop because it is being terminated/);
+      const deleted = await deleting;
+      assert.equal(deleted.code, 0, deleted.stderr);
+      assert.match(deleted.stdout, /namespace "shop" deleted/);
+      assert.match(deleted.stdout, /configmap "settings" deleted/);
+      assert.match(deleted.stdout, /deployment.apps "web" deleted/);
+      assert.equal(await getJson(env, '/api/v1/namespaces/shop'), undefined);
+
+      // A finalizer holds a ConfigMap, and so its namespace, with the controller's conditions saying why.
+      await ok(env, ['create', 'namespace', 'held']);
+      const held = manifest(
+        env,
+        'held.yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n  namespace: held\n  finalizers: [example.com/hold]\n',
+      );
+      await ok(env, ['create', '-f', held]);
+      await ok(env, ['delete', 'configmap', 'keep', '-n', 'held', '--wait=false']);
+      const marked = await getJson(env, '/api/v1/namespaces/held/configmaps/keep');
+      assert.ok(marked.metadata.deletionTimestamp, 'marked, not gone');
+      assert.deepEqual(marked.metadata.finalizers, ['example.com/hold']);
+      const added = await kubectl(env, [
+        'patch',
+        'configmap',
+        'keep',
+        '-n',
+        'held',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"finalizers":["example.com/hold","example.com/more"]}}',
+      ]);
+      assert.equal(added.code, 1);
+      assert.match(
+        added.stderr,
+        /metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers \[\]string\{"example.com\/more"\}/,
+      );
+      await ok(env, ['delete', 'namespace', 'held', '--wait=false']);
+      await eventually(
+        async () =>
+          ((await getJson(env, '/api/v1/namespaces/held'))?.status?.conditions ?? []).some(
+            (c: any) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True',
+          ),
+        15_000,
+        'the finalizers condition',
+      );
+      const conditions = Object.fromEntries((await getJson(env, '/api/v1/namespaces/held')).status.conditions.map((c: any) => [c.type, c]));
+      assert.equal(conditions.NamespaceFinalizersRemaining.reason, 'SomeFinalizersRemain');
+      assert.equal(
+        conditions.NamespaceFinalizersRemaining.message,
+        'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+      );
+      assert.equal(conditions.NamespaceContentRemaining.message, 'Some resources are remaining: configmaps. has 1 resource instances');
+      assert.equal(conditions.NamespaceDeletionDiscoveryFailure.status, 'False');
+      assert.equal(conditions.NamespaceDeletionDiscoveryFailure.reason, 'ResourcesDiscovered');
+      await ok(env, ['patch', 'configmap', 'keep', '-n', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+      await ok(env, ['wait', '--for=delete', 'namespace/held', '--timeout=20s']);
+    }));
+
+  test('writes: server-side apply conflicts and force, managedFields, stale updates, dry runs, propagation policies, the annotation limit', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      const deploy = (replicas: number) =>
+        manifest(
+          env,
+          `web-${replicas}.yaml`,
+          `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n`,
+        );
+      await ok(env, ['apply', '--server-side', '--field-manager=m1', '-f', deploy(1)]);
+      const clash = await kubectl(env, ['apply', '--server-side', '--field-manager=m2', '-f', deploy(2)]);
+      assert.equal(clash.code, 1);
+      assert.match(clash.stderr, /Apply failed with 1 conflict: conflict with "m1": \.spec\.replicas/);
+      await ok(env, ['apply', '--server-side', '--field-manager=m2', '--force-conflicts', '-f', deploy(2)]);
+      const applied = await getJson(env, '/apis/apps/v1/namespaces/default/deployments/web');
+      assert.equal(applied.spec.replicas, 2);
+      const managers = Object.fromEntries(applied.metadata.managedFields.map((m: any) => [m.manager, m]));
+      assert.equal(managers.m2.operation, 'Apply');
+      assert.deepEqual(managers.m2.fieldsV1['f:spec']['f:replicas'], {});
+      assert.equal(managers.m1.fieldsV1['f:spec']['f:replicas'], undefined, 'm1 lost .spec.replicas');
+      assert.ok(managers.m1.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"web"}'], 'containers by name');
+
+      // An update with a stale resourceVersion is refused as the apiserver words it.
+      const stale = (await getJson(env, '/apis/apps/v1/namespaces/default/deployments/web')) as any;
+      await ok(env, ['label', 'deployment', 'web', 'tier=front']);
+      stale.metadata.labels = { changed: 'yes' };
+      const replaced = await kubectl(env, ['replace', '-f', manifest(env, 'stale.json', JSON.stringify(stale))]);
+      assert.equal(replaced.code, 1);
+      assert.match(
+        replaced.stderr,
+        /Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again/,
+      );
+      const labelled = await getJson(env, '/apis/apps/v1/namespaces/default/deployments/web');
+      assert.ok(labelled.metadata.managedFields.some((m: any) => m.manager === 'kubectl-label' && m.operation === 'Update'));
+      assert.equal(labelled.metadata.generation, applied.metadata.generation, 'a metadata write keeps the generation');
+
+      // A dry run stores nothing.
+      assert.match(await ok(env, ['create', 'configmap', 'dry', '--dry-run=server']), /configmap\/dry created \(server dry run\)/);
+      assert.equal(await getJson(env, '/api/v1/namespaces/default/configmaps/dry'), undefined);
+
+      // Foreground deletion waits for the ReplicaSets and their pods; orphan keeps them without their owner.
+      await eventually(async () => (await getJson(env, '/api/v1/namespaces/default/pods'))?.items?.length === 2, 20_000, 'two pods');
+      await ok(env, ['delete', 'deployment', 'web', '--cascade=foreground', '--timeout=30s']);
+      assert.equal((await getJson(env, '/apis/apps/v1/namespaces/default/replicasets')).items.length, 0);
+      assert.equal((await getJson(env, '/api/v1/namespaces/default/pods')).items.length, 0);
+      await ok(env, ['create', 'deployment', 'kept', '--image=nginx']);
+      await eventually(async () => (await getJson(env, '/apis/apps/v1/namespaces/default/replicasets'))?.items?.length === 1, 10_000, 'a ReplicaSet');
+      await ok(env, ['delete', 'deployment', 'kept', '--cascade=orphan']);
+      const orphaned = (await getJson(env, '/apis/apps/v1/namespaces/default/replicasets')).items;
+      assert.equal(orphaned.length, 1);
+      assert.equal(orphaned[0].metadata.ownerReferences, undefined);
+
+      // Client-side apply keeps the whole object in an annotation: past 256 KiB the apiserver refuses it.
+      const big = manifest(env, 'big.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: ${'x'.repeat(300 * 1024)}\n`);
+      const tooLong = await kubectl(env, ['apply', '-f', big]);
+      assert.equal(tooLong.code, 1);
+      assert.match(tooLong.stderr, /metadata.annotations: Too long: must have at most 262144 bytes/);
+      await ok(env, ['create', '-f', big]);
+      const again = await kubectl(env, ['apply', '-f', big]);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /metadata.annotations: Too long: must have at most 262144 bytes/);
+    }));
+});
