@@ -179,6 +179,42 @@ describe('apiserver rules', { skip }, () => {
       assert.equal(orphaned.length, 1);
       assert.equal(orphaned[0].metadata.ownerReferences, undefined);
 
+      // DELETE's options: preconditions, dry runs and policies are checked as the apiserver checks them.
+      await ok(env, ['create', 'configmap', 'opts', '--from-literal=a=b']);
+      const cm = await getJson(env, '/api/v1/namespaces/default/configmaps/opts');
+      const del = (options: object, query = '') => {
+        // Node sends a DELETE's body unframed unless told its length.
+        const body = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...options });
+        return api(env, 'DELETE', `/api/v1/namespaces/default/configmaps/opts${query}`, {
+          body,
+          headers: { 'content-length': String(Buffer.byteLength(body)) },
+        });
+      };
+      const wrongUid = await del({ preconditions: { uid: 'nope' } });
+      assert.equal(wrongUid.status, 409, wrongUid.text);
+      assert.equal(
+        wrongUid.json.message,
+        `Operation cannot be fulfilled on configmaps "opts": Precondition failed: UID in precondition: nope, UID in object meta: ${cm.metadata.uid}`,
+      );
+      const badPolicy = await del({ propagationPolicy: 'Sideways' });
+      assert.equal(badPolicy.status, 422, badPolicy.text);
+      assert.match(badPolicy.json.message, /propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan"/);
+      assert.equal((await del({}, '?dryRun=All')).status, 200);
+      assert.ok(await getJson(env, '/api/v1/namespaces/default/configmaps/opts'), 'a dry-run delete keeps it');
+      assert.equal((await del({ preconditions: { resourceVersion: cm.metadata.resourceVersion } })).status, 200);
+      assert.equal(await getJson(env, '/api/v1/namespaces/default/configmaps/opts'), undefined);
+
+      // kubectl moves a client-side applied object to server-side apply (it rewrites managedFields): no conflict.
+      const cfg = (v: string) => manifest(env, `cfg-${v}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  k: ${v}\n`);
+      await ok(env, ['apply', '-f', cfg('one')]);
+      await ok(env, ['apply', '--server-side', '-f', cfg('two')]);
+      const moved = await getJson(env, '/api/v1/namespaces/default/configmaps/cfg');
+      assert.equal(moved.data.k, 'two');
+      assert.ok(
+        moved.metadata.managedFields.some((m: any) => m.manager === 'kubectl' && m.operation === 'Apply'),
+        JSON.stringify(moved.metadata.managedFields),
+      );
+
       // Client-side apply keeps the whole object in an annotation: past 256 KiB the apiserver refuses it.
       const big = manifest(env, 'big.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: ${'x'.repeat(300 * 1024)}\n`);
       const tooLong = await kubectl(env, ['apply', '-f', big]);

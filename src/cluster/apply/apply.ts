@@ -95,11 +95,13 @@ export function serverSideApply(live: KubeObject | undefined, config: Dict, req:
       for (const p of applied.paths()) {
         if (isItem(p) || !m.fields.has(p)) continue;
         const now = valueAt(live, p);
-        if (now.found && !isDeepStrictEqual(now.value, valueAt(config, p).value)) conflicts.push({ manager: m, path: p });
+        const mine = valueAt(config, p).value;
+        // Maps are never in conflict themselves (an empty one is a member): only their leaves are.
+        if (now.found && !(isPlainObject(mine) && isPlainObject(now.value)) && !isDeepStrictEqual(now.value, mine)) conflicts.push({ manager: m, path: p });
       }
     }
   }
-  if (conflicts.length > 0 && !req.force) throw conflictError(conflicts);
+  if (conflicts.length > 0 && !req.force && !upgradesClientSideApply(live, req.manager, conflicts)) throw conflictError(conflicts);
   for (const c of conflicts) c.manager.fields.delete(c.path);
   const previous = managers.find((m) => sameManager(m, req.manager, 'Apply', undefined));
   const merged = (live ? mergeApplied(clone(live), config) : clone(config)) as KubeObject;
@@ -108,12 +110,53 @@ export function serverSideApply(live: KubeObject | undefined, config: Dict, req:
   const kept = managers.map((m) => (m === previous ? mine : m));
   if (!previous) kept.push(mine);
   writeManagers(merged, kept);
+  keepLastApplied(live, merged, config, req.manager);
   return merged;
+}
+
+/** kubectl's client-side apply keeps the applied object here. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function lastApplied(obj: KubeObject | undefined): string | undefined {
+  const v = obj?.metadata.annotations?.[LAST_APPLIED];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * lastAppliedManager: kubectl's server-side apply of an object it applied client-side before does not
+ * conflict over the fields the last-applied annotation holds (it is the same user taking them over).
+ */
+function upgradesClientSideApply(live: KubeObject | undefined, manager: string, conflicts: Conflict[]): boolean {
+  const text = manager === 'kubectl' ? lastApplied(live) : undefined;
+  if (!text) return false;
+  let before: unknown;
+  try {
+    before = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const allowed = fieldsOf(before);
+  return conflicts.every((c) => allowed.has(c.path));
+}
+
+/** lastAppliedUpdater: kubectl's server-side apply keeps an existing last-applied annotation in step. */
+function keepLastApplied(live: KubeObject | undefined, merged: KubeObject, config: Dict, manager: string): void {
+  if (manager !== 'kubectl' || !lastApplied(live)) return;
+  const applied = clone(config) as KubeObject;
+  if (isPlainObject(applied.metadata) && isPlainObject(applied.metadata.annotations)) delete applied.metadata.annotations[LAST_APPLIED];
+  merged.metadata.annotations = { ...(merged.metadata.annotations ?? {}), [LAST_APPLIED]: JSON.stringify(applied) };
 }
 
 /** Fields the manager stopped applying: removed from the object unless another manager owns them (or below them). */
 function releaseDropped(obj: KubeObject, dropped: FieldSet, others: Manager[]): void {
-  // Deepest first, so an item's fields go before the item.
-  const paths = dropped.paths().sort((a, b) => b.length - a.length);
-  for (const p of paths) if (!others.some((m) => m.fields.covers(p))) removeAt(obj, p);
+  // Shallowest first: an item that goes takes its fields with it. An item's key fields are the item's own.
+  const paths = dropped.paths().sort((a, b) => a.length - b.length);
+  for (const p of paths) if (!isKeyField(p) && !others.some((m) => m.fields.covers(p))) removeAt(obj, p);
+}
+
+/** Whether path is a key field of the list item it is in (`...k:{"name":"x"}`, `f:name`). */
+function isKeyField(path: Path): boolean {
+  const item = path[path.length - 2] ?? '';
+  const field = path[path.length - 1] ?? '';
+  return item.startsWith('k:') && field.startsWith('f:') && Object.hasOwn(JSON.parse(item.slice(2)) as object, field.slice(2));
 }

@@ -75,16 +75,26 @@ export function isItem(path: string[]): boolean {
   return last.startsWith('k:') || last.startsWith('v:');
 }
 
-/** Records an Update by `w` that turned `existing` (none: a create) into `next`, in next's managedFields. */
+/** Whether a member's value changed: leaves by value; items and maps only by appearing (their fields speak for them). */
+function valueChanged(before: unknown, after: unknown, path: string[]): boolean {
+  if (isItem(path) || (isPlainObject(before) && isPlainObject(after))) return false;
+  return !isDeepStrictEqual(before, after);
+}
+
+/**
+ * Records an Update by `w` that turned `existing` (none: a create) into `next`, in next's managedFields
+ * (decodeLiveOrNew: the request's own managedFields when it carries some, else the stored object's).
+ */
 export function recordUpdate(existing: KubeObject | undefined, next: KubeObject, w: Writer): void {
   const scope: Scope = w.subresource === 'status' ? 'status' : 'main';
   const before = existing ? fieldsOf(existing, scope) : new FieldSet();
   const after = fieldsOf(next, scope);
-  const changed = FieldSet.of(
-    after.paths().filter((p) => !before.has(p) || (!isItem(p) && !isDeepStrictEqual(valueAt(existing, p).value, valueAt(next, p).value))),
-  );
+  const changed = FieldSet.of(after.paths().filter((p) => !before.has(p) || valueChanged(valueAt(existing, p).value, valueAt(next, p).value, p)));
   const gone = before.minus(after);
-  const managers = readManagers(existing).map((m) => ({ ...m, fields: m.fields.minus(changed).minus(gone) }));
+  // managedFields the client wrote are the base (kubectl's upgrade of client-side apply rewrites them); none: the stored ones.
+  const sent = readManagers(next);
+  const base = sent.some((m) => m.fields.size > 0) ? sent : readManagers(existing);
+  const managers = base.map((m) => ({ ...m, fields: m.fields.minus(changed).minus(gone) }));
   let mine = managers.find((m) => sameManager(m, w.manager, 'Update', w.subresource));
   if (!mine && changed.size > 0) {
     mine = {

@@ -41,6 +41,8 @@ function resourceOfRef(ref: Ref): ResourceType | undefined {
 
 export class GarbageCollector implements Controller {
   private closed = false;
+  /** Uids of owners in foreground deletion still waiting for blocking dependents. */
+  private readonly waiting = new Set<string>();
 
   constructor(private readonly ctx: ControllerContext) {}
 
@@ -51,7 +53,8 @@ export class GarbageCollector implements Controller {
     if (change.type === 'DELETED') {
       // Let the deletion finish notifying everyone before its dependents go.
       setImmediate(() => this.removeAll(this.dependents(r, obj)));
-      if (refsOf(obj).length > 0) setImmediate(() => this.ownersWaiting(obj));
+      this.waiting.delete(String(obj.metadata.uid));
+      if (this.waitedFor(obj)) setImmediate(() => this.ownersWaiting(obj));
       return;
     }
     if (!obj.metadata.deletionTimestamp) return;
@@ -59,7 +62,12 @@ export class GarbageCollector implements Controller {
     if (finalizers.includes(FOREGROUND_FINALIZER) || finalizers.includes(ORPHAN_FINALIZER))
       setImmediate(() => this.settle(r, obj.metadata.namespace, obj.metadata.name));
     // A dependent marked for deletion may be what its foreground owner waits for.
-    if (refsOf(obj).length > 0 && !change.previous?.metadata.deletionTimestamp) setImmediate(() => this.ownersWaiting(obj));
+    if (!change.previous?.metadata.deletionTimestamp && this.waitedFor(obj)) setImmediate(() => this.ownersWaiting(obj));
+  }
+
+  /** Whether obj is a dependent some owner in foreground deletion waits for (cheap: most changes are not). */
+  private waitedFor(obj: KubeObject): boolean {
+    return this.waiting.size > 0 && refsOf(obj).some((ref) => this.waiting.has(String(ref.uid)));
   }
 
   /** The objects that name owner's uid among their owners. */
@@ -111,7 +119,9 @@ export class GarbageCollector implements Controller {
     if (!finalizers.includes(FOREGROUND_FINALIZER)) return;
     for (const d of deps) this.remove(d, 'Foreground');
     const blocking = this.dependents(r, owner).filter((d) => refsOf(d.obj).some((ref) => ref.uid === uid && ref.blockOwnerDeletion === true));
-    if (blocking.length === 0) removeFinalizer(objects, r, owner, FOREGROUND_FINALIZER);
+    if (blocking.length > 0) return void this.waiting.add(String(uid));
+    this.waiting.delete(String(uid));
+    removeFinalizer(objects, r, owner, FOREGROUND_FINALIZER);
   }
 
   /** A dependent went (or was marked): its owners in foreground deletion may now be free to go. */
