@@ -413,14 +413,17 @@ export class ClusterApi {
       this.checkNamespace(t);
       refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
     }
-    const force = req.query.get('force') === 'true';
+    if (!existing && t.subresource !== undefined) throw notFound(t.r.resource, t.r.group, t.name!);
     const applied = serverSideApply(existing, stripManaged(body) as Record<string, unknown>, {
       manager: managerName(req.query, undefined),
       apiVersion: groupVersion(t.r),
-      force,
+      force: req.query.get('force') === 'true',
+      ...(t.subresource ? { subresource: t.subresource } : {}),
     });
-    const obj = this.defaults(t, this.admit(t, applied, t.name, existing), existing);
-    return json(existing ? 200 : 201, this.store(t, obj, dryRun));
+    const obj = this.admit(t, applied, t.name, existing);
+    const next =
+      t.subresource === 'status' && existing ? { ...clone(existing), metadata: obj.metadata, status: obj['status'] } : this.defaults(t, obj, existing);
+    return json(existing ? 200 : 201, this.store(t, next, dryRun));
   }
 
   /** A written Scale (autoscaling/v1, whatever the parent's kind) goes into its parent. */

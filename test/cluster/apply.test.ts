@@ -117,3 +117,20 @@ test('update: a create owns everything it set; an update takes the fields it cha
   recordUpdate(scaled, same, { manager: 'noop', apiVersion: 'apps/v1' });
   assert.equal(managers(same).noop, undefined, 'a write that changes nothing adds no entry');
 });
+
+test('apply and update stay linear in the size of the object (a 20,000-item list applied, then dropped)', () => {
+  const env = Array.from({ length: 20_000 }, (_, i) => ({ name: `V${i}`, value: String(i) }));
+  const spec = (e: Obj[]) => ({ template: { spec: { containers: [{ name: 'web', image: 'nginx', env: e }] } } });
+  const t0 = Date.now();
+  const live = serverSideApply(undefined, deployment(spec(env)), { manager: 'm1', apiVersion: 'apps/v1', force: false }) as Obj;
+  const changed = structuredClone(live) as Obj;
+  changed.spec.template.spec.containers[0].env[5].value = 'changed';
+  recordUpdate(live, changed, { manager: 'editor', apiVersion: 'apps/v1' });
+  const dropped = serverSideApply(changed, deployment(spec([])), { manager: 'm1', apiVersion: 'apps/v1', force: false }) as Obj;
+  assert.deepEqual(
+    dropped.spec.template.spec.containers[0].env.map((e: Obj) => e.name),
+    ['V5'],
+    'only the item another manager owns a field of stays',
+  );
+  assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
+});

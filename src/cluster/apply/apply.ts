@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject, own, setOwn, type Dict } from '../../http/own.js';
 import { clone, type KubeObject } from '../objects/object.js';
 import { KubeError, type StatusCause } from '../status.js';
-import { fieldsOf, pathString, removeAt, valueAt, type FieldSet, type Path } from './field-set.js';
+import { FieldSet, fieldsOf, fieldValues, ownedOrAbove, pathOf, pathString, removeMembers, type Path, type Scope } from './field-set.js';
 import { itemKey, listType } from './list-keys.js';
 import { isItem, readManagers, sameManager, writeManagers, type Manager } from './managed-fields.js';
 import { k8sTime } from '../time.js';
@@ -18,6 +18,8 @@ export interface ApplyRequest {
   manager: string;
   apiVersion: string;
   force: boolean;
+  /** 'status': an apply to the status subresource, which applies the status and nothing else. */
+  subresource?: string;
   now?: number;
 }
 
@@ -86,27 +88,42 @@ export function mergeApplied(live: unknown, applied: unknown, field = ''): unkno
  * managedFields, or the 409 conflict.
  */
 export function serverSideApply(live: KubeObject | undefined, config: Dict, req: ApplyRequest): KubeObject {
-  const applied = fieldsOf(config);
+  const status = req.subresource === 'status';
+  const scope: Scope = status ? 'status' : 'main';
+  const configValues = fieldValues(config, scope);
+  const applied = FieldSet.ofKeys(configValues.keys());
   const managers = readManagers(live);
-  const others = managers.filter((m) => !sameManager(m, req.manager, 'Apply', undefined));
+  const others = managers.filter((m) => !sameManager(m, req.manager, 'Apply', req.subresource));
   const conflicts: Conflict[] = [];
-  if (live) {
-    for (const m of others) {
-      for (const p of applied.paths()) {
-        if (isItem(p) || !m.fields.has(p)) continue;
-        const now = valueAt(live, p);
-        const mine = valueAt(config, p).value;
-        // Maps are never in conflict themselves (an empty one is a member): only their leaves are.
-        if (now.found && !(isPlainObject(mine) && isPlainObject(now.value)) && !isDeepStrictEqual(now.value, mine)) conflicts.push({ manager: m, path: p });
-      }
+  const liveValues = live ? fieldValues(live, scope) : new Map<string, unknown>();
+  for (const m of others) {
+    for (const [key, mine] of configValues) {
+      if (!m.fields.hasKey(key) || !liveValues.has(key)) continue;
+      const path = pathOf(key);
+      const now = liveValues.get(key);
+      // Items and maps are never in conflict themselves (an empty map is a member): only leaves are.
+      if (!isItem(path) && !(isPlainObject(mine) && isPlainObject(now)) && !isDeepStrictEqual(now, mine)) conflicts.push({ manager: m, path });
     }
   }
   if (conflicts.length > 0 && !req.force && !upgradesClientSideApply(live, req.manager, conflicts)) throw conflictError(conflicts);
   for (const c of conflicts) c.manager.fields.delete(c.path);
-  const previous = managers.find((m) => sameManager(m, req.manager, 'Apply', undefined));
-  const merged = (live ? mergeApplied(clone(live), config) : clone(config)) as KubeObject;
-  if (previous) releaseDropped(merged, previous.fields.minus(applied), others);
-  const mine: Manager = { manager: req.manager, operation: 'Apply', apiVersion: req.apiVersion, time: k8sTime(req.now ?? Date.now()), fields: applied };
+  const previous = managers.find((m) => sameManager(m, req.manager, 'Apply', req.subresource));
+  const merged = (
+    status && live
+      ? { ...clone(live), status: mergeApplied(clone(live['status']), config['status'], 'status') }
+      : live
+        ? mergeApplied(clone(live), config)
+        : clone(config)
+  ) as KubeObject;
+  if (previous) releaseDropped(merged, previous.fields.minus(applied), others, scope);
+  const mine: Manager = {
+    manager: req.manager,
+    operation: 'Apply',
+    apiVersion: req.apiVersion,
+    time: k8sTime(req.now ?? Date.now()),
+    ...(req.subresource ? { subresource: req.subresource } : {}),
+    fields: applied,
+  };
   const kept = managers.map((m) => (m === previous ? mine : m));
   if (!previous) kept.push(mine);
   writeManagers(merged, kept);
@@ -148,10 +165,10 @@ function keepLastApplied(live: KubeObject | undefined, merged: KubeObject, confi
 }
 
 /** Fields the manager stopped applying: removed from the object unless another manager owns them (or below them). */
-function releaseDropped(obj: KubeObject, dropped: FieldSet, others: Manager[]): void {
-  // Shallowest first: an item that goes takes its fields with it. An item's key fields are the item's own.
-  const paths = dropped.paths().sort((a, b) => a.length - b.length);
-  for (const p of paths) if (!isKeyField(p) && !others.some((m) => m.fields.covers(p))) removeAt(obj, p);
+function releaseDropped(obj: KubeObject, dropped: FieldSet, others: Manager[], scope: Scope): void {
+  const held = ownedOrAbove(others.map((m) => m.fields));
+  // An item's key fields are the item's own: they go with it or not at all.
+  removeMembers(obj, new Set([...dropped.keys()].filter((k) => !held.has(k) && !isKeyField(pathOf(k)))), scope);
 }
 
 /** Whether path is a key field of the list item it is in (`...k:{"name":"x"}`, `f:name`). */

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../../http/own.js';
 import type { KubeObject } from '../objects/object.js';
 import { k8sTime } from '../time.js';
-import { FieldSet, fieldsOf, valueAt, type Scope } from './field-set.js';
+import { FieldSet, fieldValues, pathOf, type Scope } from './field-set.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -87,10 +87,10 @@ function valueChanged(before: unknown, after: unknown, path: string[]): boolean 
  */
 export function recordUpdate(existing: KubeObject | undefined, next: KubeObject, w: Writer): void {
   const scope: Scope = w.subresource === 'status' ? 'status' : 'main';
-  const before = existing ? fieldsOf(existing, scope) : new FieldSet();
-  const after = fieldsOf(next, scope);
-  const changed = FieldSet.of(after.paths().filter((p) => !before.has(p) || valueChanged(valueAt(existing, p).value, valueAt(next, p).value, p)));
-  const gone = before.minus(after);
+  const before = existing ? fieldValues(existing, scope) : new Map<string, unknown>();
+  const after = fieldValues(next, scope);
+  const changed = FieldSet.ofKeys([...after.keys()].filter((k) => !before.has(k) || valueChanged(before.get(k), after.get(k), pathOf(k))));
+  const gone = FieldSet.ofKeys([...before.keys()].filter((k) => !after.has(k)));
   // managedFields the client wrote are the base (kubectl's upgrade of client-side apply rewrites them); none: the stored ones.
   const sent = readManagers(next);
   const base = sent.some((m) => m.fields.size > 0) ? sent : readManagers(existing);
