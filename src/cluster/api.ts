@@ -20,10 +20,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { serverSideApply } from './apply/apply.js';
 import { managerName, recordUpdate, type Writer } from './apply/managed-fields.js';
-import { checkPatchOptions, checkPreconditions, checkUpdate, deleteOptions, isDryRun } from './write-options.js';
+import { checkPatchOptions, checkPreconditions, checkResourceVersionMatches, checkUpdate, deleteOptions, isDryRun } from './write-options.js';
 import { deleteObject, finishIfDue } from './workloads/deletion.js';
 import { k8sTime } from './time.js';
-import { isPlainObject } from '../http/own.js';
+import { isPlainObject, own } from '../http/own.js';
 import { page } from './paging.js';
 import { behaviourOf, type KindBehaviour, type KindHost } from './kinds.js';
 import { findResource, groupVersion, NAMESPACES, type ResourceType } from './resources.js';
@@ -430,6 +430,7 @@ export class ClusterApi {
   private rescale(t: Target, existing: KubeObject, scale: unknown, req: ApiRequest, dryRun: boolean): ApiResponse {
     if (!isPlainObject(scale)) throw badRequest('the body of the request must be an object');
     checkShape({ kind: 'Scale', version: 'v1' }, scale);
+    checkResourceVersionMatches(t.r, existing, own(own(scale, 'metadata'), 'resourceVersion'));
     const view = this.scale(t);
     const next = this.defaults(t, view.write(existing, scale), existing);
     recordUpdate(existing, next, this.writer(t, req));

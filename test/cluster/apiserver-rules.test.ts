@@ -124,6 +124,15 @@ describe('apiserver rules', { skip }, () => {
         replaced.stderr,
         /Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again/,
       );
+      const scale = {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'web', namespace: 'default', resourceVersion: '1' },
+        spec: { replicas: 3 },
+      };
+      const scaled = await api(env, 'PUT', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: JSON.stringify(scale) });
+      assert.equal(scaled.status, 409, scaled.text);
+      assert.equal(scaled.json.reason, 'Conflict');
       const labelled = await getJson(env, '/apis/apps/v1/namespaces/default/deployments/web');
       assert.ok(labelled.metadata.managedFields.some((m: any) => m.manager === 'kubectl-label' && m.operation === 'Update'));
       assert.equal(labelled.metadata.generation, applied.metadata.generation, 'a metadata write keeps the generation');

@@ -41,14 +41,25 @@ export function finalizersOf(obj: KubeObject): string[] {
   return Array.isArray(f) ? (f as string[]) : [];
 }
 
+/**
+ * obj with the garbage collector's finalizers the policy asks for (deletionFinalizersForGarbageCollection): a
+ * policy replaces both with its own (Background: none); no policy keeps what the object has. obj itself when
+ * nothing changes.
+ */
+function withPolicyFinalizer(obj: KubeObject, policy: PropagationPolicy | undefined): KubeObject {
+  if (!policy) return obj;
+  const before = finalizersOf(obj);
+  const own = POLICY_FINALIZER[policy];
+  const after = [...before.filter((f) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER), ...(own ? [own] : [])];
+  if (after.length === before.length && after.every((f, i) => f === before[i])) return obj;
+  const metadata: Record<string, unknown> = { ...obj.metadata, finalizers: after };
+  if (after.length === 0) delete metadata['finalizers'];
+  return { ...obj, metadata: metadata as KubeObject['metadata'] };
+}
+
 /** Deletes obj (stored, of resource r) as DELETE with `d` does; returns what DELETE answers. */
 export function deleteObject(objects: ObjectStore, r: ResourceType, obj: KubeObject, d: Deletion = {}): Deleted {
-  const policyFinalizer = d.propagationPolicy && POLICY_FINALIZER[d.propagationPolicy];
-  const finalizers = finalizersOf(obj);
-  const withPolicy =
-    policyFinalizer && !obj.metadata.deletionTimestamp && !finalizers.includes(policyFinalizer)
-      ? { ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, policyFinalizer] } }
-      : obj;
+  const withPolicy = withPolicyFinalizer(obj, d.propagationPolicy);
   // A pod with no grace (--grace-period=0 --force) goes at once, whoever defers it otherwise.
   const defer = r === PODS && d.gracePeriodSeconds === 0 ? undefined : (d.defer ?? (r === PODS ? (pod: KubeObject) => podDeferral(objects, pod) : undefined));
   const deferred = defer?.(withPolicy);
