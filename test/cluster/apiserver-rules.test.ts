@@ -56,6 +56,17 @@ describe('apiserver rules', { skip }, () => {
       assert.match(deleted.stdout, /deployment.apps "web" deleted/);
       assert.equal(await getJson(env, '/api/v1/namespaces/shop'), undefined);
 
+      // spec.finalizers: the controller's is added to the client's; a name without a domain must be a standard one.
+      const nsBody = (finalizers: string[]) => ({ body: JSON.stringify({ metadata: { name: 'extra' }, spec: { finalizers } }) });
+      const badNs = await api(env, 'POST', '/api/v1/namespaces', nsBody(['foo']));
+      assert.equal(badNs.status, 422, badNs.text);
+      assert.equal(
+        badNs.json.message,
+        'Namespace "extra" is invalid: spec.finalizers: Invalid value: "foo": name is neither a standard finalizer name nor is it fully qualified',
+      );
+      const extra = await api(env, 'POST', '/api/v1/namespaces', nsBody(['example.com/x']));
+      assert.deepEqual(extra.json.spec.finalizers, ['example.com/x', 'kubernetes']);
+
       // A finalizer holds a ConfigMap, and so its namespace, with the controller's conditions saying why.
       await ok(env, ['create', 'namespace', 'held']);
       const held = manifest(

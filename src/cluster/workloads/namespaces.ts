@@ -7,7 +7,8 @@
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
 import { DAEMONSETS, DEPLOYMENTS, NAMESPACES, REPLICASETS, RESOURCES } from '../resources.js';
-import { forbidden } from '../status.js';
+import { fieldError, forbidden, invalidObject, type StatusCause } from '../status.js';
+import { isQualifiedName } from '../validation/names.js';
 import { k8sTime } from '../time.js';
 import { BURST_REPLICAS } from './burst.js';
 import type { ControllerContext } from './context.js';
@@ -23,11 +24,33 @@ const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => 
  * (PrepareForCreate), its phase follows its deletion, and it is labelled with its name.
  */
 export function namespaceDefaults(ns: KubeObject, existing: KubeObject | undefined): void {
-  if (!existing) ns['spec'] = { ...((ns['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
+  // PrepareForCreate adds the controller's finalizer to the client's; PrepareForUpdate keeps the stored ones
+  // (only the finalize subresource changes them).
+  const spec = (ns['spec'] ?? {}) as { finalizers?: unknown };
+  const sent = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
+  const kept = (existing?.['spec'] as { finalizers?: string[] } | undefined)?.finalizers;
+  if (!existing) checkNamespaceFinalizers(ns.metadata.name, sent);
+  const finalizers = existing ? kept : sent.includes('kubernetes') ? sent : [...sent, 'kubernetes'];
+  ns['spec'] = { ...spec, ...(finalizers ? { finalizers } : {}) };
+  if (!finalizers) delete (ns['spec'] as { finalizers?: unknown }).finalizers;
   // The controller's deletion conditions stay (the status is the controller's, not the writer's).
   const conditions = (existing?.['status'] as { conditions?: unknown } | undefined)?.conditions;
   ns['status'] = { phase: ns.metadata.deletionTimestamp ? 'Terminating' : 'Active', ...(conditions ? { conditions } : {}) };
   ns.metadata.labels = { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns.metadata.name };
+}
+
+/** The finalizer names Kubernetes itself defines (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/** ValidateNamespace's spec.finalizers: qualified names, and a name without a domain must be a standard one. */
+function checkNamespaceFinalizers(name: string, finalizers: string[]): void {
+  const causes: StatusCause[] = [];
+  for (const f of finalizers) {
+    for (const m of isQualifiedName(String(f))) causes.push(fieldError.invalid('spec.finalizers', f, m));
+    if (!String(f).includes('/') && !STANDARD_FINALIZERS.has(String(f)))
+      causes.push(fieldError.invalid('spec.finalizers', f, 'name is neither a standard finalizer name nor is it fully qualified'));
+  }
+  if (causes.length > 0) throw invalidObject('Namespace', '', name, causes);
 }
 
 /** The namespace marked for deletion (what DELETE answers); unchanged when it already is. */
