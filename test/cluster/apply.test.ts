@@ -132,5 +132,6 @@ test('apply and update stay linear in the size of the object (a 20,000-item list
     ['V5'],
     'only the item another manager owns a field of stays',
   );
-  assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
+  // Linear work is a second or two on a loaded machine; a walk per item (quadratic) would take minutes.
+  assert.ok(Date.now() - t0 < 20_000, `${Date.now() - t0} ms`);
 });

@@ -68,14 +68,20 @@ export function mergeApplied(live: unknown, applied: unknown, field = ''): unkno
   }
   if (Array.isArray(applied) && Array.isArray(live)) {
     const lt = listType(field, applied);
-    if (lt.type === 'set') return [...live, ...applied.filter((v) => !live.some((x) => isDeepStrictEqual(x, v)))];
+    if (lt.type === 'set') {
+      const seen = new Set(live.map((x) => JSON.stringify(x)));
+      return [...live, ...applied.filter((v) => !seen.has(JSON.stringify(v)))];
+    }
     if (lt.type === 'map' && live.every(isPlainObject)) {
       const key = (item: Dict) => JSON.stringify(itemKey(item, lt.keys));
       const out = live.map((x) => x as unknown);
+      // Items by key, once: a long list must not cost its length squared.
+      const at = new Map<string, number>();
+      out.forEach((x, i) => at.set(key(x as Dict), i));
       for (const item of applied as Dict[]) {
-        const i = out.findIndex((x) => key(x as Dict) === key(item));
-        if (i >= 0) out[i] = mergeApplied(out[i], item);
-        else out.push(clone(item));
+        const i = at.get(key(item));
+        if (i !== undefined) out[i] = mergeApplied(out[i], item);
+        else at.set(key(item), out.push(clone(item)) - 1);
       }
       return out;
     }
@@ -99,10 +105,9 @@ export function serverSideApply(live: KubeObject | undefined, config: Dict, req:
   for (const m of others) {
     for (const [key, mine] of configValues) {
       if (!m.fields.hasKey(key) || !liveValues.has(key)) continue;
-      const path = pathOf(key);
       const now = liveValues.get(key);
       // Items and maps are never in conflict themselves (an empty map is a member): only leaves are.
-      if (!isItem(path) && !(isPlainObject(mine) && isPlainObject(now)) && !isDeepStrictEqual(now, mine)) conflicts.push({ manager: m, path });
+      if (!isItem(key) && !(isPlainObject(mine) && isPlainObject(now)) && !isDeepStrictEqual(now, mine)) conflicts.push({ manager: m, path: pathOf(key) });
     }
   }
   if (conflicts.length > 0 && !req.force && !upgradesClientSideApply(live, req.manager, conflicts)) throw conflictError(conflicts);
@@ -168,11 +173,12 @@ function keepLastApplied(live: KubeObject | undefined, merged: KubeObject, confi
 function releaseDropped(obj: KubeObject, dropped: FieldSet, others: Manager[], scope: Scope): void {
   const held = ownedOrAbove(others.map((m) => m.fields));
   // An item's key fields are the item's own: they go with it or not at all.
-  removeMembers(obj, new Set([...dropped.keys()].filter((k) => !held.has(k) && !isKeyField(pathOf(k)))), scope);
+  removeMembers(obj, new Set([...dropped.keys()].filter((k) => !held.has(k) && !isKeyField(k))), scope);
 }
 
-/** Whether path is a key field of the list item it is in (`...k:{"name":"x"}`, `f:name`). */
-function isKeyField(path: Path): boolean {
+/** Whether a member is a key field of the list item it is in (`...k:{"name":"x"}`, `f:name`). */
+function isKeyField(key: string): boolean {
+  const path = pathOf(key);
   const item = path[path.length - 2] ?? '';
   const field = path[path.length - 1] ?? '';
   return item.startsWith('k:') && field.startsWith('f:') && Object.hasOwn(JSON.parse(item.slice(2)) as object, field.slice(2));

@@ -3,7 +3,7 @@
 // an item of an associative list, `v:<value JSON>` for an item of a set list, `i:<index>` — and a set holds the
 // leaves an object sets plus the list items it names. FieldsV1 nests the elements, `{}` marks a member leaf and
 // `".": {}` a member that has members below it.
-import { isPlainObject, own, setOwn, type Dict } from '../../http/own.js';
+import { isPlainObject, setOwn, type Dict } from '../../http/own.js';
 import { itemKey, listType } from './list-keys.js';
 
 export type Path = string[];
@@ -61,44 +61,44 @@ export class FieldSet {
     return FieldSet.ofKeys([...this.members].filter((k) => !other.members.has(k)));
   }
 
-  /** FieldsV1: the members as nested elements. */
+  /** FieldsV1: the members as nested elements (built as a tree of Maps, then written out once). */
   toFieldsV1(): Dict {
-    const root: Dict = {};
-    const sorted = this.paths().sort((a, b) => (a.join(SEP) < b.join(SEP) ? -1 : 1));
-    for (const p of sorted) {
+    const root: Tree = new Map();
+    for (const key of [...this.members].sort()) {
       let node = root;
-      for (const el of p) {
-        let next = own<Dict>(node, el);
-        if (!next) setOwn(node, el, (next = {}));
+      for (const el of key.split(SEP)) {
+        let next = node.get(el);
+        if (!next) node.set(el, (next = new Map()));
         node = next;
       }
-      node['.'] = {};
+      node.set('.', new Map());
     }
-    return stripLeafDots(root);
+    return written(root);
   }
 
   static fromFieldsV1(v: unknown): FieldSet {
     const s = new FieldSet();
-    const walk = (node: unknown, path: Path): void => {
+    const walk = (node: unknown, key: string): void => {
       if (!isPlainObject(node)) return;
       const keys = Object.keys(node);
-      if (keys.length === 0 && path.length > 0) s.add(path);
+      if (keys.length === 0 && key !== '') s.members.add(key);
       for (const k of keys) {
-        if (k === '.') s.add(path);
-        else walk(node[k], [...path, k]);
+        if (k === '.') s.members.add(key);
+        else walk(node[k], key === '' ? k : key + SEP + k);
       }
     };
-    walk(v, []);
+    walk(v, '');
     return s;
   }
 }
 
-/** A member with nothing below it is `{}`, not `{".": {}}`. */
-function stripLeafDots(node: Dict): Dict {
-  const keys = Object.keys(node);
-  if (keys.length === 1 && keys[0] === '.') return {};
+type Tree = Map<string, Tree>;
+
+/** The tree as FieldsV1: a member with nothing below it is `{}`, not `{".": {}}`. */
+function written(node: Tree): Dict {
   const out: Dict = {};
-  for (const k of keys) setOwn(out, k, k === '.' ? {} : stripLeafDots(node[k] as Dict));
+  if (node.size === 1 && node.has('.')) return out;
+  for (const [k, child] of node) setOwn(out, k, written(child));
   return out;
 }
 
@@ -124,7 +124,7 @@ export type Scope = 'main' | 'status';
  */
 export function fieldValues(obj: unknown, scope: Scope = 'main'): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const [path, v, field] of topLevel(obj, scope)) walkValue(out, v, path, field);
+  for (const [key, v, field] of topLevel(obj, scope)) walkValue(out, v, key, field);
   return out;
 }
 
@@ -133,15 +133,15 @@ export function fieldsOf(obj: unknown, scope: Scope = 'main'): FieldSet {
   return FieldSet.ofKeys(fieldValues(obj, scope).keys());
 }
 
-/** The top-level fields a write owns, with their paths and holders: metadata's own fields stand for themselves. */
-function topLevel(obj: unknown, scope: Scope): Array<[Path, unknown, string, Dict]> {
-  const out: Array<[Path, unknown, string, Dict]> = [];
+/** The top-level fields a write owns, with their keys and holders: metadata's own fields stand for themselves. */
+function topLevel(obj: unknown, scope: Scope): Array<[string, unknown, string, Dict]> {
+  const out: Array<[string, unknown, string, Dict]> = [];
   if (!isPlainObject(obj)) return out;
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'apiVersion' || k === 'kind' || (k === 'status') !== (scope === 'status')) continue;
     if (k === 'metadata' && isPlainObject(v)) {
-      for (const [mk, mv] of Object.entries(v)) if (!UNOWNED_METADATA.has(mk)) out.push([['f:metadata', `f:${mk}`], mv, mk, v]);
-    } else out.push([[`f:${k}`], v, k, obj]);
+      for (const [mk, mv] of Object.entries(v)) if (!UNOWNED_METADATA.has(mk)) out.push([`f:metadata${SEP}f:${mk}`, mv, mk, v]);
+    } else out.push([`f:${k}`, v, k, obj]);
   }
   return out;
 }
@@ -153,37 +153,42 @@ function itemElements(v: unknown[], field: string): string[] | undefined {
   return v.map((item) => (lt.type === 'set' ? `v:${JSON.stringify(item)}` : `k:${JSON.stringify(itemKey(item as Dict, lt.keys))}`));
 }
 
-function walkValue(out: Map<string, unknown>, v: unknown, path: Path, field: string): void {
+function walkValue(out: Map<string, unknown>, v: unknown, key: string, field: string): void {
   if (isPlainObject(v)) {
-    const entries = Object.entries(v);
-    if (entries.length === 0) out.set(path.join(SEP), v);
-    for (const [k, child] of entries) walkValue(out, child, [...path, `f:${k}`], k);
+    let empty = true;
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      empty = false;
+      walkValue(out, v[k], `${key}${SEP}f:${k}`, k);
+    }
+    if (empty) out.set(key, v);
     return;
   }
   const elements = Array.isArray(v) ? itemElements(v, field) : undefined;
-  if (!Array.isArray(v) || !elements) return void out.set(path.join(SEP), v);
-  v.forEach((item, i) => {
-    const itemPath = [...path, elements[i]!];
-    out.set(itemPath.join(SEP), item);
-    if (elements[i]!.startsWith('k:')) for (const [k, child] of Object.entries(item as Dict)) walkValue(out, child, [...itemPath, `f:${k}`], k);
-  });
+  if (!Array.isArray(v) || !elements) return void out.set(key, v);
+  for (let i = 0; i < v.length; i++) {
+    const itemKey = `${key}${SEP}${elements[i]}`;
+    const item = v[i] as Dict;
+    out.set(itemKey, item);
+    if (elements[i]!.startsWith('k:')) for (const k of Object.keys(item)) walkValue(out, item[k], `${itemKey}${SEP}f:${k}`, k);
+  }
 }
 
 /** Removes from obj (in place) every member whose key is in `drop`, with what lies below it: one walk. */
 export function removeMembers(obj: unknown, drop: ReadonlySet<string>, scope: Scope = 'main'): void {
   if (drop.size === 0) return;
-  for (const [path, v, field, holder] of topLevel(obj, scope)) {
-    if (drop.has(path.join(SEP))) delete holder[field];
-    else setOwn(holder, field, prune(v, path, field, drop));
+  for (const [key, v, field, holder] of topLevel(obj, scope)) {
+    if (drop.has(key)) delete holder[field];
+    else setOwn(holder, field, prune(v, key, field, drop));
   }
 }
 
-function prune(v: unknown, path: Path, field: string, drop: ReadonlySet<string>): unknown {
+function prune(v: unknown, key: string, field: string, drop: ReadonlySet<string>): unknown {
   if (isPlainObject(v)) {
-    for (const [k, child] of Object.entries(v)) {
-      const p = [...path, `f:${k}`];
-      if (drop.has(p.join(SEP))) delete v[k];
-      else setOwn(v, k, prune(child, p, k, drop));
+    for (const k of Object.keys(v)) {
+      const child = `${key}${SEP}f:${k}`;
+      if (drop.has(child)) delete v[k];
+      else setOwn(v, k, prune(v[k], child, k, drop));
     }
     return v;
   }
@@ -191,8 +196,8 @@ function prune(v: unknown, path: Path, field: string, drop: ReadonlySet<string>)
   if (!Array.isArray(v) || !elements) return v;
   const kept: unknown[] = [];
   v.forEach((item, i) => {
-    const p = [...path, elements[i]!];
-    if (!drop.has(p.join(SEP))) kept.push(elements[i]!.startsWith('k:') ? prune(item, p, '', drop) : item);
+    const child = `${key}${SEP}${elements[i]}`;
+    if (!drop.has(child)) kept.push(elements[i]!.startsWith('k:') ? prune(item, child, '', drop) : item);
   });
   return kept;
 }
@@ -202,8 +207,8 @@ export function ownedOrAbove(sets: FieldSet[]): Set<string> {
   const out = new Set<string>();
   for (const s of sets) {
     for (const key of s.keys()) {
-      const parts = key.split(SEP);
-      for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join(SEP));
+      for (let i = key.indexOf(SEP); i >= 0; i = key.indexOf(SEP, i + 1)) out.add(key.slice(0, i));
+      out.add(key);
     }
   }
   return out;
@@ -215,6 +220,11 @@ export function pathKey(path: Path): string {
 
 export function pathOf(key: string): Path {
   return key.split(SEP);
+}
+
+/** The last element of a member's key. */
+export function lastElement(key: string): string {
+  return key.slice(key.lastIndexOf(SEP) + 1);
 }
 
 /** fieldpath.Path.String(): `.spec.replicas`, `.spec.containers[name="x"].image`, `[="v"]`, `[0]`. */

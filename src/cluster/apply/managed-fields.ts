@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../../http/own.js';
 import type { KubeObject } from '../objects/object.js';
 import { k8sTime } from '../time.js';
-import { FieldSet, fieldValues, pathOf, type Scope } from './field-set.js';
+import { FieldSet, fieldValues, lastElement, type Scope } from './field-set.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -70,14 +70,14 @@ export interface Writer {
 }
 
 /** A list item's own membership (its key or value): changed only by being added, not by what it holds. */
-export function isItem(path: string[]): boolean {
-  const last = path[path.length - 1] ?? '';
+export function isItem(key: string): boolean {
+  const last = lastElement(key);
   return last.startsWith('k:') || last.startsWith('v:');
 }
 
 /** Whether a member's value changed: leaves by value; items and maps only by appearing (their fields speak for them). */
-function valueChanged(before: unknown, after: unknown, path: string[]): boolean {
-  if (isItem(path) || (isPlainObject(before) && isPlainObject(after))) return false;
+function valueChanged(before: unknown, after: unknown, key: string): boolean {
+  if (isItem(key) || (isPlainObject(before) && isPlainObject(after))) return false;
   return !isDeepStrictEqual(before, after);
 }
 
@@ -89,7 +89,7 @@ export function recordUpdate(existing: KubeObject | undefined, next: KubeObject,
   const scope: Scope = w.subresource === 'status' ? 'status' : 'main';
   const before = existing ? fieldValues(existing, scope) : new Map<string, unknown>();
   const after = fieldValues(next, scope);
-  const changed = FieldSet.ofKeys([...after.keys()].filter((k) => !before.has(k) || valueChanged(before.get(k), after.get(k), pathOf(k))));
+  const changed = FieldSet.ofKeys([...after.keys()].filter((k) => !before.has(k) || valueChanged(before.get(k), after.get(k), k)));
   const gone = FieldSet.ofKeys([...before.keys()].filter((k) => !after.has(k)));
   // managedFields the client wrote are the base (kubectl's upgrade of client-side apply rewrites them); none: the stored ones.
   const sent = readManagers(next);
