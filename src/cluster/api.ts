@@ -16,8 +16,15 @@ import {
 import { clone, type KubeObject } from './objects/object.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
 import { openApiV2Document, OPENAPI_V2_PROTOBUF } from './openapi-v2.js';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
-import { isPlainObject } from '../http/own.js';
+import { serverSideApply } from './apply/apply.js';
+import { managerName, recordUpdate, type Writer } from './apply/managed-fields.js';
+import { checkPatchOptions, checkPreconditions, checkResourceVersionMatches, checkUpdate, deleteOptions, isDryRun } from './write-options.js';
+import { deleteObject, finishIfDue } from './workloads/deletion.js';
+import { k8sTime } from './time.js';
+import { isPlainObject, own } from '../http/own.js';
 import { page } from './paging.js';
 import type { KindBehaviour, KindHost } from './kinds.js';
 import { defaultPrinter } from './printers.js';
@@ -40,6 +47,8 @@ export interface ApiRequest {
   body?: string;
   /** The body's bytes, for binary media types (protobuf); body is their UTF-8 reading. */
   bytes?: Uint8Array;
+  /** The client's User-Agent: names the field manager of a write that names none. */
+  userAgent?: string;
 }
 
 export type ApiResponse =
@@ -183,7 +192,7 @@ export class ClusterApi {
         return warned(target, this.patch(target, req));
       case 'DELETE':
         if (target.name === undefined) throw methodNotSupported('DELETE', target.r.resource);
-        return this.remove(target);
+        return this.remove(target, req);
       default:
         throw methodNotSupported(req.method, target.r.resource);
     }
@@ -336,6 +345,7 @@ export class ClusterApi {
         throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       obj.metadata.namespace = t.namespace!;
     } else delete obj.metadata.namespace;
+    if (existing) checkUpdate(t.r, existing, obj);
     for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
       const kept = existing?.metadata[k];
       if (kept === undefined) delete obj.metadata[k];
@@ -350,42 +360,51 @@ export class ClusterApi {
 
   private create(t: Target, req: ApiRequest): ApiResponse {
     this.checkNamespace(t);
+    const dryRun = isDryRun(req.query, 'CreateOptions');
     const obj = this.admit(t, parseBody(req));
     if (this.objects.get(t.r, t.namespace, obj.metadata.name)) throw alreadyExists(t.r.resource, t.r.group, obj.metadata.name);
     refuseIfTerminating(this.objects, t.r, t.namespace, obj.metadata.name);
-    return json(201, this.store(t, this.defaults(t, obj, undefined)));
+    const next = this.defaults(t, obj, undefined);
+    recordUpdate(undefined, next, this.writer(t, req));
+    return json(201, this.store(t, next, dryRun));
   }
 
-  /** Writes what the API admitted: refused when it is too large to store (limits.ts). */
-  private store(t: Target, obj: KubeObject): KubeObject {
+  /** Who writes, for managedFields: the request's field manager, the kind's version, the subresource. */
+  private writer(t: Target, req: ApiRequest): Writer {
+    return { manager: managerName(req.query, req.userAgent), apiVersion: groupVersion(t.r), ...(t.subresource ? { subresource: t.subresource } : {}) };
+  }
+
+  /**
+   * Writes what the API admitted: refused when it is too large to store (limits.ts). A dry run answers with
+   * what would be stored and stores nothing. A marked object whose last finalizer this write removed goes.
+   */
+  private store(t: Target, obj: KubeObject, dryRun = false): KubeObject {
     checkObjectSize(obj);
-    return this.view(t, this.objects.put(t.r, obj));
+    if (dryRun) return this.view(t, dryRunResult(this.objects.get(t.r, t.namespace, obj.metadata.name), obj));
+    const stored = this.objects.put(t.r, obj);
+    finishIfDue(this.objects, t.r, stored);
+    return this.view(t, stored);
   }
 
   private update(t: Target, req: ApiRequest): ApiResponse {
+    const dryRun = isDryRun(req.query, 'UpdateOptions');
     const existing = this.objects.get(t.r, t.namespace, t.name!);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
-    if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req));
+    if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req), req, dryRun);
     const obj = this.admit(t, parseBody(req), t.name, existing);
     const sub = t.subresource === undefined ? undefined : t.kind.subresourceWrites?.[t.subresource];
     const next = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
-    return json(200, this.store(t, next));
+    recordUpdate(existing, next, this.writer(t, req));
+    return json(200, this.store(t, next, dryRun));
   }
 
   private patch(t: Target, req: ApiRequest): ApiResponse {
     const type = (req.contentType ?? '').split(';')[0]!.trim();
+    const dryRun = isDryRun(req.query, 'PatchOptions');
+    checkPatchOptions(req.query, type);
     const existing = this.objects.get(t.r, t.namespace, t.name!);
     const body = parseBody(req);
-    if (type === 'application/apply-patch+yaml') {
-      // Server-side apply, approximated by merging the applied intent into the live object.
-      if (!existing) {
-        this.checkNamespace(t);
-        refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
-        return json(201, this.store(t, this.defaults(t, this.admit(t, body, t.name), undefined)));
-      }
-      const merged = mergePatch(clone(existing), stripManaged(body)) as KubeObject;
-      return json(200, this.store(t, this.defaults(t, this.admit(t, merged, t.name, existing), existing)));
-    }
+    if (type === 'application/apply-patch+yaml') return this.apply(t, req, existing, body, dryRun);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     // The scale subresource is patched as a Scale, then written into its parent.
     const target = t.subresource === 'scale' ? this.scale(t).read(existing) : existing;
@@ -399,41 +418,73 @@ export class ClusterApi {
         'UnsupportedMediaType',
         `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
       );
-    if (t.subresource === 'scale') return this.rescale(t, existing, next);
+    if (t.subresource === 'scale') return this.rescale(t, existing, next, req, dryRun);
     const obj = this.admit(t, next, t.name, existing);
-    // The status subresource writes status only, as a PUT to it does (update above).
-    if (t.subresource === 'status') return json(200, this.store(t, { ...clone(existing), status: obj['status'] }));
-    return json(200, this.store(t, this.defaults(t, obj, existing)));
+    const patched = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
+    recordUpdate(existing, patched, this.writer(t, req));
+    return json(200, this.store(t, patched, dryRun));
+  }
+
+  /** Server-side apply (apply/apply.ts): creates the object when there is none, as the apiserver does. */
+  private apply(t: Target, req: ApiRequest, existing: KubeObject | undefined, body: unknown, dryRun: boolean): ApiResponse {
+    if (!isPlainObject(body)) throw badRequest('the body of the request must be an object');
+    if (!existing) {
+      this.checkNamespace(t);
+      refuseIfTerminating(this.objects, t.r, t.namespace, t.name!);
+    }
+    if (!existing && t.subresource !== undefined) throw notFound(t.r.resource, t.r.group, t.name!);
+    const applied = serverSideApply(existing, stripManaged(body) as Record<string, unknown>, {
+      manager: managerName(req.query, undefined),
+      apiVersion: groupVersion(t.r),
+      force: req.query.get('force') === 'true',
+      ...(t.subresource ? { subresource: t.subresource } : {}),
+    });
+    const obj = this.admit(t, applied, t.name, existing);
+    const next =
+      t.subresource === 'status' && existing ? { ...clone(existing), metadata: obj.metadata, status: obj['status'] } : this.defaults(t, obj, existing);
+    return json(existing ? 200 : 201, this.store(t, next, dryRun));
   }
 
   /** A written Scale (autoscaling/v1, whatever the parent's kind) goes into its parent. */
-  private rescale(t: Target, existing: KubeObject, scale: unknown): ApiResponse {
+  private rescale(t: Target, existing: KubeObject, scale: unknown, req: ApiRequest, dryRun: boolean): ApiResponse {
     if (!isPlainObject(scale)) throw badRequest('the body of the request must be an object');
     checkShape({ kind: 'Scale', version: 'v1' }, scale);
+    checkResourceVersionMatches(t.r, existing, own(own(scale, 'metadata'), 'resourceVersion'));
     const view = this.scale(t);
-    return json(200, view.read(this.store(t, this.defaults(t, view.write(existing, scale), existing))));
+    const next = this.defaults(t, view.write(existing, scale), existing);
+    recordUpdate(existing, next, this.writer(t, req));
+    return json(200, view.read(this.store(t, next, dryRun)));
   }
 
   /**
-   * What the apiserver does to a written object: generation bumps on spec changes; then the kind's own
-   * (kinds.ts): its status kept from the controllers, its defaults, its validation and admission.
+   * What the apiserver does to a written object: the kind's own (kinds.ts): its status kept from the
+   * controllers, its defaults, its validation and admission; then generation bumps on spec changes only.
    */
   private defaults(t: Target, obj: KubeObject, existing: KubeObject | undefined): KubeObject {
-    const specChanged = !existing || JSON.stringify(existing['spec']) !== JSON.stringify(obj['spec']);
-    obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
     const { controllerStatus, defaults, admit } = t.kind;
     if (controllerStatus) obj['status'] = existing ? clone(existing['status']) : clone(controllerStatus.initial);
     defaults?.(obj, existing);
     admit?.(obj, existing, this.host(t));
+    // Compared once defaulted: a write that leaves out what defaulting fills in changes nothing.
+    const specChanged = !existing || !isDeepStrictEqual(existing['spec'], obj['spec']);
+    obj.metadata.generation = existing ? (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0) : 1;
     return obj;
   }
 
-  private remove(t: Target): ApiResponse {
+  private remove(t: Target, req: ApiRequest): ApiResponse {
+    const options = deleteOptions(req);
     const existing = this.lookup(t);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
-    const marked = t.kind.deferDeletion?.(existing, this.host(t));
-    if (marked) return json(200, marked);
-    this.objects.delete(t.r, t.namespace, t.name!);
+    checkPreconditions(t.r, existing, options.preconditions);
+    if (options.dryRun) return json(200, this.view(t, existing));
+    const defer = t.kind.deferDeletion;
+    const host = this.host(t);
+    const done = deleteObject(this.objects, t.r, existing, {
+      ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+      ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
+      ...(defer ? { defer: (o: KubeObject) => defer(o, host) } : {}),
+    });
+    if (!done.removed) return json(200, this.view(t, done.object));
     const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
@@ -458,6 +509,15 @@ function checkFieldLabels(t: Target, selector: Selector): void {
 /** How the kind prints in `kubectl get` (kinds.ts, or a CRD's columns). */
 function printerOf(t: Target) {
   return t.kind.printer ?? defaultPrinter;
+}
+
+/** What a dry run answers: the object as it would be stored (a new one with the uid and time it would get). */
+function dryRunResult(existing: KubeObject | undefined, obj: KubeObject): KubeObject {
+  const out = clone(obj);
+  out.metadata.uid = existing?.metadata.uid ?? randomUUID();
+  out.metadata.creationTimestamp = existing?.metadata.creationTimestamp ?? k8sTime(Date.now());
+  if (existing) out.metadata.resourceVersion = existing.metadata.resourceVersion;
+  return out;
 }
 
 function stripManaged(body: unknown): unknown {

@@ -327,6 +327,7 @@ export class ClusterApis implements KubeconfigIssuer {
         query: target.query,
         ...(req.headers.accept ? { accept: req.headers.accept } : {}),
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
+        ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
       });
       if ('watch' in response) {

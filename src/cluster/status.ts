@@ -100,6 +100,11 @@ export const fieldError = {
   }),
   forbidden: (field: string, detail: string): StatusCause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field }),
   tooLong: (field: string, max: number): StatusCause => ({ reason: 'FieldValueTooLong', message: `Too long: must have at most ${max} bytes`, field }),
+  unsupported: (field: string, value: unknown, supported: string[]): StatusCause => ({
+    reason: 'FieldValueNotSupported',
+    message: `Unsupported value: ${goValue(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`,
+    field,
+  }),
 };
 
 /** `Pod "x" is invalid: <field>: <message>` (several in brackets), with the causes kubectl prints. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { ObjectBudget, ObjectCeiling } from '../../src/cluster/objects/ceiling.js';
-import { PODS } from '../../src/cluster/resources.js';
+import { DEPLOYMENTS, PODS } from '../../src/cluster/resources.js';
 import { bearer, https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
@@ -140,6 +140,8 @@ describe('a replica bomb', { skip }, () => {
       const refused = await api(env, 'POST', '/api/v1/namespaces/team/configmaps', { body: JSON.stringify({ metadata: { name: 'late' } }) });
       assert.equal(refused.status, 403, refused.text);
       assert.equal(refused.json.message, 'configmaps "late" is forbidden: unable to create new content in namespace team because it is being terminated');
+      // The namespace controller starts emptying after its 5 s grace period (as the real one does): measure then.
+      await eventually(() => !runtime.objects.get(DEPLOYMENTS, 'team', 'huge'), 15_000, 'the emptying to start');
       const during = await responsiveness(env, 1500);
       assert.ok(during.armMs < 2000 && during.clusterMs < 2000 && during.stallMs < 1000, JSON.stringify(during));
       const waited = await kubectl(env, ['wait', '--for=delete', 'namespace/team', '--timeout=60s']);

@@ -53,6 +53,13 @@ function ownerReferences(refs: Ref[], causes: StatusCause[]): void {
   }
 }
 
+/** ValidateFinalizers: each a qualified name; the garbage collector's two policies exclude each other. */
+function finalizers(list: string[], causes: StatusCause[]): void {
+  for (const f of list) for (const m of isQualifiedName(f)) causes.push(fieldError.invalid('metadata.finalizers', f, m));
+  if (list.includes('orphan') && list.includes('foregroundDeletion'))
+    causes.push(fieldError.invalid('metadata.finalizers', list, 'finalizer orphan and foregroundDeletion cannot be both set'));
+}
+
 /**
  * What is wrong with an object's metadata, as the apiserver words it; empty when nothing. The metadata's
  * shape (types) was checked before (shape.ts), so maps hold strings and lists hold objects.
@@ -67,6 +74,6 @@ export function validateMetadata(meta: ObjectMeta, nameRule: NameRule = 'subdoma
   labels(own(meta, 'labels') ?? {}, causes);
   annotations(own(meta, 'annotations') ?? {}, causes);
   ownerReferences(own<Ref[]>(meta, 'ownerReferences') ?? [], causes);
-  for (const f of own<string[]>(meta, 'finalizers') ?? []) for (const m of isQualifiedName(f)) causes.push(fieldError.invalid('metadata.finalizers', f, m));
+  finalizers(own<string[]>(meta, 'finalizers') ?? [], causes);
   return causes;
 }

@@ -1,15 +1,20 @@
 // The namespace controller: a deleted namespace is Terminating (deletionTimestamp, phase Terminating, its
-// `kubernetes` finalizer) while its content goes, a burst per turn of the event loop, owners first (so no
-// controller refills what is being emptied); then the namespace itself goes. `kubectl delete namespace`
-// waits for that, as with a real cluster. New content is refused meanwhile (terminatingNamespace).
+// `kubernetes` finalizer); after the controller's grace period its content goes as DELETE would delete it
+// (finalizers hold objects, pods go gracefully), a burst per turn of the event loop, owners first (so no
+// controller refills what is being emptied), with the controller's deletion conditions on the namespace's
+// status; when nothing is left the `kubernetes` finalizer goes and so does the namespace. `kubectl delete
+// namespace` waits for that, as with a real cluster. New content is refused meanwhile (refuseIfTerminating).
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
 import { DAEMONSETS, DEPLOYMENTS, NAMESPACES, REPLICASETS, RESOURCES } from '../resources.js';
-import { forbidden } from '../status.js';
+import { fieldError, forbidden, invalidObject, type StatusCause } from '../status.js';
+import { isQualifiedName } from '../validation/names.js';
 import { k8sTime } from '../time.js';
 import { BURST_REPLICAS } from './burst.js';
 import type { ControllerContext } from './context.js';
-import { KeyedController, splitKey } from './queue.js';
+import { deleteObject, finishIfDue } from './deletion.js';
+import { deletionConditions, remainingContent, withConditions } from './namespace-conditions.js';
+import { KeyedController, nsKey, splitKey } from './queue.js';
 
 /** What a namespace's content is deleted in: the owners of pods first, then every other namespaced kind. */
 const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => r.namespaced && ![DEPLOYMENTS, REPLICASETS, DAEMONSETS].includes(r))];
@@ -19,9 +24,33 @@ const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => 
  * (PrepareForCreate), its phase follows its deletion, and it is labelled with its name.
  */
 export function namespaceDefaults(ns: KubeObject, existing: KubeObject | undefined): void {
-  if (!existing) ns['spec'] = { ...((ns['spec'] as object | undefined) ?? {}), finalizers: ['kubernetes'] };
-  ns['status'] = { phase: ns.metadata.deletionTimestamp ? 'Terminating' : 'Active' };
+  // PrepareForCreate adds the controller's finalizer to the client's; PrepareForUpdate keeps the stored ones
+  // (only the finalize subresource changes them).
+  const spec = (ns['spec'] ?? {}) as { finalizers?: unknown };
+  const sent = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
+  const kept = (existing?.['spec'] as { finalizers?: string[] } | undefined)?.finalizers;
+  if (!existing) checkNamespaceFinalizers(ns.metadata.name, sent);
+  const finalizers = existing ? kept : sent.includes('kubernetes') ? sent : [...sent, 'kubernetes'];
+  ns['spec'] = { ...spec, ...(finalizers ? { finalizers } : {}) };
+  if (!finalizers) delete (ns['spec'] as { finalizers?: unknown }).finalizers;
+  // The controller's deletion conditions stay (the status is the controller's, not the writer's).
+  const conditions = (existing?.['status'] as { conditions?: unknown } | undefined)?.conditions;
+  ns['status'] = { phase: ns.metadata.deletionTimestamp ? 'Terminating' : 'Active', ...(conditions ? { conditions } : {}) };
   ns.metadata.labels = { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns.metadata.name };
+}
+
+/** The finalizer names Kubernetes itself defines (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/** ValidateNamespace's spec.finalizers: qualified names, and a name without a domain must be a standard one. */
+function checkNamespaceFinalizers(name: string, finalizers: string[]): void {
+  const causes: StatusCause[] = [];
+  for (const f of finalizers) {
+    for (const m of isQualifiedName(String(f))) causes.push(fieldError.invalid('spec.finalizers', f, m));
+    if (!String(f).includes('/') && !STANDARD_FINALIZERS.has(String(f)))
+      causes.push(fieldError.invalid('spec.finalizers', f, 'name is neither a standard finalizer name nor is it fully qualified'));
+  }
+  if (causes.length > 0) throw invalidObject('Namespace', '', name, causes);
 }
 
 /** The namespace marked for deletion (what DELETE answers); unchanged when it already is. */
@@ -44,26 +73,66 @@ export function refuseIfTerminating(objects: ObjectStore, resource: { resource: 
   }
 }
 
+/**
+ * How long the namespace controller waits after a namespace is marked before it empties it
+ * (pkg/controller/namespace/namespace_controller.go, namespaceDeletionGracePeriod): so a `kubectl delete -f`
+ * of a namespace and its objects finds them still there when it deletes them one by one.
+ */
+export const NAMESPACE_DELETION_GRACE_MS = 5000;
+
+/** How soon a namespace whose content is still going (graceful pods, finalizers) is looked at again. */
+const RECHECK_MS = 500;
+
 export class NamespaceController extends KeyedController {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
   constructor(protected override readonly ctx: ControllerContext) {
     super(ctx, NAMESPACES, 'namespace');
   }
 
   observe(change: Change): void {
-    if (change.resource === resourceKey(NAMESPACES) && change.type !== 'DELETED' && change.object.metadata.deletionTimestamp) this.enqueue(change.object);
+    if (change.resource !== resourceKey(NAMESPACES) || change.type === 'DELETED' || !change.object.metadata.deletionTimestamp) return;
+    // The first sight of the mark starts the grace period; later writes (our own conditions) change nothing.
+    if (!change.previous?.metadata.deletionTimestamp) this.later(nsKey(undefined, change.object.metadata.name), NAMESPACE_DELETION_GRACE_MS);
+  }
+
+  private later(key: string, ms: number): void {
+    if (this.timers.has(key)) return;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.queue.add(key);
+      }, ms).unref(),
+    );
   }
 
   reconcile(key: string): void {
     const [, name] = splitKey(key);
     const { objects } = this.ctx;
-    if (!objects.get(NAMESPACES, undefined, name)?.metadata.deletionTimestamp) return;
+    const ns = objects.get(NAMESPACES, undefined, name);
+    if (!ns?.metadata.deletionTimestamp) return;
     let budget = BURST_REPLICAS;
     for (const r of ORDER) {
       for (const o of objects.list(r, name)) {
+        if (o.metadata.deletionTimestamp) continue;
         if (budget-- === 0) return this.queue.add(key);
-        objects.delete(r, name, o.metadata.name);
+        // Pods go without their grace period here: emptying a namespace of a pod bomb must stay quick.
+        deleteObject(objects, r, o, { propagationPolicy: 'Background', gracePeriodSeconds: 0 });
       }
     }
-    objects.delete(NAMESPACES, undefined, name);
+    const remaining = remainingContent(objects, name);
+    const written = objects.put(NAMESPACES, withConditions(ns, deletionConditions(remaining)), { onlyIfChanged: true });
+    if (remaining.resources.size > 0) return this.later(key, RECHECK_MS);
+    // Finalized: the `kubernetes` finalizer goes (what POST .../finalize does), then the namespace unless others hold it.
+    const spec = (written['spec'] ?? {}) as { finalizers?: string[] };
+    const finalized = { ...written, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } };
+    finishIfDue(objects, NAMESPACES, objects.put(NAMESPACES, finalized, { onlyIfChanged: true }));
+  }
+
+  override close(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    super.close();
   }
 }
