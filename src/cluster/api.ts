@@ -19,7 +19,8 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { isPlainObject } from '../http/own.js';
 import { page } from './paging.js';
 import { behaviourOf, type KindBehaviour, type KindHost } from './kinds.js';
-import { findResource, groupVersion, NAMESPACES, type ResourceType } from './resources.js';
+import { findResource, groupVersion, NAMESPACES, PODS, type ResourceType } from './resources.js';
+import { podLog, type StreamSink } from './pod-logs.js';
 import { parseSelector, selects } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable, printerFor } from './tables.js';
@@ -43,7 +44,8 @@ export interface ApiRequest {
 export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined }
   | { status: number; text: string; contentType: string; body?: undefined }
-  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
+  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string }
+  | { stream: (sink: StreamSink) => { stop(): void }; contentType: string };
 
 export function versionInfo(version: string): Record<string, string> {
   const [major, minor] = version.split('.');
@@ -151,6 +153,8 @@ export class ClusterApi {
     }
     const target = parseResourcePath(segments);
     if (!target) throw pathNotFound();
+    if (target.r === PODS && target.subresource === 'log' && req.method === 'GET')
+      return podLog(this.objects, this.runtime.workloads.logs, target.namespace!, target.name!, req.query);
     if (target.subresource !== undefined && !(target.r.subresources ?? []).includes(target.subresource)) throw pathNotFound();
     switch (req.method) {
       case 'GET':

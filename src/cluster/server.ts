@@ -350,6 +350,13 @@ export class ClusterApis implements KubeconfigIssuer {
         if (!open) watch.stop();
         return;
       }
+      if ('stream' in response) {
+        res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+        res.flushHeaders();
+        const stream = response.stream({ write: (text) => void (res.writableEnded || res.write(text)), end: () => void (res.writableEnded || res.end()) });
+        res.on('close', () => stream.stop());
+        return;
+      }
       if (response.text !== undefined) return await reply(response.status, response.text, response.contentType);
       return await reply(response.status, response.body, response.contentType);
     } catch (e) {

@@ -18,19 +18,24 @@ import { DAEMONSETS, DEPLOYMENTS } from '../resources.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { ReplicaSetController } from './replicasets.js';
 import { SandboxRecords } from './runtime-state.js';
-import type { InitContainerRunner, PodSandboxes } from './sandbox.js';
+import type { ContainerRunner, PodSandboxes } from './sandbox.js';
+import { ContainerLogs } from './container-logs.js';
+import { nodesDir } from '../paths.js';
+import { join } from 'node:path';
 import { Scheduler } from './scheduler.js';
 
 export interface WorkloadsOptions {
   home: string;
   cluster: () => ClusterRecord;
   sandboxes: PodSandboxes;
-  initRunner: InitContainerRunner;
+  containers: ContainerRunner;
   log?: (message: string) => void;
 }
 
 export class Workloads {
   readonly events: EventRecorder;
+  /** The containers' logs, as the kubelets write them (pods/log reads them). */
+  readonly logs: ContainerLogs;
   private readonly ctx: ControllerContext;
   /**
    * Every controller, in the order each hears a change and resyncs after a start: the kubelets first (running
@@ -48,9 +53,12 @@ export class Workloads {
     this.events = new EventRecorder(objects);
     const ctx: ControllerContext = { objects, index: new Indexes(objects), events: this.events, log: options.log ?? ((m) => process.stderr.write(`${m}\n`)) };
     this.ctx = ctx;
+    const cluster = () => options.cluster();
+    this.logs = new ContainerLogs((node) => join(nodesDir(options.home, cluster().resourceGroup, cluster().name), node));
     const lifecycle = new PodLifecycle(ctx, {
       sandboxes: options.sandboxes,
-      initRunner: options.initRunner,
+      containers: options.containers,
+      logs: this.logs,
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
       minor: minorOf(options.cluster().resolved.kubernetesVersion),
     });

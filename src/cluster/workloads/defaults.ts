@@ -1,5 +1,6 @@
-// What the apiserver fills in when workloads are written: the defaulting functions of core/v1 and apps/v1
-// (pod spec, containers, Deployment / ReplicaSet / DaemonSet strategy fields), and for new pods the
+// What the apiserver fills in when workloads are written: the defaulting functions of core/v1, apps/v1 and
+// batch/v1 (pkg/apis/*/v1/defaults.go: pod spec, containers, probes, volumes, Deployment / ReplicaSet /
+// DaemonSet strategy fields, Job and CronJob fields), and for new pods the
 // DefaultTolerationSeconds admission plugin's not-ready / unreachable tolerations and the first status.
 import type { KubeObject } from '../objects/object.js';
 import type { Container, DaemonSet, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
@@ -13,19 +14,72 @@ function pullPolicy(image: string): string {
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-function containerDefaults(c: Container): void {
+type Obj = Record<string, unknown>;
+const objectAt = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const listAt = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(objectAt).filter((o): o is Obj => o !== undefined) : []);
+
+/** SetDefaults_HTTPGetAction: path "/", scheme HTTP. */
+function httpGetDefaults(handler: Obj | undefined): void {
+  const get = objectAt(handler?.['httpGet']);
+  if (!get) return;
+  get['path'] ??= '/';
+  get['scheme'] ??= 'HTTP';
+}
+
+/** SetDefaults_Probe (timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3) and its handler's. */
+function probeDefaults(probe: Obj | undefined): void {
+  if (!probe) return;
+  probe['timeoutSeconds'] ??= 1;
+  probe['periodSeconds'] ??= 10;
+  probe['successThreshold'] ??= 1;
+  probe['failureThreshold'] ??= 3;
+  httpGetDefaults(probe);
+}
+
+function containerDefaults(c: Container, hostNetwork: boolean): void {
   if (!c || typeof c !== 'object') return;
   c.imagePullPolicy ??= pullPolicy(String(c.image ?? ''));
   c.resources ??= {};
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
-  for (const p of c.ports ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP';
+  for (const p of c.ports ?? []) {
+    if (!p || typeof p !== 'object') continue;
+    p.protocol ??= 'TCP';
+    // SetDefaults_PodSpec: on the host's network a port is the host's port.
+    if (hostNetwork) (p as Obj)['hostPort'] ??= p.containerPort;
+  }
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) probeDefaults(objectAt(c[probe]));
+  const lifecycle = objectAt(c['lifecycle']);
+  httpGetDefaults(objectAt(lifecycle?.['postStart']));
+  httpGetDefaults(objectAt(lifecycle?.['preStop']));
+  // SetDefaults_ObjectFieldSelector: apiVersion v1.
+  for (const e of listAt(c['env'])) {
+    const ref = objectAt(objectAt(e['valueFrom'])?.['fieldRef']);
+    if (ref) ref['apiVersion'] ??= 'v1';
+  }
+}
+
+/** The volume sources' defaults: defaultMode 0644 for ConfigMap, Secret, projected and downward API volumes. */
+function volumeDefaults(volume: Obj): void {
+  for (const source of ['configMap', 'secret', 'projected', 'downwardAPI']) {
+    const v = objectAt(volume[source]);
+    if (v) v['defaultMode'] ??= 0o644;
+  }
+  const downward = objectAt(volume['downwardAPI']);
+  for (const item of listAt(downward?.['items'])) {
+    const ref = objectAt(item['fieldRef']);
+    if (ref) ref['apiVersion'] ??= 'v1';
+  }
+  const hostPath = objectAt(volume['hostPath']);
+  if (hostPath) hostPath['type'] ??= '';
 }
 
 export function podSpecDefaults(spec: PodSpec): void {
   if (!spec || typeof spec !== 'object') return;
-  for (const c of spec.containers ?? []) containerDefaults(c);
-  for (const c of spec.initContainers ?? []) containerDefaults(c);
+  const hostNetwork = spec.hostNetwork === true;
+  for (const c of spec.containers ?? []) containerDefaults(c, hostNetwork);
+  for (const c of spec.initContainers ?? []) containerDefaults(c, hostNetwork);
+  for (const v of listAt(spec.volumes)) volumeDefaults(v);
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
