@@ -99,6 +99,18 @@ export const RESOURCES: readonly ResourceType[] = [
     categories: ['all'],
     subresources: ['scale', 'status'],
   },
+  {
+    group: 'batch',
+    version: 'v1',
+    resource: 'cronjobs',
+    singular: 'cronjob',
+    kind: 'CronJob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    subresources: ['status'],
+  },
+  { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, categories: ['all'], subresources: ['status'] },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true },
   {
     group: 'rbac.authorization.k8s.io',
@@ -202,3 +214,5 @@ export const DAEMONSETS = served('apps', 'daemonsets');
 export const DEPLOYMENTS = served('apps', 'deployments');
 export const REPLICASETS = served('apps', 'replicasets');
 export const LEASES = served('coordination.k8s.io', 'leases');
+export const JOBS = served('batch', 'jobs');
+export const CRONJOBS = served('batch', 'cronjobs');

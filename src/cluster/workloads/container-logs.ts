@@ -5,7 +5,7 @@
 // (the kubelet's containerLogMaxSize, smaller here: the emulator's disk is the user's), and the pod's directory
 // goes with the pod. Readers following a log hear each new line and the container's end.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Stream } from './processes.js';
 
 /** One file's bound; the rotated file (`N.log.1`) keeps the one before. */
@@ -66,27 +66,27 @@ export class ContainerLogs {
     return `${ref.uid}/${container}/${restart}`;
   }
 
-  /** A new run of the container: its file starts empty; runs older than the previous one are removed. */
+  /**
+   * A new run of the container: runs older than the previous one are removed. Nothing is written until the
+   * process prints (most never do: pod start must not cost a file).
+   */
   begin(ref: LogRef, container: string, restart: number): void {
-    const dir = join(this.podDir(ref), container);
-    mkdirSync(dir, { recursive: true });
-    for (let r = restart - 2; r >= 0 && r >= restart - 4; r--) {
+    for (let r = restart - 2; r >= 0 && r >= restart - 3; r--) {
       rmSync(this.file(ref, container, r), { force: true });
       rmSync(`${this.file(ref, container, r)}.1`, { force: true });
     }
-    rmSync(this.file(ref, container, restart), { force: true });
     this.live.add(this.key(ref, container, restart));
   }
 
   /** A run found alive after a restart of the server: its file is kept and appended to. */
   resume(ref: LogRef, container: string, restart: number): void {
-    mkdirSync(join(this.podDir(ref), container), { recursive: true });
     this.live.add(this.key(ref, container, restart));
   }
 
   /** Appends what the process printed, one CRI line per line of text (a last unterminated piece is partial). */
   append(ref: LogRef, container: string, restart: number, stream: Stream, text: string, now = Date.now()): void {
-    if (text === '') return;
+    // Only a live run writes (a stopped process of a deleted pod must not bring its directory back).
+    if (text === '' || !this.live.has(this.key(ref, container, restart))) return;
     const pieces = text.split('\n');
     const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp: criTime(now), stream, text: piece, partial: i === pieces.length - 1 }));
     if (lines.at(-1)!.text === '') lines.pop();
@@ -96,11 +96,13 @@ export class ContainerLogs {
     } catch {
       // Not there yet.
     }
+    const data = lines.map((l) => `${l.timestamp} ${l.stream} ${l.partial ? 'P' : 'F'} ${l.text}\n`).join('');
     try {
-      appendFileSync(file, lines.map((l) => `${l.timestamp} ${l.stream} ${l.partial ? 'P' : 'F'} ${l.text}\n`).join(''));
+      appendFileSync(file, data);
     } catch {
-      // The pod's directory went with the pod: nothing is kept for it.
-      return;
+      // The run's first line: its directory is made.
+      mkdirSync(dirname(file), { recursive: true });
+      appendFileSync(file, data);
     }
     for (const listener of this.listeners.get(this.key(ref, container, restart)) ?? []) for (const l of lines) listener.line(l);
   }

@@ -1,5 +1,5 @@
 // Everything that runs pods in one cluster, fed by the object store's change stream: the scheduler, the
-// Deployment / ReplicaSet / DaemonSet controllers, the garbage collector, the Endpoints controller and the
+// Deployment / ReplicaSet / DaemonSet / Job controllers, the garbage collector, the Endpoints controller and the
 // kubelets' pod lifecycle. Every controller reconciles from what exists, so objects restored after a
 // restart are picked up, not duplicated.
 import type { ClusterRecord } from '../../model/cluster-records.js';
@@ -16,6 +16,7 @@ import { NamespaceController } from './namespaces.js';
 import { Indexes } from './indexes.js';
 import { DAEMONSETS, DEPLOYMENTS } from '../resources.js';
 import { PodLifecycle } from './pod-lifecycle.js';
+import { JobController } from './jobs.js';
 import { ReplicaSetController } from './replicasets.js';
 import { SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes } from './sandbox.js';
@@ -54,13 +55,14 @@ export class Workloads {
     const ctx: ControllerContext = { objects, index: new Indexes(objects), events: this.events, log: options.log ?? ((m) => process.stderr.write(`${m}\n`)) };
     this.ctx = ctx;
     const cluster = () => options.cluster();
+    const minor = minorOf(options.cluster().resolved.kubernetesVersion);
     this.logs = new ContainerLogs((node) => join(nodesDir(options.home, cluster().resourceGroup, cluster().name), node));
     const lifecycle = new PodLifecycle(ctx, {
       sandboxes: options.sandboxes,
       containers: options.containers,
       logs: this.logs,
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
-      minor: minorOf(options.cluster().resolved.kubernetesVersion),
+      minor,
     });
     this.controllers = [
       lifecycle,
@@ -68,6 +70,7 @@ export class Workloads {
       new DeploymentController(ctx),
       new ReplicaSetController(ctx),
       new DaemonSetController(ctx),
+      new JobController(ctx, minor),
       new Scheduler(ctx),
       new EndpointsController(ctx),
       new NamespaceController(ctx),

@@ -3,7 +3,8 @@
 // DaemonSet strategy fields, Job and CronJob fields), and for new pods the
 // DefaultTolerationSeconds admission plugin's not-ready / unreachable tolerations and the first status.
 import type { KubeObject } from '../objects/object.js';
-import type { Container, DaemonSet, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
+import { randomUUID } from 'node:crypto';
+import type { Container, CronJob, DaemonSet, Deployment, Job, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
 import { tolerates } from './placement.js';
 
 /** imagePullPolicy's default: Always for `:latest` or untagged images, IfNotPresent otherwise. */
@@ -129,6 +130,39 @@ function templateDefaults(spec: { template?: PodTemplateSpec }): void {
   }
 }
 
+/**
+ * SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when neither is set, else
+ * parallelism 1; backoffLimit 6 (MaxInt32 with backoffLimitPerIndex); completionMode NonIndexed; suspend false;
+ * podReplacementPolicy TerminatingOrFailed (Failed with a podFailurePolicy). And the job strategy's selector
+ * (PrepareForCreate / generateSelector): the template is labelled with the Job's uid and name, new and legacy keys,
+ * and selected by the uid unless spec.manualSelector.
+ */
+function jobDefaults(job: Job, created: boolean): void {
+  const spec = (job.spec ??= {});
+  if (spec.completions == null && spec.parallelism == null) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex != null ? 2147483647 : 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  spec.podReplacementPolicy ??= spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
+  if (!created || spec.manualSelector === true) return;
+  job.metadata.uid ??= randomUUID();
+  const uid = job.metadata.uid;
+  const template = (spec.template ??= {});
+  const meta = (template.metadata ??= {});
+  meta.labels = {
+    ...(meta.labels ?? {}),
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': job.metadata.name,
+    'controller-uid': uid,
+    'job-name': job.metadata.name,
+  };
+  spec.selector ??= { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+}
+
 /** Defaults for a written object of the workload kinds; others are left alone. */
 export function workloadDefaults(kind: string, obj: KubeObject, created: boolean): void {
   switch (kind) {
@@ -156,6 +190,23 @@ export function workloadDefaults(kind: string, obj: KubeObject, created: boolean
       const spec = ((obj as ReplicaSet).spec ??= {});
       spec.replicas ??= 1;
       templateDefaults(spec);
+      return;
+    }
+    case 'Job':
+      jobDefaults(obj as Job, created);
+      templateDefaults((obj as Job).spec ?? {});
+      return;
+    case 'CronJob': {
+      const spec = ((obj as CronJob).spec ??= {});
+      // SetDefaults_CronJob; the job template's pod template gets the pod defaults (its Job fields none).
+      spec.concurrencyPolicy ??= 'Allow';
+      spec.suspend ??= false;
+      spec.successfulJobsHistoryLimit ??= 3;
+      spec.failedJobsHistoryLimit ??= 1;
+      const jobTemplate = (spec.jobTemplate ??= {});
+      jobTemplate.metadata ??= {};
+      jobTemplate.metadata.creationTimestamp ??= null;
+      templateDefaults((jobTemplate.spec ??= {}));
       return;
     }
     case 'DaemonSet': {
