@@ -60,13 +60,40 @@ interface Worker {
   stopped: boolean;
   timer?: NodeJS.Timeout;
   networkWarned: boolean;
-  /** The containers' live processes, by run key (pod-status.ts: `init:NAME` or NAME). */
-  procs: Map<string, Process>;
-  /** When each container's last run ended (ms), and its back-off entry (flowcontrol.Backoff's per-item state). */
-  finished: Map<string, number>;
-  backoff: Map<string, { ms: number; lastUpdate: number }>;
-  /** Wake-ups at the end of a container's back-off. */
-  wakeups: Map<string, NodeJS.Timeout>;
+  /** The containers' runtime state by run key (pod-status.ts: `init:NAME` or NAME); made when the first one starts. */
+  slots?: Map<string, Slot>;
+}
+
+/** One container's process and back-off, as the kubelet and runtime hold them. */
+interface Slot {
+  /** The live process of its current run. */
+  process?: Process;
+  /** When its last run ended (ms). */
+  finished?: number;
+  /** flowcontrol.Backoff's entry for it. */
+  backoff?: { ms: number; lastUpdate: number };
+  /** The wake-up at the end of its back-off. */
+  wakeup?: NodeJS.Timeout;
+}
+
+function slot(w: Worker, key: string): Slot {
+  w.slots ??= new Map();
+  let s = w.slots.get(key);
+  if (!s) w.slots.set(key, (s = {}));
+  return s;
+}
+
+const isAlive = (w: Worker, key: string) => w.slots?.get(key)?.process !== undefined;
+
+/** Stops every process of the worker and its back-off wake-ups. */
+function stopAll(w: Worker): void {
+  for (const s of w.slots?.values() ?? []) {
+    clearTimeout(s.wakeup);
+    s.wakeup = undefined;
+    const p = s.process;
+    s.process = undefined;
+    p?.stop();
+  }
 }
 
 const podRef = (pod: KubeObject) => `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
@@ -198,10 +225,6 @@ export class PodLifecycle implements Controller {
       again: false,
       stopped: false,
       networkWarned: false,
-      procs: new Map(),
-      finished: new Map(),
-      backoff: new Map(),
-      wakeups: new Map(),
     };
     this.workers.set(w.uid, w);
     let set = this.onNode.get(w.node);
@@ -229,7 +252,7 @@ export class PodLifecycle implements Controller {
       const last = s.lastState?.terminated as Terminated | undefined;
       w.rt.containers[key] = { id, restartCount: s.restartCount ?? 0, state, ...(last ? { last } : {}) };
       const ended = 'terminated' in state ? state.terminated : last;
-      if (ended) w.finished.set(key, Date.parse(ended.finishedAt));
+      if (ended) slot(w, key).finished = Date.parse(ended.finishedAt);
       // The process of a running container is gone with the old server: it runs again, into the same log.
       if ('running' in state) this.run(w, pod, c, key, init, s.restartCount ?? 0, true);
     }
@@ -339,7 +362,7 @@ export class PodLifecycle implements Controller {
         const key = initKey(c.name);
         const run = w.rt.containers[key];
         if (run && 'terminated' in run.state && run.state.terminated.exitCode === 0) continue;
-        if (w.procs.has(key)) break;
+        if (isAlive(w, key)) break;
         if (run && policy === 'Never') return this.end(w, 'Failed');
         if (!run || this.restartDue(w, pod, c, key, `spec.initContainers{${c.name}}`)) this.start(w, pod, c, key, true);
         break;
@@ -351,7 +374,7 @@ export class PodLifecycle implements Controller {
     for (const c of spec.containers ?? []) {
       const key = c.name;
       const run = w.rt.containers[key];
-      if (w.procs.has(key)) {
+      if (isAlive(w, key)) {
         alive = true;
         continue;
       }
@@ -379,8 +402,9 @@ export class PodLifecycle implements Controller {
    */
   private restartDue(w: Worker, pod: BoundPod, c: Container, key: string, fieldPath: string): boolean {
     const run = w.rt.containers[key]!;
-    const finished = w.finished.get(key) ?? Date.now();
-    const entry = w.backoff.get(key);
+    const state = slot(w, key);
+    const finished = state.finished ?? Date.now();
+    const entry = state.backoff;
     const expired = !entry || finished - entry.lastUpdate > 2 * CRASH_BACKOFF.maxMs;
     const now = Date.now();
     if (!expired && now - finished < entry.ms) {
@@ -392,20 +416,19 @@ export class PodLifecycle implements Controller {
         run.last = last;
         this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podRef(pod)}`, fieldPath);
       }
-      if (!w.wakeups.has(key)) {
-        const timer = setTimeout(
+      if (!state.wakeup) {
+        state.wakeup = setTimeout(
           () => {
-            w.wakeups.delete(key);
+            state.wakeup = undefined;
             this.kick(w);
           },
           finished + entry.ms - now,
         );
-        timer.unref();
-        w.wakeups.set(key, timer);
+        state.wakeup.unref();
       }
       return false;
     }
-    w.backoff.set(key, { ms: expired ? CRASH_BACKOFF.initialMs : Math.min(entry.ms * 2, CRASH_BACKOFF.maxMs), lastUpdate: finished });
+    state.backoff = { ms: expired ? CRASH_BACKOFF.initialMs : Math.min(entry.ms * 2, CRASH_BACKOFF.maxMs), lastUpdate: finished };
     return true;
   }
 
@@ -441,7 +464,8 @@ export class PodLifecycle implements Controller {
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
     }
-    w.procs.set(key, process);
+    const state = slot(w, key);
+    state.process = process;
     const run = w.rt.containers[key]!;
     const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
     void process.exited
@@ -450,10 +474,10 @@ export class PodLifecycle implements Controller {
         return 128;
       })
       .then((code) => {
-        if (w.procs.get(key) !== process) return;
-        w.procs.delete(key);
+        if (state.process !== process) return;
+        state.process = undefined;
         const now = Date.now();
-        w.finished.set(key, now);
+        state.finished = now;
         logs.end(ref, c.name, restart);
         const message =
           process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
@@ -541,10 +565,7 @@ export class PodLifecycle implements Controller {
     this.onNode.get(w.node)?.delete(w);
     if (this.onNode.get(w.node)?.size === 0) this.onNode.delete(w.node);
     this.ctx.events.forget(w.uid);
-    for (const timer of w.wakeups.values()) clearTimeout(timer);
-    const procs = [...w.procs.values()];
-    w.procs.clear();
-    for (const p of procs) p.stop();
+    stopAll(w);
     this.options.logs.remove(this.logRef(w));
     this.releaseSandbox(w);
   }
@@ -559,11 +580,8 @@ export class PodLifecycle implements Controller {
     this.closed = true;
     for (const w of this.workers.values()) {
       clearTimeout(w.timer);
-      for (const timer of w.wakeups.values()) clearTimeout(timer);
       // The processes die with the server; their logs stay for the next start.
-      const procs = [...w.procs.values()];
-      w.procs.clear();
-      for (const p of procs) p.stop();
+      stopAll(w);
     }
   }
 }
