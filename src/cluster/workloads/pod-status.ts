@@ -1,5 +1,7 @@
-// Pod status as the kubelet writes it at each step of a pod's start: waiting for its sandbox
-// (ContainerCreating), sandbox ready with the pod's address, init containers done, running. Conditions keep
+// Pod status as the kubelet writes it (pkg/kubelet/kubelet_pods.go generateAPIPodStatus): waiting for its sandbox
+// (ContainerCreating), sandbox ready with the pod's address, each container's current run (waiting, running,
+// terminated with its exit code, CrashLoopBackOff) with its restart count and the run before it (lastState), the
+// phase (Pending, Running, Succeeded, Failed) and the conditions that follow (PodCompleted once it ended). Conditions keep
 // their lastTransitionTime until their status flips, container statuses are sorted by name as the kubelet
 // sorts them, and images are shown fully qualified with a digest as containerd reports them.
 import { createHash } from 'node:crypto';

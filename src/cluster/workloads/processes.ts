@@ -207,14 +207,6 @@ class Runner implements Process {
         return status;
       }
       case 'env':
-        if (args.length > 0) return this.unknown();
-        io.write(
-          'stdout',
-          Object.entries(this.env)
-            .map(([k, v]) => `${k}=${v}\n`)
-            .join(''),
-        );
-        return 0;
       case 'printenv': {
         if (args.length === 0) {
           io.write(
@@ -225,6 +217,8 @@ class Runner implements Process {
           );
           return 0;
         }
+        // `env PROGRAM…` runs a program with a changed environment: not emulated.
+        if (basename(name) === 'env') return this.unknown();
         const found = args.filter((a) => Object.hasOwn(this.env, a));
         io.write('stdout', found.map((a) => `${this.env[a]}\n`).join(''));
         return found.length === args.length ? 0 : 1;
