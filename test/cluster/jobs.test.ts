@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
+import { JOB_BACKOFF } from '../../src/cluster/workloads/jobs.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
@@ -36,6 +37,8 @@ async function getJob(env: ClusterEnv, name: string): Promise<Obj> {
 describe('batch/v1 Jobs and CronJobs', { skip }, () => {
   test('Jobs run their pods to completion or fail; CronJobs are stored with their defaults', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      // The pod failure back-off, shortened: 10 s doubling in a real cluster.
+      JOB_BACKOFF.initialMs = 500;
       const made = await create(env, [
         job('hello', 'echo done'),
         job('fails', 'echo trying; exit 2', { backoffLimit: 1 }),
@@ -103,6 +106,11 @@ describe('batch/v1 Jobs and CronJobs', { skip }, () => {
       assert.equal(failedWait.code, 0, failedWait.stderr);
       const fails = await getJob(env, 'fails');
       assert.equal(fails.status.failed, 2);
+      // The second pod came after the back-off since the first failed.
+      const failedPods = (await api(env, 'GET', '/api/v1/namespaces/default/pods?labelSelector=job-name%3Dfails')).json.items as Obj[];
+      const [first, second] = failedPods.sort((a, b) => Date.parse(a.metadata.creationTimestamp) - Date.parse(b.metadata.creationTimestamp));
+      const firstEnd = Date.parse(first!.status.containerStatuses[0].state.terminated.finishedAt);
+      assert.ok(Date.parse(second!.metadata.creationTimestamp) >= firstEnd, 'not before the first failed');
       assert.equal(fails.status.completionTime, undefined);
       assert.deepEqual(
         fails.status.conditions.map((c: Obj) => [c.type, c.reason, c.message]),

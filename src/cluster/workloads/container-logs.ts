@@ -5,6 +5,7 @@
 // (the kubelet's containerLogMaxSize, smaller here: the emulator's disk is the user's), and the pod's directory
 // goes with the pod. Readers following a log hear each new line and the container's end.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Stream } from './processes.js';
 
@@ -40,6 +41,11 @@ function criTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
+/** A name as one path segment: names the apiserver validated stay as they are; anything else is hashed. */
+function segment(name: string): string {
+  return /^[A-Za-z0-9][-A-Za-z0-9_.]{0,252}$/.test(name) && !name.includes('..') ? name : `_${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
+}
+
 function parseLine(raw: string): LogLine | undefined {
   const m = /^(\S+) (stdout|stderr) ([PF]) (.*)$/.exec(raw);
   if (!m) return undefined;
@@ -55,11 +61,11 @@ export class ContainerLogs {
   constructor(private readonly root: (node: string) => string) {}
 
   private podDir(ref: LogRef): string {
-    return join(this.root(ref.node), 'var', 'log', 'pods', `${ref.namespace}_${ref.pod}_${ref.uid}`);
+    return join(this.root(segment(ref.node)), 'var', 'log', 'pods', segment(`${ref.namespace}_${ref.pod}_${ref.uid}`));
   }
 
   file(ref: LogRef, container: string, restart: number): string {
-    return join(this.podDir(ref), container, `${restart}.log`);
+    return join(this.podDir(ref), segment(container), `${Math.max(0, Math.trunc(restart))}.log`);
   }
 
   private key(ref: LogRef, container: string, restart: number): string {

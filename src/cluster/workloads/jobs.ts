@@ -9,7 +9,8 @@
 // before 1.31 Complete (without reason) or Failed at once. ttlSecondsAfterFinished deletes a finished Job
 // (the TTL-after-finished controller), and a deleted Job's pods go with it (the garbage collector's
 // background propagation). Not emulated: podFailurePolicy, successPolicy, backoffLimitPerIndex,
-// activeDeadlineSeconds, suspend's pod deletion, the pod back-off between failed pods, pod finalizers.
+// activeDeadlineSeconds, suspend's pod deletion, pod finalizers. A failed pod is replaced after the
+// controller's pod failure back-off (JOB_BACKOFF).
 import { type Change, resourceKey } from '../objects/store.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Condition, Job, Pod } from '../objects/types.js';
@@ -22,6 +23,9 @@ import { createPodFrom } from './pods.js';
 import { nsKey, splitKey } from './queue.js';
 
 const COMPONENT = 'job-controller';
+
+/** DefaultJobPodFailureBackOff 10 s, MaxJobPodFailureBackOff 10 min (pkg/controller/job); tests may shorten them. */
+export const JOB_BACKOFF = { initialMs: 10_000, maxMs: 600_000 };
 const INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
 const BACKOFF_MESSAGE = 'Job has reached the specified backoff limit';
 const COMPLETIONS_MESSAGE = 'Reached expected number of succeeded pods';
@@ -70,6 +74,8 @@ function indexOf(pod: KubeObject): number | undefined {
 
 export class JobController extends BurstingController {
   private readonly ttl = new Map<string, NodeJS.Timeout>();
+  /** Jobs waiting out their pod failure back-off. */
+  private readonly waits = new Map<string, NodeJS.Timeout>();
 
   constructor(
     ctx: ControllerContext,
@@ -184,7 +190,9 @@ export class JobController extends BurstingController {
           : succeeded > 0
             ? 0
             : parallelism;
-      this.bursts.create(key, job, want - active.length, (i) => this.createPod(job, indexed ? left[i] : undefined));
+      const wait = want > active.length ? this.backoffLeft(pods, now) : 0;
+      if (wait > 0) this.requeue(key, wait);
+      else this.bursts.create(key, job, want - active.length, (i) => this.createPod(job, indexed ? left[i] : undefined));
     }
     const after = this.pods(job);
     const current = after.filter(isActive);
@@ -200,6 +208,33 @@ export class JobController extends BurstingController {
     if (conditions.length === 0) delete status.conditions;
     const written = objects.put(JOBS, { ...job, status }, { onlyIfChanged: true }) as Job;
     if (jobFinished(written)) this.expireLater(key, written, now);
+  }
+
+  /**
+   * The pod failure back-off (job_controller.go's backoffRecord): after n failures since the last success, a new
+   * pod waits JOB_BACKOFF.initialMs * 2^(n-1) (at most maxMs) from the last failure. Returns what is left of it.
+   */
+  private backoffLeft(pods: Pod[], now: number): number {
+    const finishedAt = (p: Pod) =>
+      Math.max(0, ...(p.status?.containerStatuses ?? []).map((s) => Date.parse(String(s.state?.terminated?.finishedAt ?? '')) || 0));
+    const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishedAt));
+    const failures = pods
+      .filter((p) => p.status?.phase === 'Failed')
+      .map(finishedAt)
+      .filter((t) => t >= lastSuccess);
+    if (failures.length === 0) return 0;
+    const delay = Math.min(JOB_BACKOFF.initialMs * 2 ** (failures.length - 1), JOB_BACKOFF.maxMs);
+    return Math.max(...failures) + delay - now;
+  }
+
+  private requeue(key: string, ms: number): void {
+    if (this.waits.has(key)) return;
+    const timer = setTimeout(() => {
+      this.waits.delete(key);
+      this.queue.add(key);
+    }, ms);
+    timer.unref();
+    this.waits.set(key, timer);
   }
 
   private createPod(job: Job, index: number | undefined): KubeObject {
@@ -244,7 +279,8 @@ export class JobController extends BurstingController {
 
   override close(): void {
     super.close();
-    for (const t of this.ttl.values()) clearTimeout(t);
+    for (const t of [...this.ttl.values(), ...this.waits.values()]) clearTimeout(t);
     this.ttl.clear();
+    this.waits.clear();
   }
 }
