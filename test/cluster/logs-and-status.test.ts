@@ -102,6 +102,12 @@ describe('container processes, logs and pod status', { skip }, () => {
       const stamped = (await kubectl(env, ['logs', 'lines', '--timestamps', '--tail=1'])).stdout;
       assert.match(stamped, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z hi unused\n$/);
       assert.equal(await statusCell(env, 'lines'), 'Running');
+      const limited = await api(env, 'GET', '/api/v1/namespaces/default/pods/lines/log?limitBytes=6&sinceSeconds=3600');
+      assert.deepEqual([limited.status, limited.text], [200, 'one\ntw']);
+      const negative = await api(env, 'GET', '/api/v1/namespaces/default/pods/lines/log?tailLines=-1');
+      assert.equal(negative.status, 422);
+      assert.equal(negative.json.message, 'PodLogOptions "lines" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0');
+      assert.equal((await api(env, 'GET', '/api/v1/namespaces/default/pods/nope/log')).json.message, 'pods "nope" not found');
 
       // Two containers: -c picks one; the API without a container names the choices; files mounted from a
       // ConfigMap and a Secret are what cat prints; a missing file is busybox's error on stderr.
