@@ -45,6 +45,7 @@ describe('batch/v1 Jobs and CronJobs', { skip }, () => {
         job('many', 'echo part', { completions: 3, parallelism: 2 }),
         job('indexed', 'echo index $JOB_COMPLETION_INDEX', { completions: 3, parallelism: 3, completionMode: 'Indexed' }),
         job('brief', 'true', { ttlSecondsAfterFinished: 0 }),
+        job('slow', 'sleep 3600', { activeDeadlineSeconds: 2 }),
         {
           apiVersion: 'batch/v1',
           kind: 'CronJob',
@@ -122,6 +123,17 @@ describe('batch/v1 Jobs and CronJobs', { skip }, () => {
       const events = (await api(env, 'GET', '/api/v1/namespaces/default/events')).json.items as Obj[];
       assert.ok(events.some((e) => e.involvedObject.name === 'fails' && e.reason === 'BackoffLimitExceeded' && e.type === 'Warning'));
       assert.ok(events.some((e) => e.involvedObject.name === 'hello' && e.reason === 'Completed' && e.message === 'Job completed'));
+
+      // activeDeadlineSeconds: the running pod is deleted and the Job Failed with DeadlineExceeded.
+      const slowWait = await kubectl(env, ['wait', '--for=condition=failed', 'job/slow', '--timeout=30s']);
+      assert.equal(slowWait.code, 0, slowWait.stderr);
+      assert.deepEqual(
+        (await getJob(env, 'slow')).status.conditions.map((c: Obj) => [c.type, c.reason, c.message]),
+        [
+          ['FailureTarget', 'DeadlineExceeded', 'Job was active longer than specified deadline'],
+          ['Failed', 'DeadlineExceeded', 'Job was active longer than specified deadline'],
+        ],
+      );
 
       // Completions 3, two at a time; indexed completions.
       const more = await kubectl(env, ['wait', '--for=condition=complete', 'job/many', 'job/indexed', '--timeout=30s']);

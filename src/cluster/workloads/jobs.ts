@@ -8,8 +8,8 @@
 // delayTerminalCondition() path), then the terminal one (Complete / Failed) with the same reason and message;
 // before 1.31 Complete (without reason) or Failed at once. ttlSecondsAfterFinished deletes a finished Job
 // (the TTL-after-finished controller), and a deleted Job's pods go with it (the garbage collector's
-// background propagation). Not emulated: podFailurePolicy, successPolicy, backoffLimitPerIndex,
-// activeDeadlineSeconds, suspend's pod deletion, pod finalizers. A failed pod is replaced after the
+// background propagation); activeDeadlineSeconds fails it with DeadlineExceeded. Not emulated: podFailurePolicy,
+// successPolicy, backoffLimitPerIndex, suspend's pod deletion, pod finalizers. A failed pod is replaced after the
 // controller's pod failure back-off (JOB_BACKOFF).
 import { type Change, resourceKey } from '../objects/store.js';
 import type { KubeObject } from '../objects/object.js';
@@ -159,7 +159,19 @@ export class JobController extends BurstingController {
       : completions != null
         ? succeeded >= completions
         : succeeded > 0 && active.length === 0;
-    const failing = has(job, 'FailureTarget') || (!complete && (failed > backoffLimit || (restarts > 0 && restarts >= backoffLimit)));
+    // activeDeadlineSeconds: counted from startTime; the Job is woken when it passes.
+    const deadline = spec.activeDeadlineSeconds != null ? Date.parse(status.startTime) + spec.activeDeadlineSeconds * 1000 : undefined;
+    const pastDeadline = deadline !== undefined && !complete && now >= deadline;
+    if (deadline !== undefined && !pastDeadline && !complete) this.requeue(key, deadline - now);
+    const previous = (status.conditions ?? []).find((c) => c.type === 'FailureTarget');
+    const failure: [string, string] | undefined = previous
+      ? [previous.reason ?? 'BackoffLimitExceeded', previous.message ?? BACKOFF_MESSAGE]
+      : pastDeadline
+        ? ['DeadlineExceeded', 'Job was active longer than specified deadline']
+        : !complete && (failed > backoffLimit || (restarts > 0 && restarts >= backoffLimit))
+          ? ['BackoffLimitExceeded', BACKOFF_MESSAGE]
+          : undefined;
+    const failing = failure !== undefined;
     const succeeding = has(job, 'SuccessCriteriaMet') || complete;
 
     if (failing || succeeding) {
@@ -169,13 +181,13 @@ export class JobController extends BurstingController {
         events.record(job, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: COMPONENT });
       }
       const [interimType, finalType, reason, message] = failing
-        ? ['FailureTarget', 'Failed', 'BackoffLimitExceeded', BACKOFF_MESSAGE]
+        ? ['FailureTarget', 'Failed', failure[0], failure[1]]
         : ['SuccessCriteriaMet', 'Complete', interim ? 'CompletionsReached' : undefined, interim ? COMPLETIONS_MESSAGE : undefined];
       if (interim && !conditions.some((c) => c.type === interimType)) conditions.push(condition(interimType, now, reason, message));
       if (!this.pods(job).some(running)) {
         conditions.push(condition(finalType, now, reason, message));
         if (!failing) status.completionTime = k8sTime(now);
-        if (failing) events.record(job, { type: 'Warning', reason: 'BackoffLimitExceeded', message: BACKOFF_MESSAGE, component: COMPONENT });
+        if (failing) events.record(job, { type: 'Warning', reason: failure[0], message: failure[1], component: COMPONENT });
         else events.record(job, { type: 'Normal', reason: 'Completed', message: 'Job completed', component: COMPONENT });
       }
     } else if (!spec.suspend) {
