@@ -54,8 +54,10 @@ function parseLine(raw: string): LogLine | undefined {
 
 export class ContainerLogs {
   private readonly listeners = new Map<string, Set<LogListener>>();
-  /** The runs whose process is alive (their followers wait for more). */
-  private readonly live = new Set<string>();
+  /** The runs whose process is alive (their followers wait for more), by pod uid: `container/restart`. */
+  private readonly live = new Map<string, Set<string>>();
+  /** Pods (by uid) that may have a log directory: only theirs are removed from disk (a deleted bomb costs no syscalls). */
+  private readonly written = new Set<string>();
 
   /** root(node) is the node's directory (nodes/NODE under the cluster's). */
   constructor(private readonly root: (node: string) => string) {}
@@ -81,18 +83,34 @@ export class ContainerLogs {
       rmSync(this.file(ref, container, r), { force: true });
       rmSync(`${this.file(ref, container, r)}.1`, { force: true });
     }
-    this.live.add(this.key(ref, container, restart));
+    this.setLive(ref, container, restart, true);
+  }
+
+  private isLive(ref: LogRef, container: string, restart: number): boolean {
+    return this.live.get(ref.uid)?.has(`${container}/${restart}`) ?? false;
+  }
+
+  private setLive(ref: LogRef, container: string, restart: number, alive: boolean): void {
+    let runs = this.live.get(ref.uid);
+    if (alive) {
+      if (!runs) this.live.set(ref.uid, (runs = new Set()));
+      runs.add(`${container}/${restart}`);
+    } else if (runs) {
+      runs.delete(`${container}/${restart}`);
+      if (runs.size === 0) this.live.delete(ref.uid);
+    }
   }
 
   /** A run found alive after a restart of the server: its file is kept and appended to. */
   resume(ref: LogRef, container: string, restart: number): void {
-    this.live.add(this.key(ref, container, restart));
+    this.written.add(ref.uid);
+    this.setLive(ref, container, restart, true);
   }
 
   /** Appends what the process printed, one CRI line per line of text (a last unterminated piece is partial). */
   append(ref: LogRef, container: string, restart: number, stream: Stream, text: string, now = Date.now()): void {
     // Only a live run writes (a stopped process of a deleted pod must not bring its directory back).
-    if (text === '' || !this.live.has(this.key(ref, container, restart))) return;
+    if (text === '' || !this.isLive(ref, container, restart)) return;
     const pieces = text.split('\n');
     const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp: criTime(now), stream, text: piece, partial: i === pieces.length - 1 }));
     if (lines.at(-1)!.text === '') lines.pop();
@@ -107,6 +125,7 @@ export class ContainerLogs {
       appendFileSync(file, data);
     } catch {
       // The run's first line: its directory is made.
+      this.written.add(ref.uid);
       mkdirSync(dirname(file), { recursive: true });
       appendFileSync(file, data);
     }
@@ -137,7 +156,7 @@ export class ContainerLogs {
   /** Hears the run's new lines until it ends; returns the unsubscribe. */
   follow(ref: LogRef, container: string, restart: number, listener: LogListener): () => void {
     const key = this.key(ref, container, restart);
-    if (!this.live.has(key)) {
+    if (!this.isLive(ref, container, restart)) {
       listener.end();
       return () => {};
     }
@@ -155,18 +174,21 @@ export class ContainerLogs {
     const key = this.key(ref, container, restart);
     const set = this.listeners.get(key);
     this.listeners.delete(key);
-    this.live.delete(key);
+    this.setLive(ref, container, restart, false);
     for (const listener of set ?? []) listener.end();
   }
 
-  /** The pod went: its logs go, its followers are told. */
-  remove(ref: LogRef): void {
-    for (const key of [...this.live]) if (key.startsWith(`${ref.uid}/`)) this.live.delete(key);
-    for (const [key, set] of [...this.listeners]) {
-      if (!key.startsWith(`${ref.uid}/`)) continue;
+  /** The pod went: its logs go, its followers are told. `known` false: a pod from before a restart, maybe with logs. */
+  remove(ref: LogRef, known = true): void {
+    // Per pod: a deleted ReplicaSet of thousands of pods must not cost the square of their number.
+    const runs = this.live.get(ref.uid);
+    this.live.delete(ref.uid);
+    for (const run of runs ?? []) {
+      const key = `${ref.uid}/${run}`;
+      const set = this.listeners.get(key);
       this.listeners.delete(key);
-      for (const listener of set) listener.end();
+      for (const listener of set ?? []) listener.end();
     }
-    rmSync(this.podDir(ref), { recursive: true, force: true });
+    if (!known || this.written.delete(ref.uid)) rmSync(this.podDir(ref), { recursive: true, force: true });
   }
 }

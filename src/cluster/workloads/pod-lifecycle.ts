@@ -103,6 +103,9 @@ function terminatedOf(run: ContainerRun | undefined): Terminated | undefined {
   return 'terminated' in run.state ? run.state.terminated : run.last;
 }
 
+/** Restored pods resumed per turn of the event loop after a restart. */
+const RESTORE_SLICE = 200;
+
 /** terminationMessagePolicy FallbackToLogsOnError: the log's tail (80 lines, 2048 bytes) as the message of a failure. */
 const FALLBACK_LINES = 80;
 const FALLBACK_BYTES = 2048;
@@ -152,6 +155,8 @@ export class PodLifecycle implements Controller {
   private readonly images = new Map<string, Set<string>>();
   private readonly limiter: Limiter;
   private closed = false;
+  /** Restored pods whose processes are still to start again (drainRestored). */
+  private readonly restoring: Array<() => void> = [];
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -173,6 +178,9 @@ export class PodLifecycle implements Controller {
     if (change.type === 'DELETED') {
       const w = this.workers.get(uid);
       if (w) this.stop(w);
+      // A pod that had ended before a restart has no worker: its logs may still be on disk.
+      else if (pod.spec?.nodeName && isTerminal(pod))
+        this.options.logs.remove({ node: pod.spec.nodeName, namespace: pod.metadata.namespace!, pod: pod.metadata.name, uid }, false);
       return;
     }
     if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
@@ -245,6 +253,7 @@ export class PodLifecycle implements Controller {
       ...(pod.status.initContainerStatuses ?? []).map((s) => ({ key: initKey(s.name), s, c: spec.initContainers?.find((c) => c.name === s.name), init: true })),
       ...(pod.status.containerStatuses ?? []).map((s) => ({ key: s.name, s, c: spec.containers?.find((c) => c.name === s.name), init: false })),
     ];
+    const resumed: Array<() => void> = [];
     for (const { key, s, c, init } of statuses) {
       const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
       const state = s.state as ContainerRun['state'] | undefined;
@@ -254,9 +263,21 @@ export class PodLifecycle implements Controller {
       const ended = 'terminated' in state ? state.terminated : last;
       if (ended) slot(w, key).finished = Date.parse(ended.finishedAt);
       // The process of a running container is gone with the old server: it runs again, into the same log.
-      if ('running' in state) this.run(w, pod, c, key, init, s.restartCount ?? 0, true);
+      if ('running' in state) resumed.push(() => this.run(w, pod, c, key, init, s.restartCount ?? 0, true));
     }
-    this.kick(w);
+    // Restarting the processes of thousands of restored pods is spread over turns of the event loop.
+    this.restoring.push(() => {
+      if (w.stopped || this.closed) return;
+      for (const fn of resumed) fn();
+      this.kick(w);
+    });
+    if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
+  }
+
+  /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
+  private drainRestored(): void {
+    for (const fn of this.restoring.splice(0, RESTORE_SLICE)) fn();
+    if (this.restoring.length > 0 && !this.closed) setImmediate(() => this.drainRestored());
   }
 
   /** The worker's pod, bound to its node, unless it went (or another of its name replaced it). */
