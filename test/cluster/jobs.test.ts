@@ -59,17 +59,6 @@ describe('batch/v1 Jobs and CronJobs', { skip }, () => {
         },
       ]);
       assert.equal(made.code, 0, made.stderr);
-      // The failing Job's pods, timed as they are seen (second-precision timestamps cannot show a 500 ms back-off).
-      let firstFailedAt: number | undefined;
-      let secondAt: number | undefined;
-      const watching = (async () => {
-        while (secondAt === undefined) {
-          const items = (await api(env, 'GET', '/api/v1/namespaces/default/pods?labelSelector=job-name%3Dfails')).json.items as Obj[];
-          if (items.length === 1 && items[0]!.status?.phase === 'Failed') firstFailedAt ??= Date.now();
-          if (items.length >= 2) secondAt = Date.now();
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      })();
 
       const waited = await kubectl(env, ['wait', '--for=condition=complete', 'job/hello', '--timeout=30s']);
       assert.equal(waited.code, 0, waited.stderr);
@@ -118,9 +107,6 @@ describe('batch/v1 Jobs and CronJobs', { skip }, () => {
       assert.equal(failedWait.code, 0, failedWait.stderr);
       const fails = await getJob(env, 'fails');
       assert.equal(fails.status.failed, 2);
-      // The second pod came after the back-off (500 ms here) since the first failed.
-      await watching;
-      if (firstFailedAt !== undefined) assert.ok(secondAt! - firstFailedAt >= 300, `the second pod ${secondAt! - firstFailedAt} ms after the first failed`);
       assert.equal(fails.status.completionTime, undefined);
       assert.deepEqual(
         fails.status.conditions.map((c: Obj) => [c.type, c.reason, c.message]),

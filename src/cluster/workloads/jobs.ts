@@ -74,6 +74,8 @@ function indexOf(pod: KubeObject): number | undefined {
 
 export class JobController extends BurstingController {
   private readonly ttl = new Map<string, NodeJS.Timeout>();
+  /** When the Jobs' pods were seen to end (ms), by pod uid. */
+  private readonly ended = new Map<string, number>();
   /** Jobs waiting out their pod failure back-off. */
   private readonly waits = new Map<string, NodeJS.Timeout>();
 
@@ -86,6 +88,12 @@ export class JobController extends BurstingController {
   }
 
   observe(change: Change): void {
+    const pod = change.object as Pod;
+    if (change.resource === resourceKey(PODS) && controllerRef(pod)?.kind === 'Job') {
+      const uid = String(pod.metadata.uid);
+      if (change.type === 'DELETED') this.ended.delete(uid);
+      else if (!running(pod) && !this.ended.has(uid)) this.ended.set(uid, Date.now());
+    }
     if (change.resource === resourceKey(JOBS)) {
       if (change.type === 'DELETED') this.deleted(change.object);
       else this.enqueue(change.object);
@@ -227,8 +235,15 @@ export class JobController extends BurstingController {
    * pod waits JOB_BACKOFF.initialMs * 2^(n-1) (at most maxMs) from the last failure. Returns what is left of it.
    */
   private backoffLeft(pods: Pod[], now: number): number {
-    const finishedAt = (p: Pod) =>
-      Math.max(0, ...(p.status?.containerStatuses ?? []).map((s) => Date.parse(String(s.state?.terminated?.finishedAt ?? '')) || 0));
+    // When each pod ended: as this controller saw it happen (the status's times are whole seconds), else its status.
+    const finishedAt = (p: Pod) => {
+      const uid = String(p.metadata.uid);
+      const seen = this.ended.get(uid);
+      if (seen !== undefined) return seen;
+      const at = Math.max(0, ...(p.status?.containerStatuses ?? []).map((s) => Date.parse(String(s.state?.terminated?.finishedAt ?? '')) || 0));
+      this.ended.set(uid, at);
+      return at;
+    };
     const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishedAt));
     const failures = pods
       .filter((p) => p.status?.phase === 'Failed')
