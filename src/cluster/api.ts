@@ -28,7 +28,8 @@ import { isPlainObject, own } from '../http/own.js';
 import { page } from './paging.js';
 import type { KindBehaviour, KindHost } from './kinds.js';
 import { defaultPrinter } from './printers.js';
-import { groupVersion, NAMESPACES, type ResourceType } from './resources.js';
+import { groupVersion, NAMESPACES, PODS, type ResourceType } from './resources.js';
+import { podLog, type StreamSink } from './pod-logs.js';
 import { parseSelector, selects, type Selector } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
 import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
@@ -54,7 +55,8 @@ export interface ApiRequest {
 export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined; warnings?: readonly string[] }
   | { status: number; text: string; contentType: string; body?: undefined; warnings?: readonly string[] }
-  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
+  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string }
+  | { stream: (sink: StreamSink) => { stop(): void }; contentType: string };
 
 export function versionInfo(version: string): Record<string, string> {
   const [major, minor] = version.split('.');
@@ -173,6 +175,8 @@ export class ClusterApi {
     }
     const target = parseResourcePath(this.catalog, segments);
     if (!target) throw pathNotFound();
+    if (target.r === PODS && target.subresource === 'log' && req.method === 'GET')
+      return podLog(this.objects, this.runtime.workloads.logs, target.namespace!, target.name!, req.query);
     if (target.subresource !== undefined && !(target.r.subresources ?? []).includes(target.subresource)) throw pathNotFound();
     switch (req.method) {
       case 'GET':

@@ -13,9 +13,9 @@ import { ObjectStore } from './objects/store.js';
 import { namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
 import { Workloads } from './workloads/controllers.js';
-import { createInitRunner } from './workloads/init-containers.js';
+import { createContainerRunner } from './workloads/init-containers.js';
 import { createSandboxes, type IpamHost } from './workloads/ipam.js';
-import type { InitContainerRunner, PodSandboxes } from './workloads/sandbox.js';
+import type { ContainerRunner, PodSandboxes } from './workloads/sandbox.js';
 import { NAMESPACES, NODES, SERVICES } from './resources.js';
 import { k8sTime } from './time.js';
 import { sameId } from '../ids/compare.js';
@@ -35,11 +35,11 @@ export class ClusterRuntime {
       rescanMs?: number;
       persistence?: ObjectPersistence;
       /**
-       * The pod network and init containers; by default the IPAM per plugin and the init-container runner. The
+       * The pod network and containers; by default the IPAM per plugin and the container runner (init-containers.ts). The
        * sandboxes may be given as a factory of this runtime (they read its record and nodes).
        */
       sandboxes?: PodSandboxes | ((runtime: IpamHost) => PodSandboxes);
-      initRunner?: InitContainerRunner;
+      containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
     } = {},
@@ -50,7 +50,7 @@ export class ClusterRuntime {
       home,
       cluster: () => this.record,
       sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
-      initRunner: options.initRunner ?? createInitRunner(this),
+      containers: options.containers ?? createContainerRunner(this),
     });
   }
 

@@ -9,10 +9,12 @@ import type { KubeObject } from './objects/object.js';
 import { resourceKey, type ObjectStore } from './objects/store.js';
 import {
   configMapPrinter,
+  cronJobPrinter,
   daemonSetPrinter,
   deploymentPrinter,
   endpointsPrinter,
   eventPrinter,
+  jobPrinter,
   namespacePrinter,
   nodePrinter,
   podPrinter,
@@ -22,10 +24,12 @@ import {
 } from './printers.js';
 import {
   CONFIGMAPS,
+  CRONJOBS,
   DAEMONSETS,
   DEPLOYMENTS,
   ENDPOINTS,
   EVENTS,
+  JOBS,
   NAMESPACES,
   NODES,
   PODS,
@@ -141,6 +145,8 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   [DEPLOYMENTS, { ...workload(DEPLOYMENTS, {}), scale: SCALE, printer: deploymentPrinter }],
   [REPLICASETS, { ...workload(REPLICASETS, { replicas: 0 }), scale: SCALE, printer: replicaSetPrinter }],
   ...GROUP_KINDS,
+  [JOBS, { ...workload(JOBS, {}), printer: jobPrinter }],
+  [CRONJOBS, { ...workload(CRONJOBS, {}), printer: cronJobPrinter }],
 ]);
 
 const PLAIN: KindBehaviour = {};

@@ -1,15 +1,17 @@
 // The apiserver's printers for the kinds we serve (docs/clients.md §5.4): the columns `kubectl get` shows and
 // each row's cells, STATUS, ROLES, AGE… computed as the real printers compute them. Each kind names its printer
 // in the kind table (kinds.ts); a kind without one gets the default Name / Created At columns.
-import { age } from './time.js';
+import { age, humanDuration } from './time.js';
 import type { KubeObject } from './objects/object.js';
 import type {
   ConfigMap,
   ContainerStatus,
+  CronJob,
   DaemonSet,
   Deployment,
   Endpoints,
   Event,
+  Job,
   LabelSelector,
   Namespace,
   Node,
@@ -384,4 +386,76 @@ export const eventPrinter: Printer = {
 export const defaultPrinter: Printer = {
   columns: [NAME, col('Created At', 'CreationTimestamp is a timestamp representing the server time when this object was created.', { type: 'date' })],
   cells: (o) => [o.metadata.name, o.metadata.creationTimestamp ?? ''],
+};
+
+/** printJob (1.28+): the status from the conditions, the completions, the time it ran. */
+function jobStatus(job: Job): string {
+  const has = (type: string) => (job.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+  if (has('Complete')) return 'Complete';
+  if (has('Failed')) return 'Failed';
+  if (job.metadata.deletionTimestamp) return 'Terminating';
+  if (has('Suspended')) return 'Suspended';
+  if (has('FailureTarget')) return 'FailureTarget';
+  if (has('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  return 'Running';
+}
+
+function jobCompletions(job: Job): string {
+  const succeeded = job.status?.succeeded ?? 0;
+  const completions = job.spec?.completions;
+  if (completions != null) return `${succeeded}/${completions}`;
+  const parallelism = job.spec?.parallelism ?? 0;
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+function jobDuration(job: Job, now: number): string {
+  const start = Date.parse(job.status?.startTime ?? '');
+  if (!Number.isFinite(start)) return '';
+  const end = Date.parse(job.status?.completionTime ?? '');
+  return humanDuration((Number.isFinite(end) ? end : now) - start);
+}
+
+export const jobPrinter: Printer = {
+  columns: [
+    NAME,
+    col('Status', 'Status of the job.'),
+    col('Completions', 'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec.'),
+    col('Duration', 'Time required to complete the job.'),
+    AGE,
+    ...templateColumns('A label query over pods that should match the pod count. Normally, the system sets this field for you.'),
+  ],
+  cells: (job: Job, now) => [
+    job.metadata.name,
+    jobStatus(job),
+    jobCompletions(job),
+    jobDuration(job, now),
+    age(job.metadata.creationTimestamp, now),
+    ...templateCells(job.spec),
+  ],
+};
+
+export const cronJobPrinter: Printer = {
+  columns: [
+    NAME,
+    col('Schedule', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+    col('Timezone', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.'),
+    col('Suspend', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.'),
+    col('Active', 'A list of pointers to currently running jobs.', { type: 'integer' }),
+    col('Last Schedule', 'Information when was the last time the job was successfully scheduled.'),
+    AGE,
+    ...templateColumns('A label query over pods that should match the pod count. Normally, the system sets this field for you.'),
+  ],
+  cells: (cj: CronJob, now) => {
+    const last = cj.status?.lastScheduleTime;
+    return [
+      cj.metadata.name,
+      cj.spec?.schedule ?? '',
+      cj.spec?.timeZone ?? '<none>',
+      cj.spec?.suspend === undefined ? '<unset>' : cj.spec.suspend ? 'True' : 'False',
+      (cj.status?.active ?? []).length,
+      last ? age(last, now) : '<none>',
+      age(cj.metadata.creationTimestamp, now),
+      ...templateCells(cj.spec?.jobTemplate?.spec),
+    ];
+  },
 };

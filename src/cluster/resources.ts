@@ -164,6 +164,18 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['csr'],
     subresources: ['approval', 'status'],
   },
+  {
+    group: 'batch',
+    version: 'v1',
+    resource: 'cronjobs',
+    singular: 'cronjob',
+    kind: 'CronJob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    subresources: ['status'],
+  },
+  { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, categories: ['all'], subresources: ['status'] },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true },
   {
     group: 'rbac.authorization.k8s.io',
@@ -339,3 +351,5 @@ export const VALIDATINGWEBHOOKS = served('admissionregistration.k8s.io', 'valida
 export const PRIORITYCLASSES = served('scheduling.k8s.io', 'priorityclasses');
 export const RUNTIMECLASSES = served('node.k8s.io', 'runtimeclasses');
 export const ENDPOINTSLICES = served('discovery.k8s.io', 'endpointslices');
+export const JOBS = served('batch', 'jobs');
+export const CRONJOBS = served('batch', 'cronjobs');

@@ -351,6 +351,13 @@ export class ClusterApis implements KubeconfigIssuer {
         if (!open) watch.stop();
         return;
       }
+      if ('stream' in response) {
+        res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+        res.flushHeaders();
+        const stream = response.stream({ write: (text) => void (res.writableEnded || res.write(text)), end: () => void (res.writableEnded || res.end()) });
+        res.on('close', () => stream.stop());
+        return;
+      }
       // The apiserver's warnings to the client (kubectl prints each as `Warning: ...`), RFC 7234 warn-codes 299.
       if (response.warnings?.length)
         res.setHeader(

@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { loadDefaultNetwork } from '../../src/cni/confdir.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
-import { createInitRunner } from '../../src/cluster/workloads/init-containers.js';
+import { createContainerRunner } from '../../src/cluster/workloads/init-containers.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
@@ -279,7 +279,7 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
   test('the init-container interpreter, driven directly: flannel cp, sh -c, Calico install-cni, and the failures', { timeout: 120_000 }, () =>
     withCluster({ networkPlugin: 'none' }, async (env) => {
       const runtime = env.server.clusterApis.runtimeOf(env.clusterId)!;
-      const runner = createInitRunner(runtime);
+      const runner = createContainerRunner(runtime);
       const [n0, n1, n2] = (await nodeNames(env)) as [string, string, string];
       const conf = (n: string, f: string) => join(nodeConfDir(env.home, 'rg', 'c1', n), f);
 

@@ -12,7 +12,9 @@ import { ClusterApi } from '../../src/cluster/api.js';
 import { ClusterRuntime } from '../../src/cluster/cluster.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { NODES as NODES_R, PODS } from '../../src/cluster/resources.js';
-import type { InitContainerRunner, PodSandboxes, SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
+import type { ContainerRunner, ContainerStart, PodSandboxes, SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
+import type { Process } from '../../src/cluster/workloads/processes.js';
+import { CRASH_BACKOFF } from '../../src/cluster/workloads/pod-lifecycle.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer, type Env } from '../network/harness.js';
@@ -47,16 +49,18 @@ class FakeSandboxes implements PodSandboxes {
   }
 }
 
-class FakeInit implements InitContainerRunner {
+/** Init containers end at once (failing `failures` times first); app containers run until stopped. */
+class FakeInit implements ContainerRunner {
   failures = 0;
   runs = 0;
-  async run(): Promise<string | undefined> {
+  start({ init }: ContainerStart): Process {
+    if (!init) return { exited: new Promise<number>(() => {}), stop: () => {} };
     this.runs++;
     if (this.failures > 0) {
       this.failures--;
-      return "cp: can't create '/host/etc/cni/net.d/10-flannel.conflist': Permission denied";
+      return { exited: Promise.resolve(1), stop: () => {}, message: "cp: can't create '/host/etc/cni/net.d/10-flannel.conflist': Permission denied" };
     }
-    return undefined;
+    return { exited: Promise.resolve(0), stop: () => {} };
   }
 }
 
@@ -77,7 +81,7 @@ async function withRig(network: Obj, fn: (rig: Rig) => Promise<void>): Promise<v
     const home = mkdtempSync(join(tmpdir(), 'aksemu-lifecycle-'));
     const sandboxes = new FakeSandboxes();
     const init = new FakeInit();
-    const runtime = new ClusterRuntime(env.server.store, home, record, { sandboxes, initRunner: init });
+    const runtime = new ClusterRuntime(env.server.store, home, record, { sandboxes, containers: init });
     runtime.start();
     try {
       await fn({ env, record, home, runtime, api: new ClusterApi(runtime), sandboxes, init });
@@ -154,7 +158,9 @@ test('a failing sandbox leaves the pod ContainerCreating with FailedCreatePodSan
 
 test('init containers run after the sandbox; a failure backs off (Init:CrashLoopBackOff) and is retried', () =>
   withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api, init }) => {
-    init.failures = 1;
+    // The kubelet restarts a failed container at once the first time, then backs off (shortened here).
+    CRASH_BACKOFF.initialMs = 1000;
+    init.failures = 2;
     call(api, 'POST', '/api/v1/namespaces/default/pods', POD('p2', { initContainers: [{ name: 'install-cni', image: 'busybox:1.36', command: ['cp'] }] }));
     await eventually(() => events(api, 'p2').some((e) => e.reason === 'BackOff'), 10_000, 'the back-off');
     const table = api.handle({
@@ -172,7 +178,8 @@ test('init containers run after the sandbox; a failure backs off (Init:CrashLoop
     assert.ok(failing.status.podIP, 'the sandbox stays up while init containers retry');
     await eventually(() => pod(runtime, 'p2')?.status?.phase === 'Running', 10_000, 'the init retry');
     const done = pod(runtime, 'p2');
-    assert.equal(init.runs, 2);
+    assert.equal(init.runs, 3);
+    assert.equal(done.status.initContainerStatuses[0].restartCount, 2);
     assert.equal(done.status.initContainerStatuses[0].state.terminated.reason, 'Completed');
     assert.ok(done.status.conditions.find((c: Obj) => c.type === 'Initialized').status === 'True');
   }));
@@ -199,7 +206,7 @@ test("a restart restores running pods' sandboxes instead of setting them up agai
 
     // The same objects in a new runtime on the same home, as persistence restores them.
     const fresh = new FakeSandboxes();
-    const again = new ClusterRuntime(env.server.store, home, record, { sandboxes: fresh, initRunner: new FakeInit() });
+    const again = new ClusterRuntime(env.server.store, home, record, { sandboxes: fresh, containers: new FakeInit() });
     for (const p of saved) again.objects.put(PODS, p as KubeObject);
     const rv = again.objects.get(PODS, 'default', 'keep')!.metadata.resourceVersion;
     again.start();

@@ -243,6 +243,56 @@ export interface DaemonSet extends KubeObject {
   status?: DaemonSetStatus;
 }
 
+export interface JobSpec {
+  parallelism?: number | null;
+  completions?: number | null;
+  backoffLimit?: number | null;
+  backoffLimitPerIndex?: number | null;
+  activeDeadlineSeconds?: number | null;
+  ttlSecondsAfterFinished?: number | null;
+  completionMode?: string;
+  suspend?: boolean;
+  podReplacementPolicy?: string;
+  podFailurePolicy?: unknown;
+  manualSelector?: boolean;
+  selector?: LabelSelector;
+  template?: PodTemplateSpec;
+  [field: string]: unknown;
+}
+
+export interface JobStatus {
+  startTime?: string;
+  completionTime?: string;
+  active?: number;
+  succeeded?: number;
+  failed?: number;
+  ready?: number;
+  terminating?: number;
+  completedIndexes?: string;
+  conditions?: Condition[];
+  uncountedTerminatedPods?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface Job extends KubeObject {
+  spec?: JobSpec;
+  status?: JobStatus;
+}
+
+export interface CronJob extends KubeObject {
+  spec?: {
+    schedule?: string;
+    timeZone?: string;
+    concurrencyPolicy?: string;
+    suspend?: boolean;
+    successfulJobsHistoryLimit?: number;
+    failedJobsHistoryLimit?: number;
+    jobTemplate?: { metadata?: PodTemplateSpec['metadata']; spec?: JobSpec };
+    [field: string]: unknown;
+  };
+  status?: { active?: unknown[]; lastScheduleTime?: string; lastSuccessfulTime?: string; [field: string]: unknown };
+}
+
 /** What Deployments, ReplicaSets and DaemonSets share: a selector and the template of the pods they make. */
 export interface PodController extends KubeObject {
   spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplateSpec };

@@ -1,5 +1,5 @@
 // Everything that runs pods in one cluster, fed by the object store's change stream: the scheduler, the
-// Deployment / ReplicaSet / DaemonSet controllers, the garbage collector, the Endpoints and EndpointSlice
+// Deployment / ReplicaSet / DaemonSet / Job controllers, the garbage collector, the Endpoints and EndpointSlice
 // controllers, the disruption (PDB status) and APIService availability controllers and the kubelets' pod
 // lifecycle. Every controller reconciles from what exists, so objects restored after a
 // restart are picked up, not duplicated.
@@ -20,21 +20,27 @@ import { NamespaceController } from './namespaces.js';
 import { Indexes } from './indexes.js';
 import { DAEMONSETS, DEPLOYMENTS } from '../resources.js';
 import { PodLifecycle } from './pod-lifecycle.js';
+import { JobController } from './jobs.js';
 import { ReplicaSetController } from './replicasets.js';
 import { SandboxRecords } from './runtime-state.js';
-import type { InitContainerRunner, PodSandboxes } from './sandbox.js';
+import type { ContainerRunner, PodSandboxes } from './sandbox.js';
+import { ContainerLogs } from './container-logs.js';
+import { nodesDir } from '../paths.js';
+import { join } from 'node:path';
 import { Scheduler } from './scheduler.js';
 
 export interface WorkloadsOptions {
   home: string;
   cluster: () => ClusterRecord;
   sandboxes: PodSandboxes;
-  initRunner: InitContainerRunner;
+  containers: ContainerRunner;
   log?: (message: string) => void;
 }
 
 export class Workloads {
   readonly events: EventRecorder;
+  /** The containers' logs, as the kubelets write them (pods/log reads them). */
+  readonly logs: ContainerLogs;
   private readonly ctx: ControllerContext;
   /**
    * Every controller, in the order each hears a change and resyncs after a start: the kubelets first (running
@@ -52,11 +58,15 @@ export class Workloads {
     this.events = new EventRecorder(objects);
     const ctx: ControllerContext = { objects, index: new Indexes(objects), events: this.events, log: options.log ?? ((m) => process.stderr.write(`${m}\n`)) };
     this.ctx = ctx;
+    const cluster = () => options.cluster();
+    const minor = minorOf(options.cluster().resolved.kubernetesVersion);
+    this.logs = new ContainerLogs((node) => join(nodesDir(options.home, cluster().resourceGroup, cluster().name), node));
     const lifecycle = new PodLifecycle(ctx, {
       sandboxes: options.sandboxes,
-      initRunner: options.initRunner,
+      containers: options.containers,
+      logs: this.logs,
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
-      minor: minorOf(options.cluster().resolved.kubernetesVersion),
+      minor,
     });
     this.controllers = [
       lifecycle,
@@ -64,6 +74,7 @@ export class Workloads {
       new DeploymentController(ctx),
       new ReplicaSetController(ctx),
       new DaemonSetController(ctx),
+      new JobController(ctx, minor),
       new Scheduler(ctx),
       new EndpointsController(ctx),
       new EndpointSliceController(ctx),

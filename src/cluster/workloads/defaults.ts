@@ -1,8 +1,10 @@
-// What the apiserver fills in when workloads are written: the defaulting functions of core/v1 and apps/v1
-// (pod spec, containers, Deployment / ReplicaSet / DaemonSet strategy fields), and for new pods the
+// What the apiserver fills in when workloads are written: the defaulting functions of core/v1, apps/v1 and
+// batch/v1 (pkg/apis/*/v1/defaults.go: pod spec, containers, probes, volumes, Deployment / ReplicaSet /
+// DaemonSet strategy fields, Job and CronJob fields), and for new pods the
 // DefaultTolerationSeconds admission plugin's not-ready / unreachable tolerations and the first status.
 import type { KubeObject } from '../objects/object.js';
-import type { Container, DaemonSet, Deployment, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
+import { randomUUID } from 'node:crypto';
+import type { Container, CronJob, DaemonSet, Deployment, Job, Pod, PodSpec, PodTemplateSpec, ReplicaSet, Toleration } from '../objects/types.js';
 import { tolerates } from './placement.js';
 
 /** imagePullPolicy's default: Always for `:latest` or untagged images, IfNotPresent otherwise. */
@@ -13,19 +15,72 @@ function pullPolicy(image: string): string {
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-function containerDefaults(c: Container): void {
+type Obj = Record<string, unknown>;
+const objectAt = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const listAt = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(objectAt).filter((o): o is Obj => o !== undefined) : []);
+
+/** SetDefaults_HTTPGetAction: path "/", scheme HTTP. */
+function httpGetDefaults(handler: Obj | undefined): void {
+  const get = objectAt(handler?.['httpGet']);
+  if (!get) return;
+  get['path'] ??= '/';
+  get['scheme'] ??= 'HTTP';
+}
+
+/** SetDefaults_Probe (timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3) and its handler's. */
+function probeDefaults(probe: Obj | undefined): void {
+  if (!probe) return;
+  probe['timeoutSeconds'] ??= 1;
+  probe['periodSeconds'] ??= 10;
+  probe['successThreshold'] ??= 1;
+  probe['failureThreshold'] ??= 3;
+  httpGetDefaults(probe);
+}
+
+function containerDefaults(c: Container, hostNetwork: boolean): void {
   if (!c || typeof c !== 'object') return;
   c.imagePullPolicy ??= pullPolicy(String(c.image ?? ''));
   c.resources ??= {};
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
-  for (const p of c.ports ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP';
+  for (const p of c.ports ?? []) {
+    if (!p || typeof p !== 'object') continue;
+    p.protocol ??= 'TCP';
+    // SetDefaults_PodSpec: on the host's network a port is the host's port.
+    if (hostNetwork) (p as Obj)['hostPort'] ??= p.containerPort;
+  }
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) probeDefaults(objectAt(c[probe]));
+  const lifecycle = objectAt(c['lifecycle']);
+  httpGetDefaults(objectAt(lifecycle?.['postStart']));
+  httpGetDefaults(objectAt(lifecycle?.['preStop']));
+  // SetDefaults_ObjectFieldSelector: apiVersion v1.
+  for (const e of listAt(c['env'])) {
+    const ref = objectAt(objectAt(e['valueFrom'])?.['fieldRef']);
+    if (ref) ref['apiVersion'] ??= 'v1';
+  }
+}
+
+/** The volume sources' defaults: defaultMode 0644 for ConfigMap, Secret, projected and downward API volumes. */
+function volumeDefaults(volume: Obj): void {
+  for (const source of ['configMap', 'secret', 'projected', 'downwardAPI']) {
+    const v = objectAt(volume[source]);
+    if (v) v['defaultMode'] ??= 0o644;
+  }
+  const downward = objectAt(volume['downwardAPI']);
+  for (const item of listAt(downward?.['items'])) {
+    const ref = objectAt(item['fieldRef']);
+    if (ref) ref['apiVersion'] ??= 'v1';
+  }
+  const hostPath = objectAt(volume['hostPath']);
+  if (hostPath) hostPath['type'] ??= '';
 }
 
 export function podSpecDefaults(spec: PodSpec): void {
   if (!spec || typeof spec !== 'object') return;
-  for (const c of spec.containers ?? []) containerDefaults(c);
-  for (const c of spec.initContainers ?? []) containerDefaults(c);
+  const hostNetwork = spec.hostNetwork === true;
+  for (const c of spec.containers ?? []) containerDefaults(c, hostNetwork);
+  for (const c of spec.initContainers ?? []) containerDefaults(c, hostNetwork);
+  for (const v of listAt(spec.volumes)) volumeDefaults(v);
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
@@ -73,6 +128,39 @@ function templateDefaults(spec: { template?: PodTemplateSpec }): void {
   }
 }
 
+/**
+ * SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when neither is set, else
+ * parallelism 1; backoffLimit 6 (MaxInt32 with backoffLimitPerIndex); completionMode NonIndexed; suspend false;
+ * podReplacementPolicy TerminatingOrFailed (Failed with a podFailurePolicy). And the job strategy's selector
+ * (PrepareForCreate / generateSelector): the template is labelled with the Job's uid and name, new and legacy keys,
+ * and selected by the uid unless spec.manualSelector.
+ */
+function jobDefaults(job: Job, created: boolean): void {
+  const spec = (job.spec ??= {});
+  if (spec.completions == null && spec.parallelism == null) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex != null ? 2147483647 : 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  spec.podReplacementPolicy ??= spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
+  if (!created || spec.manualSelector === true) return;
+  job.metadata.uid ??= randomUUID();
+  const uid = job.metadata.uid;
+  const template = (spec.template ??= {});
+  const meta = (template.metadata ??= {});
+  meta.labels = {
+    ...(meta.labels ?? {}),
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': job.metadata.name,
+    'controller-uid': uid,
+    'job-name': job.metadata.name,
+  };
+  spec.selector ??= { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+}
+
 /** Defaults for a written object of the workload kinds; others are left alone. */
 export function workloadDefaults(kind: string, obj: KubeObject, created: boolean): void {
   switch (kind) {
@@ -100,6 +188,23 @@ export function workloadDefaults(kind: string, obj: KubeObject, created: boolean
       const spec = ((obj as ReplicaSet).spec ??= {});
       spec.replicas ??= 1;
       templateDefaults(spec);
+      return;
+    }
+    case 'Job':
+      jobDefaults(obj as Job, created);
+      templateDefaults((obj as Job).spec ?? {});
+      return;
+    case 'CronJob': {
+      const spec = ((obj as CronJob).spec ??= {});
+      // SetDefaults_CronJob; the job template's pod template gets the pod defaults (its Job fields none).
+      spec.concurrencyPolicy ??= 'Allow';
+      spec.suspend ??= false;
+      spec.successfulJobsHistoryLimit ??= 3;
+      spec.failedJobsHistoryLimit ??= 1;
+      const jobTemplate = (spec.jobTemplate ??= {});
+      jobTemplate.metadata ??= {};
+      jobTemplate.metadata.creationTimestamp ??= null;
+      templateDefaults((jobTemplate.spec ??= {}));
       return;
     }
     case 'DaemonSet': {

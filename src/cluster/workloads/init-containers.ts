@@ -1,4 +1,6 @@
-// Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml), interpreted instead of run: what
+// The node's container runtime as aksemu emulates it: each container's process is processes.ts's, given the
+// container's environment (env, envFrom, the downward API, as the kubelet builds it) and the files it mounts from
+// ConfigMap and Secret volumes. Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml), interpreted instead of run: what
 // those containers do to the node is copy a network config from a ConfigMap volume into the hostPath
 // /etc/cni/net.d, and that is what matters to the emulated kubelet (the node turns Ready when the file lands in
 // its conf dir). Supported:
@@ -15,8 +17,9 @@ import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
-import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
-import type { InitContainerRunner } from './sandbox.js';
+import type { ContainerRunner, ContainerStart } from './sandbox.js';
+import { startProcess, type Process, type ProcessIo } from './processes.js';
+import type { Container } from '../objects/types.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
 export interface InitHost {
@@ -25,7 +28,6 @@ export interface InitHost {
 }
 
 const CNI_CONF_HOST_DIR = '/etc/cni/net.d';
-const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -37,7 +39,7 @@ class ContainerError extends Error {}
 
 interface Mount {
   path: string;
-  /** ConfigMap volume: its files by relative path (already resolved through `items`). */
+  /** ConfigMap or Secret volume: its files by relative path (already resolved through `items`). */
   files?: Map<string, string>;
   /** hostPath volume: the host directory (or file) it shows. */
   hostPath?: string;
@@ -171,26 +173,25 @@ function expandRefs(s: string, env: Record<string, string>): string {
   );
 }
 
-class Runner implements InitContainerRunner {
+class Runner implements ContainerRunner {
   constructor(private readonly host: InitHost) {}
 
-  private configMap(namespace: string, name: string): KubeObject | undefined {
-    return this.host.objects.get(CONFIGMAPS, namespace, name);
-  }
-
-  /** A ConfigMap volume's files, as the kubelet projects them (items: only those keys, at their paths). */
-  private configMapFiles(namespace: string, volume: Obj): Map<string, string> {
-    const source = obj(volume['configMap']);
-    const name = text(source['name']) ?? '';
-    const cm = this.configMap(namespace, name);
+  /** A ConfigMap or Secret volume's files, as the kubelet projects them (items: only those keys, at their paths). */
+  private volumeFiles(namespace: string, volume: Obj): Map<string, string> {
+    const secret = volume['secret'] !== undefined;
+    const source = obj(secret ? volume['secret'] : volume['configMap']);
+    const name = text(secret ? source['secretName'] : source['name']) ?? '';
+    const o = this.host.objects.get(secret ? SECRETS : CONFIGMAPS, namespace, name);
+    const kind = secret ? 'secret' : 'configmap';
     const files = new Map<string, string>();
-    if (!cm) {
+    if (!o) {
       if (source['optional'] === true) return files;
-      throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : configmap "${name}" not found`);
+      throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : ${kind} "${name}" not found`);
     }
     const data = dict<string>();
-    for (const [k, v] of Object.entries(obj(cm['data']))) if (typeof v === 'string') data[k] = v;
-    for (const [k, v] of Object.entries(obj(cm['binaryData']))) if (typeof v === 'string') data[k] = Buffer.from(v, 'base64').toString('utf8');
+    const decoded = (v: string) => Buffer.from(v, 'base64').toString('utf8');
+    for (const [k, v] of Object.entries(obj(o['data']))) if (typeof v === 'string') data[k] = secret ? decoded(v) : v;
+    for (const [k, v] of Object.entries(obj(o['binaryData']))) if (typeof v === 'string') data[k] = decoded(v);
     const items = list(source['items']);
     if (items.length === 0) {
       for (const [k, v] of Object.entries(data)) files.set(k, v);
@@ -200,7 +201,9 @@ class Runner implements InitContainerRunner {
       const key = text(item['key']) ?? '';
       if (!(key in data)) {
         if (source['optional'] === true) continue;
-        throw new ContainerError(`MountVolume.SetUp failed for volume "${text(volume['name'])}" : configmap references non-existent config key: ${key}`);
+        throw new ContainerError(
+          `MountVolume.SetUp failed for volume "${text(volume['name'])}" : ${kind} references non-existent ${secret ? 'secret' : 'config'} key: ${key}`,
+        );
       }
       files.set(normalize(text(item['path']) ?? key).slice(1), data[key]!);
     }
@@ -217,9 +220,9 @@ class Runner implements InitContainerRunner {
       if (!volume || !path) continue;
       const subPath = text(m['subPath']);
       const base = { path, ...(subPath ? { subPath: normalize(subPath).slice(1) } : {}) };
-      if (volume['configMap']) mounts.push({ ...base, files: this.configMapFiles(namespace, volume) });
+      if (volume['configMap'] || volume['secret']) mounts.push({ ...base, files: this.volumeFiles(namespace, volume) });
       else if (volume['hostPath']) mounts.push({ ...base, hostPath: normalize(text(obj(volume['hostPath'])['path']) ?? '/') });
-      // Other volume kinds (emptyDir, secret, projected…) hold nothing the node's CNI config can come from.
+      // Other volume kinds (emptyDir, projected…) hold nothing the node's CNI config can come from.
     }
     return mounts;
   }
@@ -291,72 +294,83 @@ class Runner implements InitContainerRunner {
     return env;
   }
 
-  async run(pod: KubeObject, node: string): Promise<string | undefined> {
+  /** Starts one of the pod's containers: its process (processes.ts) with its environment and mounted files. */
+  start({ pod, node, container: spec, init, write }: ContainerStart): Process {
+    const container = spec as Obj;
     const confDir = this.host.kubelets.confDir(node);
-    for (const container of list(obj(pod['spec'])['initContainers'])) {
+    let fs: ContainerFs;
+    let env: Record<string, string>;
+    try {
+      fs = new ContainerFs(this.mounts(pod, container), confDir);
+      env = this.env(pod, node, container);
+    } catch (e) {
+      if (!(e instanceof ContainerError)) throw e;
+      // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
+      if (init) return failed(e.message);
+      fs = new ContainerFs([], confDir);
+      env = dict<string>();
+    }
+    const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
+      (a) => expandRefs(String(a), env),
+    );
+    if (init && 'CNI_NETWORK_CONFIG' in env && (argv.length === 0 || basename(argv[0] ?? '') === 'install')) {
       try {
-        const fs = new ContainerFs(this.mounts(pod, container), confDir);
-        const env = this.env(pod, node, container);
-        const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
-          (a) => expandRefs(String(a), env),
-        );
-        const status = await this.exec(argv, env, fs, node);
-        if (status.code !== 0) return status.stderr.trim() || `init container "${text(container['name'])}" exited with code ${status.code}`;
+        this.calicoInstall(env, fs, node);
+        return exited(0);
       } catch (e) {
-        if (e instanceof ContainerError) return e.message;
+        if (e instanceof ContainerError) return failed(e.message);
         throw e;
       }
+    }
+    return startProcess(argv, env, {
+      write,
+      read: (path) => fs.read(path),
+      ...(init ? { command: (argv: string[], io: ProcessIo) => this.cniCommand(argv, fs, io) } : {}),
+      unknown: init ? 'exits' : 'runs',
+    });
+  }
+
+  /** Runs the pod's init containers one after the other; the first failure's text (stderr, or its status). */
+  async run(pod: KubeObject, node: string): Promise<string | undefined> {
+    for (const container of list(obj(pod['spec'])['initContainers'])) {
+      let stderr = '';
+      const p = this.start({ pod, node, container: container as Container, init: true, write: (stream, t) => void (stream === 'stderr' && (stderr += t)) });
+      const code = await p.exited;
+      if (code !== 0) return p.message ?? (stderr.trim() || `init container "${text(container['name'])}" exited with code ${code}`);
     }
     return undefined;
   }
 
-  private async exec(argv: string[], env: Record<string, string>, fs: ContainerFs, node: string): Promise<{ code: number; stderr: string }> {
-    const out = { code: 0, stderr: '' };
-    const program = basename(argv[0] ?? '');
-    if (SHELLS.has(program)) {
-      const flagAt = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-      if (flagAt > 0) {
-        try {
-          const commands = parseScript(argv[flagAt + 1] ?? '', env);
-          out.code = await runList(commands, async (cmd) => this.simple(cmd, fs, out), argv[flagAt]!.includes('e'));
-        } catch (e) {
-          if (!(e instanceof ShellSyntaxError)) throw e;
-          out.stderr += `${program}: syntax error: ${e.message}\n`;
-          out.code = 2;
-        }
-        return out;
-      }
-    }
-    if ('CNI_NETWORK_CONFIG' in env && (argv.length === 0 || program === 'install')) {
-      this.calicoInstall(env, fs, node);
-      return out;
-    }
-    if (argv.length > 0) out.code = await this.simple(argv, fs, out);
-    return out;
-  }
-
-  /** One simple command; returns its exit status, appending what it prints on stderr. */
-  private async simple(argv: string[], fs: ContainerFs, out: { stderr: string }): Promise<number> {
+  /** The installers' commands that change the node's CNI config; undefined for the others (processes.ts runs them). */
+  private cniCommand(argv: string[], fs: ContainerFs, io: ProcessIo): Promise<number> | undefined {
     const [name = '', ...args] = argv;
+    const out = { stderr: '' };
+    const done = (code: number) => {
+      if (out.stderr) io.write('stderr', out.stderr);
+      return Promise.resolve(code);
+    };
     switch (basename(name)) {
       case 'cp':
-        return this.cp(args, fs, out);
+        return done(this.cp(args, fs, out));
       case 'mkdir':
         for (const a of args.filter((x) => !x.startsWith('-'))) fs.mkdir(a);
-        return 0;
+        return done(0);
       case 'true':
       case ':':
-      case 'echo':
-      case 'sleep':
-        return 0;
       case 'false':
-        return 1;
+      case 'echo':
+      case 'printf':
+      case 'sleep':
+      case 'cat':
+      case 'env':
+      case 'printenv':
+        return undefined;
       default:
         if (argv.some((a) => fs.touchesConfDir(a))) {
           out.stderr += `${basename(name)}: aksemu cannot emulate this command, and it changes the node's /etc/cni/net.d (supported: cp, mkdir -p, true, echo)\n`;
-          return 127;
+          return done(127);
         }
-        return 0;
+        return undefined;
     }
   }
 
@@ -447,6 +461,16 @@ class Runner implements InitContainerRunner {
   }
 }
 
-export function createInitRunner(runtime: InitHost): InitContainerRunner {
+/** A process that has already ended with that status. */
+function exited(code: number, message?: string): Process {
+  return { exited: Promise.resolve(code), stop: () => {}, ...(message !== undefined ? { message } : {}) };
+}
+
+/** A container the runtime could not start as asked: it ends at once with the kubelet's reason as its message. */
+function failed(message: string): Process {
+  return exited(1, message);
+}
+
+export function createContainerRunner(runtime: InitHost): ContainerRunner & { run(pod: KubeObject, node: string): Promise<string | undefined> } {
   return new Runner(runtime);
 }

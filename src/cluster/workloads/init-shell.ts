@@ -1,6 +1,7 @@
 // Just enough of a POSIX shell to read what CNI install scripts pass to `sh -c`: words with '…', "…" and \
 // quoting, $VAR / ${VAR} expansion from the container's environment, `#` comments, and command lists joined by
-// `;`, newlines, `&&` and `||`. Nothing is executed here: the caller runs each simple command.
+// `;`, newlines, `&&` and `||`, and `while` / `until` / `if` blocks. Nothing is executed here: the caller runs each
+// simple command (processes.ts for containers, init-containers.ts for the CNI installers).
 
 export type Connector = ';' | '&&' | '||';
 
@@ -98,25 +99,114 @@ export function parseScript(script: string, env: Record<string, string>): ShellC
   return commands;
 }
 
+/** A command list with its compound commands found: `while|until LIST; do LIST; done` and `if LIST; then LIST; [else LIST;] fi`. */
+type Node =
+  | { type: 'simple'; connector: Connector; argv: string[] }
+  | { type: 'loop'; connector: Connector; until: boolean; test: Node[]; body: Node[] }
+  | { type: 'if'; connector: Connector; test: Node[]; then: Node[]; else: Node[] };
+
+const KEYWORDS = new Set(['while', 'until', 'do', 'done', 'if', 'then', 'else', 'fi']);
+
+/** Builds the tree; the reserved words open and close blocks wherever they start a command. */
+function tree(commands: ShellCommand[]): Node[] {
+  let i = 0;
+  // Words are consumed from the front of the current command; a command emptied that way is skipped.
+  let words: string[] | undefined;
+  let connector: Connector = ';';
+  const peek = (): string | undefined => {
+    while (i < commands.length) {
+      if (words === undefined) {
+        words = [...commands[i]!.argv];
+        connector = commands[i]!.connector;
+      }
+      if (words.length > 0) return words[0];
+      i++;
+      words = undefined;
+    }
+    return undefined;
+  };
+  const take = (): void => {
+    words!.shift();
+  };
+  const list = (ends: string[]): Node[] => {
+    const out: Node[] = [];
+    for (;;) {
+      const word = peek();
+      if (word === undefined) {
+        if (ends.length === 0) return out;
+        throw new ShellSyntaxError(`unexpected end of file (expecting "${ends[0]}")`);
+      }
+      if (ends.includes(word)) return out;
+      const joined = connector;
+      if (word === 'while' || word === 'until') {
+        take();
+        const test = list(['do']);
+        take();
+        const body = list(['done']);
+        take();
+        out.push({ type: 'loop', connector: joined, until: word === 'until', test, body });
+      } else if (word === 'if') {
+        take();
+        const test = list(['then']);
+        take();
+        const then = list(['else', 'fi']);
+        const otherwise = peek() === 'else' ? (take(), list(['fi'])) : [];
+        take();
+        out.push({ type: 'if', connector: joined, test, then, else: otherwise });
+      } else if (KEYWORDS.has(word)) {
+        throw new ShellSyntaxError(`unexpected "${word}"`);
+      } else {
+        out.push({ type: 'simple', connector: joined, argv: words! });
+        i++;
+        words = undefined;
+      }
+    }
+  };
+  return list([]);
+}
+
+/** `exit N` anywhere in the script. */
+class Exit {
+  constructor(readonly status: number) {}
+}
+
 /**
  * Runs a command list as sh does: `a && b` runs b only when a succeeded, `a || b` only when it failed; with
- * errexit (`set -e`, `sh -e`) a failure outside such a test stops the list. Returns the last exit status.
+ * errexit (`set -e`, `sh -e`) a failure outside such a test stops the list; `while`, `until` and `if` blocks
+ * run their lists. Returns the last exit status. Throws ShellSyntaxError for an unbalanced block.
  */
 export async function runList(commands: ShellCommand[], run: (argv: string[]) => Promise<number>, errexit = false): Promise<number> {
-  let status = 0;
-  let exit = errexit;
-  for (const [i, cmd] of commands.entries()) {
-    if ((cmd.connector === '&&' && status !== 0) || (cmd.connector === '||' && status === 0)) continue;
-    const [name, ...rest] = cmd.argv;
-    if (name === 'set') {
-      for (const flag of rest) if (/^-[a-z]*e/.test(flag)) exit = true;
-      status = 0;
-      continue;
+  const state = { errexit };
+  const exec = async (nodes: Node[], tested: boolean): Promise<number> => {
+    let status = 0;
+    for (const [i, node] of nodes.entries()) {
+      if ((node.connector === '&&' && status !== 0) || (node.connector === '||' && status === 0)) continue;
+      const inTest = tested || ['&&', '||'].includes(nodes[i + 1]?.connector ?? ';');
+      if (node.type === 'loop') {
+        status = 0;
+        while (((await exec(node.test, true)) === 0) !== node.until) status = await exec(node.body, inTest);
+        continue;
+      }
+      if (node.type === 'if') {
+        status = (await exec(node.test, true)) === 0 ? await exec(node.then, inTest) : await exec(node.else, inTest);
+        continue;
+      }
+      const [name, ...rest] = node.argv;
+      if (name === 'set') {
+        for (const flag of rest) if (/^-[a-z]*e/.test(flag)) state.errexit = true;
+        status = 0;
+        continue;
+      }
+      if (name === 'exit') throw new Exit(Number(rest[0] ?? status) || 0);
+      status = await run(node.argv);
+      if (state.errexit && status !== 0 && !inTest) throw new Exit(status);
     }
-    if (name === 'exit') return Number(rest[0] ?? status) || 0;
-    status = await run(cmd.argv);
-    const tested = ['&&', '||'].includes(commands[i + 1]?.connector ?? ';');
-    if (exit && status !== 0 && !tested) return status;
+    return status;
+  };
+  try {
+    return await exec(tree(commands), false);
+  } catch (e) {
+    if (e instanceof Exit) return e.status;
+    throw e;
   }
-  return status;
 }

@@ -2,9 +2,12 @@
 // network: an address from the plugin's pool, or the node's own for host-network pods), then its init
 // containers run, then its containers start and the pod is Running and Ready. A sandbox failure leaves the
 // pod ContainerCreating with the kubelet's FailedCreatePodSandBox event and is retried with back-off; pods
-// needing the pod network wait (NetworkNotReady) while the node's CNI is not ready. Deleted pods release
-// their sandbox; the pods of a node that goes away are deleted. After a restart, running pods are restored
-// from the runtime's sandbox records instead of being set up again.
+// needing the pod network wait (NetworkNotReady) while the node's CNI is not ready. Each container's process
+// (processes.ts) prints into its log (container-logs.ts) and may end: the pod's restartPolicy says whether it
+// restarts, after the kubelet's crash-loop back-off (CRASH_BACKOFF); a pod whose containers all ended for good is
+// Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
+// that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
+// instead of being set up again (their processes start again, appending to the same logs).
 import { createHash } from 'node:crypto';
 import { deletionDue, type KubeObject } from '../objects/object.js';
 import type { BoundPod, Container, Node, Pod, RunningPod } from '../objects/types.js';
@@ -16,16 +19,27 @@ import { resumePodDeletion } from './pod-deletion.js';
 import { isTerminal } from './indexes.js';
 import { NODES, PODS } from '../resources.js';
 import { runtimeId } from './names.js';
-import { normalizeImage, podStatus, type PodRuntime } from './pod-status.js';
+import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
 import type { SandboxRecords } from './runtime-state.js';
-import type { InitContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { ContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { ContainerLogs, LogRef } from './container-logs.js';
+import type { Process } from './processes.js';
 
-/** Longest wait between sandbox or init container retries (the kubelet's back-off is bounded too). */
+/** Longest wait between sandbox set-up retries (the kubelet's back-off is bounded too). */
 export const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * The kubelet's crash-loop back-off (pkg/kubelet/kubelet.go: backOffPeriod 10 s, MaxContainerBackOff 300 s; the
+ * flowcontrol.Backoff of client-go/util/flowcontrol/backoff.go): a container that ends and must restart starts
+ * again at once the first time, then waits 10 s after it finished, doubling each time up to 5 min; the wait
+ * resets once a run lasted twice the maximum. Tests may shorten both (nothing else writes them).
+ */
+export const CRASH_BACKOFF = { initialMs: 10_000, maxMs: 300_000 };
 
 export interface LifecycleOptions {
   sandboxes: PodSandboxes;
-  initRunner: InitContainerRunner;
+  containers: ContainerRunner;
+  logs: ContainerLogs;
   records: SandboxRecords;
   /** The kubelet's minor version: event wording changed over time. */
   minor: number;
@@ -46,7 +60,55 @@ interface Worker {
   stopped: boolean;
   timer?: NodeJS.Timeout;
   networkWarned: boolean;
+  /** The containers' runtime state by run key (pod-status.ts: `init:NAME` or NAME); made when the first one starts. */
+  slots?: Map<string, Slot>;
 }
+
+/** One container's process and back-off, as the kubelet and runtime hold them. */
+interface Slot {
+  /** The live process of its current run. */
+  process?: Process;
+  /** When its last run ended (ms). */
+  finished?: number;
+  /** flowcontrol.Backoff's entry for it. */
+  backoff?: { ms: number; lastUpdate: number };
+  /** The wake-up at the end of its back-off. */
+  wakeup?: NodeJS.Timeout;
+}
+
+function slot(w: Worker, key: string): Slot {
+  w.slots ??= new Map();
+  let s = w.slots.get(key);
+  if (!s) w.slots.set(key, (s = {}));
+  return s;
+}
+
+const isAlive = (w: Worker, key: string) => w.slots?.get(key)?.process !== undefined;
+
+/** Stops every process of the worker and its back-off wake-ups. */
+function stopAll(w: Worker): void {
+  for (const s of w.slots?.values() ?? []) {
+    clearTimeout(s.wakeup);
+    s.wakeup = undefined;
+    const p = s.process;
+    s.process = undefined;
+    p?.stop();
+  }
+}
+
+const podRef = (pod: KubeObject) => `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+
+function terminatedOf(run: ContainerRun | undefined): Terminated | undefined {
+  if (!run) return undefined;
+  return 'terminated' in run.state ? run.state.terminated : run.last;
+}
+
+/** Restored pods resumed per turn of the event loop after a restart. */
+const RESTORE_SLICE = 200;
+
+/** terminationMessagePolicy FallbackToLogsOnError: the log's tail (80 lines, 2048 bytes) as the message of a failure. */
+const FALLBACK_LINES = 80;
+const FALLBACK_BYTES = 2048;
 
 function internalIp(node: KubeObject): string {
   return ((node as Node).status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
@@ -56,10 +118,13 @@ function nodeReady(node: KubeObject): boolean {
   return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** Go's time.Duration text at millisecond precision: 850ms, 1.234s. */
+/** Go's time.Duration text at millisecond precision: 850ms, 1.234s, 1m20s, 5m0s. */
 function goDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  return `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = `${((ms % 60_000) / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}`;
 }
 
 /** Images on AKS's node image (the VHD caches every add-on image), so they are never pulled. */
@@ -90,6 +155,8 @@ export class PodLifecycle implements Controller {
   private readonly images = new Map<string, Set<string>>();
   private readonly limiter: Limiter;
   private closed = false;
+  /** Restored pods whose processes are still to start again (drainRestored). */
+  private readonly restoring: Array<() => void> = [];
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -111,6 +178,9 @@ export class PodLifecycle implements Controller {
     if (change.type === 'DELETED') {
       const w = this.workers.get(uid);
       if (w) this.stop(w);
+      // A pod that had ended before a restart has no worker: its logs may still be on disk.
+      else if (pod.spec?.nodeName && isTerminal(pod))
+        this.options.logs.remove({ node: pod.spec.nodeName, namespace: pod.metadata.namespace!, pod: pod.metadata.name, uid }, false);
       return;
     }
     if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
@@ -157,7 +227,7 @@ export class PodLifecycle implements Controller {
       namespace: pod.metadata.namespace!,
       name: pod.metadata.name,
       node: pod.spec.nodeName,
-      rt: { hostIp: pod.status?.hostIP ?? '', startTime: pod.status?.startTime ?? k8sTime(Date.now()), init: 'pending' },
+      rt: { hostIp: pod.status?.hostIP ?? '', startTime: pod.status?.startTime ?? k8sTime(Date.now()), containers: {} },
       attempts: 0,
       busy: false,
       again: false,
@@ -177,13 +247,37 @@ export class PodLifecycle implements Controller {
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
     if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP);
-    const ids: Record<string, string> = {};
-    for (const s of [...(pod.status.containerStatuses ?? []), ...(pod.status.initContainerStatuses ?? []).map((s) => ({ ...s, name: `init:${s.name}` }))]) {
+    w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, containers: {} };
+    const spec = pod.spec ?? {};
+    const statuses = [
+      ...(pod.status.initContainerStatuses ?? []).map((s) => ({ key: initKey(s.name), s, c: spec.initContainers?.find((c) => c.name === s.name), init: true })),
+      ...(pod.status.containerStatuses ?? []).map((s) => ({ key: s.name, s, c: spec.containers?.find((c) => c.name === s.name), init: false })),
+    ];
+    const resumed: Array<() => void> = [];
+    for (const { key, s, c, init } of statuses) {
       const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
-      if (id) ids[s.name] = id;
+      const state = s.state as ContainerRun['state'] | undefined;
+      if (!id || !state || !c || ('waiting' in state && !s.lastState?.terminated)) continue;
+      const last = s.lastState?.terminated as Terminated | undefined;
+      w.rt.containers[key] = { id, restartCount: s.restartCount ?? 0, state, ...(last ? { last } : {}) };
+      const ended = 'terminated' in state ? state.terminated : last;
+      if (ended) slot(w, key).finished = Date.parse(ended.finishedAt);
+      // The process of a running container is gone with the old server: it runs again, into the same log.
+      if ('running' in state) resumed.push(() => this.run(w, pod, c, key, init, s.restartCount ?? 0, true));
     }
-    const startedAt = (pod.status.containerStatuses ?? [])[0]?.state?.running?.startedAt ?? pod.status.startTime;
-    w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, init: 'done', running: { startedAt, ids } };
+    // Restarting the processes of thousands of restored pods is spread over turns of the event loop.
+    this.restoring.push(() => {
+      if (w.stopped || this.closed) return;
+      for (const fn of resumed) fn();
+      this.kick(w);
+    });
+    if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
+  }
+
+  /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
+  private drainRestored(): void {
+    for (const fn of this.restoring.splice(0, RESTORE_SLICE)) fn();
+    if (this.restoring.length > 0 && !this.closed) setImmediate(() => this.drainRestored());
   }
 
   /** The worker's pod, bound to its node, unless it went (or another of its name replaced it). */
@@ -234,7 +328,7 @@ export class PodLifecycle implements Controller {
   private async step(w: Worker): Promise<void> {
     const node = this.ctx.objects.get(NODES, undefined, w.node);
     let pod = this.current(w);
-    if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.running) return;
+    if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.phase) return;
     w.rt.hostIp = internalIp(node);
     if (!w.sandbox) {
       const hostNetwork = Boolean(pod.spec?.hostNetwork);
@@ -273,39 +367,178 @@ export class PodLifecycle implements Controller {
       this.options.records.save(w.node, { ...req, ip: result.ip });
       pod = this.write(w) ?? pod;
     }
-    const inits = pod.spec?.initContainers ?? [];
-    const ids: Record<string, string> = {};
-    if (w.rt.init !== 'done' && inits.length > 0) {
-      if (w.rt.init === 'pending') for (const c of inits) this.startEvents(pod, c, `spec.initContainers{${c.name}}`);
-      const error = await this.runInit(pod);
-      if (w.stopped || this.closed) return;
-      pod = this.current(w);
-      if (!pod) return;
-      if (error !== undefined) {
-        w.attempts++;
-        const restarts = typeof w.rt.init === 'object' ? w.rt.init.restarts + 1 : 0;
-        w.rt.init = { error, restarts };
-        this.write(w);
-        this.event(
-          pod,
-          'Warning',
-          'BackOff',
-          `Back-off restarting failed container ${inits[0].name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${w.uid})`,
-          `spec.initContainers{${inits[0].name}}`,
-        );
-        this.later(w);
-        return;
+    this.sync(w, pod);
+  }
+
+  /**
+   * The kubelet's SyncPod for the containers: the first init container not yet completed runs (or restarts after
+   * its back-off, or fails the pod under restartPolicy Never); once all completed, every app container that is
+   * not running starts, or restarts as the restartPolicy says; when none will run again the pod has ended.
+   */
+  private sync(w: Worker, pod: BoundPod): void {
+    const spec = pod.spec ?? {};
+    const policy = spec.restartPolicy ?? 'Always';
+    if (!initialized(spec, w.rt)) {
+      for (const c of spec.initContainers ?? []) {
+        const key = initKey(c.name);
+        const run = w.rt.containers[key];
+        if (run && 'terminated' in run.state && run.state.terminated.exitCode === 0) continue;
+        if (isAlive(w, key)) break;
+        if (run && policy === 'Never') return this.end(w, 'Failed');
+        if (!run || this.restartDue(w, pod, c, key, `spec.initContainers{${c.name}}`)) this.start(w, pod, c, key, true);
+        break;
       }
-      for (const c of inits) ids[`init:${c.name}`] = runtimeId();
+      this.write(w);
+      return;
     }
-    w.rt.init = 'done';
-    w.attempts = 0;
-    for (const c of pod.spec?.containers ?? []) {
-      this.startEvents(pod, c, `spec.containers{${c.name}}`);
-      ids[c.name] = runtimeId();
+    let alive = false;
+    for (const c of spec.containers ?? []) {
+      const key = c.name;
+      const run = w.rt.containers[key];
+      if (isAlive(w, key)) {
+        alive = true;
+        continue;
+      }
+      if (!run) {
+        this.start(w, pod, c, key, false);
+        alive = true;
+        continue;
+      }
+      const last = terminatedOf(run);
+      if (policy === 'Never' || (policy === 'OnFailure' && last?.exitCode === 0)) continue;
+      alive = true;
+      if (this.restartDue(w, pod, c, key, `spec.containers{${c.name}}`)) this.start(w, pod, c, key, false);
     }
-    w.rt.running = { startedAt: k8sTime(Date.now()), ids };
+    if (alive) {
+      this.write(w);
+      return;
+    }
+    const failed = (spec.containers ?? []).some((c) => terminatedOf(w.rt.containers[c.name])?.exitCode !== 0);
+    this.end(w, failed ? 'Failed' : 'Succeeded');
+  }
+
+  /**
+   * doBackOff (kuberuntime_manager.go): a container that ended may start again once its back-off since it
+   * finished has passed (at once the first time); meanwhile it waits in CrashLoopBackOff with the BackOff event.
+   */
+  private restartDue(w: Worker, pod: BoundPod, c: Container, key: string, fieldPath: string): boolean {
+    const run = w.rt.containers[key]!;
+    const state = slot(w, key);
+    const finished = state.finished ?? Date.now();
+    const entry = state.backoff;
+    const expired = !entry || finished - entry.lastUpdate > 2 * CRASH_BACKOFF.maxMs;
+    const now = Date.now();
+    if (!expired && now - finished < entry.ms) {
+      if (!('waiting' in run.state)) {
+        const last = terminatedOf(run)!;
+        run.state = {
+          waiting: { message: `back-off ${goDuration(entry.ms)} restarting failed container=${c.name} pod=${podRef(pod)}`, reason: 'CrashLoopBackOff' },
+        };
+        run.last = last;
+        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podRef(pod)}`, fieldPath);
+      }
+      if (!state.wakeup) {
+        state.wakeup = setTimeout(
+          () => {
+            state.wakeup = undefined;
+            this.kick(w);
+          },
+          finished + entry.ms - now,
+        );
+        state.wakeup.unref();
+      }
+      return false;
+    }
+    state.backoff = { ms: expired ? CRASH_BACKOFF.initialMs : Math.min(entry.ms * 2, CRASH_BACKOFF.maxMs), lastUpdate: finished };
+    return true;
+  }
+
+  /** A new run of the container (a restart when it ran before): the kubelet's events, a fresh log, its process. */
+  private start(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean): void {
+    const before = w.rt.containers[key];
+    const restartCount = before ? before.restartCount + 1 : 0;
+    const last = terminatedOf(before);
+    this.startEvents(pod, c, init ? `spec.initContainers{${c.name}}` : `spec.containers{${c.name}}`);
+    w.rt.containers[key] = { id: runtimeId(), restartCount, state: { running: { startedAt: k8sTime(Date.now()) } }, ...(last ? { last } : {}) };
+    this.run(w, pod, c, key, init, restartCount, false);
+  }
+
+  private logRef(w: Worker): LogRef {
+    return { node: w.node, namespace: w.namespace, pod: w.name, uid: w.uid };
+  }
+
+  /** Runs the container's process for its current run; its end is recorded and the pod synced again. */
+  private run(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean, restart: number, resumed: boolean): void {
+    const { logs } = this.options;
+    const ref = this.logRef(w);
+    if (resumed) logs.resume(ref, c.name, restart);
+    else logs.begin(ref, c.name, restart);
+    let process: Process;
+    try {
+      process = this.options.containers.start({
+        pod,
+        node: w.node,
+        container: c,
+        init,
+        write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+      });
+    } catch (e) {
+      process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
+    }
+    const state = slot(w, key);
+    state.process = process;
+    const run = w.rt.containers[key]!;
+    const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
+    void process.exited
+      .catch((e) => {
+        this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: container ${c.name}: ${(e as Error).stack ?? e}`);
+        return 128;
+      })
+      .then((code) => {
+        if (state.process !== process) return;
+        state.process = undefined;
+        const now = Date.now();
+        state.finished = now;
+        logs.end(ref, c.name, restart);
+        const message =
+          process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
+        const current = w.rt.containers[key];
+        if (current) {
+          current.state = {
+            terminated: {
+              containerID: `containerd://${current.id}`,
+              exitCode: code,
+              finishedAt: k8sTime(now),
+              ...(message ? { message } : {}),
+              reason: code === 0 ? 'Completed' : 'Error',
+              startedAt,
+            },
+          };
+        }
+        this.kick(w);
+      });
+  }
+
+  private logTail(ref: LogRef, container: string, restart: number): string | undefined {
+    const lines = (this.options.logs.read(ref, container, restart) ?? []).slice(-FALLBACK_LINES);
+    const text = lines.map((l) => `${l.text}${l.partial ? '' : '\n'}`).join('');
+    const bytes = Buffer.from(text);
+    return bytes.length > FALLBACK_BYTES ? bytes.subarray(bytes.length - FALLBACK_BYTES).toString('utf8') : text || undefined;
+  }
+
+  /** Every container ended for good: the pod's phase is final and its sandbox is released (its address stays shown). */
+  private end(w: Worker, phase: 'Succeeded' | 'Failed'): void {
+    w.rt.phase = phase;
     this.write(w);
+    this.releaseSandbox(w);
+  }
+
+  private releaseSandbox(w: Worker): void {
+    if (!w.sandbox) return;
+    const req = w.sandbox;
+    w.sandbox = undefined;
+    this.options.records.remove(req.node, req.uid);
+    void this.tearDown(req);
   }
 
   /** Pulling / Pulled, Created, Started for one container, in the kubelet's words. */
@@ -346,14 +579,6 @@ export class PodLifecycle implements Controller {
     }
   }
 
-  private async runInit(pod: BoundPod): Promise<string | undefined> {
-    try {
-      return await this.options.initRunner.run(pod, pod.spec.nodeName);
-    } catch (e) {
-      return (e as Error).message ?? String(e);
-    }
-  }
-
   private stop(w: Worker): void {
     w.stopped = true;
     clearTimeout(w.timer);
@@ -361,12 +586,9 @@ export class PodLifecycle implements Controller {
     this.onNode.get(w.node)?.delete(w);
     if (this.onNode.get(w.node)?.size === 0) this.onNode.delete(w.node);
     this.ctx.events.forget(w.uid);
-    if (w.sandbox) {
-      const req = w.sandbox;
-      w.sandbox = undefined;
-      this.options.records.remove(req.node, req.uid);
-      void this.tearDown(req);
-    }
+    stopAll(w);
+    this.options.logs.remove(this.logRef(w));
+    this.releaseSandbox(w);
   }
 
   /** The VM is gone: so are its pods (no grace: nothing is left to stop them). */
@@ -377,6 +599,10 @@ export class PodLifecycle implements Controller {
 
   close(): void {
     this.closed = true;
-    for (const w of this.workers.values()) clearTimeout(w.timer);
+    for (const w of this.workers.values()) {
+      clearTimeout(w.timer);
+      // The processes die with the server; their logs stay for the next start.
+      stopAll(w);
+    }
   }
 }

@@ -1,5 +1,7 @@
-// Pod status as the kubelet writes it at each step of a pod's start: waiting for its sandbox
-// (ContainerCreating), sandbox ready with the pod's address, init containers done, running. Conditions keep
+// Pod status as the kubelet writes it (pkg/kubelet/kubelet_pods.go generateAPIPodStatus): waiting for its sandbox
+// (ContainerCreating), sandbox ready with the pod's address, each container's current run (waiting, running,
+// terminated with its exit code, CrashLoopBackOff) with its restart count and the run before it (lastState), the
+// phase (Pending, Running, Succeeded, Failed) and the conditions that follow (PodCompleted once it ended). Conditions keep
 // their lastTransitionTime until their status flips, container statuses are sorted by name as the kubelet
 // sorts them, and images are shown fully qualified with a digest as containerd reports them.
 import { createHash } from 'node:crypto';
@@ -44,22 +46,69 @@ export function keepTransitions(previous: Condition[] | undefined, next: Conditi
   });
 }
 
+/** A container's state as the kubelet reports it (v1.ContainerState's one member). */
+export type ContainerState = { running: { startedAt: string } } | { terminated: Terminated } | { waiting: { reason: string; message?: string } };
+
+export interface Terminated {
+  containerID: string;
+  exitCode: number;
+  finishedAt: string;
+  message?: string;
+  reason: string;
+  startedAt: string;
+}
+
+/** What the kubelet knows of one container of the pod: its current run, the one before, its restarts. */
+export interface ContainerRun {
+  /** The current (or last) run's container id. */
+  id: string;
+  restartCount: number;
+  state: ContainerState;
+  /** The run before the current one (lastState.terminated). */
+  last?: Terminated;
+}
+
 /** What the kubelet knows about one pod's containers. */
 export interface PodRuntime {
   hostIp: string;
   startTime: string;
   /** Set once the sandbox is up. */
   podIp?: string;
-  /** Init containers: done, or the failure of the last attempt. */
-  init: 'pending' | 'done' | { error: string; restarts: number };
-  /** Set once the app containers run: their start time and container ids by name. */
-  running?: { startedAt: string; ids: Record<string, string> };
+  /** Runs by container: `init:NAME` for init containers, NAME for app containers. */
+  containers: Record<string, ContainerRun>;
+  /** Set when the pod ends: every container terminated for good. */
+  phase?: 'Succeeded' | 'Failed';
 }
+
+export const initKey = (name: string) => `init:${name}`;
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 function names(containers: Container[]): string {
   return `[${containers.map((c) => c.name).join(' ')}]`;
+}
+
+const completed = (run: ContainerRun | undefined) => run !== undefined && 'terminated' in run.state && run.state.terminated.exitCode === 0;
+const isRunning = (run: ContainerRun | undefined) => run !== undefined && 'running' in run.state;
+
+/** Have the pod's init containers all completed? */
+export function initialized(spec: { initContainers?: Container[] }, rt: PodRuntime): boolean {
+  return (spec.initContainers ?? []).every((c) => completed(rt.containers[initKey(c.name)]));
+}
+
+function containerStatus(
+  c: Container,
+  run: ContainerRun | undefined,
+  waitingReason: string,
+  init: boolean,
+  ended: boolean,
+): { name: string; [field: string]: unknown } {
+  const image = String(c.image ?? '');
+  const base = { image: normalizeImage(image), lastState: run?.last ? { terminated: run.last } : {}, name: c.name, restartCount: run?.restartCount ?? 0 };
+  if (!run) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
+  // A completed init container counts as ready; an app container is ready while it runs (no probes are emulated).
+  const ready = init ? completed(run) : isRunning(run) && !ended;
+  return { containerID: `containerd://${run.id}`, ...base, imageID: imageId(image), ready, started: isRunning(run), state: run.state };
 }
 
 /** The status for a pod bound to a node at the step `rt` describes; previous keeps transition times. */
@@ -68,43 +117,38 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   const previous = (pod as Pod).status ?? {};
   const containers = spec.containers ?? [];
   const inits = spec.initContainers ?? [];
-  const initDone = rt.init === 'done' || inits.length === 0;
-  const running = rt.running !== undefined && initDone;
+  const initDone = initialized(spec, rt);
+  const unready = containers.filter((c) => !isRunning(rt.containers[c.name]) || rt.phase !== undefined);
+  const ready = unready.length === 0;
+  const succeeded = rt.phase === 'Succeeded';
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
+  const notReady = (type: string) =>
+    succeeded
+      ? condition(type, false, now, 'PodCompleted')
+      : condition(type, false, now, 'ContainersNotReady', `containers with unready status: ${names(unready)}`);
+  const pendingInits = inits.filter((c) => !completed(rt.containers[initKey(c.name)]));
   const conditions = keepTransitions(previous.conditions, [
-    condition('PodReadyToStartContainers', rt.podIp !== undefined, now),
+    // The sandbox of an ended pod is gone.
+    condition('PodReadyToStartContainers', rt.podIp !== undefined && rt.phase === undefined, now),
     initDone
-      ? condition('Initialized', true, now)
-      : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(inits)}`),
-    running ? condition('Ready', true, now) : condition('Ready', false, now, 'ContainersNotReady', `containers with unready status: ${names(containers)}`),
-    running
-      ? condition('ContainersReady', true, now)
-      : condition('ContainersReady', false, now, 'ContainersNotReady', `containers with unready status: ${names(containers)}`),
+      ? condition('Initialized', true, now, succeeded ? 'PodCompleted' : undefined)
+      : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(pendingInits)}`),
+    ready ? condition('Ready', true, now) : notReady('Ready'),
+    ready ? condition('ContainersReady', true, now) : notReady('ContainersReady'),
     { ...scheduled },
   ]);
   const waitingReason = rt.podIp === undefined ? 'ContainerCreating' : 'PodInitializing';
-  const containerStatuses = containers
-    .map((c) => {
-      const base = { image: normalizeImage(String(c.image ?? '')), lastState: {}, name: c.name, restartCount: 0 };
-      if (!running) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
-      return {
-        containerID: `containerd://${rt.running!.ids[c.name]}`,
-        ...base,
-        imageID: imageId(String(c.image ?? '')),
-        ready: true,
-        started: true,
-        state: { running: { startedAt: rt.running!.startedAt } },
-      };
-    })
-    .sort(byName);
+  const ended = rt.phase !== undefined;
+  const containerStatuses = containers.map((c) => containerStatus(c, rt.containers[c.name], waitingReason, false, ended)).sort(byName);
   const status: Record<string, unknown> = {
     conditions,
     containerStatuses,
     hostIP: rt.hostIp,
     hostIPs: [{ ip: rt.hostIp }],
   };
-  if (inits.length > 0) status['initContainerStatuses'] = inits.map((c, i) => initStatus(pod, c, i, rt));
-  status['phase'] = running ? 'Running' : 'Pending';
+  if (inits.length > 0) status['initContainerStatuses'] = inits.map((c) => containerStatus(c, rt.containers[initKey(c.name)], 'PodInitializing', true, ended));
+  const started = containers.some((c) => rt.containers[c.name] !== undefined);
+  status['phase'] = rt.phase ?? (initDone && started ? 'Running' : 'Pending');
   if (rt.podIp !== undefined) {
     status['podIP'] = rt.podIp;
     status['podIPs'] = [{ ip: rt.podIp }];
@@ -112,34 +156,4 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   status['qosClass'] = previous.qosClass ?? 'BestEffort';
   status['startTime'] = rt.startTime;
   return status;
-}
-
-function initStatus(pod: KubeObject, c: Container, index: number, rt: PodRuntime): Record<string, unknown> {
-  const base = { image: normalizeImage(String(c.image ?? '')), imageID: '', lastState: {}, name: c.name, ready: false, restartCount: 0, started: false };
-  if (rt.init === 'done') {
-    const id = rt.running?.ids[`init:${c.name}`];
-    const containerID = id ? { containerID: `containerd://${id}` } : {};
-    return {
-      ...base,
-      ...containerID,
-      imageID: imageId(String(c.image ?? '')),
-      state: { terminated: { ...containerID, exitCode: 0, finishedAt: rt.running?.startedAt ?? rt.startTime, reason: 'Completed', startedAt: rt.startTime } },
-    };
-  }
-  if (typeof rt.init === 'object' && index === 0) {
-    // The runner reports the first failure; the kubelet shows it as the last state and backs off.
-    return {
-      ...base,
-      imageID: imageId(String(c.image ?? '')),
-      lastState: { terminated: { exitCode: 1, finishedAt: rt.startTime, message: rt.init.error, reason: 'Error', startedAt: rt.startTime } },
-      restartCount: rt.init.restarts,
-      state: {
-        waiting: {
-          message: `back-off 10s restarting failed container=${c.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
-          reason: 'CrashLoopBackOff',
-        },
-      },
-    };
-  }
-  return { ...base, state: { waiting: { reason: 'PodInitializing' } } };
 }

@@ -1,8 +1,10 @@
 // The contract between the kubelet's pod lifecycle (pod-lifecycle.ts) and the node's container runtime: a
 // pod sandbox gets its network (an address from the plugin's pool, or the node's own for host-network
-// pods), and init containers run before the app containers start. Implementations: ipam*.ts and
+// pods), and its containers run: the init containers one after the other, then the app containers. Implementations: ipam*.ts and
 // init-containers.ts; tests and the data plane may pass others to the ClusterRuntime.
 import type { KubeObject } from '../objects/object.js';
+import type { Container } from '../objects/types.js';
+import type { Process, Stream } from './processes.js';
 
 export interface SandboxRequest {
   namespace: string;
@@ -19,7 +21,16 @@ export interface PodSandboxes {
   /** A running pod found at start-up (restored from storage): mark its address as taken. */
   restore(req: SandboxRequest, ip: string): void;
 }
-export interface InitContainerRunner {
-  /** Runs the pod's init containers on the node; returns an error text when one fails. */
-  run(pod: KubeObject, node: string): Promise<string | undefined>;
+export interface ContainerStart {
+  pod: KubeObject;
+  node: string;
+  container: Container;
+  /** An init container (an installer: programs aksemu cannot emulate end at once) or an app container. */
+  init: boolean;
+  /** Where the process's output goes (the container's log). */
+  write(stream: Stream, text: string): void;
+}
+export interface ContainerRunner {
+  /** Starts one container of the pod on the node. */
+  start(c: ContainerStart): Process;
 }

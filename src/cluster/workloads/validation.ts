@@ -2,7 +2,7 @@
 // and selects the template's labels, non-negative replicas, at least one container. Errors are 422 Invalid
 // Statuses with field causes, so kubectl prints `The Deployment "x" is invalid: spec.selector: Required value`.
 import type { KubeObject } from '../objects/object.js';
-import type { Pod, PodController, PodSpec } from '../objects/types.js';
+import type { Job, Pod, PodController, PodSpec } from '../objects/types.js';
 import { labelSelectorMatches } from '../selectors.js';
 import { fieldError, invalidObject, type StatusCause } from '../status.js';
 
@@ -43,6 +43,18 @@ export function validateWorkload(kind: string, group: string, obj: KubeObject): 
     if (kind !== 'DaemonSet' && replicas !== undefined && replicas !== null && replicas < 0)
       causes.push(fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0'));
     containers('spec.template.spec', o.spec?.template?.spec, causes);
+  }
+  if (kind === 'Job') {
+    // ValidateJobSpec: a Job's pods run to completion.
+    const spec = (obj as Job).spec?.template?.spec;
+    containers('spec.template.spec', spec, causes);
+    const policy = spec?.restartPolicy;
+    if (policy !== 'OnFailure' && policy !== 'Never')
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: 'spec.template.spec.restartPolicy',
+        message: `Unsupported value: ${JSON.stringify(policy ?? '')}: supported values: "OnFailure", "Never"`,
+      });
   }
   if (causes.length > 0) throw invalidObject(kind, group, obj.metadata.name, causes);
 }
