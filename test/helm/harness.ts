@@ -99,12 +99,21 @@ export async function kubectlJson(env: ClusterEnv, args: string[]): Promise<any>
   return JSON.parse(await kubectlOk(env, [...args, '-o', 'json']));
 }
 
-/** A table kubectl or helm printed, as rows of cells (kubectl pads cells with spaces, helm with a tab and spaces). */
+/** A table kubectl printed, as rows of cells (kubectl pads cells with spaces). */
 export function rows(stdout: string): string[][] {
+  return tableRows(stdout, /\s{2,}/);
+}
+
+/** A table helm printed: its cells end in a tab (then padding), and a cell may hold two spaces ("Dec  3"). */
+export function helmRows(stdout: string): string[][] {
+  return tableRows(stdout, /\s*\t\s*/);
+}
+
+function tableRows(stdout: string, separator: RegExp): string[][] {
   return stdout
     .trim()
     .split('\n')
-    .map((l) => l.trim().split(/\s*\t\s*|\s{2,}/));
+    .map((l) => l.trim().split(separator));
 }
 
 /**

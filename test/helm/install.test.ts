@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { kubectl, withCluster } from '../cluster/harness.js';
-import { chartDir, HELM_SKIP, helm, helmOk, kubectlJson, kubectlOk, rows } from './harness.js';
+import { chartDir, HELM_SKIP, helm, helmOk, helmRows, kubectlJson, kubectlOk, rows } from './harness.js';
 
 const NS = 'apps';
 const WAIT = ['--wait', '--timeout', '60s'];
@@ -79,13 +79,14 @@ test('helm install --wait, status, list and uninstall of a chart with CRDs and a
         const status = JSON.parse(await helmOk(env, ['status', 'widgets', '-n', NS, '-o', 'json']));
         assert.equal(status.info.status, 'deployed');
         assert.equal(status.version, 1);
-        const hook = status.hooks.find((h: any) => h.name === 'widgets-pre-install');
+        const hook = (status.hooks ?? []).find((h: any) => h.name === 'widgets-pre-install');
+        assert.ok(hook, `no pre-install hook in the release: ${JSON.stringify(status.hooks)}`);
         assert.deepEqual(hook.events, ['pre-install']);
         assert.equal(hook.last_run.phase, 'Succeeded');
       });
 
       await t.test('helm list shows the release in its namespace and across namespaces', async () => {
-        const table = rows(await helmOk(env, ['list', '-n', NS]));
+        const table = helmRows(await helmOk(env, ['list', '-n', NS]));
         assert.deepEqual(table[0], ['NAME', 'NAMESPACE', 'REVISION', 'UPDATED', 'STATUS', 'CHART', 'APP VERSION']);
         assert.deepEqual([...table[1]!.slice(0, 3), ...table[1]!.slice(4)], ['widgets', NS, '1', 'deployed', 'widgets-0.1.0', '1.0.0']);
         const all = JSON.parse(await helmOk(env, ['list', '-A', '-o', 'json']));

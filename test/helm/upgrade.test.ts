@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { kubectl, withCluster, type ClusterEnv } from '../cluster/harness.js';
-import { chartDir, HELM_SKIP, helmOk, kubectlJson, releaseOf, rows } from './harness.js';
+import { chartDir, HELM_SKIP, helmOk, helmRows, kubectlJson, releaseOf } from './harness.js';
 
 const NS = 'apps';
 const WAIT = ['--wait', '--timeout', '60s'];
@@ -47,7 +47,8 @@ test('helm upgrade with a post-upgrade hook, history in Secrets, and rollback', 
 
       await t.test('the post-upgrade hook ran and was deleted; the pre-install hook did not run again', async () => {
         const status = JSON.parse(await helmOk(env, ['status', 'widgets', '-n', NS, '-o', 'json']));
-        const hook = status.hooks.find((h: any) => h.name === 'widgets-post-upgrade');
+        const hook = (status.hooks ?? []).find((h: any) => h.name === 'widgets-post-upgrade');
+        assert.ok(hook, `no post-upgrade hook in the release: ${JSON.stringify(status.hooks)}`);
         assert.deepEqual(hook.events, ['post-upgrade']);
         assert.equal(hook.last_run.phase, 'Succeeded');
         const gone = await kubectl(env, ['get', 'job', 'widgets-post-upgrade', '-n', NS]);
@@ -58,7 +59,7 @@ test('helm upgrade with a post-upgrade hook, history in Secrets, and rollback', 
       });
 
       await t.test('helm history lists both revisions', async () => {
-        const table = rows(await helmOk(env, ['history', 'widgets', '-n', NS]));
+        const table = helmRows(await helmOk(env, ['history', 'widgets', '-n', NS]));
         assert.deepEqual(table[0], ['REVISION', 'UPDATED', 'STATUS', 'CHART', 'APP VERSION', 'DESCRIPTION']);
         assert.deepEqual(
           table.slice(1).map((r) => [r[0], ...r.slice(2)]),
@@ -94,7 +95,7 @@ test('helm upgrade with a post-upgrade hook, history in Secrets, and rollback', 
         assert.match(await helmOk(env, ['rollback', 'widgets', '1', '-n', NS, ...WAIT]), /Rollback was a success! Happy Helming!/);
         // Revision 1's rendered manifest, as stored: its ConfigMap still says revision "1".
         assert.deepEqual(await deployed(env), { config: { greeting: 'hello', revision: '1' }, widget: { size: 3, color: 'blue' }, replicas: 1, ready: 1 });
-        const table = rows(await helmOk(env, ['history', 'widgets', '-n', NS]));
+        const table = helmRows(await helmOk(env, ['history', 'widgets', '-n', NS]));
         assert.deepEqual(
           table.slice(1).map((r) => [r[0], r[2], r.at(-1)]),
           [
