@@ -3,6 +3,7 @@
 // the release's objects exist, the custom resource is created and shown with its printer columns, the
 // Deployment is ready, and `helm status` / `helm list` report the release deployed. `helm uninstall` then
 // removes the release's objects and its history, and keeps the CRD (Helm never deletes what crds/ installed).
+// A pre-install hook Job that fails fails the install, and the release is recorded as failed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { kubectl, withCluster } from '../cluster/harness.js';
@@ -114,6 +115,31 @@ test('helm install --wait, status, list and uninstall of a chart with CRDs and a
         const status = await helm(env, ['status', 'widgets', '-n', NS]);
         assert.notEqual(status.code, 0);
         assert.match(status.stderr, /release: not found/);
+      });
+
+      await t.test('a failing pre-install hook Job fails the install before any template is applied', async () => {
+        const r = await helm(env, [
+          'install',
+          'broken',
+          chartDir('widgets'),
+          '-n',
+          'broken',
+          '--create-namespace',
+          '--set',
+          'hooks.preInstallExitCode=3',
+          ...WAIT,
+        ]);
+        assert.equal(r.code, 1, r.stdout);
+        assert.match(r.stderr, /INSTALLATION FAILED: failed pre-install/);
+        assert.match(r.stderr, /BackoffLimitExceeded/);
+        const job = await kubectlJson(env, ['get', 'job', 'broken-pre-install', '-n', 'broken']);
+        assert.equal(job.status.failed, 1);
+        assert.equal(job.status.conditions.find((c: any) => c.type === 'Failed')?.reason, 'BackoffLimitExceeded');
+        assert.match(await kubectlOk(env, ['logs', 'job/broken-pre-install', '-n', 'broken']), /^pre-install broken failing$/m);
+        const status = JSON.parse(await helmOk(env, ['status', 'broken', '-n', 'broken', '-o', 'json']));
+        assert.equal(status.info.status, 'failed');
+        const config = await kubectl(env, ['get', 'configmap', 'broken-config', '-n', 'broken']);
+        assert.equal(config.code, 1, `the ConfigMap was applied: ${config.stdout}`);
       });
     },
     { count: 1 },
