@@ -1,7 +1,8 @@
 // Calico's operator install on a BYO CNI cluster, as Calico's documentation tells AKS users to run it, with the
 // project's unmodified v3.32.1 manifests (test/fixtures/calico/SOURCE.md: not committed; the test is skipped
 // without them and checks their SHA-256 when present): `kubectl create -f operator-crds.yaml` and `kubectl create
-// -f tigera-operator.yaml` exit 0, the Installation CRD turns Established, and the Installation of
+// -f tigera-operator.yaml` exit 0, `kubectl api-resources` lists none of the CRDs' kinds before and all after, the
+// Installation CRD turns Established, and the Installation of
 // custom-resources.yaml is accepted and read back. `kubectl apply` of the same CRDs fails on the ones whose
 // last-applied annotation would pass the apiserver's 256 KiB limit on annotations, which is why the docs say
 // `kubectl create`. (What the operator then does is the next issue.)
@@ -57,10 +58,25 @@ test('Calico operator: kubectl create of its CRDs and operator, an Installation 
       const crds = parseAllDocuments(readFileSync(file('operator-crds.yaml'), 'utf8'))
         .map((d) => d.toJS())
         .filter((d) => d);
+      const served = async () => new Set((await ok(env, ['api-resources', '-o', 'name'])).trim().split('\n'));
       await t.test('kubectl create -f operator-crds.yaml', async () => {
+        const before = await served();
+        assert.deepEqual(
+          crds.filter((c) => before.has(c.metadata.name)),
+          [],
+        );
         const out = await ok(env, ['create', '-f', file('operator-crds.yaml')], 90_000);
         for (const crd of crds)
           assert.match(out, new RegExp(`^customresourcedefinition\\.apiextensions\\.k8s\\.io/${crd.metadata.name.replaceAll('.', '\\.')} created$`, 'm'));
+      });
+
+      await t.test('kubectl api-resources lists every kind the CRDs add', async () => {
+        await ok(env, ['wait', '--for=condition=established', '--all', 'crd', '--timeout=60s']);
+        const after = await served();
+        assert.deepEqual(
+          crds.map((c) => c.metadata.name).filter((name) => !after.has(name)),
+          [],
+        );
       });
 
       await t.test('kubectl create -f tigera-operator.yaml', async () => {
