@@ -1,11 +1,11 @@
 // Calico's operator install on a BYO CNI cluster, as Calico's documentation tells AKS users to run it, with the
 // project's unmodified v3.32.1 manifests (test/fixtures/calico/SOURCE.md: not committed; the test is skipped
 // without them and checks their SHA-256 when present): `kubectl create -f operator-crds.yaml` and `kubectl create
-// -f tigera-operator.yaml` exit 0, `kubectl api-resources` lists none of the CRDs' kinds before and all after, the
-// Installation CRD turns Established, and the Installation of
-// custom-resources.yaml is accepted and read back. `kubectl apply` of the same CRDs fails on the ones whose
-// last-applied annotation would pass the apiserver's 256 KiB limit on annotations, which is why the docs say
-// `kubectl create`. (What the operator then does is the next issue.)
+// -f tigera-operator.yaml` exit 0, `kubectl api-resources` lists none of the CRDs' kinds before and all after,
+// the Installation CRD turns Established, and the Installation of custom-resources.yaml is accepted and read
+// back. `kubectl apply` of the same CRDs fails on the ones whose last-applied annotation would pass the
+// apiserver's 256 KiB limit on annotations, which is why the docs say `kubectl create`. (What the operator then
+// does is the next issue.)
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
