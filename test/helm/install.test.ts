@@ -30,7 +30,7 @@ test('helm install --wait, status, list and uninstall of a chart with CRDs and a
 
       await t.test('the CRD from crds/ is Established and its kind is served', async () => {
         const crd = await kubectlJson(env, ['get', 'crd', 'widgets.demo.aksemu.dev']);
-        const established = crd.status.conditions.find((c: any) => c.type === 'Established');
+        const established = (crd.status?.conditions ?? []).find((c: any) => c.type === 'Established');
         assert.equal(established?.status, 'True');
         assert.match(await kubectlOk(env, ['api-resources', '--api-group=demo.aksemu.dev']), /^widgets\s+wdg\s+demo\.aksemu\.dev\/v1\s+true\s+Widget$/m);
         // The CRD carries no release labels: helm creates crds/ as they are and does not track them.
