@@ -41,8 +41,8 @@ export interface ApiRequest {
 }
 
 export type ApiResponse =
-  | { status: number; body: unknown; contentType?: string; text?: undefined }
-  | { status: number; text: string; contentType: string; body?: undefined }
+  | { status: number; body: unknown; contentType?: string; text?: undefined; warnings?: readonly string[] }
+  | { status: number; text: string; contentType: string; body?: undefined; warnings?: readonly string[] }
   | { watch: (sink: WatchSink) => { stop(): void }; contentType: string };
 
 export function versionInfo(version: string): Record<string, string> {
@@ -161,13 +161,13 @@ export class ClusterApi {
         return this.get(target, req);
       case 'POST':
         if (target.name !== undefined) throw methodNotSupported('POST', target.r.resource);
-        return this.create(target, req);
+        return warned(target, this.create(target, req));
       case 'PUT':
         if (target.name === undefined) throw methodNotSupported('PUT', target.r.resource);
-        return this.update(target, req);
+        return warned(target, this.update(target, req));
       case 'PATCH':
         if (target.name === undefined) throw methodNotSupported('PATCH', target.r.resource);
-        return this.patch(target, req);
+        return warned(target, this.patch(target, req));
       case 'DELETE':
         if (target.name === undefined) throw methodNotSupported('DELETE', target.r.resource);
         return this.remove(target);
@@ -349,7 +349,8 @@ export class ClusterApi {
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req));
     const obj = this.admit(t, parseBody(req), t.name, existing);
-    const next = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
+    const sub = t.subresource === undefined ? undefined : t.kind.subresourceWrites?.[t.subresource];
+    const next = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
     return json(200, this.store(t, next));
   }
 
@@ -417,6 +418,11 @@ export class ClusterApi {
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
   }
+}
+
+/** A write's answer with the warnings its kind declares (written as `Warning: 299 - "..."` headers). */
+function warned(t: Target, response: ApiResponse): ApiResponse {
+  return t.kind.warnings && 'status' in response && !t.subresource ? { ...response, warnings: t.kind.warnings } : response;
 }
 
 function stripManaged(body: unknown): unknown {

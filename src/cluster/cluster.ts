@@ -10,7 +10,7 @@ import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
 import { ObjectStore } from './objects/store.js';
-import { namespaceObject, SYSTEM_NAMESPACES, systemServices } from './objects/system.js';
+import { namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
 import { Workloads } from './workloads/controllers.js';
 import { createInitRunner } from './workloads/init-containers.js';
@@ -94,6 +94,7 @@ export class ClusterRuntime {
       // Restored objects win: bootstrap only adds what is missing.
       for (const ns of SYSTEM_NAMESPACES) this.objects.putIfAbsent(NAMESPACES, namespaceObject(ns, created));
       for (const svc of systemServices(record)) this.objects.putIfAbsent(SERVICES, svc);
+      for (const { r, object } of systemObjects(record)) this.objects.putIfAbsent(r, object);
       this.bootstrapped = true;
     }
     const pools = poolsOf(this.store, record);

@@ -3,8 +3,8 @@
 // (the object as read, objects computed instead of stored, the scale subresource), who owns its status, how
 // DELETE goes and how `kubectl get` prints it. The API (api.ts), persistence and printing ask this table and
 // compare no kind names: a kind is its ResourceType (resources.ts) and an entry here (docs/architecture.md §7).
+import { GROUP_KINDS } from './group-kinds.js';
 import { withHeartbeats } from './objects/heartbeats.js';
-import { nodeLease } from './objects/nodes.js';
 import type { KubeObject } from './objects/object.js';
 import { resourceKey, type ObjectStore } from './objects/store.js';
 import {
@@ -26,7 +26,6 @@ import {
   DEPLOYMENTS,
   ENDPOINTS,
   EVENTS,
-  LEASES,
   NAMESPACES,
   NODES,
   PODS,
@@ -38,6 +37,7 @@ import {
 import { workloadDefaults } from './workloads/defaults.js';
 import { namespaceDefaults, terminating } from './workloads/namespaces.js';
 import { deletePodGracefully } from './workloads/pod-deletion.js';
+import { admitPriority } from './workloads/priority.js';
 import { scaleOf, withScale } from './workloads/scale.js';
 import { admitService, type ServiceNetwork } from './workloads/service-ips.js';
 import { validateWorkload } from './workloads/validation.js';
@@ -81,6 +81,10 @@ export interface KindBehaviour {
   deferDeletion?(existing: KubeObject, host: KindHost): KubeObject | undefined;
   /** The columns and cells of `kubectl get` (printers.ts); the default Name / Created At without one. */
   printer?: Printer;
+  /** What a write through a subresource other than status and scale keeps of the body (a CSR's approval). */
+  subresourceWrites?: Record<string, (existing: KubeObject, written: KubeObject) => KubeObject>;
+  /** Warnings answered on every create and update of the kind (the `Warning: 299 - "..."` header). */
+  warnings?: readonly string[];
 }
 
 /** The workload kinds: controllers own their status; the kind's defaults and validation apply. */
@@ -94,12 +98,6 @@ function workload(r: ResourceType, initialStatus: unknown): KindBehaviour {
 
 const SCALE: SubresourceView = { read: scaleOf, write: withScale };
 
-/** The node Leases in kube-node-lease, one per Node, renewed as the kubelet renews them. */
-function nodeLeases(objects: ObjectStore, namespace: string | undefined): KubeObject[] {
-  if (namespace !== undefined && namespace !== 'kube-node-lease') return [];
-  return objects.list(NODES).map((n) => nodeLease(n));
-}
-
 const KINDS = new Map<ResourceType, KindBehaviour>([
   [CONFIGMAPS, { printer: configMapPrinter }],
   [ENDPOINTS, { printer: endpointsPrinter }],
@@ -111,6 +109,11 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
     PODS,
     {
       ...workload(PODS, undefined),
+      // The Priority admission plugin resolves a new pod's class before validation.
+      admit: (pod, existing, host) => {
+        if (!existing) admitPriority(host.objects, pod);
+        validateWorkload(PODS.kind, PODS.group, pod);
+      },
       // Graceful: marked, gone a moment later (kubectl waits for the DELETED event); a marked pod goes at once.
       deferDeletion: (pod, host) => (pod.metadata.deletionTimestamp ? undefined : deletePodGracefully(host.objects, pod)),
       printer: podPrinter,
@@ -130,7 +133,7 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   ],
   [DEPLOYMENTS, { ...workload(DEPLOYMENTS, {}), scale: SCALE, printer: deploymentPrinter }],
   [REPLICASETS, { ...workload(REPLICASETS, { replicas: 0 }), scale: SCALE, printer: replicaSetPrinter }],
-  [LEASES, { computed: nodeLeases }],
+  ...GROUP_KINDS,
 ]);
 
 const PLAIN: KindBehaviour = {};

@@ -34,16 +34,16 @@ export interface Printer {
   conditions?(obj: KubeObject): Array<Record<string, string>> | undefined;
 }
 
-function col(name: string, description: string, opts: { type?: string; format?: string; priority?: number } = {}): Column {
+export function col(name: string, description: string, opts: { type?: string; format?: string; priority?: number } = {}): Column {
   return { name, type: opts.type ?? 'string', format: opts.format ?? '', description, priority: opts.priority ?? 0 };
 }
 
-const NAME = col(
+export const NAME = col(
   'Name',
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   { format: 'name' },
 );
-const AGE = col(
+export const AGE = col(
   'Age',
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
 );
@@ -185,7 +185,7 @@ function servicePorts(svc: Service): string {
   return ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
 }
 
-function selectorText(sel: Record<string, string> | undefined): string {
+export function selectorText(sel: Record<string, string> | undefined): string {
   if (!sel || Object.keys(sel).length === 0) return '<none>';
   return Object.keys(sel)
     .sort()

@@ -27,6 +27,7 @@ export const RESOURCES: readonly ResourceType[] = [
   { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', resource: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+  { group: '', version: 'v1', resource: 'limitranges', singular: 'limitrange', kind: 'LimitRange', namespaced: true, shortNames: ['limits'] },
   {
     group: '',
     version: 'v1',
@@ -43,12 +44,43 @@ export const RESOURCES: readonly ResourceType[] = [
   {
     group: '',
     version: 'v1',
+    resource: 'persistentvolumeclaims',
+    singular: 'persistentvolumeclaim',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    shortNames: ['pvc'],
+    subresources: ['status'],
+  },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'persistentvolumes',
+    singular: 'persistentvolume',
+    kind: 'PersistentVolume',
+    namespaced: false,
+    shortNames: ['pv'],
+    subresources: ['status'],
+  },
+  {
+    group: '',
+    version: 'v1',
     resource: 'pods',
     singular: 'pod',
     kind: 'Pod',
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
+    subresources: ['status'],
+  },
+  { group: '', version: 'v1', resource: 'podtemplates', singular: 'podtemplate', kind: 'PodTemplate', namespaced: true },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'resourcequotas',
+    singular: 'resourcequota',
+    kind: 'ResourceQuota',
+    namespaced: true,
+    shortNames: ['quota'],
     subresources: ['status'],
   },
   { group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true },
@@ -65,6 +97,18 @@ export const RESOURCES: readonly ResourceType[] = [
     subresources: ['status'],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     nameRule: 'dns1035',
+  },
+  {
+    group: 'apiregistration.k8s.io',
+    version: 'v1',
+    resource: 'apiservices',
+    singular: 'apiservice',
+    kind: 'APIService',
+    namespaced: false,
+    categories: ['api-extensions'],
+    subresources: ['status'],
+    // Named version.group ("v1.apps"), and "v1." for the core group: not a DNS subdomain.
+    nameRule: 'path-segment',
   },
   {
     group: 'apps',
@@ -98,6 +142,27 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['rs'],
     categories: ['all'],
     subresources: ['scale', 'status'],
+  },
+  {
+    group: 'autoscaling',
+    version: 'v2',
+    resource: 'horizontalpodautoscalers',
+    singular: 'horizontalpodautoscaler',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+  },
+  {
+    group: 'certificates.k8s.io',
+    version: 'v1',
+    resource: 'certificatesigningrequests',
+    singular: 'certificatesigningrequest',
+    kind: 'CertificateSigningRequest',
+    namespaced: false,
+    shortNames: ['csr'],
+    subresources: ['approval', 'status'],
   },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true },
   {
@@ -139,6 +204,17 @@ export const RESOURCES: readonly ResourceType[] = [
     categories: ['api-extensions'],
     subresources: ['status'],
   },
+  { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', singular: 'ingressclass', kind: 'IngressClass', namespaced: false },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    resource: 'ingresses',
+    singular: 'ingress',
+    kind: 'Ingress',
+    namespaced: true,
+    shortNames: ['ing'],
+    subresources: ['status'],
+  },
   {
     group: 'networking.k8s.io',
     version: 'v1',
@@ -158,6 +234,47 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['pdb'],
     subresources: ['status'],
   },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers', singular: 'csidriver', kind: 'CSIDriver', namespaced: false },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', singular: 'csinode', kind: 'CSINode', namespaced: false },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', singular: 'storageclass', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
+  {
+    group: 'storage.k8s.io',
+    version: 'v1',
+    resource: 'volumeattachments',
+    singular: 'volumeattachment',
+    kind: 'VolumeAttachment',
+    namespaced: false,
+    subresources: ['status'],
+  },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    resource: 'mutatingwebhookconfigurations',
+    singular: 'mutatingwebhookconfiguration',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    resource: 'validatingwebhookconfigurations',
+    singular: 'validatingwebhookconfiguration',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  },
+  {
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    resource: 'priorityclasses',
+    singular: 'priorityclass',
+    kind: 'PriorityClass',
+    namespaced: false,
+    shortNames: ['pc'],
+  },
+  { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', singular: 'runtimeclass', kind: 'RuntimeClass', namespaced: false },
+  { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', singular: 'endpointslice', kind: 'EndpointSlice', namespaced: true },
 ];
 
 export function verbsOf(r: ResourceType): string[] {
@@ -183,8 +300,8 @@ export function findResource(group: string, version: string, resource: string): 
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
 }
 
-function served(group: string, resource: string): ResourceType {
-  const r = findResource(group, 'v1', resource);
+function served(group: string, resource: string, version = 'v1'): ResourceType {
+  const r = findResource(group, version, resource);
   if (!r) throw new Error(`resource ${group}/${resource} is not served`);
   return r;
 }
@@ -202,3 +319,23 @@ export const DAEMONSETS = served('apps', 'daemonsets');
 export const DEPLOYMENTS = served('apps', 'deployments');
 export const REPLICASETS = served('apps', 'replicasets');
 export const LEASES = served('coordination.k8s.io', 'leases');
+export const LIMITRANGES = served('', 'limitranges');
+export const PERSISTENTVOLUMECLAIMS = served('', 'persistentvolumeclaims');
+export const PERSISTENTVOLUMES = served('', 'persistentvolumes');
+export const PODTEMPLATES = served('', 'podtemplates');
+export const RESOURCEQUOTAS = served('', 'resourcequotas');
+export const APISERVICES = served('apiregistration.k8s.io', 'apiservices');
+export const HPAS = served('autoscaling', 'horizontalpodautoscalers', 'v2');
+export const CSRS = served('certificates.k8s.io', 'certificatesigningrequests');
+export const INGRESSCLASSES = served('networking.k8s.io', 'ingressclasses');
+export const INGRESSES = served('networking.k8s.io', 'ingresses');
+export const PDBS = served('policy', 'poddisruptionbudgets');
+export const CSIDRIVERS = served('storage.k8s.io', 'csidrivers');
+export const CSINODES = served('storage.k8s.io', 'csinodes');
+export const STORAGECLASSES = served('storage.k8s.io', 'storageclasses');
+export const VOLUMEATTACHMENTS = served('storage.k8s.io', 'volumeattachments');
+export const MUTATINGWEBHOOKS = served('admissionregistration.k8s.io', 'mutatingwebhookconfigurations');
+export const VALIDATINGWEBHOOKS = served('admissionregistration.k8s.io', 'validatingwebhookconfigurations');
+export const PRIORITYCLASSES = served('scheduling.k8s.io', 'priorityclasses');
+export const RUNTIMECLASSES = served('node.k8s.io', 'runtimeclasses');
+export const ENDPOINTSLICES = served('discovery.k8s.io', 'endpointslices');

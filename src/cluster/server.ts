@@ -350,6 +350,12 @@ export class ClusterApis implements KubeconfigIssuer {
         if (!open) watch.stop();
         return;
       }
+      // The apiserver's warnings to the client (kubectl prints each as `Warning: ...`), RFC 7234 warn-codes 299.
+      if (response.warnings?.length)
+        res.setHeader(
+          'Warning',
+          response.warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+        );
       if (response.text !== undefined) return await reply(response.status, response.text, response.contentType);
       return await reply(response.status, response.body, response.contentType);
     } catch (e) {

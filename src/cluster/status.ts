@@ -98,6 +98,7 @@ export const fieldError = {
     message: detail ? `Required value: ${detail}` : 'Required value',
     field,
   }),
+  forbidden: (field: string, detail: string): StatusCause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field }),
   tooLong: (field: string, max: number): StatusCause => ({ reason: 'FieldValueTooLong', message: `Too long: must have at most ${max} bytes`, field }),
 };
 

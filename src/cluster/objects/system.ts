@@ -1,8 +1,10 @@
 // What every AKS cluster has before anyone applies anything: the four namespaces, the `kubernetes`
-// service at the first address of the service CIDR, kube-dns at dnsServiceIP, metrics-server.
+// service at the first address of the service CIDR, kube-dns at dnsServiceIP, metrics-server; the system
+// PriorityClasses, AKS's StorageClasses and CSIDrivers, and an APIService per served built-in group version.
 import { createHash } from 'node:crypto';
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
+import { APISERVICES, CSIDRIVERS, groupVersions, PRIORITYCLASSES, STORAGECLASSES, type ResourceType } from '../resources.js';
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
 
@@ -86,5 +88,126 @@ export function systemServices(cluster: ClusterRecord): KubeObject[] {
       [{ port: 443, protocol: 'TCP', targetPort: 'https' }],
       { 'k8s-app': 'metrics-server' },
     ),
+  ];
+}
+
+const ADDON_LABELS = { 'addonmanager.kubernetes.io/mode': 'EnsureExists', 'kubernetes.io/cluster-service': 'true' };
+
+/**
+ * The PriorityClasses every cluster has: the scheduling API's two system classes, which the apiserver creates
+ * at start (kubernetes pkg/apis/scheduling/types.go: SystemCriticalPriority 2000000000; node-critical 1000 more).
+ */
+function priorityClasses(created: string): KubeObject[] {
+  const pc = (name: string, value: number, description: string): KubeObject => ({
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name, creationTimestamp: created },
+    value,
+    globalDefault: false,
+    description,
+    preemptionPolicy: 'PreemptLowerPriority',
+  });
+  return [
+    pc('system-cluster-critical', 2000000000, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.'),
+    pc('system-node-critical', 2000001000, 'Used for system critical pods that must not be moved from their current node.'),
+  ];
+}
+
+/** AKS's StorageClasses: the Azure Disk and Azure Files CSI classes, `default` (managed-csi) the default one. */
+function storageClasses(created: string): KubeObject[] {
+  const sc = (name: string, provisioner: string, parameters: Record<string, string>, extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name, creationTimestamp: created, labels: { ...ADDON_LABELS } },
+    provisioner,
+    parameters,
+    reclaimPolicy: 'Delete',
+    allowVolumeExpansion: true,
+    ...extra,
+  });
+  const disk = (name: string, sku: string, annotations?: Record<string, string>) => {
+    const obj = sc(name, 'disk.csi.azure.com', { skuname: sku }, { volumeBindingMode: 'WaitForFirstConsumer' });
+    if (annotations) obj.metadata.annotations = annotations;
+    return obj;
+  };
+  const file = (name: string, sku: string) =>
+    sc(name, 'file.csi.azure.com', { skuName: sku }, { volumeBindingMode: 'Immediate', mountOptions: ['mfsymlinks', 'actimeo=30', 'nosharesock'] });
+  return [
+    file('azurefile', 'Standard_LRS'),
+    file('azurefile-csi', 'Standard_LRS'),
+    file('azurefile-csi-premium', 'Premium_LRS'),
+    file('azurefile-premium', 'Premium_LRS'),
+    disk('default', 'StandardSSD_LRS', { 'storageclass.kubernetes.io/is-default-class': 'true' }),
+    disk('managed', 'StandardSSD_LRS'),
+    disk('managed-csi', 'StandardSSD_LRS'),
+    disk('managed-csi-premium', 'Premium_LRS'),
+    disk('managed-premium', 'Premium_LRS'),
+  ];
+}
+
+/** The CSIDrivers of AKS's storage add-ons (Azure Disk and Azure Files, on by default). */
+function csiDrivers(created: string): KubeObject[] {
+  const driver = (name: string, spec: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSIDriver',
+    metadata: { name, creationTimestamp: created, labels: { ...ADDON_LABELS } },
+    spec: { requiresRepublish: false, storageCapacity: false, ...spec },
+  });
+  return [
+    driver('disk.csi.azure.com', { attachRequired: true, podInfoOnMount: false, fsGroupPolicy: 'File', volumeLifecycleModes: ['Persistent'] }),
+    driver('file.csi.azure.com', {
+      attachRequired: false,
+      podInfoOnMount: true,
+      fsGroupPolicy: 'ReadWriteOnceWithFSType',
+      volumeLifecycleModes: ['Persistent', 'Ephemeral'],
+      tokenRequests: [{ audience: 'api://AzureADTokenExchange' }],
+    }),
+  ];
+}
+
+/**
+ * The group priorities kube-apiserver gives its built-in group versions' APIServices (kubernetes
+ * pkg/controlplane/apiserver/aggregator.go, apiVersionPriorities): `kubectl get apiservices` sorts by name,
+ * discovery by these.
+ */
+const GROUP_PRIORITY: Record<string, number> = {
+  '': 18000,
+  'apiregistration.k8s.io': 18000,
+  apps: 17800,
+  autoscaling: 17500,
+  'certificates.k8s.io': 17300,
+  'networking.k8s.io': 17200,
+  policy: 17100,
+  'rbac.authorization.k8s.io': 17000,
+  'storage.k8s.io': 16800,
+  'admissionregistration.k8s.io': 16700,
+  'apiextensions.k8s.io': 16700,
+  'scheduling.k8s.io': 16600,
+  'coordination.k8s.io': 16500,
+  'node.k8s.io': 16300,
+  'discovery.k8s.io': 16200,
+};
+
+/** A served group version's APIService: Local (no service), always Available, as the autoregister controller writes it. */
+export function localApiService(group: string, version: string, created: string): KubeObject {
+  return {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: `${version}.${group}`, creationTimestamp: created, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
+    spec: { ...(group ? { group } : {}), version, groupPriorityMinimum: GROUP_PRIORITY[group] ?? 16000, versionPriority: 15 },
+    status: {
+      conditions: [{ type: 'Available', status: 'True', lastTransitionTime: created, reason: 'Local', message: 'Local APIServices are always available' }],
+    },
+  };
+}
+
+/** What a new AKS cluster holds besides its namespaces and services, each with the resource it is stored under. */
+export function systemObjects(cluster: ClusterRecord): Array<{ r: ResourceType; object: KubeObject }> {
+  const created = k8sTime(cluster.createdAt);
+  return [
+    ...priorityClasses(created).map((object) => ({ r: PRIORITYCLASSES, object })),
+    ...storageClasses(created).map((object) => ({ r: STORAGECLASSES, object })),
+    ...csiDrivers(created).map((object) => ({ r: CSIDRIVERS, object })),
+    ...groupVersions().map((gv) => ({ r: APISERVICES, object: localApiService(gv.group, gv.version, created) })),
   ];
 }

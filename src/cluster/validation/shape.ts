@@ -189,6 +189,35 @@ const objectReference = struct('v1.ObjectReference', {
 });
 const endpointAddresses = list(struct('v1.EndpointAddress', { ip: str(), hostname: str(), nodeName: str(), targetRef: objectReference }));
 
+const webhook = (go: string, extra: Record<string, Shape> = {}) =>
+  list(
+    struct(go, {
+      name: str(),
+      clientConfig: struct('v1.WebhookClientConfig', {
+        url: str(),
+        service: struct('v1.ServiceReference', { namespace: str(), name: str(), path: str(), port: int32 }),
+        caBundle: str('[]uint8'),
+      }),
+      rules: list(
+        struct('v1.RuleWithOperations', {
+          operations: list(str('v1.OperationType')),
+          apiGroups: list(str()),
+          apiVersions: list(str()),
+          resources: list(str()),
+          scope: str('v1.ScopeType'),
+        }),
+      ),
+      failurePolicy: str('v1.FailurePolicyType'),
+      matchPolicy: str('v1.MatchPolicyType'),
+      namespaceSelector: labelSelector,
+      objectSelector: labelSelector,
+      sideEffects: str('v1.SideEffectClass'),
+      timeoutSeconds: int32,
+      admissionReviewVersions: list(str()),
+      ...extra,
+    }),
+  );
+const accessModes = list(str('v1.PersistentVolumeAccessMode'));
 /** Each kind's top-level fields besides apiVersion, kind and metadata (which every kind has). */
 const KINDS: Record<string, Record<string, Shape>> = {
   Pod: { spec: podSpec, status: podStatus },
@@ -314,6 +343,134 @@ const KINDS: Record<string, Record<string, Shape>> = {
   },
   Lease: { spec: struct('v1.LeaseSpec', { holderIdentity: str(), leaseDurationSeconds: int32, renewTime: time, acquireTime: time, leaseTransitions: int32 }) },
   Scale: { spec: struct('v1.ScaleSpec', { replicas: int32 }) },
+  PriorityClass: { value: int32, globalDefault: bool, description: str(), preemptionPolicy: str('v1.PreemptionPolicy') },
+  PodDisruptionBudget: {
+    spec: struct('v1.PodDisruptionBudgetSpec', { minAvailable: intstr, maxUnavailable: intstr, selector: labelSelector, unhealthyPodEvictionPolicy: str() }),
+    status: struct('v1.PodDisruptionBudgetStatus', {
+      observedGeneration: int64,
+      disruptionsAllowed: int32,
+      currentHealthy: int32,
+      desiredHealthy: int32,
+      expectedPods: int32,
+      conditions: list(condition('v1.Condition', { observedGeneration: int64 })),
+    }),
+  },
+  APIService: {
+    spec: struct('v1.APIServiceSpec', {
+      service: struct('v1.ServiceReference', { namespace: str(), name: str(), port: int32 }),
+      group: str(),
+      version: str(),
+      insecureSkipTLSVerify: bool,
+      caBundle: str('[]uint8'),
+      groupPriorityMinimum: int32,
+      versionPriority: int32,
+    }),
+    status: struct('v1.APIServiceStatus', { conditions: list(condition('v1.APIServiceCondition')) }),
+  },
+  CertificateSigningRequest: {
+    spec: struct('v1.CertificateSigningRequestSpec', {
+      request: str('[]uint8'),
+      signerName: str(),
+      expirationSeconds: int32,
+      usages: list(str('v1.KeyUsage')),
+      username: str(),
+      uid: str(),
+      groups: list(str()),
+    }),
+    status: struct('v1.CertificateSigningRequestStatus', {
+      conditions: list(condition('v1.CertificateSigningRequestCondition', { lastUpdateTime: time })),
+      certificate: str('[]uint8'),
+    }),
+  },
+  StorageClass: {
+    provisioner: str(),
+    parameters: map(),
+    reclaimPolicy: str('v1.PersistentVolumeReclaimPolicy'),
+    mountOptions: list(str()),
+    allowVolumeExpansion: bool,
+    volumeBindingMode: str('v1.VolumeBindingMode'),
+  },
+  CSIDriver: {
+    spec: struct('v1.CSIDriverSpec', {
+      attachRequired: bool,
+      podInfoOnMount: bool,
+      volumeLifecycleModes: list(str('v1.VolumeLifecycleMode')),
+      storageCapacity: bool,
+      fsGroupPolicy: str('v1.FSGroupPolicy'),
+      tokenRequests: list(struct('v1.TokenRequest', { audience: str(), expirationSeconds: int64 })),
+      requiresRepublish: bool,
+    }),
+  },
+  VolumeAttachment: {
+    spec: struct('v1.VolumeAttachmentSpec', { attacher: str(), source: struct('v1.VolumeAttachmentSource', { persistentVolumeName: str() }), nodeName: str() }),
+    status: struct('v1.VolumeAttachmentStatus', { attached: bool }),
+  },
+  ValidatingWebhookConfiguration: { webhooks: webhook('v1.ValidatingWebhook') },
+  MutatingWebhookConfiguration: { webhooks: webhook('v1.MutatingWebhook', { reinvocationPolicy: str('v1.ReinvocationPolicyType') }) },
+  EndpointSlice: {
+    addressType: str('v1.AddressType'),
+    endpoints: list(
+      struct('v1.Endpoint', {
+        addresses: list(str()),
+        conditions: struct('v1.EndpointConditions', { ready: bool, serving: bool, terminating: bool }),
+        hostname: str(),
+        targetRef: objectReference,
+        nodeName: str(),
+        zone: str(),
+      }),
+    ),
+    ports: list(struct('v1.EndpointPort', { name: str(), protocol: str('v1.Protocol'), port: int32, appProtocol: str() })),
+  },
+  RuntimeClass: { handler: str() },
+  PersistentVolumeClaim: {
+    spec: struct('v1.PersistentVolumeClaimSpec', {
+      accessModes,
+      resources: struct('v1.VolumeResourceRequirements', { requests: resourceList, limits: resourceList }),
+      volumeName: str(),
+      storageClassName: str(),
+      volumeMode: str('v1.PersistentVolumeMode'),
+      volumeAttributesClassName: str(),
+    }),
+    status: struct('v1.PersistentVolumeClaimStatus', { phase: str('v1.PersistentVolumeClaimPhase'), accessModes, capacity: resourceList }),
+  },
+  PersistentVolume: {
+    spec: struct('v1.PersistentVolumeSpec', {
+      capacity: resourceList,
+      accessModes,
+      claimRef: objectReference,
+      persistentVolumeReclaimPolicy: str('v1.PersistentVolumeReclaimPolicy'),
+      storageClassName: str(),
+      volumeMode: str('v1.PersistentVolumeMode'),
+      volumeAttributesClassName: str(),
+    }),
+    status: struct('v1.PersistentVolumeStatus', { phase: str('v1.PersistentVolumePhase'), message: str(), reason: str() }),
+  },
+  ResourceQuota: {
+    spec: struct('v1.ResourceQuotaSpec', { hard: resourceList, scopes: list(str('v1.ResourceQuotaScope')) }),
+    status: struct('v1.ResourceQuotaStatus', { hard: resourceList, used: resourceList }),
+  },
+  PodTemplate: { template },
+  HorizontalPodAutoscaler: {
+    spec: struct('v2.HorizontalPodAutoscalerSpec', {
+      scaleTargetRef: struct('v2.CrossVersionObjectReference', { kind: str(), name: str(), apiVersion: str() }),
+      minReplicas: int32,
+      maxReplicas: int32,
+    }),
+    status: struct('v2.HorizontalPodAutoscalerStatus', { observedGeneration: int64, currentReplicas: int32, desiredReplicas: int32 }),
+  },
+  Ingress: {
+    spec: struct('v1.IngressSpec', {
+      ingressClassName: str(),
+      tls: list(struct('v1.IngressTLS', { hosts: list(str()), secretName: str() })),
+      rules: list(struct('v1.IngressRule', { host: str() })),
+    }),
+  },
+  IngressClass: {
+    spec: struct('v1.IngressClassSpec', {
+      controller: str(),
+      parameters: struct('v1.IngressClassParametersReference', { apiGroup: str(), kind: str(), name: str(), scope: str(), namespace: str() }),
+    }),
+  },
 };
 
 /** Go's name of a JSON value's type, as its decode errors print it. */

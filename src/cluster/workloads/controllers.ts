@@ -1,15 +1,19 @@
 // Everything that runs pods in one cluster, fed by the object store's change stream: the scheduler, the
-// Deployment / ReplicaSet / DaemonSet controllers, the garbage collector, the Endpoints controller and the
-// kubelets' pod lifecycle. Every controller reconciles from what exists, so objects restored after a
+// Deployment / ReplicaSet / DaemonSet controllers, the garbage collector, the Endpoints and EndpointSlice
+// controllers, the disruption (PDB status) and APIService availability controllers and the kubelets' pod
+// lifecycle. Every controller reconciles from what exists, so objects restored after a
 // restart are picked up, not duplicated.
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import { minorOf } from '../../aks/kubernetes-versions.js';
 import type { ObjectStore } from '../objects/store.js';
 import { addonWorkloads } from './addons.js';
 import type { Controller, ControllerContext } from './context.js';
+import { ApiServiceController } from './apiservices.js';
 import { DaemonSetController } from './daemonsets.js';
 import { DeploymentController } from './deployments.js';
+import { DisruptionController } from './disruption.js';
 import { EndpointsController } from './endpoints.js';
+import { EndpointSliceController } from './endpointslices.js';
 import { EventRecorder } from './events.js';
 import { GarbageCollector } from './gc.js';
 import { NamespaceController } from './namespaces.js';
@@ -62,6 +66,9 @@ export class Workloads {
       new DaemonSetController(ctx),
       new Scheduler(ctx),
       new EndpointsController(ctx),
+      new EndpointSliceController(ctx),
+      new DisruptionController(ctx),
+      new ApiServiceController(ctx),
       new NamespaceController(ctx),
     ];
   }

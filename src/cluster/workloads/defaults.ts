@@ -34,13 +34,11 @@ export function podSpecDefaults(spec: PodSpec): void {
   if (spec.hostNetwork === undefined) delete spec.hostNetwork;
 }
 
-/** Pod-level defaults that only pods (not templates) get: admission's tolerations, priority, the account. */
+/** Pod-level defaults that only pods (not templates) get: admission's tolerations, the account (priority: priority.ts). */
 function podOnlyDefaults(spec: PodSpec): void {
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   spec.enableServiceLinks ??= true;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  spec.priority ??= 0;
   const tolerations: Toleration[] = (spec.tolerations ??= []);
   for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
     const taint = { key, effect: 'NoExecute' };

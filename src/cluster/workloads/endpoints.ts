@@ -16,7 +16,7 @@ function selectorOf(svc: Service): Requirement[] | undefined {
   return Object.entries(sel).map(([key, value]) => ({ key, op: '=', value }));
 }
 
-function targetPort(port: ServicePort, pod: Pod): number | undefined {
+export function targetPort(port: ServicePort, pod: Pod): number | undefined {
   const t = port.targetPort ?? port.port;
   if (typeof t === 'number') return t;
   if (/^\d+$/.test(String(t))) return Number(t);

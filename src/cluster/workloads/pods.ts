@@ -8,6 +8,7 @@ import { workloadDefaults } from './defaults.js';
 import { PODS } from '../resources.js';
 import { refuseIfTerminating } from './namespaces.js';
 import { randomSuffix } from './names.js';
+import { admitPriority } from './priority.js';
 
 export function createPodFrom(
   objects: ObjectStore,
@@ -39,5 +40,7 @@ export function createPodFrom(
     spec,
   };
   workloadDefaults('Pod', pod, true);
+  // Controllers' pods pass the apiserver's admission too: the Priority plugin resolves their class.
+  admitPriority(objects, pod);
   return objects.put(PODS, pod);
 }
