@@ -30,6 +30,19 @@ export const META_V1: GroupTables = {
       6: 'controller bool!',
       7: 'blockOwnerDeletion bool!',
     },
+    // DELETE's body: client-go's typed clients (helm's Secret storage among them) send it as protobuf.
+    DeleteOptions: {
+      1: 'gracePeriodSeconds int64!',
+      2: 'preconditions Preconditions',
+      3: 'orphanDependents bool!',
+      4: 'propagationPolicy string!',
+      5: 'dryRun string[]',
+      6: 'ignoreStoreReadErrorWithClusterBreakingPotential bool!',
+    },
+    Preconditions: {
+      1: 'uid string!',
+      2: 'resourceVersion string!',
+    },
     LabelSelector: {
       1: 'matchLabels map<string>',
       2: 'matchExpressions LabelSelectorRequirement[]',

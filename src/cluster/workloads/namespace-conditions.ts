@@ -3,7 +3,7 @@
 // what went wrong, or False with its "ok" reason and message; lastTransitionTime changes only with the status.
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
-import { RESOURCES } from '../resources.js';
+import { catalogOf } from '../catalog.js';
 import { k8sTime } from '../time.js';
 import { finalizersOf } from './deletion.js';
 
@@ -34,7 +34,8 @@ export interface Remaining {
 /** What is left in the namespace, counted as the controller counts it. */
 export function remainingContent(objects: ObjectStore, namespace: string): Remaining {
   const out: Remaining = { resources: new Map(), finalizers: new Map() };
-  for (const r of RESOURCES) {
+  // Built-in kinds and the kinds the cluster's CRDs serve (catalog.ts).
+  for (const r of catalogOf(objects).resources()) {
     if (!r.namespaced) continue;
     const left = objects.list(r, namespace);
     if (left.length === 0) continue;

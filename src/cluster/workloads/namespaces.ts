@@ -6,7 +6,8 @@
 // namespace` waits for that, as with a real cluster. New content is refused meanwhile (refuseIfTerminating).
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change, type ObjectStore } from '../objects/store.js';
-import { DAEMONSETS, DEPLOYMENTS, NAMESPACES, REPLICASETS, RESOURCES } from '../resources.js';
+import { catalogOf } from '../catalog.js';
+import { DAEMONSETS, DEPLOYMENTS, NAMESPACES, REPLICASETS } from '../resources.js';
 import { fieldError, forbidden, invalidObject, type StatusCause } from '../status.js';
 import { isQualifiedName } from '../validation/names.js';
 import { k8sTime } from '../time.js';
@@ -17,7 +18,17 @@ import { deletionConditions, remainingContent, withConditions } from './namespac
 import { KeyedController, nsKey, splitKey } from './queue.js';
 
 /** What a namespace's content is deleted in: the owners of pods first, then every other namespaced kind. */
-const ORDER = [DEPLOYMENTS, REPLICASETS, DAEMONSETS, ...RESOURCES.filter((r) => r.namespaced && ![DEPLOYMENTS, REPLICASETS, DAEMONSETS].includes(r))];
+const OWNERS_FIRST = [DEPLOYMENTS, REPLICASETS, DAEMONSETS];
+
+/** The built-in kinds in that order, then the kinds the cluster's CRDs serve (catalog.ts). */
+function deletionOrder(objects: ObjectStore) {
+  return [
+    ...OWNERS_FIRST,
+    ...catalogOf(objects)
+      .resources()
+      .filter((r) => r.namespaced && !OWNERS_FIRST.includes(r)),
+  ];
+}
 
 /**
  * What the apiserver fills in on a write: every new namespace carries the namespace controller's finalizer
@@ -113,7 +124,7 @@ export class NamespaceController extends KeyedController {
     const ns = objects.get(NAMESPACES, undefined, name);
     if (!ns?.metadata.deletionTimestamp) return;
     let budget = BURST_REPLICAS;
-    for (const r of ORDER) {
+    for (const r of deletionOrder(objects)) {
       for (const o of objects.list(r, name)) {
         if (o.metadata.deletionTimestamp) continue;
         if (budget-- === 0) return this.queue.add(key);
