@@ -5,6 +5,9 @@ import type { GroupTables } from './schema.js';
 export const META_V1: GroupTables = {
   apiVersion: 'meta.k8s.io/v1',
   kinds: [],
+  // DELETE's body, registered in every group version (metav1.AddToGroupVersion): client-go's typed clients
+  // (helm's Secret storage among them) send it as protobuf under their own group version.
+  everyVersionKinds: ['DeleteOptions'],
   messages: {
     ObjectMeta: {
       1: 'name string',
@@ -30,7 +33,6 @@ export const META_V1: GroupTables = {
       6: 'controller bool!',
       7: 'blockOwnerDeletion bool!',
     },
-    // DELETE's body: client-go's typed clients (helm's Secret storage among them) send it as protobuf.
     DeleteOptions: {
       1: 'gracePeriodSeconds int64!',
       2: 'preconditions Preconditions',

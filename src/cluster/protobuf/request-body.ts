@@ -24,8 +24,7 @@ export function decodeProtobufBody(bytes: Uint8Array): Record<string, unknown> {
     if (env.contentEncoding !== '' || (env.contentType !== '' && env.contentType !== 'application/vnd.kubernetes.protobuf')) {
       throw unsupported(`protobuf envelopes with contentEncoding "${env.contentEncoding}", contentType "${env.contentType}" are not supported`);
     }
-    // DeleteOptions is registered in every group version (metav1.AddToGroupVersion), so any apiVersion names it.
-    const message = SCHEMA.messageFor(env.apiVersion, env.kind) ?? (env.kind === 'DeleteOptions' ? 'DeleteOptions' : undefined);
+    const message = SCHEMA.messageFor(env.apiVersion, env.kind);
     if (!message) throw unsupported(`no protobuf decoding for ${env.apiVersion}, Kind=${env.kind}: send it as JSON`);
     return { kind: env.kind, apiVersion: env.apiVersion, ...decodeMessage(SCHEMA, message, env.raw) };
   } catch (e) {

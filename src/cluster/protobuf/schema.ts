@@ -32,6 +32,8 @@ export type MessageTable = Readonly<Record<number, string>>;
 export interface GroupTables {
   apiVersion: string;
   kinds: readonly string[];
+  /** Kinds registered in every group version (metav1.AddToGroupVersion's options kinds), whatever apiVersion names them. */
+  everyVersionKinds?: readonly string[];
   messages: Readonly<Record<string, MessageTable>>;
 }
 
@@ -59,6 +61,7 @@ export function parseField(spec: string): FieldSpec {
 export class Schema {
   private readonly messages = new Map<string, ReadonlyMap<number, FieldSpec>>();
   private readonly kinds = new Map<string, string>();
+  private readonly everyVersion = new Set<string>();
 
   constructor(groups: readonly GroupTables[]) {
     for (const g of groups) {
@@ -67,6 +70,7 @@ export class Schema {
         this.messages.set(name, new Map(Object.entries(table).map(([no, spec]) => [Number(no), parseField(spec)])));
       }
       for (const kind of g.kinds) this.kinds.set(`${g.apiVersion}/${kind}`, kind);
+      for (const kind of g.everyVersionKinds ?? []) this.everyVersion.add(kind);
     }
     for (const [name, fields] of this.messages) {
       for (const f of fields.values()) {
@@ -74,12 +78,13 @@ export class Schema {
           throw new Error(`protobuf message ${name} refers to unknown type ${f.type}`);
       }
     }
-    for (const [key, kind] of this.kinds) if (!this.messages.has(kind)) throw new Error(`protobuf kind ${key} has no table`);
+    for (const [key, kind] of [...this.kinds, ...[...this.everyVersion].map((k) => [`*/${k}`, k] as const)])
+      if (!this.messages.has(kind)) throw new Error(`protobuf kind ${key} has no table`);
   }
 
   /** The root message of apiVersion/kind, or undefined when there is no table for it. */
   messageFor(apiVersion: string, kind: string): string | undefined {
-    return this.kinds.get(`${apiVersion}/${kind}`);
+    return this.kinds.get(`${apiVersion}/${kind}`) ?? (this.everyVersion.has(kind) ? kind : undefined);
   }
 
   fields(message: string): ReadonlyMap<number, FieldSpec> {

@@ -6,7 +6,7 @@
 // GET of the API's discovery document, cannot succeed here: aksemu runs no aggregated API servers and proxies
 // nothing, so an APIService whose endpoints are ready is FailedDiscoveryCheck. Discovery serves only the
 // built-in groups (resources.ts), so a registered but unavailable group never breaks kubectl.
-import { isPlainObject } from '../../http/own.js';
+import { isPlainObject, own } from '../../http/own.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Change } from '../objects/store.js';
 import { resourceKey } from '../objects/store.js';
@@ -22,10 +22,6 @@ interface Availability {
   message: string;
 }
 
-function field(o: unknown, k: string): unknown {
-  return isPlainObject(o) ? o[k] : undefined;
-}
-
 export class ApiServiceController extends KeyedController {
   constructor(protected override readonly ctx: ControllerContext) {
     super(ctx, APISERVICES, 'apiservices');
@@ -37,15 +33,15 @@ export class ApiServiceController extends KeyedController {
       if (change.type !== 'DELETED') this.enqueue(o);
     } else if (change.resource === resourceKey(SERVICES) || change.resource === resourceKey(ENDPOINTS)) {
       for (const api of this.ctx.objects.list(APISERVICES)) {
-        const svc = field(field(api, 'spec'), 'service');
-        if (field(svc, 'namespace') === o.metadata.namespace && field(svc, 'name') === o.metadata.name) this.enqueue(api);
+        const svc = own(own(api, 'spec'), 'service');
+        if (own(svc, 'namespace') === o.metadata.namespace && own(svc, 'name') === o.metadata.name) this.enqueue(api);
       }
     }
   }
 
   private availability(api: KubeObject): Availability {
-    const spec = field(api, 'spec');
-    const ref = field(spec, 'service');
+    const spec = own(api, 'spec');
+    const ref = own(spec, 'service');
     if (!isPlainObject(ref)) return { status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
     const ns = String(ref['namespace'] ?? '');
     const name = String(ref['name'] ?? '');
@@ -64,8 +60,7 @@ export class ApiServiceController extends KeyedController {
       if (!ready)
         return { status: 'False', reason: 'MissingEndpoints', message: `endpoints for ${where} have no addresses with port name ${JSON.stringify(portName)}` };
     }
-    const path =
-      api.metadata.name === 'v1.' ? `/api/${String(field(spec, 'version'))}` : `/apis/${String(field(spec, 'group'))}/${String(field(spec, 'version'))}`;
+    const path = api.metadata.name === 'v1.' ? `/api/${String(own(spec, 'version'))}` : `/apis/${String(own(spec, 'group'))}/${String(own(spec, 'version'))}`;
     return {
       status: 'False',
       reason: 'FailedDiscoveryCheck',
