@@ -1,0 +1,102 @@
+// The contract between the node's container runtime and the CNI agents aksemu emulates (issue 16). A CNI
+// project's images are described as data (catalogue.ts): which files the image holds (the plugin binaries its
+// installers copy to the node) and which programs its containers run. A program is what one container's process
+// does on its node: read and write the node's files through the container's mounts, read and write objects
+// through the cluster's API as the agent would, program the node's network when the data plane is on, print its
+// log, and end with a status (or run until stopped). Matching is by image and argv, never by object names
+// (KWOK's Stage idea applied to CNI agents).
+import type { KubeObject } from '../objects/object.js';
+import type { Stream } from '../workloads/processes.js';
+
+/** A file as a container sees it, through its volume mounts (ConfigMap, Secret, hostPath, projected token). */
+export interface ContainerFiles {
+  /** Content; undefined when missing; null when it lives in the image (not known to aksemu as text). */
+  read(path: string): string | undefined | null;
+  /** Writes atomically (write + rename); a write into the image or a read-only volume throws the tool's error. */
+  write(path: string, content: string, mode?: number): void;
+  remove(path: string): void;
+  /** Names in a directory (empty when missing). */
+  list(path: string): string[];
+  /** The real file under the node's root for a container path on a hostPath mount, else undefined. */
+  host(path: string): string | undefined;
+  /** Installs a binary of the image (catalogue `files`) at a container path (a plugin into /opt/cni/bin). */
+  installImageFile(imagePath: string, path: string): void;
+}
+
+/** The cluster's API as an agent's client sees it: JSON in, JSON out, Kubernetes `Status` on failure. */
+export interface AgentClient {
+  /** Any request: `path` is the API path (`/apis/crd.projectcalico.org/v1/ippools`), `query` its query string. */
+  request(method: string, path: string, body?: unknown, contentType?: string): { status: number; body: unknown };
+  get(path: string): KubeObject | undefined;
+  list(path: string, labelSelector?: string): KubeObject[];
+  /** Creates; returns the stored object, or undefined with the Status on failure (409 and such are normal). */
+  create(path: string, object: unknown): { object?: KubeObject; status: number; error?: unknown };
+  update(path: string, object: unknown): { object?: KubeObject; status: number; error?: unknown };
+  /** merge-patch (application/merge-patch+json) unless contentType says otherwise. */
+  patch(path: string, patch: unknown, contentType?: string): { object?: KubeObject; status: number; error?: unknown };
+  delete(path: string): number;
+  /** Calls back on every change of the collection (ADDED/MODIFIED/DELETED); returns the unsubscribe. */
+  watch(path: string, onEvent: (type: string, object: KubeObject) => void): () => void;
+}
+
+/** A VXLAN overlay on one node, as a CNI agent programs it (flannel.1, vxlan.calico, cilium_vxlan). */
+export interface VxlanOverlay {
+  device: string;
+  vni: number;
+  port: number;
+  mtu: number;
+  /** The device's MAC (the agent publishes it for the other nodes: flannel's VtepMAC). */
+  mac: string;
+  /** The underlay address (the node IP). */
+  localIp: string;
+  /** Addresses on the device itself (flannel: the node subnet's network address /32). */
+  addresses: string[];
+  /** One entry per other node: its VTEP, and the pod prefixes routed to it through the device. */
+  peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
+}
+
+/** What an agent can do to its node's network when the data plane is on (`--dataplane netns`). */
+export interface NodeNetwork {
+  /** Creates or converges the overlay device, its FDB and neighbour entries and its routes; idempotent. */
+  applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
+  removeOverlay(node: string, device: string): Promise<void>;
+}
+
+export interface ProgramContext {
+  pod: KubeObject;
+  node: string;
+  /** The node's InternalIP. */
+  nodeIp: string;
+  container: string;
+  image: string;
+  /** command + args after the kubelet's $(VAR) expansion. */
+  argv: string[];
+  env: Record<string, string>;
+  files: ContainerFiles;
+  /** The node's root directory (nodes/<node>): host path P is join(nodeRoot, P). */
+  nodeRoot: string;
+  api: AgentClient;
+  /** Undefined without a data plane (`--dataplane none`): the agent does its control-plane part only. */
+  network?: NodeNetwork;
+  write(stream: Stream, text: string): void;
+  /** Aborted when the container is stopped. */
+  signal: AbortSignal;
+  /** The container's readiness as its probe would report it (default: ready once started). */
+  setReady(ready: boolean): void;
+}
+
+/** What a container's process does: resolves with its exit status, or runs until ctx.signal aborts. */
+export type Program = (ctx: ProgramContext) => Promise<number>;
+
+/** A file in an image: one of aksemu's CNI plugins or a reference plugin of the node's set, by type. */
+export type ImageFile = { plugin: string };
+
+/** One CNI project's image, as data. */
+export interface ImageSpec {
+  /** Matches the image reference without tag or digest (`ghcr.io/flannel-io/flannel`). */
+  image: RegExp;
+  /** Files the image holds that installers copy out (path in the image → what it is). */
+  files?: Record<string, ImageFile>;
+  /** Programs by argv[0] (full path or basename; a shell script's path counts as its program). */
+  programs: Record<string, Program>;
+}

@@ -1,0 +1,4 @@
+// aksemu's CNI plugins by type (plugin.ts). Issue 16 fills it: flannel, calico, calico-ipam, cilium-cni.
+import type { Plugin } from './plugin.js';
+
+export const PLUGINS: Record<string, Plugin> = Object.create(null) as Record<string, Plugin>;
