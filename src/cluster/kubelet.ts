@@ -1,5 +1,5 @@
-// Kubelet and container-runtime emulation for one cluster's nodes: each node has its own CNI conf dir
-// (paths.ts). kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
+// Kubelet and container-runtime emulation for one cluster's nodes: each node has its own root directory
+// (paths.ts, node-root.ts) with its CNI conf dir and /opt/cni/bin (AKS's reference plugins, seeded here). kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
 // created; `none` nodes start empty (or with what `aksemu cni install` left for the cluster). The runtime
 // network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { CNI_EXTENSIONS, loadDefaultNetwork } from '../cni/confdir.js';
 import { networkModelFor } from '../aks/network-models/index.js';
 import type { KubeletState } from './objects/nodes.js';
-import { clusterCniDir, nodeConfDir, nodesDir } from './paths.js';
+import { seedNodeRoot } from './node-root.js';
+import { clusterCniDir, nodeConfDir, nodeRootDir, nodesDir } from './paths.js';
 
 export interface KubeletNode {
   name: string;
@@ -88,7 +89,12 @@ export class Kubelets {
     return nodeConfDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
   }
 
-  /** Starts tracking a node (creating and seeding its conf dir the first time); returns its state. */
+  /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
+  nodeRoot(node: string): string {
+    return nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+  }
+
+  /** Starts tracking a node (creating and seeding its conf dir and /opt/cni/bin the first time); returns its state. */
   ensure(node: KubeletNode): KubeletState {
     const known = this.nodes.get(node.name);
     if (known) {
@@ -100,6 +106,7 @@ export class Kubelets {
       mkdirSync(dir, { recursive: true });
       this.seed(node, dir);
     }
+    seedNodeRoot(this.nodeRoot(node.name));
     const ready = loadDefaultNetwork(dir) !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();

@@ -11,12 +11,13 @@
 //     writes CNI_CONF_NAME (10-calico.conflist) with install-cni's substitutions
 // Copies to /opt/cni/bin are accepted and ignored (plugin binaries are not emulated). Any other command is ignored
 // unless it touches /etc/cni/net.d, which fails the container: the node must not look configured when it is not.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, posix } from 'node:path';
+import { basename, posix } from 'node:path';
 import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
+import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
+import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
@@ -24,7 +25,7 @@ import type { Container } from '../objects/types.js';
 /** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
 export interface InitHost {
   readonly objects: ObjectStore;
-  readonly kubelets: { confDir(node: string): string };
+  readonly kubelets: { nodeRoot(node: string): string };
 }
 
 const CNI_CONF_HOST_DIR = '/etc/cni/net.d';
@@ -33,138 +34,7 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** A failure the container would print before exiting non-zero. */
-class ContainerError extends Error {}
-
-interface Mount {
-  path: string;
-  /** ConfigMap or Secret volume: its files by relative path (already resolved through `items`). */
-  files?: Map<string, string>;
-  /** hostPath volume: the host directory (or file) it shows. */
-  hostPath?: string;
-  subPath?: string;
-}
-
-/** Where a container path lands. */
-type Target = { kind: 'configmap'; files: Map<string, string>; rel: string } | { kind: 'host'; path: string } | { kind: 'image' };
-
-/** `a/b/../c` → `a/c`, always absolute. */
-function normalize(p: string): string {
-  return posix.normalize(p.startsWith('/') ? p : `/${p}`).replace(/\/+$/, '') || '/';
-}
-
-function under(path: string, dir: string): string | undefined {
-  if (dir === '/') return path.slice(1);
-  if (path === dir) return '';
-  return path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : undefined;
-}
-
-class ContainerFs {
-  constructor(
-    private readonly mounts: Mount[],
-    private readonly confDir: string,
-  ) {}
-
-  resolve(path: string): Target {
-    const p = normalize(path);
-    // The deepest mount wins, as in the container's mount table.
-    const mount = this.mounts.filter((m) => under(p, normalize(m.path)) !== undefined).sort((a, b) => normalize(b.path).length - normalize(a.path).length)[0];
-    if (!mount) return { kind: 'image' };
-    const rest = under(p, normalize(mount.path))!;
-    const rel = mount.subPath ? posix.join(mount.subPath, rest).replace(/\/$/, '') : rest;
-    if (mount.files) return { kind: 'configmap', files: mount.files, rel };
-    return { kind: 'host', path: normalize(posix.join(mount.hostPath!, rel)) };
-  }
-
-  /** The node's file for a host path inside /etc/cni/net.d, else undefined. */
-  confFile(host: string): string | undefined {
-    const rel = under(host, CNI_CONF_HOST_DIR);
-    return rel === undefined ? undefined : rel === '' ? this.confDir : join(this.confDir, ...rel.split('/'));
-  }
-
-  /** Does the word name something in the node's CNI config dir (through a mount, or literally)? */
-  touchesConfDir(word: string): boolean {
-    if (word.includes(CNI_CONF_HOST_DIR)) return true;
-    if (!word.startsWith('/')) return false;
-    const t = this.resolve(word);
-    return t.kind === 'host' && this.confFile(t.path) !== undefined;
-  }
-
-  isDir(path: string): boolean {
-    const t = this.resolve(path);
-    if (t.kind === 'configmap') return t.rel === '' || [...t.files.keys()].some((k) => k.startsWith(`${t.rel}/`));
-    if (t.kind === 'host') {
-      const file = this.confFile(t.path);
-      // Elsewhere on the host nothing is written, so whether it is a directory does not matter.
-      if (file === undefined) return false;
-      try {
-        return statSync(file).isDirectory();
-      } catch {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  /** A source file's content; undefined when it does not exist; null when it lives in the image (unknown to us). */
-  read(path: string): string | undefined | null {
-    const t = this.resolve(path);
-    if (t.kind === 'configmap') return t.files.get(t.rel);
-    if (t.kind === 'host') {
-      const file = this.confFile(t.path);
-      if (file === undefined) return null;
-      try {
-        return readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-    }
-    return null;
-  }
-
-  /** Files under a directory source (`cp -r DIR …`), relative to it. */
-  readDir(path: string): Map<string, string> {
-    const t = this.resolve(path);
-    const out = new Map<string, string>();
-    if (t.kind === 'configmap') {
-      for (const [k, v] of t.files) {
-        const rel = t.rel === '' ? k : under(`/${k}`, `/${t.rel}`);
-        if (rel) out.set(rel, v);
-      }
-    }
-    return out;
-  }
-
-  /** Writes a file the container created: into the node's conf dir, or nowhere that matters. */
-  write(path: string, content: string, mode = 0o644): 'conf' | 'ignored' {
-    const t = this.resolve(path);
-    if (t.kind !== 'host') {
-      if (t.kind === 'configmap') throw new ContainerError(`cp: can't create '${path}': Read-only file system`);
-      return 'ignored';
-    }
-    const file = this.confFile(t.path);
-    if (file === undefined || file === this.confDir) return 'ignored';
-    mkdirSync(dirname(file), { recursive: true });
-    // Write + rename: the kubelet's watcher must never load half a file.
-    const tmp = join(dirname(file), `.${basename(file)}.aksemu-${process.pid}`);
-    writeFileSync(tmp, content, { mode });
-    renameSync(tmp, file);
-    return 'conf';
-  }
-
-  mkdir(path: string): void {
-    const t = this.resolve(path);
-    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
-    if (file) mkdirSync(file, { recursive: true });
-  }
-
-  remove(path: string): void {
-    const t = this.resolve(path);
-    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
-    if (file && file !== this.confDir) rmSync(file, { force: true });
-  }
-}
+const normalize = nodePath;
 
 /** The kubelet's `$(VAR)` expansion of command, args and env values (`$$` is a literal `$`). */
 function expandRefs(s: string, env: Record<string, string>): string {
@@ -297,17 +167,17 @@ class Runner implements ContainerRunner {
   /** Starts one of the pod's containers: its process (processes.ts) with its environment and mounted files. */
   start({ pod, node, container: spec, init, write }: ContainerStart): Process {
     const container = spec as Obj;
-    const confDir = this.host.kubelets.confDir(node);
+    const nodeRoot = this.host.kubelets.nodeRoot(node);
     let fs: ContainerFs;
     let env: Record<string, string>;
     try {
-      fs = new ContainerFs(this.mounts(pod, container), confDir);
+      fs = new ContainerFs(this.mounts(pod, container), nodeRoot);
       env = this.env(pod, node, container);
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
       // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
       if (init) return failed(e.message);
-      fs = new ContainerFs([], confDir);
+      fs = new ContainerFs([], nodeRoot);
       env = dict<string>();
     }
     const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
@@ -395,29 +265,45 @@ class Runner implements ContainerRunner {
     }
     let status = 0;
     for (const src of operands) {
-      const target = dstIsDir ? posix.join(dst, basename(normalize(src))) : dst;
-      if (fs.isDir(src)) {
-        const files = fs.readDir(src);
-        // `cp -r DIR/. DEST` copies the contents; `cp -r DIR DEST` makes DEST/DIR.
-        const into = src.endsWith('/.') || !dstIsDir ? dst : target;
-        for (const [rel, content] of files) fs.write(posix.join(into, rel), content);
-        continue;
-      }
-      const content = fs.read(src);
-      if (content === undefined) {
-        out.stderr += `cp: can't stat '${src}': No such file or directory\n`;
+      try {
+        status = Math.max(status, this.cpOne(src, dstIsDir ? posix.join(dst, basename(normalize(src))) : dst, dst, dstIsDir, fs, out));
+      } catch (e) {
+        if (!(e instanceof ContainerError)) throw e;
+        out.stderr += `cp: ${e.message}\n`;
         status = 1;
-      } else if (content === null) {
-        // A file from the image (a plugin binary, say): fine wherever it goes but the conf dir, whose content we must know.
-        if (fs.touchesConfDir(target)) {
-          out.stderr += `cp: aksemu cannot read '${src}' (it is in the container image, not in a ConfigMap volume) to write it to '${target}'\n`;
-          status = 1;
-        }
-      } else {
-        fs.write(target, content);
       }
     }
     return status;
+  }
+
+  /** One source of cp to its target; returns its status. */
+  private cpOne(src: string, target: string, dst: string, dstIsDir: boolean, fs: ContainerFs, out: { stderr: string }): number {
+    if (fs.isDir(src)) {
+      // `cp -r DIR/. DEST` copies the contents; `cp -r DIR DEST` makes DEST/DIR.
+      const into = src.endsWith('/.') || !dstIsDir ? dst : target;
+      for (const [rel, content] of fs.readDir(src)) {
+        if (content === null) fs.installImageFile(posix.join(normalize(src), rel), posix.join(into, rel));
+        else fs.write(posix.join(into, rel), content);
+      }
+      return 0;
+    }
+    const content = fs.read(src);
+    if (content === undefined) {
+      out.stderr += `cp: can't stat '${src}': No such file or directory\n`;
+      return 1;
+    }
+    if (content !== null) {
+      fs.write(target, content);
+      return 0;
+    }
+    // A binary the catalogue knows the image holds (a CNI plugin) is installed for real; another file from the
+    // image is fine wherever it goes but the conf dir, whose content we must know.
+    if (fs.imageFile(src)) fs.installImageFile(src, target);
+    else if (fs.touchesConfDir(target)) {
+      out.stderr += `cp: aksemu cannot read '${src}' (it is in the container image, not in a ConfigMap volume) to write it to '${target}'\n`;
+      return 1;
+    }
+    return 0;
   }
 
   /** Calico's install-cni (cni-plugin/pkg/install): the config template from CNI_NETWORK_CONFIG, substituted. */
