@@ -5,6 +5,8 @@ import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
+import type { ApiHandler } from './cni-agents/client.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
@@ -25,6 +27,10 @@ export class ClusterRuntime {
   readonly kubelets: Kubelets;
   /** Scheduler, controllers and the kubelets' pod lifecycle. */
   readonly workloads: Workloads;
+  /** The cluster's API (server.ts makes it after the runtime: setApi); CNI agents' clients call it in-process. */
+  api: ApiHandler | undefined;
+  /** The data plane's node networking for CNI agents (server.ts sets it when a data plane runs). */
+  network: NodeNetwork | undefined;
   private bootstrapped = false;
 
   constructor(
@@ -42,8 +48,11 @@ export class ClusterRuntime {
       containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
+      /** What CNI agents program on their nodes when a data plane runs (cni-agents/program.ts NodeNetwork). */
+      network?: NodeNetwork;
     } = {},
   ) {
+    this.network = options.network;
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {
@@ -52,6 +61,10 @@ export class ClusterRuntime {
       sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       containers: options.containers ?? createContainerRunner(this),
     });
+  }
+
+  setApi(api: ApiHandler): void {
+    this.api = api;
   }
 
   /** The provisioner's record of one of this cluster's nodes (its addresses). */

@@ -14,6 +14,7 @@ import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { ObjectBudget } from './objects/ceiling.js';
@@ -57,6 +58,8 @@ export interface ClusterApisOptions {
   rescanMs?: number;
   /** The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses only. */
   dataplane?: PodNetworkAttacher;
+  /** What CNI agents program on their nodes (VXLAN overlays) when a data plane runs; undefined without one. */
+  nodeNetwork?: NodeNetwork;
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -262,9 +265,12 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
         budget: this.budget,
+        ...(this.options.nodeNetwork ? { network: this.options.nodeNetwork } : {}),
       });
+      const api = new ClusterApi(runtime);
+      runtime.setApi(api);
       runtime.start();
-      const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
+      const entry: Entry = { runtime, persistence, api, listener, sockets, port, credential };
       this.entries.set(cluster.id.toLowerCase(), entry);
       this.byPort.set(port, entry);
       this.options.log(`cluster API for ${cluster.name} at https://${HOST}:${port}`);

@@ -99,4 +99,6 @@ export interface ImageSpec {
   files?: Record<string, ImageFile>;
   /** Programs by argv[0] (full path or basename; a shell script's path counts as its program). */
   programs: Record<string, Program>;
+  /** The image's ENTRYPOINT: what runs when the container names no command (calico/cni: /opt/cni/bin/install). */
+  entrypoint?: string[];
 }

@@ -16,19 +16,25 @@ import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
+import { agentClient, type ApiHandler } from '../cni-agents/client.js';
+import { imageSpecOf, programFor } from '../cni-agents/catalogue.js';
+import type { NodeNetwork } from '../cni-agents/program.js';
+import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
 import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
 
-/** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
+/** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
   readonly objects: ObjectStore;
   readonly kubelets: { nodeRoot(node: string): string };
+  /** The cluster's API, once the server made it (agents' clients call it). */
+  readonly api?: ApiHandler | undefined;
+  /** The data plane's node networking; undefined without one. */
+  readonly network?: NodeNetwork | undefined;
 }
-
-const CNI_CONF_HOST_DIR = '/etc/cni/net.d';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -164,33 +170,45 @@ class Runner implements ContainerRunner {
     return env;
   }
 
-  /** Starts one of the pod's containers: its process (processes.ts) with its environment and mounted files. */
-  start({ pod, node, container: spec, init, write }: ContainerStart): Process {
+  /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
+  start({ pod, node, container: spec, init, write, setReady }: ContainerStart): Process {
     const container = spec as Obj;
     const nodeRoot = this.host.kubelets.nodeRoot(node);
+    const image = text(container['image']) ?? '';
+    const catalogued = imageSpecOf(image);
     let fs: ContainerFs;
     let env: Record<string, string>;
     try {
-      fs = new ContainerFs(this.mounts(pod, container), nodeRoot);
+      fs = new ContainerFs(this.mounts(pod, container), nodeRoot, catalogued);
       env = this.env(pod, node, container);
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
       // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
       if (init) return failed(e.message);
-      fs = new ContainerFs([], nodeRoot);
+      fs = new ContainerFs([], nodeRoot, catalogued);
       env = dict<string>();
     }
     const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
       (a) => expandRefs(String(a), env),
     );
-    if (init && 'CNI_NETWORK_CONFIG' in env && (argv.length === 0 || basename(argv[0] ?? '') === 'install')) {
-      try {
-        this.calicoInstall(env, fs, node);
-        return exited(0);
-      } catch (e) {
-        if (e instanceof ContainerError) return failed(e.message);
-        throw e;
-      }
+    const found = catalogued ? programFor(catalogued, argv, env) : undefined;
+    if (found) {
+      const name = text(container['name']) ?? '';
+      return runProgram(found.program, {
+        pod,
+        node,
+        nodeIp: this.nodeIp(node),
+        container: name,
+        image,
+        argv: found.argv,
+        env,
+        files: fs,
+        nodeRoot,
+        api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
+        ...(this.host.network ? { network: this.host.network } : {}),
+        write,
+        setReady: setReady ?? (() => undefined),
+      });
     }
     return startProcess(argv, env, {
       write,
@@ -304,46 +322,6 @@ class Runner implements ContainerRunner {
       return 1;
     }
     return 0;
-  }
-
-  /** Calico's install-cni (cni-plugin/pkg/install): the config template from CNI_NETWORK_CONFIG, substituted. */
-  private calicoInstall(env: Record<string, string>, fs: ContainerFs, node: string): void {
-    const get = (k: string, d: string) => env[k] ?? d;
-    const netDir = get('CNI_NET_DIR', CNI_CONF_HOST_DIR);
-    const replacements: Array<[string, string]> = [
-      ['__LOG_LEVEL__', get('LOG_LEVEL', 'info')],
-      ['__LOG_FILE_PATH__', get('LOG_FILE_PATH', '/var/log/calico/cni/cni.log')],
-      ['__LOG_FILE_MAX_SIZE__', get('LOG_FILE_MAX_SIZE', '100')],
-      ['__LOG_FILE_MAX_AGE__', get('LOG_FILE_MAX_AGE', '30')],
-      ['__LOG_FILE_MAX_COUNT__', get('LOG_FILE_MAX_COUNT', '10')],
-      ['__DATASTORE_TYPE__', get('DATASTORE_TYPE', 'kubernetes')],
-      // A host-network pod's hostname is the node's name.
-      ['__KUBERNETES_NODE_NAME__', get('KUBERNETES_NODE_NAME', node)],
-      ['__KUBECONFIG_FILEPATH__', `${netDir}/calico-kubeconfig`],
-      ['__CNI_MTU__', get('CNI_MTU', '1500')],
-      ['__KUBERNETES_SERVICE_HOST__', get('KUBERNETES_SERVICE_HOST', '')],
-      ['__KUBERNETES_SERVICE_PORT__', get('KUBERNETES_SERVICE_PORT', '')],
-      // The service account token is not emulated; etcd TLS files are absent, so install-cni blanks them too.
-      ['__SERVICEACCOUNT_TOKEN__', ''],
-      ['__ETCD_CERT_FILE__', ''],
-      ['__ETCD_CA_CERT_FILE__', ''],
-      ['__ETCD_KEY_FILE__', ''],
-      ['__ETCD_ENDPOINTS__', get('ETCD_ENDPOINTS', '')],
-      ['__ETCD_DISCOVERY_SRV__', get('ETCD_DISCOVERY_SRV', '')],
-    ];
-    let netconf = env['CNI_NETWORK_CONFIG']!;
-    for (const [from, to] of replacements) netconf = netconf.split(from).join(to);
-    try {
-      const parsed: unknown = JSON.parse(netconf);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-        throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
-    } catch (e) {
-      throw new ContainerError(`${netconf} is not a valid json object\nerror: ${(e as Error).message}`);
-    }
-    const name = get('CNI_CONF_NAME', '10-calico.conflist');
-    fs.write(`/host/etc/cni/net.d/${name}`, netconf);
-    const oldName = get('CNI_OLD_CONF_NAME', '10-calico.conflist');
-    if (name !== oldName) fs.remove(`/host/etc/cni/net.d/${oldName}`);
   }
 }
 
