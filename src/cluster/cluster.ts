@@ -1,6 +1,6 @@
 // One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
 // sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { ApiHandler } from './cni-agents/client.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
+import type { ServiceAccountIssuer } from './service-account-tokens.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
@@ -31,6 +32,8 @@ export class ClusterRuntime {
   api: ApiHandler | undefined;
   /** The data plane's node networking for CNI agents (server.ts sets it when a data plane runs). */
   network: NodeNetwork | undefined;
+  /** What projected service-account tokens are signed with and the CA they come with (service-account-tokens.ts). */
+  readonly serviceAccounts: ServiceAccountIssuer;
   private bootstrapped = false;
 
   constructor(
@@ -50,9 +53,12 @@ export class ClusterRuntime {
       budget?: ObjectBudget;
       /** What CNI agents program on their nodes when a data plane runs (cni-agents/program.ts NodeNetwork). */
       network?: NodeNetwork;
+      /** The cluster's token signing key and CA (server.ts); a runtime without its server gets a key of its own. */
+      serviceAccounts?: ServiceAccountIssuer;
     } = {},
   ) {
     this.network = options.network;
+    this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {

@@ -1,16 +1,16 @@
-// The node's container runtime as aksemu emulates it: each container's process is processes.ts's, given the
-// container's environment (env, envFrom, the downward API, as the kubelet builds it) and the files it mounts from
-// ConfigMap and Secret volumes. Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml), interpreted instead of run: what
-// those containers do to the node is copy a network config from a ConfigMap volume into the hostPath
-// /etc/cni/net.d, and that is what matters to the emulated kubelet (the node turns Ready when the file lands in
-// its conf dir). Supported:
+// The node's container runtime as aksemu emulates it. Each container gets the environment the kubelet builds (env,
+// envFrom, the downward API) and the files it mounts (node-files.ts: ConfigMap and Secret volumes, hostPath
+// volumes onto the node's root, the projected service-account token). A container of an image in the CNI agent
+// catalogue (cni-agents/catalogue.ts) runs the agent's program (cni-agents/runner.ts); any other runs as
+// processes.ts reads its command. Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml) are
+// interpreted: what they do to the node is copy a network config from a ConfigMap volume into the hostPath
+// /etc/cni/net.d (the node turns Ready when the file lands in its conf dir), and plugin binaries into
+// /opt/cni/bin. Supported:
 //   - `cp [-f…] SRC… DST` as the command, or inside `sh -c '…'` (with `&&`, `||`, `;`, `mkdir -p`, `true`, `echo`,
-//     `set -e`, `exit`); SRC under a ConfigMap volume (files are its keys, `items` and `subPath` honoured) or the
-//     node's conf dir; DST under a hostPath volume of /etc/cni/net.d or /etc/cni
-//   - Calico's install-cni (`/opt/cni/bin/install` with CNI_NETWORK_CONFIG in its env, usually a configMapKeyRef):
-//     writes CNI_CONF_NAME (10-calico.conflist) with install-cni's substitutions
-// Copies to /opt/cni/bin are accepted and ignored (plugin binaries are not emulated). Any other command is ignored
-// unless it touches /etc/cni/net.d, which fails the container: the node must not look configured when it is not.
+//     `set -e`, `exit`); SRC under a ConfigMap volume (files are its keys, `items` and `subPath` honoured), the
+//     node's files, or a binary the catalogue says the image holds (installed into the node's /opt/cni/bin)
+// Any other command is ignored unless it touches /etc/cni/net.d, which fails the container: the node must not
+// look configured when it is not.
 import { basename, posix } from 'node:path';
 import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
@@ -21,6 +21,7 @@ import { imageSpecOf, programFor } from '../cni-agents/catalogue.js';
 import type { NodeNetwork } from '../cni-agents/program.js';
 import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
+import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
 import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
@@ -34,6 +35,8 @@ export interface InitHost {
   readonly api?: ApiHandler | undefined;
   /** The data plane's node networking; undefined without one. */
   readonly network?: NodeNetwork | undefined;
+  /** What projected service-account tokens are signed with. */
+  readonly serviceAccounts: ServiceAccountIssuer;
 }
 
 type Obj = Record<string, unknown>;
@@ -86,7 +89,34 @@ class Runner implements ContainerRunner {
     return files;
   }
 
-  private mounts(pod: KubeObject, container: Obj): Mount[] {
+  /**
+   * The kubelet's projected service-account volume (the ServiceAccount admission plugin's kube-api-access-*):
+   * token, ca.crt and namespace, unless the pod opts out with automountServiceAccountToken: false.
+   */
+  private serviceAccountMount(pod: KubeObject, node: string): Mount[] {
+    const spec = obj(pod['spec']);
+    if (spec['automountServiceAccountToken'] === false) return [];
+    const namespace = pod.metadata.namespace ?? 'default';
+    const { key, caPem } = this.host.serviceAccounts;
+    const token = issueServiceAccountToken(key, {
+      namespace,
+      serviceAccount: text(spec['serviceAccountName']) ?? 'default',
+      pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      node,
+    });
+    return [
+      {
+        path: SERVICE_ACCOUNT_DIR,
+        files: new Map([
+          ['token', token],
+          ['ca.crt', caPem],
+          ['namespace', namespace],
+        ]),
+      },
+    ];
+  }
+
+  private mounts(pod: KubeObject, node: string, container: Obj): Mount[] {
     const namespace = pod.metadata.namespace ?? 'default';
     const volumes = new Map(list(obj(pod['spec'])['volumes']).map((v) => [text(v['name']) ?? '', v]));
     const mounts: Mount[] = [];
@@ -100,7 +130,8 @@ class Runner implements ContainerRunner {
       else if (volume['hostPath']) mounts.push({ ...base, hostPath: normalize(text(obj(volume['hostPath'])['path']) ?? '/') });
       // Other volume kinds (emptyDir, projected…) hold nothing the node's CNI config can come from.
     }
-    return mounts;
+    // Last: a volume the container mounts at the same path wins.
+    return [...mounts, ...this.serviceAccountMount(pod, node)];
   }
 
   private nodeIp(node: string): string {
@@ -179,13 +210,13 @@ class Runner implements ContainerRunner {
     let fs: ContainerFs;
     let env: Record<string, string>;
     try {
-      fs = new ContainerFs(this.mounts(pod, container), nodeRoot, catalogued);
+      fs = new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued);
       env = this.env(pod, node, container);
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
       // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
       if (init) return failed(e.message);
-      fs = new ContainerFs([], nodeRoot, catalogued);
+      fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
       env = dict<string>();
     }
     const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
