@@ -4,12 +4,11 @@
 // the real kubectl: READY follows setReady, the node turns Ready when the conflist lands, `kubectl logs` shows what
 // it printed, deleting the pod aborts its signal; `sh -c 'exec /agent …'` finds the same program.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { CATALOGUE, programFor } from '../../src/cluster/cni-agents/catalogue.js';
+import { describe, test } from 'node:test';
+import { programFor } from '../../src/cluster/cni-agents/catalogue.js';
 import type { ImageSpec, Program } from '../../src/cluster/cni-agents/program.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { applyNodePod, catalogued } from './node-runtime-harness.js';
 
 const stopped: string[] = [];
 const agent: Program = async (ctx) => {
@@ -38,9 +37,7 @@ const agent: Program = async (ctx) => {
   return 0;
 };
 
-const TEST_IMAGE: ImageSpec = { image: /^example\.com\/aksemu\/test-agent$/, programs: { '/agent': agent } };
-(CATALOGUE as ImageSpec[]).push(TEST_IMAGE);
-after(() => (CATALOGUE as ImageSpec[]).splice((CATALOGUE as ImageSpec[]).indexOf(TEST_IMAGE), 1));
+catalogued({ image: /^example\.com\/aksemu\/test-agent$/, programs: { '/agent': agent } });
 
 async function nodeNames(env: ClusterEnv): Promise<string[]> {
   const r = await kubectl(env, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
@@ -62,23 +59,13 @@ describe('catalogued programs as containers', { skip: !HAVE_KUBECTL && 'no kubec
   test('API, watch, hostPath, logs and readiness through kubectl; delete aborts the program', { timeout: 120_000 }, () =>
     withCluster({ networkPlugin: 'none' }, async (env) => {
       const [n0] = (await nodeNames(env)) as [string];
-      const pod = `apiVersion: v1
-kind: Pod
-metadata: {name: agent, namespace: kube-system}
-spec:
-  nodeName: ${n0}
-  hostNetwork: true
-  tolerations: [{operator: Exists}]
-  containers:
-  - name: agent
-    image: example.com/aksemu/test-agent:v1
-    command: [sh, -c, 'exec /agent --node "$(NODE)"']
-    env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]
-    volumeMounts: [{name: cni, mountPath: /host/etc/cni/net.d}]
-  volumes: [{name: cni, hostPath: {path: /etc/cni/net.d}}]
-`;
-      writeFileSync(join(env.scratch, 'agent.yaml'), pod);
-      assert.equal((await kubectl(env, ['apply', '-f', join(env.scratch, 'agent.yaml')])).code, 0);
+      await applyNodePod(env, {
+        name: 'agent',
+        node: n0,
+        container: `{name: agent, image: 'example.com/aksemu/test-agent:v1', command: [sh, -c, 'exec /agent --node "$(NODE)"'],
+    env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}], volumeMounts: [{name: cni, mountPath: /host/etc/cni/net.d}]}`,
+        extra: '  volumes: [{name: cni, hostPath: {path: /etc/cni/net.d}}]\n',
+      });
       const row = async () => (await kubectl(env, ['get', 'pod', '-n', 'kube-system', 'agent', '--no-headers'])).stdout;
       await eventually(async () => /\s0\/1\s+Running\s/.test(await row()), 30_000, 'agent running, not ready');
       const cm = await kubectl(env, ['get', 'configmap', '-n', 'kube-system', `agent-${n0}`, '-o', 'jsonpath={.data.node}']);

@@ -3,16 +3,16 @@
 // unix socket <nodeRoot>/run/aksemu/apiserver.sock (plain HTTP, the cluster's API); a forged or expired one, or
 // none, is the apiserver's 401 Status.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { apiSocketPath } from '../../src/cni/plugins/node-api.js';
-import { CATALOGUE } from '../../src/cluster/cni-agents/catalogue.js';
-import type { ImageSpec, Program } from '../../src/cluster/cni-agents/program.js';
+import type { Program } from '../../src/cluster/cni-agents/program.js';
 import { nodeRootDir } from '../../src/cluster/paths.js';
+import { unauthorized as unauthorizedStatus } from '../../src/cluster/status.js';
 import { issueServiceAccountToken, serviceAccountKey, serviceAccountOf } from '../../src/cluster/service-account-tokens.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster } from './harness.js';
+import { applyNodePod, catalogued } from './node-runtime-harness.js';
 
 const seen = new Map<string, Record<string, string | null | undefined>>();
 const reader: Program = async (ctx) => {
@@ -24,9 +24,7 @@ const reader: Program = async (ctx) => {
   });
   return 0;
 };
-const TEST_IMAGE: ImageSpec = { image: /^example\.com\/aksemu\/token-reader$/, programs: { '/read': reader } };
-(CATALOGUE as ImageSpec[]).push(TEST_IMAGE);
-after(() => (CATALOGUE as ImageSpec[]).splice((CATALOGUE as ImageSpec[]).indexOf(TEST_IMAGE), 1));
+catalogued({ image: /^example\.com\/aksemu\/token-reader$/, programs: { '/read': reader } });
 
 function get(socketPath: string, path: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
@@ -64,19 +62,12 @@ describe('service-account tokens', () => {
         async (env) => {
           const nodes = (await kubectl(env, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}'])).stdout.trim().split(/\s+/);
           const n0 = nodes[0]!;
-          const pod = `apiVersion: v1
-kind: Pod
-metadata: {name: reader, namespace: kube-system}
-spec:
-  nodeName: ${n0}
-  hostNetwork: true
-  restartPolicy: Never
-  serviceAccountName: calico-cni-plugin
-  tolerations: [{operator: Exists}]
-  containers: [{name: read, image: 'example.com/aksemu/token-reader:v1', command: [/read]}]
-`;
-          writeFileSync(join(env.scratch, 'reader.yaml'), pod);
-          assert.equal((await kubectl(env, ['apply', '-f', join(env.scratch, 'reader.yaml')])).code, 0);
+          await applyNodePod(env, {
+            name: 'reader',
+            node: n0,
+            container: "{name: read, image: 'example.com/aksemu/token-reader:v1', command: [/read]}",
+            extra: '  restartPolicy: Never\n  serviceAccountName: calico-cni-plugin\n',
+          });
           await eventually(() => seen.has('reader'), 30_000, 'the program read its files');
           const files = seen.get('reader')!;
           assert.equal(files['namespace'], 'kube-system');
@@ -90,15 +81,7 @@ spec:
           const ok = await get(socket, '/api/v1/namespaces/kube-system/pods/reader', token);
           assert.equal(ok.status, 200);
           assert.equal((ok.body['metadata'] as { name: string }).name, 'reader');
-          const unauthorized = {
-            kind: 'Status',
-            apiVersion: 'v1',
-            metadata: {},
-            status: 'Failure',
-            message: 'Unauthorized',
-            reason: 'Unauthorized',
-            code: 401,
-          };
+          const unauthorized = unauthorizedStatus().toStatus();
           assert.deepEqual(await get(socket, '/api/v1/pods', `${token.slice(0, -4)}AAAA`), { status: 401, body: unauthorized });
           assert.deepEqual(await get(socket, '/api/v1/pods'), { status: 401, body: unauthorized });
         },
