@@ -4,10 +4,15 @@
 //   opt/cni/bin                  the node's CNI plugins: AKS's reference set (below), plus what CNI installers copy
 //   run/…, var/run → ../run      runtime state (flannel's subnet.env, agents' sockets), /var/run being /run as on Ubuntu
 //   var/lib/cni                  libcni's result cache and host-local's reservations
+//   run/aksemu/apiserver.sock    a link to the cluster's API socket (api-socket.ts)
+// The image's part (/opt/cni/bin, /var/run, the socket link) is made when the node first runs something (a
+// container, a pod sandbox: prepareNodeRoot), not when the node is created: a 5,000-node cluster is created
+// without 100,000 symlinks, and no emulated node can tell the difference.
 // Containers may write only under WRITABLE_NODE_DIRS (the CNI projects' hostPath dirs); other host paths
 // they mount are read where something exists and their writes are ignored.
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { NODE_API_SOCKET } from '../cni/plugins/node-api.js';
 
 /** The node's plugin dir as the kubelet and every CNI installer name it. */
 export const NODE_CNI_BIN = '/opt/cni/bin';
@@ -122,6 +127,16 @@ export function seedNodeRoot(nodeRoot: string): void {
       // made meanwhile
     }
   }
+}
+
+/** Points the node's /run/aksemu/apiserver.sock at the cluster's socket (replacing an earlier run's link). */
+export function linkApiSocket(nodeRoot: string, socket: string): void {
+  const link = onNode(nodeRoot, NODE_API_SOCKET);
+  mkdirSync(dirname(link), { recursive: true });
+  const tmp = `${link}.aksemu-${process.pid}`;
+  rmSync(tmp, { force: true });
+  symlinkSync(socket, tmp);
+  renameSync(tmp, link);
 }
 
 /** A message naming real files under the node root, as the node would name them (`/opt/cni/bin`, not the host's). */

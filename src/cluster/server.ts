@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import { ClusterRuntime } from './cluster.js';
 import type { NodeNetwork } from './cni-agents/program.js';
-import { NodeSockets } from './node-sockets.js';
+import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
@@ -43,8 +43,8 @@ function recordKey(clusterId: string): string {
 
 interface Entry {
   runtime: ClusterRuntime;
-  /** The API on each node's unix socket (node-sockets.ts). */
-  nodeSockets: NodeSockets;
+  /** The API on a unix socket, linked into each node (api-socket.ts). */
+  apiSocket: ApiSocket;
   persistence: ObjectPersistence;
   api: ClusterApi;
   listener: NetServer;
@@ -140,7 +140,6 @@ export class ClusterApis implements KubeconfigIssuer {
           // sync() reads the record: a stopped cluster's Nodes go with its node records, then its API stops.
           if (!entry.runtime.sync()) this.unregister(clusterId).catch(failed);
           else if (entry.runtime.record.powerState === 'Stopped') this.suspend(clusterId).catch(failed);
-          else this.syncSockets(entry);
         } else if (this.servable(clusterId)) this.ensure(clusterId).catch(failed);
         else if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch(failed);
       } catch (e) {
@@ -166,7 +165,7 @@ export class ClusterApis implements KubeconfigIssuer {
     this.byPort.delete(entry.port);
     entry.runtime.close();
     entry.persistence.close();
-    await Promise.all([closeListener(entry), entry.nodeSockets.close()]);
+    await Promise.all([closeListener(entry), entry.apiSocket.close()]);
     this.options.log(`cluster API for ${entry.runtime.record.name} stopped with its cluster`);
   }
 
@@ -267,15 +266,16 @@ export class ClusterApis implements KubeconfigIssuer {
       });
       const api = new ClusterApi(runtime);
       runtime.setApi(api);
-      runtime.start();
       const entry: Entry = { runtime, persistence, api, listener, sockets, port, credential } as Entry;
-      entry.nodeSockets = new NodeSockets(
-        clusterDir(this.options.home, cluster.resourceGroup, cluster.name),
+      entry.apiSocket = new ApiSocket(
+        apiSocketOf(clusterDir(this.options.home, cluster.resourceGroup, cluster.name)),
         (req, res) => void this.serve(req, res, entry),
         clientError,
         this.options.log,
       );
-      this.syncSockets(entry);
+      entry.apiSocket.start();
+      runtime.kubelets.apiSocket = entry.apiSocket.path;
+      runtime.start();
       this.entries.set(cluster.id.toLowerCase(), entry);
       this.byPort.set(port, entry);
       this.options.log(`cluster API for ${cluster.name} at https://${HOST}:${port}`);
@@ -297,16 +297,10 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     this.entries.delete(key);
     this.byPort.delete(entry.port);
-    await entry.nodeSockets.close();
+    await entry.apiSocket.close();
     entry.runtime.destroy();
     entry.persistence.destroy();
     await closeListener(entry);
-  }
-
-  /** Each node's API socket follows the cluster's kubelets: opened as a node starts, closed as it goes. */
-  private syncSockets(entry: Entry): void {
-    const kubelets = entry.runtime.kubelets;
-    entry.nodeSockets.reconcile(kubelets.names().map((name) => ({ name, root: kubelets.nodeRoot(name) })));
   }
 
   /**
@@ -327,7 +321,7 @@ export class ClusterApis implements KubeconfigIssuer {
     return Buffer.isBuffer(peer?.raw) && sameSecret(entry.credential.fingerprint, certFingerprint(peer.raw));
   }
 
-  /** One request, on the HTTPS listener (the cluster by local port) or on a node's socket (`fixed`). */
+  /** One request, on the HTTPS listener (the cluster by local port) or on the cluster's unix socket (`fixed`). */
   private async serve(req: IncomingMessage, res: ServerResponse, fixed?: Entry): Promise<void> {
     const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
     const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
@@ -417,7 +411,7 @@ export class ClusterApis implements KubeconfigIssuer {
       entry.runtime.close();
       entry.persistence.close();
     }
-    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.nodeSockets.close()]));
+    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close()]));
     this.entries.clear();
     this.byPort.clear();
   }

@@ -25,4 +25,5 @@ const testPlugin: Plugin = {
 };
 
 PLUGINS['aksemu-test'] = testPlugin;
-void pluginMain();
+// Only as a plugin (the runtime always sets CNI_COMMAND): node's test runner loads every file under test/ too.
+if (process.env['CNI_COMMAND']) void pluginMain();

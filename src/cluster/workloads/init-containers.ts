@@ -30,7 +30,7 @@ import type { Container } from '../objects/types.js';
 /** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
   readonly objects: ObjectStore;
-  readonly kubelets: { nodeRoot(node: string): string };
+  readonly kubelets: { nodeRoot(node: string): string; prepare?(node: string): void };
   /** The cluster's API, once the server made it (agents' clients call it). */
   readonly api?: ApiHandler | undefined;
   /** The data plane's node networking; undefined without one. */
@@ -204,6 +204,7 @@ class Runner implements ContainerRunner {
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
   start({ pod, node, container: spec, init, write, setReady }: ContainerStart): Process {
     const container = spec as Obj;
+    this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);

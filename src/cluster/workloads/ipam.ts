@@ -32,7 +32,8 @@ export interface IpamHost {
   readonly home: string;
   readonly record: ClusterRecord;
   nodeRecord(name: string): NodeRecord | undefined;
-  readonly kubelets: { confDir(node: string): string };
+  /** prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin (kubelet.ts). */
+  readonly kubelets: { confDir(node: string): string; prepare?(node: string): void };
 }
 
 interface Pool {
@@ -114,6 +115,7 @@ export class Sandboxes implements PodSandboxes {
 
   /** A node's plugin search path (CNI_PATH): `aksemu cni install --plugin-dir` first, then the node's /opt/cni/bin. */
   pluginPath(node: string): string[] {
+    this.host.kubelets.prepare?.(node);
     const r = this.host.record;
     const bin = onNode(this.nodeDir(node), NODE_CNI_BIN);
     try {
