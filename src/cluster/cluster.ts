@@ -5,6 +5,7 @@ import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
@@ -26,6 +27,8 @@ export class ClusterRuntime {
   /** Scheduler, controllers and the kubelets' pod lifecycle. */
   readonly workloads: Workloads;
   private bootstrapped = false;
+  /** The nodes' network the CNI agents program (cni-agents/program.ts); undefined without a data plane. */
+  readonly network: NodeNetwork | undefined;
 
   constructor(
     private readonly store: Store,
@@ -42,8 +45,11 @@ export class ClusterRuntime {
       containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
+      /** The nodes' network for the CNI agents (ProgramContext.network); absent without a data plane. */
+      network?: NodeNetwork | undefined;
     } = {},
   ) {
+    this.network = options.network;
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {

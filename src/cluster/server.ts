@@ -13,6 +13,7 @@ import type { CredentialKind, KubeconfigIssuer } from '../providers/containerser
 import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
@@ -55,8 +56,11 @@ export interface ClusterApisOptions {
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
   rescanMs?: number;
-  /** The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses only. */
-  dataplane?: PodNetworkAttacher;
+  /**
+   * The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses
+   * only. nodeNetwork: what a cluster's CNI agents program on their nodes (undefined when nothing is built).
+   */
+  dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -262,6 +266,7 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
         budget: this.budget,
+        network: this.options.dataplane?.nodeNetwork?.(cluster.id),
       });
       runtime.start();
       const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
