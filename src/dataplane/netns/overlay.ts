@@ -155,29 +155,6 @@ export function overlayCommands(device: string, prev: OverlayState | undefined, 
   return { ip, fdb };
 }
 
-/** Runs `bridge -force -b -` in a namespace (FDB entries have no `ip` verb); may-fail lines may fail. */
-async function bridgeBatch(netns: string, cmds: IpCmd[]): Promise<void> {
-  if (cmds.length === 0) return;
-  const lines = cmds.map((c) => (typeof c === 'string' ? c : c.line));
-  const [file, args] = inNetns(netns, 'bridge', ['-force', '-b', '-']);
-  const r = await run(file, args, `${lines.join('\n')}\n`);
-  if (r.code === 0) return;
-  // Like IpBatcher: `Command failed -:N` names each failed line, the messages before it say why.
-  const failed: string[] = [];
-  let message: string[] = [];
-  for (const l of r.stderr.split('\n')) {
-    const m = /^Command failed -:(\d+)$/.exec(l.trim());
-    if (!m) {
-      if (l.trim()) message.push(l.trim());
-      continue;
-    }
-    const c = cmds[Number(m[1]) - 1];
-    if (typeof c === 'string') failed.push(`${c}: ${message.join(' ') || 'failed'}`);
-    message = [];
-  }
-  if (failed.length || !/Command failed/.test(r.stderr)) throw new Error(`bridge in ${netns}: ${failed.join('; ') || r.stderr.trim().slice(0, 500)}`);
-}
-
 /**
  * A device this data plane does not know the content of (first converge, or after a failed one): absent, a
  * VXLAN device to make again, or a link of something else (a pod's veth) that is never touched.
@@ -218,7 +195,7 @@ export function applyOverlay(state: NetnsState, hostId: string, overlay: VxlanOv
     if (ip.length === 0 && fdb.length === 0) return;
     try {
       await state.ip.batch(host.netns, ip);
-      await bridgeBatch(host.netns, fdb);
+      await state.ip.batch(host.netns, fdb, 'bridge');
     } catch (e) {
       // What the device holds is unknown now: the next converge makes it again.
       host.overlays.set(device, empty(STALE));
