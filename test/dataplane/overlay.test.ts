@@ -13,29 +13,17 @@ import type { PodAttachment, VxlanOverlay } from '../../src/dataplane/dataplane.
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { desiredOverlay, overlayCommands } from '../../src/dataplane/netns/overlay.js';
+import { TEST_OVERLAY_DEVICE, testNodeSubnet, testOverlay } from '../e2e/byo-cni-overlay-shape.js';
 import { CLUSTER_ID, NODES, nodeId, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology } from './harness.js';
 
 const prefix = testPrefix();
 const PLUGINS = '/usr/lib/cni';
 const skip = (await skipReason(prefix)) || (existsSync(join(PLUGINS, 'bridge')) ? false : `the CNI plugins are not installed in ${PLUGINS}`);
 
-const DEV = 'flannel.1';
-const range = (i: number): string => `10.246.${i}.0/24`;
-const vtepMac = (i: number): string => `02:fa:00:00:00:0${i}`;
-
-/** Node i's overlay as flanneld's vxlan backend makes it: the device holds its subnet's .0/32, one peer per other node. */
-function flannel(i: number, peers = [1 - i]): VxlanOverlay {
-  return {
-    device: DEV,
-    vni: 1,
-    port: 8472,
-    mtu: 1450,
-    mac: vtepMac(i),
-    localIp: NODES[i]!.ip,
-    addresses: [`10.246.${i}.0/32`],
-    peers: peers.map((j) => ({ nodeIp: NODES[j]!.ip, mac: vtepMac(j), tunnelIp: `10.246.${j}.0`, cidrs: [range(j)] })),
-  };
-}
+const DEV = TEST_OVERLAY_DEVICE;
+const NODE_IPS = NODES.map((n) => n.ip);
+const range = (i: number): string => testNodeSubnet(i, 246);
+const flannel = (i: number, peers?: number[]): VxlanOverlay => testOverlay(i, NODE_IPS, 246, peers);
 
 describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () => {
   let dp: NetnsDataplane;
