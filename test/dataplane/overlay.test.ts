@@ -1,4 +1,4 @@
-// A CNI agent's VXLAN overlay on real namespaces (docs/dataplane.md §6.2): two BYO CNI nodes behind a subnet
+// A CNI agent's VXLAN overlay on real namespaces (docs/dataplane.md §6.4): two BYO CNI nodes behind a subnet
 // whose NSG has Azure's default rules, pods from the reference bridge + host-local (one /24 per node, no
 // masquerade, as flannel's conflist delegates), and flannel's overlay shape programmed through the driver:
 // pod → pod across nodes keeps the pod IP. Converging again writes nothing; a changed peer list removes what is

@@ -5,7 +5,7 @@
 //     with proxy ARP, forwarding and a /32 route to the pod; pod end CNI_IFNAME holding the pod IP /32, a link
 //     route to a gateway that exists nowhere (169.254.1.1) and the pod's routes via it. Cilium's lxc… has the
 //     same shape with its router IP as the gateway. Neighbours are written permanent both ways with
-//     deterministic MACs (the ARP budget, §7.1), so no ARP is needed;
+//     deterministic MACs (docs/dataplane.md §7.1), so no ARP is needed;
 //   - delegation: another plugin of CNI_PATH run with the caller's CNI environment and a config of its own
 //     (flannel → bridge + host-local), as libcni's invoke.DelegateAdd does;
 //   - the result object of an attachment, in the spelling of the config's cniVersion.

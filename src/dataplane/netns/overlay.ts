@@ -1,10 +1,11 @@
-// A CNI agent's VXLAN overlay in a node's namespace (docs/dataplane.md §6.2): the device
+// A CNI agent's VXLAN overlay in a node's namespace (docs/dataplane.md §6.4): the device
 // (`ip link add … type vxlan id <vni> local <node ip> dstport <port> nolearning dev eth0`), its addresses, one
 // FDB entry per peer VTEP (`bridge fdb append <mac> dev <dev> dst <peer node ip>`), a permanent neighbour for
-// each peer's tunnel IP (the ARP budget, §7.1) and `<cidr> via <tunnel ip> dev <dev> onlink` routes. What was
-// applied is remembered per host, so a converge writes only the difference (nothing when nothing changed) and
-// removes what is stale; the device goes with the node's namespace. Every value is checked before it reaches
-// a batch line: the overlay is built from API objects a user can write (flannel's backend-data annotation).
+// each peer's tunnel IP (the ARP budget: docs/dataplane.md §7.1) and `<cidr> via <tunnel ip> dev <dev> onlink`
+// routes. What was applied is remembered per host, so a converge writes only the difference (nothing when
+// nothing changed) and removes what is stale; the device goes with the node's namespace. Every value is checked
+// before it reaches a batch line: the overlay is built from API objects a user can write (flannel's
+// backend-data annotation).
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { VxlanOverlay } from '../dataplane.js';
 import { inNetns, type IpCmd, mayFail, run } from './exec.js';
