@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PodAttachment, VxlanOverlay } from '../../src/dataplane/dataplane.js';
+import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { desiredOverlay, overlayCommands } from '../../src/dataplane/netns/overlay.js';
@@ -37,11 +38,14 @@ describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () =>
   const probe = (from: number, ip: string) =>
     dp.probe({ from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name: `web-${from}` }, to: { ip, port: 8080 }, timeoutMs: 1500 });
 
+  const byo = (): NodeTopology => ({ clusterId: CLUSTER_ID, wiring: 'none' });
+  const withNsg = (custom: NsgRule[] = []) => topology(byo, { nsg: { id: 'nsg', rules: nsgRules(custom) } });
+
   before(async () => {
     root = rootSnapshot();
     dp = new NetnsDataplane({ prefix });
     await dp.gc();
-    await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' }), { nsg: { id: 'nsg', rules: nsgRules() } }));
+    await dp.apply(withNsg());
     for (const i of [0, 1]) {
       const cni = { confDir: join(dir, `net.d-${i}`), pluginDirs: [PLUGINS], cacheDir: join(dir, `cache-${i}`), ipamDataDir: join(dir, `ipam-${i}`) };
       mkdirSync(cni.confDir, { recursive: true });
@@ -106,6 +110,24 @@ describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () =>
     assert.doesNotMatch(inNode(0, ['bridge', 'fdb', 'show', 'dev', DEV]), /dst 10\.224\.0\.5/);
     assert.equal((await probe(0, ips[1]!)).connected, false);
     await dp.applyOverlay(nodeId(0), flannel(0));
+    assert.equal((await probe(0, ips[1]!)).connected, true);
+  });
+
+  it("an NSG rule denying the tunnel's UDP port cuts pod → pod across nodes, as on Azure; removing it restores it", async () => {
+    const deny: NsgRule = {
+      name: 'deny-vxlan',
+      priority: 100,
+      direction: 'Inbound',
+      access: 'Deny',
+      protocol: 'Udp',
+      sourcePrefixes: ['*'],
+      sourcePorts: ['*'],
+      destinationPrefixes: ['*'],
+      destinationPorts: ['8472'],
+    };
+    await dp.apply(withNsg([deny]));
+    assert.equal((await probe(0, ips[1]!)).connected, false);
+    await dp.apply(withNsg());
     assert.equal((await probe(0, ips[1]!)).connected, true);
   });
 
