@@ -152,6 +152,14 @@ describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () =>
     assert.equal((await probe(0, ips[1]!)).connected, false);
   });
 
+  it("a node rebuilt because its shape changed gets its agent's overlay again", async () => {
+    const before = inNode(0, ['ip', '-o', 'link', 'show', 'dev', 'eth0']);
+    await dp.apply(topology((i) => ({ ...byo(), ...(i === 0 ? { podCidr: '10.99.0.0/24' } : {}) }), { nsg: { id: 'nsg', rules: nsgRules() } }));
+    assert.notEqual(inNode(0, ['ip', '-o', 'link', 'show', 'dev', 'eth0']), before, 'the node was made again');
+    assert.match(inNode(0, ['ip', '-d', '-o', 'link', 'show', 'dev', DEV]), /vxlan id 1 local 10\.224\.0\.4 /);
+    assert.match(inNode(0, ['ip', 'route', 'show', 'dev', DEV]), /^10\.246\.1\.0\/24 via 10\.246\.1\.0 onlink/m);
+  });
+
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
     await dp.close({ removeAll: true });
     assert.deepEqual(

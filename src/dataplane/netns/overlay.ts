@@ -186,7 +186,8 @@ function nodeHost(state: NetnsState, hostId: string): HostState {
   return host;
 }
 
-export function applyOverlay(state: NetnsState, hostId: string, overlay: VxlanOverlay): Promise<void> {
+/** Converges the node's device on the overlay; a bad overlay or an unknown node rejects before anything runs. */
+export async function applyOverlay(state: NetnsState, hostId: string, overlay: VxlanOverlay): Promise<void> {
   const host = nodeHost(state, hostId);
   const { device, state: next } = desiredOverlay(overlay, host.ip);
   return serialised(host, async () => {
@@ -207,9 +208,9 @@ export function applyOverlay(state: NetnsState, hostId: string, overlay: VxlanOv
 }
 
 /** Removes a device made by applyOverlay (never any other link of the node); idempotent. */
-export function removeOverlay(state: NetnsState, hostId: string, device: string): Promise<void> {
+export async function removeOverlay(state: NetnsState, hostId: string, device: string): Promise<void> {
   const host = state.hosts.get(hostId.toLowerCase());
-  if (!host) return Promise.resolve();
+  if (!host) return;
   return serialised(host, async () => {
     if (!host.overlays.has(device)) return;
     await state.ip.batch(host.netns, [mayFail(`link del ${device}`)]);
