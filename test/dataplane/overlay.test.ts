@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { PodAttachment, VxlanOverlay } from '../../src/dataplane/dataplane.js';
+import { DataplaneController } from '../../src/dataplane/controller.js';
+import { NullDataplane, type PodAttachment, type VxlanOverlay } from '../../src/dataplane/dataplane.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { listNetns } from '../../src/dataplane/netns/exec.js';
@@ -25,6 +26,13 @@ const DEV = TEST_OVERLAY_DEVICE;
 const NODE_IPS = NODES.map((n) => n.ip);
 const range = (i: number): string => testNodeSubnet(i, 246);
 const flannel = (i: number, peers?: number[]): VxlanOverlay => testOverlay(i, NODE_IPS, 246, peers);
+
+describe("the agents' node network", () => {
+  it('is absent without a data plane (--dataplane none): agents do their control-plane part only', () => {
+    const controller = new DataplaneController({ store: undefined as never, dataplane: new NullDataplane(), log: () => undefined });
+    assert.equal(controller.nodeNetwork(CLUSTER_ID), undefined);
+  });
+});
 
 describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () => {
   let dp: NetnsDataplane;
