@@ -20,6 +20,7 @@ import { dict, own } from '../../http/own.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
+import { calicoNetconf } from '../cni-agents/calico-install.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
 export interface InitHost {
@@ -423,30 +424,8 @@ class Runner implements ContainerRunner {
   /** Calico's install-cni (cni-plugin/pkg/install): the config template from CNI_NETWORK_CONFIG, substituted. */
   private calicoInstall(env: Record<string, string>, fs: ContainerFs, node: string): void {
     const get = (k: string, d: string) => env[k] ?? d;
-    const netDir = get('CNI_NET_DIR', CNI_CONF_HOST_DIR);
-    const replacements: Array<[string, string]> = [
-      ['__LOG_LEVEL__', get('LOG_LEVEL', 'info')],
-      ['__LOG_FILE_PATH__', get('LOG_FILE_PATH', '/var/log/calico/cni/cni.log')],
-      ['__LOG_FILE_MAX_SIZE__', get('LOG_FILE_MAX_SIZE', '100')],
-      ['__LOG_FILE_MAX_AGE__', get('LOG_FILE_MAX_AGE', '30')],
-      ['__LOG_FILE_MAX_COUNT__', get('LOG_FILE_MAX_COUNT', '10')],
-      ['__DATASTORE_TYPE__', get('DATASTORE_TYPE', 'kubernetes')],
-      // A host-network pod's hostname is the node's name.
-      ['__KUBERNETES_NODE_NAME__', get('KUBERNETES_NODE_NAME', node)],
-      ['__KUBECONFIG_FILEPATH__', `${netDir}/calico-kubeconfig`],
-      ['__CNI_MTU__', get('CNI_MTU', '1500')],
-      ['__KUBERNETES_SERVICE_HOST__', get('KUBERNETES_SERVICE_HOST', '')],
-      ['__KUBERNETES_SERVICE_PORT__', get('KUBERNETES_SERVICE_PORT', '')],
-      // The service account token is not emulated; etcd TLS files are absent, so install-cni blanks them too.
-      ['__SERVICEACCOUNT_TOKEN__', ''],
-      ['__ETCD_CERT_FILE__', ''],
-      ['__ETCD_CA_CERT_FILE__', ''],
-      ['__ETCD_KEY_FILE__', ''],
-      ['__ETCD_ENDPOINTS__', get('ETCD_ENDPOINTS', '')],
-      ['__ETCD_DISCOVERY_SRV__', get('ETCD_DISCOVERY_SRV', '')],
-    ];
-    let netconf = env['CNI_NETWORK_CONFIG']!;
-    for (const [from, to] of replacements) netconf = netconf.split(from).join(to);
+    // The service account token is not emulated here (the catalogue's install-cni, cni-agents/calico-install.ts, has it).
+    const netconf = calicoNetconf(env['CNI_NETWORK_CONFIG']!, { env, node }, '');
     try {
       const parsed: unknown = JSON.parse(netconf);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
