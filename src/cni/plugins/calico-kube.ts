@@ -51,7 +51,10 @@ export function nodeKubeApi(nodeRoot: string, kubeconfigPath: string): KubeApi {
             headers: {
               accept: 'application/json',
               ...(token ? { authorization: `Bearer ${token}` } : {}),
-              ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+              // A PATCH is a JSON merge patch (what Calico's KDD backend sends for a pod's annotations).
+              ...(payload
+                ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', 'content-length': String(payload.length) }
+                : {}),
             },
             timeout: 30_000,
           },
