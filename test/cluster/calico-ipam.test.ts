@@ -4,6 +4,8 @@
 // the cluster's API server and whose /etc/cni/net.d/calico-kubeconfig holds the token. Asserted through kubectl:
 // blocks are /26s of the pool with affinity host:<node>, BlockAffinities confirmed, 70 concurrent ADDs on one
 // node fill one block and claim a second, none twice; another node gets its own block; DEL releases the handle.
+// The calico plugin (address only) refuses until ClusterInformation is ready, then delegates to calico-ipam from
+// CNI_PATH and records the address on the pod.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,8 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
+import { fileURLToPath } from 'node:url';
+import { calico } from '../../src/cni/plugins/calico.js';
 import { calicoIpam } from '../../src/cni/plugins/calico-ipam.js';
-import type { PluginRequest } from '../../src/cni/plugins/plugin.js';
+import type { PluginError, PluginRequest } from '../../src/cni/plugins/plugin.js';
 import { apiEndpoint, type ClusterEnv, kubectl, withCluster } from './harness.js';
 import { CALICO_MANIFEST, calicoSkip } from './calico-fixture.js';
 
@@ -33,6 +37,63 @@ async function nodeRoot(env: ClusterEnv, dir: string): Promise<Server> {
   });
   await new Promise<void>((resolve) => server.listen(join(dir, 'run', 'aksemu', 'apiserver.sock'), resolve));
   return server;
+}
+
+/** A calico-ipam binary for CNI_PATH: a script running the plugin module (the runtime's wrapper does this on nodes). */
+function ipamBinary(dir: string, root: string): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const module = fileURLToPath(new URL('../../src/cni/plugins/calico-ipam.js', import.meta.url));
+  const driver = join(bin, 'driver.mjs');
+  writeFileSync(
+    driver,
+    `import { readFileSync } from 'node:fs';
+import { calicoIpam } from ${JSON.stringify(module)};
+const config = JSON.parse(readFileSync(0, 'utf8'));
+const args = Object.fromEntries((process.env.CNI_ARGS ?? '').split(';').filter(Boolean).map((p) => p.split('=')));
+try {
+  const r = await calicoIpam.run({ command: process.env.CNI_COMMAND, containerId: process.env.CNI_CONTAINERID, netns: '', ifName: 'eth0', args, path: [], config, nodeRoot: ${JSON.stringify(root)}, addressOnly: true });
+  if (r) process.stdout.write(JSON.stringify({ cniVersion: config.cniVersion, ...r }));
+} catch (e) {
+  process.stdout.write(JSON.stringify({ code: e.code ?? 999, msg: e.message }));
+  process.exit(1);
+}
+`,
+  );
+  writeFileSync(join(bin, 'calico-ipam'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(driver)}\n`, { mode: 0o755 });
+  return bin;
+}
+
+/** The calico plugin (address only): refuses until ClusterInformation is ready, delegates to calico-ipam, annotates the pod. */
+async function calicoPluginChecks(env: ClusterEnv, root: string): Promise<void> {
+  const bin = ipamBinary(root, root);
+  const add = (): PluginRequest => ({ ...request(root, 'node-a', 'ADD', 'c100'), args: { K8S_POD_NAMESPACE: 'default', K8S_POD_NAME: 'web' }, path: [bin] });
+  await assert.rejects(calico.run(add()), (e: PluginError) => {
+    assert.equal(e.code, 999);
+    assert.equal(
+      e.message,
+      'error getting ClusterInformation: resource does not exist: ClusterInformation(default) with error: clusterinformations.crd.projectcalico.org "default" not found',
+    );
+    return true;
+  });
+  const info = join(env.scratch, 'info.yaml');
+  writeFileSync(info, 'apiVersion: crd.projectcalico.org/v1\nkind: ClusterInformation\nmetadata:\n  name: default\nspec:\n  datastoreReady: false\n');
+  assert.equal((await kubectl(env, ['create', '-f', info])).code, 0);
+  await assert.rejects(calico.run(add()), /^Error: Calico is currently not ready to process requests$/);
+  assert.equal(
+    (await kubectl(env, ['patch', 'clusterinformations.crd.projectcalico.org', 'default', '--type=merge', '-p', '{"spec":{"datastoreReady":true}}'])).code,
+    0,
+  );
+  assert.equal((await kubectl(env, ['run', 'web', '--image=nginx'])).code, 0);
+  const result = (await calico.run(add()))!;
+  const ip = String((result['ips'] as Array<{ address: string }>)[0]!.address);
+  assert.match(ip, /^192\.168\.\d+\.\d+\/32$/);
+  assert.equal(result['interfaces'], undefined);
+  const pod = await json(env, ['get', 'pod', 'web']);
+  assert.equal(pod.metadata.annotations['cni.projectcalico.org/podIP'], ip);
+  assert.equal(pod.metadata.annotations['cni.projectcalico.org/containerID'], 'c100');
+  await calico.run({ ...add(), command: 'DEL' });
+  assert.notEqual((await kubectl(env, ['get', 'ipamhandles.crd.projectcalico.org', 'k8s-pod-network.c100'])).code, 0);
 }
 
 function request(root: string, node: string, command: 'ADD' | 'DEL', id: string): PluginRequest {
@@ -129,6 +190,7 @@ test('calico-ipam: /26 blocks affine to their node, claimed as blocks fill, none
       const after = (await json(env, ['get', 'ipamblocks.crd.projectcalico.org'])).items as any[];
       const used = after.reduce((n, b) => n + b.spec.allocations.filter((x: unknown) => x !== null).length, 0);
       assert.equal(used, 70);
+      await calicoPluginChecks(env, dirA);
     } finally {
       for (const s of servers) s.close();
       rmSync(dirA, { recursive: true, force: true });

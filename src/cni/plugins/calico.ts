@@ -4,7 +4,8 @@
 // `cali<11 hex>` (calico-veth.ts), records the workload endpoint as Calico's KDD backend does (the pod's
 // cni.projectcalico.org/containerID, podIP and podIPs annotations) and prints the host and pod interfaces with the
 // address as a /32. On a failure after IPAM the addresses are released. DEL removes the veth and releases the
-// handle through the IPAM plugin. Without a data plane (req.addressOnly) only the IPAM part runs.
+// handle through the IPAM plugin. Without a data plane (req.addressOnly) no veth is wired and the result has no
+// interfaces.
 import { CniError, execPlugin } from '../exec.js';
 import { CALICO_GROUP } from './calico-ipam-blocks.js';
 import type { KubeApi } from './calico-kube.js';
@@ -76,14 +77,16 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
   const hostVeth = vethName(namespace, pod);
   const old = String(req.config['cniVersion'] ?? '').startsWith('0.');
   const address = { ...(old ? { version: '4' } : {}), address: `${ip}/32` };
-  if (req.addressOnly) return { ips: [address], dns: {} };
-  let mac: string;
-  try {
-    mac = await wireRoutedVeth({ netns: req.netns, hostVeth, ifName: req.ifName, ip, mtu: conf.mtu });
-  } catch (e) {
-    await release();
-    throw e;
+  let mac = '';
+  if (!req.addressOnly) {
+    try {
+      mac = await wireRoutedVeth({ netns: req.netns, hostVeth, ifName: req.ifName, ip, mtu: conf.mtu });
+    } catch (e) {
+      await release();
+      throw e;
+    }
   }
+  // The workload endpoint, as the KDD backend keeps it: annotations on the pod (also without a data plane).
   if (pod) {
     const patched = await api
       .request('PATCH', `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}`, {
@@ -97,11 +100,12 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
       })
       .catch((e: Error) => ({ status: 0, body: { message: e.message } }));
     if (patched.status !== 200) {
-      await unwireRoutedVeth(hostVeth);
+      if (!req.addressOnly) await unwireRoutedVeth(hostVeth);
       await release();
       throw new Error(String(obj(patched.body)['message'] ?? `error updating pod ${namespace}/${pod}`));
     }
   }
+  if (req.addressOnly) return { ips: [address], dns: {} };
   return {
     interfaces: [{ name: hostVeth }, { name: req.ifName, mac, sandbox: req.netns }],
     ips: [{ ...address, interface: 1 }],
