@@ -2,7 +2,7 @@
 // v3.32.1 and the tigera operator's calico-system pods run them:
 //   calico/cni              /opt/cni/bin/install (install-cni; also the image's CMD), calico-ipam -upgrade
 //   calico/node             calico-node -init (ebpf-bootstrap), start_runit (the image's CMD: calico-node)
-//   calico/kube-controllers kube-controllers (the image's ENTRYPOINT, behind /usr/bin/wrapper)
+//   calico/kube-controllers kube-controllers (the image's ENTRYPOINT, behind /usr/bin/wrapper), check-status (probes)
 import { CALICO_CNI_FILES, calicoInstall, calicoIpamUpgrade } from './calico-install.js';
 import { calicoKubeControllers, calicoNode, calicoNodeInit } from './calico-node.js';
 import type { ImageSpec } from './program.js';
@@ -19,6 +19,7 @@ export const CALICO_IMAGES: ImageSpec[] = [
   },
   {
     image: /(^|\/)calico\/kube-controllers$/,
-    programs: { 'kube-controllers': calicoKubeControllers, wrapper: calicoKubeControllers },
+    // check-status -r / -l: the probes read the status file the controllers keep; they are healthy while running.
+    programs: { 'kube-controllers': calicoKubeControllers, wrapper: calicoKubeControllers, 'check-status': () => Promise.resolve(0) },
   },
 ];
