@@ -130,6 +130,16 @@ function context(
   };
 }
 
+/** Nodes n1 and n2 in the API, and a data plane that records the overlays applied. */
+function twoNodes() {
+  const api = memoryApi();
+  api.objects.set('/api/v1/nodes/n1', node('n1', '10.224.0.4'));
+  api.objects.set('/api/v1/nodes/n2', node('n2', '10.224.0.5'));
+  const applied: VxlanOverlay[] = [];
+  const network: NodeNetwork = { applyOverlay: async (_n, o) => void applied.push(o), removeOverlay: async () => undefined };
+  return { api, applied, network };
+}
+
 const CALICO_NODE_ENV = {
   DATASTORE_TYPE: 'kubernetes',
   WAIT_FOR_DATASTORE: 'true',
@@ -195,14 +205,7 @@ test('install-cni: plugins into /host/opt/cni/bin, the conflist substituted (060
 });
 
 test('calico-node: default pool from the env, ClusterInformation ready, node annotations and IPIP tunnel address; no overlay for IPIP', async () => {
-  const api = memoryApi();
-  for (const [n, ip] of [
-    ['n1', '10.224.0.4'],
-    ['n2', '10.224.0.5'],
-  ] as const)
-    api.objects.set(`/api/v1/nodes/${n}`, node(n, ip));
-  const applied: VxlanOverlay[] = [];
-  const network: NodeNetwork = { applyOverlay: async (_n, o) => void applied.push(o), removeOverlay: async () => undefined };
+  const { api, applied, network } = twoNodes();
   const files = memoryFiles({});
   const ctx = context(api, files, 'n1', '10.224.0.4', { ...CALICO_NODE_ENV, NODENAME: 'n1' }, { network });
   const run = programOf(imageSpecOf('quay.io/calico/node:v3.32.1')!, 'start_runit')!(ctx);
@@ -237,15 +240,8 @@ test('calico-node: default pool from the env, ClusterInformation ready, node ann
 });
 
 test('calico-node with a VXLAN pool: vxlan.calico VNI 4096 port 4789, a peer per other node routing its affine blocks', async () => {
-  const api = memoryApi();
-  for (const [n, ip] of [
-    ['n1', '10.224.0.4'],
-    ['n2', '10.224.0.5'],
-  ] as const)
-    api.objects.set(`/api/v1/nodes/${n}`, node(n, ip));
+  const { api, applied, network } = twoNodes();
   const env = { ...CALICO_NODE_ENV, CALICO_IPV4POOL_IPIP: 'Never', CALICO_IPV4POOL_VXLAN: 'Always', CALICO_IPV4POOL_CIDR: '10.244.0.0/16' };
-  const applied: VxlanOverlay[] = [];
-  const network: NodeNetwork = { applyOverlay: async (_n, o) => void applied.push(o), removeOverlay: async () => undefined };
   const spec = imageSpecOf('quay.io/calico/node:v3.32.1')!;
   const c2 = context(api, memoryFiles({}), 'n2', '10.224.0.5', { ...env, NODENAME: 'n2' });
   const r2 = programOf(spec, 'start_runit')!(c2);
