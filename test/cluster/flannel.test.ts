@@ -113,6 +113,9 @@ describe('flannel v0.28.9 kube-flannel.yml on a BYO CNI cluster', { skip: skipFi
         const listed = await kubectl(env, ['get', 'pod', '-n', 'kube-flannel', p.metadata.name]);
         assert.match(listed.stdout, /CrashLoopBackOff/);
       }
+      const described = await kubectl(env, ['describe', 'pod', '-n', 'kube-flannel', pods[0].metadata.name]);
+      assert.match(described.stdout, /Reason:\s+CrashLoopBackOff/);
+      assert.match(described.stdout, /Exit Code:\s+1/);
       // The conflist and the plugin are on every node (install-cni ran before the agent).
       for (const n of nodes) {
         assert.ok(existsSync(join(nodeConfDir(env.home, 'rg', 'c1', n), '10-flannel.conflist')), `${n}: 10-flannel.conflist`);
@@ -141,6 +144,9 @@ describe('flannel v0.28.9 kube-flannel.yml on a BYO CNI cluster', { skip: skipFi
         const r = await kubectl(env, ['patch', 'node', n, '-p', podCidrPatch(cidr)]);
         assert.equal(r.code, 0, r.stderr);
       }
+      // As a user does rather than wait out the crash-loop back-off: the DaemonSet starts them again at once.
+      const restarted = await kubectl(env, ['delete', 'pod', '-n', 'kube-flannel', '-l', 'app=flannel', '--wait=false']);
+      assert.equal(restarted.code, 0, restarted.stderr);
       await eventually(
         async () => {
           const now = await flannelPods(env);
