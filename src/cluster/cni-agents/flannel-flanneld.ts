@@ -299,7 +299,8 @@ class Flanneld {
         throw new Error(`failed to create vxlan device: ${(e as Error).message}`);
       });
       lease = await this.acquireLease(config, mac, publicIp).catch((e: unknown) => {
-        throw new Error(`failed to acquire lease: ${(e as Error).message}`);
+        // RegisterNetwork passes a cancelled context's error on as it is.
+        throw ctx.signal.aborted ? e : new Error(`failed to acquire lease: ${(e as Error).message}`);
       });
       overlay.addresses = [`${lease.first}/32`];
       await this.apply(overlay);
