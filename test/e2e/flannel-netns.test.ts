@@ -13,7 +13,13 @@ import { DataplaneWorld, eventually, PORT, skipReason } from './dataplane-harnes
 type Obj = any;
 const CLUSTER = 'fl1';
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/flannel/v0.28.9/kube-flannel.yml', import.meta.url));
-const skip = skipReason(true) || (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
+/** The runtime that runs catalogue programs, and the data plane's overlays (issue 16's runtime and dataplane branches). */
+const built = (p: string) => existsSync(fileURLToPath(new URL(p, import.meta.url)));
+const skip =
+  skipReason(true) ||
+  (!built('../../src/cluster/cni-agents/runner.js') && 'the node runtime that runs catalogue programs is not built (src/cluster/cni-agents/runner.ts)') ||
+  (!built('../../src/dataplane/netns/overlay.js') && "the data plane's VXLAN overlays are not built (src/dataplane/netns/overlay.ts)") ||
+  (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
 
 describe('flannel kube-flannel.yml on the netns data plane', { skip }, () => {
   let world: DataplaneWorld;
