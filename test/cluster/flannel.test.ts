@@ -22,12 +22,7 @@ import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from 
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/flannel/v0.28.9/kube-flannel.yml', import.meta.url));
 const FIXTURE_SHA256 = 'e875824be2f552b45711dbda91af81b17eb961d00025d914d9fef18fad8f09c0';
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
-/** The container runtime that runs catalogue programs (issue 16's runtime branch: cni-agents/runner.ts). */
-const HAVE_RUNNER = existsSync(fileURLToPath(new URL('../../src/cluster/cni-agents/runner.js', import.meta.url)));
-const skipFixture =
-  skip ||
-  (!HAVE_RUNNER && 'the node runtime that runs catalogue programs is not built (src/cluster/cni-agents/runner.ts)') ||
-  (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
+const skipFixture = skip || (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
 
 type Obj = any;
 

@@ -11,21 +11,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { CniError } from '../../src/cni/exec.js';
+import { installPlugin } from '../../src/cni/plugins/install.js';
 import { CniRuntime, parseNetworkList, type NetworkList } from '../../src/cni/runtime.js';
 
 const SYSTEM_PLUGINS = '/usr/lib/cni';
 const haveReference = existsSync(join(SYSTEM_PLUGINS, 'host-local'));
-/** The node wrapper and protocol driver of aksemu's plugins (the runtime branch of issue 16: install.ts, main.ts). */
-const INSTALL = new URL('../../src/cni/plugins/install.js', import.meta.url);
-const haveDriver = existsSync(fileURLToPath(INSTALL)) && existsSync(fileURLToPath(new URL('../../src/cni/plugins/main.js', import.meta.url)));
-const { installPlugin } = (haveDriver ? await import(INSTALL.href) : {}) as { installPlugin: (nodeRoot: string, type: string) => string };
-const skipNoPlugins = !haveDriver
-  ? 'the plugins protocol driver (src/cni/plugins/main.ts, install.ts) is not built'
-  : haveReference
-    ? false
-    : `${SYSTEM_PLUGINS}/host-local is missing (apt-get install containernetworking-plugins)`;
+const skipNoPlugins = haveReference ? false : `${SYSTEM_PLUGINS}/host-local is missing (apt-get install containernetworking-plugins)`;
 const skipNetns = process.getuid?.() !== 0 ? 'needs root (network namespaces)' : skipNoPlugins;
 
 /** kube-flannel.yml v0.28.9's cni-conf.json (the ConfigMap the DaemonSet's install-cni copies). */

@@ -12,7 +12,11 @@ import type { Stream } from '../workloads/processes.js';
 export interface ContainerFiles {
   /** Content; undefined when missing; null when it lives in the image (not known to aksemu as text). */
   read(path: string): string | undefined | null;
-  /** Writes atomically (write + rename); a write into the image or a read-only volume throws the tool's error. */
+  /**
+   * Writes atomically (write + rename); into a read-only volume it throws the tool's error. A write into the
+   * image lands in the container's own layer (read back by this container only); one on the node outside the
+   * CNI projects' dirs is ignored (node-root.ts WRITABLE_NODE_DIRS).
+   */
   write(path: string, content: string, mode?: number): void;
   remove(path: string): void;
   /** Names in a directory (empty when missing). */
@@ -99,4 +103,6 @@ export interface ImageSpec {
   files?: Record<string, ImageFile>;
   /** Programs by argv[0] (full path or basename; a shell script's path counts as its program). */
   programs: Record<string, Program>;
+  /** The image's ENTRYPOINT: what runs when the container names no command (calico/cni: /opt/cni/bin/install). */
+  entrypoint?: string[];
 }
