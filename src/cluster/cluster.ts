@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { ApiHandler } from './cni-agents/client.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
+import { keepWritten } from './objects/node-writes.js';
 import type { ServiceAccountIssuer } from './service-account-tokens.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
@@ -128,7 +129,7 @@ export class ClusterRuntime {
     for (const n of records) {
       const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
       const pool = pools.find((p) => sameId(p.name, n.pool));
-      this.objects.put(NODES, buildNode(record, pool, n, state), { onlyIfChanged: true });
+      this.objects.put(NODES, keepWritten(buildNode(record, pool, n, state), this.objects.get(NODES, undefined, n.name)), { onlyIfChanged: true });
     }
     return true;
   }
@@ -139,7 +140,7 @@ export class ClusterRuntime {
     const state = this.kubelets.state(name);
     if (!n || !state) return;
     const pool = poolsOf(this.store, this.record).find((p) => sameId(p.name, n.pool));
-    this.objects.put(NODES, buildNode(this.record, pool, n, state), { onlyIfChanged: true });
+    this.objects.put(NODES, keepWritten(buildNode(this.record, pool, n, state), this.objects.get(NODES, undefined, name)), { onlyIfChanged: true });
   }
 
   close(): void {
