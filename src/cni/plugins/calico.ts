@@ -1,7 +1,7 @@
 // aksemu's calico CNI plugin (cni-plugin/pkg/plugin/plugin.go and pkg/k8s/k8s.go, v3.32.1, Kubernetes
 // datastore). ADD: refuses while ClusterInformation `default` is not datastoreReady (calico/node sets it), runs
 // the netconf's IPAM plugin from CNI_PATH (calico-ipam) with the same config, wires the pod with a routed veth
-// `cali<11 hex>` (calico-veth.ts), records the workload endpoint as Calico's KDD backend does (the pod's
+// `cali<11 hex>` (links.ts), records the workload endpoint as Calico's KDD backend does (the pod's
 // cni.projectcalico.org/containerID, podIP and podIPs annotations) and prints the host and pod interfaces with the
 // address as a /32. On a failure after IPAM the addresses are released. DEL removes the veth and releases the
 // handle through the IPAM plugin. Without a data plane (req.addressOnly) no veth is wired and the result has no
@@ -10,7 +10,7 @@ import { CniError, execPlugin } from '../exec.js';
 import { CALICO_GROUP } from './calico-ipam-blocks.js';
 import type { KubeApi } from './calico-kube.js';
 import { CALICO_VERSIONS, type CalicoNetConf, calicoClient, calicoNetConf } from './calico-netconf.js';
-import { unwireRoutedVeth, vethName, wireRoutedVeth } from './calico-veth.js';
+import { addRoutedVeth, CALICO_GATEWAY, CALICO_HOST_MAC, delRoutedVeth, hostVethName } from './links.js';
 import { type Plugin, PluginError, type PluginRequest } from './plugin.js';
 
 const INTERNAL = 999;
@@ -74,13 +74,15 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
   const release = () => ipamCall(req, 'DEL', conf).catch(() => undefined);
   const namespace = req.args['K8S_POD_NAMESPACE'] ?? '';
   const pod = req.args['K8S_POD_NAME'] ?? '';
-  const hostVeth = vethName(namespace, pod);
+  const hostVeth = hostVethName('cali', `${namespace}.${pod}`);
   const old = String(req.config['cniVersion'] ?? '').startsWith('0.');
   const address = { ...(old ? { version: '4' } : {}), address: `${ip}/32` };
   let mac = '';
   if (!req.addressOnly) {
     try {
-      mac = await wireRoutedVeth({ netns: req.netns, hostVeth, ifName: req.ifName, ip, mtu: conf.mtu });
+      mac = (
+        await addRoutedVeth({ netns: req.netns, hostIf: hostVeth, ifName: req.ifName, ip, gateway: CALICO_GATEWAY, mtu: conf.mtu, hostMac: CALICO_HOST_MAC })
+      ).podMac;
     } catch (e) {
       await release();
       throw e;
@@ -100,7 +102,7 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
       })
       .catch((e: Error) => ({ status: 0, body: { message: e.message } }));
     if (patched.status !== 200) {
-      if (!req.addressOnly) await unwireRoutedVeth(hostVeth);
+      if (!req.addressOnly) await delRoutedVeth(hostVeth);
       await release();
       throw new Error(String(obj(patched.body)['message'] ?? `error updating pod ${namespace}/${pod}`));
     }
@@ -117,7 +119,7 @@ async function del(req: PluginRequest, conf: CalicoNetConf): Promise<void> {
   if (!req.addressOnly) {
     const namespace = req.args['K8S_POD_NAMESPACE'] ?? '';
     const pod = req.args['K8S_POD_NAME'] ?? '';
-    if (pod) await unwireRoutedVeth(vethName(namespace, pod));
+    if (pod) await delRoutedVeth(hostVethName('cali', `${namespace}.${pod}`));
   }
   try {
     await ipamCall(req, 'DEL', conf);
