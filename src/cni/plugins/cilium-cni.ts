@@ -42,6 +42,8 @@ export function agentCall(sock: string, method: string, path: string, body?: unk
     const req = request(
       {
         socketPath: short.path,
+        // No pooled connection: /proc/self/fd/<n> names another directory once the fd number is reused.
+        agent: false,
         method,
         path,
         headers: {
