@@ -51,6 +51,9 @@ describe('cilium catalogue programs', () => {
   const agents: Array<ReturnType<typeof fakeContext>> = [];
   const overlays: VxlanOverlay[] = [];
   const nodeRoot = (i: number) => join(root, NODES[i]?.name ?? '');
+  /** A container of node i running argv, with these hostPath mounts. */
+  const on = (i: number, argv: string[], mounts: Record<string, string>, extra: Partial<Parameters<typeof fakeContext>[0]> = {}, installed?: string[]) =>
+    fakeContext({ node: NODES[i]!.name, nodeIp: NODES[i]!.ip, argv, files: fakeFiles(nodeRoot(i), mounts, installed), nodeRoot: nodeRoot(i), api, ...extra });
 
   before(() => {
     api.missing.add('/apis/cilium.io/v2/ciliumnodes');
@@ -92,16 +95,14 @@ describe('cilium catalogue programs', () => {
   });
 
   it('build-config writes the ConfigMap as files into the config dir', async () => {
-    const files = fakeFiles(nodeRoot(0), AGENT_MOUNTS);
-    const { ctx } = fakeContext({ node: NODES[0]!.name, nodeIp: NODES[0]!.ip, argv: ['cilium-dbg', 'build-config'], files, nodeRoot: nodeRoot(0), api });
+    const { ctx } = on(0, ['cilium-dbg', 'build-config'], AGENT_MOUNTS);
     assert.equal(await program(IMAGE, 'cilium-dbg')(ctx), 0);
-    assert.equal(files.read('/tmp/cilium/config-map/cluster-pool-ipv4-cidr'), '10.244.0.0/16');
+    assert.equal(ctx.files.read('/tmp/cilium/config-map/cluster-pool-ipv4-cidr'), '10.244.0.0/16');
   });
 
   it('install-plugin.sh installs cilium-cni (and loopback, missing) into the host bin dir', async () => {
     const installed: string[] = [];
-    const files = fakeFiles(nodeRoot(0), AGENT_MOUNTS, installed);
-    const { ctx, log } = fakeContext({ node: NODES[0]!.name, nodeIp: NODES[0]!.ip, argv: ['/install-plugin.sh'], files, nodeRoot: nodeRoot(0), api });
+    const { ctx, log } = on(0, ['/install-plugin.sh'], AGENT_MOUNTS, {}, installed);
     assert.equal(await program(IMAGE, '/install-plugin.sh')(ctx), 0);
     assert.deepEqual(installed, ['/cni/loopback -> /host/opt/cni/bin/loopback', '/opt/cni/bin/cilium-cni -> /host/opt/cni/bin/cilium-cni']);
     assert.match(log.join(''), /Installing cilium-cni to \/host\/opt\/cni\/bin\/cilium-cni \.\.\.\nWrote \/host\/opt\/cni\/bin\/cilium-cni\n/);
@@ -110,31 +111,18 @@ describe('cilium catalogue programs', () => {
 
   it('operator registers the CRDs; agents get distinct blocks, serve their API, write the conflist and rename the others', async () => {
     for (let r = 0; r < 2; r++) {
-      const files = fakeFiles(nodeRoot(r), {});
-      const op = fakeContext({
-        node: NODES[r]!.name,
-        nodeIp: NODES[r]!.ip,
-        argv: ['cilium-operator-generic', '--config-dir=/tmp/cilium/config-map'],
-        files,
-        nodeRoot: nodeRoot(r),
-        api,
-        pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: `cilium-operator-${r}`, namespace: 'kube-system' } },
-      });
+      const op = on(
+        r,
+        ['cilium-operator-generic', '--config-dir=/tmp/cilium/config-map'],
+        {},
+        { pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: `cilium-operator-${r}`, namespace: 'kube-system' } } },
+      );
       stops.push(op.stop);
       runs.push(program(OPERATOR, 'cilium-operator-generic')(op.ctx));
     }
     for (let i = 0; i < NODES.length; i++) {
-      const files = fakeFiles(nodeRoot(i), AGENT_MOUNTS);
       const network = { applyOverlay: async (_n: string, o: VxlanOverlay) => void overlays.push(o), removeOverlay: async () => {} };
-      const agent = fakeContext({
-        node: NODES[i]!.name,
-        nodeIp: NODES[i]!.ip,
-        argv: ['cilium-agent', '--config-dir=/tmp/cilium/config-map'],
-        files,
-        nodeRoot: nodeRoot(i),
-        api,
-        network,
-      });
+      const agent = on(i, ['cilium-agent', '--config-dir=/tmp/cilium/config-map'], AGENT_MOUNTS, { network });
       agents.push(agent);
       stops.push(agent.stop);
       runs.push(program(IMAGE, 'cilium-agent')(agent.ctx));
@@ -206,8 +194,7 @@ describe('cilium catalogue programs', () => {
   });
 
   it('a stopped agent leaves the conflist (cni-uninstall false) and cilium-cni fails in its own words', async () => {
-    const files = fakeFiles(nodeRoot(0), AGENT_MOUNTS);
-    const pre = fakeContext({ node: NODES[0]!.name, nodeIp: NODES[0]!.ip, argv: ['/cni-uninstall.sh'], files, nodeRoot: nodeRoot(0), api });
+    const pre = on(0, ['/cni-uninstall.sh'], AGENT_MOUNTS);
     assert.equal(await program(IMAGE, '/cni-uninstall.sh')(pre.ctx), 0);
     assert.equal(pre.log.join(''), 'cni-uninstall disabled, not removing CNI configuration\n');
     agents[0]!.stop();

@@ -4,7 +4,8 @@
 // does: a JSON string body with the operation's status code. What an endpoint means for the cluster (its
 // CiliumEndpoint) is the agent's business, through the hooks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { shortSocketPath } from '../../cni/unix-socket-path.js';
 import { isPlainObject, own } from '../../http/own.js';
 import type { NodeIpam } from './cilium-node-ipam.js';
@@ -68,6 +69,7 @@ export class AgentApi {
 
   /** Listens on the socket path (a stale socket file from an earlier agent is replaced). */
   listen(sock: string): Promise<void> {
+    mkdirSync(dirname(sock), { recursive: true });
     rmSync(sock, { force: true });
     const short = shortSocketPath(sock);
     const server = createServer((req, res) => this.handle(req, res));

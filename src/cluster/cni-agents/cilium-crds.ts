@@ -31,6 +31,21 @@ interface CrdSpec {
 const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 const age: Column = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
+/** A policy kind: rules in spec (or specs), validity reported in status through its subresource. */
+function policy(kind: string, plural: string, singular: string, shortNames: string[], scope: CrdSpec['scope']): CrdSpec {
+  return {
+    kind,
+    plural,
+    singular,
+    shortNames,
+    scope,
+    version: 'v2',
+    fields: { spec: open, specs: { type: 'array', items: open }, status: open },
+    statusSubresource: true,
+    columns: [age, { name: 'Valid', type: 'string', jsonPath: '.status.conditions[?(@.type=="Valid")].status' }],
+  };
+}
+
 const SPECS: CrdSpec[] = [
   {
     kind: 'CiliumNode',
@@ -93,28 +108,8 @@ const SPECS: CrdSpec[] = [
       age,
     ],
   },
-  {
-    kind: 'CiliumNetworkPolicy',
-    plural: 'ciliumnetworkpolicies',
-    singular: 'ciliumnetworkpolicy',
-    shortNames: ['cnp', 'ciliumnp'],
-    scope: 'Namespaced',
-    version: 'v2',
-    fields: { spec: open, specs: { type: 'array', items: open }, status: open },
-    statusSubresource: true,
-    columns: [age, { name: 'Valid', type: 'string', jsonPath: '.status.conditions[?(@.type=="Valid")].status' }],
-  },
-  {
-    kind: 'CiliumClusterwideNetworkPolicy',
-    plural: 'ciliumclusterwidenetworkpolicies',
-    singular: 'ciliumclusterwidenetworkpolicy',
-    shortNames: ['ccnp'],
-    scope: 'Cluster',
-    version: 'v2',
-    fields: { spec: open, specs: { type: 'array', items: open }, status: open },
-    statusSubresource: true,
-    columns: [age, { name: 'Valid', type: 'string', jsonPath: '.status.conditions[?(@.type=="Valid")].status' }],
-  },
+  policy('CiliumNetworkPolicy', 'ciliumnetworkpolicies', 'ciliumnetworkpolicy', ['cnp', 'ciliumnp'], 'Namespaced'),
+  policy('CiliumClusterwideNetworkPolicy', 'ciliumclusterwidenetworkpolicies', 'ciliumclusterwidenetworkpolicy', ['ccnp'], 'Cluster'),
   { kind: 'CiliumNodeConfig', plural: 'ciliumnodeconfigs', singular: 'ciliumnodeconfig', shortNames: [], scope: 'Namespaced', version: 'v2' },
   { kind: 'CiliumCIDRGroup', plural: 'ciliumcidrgroups', singular: 'ciliumcidrgroup', shortNames: ['ccg'], scope: 'Cluster', version: 'v2', columns: [age] },
   {
