@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { imageSpecOf, programOf } from '../../src/cluster/cni-agents/catalogue.js';
+import { ciliumCrds } from '../../src/cluster/cni-agents/cilium-crds.js';
+import { evaluate, parseJsonPath } from '../../src/cluster/crd/columns.js';
 import type { Program, VxlanOverlay } from '../../src/cluster/cni-agents/program.js';
 import { ciliumCni } from '../../src/cni/plugins/cilium-cni.js';
 import type { PluginRequest } from '../../src/cni/plugins/plugin.js';
@@ -92,6 +94,16 @@ describe('cilium catalogue programs', () => {
     for (const s of stops) s();
     await Promise.all(runs);
     rmSync(home, { recursive: true, force: true });
+  });
+
+  it("the CRDs' printer columns parse; CiliumIdentity's Namespace reads an escaped label key", () => {
+    for (const crd of ciliumCrds()) {
+      for (const v of (crd['spec'] as { versions: Array<{ additionalPrinterColumns?: Array<{ jsonPath: string }> }> }).versions) {
+        for (const c of v.additionalPrinterColumns ?? []) assert.ok(parseJsonPath(c.jsonPath), `${crd.metadata.name} ${c.jsonPath}`);
+      }
+    }
+    const steps = parseJsonPath('.metadata.labels.io\\.kubernetes\\.pod\\.namespace');
+    assert.deepEqual(evaluate(steps!, { metadata: { labels: { 'io.kubernetes.pod.namespace': 'default' } } }), ['default']);
   });
 
   it('build-config writes the ConfigMap as files into the config dir', async () => {
