@@ -151,10 +151,14 @@ export const ciliumOperatorGeneric: Program = async (ctx) => {
       if (leading && !ctx.signal.aborted) allocate(ctx, pools, taken);
     });
   };
-  const unwatch = [ctx.api.watch(ciliumPath('ciliumnodes'), kick), ctx.api.watch('/api/v1/nodes', kick)];
+  const unwatch: Array<() => void> = [];
   ctx.setReady(true);
   try {
     while (!ctx.signal.aborted) {
+      // Watches once the CRD it registered is served (a watch of a kind not served yet sees nothing).
+      if (unwatch.length === 0 && ctx.api.request('GET', ciliumPath('ciliumnodes')).status === 200) {
+        unwatch.push(ctx.api.watch(ciliumPath('ciliumnodes'), kick), ctx.api.watch('/api/v1/nodes', kick));
+      }
       const now = lead(ctx, identity, namespace);
       if (now && !leading) {
         logLine(ctx, SUBSYS, 'info', 'Leading the operator HA deployment', {});
@@ -167,7 +171,7 @@ export const ciliumOperatorGeneric: Program = async (ctx) => {
       if (!now && leading) logLine(ctx, SUBSYS, 'info', 'Leader election lost', {});
       leading = now;
       if (leading) allocate(ctx, pools, taken);
-      await pause(ctx.signal, RENEW_MS);
+      await pause(ctx.signal, unwatch.length === 0 ? 250 : RENEW_MS);
     }
   } finally {
     for (const u of unwatch) u();
