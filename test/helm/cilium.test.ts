@@ -7,29 +7,19 @@
 // addresses from its nodes' blocks and none twice, CiliumEndpoints; `helm uninstall` leaves the conflist
 // (cni.uninstall=false), so nodes stay Ready and a new pod fails with cilium-cni's error.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually, kubectl, withCluster } from '../cluster/harness.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
+import { aksByocniValues, CILIUM_CHART, ciliumChartSkip } from './cilium-chart.js';
 import { HELM_SKIP, helmOk, kubectlJson, kubectlOk } from './harness.js';
 
-const CHART = fileURLToPath(new URL('../../../test/fixtures/cilium/v1.19.6/cilium-1.19.6.tgz', import.meta.url));
-const SHA256 = '21c43cf53841f9ab0375047d95aa4c64051ea52bbd2c679416e6408f5f1c9179';
 const POD_CIDR = '192.168.0.0/16';
 /** The node runtime that runs catalogue programs and aksemu's plugins (issue 16's runtime part). */
 const RUNTIME = existsSync(fileURLToPath(new URL('../../src/cni/plugins/main.js', import.meta.url)));
 
-const SKIP =
-  HELM_SKIP ||
-  (!existsSync(CHART)
-    ? 'Cilium chart not copied in (node tools/copy-cilium-chart.mjs, see test/fixtures/cilium/SOURCE.md)'
-    : createHash('sha256').update(readFileSync(CHART)).digest('hex') !== SHA256
-      ? 'test/fixtures/cilium/v1.19.6/cilium-1.19.6.tgz differs from SOURCE.md'
-      : !RUNTIME
-        ? 'the node runtime (catalogue programs, aksemu plugins on nodes) is not on this branch'
-        : false);
+const SKIP = HELM_SKIP || ciliumChartSkip() || (!RUNTIME ? 'the node runtime (catalogue programs, aksemu plugins on nodes) is not on this branch' : false);
 
 const ready = (pod: any) => pod.status?.phase === 'Running' && (pod.status?.containerStatuses ?? []).every((c: any) => c.ready);
 
@@ -46,17 +36,7 @@ test('Cilium chart with aksbyocni on a BYO CNI cluster: install, pods get pool a
     });
 
     await t.test('helm install as the AKS BYOCNI docs say', async () => {
-      const out = await helmOk(env, [
-        'install',
-        'cilium',
-        CHART,
-        '--namespace',
-        'kube-system',
-        '--set',
-        'aksbyocni.enabled=true',
-        '--set',
-        `ipam.operator.clusterPoolIPv4PodCIDRList={${POD_CIDR}}`,
-      ]);
+      const out = await helmOk(env, ['install', 'cilium', CILIUM_CHART, ...aksByocniValues(POD_CIDR)]);
       assert.match(out, /^STATUS: deployed$/m);
       const config = await kubectlJson(env, ['get', 'configmap', 'cilium-config', '-n', 'kube-system']);
       assert.equal(config.data['cluster-pool-ipv4-cidr'], POD_CIDR);
