@@ -397,7 +397,7 @@ export class ClusterApi {
     if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req), req, dryRun);
     const obj = this.admit(t, parseBody(req), t.name, existing);
     const sub = t.subresource === undefined ? undefined : t.kind.subresourceWrites?.[t.subresource];
-    const next = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
+    const next = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
     recordUpdate(existing, next, this.writer(t, req));
     return json(200, this.store(t, next, dryRun));
   }
@@ -424,7 +424,7 @@ export class ClusterApi {
       );
     if (t.subresource === 'scale') return this.rescale(t, existing, next, req, dryRun);
     const obj = this.admit(t, next, t.name, existing);
-    const patched = t.subresource === 'status' ? { ...clone(existing), status: obj['status'] } : this.defaults(t, obj, existing);
+    const patched = t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
     recordUpdate(existing, patched, this.writer(t, req));
     return json(200, this.store(t, patched, dryRun));
   }
@@ -493,6 +493,11 @@ export class ClusterApi {
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
   }
+}
+
+/** What a write through the status subresource changes: the status, and the metadata where the kind says so. */
+function statusWrite(t: Target, existing: KubeObject, obj: KubeObject): KubeObject {
+  return { ...clone(existing), ...(t.kind.statusWritesMetadata ? { metadata: obj.metadata } : {}), status: obj['status'] };
 }
 
 /** A write's answer with the warnings its kind declares (written as `Warning: 299 - "..."` headers). */

@@ -1,11 +1,15 @@
 // One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
 // sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
+import type { ApiHandler } from './cni-agents/client.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
+import { keepWritten } from './objects/node-writes.js';
+import type { ServiceAccountIssuer } from './service-account-tokens.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
@@ -25,6 +29,12 @@ export class ClusterRuntime {
   readonly kubelets: Kubelets;
   /** Scheduler, controllers and the kubelets' pod lifecycle. */
   readonly workloads: Workloads;
+  /** The cluster's API (server.ts makes it after the runtime: setApi); CNI agents' clients call it in-process. */
+  api: ApiHandler | undefined;
+  /** The data plane's node networking for CNI agents (server.ts sets it when a data plane runs). */
+  network: NodeNetwork | undefined;
+  /** What projected service-account tokens are signed with and the CA they come with (service-account-tokens.ts). */
+  readonly serviceAccounts: ServiceAccountIssuer;
   private bootstrapped = false;
 
   constructor(
@@ -42,8 +52,14 @@ export class ClusterRuntime {
       containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
+      /** What CNI agents program on their nodes when a data plane runs (cni-agents/program.ts NodeNetwork). */
+      network?: NodeNetwork;
+      /** The cluster's token signing key and CA (server.ts); a runtime without its server gets a key of its own. */
+      serviceAccounts?: ServiceAccountIssuer;
     } = {},
   ) {
+    this.network = options.network;
+    this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {
@@ -52,6 +68,10 @@ export class ClusterRuntime {
       sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       containers: options.containers ?? createContainerRunner(this),
     });
+  }
+
+  setApi(api: ApiHandler): void {
+    this.api = api;
   }
 
   /** The provisioner's record of one of this cluster's nodes (its addresses). */
@@ -109,7 +129,7 @@ export class ClusterRuntime {
     for (const n of records) {
       const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
       const pool = pools.find((p) => sameId(p.name, n.pool));
-      this.objects.put(NODES, buildNode(record, pool, n, state), { onlyIfChanged: true });
+      this.objects.put(NODES, keepWritten(buildNode(record, pool, n, state), this.objects.get(NODES, undefined, n.name)), { onlyIfChanged: true });
     }
     return true;
   }
@@ -120,7 +140,7 @@ export class ClusterRuntime {
     const state = this.kubelets.state(name);
     if (!n || !state) return;
     const pool = poolsOf(this.store, this.record).find((p) => sameId(p.name, n.pool));
-    this.objects.put(NODES, buildNode(this.record, pool, n, state), { onlyIfChanged: true });
+    this.objects.put(NODES, keepWritten(buildNode(this.record, pool, n, state), this.objects.get(NODES, undefined, name)), { onlyIfChanged: true });
   }
 
   close(): void {

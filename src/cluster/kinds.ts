@@ -5,6 +5,7 @@
 // compare no kind names: a kind is its ResourceType (resources.ts) and an entry here (docs/architecture.md §7).
 import { GROUP_KINDS } from './group-kinds.js';
 import { withHeartbeats } from './objects/heartbeats.js';
+import { admitNode, nodeDefaults } from './objects/node-writes.js';
 import type { KubeObject } from './objects/object.js';
 import { resourceKey, type ObjectStore } from './objects/store.js';
 import {
@@ -94,6 +95,8 @@ export interface KindBehaviour {
   printer?: Printer;
   /** What a write through a subresource other than status and scale keeps of the body (a CSR's approval). */
   subresourceWrites?: Record<string, (existing: KubeObject, written: KubeObject) => KubeObject>;
+  /** Writes through the status subresource keep the body's metadata too (pkg/registry/core/node/strategy.go). */
+  statusWritesMetadata?: boolean;
   /** Warnings answered on every create and update of the kind (the `Warning: 299 - "..."` header). */
   warnings?: readonly string[];
 }
@@ -115,7 +118,19 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   [EVENTS, { printer: eventPrinter }],
   [NAMESPACES, { defaults: namespaceDefaults, deferDeletion: (ns, host) => host.write(terminating(ns)), printer: namespacePrinter }],
   // Nodes come from the provider's node records, persisted on their own: copies could only disagree after a restart.
-  [NODES, { storage: 'derived', view: withHeartbeats, printer: nodePrinter }],
+  // Their status subresource writes metadata too: the node status strategy resets only the spec (flannel annotates
+  // nodes through nodes/status). A written spec follows ValidateNode(Update) (node-writes.ts).
+  [
+    NODES,
+    {
+      storage: 'derived',
+      statusWritesMetadata: true,
+      defaults: nodeDefaults,
+      admit: admitNode,
+      view: withHeartbeats,
+      printer: nodePrinter,
+    },
+  ],
   [
     PODS,
     {
