@@ -2,7 +2,7 @@
 // plugins/cilium-cni/cmd/cmd.go). Each command talks to the agent's REST API on the node's
 // /var/run/cilium/cilium.sock (api/v1/openapi.yaml):
 //   ADD    GET /v1/config (the agent is up: its addressing, datapath mode), POST /v1/ipam?owner=<ns>/<pod>&expiration=true
-//          (an address from the node's cluster-pool CIDR, the router IP as gateway), wires the pod (a veth whose
+//          (an address from the node's cluster-pool CIDR, the router IP as gateway), wires the pod (links.ts's routed veth, host end lxc<hash>, whose
 //          pod end holds the /32, default route via the router IP), PUT /v1/endpoint/container-id:<id> (the agent
 //          creates the CiliumEndpoint and keeps the address); the result: eth0 in the sandbox, the /32, the routes.
 //   DEL    DELETE /v1/endpoint/container-id:<id> (the agent releases the address); when the agent is not there the
@@ -14,7 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { shortSocketPath } from '../unix-socket-path.js';
-import { wireRoutedVeth, unwireRoutedVeth } from './cilium-veth.js';
+import { createHash } from 'node:crypto';
+import { addRoutedVeth, delRoutedVeth } from './links.js';
 import { type Plugin, PluginError, type PluginRequest } from './plugin.js';
 
 /** Where the agent listens on the node (pkg/defaults SockPath). */
@@ -119,6 +120,11 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+/** The host end's name (pkg/datapath/connector Endpoint2IfName: "lxc" and SHA-256 of the container id, 11 hex digits). */
+export function hostIfName(containerId: string): string {
+  return `lxc${createHash('sha256').update(containerId).digest('hex').slice(0, 11)}`;
+}
+
 /** The endpoint id cilium-cni uses for a container (pkg/endpoint/id ContainerIdPrefix). */
 export function endpointId(containerId: string): string {
   return `container-id:${containerId}`;
@@ -148,8 +154,10 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
   let mac = '';
   let hostIf = '';
   try {
-    if (!req.addressOnly)
-      ({ mac, hostIf } = await wireRoutedVeth({ containerId: req.containerId, netns: req.netns, ifName: req.ifName, ip, gateway: router, mtu }));
+    if (!req.addressOnly) {
+      hostIf = hostIfName(req.containerId);
+      mac = (await addRoutedVeth({ netns: req.netns, ifName: req.ifName, hostIf, ip, gateway: router, mtu })).podMac;
+    }
     const ep = await agentCall(sock, 'PUT', `/v1/endpoint/${encodeURIComponent(endpointId(req.containerId))}`, {
       'container-id': req.containerId,
       'k8s-pod-name': podName,
@@ -161,7 +169,7 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
     });
     if (ep.status !== 201) throw new Error(`unable to create endpoint: [PUT /endpoint/{id}][${ep.status}] putEndpointIdFailed ${agentError(ep)}`);
   } catch (e) {
-    if (!req.addressOnly) await unwireRoutedVeth(req.containerId).catch(() => undefined);
+    if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId)).catch(() => undefined);
     await release();
     throw e;
   }
@@ -181,7 +189,7 @@ async function del(req: PluginRequest, sock: string): Promise<undefined> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${req.containerId.replace(/[^A-Za-z0-9_.-]/g, '_')}.delete`), id);
   }
-  if (!req.addressOnly) await unwireRoutedVeth(req.containerId).catch(() => undefined);
+  if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId)).catch(() => undefined);
   return undefined;
 }
 
