@@ -16,13 +16,14 @@ export function parseJsonPath(path: string): Step[] | undefined {
   if (p.startsWith('{') && p.endsWith('}')) p = p.slice(1, -1);
   if (p.startsWith('$')) p = p.slice(1);
   const steps: Step[] = [];
-  const re = /\.([^.[\]]+)|\[(\d+)\]|\[\*\]|\[\?\(@\.([^=!<>]+?)\s*==\s*["']([^"']*)["']\)\]|\['([^']*)'\]/y;
+  // A field name may hold backslash-escaped dots (`.metadata.labels.io\.kubernetes\.pod\.namespace`, client-go jsonpath).
+  const re = /\.((?:\\.|[^.[\]\\])+)|\[(\d+)\]|\[\*\]|\[\?\(@\.([^=!<>]+?)\s*==\s*["']([^"']*)["']\)\]|\['([^']*)'\]/y;
   let at = 0;
   while (at < p.length) {
     re.lastIndex = at;
     const m = re.exec(p);
     if (!m) return undefined;
-    if (m[1] !== undefined) steps.push({ field: m[1] });
+    if (m[1] !== undefined) steps.push({ field: m[1].replace(/\\(.)/g, '$1') });
     else if (m[2] !== undefined) steps.push({ index: Number(m[2]) });
     else if (m[3] !== undefined) steps.push({ filter: m[3], equals: m[4]! });
     else if (m[5] !== undefined) steps.push({ field: m[5] });
