@@ -7,7 +7,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import { installPluginWrapper } from '../cni/plugins/install.js';
 import { PLUGINS } from '../cni/plugins/registry.js';
 import type { ContainerFiles, ImageSpec } from './cni-agents/program.js';
-import { nodePath, onNode, SYSTEM_CNI_DIR, underDir, WRITABLE_NODE_DIRS, writableDirOf } from './node-root.js';
+import { isWritableRoot, nodePath, onNode, SYSTEM_CNI_DIR, underDir, writableDirOf } from './node-root.js';
 
 /** A failure the container would print before exiting non-zero. */
 export class ContainerError extends Error {}
@@ -142,7 +142,7 @@ export class ContainerFs implements ContainerFiles {
     }
     const file = this.writable(t.path);
     // Elsewhere on the node nothing is written; an allow-listed dir itself is not a file.
-    if (file === undefined || WRITABLE_NODE_DIRS.includes(t.path)) return;
+    if (file === undefined || isWritableRoot(t.path)) return;
     mkdirSync(dirname(file), { recursive: true });
     // Write + rename: the kubelet's watcher must never load half a file.
     const tmp = join(dirname(file), `.${basename(file)}.aksemu-${process.pid}`);
@@ -164,7 +164,7 @@ export class ContainerFs implements ContainerFiles {
     }
     if (t.kind !== 'host') return;
     const file = this.writable(t.path);
-    if (file && !WRITABLE_NODE_DIRS.includes(t.path)) rmSync(file, { recursive: true, force: true });
+    if (file && !isWritableRoot(t.path)) rmSync(file, { recursive: true, force: true });
   }
 
   installImageFile(imagePath: string, path: string): void {
@@ -174,7 +174,7 @@ export class ContainerFs implements ContainerFiles {
     if (t.kind === 'configmap') throw new ContainerError(`can't create '${path}': Read-only file system`);
     if (t.kind === 'image') return;
     const file = this.writable(t.path);
-    if (file === undefined || WRITABLE_NODE_DIRS.includes(t.path)) return;
+    if (file === undefined || isWritableRoot(t.path)) return;
     if (Object.hasOwn(PLUGINS, what.plugin)) {
       installPluginWrapper(file, this.nodeRoot, what.plugin);
       return;

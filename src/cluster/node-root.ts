@@ -75,10 +75,21 @@ export function underDir(path: string, dir: string): string | undefined {
   return path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : undefined;
 }
 
+/** /var/run/X is /run/X on the node (the link seedNodeRoot makes): one spelling for comparisons. */
+function viaRun(p: string): string {
+  return p === '/var/run' || p.startsWith('/var/run/') ? p.slice('/var'.length) : p;
+}
+
 /** The allow-listed dir a node path is in (or is), else undefined. */
 export function writableDirOf(path: string): string | undefined {
-  const p = nodePath(path);
-  return WRITABLE_NODE_DIRS.find((d) => underDir(p, d) !== undefined);
+  const p = viaRun(nodePath(path));
+  return WRITABLE_NODE_DIRS.find((d) => underDir(p, viaRun(d)) !== undefined);
+}
+
+/** Is the node path one of the allow-listed dirs itself (never written over or removed as a file)? */
+export function isWritableRoot(path: string): boolean {
+  const p = viaRun(nodePath(path));
+  return WRITABLE_NODE_DIRS.some((d) => viaRun(d) === p);
 }
 
 /** The real file for a node path. */

@@ -65,6 +65,10 @@ describe('node root', () => {
     fs.write('/var/run/cilium/state', 'up');
     assert.equal(readFileSync(join(root, 'run', 'cilium', 'state'), 'utf8'), 'up');
     assert.equal(fs.host('/var/run/cilium/cilium.sock'), join(root, 'var', 'run', 'cilium', 'cilium.sock'));
+    fs.write('/host/var/run/flannel/subnet.env', 'via /var/run');
+    assert.equal(readFileSync(join(root, 'run', 'flannel', 'subnet.env'), 'utf8'), 'via /var/run');
+    fs.remove('/host/var/run/flannel');
+    assert.ok(existsSync(join(root, 'run', 'flannel')), 'a CNI dir is never removed, under either spelling');
     // Outside the CNI dirs: ignored, and unknown content reads as the image's (null), not as missing.
     fs.write('/host/etc/kubernetes/azure.json', 'secret');
     assert.ok(!existsSync(join(root, 'etc', 'kubernetes')));
