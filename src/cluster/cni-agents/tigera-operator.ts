@@ -14,6 +14,7 @@
 import type { KubeObject } from '../objects/object.js';
 import { issueTyphaPair, newSigner, type Pem } from './tigera-certs.js';
 import { CALICO_VERSION, fillDefaults, InvalidInstallation, OPERATOR_VERSION, type InstallationSpec } from './tigera-installation.js';
+import { ADD_ONS, renderAddOn } from './tigera-observability.js';
 import { CNI_FINALIZER, type Desired, ipPoolObject, NS, render } from './tigera-render.js';
 import { conditionsOf, observe, sameConditions, stamped, type Condition } from './tigera-status.js';
 import type { AgentClient, Program, ProgramContext } from './program.js';
@@ -92,6 +93,37 @@ class Operator {
     const desired = render({ spec, uid: installation.metadata.uid ?? '', nodes, pem });
     for (const d of desired) this.apply(d);
     this.reportCalico(installation, spec);
+    this.reconcileAddOns(spec);
+  }
+
+  /** Goldmane and Whisker: each resource present renders its Deployment, reported in its own TigeraStatus. */
+  private reconcileAddOns(spec: InstallationSpec): void {
+    for (const addOn of ADD_ONS) {
+      const cr = this.api.get(`${OPERATOR}/${addOn.resource}/default`);
+      const deployment = `/apis/apps/v1/namespaces/${NS}/deployments/${addOn.name}`;
+      if (!cr || cr.metadata.deletionTimestamp) {
+        this.removeAddOn(addOn.name);
+        continue;
+      }
+      for (const d of renderAddOn(addOn, cr, spec)) this.apply(d);
+      const pods = () => this.api.list(`/api/v1/namespaces/${NS}/pods`, `k8s-app=${addOn.name}`);
+      this.setStatus(addOn.name, conditionsOf(observe([{ kind: 'Deployment', object: this.api.get(deployment), pods }])));
+    }
+  }
+
+  /** What the garbage collector removes when an add-on's resource goes, and the status manager's cleanup. */
+  private removeAddOn(name: string): void {
+    const core = `/api/v1/namespaces/${NS}`;
+    for (const path of [
+      `/apis/apps/v1/namespaces/${NS}/deployments/${name}`,
+      `${core}/services/${name}`,
+      `${core}/serviceaccounts/${name}`,
+      `${STATUSES}/${name}`,
+    ])
+      if (this.api.get(path)) {
+        this.api.delete(path);
+        this.applied.delete(path);
+      }
   }
 
   /** Writes the defaulted spec and the finalizers back, once (the operator's Patch of its defaults). */
@@ -261,7 +293,7 @@ class Operator {
   /** No Installation: the status manager's OnCRNotFound removes calico's and ippools' TigeraStatus. */
   private forgetInstallation(): void {
     this.collectNamespace(undefined);
-    for (const name of ['calico', 'ippools']) if (this.api.get(`${STATUSES}/${name}`)) this.api.delete(`${STATUSES}/${name}`);
+    for (const name of ['calico', 'ippools', ...ADD_ONS.map((a) => a.name)]) if (this.api.get(`${STATUSES}/${name}`)) this.api.delete(`${STATUSES}/${name}`);
     this.applied.clear();
   }
 }

@@ -431,9 +431,9 @@ function csiDaemonSet(spec: InstallationSpec): Obj {
 }
 
 /** setStandardSelectorAndLabels: the Installation's labels on the object and its pod template, k8s-app selector. */
-function standardLabels(name: string): Record<string, string> {
+export function standardLabels(name: string, component = 'Installation.operator.tigera.io'): Record<string, string> {
   return {
-    'app.kubernetes.io/component': 'Installation.operator.tigera.io',
+    'app.kubernetes.io/component': component,
     'app.kubernetes.io/instance': 'default',
     'app.kubernetes.io/managed-by': 'tigera-operator',
     'app.kubernetes.io/name': name,

@@ -102,6 +102,7 @@ test('the operator reconciles an Installation into calico-system, IPPools and Ti
       spec: AKS_BYO,
     });
     api.put('/apis/operator.tigera.io/v1/apiservers', { apiVersion: 'operator.tigera.io/v1', kind: 'APIServer', metadata: { name: 'default' }, spec: {} });
+    api.put('/apis/operator.tigera.io/v1/whiskers', { apiVersion: 'operator.tigera.io/v1', kind: 'Whisker', metadata: { name: 'default' } });
     await until('calico-node', () => api.get('/apis/apps/v1/namespaces/calico-system/daemonsets/calico-node') !== undefined);
     const ns = api.get('/api/v1/namespaces/calico-system')!;
     assert.equal(ns.metadata.labels?.['pod-security.kubernetes.io/enforce'], 'privileged');
@@ -130,6 +131,9 @@ test('the operator reconciles an Installation into calico-system, IPPools and Ti
     assert.equal(imageOf(api, 'deployments', 'calico-typha'), 'quay.io/calico/typha:v3.32.1');
     assert.equal(imageOf(api, 'deployments', 'calico-kube-controllers'), 'quay.io/calico/kube-controllers:v3.32.1');
     assert.equal(imageOf(api, 'daemonsets', 'csi-node-driver'), 'quay.io/calico/csi:v3.32.1');
+    await until('whisker', () => api.get('/apis/apps/v1/namespaces/calico-system/deployments/whisker') !== undefined);
+    assert.equal(imageOf(api, 'deployments', 'whisker'), 'quay.io/calico/whisker:v3.32.1');
+    assert.equal(api.get('/apis/apps/v1/namespaces/calico-system/deployments/goldmane'), undefined, 'no Goldmane resource, no goldmane');
     assert.equal((api.get('/apis/apps/v1/namespaces/calico-system/deployments/calico-typha')!['spec'] as { replicas: number }).replicas, 1);
 
     const conflist = JSON.parse((api.get('/api/v1/namespaces/calico-system/configmaps/cni-config')!['data'] as { config: string }).config);
