@@ -42,6 +42,8 @@ const stableJson = (v: unknown): string => JSON.stringify(v);
 
 /** The operator's state across reconciles: what it applied (by path) and its certificates. */
 class Operator {
+  /** What was last written, by path: rendered objects, the defaults patch, the Installation's status (a
+   * schema's defaults or pruning on the server must not make the same write repeat every resync). */
   private readonly applied = new Map<string, string>();
   private pem?: { signer: Pem; typha: Pem; node: Pem };
   private lastLog = '';
@@ -130,8 +132,11 @@ class Operator {
   private writeDefaults(installation: KubeObject, spec: InstallationSpec): void {
     const finalizers = finalizersOf(installation);
     const want = [...finalizers, ...[CONTROLLER_FINALIZER, CLEANUP_FINALIZER].filter((f) => !finalizers.includes(f))];
+    const patch = { metadata: { finalizers: want }, spec };
     if (stableJson(installation['spec']) === stableJson(spec) && want.length === finalizers.length) return;
-    const r = this.api.patch(INSTALLATION, { metadata: { finalizers: want }, spec });
+    if (this.applied.get(`${INSTALLATION}#defaults`) === stableJson(patch) && want.length === finalizers.length) return;
+    this.applied.set(`${INSTALLATION}#defaults`, stableJson(patch));
+    const r = this.api.patch(INSTALLATION, patch);
     if (!r.object) this.log('error', 'controller_installation', 'Failed to write defaults', { error: JSON.stringify(r.error) });
   }
 
@@ -214,8 +219,9 @@ class Operator {
     };
     // The variant, version and computed spec are written once the installation is available.
     if (available) Object.assign(status, { variant: spec.variant, calicoVersion: CALICO_VERSION, computed: spec, imageSet: '' });
-    if (stableJson(before) === stableJson({ ...status, conditions: before['conditions'] }) && sameConditions(before['conditions'], conditions)) return;
-    this.api.request('PUT', `${INSTALLATION}/status`, { ...fresh, status });
+    const key = stableJson({ ...status, conditions });
+    if (before['conditions'] !== undefined && this.applied.get(`${INSTALLATION}/status`) === key) return;
+    if (this.api.request('PUT', `${INSTALLATION}/status`, { ...fresh, status }).status === 200) this.applied.set(`${INSTALLATION}/status`, key);
   }
 
   /** Creates, updates or leaves one TigeraStatus (written only when a condition changes). */
