@@ -11,6 +11,7 @@
 //
 // The APIServer resource asks for the Calico API server, an aggregated API server for projectcalico.org/v3:
 // aksemu runs no aggregated API servers, so nothing is deployed and TigeraStatus apiserver says so (Degraded).
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../objects/object.js';
 import { issueTyphaPair, newSigner, type Pem } from './tigera-certs.js';
 import { CALICO_VERSION, fillDefaults, InvalidInstallation, OPERATOR_VERSION, type InstallationSpec } from './tigera-installation.js';
@@ -155,7 +156,7 @@ class Operator {
     } else {
       const differs = wanted.some((w) => {
         const have = ours.find((o) => o.metadata.name === w.metadata.name);
-        return !have || stableJson(have['spec']) !== stableJson(w['spec']);
+        return !have || !isDeepStrictEqual(have['spec'], w['spec']);
       });
       const foreign = wanted.find((w) => current.some((c) => !ours.includes(c) && (c['spec'] as Obj | undefined)?.['cidr'] === (w['spec'] as Obj)['cidr']));
       if (foreign) degraded = { reason: 'ResourceValidationError', message: 'Cannot update an IP pool not owned by the operator' };

@@ -517,7 +517,8 @@ export function ipPoolObject(pool: Pool): KubeObject {
     vxlanMode: vxlan,
   };
   if (pool.disableNewAllocations) spec['disabled'] = true;
-  if (pool.disableBGPExport !== undefined) spec['disableBGPExport'] = pool.disableBGPExport;
+  // Go's zero values are omitted (omitempty), so false is the same pool as no field.
+  if (pool.disableBGPExport) spec['disableBGPExport'] = true;
   return {
     apiVersion: 'crd.projectcalico.org/v1',
     kind: 'IPPool',
