@@ -57,5 +57,6 @@ export const newSigner = (): Promise<Pem> => certificate(`tigera-operator-signer
 
 /** typha's server and calico-node's client certificates, signed by the operator's CA. */
 export async function issueTyphaPair(signer: Pem): Promise<{ typha: Pem; node: Pem }> {
-  return { typha: await certificate('typha-server', 825, signer, 'serverAuth'), node: await certificate('typha-client', 825, signer, 'clientAuth') };
+  const [typha, node] = await Promise.all([certificate('typha-server', 825, signer, 'serverAuth'), certificate('typha-client', 825, signer, 'clientAuth')]);
+  return { typha, node };
 }

@@ -213,13 +213,17 @@ class Operator {
     const fresh = this.api.get(INSTALLATION) ?? installation;
     const before = (fresh['status'] ?? {}) as Obj;
     const mtu = Number.parseInt(this.ctx.files.read('/var/lib/calico/mtu') ?? '', 10);
-    const status: Obj = {
-      ...before,
-      conditions: stamped(conditions, before['conditions'], now(), fresh.metadata.generation ?? 1),
-      mtu: typeof spec.calicoNetwork.mtu === 'number' ? spec.calicoNetwork.mtu : Number.isFinite(mtu) ? mtu : 0,
-    };
-    // The variant, version and computed spec are written once the installation is available.
-    if (available) Object.assign(status, { variant: spec.variant, calicoVersion: CALICO_VERSION, computed: spec, imageSet: '' });
+    const status: Obj = { ...before, conditions: stamped(conditions, before['conditions'], now(), fresh.metadata.generation ?? 1) };
+    // The MTU (the spec's, else what calico-node wrote to /var/lib/calico/mtu), variant, version and computed
+    // spec are written once the installation is available.
+    if (available)
+      Object.assign(status, {
+        mtu: typeof spec.calicoNetwork.mtu === 'number' ? spec.calicoNetwork.mtu : Number.isFinite(mtu) ? mtu : 0,
+        variant: spec.variant,
+        calicoVersion: CALICO_VERSION,
+        computed: spec,
+        imageSet: '',
+      });
     const key = stableJson({ ...status, conditions });
     if (before['conditions'] !== undefined && this.applied.get(`${INSTALLATION}/status`) === key) return;
     if (this.api.request('PUT', `${INSTALLATION}/status`, { ...fresh, status }).status === 200) this.applied.set(`${INSTALLATION}/status`, key);

@@ -44,7 +44,7 @@ function start(api: FakeApi): { ctx: ProgramContext; logs: string[]; stop: () =>
   return { ctx, logs, stop: () => (ac.abort(), done) };
 }
 
-async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
+async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
@@ -89,7 +89,7 @@ test("defaults: the AKS BYO CNI Installation of Calico's docs, and custom-resour
   assert.deepEqual([1, 2, 3, 4, 5, 400, 1000].map(typhaReplicas), [1, 1, 2, 2, 3, 4, 7]);
 });
 
-test('the operator reconciles an Installation into calico-system, IPPools and TigeraStatus', { timeout: 30_000 }, async () => {
+test('the operator reconciles an Installation into calico-system, IPPools and TigeraStatus', { timeout: 90_000 }, async () => {
   const api = new FakeApi();
   for (const n of ['aks-nodepool1-0', 'aks-nodepool1-1'])
     api.put('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: n, labels: { 'kubernetes.io/os': 'linux' } } });
