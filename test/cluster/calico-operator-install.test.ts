@@ -9,45 +9,15 @@
 // from the pool (calico-ipam's blocks), none twice. Uninstall as Calico's docs say (delete the custom resources,
 // then the operator manifest): calico-system goes, the IPPool and the CRDs stay.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
+import { aksInstallation, OPERATOR_DIR as DIR, operatorSkipReason } from './calico-operator-fixture.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
-const DIR = fileURLToPath(new URL('../../../test/fixtures/calico/v3.32.1/', import.meta.url));
 const POD_CIDR = '10.244.0.0/16';
-const skip = !HAVE_KUBECTL
-  ? 'no /usr/bin/kubectl on this machine'
-  : ['operator-crds.yaml', 'tigera-operator.yaml'].some((f) => !existsSync(join(DIR, f)))
-    ? `Calico v3.32.1 manifests not in ${DIR}: put them there as test/fixtures/calico/SOURCE.md says (tools/copy-calico-manifests.mjs)`
-    : !imageSpecOf('quay.io/calico/node:v3.32.1') || !imageSpecOf('quay.io/calico/cni:v3.32.1')
-      ? 'the CNI agent catalogue has no entries for calico/node and calico/cni yet (src/cluster/cni-agents/calico.ts)'
-      : false;
-
-/** The Installation and APIServer of Calico's AKS BYO CNI instructions, on this cluster's pod CIDR. */
-const CUSTOM_RESOURCES = `kind: Installation
-apiVersion: operator.tigera.io/v1
-metadata:
-  name: default
-spec:
-  kubernetesProvider: AKS
-  cni:
-    type: Calico
-  calicoNetwork:
-    bgp: Disabled
-    ipPools:
-     - cidr: ${POD_CIDR}
-       encapsulation: VXLAN
----
-apiVersion: operator.tigera.io/v1
-kind: APIServer
-metadata:
-   name: default
-spec: {}
-`;
+const skip = !HAVE_KUBECTL ? 'no /usr/bin/kubectl on this machine' : operatorSkipReason();
 
 async function ok(env: ClusterEnv, args: string[], timeoutMs?: number): Promise<string> {
   const r = await kubectl(env, args, timeoutMs);
@@ -63,7 +33,7 @@ test(
   (t) =>
     withCluster({ networkPlugin: 'none', podCidr: POD_CIDR }, async (env) => {
       const resources = join(env.scratch, 'calico-aks.yaml');
-      writeFileSync(resources, CUSTOM_RESOURCES);
+      writeFileSync(resources, aksInstallation(POD_CIDR));
 
       await t.test('kubectl create: the operator CRDs, the operator, the Installation and APIServer', async () => {
         await ok(env, ['create', '-f', join(DIR, 'operator-crds.yaml')], 120_000);

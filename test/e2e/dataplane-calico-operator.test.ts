@@ -5,43 +5,18 @@
 // vxlan.calico in each node's namespace, pods get addresses from calico-ipam's /26 blocks, and a pod reaches a
 // pod on the other node with its own address (VXLAN keeps the source; natOutgoing applies only outside the pool).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
+import { aksInstallation, OPERATOR_DIR as DIR, operatorSkipReason } from '../cluster/calico-operator-fixture.js';
 import { DataplaneWorld, PORT, skipReason } from './dataplane-harness.js';
 
 type Obj = any;
 const CLUSTER = 'k1';
 const POD_CIDR = '10.244.0.0/16';
-const DIR = fileURLToPath(new URL('../../../test/fixtures/calico/v3.32.1/', import.meta.url));
-const INSTALLATION = `kind: Installation
-apiVersion: operator.tigera.io/v1
-metadata:
-  name: default
-spec:
-  kubernetesProvider: AKS
-  cni:
-    type: Calico
-  calicoNetwork:
-    bgp: Disabled
-    ipPools:
-     - cidr: ${POD_CIDR}
-       encapsulation: VXLAN
-`;
 
-function skip(): string | false {
-  const reason = skipReason();
-  if (reason) return reason;
-  if (['operator-crds.yaml', 'tigera-operator.yaml'].some((f) => !existsSync(join(DIR, f))))
-    return `Calico v3.32.1 manifests not in ${DIR}: put them there as test/fixtures/calico/SOURCE.md says (tools/copy-calico-manifests.mjs)`;
-  if (!imageSpecOf('quay.io/calico/node:v3.32.1')) return 'the CNI agent catalogue has no calico/node entry yet (src/cluster/cni-agents/calico.ts)';
-  return false;
-}
-
-describe('Calico operator + VXLAN on the netns data plane: pod → pod across nodes', { skip: skip() }, () => {
+describe('Calico operator + VXLAN on the netns data plane: pod → pod across nodes', { skip: skipReason() || operatorSkipReason() }, () => {
   let world: DataplaneWorld;
   let pods: Obj[];
 
@@ -53,7 +28,7 @@ describe('Calico operator + VXLAN on the netns data plane: pod → pod across no
     await world.kubectlOk(['create', '-f', join(DIR, 'operator-crds.yaml')]);
     await world.kubectlOk(['wait', '--for=condition=established', '--all', 'crd', '--timeout=60s']);
     await world.create('tigera-operator.yaml', readFileSync(join(DIR, 'tigera-operator.yaml'), 'utf8'));
-    await world.create('installation.yaml', INSTALLATION);
+    await world.create('installation.yaml', aksInstallation(POD_CIDR, false));
     await world.kubectlOk(['wait', '--for=condition=Available', 'tigerastatus/calico', '--timeout=120s']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
     pods = await world.podsOnEachNode();
