@@ -1,11 +1,14 @@
 // One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
 // sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
+import type { ApiHandler } from './cni-agents/client.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
+import type { ServiceAccountIssuer } from './service-account-tokens.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
@@ -25,6 +28,12 @@ export class ClusterRuntime {
   readonly kubelets: Kubelets;
   /** Scheduler, controllers and the kubelets' pod lifecycle. */
   readonly workloads: Workloads;
+  /** The cluster's API (server.ts makes it after the runtime: setApi); CNI agents' clients call it in-process. */
+  api: ApiHandler | undefined;
+  /** The data plane's node networking for CNI agents (server.ts sets it when a data plane runs). */
+  network: NodeNetwork | undefined;
+  /** What projected service-account tokens are signed with and the CA they come with (service-account-tokens.ts). */
+  readonly serviceAccounts: ServiceAccountIssuer;
   private bootstrapped = false;
 
   constructor(
@@ -42,8 +51,14 @@ export class ClusterRuntime {
       containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
+      /** What CNI agents program on their nodes when a data plane runs (cni-agents/program.ts NodeNetwork). */
+      network?: NodeNetwork;
+      /** The cluster's token signing key and CA (server.ts); a runtime without its server gets a key of its own. */
+      serviceAccounts?: ServiceAccountIssuer;
     } = {},
   ) {
+    this.network = options.network;
+    this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.workloads = new Workloads(this.objects, {
@@ -52,6 +67,10 @@ export class ClusterRuntime {
       sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       containers: options.containers ?? createContainerRunner(this),
     });
+  }
+
+  setApi(api: ApiHandler): void {
+    this.api = api;
   }
 
   /** The provisioner's record of one of this cluster's nodes (its addresses). */

@@ -1,5 +1,5 @@
-// Kubelet and container-runtime emulation for one cluster's nodes: each node has its own CNI conf dir
-// (paths.ts). kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
+// Kubelet and container-runtime emulation for one cluster's nodes: each node has its own root directory
+// (paths.ts, node-root.ts) with its CNI conf dir, and /opt/cni/bin (AKS's reference plugins) once it runs something. kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
 // created; `none` nodes start empty (or with what `aksemu cni install` left for the cluster). The runtime
 // network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { CNI_EXTENSIONS, loadDefaultNetwork } from '../cni/confdir.js';
 import { networkModelFor } from '../aks/network-models/index.js';
 import type { KubeletState } from './objects/nodes.js';
-import { clusterCniDir, nodeConfDir, nodesDir } from './paths.js';
+import { linkApiSocket, seedNodeRoot } from './node-root.js';
+import { clusterCniDir, nodeConfDir, nodeRootDir, nodesDir } from './paths.js';
 
 export interface KubeletNode {
   name: string;
@@ -65,6 +66,10 @@ export class Kubelets {
   private readonly nodes = new Map<string, Tracked>();
   private timer: NodeJS.Timeout | undefined;
   private watchers = 0;
+  /** Nodes whose root was prepared by this process (prepare). */
+  private readonly prepared = new Set<string>();
+  /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
+  apiSocket: string | undefined;
 
   constructor(
     private readonly home: string,
@@ -86,6 +91,23 @@ export class Kubelets {
 
   confDir(node: string): string {
     return nodeConfDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+  }
+
+  /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
+  nodeRoot(node: string): string {
+    return nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+  }
+
+  /**
+   * Gives the node's root what AKS's node image has (/opt/cni/bin with the reference plugins, /var/run) and the
+   * link to the cluster's API socket, once per node and process: called before the node first runs something.
+   */
+  prepare(node: string): void {
+    if (this.prepared.has(node)) return;
+    const root = this.nodeRoot(node);
+    seedNodeRoot(root);
+    if (this.apiSocket) linkApiSocket(root, this.apiSocket);
+    this.prepared.add(node);
   }
 
   /** Starts tracking a node (creating and seeding its conf dir the first time); returns its state. */
@@ -165,6 +187,7 @@ export class Kubelets {
     const tracked = this.nodes.get(node);
     if (tracked) this.unwatch(tracked);
     this.nodes.delete(node);
+    this.prepared.delete(node);
     if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
   }
 

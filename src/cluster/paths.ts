@@ -1,4 +1,5 @@
 // Where a cluster's node-side files live under $AKSEMU_HOME:
+//   clusters/<resource group>_<cluster>/nodes/<node>/                 the node's root: its / (node-root.ts)
 //   clusters/<resource group>_<cluster>/nodes/<node>/etc/cni/net.d   one conf dir per node (the kubelet reads it)
 //   clusters/<resource group>_<cluster>/cni/net.d                    what `aksemu cni install` put there; new nodes get it
 //   clusters/<resource group>_<cluster>/cni/install.json             the install's record (conflist, plugin dir)
@@ -16,8 +17,12 @@ export function nodesDir(home: string, resourceGroup: string, cluster: string): 
   return join(clusterDir(home, resourceGroup, cluster), 'nodes');
 }
 
+export function nodeRootDir(home: string, resourceGroup: string, cluster: string, node: string): string {
+  return join(nodesDir(home, resourceGroup, cluster), node);
+}
+
 export function nodeConfDir(home: string, resourceGroup: string, cluster: string, node: string): string {
-  return join(nodesDir(home, resourceGroup, cluster), node, 'etc', 'cni', 'net.d');
+  return join(nodeRootDir(home, resourceGroup, cluster, node), 'etc', 'cni', 'net.d');
 }
 
 export function clusterCniDir(home: string, resourceGroup: string, cluster: string): string {

@@ -13,7 +13,11 @@ import type { CredentialKind, KubeconfigIssuer } from '../providers/containerser
 import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
+import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
+import { ApiSocket, apiSocketOf } from './api-socket.js';
+import { clusterDir } from './paths.js';
+import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { ObjectBudget } from './objects/ceiling.js';
@@ -39,6 +43,8 @@ function recordKey(clusterId: string): string {
 
 interface Entry {
   runtime: ClusterRuntime;
+  /** The API on a unix socket, linked into each node (api-socket.ts). */
+  apiSocket: ApiSocket;
   persistence: ObjectPersistence;
   api: ClusterApi;
   listener: NetServer;
@@ -55,8 +61,11 @@ export interface ClusterApisOptions {
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
   rescanMs?: number;
-  /** The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses only. */
-  dataplane?: PodNetworkAttacher;
+  /**
+   * The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses
+   * only. nodeNetwork: what a cluster's CNI agents program on their nodes (undefined when nothing is built).
+   */
+  dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -82,16 +91,7 @@ export class ClusterApis implements KubeconfigIssuer {
       },
       (req, res) => void this.serve(req, res),
     );
-    // What Node's HTTP parser refuses is still answered with a Status (431 past the header limit, else 400).
-    this.tlsServer.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
-      const status = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : badRequest(`malformed HTTP request: ${err.code ?? 'unknown'}`);
-      const text = JSON.stringify(status.toStatus());
-      const reason = status.code === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-      socket.end(
-        `HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-      );
-    });
+    this.tlsServer.on('clientError', clientError);
   }
 
   /** Serves every cluster the store knows, and follows the change feed. */
@@ -166,7 +166,7 @@ export class ClusterApis implements KubeconfigIssuer {
     this.byPort.delete(entry.port);
     entry.runtime.close();
     entry.persistence.close();
-    await closeListener(entry);
+    await Promise.all([closeListener(entry), entry.apiSocket.close()]);
     this.options.log(`cluster API for ${entry.runtime.record.name} stopped with its cluster`);
   }
 
@@ -259,12 +259,24 @@ export class ClusterApis implements KubeconfigIssuer {
       const persistence = new ObjectPersistence(store, cluster.id, this.options.log);
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
+        serviceAccounts: { key: serviceAccountKey(credential.token), caPem: this.options.tls.caPem },
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
         budget: this.budget,
+        ...(this.options.dataplane?.nodeNetwork ? { network: this.options.dataplane.nodeNetwork(cluster.id) } : {}),
       });
+      const api = new ClusterApi(runtime);
+      runtime.setApi(api);
+      const entry: Entry = { runtime, persistence, api, listener, sockets, port, credential } as Entry;
+      entry.apiSocket = new ApiSocket(
+        apiSocketOf(clusterDir(this.options.home, cluster.resourceGroup, cluster.name)),
+        (req, res) => void this.serve(req, res, entry),
+        clientError,
+        this.options.log,
+      );
+      entry.apiSocket.start();
+      runtime.kubelets.apiSocket = entry.apiSocket.path;
       runtime.start();
-      const entry: Entry = { runtime, persistence, api: new ClusterApi(runtime), listener, sockets, port, credential };
       this.entries.set(cluster.id.toLowerCase(), entry);
       this.byPort.set(port, entry);
       this.options.log(`cluster API for ${cluster.name} at https://${HOST}:${port}`);
@@ -286,24 +298,33 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     this.entries.delete(key);
     this.byPort.delete(entry.port);
+    await entry.apiSocket.close();
     entry.runtime.destroy();
     entry.persistence.destroy();
     await closeListener(entry);
   }
 
+  /**
+   * The cluster's credential (client certificate or token), or a service-account token of its pods
+   * (service-account-tokens.ts; RBAC is not enforced, so any valid one may do anything).
+   */
   private authenticated(req: IncomingMessage, entry: Entry): boolean {
     // Only a header the client sent counts (never an inherited property), compared in constant time.
     const auth = Object.hasOwn(req.headers, 'authorization') ? req.headers.authorization : undefined;
     const bearer = typeof auth === 'string' ? /^bearer\s+(.*)$/is.exec(auth) : null;
-    if (bearer) return sameSecret(entry.credential.token, bearer[1]!.trim());
+    if (bearer) {
+      const token = bearer[1]!.trim();
+      return sameSecret(entry.credential.token, token) || serviceAccountOf(entry.runtime.serviceAccounts.key, token) !== undefined;
+    }
     const socket = req.socket as TLSSocket;
     if (!socket.authorized) return false;
     const peer = socket.getPeerCertificate();
     return Buffer.isBuffer(peer?.raw) && sameSecret(entry.credential.fingerprint, certFingerprint(peer.raw));
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry = this.byPort.get(req.socket.localPort ?? -1);
+  /** One request, on the HTTPS listener (the cluster by local port) or on the cluster's unix socket (`fixed`). */
+  private async serve(req: IncomingMessage, res: ServerResponse, fixed?: Entry): Promise<void> {
+    const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
     const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
     try {
       if (!entry)
@@ -391,10 +412,21 @@ export class ClusterApis implements KubeconfigIssuer {
       entry.runtime.close();
       entry.persistence.close();
     }
-    await Promise.all([...this.entries.values()].map((e) => closeListener(e)));
+    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close()]));
     this.entries.clear();
     this.byPort.clear();
   }
+}
+
+/** What Node's HTTP parser refuses is still answered with a Status (431 past the header limit, else 400). */
+function clientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge() : badRequest(`malformed HTTP request: ${err.code ?? 'unknown'}`);
+  const text = JSON.stringify(status.toStatus());
+  const reason = status.code === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status.code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
 
 function listen(server: NetServer, port: number): Promise<number> {

@@ -5,12 +5,13 @@
 // is also driven directly with pods built from the same manifests: flannel's cp, `sh -c` scripts, Calico's
 // install-cni with its env from a ConfigMap, and the failures a real container would print.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { loadDefaultNetwork } from '../../src/cni/confdir.js';
+import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
 import { createContainerRunner } from '../../src/cluster/workloads/init-containers.js';
@@ -196,7 +197,12 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
         assert.equal(wait.code, 0, wait.stderr);
         for (const n of nodes) {
           assert.equal(readFileSync(join(nodeConfDir(env.home, 'rg', 'c1', n), '10-flannel.conflist'), 'utf8'), `${CNI_CONF}\n`);
-          assert.ok(!existsSync(join(nodesDir(env.home, 'rg', 'c1'), n, 'opt')), 'the plugin binary copy is accepted and ignored');
+          // The node's /opt/cni/bin holds AKS's reference plugins; the image's /flannel lands there when the
+          // catalogue knows the image holds it (cni-agents/flannel.ts), and the copy is a no-op otherwise.
+          const bin = join(nodesDir(env.home, 'rg', 'c1'), n, 'opt', 'cni', 'bin');
+          assert.equal(readlinkSync(join(bin, 'bridge')), '/usr/lib/cni/bridge');
+          const known = imageSpecOf('docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2')?.files?.['/flannel'] !== undefined;
+          assert.equal(existsSync(join(bin, 'flannel')), known, 'the plugin binary copy');
         }
 
         // One flannel pod per node, on the node's address (host network).

@@ -129,7 +129,7 @@ describe('DataplaneSandboxes', () => {
     const nodeDir = join(home, 'clusters', 'rg_c1', 'nodes', NODE);
     assert.deepEqual(dp.attached[0]!.cni, {
       confDir,
-      pluginDirs: ['/usr/lib/cni'],
+      pluginDirs: [join(nodeDir, 'opt', 'cni', 'bin')],
       cacheDir: join(nodeDir, 'var', 'lib', 'cni'),
       ipamDataDir: join(nodeDir, 'var', 'lib', 'cni', 'networks'),
     });

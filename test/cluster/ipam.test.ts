@@ -12,7 +12,8 @@ import { test } from 'node:test';
 import type { ManagedCluster } from '@azure/arm-containerservice';
 import { type CniError, execPlugin } from '../../src/cni/exec.js';
 import { installCni } from '../../src/cluster/install.js';
-import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
+import { seedNodeRoot } from '../../src/cluster/node-root.js';
+import { nodeConfDir, nodeRootDir, nodesDir } from '../../src/cluster/paths.js';
 import { ipamConfig, nodeCniDataDir, resultAddress } from '../../src/cluster/workloads/ipam-exec.js';
 import { createSandboxes, type IpamHost } from '../../src/cluster/workloads/ipam.js';
 import { RangeSetPool, rangesOfIpam } from '../../src/cluster/workloads/ipam-range.js';
@@ -53,7 +54,11 @@ async function makeCluster(
  * kubelet (which schedules coredns and friends once a node is Ready) shares no host-local state with the test.
  */
 function isolated(made: Made, home: string): IpamHost {
-  for (const n of made.nodes) mkdirSync(nodeConfDir(home, 'rg', made.name, n.name), { recursive: true });
+  for (const n of made.nodes) {
+    mkdirSync(nodeConfDir(home, 'rg', made.name, n.name), { recursive: true });
+    // What the kubelet gives each node: /opt/cni/bin with AKS's reference plugins.
+    seedNodeRoot(nodeRootDir(home, 'rg', made.name, n.name));
+  }
   const runtime = made.host;
   return {
     home,
@@ -349,14 +354,14 @@ test('pod addresses per network model', { timeout: 240_000 }, (t) =>
         const { nodes, name } = made;
         const n0 = nodes[0]!;
         const network = `k8s-pod-network-${randomBytes(4).toString('hex')}`;
-        const conflist = join(scratch, '10-calico.conflist');
+        const conflist = join(scratch, '10-vendor.conflist');
         writeFileSync(
           conflist,
           JSON.stringify({
             name: network,
             cniVersion: '0.3.1',
             plugins: [
-              { type: 'calico', ipam: { type: 'calico-ipam', ranges: [[{ subnet: '10.10.0.0/28', rangeStart: '10.10.0.5', rangeEnd: '10.10.0.7' }]] } },
+              { type: 'vendor-cni', ipam: { type: 'vendor-ipam', ranges: [[{ subnet: '10.10.0.0/28', rangeStart: '10.10.0.5', rangeEnd: '10.10.0.7' }]] } },
             ],
           }),
         );
@@ -369,14 +374,14 @@ test('pod addresses per network model', { timeout: 240_000 }, (t) =>
         const req = pod(n0.name);
         assert.equal(
           await failure(emulated.setUp(req)),
-          `${prefix(req.sandboxId)}plugin type="calico" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.10.0.5-10.10.0.7`,
+          `${prefix(req.sandboxId)}plugin type="vendor-cni" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.10.0.5-10.10.0.7`,
         );
         assert.ok(!existsSync(dataDir), 'emulated: no plugin ran');
 
-        // The same network with a plugin dir that has calico-ipam (host-local under that name): the real binary runs.
+        // The same network with a plugin dir that has vendor-ipam (host-local under that name; not a plugin aksemu provides, so its own IPAM runs): the real binary runs.
         const pluginDir = join(scratch, 'bin');
         mkdirSync(pluginDir);
-        symlinkSync(HOST_LOCAL, join(pluginDir, 'calico-ipam'));
+        symlinkSync(HOST_LOCAL, join(pluginDir, 'vendor-ipam'));
         installCni({ home: home, resourceGroup: 'rg', cluster: name, conflistFile: conflist, pluginDir });
         const real = createSandboxes(host);
         const r1 = pod(n0.name);
@@ -400,7 +405,7 @@ test('pod addresses per network model', { timeout: 240_000 }, (t) =>
         const f = pod(n0.name);
         assert.equal(
           await failure(real.setUp(f)),
-          `${prefix(f.sandboxId)}plugin type="flannel" failed (add): failed to find plugin "flannel" in path [/usr/lib/cni]`,
+          `${prefix(f.sandboxId)}plugin type="flannel" failed (add): failed to find plugin "flannel" in path [/opt/cni/bin]`,
         );
       },
     );

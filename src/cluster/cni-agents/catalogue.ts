@@ -4,6 +4,8 @@
 import { CALICO_IMAGES } from './calico.js';
 import { CILIUM_IMAGES } from './cilium.js';
 import { FLANNEL_IMAGES } from './flannel.js';
+import { parseScript, ShellSyntaxError } from '../workloads/init-shell.js';
+import { SHELLS } from '../workloads/processes.js';
 import type { ImageSpec, Program } from './program.js';
 import { TIGERA_IMAGES } from './tigera.js';
 
@@ -26,4 +28,34 @@ export function imageSpecOf(image: string): ImageSpec | undefined {
 export function programOf(spec: ImageSpec, argv0: string): Program | undefined {
   const base = argv0.slice(argv0.lastIndexOf('/') + 1);
   return Object.hasOwn(spec.programs, argv0) ? spec.programs[argv0] : Object.hasOwn(spec.programs, base) ? spec.programs[base] : undefined;
+}
+
+/**
+ * What a container of a catalogued image runs, from its argv (command + args, or the image's entrypoint when it
+ * names none): the program of argv[0]; for `sh -c SCRIPT` (or bash…) the program the script's first command
+ * names (after `exec`), with that command's words as its argv; for `sh SCRIPT-PATH` the script's program.
+ */
+export function programFor(spec: ImageSpec, argv: string[], env: Record<string, string>): { program: Program; argv: string[] } | undefined {
+  const words = argv.length > 0 ? argv : (spec.entrypoint ?? []);
+  const [argv0 = '', ...rest] = words;
+  const direct = programOf(spec, argv0);
+  if (direct) return { program: direct, argv: words };
+  if (!SHELLS.has(argv0.slice(argv0.lastIndexOf('/') + 1))) return undefined;
+  const flag = rest.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
+  if (flag < 0) {
+    // `sh /install-plugin.sh ARGS`: the script is the program.
+    const script = rest.find((a) => !a.startsWith('-'));
+    const program = script ? programOf(spec, script) : undefined;
+    return program ? { program, argv: rest.slice(rest.indexOf(script!)) } : undefined;
+  }
+  let first: string[];
+  try {
+    first = parseScript(rest[flag + 1] ?? '', env)[0]?.argv ?? [];
+  } catch (e) {
+    if (e instanceof ShellSyntaxError) return undefined;
+    throw e;
+  }
+  if (first[0] === 'exec') first = first.slice(1);
+  const program = first[0] ? programOf(spec, first[0]) : undefined;
+  return program ? { program, argv: first } : undefined;
 }

@@ -83,8 +83,8 @@ export class DataplaneSandboxes implements PodSandboxes {
         ? {
             cni: {
               confDir: this.host.kubelets.confDir(req.node),
-              // `aksemu cni install --plugin-dir` first, then /usr/lib/cni.
-              pluginDirs: this.ipam.pluginPath(),
+              // `aksemu cni install --plugin-dir` first, then the node's /opt/cni/bin.
+              pluginDirs: this.ipam.pluginPath(req.node),
               // libcni's /var/lib/cni (results/ under it) and host-local's /var/lib/cni/networks, of this node.
               cacheDir: join(nodeDir, 'var', 'lib', 'cni'),
               ipamDataDir: nodeCniDataDir(nodeDir),
@@ -117,8 +117,8 @@ export class DataplaneSandboxes implements PodSandboxes {
       this.attached.set(req.sandboxId, { attachment: { ...attachment, ip: net.ip }, pending: Promise.resolve(), cancelled: false });
       return { ok: true, ip: net.ip };
     } catch (e) {
-      // BYO: the CNI runtime's error already reads `plugin type="…" failed (add): …`.
-      return sandboxFailure(req, message(e));
+      // BYO: the CNI runtime's error already reads `plugin type="…" failed (add): …`; node files by their node path.
+      return sandboxFailure(req, message(e), this.ipam.nodeDir(req.node));
     }
   }
 

@@ -1,170 +1,49 @@
-// The node's container runtime as aksemu emulates it: each container's process is processes.ts's, given the
-// container's environment (env, envFrom, the downward API, as the kubelet builds it) and the files it mounts from
-// ConfigMap and Secret volumes. Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml), interpreted instead of run: what
-// those containers do to the node is copy a network config from a ConfigMap volume into the hostPath
-// /etc/cni/net.d, and that is what matters to the emulated kubelet (the node turns Ready when the file lands in
-// its conf dir). Supported:
+// The node's container runtime as aksemu emulates it. Each container gets the environment the kubelet builds (env,
+// envFrom, the downward API) and the files it mounts (node-files.ts: ConfigMap and Secret volumes, hostPath
+// volumes onto the node's root, the projected service-account token). A container of an image in the CNI agent
+// catalogue (cni-agents/catalogue.ts) runs the agent's program (cni-agents/runner.ts); any other runs as
+// processes.ts reads its command. Init containers of the CNI DaemonSet pattern (kube-flannel.yml, calico.yaml) are
+// interpreted: what they do to the node is copy a network config from a ConfigMap volume into the hostPath
+// /etc/cni/net.d (the node turns Ready when the file lands in its conf dir), and plugin binaries into
+// /opt/cni/bin. Supported:
 //   - `cp [-f…] SRC… DST` as the command, or inside `sh -c '…'` (with `&&`, `||`, `;`, `mkdir -p`, `true`, `echo`,
-//     `set -e`, `exit`); SRC under a ConfigMap volume (files are its keys, `items` and `subPath` honoured) or the
-//     node's conf dir; DST under a hostPath volume of /etc/cni/net.d or /etc/cni
-//   - Calico's install-cni (`/opt/cni/bin/install` with CNI_NETWORK_CONFIG in its env, usually a configMapKeyRef):
-//     writes CNI_CONF_NAME (10-calico.conflist) with install-cni's substitutions
-// Copies to /opt/cni/bin are accepted and ignored (plugin binaries are not emulated). Any other command is ignored
-// unless it touches /etc/cni/net.d, which fails the container: the node must not look configured when it is not.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, posix } from 'node:path';
+//     `set -e`, `exit`); SRC under a ConfigMap volume (files are its keys, `items` and `subPath` honoured), the
+//     node's files, or a binary the catalogue says the image holds (installed into the node's /opt/cni/bin)
+// Any other command is ignored unless it touches /etc/cni/net.d, which fails the container: the node must not
+// look configured when it is not.
+import { basename, posix } from 'node:path';
 import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../resources.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
+import { agentClient, type ApiHandler } from '../cni-agents/client.js';
+import { imageSpecOf, programFor } from '../cni-agents/catalogue.js';
+import type { NodeNetwork } from '../cni-agents/program.js';
+import { runProgram } from '../cni-agents/runner.js';
+import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
+import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
+import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
 
-/** What the runner needs of a cluster's runtime (ClusterRuntime has both). */
+/** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
   readonly objects: ObjectStore;
-  readonly kubelets: { confDir(node: string): string };
+  readonly kubelets: { nodeRoot(node: string): string; prepare?(node: string): void };
+  /** The cluster's API, once the server made it (agents' clients call it). */
+  readonly api?: ApiHandler | undefined;
+  /** The data plane's node networking; undefined without one. */
+  readonly network?: NodeNetwork | undefined;
+  /** What projected service-account tokens are signed with. */
+  readonly serviceAccounts: ServiceAccountIssuer;
 }
-
-const CNI_CONF_HOST_DIR = '/etc/cni/net.d';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** A failure the container would print before exiting non-zero. */
-class ContainerError extends Error {}
-
-interface Mount {
-  path: string;
-  /** ConfigMap or Secret volume: its files by relative path (already resolved through `items`). */
-  files?: Map<string, string>;
-  /** hostPath volume: the host directory (or file) it shows. */
-  hostPath?: string;
-  subPath?: string;
-}
-
-/** Where a container path lands. */
-type Target = { kind: 'configmap'; files: Map<string, string>; rel: string } | { kind: 'host'; path: string } | { kind: 'image' };
-
-/** `a/b/../c` → `a/c`, always absolute. */
-function normalize(p: string): string {
-  return posix.normalize(p.startsWith('/') ? p : `/${p}`).replace(/\/+$/, '') || '/';
-}
-
-function under(path: string, dir: string): string | undefined {
-  if (dir === '/') return path.slice(1);
-  if (path === dir) return '';
-  return path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : undefined;
-}
-
-class ContainerFs {
-  constructor(
-    private readonly mounts: Mount[],
-    private readonly confDir: string,
-  ) {}
-
-  resolve(path: string): Target {
-    const p = normalize(path);
-    // The deepest mount wins, as in the container's mount table.
-    const mount = this.mounts.filter((m) => under(p, normalize(m.path)) !== undefined).sort((a, b) => normalize(b.path).length - normalize(a.path).length)[0];
-    if (!mount) return { kind: 'image' };
-    const rest = under(p, normalize(mount.path))!;
-    const rel = mount.subPath ? posix.join(mount.subPath, rest).replace(/\/$/, '') : rest;
-    if (mount.files) return { kind: 'configmap', files: mount.files, rel };
-    return { kind: 'host', path: normalize(posix.join(mount.hostPath!, rel)) };
-  }
-
-  /** The node's file for a host path inside /etc/cni/net.d, else undefined. */
-  confFile(host: string): string | undefined {
-    const rel = under(host, CNI_CONF_HOST_DIR);
-    return rel === undefined ? undefined : rel === '' ? this.confDir : join(this.confDir, ...rel.split('/'));
-  }
-
-  /** Does the word name something in the node's CNI config dir (through a mount, or literally)? */
-  touchesConfDir(word: string): boolean {
-    if (word.includes(CNI_CONF_HOST_DIR)) return true;
-    if (!word.startsWith('/')) return false;
-    const t = this.resolve(word);
-    return t.kind === 'host' && this.confFile(t.path) !== undefined;
-  }
-
-  isDir(path: string): boolean {
-    const t = this.resolve(path);
-    if (t.kind === 'configmap') return t.rel === '' || [...t.files.keys()].some((k) => k.startsWith(`${t.rel}/`));
-    if (t.kind === 'host') {
-      const file = this.confFile(t.path);
-      // Elsewhere on the host nothing is written, so whether it is a directory does not matter.
-      if (file === undefined) return false;
-      try {
-        return statSync(file).isDirectory();
-      } catch {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  /** A source file's content; undefined when it does not exist; null when it lives in the image (unknown to us). */
-  read(path: string): string | undefined | null {
-    const t = this.resolve(path);
-    if (t.kind === 'configmap') return t.files.get(t.rel);
-    if (t.kind === 'host') {
-      const file = this.confFile(t.path);
-      if (file === undefined) return null;
-      try {
-        return readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-    }
-    return null;
-  }
-
-  /** Files under a directory source (`cp -r DIR …`), relative to it. */
-  readDir(path: string): Map<string, string> {
-    const t = this.resolve(path);
-    const out = new Map<string, string>();
-    if (t.kind === 'configmap') {
-      for (const [k, v] of t.files) {
-        const rel = t.rel === '' ? k : under(`/${k}`, `/${t.rel}`);
-        if (rel) out.set(rel, v);
-      }
-    }
-    return out;
-  }
-
-  /** Writes a file the container created: into the node's conf dir, or nowhere that matters. */
-  write(path: string, content: string, mode = 0o644): 'conf' | 'ignored' {
-    const t = this.resolve(path);
-    if (t.kind !== 'host') {
-      if (t.kind === 'configmap') throw new ContainerError(`cp: can't create '${path}': Read-only file system`);
-      return 'ignored';
-    }
-    const file = this.confFile(t.path);
-    if (file === undefined || file === this.confDir) return 'ignored';
-    mkdirSync(dirname(file), { recursive: true });
-    // Write + rename: the kubelet's watcher must never load half a file.
-    const tmp = join(dirname(file), `.${basename(file)}.aksemu-${process.pid}`);
-    writeFileSync(tmp, content, { mode });
-    renameSync(tmp, file);
-    return 'conf';
-  }
-
-  mkdir(path: string): void {
-    const t = this.resolve(path);
-    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
-    if (file) mkdirSync(file, { recursive: true });
-  }
-
-  remove(path: string): void {
-    const t = this.resolve(path);
-    const file = t.kind === 'host' ? this.confFile(t.path) : undefined;
-    if (file && file !== this.confDir) rmSync(file, { force: true });
-  }
-}
+const normalize = nodePath;
 
 /** The kubelet's `$(VAR)` expansion of command, args and env values (`$$` is a literal `$`). */
 function expandRefs(s: string, env: Record<string, string>): string {
@@ -210,7 +89,34 @@ class Runner implements ContainerRunner {
     return files;
   }
 
-  private mounts(pod: KubeObject, container: Obj): Mount[] {
+  /**
+   * The kubelet's projected service-account volume (the ServiceAccount admission plugin's kube-api-access-*):
+   * token, ca.crt and namespace, unless the pod opts out with automountServiceAccountToken: false.
+   */
+  private serviceAccountMount(pod: KubeObject, node: string): Mount[] {
+    const spec = obj(pod['spec']);
+    if (spec['automountServiceAccountToken'] === false) return [];
+    const namespace = pod.metadata.namespace ?? 'default';
+    const { key, caPem } = this.host.serviceAccounts;
+    const token = issueServiceAccountToken(key, {
+      namespace,
+      serviceAccount: text(spec['serviceAccountName']) ?? 'default',
+      pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      node,
+    });
+    return [
+      {
+        path: SERVICE_ACCOUNT_DIR,
+        files: new Map([
+          ['token', token],
+          ['ca.crt', caPem],
+          ['namespace', namespace],
+        ]),
+      },
+    ];
+  }
+
+  private mounts(pod: KubeObject, node: string, container: Obj): Mount[] {
     const namespace = pod.metadata.namespace ?? 'default';
     const volumes = new Map(list(obj(pod['spec'])['volumes']).map((v) => [text(v['name']) ?? '', v]));
     const mounts: Mount[] = [];
@@ -224,7 +130,8 @@ class Runner implements ContainerRunner {
       else if (volume['hostPath']) mounts.push({ ...base, hostPath: normalize(text(obj(volume['hostPath'])['path']) ?? '/') });
       // Other volume kinds (emptyDir, projected…) hold nothing the node's CNI config can come from.
     }
-    return mounts;
+    // Last: a volume the container mounts at the same path wins.
+    return [...mounts, ...this.serviceAccountMount(pod, node)];
   }
 
   private nodeIp(node: string): string {
@@ -294,33 +201,46 @@ class Runner implements ContainerRunner {
     return env;
   }
 
-  /** Starts one of the pod's containers: its process (processes.ts) with its environment and mounted files. */
-  start({ pod, node, container: spec, init, write }: ContainerStart): Process {
+  /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
+  start({ pod, node, container: spec, init, write, setReady }: ContainerStart): Process {
     const container = spec as Obj;
-    const confDir = this.host.kubelets.confDir(node);
+    this.host.kubelets.prepare?.(node);
+    const nodeRoot = this.host.kubelets.nodeRoot(node);
+    const image = text(container['image']) ?? '';
+    const catalogued = imageSpecOf(image);
     let fs: ContainerFs;
     let env: Record<string, string>;
     try {
-      fs = new ContainerFs(this.mounts(pod, container), confDir);
+      fs = new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued);
       env = this.env(pod, node, container);
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
       // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
       if (init) return failed(e.message);
-      fs = new ContainerFs([], confDir);
+      fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
       env = dict<string>();
     }
     const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
       (a) => expandRefs(String(a), env),
     );
-    if (init && 'CNI_NETWORK_CONFIG' in env && (argv.length === 0 || basename(argv[0] ?? '') === 'install')) {
-      try {
-        this.calicoInstall(env, fs, node);
-        return exited(0);
-      } catch (e) {
-        if (e instanceof ContainerError) return failed(e.message);
-        throw e;
-      }
+    const found = catalogued ? programFor(catalogued, argv, env) : undefined;
+    if (found) {
+      const name = text(container['name']) ?? '';
+      return runProgram(found.program, {
+        pod,
+        node,
+        nodeIp: this.nodeIp(node),
+        container: name,
+        image,
+        argv: found.argv,
+        env,
+        files: fs,
+        nodeRoot,
+        api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
+        ...(this.host.network ? { network: this.host.network } : {}),
+        write,
+        setReady: setReady ?? (() => undefined),
+      });
     }
     return startProcess(argv, env, {
       write,
@@ -395,69 +315,45 @@ class Runner implements ContainerRunner {
     }
     let status = 0;
     for (const src of operands) {
-      const target = dstIsDir ? posix.join(dst, basename(normalize(src))) : dst;
-      if (fs.isDir(src)) {
-        const files = fs.readDir(src);
-        // `cp -r DIR/. DEST` copies the contents; `cp -r DIR DEST` makes DEST/DIR.
-        const into = src.endsWith('/.') || !dstIsDir ? dst : target;
-        for (const [rel, content] of files) fs.write(posix.join(into, rel), content);
-        continue;
-      }
-      const content = fs.read(src);
-      if (content === undefined) {
-        out.stderr += `cp: can't stat '${src}': No such file or directory\n`;
+      try {
+        status = Math.max(status, this.cpOne(src, dstIsDir ? posix.join(dst, basename(normalize(src))) : dst, dst, dstIsDir, fs, out));
+      } catch (e) {
+        if (!(e instanceof ContainerError)) throw e;
+        out.stderr += `cp: ${e.message}\n`;
         status = 1;
-      } else if (content === null) {
-        // A file from the image (a plugin binary, say): fine wherever it goes but the conf dir, whose content we must know.
-        if (fs.touchesConfDir(target)) {
-          out.stderr += `cp: aksemu cannot read '${src}' (it is in the container image, not in a ConfigMap volume) to write it to '${target}'\n`;
-          status = 1;
-        }
-      } else {
-        fs.write(target, content);
       }
     }
     return status;
   }
 
-  /** Calico's install-cni (cni-plugin/pkg/install): the config template from CNI_NETWORK_CONFIG, substituted. */
-  private calicoInstall(env: Record<string, string>, fs: ContainerFs, node: string): void {
-    const get = (k: string, d: string) => env[k] ?? d;
-    const netDir = get('CNI_NET_DIR', CNI_CONF_HOST_DIR);
-    const replacements: Array<[string, string]> = [
-      ['__LOG_LEVEL__', get('LOG_LEVEL', 'info')],
-      ['__LOG_FILE_PATH__', get('LOG_FILE_PATH', '/var/log/calico/cni/cni.log')],
-      ['__LOG_FILE_MAX_SIZE__', get('LOG_FILE_MAX_SIZE', '100')],
-      ['__LOG_FILE_MAX_AGE__', get('LOG_FILE_MAX_AGE', '30')],
-      ['__LOG_FILE_MAX_COUNT__', get('LOG_FILE_MAX_COUNT', '10')],
-      ['__DATASTORE_TYPE__', get('DATASTORE_TYPE', 'kubernetes')],
-      // A host-network pod's hostname is the node's name.
-      ['__KUBERNETES_NODE_NAME__', get('KUBERNETES_NODE_NAME', node)],
-      ['__KUBECONFIG_FILEPATH__', `${netDir}/calico-kubeconfig`],
-      ['__CNI_MTU__', get('CNI_MTU', '1500')],
-      ['__KUBERNETES_SERVICE_HOST__', get('KUBERNETES_SERVICE_HOST', '')],
-      ['__KUBERNETES_SERVICE_PORT__', get('KUBERNETES_SERVICE_PORT', '')],
-      // The service account token is not emulated; etcd TLS files are absent, so install-cni blanks them too.
-      ['__SERVICEACCOUNT_TOKEN__', ''],
-      ['__ETCD_CERT_FILE__', ''],
-      ['__ETCD_CA_CERT_FILE__', ''],
-      ['__ETCD_KEY_FILE__', ''],
-      ['__ETCD_ENDPOINTS__', get('ETCD_ENDPOINTS', '')],
-      ['__ETCD_DISCOVERY_SRV__', get('ETCD_DISCOVERY_SRV', '')],
-    ];
-    let netconf = env['CNI_NETWORK_CONFIG']!;
-    for (const [from, to] of replacements) netconf = netconf.split(from).join(to);
-    try {
-      const parsed: unknown = JSON.parse(netconf);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-        throw new Error('json: cannot unmarshal into Go value of type map[string]interface {}');
-    } catch (e) {
-      throw new ContainerError(`${netconf} is not a valid json object\nerror: ${(e as Error).message}`);
+  /** One source of cp to its target; returns its status. */
+  private cpOne(src: string, target: string, dst: string, dstIsDir: boolean, fs: ContainerFs, out: { stderr: string }): number {
+    if (fs.isDir(src)) {
+      // `cp -r DIR/. DEST` copies the contents; `cp -r DIR DEST` makes DEST/DIR.
+      const into = src.endsWith('/.') || !dstIsDir ? dst : target;
+      for (const [rel, content] of fs.readDir(src)) {
+        if (content === null) fs.installImageFile(posix.join(normalize(src), rel), posix.join(into, rel));
+        else fs.write(posix.join(into, rel), content);
+      }
+      return 0;
     }
-    const name = get('CNI_CONF_NAME', '10-calico.conflist');
-    fs.write(`/host/etc/cni/net.d/${name}`, netconf);
-    const oldName = get('CNI_OLD_CONF_NAME', '10-calico.conflist');
-    if (name !== oldName) fs.remove(`/host/etc/cni/net.d/${oldName}`);
+    const content = fs.read(src);
+    if (content === undefined) {
+      out.stderr += `cp: can't stat '${src}': No such file or directory\n`;
+      return 1;
+    }
+    if (content !== null) {
+      fs.write(target, content);
+      return 0;
+    }
+    // A binary the catalogue knows the image holds (a CNI plugin) is installed for real; another file from the
+    // image is fine wherever it goes but the conf dir, whose content we must know.
+    if (fs.imageFile(src)) fs.installImageFile(src, target);
+    else if (fs.touchesConfDir(target)) {
+      out.stderr += `cp: aksemu cannot read '${src}' (it is in the container image, not in a ConfigMap volume) to write it to '${target}'\n`;
+      return 1;
+    }
+    return 0;
   }
 }
 

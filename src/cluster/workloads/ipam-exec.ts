@@ -1,4 +1,5 @@
-// Running a BYO CNI's real IPAM plugin for one pod sandbox, as the main plugin would delegate to it: the plugin
+// Running a BYO CNI's real IPAM plugin for one pod sandbox, as the main plugin would delegate to it (or aksemu's
+// own main plugin address-only, ipam.ts): the plugin
 // gets the main plugin's config (with the list's name and cniVersion, as libcni injects them) on stdin, ADD or
 // DEL with the sandbox id as container id. Only the address is emulated, not the interface, so CNI_NETNS names
 // a path under the node's directory that never exists (host-local does not open it). host-local's state goes
@@ -18,6 +19,8 @@ export interface IpamExec {
   /** The node's IPAM state dir (host-local's dataDir). */
   dataDir: string;
   netnsDir: string;
+  /** More CNI_ARGS after the pod's (AKSEMU_ADDRESS_ONLY=true when the plugin is aksemu's main plugin). */
+  args?: Record<string, string>;
 }
 
 /** The node's host-local state dir: /var/lib/cni/networks of the emulated node. */
@@ -70,7 +73,7 @@ function call(plan: IpamExec, command: 'ADD' | 'DEL', pod: SandboxIdentity, cont
     containerId,
     netns: join(plan.netnsDir, `cni-${containerId.slice(0, 12)}`),
     ifName: 'eth0',
-    args: podArgs(pod),
+    args: { ...podArgs(pod), ...plan.args },
     timeoutMs: 30_000,
   });
 }

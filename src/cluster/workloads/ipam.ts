@@ -2,9 +2,12 @@
 // podAddresses say where they come from:
 //   node-pod-cidr      the node's podCIDR /24 (.1 is cbr0), in memory (ipam-range.ts): kubenet, overlay
 //   node-subnet        the node NIC's pre-allocated secondary IPs, lowest free first: Azure CNI node subnet
-//   user-cni           the default network of the node's conf dir: its IPAM plugin run for real (ipam-exec.ts),
-//                      or, when that binary is not installed, host-local's walk over the config's ranges or the
-//                      node's podCIDR: BYO CNI (and an unknown plugin)
+//   user-cni           the default network of the node's conf dir: when its main (first) plugin is one of aksemu's
+//                      (src/cni/plugins/registry.ts) that plugin itself, run address-only (CNI_ARGS
+//                      AKSEMU_ADDRESS_ONLY=true); else its IPAM plugin run for real (ipam-exec.ts), or, when that
+//                      binary is not installed, host-local's walk over the config's ranges or the node's podCIDR:
+//                      BYO CNI (and an unknown plugin). Plugins are found as the kubelet on AKS finds them: in the
+//                      node's /opt/cni/bin (node-root.ts), after `aksemu cni install --plugin-dir`'s dir
 //   hostNetwork        the node IP
 // The words of an exhausted node are those of the model's IPAM (host-local, CNS, azure-vnet-ipam).
 // Failures read as the runtime's: `rpc error: code = Unknown desc = failed to setup network for sandbox "<id>":
@@ -17,6 +20,8 @@ import { networkModelOf, type PodIpam } from '../../aks/network-models/index.js'
 import { CniError, findPlugin, type CniErrorContext } from '../../cni/exec.js';
 import type { ClusterRecord, NodeRecord } from '../../model/cluster-records.js';
 import { loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
+import { PLUGINS } from '../../cni/plugins/registry.js';
+import { asNodePaths, NODE_CNI_BIN, onNode } from '../node-root.js';
 import { cniInstallRecord, nodesDir } from '../paths.js';
 import { hostLocalOwner, ipamAdd, ipamConfig, ipamDel, nodeCniDataDir, type IpamExec } from './ipam-exec.js';
 import { AddressListPool, RangeSetPool, rangesOfIpam } from './ipam-range.js';
@@ -27,11 +32,9 @@ export interface IpamHost {
   readonly home: string;
   readonly record: ClusterRecord;
   nodeRecord(name: string): NodeRecord | undefined;
-  readonly kubelets: { confDir(node: string): string };
+  /** prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin (kubelet.ts). */
+  readonly kubelets: { confDir(node: string): string; prepare?(node: string): void };
 }
-
-/** Where the runtime finds plugins when nothing else is installed (Debian's containernetworking-plugins). */
-export const SYSTEM_CNI_DIR = '/usr/lib/cni';
 
 interface Pool {
   allocate(): string | undefined;
@@ -67,9 +70,13 @@ const EXHAUSTED: Record<PodIpam, (pool: Pool, req: SandboxRequest, node: string)
   'azure-vnet-ipam': () => AZURE_VNET_EXHAUSTED,
 };
 
-/** A failure in containerd's words (what the kubelet puts in FailedCreatePodSandBox). */
-export function sandboxFailure(req: SandboxRequest, inner: string): SandboxResult {
-  return { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${req.sandboxId}": ${inner}` };
+/**
+ * A failure in containerd's words (what the kubelet puts in FailedCreatePodSandBox); files under the node's root
+ * are named as the node names them (`[/opt/cni/bin]`, as the kubelet on AKS would say).
+ */
+export function sandboxFailure(req: SandboxRequest, inner: string, nodeRoot?: string): SandboxResult {
+  const text = nodeRoot ? asNodePaths(inner, nodeRoot) : inner;
+  return { ok: false, message: `rpc error: code = Unknown desc = failed to setup network for sandbox "${req.sandboxId}": ${text}` };
 }
 
 function inPlugin(owner: CniErrorContext, err: unknown): string {
@@ -101,21 +108,23 @@ export class Sandboxes implements PodSandboxes {
 
   constructor(private readonly host: IpamHost) {}
 
-  private nodeDir(node: string): string {
+  nodeDir(node: string): string {
     const r = this.host.record;
     return join(nodesDir(this.host.home, r.resourceGroup, r.name), node);
   }
 
-  /** The plugin search path: `aksemu cni install --plugin-dir` first, then the system's plugins. */
-  pluginPath(): string[] {
+  /** A node's plugin search path (CNI_PATH): `aksemu cni install --plugin-dir` first, then the node's /opt/cni/bin. */
+  pluginPath(node: string): string[] {
+    this.host.kubelets.prepare?.(node);
     const r = this.host.record;
+    const bin = onNode(this.nodeDir(node), NODE_CNI_BIN);
     try {
       const installed = JSON.parse(readFileSync(cniInstallRecord(this.host.home, r.resourceGroup, r.name), 'utf8')) as { pluginDir?: unknown };
-      if (typeof installed.pluginDir === 'string' && installed.pluginDir !== '') return [installed.pluginDir, SYSTEM_CNI_DIR];
+      if (typeof installed.pluginDir === 'string' && installed.pluginDir !== '') return [installed.pluginDir, bin];
     } catch {
-      // no install record: the system's plugins only
+      // no install record: the node's plugins only
     }
-    return [SYSTEM_CNI_DIR];
+    return [bin];
   }
 
   private pool(plan: Extract<Plan, { kind: 'pool' }>): Pool {
@@ -155,12 +164,17 @@ export class Sandboxes implements PodSandboxes {
     return this.byoPlan(node, net, owner);
   }
 
-  /** BYO CNI: run the network's IPAM plugin when it is installed; otherwise emulate host-local where we can. */
+  /**
+   * BYO CNI: aksemu's own main plugin address-only; else the network's IPAM plugin when it is installed; otherwise
+   * emulate host-local where we can.
+   */
   private byoPlan(node: NodeRecord, net: LoadedNetwork, owner: ReturnType<typeof ipamOwner>): Plan {
-    const path = this.pluginPath();
+    const path = this.pluginPath(node.name);
+    const nodeDir = this.nodeDir(node.name);
+    const main = pluginsOf(net)[0]!;
+    if (Object.hasOwn(PLUGINS, main['type'] as string)) return this.addressOnlyPlan(node, net, main, path);
     const ipamType = typeof owner.ipam?.['type'] === 'string' ? (owner.ipam['type'] as string) : undefined;
     const binary = ipamType ? findPlugin(ipamType, path) : undefined;
-    const nodeDir = this.nodeDir(node.name);
     if (ipamType && binary) {
       const dataDir = nodeCniDataDir(nodeDir);
       const exec: IpamExec = {
@@ -190,6 +204,27 @@ export class Sandboxes implements PodSandboxes {
     return { kind: 'fail', message: inPlugin(owner.context, new Error(why)) };
   }
 
+  /** One of aksemu's plugins is the network's main plugin: it assigns the address itself (plugin.ts, addressOnly). */
+  private addressOnlyPlan(node: NodeRecord, net: LoadedNetwork, main: Record<string, unknown>, path: string[]): Plan {
+    const type = main['type'] as string;
+    const name = typeof main['name'] === 'string' && main['name'] !== '' ? main['name'] : undefined;
+    const context: CniErrorContext = { type, command: 'ADD', ...(name ? { name } : {}) };
+    const binary = findPlugin(type, path);
+    if (!binary) return { kind: 'fail', message: inPlugin(context, new Error(`failed to find plugin "${type}" in path [${path.join(' ')}]`)) };
+    const nodeDir = this.nodeDir(node.name);
+    const exec: IpamExec = {
+      type,
+      binary,
+      path,
+      config: { ...main, name: net.name, ...(net.cniVersion ? { cniVersion: net.cniVersion } : {}) },
+      owner: context,
+      netnsDir: join(nodeDir, 'var', 'run', 'netns'),
+      dataDir: nodeCniDataDir(nodeDir),
+      args: { AKSEMU_ADDRESS_ONLY: 'true' },
+    };
+    return { kind: 'exec', exec, network: net.name };
+  }
+
   private remember(h: Holding): void {
     this.bySandbox.set(h.sandboxId, h);
     this.byUid.set(h.uid, h);
@@ -210,12 +245,13 @@ export class Sandboxes implements PodSandboxes {
     const node = this.host.nodeRecord(req.node);
     if (!node) return sandboxFailure(req, `node "${req.node}" not found`);
     if (req.hostNetwork) return { ok: true, ip: node.ip };
+    const nodeRoot = this.nodeDir(req.node);
     const held = this.byUid.get(req.uid);
     if (held?.sandboxId === req.sandboxId) return { ok: true, ip: held.ip };
     // A new sandbox for the same pod replaces the old one (the kubelet kills it first).
     if (held) await this.release(held, req);
     const plan = this.plan(node);
-    if (plan.kind === 'fail') return sandboxFailure(req, plan.message);
+    if (plan.kind === 'fail') return sandboxFailure(req, plan.message, nodeRoot);
     if (plan.kind === 'pool') {
       const pool = this.pool(plan);
       const ip = pool.allocate();
@@ -228,7 +264,7 @@ export class Sandboxes implements PodSandboxes {
       this.remember({ kind: 'exec', exec: plan.exec, containerId: req.sandboxId, uid: req.uid, sandboxId: req.sandboxId, ip });
       return { ok: true, ip };
     } catch (e) {
-      return sandboxFailure(req, inPlugin(plan.exec.owner, e));
+      return sandboxFailure(req, inPlugin(plan.exec.owner, e), nodeRoot);
     }
   }
 

@@ -481,6 +481,7 @@ export class PodLifecycle implements Controller {
         container: c,
         init,
         write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+        setReady: (ready) => this.setReady(w, key, restart, ready),
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
@@ -517,6 +518,14 @@ export class PodLifecycle implements Controller {
         }
         this.kick(w);
       });
+  }
+
+  /** A running container's program changed its readiness: the pod's Ready condition follows (for this run only). */
+  private setReady(w: Worker, key: string, restart: number, ready: boolean): void {
+    const run = w.rt.containers[key];
+    if (w.stopped || this.closed || !run || run.restartCount !== restart || !('running' in run.state) || (run.ready ?? true) === ready) return;
+    run.ready = ready;
+    this.write(w);
   }
 
   private logTail(ref: LogRef, container: string, restart: number): string | undefined {

@@ -66,6 +66,8 @@ export interface ContainerRun {
   state: ContainerState;
   /** The run before the current one (lastState.terminated). */
   last?: Terminated;
+  /** False while the running container says it is not ready (its program's readiness; no probes are emulated). */
+  ready?: boolean;
 }
 
 /** What the kubelet knows about one pod's containers. */
@@ -90,6 +92,8 @@ function names(containers: Container[]): string {
 
 const completed = (run: ContainerRun | undefined) => run !== undefined && 'terminated' in run.state && run.state.terminated.exitCode === 0;
 const isRunning = (run: ContainerRun | undefined) => run !== undefined && 'running' in run.state;
+/** Ready once started unless its program says otherwise (ctx.setReady of cni-agents/program.ts). */
+const isReady = (run: ContainerRun | undefined) => isRunning(run) && run!.ready !== false;
 
 /** Have the pod's init containers all completed? */
 export function initialized(spec: { initContainers?: Container[] }, rt: PodRuntime): boolean {
@@ -106,8 +110,8 @@ function containerStatus(
   const image = String(c.image ?? '');
   const base = { image: normalizeImage(image), lastState: run?.last ? { terminated: run.last } : {}, name: c.name, restartCount: run?.restartCount ?? 0 };
   if (!run) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
-  // A completed init container counts as ready; an app container is ready while it runs (no probes are emulated).
-  const ready = init ? completed(run) : isRunning(run) && !ended;
+  // A completed init container counts as ready; an app container is ready while it runs and its program says so.
+  const ready = init ? completed(run) : isReady(run) && !ended;
   return { containerID: `containerd://${run.id}`, ...base, imageID: imageId(image), ready, started: isRunning(run), state: run.state };
 }
 
@@ -118,7 +122,7 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   const containers = spec.containers ?? [];
   const inits = spec.initContainers ?? [];
   const initDone = initialized(spec, rt);
-  const unready = containers.filter((c) => !isRunning(rt.containers[c.name]) || rt.phase !== undefined);
+  const unready = containers.filter((c) => !isReady(rt.containers[c.name]) || rt.phase !== undefined);
   const ready = unready.length === 0;
   const succeeded = rt.phase === 'Succeeded';
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);

@@ -29,6 +29,8 @@ export interface ContainerStart {
   init: boolean;
   /** Where the process's output goes (the container's log). */
   write(stream: Stream, text: string): void;
+  /** The container's readiness as its program reports it (default: ready once started). */
+  setReady?(ready: boolean): void;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
