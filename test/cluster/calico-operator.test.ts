@@ -4,8 +4,8 @@
 // -f tigera-operator.yaml` exit 0, `kubectl api-resources` lists none of the CRDs' kinds before and all after,
 // the Installation CRD turns Established, and the Installation of custom-resources.yaml is accepted and read
 // back. `kubectl apply` of the same CRDs fails on the ones whose last-applied annotation would pass the
-// apiserver's 256 KiB limit on annotations, which is why the docs say `kubectl create`. (What the operator then
-// does is the next issue.)
+// apiserver's 256 KiB limit on annotations, which is why the docs say `kubectl create`. What the operator then
+// does with an Installation on the cluster's pod CIDR is calico-operator-install.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
