@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Copies Calico's operator manifests, byte for byte, from a clone of projectcalico/calico at a release tag into
+// Copies Calico's manifests (the operator's and calico.yaml), byte for byte, from a clone of projectcalico/calico at a release tag into
 // test/fixtures/calico/<tag>/ (ignored by git, see test/fixtures/calico/SOURCE.md), and checks each file's
 // SHA-256 against the table in SOURCE.md.
 //
@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const FILES = ['operator-crds.yaml', 'tigera-operator.yaml', 'custom-resources.yaml'];
+const FILES = ['operator-crds.yaml', 'tigera-operator.yaml', 'custom-resources.yaml', 'calico.yaml'];
 const [repo, tag = 'v3.32.1'] = process.argv.slice(2);
 if (!repo) {
   process.stderr.write('usage: node tools/copy-calico-manifests.mjs <calico clone or git dir> [tag]\n');

@@ -13,8 +13,8 @@ import type { CredentialKind, KubeconfigIssuer } from '../providers/containerser
 import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
-import { ClusterRuntime } from './cluster.js';
 import type { NodeNetwork } from './cni-agents/program.js';
+import { ClusterRuntime } from './cluster.js';
 import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
@@ -61,10 +61,11 @@ export interface ClusterApisOptions {
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
   rescanMs?: number;
-  /** The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses only. */
-  dataplane?: PodNetworkAttacher;
-  /** What CNI agents program on their nodes (VXLAN overlays) when a data plane runs; undefined without one. */
-  nodeNetwork?: NodeNetwork;
+  /**
+   * The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses
+   * only. nodeNetwork: what a cluster's CNI agents program on their nodes (undefined when nothing is built).
+   */
+  dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -262,7 +263,7 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
         budget: this.budget,
-        ...(this.options.nodeNetwork ? { network: this.options.nodeNetwork } : {}),
+        ...(this.options.dataplane?.nodeNetwork ? { network: this.options.dataplane.nodeNetwork(cluster.id) } : {}),
       });
       const api = new ClusterApi(runtime);
       runtime.setApi(api);

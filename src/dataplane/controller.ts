@@ -4,8 +4,8 @@
 // fails because of, the data plane.
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult } from './dataplane.js';
-import { deriveTopology } from './derive.js';
+import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
+import { deriveTopology, nodeHostId } from './derive.js';
 
 export interface DataplaneControllerOptions {
   store: ObservedStore;
@@ -31,6 +31,12 @@ interface Collectable {
 
 function collectable(dataplane: Dataplane): dataplane is Dataplane & Collectable {
   return typeof (dataplane as Partial<Collectable>).gc === 'function';
+}
+
+/** One cluster's nodes' networks by node name, as its CNI agents program them (cni-agents/program.ts NodeNetwork). */
+export interface ClusterNodeNetwork {
+  applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
+  removeOverlay(node: string, device: string): Promise<void>;
 }
 
 export class DataplaneController {
@@ -170,6 +176,29 @@ export class DataplaneController {
 
   probe(request: ProbeRequest): Promise<ProbeResult> {
     return this.dataplane.probe(request);
+  }
+
+  /**
+   * A CNI agent's overlay on its node, once the node's namespace exists (an agent starts as soon as its pod
+   * does, which can be before the apply that builds the node has run).
+   */
+  async applyOverlay(hostId: string, overlay: VxlanOverlay): Promise<void> {
+    if (!this.dataplane.applyOverlay) throw new Error(`the ${this.mode} data plane builds no overlays`);
+    await this.whenHostReady(hostId);
+    await this.dataplane.applyOverlay(hostId, overlay);
+  }
+
+  async removeOverlay(hostId: string, device: string): Promise<void> {
+    await this.dataplane.removeOverlay?.(hostId, device);
+  }
+
+  /** What a cluster's agents get as their node's network; undefined when the data plane builds nothing. */
+  nodeNetwork(clusterId: string): ClusterNodeNetwork | undefined {
+    if (this.mode === 'none' || !this.dataplane.applyOverlay) return undefined;
+    return {
+      applyOverlay: (node, overlay) => this.applyOverlay(nodeHostId(clusterId, node), overlay),
+      removeOverlay: (node, device) => this.removeOverlay(nodeHostId(clusterId, node), device),
+    };
   }
 
   /** Stops following the store, lets a running apply end, and closes the driver (removing its namespaces). */

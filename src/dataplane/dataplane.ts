@@ -35,6 +35,25 @@ export interface PodNetwork {
   netns?: string;
 }
 
+/**
+ * A VXLAN overlay on one node, as a BYO CNI agent programs it (flannel.1, vxlan.calico, cilium_vxlan):
+ * docs/dataplane.md §6.4. The cluster's agents see it as NodeNetwork (cluster/cni-agents/program.ts).
+ */
+export interface VxlanOverlay {
+  device: string;
+  vni: number;
+  port: number;
+  mtu: number;
+  /** The device's MAC (the agent publishes it for the other nodes: flannel's VtepMAC). */
+  mac: string;
+  /** The underlay address (the node IP). */
+  localIp: string;
+  /** Addresses on the device itself (flannel: the node subnet's network address /32). */
+  addresses: string[];
+  /** One entry per other node: its VTEP, and the pod prefixes routed to it through the device. */
+  peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
+}
+
 export interface ProbeRequest {
   /** `pod/NAMESPACE/NAME` (with clusterId), `node/NAME`, `vm/NAME`, `internet`, or a cluster's `controlplane`. */
   from: { kind: 'pod' | 'node' | 'vm' | 'internet' | 'controlplane'; clusterId?: string; namespace?: string; name?: string };
@@ -64,6 +83,13 @@ export interface Dataplane {
   /** Idempotent; for BYO CNI runs DEL through the cached result before the namespace goes. */
   detachPod(pod: PodAttachment): Promise<void>;
   probe(request: ProbeRequest): Promise<ProbeResult>;
+  /**
+   * A CNI agent's VXLAN overlay on a node (hostId: HostTopology.id): creates or converges the device, its FDB,
+   * neighbour entries and routes, removing stale ones; idempotent. Absent where nothing is built.
+   */
+  applyOverlay?(hostId: string, overlay: VxlanOverlay): Promise<void>;
+  /** Removes an overlay device this data plane made on the node; idempotent. */
+  removeOverlay?(hostId: string, device: string): Promise<void>;
   /** Stops; with `removeAll` every namespace this instance created is deleted, by name. */
   close(options?: { removeAll?: boolean }): Promise<void>;
 }

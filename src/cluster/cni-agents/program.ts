@@ -5,6 +5,7 @@
 // through the cluster's API as the agent would, program the node's network when the data plane is on, print its
 // log, and end with a status (or run until stopped). Matching is by image and argv, never by object names
 // (KWOK's Stage idea applied to CNI agents).
+import type { VxlanOverlay } from '../../dataplane/dataplane.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Stream } from '../workloads/processes.js';
 
@@ -43,21 +44,8 @@ export interface AgentClient {
   watch(path: string, onEvent: (type: string, object: KubeObject) => void): () => void;
 }
 
-/** A VXLAN overlay on one node, as a CNI agent programs it (flannel.1, vxlan.calico, cilium_vxlan). */
-export interface VxlanOverlay {
-  device: string;
-  vni: number;
-  port: number;
-  mtu: number;
-  /** The device's MAC (the agent publishes it for the other nodes: flannel's VtepMAC). */
-  mac: string;
-  /** The underlay address (the node IP). */
-  localIp: string;
-  /** Addresses on the device itself (flannel: the node subnet's network address /32). */
-  addresses: string[];
-  /** One entry per other node: its VTEP, and the pod prefixes routed to it through the device. */
-  peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
-}
+// A VXLAN overlay on one node (flannel.1, vxlan.calico, cilium_vxlan): the data plane defines it, it builds it.
+export type { VxlanOverlay } from '../../dataplane/dataplane.js';
 
 /** What an agent can do to its node's network when the data plane is on (`--dataplane netns`). */
 export interface NodeNetwork {

@@ -5,13 +5,14 @@
 // peer sent straight into another. This module applies a topology: what is gone or changed shape is removed,
 // what is missing is created, and a failed apply is rolled back. State is kept in memory (state.ts); gc()
 // removes leftovers of a previous run (gc.ts).
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult } from '../dataplane.js';
+import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
 import type { Topology } from '../topology.js';
 import { IpBatcher, type IpCmd } from './exec.js';
 import { collectGarbage, deleteNamespaces, ownNamespaces } from './gc.js';
 import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
 import { defaultPrefix, NetnsNames } from './names.js';
+import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { probeEnds } from './probe-ends.js';
@@ -55,6 +56,11 @@ export class NetnsDataplane implements Dataplane {
   private applying: Promise<void> = Promise.resolve();
   private collected = false;
   private readonly log: (line: string) => void;
+  /**
+   * The overlays agents asked for, by host (lower-case id) and device: a host rebuilt because its shape changed
+   * gets them again, as the agent on a rebooted node would make them.
+   */
+  private readonly overlays = new Map<string, Map<string, VxlanOverlay>>();
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
@@ -148,6 +154,33 @@ export class NetnsDataplane implements Dataplane {
       await this.rollback(created, newRouters, newHosts, addedSubnets);
       throw e;
     }
+    for (const id of this.overlays.keys()) if (!want.hosts.has(id)) this.overlays.delete(id);
+    await this.reapplyOverlays(newHosts.map((h) => h.host.id.toLowerCase()));
+  }
+
+  /** The agents' overlays of rebuilt hosts; a failure is the agent's next converge's to fix, not the apply's. */
+  private async reapplyOverlays(hostIds: string[]): Promise<void> {
+    for (const id of hostIds) {
+      for (const overlay of this.overlays.get(id)?.values() ?? []) {
+        await applyOverlay(this.state, id, overlay).catch((e: unknown) => this.log(`data plane: overlay ${overlay.device} of ${id}: ${(e as Error).message}`));
+      }
+    }
+  }
+
+  async applyOverlay(hostId: string, overlay: VxlanOverlay): Promise<void> {
+    // After the apply in progress, which may be rebuilding this very host.
+    await this.applying;
+    await applyOverlay(this.state, hostId, overlay);
+    const id = hostId.toLowerCase();
+    const byDevice = this.overlays.get(id) ?? new Map<string, VxlanOverlay>();
+    byDevice.set(overlay.device, structuredClone(overlay));
+    this.overlays.set(id, byDevice);
+  }
+
+  async removeOverlay(hostId: string, device: string): Promise<void> {
+    this.overlays.get(hostId.toLowerCase())?.delete(device);
+    await this.applying;
+    await removeOverlay(this.state, hostId, device);
   }
 
   /**
@@ -201,6 +234,7 @@ export class NetnsDataplane implements Dataplane {
       state.hosts.clear();
       state.pods.clear();
       state.inet = undefined;
+      this.overlays.clear();
     }
   }
 }

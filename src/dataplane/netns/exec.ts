@@ -1,4 +1,4 @@
-// The execution layer: iproute2 in batches (`nsenter --net=… ip -force -b -`), one sysctl process per
+// The execution layer: iproute2 in batches (`nsenter --net=… ip -force -b -`, `bridge` likewise), one sysctl process per
 // namespace, nft tables loaded atomically with `nft -f -`. nsenter rather than `ip netns exec`/`ip -n`:
 // those copy the mount table on every call and get slower as namespaces accumulate (docs/dataplane.md §7.3, §8.8).
 // Only `netns add|del` ever runs in the root namespace.
@@ -97,6 +97,9 @@ export function nftAddressSet(prefixes: string[]): string {
 export type IpCmd = string | { line: string; mayFail: true };
 export const mayFail = (line: string): IpCmd => ({ line, mayFail: true });
 
+/** The iproute2 tools that take batches: `ip`, and `bridge` for FDB entries (which have no `ip` verb). */
+export type BatchTool = 'ip' | 'bridge';
+
 interface Pending {
   cmds: IpCmd[];
   resolve: () => void;
@@ -112,34 +115,34 @@ export class IpBatcher {
   private readonly queues = new Map<string, Pending[]>();
   private readonly busy = new Set<string>();
 
-  /** `netns` null: the root namespace, which only ever gets `netns add|del` lines. */
-  batch(netns: string | null, cmds: IpCmd[]): Promise<void> {
+  /** `netns` null: the root namespace, which only ever gets `ip netns add|del` lines. */
+  batch(netns: string | null, cmds: IpCmd[], tool: BatchTool = 'ip'): Promise<void> {
     if (cmds.length === 0) return Promise.resolve();
-    if (netns === null && cmds.some((c) => !/^netns (add|del) \S+$/.test(typeof c === 'string' ? c : c.line))) {
+    if (netns === null && (tool !== 'ip' || cmds.some((c) => !/^netns (add|del) \S+$/.test(typeof c === 'string' ? c : c.line)))) {
       return Promise.reject(new Error('only netns add|del may run in the root namespace'));
     }
-    const key = netns ?? '';
+    const key = `${tool} ${netns ?? ''}`;
     return new Promise((resolve, reject) => {
       const q = this.queues.get(key) ?? [];
       q.push({ cmds, resolve, reject });
       this.queues.set(key, q);
-      if (!this.busy.has(key)) void this.drain(key, netns);
+      if (!this.busy.has(key)) void this.drain(key, netns, tool);
     });
   }
 
-  private async drain(key: string, netns: string | null): Promise<void> {
+  private async drain(key: string, netns: string | null, tool: BatchTool): Promise<void> {
     this.busy.add(key);
     try {
       for (let q = this.queues.get(key); q && q.length; q = this.queues.get(key)) {
         this.queues.delete(key);
-        await this.runBatch(netns, q);
+        await this.runBatch(netns, q, tool);
       }
     } finally {
       this.busy.delete(key);
     }
   }
 
-  private async runBatch(netns: string | null, reqs: Pending[]): Promise<void> {
+  private async runBatch(netns: string | null, reqs: Pending[], tool: BatchTool): Promise<void> {
     const lines: string[] = [];
     const owner: Array<{ req: number; mayFail: boolean }> = [];
     reqs.forEach((r, i) => {
@@ -148,7 +151,7 @@ export class IpBatcher {
         owner.push({ req: i, mayFail: typeof c !== 'string' });
       }
     });
-    const [file, args] = netns === null ? ['ip', ['-force', '-b', '-']] : inNetns(netns, 'ip', ['-force', '-b', '-']);
+    const [file, args] = netns === null ? [tool, ['-force', '-b', '-']] : inNetns(netns, tool, ['-force', '-b', '-']);
     let result: RunResult;
     try {
       result = await run(file, args as string[], `${lines.join('\n')}\n`);
@@ -181,8 +184,8 @@ export class IpBatcher {
     const unexplained = result.code !== 0 && (mapped === 0 || result.code !== 1);
     reqs.forEach((r, i) => {
       const f = failures.get(i);
-      if (unexplained) r.reject(new Error(`ip -b in ${where} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`));
-      else if (f) r.reject(new Error(`ip in ${where}: ${f.join('; ')}`));
+      if (unexplained) r.reject(new Error(`${tool} -b in ${where} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`));
+      else if (f) r.reject(new Error(`${tool} in ${where}: ${f.join('; ')}`));
       else r.resolve();
     });
   }

@@ -52,5 +52,6 @@ export async function createHost(state: NetnsState, h: CheckedHost): Promise<voi
     shape: shapeOf(h),
     node,
     pods: new Set(),
+    overlays: new Map(),
   });
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { localMac } from '../../cni/plugins/links.js';
 
 const PREFIX_RE = /^[a-z][a-z0-9]{1,9}$/;
 
@@ -17,11 +18,8 @@ export function shortHash(text: string, len = 8): string {
     .slice(-len);
 }
 
-/** A locally administered unicast MAC derived from `text`. */
-export function macFor(text: string): string {
-  const hex = createHash('sha1').update(`mac:${text}`).digest('hex');
-  return ['02', ...[0, 2, 4, 6, 8].map((i) => hex.slice(i, i + 2))].join(':');
-}
+/** A locally administered unicast MAC derived from `text` (one derivation with aksemu's CNI plugins). */
+export const macFor = localMac;
 
 /** The default instance prefix: `ak` + 4 base-36 characters of the aksemu home directory. */
 export function defaultPrefix(home = process.env['AKSEMU_HOME'] || join(homedir(), '.aksemu')): string {

@@ -5,6 +5,7 @@ import type { PodAttachment } from '../dataplane.js';
 import type { NodeTopology } from '../topology.js';
 import type { IpBatcher } from './exec.js';
 import type { NetnsNames } from './names.js';
+import type { OverlayState } from './overlay.js';
 import type { WiringKind } from './wiring/wiring.js';
 
 export interface SubnetState {
@@ -36,6 +37,8 @@ export interface HostState {
   shape: string;
   node: NodeTopology | undefined;
   pods: Set<string>;
+  /** CNI agents' VXLAN devices on the node, by name, as applied (overlay.ts); they go with the namespace. */
+  overlays: Map<string, OverlayState>;
 }
 
 export interface PodState {
