@@ -16,13 +16,12 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { Cidr } from '../../net/ip.js';
-import { CniError, execPlugin, findPlugin } from '../exec.js';
+import { findPlugin } from '../exec.js';
+import { delegate } from './links.js';
 import { type Plugin, PluginError, type PluginRequest } from './plugin.js';
 
 const DEFAULT_SUBNET_FILE = '/run/flannel/subnet.env';
 const DEFAULT_DATA_DIR = '/var/lib/cni/flannel';
-/** Where host-local keeps a node's leases (plugin.ts: never the machine's /var/lib/cni). */
-const HOST_LOCAL_DATA_DIR = '/var/lib/cni/networks';
 /** skel's ErrInternal: what a plugin's plain Go error becomes. */
 const INTERNAL = 999;
 
@@ -168,13 +167,6 @@ function goJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The delegate's configuration as run on this node: a host-local IPAM keeps its leases in the node's directory. */
-function onNode(req: PluginRequest, delegate: Obj): Obj {
-  const ipam = delegate['ipam'];
-  if (!isObj(ipam) || ipam['type'] !== 'host-local') return delegate;
-  return { ...delegate, ipam: { ...ipam, dataDir: join(req.nodeRoot, HOST_LOCAL_DATA_DIR) } };
-}
-
 /** skel's check of CNI_CONTAINERID (utils.ValidateContainerID): it names the saved file, so no path tricks. */
 function checkContainerId(id: string): void {
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(id)) throw new PluginError(4, 'invalid characters in containerID', id);
@@ -189,31 +181,16 @@ function placeholderNetns(req: PluginRequest): string {
 }
 
 /**
- * invoke.DelegateAdd / DelegateDel: the delegate found in CNI_PATH, run with this call's environment. Without a data
- * plane only its IPAM runs (the part that gives the address).
+ * invoke.DelegateAdd / DelegateDel through links.ts's delegate (host-local's state in the node). Without a data
+ * plane only the delegate's IPAM runs (the part that gives the address).
  */
-async function runDelegate(req: PluginRequest, command: 'ADD' | 'DEL', delegate: Obj): Promise<Obj | undefined> {
-  const ipam = delegate['ipam'];
-  const type = req.addressOnly && isObj(ipam) && typeof ipam['type'] === 'string' ? ipam['type'] : String(delegate['type']);
+async function runDelegate(req: PluginRequest, command: 'ADD' | 'DEL', conf: Obj): Promise<Obj | undefined> {
+  const ipam = conf['ipam'];
+  const type = req.addressOnly && isObj(ipam) && typeof ipam['type'] === 'string' ? ipam['type'] : String(conf['type']);
   if (!findPlugin(type, req.path))
     throw new PluginError(INTERNAL, `failed to delegate ${command.toLowerCase()}: failed to find plugin "${type}" in path [${req.path.join(' ')}]`);
-  const args = Object.fromEntries(Object.entries(req.args).filter(([k]) => k !== 'IgnoreUnknown'));
-  try {
-    return await execPlugin({
-      command,
-      type,
-      path: req.path,
-      config: onNode(req, delegate),
-      containerId: req.containerId,
-      ifName: req.ifName,
-      args,
-      ...(req.netns ? { netns: req.netns } : req.addressOnly && command === 'ADD' ? { netns: placeholderNetns(req) } : {}),
-    });
-  } catch (e) {
-    // skel hands a delegate's Error on unwrapped (errors.As in checkVersionAndCall).
-    if (e instanceof CniError) throw new PluginError(e.error.code, e.error.msg, e.error.details);
-    throw e;
-  }
+  const netns = req.netns || (req.addressOnly && command === 'ADD' ? placeholderNetns(req) : '');
+  return delegate({ ...req, netns }, type, conf, command);
 }
 
 async function add(req: PluginRequest): Promise<Obj | undefined> {
