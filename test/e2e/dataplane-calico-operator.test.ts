@@ -47,12 +47,7 @@ describe('Calico operator + VXLAN on the netns data plane: pod → pod across no
     assert.notEqual(blocks[0], blocks[1]);
   });
 
-  // TODO (open): with the operator's calico-node pods the VXLAN overlay does not converge yet (pod → pod times
-  // out after 30 s), while addresses, blocks and node readiness are right; calico.yaml's pods connect
-  // (byo-cni-overlay.test.ts). Runs and reports, without failing the suite, until that is found.
-  it('pod → pod across nodes connects through VXLAN, the far side seeing the pod address', {
-    todo: 'overlay does not converge with the operator-rendered calico-node yet',
-  }, async () => {
+  it('pod → pod across nodes connects through VXLAN, the far side seeing the pod address', async () => {
     const [a, b] = pods.map((p) => p.status.podIP as string);
     // calico-node programs each node's overlay once it sees the other node's tunnel address: allow it to converge.
     await eventually(async () => (await world.seen('pod/default/web-0', `${b}:${PORT}`, CLUSTER, 1000))[0], 30_000, 'the VXLAN overlay');
