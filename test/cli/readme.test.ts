@@ -22,7 +22,8 @@ function shellBlocks(heading: string): string[] {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
   const from = readme.indexOf(`\n${heading}\n`);
   assert.ok(from >= 0, `README has no "${heading}"`);
-  const section = readme.slice(from).split(/\n## /)[0]!;
+  // The section ends at the next heading of any level (the README goes on with "Install a CNI").
+  const section = readme.slice(from + 1).split(/\n##+ /)[0]!;
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 

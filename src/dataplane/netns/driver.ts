@@ -102,7 +102,7 @@ export class NetnsDataplane implements Dataplane {
       }
       doomed.push(h.netns, ...(await releasePods(state, [...h.pods])));
       const r = state.routers.get(h.vnetId);
-      if (r && want.vnets.has(h.vnetId)) push(r.netns, forgetHost(r, h.ip));
+      if (r && want.vnets.has(h.vnetId)) push(r.netns, forgetHost(r, { id, ip: h.ip }));
       state.hosts.delete(id);
     }
     for (const [id, r] of state.routers) {
@@ -119,8 +119,9 @@ export class NetnsDataplane implements Dataplane {
         push(r.netns, removeSubnet(r, sid));
       }
     }
-    await deleteNamespaces(state.ip, doomed);
+    // The routers forget their hosts (and drop their ports) before the hosts' namespaces go.
     await this.flush(lines);
+    await deleteNamespaces(state.ip, doomed);
 
     // Create the namespaces that are missing, in one root batch.
     const newRouters = [...want.vnets.keys()].filter((id) => !state.routers.has(id));

@@ -126,6 +126,8 @@ export function removeSubnet(r: RouterState, sid: string): IpCmd[] {
 }
 
 /** The router's neighbour entries for a host that goes (its port goes with the host's namespace). */
-export function forgetHost(r: RouterState, ip: string): IpCmd[] {
-  return [...r.subnets.values()].map((s) => mayFail(`neigh del ${ip} dev ${s.bridge}`));
+export function forgetHost(r: RouterState, host: { id: string; ip: string }): IpCmd[] {
+  // The router's end of the host's veth is deleted here, before the host's namespace: deleting the namespace
+  // destroys the pair asynchronously, and a host rebuilt at once would find its port's name still taken.
+  return [mayFail(`link del ${IF.hostPort(host.id)}`), ...[...r.subnets.values()].map((s) => mayFail(`neigh del ${host.ip} dev ${s.bridge}`))];
 }
