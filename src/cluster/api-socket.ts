@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SUN_PATH_MAX } from '../cni/plugins/node-api.js';
+import { SUN_PATH_MAX } from '../cni/unix-socket-path.js';
 import { MAX_HEADER_BYTES } from './validation/limits.js';
 
 /** Where a cluster's socket listens. */

@@ -5,7 +5,7 @@ import { closeSync, openSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** sun_path holds 108 bytes with the terminating NUL. */
-const SUN_PATH_MAX = 107;
+export const SUN_PATH_MAX = 107;
 
 /** A path to bind or connect to that names `path`; `release` closes what it opened (call it once done). */
 export function shortSocketPath(path: string): { path: string; release: () => void } {

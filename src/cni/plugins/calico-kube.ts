@@ -6,15 +6,11 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiSocketPath, NODE_API_SOCKET } from './node-api.js';
 
 /** JSON in, JSON out: the status and the decoded body (a Kubernetes `Status` on failure). */
 export interface KubeApi {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-}
-
-/** The node's API socket (the runtime serves it on every node). */
-export function apiSocket(nodeRoot: string): string {
-  return join(nodeRoot, 'run', 'aksemu', 'apiserver.sock');
 }
 
 /** The `token:` of the kubeconfig's user, or undefined when the file has none. */
@@ -38,14 +34,16 @@ export function nodeKubeApi(nodeRoot: string, kubeconfigPath: string): KubeApi {
     throw new Error(`stat ${kubeconfigPath}: no such file or directory`);
   }
   const token = kubeconfigToken(text);
-  const socketPath = apiSocket(nodeRoot);
+  // The node's socket names the error; the connection goes where node-api.ts says (its target past sun_path).
+  const socketPath = join(nodeRoot, NODE_API_SOCKET);
+  const connectPath = apiSocketPath(nodeRoot);
   return {
     request: (method, path, body) =>
       new Promise((resolve, reject) => {
         const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
         const req = request(
           {
-            socketPath,
+            socketPath: connectPath,
             method,
             path,
             headers: {

@@ -6,12 +6,10 @@
 // connects to the link's target instead: connect to what apiSocketPath returns.
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { SUN_PATH_MAX } from '../unix-socket-path.js';
 
 /** The socket's node path. */
 export const NODE_API_SOCKET = '/run/aksemu/apiserver.sock';
-
-/** Longest path a unix socket address holds (sun_path is 108 bytes with its NUL). */
-export const SUN_PATH_MAX = 107;
 
 /** The path a client on the node connects to. */
 export function apiSocketPath(nodeRoot: string): string {
