@@ -67,6 +67,7 @@ export class ClusterRuntime {
       cluster: () => this.record,
       sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       containers: options.containers ?? createContainerRunner(this),
+      network: () => this.network,
     });
   }
 

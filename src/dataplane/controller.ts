@@ -5,6 +5,8 @@
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
 import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
+import type { NodePolicies } from './policies.js';
+import type { NodeServices } from './services.js';
 import { deriveTopology, nodeHostId } from './derive.js';
 
 export interface DataplaneControllerOptions {
@@ -37,6 +39,10 @@ function collectable(dataplane: Dataplane): dataplane is Dataplane & Collectable
 export interface ClusterNodeNetwork {
   applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
   removeOverlay(node: string, device: string): Promise<void>;
+  /** kube-proxy's rules on the node (services.ts). */
+  applyServices(node: string, table: NodeServices): Promise<void>;
+  /** The policy engine's rules on the node (policies.ts). */
+  applyPolicies(node: string, table: NodePolicies): Promise<void>;
 }
 
 export class DataplaneController {
@@ -192,12 +198,28 @@ export class DataplaneController {
     await this.dataplane.removeOverlay?.(hostId, device);
   }
 
+  /** kube-proxy's rules on a node, once its namespace exists. */
+  async applyServices(hostId: string, table: NodeServices): Promise<void> {
+    if (!this.dataplane.applyServices) throw new Error(`the ${this.mode} data plane runs no kube-proxy`);
+    await this.whenHostReady(hostId);
+    await this.dataplane.applyServices(hostId, table);
+  }
+
+  /** The policy engine's rules on a node, once its namespace exists. */
+  async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
+    if (!this.dataplane.applyPolicies) throw new Error(`the ${this.mode} data plane enforces no network policy`);
+    await this.whenHostReady(hostId);
+    await this.dataplane.applyPolicies(hostId, table);
+  }
+
   /** What a cluster's agents get as their node's network; undefined when the data plane builds nothing. */
   nodeNetwork(clusterId: string): ClusterNodeNetwork | undefined {
     if (this.mode === 'none' || !this.dataplane.applyOverlay) return undefined;
     return {
       applyOverlay: (node, overlay) => this.applyOverlay(nodeHostId(clusterId, node), overlay),
       removeOverlay: (node, device) => this.removeOverlay(nodeHostId(clusterId, node), device),
+      applyServices: (node, table) => this.applyServices(nodeHostId(clusterId, node), table),
+      applyPolicies: (node, table) => this.applyPolicies(nodeHostId(clusterId, node), table),
     };
   }
 

@@ -1,6 +1,8 @@
 // The data plane behind one small interface. `none` (the default) builds nothing: the control plane alone
 // answers. `netns` builds Linux network namespaces (dataplane/netns/**). Callers: the server (apply on every
 // control-plane change) and the cluster kubelets (attach/detach pod sandboxes).
+import type { NodePolicies } from './policies.js';
+import type { NodeServices } from './services.js';
 import type { Topology } from './topology.js';
 
 export type DataplaneMode = 'none' | 'netns';
@@ -90,6 +92,10 @@ export interface Dataplane {
   applyOverlay?(hostId: string, overlay: VxlanOverlay): Promise<void>;
   /** Removes an overlay device this data plane made on the node; idempotent. */
   removeOverlay?(hostId: string, device: string): Promise<void>;
+  /** kube-proxy on a node (services.ts): converges the node's service rules on the table; idempotent. */
+  applyServices?(hostId: string, table: NodeServices): Promise<void>;
+  /** The policy engine on a node (policies.ts): converges the node's policy rules on the table; idempotent. */
+  applyPolicies?(hostId: string, table: NodePolicies): Promise<void>;
   /** Stops; with `removeAll` every namespace this instance created is deleted, by name. */
   close(options?: { removeAll?: boolean }): Promise<void>;
 }

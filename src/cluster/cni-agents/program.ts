@@ -6,6 +6,8 @@
 // log, and end with a status (or run until stopped). Matching is by image and argv, never by object names
 // (KWOK's Stage idea applied to CNI agents).
 import type { VxlanOverlay } from '../../dataplane/dataplane.js';
+import type { NodePolicies } from '../../dataplane/policies.js';
+import type { NodeServices } from '../../dataplane/services.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Stream } from '../workloads/processes.js';
 
@@ -52,6 +54,10 @@ export interface NodeNetwork {
   /** Creates or converges the overlay device, its FDB and neighbour entries and its routes; idempotent. */
   applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
   removeOverlay(node: string, device: string): Promise<void>;
+  /** kube-proxy's rules on the node (dataplane/services.ts). */
+  applyServices?(node: string, table: NodeServices): Promise<void>;
+  /** The policy engine's rules on the node (dataplane/policies.ts). */
+  applyPolicies?(node: string, table: NodePolicies): Promise<void>;
 }
 
 export interface ProgramContext {
@@ -70,6 +76,12 @@ export interface ProgramContext {
   api: AgentClient;
   /** Undefined without a data plane (`--dataplane none`): the agent does its control-plane part only. */
   network?: NodeNetwork;
+  /**
+   * The pod's network namespace (`/run/netns/<name>`) when the data plane built one; a process the program
+   * starts there (dataplane/netns/spawn.ts) serves on the pod's address. Undefined without a data plane and for
+   * host-network pods.
+   */
+  netns?: string;
   write(stream: Stream, text: string): void;
   /** Aborted when the container is stopped. */
   signal: AbortSignal;

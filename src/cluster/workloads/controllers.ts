@@ -28,12 +28,17 @@ import { ContainerLogs } from './container-logs.js';
 import { nodesDir } from '../paths.js';
 import { join } from 'node:path';
 import { Scheduler } from './scheduler.js';
+import type { NodeNetwork } from '../cni-agents/program.js';
+import { NetworkPolicies } from './network-policies.js';
+import { ServiceProxy } from './service-proxy.js';
 
 export interface WorkloadsOptions {
   home: string;
   cluster: () => ClusterRecord;
   sandboxes: PodSandboxes;
   containers: ContainerRunner;
+  /** The data plane's node networking (undefined without one): kube-proxy and the policy engine program it. */
+  network?: () => NodeNetwork | undefined;
   log?: (message: string) => void;
 }
 
@@ -59,6 +64,7 @@ export class Workloads {
     const ctx: ControllerContext = { objects, index: new Indexes(objects), events: this.events, log: options.log ?? ((m) => process.stderr.write(`${m}\n`)) };
     this.ctx = ctx;
     const cluster = () => options.cluster();
+    const network = options.network ?? (() => undefined);
     const minor = minorOf(options.cluster().resolved.kubernetesVersion);
     this.logs = new ContainerLogs((node) => join(nodesDir(options.home, cluster().resourceGroup, cluster().name), node));
     const lifecycle = new PodLifecycle(ctx, {
@@ -81,6 +87,8 @@ export class Workloads {
       new DisruptionController(ctx),
       new ApiServiceController(ctx),
       new NamespaceController(ctx),
+      new ServiceProxy(ctx, network),
+      new NetworkPolicies(ctx, network, cluster),
     ];
   }
 

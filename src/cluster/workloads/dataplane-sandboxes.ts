@@ -36,6 +36,8 @@ export interface DataplaneSandboxesOptions {
 
 interface Attached {
   attachment: PodAttachment;
+  /** The pod's network namespace, once attached. */
+  netns?: string;
   /** The attach in flight (restored pods attach in the background), settled when done. */
   pending: Promise<void>;
   cancelled: boolean;
@@ -114,7 +116,12 @@ export class DataplaneSandboxes implements PodSandboxes {
     try {
       await this.dataplane.whenHostReady(attachment.hostId, this.hostTimeoutMs);
       const net = await this.dataplane.attachPod(attachment);
-      this.attached.set(req.sandboxId, { attachment: { ...attachment, ip: net.ip }, pending: Promise.resolve(), cancelled: false });
+      this.attached.set(req.sandboxId, {
+        attachment: { ...attachment, ip: net.ip },
+        ...(net.netns ? { netns: net.netns } : {}),
+        pending: Promise.resolve(),
+        cancelled: false,
+      });
       return { ok: true, ip: net.ip };
     } catch (e) {
       // BYO: the CNI runtime's error already reads `plugin type="…" failed (add): …`; node files by their node path.
@@ -150,12 +157,20 @@ export class DataplaneSandboxes implements PodSandboxes {
       await this.dataplane.whenHostReady(attachment.hostId, this.restoreTimeoutMs);
       if (entry.cancelled) return;
       const net = await this.dataplane.attachPod(attachment);
+      if (net.netns) entry.netns = net.netns;
       if (net.ip !== ip) this.log(`kubelet ${req.node}: pod ${req.namespace}/${req.name} was restored with ${ip} but its network came back with ${net.ip}`);
     })().catch((e: unknown) => {
       if (!entry.cancelled)
         this.log(`kubelet ${req.node}: the network of restored pod ${req.namespace}/${req.name} (${ip}) could not be rebuilt: ${message(e)}`);
     });
     this.attached.set(req.sandboxId, entry);
+  }
+
+  netnsOf(namespace: string, name: string): string | undefined {
+    for (const a of this.attached.values()) {
+      if (a.netns && a.attachment.namespace === namespace && a.attachment.name === name) return a.netns;
+    }
+    return undefined;
   }
 
   /** Resolves when every restored pod's background attach has settled (tests, diagnostics). */

@@ -20,6 +20,11 @@ export interface PodSandboxes {
   tearDown(req: SandboxRequest): Promise<void>; // idempotent
   /** A running pod found at start-up (restored from storage): mark its address as taken. */
   restore(req: SandboxRequest, ip: string): void;
+  /**
+   * The network namespace (`/run/netns/<name>`) the data plane built for the pod's sandbox; undefined without a
+   * data plane, for host-network pods, and while the sandbox is not set up.
+   */
+  netnsOf?(namespace: string, name: string): string | undefined;
 }
 export interface ContainerStart {
   pod: KubeObject;

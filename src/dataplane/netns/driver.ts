@@ -6,12 +6,16 @@
 // what is missing is created, and a failed apply is rolled back. State is kept in memory (state.ts); gc()
 // removes leftovers of a previous run (gc.ts).
 import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
+import type { NodePolicies } from '../policies.js';
+import type { NodeServices } from '../services.js';
 import type { Topology } from '../topology.js';
 import { IpBatcher, type IpCmd } from './exec.js';
 import { collectGarbage, deleteNamespaces, ownNamespaces } from './gc.js';
 import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
 import { defaultPrefix, NetnsNames } from './names.js';
+import { applyKubeProxy } from './kube-proxy.js';
+import { applyNetworkPolicy } from './network-policy.js';
 import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
@@ -182,6 +186,16 @@ export class NetnsDataplane implements Dataplane {
     this.overlays.get(hostId.toLowerCase())?.delete(device);
     await this.applying;
     await removeOverlay(this.state, hostId, device);
+  }
+
+  async applyServices(hostId: string, table: NodeServices): Promise<void> {
+    await this.applying;
+    await applyKubeProxy(this.state, hostId, table);
+  }
+
+  async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
+    await this.applying;
+    await applyNetworkPolicy(this.state, hostId, table);
   }
 
   /**
