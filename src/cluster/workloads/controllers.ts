@@ -87,7 +87,7 @@ export class Workloads {
       new DisruptionController(ctx),
       new ApiServiceController(ctx),
       new NamespaceController(ctx),
-      new ServiceProxy(ctx, network),
+      new ServiceProxy(ctx, network, cluster),
       new NetworkPolicies(ctx, network, cluster),
     ];
   }

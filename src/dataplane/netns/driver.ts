@@ -65,6 +65,8 @@ export class NetnsDataplane implements Dataplane {
    * gets them again, as the agent on a rebooted node would make them.
    */
   private readonly overlays = new Map<string, Map<string, VxlanOverlay>>();
+  /** kube-proxy's table per node (lower-case id), given again to a rebuilt node as to its overlays. */
+  private readonly services = new Map<string, NodeServices>();
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
@@ -160,7 +162,17 @@ export class NetnsDataplane implements Dataplane {
       throw e;
     }
     for (const id of this.overlays.keys()) if (!want.hosts.has(id)) this.overlays.delete(id);
+    for (const id of this.services.keys()) if (!want.hosts.has(id)) this.services.delete(id);
     await this.reapplyOverlays(newHosts.map((h) => h.host.id.toLowerCase()));
+    await this.reapplyServices(newHosts.map((h) => h.host.id.toLowerCase()));
+  }
+
+  /** kube-proxy's rules of rebuilt nodes; a failure is the next push's to fix, not the apply's. */
+  private async reapplyServices(hostIds: string[]): Promise<void> {
+    for (const id of hostIds) {
+      const table = this.services.get(id);
+      if (table) await applyKubeProxy(this.state, id, table).catch((e: unknown) => this.log(`data plane: kube-proxy rules of ${id}: ${(e as Error).message}`));
+    }
   }
 
   /** The agents' overlays of rebuilt hosts; a failure is the agent's next converge's to fix, not the apply's. */
@@ -191,6 +203,7 @@ export class NetnsDataplane implements Dataplane {
   async applyServices(hostId: string, table: NodeServices): Promise<void> {
     await this.applying;
     await applyKubeProxy(this.state, hostId, table);
+    this.services.set(hostId.toLowerCase(), structuredClone(table));
   }
 
   async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
@@ -250,6 +263,7 @@ export class NetnsDataplane implements Dataplane {
       state.pods.clear();
       state.inet = undefined;
       this.overlays.clear();
+      this.services.clear();
     }
   }
 }
