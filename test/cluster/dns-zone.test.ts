@@ -148,6 +148,13 @@ describe('cluster DNS zone', () => {
     assert.equal(ask('default.svc.cluster.local', 'A').rcode, 0);
     assert.equal(ask('svc.cluster.local', 'A').rcode, 0);
     assert.equal(ask('cluster.local', 'SOA').answers.length, 1);
+    const empty = loadZone(buildZone({ ...INPUT, endpointSlices: [] }));
+    assert.deepEqual(
+      [resolve(empty, 'db.default.svc.cluster.local', 'A', 'IN').rcode, resolve(empty, 'db.default.svc.cluster.local', 'A', 'IN').answers.length],
+      [0, 0],
+      'a headless Service without ready endpoints exists (NODATA)',
+    );
+    assert.equal(ask('pending.default.svc.cluster.local', 'A').rcode, 0);
   });
 
   it('answers an ExternalName Service with its CNAME, not chased', () => {

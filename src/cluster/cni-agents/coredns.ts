@@ -67,7 +67,7 @@ function versionOf(image: string): string {
 }
 
 async function coredns(ctx: ProgramContext): Promise<number> {
-  ctx.setReady(false);
+  if (ctx.netns) ctx.setReady(false);
   const informers = new Informers();
   const { signal } = ctx;
   let send: ((line: string) => void) | undefined;

@@ -64,6 +64,11 @@ function portsOf(list: unknown): Port[] {
 class ZoneBuilder {
   private readonly records = new Map<string, DnsRecord[]>();
 
+  /** A name that exists with no records yet (a headless Service without ready endpoints answers NODATA, not NXDOMAIN). */
+  touch(name: string): void {
+    if (!this.records.has(name)) this.records.set(name, []);
+  }
+
   add(name: string, record: DnsRecord): void {
     const list = this.records.get(name) ?? [];
     const key = JSON.stringify(record);
@@ -121,6 +126,7 @@ export function buildZone(input: ZoneInput): DnsZone {
     if (!LABEL.test(name) || !LABEL.test(ns)) continue;
     const spec = obj((service as unknown as Obj)['spec']);
     const base = `${name}.${ns}.svc.${domain}`;
+    z.touch(base);
     if (spec['type'] === 'ExternalName') {
       const target = str(spec['externalName']);
       if (target) z.add(base, { type: 'CNAME', target: target.toLowerCase().replace(/\.$/, '') });
