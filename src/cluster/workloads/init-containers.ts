@@ -202,7 +202,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, setReady, netns }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -220,8 +220,11 @@ class Runner implements ContainerRunner {
       fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
       env = dict<string>();
     }
-    const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
-      (a) => expandRefs(String(a), env),
+    const command = Array.isArray(container['command']) ? container['command'] : [];
+    const args = Array.isArray(container['args']) ? container['args'] : [];
+    // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
+    const argv = [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args].map((a) =>
+      expandRefs(String(a), env),
     );
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
@@ -238,6 +241,7 @@ class Runner implements ContainerRunner {
         nodeRoot,
         api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
         ...(this.host.network ? { network: this.host.network } : {}),
+        ...(netns ? { netns } : {}),
         write,
         setReady: setReady ?? (() => undefined),
       });
