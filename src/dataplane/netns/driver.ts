@@ -65,6 +65,8 @@ export class NetnsDataplane implements Dataplane {
    * gets them again, as the agent on a rebooted node would make them.
    */
   private readonly overlays = new Map<string, Map<string, VxlanOverlay>>();
+  /** The policy engine's last table per node (lower-case id): a rebuilt node gets it again. */
+  private readonly policies = new Map<string, NodePolicies>();
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
@@ -160,7 +162,18 @@ export class NetnsDataplane implements Dataplane {
       throw e;
     }
     for (const id of this.overlays.keys()) if (!want.hosts.has(id)) this.overlays.delete(id);
+    for (const id of this.policies.keys()) if (!want.hosts.has(id)) this.policies.delete(id);
     await this.reapplyOverlays(newHosts.map((h) => h.host.id.toLowerCase()));
+    await this.reapplyPolicies(newHosts.map((h) => h.host.id.toLowerCase()));
+  }
+
+  /** The policy tables of rebuilt nodes; a failure is logged, and the engine's next change rewrites the table. */
+  private async reapplyPolicies(hostIds: string[]): Promise<void> {
+    for (const id of hostIds) {
+      const table = this.policies.get(id);
+      if (table)
+        await applyNetworkPolicy(this.state, id, table).catch((e: unknown) => this.log(`data plane: network policy of ${id}: ${(e as Error).message}`));
+    }
   }
 
   /** The agents' overlays of rebuilt hosts; a failure is the agent's next converge's to fix, not the apply's. */
@@ -196,6 +209,7 @@ export class NetnsDataplane implements Dataplane {
   async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
     await this.applying;
     await applyNetworkPolicy(this.state, hostId, table);
+    this.policies.set(hostId.toLowerCase(), structuredClone(table));
   }
 
   /**
@@ -250,6 +264,7 @@ export class NetnsDataplane implements Dataplane {
       state.pods.clear();
       state.inet = undefined;
       this.overlays.clear();
+      this.policies.clear();
     }
   }
 }
