@@ -61,6 +61,6 @@ it('a comment keeps only characters nft takes unescaped, bounded', () => {
     ingress: [{ rule: `ns/"x";${'y'.repeat(300)}`, pods: ['10.0.0.1'] }],
     egress: [],
   })!;
-  const line = body.split('\n').find((l) => l.includes('accept'))!;
+  const line = body.split('\n').find((l) => l.includes('accept comment'))!;
   assert.match(line, /accept comment "ns\/_x__y{113}"$/);
 });
