@@ -23,7 +23,7 @@ import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
 import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
 import { nodePath } from '../node-root.js';
-import type { ContainerRunner, ContainerStart } from './sandbox.js';
+import type { ContainerRunner, ContainerStart, PodSandboxes } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
 
@@ -35,6 +35,8 @@ export interface InitHost {
   readonly api?: ApiHandler | undefined;
   /** The data plane's node networking; undefined without one. */
   readonly network?: NodeNetwork | undefined;
+  /** The pod sandboxes: where a catalogued program's pod has its network namespace (ProgramContext.netns). */
+  readonly sandboxes?: Pick<PodSandboxes, 'netnsOf'> | undefined;
   /** What projected service-account tokens are signed with. */
   readonly serviceAccounts: ServiceAccountIssuer;
 }
@@ -226,6 +228,7 @@ class Runner implements ContainerRunner {
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
+      const netns = this.host.sandboxes?.netnsOf?.(pod.metadata.namespace ?? '', pod.metadata.name);
       return runProgram(found.program, {
         pod,
         node,
@@ -238,6 +241,7 @@ class Runner implements ContainerRunner {
         nodeRoot,
         api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
         ...(this.host.network ? { network: this.host.network } : {}),
+        ...(netns ? { netns } : {}),
         write,
         setReady: setReady ?? (() => undefined),
       });
