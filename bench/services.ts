@@ -9,7 +9,7 @@ import { NetnsDataplane } from '../src/dataplane/netns/driver.js';
 import { inNetns, run } from '../src/dataplane/netns/exec.js';
 import { proxyScript, renderProxy } from '../src/dataplane/netns/kube-proxy-rules.js';
 import type { NodeServices, ServicePortEntry } from '../src/dataplane/services.js';
-import type { Topology } from '../src/dataplane/topology.js';
+import { NODE, TOPOLOGY } from './dataplane.js';
 import { dottedQuad } from './timing.js';
 
 const SERVICES = 1000;
@@ -30,28 +30,6 @@ export interface ServicesBench {
   updateCommands: number;
   fullCommands: number;
 }
-
-const VNET = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.Network/virtualNetworks/vnet';
-const NODE = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.ContainerService/managedClusters/c/nodes/n0';
-const TOPOLOGY: Topology = {
-  vnets: [
-    {
-      id: VNET,
-      addressSpace: ['10.224.0.0/12'],
-      subnets: [{ id: `${VNET}/subnets/s`, name: 's', prefix: '10.224.0.0/16', routes: [] }],
-      hosts: [
-        {
-          id: NODE,
-          kind: 'node',
-          name: 'n0',
-          subnetId: `${VNET}/subnets/s`,
-          ip: '10.224.0.4',
-          node: { clusterId: 'c', wiring: 'bridge', podCidr: '10.244.0.0/24', clusterPodCidr: '10.244.0.0/16' },
-        },
-      ],
-    },
-  ],
-};
 
 /** Service i's endpoints, shifted by `gen` so each update gives one Service new pods. */
 function port(i: number, gen: number): ServicePortEntry {
