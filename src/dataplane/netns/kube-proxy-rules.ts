@@ -33,7 +33,13 @@ export interface ProxyModel {
 
 // hashAndTruncate (proxier.go): the first 8 characters of base32(sha256(name)), a dash, the name.
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** Names repeat from one render to the next: the hashes are kept (bounded). */
+const memo = new Map<string, string>();
+const MEMO_MAX = 200_000;
 function hashed(name: string): string {
+  const known = memo.get(name);
+  if (known !== undefined) return known;
+  if (memo.size >= MEMO_MAX) memo.clear();
   const digest = createHash('sha256').update(name).digest();
   let bits = 0;
   let value = 0;
@@ -48,7 +54,9 @@ function hashed(name: string): string {
     if (out.length >= 8) break;
   }
   const full = `${out}-${name}`;
-  return full.length > 240 ? `${full.slice(0, 237)}...` : full;
+  const result = full.length > 240 ? `${full.slice(0, 237)}...` : full;
+  memo.set(name, result);
+  return result;
 }
 
 const proto = (p: ServicePortEntry): string => p.protocol.toLowerCase();

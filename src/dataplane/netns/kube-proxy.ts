@@ -26,11 +26,16 @@ async function nft(netns: string, script: string): Promise<void> {
   if (r.code !== 0) throw new Error(`kube-proxy rules in ${netns}: ${(r.stderr || r.stdout).trim().split('\n').slice(0, 3).join(' ')}`);
 }
 
-/** Deletes the chains flushed at least a second ago; a failure leaves them for the next try. */
-async function deleteStale(host: HostState, hp: HostProxy, want: ProxyModel | undefined): Promise<void> {
+/** The chains flushed at least a second ago (and not wanted again), due for deletion. */
+function dueStale(hp: HostProxy, want: ProxyModel | undefined): string[] {
   const now = Date.now();
   for (const n of hp.stale.keys()) if (want?.chains.has(n)) hp.stale.delete(n);
-  const due = [...hp.stale].filter(([, at]) => now - at >= STALE_MS).map(([n]) => n);
+  return [...hp.stale].filter(([, at]) => now - at >= STALE_MS).map(([n]) => n);
+}
+
+/** Deletes due stale chains on their own; a failure leaves them for the next try. */
+async function deleteStale(host: HostState, hp: HostProxy): Promise<void> {
+  const due = dueStale(hp, hp.applied);
   if (!due.length) return;
   try {
     await nft(host.netns, deleteChainsScript(due));
@@ -44,7 +49,7 @@ function scheduleCleanup(host: HostState, hp: HostProxy): void {
   if (hp.timer || hp.stale.size === 0) return;
   hp.timer = setTimeout(() => {
     hp.timer = undefined;
-    hp.queue = hp.queue.then(() => deleteStale(host, hp, hp.applied)).then(() => scheduleCleanup(host, hp));
+    hp.queue = hp.queue.then(() => deleteStale(host, hp)).then(() => scheduleCleanup(host, hp));
   }, STALE_MS + 100);
   hp.timer.unref();
 }
@@ -60,15 +65,24 @@ export async function applyKubeProxy(state: NetnsState, hostId: string, given: N
   const proxy = hp;
   const next = proxy.queue.then(async () => {
     const want = renderProxy(table);
-    await deleteStale(host, proxy, want);
     const script = proxyScript(table, want, proxy.applied);
-    if (!script) return;
+    // Chains flushed a second ago go in the same transaction (one nft process: each loads the table's cache,
+    // which is most of its cost on a big table); should that fail, the update is tried alone.
+    const due = proxy.applied?.base === want.base ? dueStale(proxy, want) : [];
+    if (!script && !due.length) return;
     try {
-      await nft(host.netns, script);
+      await nft(host.netns, script + deleteChainsScript(due));
+      for (const n of due) proxy.stale.delete(n);
     } catch (e) {
-      // Unknown state: the next apply loads the whole table.
-      proxy.applied = undefined;
-      throw e;
+      try {
+        if (!due.length) throw e;
+        // The stale chains stay for a later try; the update goes alone.
+        if (script) await nft(host.netns, script);
+      } catch (again) {
+        // Unknown state: the next apply loads the whole table.
+        proxy.applied = undefined;
+        throw again;
+      }
     }
     const dropped = proxy.applied && proxy.applied.base === want.base ? staleChains(proxy.applied, want) : [];
     for (const n of dropped) proxy.stale.set(n, Date.now());
