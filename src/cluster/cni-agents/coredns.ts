@@ -3,7 +3,7 @@
 // Namespaces, Services, EndpointSlices and Pods through the cluster's API and serves the cluster.local zone
 // (cluster/dns/zone.ts) on UDP and TCP 53 in the pod's network namespace (dataplane/netns/dns-server.ts), fed the
 // zone over stdin on every change; the container is Ready once the server listens. Without a data plane there is
-// no namespace to serve in: the program keeps its watches and is Ready, as the pod is on a cluster whose DNS is
+// no namespace to serve in: the program watches nothing and is Ready, as the pod is on a cluster whose DNS is
 // never asked. The behaviour is AKS's default Corefile; coredns-custom overrides are not applied. docs/dataplane.md §14.
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,36 +66,34 @@ function versionOf(image: string): string {
   return /:v?(\d+\.\d+\.\d+)[^/:]*$/.exec(image.split('@')[0] ?? '')?.[1] ?? 'dev';
 }
 
+const banner = (ctx: ProgramContext): void => ctx.write('stdout', `.:53\nCoreDNS-${versionOf(ctx.image)}\nlinux/amd64\n`);
+
 async function coredns(ctx: ProgramContext): Promise<number> {
-  if (ctx.netns) ctx.setReady(false);
+  const { signal, netns } = ctx;
+  if (!netns) {
+    // No namespace to serve in: nothing asks, so nothing is watched (no cost on the cluster's hot paths).
+    banner(ctx);
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    return 0;
+  }
+  ctx.setReady(false);
   const informers = new Informers();
-  const { signal } = ctx;
   let send: ((line: string) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   const publish = (): void => {
     timer = undefined;
     send?.(`${JSON.stringify(informers.zone())}\n`);
   };
-  const changed = (): void => {
-    timer ??= setTimeout(publish, DEBOUNCE_MS);
-  };
   const stops = (Object.keys(WATCHED) as Array<keyof typeof WATCHED>).map((kind) =>
     ctx.api.watch(WATCHED[kind], (type, object) => {
-      if (informers.apply(kind, type, object)) changed();
+      if (informers.apply(kind, type, object)) timer ??= setTimeout(publish, DEBOUNCE_MS);
     }),
   );
-  const banner = (): void => ctx.write('stdout', `.:53\nCoreDNS-${versionOf(ctx.image)}\nlinux/amd64\n`);
   try {
-    if (!ctx.netns) {
-      banner();
-      ctx.setReady(true);
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      return 0;
-    }
     // Port 53 as nobody: the pod's own namespace lets unprivileged users bind every port, as the container's
     // NET_BIND_SERVICE capability does on AKS; nothing outside that namespace changes.
-    await sysctl(basename(ctx.netns), { 'net.ipv4.ip_unprivileged_port_start': 0 });
-    const child = spawnInNetns(ctx.netns, [process.execPath, DNS_SERVER, '53'], { user: 'nobody', signal });
+    await sysctl(basename(netns), { 'net.ipv4.ip_unprivileged_port_start': 0 });
+    const child = spawnInNetns(netns, [process.execPath, DNS_SERVER, '53'], { user: 'nobody', signal });
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => {
@@ -107,7 +105,7 @@ async function coredns(ctx: ProgramContext): Promise<number> {
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (d: string) => {
       if (!d.includes('serving')) return;
-      banner();
+      banner(ctx);
       ctx.setReady(true);
     });
     const code = await new Promise<number>((resolve, reject) => {

@@ -1,6 +1,6 @@
 // The cluster.local zone from the cluster's objects, as CoreDNS's kubernetes plugin serves it (the Kubernetes
-// DNS-Based Service Discovery specification, kubernetes/dns docs/specification.md; coredns plugin/kubernetes
-// kubernetes.go findServices / findPods, reverse.go; docs/dataplane.md §14):
+// DNS-Based Service Discovery specification in the kubernetes/dns repository; coredns plugin/kubernetes kubernetes.go
+// findServices / findPods, reverse.go; docs/dataplane.md §14):
 //   - a Service with a ClusterIP: `<svc>.<ns>.svc.<domain>` A the ClusterIP(s), its PTR, and SRV
 //     `_<port>._<proto>.<svc>.<ns>.svc.<domain>` per named port (and on the Service's own name, every port)
 //     pointing at the Service's name;
