@@ -225,3 +225,33 @@ scenario(
   },
   existsSync(join(PLUGINS, 'bridge')) ? false : `the CNI plugins are not installed in ${PLUGINS}`,
 );
+
+describe('NetworkPolicy on a rebuilt node', async () => {
+  const prefix = testPrefix();
+  const skip = await skipReason(prefix);
+  const kubenet =
+    (cidr0: string) =>
+    (i: number): NodeTopology => ({ clusterId: CLUSTER_ID, wiring: 'bridge', podCidr: i === 0 ? cidr0 : `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' });
+  const tables = (dp: NetnsDataplane): string =>
+    execFileSync('nsenter', [`--net=/run/netns/${dp.names.host(nodeId(0))}`, 'nft', 'list', 'tables'], { encoding: 'utf8' });
+
+  it('a node rebuilt because its shape changed gets its table again; the host is clean after', { skip }, async () => {
+    const root = rootSnapshot();
+    const dp = new NetnsDataplane({ prefix });
+    try {
+      await dp.gc();
+      await dp.apply(topology(kubenet('10.244.0.0/24')));
+      await dp.applyPolicies(nodeId(0), { clusterId: CLUSTER_ID, ingressIsolated: ['10.244.0.2'], egressIsolated: [], ingress: [], egress: [] });
+      assert.match(tables(dp), new RegExp(POLICY_TABLE));
+      await dp.apply(topology(kubenet('10.244.5.0/24')));
+      assert.match(tables(dp), new RegExp(POLICY_TABLE));
+    } finally {
+      await dp.close({ removeAll: true });
+    }
+    assert.deepEqual(
+      listNetns((n) => n.startsWith(`${prefix}-`)),
+      [],
+    );
+    assert.deepEqual(rootSnapshot(), root);
+  });
+});
