@@ -149,6 +149,14 @@ function u32(n: number): Buffer {
   return b;
 }
 
+/** BFINAL 0, BTYPE 00 (stored), padded to the byte; LEN and its one's complement, little-endian; the bytes. */
+function storedBlock(chunk: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt16LE(chunk.length, 1);
+  head.writeUInt16LE(~chunk.length & 0xffff, 3);
+  return Buffer.concat([head, chunk]);
+}
+
 /** Our direction's zlib stream, made of stored blocks: the header (with the dictionary's id) once, then one block per header block. */
 export class StoredZlib {
   private started = false;
@@ -160,18 +168,14 @@ export class StoredZlib {
       // CMF 0x78 (deflate, 32 KiB window); FLG with FDICT set and FCHECK making CMF·256+FLG a multiple of 31.
       const cmf = 0x78;
       let flg = 0x20;
-      flg += 31 - ((cmf * 256 + flg) % 31);
+      flg += (31 - ((cmf * 256 + flg) % 31)) % 31;
       parts.push(Buffer.from([cmf, flg]), u32(adler32(SPDY3_DICTIONARY)));
     }
-    for (let at = 0; at < raw.length || at === 0; at += 0xffff) {
-      const chunk = raw.subarray(at, at + 0xffff);
-      // BFINAL 0, BTYPE 00 (stored), padded to the byte; LEN and its one's complement, little-endian.
-      const head = Buffer.alloc(5);
-      head.writeUInt16LE(chunk.length, 1);
-      head.writeUInt16LE(~chunk.length & 0xffff, 3);
-      parts.push(head, chunk);
-      if (raw.length === 0) break;
-    }
+    for (let at = 0; at < raw.length; at += 0xffff) parts.push(storedBlock(raw.subarray(at, at + 0xffff)));
+    // The sync-flush marker, an empty stored block, as a deflater's Z_SYNC_FLUSH ends each header block: Go's
+    // inflater hands the block's bytes over only once it has read the next block's header, which must be
+    // inside this frame.
+    parts.push(storedBlock(Buffer.alloc(0)));
     return Buffer.concat(parts);
   }
 }
