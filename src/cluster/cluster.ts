@@ -35,8 +35,6 @@ export class ClusterRuntime {
   network: NodeNetwork | undefined;
   /** What projected service-account tokens are signed with and the CA they come with (service-account-tokens.ts). */
   readonly serviceAccounts: ServiceAccountIssuer;
-  /** The pod sandboxes (their network namespaces, for the container runner's programs). */
-  readonly sandboxes: PodSandboxes;
   private bootstrapped = false;
 
   constructor(
@@ -64,11 +62,10 @@ export class ClusterRuntime {
     this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
-    this.sandboxes = typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this));
     this.workloads = new Workloads(this.objects, {
       home,
       cluster: () => this.record,
-      sandboxes: this.sandboxes,
+      sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
       containers: options.containers ?? createContainerRunner(this),
       network: () => this.network,
     });

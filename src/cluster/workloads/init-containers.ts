@@ -23,7 +23,7 @@ import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
 import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
 import { nodePath } from '../node-root.js';
-import type { ContainerRunner, ContainerStart, PodSandboxes } from './sandbox.js';
+import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container } from '../objects/types.js';
 
@@ -35,8 +35,6 @@ export interface InitHost {
   readonly api?: ApiHandler | undefined;
   /** The data plane's node networking; undefined without one. */
   readonly network?: NodeNetwork | undefined;
-  /** The pod sandboxes: where a catalogued program's pod has its network namespace (ProgramContext.netns). */
-  readonly sandboxes?: Pick<PodSandboxes, 'netnsOf'> | undefined;
   /** What projected service-account tokens are signed with. */
   readonly serviceAccounts: ServiceAccountIssuer;
 }
@@ -204,7 +202,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, setReady, netns }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -222,13 +220,15 @@ class Runner implements ContainerRunner {
       fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
       env = dict<string>();
     }
-    const argv = [...(Array.isArray(container['command']) ? container['command'] : []), ...(Array.isArray(container['args']) ? container['args'] : [])].map(
-      (a) => expandRefs(String(a), env),
+    const command = Array.isArray(container['command']) ? container['command'] : [];
+    const args = Array.isArray(container['args']) ? container['args'] : [];
+    // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
+    const argv = [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args].map((a) =>
+      expandRefs(String(a), env),
     );
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
-      const netns = this.host.sandboxes?.netnsOf?.(pod.metadata.namespace ?? '', pod.metadata.name);
       return runProgram(found.program, {
         pod,
         node,
