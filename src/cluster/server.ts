@@ -19,6 +19,7 @@ import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
+import { serviceProbe, type ServiceProbe, type ServiceProbeError, type ServiceProbeTarget } from './workloads/service-backends.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
@@ -204,6 +205,19 @@ export class ClusterApis implements KubeconfigIssuer {
   hostNetworkNodeOf(clusterId: string, namespace: string, name: string): string | undefined {
     const pod = this.runtimeOf(clusterId)?.objects.get(PODS, namespace, name) as { spec?: { hostNetwork?: boolean; nodeName?: string } } | undefined;
     return pod?.spec?.hostNetwork && pod.spec.nodeName ? pod.spec.nodeName : undefined;
+  }
+
+  /**
+   * The Service a probe targets (service-backends.ts): in the cluster given, or, for an IP:PORT from outside a
+   * cluster (a VM to a NodePort), in the first cluster that has it.
+   */
+  serviceProbeOf(clusterId: string | undefined, target: ServiceProbeTarget): (ServiceProbe & { clusterId: string }) | ServiceProbeError | undefined {
+    const runtimes = clusterId ? [this.runtimeOf(clusterId)] : [...this.entries.values()].map((e) => e.runtime);
+    for (const runtime of runtimes) {
+      const found = runtime ? serviceProbe(runtime.objects, target) : undefined;
+      if (found) return 'message' in found ? found : { ...found, clusterId: runtime!.id };
+    }
+    return clusterId && 'service' in target ? { notFound: true, message: `services "${target.service.name}" not found` } : undefined;
   }
 
   urlOf(clusterId: string): string | undefined {

@@ -66,13 +66,32 @@ export interface ProbeRequest {
    */
   tunnel?: string[];
   to: { ip: string; port: number };
+  /**
+   * The target is a Service (its ClusterIP or a NodePort): the pods behind it, each with the port it serves the
+   * Service on. A probe listener starts in each where nothing listens on that port yet, and the result names the
+   * one that answered.
+   */
+  backends?: ProbeBackend[];
   timeoutMs?: number;
+}
+
+/** A ready endpoint of the Service a probe targets: its pod and the pod's port (the Service's targetPort). */
+export interface ProbeBackend {
+  clusterId: string;
+  namespace: string;
+  name: string;
+  /** The pod's spec.hostname when it has one (what its own server answers with instead of its name). */
+  hostname?: string;
+  ip: string;
+  port: number;
 }
 
 export interface ProbeResult {
   connected: boolean;
   /** The source address the far side saw (when it connected to a probe listener of ours). */
   seenSource?: string;
+  /** The backend pod that answered a probe of a Service (`NAMESPACE/NAME`). */
+  backend?: string;
   error?: string;
   ms: number;
 }

@@ -7,7 +7,7 @@ import { s } from '../arm/schema.js';
 import { IpAddress } from '../net/ip.js';
 import { CLUSTER_TYPE, type ClusterRecord } from '../model/cluster-records.js';
 import type { DataplaneController } from './controller.js';
-import type { ProbeRequest } from './dataplane.js';
+import type { ProbeBackend, ProbeRequest } from './dataplane.js';
 import { deriveTopology } from './derive.js';
 import { sameId } from '../ids/compare.js';
 
@@ -20,7 +20,12 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 const probeModel = s.object('ProbeRequest', {
   from: s.object('ProbeSource', { kind: s.string(), clusterId: s.string(), namespace: s.string(), name: s.string() }),
-  to: s.object('ProbeDestination', { ip: s.string(), port: s.integer() }),
+  to: s.object('ProbeDestination', {
+    ip: s.string(),
+    port: s.integer(),
+    clusterId: s.string(),
+    service: s.object('ProbeService', { namespace: s.string(), name: s.string(), port: s.string() }),
+  }),
   timeoutMs: s.integer(),
 });
 
@@ -39,13 +44,59 @@ function hostNotFound(kind: string, name: string): ArmError {
 
 interface ProbeBody {
   from?: { kind?: string; clusterId?: string; namespace?: string; name?: string };
-  to?: { ip?: string; port?: number };
+  /** IP:PORT, or a Service by name (`svc/NS/NAME[:PORT]`) in to.clusterId or the source's cluster. */
+  to?: { ip?: string; port?: number; clusterId?: string; service?: { namespace?: string; name?: string; port?: string } };
   timeoutMs?: number;
 }
+
+/** The Service a probe targets and the pods behind it (cluster/workloads/service-backends.ts computes it). */
+export type ServiceProbeLookup = (
+  clusterId: string | undefined,
+  target: { service: { namespace: string; name: string; port?: string } } | { ip: string; port: number },
+) =>
+  | { clusterId: string; ip: string; port: number; backends: { namespace: string; name: string; hostname?: string; ip: string; port: number }[] }
+  | { notFound: boolean; message: string }
+  | undefined;
 
 export interface ProbeLookups {
   /** The node of a host-network pod (it has no namespace of its own: it probes as its node). */
   hostNetworkNode?: (clusterId: string, namespace: string, name: string) => string | undefined;
+  /** The Service a target names or is (ClusterIP:PORT, NODEIP:NODEPORT), for probes that report the backend. */
+  serviceProbe?: ServiceProbeLookup;
+}
+
+const KUBE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** to as an address: the Service's ClusterIP and port when it names one, with the Service's backends when it is one. */
+function probeTarget(ctx: Pick<RequestContext, 'store'>, body: ProbeBody | undefined, lookups: ProbeLookups): Pick<ProbeRequest, 'to' | 'backends'> {
+  const to = body?.to;
+  const service = to?.service;
+  if (service) {
+    const { namespace, name, port } = service;
+    if (!namespace || !KUBE_NAME.test(namespace)) throw invalidProbe(`to.service.namespace must be a namespace name; got '${namespace ?? ''}'.`, 'to.service');
+    if (!name || !KUBE_NAME.test(name)) throw invalidProbe(`to.service.name must be a Service name; got '${name ?? ''}'.`, 'to.service');
+    if (port !== undefined && !/^[a-z0-9-]{1,63}$/.test(port))
+      throw invalidProbe(`to.service.port must be a port number or name; got '${port}'.`, 'to.service');
+    const cluster = clusterOf(ctx, to.clusterId ?? body?.from?.clusterId);
+    const found = lookups.serviceProbe?.(cluster.id, { service: { namespace, name, ...(port === undefined ? {} : { port }) } });
+    if (!found) throw invalidProbe(`the cluster's API is not running: cannot resolve service ${namespace}/${name}.`, 'to.service');
+    if ('message' in found)
+      throw found.notFound ? new ArmError(404, 'ServiceNotFound', found.message, 'to.service') : invalidProbe(found.message, 'to.service');
+    return { to: { ip: found.ip, port: found.port }, backends: backendsOf(found.backends, found.clusterId) };
+  }
+  const ip = to?.ip;
+  const address = ip === undefined ? undefined : IpAddress.tryParse(ip);
+  if (!address || address.family !== 4) throw invalidProbe(`to.ip must be an IPv4 address; got '${ip ?? ''}'.`, 'to.ip');
+  const port = to?.port;
+  if (port === undefined || port < 1 || port > 65535) throw invalidProbe(`to.port must be 1-65535; got '${port ?? ''}'.`, 'to.port');
+  const target = { ip: address.toString(), port };
+  const clusterId = to?.clusterId ?? body?.from?.clusterId;
+  const found = lookups.serviceProbe?.(clusterId ? clusterOf(ctx, clusterId).id : undefined, target);
+  return found && !('message' in found) ? { to: target, backends: backendsOf(found.backends, found.clusterId) } : { to: target };
+}
+
+function backendsOf(backends: { namespace: string; name: string; hostname?: string; ip: string; port: number }[], clusterId: string): ProbeBackend[] {
+  return backends.map((b) => ({ ...b, clusterId }));
 }
 
 /** The body as a ProbeRequest, every member checked; nodes, VMs and clusters must exist. */
@@ -55,14 +106,9 @@ export function probeRequest(ctx: Pick<RequestContext, 'store'>, body: ProbeBody
   if (kind !== 'pod' && kind !== 'node' && kind !== 'vm' && kind !== 'internet' && kind !== 'controlplane') {
     throw invalidProbe(`from.kind must be one of pod, node, vm, internet, controlplane; got '${kind ?? ''}'.`, 'from.kind');
   }
-  const ip = body?.to?.ip;
-  const address = ip === undefined ? undefined : IpAddress.tryParse(ip);
-  if (!address || address.family !== 4) throw invalidProbe(`to.ip must be an IPv4 address; got '${ip ?? ''}'.`, 'to.ip');
-  const port = body?.to?.port;
-  if (port === undefined || port < 1 || port > 65535) throw invalidProbe(`to.port must be 1-65535; got '${port ?? ''}'.`, 'to.port');
   const timeoutMs = body?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw invalidProbe(`timeoutMs must be 1-${MAX_TIMEOUT_MS}; got ${timeoutMs}.`, 'timeoutMs');
-  const request: ProbeRequest = { from: { kind }, to: { ip: address.toString(), port }, timeoutMs };
+  const request: ProbeRequest = { from: { kind }, ...probeTarget(ctx, body, lookups), timeoutMs };
   if (kind === 'internet') return request;
   if (kind === 'controlplane') {
     const cluster = clusterOf(ctx, from?.clusterId);

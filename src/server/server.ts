@@ -281,7 +281,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const clusterApis = new ClusterApis({ home, store, tls, log, dataplane });
     const registry = new Registry();
     for (const provider of options.providers ?? defaultProviders({ kubeconfigs: clusterApis })) registry.add(provider);
-    registry.add(dataplaneProvider(dataplane, { hostNetworkNode: (id, ns, name) => clusterApis.hostNetworkNodeOf(id, ns, name) }));
+    registry.add(
+      dataplaneProvider(dataplane, {
+        hostNetworkNode: (id, ns, name) => clusterApis.hostNetworkNodeOf(id, ns, name),
+        serviceProbe: (id, target) => clusterApis.serviceProbeOf(id, target),
+      }),
+    );
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
     const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
 

@@ -106,7 +106,7 @@ describe('backend images in a pod namespace (agnhost, nginx)', { skip }, () => {
       const [f, a] = inNetns(ns, 'ss', ['-Htlnp', 'sport = :80']);
       const pid = /pid=(\d+)/.exec((await run(f, a)).stdout)?.[1];
       assert.match(readFileSync(`/proc/${pid}/status`, 'utf8'), /^Uid:\t65534\t65534\t65534\t65534$/m, 'the server runs as nobody');
-      const second = start('docker.io/library/nginx', ['nginx', '-g', 'daemon off;'], path);
+      const second = start('docker.io/library/nginx', ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;'], path);
       assert.equal(await second.process.exited, 1);
       assert.match(second.state.log, /address already in use/);
     } finally {

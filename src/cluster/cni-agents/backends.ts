@@ -133,10 +133,16 @@ const agnhost: Program = (ctx) => {
 
 const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: 'page' }], (line) => `${line}\n`, NGINX_PAGE);
 
+/** docker-entrypoint.sh execs its arguments: nginx (the image's CMD when none) serves, anything else just runs. */
+const dockerEntrypoint: Program = (ctx) => {
+  const next = ctx.argv[1];
+  return next === undefined || /^nginx(?:-debug)?$/.test(next.slice(next.lastIndexOf('/') + 1)) ? nginx(ctx) : untilStopped(ctx.signal);
+};
+
 export const BACKEND_IMAGES: ImageSpec[] = [
-  // The image's ENTRYPOINT is /agnhost with `pause` as its CMD (test/images/agnhost/Dockerfile); pods name the
-  // subcommand in args, which the runtime appends to the entrypoint.
-  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost', 'pause'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS } },
-  // The official image's ENTRYPOINT /docker-entrypoint.sh with CMD nginx -g 'daemon off;'.
-  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;'], programs: { 'docker-entrypoint.sh': nginx, nginx } },
+  // The image's ENTRYPOINT is /agnhost (test/images/agnhost/Dockerfile); pods name the subcommand in args, which
+  // the runtime appends to it (its CMD, pause, runs when they name none: here the entrypoint alone just runs).
+  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS } },
+  // The official image's ENTRYPOINT /docker-entrypoint.sh runs its arguments (CMD: nginx -g 'daemon off;').
+  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx } },
 ];

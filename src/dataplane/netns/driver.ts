@@ -19,7 +19,7 @@ import { applyNetworkPolicy } from './network-policy.js';
 import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
-import { probeEnds } from './probe-ends.js';
+import { backendEnds, probeEnds } from './probe-ends.js';
 import { convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
@@ -263,6 +263,8 @@ export class NetnsDataplane implements Dataplane {
   async probe(request: ProbeRequest): Promise<ProbeResult> {
     const ends = probeEnds(this.state, request);
     if (typeof ends === 'string') return { connected: false, error: ends, ms: 0 };
+    // A Service's address belongs to no namespace (a NodePort's node must not answer itself): its backends listen.
+    if (request.backends) return probeTcp(ends.source, request.to, undefined, request.timeoutMs ?? 3000, backendEnds(this.state, request.backends));
     return probeTcp(ends.source, request.to, ends.target, request.timeoutMs ?? 3000);
   }
 

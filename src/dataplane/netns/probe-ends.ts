@@ -1,8 +1,9 @@
 // Where a probe runs from and which namespace answers it: the source's namespace (a pod, a host, the
 // internet, or the node the control plane's tunnel exits on) and the one that owns the target address.
 import { Cidr, IpAddress } from '../../net/ip.js';
-import type { ProbeRequest } from '../dataplane.js';
+import type { ProbeBackend, ProbeRequest } from '../dataplane.js';
 import { INTERNET } from './internet.js';
+import type { BackendEnd } from './probe.js';
 import type { HostState, NetnsState } from './state.js';
 
 export interface ProbeEnds {
@@ -74,4 +75,14 @@ function targetOf(state: NetnsState, ip: string, clusterId: string | undefined, 
   if (pod) return pod.netns;
   const hosts = [...state.hosts.values()].filter((h) => h.ip === ip);
   return (hosts.find((h) => h.vnetId === vnetId) ?? hosts[0])?.netns;
+}
+
+/** A probed Service's backends that have a namespace here (a pod not attached yet has none to listen in). */
+export function backendEnds(state: NetnsState, backends: ProbeBackend[]): BackendEnd[] {
+  return backends.flatMap((b) => {
+    const pod = [...state.pods.values()].find(
+      (p) => p.namespace === b.namespace && p.name === b.name && p.clusterId.toLowerCase() === b.clusterId.toLowerCase() && p.ip === b.ip,
+    );
+    return pod ? [{ label: `${b.namespace}/${b.name}`, hostname: b.hostname ?? b.name, netns: pod.netns, port: b.port }] : [];
+  });
 }

@@ -1,7 +1,10 @@
 // The probe's two ends, run by the data plane inside namespaces (`nsenter --net=… node whoami.js …`):
 //   serve PORT LIFETIME_MS   listen on every address of the namespace, tell the first client the address it
 //                            came from, then exit (or exit when the lifetime is over)
-//   ask IP PORT TIMEOUT_MS   connect, print {"connected":…,"seen":…,"error":…} as one JSON line
+//   ask IP PORT TIMEOUT_MS [http]
+//                            connect, print {"connected":…,"seen":…,"error":…} as one JSON line; with http, send
+//                            an HTTP/1.0 GET first, and a server that answers HTTP (an agnhost backend) gives its
+//                            body's first line as "answer" instead of "seen"
 import { connect, createServer } from 'node:net';
 
 const [mode, a, b, c] = process.argv.slice(2);
@@ -20,25 +23,34 @@ function serve(port: number, lifetimeMs: number): void {
   setTimeout(() => process.exit(0), lifetimeMs).unref();
 }
 
-function ask(ip: string, port: number, timeoutMs: number): void {
+const MAX_REPLY = 4096;
+
+function ask(ip: string, port: number, timeoutMs: number, http: boolean): void {
   let connected = false;
   let data = '';
   const done = (error?: string): void => {
-    const seen = data.split('\n')[0]?.trim();
-    process.stdout.write(`${JSON.stringify({ connected, ...(seen ? { seen } : {}), ...(error ? { error } : {}) })}\n`);
+    const body = http && data.startsWith('HTTP/') ? data.slice(data.indexOf('\r\n\r\n') + 4) : undefined;
+    const first = (body ?? data).split('\n')[0]?.trim().slice(0, 253);
+    const answer = body === undefined ? (first ? { seen: first } : {}) : first ? { answer: first } : {};
+    process.stdout.write(`${JSON.stringify({ connected, ...answer, ...(error ? { error } : {}) })}\n`);
     process.exit(0);
   };
   const socket = connect({ host: ip, port });
   socket.setTimeout(timeoutMs, () => done(connected ? undefined : `timed out after ${timeoutMs} ms`));
-  socket.on('connect', () => (connected = true));
-  socket.on('data', (d) => (data += d.toString()));
+  socket.on('connect', () => {
+    connected = true;
+    if (http) socket.write(`GET / HTTP/1.0\r\nHost: ${ip}:${port}\r\nUser-Agent: aksemu-probe\r\n\r\n`);
+  });
+  socket.on('data', (d) => {
+    if (data.length < MAX_REPLY) data += d.toString();
+  });
   socket.on('end', () => done());
   socket.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
 }
 
 if (mode === 'serve') serve(Number(a), Number(b ?? 10_000));
-else if (mode === 'ask' && a) ask(a, Number(b), Number(c ?? 3000));
+else if (mode === 'ask' && a) ask(a, Number(b), Number(c ?? 3000), process.argv[6] === 'http');
 else {
-  process.stderr.write('usage: whoami.js serve PORT [LIFETIME_MS] | ask IP PORT [TIMEOUT_MS]\n');
+  process.stderr.write('usage: whoami.js serve PORT [LIFETIME_MS] | ask IP PORT [TIMEOUT_MS [http]]\n');
   process.exit(2);
 }
