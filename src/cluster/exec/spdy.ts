@@ -198,8 +198,13 @@ class HeaderInflater {
 
   block(compressed: Buffer): Promise<Buffer> {
     return new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
+      // A stream that is not zlib errors (and is destroyed) instead of calling back.
+      const onError = () => reject(this.failed);
+      this.inflate.once('error', onError);
       this.inflate.write(compressed);
       this.inflate.flush(2 /* Z_SYNC_FLUSH */, () => {
+        this.inflate.off('error', onError);
         const out = Buffer.concat(this.out);
         this.out = [];
         this.size = 0;
