@@ -1,4 +1,4 @@
-// pods/exec and pods/portforward without a data plane (docs/clients.md §8), with the real kubectl and raw
+// pods/exec and pods/portforward without a data plane (docs/clients.md §5.18), with the real kubectl and raw
 // requests: the refusal says why (no network namespace: aksemu start --dataplane netns), the apiserver's and
 // kubelet's errors come first in their words (unknown pod or container, no node, no streams), upgrades are
 // authenticated like every request, and a plain request is told an upgrade is required.
