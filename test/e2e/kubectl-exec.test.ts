@@ -1,5 +1,5 @@
 // `kubectl exec` and `kubectl port-forward` with the real kubectl against a kubenet cluster on the netns data
-// plane (docs/clients.md §8): the websocket protocol kubectl 1.32 speaks first and SPDY (forced with
+// plane (docs/clients.md §5.18): the websocket protocol kubectl 1.32 speaks first and SPDY (forced with
 // KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false / KUBECTL_PORT_FORWARD_WEBSOCKETS=false): the pod's address in
 // `ip addr`, exit codes, stdin, a refused command, and port-forward to a listener in the pod's namespace. Root only.
 import assert from 'node:assert/strict';
@@ -62,6 +62,23 @@ describe('kubectl exec and port-forward on the netns data plane', { skip: skipRe
       child.on('close', () => reject(new Error(`port-forward exited: ${out}`)));
     });
     return { local, stop: () => child.kill('SIGTERM'), output: () => out };
+  }
+
+  /** A shell command run by util-linux script(1), so that kubectl's stdin and stdout are a terminal. */
+  function runUnderTerminal(command: string): Promise<KubectlResult> {
+    return new Promise((resolve) => {
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        env: { ...process.env, KUBECONFIG: world.kubeconfig, HOME: world.scratch },
+      });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? 1, stdout, stderr: '' });
+      });
+      child.stdin.end();
+    });
   }
 
   /** Connects to 127.0.0.1:port, sends `send`, half-closes, and returns everything read. */
@@ -145,6 +162,24 @@ describe('kubectl exec and port-forward on the netns data plane', { skip: skipRe
     assert.equal(shadow.code, 1);
     const listening = await kubectl(['exec', 'web-0', '--', 'ss', '-Htln']);
     assert.match(listening.stdout, /127\.0\.0\.1:9090/);
+  });
+
+  it('kubectl exec -t: the command runs on a terminal of its own (kubectl itself under script(1), as from a shell)', async () => {
+    const r = await runUnderTerminal(`${KUBECTL} --cache-dir=${join(world.scratch, 'cache-tty')} exec -t web-0 -- echo on a tty`);
+    assert.match(r.stdout, /on a tty\r?\n/);
+    assert.equal(r.code, 0, r.stdout);
+    const f = await runUnderTerminal(`${KUBECTL} --cache-dir=${join(world.scratch, 'cache-tty')} exec -t web-0 -- false`);
+    assert.equal(f.code, 1, f.stdout);
+  });
+
+  it("port-forward to a port nothing listens on: kubectl reports the kubelet's error and drops the session", async () => {
+    const pf = await portForward(9191);
+    const got = await exchange(pf.local, 'hello').catch((e: Error) => e.message);
+    assert.ok(got === '' || /ECONNRESET/.test(got), got);
+    await new Promise((r) => setTimeout(r, 500));
+    pf.stop();
+    assert.match(pf.output(), /error forwarding port 9191 to pod web-0, uid [0-9a-f-]+: failed to execute portforward in network namespace/);
+    assert.match(pf.output(), /failed to connect to localhost:9191 inside namespace/);
   });
 
   for (const [protocol, env] of [
