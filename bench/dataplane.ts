@@ -29,8 +29,8 @@ export interface DataplaneBench {
 }
 
 const VNET = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.Network/virtualNetworks/vnet';
-const NODE = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.ContainerService/managedClusters/c/nodes/n0';
-const TOPOLOGY: Topology = {
+export const NODE = '/subscriptions/b/resourceGroups/bench/providers/Microsoft.ContainerService/managedClusters/c/nodes/n0';
+export const TOPOLOGY: Topology = {
   vnets: [
     {
       id: VNET,

@@ -4,6 +4,7 @@ import { benchAzCreate } from './az-create.js';
 import { benchKubectlGetNodes, benchPodsPerGiB, podsPerGiB } from './cluster-api.js';
 import { benchDataplane } from './dataplane.js';
 import { benchPlanner } from './planner.js';
+import { benchServices } from './services.js';
 import type { BenchResult } from './timing.js';
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -31,6 +32,16 @@ else {
     `  driver ${fmt(dp.driverPerSec)} pods/s   batched ip -b baseline ${fmt(dp.baselinePerSec)} pods/s   ratio ${(dp.driverPerSec / dp.baselinePerSec).toFixed(2)}x (goal: the driver within 1.5x of the baseline)`,
   );
   console.log(`  bridge+host-local plugins per pod ${fmt(dp.pluginsPerSec)} pods/s   driver / plugins ${(dp.driverPerSec / dp.pluginsPerSec).toFixed(1)}x`);
+}
+
+const svc = await benchServices();
+if ('skipped' in svc) console.log(`netns data plane: kube-proxy rules\n  skipped: ${svc.skipped}`);
+else {
+  console.log(`netns data plane: kube-proxy rules, ${fmt(svc.services)} Services × ${svc.endpoints} endpoints (ClusterIP + NodePort) on one node`);
+  console.log(`  full program ${fmt(svc.fullMs)} ms (${fmt(svc.fullCommands)} nft commands in one transaction)`);
+  console.log(
+    `  one Service's endpoints changing: partial ${fmt(svc.updateMs)} ms (${svc.updateCommands} commands)   full re-render + reload baseline ${fmt(svc.baselineUpdateMs)} ms   ratio ${(svc.baselineUpdateMs / svc.updateMs).toFixed(1)}x`,
+  );
 }
 
 const api = await benchKubectlGetNodes();

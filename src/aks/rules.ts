@@ -572,6 +572,30 @@ export const RULES: Rule[] = [
     },
   },
   {
+    id: 'N5c',
+    code: 'CiliumDataplaneRequiresNetworkPolicyCilium',
+    message: 'Cilium dataplane requires network policy cilium.',
+    target: 'networkProfile.networkPolicy',
+    severity: 'error',
+    source: 'verified',
+    ref: "the RP's answer quoted in Azure/AKS-Construction#535 (no policy given) and Azure/bicep-registry-modules#3361 (policy azure), subcode CiliumDataplaneRequiresNetworkPolicyCilium; kubernetes-sigs/cluster-api-provider-azure validates the same (a missing policy included)",
+    note: 'Cilium is the only engine of the cilium dataplane: azure, calico, none or no policy is refused (docs/aks-rules.md §2.2).',
+    phases: SPEC,
+    check: (ctx) => when(ciliumDataplane(ctx) && String(ctx.cluster.network.networkPolicy ?? '').toLowerCase() !== 'cilium', {}),
+  },
+  {
+    id: 'N5d',
+    code: 'BadRequest',
+    message: 'Cilium dataplane requires either network plugin mode overlay or pod subnet',
+    target: 'networkProfile.networkPluginMode',
+    severity: 'error',
+    source: 'partial',
+    ref: 'the RP\'s answer quoted in Azure/AKS#3484 (2023); hashicorp/terraform-provider-azurerm docs ("network_plugin can only be azure" with the cilium dataplane, PR #19639)',
+    note: 'Since April 2025 Azure CNI Powered by Cilium also runs on a node subnet, so of the 2023 check only kubenet and BYO CNI (no Azure CNI at all) remain refused; the wording is the 2023 one.',
+    phases: SPEC,
+    check: (ctx) => when(ciliumDataplane(ctx) && String(ctx.cluster.network.networkPlugin ?? '').toLowerCase() !== 'azure', {}),
+  },
+  {
     id: 'N6',
     code: 'NetworkModeNotSupported',
     message: "networkMode '{mode}' can only be specified with network plugin 'azure'.",
@@ -1588,6 +1612,8 @@ function clusterNodes(ctx: RuleContext): number {
 }
 
 const dualStack = (ctx: RuleContext): boolean => isDualStack(ctx.cluster.network);
+/** N5c, N5d: Azure CNI Powered by Cilium. */
+const ciliumDataplane = (ctx: RuleContext): boolean => String(ctx.cluster.network.networkDataplane ?? '').toLowerCase() === 'cilium';
 
 /** D3: each CIDR list given holds one CIDR per family, of that family, in order; podCidr agrees with the list. */
 function cidrListProblems(ctx: RuleContext): Finding[] {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SUN_PATH_MAX } from '../cni/unix-socket-path.js';
@@ -29,8 +30,10 @@ export class ApiSocket {
     handler: (req: IncomingMessage, res: ServerResponse) => void,
     onClientError: (err: NodeJS.ErrnoException, socket: Socket) => void,
     private readonly log: (line: string) => void,
+    onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
   ) {
     this.server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
+    if (onUpgrade) this.server.on('upgrade', onUpgrade);
     this.server.on('clientError', onClientError);
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);

@@ -29,6 +29,8 @@ export class ClusterRuntime {
   readonly kubelets: Kubelets;
   /** Scheduler, controllers and the kubelets' pod lifecycle. */
   readonly workloads: Workloads;
+  /** The pods' sandboxes: where `kubectl exec` and `port-forward` find a pod's network namespace. */
+  readonly sandboxes: PodSandboxes;
   /** The cluster's API (server.ts makes it after the runtime: setApi); CNI agents' clients call it in-process. */
   api: ApiHandler | undefined;
   /** The data plane's node networking for CNI agents (server.ts sets it when a data plane runs). */
@@ -62,10 +64,11 @@ export class ClusterRuntime {
     this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
+    this.sandboxes = typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this));
     this.workloads = new Workloads(this.objects, {
       home,
       cluster: () => this.record,
-      sandboxes: typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this)),
+      sandboxes: this.sandboxes,
       containers: options.containers ?? createContainerRunner(this),
       network: () => this.network,
     });

@@ -70,7 +70,7 @@ function options(query: URLSearchParams, name: string): LogOptions {
 }
 
 /** LogLocation: the container named, or the pod's only one. */
-function containerOf(pod: Pod, asked: string | undefined): string | undefined {
+export function containerOf(pod: Pod, asked: string | undefined): string | undefined {
   const spec = pod.spec ?? {};
   const names = (spec.containers ?? []).map((c) => c.name);
   const inits = (spec.initContainers ?? []).map((c) => c.name);

@@ -341,6 +341,7 @@ export const HPAS = served('autoscaling', 'horizontalpodautoscalers', 'v2');
 export const CSRS = served('certificates.k8s.io', 'certificatesigningrequests');
 export const INGRESSCLASSES = served('networking.k8s.io', 'ingressclasses');
 export const INGRESSES = served('networking.k8s.io', 'ingresses');
+export const NETWORKPOLICIES = served('networking.k8s.io', 'networkpolicies');
 export const PDBS = served('policy', 'poddisruptionbudgets');
 export const CSIDRIVERS = served('storage.k8s.io', 'csidrivers');
 export const CSINODES = served('storage.k8s.io', 'csinodes');

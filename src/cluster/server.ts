@@ -23,7 +23,9 @@ import { serviceProbe, type ServiceProbe, type ServiceProbeError, type ServicePr
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
 import { ObjectBudget } from './objects/ceiling.js';
 import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
-import { badRequest, headersTooLarge, unauthorized } from './status.js';
+import { badRequest, headersTooLarge, KubeError, unauthorized } from './status.js';
+import { refuseUpgrade, serveUpgrade } from './exec/upgrade.js';
+import type { Duplex } from 'node:stream';
 import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
 import { PODS } from './resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
@@ -93,6 +95,7 @@ export class ClusterApis implements KubeconfigIssuer {
       (req, res) => void this.serve(req, res),
     );
     this.tlsServer.on('clientError', clientError);
+    this.tlsServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
   }
 
   /** Serves every cluster the store knows, and follows the change feed. */
@@ -287,6 +290,7 @@ export class ClusterApis implements KubeconfigIssuer {
         (req, res) => void this.serve(req, res, entry),
         clientError,
         this.options.log,
+        (req, socket, head) => this.upgrade(req, socket, head, entry),
       );
       entry.apiSocket.start();
       runtime.kubelets.apiSocket = entry.apiSocket.path;
@@ -334,6 +338,16 @@ export class ClusterApis implements KubeconfigIssuer {
     if (!socket.authorized) return false;
     const peer = socket.getPeerCertificate();
     return Buffer.isBuffer(peer?.raw) && sameSecret(entry.credential.fingerprint, certFingerprint(peer.raw));
+  }
+
+  /** An upgrade request (kubectl exec, port-forward: exec/upgrade.ts), authenticated like every request. */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, fixed?: Entry): void {
+    const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
+    if (!entry) return refuseUpgrade(socket, new KubeError(503, 'ServiceUnavailable', 'cluster not available'));
+    if (!this.authenticated(req, entry)) return refuseUpgrade(socket, unauthorized());
+    const target = requestTarget(req.url ?? '/');
+    if (!target) return refuseUpgrade(socket, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`));
+    serveUpgrade(req, socket, head, { runtime: entry.runtime, path: target.path, query: target.query, log: this.options.log });
   }
 
   /** One request, on the HTTPS listener (the cluster by local port) or on the cluster's unix socket (`fixed`). */

@@ -207,6 +207,20 @@ const CASES: Record<string, Case> = {
     trigger: { net: { networkPlugin: 'azure', networkPolicy: 'cilium' } },
     pass: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', networkPolicy: 'cilium', networkDataplane: 'cilium' } },
   },
+  N5c: {
+    expect: {
+      code: 'CiliumDataplaneRequiresNetworkPolicyCilium',
+      message: 'Cilium dataplane requires network policy cilium.',
+      target: 'networkProfile.networkPolicy',
+    },
+    trigger: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', networkPolicy: 'azure', networkDataplane: 'cilium' } },
+    pass: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPluginMode: 'overlay', networkPolicy: 'cilium', networkDataplane: 'cilium' } },
+  },
+  N5d: {
+    expect: { code: 'BadRequest', target: 'networkProfile.networkPluginMode' },
+    trigger: { api: '2026-04-01', net: { networkPlugin: 'kubenet', networkPolicy: 'cilium', networkDataplane: 'cilium' } },
+    pass: { api: '2026-04-01', net: { networkPlugin: 'azure', networkPolicy: 'cilium', networkDataplane: 'cilium' } },
+  },
   N6: {
     expect: { code: 'NetworkModeNotSupported' },
     trigger: { net: { networkPlugin: 'kubenet', networkMode: 'transparent' } },

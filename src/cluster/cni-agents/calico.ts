@@ -18,6 +18,8 @@ export const CALICO_IMAGES: ImageSpec[] = [
     image: /(^|\/)calico\/node$/,
     entrypoint: ['start_runit'],
     programs: { 'calico-node': calicoNodeInit, start_runit: calicoNode },
+    // Felix, inside calico-node, programs the node's NetworkPolicy.
+    enforcesNetworkPolicy: [calicoNode],
   },
   {
     image: /(^|\/)calico\/kube-controllers$/,

@@ -25,6 +25,8 @@ export const CILIUM_IMAGES: ImageSpec[] = [
       '/install-plugin.sh': installPlugin,
       '/cni-uninstall.sh': cniUninstall,
     },
+    // The agent programs the node's NetworkPolicy (in eBPF; here in the node's nft table).
+    enforcesNetworkPolicy: [ciliumAgent],
   },
   {
     image: /^(quay\.io\/cilium|mcr\.microsoft\.com\/oss\/cilium)\/operator-generic$/,

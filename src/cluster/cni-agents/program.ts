@@ -105,4 +105,9 @@ export interface ImageSpec {
   programs: Record<string, Program>;
   /** The image's ENTRYPOINT: what runs when the container names no command (calico/cni: /opt/cni/bin/install). */
   entrypoint?: string[];
+  /**
+   * Its programs that enforce NetworkPolicy on their node while they run (calico-node, cilium-agent): a BYO CNI
+   * cluster's node enforces policies exactly while one of them runs there (docs/dataplane.md §13).
+   */
+  enforcesNetworkPolicy?: readonly Program[];
 }

@@ -25,7 +25,8 @@ import { ReplicaSetController } from './replicasets.js';
 import { SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes } from './sandbox.js';
 import { ContainerLogs } from './container-logs.js';
-import { nodesDir } from '../paths.js';
+import { nodeRootDir, nodesDir } from '../paths.js';
+import { aksKubeletDns, PodDnsFiles } from '../dns/pod-files.js';
 import { join } from 'node:path';
 import { Scheduler } from './scheduler.js';
 import type { NodeNetwork } from '../cni-agents/program.js';
@@ -73,6 +74,16 @@ export class Workloads {
       logs: this.logs,
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
       minor,
+      // Only pods with a network namespace have tools that read them (kubectl exec): nothing more to write otherwise.
+      ...(options.sandboxes.netnsOf
+        ? {
+            podFiles: new PodDnsFiles(
+              (node) => nodeRootDir(options.home, cluster().resourceGroup, cluster().name, node),
+              () => aksKubeletDns(cluster()),
+              ctx.log,
+            ),
+          }
+        : {}),
     });
     this.controllers = [
       lifecycle,
@@ -87,7 +98,7 @@ export class Workloads {
       new DisruptionController(ctx),
       new ApiServiceController(ctx),
       new NamespaceController(ctx),
-      new ServiceProxy(ctx, network),
+      new ServiceProxy(ctx, network, cluster),
       new NetworkPolicies(ctx, network, cluster),
     ];
   }

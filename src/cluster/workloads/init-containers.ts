@@ -229,6 +229,7 @@ class Runner implements ContainerRunner {
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
+      const podNetns = netns?.();
       return runProgram(found.program, {
         pod,
         node,
@@ -241,7 +242,7 @@ class Runner implements ContainerRunner {
         nodeRoot,
         api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
         ...(this.host.network ? { network: this.host.network } : {}),
-        ...(netns ? { netns } : {}),
+        ...(podNetns ? { netns: podNetns } : {}),
         write,
         setReady: setReady ?? (() => undefined),
       });

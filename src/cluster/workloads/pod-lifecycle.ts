@@ -24,6 +24,7 @@ import type { SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
 import type { ContainerLogs, LogRef } from './container-logs.js';
 import type { Process } from './processes.js';
+import type { PodDnsFiles } from '../dns/pod-files.js';
 
 /** Longest wait between sandbox set-up retries (the kubelet's back-off is bounded too). */
 export const MAX_BACKOFF_MS = 10_000;
@@ -45,6 +46,8 @@ export interface LifecycleOptions {
   minor: number;
   /** Sandboxes set up at once per cluster (each may run CNI plugins). */
   concurrency?: number;
+  /** Each pod's resolv.conf and hosts on its node (cluster/dns/pod-files.ts); written only when a data plane runs. */
+  podFiles?: PodDnsFiles;
 }
 
 interface Worker {
@@ -365,6 +368,7 @@ export class PodLifecycle implements Controller {
       w.attempts = 0;
       w.rt.podIp = result.ip;
       this.options.records.save(w.node, { ...req, ip: result.ip });
+      this.options.podFiles?.write(pod, w.node, [result.ip]);
       pod = this.write(w) ?? pod;
     }
     this.sync(w, pod);
@@ -482,7 +486,7 @@ export class PodLifecycle implements Controller {
         init,
         write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
         setReady: (ready) => this.setReady(w, key, restart, ready),
-        netns: this.options.sandboxes.netnsOf?.(w.namespace, w.name),
+        netns: () => this.options.sandboxes.netnsOf?.(w.namespace, w.name),
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
@@ -582,6 +586,7 @@ export class PodLifecycle implements Controller {
   }
 
   private async tearDown(req: SandboxRequest): Promise<void> {
+    this.options.podFiles?.remove(req.node, req.uid);
     try {
       await this.options.sandboxes.tearDown(req);
     } catch (e) {

@@ -36,8 +36,8 @@ export interface ContainerStart {
   write(stream: Stream, text: string): void;
   /** The container's readiness as its program reports it (default: ready once started). */
   setReady?(ready: boolean): void;
-  /** The pod's network namespace (PodSandboxes.netnsOf), for a program that serves in it. */
-  netns?: string;
+  /** The pod's network namespace (PodSandboxes.netnsOf), asked only by a catalogued program that serves in it. */
+  netns?(): string | undefined;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */

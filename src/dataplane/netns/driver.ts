@@ -65,6 +65,10 @@ export class NetnsDataplane implements Dataplane {
    * gets them again, as the agent on a rebooted node would make them.
    */
   private readonly overlays = new Map<string, Map<string, VxlanOverlay>>();
+  /** kube-proxy's table per node (lower-case id), given again to a rebuilt node as to its overlays. */
+  private readonly services = new Map<string, NodeServices>();
+  /** The policy engine's last table per node (lower-case id): a rebuilt node gets it again. */
+  private readonly policies = new Map<string, NodePolicies>();
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
@@ -160,7 +164,29 @@ export class NetnsDataplane implements Dataplane {
       throw e;
     }
     for (const id of this.overlays.keys()) if (!want.hosts.has(id)) this.overlays.delete(id);
-    await this.reapplyOverlays(newHosts.map((h) => h.host.id.toLowerCase()));
+    for (const id of this.services.keys()) if (!want.hosts.has(id)) this.services.delete(id);
+    for (const id of this.policies.keys()) if (!want.hosts.has(id)) this.policies.delete(id);
+    const rebuilt = newHosts.map((h) => h.host.id.toLowerCase());
+    await this.reapplyOverlays(rebuilt);
+    await this.reapplyServices(rebuilt);
+    await this.reapplyPolicies(rebuilt);
+  }
+
+  /** kube-proxy's rules of rebuilt nodes; a failure is the next push's to fix, not the apply's. */
+  private async reapplyServices(hostIds: string[]): Promise<void> {
+    for (const id of hostIds) {
+      const table = this.services.get(id);
+      if (table) await applyKubeProxy(this.state, id, table).catch((e: unknown) => this.log(`data plane: kube-proxy rules of ${id}: ${(e as Error).message}`));
+    }
+  }
+
+  /** The policy tables of rebuilt nodes; a failure is logged, and the engine's next change rewrites the table. */
+  private async reapplyPolicies(hostIds: string[]): Promise<void> {
+    for (const id of hostIds) {
+      const table = this.policies.get(id);
+      if (table)
+        await applyNetworkPolicy(this.state, id, table).catch((e: unknown) => this.log(`data plane: network policy of ${id}: ${(e as Error).message}`));
+    }
   }
 
   /** The agents' overlays of rebuilt hosts; a failure is the agent's next converge's to fix, not the apply's. */
@@ -191,11 +217,13 @@ export class NetnsDataplane implements Dataplane {
   async applyServices(hostId: string, table: NodeServices): Promise<void> {
     await this.applying;
     await applyKubeProxy(this.state, hostId, table);
+    this.services.set(hostId.toLowerCase(), structuredClone(table));
   }
 
   async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
     await this.applying;
     await applyNetworkPolicy(this.state, hostId, table);
+    this.policies.set(hostId.toLowerCase(), structuredClone(table));
   }
 
   /**
@@ -252,6 +280,8 @@ export class NetnsDataplane implements Dataplane {
       state.pods.clear();
       state.inet = undefined;
       this.overlays.clear();
+      this.services.clear();
+      this.policies.clear();
     }
   }
 }

@@ -46,6 +46,9 @@ export const bridge: Wiring = {
     await ip.batch(host.netns, [
       `link add ${veth} type veth peer name ${IF.eth0} address ${mac} netns ${pod.netns}`,
       `link set ${veth} master ${IF.cbr0} up`,
+      // hairpinMode: true, as kubenet's bridge conflist has it: a pod reaching itself through its Service is
+      // DNATed back to the port it came in on (docs/dataplane.md §12).
+      `link set ${veth} type bridge_slave hairpin on`,
       `neigh replace ${pod.ip} lladdr ${mac} dev ${IF.cbr0} nud permanent`,
     ]);
     await ip.batch(pod.netns, [
