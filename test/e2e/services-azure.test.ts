@@ -17,13 +17,6 @@ servicesSuite(
       await world.cluster(CLUSTER, ['--network-plugin', 'azure', '--network-policy', 'azure']);
     },
     policyEngine: true,
-    todo: {
-      clusterIp: 'waiting for proxy',
-      nodePort: 'waiting for proxy',
-      dns: 'waiting for dns and proxy',
-      policy: 'waiting for policy and proxy',
-      exec: 'waiting for exec, dns and proxy',
-    },
   },
   skipReason(),
 );

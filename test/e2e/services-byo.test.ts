@@ -27,7 +27,6 @@ servicesSuite(
       await Promise.all(nodes.map((node, i) => network.applyOverlay(node, testOverlay(i, nodeIps))));
     },
     policyEngine: false,
-    todo: { clusterIp: 'waiting for proxy', nodePort: 'waiting for proxy', dns: 'waiting for dns and proxy', exec: 'waiting for exec, dns and proxy' },
   },
   byoSkipReason(),
 );

@@ -17,13 +17,6 @@ servicesSuite(
       await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
     },
     policyEngine: true,
-    todo: {
-      clusterIp: 'waiting for proxy',
-      nodePort: 'waiting for proxy',
-      dns: 'waiting for dns and proxy',
-      policy: 'waiting for policy and proxy',
-      exec: 'waiting for exec, dns and proxy',
-    },
   },
   skipReason(),
 );

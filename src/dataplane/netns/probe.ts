@@ -109,7 +109,11 @@ async function answeredBy(
   backends: BackendEnd[],
   answer: string | undefined,
 ): Promise<string | undefined> {
-  if (answer !== undefined) return backends.find((b) => b.hostname === answer)?.label;
+  if (answer !== undefined) {
+    // agnhost answers with its hostname alone; a page (nginx's here) names it among other words.
+    const words = new Set(answer.split(/[^A-Za-z0-9.-]+/).map((w) => w.replace(/\.+$/, '')));
+    return (backends.find((b) => b.hostname === answer) ?? backends.find((b) => words.has(b.hostname)))?.label;
+  }
   const deadline = performance.now() + SEEN_GRACE_MS;
   for (;;) {
     const hit = listeners.find((l) => l.backend && l.listener.seen);
