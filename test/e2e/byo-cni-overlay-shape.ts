@@ -21,3 +21,9 @@ export function testOverlay(i: number, nodeIps: string[], second = 244, peers = 
     peers: peers.map((j) => ({ nodeIp: nodeIps[j]!, mac: vtepMac(j), tunnelIp: `10.${second}.${j}.0`, cidrs: [testNodeSubnet(j, second)] })),
   };
 }
+
+/** Node i's conflist: the reference bridge + host-local on its /24, no masquerade, as flannel delegates. */
+export function testConflist(i: number): string {
+  const ipam = { type: 'host-local', ranges: [[{ subnet: testNodeSubnet(i) }]], routes: [{ dst: '0.0.0.0/0' }] };
+  return JSON.stringify({ cniVersion: '1.0.0', name: 'test-overlay', plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: false, ipam }] });
+}

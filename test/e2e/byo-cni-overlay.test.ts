@@ -9,15 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ByoCniWorld, byoSkipReason, PORT } from './byo-cni-harness.js';
-import { TEST_OVERLAY_DEVICE, testNodeSubnet, testOverlay } from './byo-cni-overlay-shape.js';
+import { TEST_OVERLAY_DEVICE, testConflist, testOverlay } from './byo-cni-overlay-shape.js';
 
 type Obj = any;
 const DEV = TEST_OVERLAY_DEVICE;
-
-function conflist(i: number): string {
-  const ipam = { type: 'host-local', ranges: [[{ subnet: testNodeSubnet(i) }]], routes: [{ dst: '0.0.0.0/0' }] };
-  return JSON.stringify({ cniVersion: '1.0.0', name: 'test-overlay', plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: false, ipam }] });
-}
 
 describe('BYO CNI harness: a conflist and a VXLAN overlay from a test agent, pod → pod across nodes', { skip: byoSkipReason() }, () => {
   const world = new ByoCniWorld();
@@ -31,7 +26,7 @@ describe('BYO CNI harness: a conflist and a VXLAN overlay from a test agent, pod
     nodeIps = await world.nodeIps();
     nodes.forEach((node, i) => {
       mkdirSync(world.confDir(node), { recursive: true });
-      writeFileSync(join(world.confDir(node), '10-test-overlay.conflist'), conflist(i));
+      writeFileSync(join(world.confDir(node), '10-test-overlay.conflist'), testConflist(i));
     });
     await world.waitNodesReady();
     pods = await world.podsOnEachNode();

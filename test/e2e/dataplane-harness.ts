@@ -149,17 +149,20 @@ export class DataplaneWorld {
   }
 
   /**
-   * Pods web-0 and web-1, one per node: the scheduler has no inter-pod anti-affinity, so each names its node
+   * Pods web-0 and web-1 (nginx unless a container is given, with more of the pod's spec per pod), one per node: the scheduler has no inter-pod anti-affinity, so each names its node
    * (spec.nodeName, as a user pins pods). Waits until both are Ready and returns them in order.
    */
-  async podsOnEachNode(): Promise<Obj[]> {
+  async podsOnEachNode(
+    container: Obj = { name: 'web', image: 'nginx', ports: [{ containerPort: PORT }] },
+    spec: (i: number) => Obj = () => ({}),
+  ): Promise<Obj[]> {
     const nodes = await this.nodes();
     assert.equal(nodes.length, 2);
     const pods = nodes.map((n, i) => ({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: `web-${i}`, labels: { app: 'web' } },
-      spec: { nodeName: n.metadata.name, containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: PORT }] }] },
+      spec: { nodeName: n.metadata.name, containers: [container], ...spec(i) },
     }));
     await this.create('web.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
     await this.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-l', 'app=web', '--timeout=60s']);

@@ -62,13 +62,22 @@ export async function probeTcp(
   const t0 = performance.now();
   const listeners: { listener: Listener; backend?: BackendEnd }[] = [];
   try {
-    if (targetNetns) listeners.push({ listener: await listen(targetNetns, to.port, timeoutMs + 5000) });
-    // A backend whose listener cannot start already has a server on that port (its own, or a probe's still running).
+    // A pod whose listener cannot start already has a server on that port (its own, or a probe's still running):
+    // the probe talks to it, as HTTP (what the backend images serve).
+    let busy = false;
+    if (targetNetns) {
+      try {
+        listeners.push({ listener: await listen(targetNetns, to.port, timeoutMs + 5000) });
+      } catch (e) {
+        if (!/EADDRINUSE/.test((e as Error).message)) throw e;
+        busy = true;
+      }
+    }
     const started = await Promise.allSettled((backends ?? []).map((b) => listen(b.netns, b.port, timeoutMs + 5000)));
     started.forEach((r, i) => {
       if (r.status === 'fulfilled') listeners.push({ listener: r.value, backend: backends![i]! });
     });
-    const http = backends ? ['http'] : [];
+    const http = backends || busy ? ['http'] : [];
     const [file, args] = inNetns(fromNetns, process.execPath, [WHOAMI, 'ask', to.ip, String(to.port), String(timeoutMs), ...http]);
     const r = await run(file, args, undefined, timeoutMs + 5000);
     const line = r.stdout.trim().split('\n').pop() ?? '';
@@ -100,7 +109,11 @@ async function answeredBy(
   backends: BackendEnd[],
   answer: string | undefined,
 ): Promise<string | undefined> {
-  if (answer !== undefined) return backends.find((b) => b.hostname === answer)?.label;
+  if (answer !== undefined) {
+    // agnhost answers with its hostname alone; a page (nginx's here) names it among other words.
+    const words = new Set(answer.split(/[^A-Za-z0-9.-]+/).map((w) => w.replace(/\.+$/, '')));
+    return (backends.find((b) => b.hostname === answer) ?? backends.find((b) => words.has(b.hostname)))?.label;
+  }
   const deadline = performance.now() + SEEN_GRACE_MS;
   for (;;) {
     const hit = listeners.find((l) => l.backend && l.listener.seen);

@@ -3,8 +3,8 @@
 //                            came from, then exit (or exit when the lifetime is over)
 //   ask IP PORT TIMEOUT_MS [http]
 //                            connect, print {"connected":…,"seen":…,"error":…} as one JSON line; with http, send
-//                            an HTTP/1.0 GET first, and a server that answers HTTP (an agnhost backend) gives its
-//                            body's first line as "answer" instead of "seen"
+//                            an HTTP/1.0 GET first, and a server that answers HTTP (an agnhost or nginx backend)
+//                            gives its body (up to 1 KiB) as "answer" instead of "seen"
 import { connect, createServer } from 'node:net';
 
 const [mode, a, b, c] = process.argv.slice(2);
@@ -30,8 +30,8 @@ function ask(ip: string, port: number, timeoutMs: number, http: boolean): void {
   let data = '';
   const done = (error?: string): void => {
     const body = http && data.startsWith('HTTP/') ? data.slice(data.indexOf('\r\n\r\n') + 4) : undefined;
-    const first = (body ?? data).split('\n')[0]?.trim().slice(0, 253);
-    const answer = body === undefined ? (first ? { seen: first } : {}) : first ? { answer: first } : {};
+    const first = data.split('\n')[0]?.trim().slice(0, 253);
+    const answer = body === undefined ? (first ? { seen: first } : {}) : body.trim() ? { answer: body.trim().slice(0, 1024) } : {};
     process.stdout.write(`${JSON.stringify({ connected, ...answer, ...(error ? { error } : {}) })}\n`);
     process.exit(0);
   };
