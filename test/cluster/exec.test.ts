@@ -4,6 +4,7 @@
 // authenticated like every request, and a plain request is told an upgrade is required.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { request as httpsRequest } from 'node:https';
 import { WebSocket } from 'ws';
 import { api, apiEndpoint, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
@@ -32,6 +33,31 @@ function upgrade(
       ws.terminate();
     });
     ws.on('error', (e) => (e.message.startsWith('Unexpected server response') ? undefined : reject(e)));
+  });
+}
+
+/** A SPDY/3.1 upgrade as kubectl's fallback sends it: the refusal's status and body. */
+function spdyUpgrade(env: ClusterEnv, path: string, token: string | null): Promise<{ status: number; body: any }> {
+  const endpoint = apiEndpoint(env);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${endpoint.url}${path}`, {
+      method: 'POST',
+      ca: endpoint.caPem,
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'SPDY/3.1',
+        'x-stream-protocol-version': 'v4.channel.k8s.io',
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('upgrade', () => reject(new Error('upgraded')));
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -91,6 +117,11 @@ describe('kubectl exec and port-forward without a data plane', { skip }, () => {
       assert.deepEqual([unknown.status, unknown.body.reason], [404, 'NotFound']);
       const badPath = await upgrade(env, `${base}/web/attach?stdout=1`);
       assert.equal(badPath.status, 404);
+      const spdyAnonymous = await spdyUpgrade(env, `${base}/web/exec?command=ip&stdout=1`, null);
+      assert.deepEqual([spdyAnonymous.status, spdyAnonymous.body.reason], [401, 'Unauthorized']);
+      const spdyForward = await spdyUpgrade(env, `${base}/web/portforward`, apiEndpoint(env).token);
+      assert.equal(spdyForward.status, 400);
+      assert.match(spdyForward.body.message, /no network namespace/);
       // The checks above come before the protocol: a pod without a namespace is refused whatever is asked.
       const refused = await upgrade(env, `${base}/web/exec?command=ip&stdout=1`, { protocols: ['channel.k8s.io'] });
       assert.equal(refused.status, 400);

@@ -4,11 +4,13 @@
 // `ip addr`, exit codes, stdin, a refused command, and port-forward to a listener in the pod's namespace. Root only.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spawnInNetns } from '../../src/dataplane/netns/spawn.js';
-import { KUBECTL, type KubectlResult } from '../cluster/harness.js';
+import { apiEndpoint, KUBECTL, type KubectlResult } from '../cluster/harness.js';
 import { DataplaneWorld, skipReason } from './dataplane-harness.js';
 
 type Obj = any;
@@ -180,6 +182,36 @@ describe('kubectl exec and port-forward on the netns data plane', { skip: skipRe
     pf.stop();
     assert.match(pf.output(), /error forwarding port 9191 to pod web-0, uid [0-9a-f-]+: failed to execute portforward in network namespace/);
     assert.match(pf.output(), /failed to connect to localhost:9191 inside namespace/);
+  });
+
+  it('a client that sends garbage after the SPDY upgrade gets GOAWAY and a closed connection; the server carries on', async () => {
+    const endpoint = apiEndpoint({ kubeconfigYaml: readFileSync(world.kubeconfig, 'utf8') });
+    const url = new URL(endpoint.url);
+    const got = await new Promise<Buffer>((resolve, reject) => {
+      const socket = tlsConnect({ host: url.hostname, port: Number(url.port), ca: endpoint.caPem, servername: url.hostname }, () => {
+        socket.write(
+          'POST /api/v1/namespaces/default/pods/web-0/exec?command=cat&stdin=true&stdout=true HTTP/1.1\r\n' +
+            `Host: ${url.host}\r\nAuthorization: Bearer ${endpoint.token}\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n` +
+            'X-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n',
+        );
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => {
+        chunks.push(d);
+        if (Buffer.concat(chunks).includes('\r\n\r\n') && chunks.length === 1)
+          socket.write(Buffer.from('\x80\x03\x00\x01\x00\x00\x00\x0aabcdefghij', 'latin1'));
+      });
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.setTimeout(10_000, () => socket.destroy(new Error('not closed')));
+    });
+    const text = got.toString('latin1');
+    assert.match(text, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    const frames = got.subarray(text.indexOf('\r\n\r\n') + 4);
+    // GOAWAY (type 7) with PROTOCOL_ERROR (1).
+    assert.deepEqual([frames.readUInt16BE(2), frames.readUInt32BE(12)], [7, 1]);
+    const r = await kubectl(['exec', 'web-0', '--', 'echo', 'still here'], { env: SPDY_EXEC });
+    assert.deepEqual([r.code, r.stdout], [0, 'still here\n']);
   });
 
   for (const [protocol, env] of [
