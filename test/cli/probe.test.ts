@@ -149,6 +149,31 @@ describe('aksemu probe', () => {
     assert.equal(dp.probes.length, count, 'nothing reached the driver');
   });
 
+  it('a Service by name goes to the driver as its ClusterIP and port; unknown Services and missing flags are refused', async () => {
+    assert.deepEqual(parseTo('svc/default/web'), { service: { namespace: 'default', name: 'web' } });
+    assert.deepEqual(parseTo('svc/kube-system/kube-dns:dns-tcp'), { service: { namespace: 'kube-system', name: 'kube-dns', port: 'dns-tcp' } });
+    assert.throws(() => parseTo('svc/Default/web'), /svc\/NAMESPACE\/NAME\[:PORT\]/);
+    const r = await probeIn(home, ['--from', 'vm/client', '--to', 'svc/kube-system/kube-dns:dns-tcp', '-g', 'rg', '-n', 'c1']);
+    assert.equal(r.code, 0, r.stderr);
+    const sent = dp.probes.at(-1)!;
+    assert.deepEqual(
+      [sent.from, sent.to],
+      [
+        { kind: 'vm', name: 'client' },
+        { ip: '10.0.0.10', port: 53 },
+      ],
+    );
+    assert.ok(Array.isArray(sent.backends), 'the Service target carries its backends');
+    const count = dp.probes.length;
+    const missing = await probeIn(home, ['--from', 'vm/client', '--to', 'svc/default/nope', '-g', 'rg', '-n', 'c1']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^ERROR: \(ServiceNotFound\) services "nope" not found in namespace "default"/);
+    const noFlags = await probeIn(home, ['--from', 'vm/client', '--to', 'svc/default/web']);
+    assert.equal(noFlags.code, 2);
+    assert.match(noFlags.stderr, /--to svc\/… needs the cluster: -g RESOURCE_GROUP -n CLUSTER/);
+    assert.equal(dp.probes.length, count, 'nothing reached the driver');
+  });
+
   it('a server without a data plane answers DataplaneDisabled', async () => {
     const otherHome = tempHome();
     const plain = await startTestServer({ home: otherHome });
