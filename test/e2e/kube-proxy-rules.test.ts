@@ -24,9 +24,7 @@ describe('kube-proxy rules from the cluster (aksemu start --dataplane netns)', {
 
   before(async () => {
     world = new DataplaneWorld();
-    await world.start();
-    await world.network();
-    await world.cluster('k1', ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16']);
+    await world.withCluster('k1', ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16']);
     pods = await world.podsOnEachNode();
   });
   after(async () => {
