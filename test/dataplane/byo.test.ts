@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { listNetns } from '../../src/dataplane/netns/exec.js';
-import { CLUSTER_ID, pod, rootSnapshot, skipReason, testPrefix, topology, VM } from './harness.js';
+import { CLUSTER_ID, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
 
 const prefix = testPrefix();
 const PLUGINS = '/usr/lib/cni';
@@ -26,23 +26,7 @@ describe('BYO CNI data plane', { skip }, () => {
 
   before(async () => {
     root = rootSnapshot();
-    mkdirSync(cni.confDir, { recursive: true });
-    writeFileSync(
-      join(cni.confDir, '10-user.conflist'),
-      JSON.stringify({
-        cniVersion: '1.0.0',
-        name: 'user-net',
-        plugins: [
-          {
-            type: 'bridge',
-            bridge: 'cni0',
-            isGateway: true,
-            ipMasq: true,
-            ipam: { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir },
-          },
-        ],
-      }),
-    );
+    writeBridgeConflist(cni.confDir, ipamDir);
     dp = new NetnsDataplane({ prefix });
     await dp.gc();
     await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' })));

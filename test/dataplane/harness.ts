@@ -3,6 +3,8 @@
 // and a snapshot of the root namespace that must be identical before and after.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { netnsUnsupportedReason } from '../../src/dataplane/netns/capability.js';
 import type { NodeTopology, NsgRule, SubnetTopology, Topology, UdrRoute } from '../../src/dataplane/topology.js';
@@ -120,4 +122,15 @@ export function rootSnapshot(): Record<string, string> {
       .join('\n'),
     sysctls: SYSCTLS.map((k) => `${k}=${out('sysctl', ['-n', k]).trim()}`).join('\n'),
   };
+}
+
+/**
+ * A BYO CNI's conf dir holding the reference bridge + host-local plugins on `cni0` (10.245.0.0/24), with
+ * host-local's state in `ipamDir`: the user's CNI of the BYO data-plane tests.
+ */
+export function writeBridgeConflist(confDir: string, ipamDir: string, extra: { hairpinMode?: boolean } = {}): void {
+  const ipam = { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir };
+  mkdirSync(confDir, { recursive: true });
+  const plugins = [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ...extra, ipam }];
+  writeFileSync(join(confDir, '10-user.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'user-net', plugins }));
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { listNetns, netnsPath } from '../../src/dataplane/netns/exec.js';
-import { CLUSTER_ID, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM } from './harness.js';
+import { CLUSTER_ID, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
 import { ask, backend, type TestService, tableFor } from './kube-proxy-harness.js';
 
 const prefix = testPrefix();
@@ -29,14 +29,7 @@ describe('kube-proxy on a BYO CNI node (cni0 bridge)', { skip }, () => {
 
   before(async () => {
     root = rootSnapshot();
-    mkdirSync(cni.confDir, { recursive: true });
-    const ipam = { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: join(dir, 'ipam') };
-    const conf = {
-      cniVersion: '1.0.0',
-      name: 'user-net',
-      plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, hairpinMode: true, ipam }],
-    };
-    writeFileSync(join(cni.confDir, '10-user.conflist'), JSON.stringify(conf));
+    writeBridgeConflist(cni.confDir, join(dir, 'ipam'), { hairpinMode: true });
     dp = new NetnsDataplane({ prefix });
     await dp.gc();
     await dp.apply(topology(() => ({ clusterId: CLUSTER_ID, wiring: 'none' })));

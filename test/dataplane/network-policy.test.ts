@@ -17,7 +17,7 @@ import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { POLICY_TABLE } from '../../src/dataplane/netns/network-policy.js';
 import type { NodePolicies } from '../../src/dataplane/policies.js';
 import type { NodeTopology } from '../../src/dataplane/topology.js';
-import { CLUSTER_ID, kubenetRoutes, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM } from './harness.js';
+import { CLUSTER_ID, kubenetRoutes, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
 
 const PLUGINS = '/usr/lib/cni';
 
@@ -193,23 +193,7 @@ scenario('Azure CNI node subnet (routed azv veths)', {
 // nodes is the CNI's (docs/dataplane.md §6.4).
 const byoDir = mkdtempSync(join(tmpdir(), 'aksemu-policy-byo-'));
 const confDir = join(byoDir, 'net.d');
-mkdirSync(confDir, { recursive: true });
-writeFileSync(
-  join(confDir, '10-user.conflist'),
-  JSON.stringify({
-    cniVersion: '1.0.0',
-    name: 'user-net',
-    plugins: [
-      {
-        type: 'bridge',
-        bridge: 'cni0',
-        isGateway: true,
-        ipMasq: true,
-        ipam: { type: 'host-local', ranges: [[{ subnet: '10.245.0.0/24' }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: join(byoDir, 'ipam') },
-      },
-    ],
-  }),
-);
+writeBridgeConflist(confDir, join(byoDir, 'ipam'));
 process.on('exit', () => rmSync(byoDir, { recursive: true, force: true }));
 scenario(
   'a BYO CNI (cni0 bridge)',
