@@ -2,7 +2,7 @@
 // runs inside the node's namespace for each pod. The VNet has no route to the user's pod range, so VM → pod
 // fails while pods reach out as the node (docs/dataplane.md §1, §6).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
