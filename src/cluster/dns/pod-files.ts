@@ -57,6 +57,11 @@ export function aksKubeletDns(cluster: ClusterRecord): KubeletDns {
 const NODE_HOSTS =
   '127.0.0.1 localhost\n\n::1 ip6-localhost ip6-loopback\nfe00::0 ip6-localnet\nff00::0 ip6-mcastprefix\nff02::1 ip6-allnodes\nff02::2 ip6-allrouters\n';
 
+/** The pod's /etc/resolv.conf and /etc/hosts as its kubelet writes them (and `kubectl exec` shows its tools). */
+export function podEtcFiles(pod: KubeObject, kubelet: KubeletDns, podIps: string[]): { resolvConf: string; hosts: string } {
+  return { resolvConf: resolvConfText(podResolverConfig(pod, kubelet)), hosts: podHostsText(pod, podIps, kubelet.clusterDomain, NODE_HOSTS) };
+}
+
 /** Writes and removes the pods' files, one operation at a time per pod, in the order asked. */
 export class PodDnsFiles {
   private readonly chains = new Map<string, Promise<void>>();
@@ -80,11 +85,11 @@ export class PodDnsFiles {
   write(pod: KubeObject, node: string, podIps: string[]): void {
     const uid = pod.metadata.uid ?? '';
     const root = this.nodeRoot(node);
-    const kubelet = this.kubelet();
+    const files = podEtcFiles(pod, this.kubelet(), podIps);
     this.queue(uid, async () => {
       await mkdir(podDir(root, uid), { recursive: true });
-      await writeFile(podResolvConfPath(root, uid), resolvConfText(podResolverConfig(pod, kubelet)), { mode: 0o644 });
-      await writeFile(podHostsPath(root, uid), podHostsText(pod, podIps, kubelet.clusterDomain, NODE_HOSTS), { mode: 0o644 });
+      await writeFile(podResolvConfPath(root, uid), files.resolvConf, { mode: 0o644 });
+      await writeFile(podHostsPath(root, uid), files.hosts, { mode: 0o644 });
     });
   }
 

@@ -4,8 +4,7 @@
 // remotecommand/exec.go ServeExec: Success, or Failure with reason NonZeroExitCode and an ExitCode cause, which
 // client-go's errorDecoderV4 turns into `command terminated with exit code N`; anything else InternalError).
 import { EXEC_LIMITS, EXEC_TOOLS, execTool, spawnSandboxed } from '../../dataplane/netns/exec-sandbox.js';
-import type { ObjectStore } from '../objects/store.js';
-import { type ExecOptions, type PodTarget, podHosts, podResolvConf } from './target.js';
+import type { ExecOptions, ExecTarget } from './target.js';
 
 /** Where a command's output and its final Status go. */
 export interface CommandIO {
@@ -56,7 +55,7 @@ const KILLED = 137;
 
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15 };
 
-export function startCommand(objects: ObjectStore, target: PodTarget, options: ExecOptions, io: CommandIO): RunningCommand {
+export function startCommand(target: ExecTarget, options: ExecOptions, io: CommandIO): RunningCommand {
   const [argv0 = ''] = options.command;
   const tool = execTool(argv0);
   const noop: RunningCommand = { stdin: () => true, endStdin: () => undefined, onDrain: () => undefined, abort: () => undefined };
@@ -72,8 +71,8 @@ export function startCommand(objects: ObjectStore, target: PodTarget, options: E
     {
       netns: target.netns,
       hostname: target.pod.metadata.name,
-      resolvConf: podResolvConf(objects, target.pod),
-      hosts: podHosts(target.pod),
+      resolvConf: target.etc.resolvConf,
+      hosts: target.etc.hosts,
       tty: options.tty,
     },
     options.command,

@@ -4,10 +4,9 @@
 // error first. As the kubelet does (pkg/kubelet/cri/streaming/remotecommand/httpstream.go), the command starts
 // once every stream the query asked for is open, and not later than 30 s after the upgrade; at the end the
 // Status is written on the error stream and every stream is half-closed, then the session.
-import type { ObjectStore } from '../objects/store.js';
 import { startCommand, type RunningCommand } from './command.js';
 import { RST, type SpdySession, type SpdyStream } from './spdy.js';
-import type { ExecOptions, PodTarget } from './target.js';
+import type { ExecOptions, ExecTarget } from './target.js';
 
 /** The kubelet's streamCreationTimeout. */
 export const STREAM_CREATION_TIMEOUT_MS = 30_000;
@@ -18,7 +17,7 @@ const EARLY_STDIN_BYTES = 1024 * 1024;
 export const EXEC_SPDY_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
 /** Handles the streams of one exec session; returns the session's onStream. */
-export function execOverSpdy(session: () => SpdySession, objects: ObjectStore, target: PodTarget, options: ExecOptions): (stream: SpdyStream) => void {
+export function execOverSpdy(session: () => SpdySession, target: ExecTarget, options: ExecOptions): (stream: SpdyStream) => void {
   const wanted = new Set(['error']);
   if (options.stdin) wanted.add('stdin');
   if (options.stdout) wanted.add('stdout');
@@ -39,7 +38,7 @@ export function execOverSpdy(session: () => SpdySession, objects: ObjectStore, t
   };
   const start = () => {
     clearTimeout(timer);
-    command = startCommand(objects, target, options, {
+    command = startCommand(target, options, {
       stdout: (d) => streams.get('stdout')?.write(d),
       stderr: (d) => streams.get('stderr')?.write(d),
       finish: (status) => {

@@ -4,9 +4,8 @@
 // 4 terminal resizes; v5 adds the CLOSE signal, [255, channel], with which the client ends its stdin. The
 // server ends with the Status on channel 3 and a normal close, which the client reads as EOF on every stream.
 import type { WebSocket } from 'ws';
-import type { ObjectStore } from '../objects/store.js';
 import { startCommand } from './command.js';
-import type { ExecOptions, PodTarget } from './target.js';
+import type { ExecOptions, ExecTarget } from './target.js';
 
 export const EXEC_WEBSOCKET_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
@@ -16,12 +15,12 @@ const STDERR = 2;
 const ERROR = 3;
 const CLOSE = 255;
 
-export function serveExecWebsocket(ws: WebSocket, objects: ObjectStore, target: PodTarget, options: ExecOptions): void {
+export function serveExecWebsocket(ws: WebSocket, target: ExecTarget, options: ExecOptions): void {
   const send = (channel: number, data: Buffer) => {
     if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
   };
   const v5 = ws.protocol === 'v5.channel.k8s.io';
-  const command = startCommand(objects, target, options, {
+  const command = startCommand(target, options, {
     stdout: (d) => send(STDOUT, d),
     stderr: (d) => send(STDERR, d),
     finish: (status) => {

@@ -10,7 +10,7 @@ import type { Pod } from '../objects/types.js';
 import type { ObjectStore } from '../objects/store.js';
 import type { PodSandboxes } from '../workloads/sandbox.js';
 import { containerOf } from '../pod-logs.js';
-import { PODS, SERVICES } from '../resources.js';
+import { PODS } from '../resources.js';
 import { badRequest, KubeError, notFound } from '../status.js';
 
 export interface ExecOptions {
@@ -28,6 +28,11 @@ export interface PodTarget {
   container: string;
   /** The pod's network namespace (/run/netns/…). */
   netns: string;
+}
+
+/** A `kubectl exec` target: the pod's /etc/resolv.conf and /etc/hosts too, as its kubelet wrote them. */
+export interface ExecTarget extends PodTarget {
+  etc: { resolvConf: string; hosts: string };
 }
 
 /** A command line's bounds: far past any network check, well inside execve's. */
@@ -106,27 +111,4 @@ export function execTarget(
 export function portForwardTarget(objects: ObjectStore, sandboxes: PodSandboxes, namespace: string, name: string): PodTarget {
   const { pod, container } = podAndContainer(objects, namespace, name, (p) => p.spec?.containers?.[0]?.name);
   return { pod, container, netns: running(sandboxes, pod, container) };
-}
-
-/** The kubelet's resolv.conf for a ClusterFirst pod (the dns helper's podResolvConfPath file replaces it once it lands). */
-export function podResolvConf(objects: ObjectStore, pod: Pod & KubeObject): string {
-  const dns = (objects.get(SERVICES, 'kube-system', 'kube-dns') as { spec?: { clusterIP?: string } } | undefined)?.spec?.clusterIP;
-  const ns = pod.metadata.namespace ?? 'default';
-  return `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\n${dns ? `nameserver ${dns}\n` : ''}options ndots:5\n`;
-}
-
-/** The kubelet's managed /etc/hosts (pkg/kubelet/kubelet_pods.go managedHostsFileContent): localhost, then the pod. */
-export function podHosts(pod: Pod & KubeObject): string {
-  const lines = [
-    '# Kubernetes-managed hosts file.',
-    '127.0.0.1\tlocalhost',
-    '::1\tlocalhost ip6-localhost ip6-loopback',
-    'fe00::0\tip6-localnet',
-    'fe00::0\tip6-mcastprefix',
-    'fe00::1\tip6-allnodes',
-    'fe00::2\tip6-allrouters',
-  ];
-  const ip = pod.status?.podIP;
-  if (ip) lines.push(`${ip}\t${pod.metadata.name}`);
-  return `${lines.join('\n')}\n`;
 }

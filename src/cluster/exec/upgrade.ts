@@ -11,6 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClusterRuntime } from '../cluster.js';
 import { badRequest, KubeError, methodNotSupported, pathNotFound } from '../status.js';
 import { EXEC_SPDY_PROTOCOLS, execOverSpdy } from './exec-spdy.js';
+import { aksKubeletDns, podEtcFiles } from '../dns/pod-files.js';
 import { EXEC_WEBSOCKET_PROTOCOLS, serveExecWebsocket } from './exec-websocket.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, portForwardStreams } from './port-forward.js';
 import { SpdySession, type SpdyStream, type SpdyTransport } from './spdy.js';
@@ -75,6 +76,14 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
     const { objects, sandboxes } = ctx.runtime;
     const exec = what.kind === 'exec' ? execTarget(objects, sandboxes, what.namespace, what.name, ctx.query) : undefined;
     const target = exec?.target ?? portForwardTarget(objects, sandboxes, what.namespace, what.name);
+    // The tool sees the pod's /etc/resolv.conf and /etc/hosts as the pod's kubelet wrote them (dns/pod-files.ts).
+    const etc = exec
+      ? podEtcFiles(
+          exec.target.pod,
+          aksKubeletDns(ctx.runtime.record),
+          (exec.target.pod.status?.podIPs ?? []).map((p) => p.ip),
+        )
+      : undefined;
     if (sessions >= MAX_SESSIONS) throw new KubeError(429, 'TooManyRequests', `too many exec and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
     const started = () => {
@@ -96,7 +105,7 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
         const done = started();
         ws.on('close', done);
-        if (exec) return serveExecWebsocket(ws, objects, target, exec.options);
+        if (exec && etc) return serveExecWebsocket(ws, { ...target, etc }, exec.options);
         const session = new SpdySession(websocketTransport(ws), {
           maxStreams: MAX_STREAMS,
           onStream: portForwardStreams(target),
@@ -123,7 +132,7 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${protocol}\r\n\r\n`);
       const done = started();
       let session: SpdySession | undefined;
-      const onStream: (s: SpdyStream) => void = exec ? execOverSpdy(() => session!, objects, target, exec.options) : portForwardStreams(target);
+      const onStream: (s: SpdyStream) => void = exec && etc ? execOverSpdy(() => session!, { ...target, etc }, exec.options) : portForwardStreams(target);
       session = new SpdySession(socketTransport(socket), { maxStreams: MAX_STREAMS, onStream, onClose: done, onError: ctx.log });
       socket.on('data', (d: Buffer) => session.receive(d));
       socket.on('close', () => {
