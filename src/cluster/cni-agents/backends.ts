@@ -21,7 +21,7 @@ const AGNHOST_IMAGE = /(?:^|\/)e2e-test-images\/agnhost$/;
 const NGINX_IMAGE = /^(?:(?:docker\.io\/)?(?:library\/)?nginx|mcr\.microsoft\.com\/oss\/nginx\/nginx)$/;
 
 /** The page nginx serves here. */
-export const NGINX_PAGE = '<!DOCTYPE html>\n<html><head><title>aksemu nginx</title></head><body><p>Served by aksemu for pod {{hostname}}.</p></body></html>\n';
+const NGINX_PAGE = '<!DOCTYPE html>\n<html><head><title>aksemu nginx</title></head><body><p>Served by aksemu for pod {{hostname}}.</p></body></html>\n';
 
 function hostnameOf(ctx: ProgramContext): string {
   const spec = (ctx.pod as unknown as { spec?: Obj }).spec ?? {};

@@ -12,7 +12,7 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 
 export type ServiceProbeTarget = { service: { namespace: string; name: string; port?: string } } | { ip: string; port: number };
 
-export interface ServiceBackend {
+interface ServiceBackend {
   namespace: string;
   name: string;
   /** The pod's spec.hostname, when it has one. */
