@@ -93,6 +93,7 @@ describe('pod hosts', () => {
         'fe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n10.244.0.7\tdb-0.db.shop.svc.cluster.local\tdb-0\n\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\n10.1.2.3\tbar.local\n',
     );
     assert.match(podHostsText(pod({}), ['10.244.0.8'], 'cluster.local'), /\n10\.244\.0\.8\tweb-0\n$/);
+    assert.match(podHostsText(pod({}, `${'a'.repeat(62)}-b`), ['10.244.0.8'], 'cluster.local'), new RegExp(`\\n10\\.244\\.0\\.8\\t${'a'.repeat(62)}\\n$`));
     assert.equal(
       podHostsText(pod({ hostNetwork: true }), ['10.224.0.4'], 'cluster.local', '127.0.0.1 localhost\n'),
       '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n',

@@ -103,6 +103,18 @@ test('hostile objects are left out, not rendered', () => {
       .ports.map((p) => p.name),
     ['ok'],
   );
+  const slices = [
+    slice('ok', [
+      { ip: '10.244.0.2', node: 'n0' },
+      { ip: '10.244.0.3 } ; flush ruleset', node: 'n0' },
+      { ip: '::1', node: 'n0' },
+    ]),
+  ];
+  assert.deepEqual(
+    nodeTables(cluster('kubenet'), ['n0'], services, slices).get('n0')!.ports[0]!.clusterEndpoints,
+    [{ ip: '10.244.0.2', port: 8080 }],
+    'a bad endpoint is left out, not its Service',
+  );
 });
 
 test('the controller debounces and pushes a node only when its table changed', async () => {

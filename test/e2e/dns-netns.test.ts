@@ -122,6 +122,16 @@ describe('cluster DNS in the coredns pods (netns data plane)', { skip: skipReaso
     assert.match(await dig('www.example.com'), /status: SERVFAIL/);
   });
 
+  it('garbage over UDP and TCP gets FORMERR or nothing, and the server keeps answering', async () => {
+    const send = async (argv: string[], input: Buffer): Promise<void> => {
+      const [file, ...args] = netnsArgv(clientNetns, argv);
+      await run(file!, args, input.toString('latin1'), 10_000);
+    };
+    for (let i = 0; i < 5; i++) await send(['nc', '-u', '-w1', dnsIp, '53'], Buffer.from(Array.from({ length: 40 + i * 50 }, (_, k) => (k * 37 + i) & 0xff)));
+    await send(['nc', '-w1', dnsIp, '53'], Buffer.from([0xff, 0xff, 1, 2, 3]));
+    assert.deepEqual(await short('web.default.svc.cluster.local'), [webIp]);
+  });
+
   it('nslookup: the Service and the headless pod', async () => {
     const svc = await inPod(['nslookup', 'web.default.svc.cluster.local.', dnsIp]);
     assert.equal(svc.code, 0, svc.stdout);

@@ -1,14 +1,16 @@
 // `kubectl exec` and `kubectl port-forward` with the real kubectl against a kubenet cluster on the netns data
-// plane (docs/clients.md §8): the websocket protocol kubectl 1.32 speaks first and SPDY (forced with
+// plane (docs/clients.md §5.18): the websocket protocol kubectl 1.32 speaks first and SPDY (forced with
 // KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false / KUBECTL_PORT_FORWARD_WEBSOCKETS=false): the pod's address in
 // `ip addr`, exit codes, stdin, a refused command, and port-forward to a listener in the pod's namespace. Root only.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { spawnInNetns } from '../../src/dataplane/netns/spawn.js';
-import { KUBECTL, type KubectlResult } from '../cluster/harness.js';
+import { apiEndpoint, KUBECTL, type KubectlResult } from '../cluster/harness.js';
 import { DataplaneWorld, skipReason } from './dataplane-harness.js';
 
 type Obj = any;
@@ -62,6 +64,23 @@ describe('kubectl exec and port-forward on the netns data plane', { skip: skipRe
       child.on('close', () => reject(new Error(`port-forward exited: ${out}`)));
     });
     return { local, stop: () => child.kill('SIGTERM'), output: () => out };
+  }
+
+  /** A shell command run by util-linux script(1), so that kubectl's stdin and stdout are a terminal. */
+  function runUnderTerminal(command: string): Promise<KubectlResult> {
+    return new Promise((resolve) => {
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        env: { ...process.env, KUBECONFIG: world.kubeconfig, HOME: world.scratch },
+      });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? 1, stdout, stderr: '' });
+      });
+      child.stdin.end();
+    });
   }
 
   /** Connects to 127.0.0.1:port, sends `send`, half-closes, and returns everything read. */
@@ -145,6 +164,54 @@ describe('kubectl exec and port-forward on the netns data plane', { skip: skipRe
     assert.equal(shadow.code, 1);
     const listening = await kubectl(['exec', 'web-0', '--', 'ss', '-Htln']);
     assert.match(listening.stdout, /127\.0\.0\.1:9090/);
+  });
+
+  it('kubectl exec -t: the command runs on a terminal of its own (kubectl itself under script(1), as from a shell)', async () => {
+    const r = await runUnderTerminal(`${KUBECTL} --cache-dir=${join(world.scratch, 'cache-tty')} exec -t web-0 -- echo on a tty`);
+    assert.match(r.stdout, /on a tty\r?\n/);
+    assert.equal(r.code, 0, r.stdout);
+    const f = await runUnderTerminal(`${KUBECTL} --cache-dir=${join(world.scratch, 'cache-tty')} exec -t web-0 -- false`);
+    assert.equal(f.code, 1, f.stdout);
+  });
+
+  it("port-forward to a port nothing listens on: kubectl reports the kubelet's error and drops the session", async () => {
+    const pf = await portForward(9191);
+    const got = await exchange(pf.local, 'hello').catch((e: Error) => e.message);
+    assert.ok(got === '' || /ECONNRESET/.test(got), got);
+    await new Promise((r) => setTimeout(r, 500));
+    pf.stop();
+    assert.match(pf.output(), /error forwarding port 9191 to pod web-0, uid [0-9a-f-]+: failed to execute portforward in network namespace/);
+    assert.match(pf.output(), /failed to connect to localhost:9191 inside namespace/);
+  });
+
+  it('a client that sends garbage after the SPDY upgrade gets GOAWAY and a closed connection; the server carries on', async () => {
+    const endpoint = apiEndpoint({ kubeconfigYaml: readFileSync(world.kubeconfig, 'utf8') });
+    const url = new URL(endpoint.url);
+    const got = await new Promise<Buffer>((resolve, reject) => {
+      const socket = tlsConnect({ host: url.hostname, port: Number(url.port), ca: endpoint.caPem, servername: url.hostname }, () => {
+        socket.write(
+          'POST /api/v1/namespaces/default/pods/web-0/exec?command=cat&stdin=true&stdout=true HTTP/1.1\r\n' +
+            `Host: ${url.host}\r\nAuthorization: Bearer ${endpoint.token}\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n` +
+            'X-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n',
+        );
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => {
+        chunks.push(d);
+        if (Buffer.concat(chunks).includes('\r\n\r\n') && chunks.length === 1)
+          socket.write(Buffer.from('\x80\x03\x00\x01\x00\x00\x00\x0aabcdefghij', 'latin1'));
+      });
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.setTimeout(10_000, () => socket.destroy(new Error('not closed')));
+    });
+    const text = got.toString('latin1');
+    assert.match(text, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    const frames = got.subarray(text.indexOf('\r\n\r\n') + 4);
+    // GOAWAY (type 7) with PROTOCOL_ERROR (1).
+    assert.deepEqual([frames.readUInt16BE(2), frames.readUInt32BE(12)], [7, 1]);
+    const r = await kubectl(['exec', 'web-0', '--', 'echo', 'still here'], { env: SPDY_EXEC });
+    assert.deepEqual([r.code, r.stdout], [0, 'still here\n']);
   });
 
   for (const [protocol, env] of [

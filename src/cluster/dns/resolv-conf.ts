@@ -93,7 +93,9 @@ export function resolvConfText(c: ResolverConfig): string {
 /** The pod's hostname and, with a subdomain, its domain (kubelet GeneratePodHostNameAndDomain). */
 export function podHostname(pod: KubeObject, clusterDomain: string): { hostname: string; domain?: string } {
   const spec = obj((pod as unknown as Obj)['spec']);
-  const hostname = typeof spec['hostname'] === 'string' && spec['hostname'] ? spec['hostname'] : pod.metadata.name.slice(0, 63).replace(/[-.]+$/, '');
+  const given = typeof spec['hostname'] === 'string' && spec['hostname'] ? spec['hostname'] : pod.metadata.name;
+  // truncatePodHostnameIfNeeded: at most 63 characters, without a trailing '-' or '.'.
+  const hostname = given.length > 63 ? given.slice(0, 63).replace(/[-.]+$/, '') : given;
   const sub = spec['subdomain'];
   return typeof sub === 'string' && sub ? { hostname, domain: `${sub}.${pod.metadata.namespace ?? 'default'}.svc.${clusterDomain}` } : { hostname };
 }

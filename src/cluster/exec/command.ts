@@ -63,7 +63,7 @@ export function startCommand(objects: ObjectStore, target: PodTarget, options: E
   const tell = (text: string) => (options.stderr ? io.stderr : io.stdout)(Buffer.from(text));
   if (!tool) {
     tell(
-      `aksemu: kubectl exec runs only network tools in a pod (${EXEC_TOOLS.join(', ')}); ${JSON.stringify(argv0)} is not one of them (docs/clients.md §8)\n`,
+      `aksemu: kubectl exec runs only network tools in a pod (${EXEC_TOOLS.join(', ')}); ${JSON.stringify(argv0)} is not one of them (docs/clients.md §5.18)\n`,
     );
     io.finish(exitStatus(options.command, NOT_FOUND));
     return noop;
@@ -105,7 +105,7 @@ export function startCommand(objects: ObjectStore, target: PodTarget, options: E
   child.on('error', (e) => finish(internalStatus(e.message)));
   child.on('close', (code, signal) => {
     if (done) return;
-    if (killedWhy) tell(`aksemu: ${argv0} was stopped: it ${killedWhy} (docs/clients.md §8)\n`);
+    if (killedWhy) tell(`aksemu: ${argv0} was stopped: it ${killedWhy} (docs/clients.md §5.18)\n`);
     const rc = signal ? 128 + (SIGNALS[signal] ?? 9) : (code ?? KILLED);
     finish(rc === 0 ? SUCCESS : exitStatus(options.command, rc));
   });

@@ -37,7 +37,7 @@ export function serveExecWebsocket(ws: WebSocket, objects: ObjectStore, target: 
     if (channel === STDIN && options.stdin) {
       if (!command.stdin(message.subarray(1))) ws.pause();
     } else if (channel === CLOSE && v5 && message[1] === STDIN) command.endStdin();
-    // Resizes (channel 4) are read and dropped: the pty keeps its size (docs/clients.md §8).
+    // Resizes (channel 4) are read and dropped: the pty keeps its size (docs/clients.md §5.18).
   });
   ws.on('close', () => command.abort());
   ws.on('error', () => command.abort());

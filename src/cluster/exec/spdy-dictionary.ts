@@ -1,4 +1,4 @@
-// The zlib preset dictionary of SPDY/3 header blocks (SPDY Protocol Draft 3, §2.6.10.1 "Compression", published
+// The zlib preset dictionary of SPDY/3 header blocks (SPDY Protocol Draft 3, section 2.6.10.1 "Compression", published
 // by the Chromium project at chromium.org/spdy/spdy-protocol/spdy-protocol-draft3 and as the IETF draft
 // draft-mbelshe-httpbis-spdy-00, Copyright (c) 2012 IETF Trust, BCP 78 / Trust Legal Provisions). A protocol
 // constant: both ends of a SPDY session must compress against exactly these 1,423 bytes (the test pins their

@@ -1,6 +1,6 @@
 // A small SPDY/3.1 server session, as much of the protocol as kubectl's side of it (moby/spdystream under
-// k8s.io/apimachinery/pkg/util/httpstream/spdy) uses: frames (SPDY Protocol Draft 3 §2.2: control frames with
-// version 3 and a type, data frames by stream id, 24-bit lengths), header blocks (§2.6.10: a count, then
+// k8s.io/apimachinery/pkg/util/httpstream/spdy) uses: frames (SPDY Protocol Draft 3, section 2.2: control frames with
+// version 3 and a type, data frames by stream id, 24-bit lengths), header blocks (section 2.6.10: a count, then
 // length-prefixed names and values, zlib-compressed with the SPDY/3 dictionary, one zlib stream per direction),
 // SYN_STREAM answered by SYN_REPLY (spdystream drops data on a stream not yet replied to), DATA with FIN for a
 // half-close, RST_STREAM, PING echoed, GOAWAY. spdystream does no flow control (it ignores WINDOW_UPDATE and
@@ -16,7 +16,7 @@ import { SPDY3_DICTIONARY } from './spdy-dictionary.js';
 const VERSION = 3;
 export const FRAME = { synStream: 1, synReply: 2, rstStream: 3, settings: 4, ping: 6, goAway: 7, headers: 8, windowUpdate: 9 } as const;
 const FLAG_FIN = 0x01;
-/** RST_STREAM status codes (§2.4.2). */
+/** RST_STREAM status codes (SPDY/3 section 2.4.2). */
 export const RST = { protocolError: 1, invalidStream: 2, refusedStream: 3, cancel: 5, internalError: 6 } as const;
 const GOAWAY_OK = 0;
 const GOAWAY_PROTOCOL_ERROR = 1;
@@ -94,7 +94,7 @@ function dataFrame(streamId: number, fin: boolean, data: Buffer): Buffer {
   return Buffer.concat([head, data]);
 }
 
-/** The uncompressed header block (§2.6.10): pair count, then 32-bit length-prefixed names and values. */
+/** The uncompressed header block (SPDY/3 section 2.6.10): pair count, then 32-bit length-prefixed names and values. */
 export function encodeHeaderBlock(pairs: ReadonlyArray<readonly [string, string]>): Buffer {
   const parts: Buffer[] = [u32(pairs.length)];
   for (const [name, value] of pairs) {
@@ -198,8 +198,13 @@ class HeaderInflater {
 
   block(compressed: Buffer): Promise<Buffer> {
     return new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
+      // A stream that is not zlib errors (and is destroyed) instead of calling back.
+      const onError = () => reject(this.failed);
+      this.inflate.once('error', onError);
       this.inflate.write(compressed);
       this.inflate.flush(2 /* Z_SYNC_FLUSH */, () => {
+        this.inflate.off('error', onError);
         const out = Buffer.concat(this.out);
         this.out = [];
         this.size = 0;

@@ -9,6 +9,7 @@ import type { NetworkModel } from '../../aks/network-models/model.js';
 import type { NodeServices, ServiceEndpoint, ServicePortEntry } from '../../dataplane/services.js';
 import { NODE_SUBNET, servicePortProblem } from '../../dataplane/services.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
+import { IpAddress } from '../../net/ip.js';
 import type { NodeNetwork } from '../cni-agents/program.js';
 import type { KubeObject } from '../objects/object.js';
 import { type Change, resourceKey } from '../objects/store.js';
@@ -18,6 +19,9 @@ import type { Controller, ControllerContext } from './context.js';
 import { SERVICE_NAME_LABEL } from './endpointslices.js';
 
 const DEBOUNCE_MS = 100;
+const SERVICES_KEY = resourceKey(SERVICES);
+const SLICES_KEY = resourceKey(ENDPOINTSLICES);
+const NODES_KEY = resourceKey(NODES);
 const RETRY_MS = 2000;
 /** sessionAffinityConfig.clientIP.timeoutSeconds when not given (kubernetes pkg/apis/core: DefaultClientIPServiceAffinitySeconds). */
 const DEFAULT_AFFINITY_SECONDS = 10800;
@@ -68,7 +72,8 @@ function endpointsOf(slices: KubeObject[], portName: string, protocol: string): 
     for (const raw of body.endpoints ?? []) {
       const e = raw as { addresses?: unknown[]; conditions?: Record<string, unknown>; nodeName?: unknown };
       const ip = e.addresses?.[0];
-      if (typeof ip !== 'string') continue;
+      // One bad endpoint (anyone can write a slice) is left out, not its whole Service.
+      if (typeof ip !== 'string' || IpAddress.tryParse(ip)?.family !== 4 || !(port.port >= 1 && port.port <= 65535)) continue;
       const ready = boolOr(e.conditions?.['ready'], true);
       const ep: SliceEndpoint = {
         ip,
@@ -192,8 +197,7 @@ export class ServiceProxy implements Controller {
 
   observe(change: Change): void {
     const r = change.resource;
-    const relevant =
-      r === resourceKey(SERVICES) || r === resourceKey(ENDPOINTSLICES) || (r === resourceKey(NODES) && (change.type === 'ADDED' || change.type === 'DELETED'));
+    const relevant = r === SERVICES_KEY || r === SLICES_KEY || (r === NODES_KEY && (change.type === 'ADDED' || change.type === 'DELETED'));
     if (relevant && this.network()?.applyServices) this.schedule(DEBOUNCE_MS);
   }
 

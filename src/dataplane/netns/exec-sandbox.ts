@@ -1,4 +1,4 @@
-// What `kubectl exec` runs in a pod (docs/clients.md §8): one tool of a short allow-list, in the pod's network
+// What `kubectl exec` runs in a pod (docs/clients.md §5.18): one tool of a short allow-list, in the pod's network
 // namespace, as nobody, inside a mount namespace whose root is a small tmpfs showing only what the tools need
 // (/usr and the /lib* and /bin dirs read-only, a /etc of a few files: the pod's resolv.conf and hosts, passwd
 // and group naming root and nobody), a /tmp of its own, and a /proc of its own PID namespace. Its hostname is
@@ -46,7 +46,7 @@ export function execTool(argv0: string): string | undefined {
   return EXEC_TOOLS.includes(name) ? name : undefined;
 }
 
-/** The bounds of one exec (docs/clients.md §8.3). */
+/** The bounds of one exec (docs/clients.md §5.18). */
 export const EXEC_LIMITS = {
   /** A command still running after this long is killed (ping without -c, nc -l). */
   maxDurationMs: 30 * 60_000,

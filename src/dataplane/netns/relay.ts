@@ -13,7 +13,8 @@ socket.on('connect', () => {
 });
 socket.pipe(process.stdout);
 socket.on('error', (e: NodeJS.ErrnoException) => {
-  // pkg/kubelet/cri/streaming/portforward: "failed to connect to localhost:PORT inside namespace …".
+  // The words of containerd's port forwarder (the CRI runtime behind AKS's kubelet): "failed to connect to
+  // localhost:PORT inside namespace …".
   if (!connected) process.stderr.write(`failed to connect to localhost:${port} inside namespace: ${e.message}\n`);
   process.exitCode = 1;
   process.stdout.end();
