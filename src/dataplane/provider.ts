@@ -50,7 +50,7 @@ interface ProbeBody {
 }
 
 /** The Service a probe targets and the pods behind it (cluster/workloads/service-backends.ts computes it). */
-export type ServiceProbeLookup = (
+type ServiceProbeLookup = (
   clusterId: string | undefined,
   target: { service: { namespace: string; name: string; port?: string } } | { ip: string; port: number },
 ) =>

@@ -10,23 +10,20 @@
 //       echo MSG and clientip; logs "Started HTTP server on port N".
 //     Subcommands the emulation does not serve (pause, and the rest) just run.
 //   - nginx (HTTP on 80 with a page of aksemu's own; the image's configuration is not read).
-// The hostname a pod answers with is its spec.hostname, else its name (the kubelet's GeneratePodHostNameAndDomain,
-// pkg/kubelet/kubelet_pods.go), at most 63 characters.
+// The hostname a pod answers with is its spec.hostname, else its name, as the kubelet truncates it
+// (cluster/dns/resolv-conf.ts podHostname).
 import { startPodServer, type PodServerListener } from '../../dataplane/netns/pod-server-process.js';
+import { podHostname } from '../dns/resolv-conf.js';
 import type { ImageSpec, Program, ProgramContext } from './program.js';
-
-type Obj = Record<string, unknown>;
 
 const AGNHOST_IMAGE = /(?:^|\/)e2e-test-images\/agnhost$/;
 const NGINX_IMAGE = /^(?:(?:docker\.io\/)?(?:library\/)?nginx|mcr\.microsoft\.com\/oss\/nginx\/nginx)$/;
 
 /** The page nginx serves here. */
-export const NGINX_PAGE = '<!DOCTYPE html>\n<html><head><title>aksemu nginx</title></head><body><p>Served by aksemu for pod {{hostname}}.</p></body></html>\n';
+const NGINX_PAGE = '<!DOCTYPE html>\n<html><head><title>aksemu nginx</title></head><body><p>Served by aksemu for pod {{hostname}}.</p></body></html>\n';
 
 function hostnameOf(ctx: ProgramContext): string {
-  const spec = (ctx.pod as unknown as { spec?: Obj }).spec ?? {};
-  const name = typeof spec['hostname'] === 'string' && spec['hostname'] ? spec['hostname'] : ctx.pod.metadata.name;
-  return name.slice(0, 63);
+  return podHostname(ctx.pod, 'cluster.local').hostname;
 }
 
 /** Go's log package prefix: `2006/01/02 15:04:05 `. */

@@ -2,6 +2,7 @@
 // or recognised from a ClusterIP:PORT or NODEIP:NODEPORT), and its backends: the ready endpoints of its
 // EndpointSlices (label kubernetes.io/service-name) that are pods, each with the slice port of the same name as
 // the Service port (the resolved targetPort), as kube-proxy reads them.
+import { podHostname } from '../dns/resolv-conf.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ObjectStore } from '../objects/store.js';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../resources.js';
@@ -12,10 +13,10 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 
 export type ServiceProbeTarget = { service: { namespace: string; name: string; port?: string } } | { ip: string; port: number };
 
-export interface ServiceBackend {
+interface ServiceBackend {
   namespace: string;
   name: string;
-  /** The pod's spec.hostname, when it has one. */
+  /** The pod's hostname (what its own server answers with) when it is not its name. */
   hostname?: string;
   ip: string;
   port: number;
@@ -80,8 +81,9 @@ function backendsOf(objects: ObjectStore, svc: KubeObject, port: Obj): ServiceBa
       const address: unknown = Array.isArray(e['addresses']) ? e['addresses'][0] : undefined;
       if (obj(e['conditions'])['ready'] === false || ref['kind'] !== 'Pod' || typeof ref['name'] !== 'string' || typeof address !== 'string') continue;
       const podNamespace = typeof ref['namespace'] === 'string' ? ref['namespace'] : namespace;
-      const hostname = obj(objects.get(PODS, podNamespace, ref['name'])?.['spec'])['hostname'];
-      out.push({ namespace: podNamespace, name: ref['name'], ...(typeof hostname === 'string' && hostname ? { hostname } : {}), ip: address, port: number });
+      const pod = objects.get(PODS, podNamespace, ref['name']);
+      const hostname = pod ? podHostname(pod, 'cluster.local').hostname : ref['name'];
+      out.push({ namespace: podNamespace, name: ref['name'], ...(hostname !== ref['name'] ? { hostname } : {}), ip: address, port: number });
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));

@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import type { PodServerSpec } from './pod-server.js';
 import { spawnInNetns } from './spawn.js';
 
-export type { PodServerAnswer, PodServerListener, PodServerSpec } from './pod-server.js';
+export type { PodServerListener } from './pod-server.js';
 
 const SCRIPT = fileURLToPath(new URL('./pod-server.js', import.meta.url));
 const MAX_ERROR = 2000;
 
-export interface PodServerProcess {
+interface PodServerProcess {
   /** Resolves once every listener is bound; rejects with the server's error when it could not start. */
   listening: Promise<void>;
   /** The exit status (1 with `error` when it failed). */
