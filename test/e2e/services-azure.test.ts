@@ -17,6 +17,7 @@ servicesSuite(
       await world.cluster(CLUSTER, ['--network-plugin', 'azure', '--network-policy', 'azure']);
     },
     policyEngine: true,
+    restarts: true,
   },
   skipReason(),
 );

@@ -27,6 +27,7 @@ servicesSuite(
       await Promise.all(nodes.map((node, i) => network.applyOverlay(node, testOverlay(i, nodeIps))));
     },
     policyEngine: false,
+    restarts: false,
   },
   byoSkipReason(),
 );

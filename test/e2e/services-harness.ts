@@ -16,7 +16,7 @@ import type { ProbeResult } from '../../src/dataplane/dataplane.js';
 import { NETNS_DIR } from '../../src/dataplane/netns/exec.js';
 import { netnsArgv } from '../../src/dataplane/netns/spawn.js';
 import type { NetnsState } from '../../src/dataplane/netns/state.js';
-import { type DataplaneWorld, VM } from './dataplane-harness.js';
+import { type DataplaneWorld, eventually, VM } from './dataplane-harness.js';
 
 type Obj = any;
 
@@ -36,6 +36,11 @@ export interface ServicesPlugin<W extends DataplaneWorld> {
   setUp(world: W): Promise<void>;
   /** Whether the cluster has a NetworkPolicy engine (AKS: --network-policy, or a BYO CNI that enforces policy). */
   policyEngine: boolean;
+  /**
+   * The pod network comes back by itself after a server restart (false where the test, not an agent, programmed
+   * the overlay between the nodes).
+   */
+  restarts: boolean;
   /** Tests waiting for another helper's part: their name → `waiting for …`. */
   todo?: Partial<Record<Part, string>>;
 }
@@ -184,6 +189,19 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
         } finally {
           await world.kubectl(['delete', 'networkpolicy', '--all']);
         }
+      });
+    }
+
+    if (plugin.restarts) {
+      it('after a restart (the data plane starts empty) the restored backends and coredns serve again in their rebuilt namespaces', async () => {
+        await world.server.close();
+        assert.deepEqual(world.namespaces(), [], 'stopping removes every namespace');
+        await world.start();
+        const curl = async () => (await world.kubectl(['exec', 'client', '--', 'curl', '-sS', '--max-time', '3', 'http://web'])).stdout;
+        await eventually(async () => /^web-[01]$/.test(await curl()), 60_000, 'curl http://web to answer after the restart');
+        const nslookup = await world.kubectl(['exec', 'client', '--', 'nslookup', 'web']);
+        assert.equal(nslookup.code, 0, nslookup.stderr);
+        assert.match(nslookup.stdout, new RegExp(`Address: ${clusterIp.replace(/\./g, '\\.')}`));
       });
     }
 

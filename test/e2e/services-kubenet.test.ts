@@ -17,6 +17,7 @@ servicesSuite(
       await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
     },
     policyEngine: true,
+    restarts: true,
   },
   skipReason(),
 );

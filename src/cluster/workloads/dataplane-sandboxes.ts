@@ -173,6 +173,15 @@ export class DataplaneSandboxes implements PodSandboxes {
     return undefined;
   }
 
+  async netnsWhenAttached(namespace: string, name: string): Promise<string | undefined> {
+    for (const a of this.attached.values()) {
+      if (a.attachment.namespace !== namespace || a.attachment.name !== name) continue;
+      await a.pending.catch(() => undefined);
+      if (a.netns) return a.netns;
+    }
+    return undefined;
+  }
+
   /** Resolves when every restored pod's background attach has settled (tests, diagnostics). */
   async settled(): Promise<void> {
     await Promise.all([...this.attached.values()].map((a) => a.pending));

@@ -18,7 +18,7 @@ import type { ObjectStore } from '../objects/store.js';
 import { dict, own } from '../../http/own.js';
 import { agentClient, type ApiHandler } from '../cni-agents/client.js';
 import { imageSpecOf, programFor } from '../cni-agents/catalogue.js';
-import type { NodeNetwork } from '../cni-agents/program.js';
+import type { NodeNetwork, Program } from '../cni-agents/program.js';
 import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
 import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
@@ -229,8 +229,13 @@ class Runner implements ContainerRunner {
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
+      // A pod restored after a restart is attached in the background: its program starts once its namespace is there.
       const podNetns = netns?.();
-      return runProgram(found.program, {
+      const program: Program = async (ctx) => {
+        const path = await podNetns;
+        return found.program(path ? { ...ctx, netns: path } : ctx);
+      };
+      return runProgram(program, {
         pod,
         node,
         nodeIp: this.nodeIp(node),
@@ -242,7 +247,6 @@ class Runner implements ContainerRunner {
         nodeRoot,
         api: agentClient(() => this.host.api, `${basename(found.argv[0] ?? name)}/aksemu (linux/amd64) kubernetes/${name}`),
         ...(this.host.network ? { network: this.host.network } : {}),
-        ...(podNetns ? { netns: podNetns } : {}),
         write,
         setReady: setReady ?? (() => undefined),
       });

@@ -486,7 +486,7 @@ export class PodLifecycle implements Controller {
         init,
         write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
         setReady: (ready) => this.setReady(w, key, restart, ready),
-        netns: () => this.options.sandboxes.netnsOf?.(w.namespace, w.name),
+        netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };

@@ -25,6 +25,11 @@ export interface PodSandboxes {
    * data plane, for host-network pods, and while the sandbox is not set up.
    */
   netnsOf?(namespace: string, name: string): string | undefined;
+  /**
+   * netnsOf, once the sandbox's network is attached: a pod restored after a restart is attached in the
+   * background, and a program that serves in its namespace must wait for it, not run without one.
+   */
+  netnsWhenAttached?(namespace: string, name: string): Promise<string | undefined>;
 }
 export interface ContainerStart {
   pod: KubeObject;
@@ -36,8 +41,8 @@ export interface ContainerStart {
   write(stream: Stream, text: string): void;
   /** The container's readiness as its program reports it (default: ready once started). */
   setReady?(ready: boolean): void;
-  /** The pod's network namespace (PodSandboxes.netnsOf), asked only by a catalogued program that serves in it. */
-  netns?(): string | undefined;
+  /** The pod's network namespace (PodSandboxes.netnsWhenAttached), asked only by a catalogued program that serves in it. */
+  netns?(): Promise<string | undefined>;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
