@@ -5,18 +5,16 @@
 // vxlan.calico in each node's namespace, pods get addresses from calico-ipam's /26 blocks, and a pod reaches a
 // pod on the other node with its own address (VXLAN keeps the source; natOutgoing applies only outside the pool).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
-import { aksInstallation, OPERATOR_DIR as DIR, operatorSkipReason } from '../cluster/calico-operator-fixture.js';
-import { DataplaneWorld, eventually, PORT, skipReason } from './dataplane-harness.js';
+import { calicoSkipReason, installCalicoOperator } from './calico-install.js';
+import { DataplaneWorld, eventually, PORT } from './dataplane-harness.js';
 
 type Obj = any;
 const CLUSTER = 'k1';
 const POD_CIDR = '10.244.0.0/16';
 
-describe('Calico operator + VXLAN on the netns data plane: pod → pod across nodes', { skip: skipReason() || operatorSkipReason() }, () => {
+describe('Calico operator + VXLAN on the netns data plane: pod → pod across nodes', { skip: calicoSkipReason() }, () => {
   let world: DataplaneWorld;
   let pods: Obj[];
 
@@ -25,14 +23,7 @@ describe('Calico operator + VXLAN on the netns data plane: pod → pod across no
     await world.start();
     await world.network();
     await world.cluster(CLUSTER, ['--network-plugin', 'none', '--pod-cidr', POD_CIDR]);
-    await world.kubectlOk(['create', '-f', join(DIR, 'operator-crds.yaml')]);
-    await world.kubectlOk(['wait', '--for=condition=established', '--all', 'crd', '--timeout=60s']);
-    await world.create('tigera-operator.yaml', readFileSync(join(DIR, 'tigera-operator.yaml'), 'utf8'));
-    await world.create('installation.yaml', aksInstallation(POD_CIDR, false));
-    // kubectl wait fails at once on an object not yet there: the operator creates TigeraStatus calico first.
-    await eventually(async () => (await world.kubectl(['get', 'tigerastatus', 'calico'])).code === 0, 60_000, 'TigeraStatus calico');
-    await world.kubectlOk(['wait', '--for=condition=Available', 'tigerastatus/calico', '--timeout=120s']);
-    await world.kubectlOk(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+    await installCalicoOperator(world, POD_CIDR);
     pods = await world.podsOnEachNode();
   });
   after(async () => {
