@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { CniError } from '../../src/cni/exec.js';
 import { installPlugin } from '../../src/cni/plugins/install.js';
 import { CniRuntime, parseNetworkList, type NetworkList } from '../../src/cni/runtime.js';
+import { deleteNetnsNamed } from '../dataplane/harness.js';
 
 const SYSTEM_PLUGINS = '/usr/lib/cni';
 const haveReference = existsSync(join(SYSTEM_PLUGINS, 'host-local'));
@@ -154,13 +155,7 @@ describe('flannel CNI plugin in network namespaces (bridge delegate)', { skip: s
     }
   });
   after(() => {
-    for (const ns of created) {
-      try {
-        sh('ip', ['netns', 'del', ns]);
-      } catch {
-        // already gone
-      }
-    }
+    deleteNetnsNamed(created);
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

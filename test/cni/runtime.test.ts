@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { CniError } from '../../src/cni/exec.js';
 import { KeyedMutex } from '../../src/cni/mutex.js';
 import { CniRuntime, parseNetworkList, type Attachment, type NetworkList } from '../../src/cni/runtime.js';
+import { deleteNetnsNamed } from '../dataplane/harness.js';
 
 const SYSTEM_PLUGINS = '/usr/lib/cni';
 const skip =
@@ -124,13 +125,7 @@ exit 0
 
   after(() => {
     // By name, whatever happened above (a pod namespace may already be gone: a test deletes one on purpose).
-    for (const ns of created) {
-      try {
-        sh('ip', ['netns', 'del', ns]);
-      } catch {
-        // already deleted
-      }
-    }
+    deleteNetnsNamed(created);
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

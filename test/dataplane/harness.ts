@@ -134,3 +134,14 @@ export function writeBridgeConflist(confDir: string, ipamDir: string, extra: { h
   const plugins = [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ...extra, ipam }];
   writeFileSync(join(confDir, '10-user.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 'user-net', plugins }));
 }
+
+/** Deletes the named namespaces a test made, whatever happened to them (one may already be gone on purpose). */
+export function deleteNetnsNamed(names: readonly string[]): void {
+  for (const ns of names) {
+    try {
+      execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+}
