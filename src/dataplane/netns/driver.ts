@@ -61,14 +61,11 @@ export class NetnsDataplane implements Dataplane {
   private collected = false;
   private readonly log: (line: string) => void;
   /**
-   * The overlays agents asked for, by host (lower-case id) and device: a host rebuilt because its shape changed
-   * gets them again, as the agent on a rebooted node would make them.
+   * What agents, kube-proxy and the policy engine last asked of each node, by host (lower-case id) and by what it
+   * is (`overlay <device>`, `kube-proxy rules`, `network policy`), each as the call that applies it again: a host
+   * rebuilt because its shape changed gets all of it again, as the agents of a rebooted node would make it.
    */
-  private readonly overlays = new Map<string, Map<string, VxlanOverlay>>();
-  /** kube-proxy's table per node (lower-case id), given again to a rebuilt node as to its overlays. */
-  private readonly services = new Map<string, NodeServices>();
-  /** The policy engine's last table per node (lower-case id): a rebuilt node gets it again. */
-  private readonly policies = new Map<string, NodePolicies>();
+  private readonly asked = new Map<string, Map<string, () => Promise<void>>>();
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
@@ -163,53 +160,38 @@ export class NetnsDataplane implements Dataplane {
       await this.rollback(created, newRouters, newHosts, addedSubnets);
       throw e;
     }
-    for (const id of this.overlays.keys()) if (!want.hosts.has(id)) this.overlays.delete(id);
-    for (const id of this.services.keys()) if (!want.hosts.has(id)) this.services.delete(id);
-    for (const id of this.policies.keys()) if (!want.hosts.has(id)) this.policies.delete(id);
-    const rebuilt = newHosts.map((h) => h.host.id.toLowerCase());
-    await this.reapplyOverlays(rebuilt);
-    await this.reapplyServices(rebuilt);
-    await this.reapplyPolicies(rebuilt);
+    for (const id of this.asked.keys()) if (!want.hosts.has(id)) this.asked.delete(id);
+    await this.reapply(newHosts.map((h) => h.host.id.toLowerCase()));
   }
 
-  /** kube-proxy's rules of rebuilt nodes; a failure is the next push's to fix, not the apply's. */
-  private async reapplyServices(hostIds: string[]): Promise<void> {
+  /** Everything asked of rebuilt hosts; a failure is the asker's next request to fix, not the apply's. */
+  private async reapply(hostIds: string[]): Promise<void> {
     for (const id of hostIds) {
-      const table = this.services.get(id);
-      if (table) await applyKubeProxy(this.state, id, table).catch((e: unknown) => this.log(`data plane: kube-proxy rules of ${id}: ${(e as Error).message}`));
-    }
-  }
-
-  /** The policy tables of rebuilt nodes; a failure is logged, and the engine's next change rewrites the table. */
-  private async reapplyPolicies(hostIds: string[]): Promise<void> {
-    for (const id of hostIds) {
-      const table = this.policies.get(id);
-      if (table)
-        await applyNetworkPolicy(this.state, id, table).catch((e: unknown) => this.log(`data plane: network policy of ${id}: ${(e as Error).message}`));
-    }
-  }
-
-  /** The agents' overlays of rebuilt hosts; a failure is the agent's next converge's to fix, not the apply's. */
-  private async reapplyOverlays(hostIds: string[]): Promise<void> {
-    for (const id of hostIds) {
-      for (const overlay of this.overlays.get(id)?.values() ?? []) {
-        await applyOverlay(this.state, id, overlay).catch((e: unknown) => this.log(`data plane: overlay ${overlay.device} of ${id}: ${(e as Error).message}`));
+      for (const [what, again] of this.asked.get(id) ?? []) {
+        await again().catch((e: unknown) => this.log(`data plane: ${what} of ${id}: ${(e as Error).message}`));
       }
     }
+  }
+
+  /** Remembers (or, with undefined, forgets) what was asked of a host, for a rebuild. */
+  private remember(hostId: string, what: string, again: (() => Promise<void>) | undefined): void {
+    const id = hostId.toLowerCase();
+    const byWhat = this.asked.get(id) ?? new Map<string, () => Promise<void>>();
+    if (again) byWhat.set(what, again);
+    else byWhat.delete(what);
+    this.asked.set(id, byWhat);
   }
 
   async applyOverlay(hostId: string, overlay: VxlanOverlay): Promise<void> {
     // After the apply in progress, which may be rebuilding this very host.
     await this.applying;
     await applyOverlay(this.state, hostId, overlay);
-    const id = hostId.toLowerCase();
-    const byDevice = this.overlays.get(id) ?? new Map<string, VxlanOverlay>();
-    byDevice.set(overlay.device, structuredClone(overlay));
-    this.overlays.set(id, byDevice);
+    const copy = structuredClone(overlay);
+    this.remember(hostId, `overlay ${overlay.device}`, () => applyOverlay(this.state, hostId, copy));
   }
 
   async removeOverlay(hostId: string, device: string): Promise<void> {
-    this.overlays.get(hostId.toLowerCase())?.delete(device);
+    this.remember(hostId, `overlay ${device}`, undefined);
     await this.applying;
     await removeOverlay(this.state, hostId, device);
   }
@@ -217,13 +199,15 @@ export class NetnsDataplane implements Dataplane {
   async applyServices(hostId: string, table: NodeServices): Promise<void> {
     await this.applying;
     await applyKubeProxy(this.state, hostId, table);
-    this.services.set(hostId.toLowerCase(), structuredClone(table));
+    const copy = structuredClone(table);
+    this.remember(hostId, 'kube-proxy rules', () => applyKubeProxy(this.state, hostId, copy));
   }
 
   async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
     await this.applying;
     await applyNetworkPolicy(this.state, hostId, table);
-    this.policies.set(hostId.toLowerCase(), structuredClone(table));
+    const copy = structuredClone(table);
+    this.remember(hostId, 'network policy', () => applyNetworkPolicy(this.state, hostId, copy));
   }
 
   /**
@@ -279,9 +263,7 @@ export class NetnsDataplane implements Dataplane {
       state.hosts.clear();
       state.pods.clear();
       state.inet = undefined;
-      this.overlays.clear();
-      this.services.clear();
-      this.policies.clear();
+      this.asked.clear();
     }
   }
 }
