@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns } from '../../src/dataplane/netns/exec.js';
-import { CLUSTER_ID, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
+import { CLUSTER_ID, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist, closeAndAssertClean } from './harness.js';
 
 const prefix = testPrefix();
 const PLUGINS = '/usr/lib/cni';
@@ -69,11 +68,6 @@ describe('BYO CNI data plane', { skip }, () => {
   });
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
-    await dp.close({ removeAll: true });
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    await closeAndAssertClean(dp, prefix, root);
   });
 });

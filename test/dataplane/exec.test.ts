@@ -3,8 +3,8 @@
 // replaced atomically.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { inNetns, IpBatcher, listNetns, mayFail, nftLoad, nftTable, run, sysctl } from '../../src/dataplane/netns/exec.js';
-import { rootSnapshot, skipReason, testPrefix } from './harness.js';
+import { inNetns, IpBatcher, mayFail, nftLoad, nftTable, run, sysctl } from '../../src/dataplane/netns/exec.js';
+import { rootSnapshot, skipReason, testPrefix, assertNoneLeft } from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
@@ -58,10 +58,6 @@ describe('netns execution layer', { skip }, () => {
 
   it('leaves the root namespace as it was', async () => {
     await ip.batch(null, [`netns del ${ns}`]);
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    assertNoneLeft(prefix, root);
   });
 });

@@ -1,12 +1,14 @@
 // Shared by the data-plane tests: the topology of docs/dataplane.md §3.6 (VNet 10.224.0.0/12, subnet 10.224.0.0/16, nodes
 // .4 and .5, a VM .100), a unique namespace prefix per test file, why the tests must skip on this machine,
 // and a snapshot of the root namespace that must be identical before and after.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { netnsUnsupportedReason } from '../../src/dataplane/netns/capability.js';
+import { listNetns } from '../../src/dataplane/netns/exec.js';
 import type { NodeTopology, NsgRule, SubnetTopology, Topology, UdrRoute } from '../../src/dataplane/topology.js';
 
 /** `t` + 5 random base-36 characters: unique per test file and run. */
@@ -144,4 +146,23 @@ export function deleteNetnsNamed(names: readonly string[]): void {
       // already gone
     }
   }
+}
+
+/** No namespace of this prefix is left, and the root namespace is as `root` recorded it. */
+export function assertNoneLeft(prefix: string, root: Record<string, string>): void {
+  assert.deepEqual(
+    listNetns((n) => n.startsWith(`${prefix}-`)),
+    [],
+  );
+  assert.deepEqual(rootSnapshot(), root);
+}
+
+/** Closes the driver, removing every namespace it made, then asserts nothing is left (assertNoneLeft). */
+export async function closeAndAssertClean(
+  dp: { close(options: { removeAll: boolean }): Promise<void> },
+  prefix: string,
+  root: Record<string, string>,
+): Promise<void> {
+  await dp.close({ removeAll: true });
+  assertNoneLeft(prefix, root);
 }

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns, netnsPath } from '../../src/dataplane/netns/exec.js';
-import { CLUSTER_ID, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
+import { netnsPath } from '../../src/dataplane/netns/exec.js';
+import { CLUSTER_ID, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist, closeAndAssertClean } from './harness.js';
 import { ask, backend, type TestService, tableFor } from './kube-proxy-harness.js';
 
 const prefix = testPrefix();
@@ -75,11 +75,6 @@ describe('kube-proxy on a BYO CNI node (cni0 bridge)', { skip }, () => {
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
     for (const l of listeners) l.kill('SIGKILL');
-    await dp.close({ removeAll: true });
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    await closeAndAssertClean(dp, prefix, root);
   });
 });

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns, netnsPath } from '../../src/dataplane/netns/exec.js';
+import { netnsPath } from '../../src/dataplane/netns/exec.js';
 import type { NodeTopology } from '../../src/dataplane/topology.js';
-import { CLUSTER_ID, kubenetRoutes, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM } from './harness.js';
+import { CLUSTER_ID, kubenetRoutes, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
 import { ask, backend, type TestService, tableFor } from './kube-proxy-harness.js';
 
 const prefix = testPrefix();
@@ -187,12 +187,7 @@ for (const m of MODELS) {
 
     it('removes every namespace it made, and the root namespace is unchanged', async () => {
       for (const l of listeners) l.kill('SIGKILL');
-      await dp.close({ removeAll: true });
-      assert.deepEqual(
-        listNetns((n) => n.startsWith(`${prefix}-`)),
-        [],
-      );
-      assert.deepEqual(rootSnapshot(), root);
+      await closeAndAssertClean(dp, prefix, root);
     });
   });
 }

@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ProbeRequest } from '../../src/dataplane/dataplane.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns } from '../../src/dataplane/netns/exec.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
-import { CLUSTER_ID, kubenetRoutes, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, VM } from './harness.js';
+import { CLUSTER_ID, kubenetRoutes, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
@@ -119,11 +118,6 @@ describe('kubenet data plane', { skip }, () => {
   });
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
-    await dp.close({ removeAll: true });
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    await closeAndAssertClean(dp, prefix, root);
   });
 });

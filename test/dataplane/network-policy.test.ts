@@ -13,11 +13,24 @@ import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { compilePolicies } from '../../src/cluster/workloads/policy-compile.js';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { POLICY_TABLE } from '../../src/dataplane/netns/network-policy.js';
 import type { NodePolicies } from '../../src/dataplane/policies.js';
 import type { NodeTopology } from '../../src/dataplane/topology.js';
-import { CLUSTER_ID, kubenetRoutes, NODES, nodeId, pod, rootSnapshot, skipReason, testPrefix, topology, VM, writeBridgeConflist } from './harness.js';
+import {
+  CLUSTER_ID,
+  kubenetRoutes,
+  NODES,
+  nodeId,
+  pod,
+  rootSnapshot,
+  skipReason,
+  testPrefix,
+  topology,
+  VM,
+  writeBridgeConflist,
+  closeAndAssertClean,
+  assertNoneLeft,
+} from './harness.js';
 
 const PLUGINS = '/usr/lib/cni';
 
@@ -158,12 +171,7 @@ function scenario(title: string, cast: Cast, extraSkip: string | false = false):
     });
 
     it('removes every namespace it made, and the root namespace is unchanged', { skip }, async () => {
-      await dp.close({ removeAll: true });
-      assert.deepEqual(
-        listNetns((n) => n.startsWith(`${prefix}-`)),
-        [],
-      );
-      assert.deepEqual(rootSnapshot(), root);
+      await closeAndAssertClean(dp, prefix, root);
     });
   });
 }
@@ -232,10 +240,6 @@ describe('NetworkPolicy on a rebuilt node', async () => {
     } finally {
       await dp.close({ removeAll: true });
     }
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    assertNoneLeft(prefix, root);
   });
 });

@@ -13,10 +13,9 @@ import { DataplaneController } from '../../src/dataplane/controller.js';
 import { NullDataplane, type PodAttachment, type VxlanOverlay } from '../../src/dataplane/dataplane.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
-import { listNetns } from '../../src/dataplane/netns/exec.js';
 import { desiredOverlay, overlayCommands } from '../../src/dataplane/netns/overlay.js';
 import { TEST_OVERLAY_DEVICE, testNodeSubnet, testOverlay } from '../e2e/byo-cni-overlay-shape.js';
-import { CLUSTER_ID, NODES, nodeId, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology } from './harness.js';
+import { CLUSTER_ID, NODES, nodeId, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, closeAndAssertClean } from './harness.js';
 
 const prefix = testPrefix();
 const PLUGINS = '/usr/lib/cni';
@@ -169,11 +168,6 @@ describe('VXLAN overlays of CNI agents on the netns data plane', { skip }, () =>
   });
 
   it('removes every namespace it made, and the root namespace is unchanged', async () => {
-    await dp.close({ removeAll: true });
-    assert.deepEqual(
-      listNetns((n) => n.startsWith(`${prefix}-`)),
-      [],
-    );
-    assert.deepEqual(rootSnapshot(), root);
+    await closeAndAssertClean(dp, prefix, root);
   });
 });
