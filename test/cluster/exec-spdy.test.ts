@@ -52,8 +52,9 @@ class Client {
     const block = await this.compress(encodeHeaderBlock(headers));
     const head = Buffer.alloc(10);
     head.writeUInt32BE(id, 0);
+    const before = this.out.length;
     this.session.receive(control(FRAME.synStream, flags, Buffer.concat([head, block])));
-    await settle();
+    await until(() => this.out.length > before || this.ended, `the answer to SYN_STREAM ${id}`);
   }
 
   /** The frames the server sent: [type or 'data', stream id, flags, payload]. */
@@ -64,7 +65,11 @@ class Client {
   }
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Waits for what the session does asynchronously (header blocks inflate on zlib's thread pool), not a fixed time. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 5)))
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+}
 
 describe('the SPDY/3 session (kubectl exec and port-forward)', () => {
   it('the dictionary is the 1,423 bytes of the SPDY/3 spec', () => {
@@ -110,7 +115,7 @@ describe('the SPDY/3 session (kubectl exec and port-forward)', () => {
     const ping = Buffer.alloc(4);
     ping.writeUInt32BE(7);
     c.session.receive(control(FRAME.ping, 0, ping));
-    await settle();
+    await until(() => seen.includes('FIN') && c.out.length >= 2, 'the data, FIN and the PING reply');
     assert.deepEqual(seen, ['hello', 'FIN']);
     c.streams[0]!.end(Buffer.from('bye'));
     const frames = c.frames();
@@ -154,7 +159,7 @@ describe('the SPDY/3 session (kubectl exec and port-forward)', () => {
     it(`${what} ends the session with GOAWAY`, async () => {
       const c = new Client();
       c.session.receive(frame);
-      await settle();
+      await until(() => c.ended, 'the session to end');
       const last = c.frames().at(-1)!;
       assert.equal(last[0], FRAME.goAway);
       assert.equal(last[3].readUInt32BE(4), 1, 'PROTOCOL_ERROR');
@@ -187,7 +192,7 @@ describe('the SPDY/3 session (kubectl exec and port-forward)', () => {
       const head = Buffer.alloc(10);
       head.writeUInt32BE(1, 0);
       c.session.receive(control(FRAME.synStream, 0, Buffer.concat([head, block])));
-      await settle();
+      await until(() => c.ended, 'the session to end');
       assert.equal(c.frames().at(-1)![0], FRAME.goAway, JSON.stringify(headers).slice(0, 60));
       assert.equal(c.streams.length, 0);
     }
