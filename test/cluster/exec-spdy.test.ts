@@ -67,8 +67,7 @@ class Client {
 
 /** Waits for what the session does asynchronously (header blocks inflate on zlib's thread pool), not a fixed time. */
 async function until(done: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 5)))
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+  for (const end = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 5))) if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
 }
 
 describe('the SPDY/3 session (kubectl exec and port-forward)', () => {

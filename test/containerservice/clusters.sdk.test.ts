@@ -321,7 +321,7 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       server = await startTestServer({ home });
       const aks = aksClient(server);
       let state = (await aks.managedClusters.get('rg', 'c1')).provisioningState;
-      for (let i = 0; i < 100 && state === 'Creating'; i++) {
+      for (let i = 0; i < 500 && state === 'Creating'; i++) {
         await new Promise((r) => setTimeout(r, 20));
         state = (await aks.managedClusters.get('rg', 'c1')).provisioningState;
       }

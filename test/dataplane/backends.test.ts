@@ -74,8 +74,10 @@ describe('backend images in a pod namespace (agnhost, nginx)', { skip }, () => {
     await until(() => state.log.includes('HTTP request from 127.0.0.1:'), 'the request is logged');
     process.stop();
     assert.equal(await process.exited, 137);
-    await new Promise((r) => setTimeout(r, 200));
-    assert.match(await curl('http://127.0.0.1:9376/'), /^curl exit 7/);
+    // The listener closes as the process goes: ask until it has (a fixed pause was outrun under load).
+    let after = await curl('http://127.0.0.1:9376/');
+    for (let i = 0; i < 50 && !/^curl exit 7/.test(after); i++) after = await new Promise((r) => setTimeout(r, 100)).then(() => curl('http://127.0.0.1:9376/'));
+    assert.match(after, /^curl exit 7/);
   });
 
   it('agnhost netexec: /hostname (spec.hostname wins), /clientip, /echo with a code', async () => {
