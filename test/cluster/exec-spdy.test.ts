@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { constants, createDeflate, createInflate, inflateSync } from 'node:zlib';
 import { SPDY3_DICTIONARY } from '../../src/cluster/exec/spdy-dictionary.js';
 import { decodeHeaderBlock, encodeHeaderBlock, FRAME, RST, SpdySession, type SpdyStream, StoredZlib } from '../../src/cluster/exec/spdy.js';
+import { eventually } from './harness.js';
 
 function control(type: number, flags: number, payload: Buffer): Buffer {
   const h = Buffer.alloc(8);
@@ -66,9 +67,7 @@ class Client {
 }
 
 /** Waits for what the session does asynchronously (header blocks inflate on zlib's thread pool), not a fixed time. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 10_000; !done(); await new Promise((r) => setTimeout(r, 5))) if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-}
+const until = (done: () => boolean, what: string): Promise<void> => eventually(done, 10_000, what);
 
 describe('the SPDY/3 session (kubectl exec and port-forward)', () => {
   it('the dictionary is the 1,423 bytes of the SPDY/3 spec', () => {

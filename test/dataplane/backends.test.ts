@@ -11,6 +11,7 @@ import type { ProgramContext } from '../../src/cluster/cni-agents/program.js';
 import { runProgram } from '../../src/cluster/cni-agents/runner.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 import { inNetns, IpBatcher, mayFail, NETNS_DIR, run } from '../../src/dataplane/netns/exec.js';
+import { eventually } from '../cluster/harness.js';
 import { rootSnapshot, skipReason, testPrefix } from './harness.js';
 
 const prefix = testPrefix();
@@ -49,10 +50,7 @@ async function curl(url: string): Promise<string> {
   return r.code === 0 ? r.stdout : `curl exit ${r.code}: ${r.stderr}`;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(check(), what);
-}
+const until = (check: () => boolean | Promise<boolean>, what: string): Promise<void> => eventually(check, 5_000, what);
 
 describe('backend images in a pod namespace (agnhost, nginx)', { skip }, () => {
   const ip = new IpBatcher();
@@ -75,8 +73,8 @@ describe('backend images in a pod namespace (agnhost, nginx)', { skip }, () => {
     process.stop();
     assert.equal(await process.exited, 137);
     // The listener closes as the process goes: ask until it has (a fixed pause was outrun under load).
-    let after = await curl('http://127.0.0.1:9376/');
-    for (let i = 0; i < 50 && !/^curl exit 7/.test(after); i++) after = await new Promise((r) => setTimeout(r, 100)).then(() => curl('http://127.0.0.1:9376/'));
+    let after = '';
+    await until(async () => /^curl exit 7/.test((after = await curl('http://127.0.0.1:9376/'))), 'the port to close');
     assert.match(after, /^curl exit 7/);
   });
 
