@@ -1,11 +1,9 @@
 // Where the Calico calico.yaml fixture lives (test/fixtures/calico/SOURCE.md) and why a test skips without it.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HAVE_KUBECTL } from './harness.js';
+import { thirdPartyFile } from '../third-party.js';
 
-export const CALICO_FIXTURES = fileURLToPath(new URL('../../../test/fixtures/calico/', import.meta.url));
-export const CALICO_MANIFEST = join(CALICO_FIXTURES, 'v3.32.1', 'calico.yaml');
+export const CALICO_MANIFEST = thirdPartyFile('calico', 'v3.32.1', 'calico.yaml');
 
 export const calicoSkip: string | false = !HAVE_KUBECTL
   ? 'no /usr/bin/kubectl on this machine'

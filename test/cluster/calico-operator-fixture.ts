@@ -4,10 +4,10 @@
 // "Bring your own CNI", Operator tab): kubernetesProvider AKS, Calico CNI, BGP disabled, one VXLAN pool.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
+import { thirdPartyFile } from '../third-party.js';
 
-export const OPERATOR_DIR = fileURLToPath(new URL('../../../test/fixtures/calico/v3.32.1/', import.meta.url));
+export const OPERATOR_DIR = `${thirdPartyFile('calico', 'v3.32.1')}/`;
 
 /** Why the operator install cannot run here (manifests or calico's entries missing), or false. */
 export function operatorSkipReason(): string | false {

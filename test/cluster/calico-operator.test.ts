@@ -14,9 +14,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { thirdPartyFile } from '../third-party.js';
 
 const ROOT = fileURLToPath(new URL('../../../test/fixtures/calico/', import.meta.url));
-const DIR = join(ROOT, 'v3.32.1');
+const DIR = thirdPartyFile('calico', 'v3.32.1');
 const FILES = ['operator-crds.yaml', 'tigera-operator.yaml', 'custom-resources.yaml'];
 /** The apiserver's bound on the total size of an object's annotations (TotalAnnotationSizeLimitB in
  * staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go). */

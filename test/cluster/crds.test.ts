@@ -5,15 +5,15 @@
 // serves both; deleting the CRD removes its objects, then the CRD; CRDs and their objects survive a restart.
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { restart } from '../network/harness.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { thirdPartyFile } from '../third-party.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 /** Calico's manifests, when copied in (tools/copy-calico-manifests.mjs; not committed). */
-const CALICO = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/calico/v3.32.1');
+const CALICO = thirdPartyFile('calico', 'v3.32.1');
 const calicoSkip = skip || (existsSync(join(CALICO, 'operator-crds.yaml')) ? false : 'Calico manifests not copied in (tools/copy-calico-manifests.mjs)');
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1

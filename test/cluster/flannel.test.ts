@@ -14,12 +14,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { thirdPartyFile } from '../third-party.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/flannel/v0.28.9/kube-flannel.yml', import.meta.url));
+const FIXTURE = thirdPartyFile('flannel', 'v0.28.9', 'kube-flannel.yml');
 const FIXTURE_SHA256 = 'e875824be2f552b45711dbda91af81b17eb961d00025d914d9fef18fad8f09c0';
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 const skipFixture = skip || (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');

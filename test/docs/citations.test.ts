@@ -21,8 +21,12 @@ const SCANNED = ['src', 'test', 'bench'];
 /** This file describes the forbidden forms, so it is not scanned for them. */
 const SELF = 'test/docs/citations.test.ts';
 
-/** The one place that may name a folder beside the repository: the optional seed documents, skipped when absent. */
-const SEEDS_LINE = { file: 'test/deployments/harness.ts', line: /^export const SEEDS_DIR = resolve\(REPO, '\.\.\/shared\/seeds'\);$/ };
+/** The places that may name a folder beside the repository: the optional seed documents and third-party fixtures,
+ * skipped when absent. */
+const BESIDE_LINES = [
+  { file: 'test/deployments/harness.ts', line: /^export const SEEDS_DIR = resolve\(REPO, '\.\.\/shared\/seeds'\);$/ },
+  { file: 'test/third-party.ts', line: /^export const SHARED_FIXTURES = resolve\(REPO, '\.\.\/shared\/fixtures'\);$/ },
+];
 
 /** References to the research documents that live outside the repository. */
 const OUTSIDE: Array<[RegExp, string]> = [
@@ -114,7 +118,7 @@ function scanCode(sections: Map<string, Set<string>>): { problems: Problem[]; ci
       text.split('\n').forEach((line, i) => {
         const where = `${file}:${i + 1}`;
         const found = checkLine(line, where, sections, undefined);
-        const seeds = file === SEEDS_LINE.file && SEEDS_LINE.line.test(line);
+        const seeds = BESIDE_LINES.some((b) => file === b.file && b.line.test(line));
         for (const [re, what] of OUTSIDE) if (re.test(line) && !seeds) found.push({ where, what: `${what}: ${line.trim()}` });
         citations += [...line.matchAll(DOC_REF)].length;
         problems.push(...found);

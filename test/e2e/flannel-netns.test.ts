@@ -6,13 +6,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { ByoCniWorld, byoSkipReason, eventually } from './byo-cni-harness.js';
+import { thirdPartyFile } from '../third-party.js';
 
 type Obj = any;
-const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/flannel/v0.28.9/kube-flannel.yml', import.meta.url));
-const skip = byoSkipReason() || (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
+const FIXTURE = thirdPartyFile('flannel', 'v0.28.9', 'kube-flannel.yml');
+const skip =
+  byoSkipReason() || (existsSync(FIXTURE) ? false : `kube-flannel.yml is not in ${FIXTURE} (test/fixtures/flannel/SOURCE.md says how to copy it in)`);
 
 describe('flannel kube-flannel.yml on the netns data plane', { skip }, () => {
   let world: ByoCniWorld;

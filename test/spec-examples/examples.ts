@@ -1,12 +1,12 @@
 // The azure-rest-api-specs examples the suite runs (test/fixtures/aks-spec-examples/README.md says where they
 // come from): every example file of every operation in each folder's operations.json, one case per pair.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { thirdPartyFile } from '../third-party.js';
 
 // The copies are not committed (they come from another repository): AKSEMU_SPEC_EXAMPLES names a folder holding
 // them, or the copy tool fills this one (gitignored).
-export const FIXTURES = process.env.AKSEMU_SPEC_EXAMPLES ?? fileURLToPath(new URL('../../../test/fixtures/aks-spec-examples', import.meta.url));
+export const FIXTURES = process.env.AKSEMU_SPEC_EXAMPLES ?? dirname(dirname(thirdPartyFile('aks-spec-examples', '2022-06-01', 'operations.json')));
 /** The example folders, each one api-version of one spec. */
 export const FOLDERS = ['2022-06-01', '2024-02-01', 'network/2023-11-01'] as const;
 
