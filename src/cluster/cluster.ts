@@ -14,7 +14,7 @@ import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
 import { ObjectStore } from './objects/store.js';
-import { namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
+import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
 import { Workloads } from './workloads/controllers.js';
 import { createContainerRunner } from './workloads/init-containers.js';
@@ -119,6 +119,8 @@ export class ClusterRuntime {
       for (const ns of SYSTEM_NAMESPACES) this.objects.putIfAbsent(NAMESPACES, namespaceObject(ns, created));
       for (const svc of systemServices(record)) this.objects.putIfAbsent(SERVICES, svc);
       for (const { r, object } of systemObjects(record)) this.objects.putIfAbsent(r, object);
+      // The apiserver writes its own endpoints at every start (restored ones of an older aksemu included).
+      for (const { r, object } of apiServerEndpoints(record)) this.objects.put(r, object, { onlyIfChanged: true, system: true });
       this.bootstrapped = true;
     }
     const pools = poolsOf(this.store, record);

@@ -84,3 +84,28 @@ export function serviceAccountOf(key: Buffer, token: string, now = Date.now()): 
 export function serviceAccountKey(credentialToken: string): Buffer {
   return createHmac('sha256', credentialToken).update('aksemu service-account token signing key').digest();
 }
+
+/**
+ * The projected volume's files for a pod (token, ca.crt, namespace), as the kubelet mounts them in each of its
+ * containers at SERVICE_ACCOUNT_DIR; none when the pod sets `automountServiceAccountToken: false`.
+ */
+export function projectedServiceAccount(
+  issuer: ServiceAccountIssuer,
+  pod: { metadata: { name: string; namespace?: string; uid?: string }; spec?: unknown },
+  node: string,
+): Map<string, string> | undefined {
+  const spec = (typeof pod.spec === 'object' && pod.spec !== null ? pod.spec : {}) as { automountServiceAccountToken?: unknown; serviceAccountName?: unknown };
+  if (spec.automountServiceAccountToken === false) return undefined;
+  const namespace = pod.metadata.namespace ?? 'default';
+  const token = issueServiceAccountToken(issuer.key, {
+    namespace,
+    serviceAccount: typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : 'default',
+    pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+    node,
+  });
+  return new Map([
+    ['token', token],
+    ['ca.crt', issuer.caPem],
+    ['namespace', namespace],
+  ]);
+}

@@ -2,6 +2,7 @@
 // (debounced, so a burst of writes is one apply), at start, and once more whenever a change arrives while
 // an apply runs (applies never overlap). Errors are logged: the control plane never waits for, or
 // fails because of, the data plane.
+import type { Server } from 'node:net';
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
 import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
@@ -210,6 +211,28 @@ export class DataplaneController {
     if (!this.dataplane.applyPolicies) throw new Error(`the ${this.mode} data plane enforces no network policy`);
     await this.whenHostReady(hostId);
     await this.dataplane.applyPolicies(hostId, table);
+  }
+
+  /**
+   * A cluster API server's listener on the emulated internet (the `kubernetes` Service's endpoint), once the first
+   * apply has built the internet namespace; undefined when the data plane builds nothing.
+   */
+  async apiListener(address: string, port: number): Promise<Server | undefined> {
+    if (this.mode === 'none' || !this.dataplane.apiListener) return undefined;
+    while (!this.started || this.applies === 0 || this.running) {
+      if (this.closed) throw new Error('the data plane is closing');
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        // start() wakes nobody before its first apply: look again now and then.
+        const timer = setTimeout(wake, 200);
+        this.waiters.add(wake);
+      });
+    }
+    return this.dataplane.apiListener(address, port);
   }
 
   /** What a cluster's agents get as their node's network; undefined when the data plane builds nothing. */

@@ -1,6 +1,7 @@
 // The data plane behind one small interface. `none` (the default) builds nothing: the control plane alone
 // answers. `netns` builds Linux network namespaces (dataplane/netns/**). Callers: the server (apply on every
 // control-plane change) and the cluster kubelets (attach/detach pod sandboxes).
+import type { Server } from 'node:net';
 import type { NodePolicies } from './policies.js';
 import type { NodeServices } from './services.js';
 import type { Topology } from './topology.js';
@@ -115,6 +116,11 @@ export interface Dataplane {
   applyServices?(hostId: string, table: NodeServices): Promise<void>;
   /** The policy engine on a node (policies.ts): converges the node's policy rules on the table; idempotent. */
   applyPolicies?(hostId: string, table: NodePolicies): Promise<void>;
+  /**
+   * A listening socket at address:port of the emulated internet, for a cluster's API server (the `kubernetes`
+   * Service's endpoint: docs/dataplane.md §12.7). Absent where nothing is built.
+   */
+  apiListener?(address: string, port: number): Promise<Server>;
   /** Stops; with `removeAll` every namespace this instance created is deleted, by name. */
   close(options?: { removeAll?: boolean }): Promise<void>;
 }

@@ -158,6 +158,54 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
       assert.match(nslookup.stdout, new RegExp(`Name:\\s+web\\.default\\.svc\\.cluster\\.local\\nAddress: ${clusterIp.replace(/\./g, '\\.')}`));
     });
 
+    it(
+      'the API server from a pod: kubernetes.default answers, a service-account token lists pods; names resolve past the search list',
+      todo('exec'),
+      async () => {
+        const exec = (...argv: string[]) => world.kubectl(['exec', 'client', '--', ...argv]);
+        // The apiserver's own endpoint: one address, port 443 named https (AKS shows the API server's address).
+        const slice = await world.json(['get', 'endpointslice', 'kubernetes']);
+        assert.equal(slice.endpoints.length, 1, JSON.stringify(slice));
+        assert.deepEqual(slice.ports, [{ name: 'https', port: 443, protocol: 'TCP' }]);
+        const version = await exec('curl', '-sSk', '--max-time', '5', 'https://kubernetes.default/version');
+        assert.equal(version.code, 0, version.stderr);
+        assert.equal(JSON.parse(version.stdout).gitVersion, (await world.json(['version'])).serverVersion.gitVersion);
+        const token = await exec('cat', '/var/run/secrets/kubernetes.io/serviceaccount/token');
+        assert.equal(token.code, 0, token.stderr);
+        const list = (auth: string[]) =>
+          exec(
+            'curl',
+            '-sk',
+            '--max-time',
+            '5',
+            '-o',
+            '/dev/null',
+            '-w',
+            '%{http_code}',
+            ...auth,
+            'https://kubernetes.default.svc/api/v1/namespaces/default/pods',
+          );
+        assert.equal((await list(['-H', `Authorization: Bearer ${token.stdout.trim()}`])).stdout, '200', "the pod's service-account token is accepted");
+        assert.equal((await list([])).stdout, '401', 'anonymous is not');
+        const kubernetes = (await world.json(['get', 'service', 'kubernetes'])).spec.clusterIP;
+        for (const [name, fqdn, address] of [
+          ['kubernetes.default', 'kubernetes.default.svc.cluster.local', kubernetes],
+          // More dots than none but fewer than ndots: the search list first, Azure DNS's NXDOMAIN for the node's suffix.
+          ['web.default.svc.cluster.local', 'web.default.svc.cluster.local', clusterIp],
+          // A node's and a VM's names, through the node's search domain, answered by the VNet's Azure DNS.
+          [pods[0].spec.nodeName, `${pods[0].spec.nodeName}.`, nodeIps[0]],
+          [VM.name, `${VM.name}.`, VM.ip],
+        ]) {
+          const r = await exec('nslookup', name);
+          assert.equal(r.code, 0, `nslookup ${name}: ${r.stdout}${r.stderr}`);
+          assert.match(r.stdout, new RegExp(`Name:\\s+${fqdn.replace(/\./g, '\\.')}.*\\nAddress: ${address.replace(/\./g, '\\.')}`), `nslookup ${name}`);
+        }
+        const unknown = await exec('nslookup', 'nosuch.example.com');
+        assert.notEqual(unknown.code, 0);
+        assert.match(unknown.stdout, /server can't find nosuch\.example\.com: NXDOMAIN/);
+      },
+    );
+
     if (plugin.policyEngine) {
       it('NetworkPolicy: default deny blocks, an allow rule re-opens, a namespace selector, an ipBlock with except', todo('policy'), async () => {
         const reach = async (from: string) => (await probe(from, 'svc/default/web', BLOCKED_MS)).connected;
