@@ -250,6 +250,9 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
         const nslookup = await world.kubectl(['exec', 'client', '--', 'nslookup', 'web']);
         assert.equal(nslookup.code, 0, nslookup.stderr);
         assert.match(nslookup.stdout, new RegExp(`Address: ${clusterIp.replace(/\./g, '\\.')}`));
+        const version = await world.kubectl(['exec', 'client', '--', 'curl', '-sSk', '--max-time', '5', 'https://kubernetes.default/version']);
+        assert.equal(version.code, 0, `the API server from a pod after the restart: ${version.stderr}`);
+        assert.ok(JSON.parse(version.stdout).gitVersion);
       });
     }
 
