@@ -26,7 +26,7 @@ servicesSuite(
       const network = world.nodeNetwork();
       await Promise.all(nodes.map((node, i) => network.applyOverlay(node, testOverlay(i, nodeIps))));
       // flanneld's --ip-masq, played like the overlay: pods' traffic leaving the pod network is masqueraded to the
-      // node IP (flannel pkg/ip/iptables.go: RETURN inside the network, no multicast, MASQUERADE the rest), so what
+      // node IP (flannel's masquerade rules: return inside the network, leave multicast alone, masquerade the rest), so what
       // pods send outside (the API server, the cluster DNS's forward to Azure DNS) finds its way back, as on Azure.
       for (const node of nodes) {
         world.inNode(node, ['nft', 'add table ip test_masq']);

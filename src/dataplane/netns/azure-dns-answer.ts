@@ -7,7 +7,7 @@
 import type { AzureDnsZone } from '../azure-dns-zone.js';
 import { dnsName, empty, RCODE, type Reply } from './dns-answer.js';
 
-/** Azure-provided DNS's TTL for a VNet's internal records (learn.microsoft.com, name resolution for VMs: 10 s). */
+/** The TTL of every answer: short, since a VM or node name can move to another address when it is rebuilt. */
 const TTL = 10;
 
 export type LoadedAzureZone = Map<string, string[]>;
