@@ -7,7 +7,29 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { apiServerAddress } from '../aks/azure-dns.js';
+import type { ClusterRecord } from '../model/cluster-records.js';
+import { Cidr } from '../net/ip.js';
+import { CLUSTER_DOMAIN } from './dns/zone.js';
 import { MAX_HEADER_BYTES } from './validation/limits.js';
+
+/**
+ * What the apiserver's serving certificate names (kubernetes cmd/kube-apiserver: the `kubernetes` Service's names
+ * in the cluster domain, its ClusterIP, the advertised address; AKS adds the FQDN), so an in-cluster client that
+ * checks the projected ca.crt — client-go's in-cluster config dials KUBERNETES_SERVICE_HOST, the ClusterIP —
+ * verifies it.
+ */
+export function inClusterNames(cluster: Pick<ClusterRecord, 'id' | 'fqdn' | 'resolved'>): { dns: string[]; ips: string[] } {
+  const dns = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${CLUSTER_DOMAIN}`];
+  if (cluster.fqdn) dns.push(cluster.fqdn.toLowerCase());
+  const ips = [apiServerAddress(cluster.id)];
+  try {
+    ips.unshift(Cidr.parse(cluster.resolved.network.serviceCidr).addressAt(1n).toString());
+  } catch {
+    // A service CIDR that does not parse gives no ClusterIP to name.
+  }
+  return { dns: [...dns, 'localhost'], ips: [...ips, '127.0.0.1'] };
+}
 
 /** What the data plane offers: a listener on address:port inside its own namespaces, or undefined when it builds none. */
 export type ApiListenerSource = (address: string, port: number) => Promise<NetServer | undefined>;

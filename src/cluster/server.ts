@@ -17,7 +17,7 @@ import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
 import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { apiServerAddress } from '../aks/azure-dns.js';
-import { type ApiListenerSource, InClusterEndpoint } from './in-cluster-endpoint.js';
+import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './in-cluster-endpoint.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
@@ -73,6 +73,11 @@ export interface ClusterApisOptions {
    * only. nodeNetwork: what a cluster's CNI agents program on their nodes (undefined when nothing is built).
    */
   dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined; apiListener?: ApiListenerSource };
+  /**
+   * A certificate from the CA of `tls` for the names pods use (the in-cluster endpoint's: in-cluster-endpoint.ts);
+   * without it that endpoint presents the server's own certificate.
+   */
+  issueCert?: (names: { dns: string[]; ips: string[] }) => { certPem: string; keyPem: string };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -297,14 +302,14 @@ export class ClusterApis implements KubeconfigIssuer {
         (req, socket, head) => this.upgrade(req, socket, head, entry),
       );
       entry.apiSocket.start();
+      const dataplane = this.options.dataplane;
       entry.inCluster = new InClusterEndpoint({
-        tls: this.options.tls,
+        tls: dataplane?.apiListener ? this.inClusterTls(cluster) : this.options.tls,
         serve: (req, res) => void this.serve(req, res, entry),
         upgrade: (req, socket, head) => this.upgrade(req, socket, head, entry),
         clientError,
         log: this.options.log,
       });
-      const dataplane = this.options.dataplane;
       if (dataplane?.apiListener) void entry.inCluster.start((address, port) => dataplane.apiListener!(address, port), apiServerAddress(cluster.id));
       runtime.kubelets.apiSocket = entry.apiSocket.path;
       runtime.start();
@@ -316,6 +321,14 @@ export class ClusterApis implements KubeconfigIssuer {
       await closeListener({ listener, sockets });
       throw e;
     }
+  }
+
+  /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
+  private inClusterTls(cluster: ClusterRecord): { certPem: string; keyPem: string; caPem: string } {
+    const { tls, issueCert } = this.options;
+    if (!issueCert) return tls;
+    const names = inClusterNames(cluster);
+    return { ...issueCert(names), caPem: tls.caPem };
   }
 
   private async unregister(clusterId: string): Promise<void> {
