@@ -5,7 +5,7 @@
 import type { Server } from 'node:net';
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
+import type { Dataplane, OutgoingMasquerade, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
 import type { NodePolicies } from './policies.js';
 import type { NodeServices } from './services.js';
 import { deriveTopology, nodeHostId } from './derive.js';
@@ -44,6 +44,8 @@ export interface ClusterNodeNetwork {
   applyServices(node: string, table: NodeServices): Promise<void>;
   /** The policy engine's rules on the node (policies.ts). */
   applyPolicies(node: string, table: NodePolicies): Promise<void>;
+  /** The CNI agent's outgoing masquerade on the node. */
+  applyMasquerade(node: string, masquerade: OutgoingMasquerade): Promise<void>;
 }
 
 export class DataplaneController {
@@ -235,6 +237,13 @@ export class DataplaneController {
     return this.dataplane.apiListener(address, port);
   }
 
+  /** A CNI agent's outgoing masquerade on a node, once its namespace exists. */
+  async applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
+    if (!this.dataplane.applyMasquerade) throw new Error(`the ${this.mode} data plane masquerades nothing`);
+    await this.whenHostReady(hostId);
+    await this.dataplane.applyMasquerade(hostId, masquerade);
+  }
+
   /** What a cluster's agents get as their node's network; undefined when the data plane builds nothing. */
   nodeNetwork(clusterId: string): ClusterNodeNetwork | undefined {
     if (this.mode === 'none' || !this.dataplane.applyOverlay) return undefined;
@@ -243,6 +252,7 @@ export class DataplaneController {
       removeOverlay: (node, device) => this.removeOverlay(nodeHostId(clusterId, node), device),
       applyServices: (node, table) => this.applyServices(nodeHostId(clusterId, node), table),
       applyPolicies: (node, table) => this.applyPolicies(nodeHostId(clusterId, node), table),
+      applyMasquerade: (node, masquerade) => this.applyMasquerade(nodeHostId(clusterId, node), masquerade),
     };
   }
 

@@ -57,6 +57,16 @@ export interface VxlanOverlay {
   peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
 }
 
+/**
+ * A CNI agent's masquerade of its pods' outgoing traffic (Calico's natOutgoing pools, Cilium's
+ * enable-ipv4-masquerade): packets from `sources` leaving the node for anywhere outside `keep` take the node's
+ * address. Empty sources: none.
+ */
+export interface OutgoingMasquerade {
+  sources: string[];
+  keep: string[];
+}
+
 export interface ProbeRequest {
   /** `pod/NAMESPACE/NAME` (with clusterId), `node/NAME`, `vm/NAME`, `internet`, or a cluster's `controlplane`. */
   from: { kind: 'pod' | 'node' | 'vm' | 'internet' | 'controlplane'; clusterId?: string; namespace?: string; name?: string };
@@ -116,6 +126,8 @@ export interface Dataplane {
   applyServices?(hostId: string, table: NodeServices): Promise<void>;
   /** The policy engine on a node (policies.ts): converges the node's policy rules on the table; idempotent. */
   applyPolicies?(hostId: string, table: NodePolicies): Promise<void>;
+  /** A CNI agent's outgoing masquerade on a node; idempotent. */
+  applyMasquerade?(hostId: string, masquerade: OutgoingMasquerade): Promise<void>;
   /**
    * A listening socket at address:port of the emulated internet, for a cluster's API server (the `kubernetes`
    * Service's endpoint: docs/dataplane.md §12.7). Absent where nothing is built.

@@ -21,10 +21,6 @@ servicesSuite(
     // The agents program the overlay, so the network should come back after a server restart, but on this CNI
     // curl http://web did not answer within 60 s after one (seen 2026-12-04, not investigated yet): left out, not faked.
     restarts: false,
-    todo: {
-      apiServer:
-        "waiting for the agent's outgoing masquerade (calico-node's natOutgoing for the pool): pods' traffic to the API server and coredns's forward to Azure DNS leave with the pod's address, which nothing routes back",
-    },
   },
   calicoSkipReason(),
 );

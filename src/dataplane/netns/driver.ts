@@ -5,7 +5,7 @@
 // peer sent straight into another. This module applies a topology: what is gone or changed shape is removed,
 // what is missing is created, and a failed apply is rolled back. State is kept in memory (state.ts); gc()
 // removes leftovers of a previous run (gc.ts).
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
+import type { Dataplane, OutgoingMasquerade, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
 import type { NodePolicies } from '../policies.js';
 import type { NodeServices } from '../services.js';
 import type { Topology } from '../topology.js';
@@ -18,6 +18,7 @@ import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
 import { defaultPrefix, NetnsNames } from './names.js';
 import { applyKubeProxy } from './kube-proxy.js';
+import { applyAgentMasquerade } from './masq.js';
 import { applyNetworkPolicy } from './network-policy.js';
 import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
@@ -258,6 +259,13 @@ export class NetnsDataplane implements Dataplane {
     // A Service's address belongs to no namespace (a NodePort's node must not answer itself): its backends listen.
     if (request.backends) return probeTcp(ends.source, request.to, undefined, request.timeoutMs ?? 3000, backendEnds(this.state, request.backends));
     return probeTcp(ends.source, request.to, ends.target, request.timeoutMs ?? 3000);
+  }
+
+  async applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
+    await this.applying;
+    await applyAgentMasquerade(this.state, hostId, masquerade);
+    const copy = structuredClone(masquerade);
+    this.remember(hostId, 'outgoing masquerade', () => applyAgentMasquerade(this.state, hostId, copy));
   }
 
   /** A cluster API server's listener at address:port on the emulated internet (api-listener.ts). */
