@@ -1,7 +1,8 @@
 // The README's BYO CNI walk-through, run as written (readme-harness.ts): its shell blocks, in a shell whose `aksemu`
 // is this checkout's, against a running server, with the real az and kubectl and a scratch HOME. The output must
 // show what the README says: az's `podCidr: null` at its api-version, every node NotReady with the kubelet's message,
-// then Ready once each node has its conflist, and pods with addresses from their own node's range.
+// then Ready once each node has its conflist, and pods with addresses from their own node's range. Then the
+// `aksemu az` example of the next section, on the same home.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
@@ -64,6 +65,18 @@ test('README walk-through: bring your own CNI, with the real az and kubectl', { 
         `${p.status.podIP} on ${p.spec.nodeName}`,
       );
     assert.equal(new Set(pods.map((p) => p.status.podIP)).size, pods.length);
+
+    // `aksemu az`'s example, on the same home after the walk-through: its cluster is one of its own.
+    const [azBlock, ...more] = shellBlocks('## The emulator: `aksemu start` and `aksemu az`');
+    assert.equal(more.length, 0);
+    const listed = await shell.ok(azBlock!);
+    const rows = listed.stdout.split('\n').filter((l) => /^my\w+Cluster\s/.test(l));
+    assert.deepEqual(
+      rows.map((l) => l.split(/\s+/)[0]),
+      ['myAKSCluster', 'myOtherCluster'],
+      listed.stdout,
+    );
+    for (const row of rows) assert.match(row, /\sSucceeded\s/);
   } finally {
     await server.close();
     removeHome(home);
