@@ -22,7 +22,9 @@ test('README walk-through: the data plane, after the BYO CNI walk-through on the
   try {
     const plain = await startTestServer({ home: world.home });
     try {
-      await shell.ok(shellBlocks('### Walk-through: bring your own CNI')[0]!);
+      const [create, install] = shellBlocks('### Walk-through: bring your own CNI');
+      await shell.ok(create!);
+      await shell.ok(`eval "$(aksemu az-env)"\n${install!}`);
     } finally {
       await plain.close();
     }
