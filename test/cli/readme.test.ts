@@ -1,4 +1,4 @@
-// The README's BYO CNI walk-through, run as written (readme-harness.ts): its shell blocks, in a shell whose `aksemu`
+// The README's "Use the real Azure CLI" and BYO CNI walk-through, run as written (readme-harness.ts): its shell blocks, in a shell whose `aksemu`
 // is this checkout's, against a running server, with the real az and kubectl and a scratch HOME. The output must
 // show what the README says: az's `podCidr: null` at its api-version, every node NotReady with the kubelet's message,
 // then Ready once each node has its conflist, and pods with addresses from their own node's range. Then the
@@ -23,6 +23,13 @@ test('README walk-through: bring your own CNI, with the real az and kubectl', { 
   const server = await startTestServer({ home });
   const shell = new ReaderShell(home);
   try {
+    // "Use the real Azure CLI" first, on the fresh home, as a reader coming from the quick start would.
+    const [useAz, ...others] = shellBlocks('### Use the real Azure CLI');
+    assert.equal(others.length, 0);
+    const versions = await shell.ok(useAz!);
+    assert.match(versions.stdout, /^KubernetesVersion\s+Upgrades\n/);
+    assert.match(versions.stdout, /^1\.32\.9\s+1\.33\.5$/m);
+
     const first = await shell.ok(blocks[0]!);
     // az 2.45 asks at 2022-11-01, which does not return a BYO CNI cluster's pod CIDR (the README says why).
     assert.match(first.stdout, /"podCidr": null/);
