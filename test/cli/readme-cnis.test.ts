@@ -31,11 +31,13 @@ const skip =
   HELM_SKIP ||
   ciliumChartSkip() ||
   operatorSkipReason() ||
-  FIXTURES.map((f) => thirdPartyFile(f.project, f.version, f.file)).find((p) => !existsSync(p)) ||
+  FIXTURES.map((f) => ({ ...f, path: thirdPartyFile(f.project, f.version, f.file) }))
+    .filter((f) => !existsSync(f.path))
+    .map((f) => `${f.path} is not copied in (node tools/${f.tool}, see test/fixtures/${f.project}/SOURCE.md)`)[0] ||
   false;
 
 test("README: Install a CNI, every recipe as written, from local copies of the projects' files", {
-  skip: skip && `${skip} (not copied in)`,
+  skip,
   timeout: 900_000,
 }, async (t) => {
   const blocks = shellBlocks('### Install a CNI');
