@@ -97,8 +97,11 @@ describe('protobuf field tables and decoder', () => {
     assert.deepEqual(parseField('... LocalObjectReference'), { json: undefined, type: 'LocalObjectReference', repeated: false, map: false, keepZero: false });
     assert.equal(parseField('replicas int32!').keepZero, true);
     assert.throws(() => parseField('replicas'), /bad protobuf field spec/);
-    assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: [], messages: { A: { 1: 'b Missing' } } }]), /refers to unknown type Missing/);
-    assert.throws(() => new Schema([{ apiVersion: 'v1', kinds: ['Nope'], messages: {} }]), /has no table/);
+    assert.throws(
+      () => new Schema([{ package: 'x.v1', apiVersion: 'v1', kinds: [], messages: { A: { 1: 'b x.v1.Missing' } } }]),
+      /refers to unknown type x.v1.Missing/,
+    );
+    assert.throws(() => new Schema([{ package: 'x.v1', apiVersion: 'v1', kinds: ['Nope'], messages: {} }]), /has no table/);
     for (const kind of [
       'v1/Pod',
       'v1/ConfigMap',
@@ -141,35 +144,38 @@ describe('protobuf field tables and decoder', () => {
 
   test('zero scalars follow omitempty; pointers and required fields keep zeros; absent required lists are null', () => {
     // ContainerPort: hostPort (omitempty) and containerPort (required) both written as 0, as gogo writes them.
-    assert.deepEqual(decodeMessage(SCHEMA, 'ContainerPort', msg(len(1, ''), num(2, 0), num(3, 0), len(4, 'TCP'))), { containerPort: 0, protocol: 'TCP' });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.ContainerPort', msg(len(1, ''), num(2, 0), num(3, 0), len(4, 'TCP'))), {
+      containerPort: 0,
+      protocol: 'TCP',
+    });
     // *int32 replicas = 0 is kept; negative int32 is ten bytes on the wire.
-    assert.deepEqual(decodeMessage(SCHEMA, 'DeploymentSpec', msg(num(1, 0), num(5, 0), num(7, 0))), { replicas: 0 });
-    assert.deepEqual(decodeMessage(SCHEMA, 'DeploymentSpec', num(1, -1)), { replicas: -1 });
-    assert.deepEqual(decodeMessage(SCHEMA, 'Toleration', msg(len(1, 'k'), num(5, -5))), { key: 'k', tolerationSeconds: -5 });
+    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', msg(num(1, 0), num(5, 0), num(7, 0))), { replicas: 0 });
+    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', num(1, -1)), { replicas: -1 });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.Toleration', msg(len(1, 'k'), num(5, -5))), { key: 'k', tolerationSeconds: -5 });
     // Booleans: false dropped when omitempty, kept on pointers.
-    assert.deepEqual(decodeMessage(SCHEMA, 'Container', msg(len(1, 'c'), num(16, 0), num(18, 1))), { name: 'c', tty: true });
-    assert.deepEqual(decodeMessage(SCHEMA, 'ConfigMap', num(4, 0)), { immutable: false });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.Container', msg(len(1, 'c'), num(16, 0), num(18, 1))), { name: 'c', tty: true });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.ConfigMap', num(4, 0)), { immutable: false });
     // ClusterRole.rules has no omitempty: nil reads null.
-    assert.deepEqual(decodeMessage(SCHEMA, 'ClusterRole', len(1, len(1, 'r'))), { metadata: { name: 'r' }, rules: null });
+    assert.deepEqual(decodeMessage(SCHEMA, 'rbac.v1.ClusterRole', len(1, len(1, 'r'))), { metadata: { name: 'r' }, rules: null });
     // Proto's last value wins, including a later zero.
-    assert.deepEqual(decodeMessage(SCHEMA, 'ObjectMeta', msg(len(1, 'a'), len(3, 'ns'), len(3, ''))), { name: 'a' });
+    assert.deepEqual(decodeMessage(SCHEMA, 'meta.v1.ObjectMeta', msg(len(1, 'a'), len(3, 'ns'), len(3, ''))), { name: 'a' });
   });
 
   test('well-known types, maps, inlined structs, packed lists, and unknown fields', () => {
     const meta = decodeMessage(
       SCHEMA,
-      'ObjectMeta',
+      'meta.v1.ObjectMeta',
       msg(len(1, 'x'), len(8, msg(num(1, 1_700_000_000), num(2, 123))), len(9, ''), entry(11, 'a', 'b'), entry(11, 'c', '')),
     );
     assert.deepEqual(meta, { name: 'x', creationTimestamp: '2023-11-14T22:13:20Z', deletionTimestamp: null, labels: { a: 'b', c: '' } });
-    assert.throws(() => decodeMessage(SCHEMA, 'ObjectMeta', len(8, num(1, 2n ** 62n))), /out of range/);
+    assert.throws(() => decodeMessage(SCHEMA, 'meta.v1.ObjectMeta', len(8, num(1, 2n ** 62n))), /out of range/);
     // Keys are data: __proto__ is a label like any other.
-    const proto = decodeMessage(SCHEMA, 'ObjectMeta', entry(11, '__proto__', 'x')) as Record<string, any>;
+    const proto = decodeMessage(SCHEMA, 'meta.v1.ObjectMeta', entry(11, '__proto__', 'x')) as Record<string, any>;
     assert.deepEqual(Object.keys(proto['labels']), ['__proto__']);
     assert.equal(Object.getPrototypeOf(proto['labels']), Object.prototype);
     const ports = decodeMessage(
       SCHEMA,
-      'ServiceSpec',
+      'core.v1.ServiceSpec',
       msg(len(1, msg(num(3, 80), len(4, msg(num(1, 1), len(3, 'http'))))), len(1, msg(num(3, 443), len(4, msg(num(2, 8443)))))),
     );
     assert.deepEqual(ports, {
@@ -180,20 +186,20 @@ describe('protobuf field tables and decoder', () => {
     });
     const resources = decodeMessage(
       SCHEMA,
-      'ResourceRequirements',
+      'core.v1.ResourceRequirements',
       msg(entry(1, 'cpu', len(1, '500m')), entry(2, 'memory', len(1, '64Mi')), entry(2, 'nvidia.com/gpu', '')),
     );
     assert.deepEqual(resources, { limits: { cpu: '500m' }, requests: { memory: '64Mi', 'nvidia.com/gpu': '0' } });
-    const secret = decodeMessage(SCHEMA, 'Secret', msg(entry(2, 'bin', Buffer.from([0xff, 0x00])), entry(4, 'plain', 'text'), len(3, 'Opaque')));
+    const secret = decodeMessage(SCHEMA, 'core.v1.Secret', msg(entry(2, 'bin', Buffer.from([0xff, 0x00])), entry(4, 'plain', 'text'), len(3, 'Opaque')));
     assert.deepEqual(secret, { data: { bin: '/wA=' }, stringData: { plain: 'text' }, type: 'Opaque' });
-    const env = decodeMessage(SCHEMA, 'EnvVar', msg(len(1, 'X'), len(3, len(3, msg(len(1, len(1, 'cm')), len(2, 'key'), num(3, 1))))));
+    const env = decodeMessage(SCHEMA, 'core.v1.EnvVar', msg(len(1, 'X'), len(3, len(3, msg(len(1, len(1, 'cm')), len(2, 'key'), num(3, 1))))));
     assert.deepEqual(env, { name: 'X', valueFrom: { configMapKeyRef: { name: 'cm', key: 'key', optional: true } } });
-    const probe = decodeMessage(SCHEMA, 'Probe', msg(len(1, len(2, msg(len(1, '/healthz'), len(2, msg(num(2, 8080)))))), num(4, 5)));
+    const probe = decodeMessage(SCHEMA, 'core.v1.Probe', msg(len(1, len(2, msg(len(1, '/healthz'), len(2, msg(num(2, 8080)))))), num(4, 5)));
     assert.deepEqual(probe, { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 });
-    const volume = decodeMessage(SCHEMA, 'Volume', msg(len(1, 'cfg'), len(2, len(19, msg(len(1, len(1, 'settings')), num(3, 0o644))))));
+    const volume = decodeMessage(SCHEMA, 'core.v1.Volume', msg(len(1, 'cfg'), len(2, len(19, msg(len(1, len(1, 'settings')), num(3, 0o644))))));
     assert.deepEqual(volume, { name: 'cfg', configMap: { name: 'settings', defaultMode: 420 } });
-    assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', len(4, Buffer.from([1, 2, 0xe8, 0x07]))), { supplementalGroups: [1, 2, 1000] });
-    assert.deepEqual(decodeMessage(SCHEMA, 'PodSecurityContext', msg(num(4, 7), num(4, 8))), { supplementalGroups: [7, 8] });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.PodSecurityContext', len(4, Buffer.from([1, 2, 0xe8, 0x07]))), { supplementalGroups: [1, 2, 1000] });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.PodSecurityContext', msg(num(4, 7), num(4, 8))), { supplementalGroups: [7, 8] });
     // Fields the tables do not know, of every wire type, are skipped.
     const unknown = msg(
       num(99, 1),
@@ -201,17 +207,21 @@ describe('protobuf field tables and decoder', () => {
       Buffer.from([...varint((97 << 3) | WireType.Fixed32), 0, 0, 0, 0]),
       len(96, 'x'),
     );
-    assert.deepEqual(decodeMessage(SCHEMA, 'ConfigMap', msg(unknown, entry(2, 'k', 'v'), unknown)), { data: { k: 'v' } });
+    assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.ConfigMap', msg(unknown, entry(2, 'k', 'v'), unknown)), { data: { k: 'v' } });
   });
 
   test('the envelope: kind and apiVersion from typeMeta; unknown kinds are 415, malformed bodies 400', () => {
     const cm = decodeProtobufBody(envelope('v1', 'ConfigMap', msg(len(1, len(1, 'c')), entry(2, 'k', 'v'))));
     assert.deepEqual(cm, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'c' }, data: { k: 'v' } });
 
-    const job = kubeError(() => decodeProtobufBody(envelope('batch/v1', 'Job', len(1, len(1, 'j')))));
-    assert.equal(job.code, 415);
-    assert.equal(job.reason, 'UnsupportedMediaType');
-    assert.match(job.message, /no protobuf decoding for batch\/v1, Kind=Job/);
+    // Every kind of a served group version decodes (here batch/v1 Job, the first kind kubectl 1.32 failed on).
+    const job = decodeProtobufBody(envelope('batch/v1', 'Job', msg(len(1, len(1, 'j')), len(2, num(7, 0)))));
+    assert.deepEqual(job, { kind: 'Job', apiVersion: 'batch/v1', metadata: { name: 'j' }, spec: { backoffLimit: 0 } });
+    // A kind of no built-in group version (a custom resource's) is left to JSON.
+    const widget = kubeError(() => decodeProtobufBody(envelope('example.com/v1', 'Widget', len(1, len(1, 'w')))));
+    assert.equal(widget.code, 415);
+    assert.equal(widget.reason, 'UnsupportedMediaType');
+    assert.match(widget.message, /no protobuf decoding for example.com\/v1, Kind=Widget: send it as JSON/);
     // A kind under another group's version is another kind.
     assert.equal(kubeError(() => decodeProtobufBody(envelope('extensions/v1beta1', 'Deployment', Buffer.alloc(0)))).code, 415);
     assert.equal(kubeError(() => decodeProtobufBody(envelope('v1', 'ConfigMap', Buffer.alloc(0), len(3, 'gzip')))).code, 415);
