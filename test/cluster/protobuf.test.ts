@@ -13,6 +13,7 @@ import { decodeProtobufBody, SCHEMA } from '../../src/cluster/protobuf/request-b
 import { parseField, Schema } from '../../src/cluster/protobuf/schema.js';
 import { WireError, WireReader, WireType } from '../../src/cluster/protobuf/wire.js';
 import { KubeError } from '../../src/cluster/status.js';
+import forge from 'node-forge';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer } from '../network/harness.js';
 import { HAVE_KUBECTL, KUBECTL, kubectl } from './harness.js';
@@ -238,25 +239,50 @@ describe('protobuf field tables and decoder', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// The real kubectl, through the gcloud dispatcher: 1.32 (the default cluster version) and 1.33 send these
-// typed creates as protobuf; 1.27–1.31 send JSON. Every build must end with the same objects.
+// The real kubectl of every served minor, through the gcloud dispatcher (it runs the build matching the server's
+// /version): every `kubectl create` subcommand. 1.32 (the default cluster version) and 1.33 send their bodies as
+// protobuf; 1.27–1.31 send JSON. Every build must end with the same objects.
 
 const DISPATCH_DIR = HAVE_KUBECTL ? dirname(realpathSync(KUBECTL)) : '';
-const VERSIONS = ['1.32', '1.33', '1.29'].filter((v) => HAVE_KUBECTL && existsSync(join(DISPATCH_DIR, `kubectl.${v}`)));
+const VERSIONS = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'].filter((v) => HAVE_KUBECTL && existsSync(join(DISPATCH_DIR, `kubectl.${v}`)));
 const SENDS_PROTOBUF = (minor: string) => Number(minor.split('.')[1]) >= 32;
 
 interface Captured {
   minor: string;
+  path: string;
   contentType: string;
   body: Uint8Array;
 }
 
-/** The commands (files they read are made in dir). */
-function commands(dir: string): string[][] {
+/** A self-signed certificate and its key, for `create secret tls` (kubectl checks that they match). */
+function tlsPair(): { cert: string; key: string } {
+  const keys = forge.pki.rsa.generateKeyPair(1024);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = '01';
+  cert.validity.notBefore = new Date('2025-01-01T00:00:00Z');
+  cert.validity.notAfter = new Date('2035-01-01T00:00:00Z');
+  const subject = [{ name: 'commonName', value: 'web.example.com' }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.sign(keys.privateKey, forge.md.sha256.create());
+  return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
+}
+
+/**
+ * Every `kubectl create` subcommand of kubectl 1.27–1.33 (`kubectl create --help`), the ones with variants
+ * (secret, service) in each variant; files they read are made in dir. Order matters: the job made --from the
+ * cron job, the bindings after what they bind.
+ */
+function commands(dir: string, tls: { cert: string; key: string }): string[][] {
   const text = join(dir, 'app.properties');
   const binary = join(dir, 'blob.bin');
+  const cert = join(dir, 'tls.crt');
+  const key = join(dir, 'tls.key');
   writeFileSync(text, 'color=blue\nsize=3\n');
   writeFileSync(binary, Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0xc3]));
+  writeFileSync(cert, tls.cert);
+  writeFileSync(key, tls.key);
   return [
     ['create', 'namespace', 'team'],
     ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80'],
@@ -265,14 +291,25 @@ function commands(dir: string): string[][] {
     ['create', 'configmap', 'settings', '--from-literal=mode=test', `--from-file=${text}`, `--from-file=${binary}`],
     ['create', 'secret', 'generic', 'creds', '--from-literal=user=admin', `--from-file=${binary}`],
     ['create', 'secret', 'docker-registry', 'pull', '--docker-server=registry.example.com', '--docker-username=u', '--docker-password=p'],
+    ['create', 'secret', 'tls', 'web-tls', `--cert=${cert}`, `--key=${key}`],
     ['create', 'serviceaccount', 'builder', '-n', 'team'],
     ['create', 'service', 'clusterip', 'api', '--tcp=80:8080', '--tcp=443:8443'],
     ['create', 'service', 'nodeport', 'np', '--tcp=8080:80'],
+    ['create', 'service', 'loadbalancer', 'lb', '--tcp=80:8080'],
     ['create', 'service', 'externalname', 'ext', '--external-name=example.com'],
     ['create', 'role', 'reader', '--verb=get', '--verb=list', '--resource=pods'],
     ['create', 'rolebinding', 'read', '--role=reader', '--serviceaccount=team:builder'],
     ['create', 'clusterrole', 'agg', '--aggregation-rule=example.com/aggregate=true'],
+    ['create', 'clusterrole', 'viewer', '--verb=get,list,watch', '--resource=pods,deployments.apps', '--resource-name=web'],
+    ['create', 'clusterrolebinding', 'view', '--clusterrole=viewer', '--user=alice', '--group=devs', '--serviceaccount=team:builder'],
     ['create', 'poddisruptionbudget', 'web', '--selector=app=web', '--min-available=50%'],
+    ['create', 'priorityclass', 'high', '--value=1000', '--description=important work', '--preemption-policy=Never'],
+    ['create', 'quota', 'compute', '--hard=cpu=2,memory=1Gi,pods=10'],
+    ['create', 'quota', 'besteffort', '--hard=pods=5', '--scopes=BestEffort'],
+    ['create', 'cronjob', 'nightly', '--image=busybox:1.36', '--schedule=*/5 * * * *', '--', 'date'],
+    ['create', 'job', 'once', '--image=busybox:1.36', '--', 'true'],
+    ['create', 'job', 'manual', '--from=cronjob/nightly'],
+    ['create', 'ingress', 'web', '--class=default', '--rule=example.com/=web:80', '--rule=api.example.com/v1*=api:80,tls=web-tls', '--annotation=team=web'],
   ];
 }
 
@@ -290,15 +327,17 @@ function assertContains(got: unknown, want: unknown, path: string, top = false):
   }
 }
 
-describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? false : 'no kubectl on this machine' }, () => {
-  // Records every create with its cluster's Kubernetes minor, passing each request through unchanged.
+describe('kubectl create, every subcommand, with the kubectl of every served minor', {
+  skip: VERSIONS.length > 0 ? false : 'no kubectl on this machine',
+}, () => {
+  // Records every POST with its cluster's Kubernetes minor, passing each request through unchanged.
   const captured: Captured[] = [];
   const handle = ClusterApi.prototype.handle;
   before(() => {
     ClusterApi.prototype.handle = function (this: ClusterApi, req: ApiRequest) {
       if (req.method === 'POST' && req.body !== undefined) {
         const minor = this.runtime.kubernetesVersion.split('.').slice(0, 2).join('.');
-        captured.push({ minor, contentType: req.contentType ?? '', body: req.bytes ?? Buffer.from(req.body) });
+        captured.push({ minor, path: req.path, contentType: req.contentType ?? '', body: req.bytes ?? Buffer.from(req.body) });
       }
       return handle.call(this, req);
     };
@@ -307,10 +346,13 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
     ClusterApi.prototype.handle = handle;
   });
 
-  test(`create namespace|deployment|configmap|secret|serviceaccount|service|role|rolebinding|clusterrole|pdb with kubectl ${VERSIONS.join(', ')}`, () =>
+  test(`kubectl ${VERSIONS.join(', ')}: the body each sends decodes to its --dry-run=client -o json, and is stored`, () =>
     withServer(async (env) => {
       const aks = aksClient(env.server);
-      const stored = new Map<string, Map<string, unknown>>();
+      const tls = tlsPair();
+      const stored = new Map<string, Map<string, Record<string, any>>>();
+      const protobufSent = new Set<string>();
+      // One cluster per minor, all on this server, each running every subcommand in turn.
       await Promise.all(
         VERSIONS.map(async (minor) => {
           const name = `p${minor.replace('.', '')}`;
@@ -324,11 +366,11 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
           const scratch = mkdtempSync(join(tmpdir(), `aksemu-protobuf-${name}-`));
           const kenv = { scratch, kubeconfig: join(scratch, 'kubeconfig') };
           writeFileSync(kenv.kubeconfig, Buffer.from(creds.kubeconfigs![0]!.value!), { mode: 0o600 });
-          const objects = new Map<string, Record<string, unknown>>();
+          const objects = new Map<string, Record<string, any>>();
           stored.set(minor, objects);
           try {
             const wanted: Record<string, unknown>[] = [];
-            for (const args of commands(scratch)) {
+            for (const args of commands(scratch, tls)) {
               const what = `kubectl ${minor} ${args.join(' ')}`;
               // Flags go before a `--` that starts the container command.
               const dry = await kubectl(kenv, [args[0]!, '--dry-run=client', '-o', 'json', ...args.slice(1)]);
@@ -343,8 +385,11 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
               const posts = captured.slice(seen).filter((c) => c.minor === minor);
               assert.equal(posts.length, 1, `${what}: one POST`);
               const sent = posts[0]!;
-              if (SENDS_PROTOBUF(minor)) {
-                assert.equal(sent.contentType, 'application/vnd.kubernetes.protobuf', what);
+              // 1.32+ send every typed create as protobuf; older builds do for a few subcommands
+              // (clusterrolebinding), JSON for the rest.
+              if (SENDS_PROTOBUF(minor)) assert.equal(sent.contentType, 'application/vnd.kubernetes.protobuf', what);
+              if (sent.contentType === 'application/vnd.kubernetes.protobuf') {
+                protobufSent.add(`${minor} ${args.slice(1, args[1] === 'secret' || args[1] === 'service' ? 3 : 2).join(' ')}`);
                 assert.deepEqual(decodeProtobufBody(sent.body), want, `${what}: decoded body`);
               } else {
                 assert.match(sent.contentType, /^application\/json/, what);
@@ -374,25 +419,27 @@ describe('kubectl typed creates send protobuf', { skip: VERSIONS.length > 0 ? fa
           }
         }),
       );
-      // Protobuf or JSON on the wire, the stored objects agree on everything the client wrote.
+      if (process.env['AKSEMU_PROTOBUF_REPORT']) console.log([...protobufSent].sort().join('\n'));
+      // Protobuf or JSON on the wire, the stored objects agree on everything the client wrote, apart from what
+      // is per cluster: cluster IPs and node ports, the uids a Job's selector and an owner reference name.
+      const perCluster = (ref: string, part: string, value: any): any => {
+        if (ref.startsWith('Service/') && part === 'spec')
+          return { ...value, clusterIP: undefined, clusterIPs: undefined, ports: value.ports?.map((p: any) => ({ ...p, nodePort: undefined })) };
+        if (ref.startsWith('Job/') && part === 'spec') {
+          const { selector: _selector, template, ...rest } = value;
+          const { 'controller-uid': _u, 'batch.kubernetes.io/controller-uid': _b, ...labels } = template.metadata.labels ?? {};
+          return { ...rest, template: { ...template, metadata: { ...template.metadata, labels } } };
+        }
+        return value;
+      };
       const [first, ...rest] = VERSIONS;
       for (const minor of rest) {
-        for (const [ref, object] of stored.get(first!)!) {
-          const other = stored.get(minor)!.get(ref) as Record<string, unknown>;
-          const mine = object as Record<string, any>;
-          for (const part of ['spec', 'data', 'binaryData', 'type', 'rules', 'subjects', 'roleRef', 'aggregationRule']) {
-            if (part === 'spec' && ref.startsWith('Service/')) {
-              // Cluster IPs and node ports are allocated per cluster.
-              const strip = (s: any) => ({
-                ...s,
-                clusterIP: undefined,
-                clusterIPs: undefined,
-                ports: s.ports?.map((p: any) => ({ ...p, nodePort: undefined })),
-              });
-              assert.deepEqual(strip(other[part]), strip(mine[part]), `${ref}.${part}: ${first} vs ${minor}`);
-            } else assert.deepEqual(other[part], mine[part], `${ref}.${part}: ${first} vs ${minor}`);
+        for (const [ref, mine] of stored.get(first!)!) {
+          const other = stored.get(minor)!.get(ref)!;
+          for (const part of ['spec', 'data', 'binaryData', 'type', 'rules', 'subjects', 'roleRef', 'aggregationRule', 'value', 'preemptionPolicy']) {
+            assert.deepEqual(perCluster(ref, part, other[part]), perCluster(ref, part, mine[part]), `${ref}.${part}: ${first} vs ${minor}`);
           }
-          assert.deepEqual((other['metadata'] as any).labels, mine['metadata'].labels, `${ref} labels`);
+          assert.deepEqual(other['metadata'].labels, mine['metadata'].labels, `${ref} labels`);
         }
       }
     }));
