@@ -295,8 +295,9 @@ function messageRows(pkg, name) {
     const go = struct.get(no);
     if (!go) throw new Error(`${pkg.package}.${name}: field ${no} (${f.name}) has no Go field`);
     const type = fieldType(f.type);
-    // `!` matters for scalars (a zero kept) and lists and maps (absent is null); a message decodes the same either way.
-    const keep = (go.pointer || !go.omitempty) && (SCALARS.has(f.type) || f.label !== 'one');
+    // `!`: a scalar's zero is kept (a pointer, or no omitempty); a list, map or pointer to a message without
+    // omitempty reads null when absent (Go writes nil so). A non-pointer struct is always on the wire.
+    const keep = SCALARS.has(f.type) && f.label === 'one' ? go.pointer || !go.omitempty : !go.omitempty && (f.label !== 'one' || go.pointer);
     const json = go.json === undefined ? '...' : go.json;
     const shape = f.label === 'map' ? `map<${type}>` : f.label === 'list' ? `${type}[]` : type;
     rows.set(no, `${json} ${shape}${keep ? '!' : ''}`);

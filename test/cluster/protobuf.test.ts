@@ -149,9 +149,10 @@ describe('protobuf field tables and decoder', () => {
       containerPort: 0,
       protocol: 'TCP',
     });
-    // *int32 replicas = 0 is kept; negative int32 is ten bytes on the wire.
-    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', msg(num(1, 0), num(5, 0), num(7, 0))), { replicas: 0 });
-    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', num(1, -1)), { replicas: -1 });
+    // *int32 replicas = 0 is kept; negative int32 is ten bytes on the wire. The selector, a pointer without
+    // omitempty, is null when absent, as Go writes a nil one.
+    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', msg(num(1, 0), num(5, 0), num(7, 0))), { replicas: 0, selector: null });
+    assert.deepEqual(decodeMessage(SCHEMA, 'apps.v1.DeploymentSpec', num(1, -1)), { replicas: -1, selector: null });
     assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.Toleration', msg(len(1, 'k'), num(5, -5))), { key: 'k', tolerationSeconds: -5 });
     // Booleans: false dropped when omitempty, kept on pointers.
     assert.deepEqual(decodeMessage(SCHEMA, 'core.v1.Container', msg(len(1, 'c'), num(16, 0), num(18, 1))), { name: 'c', tty: true });
@@ -352,6 +353,7 @@ describe('kubectl create, every subcommand, with the kubectl of every served min
       const tls = tlsPair();
       const stored = new Map<string, Map<string, Record<string, any>>>();
       const protobufSent = new Set<string>();
+      const tokenRequests = new Map<string, Record<string, any>>();
       // One cluster per minor, all on this server, each running every subcommand in turn.
       await Promise.all(
         VERSIONS.map(async (minor) => {
@@ -370,6 +372,26 @@ describe('kubectl create, every subcommand, with the kubectl of every served min
           stored.set(minor, objects);
           try {
             const wanted: Record<string, unknown>[] = [];
+            /** The body of the one POST a command made, decoded from protobuf or JSON as it came. */
+            const sentBody = (what: string, seen: number): Record<string, any> => {
+              const posts = captured.slice(seen).filter((c) => c.minor === minor);
+              assert.equal(posts.length, 1, `${what}: one POST`);
+              const sent = posts[0]!;
+              // 1.32+ send every typed create as protobuf; older builds do for a few subcommands
+              // (clusterrolebinding), JSON for the rest.
+              if (SENDS_PROTOBUF(minor)) assert.equal(sent.contentType, 'application/vnd.kubernetes.protobuf', what);
+              if (sent.contentType === 'application/vnd.kubernetes.protobuf') {
+                protobufSent.add(
+                  `${minor} ${what
+                    .split(' ')
+                    .slice(3, /create (secret|service) /.test(what) ? 5 : 4)
+                    .join(' ')}`,
+                );
+                return decodeProtobufBody(sent.body);
+              }
+              assert.match(sent.contentType, /^application\/json/, what);
+              return JSON.parse(Buffer.from(sent.body).toString());
+            };
             for (const args of commands(scratch, tls)) {
               const what = `kubectl ${minor} ${args.join(' ')}`;
               // Flags go before a `--` that starts the container command.
@@ -382,20 +404,22 @@ describe('kubectl create, every subcommand, with the kubectl of every served min
               const got = await kubectl(kenv, args);
               assert.equal(got.code, 0, `${what}: ${got.stderr}`);
               assert.match(got.stdout, / created$/m, what);
-              const posts = captured.slice(seen).filter((c) => c.minor === minor);
-              assert.equal(posts.length, 1, `${what}: one POST`);
-              const sent = posts[0]!;
-              // 1.32+ send every typed create as protobuf; older builds do for a few subcommands
-              // (clusterrolebinding), JSON for the rest.
-              if (SENDS_PROTOBUF(minor)) assert.equal(sent.contentType, 'application/vnd.kubernetes.protobuf', what);
-              if (sent.contentType === 'application/vnd.kubernetes.protobuf') {
-                protobufSent.add(`${minor} ${args.slice(1, args[1] === 'secret' || args[1] === 'service' ? 3 : 2).join(' ')}`);
-                assert.deepEqual(decodeProtobufBody(sent.body), want, `${what}: decoded body`);
-              } else {
-                assert.match(sent.contentType, /^application\/json/, what);
-                assert.deepEqual(JSON.parse(Buffer.from(sent.body).toString()), want, `${what}: JSON body`);
-              }
+              assert.deepEqual(sentBody(what, seen), want, `${what}: the body sent`);
             }
+            // `create token` has no --dry-run: its TokenRequest must be the one every build sends, and the token
+            // it prints must authenticate.
+            const token = ['create', 'token', 'builder', '-n', 'team', '--duration=20m', '--audience=api', '--audience=vault'];
+            const seen = captured.length;
+            const issued = await kubectl(kenv, token);
+            assert.equal(issued.code, 0, `kubectl ${minor} ${token.join(' ')}: ${issued.stderr}`);
+            assert.match(issued.stdout.trim(), /^[\w-]+\.[\w-]+\.[\w-]+$/, `${minor}: a JWT`);
+            tokenRequests.set(minor, sentBody(`kubectl ${minor} ${token.join(' ')}`, seen));
+            const claims = JSON.parse(Buffer.from(issued.stdout.trim().split('.')[1]!, 'base64url').toString());
+            assert.deepEqual(claims.aud, ['api', 'vault']);
+            assert.equal(claims.exp - claims.iat, 1200);
+            assert.equal(claims.sub, 'system:serviceaccount:team:builder');
+            const asAccount = await kubectl(kenv, ['get', '--raw', '/api/v1/namespaces/team/serviceaccounts/builder', `--token=${issued.stdout.trim()}`]);
+            assert.equal(asAccount.code, 0, `${minor}: the token authenticates: ${asAccount.stderr}`);
             // What the server stored holds everything the client wrote (one get per namespace).
             const refOf = (o: Record<string, any>) => `${o['kind']}/${o['metadata'].name}`;
             for (const ns of new Set(wanted.map((w: any) => w.metadata.namespace ?? 'default'))) {
@@ -433,6 +457,8 @@ describe('kubectl create, every subcommand, with the kubectl of every served min
         return value;
       };
       const [first, ...rest] = VERSIONS;
+      for (const minor of rest) assert.deepEqual(tokenRequests.get(minor), tokenRequests.get(first!), `the TokenRequest of ${minor} vs ${first}`);
+      assert.deepEqual(tokenRequests.get(first!)!['spec'], { audiences: ['api', 'vault'], expirationSeconds: 1200, boundObjectRef: null });
       for (const minor of rest) {
         for (const [ref, mine] of stored.get(first!)!) {
           const other = stored.get(minor)!.get(ref)!;

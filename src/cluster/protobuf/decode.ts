@@ -44,7 +44,7 @@ export function decodeMessage(schema: Schema, message: string, bytes: Uint8Array
     }
   }
   for (const f of fields.values()) {
-    if (f.json !== undefined && f.keepZero && (f.repeated || f.map) && !(f.json in out)) out[f.json] = null;
+    if (f.json !== undefined && f.keepZero && !isScalar(f.type) && !(f.json in out)) out[f.json] = null;
   }
   return out;
 }

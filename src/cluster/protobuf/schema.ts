@@ -9,8 +9,9 @@
 //   'name map<type>'   map<string, type> (entries: key = 1, value = 2)
 //   'name type!'       kept when zero: a pointer in Go, or a field without `omitempty`. Without `!` a zero
 //                      scalar ("", 0, false) is dropped, as Go's omitempty drops it (Kubernetes' generated
-//                      marshallers write every non-pointer field, zero or not). A list or map with `!` that
-//                      is absent reads null, as Go writes a nil slice without omitempty (ClusterRole.rules)
+//                      marshallers write every non-pointer field, zero or not). A list, map or message with
+//                      `!` that is absent reads null, as Go writes a nil slice or pointer without omitempty
+//                      (ClusterRole.rules, TokenRequestSpec.boundObjectRef)
 //   '... Message'      an embedded Go struct whose fields JSON inlines into the parent (LocalObjectReference
 //                      in ConfigMapKeySelector, ProbeHandler in Probe, VolumeSource in Volume)
 //   '* type[]!'        the message is a named Go slice (authentication's ExtraValue): its JSON is the list

@@ -25,7 +25,7 @@ export const APPS_V1: GroupTables = {
       5: 'message string',
     },
     DaemonSetSpec: {
-      1: 'selector meta.v1.LabelSelector',
+      1: 'selector meta.v1.LabelSelector!',
       2: 'template core.v1.PodTemplateSpec',
       3: 'updateStrategy apps.v1.DaemonSetUpdateStrategy',
       4: 'minReadySeconds int32',
@@ -62,7 +62,7 @@ export const APPS_V1: GroupTables = {
     },
     DeploymentSpec: {
       1: 'replicas int32!',
-      2: 'selector meta.v1.LabelSelector',
+      2: 'selector meta.v1.LabelSelector!',
       3: 'template core.v1.PodTemplateSpec',
       4: 'strategy apps.v1.DeploymentStrategy',
       5: 'minReadySeconds int32',
@@ -99,7 +99,7 @@ export const APPS_V1: GroupTables = {
     },
     ReplicaSetSpec: {
       1: 'replicas int32!',
-      2: 'selector meta.v1.LabelSelector',
+      2: 'selector meta.v1.LabelSelector!',
       3: 'template core.v1.PodTemplateSpec',
       4: 'minReadySeconds int32',
     },
@@ -145,7 +145,7 @@ export const APPS_V1: GroupTables = {
     },
     StatefulSetSpec: {
       1: 'replicas int32!',
-      2: 'selector meta.v1.LabelSelector',
+      2: 'selector meta.v1.LabelSelector!',
       3: 'template core.v1.PodTemplateSpec',
       4: 'volumeClaimTemplates core.v1.PersistentVolumeClaim[]',
       5: 'serviceName string!',

@@ -30,7 +30,7 @@ export const AUTHENTICATION_V1: GroupTables = {
     },
     TokenRequestSpec: {
       1: 'audiences string[]!',
-      3: 'boundObjectRef authentication.v1.BoundObjectReference',
+      3: 'boundObjectRef authentication.v1.BoundObjectReference!',
       4: 'expirationSeconds int64!',
     },
     TokenRequestStatus: {

@@ -1103,7 +1103,7 @@ export const CORE_V1: GroupTables = {
     ScaleIOPersistentVolumeSource: {
       1: 'gateway string!',
       2: 'system string!',
-      3: 'secretRef core.v1.SecretReference',
+      3: 'secretRef core.v1.SecretReference!',
       4: 'sslEnabled bool',
       5: 'protectionDomain string',
       6: 'storagePool string',
@@ -1115,7 +1115,7 @@ export const CORE_V1: GroupTables = {
     ScaleIOVolumeSource: {
       1: 'gateway string!',
       2: 'system string!',
-      3: 'secretRef core.v1.LocalObjectReference',
+      3: 'secretRef core.v1.LocalObjectReference!',
       4: 'sslEnabled bool',
       5: 'protectionDomain string',
       6: 'storagePool string',
