@@ -17,7 +17,7 @@ type JsonObject = { [key: string]: Json };
 const utf8 = new TextDecoder('utf-8');
 
 /** Messages within messages, envelopes in RawExtensions included; real objects stay under 20. */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 export function decodeMessage(schema: Schema, message: string, bytes: Uint8Array, depth = 0): JsonObject {
   if (depth > MAX_NESTING) throw new WireError(`messages nested deeper than ${MAX_NESTING}`);
