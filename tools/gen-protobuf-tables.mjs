@@ -5,9 +5,11 @@
 //
 // Run:
 //   node tools/gen-protobuf-tables.mjs --api <k8s.io/api> --apimachinery <k8s.io/apimachinery>
+//        --apiextensions <k8s.io/apiextensions-apiserver> --kube-aggregator <k8s.io/kube-aggregator>
 //        [--out src/cluster/protobuf/generated]
-// Each path is a clone of github.com/kubernetes/api and github.com/kubernetes/apimachinery (a work tree or a
-// bare git directory). From a git repository the generator reads, with `git show`, the staging tag of every
+// Each path is a clone of the github.com/kubernetes repository of that name (a work tree or a bare git
+// directory): k8s.io/api holds the built-in groups, apimachinery meta/v1 and the well-known types,
+// apiextensions-apiserver CustomResourceDefinition, kube-aggregator APIService. From a git repository the generator reads, with `git show`, the staging tag of every
 // Kubernetes version aksemu offers (src/aks/kubernetes-versions.ts: 1.21.9 → v0.21.9 … 1.33.5 → v0.33.5) and
 // merges them, oldest first, so a field any served version knows decodes, and where a later version changed
 // a field the later one wins. Given a plain directory (no .git) it reads the files as they are, as one version.
@@ -48,13 +50,27 @@ const WELL_KNOWN = {
   'k8s.io.apimachinery.pkg.api.resource.Quantity': 'Quantity',
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'IntOrString',
   'k8s.io.apimachinery.pkg.runtime.RawExtension': 'RawExtension',
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON': 'JSON',
 };
 
-const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64']);
+/**
+ * Messages whose Go type marshals itself as one of its fields (apiextensions v1 marshal.go): the field numbers
+ * in the order MarshalJSON tries them — the first present wins; when none is, the scalar one's zero or null.
+ */
+const UNIONS = {
+  // len(JSONSchemas) > 0 ? JSONSchemas : Schema
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray': [2, 1],
+  // Schema != nil ? Schema : Allows
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool': [2, 1],
+  // len(Property) > 0 ? Property : Schema ?? null
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray': [2, 1],
+};
+
+const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'double']);
 
 function usage(msg) {
   if (msg) console.error(msg);
-  console.error('usage: node tools/gen-protobuf-tables.mjs --api <k8s.io/api clone> --apimachinery <k8s.io/apimachinery clone> [--out <dir>]');
+  console.error('usage: node tools/gen-protobuf-tables.mjs --api <dir> --apimachinery <dir> --apiextensions <dir> --kube-aggregator <dir> [--out <dir>]');
   process.exit(2);
 }
 
@@ -66,10 +82,12 @@ function parseArgs(argv) {
     if (value === undefined) usage(`${key} needs a value`);
     if (key === '--api') args.api = value;
     else if (key === '--apimachinery') args.apimachinery = value;
+    else if (key === '--apiextensions') args.apiextensions = value;
+    else if (key === '--kube-aggregator') args.aggregator = value;
     else if (key === '--out') args.out = value;
     else usage(`unknown argument ${key}`);
   }
-  if (!args.api || !args.apimachinery) usage();
+  if (!args.api || !args.apimachinery || !args.apiextensions || !args.aggregator) usage();
   return args;
 }
 
@@ -208,6 +226,8 @@ function parseGo(files) {
     for (let i = 0; i < lines.length; i++) {
       const slice = lines[i].match(/^type (\w+) \[\](\w+)\s*$/);
       if (slice) slices.set(slice[1], slice[2]);
+      const empty = lines[i].match(/^type (\w+) struct ?\{\}/);
+      if (empty) structs.set(empty[1], new Map());
       const start = lines[i].match(/^type (\w+) struct \{\s*$/);
       if (!start) continue;
       const fields = new Map();
@@ -264,10 +284,7 @@ function readVersion(sources, ref) {
 
 /** `k8s.io.api.batch.v1.Job` → `batch.v1.Job`; apimachinery's meta/v1 → `meta.v1`. */
 function shortName(qualified) {
-  return qualified
-    .replace(/^k8s\.io\.api\./, '')
-    .replace(/^k8s\.io\.apimachinery\.pkg\.apis\./, '')
-    .replace(/^k8s\.io\.apimachinery\.pkg\./, '');
+  return qualified.replace(/^k8s\.io\.api\./, '').replace(/^k8s\.io\.\w+\.pkg\.apis\./, '');
 }
 
 function packageOf(qualified) {
@@ -283,6 +300,15 @@ function messageRows(pkg, name) {
   const fields = pkg.messages.get(name);
   const struct = pkg.go.structs.get(name);
   const rows = new Map();
+  const union = UNIONS[`${pkg.package}.${name}`];
+  if (union) {
+    if (union.length !== fields.size || !union.every((no) => fields.has(no))) throw new Error(`${pkg.package}.${name}: union fields changed`);
+    union.forEach((no, i) => {
+      const f = fields.get(no);
+      rows.set(no, `?${i + 1} ${fieldType(f.type)}${f.label === 'list' ? '[]' : ''}!`);
+    });
+    return rows;
+  }
   if (!struct) {
     const elem = pkg.go.slices.get(name);
     const items = fields.get(1);
@@ -298,6 +324,7 @@ function messageRows(pkg, name) {
     // `!`: a scalar's zero is kept (a pointer, or no omitempty); a list, map or pointer to a message without
     // omitempty reads null when absent (Go writes nil so). A non-pointer struct is always on the wire.
     const keep = SCALARS.has(f.type) && f.label === 'one' ? go.pointer || !go.omitempty : !go.omitempty && (f.label !== 'one' || go.pointer);
+    if (!/^[\w$-]*$/.test(go.json ?? '')) throw new Error(`${pkg.package}.${name}: JSON name ${go.json} outside the table format`);
     const json = go.json === undefined ? '...' : go.json;
     const shape = f.label === 'map' ? `map<${type}>` : f.label === 'list' ? `${type}[]` : type;
     rows.set(no, `${json} ${shape}${keep ? '!' : ''}`);
@@ -317,11 +344,15 @@ function main() {
   const args = parseArgs(process.argv.slice(2));
   const api = new Source(args.api);
   const machinery = new Source(args.apimachinery);
+  const extensions = new Source(args.apiextensions);
+  const aggregator = new Source(args.aggregator);
   const versions = api.git ? servedVersions() : [{ kubernetes: 'work tree', tag: undefined }];
   const served = servedGroupVersions();
   const sources = [
     ['k8s.io/api', api, ''],
     ['k8s.io/apimachinery', machinery, 'pkg/'],
+    ['k8s.io/apiextensions-apiserver', extensions, 'pkg/apis/'],
+    ['k8s.io/kube-aggregator', aggregator, 'pkg/apis/'],
   ];
 
   // Merged over versions, oldest first: package → message → field number → row; and each package's kinds.
@@ -334,7 +365,7 @@ function main() {
     const roots = [];
     for (const [name, pkg] of packages) {
       const apiVersion = pkg.group === undefined ? undefined : pkg.group ? `${pkg.group}/${pkg.version}` : pkg.version;
-      if (apiVersion === undefined || !served.has(apiVersion) || !name.startsWith('k8s.io.api.')) continue;
+      if (apiVersion === undefined || !served.has(apiVersion) || name.startsWith('k8s.io.apimachinery.')) continue;
       const kinds = [...pkg.go.kinds].filter((k) => !k.endsWith('List') && pkg.messages.has(k)).sort();
       const m = meta.get(name) ?? { apiVersion, kinds: new Set() };
       for (const k of kinds) m.kinds.add(k);
@@ -370,7 +401,7 @@ function main() {
   const header = (what) =>
     [
       `// Generated by tools/gen-protobuf-tables.mjs from ${what} — do not edit; run the generator instead.`,
-      `// Sources: k8s.io/api and k8s.io/apimachinery generated.proto and Go types at ${from}.`,
+      `// Sources: generated.proto and Go types of k8s.io/api, apimachinery, apiextensions-apiserver and kube-aggregator at ${from}.`,
       "import type { GroupTables } from '../schema.js';",
       '',
     ].join('\n');

@@ -125,13 +125,11 @@ describe('the generated field tables (tools/gen-protobuf-tables.mjs)', () => {
   });
 
   test('every kind the cluster serves has a table, under its own group version', () => {
-    // CRDs and APIServices are defined outside k8s.io/api (apiextensions-apiserver, kube-aggregator): JSON only.
-    const elsewhere = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
+    // CustomResourceDefinition and APIService included: their protos are apiextensions-apiserver's and kube-aggregator's.
     for (const r of RESOURCES) {
       const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
       const message = SCHEMA.messageFor(apiVersion, r.kind);
-      if (elsewhere.has(r.group)) assert.equal(message, undefined, r.kind);
-      else assert.ok(message?.endsWith(`.${r.kind}`), `${apiVersion} ${r.kind}: ${message}`);
+      assert.ok(message?.endsWith(`.${r.kind}`), `${apiVersion} ${r.kind}: ${message}`);
     }
     for (const [apiVersion, kind] of [
       ['authentication.k8s.io/v1', 'TokenRequest'],
@@ -289,6 +287,59 @@ describe('protobuf field tables and decoder', () => {
       () => decodeProtobufBody(nested),
       (e: unknown) => e instanceof KubeError && e.code === 400 && /nested deeper/.test(e.message),
     );
+  });
+
+  test("a CRD's schema: doubles, raw JSON, and the types that marshal as one of their fields", () => {
+    const f64 = (no: number, v: number) => {
+      const b = Buffer.alloc(9);
+      b[0] = (no << 3) | WireType.Fixed64;
+      b.writeDoubleLE(v, 1);
+      return b;
+    };
+    const props = (...fields: Uint8Array[]) => msg(...fields);
+    const schema = decodeMessage(
+      SCHEMA,
+      'apiextensions.v1.JSONSchemaProps',
+      msg(
+        len(5, 'object'),
+        len(3, '#/x'),
+        f64(11, 0),
+        f64(9, 2.5),
+        len(8, len(1, '{"a":[1,2]}')),
+        // items: one schema; additionalProperties: false, then a schema; dependencies: a string list, a schema.
+        len(24, len(1, props(len(5, 'string')))),
+        len(30, num(1, 0)),
+        len(33, msg(num(1, 0), len(2, props(len(5, 'integer'))))),
+        entry(32, 'a', len(2, 'b')),
+        entry(32, 'c', len(1, props(len(5, 'boolean')))),
+        entry(29, 'n', props(len(5, 'number'), num(38, 1))),
+      ),
+    );
+    assert.deepEqual(schema, {
+      type: 'object',
+      $ref: '#/x',
+      minimum: 0,
+      maximum: 2.5,
+      default: { a: [1, 2] },
+      items: { type: 'string' },
+      additionalProperties: false,
+      additionalItems: { type: 'integer' },
+      dependencies: { a: ['b'], c: { type: 'boolean' } },
+      properties: { n: { type: 'number', 'x-kubernetes-preserve-unknown-fields': true } },
+    });
+    // JSONSchemaPropsOrArray as a list; OrBool true; NaN is no JSON number.
+    const list = decodeMessage(SCHEMA, 'apiextensions.v1.JSONSchemaProps', msg(len(24, msg(len(2, len(5, 'a')), len(2, len(5, 'b')))), len(30, num(1, 1))));
+    assert.deepEqual(list, { items: [{ type: 'a' }, { type: 'b' }], additionalProperties: true });
+    assert.throws(() => decodeMessage(SCHEMA, 'apiextensions.v1.JSONSchemaProps', f64(9, Number.NaN)), WireError);
+    const crd = decodeProtobufBody(
+      envelope('apiextensions.k8s.io/v1', 'CustomResourceDefinition', msg(len(1, len(1, 'widgets.example.com')), len(2, len(1, 'example.com')))),
+    );
+    assert.deepEqual(crd, {
+      kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', versions: null },
+    });
   });
 
   test('the envelope: kind and apiVersion from typeMeta; unknown kinds are 415, malformed bodies 400', () => {

@@ -88,6 +88,7 @@ function zeroOf(schema: Schema, type: string): Json {
     case 'MicroTime':
     case 'FieldsV1':
     case 'RawExtension':
+    case 'JSON':
     case 'IntOrString':
       return type === 'IntOrString' ? 0 : null;
     default:
@@ -108,22 +109,44 @@ function decodeValue(schema: Schema, type: string, wire: WireField, depth: numbe
     case 'int64':
       if (wire.wire !== WireType.Varint) throw new WireError(`field ${wire.no}: ${type} on wire type ${wire.wire}`);
       return varintAs(type, wire.value);
+    case 'double': {
+      if (wire.wire !== WireType.Fixed64) throw new WireError(`field ${wire.no}: ${type} on wire type ${wire.wire}`);
+      const view = new DataView(new ArrayBuffer(8));
+      view.setBigUint64(0, wire.value, true);
+      const n = view.getFloat64(0, true);
+      // JSON has no NaN or infinities (Go's encoder refuses them too).
+      if (!Number.isFinite(n)) throw new WireError(`field ${wire.no}: ${n} is not a JSON number`);
+      return n;
+    }
     case 'Time':
       return time(bytesOf(wire, type), false);
     case 'MicroTime':
       return time(bytesOf(wire, type), true);
     case 'FieldsV1':
     case 'RawExtension':
-      return rawJson(schema, bytesOf(wire, type), depth);
+    case 'JSON':
+      return rawJson(schema, bytesOf(wire, type), depth, type === 'RawExtension');
     case 'Quantity':
       return quantity(bytesOf(wire, type));
     case 'IntOrString':
       return intOrString(bytesOf(wire, type));
     default: {
       const value = decodeMessage(schema, type, bytesOf(wire, type), depth + 1);
-      return schema.isList(type) ? (value['*'] ?? null) : value;
+      if (schema.isList(type)) return value['*'] ?? null;
+      const union = schema.union(type);
+      return union ? unionValue(union, value) : value;
     }
   }
+}
+
+/** The member a union marshals as: the first present (a list only when not empty), else the scalar's zero or null. */
+function unionValue(members: readonly FieldSpec[], value: JsonObject): Json {
+  for (const m of members) {
+    const v = value[m.json!];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)) return v;
+  }
+  const scalar = members.find((m) => isScalar(m.type) && !m.repeated);
+  return scalar ? (scalar.type === 'bool' ? false : scalar.type === 'string' || scalar.type === 'bytes' ? '' : 0) : null;
 }
 
 function varintAs(type: string, v: bigint): boolean | number {
@@ -155,14 +178,14 @@ function time(bytes: Uint8Array, micro: boolean): Json {
 }
 
 /**
- * runtime.RawExtension and metav1.FieldsV1: {raw = 1}, the bytes of the JSON they marshal to (null when
- * empty). A RawExtension may hold an object in its own protobuf envelope, decoded as a body would be.
+ * runtime.RawExtension, metav1.FieldsV1 and apiextensions' JSON: {raw = 1}, the bytes of the JSON they marshal
+ * to (null when empty). A RawExtension may hold an object in its own protobuf envelope, decoded as a body would be.
  */
-function rawJson(schema: Schema, bytes: Uint8Array, depth: number): Json {
+function rawJson(schema: Schema, bytes: Uint8Array, depth: number, envelope: boolean): Json {
   let raw: Uint8Array = new Uint8Array(0);
   for (const w of new WireReader(bytes).fields()) if (w.no === 1 && w.wire === WireType.Bytes) raw = w.value;
   if (raw.length === 0) return null;
-  if (raw.length >= MAGIC.length && MAGIC.every((b, i) => raw[i] === b)) {
+  if (envelope && raw.length >= MAGIC.length && MAGIC.every((b, i) => raw[i] === b)) {
     const env = openEnvelope(raw);
     const message = schema.messageFor(env.apiVersion, env.kind);
     if (!message || env.contentEncoding !== '') throw new WireError(`no protobuf decoding for an embedded ${env.apiVersion}, Kind=${env.kind}`);

@@ -15,15 +15,17 @@
 //   '... Message'      an embedded Go struct whose fields JSON inlines into the parent (LocalObjectReference
 //                      in ConfigMapKeySelector, ProbeHandler in Probe, VolumeSource in Volume)
 //   '* type[]!'        the message is a named Go slice (authentication's ExtraValue): its JSON is the list
+//   '?1 type', '?2 …'  the message marshals as one of its fields (apiextensions' JSONSchemaPropsOrBool and the
+//                      like): the first present in this order; when none is, the scalar one's zero, or null
 
 /** Wire scalars. */
-export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64';
+export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64' | 'double';
 /**
  * Messages with a JSON form of their own: metav1.Time (RFC 3339, null when zero), metav1.MicroTime (six
  * fractional digits), metav1.FieldsV1 and runtime.RawExtension (raw JSON), resource.Quantity (its string),
- * intstr.IntOrString (a number or a string).
+ * intstr.IntOrString (a number or a string), apiextensions' JSON (raw JSON).
  */
-export type WellKnownType = 'Time' | 'MicroTime' | 'FieldsV1' | 'RawExtension' | 'Quantity' | 'IntOrString';
+export type WellKnownType = 'Time' | 'MicroTime' | 'FieldsV1' | 'RawExtension' | 'JSON' | 'Quantity' | 'IntOrString';
 
 export interface FieldSpec {
   /** The JSON member; undefined for an inlined struct, '*' for the list a named slice type is. */
@@ -48,8 +50,8 @@ export interface GroupTables {
   messages: Readonly<Record<string, MessageTable>>;
 }
 
-const SCALARS = new Set<string>(['string', 'bytes', 'bool', 'int32', 'int64']);
-const WELL_KNOWN = new Set<string>(['Time', 'MicroTime', 'FieldsV1', 'RawExtension', 'Quantity', 'IntOrString']);
+const SCALARS = new Set<string>(['string', 'bytes', 'bool', 'int32', 'int64', 'double']);
+const WELL_KNOWN = new Set<string>(['Time', 'MicroTime', 'FieldsV1', 'RawExtension', 'JSON', 'Quantity', 'IntOrString']);
 
 export function isScalar(type: string): type is ScalarType {
   return SCALARS.has(type);
@@ -59,7 +61,7 @@ export function isWellKnown(type: string): type is WellKnownType {
   return WELL_KNOWN.has(type);
 }
 
-const FIELD = /^(\.\.\.|\*|[A-Za-z_$][\w$-]*) (?:map<([A-Za-z][\w.]*)>|([A-Za-z][\w.]*)(\[\])?)(!?)$/;
+const FIELD = /^(\.\.\.|\*|\?\d|[A-Za-z_$][\w$-]*) (?:map<([A-Za-z][\w.]*)>|([A-Za-z][\w.]*)(\[\])?)(!?)$/;
 
 export function parseField(spec: string): FieldSpec {
   const m = FIELD.exec(spec);
@@ -73,6 +75,7 @@ export class Schema {
   private readonly messages = new Map<string, ReadonlyMap<number, FieldSpec>>();
   private readonly kinds = new Map<string, string>();
   private readonly everyVersion = new Map<string, string>();
+  private readonly unions = new Map<string, FieldSpec[]>();
 
   constructor(groups: readonly GroupTables[]) {
     for (const g of groups) {
@@ -82,6 +85,14 @@ export class Schema {
         const fields = new Map(Object.entries(table).map(([no, spec]) => [Number(no), parseField(spec)]));
         if ([...fields.values()].some((f) => f.json === '*') && (fields.size !== 1 || !fields.get(1)?.repeated))
           throw new Error(`protobuf message ${name}: a list message has one repeated field, 1`);
+        const members = [...fields.values()].filter((f) => f.json?.startsWith('?'));
+        if (members.length > 0) {
+          if (members.length !== fields.size) throw new Error(`protobuf message ${name}: a union has only members`);
+          this.unions.set(
+            name,
+            members.sort((a, b) => a.json!.localeCompare(b.json!)),
+          );
+        }
         this.messages.set(name, fields);
       }
       if (g.kinds.length > 0 && g.apiVersion === undefined) throw new Error(`protobuf package ${g.package} has kinds but no apiVersion`);
@@ -112,6 +123,11 @@ export class Schema {
   /** Whether the message is a named slice: its JSON is its one list (schema format '* type[]'). */
   isList(message: string): boolean {
     return this.fields(message).get(1)?.json === '*';
+  }
+
+  /** A union message's members, in the order its JSON tries them; undefined for any other message. */
+  union(message: string): readonly FieldSpec[] | undefined {
+    return this.unions.get(message);
   }
 
   /** apiVersion/Kind pairs with a table. */
