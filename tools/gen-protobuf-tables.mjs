@@ -95,13 +95,13 @@ function parseArgs(argv) {
 class Source {
   constructor(path) {
     this.path = path;
+    if (!existsSync(path)) usage(`${path} does not exist`);
+    // A repository of its own (a work tree's .git, or a bare one), not a folder that happens to lie in another.
+    let bare = false;
     try {
-      execFileSync('git', ['-C', path, 'rev-parse', '--git-dir'], { stdio: 'pipe' });
-      this.git = true;
-    } catch {
-      if (!existsSync(path)) usage(`${path} does not exist`);
-      this.git = false;
-    }
+      bare = execFileSync('git', ['-C', path, 'rev-parse', '--is-bare-repository'], { encoding: 'utf8', stdio: 'pipe' }).trim() === 'true';
+    } catch {}
+    this.git = bare || existsSync(join(path, '.git'));
   }
 
   read(ref, file) {

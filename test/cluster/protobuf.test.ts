@@ -590,6 +590,21 @@ describe('kubectl create, every subcommand, with the kubectl of every served min
             assert.equal(claims.sub, 'system:serviceaccount:team:builder');
             const asAccount = await kubectl(kenv, ['get', '--raw', '/api/v1/namespaces/team/serviceaccounts/builder', `--token=${issued.stdout.trim()}`]);
             assert.equal(asAccount.code, 0, `${minor}: the token authenticates: ${asAccount.stderr}`);
+            if (minor === VERSIONS.at(-1)) {
+              // What TokenREST refuses, in the apiserver's words (once: the answers do not depend on the build).
+              for (const [args, message] of [
+                [['create', 'token', 'nobody', '-n', 'team'], /serviceaccounts "nobody" not found/],
+                [
+                  ['create', 'token', 'builder', '-n', 'team', '--duration=1m'],
+                  /spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes/,
+                ],
+                [['create', 'token', 'builder', '-n', 'team', '--bound-object-kind=Secret', '--bound-object-name=missing'], /secrets "missing" not found/],
+              ] as const) {
+                const refused = await kubectl(kenv, [...args]);
+                assert.notEqual(refused.code, 0, args.join(' '));
+                assert.match(refused.stderr, message, args.join(' '));
+              }
+            }
             // What the server stored holds everything the client wrote (one get per namespace).
             const refOf = (o: Record<string, any>) => `${o['kind']}/${o['metadata'].name}`;
             for (const ns of new Set(wanted.map((w: any) => w.metadata.namespace ?? 'default'))) {
