@@ -277,6 +277,11 @@ export class PodLifecycle implements Controller {
     if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
   }
 
+  /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
+  get restoringCount(): number {
+    return this.restoring.length;
+  }
+
   /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
   private drainRestored(): void {
     for (const fn of this.restoring.splice(0, RESTORE_SLICE)) fn();
