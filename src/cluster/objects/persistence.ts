@@ -7,7 +7,7 @@
 import type { Store } from '../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../resources.js';
-import { storedProblem } from '../validation/object.js';
+import { STORED_CHECKS, storedProblem } from '../validation/object.js';
 import { deletionDue, type KubeObject } from './object.js';
 import type { Change } from './store.js';
 
@@ -56,12 +56,16 @@ export interface Restored {
 
 interface RevisionRecord {
   revision: number;
+  /** The STORED_CHECKS generation every saved object has passed (absent: check each one at load). */
+  checks?: number;
 }
 
 export class ObjectPersistence {
   /** Key → object to write, or null to delete; the last change of a turn wins. */
   private pending = new Map<string, KubeObject | null>();
   private revision: number | undefined;
+  /** Whether every saved object is known to pass the current checks (so the next load may trust them). */
+  private sound = true;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
 
@@ -86,25 +90,32 @@ export class ObjectPersistence {
    * log line and left in place: one bad object must not keep the cluster's API down.
    */
   load(): Restored {
-    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
+    const saved = this.store.get<RevisionRecord>(this.root);
+    const revision = Number(saved?.revision) || 0;
+    const trusted = saved?.checks === STORED_CHECKS;
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
     const entries = this.store.list<KubeObject>(`${this.root}/`);
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
     const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
+    const types = new Map<string, ResourceType | undefined>();
     for (const { key, value } of entries) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/');
       if (resource === undefined) continue;
-      const type = RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(`${group}/${resource}`);
-      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
+      const bucket = `${group}/${resource}`;
+      if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
+      const type = types.get(bucket);
+      const problem = type ? storedProblem(type, value, trusted) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
+        // Left in place, so the next load checks every object again.
+        this.sound = false;
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         continue;
       }
-      if (behaviourOfKey(`${group}/${resource}`)?.storage === 'derived') written.push({ resource: `${group}/${resource}`, object: value });
+      if (behaviourOfKey(bucket)?.storage === 'derived') written.push({ resource: bucket, object: value });
       else if (deletionDue(value)) this.pending.set(key, null);
-      else objects.push({ resource: `${group}/${resource}`, object: value });
+      else objects.push({ resource: bucket, object: value });
     }
     if (this.pending.size > 0) this.schedule();
     return { revision, objects, written };
@@ -161,7 +172,7 @@ export class ObjectPersistence {
         if (obj === null) this.store.delete(key);
         else this.store.put(key, obj);
       }
-      if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);
+      if (revision !== undefined) this.store.put(this.root, { revision, ...(this.sound ? { checks: STORED_CHECKS } : {}) } satisfies RevisionRecord);
     });
   }
 
