@@ -10,7 +10,6 @@ import { objectsKey, ObjectPersistence } from '../../src/cluster/objects/persist
 import { ObjectStore } from '../../src/cluster/objects/store.js';
 import { findResource } from '../../src/cluster/resources.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
-import { STORED_CHECKS } from '../../src/cluster/validation/object.js';
 import type { Store } from '../../src/store/store.js';
 import { aksClient, POLL } from '../containerservice/harness.js';
 import { restart } from '../network/harness.js';
@@ -101,7 +100,7 @@ describe('cluster objects persist', () => {
     assert.ok(keys.includes(`${objectsKey(id)}/apps/deployments/team/web`));
     assert.ok(keys.includes(`${objectsKey(id)}//configmaps/default/cm-0`));
     assert.ok(!keys.some((k) => k.includes('/nodes/')), 'nodes come from the node records');
-    assert.deepEqual(store.get(objectsKey(id)), { revision: objects.resourceVersion, checks: STORED_CHECKS });
+    assert.deepEqual(store.get(objectsKey(id)), { revision: objects.resourceVersion });
 
     const persistence = new ObjectPersistence(store, id);
     const again = new ObjectStore(1000, persistence);
@@ -117,31 +116,6 @@ describe('cluster objects persist', () => {
     assert.ok(Number(again.get(CONFIGMAPS, 'default', 'cm-7')!.metadata.resourceVersion) > objects.resourceVersion);
     persistence.close();
     assert.ok(store.get(`${objectsKey(id)}//configmaps/default/cm-7`), 'close writes what is queued');
-    store.close();
-  });
-
-  test('objects saved under the current checks load without a check each; a bad entry makes every later load check again', async () => {
-    const store = new SqliteStore(':memory:');
-    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
-    const first = new ObjectPersistence(store, id);
-    const objects = new ObjectStore(1000, first);
-    objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ok', namespace: 'default' }, data: { a: 'b' } });
-    first.close();
-    assert.equal(store.get<{ checks?: number }>(objectsKey(id))?.checks, STORED_CHECKS);
-    // Written behind the API's back, under a store that says nothing of checks: found and left alone.
-    store.put(objectsKey(id), { revision: objects.resourceVersion });
-    store.put(`${objectsKey(id)}//configmaps/default/bad`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad', namespace: 'default' }, data: 7 });
-    const lines: string[] = [];
-    const second = new ObjectPersistence(store, id, (l) => lines.push(l));
-    const again = new ObjectStore(1000, second);
-    assert.equal(again.get(CONFIGMAPS, 'default', 'bad'), undefined);
-    assert.ok(again.get(CONFIGMAPS, 'default', 'ok'));
-    assert.match(lines.join('\n'), /skipped stored object .*bad/);
-    again.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new', namespace: 'default' } });
-    second.close();
-    assert.equal(store.get<{ checks?: number }>(objectsKey(id))?.checks, undefined, 'the bad entry is still there: the next load checks again');
-    const third = new ObjectStore(1000, new ObjectPersistence(store, id));
-    assert.equal(third.get(CONFIGMAPS, 'default', 'bad'), undefined);
     store.close();
   });
 

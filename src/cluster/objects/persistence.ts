@@ -7,7 +7,7 @@
 import type { Store } from '../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../resources.js';
-import { STORED_CHECKS, storedProblem } from '../validation/object.js';
+import { storedProblem } from '../validation/object.js';
 import { deletionDue, type KubeObject } from './object.js';
 import type { Change } from './store.js';
 
@@ -56,16 +56,12 @@ export interface Restored {
 
 interface RevisionRecord {
   revision: number;
-  /** The STORED_CHECKS generation every saved object has passed (absent: check each one at load). */
-  checks?: number;
 }
 
 export class ObjectPersistence {
   /** Key → object to write, or null to delete; the last change of a turn wins. */
   private pending = new Map<string, KubeObject | null>();
   private revision: number | undefined;
-  /** Whether every saved object is known to pass the current checks (so the next load may trust them). */
-  private sound = true;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
 
@@ -90,9 +86,7 @@ export class ObjectPersistence {
    * log line and left in place: one bad object must not keep the cluster's API down.
    */
   load(): Restored {
-    const saved = this.store.get<RevisionRecord>(this.root);
-    const revision = Number(saved?.revision) || 0;
-    const trusted = saved?.checks === STORED_CHECKS;
+    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
     const entries = this.store.list<KubeObject>(`${this.root}/`);
@@ -106,10 +100,8 @@ export class ObjectPersistence {
       const bucket = `${group}/${resource}`;
       if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
       const type = types.get(bucket);
-      const problem = type ? storedProblem(type, value, trusted) : `no resource ${group}/${resource} is served`;
+      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
-        // Left in place, so the next load checks every object again.
-        this.sound = false;
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         continue;
       }
@@ -172,7 +164,7 @@ export class ObjectPersistence {
         if (obj === null) this.store.delete(key);
         else this.store.put(key, obj);
       }
-      if (revision !== undefined) this.store.put(this.root, { revision, ...(this.sound ? { checks: STORED_CHECKS } : {}) } satisfies RevisionRecord);
+      if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);
     });
   }
 

@@ -31,20 +31,9 @@ export function checkMetadata(r: ResourceType, obj: KubeObject): void {
   if (causes.length > 0) throw invalidObject(r.kind, r.group, obj.metadata.name, causes);
 }
 
-/**
- * The generation of the checks below: bumped whenever they come to refuse what they accepted before. A store whose
- * objects were all saved under the current generation (and found sound when loaded) is not checked again object by
- * object at the next load (objects/persistence.ts): a restart of a large cluster is not spent re-validating it.
- */
-export const STORED_CHECKS = 1;
-
-/**
- * Why a stored object cannot be served (the API would have refused to store it), or undefined. `trusted`: it was
- * saved under the current STORED_CHECKS, so only its envelope is looked at.
- */
-export function storedProblem(r: ResourceType, value: unknown, trusted = false): string | undefined {
+/** Why a stored object cannot be served (the API would have refused to store it), or undefined. */
+export function storedProblem(r: ResourceType, value: unknown): string | undefined {
   if (!isPlainObject(value) || !isPlainObject(value['metadata']) || typeof value['metadata']['name'] !== 'string') return 'not an object with a metadata.name';
-  if (trusted) return undefined;
   try {
     checkDepth(value);
     checkShape(r, value);
