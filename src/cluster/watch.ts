@@ -1,6 +1,10 @@
 // Watches (docs/clients.md §5.7): resourceVersion unset or "0" starts with synthetic ADDED events for what
 // exists; any other RV replays only newer changes (410 Expired when they are no longer known). Selectors
 // apply to every event: an object that starts or stops matching is ADDED or DELETED for this watch.
+// Events go out in resourceVersion order, as the apiserver sends them: the store tells its listeners in turn,
+// and a controller that writes while it hears of one change has the store tell the newer change first, so a
+// watch sends from the store's ordered history instead of the order it is told in. (A client keeps the last
+// event of an object: a stale one last would leave a kubectl wait on a pod that is Ready waiting forever.)
 // Bookmarks when asked for, and the stream ends after timeoutSeconds.
 import type { ResourceType } from './resources.js';
 import { selects, type Selector } from './selectors.js';
@@ -68,6 +72,15 @@ export function openWatch(
   };
 
   const rvText = options.resourceVersion;
+  /** The revision of the last change this watch has sent (or has seen in its initial state). */
+  let sent = store.resourceVersion;
+  const sendSince = (changes: Change[]) => {
+    for (const c of changes) {
+      const e = translate(r, namespace, selector, c);
+      if (e) emit(e);
+      sent = c.rv;
+    }
+  };
   if (rvText === undefined || rvText === null || rvText === '' || rvText === '0') {
     for (const obj of store.list(r, r.namespaced ? namespace : undefined)) {
       if (selects(selector, obj)) emit({ type: 'ADDED', object: obj });
@@ -80,14 +93,16 @@ export function openWatch(
       sink.close();
       return { stop };
     }
-    for (const c of changes) {
-      const e = translate(r, namespace, selector, c);
-      if (e) emit(e);
-    }
+    sendSince(changes);
+    sent = store.resourceVersion;
   }
+  const key = resourceKey(r);
   unsubscribe = store.subscribe((change) => {
-    const e = translate(r, namespace, selector, change);
-    if (e) emit(e);
+    // Told already (a newer change told first sent this one from the history too), or another type.
+    if (change.resource !== key || change.rv <= sent || stopped) return;
+    const changes = store.since(r, sent);
+    // A watch that heard nothing of its type while the history moved past it has missed nothing either.
+    sendSince(changes === 'gone' ? [change] : changes);
   });
   if (options.allowBookmarks) {
     const every = options.bookmarkIntervalMs ?? 30_000;

@@ -14,7 +14,11 @@ import { thirdPartyFile } from '../third-party.js';
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 /** Calico's manifests, when copied in (tools/copy-calico-manifests.mjs; not committed). */
 const CALICO = thirdPartyFile('calico', 'v3.32.1');
-const calicoSkip = skip || (existsSync(join(CALICO, 'operator-crds.yaml')) ? false : 'Calico manifests not copied in (tools/copy-calico-manifests.mjs)');
+const calicoSkip =
+  skip ||
+  (existsSync(join(CALICO, 'operator-crds.yaml'))
+    ? false
+    : `Calico manifests not in ${CALICO} (test/fixtures/calico/SOURCE.md, tools/copy-calico-manifests.mjs)`);
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -22,7 +22,7 @@ import { thirdPartyFile } from '../third-party.js';
 const FIXTURE = thirdPartyFile('flannel', 'v0.28.9', 'kube-flannel.yml');
 const FIXTURE_SHA256 = 'e875824be2f552b45711dbda91af81b17eb961d00025d914d9fef18fad8f09c0';
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
-const skipFixture = skip || (existsSync(FIXTURE) ? false : 'kube-flannel.yml is not copied in (test/fixtures/flannel/SOURCE.md says how)');
+const skipFixture = skip || (existsSync(FIXTURE) ? false : `kube-flannel.yml is not in ${FIXTURE} (test/fixtures/flannel/SOURCE.md says how to copy it in)`);
 
 type Obj = any;
 

@@ -138,6 +138,31 @@ describe('cluster API units', () => {
     assert.equal((old[0]?.object as any).code, 410);
   });
 
+  test('a watch sends changes in resourceVersion order when a listener writes while the store tells it of one', () => {
+    const store = new ObjectStore(1);
+    const pod = (phase: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' }, status: { phase } });
+    store.put(PODS, pod('Pending'));
+    // A controller subscribed before the watch (as the cluster's are) answers one change with a write of its own.
+    store.subscribe((c) => {
+      if ((c.object as any).status?.phase === 'Running') store.put(PODS, pod('Ready'));
+    });
+    const events: WatchEvent[] = [];
+    const w = openWatch(store, PODS, 'default', { labels: [], fields: [] }, {}, { send: (e) => events.push(e), close: () => {} });
+    store.put(PODS, pod('Running'));
+    w.stop();
+    const seen = events.map((e) => [e.type, (e.object as any).status.phase, Number((e.object as any).metadata.resourceVersion)] as const);
+    assert.deepEqual(
+      seen.map(([type, phase]) => [type, phase]),
+      [
+        ['ADDED', 'Pending'],
+        ['MODIFIED', 'Running'],
+        ['MODIFIED', 'Ready'],
+      ],
+      'the newest state last, each change once',
+    );
+    assert.ok(seen[1]![2] < seen[2]![2]);
+  });
+
   test('unchanged writes keep their resourceVersion', () => {
     const store = new ObjectStore(1);
     const a = store.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: {} });
