@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
-import { ApiSocket, apiSocketOf } from './api-socket.js';
+import { ApiSocket, apiSocketOf, refuseConnect } from './api-socket.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
@@ -95,6 +95,7 @@ export class ClusterApis implements KubeconfigIssuer {
       (req, res) => void this.serve(req, res),
     );
     this.tlsServer.on('clientError', clientError);
+    this.tlsServer.on('connect', refuseConnect);
     this.tlsServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
   }
 

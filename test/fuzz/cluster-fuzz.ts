@@ -157,10 +157,11 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
   const concurrency = options.concurrency ?? 4;
   const findings = new Findings(options.seed);
   const figures = newFigures();
-  const fs = await FuzzServer.start(concurrency);
+  const fs = options.server ?? (await FuzzServer.start(concurrency));
   const reported = new Set<string>();
   const uncertain = new Set<string>();
-  let t = await createCluster(fs, 'fz-k0', concurrency);
+  const name = options.server ? 'fz-k1' : 'fz-k0';
+  let t = await createCluster(fs, name, concurrency);
   try {
     await clusterFixtures(t, reported);
     const health = async (): Promise<Health> => {
@@ -213,7 +214,7 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
         findings.add('restart', 'cluster', `the server or the cluster API did not come back on its own store after: ${why}`);
         await fs.fresh();
         t.client.close();
-        t = await createCluster(fs, 'fz-k0', concurrency);
+        t = await createCluster(fs, name, concurrency);
         reported.clear();
         await clusterFixtures(t, reported);
         return true;
@@ -237,13 +238,15 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
         }),
       );
       // The cluster must come back from its store: a stored object that breaks loading takes its API down for good.
+      // (On a shared server the soak restarts once, after every run.)
       const back =
-        (await fs.restart(true)) &&
-        (await reconnect().then(
-          () => true,
-          () => false,
-        )) &&
-        (await health()).ok;
+        options.server !== undefined ||
+        ((await fs.restart(true)) &&
+          (await reconnect().then(
+            () => true,
+            () => false,
+          )) &&
+          (await health()).ok);
       if (!back)
         findings.add('restart', 'cluster-final', 'after a clean restart at the end of the run, the server or the cluster API did not come back healthy');
       else {
@@ -254,7 +257,7 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
     }
   } finally {
     t.client.close();
-    await fs.close();
+    if (!options.server) await fs.close();
   }
   return { findings, figures, summary: figuresLine('cluster API fuzz', figures) };
 }
