@@ -19,7 +19,14 @@ describe('NetworkPolicy defaulting and validation', { skip }, () => {
       assert.equal(egress.status, 201, egress.text);
       assert.deepEqual(egress.json.spec, {
         podSelector: {},
-        egress: [{ ports: [{ port: 53, protocol: 'TCP' }, { port: 'dns', protocol: 'UDP' }] }],
+        egress: [
+          {
+            ports: [
+              { port: 53, protocol: 'TCP' },
+              { port: 'dns', protocol: 'UDP' },
+            ],
+          },
+        ],
         policyTypes: ['Ingress', 'Egress'],
       });
       const bare = await api(env, 'POST', PATH, { body: policy('deny-all', {}) });
@@ -31,7 +38,12 @@ describe('NetworkPolicy defaulting and validation', { skip }, () => {
 
       const bad = await api(env, 'POST', PATH, {
         body: policy('bad', {
-          podSelector: { matchExpressions: [{ key: 'app', operator: 'Has' }, { key: 'tier', operator: 'In' }] },
+          podSelector: {
+            matchExpressions: [
+              { key: 'app', operator: 'Has' },
+              { key: 'tier', operator: 'In' },
+            ],
+          },
           ingress: [
             {
               ports: [{ protocol: 'ICMP', port: 70000 }, { port: 80, endPort: 79 }, { port: 'Web--', endPort: 90 }, { endPort: 10 }],
@@ -86,7 +98,10 @@ describe('NetworkPolicy defaulting and validation', { skip }, () => {
         applied.stderr.trim(),
         'The NetworkPolicy "web" is invalid: spec.ingress[0].ports[0].protocol: Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"',
       );
-      writeFileSync(file, 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: web\nspec:\n  podSelector: {}\n  ingress:\n  - ports:\n    - port: 80\n');
+      writeFileSync(
+        file,
+        'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: web\nspec:\n  podSelector: {}\n  ingress:\n  - ports:\n    - port: 80\n',
+      );
       assert.equal((await kubectl(env, ['apply', '-f', file])).code, 0);
       const got = await kubectl(env, ['get', 'networkpolicy', 'web', '-o', 'jsonpath={.spec.policyTypes} {.spec.ingress[0].ports[0].protocol}']);
       assert.equal(got.stdout, '["Ingress"] TCP');
