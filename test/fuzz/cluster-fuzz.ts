@@ -25,8 +25,8 @@ export interface ClusterTarget {
 }
 
 /** A kubenet cluster of two nodes, its API's URL and token from the user kubeconfig ARM hands out. */
-export async function createCluster(fs: FuzzServer, name = 'fz-k0', concurrency = 4): Promise<ClusterTarget> {
-  const g = `/subscriptions/${fs.sub}/resourceGroups/${FIXTURE_GROUP}`;
+export async function createCluster(fs: FuzzServer, name = 'fz-k0', concurrency = 4, group = FIXTURE_GROUP): Promise<ClusterTarget> {
+  const g = `/subscriptions/${fs.sub}/resourceGroups/${group}`;
   await armPut(fs.client, fs.token, `${g}?api-version=2021-04-01`, { location: 'eastus' });
   const body = clusterBody(new Rng(3), name) as any;
   body.properties.networkProfile = { networkPlugin: 'kubenet' };
@@ -160,8 +160,9 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
   const fs = options.server ?? (await FuzzServer.start(concurrency));
   const reported = new Set<string>();
   const uncertain = new Set<string>();
-  const name = options.server ? 'fz-k1' : 'fz-k0';
-  let t = await createCluster(fs, name, concurrency);
+  // On a server the ARM fuzzer has had (npm run soak), a group of its own: the ARM fuzzer moves and deletes its groups.
+  const [name, group] = options.server ? ['fz-k1', 'fz-soak'] : ['fz-k0', FIXTURE_GROUP];
+  let t = await createCluster(fs, name, concurrency, group);
   try {
     await clusterFixtures(t, reported);
     const health = async (): Promise<Health> => {
@@ -214,7 +215,7 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
         findings.add('restart', 'cluster', `the server or the cluster API did not come back on its own store after: ${why}`);
         await fs.fresh();
         t.client.close();
-        t = await createCluster(fs, name, concurrency);
+        t = await createCluster(fs, name, concurrency, group);
         reported.clear();
         await clusterFixtures(t, reported);
         return true;
