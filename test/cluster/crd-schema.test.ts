@@ -136,6 +136,10 @@ describe('CRD schemas', () => {
     assert.equal(compilePattern(`(?:${'a{1000}'.repeat(50)})`), undefined);
     assert.equal(compilePattern('a'.repeat(20_000)), undefined);
     assert.equal(compilePattern('[\\s\\S]{1000}')!.test('x'.repeat(1000)), true);
+    // A repeated alternation backtracks exponentially (found by the cluster fuzzer): it runs under the time limit.
+    const t0 = Date.now();
+    assert.notEqual(compilePattern('(a|a)*b')!.test('a'.repeat(30_000)), true);
+    assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
   });
 
   test("metadata.name checked against the schema's metadata.name", () => {

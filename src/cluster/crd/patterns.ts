@@ -29,11 +29,16 @@ function quantifierAt(p: string, i: number): { unbounded: boolean; large: boolea
   return undefined;
 }
 
-/** True when the pattern repeats a group that repeats without bound inside (catastrophic backtracking). */
+/**
+ * True when the pattern can backtrack catastrophically: it repeats (without bound, or many times) a group that
+ * itself repeats without bound inside, or that holds an alternation (`(a|a)*b` takes 2^n steps on n a's: found
+ * by the cluster fuzzer holding the server for seconds on a 30,000-character value).
+ */
 export function nestedRepetition(p: string): boolean {
-  const stack: boolean[] = [false];
+  const stack: Array<{ repeats: boolean; alternates: boolean }> = [{ repeats: false, alternates: false }];
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
+    const top = stack[stack.length - 1]!;
     if (c === '\\') {
       i++;
       continue;
@@ -43,18 +48,23 @@ export function nestedRepetition(p: string): boolean {
       continue;
     }
     if (c === '(') {
-      stack.push(false);
+      stack.push({ repeats: false, alternates: false });
+      continue;
+    }
+    if (c === '|') {
+      top.alternates = true;
       continue;
     }
     if (c === ')') {
-      const inner = stack.length > 1 ? stack.pop()! : false;
+      const inner = stack.length > 1 ? stack.pop()! : { repeats: false, alternates: false };
+      const parent = stack[stack.length - 1]!;
       const q = quantifierAt(p, i + 1);
-      if (q && inner && q.large) return true;
-      stack[stack.length - 1] ||= inner || (q?.unbounded ?? false);
+      if (q?.large && (inner.repeats || inner.alternates)) return true;
+      parent.repeats ||= inner.repeats || (q?.unbounded ?? false);
       continue;
     }
     const q = quantifierAt(p, i);
-    if (q?.unbounded) stack[stack.length - 1] = true;
+    if (q?.unbounded) top.repeats = true;
   }
   return false;
 }
