@@ -29,7 +29,8 @@ export function resourceKey(r: Pick<ResourceType, 'group' | 'resource'>): string
  * (each change's object and the version before it), whichever comes first; a watch from before it gets 410 Gone and relists,
  * as from the apiserver's watch cache. The bytes matter: a client rewriting a 1.5 MB object would otherwise make
  * 20,000 versions of it stay in memory (issue 25: the process ran out of memory under a fuzz run). A change's
- * size is known where the API measured it (etcd's limit, validation/limits.ts); others count as NOMINAL_BYTES.
+ * size is known where the API measured it (etcd's limit, validation/limits.ts), carried from the version before,
+ * or measured when the object is new; objects loaded from the store count as NOMINAL_BYTES.
  */
 const HISTORY = 20_000;
 const HISTORY_BYTES = 64 * 1024 * 1024;
@@ -115,7 +116,9 @@ export class ObjectStore {
       next.metadata.creationTimestamp ??= k8sTime(Date.now());
     }
     next.metadata.resourceVersion = String(++this.revision);
-    if (opts.bytes !== undefined) this.sizes.set(next, opts.bytes);
+    // The size: as the writer measured it, else the version before's (controllers' writes change little of an
+    // object), else measured now (a controller's new object: a pod from a template with 256 KiB of annotations).
+    this.sizes.set(next, opts.bytes ?? (previous && this.sizes.get(previous)) ?? JSON.stringify(next).length);
     b.set(key, next);
     if (!previous) this.ceiling.added(resourceKey(r));
     this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
