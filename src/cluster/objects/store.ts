@@ -33,7 +33,8 @@ export function resourceKey(r: Pick<ResourceType, 'group' | 'resource'>): string
  * or measured when the object is new; objects loaded from the store count as NOMINAL_BYTES.
  */
 const HISTORY = 20_000;
-const HISTORY_BYTES = 64 * 1024 * 1024;
+// JSON bytes: an object's heap is several times its JSON (a 650-byte pod holds ~5 KB), so this is ~100-200 MB of heap.
+const HISTORY_BYTES = 32 * 1024 * 1024;
 const NOMINAL_BYTES = 1024;
 
 export class ObjectStore {
