@@ -513,7 +513,9 @@ function goName(s: Shape): string {
   }
 }
 
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+// The apiserver's pattern (QUANTITY_ERROR quotes it), written so that digits cannot be split two ways between
+// the number and the suffix: the same strings, in linear time (the quoted form took seconds on 30,000 digits).
+const QUANTITY = /^[+-]?[0-9.]+(?:[eEinumkKMGTP]+[-+]?[0-9]*|[-+][0-9]*)?$/;
 const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const INT_RANGE = { 32: 2 ** 31, 64: 2 ** 63 };
 
