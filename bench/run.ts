@@ -4,6 +4,7 @@ import { benchAzCreate } from './az-create.js';
 import { benchKubectlGetNodes, benchPodsPerGiB, podsPerGiB } from './cluster-api.js';
 import { benchDataplane } from './dataplane.js';
 import { benchPlanner } from './planner.js';
+import { benchRestart } from './restart.js';
 import { benchServices } from './services.js';
 import type { BenchResult } from './timing.js';
 
@@ -23,6 +24,12 @@ print(benchPlanner());
 const creates = await benchAzCreate();
 for (const c of creates) console.log(`${c.name}\n  ${(c.ms / 1000).toFixed(2)} s`);
 console.log(`  ratio 1,000-node / 3-node: ${(creates[1]!.ms / creates[0]!.ms).toFixed(1)}x`);
+
+const restart = await benchRestart();
+console.log(
+  `restart of a server holding a ${fmt(restart.nodes)}-node Azure CNI cluster with ${fmt(restart.pods)} pods (no data plane) → serving and every pod Running again`,
+);
+console.log(`  serving ${(restart.servingMs / 1000).toFixed(2)} s   every pod Running ${(restart.runningMs / 1000).toFixed(2)} s (goal ≤ 3 s)`);
 
 const dp = await benchDataplane();
 if ('skipped' in dp) console.log(`netns data plane: pod attach\n  skipped: ${dp.skipped}`);

@@ -1,4 +1,4 @@
-// `aksemu cni install -g G -n N --conflist F [--plugin-dir D]`: bring your own CNI to a cluster's nodes by
+// `aksemu cni install -g G -n N --conflist F [--plugin-dir D] [--node NODE]`: bring your own CNI to a cluster's nodes by
 // copying its network config into every node's /etc/cni/net.d (src/cluster/install.ts).
 import type { Command } from 'commander';
 import { CniInstallError, installCni } from '../cluster/install.js';
@@ -13,8 +13,9 @@ export function registerCni(program: Command): void {
     .requiredOption('-n, --name <cluster>', 'cluster name')
     .requiredOption('--conflist <file>', 'the network config (.conflist, .conf or .json)')
     .option('--plugin-dir <dir>', 'where the CNI plugin binaries are (checked, and recorded for the data plane)')
+    .option('--node <name>', "only this node (a conflist with the node's own pod range); nodes added later do not get it")
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
-    .action((opts: { resourceGroup: string; name: string; conflist: string; pluginDir?: string; home?: string }) => {
+    .action((opts: { resourceGroup: string; name: string; conflist: string; pluginDir?: string; node?: string; home?: string }) => {
       try {
         const result = installCni({
           home: opts.home ?? defaultHome(),
@@ -22,6 +23,7 @@ export function registerCni(program: Command): void {
           cluster: opts.name,
           conflistFile: opts.conflist,
           ...(opts.pluginDir ? { pluginDir: opts.pluginDir } : {}),
+          ...(opts.node ? { node: opts.node } : {}),
         });
         for (const t of result.missingPlugins) process.stderr.write(`aksemu: warning: plugin '${t}' not found in ${opts.pluginDir}\n`);
         process.stdout.write(

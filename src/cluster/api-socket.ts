@@ -1,24 +1,20 @@
 // A cluster's API on a unix socket, for what runs on its nodes (src/cni/plugins/node-api.ts says why and how
-// clients find it): one plain-HTTP server per cluster, at <cluster dir>/apiserver.sock (or a short path in the
-// temp dir when that is past sun_path's 107 bytes); each node's /run/aksemu/apiserver.sock is a symlink to it,
+// clients find it): one plain-HTTP server per cluster, at <cluster dir>/apiserver.sock (bound through
+// unix-socket-path.ts when that is past sun_path's 107 bytes); each node's /run/aksemu/apiserver.sock is a symlink to it,
 // made when the node first runs something (node-root.ts prepareNodeRoot), so a cluster of 5,000 nodes holds one
 // socket, not 5,000. The socket is 0600: only aksemu's own user (the one running the plugins) connects.
-import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SUN_PATH_MAX } from '../cni/unix-socket-path.js';
+import { shortSocketPath } from '../cni/unix-socket-path.js';
 import { KubeError } from './status.js';
 import { MAX_HEADER_BYTES } from './validation/limits.js';
 
 /** Where a cluster's socket listens. */
 export function apiSocketOf(clusterDir: string): string {
-  const own = join(clusterDir, 'apiserver.sock');
-  if (Buffer.byteLength(own) <= SUN_PATH_MAX) return own;
-  return join(tmpdir(), `aksemu-api-${createHash('sha256').update(clusterDir).digest('hex').slice(0, 16)}.sock`);
+  return join(clusterDir, 'apiserver.sock');
 }
 
 export class ApiSocket {
@@ -52,13 +48,18 @@ export class ApiSocket {
     try {
       mkdirSync(dirname(this.path), { recursive: true });
       rmSync(this.path, { force: true });
-      await new Promise<void>((resolve, reject) => {
-        this.server.once('error', reject);
-        this.server.listen(this.path, () => {
-          this.server.off('error', reject);
-          resolve();
+      const short = shortSocketPath(this.path);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          this.server.once('error', reject);
+          this.server.listen(short.path, () => {
+            this.server.off('error', reject);
+            resolve();
+          });
         });
-      });
+      } finally {
+        short.release();
+      }
       chmodSync(this.path, 0o600);
     } catch (e) {
       this.log(`the cluster API socket ${this.path}: ${(e as Error).message}`);

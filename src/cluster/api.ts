@@ -28,7 +28,8 @@ import { isPlainObject, own } from '../http/own.js';
 import { page } from './paging.js';
 import type { KindBehaviour, KindHost } from './kinds.js';
 import { defaultPrinter } from './printers.js';
-import { groupVersion, NAMESPACES, PODS, type ResourceType } from './resources.js';
+import { groupVersion, NAMESPACES, PODS, SERVICEACCOUNTS, type ResourceType } from './resources.js';
+import { requestToken } from './token-request.js';
 import { podLog, type StreamSink } from './pod-logs.js';
 import { parseSelector, selects, type Selector } from './selectors.js';
 import { alreadyExists, badRequest, fieldError, invalidObject, KubeError, methodNotSupported, notFound, pathNotFound, successStatus } from './status.js';
@@ -182,6 +183,10 @@ export class ClusterApi {
       if (!this.objects.get(PODS, target.namespace, target.name)) throw notFound('pods', '', target.name);
       if (req.method !== 'GET' && req.method !== 'POST') throw methodNotSupported(req.method, `pods/${target.subresource}`);
       throw badRequest('Upgrade request required');
+    }
+    if (target.r === SERVICEACCOUNTS && target.subresource === 'token' && target.name !== undefined) {
+      if (req.method !== 'POST') throw methodNotSupported(req.method, 'serviceaccounts/token');
+      return json(201, requestToken(this.objects, this.runtime.serviceAccounts.key, target.namespace!, target.name, parseBody(req)));
     }
     if (target.subresource !== undefined && !(target.r.subresources ?? []).includes(target.subresource)) throw pathNotFound();
     switch (req.method) {

@@ -8,13 +8,14 @@ import type { Store } from '../store/store.js';
 import type { ApiHandler } from './cni-agents/client.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { Kubelets } from './kubelet.js';
-import { keepWritten } from './objects/node-writes.js';
+import { withWritten, writtenPart } from './objects/node-writes.js';
 import type { ServiceAccountIssuer } from './service-account-tokens.js';
 import { buildNode } from './objects/nodes.js';
 import type { ObjectPersistence } from './objects/persistence.js';
 import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
-import { ObjectStore } from './objects/store.js';
-import { namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
+import { type Change, ObjectStore, resourceKey } from './objects/store.js';
+import type { KubeObject } from './objects/object.js';
+import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
 import { clusterDir } from './paths.js';
 import { Workloads } from './workloads/controllers.js';
 import { createContainerRunner } from './workloads/init-containers.js';
@@ -23,6 +24,8 @@ import type { ContainerRunner, PodSandboxes } from './workloads/sandbox.js';
 import { NAMESPACES, NODES, SERVICES } from './resources.js';
 import { k8sTime } from './time.js';
 import { sameId } from '../ids/compare.js';
+
+const NODES_KEY = resourceKey(NODES);
 
 export class ClusterRuntime {
   readonly objects: ObjectStore;
@@ -38,6 +41,11 @@ export class ClusterRuntime {
   /** What projected service-account tokens are signed with and the CA they come with (service-account-tokens.ts). */
   readonly serviceAccounts: ServiceAccountIssuer;
   private bootstrapped = false;
+  private readonly persistence: ObjectPersistence | undefined;
+  /** What writers put on each Node beyond its record (node-writes.ts writtenPart), by node name. */
+  private readonly written = new Map<string, KubeObject>();
+  /** True while the runtime itself writes Nodes from their records: those writes are no writer's. */
+  private building = false;
 
   constructor(
     private readonly store: Store,
@@ -63,6 +71,11 @@ export class ClusterRuntime {
     this.network = options.network;
     this.serviceAccounts = options.serviceAccounts ?? { key: randomBytes(32), caPem: '' };
     this.objects = new ObjectStore(undefined, options.persistence, new ObjectCeiling(options.budget));
+    this.persistence = options.persistence;
+    for (const w of this.objects.takeRestoredWritten(NODES)) this.written.set(w.metadata.name, w);
+    this.objects.subscribe((change) => {
+      if (!this.building && change.resource === NODES_KEY) this.noteNodeWrite(change);
+    });
     this.kubelets = new Kubelets(home, this.kubeletInfo(), (node) => this.syncNode(node), options.rescanMs);
     this.sandboxes = typeof options.sandboxes === 'function' ? options.sandboxes(this) : (options.sandboxes ?? createSandboxes(this));
     this.workloads = new Workloads(this.objects, {
@@ -119,32 +132,71 @@ export class ClusterRuntime {
       for (const ns of SYSTEM_NAMESPACES) this.objects.putIfAbsent(NAMESPACES, namespaceObject(ns, created));
       for (const svc of systemServices(record)) this.objects.putIfAbsent(SERVICES, svc);
       for (const { r, object } of systemObjects(record)) this.objects.putIfAbsent(r, object);
+      // The apiserver writes its own endpoints at every start (restored ones of an older aksemu included).
+      for (const { r, object } of apiServerEndpoints(record)) this.objects.put(r, object, { onlyIfChanged: true, system: true });
       this.bootstrapped = true;
     }
     const pools = poolsOf(this.store, record);
     const records = nodesOf(this.store, record);
     const present = new Set(records.map((n) => n.name));
-    for (const node of this.objects.list(NODES)) {
-      if (!present.has(node.metadata.name)) {
-        this.objects.delete(NODES, undefined, node.metadata.name);
-        this.kubelets.forget(node.metadata.name, true);
+    this.building = true;
+    try {
+      for (const node of this.objects.list(NODES)) {
+        if (!present.has(node.metadata.name)) {
+          this.objects.delete(NODES, undefined, node.metadata.name);
+          this.keepWritten(node.metadata.name, undefined);
+          this.kubelets.forget(node.metadata.name, true);
+        }
       }
-    }
-    for (const n of records) {
-      const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
-      const pool = pools.find((p) => sameId(p.name, n.pool));
-      this.objects.put(NODES, keepWritten(buildNode(record, pool, n, state), this.objects.get(NODES, undefined, n.name)), { onlyIfChanged: true });
+      for (const n of records) this.putNode(this.build(n, pools));
+      // Writes kept for nodes that never came back (gone while the server was down).
+      for (const name of this.written.keys()) if (!present.has(name)) this.keepWritten(name, undefined);
+    } finally {
+      this.building = false;
     }
     return true;
+  }
+
+  /** The Node its record and kubelet make, before what writers put on it. */
+  private build(n: NodeRecord, pools = poolsOf(this.store, this.record)): KubeObject {
+    const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
+    return buildNode(
+      this.record,
+      pools.find((p) => sameId(p.name, n.pool)),
+      n,
+      state,
+    );
+  }
+
+  private putNode(built: KubeObject): void {
+    this.objects.put(NODES, withWritten(built, this.written.get(built.metadata.name)), { onlyIfChanged: true });
   }
 
   /** Rebuilds one node after its kubelet saw a change. */
   private syncNode(name: string): void {
     const n = this.store.get<NodeRecord>(nodeKey(this.record.id, name));
-    const state = this.kubelets.state(name);
-    if (!n || !state) return;
-    const pool = poolsOf(this.store, this.record).find((p) => sameId(p.name, n.pool));
-    this.objects.put(NODES, keepWritten(buildNode(this.record, pool, n, state), this.objects.get(NODES, undefined, name)), { onlyIfChanged: true });
+    if (!n || !this.kubelets.state(name)) return;
+    this.building = true;
+    try {
+      this.putNode(this.build(n));
+    } finally {
+      this.building = false;
+    }
+  }
+
+  /** A writer (the API) changed a Node: what it wrote beyond the record is kept, and persisted when it changed. */
+  private noteNodeWrite(change: Change): void {
+    const name = change.object.metadata.name;
+    const n = change.type === 'DELETED' ? undefined : this.nodeRecord(name);
+    this.keepWritten(name, n && this.kubelets.state(name) ? writtenPart(change.object, this.build(n)) : undefined);
+  }
+
+  private keepWritten(name: string, written: KubeObject | undefined): void {
+    const before = this.written.get(name);
+    if (JSON.stringify(before) === JSON.stringify(written)) return;
+    if (written) this.written.set(name, written);
+    else this.written.delete(name);
+    this.persistence?.keepWritten(NODES_KEY, name, written ?? null);
   }
 
   close(): void {

@@ -1,9 +1,10 @@
 // Installing a CNI on a cluster's nodes from outside (what `aksemu cni install` does): validate the network
 // config as the runtime will load it, then drop it into every node's conf dir (write + rename, which
 // containerd's watcher sees as one event) and into the cluster's own cni/net.d so that nodes added later
-// start with it. The kubelets notice within a moment and the nodes turn Ready.
+// start with it. The kubelets notice within a moment and the nodes turn Ready. With `node`, only that node gets it
+// (a conflist naming one node's own pod range, as a CNI's agent writes per node); nodes added later do not.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CNI_EXTENSIONS, parseNetworkConfig, type LoadedNetwork } from '../cni/confdir.js';
 import { clusterCniDir, clusterDir, cniInstallRecord, nodeConfDir, nodesDir } from './paths.js';
 
@@ -13,6 +14,8 @@ export interface CniInstallRequest {
   cluster: string;
   conflistFile: string;
   pluginDir?: string;
+  /** Install on this node only (and not for nodes added later). */
+  node?: string;
 }
 
 export interface CniInstallResult {
@@ -59,13 +62,18 @@ export function installCni(req: CniInstallRequest): CniInstallResult {
     if (!existsSync(req.pluginDir)) throw new CniInstallError(`plugin dir ${req.pluginDir} does not exist`);
     missingPlugins = [...new Set(network.types)].filter((t) => !existsSync(join(req.pluginDir!, t)));
   }
-  writeAtomically(clusterCniDir(req.home, req.resourceGroup, req.cluster), file, text);
+  const nodesRoot = nodesDir(req.home, req.resourceGroup, req.cluster);
+  const all = existsSync(nodesRoot) ? readdirSync(nodesRoot).sort() : [];
+  if (req.node !== undefined && !all.includes(req.node)) {
+    throw new CniInstallError(`cluster '${req.cluster}' has no node '${req.node}' (its nodes: ${all.join(', ') || 'none'})`);
+  }
+  const nodes = req.node === undefined ? all : [req.node];
+  if (req.node === undefined) writeAtomically(clusterCniDir(req.home, req.resourceGroup, req.cluster), file, text);
+  mkdirSync(dirname(cniInstallRecord(req.home, req.resourceGroup, req.cluster)), { recursive: true });
   writeFileSync(
     cniInstallRecord(req.home, req.resourceGroup, req.cluster),
     `${JSON.stringify({ conflist: file, network: network.name, plugins: network.types, ...(req.pluginDir ? { pluginDir: req.pluginDir } : {}), installedAt: new Date().toISOString() }, null, 2)}\n`,
   );
-  const nodesRoot = nodesDir(req.home, req.resourceGroup, req.cluster);
-  const nodes = existsSync(nodesRoot) ? readdirSync(nodesRoot).sort() : [];
   for (const node of nodes) writeAtomically(nodeConfDir(req.home, req.resourceGroup, req.cluster, node), file, text);
   return { network, nodes, missingPlugins };
 }

@@ -10,7 +10,7 @@
 // without 100,000 symlinks, and no emulated node can tell the difference.
 // Containers may write only under WRITABLE_NODE_DIRS (the CNI projects' hostPath dirs); other host paths
 // they mount are read where something exists and their writes are ignored.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { NODE_API_SOCKET } from '../cni/plugins/node-api.js';
 import { trimTrailingSlashes } from '../ids/trim.js';
@@ -144,6 +144,12 @@ export function seedNodeRoot(nodeRoot: string): void {
 /** Points the node's /run/aksemu/apiserver.sock at the cluster's socket (replacing an earlier run's link). */
 export function linkApiSocket(nodeRoot: string, socket: string): void {
   const link = onNode(nodeRoot, NODE_API_SOCKET);
+  // After a restart the link is usually there already: a read instead of four writes per node.
+  try {
+    if (readlinkSync(link) === socket) return;
+  } catch {
+    // no link yet
+  }
   mkdirSync(dirname(link), { recursive: true });
   const tmp = `${link}.aksemu-${process.pid}`;
   rmSync(tmp, { force: true });

@@ -326,6 +326,7 @@ export const NAMESPACES = served('', 'namespaces');
 export const NODES = served('', 'nodes');
 export const PODS = served('', 'pods');
 export const SECRETS = served('', 'secrets');
+export const SERVICEACCOUNTS = served('', 'serviceaccounts');
 export const SERVICES = served('', 'services');
 export const DAEMONSETS = served('apps', 'daemonsets');
 export const DEPLOYMENTS = served('apps', 'deployments');

@@ -16,6 +16,8 @@ import { ClusterApi } from './api.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
 import { ApiSocket, apiSocketOf, refuseConnect } from './api-socket.js';
+import { apiServerAddress } from '../aks/azure-dns.js';
+import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './in-cluster-endpoint.js';
 import { clusterDir } from './paths.js';
 import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
 import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
@@ -48,6 +50,8 @@ interface Entry {
   runtime: ClusterRuntime;
   /** The API on a unix socket, linked into each node (api-socket.ts). */
   apiSocket: ApiSocket;
+  /** The API at the `kubernetes` Service's endpoint, for pods (in-cluster-endpoint.ts). */
+  inCluster: InClusterEndpoint;
   persistence: ObjectPersistence;
   api: ClusterApi;
   listener: NetServer;
@@ -68,7 +72,12 @@ export interface ClusterApisOptions {
    * The data plane pods attach to (the server's DataplaneController); without one, or `none`, pods get addresses
    * only. nodeNetwork: what a cluster's CNI agents program on their nodes (undefined when nothing is built).
    */
-  dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined };
+  dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined; apiListener?: ApiListenerSource };
+  /**
+   * A certificate from the CA of `tls` for the names pods use (the in-cluster endpoint's: in-cluster-endpoint.ts);
+   * without it that endpoint presents the server's own certificate.
+   */
+  issueCert?: (names: { dns: string[]; ips: string[] }) => { certPem: string; keyPem: string };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -171,7 +180,7 @@ export class ClusterApis implements KubeconfigIssuer {
     this.byPort.delete(entry.port);
     entry.runtime.close();
     entry.persistence.close();
-    await Promise.all([closeListener(entry), entry.apiSocket.close()]);
+    await Promise.all([closeListener(entry), entry.apiSocket.close(), entry.inCluster.close()]);
     this.options.log(`cluster API for ${entry.runtime.record.name} stopped with its cluster`);
   }
 
@@ -294,6 +303,15 @@ export class ClusterApis implements KubeconfigIssuer {
         (req, socket, head) => this.upgrade(req, socket, head, entry),
       );
       entry.apiSocket.start();
+      const dataplane = this.options.dataplane;
+      entry.inCluster = new InClusterEndpoint({
+        tls: dataplane?.apiListener ? this.inClusterTls(cluster) : this.options.tls,
+        serve: (req, res) => void this.serve(req, res, entry),
+        upgrade: (req, socket, head) => this.upgrade(req, socket, head, entry),
+        clientError,
+        log: this.options.log,
+      });
+      if (dataplane?.apiListener) void entry.inCluster.start((address, port) => dataplane.apiListener!(address, port), apiServerAddress(cluster.id));
       runtime.kubelets.apiSocket = entry.apiSocket.path;
       runtime.start();
       this.entries.set(cluster.id.toLowerCase(), entry);
@@ -304,6 +322,14 @@ export class ClusterApis implements KubeconfigIssuer {
       await closeListener({ listener, sockets });
       throw e;
     }
+  }
+
+  /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
+  private inClusterTls(cluster: ClusterRecord): { certPem: string; keyPem: string; caPem: string } {
+    const { tls, issueCert } = this.options;
+    if (!issueCert) return tls;
+    const names = inClusterNames(cluster);
+    return { ...issueCert(names), caPem: tls.caPem };
   }
 
   private async unregister(clusterId: string): Promise<void> {
@@ -317,7 +343,7 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     this.entries.delete(key);
     this.byPort.delete(entry.port);
-    await entry.apiSocket.close();
+    await Promise.all([entry.apiSocket.close(), entry.inCluster.close()]);
     entry.runtime.destroy();
     entry.persistence.destroy();
     await closeListener(entry);
@@ -366,7 +392,7 @@ export class ClusterApis implements KubeconfigIssuer {
           reason: 'ServiceUnavailable',
           code: 503,
         });
-      if (!this.authenticated(req, entry)) return await reply(401, unauthorized().toStatus());
+      if (!this.authenticated(req, entry) && !publicInfo(req)) return await reply(401, unauthorized().toStatus());
       const body = await readBoundedBody(req, MAX_BODY_BYTES);
       if (body === TOO_LARGE) return await reply(413, bodyTooLarge().toStatus());
       const target = requestTarget(req.url ?? '/');
@@ -441,10 +467,25 @@ export class ClusterApis implements KubeconfigIssuer {
       entry.runtime.close();
       entry.persistence.close();
     }
-    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close()]));
+    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close(), e.inCluster.close()]));
     this.entries.clear();
     this.byPort.clear();
   }
+}
+
+/**
+ * An anonymous GET of what the apiserver's `system:public-info-viewer` ClusterRole opens to everyone, authenticated
+ * or not (kubernetes plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go: /healthz, /livez, /readyz, /version
+ * and /version/): `curl -k https://kubernetes.default/version` from a pod. Anonymous means no credentials at all; a
+ * wrong token or certificate is still 401, as the apiserver's authenticators refuse it before any authorizer runs.
+ */
+function publicInfo(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' || Object.hasOwn(req.headers, 'authorization')) return false;
+  const socket = req.socket as Partial<TLSSocket>;
+  const cert = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
+  if (cert && Buffer.isBuffer(cert.raw)) return false;
+  const path = requestTarget(req.url ?? '/')?.path;
+  return path === '/healthz' || path === '/livez' || path === '/readyz' || path === '/version' || path === '/version/';
 }
 
 /** What Node's HTTP parser refuses is still answered with a Status (431 past the header limit, else 400). */

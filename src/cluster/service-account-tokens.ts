@@ -36,24 +36,56 @@ function sign(key: Buffer, data: string): Buffer {
 /** A token for a pod's service account, valid a year from now. */
 export function issueServiceAccountToken(key: Buffer, who: TokenSubject, now = Date.now()): string {
   const iat = Math.floor(now / 1000);
+  return signedToken(key, {
+    aud: [ISSUER],
+    exp: iat + YEAR_S,
+    iat,
+    iss: ISSUER,
+    'kubernetes.io': {
+      namespace: who.namespace,
+      node: { name: who.node },
+      pod: who.pod,
+      serviceaccount: { name: who.serviceAccount },
+      warnafter: iat + 3607,
+    },
+    nbf: iat,
+    sub: `system:serviceaccount:${who.namespace}:${who.serviceAccount}`,
+  });
+}
+
+/** What a TokenRequest asks for (serviceaccounts/token): the account, its audiences, lifetime and bound object. */
+export interface RequestedToken {
+  namespace: string;
+  serviceAccount: { name: string; uid: string };
+  audiences: readonly string[];
+  expirationSeconds: number;
+  /** The pod, secret or node the token is bound to (pkg/serviceaccount/claims.go's claims of each). */
+  bound?: { kind: 'pod' | 'secret' | 'node'; name: string; uid: string };
+}
+
+/** The API's own audience: what a TokenRequest without audiences gets. */
+export const API_AUDIENCE = ISSUER;
+
+/** A TokenRequest's token and its expiry (ms). */
+export function issueRequestedToken(key: Buffer, req: RequestedToken, now = Date.now()): { token: string; expires: number } {
+  const iat = Math.floor(now / 1000);
+  const exp = iat + req.expirationSeconds;
+  const bound = req.bound ? { [req.bound.kind]: { name: req.bound.name, uid: req.bound.uid } } : {};
+  const token = signedToken(key, {
+    aud: req.audiences,
+    exp,
+    iat,
+    iss: ISSUER,
+    'kubernetes.io': { namespace: req.namespace, ...bound, serviceaccount: req.serviceAccount },
+    nbf: iat,
+    sub: `system:serviceaccount:${req.namespace}:${req.serviceAccount.name}`,
+  });
+  return { token, expires: exp * 1000 };
+}
+
+function signedToken(key: Buffer, claims: Record<string, unknown>): string {
   const header = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const payload = b64(
-    JSON.stringify({
-      aud: [ISSUER],
-      exp: iat + YEAR_S,
-      iat,
-      iss: ISSUER,
-      'kubernetes.io': {
-        namespace: who.namespace,
-        node: { name: who.node },
-        pod: who.pod,
-        serviceaccount: { name: who.serviceAccount },
-        warnafter: iat + 3607,
-      },
-      nbf: iat,
-      sub: `system:serviceaccount:${who.namespace}:${who.serviceAccount}`,
-    }),
-  );
+  const payload = b64(JSON.stringify(claims));
   return `${header}.${payload}.${b64(sign(key, `${header}.${payload}`))}`;
 }
 
@@ -83,4 +115,29 @@ export function serviceAccountOf(key: Buffer, token: string, now = Date.now()): 
 /** The cluster's signing key, derived from its API credential (kept in the store, so tokens survive a restart). */
 export function serviceAccountKey(credentialToken: string): Buffer {
   return createHmac('sha256', credentialToken).update('aksemu service-account token signing key').digest();
+}
+
+/**
+ * The projected volume's files for a pod (token, ca.crt, namespace), as the kubelet mounts them in each of its
+ * containers at SERVICE_ACCOUNT_DIR; none when the pod sets `automountServiceAccountToken: false`.
+ */
+export function projectedServiceAccount(
+  issuer: ServiceAccountIssuer,
+  pod: { metadata: { name: string; namespace?: string; uid?: string }; spec?: unknown },
+  node: string,
+): Map<string, string> | undefined {
+  const spec = (typeof pod.spec === 'object' && pod.spec !== null ? pod.spec : {}) as { automountServiceAccountToken?: unknown; serviceAccountName?: unknown };
+  if (spec.automountServiceAccountToken === false) return undefined;
+  const namespace = pod.metadata.namespace ?? 'default';
+  const token = issueServiceAccountToken(issuer.key, {
+    namespace,
+    serviceAccount: typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : 'default',
+    pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+    node,
+  });
+  return new Map([
+    ['token', token],
+    ['ca.crt', issuer.caPem],
+    ['namespace', namespace],
+  ]);
 }

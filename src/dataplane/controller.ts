@@ -2,9 +2,10 @@
 // (debounced, so a burst of writes is one apply), at start, and once more whenever a change arrives while
 // an apply runs (applies never overlap). Errors are logged: the control plane never waits for, or
 // fails because of, the data plane.
+import type { Server } from 'node:net';
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
+import type { Dataplane, OutgoingMasquerade, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
 import type { NodePolicies } from './policies.js';
 import type { NodeServices } from './services.js';
 import { deriveTopology, nodeHostId } from './derive.js';
@@ -43,6 +44,8 @@ export interface ClusterNodeNetwork {
   applyServices(node: string, table: NodeServices): Promise<void>;
   /** The policy engine's rules on the node (policies.ts). */
   applyPolicies(node: string, table: NodePolicies): Promise<void>;
+  /** The CNI agent's outgoing masquerade on the node. */
+  applyMasquerade(node: string, masquerade: OutgoingMasquerade): Promise<void>;
 }
 
 export class DataplaneController {
@@ -212,6 +215,35 @@ export class DataplaneController {
     await this.dataplane.applyPolicies(hostId, table);
   }
 
+  /**
+   * A cluster API server's listener on the emulated internet (the `kubernetes` Service's endpoint), once the first
+   * apply has built the internet namespace; undefined when the data plane builds nothing.
+   */
+  async apiListener(address: string, port: number): Promise<Server | undefined> {
+    if (this.mode === 'none' || !this.dataplane.apiListener) return undefined;
+    while (!this.started || this.applies === 0 || this.running) {
+      if (this.closed) throw new Error('the data plane is closing');
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        // start() wakes nobody before its first apply: look again now and then.
+        const timer = setTimeout(wake, 200);
+        this.waiters.add(wake);
+      });
+    }
+    return this.dataplane.apiListener(address, port);
+  }
+
+  /** A CNI agent's outgoing masquerade on a node, once its namespace exists. */
+  async applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
+    if (!this.dataplane.applyMasquerade) throw new Error(`the ${this.mode} data plane masquerades nothing`);
+    await this.whenHostReady(hostId);
+    await this.dataplane.applyMasquerade(hostId, masquerade);
+  }
+
   /** What a cluster's agents get as their node's network; undefined when the data plane builds nothing. */
   nodeNetwork(clusterId: string): ClusterNodeNetwork | undefined {
     if (this.mode === 'none' || !this.dataplane.applyOverlay) return undefined;
@@ -220,6 +252,7 @@ export class DataplaneController {
       removeOverlay: (node, device) => this.removeOverlay(nodeHostId(clusterId, node), device),
       applyServices: (node, table) => this.applyServices(nodeHostId(clusterId, node), table),
       applyPolicies: (node, table) => this.applyPolicies(nodeHostId(clusterId, node), table),
+      applyMasquerade: (node, masquerade) => this.applyMasquerade(nodeHostId(clusterId, node), masquerade),
     };
   }
 

@@ -1,6 +1,7 @@
 // The data plane behind one small interface. `none` (the default) builds nothing: the control plane alone
 // answers. `netns` builds Linux network namespaces (dataplane/netns/**). Callers: the server (apply on every
 // control-plane change) and the cluster kubelets (attach/detach pod sandboxes).
+import type { Server } from 'node:net';
 import type { NodePolicies } from './policies.js';
 import type { NodeServices } from './services.js';
 import type { Topology } from './topology.js';
@@ -54,6 +55,16 @@ export interface VxlanOverlay {
   addresses: string[];
   /** One entry per other node: its VTEP, and the pod prefixes routed to it through the device. */
   peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
+}
+
+/**
+ * A CNI agent's masquerade of its pods' outgoing traffic (Calico's natOutgoing pools, Cilium's
+ * enable-ipv4-masquerade): packets from `sources` leaving the node for anywhere outside `keep` take the node's
+ * address. Empty sources: none.
+ */
+export interface OutgoingMasquerade {
+  sources: string[];
+  keep: string[];
 }
 
 export interface ProbeRequest {
@@ -115,6 +126,13 @@ export interface Dataplane {
   applyServices?(hostId: string, table: NodeServices): Promise<void>;
   /** The policy engine on a node (policies.ts): converges the node's policy rules on the table; idempotent. */
   applyPolicies?(hostId: string, table: NodePolicies): Promise<void>;
+  /** A CNI agent's outgoing masquerade on a node; idempotent. */
+  applyMasquerade?(hostId: string, masquerade: OutgoingMasquerade): Promise<void>;
+  /**
+   * A listening socket at address:port of the emulated internet, for a cluster's API server (the `kubernetes`
+   * Service's endpoint: docs/dataplane.md §12.7). Absent where nothing is built.
+   */
+  apiListener?(address: string, port: number): Promise<Server>;
   /** Stops; with `removeAll` every namespace this instance created is deleted, by name. */
   close(options?: { removeAll?: boolean }): Promise<void>;
 }

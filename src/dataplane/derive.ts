@@ -2,6 +2,7 @@
 // subscription (managed ones in node resource groups included), each subnet's route table and NSG
 // (default rules included), and the hosts on them — AKS nodes from the node records, VMs from
 // Microsoft.Compute. Pure: reads only, same store in, same topology out.
+import { apiServerAddress, internalDomainSuffix } from '../aks/azure-dns.js';
 import { networkModelOf } from '../aks/network-models/index.js';
 import { Cidr } from '../net/ip.js';
 import { primaryAddress, primaryNicId, virtualMachinesIn } from '../providers/compute/vmModel.js';
@@ -130,12 +131,49 @@ function vmHosts(store: Store, groups: ResourceGroup[]): HostTopology[] {
   return hosts;
 }
 
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Each VNet's Azure DNS zone: every host as `<name>.<suffix>` under the internal suffixes of the VNet — its resource
+ * group's, and the node resource group's of each cluster with nodes in it (the suffix those nodes' resolv.conf
+ * searches, aks/azure-dns.ts) — and every cluster's API server FQDN, a public name Azure DNS resolves.
+ */
+function addDnsZones(store: Store, vnets: VnetTopology[], groupOf: Map<string, string>): void {
+  const fqdns: Array<[string, string[]]> = [];
+  const clusters = new Map<string, ClusterRecord>();
+  for (const v of vnets) {
+    for (const h of v.hosts) {
+      const id = h.node?.clusterId;
+      if (id && !clusters.has(id.toLowerCase())) {
+        const c = store.get<ClusterRecord>(id);
+        if (c) clusters.set(id.toLowerCase(), c);
+      }
+    }
+  }
+  for (const c of clusters.values()) if (c.fqdn) fqdns.push([c.fqdn.toLowerCase(), [apiServerAddress(c.id)]]);
+  for (const v of vnets) {
+    const suffixes = new Set([internalDomainSuffix(groupOf.get(v.id.toLowerCase()) ?? '')]);
+    for (const h of v.hosts) {
+      const c = h.node && clusters.get(h.node.clusterId.toLowerCase());
+      if (c) suffixes.add(internalDomainSuffix(c.nodeResourceGroup));
+    }
+    const names = new Map<string, string[]>(fqdns);
+    for (const h of v.hosts) {
+      const label = h.name.toLowerCase();
+      if (!DNS_LABEL.test(label)) continue;
+      for (const s of suffixes) names.set(`${label}.${s}`, [...(names.get(`${label}.${s}`) ?? []), h.ip]);
+    }
+    v.dns = { records: [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+  }
+}
+
 export function deriveTopology(store: Store): Topology {
   const groups = store
     .list<{ subscriptionId?: string }>('/subscriptions/', { children: true })
     .flatMap((sub) => childrenOf<ResourceGroup>(store, `${sub.key}/resourceGroups/`));
   const vnets: VnetTopology[] = [];
   const byVnet = new Map<string, VnetTopology>();
+  const groupOf = new Map<string, string>();
   for (const group of groups) {
     for (const vnet of childrenOf<VirtualNetwork>(store, `${group.id}/providers/Microsoft.Network/virtualNetworks/`)) {
       if (vnet.type !== TYPES.virtualNetwork) continue;
@@ -145,6 +183,7 @@ export function deriveTopology(store: Store): Topology {
       const topology: VnetTopology = { id: vnet.id, addressSpace: vnet.properties.addressSpace.addressPrefixes.filter(ipv4), subnets, hosts: [] };
       vnets.push(topology);
       byVnet.set(vnet.id.toLowerCase(), topology);
+      groupOf.set(vnet.id.toLowerCase(), group.name);
     }
   }
   for (const host of [...nodeHosts(store), ...vmHosts(store, groups)]) {
@@ -152,5 +191,6 @@ export function deriveTopology(store: Store): Topology {
     // A host on a subnet without an IPv4 prefix has no place in the data plane.
     if (vnet && vnet.subnets.some((s) => sameId(s.id, host.subnetId))) vnet.hosts.push(host);
   }
+  addDnsZones(store, vnets, groupOf);
   return { vnets };
 }

@@ -1,6 +1,7 @@
 // What the data plane must build, as plain data derived from the control plane's state: VNets with their
 // subnets, route tables (UDRs), NSGs and hosts (AKS nodes and VMs). The data plane converges on it; it never
 // reads the store itself. Pods are attached one at a time (dataplane.ts), not listed here.
+import type { AzureDnsZone } from './azure-dns-zone.js';
 
 export interface Topology {
   vnets: VnetTopology[];
@@ -12,6 +13,8 @@ export interface VnetTopology {
   addressSpace: string[];
   subnets: SubnetTopology[];
   hosts: HostTopology[];
+  /** What the VNet's Azure DNS (168.63.129.16) answers; none: it answers nothing (NXDOMAIN). */
+  dns?: AzureDnsZone;
 }
 
 export interface SubnetTopology {

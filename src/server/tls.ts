@@ -60,14 +60,22 @@ function createCa(): { certPem: string; keyPem: string } {
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
 }
 
-function createServerCert(caCertPem: string, caKeyPem: string): { certPem: string; keyPem: string } {
+/** Names and addresses a server certificate is valid for. */
+export interface CertNames {
+  dns: string[];
+  ips: string[];
+}
+
+const LOCAL: CertNames = { dns: ['localhost'], ips: ['127.0.0.1', '::1'] };
+
+function createServerCert(caCertPem: string, caKeyPem: string, names: CertNames = LOCAL): { certPem: string; keyPem: string } {
   const ca = forge.pki.certificateFromPem(caCertPem);
   const keys = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
   cert.serialNumber = serialNumber();
   validity(cert, SERVER_DAYS);
-  cert.setSubject([{ name: 'commonName', value: 'localhost' }]);
+  cert.setSubject([{ name: 'commonName', value: names.dns[0] ?? 'localhost' }]);
   cert.setIssuer(ca.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
@@ -75,11 +83,7 @@ function createServerCert(caCertPem: string, caKeyPem: string): { certPem: strin
     { name: 'extKeyUsage', serverAuth: true },
     {
       name: 'subjectAltName',
-      altNames: [
-        { type: 2, value: 'localhost' },
-        { type: 7, ip: '127.0.0.1' },
-        { type: 7, ip: '::1' },
-      ],
+      altNames: [...names.dns.map((value) => ({ type: 2, value })), ...names.ips.map((ip) => ({ type: 7, ip }))],
     },
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
@@ -95,6 +99,14 @@ function needsRenewal(certPem: string, caPem: string): boolean {
 }
 
 const SECRET = { mode: 0o600 } as const;
+
+/**
+ * A server certificate from the home's CA for other names (a cluster's API as its pods address it:
+ * `kubernetes.default.svc`, the Service's ClusterIP), made in memory; the CA must exist (loadOrCreateTls).
+ */
+export function issueServerCert(home: string, names: CertNames): { certPem: string; keyPem: string } {
+  return createServerCert(readFileSync(join(home, 'ca.pem'), 'utf8'), readFileSync(join(home, 'ca-key.pem'), 'utf8'), names);
+}
 
 export function loadOrCreateTls(home: string): TlsMaterial {
   const files = {

@@ -31,7 +31,7 @@ function memoryApi(): AgentClient & { objects: Map<string, Obj> } {
       return items.length || /s$/.test(path!) ? { status: 200, body: { items } } : status(404, 'NotFound');
     }
     if (method === 'POST') {
-      // No TokenRequest here (serviceaccounts/token is not served): install-cni falls back to the pod's token.
+      // This stand-in API answers no TokenRequest: install-cni falls back to the pod's token.
       if (path!.endsWith('/token')) return status(404, 'NotFound');
       const o = structuredClone(body) as Obj;
       const key = `${path}/${o.metadata.name}`;

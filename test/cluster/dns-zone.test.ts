@@ -1,12 +1,14 @@
 // The cluster DNS without a network: the zone built from objects (golden, zone-file lines) and the answers the
 // server gives from it (dns-answer.ts) for services, headless endpoints, pod names, SRV, PTR, NXDOMAIN with the
-// SOA, names outside cluster.local (SERVFAIL: no upstream) and hostile packets (docs/dataplane.md §14).
+// SOA, names outside cluster.local (left to the forward: SERVFAIL without an upstream), Azure DNS's answers for a
+// VNet (§14.4) and hostile packets (docs/dataplane.md §14).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import dnsPacket from 'dns-packet';
 import { buildZone, zoneText } from '../../src/cluster/dns/zone.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { answerMessage, loadZone, resolve } from '../../src/dataplane/netns/dns-answer.js';
+import { loadAzureZone, resolveAzure } from '../../src/dataplane/netns/azure-dns-answer.js';
+import { answerMessage, answerWith, loadZone, resolve, servfail } from '../../src/dataplane/netns/dns-answer.js';
 
 const meta = (namespace: string, name: string, labels: Record<string, string> = {}) => ({ namespace, name, uid: `${namespace}-${name}`, labels });
 const svc = (namespace: string, name: string, spec: Record<string, unknown>): KubeObject =>
@@ -161,11 +163,13 @@ describe('cluster DNS zone', () => {
     assert.deepEqual(data(ask('ext.default.svc.cluster.local', 'A').answers), ['ext.default.svc.cluster.local CNAME "example.com"']);
   });
 
-  it('forwards nothing: names outside cluster.local get SERVFAIL, not authoritative', () => {
+  it('leaves names outside cluster.local to the forward plugin: SERVFAIL, not authoritative, when nothing is forwarded', () => {
     const r = ask('www.example.com', 'A');
     assert.equal(r.rcode, 2);
     assert.equal(r.aa, false);
+    assert.equal(r.forward, true);
     assert.equal(resolve(zone, 'version.bind', 'TXT', 'CH').rcode, 2);
+    assert.equal(ask('web.default.svc.cluster.local', 'A').forward, undefined);
   });
 });
 
@@ -182,6 +186,41 @@ describe('cluster DNS messages', () => {
     assert.equal(out.flag_ra, false);
     assert.equal(out.rcode, 'NOERROR');
     assert.equal(out.answers?.length, 1);
+  });
+
+  it("says 'forward' for a name outside the zone when the server forwards (and SERVFAIL when it does not)", () => {
+    assert.equal(answerMessage(zone, query('www.example.com', 'A'), true, true), 'forward');
+    assert.equal(decode(answerMessage(zone, query('www.example.com', 'A'), true)!).rcode, 'SERVFAIL');
+    assert.notEqual(answerMessage(zone, query('web.default.svc.cluster.local', 'A'), true, true), 'forward');
+    const failed = decode(servfail(query('www.example.com', 'A'))!);
+    assert.deepEqual([failed.id, failed.rcode, failed.questions?.[0]?.name], [4242, 'SERVFAIL', 'www.example.com']);
+  });
+
+  it("Azure DNS: a VNet's internal name and a public name it holds, NXDOMAIN for the rest; recursion available, not authoritative", () => {
+    const azure = loadAzureZone({
+      records: [
+        ['aks-nodepool1-12345678-vmss000000.abc.ix.internal.cloudapp.net', ['10.224.0.4']],
+        ['k1-dns-1234.hcp.eastus.azmk8s.io', ['198.18.3.4']],
+      ],
+    });
+    const ask = (name: string, type: dnsPacket.RecordType) =>
+      decode(answerWith(query(name, type), true, (n, t, k) => resolveAzure(azure, n, t, k), false) as Buffer);
+    const node = ask('AKS-nodepool1-12345678-vmss000000.abc.ix.internal.cloudapp.net.', 'A');
+    assert.deepEqual(
+      [node.rcode, node.flag_ra, node.flag_aa, node.answers?.map((a) => (a as { data?: unknown }).data)],
+      ['NOERROR', true, false, ['10.224.0.4']],
+    );
+    assert.deepEqual(
+      ask('k1-dns-1234.hcp.eastus.azmk8s.io', 'A').answers?.map((a) => (a as { data?: unknown }).data),
+      ['198.18.3.4'],
+    );
+    const aaaa = ask('k1-dns-1234.hcp.eastus.azmk8s.io', 'AAAA');
+    assert.deepEqual([aaaa.rcode, aaaa.answers?.length], ['NOERROR', 0]);
+    for (const name of ['web.default.svc.cluster.local.abc.ix.internal.cloudapp.net', 'nosuch.abc.ix.internal.cloudapp.net', 'www.example.com']) {
+      const nx = ask(name, 'A');
+      assert.deepEqual([nx.rcode, nx.flag_ra], ['NXDOMAIN', true], name);
+    }
+    assert.equal(resolveAzure(azure, 'version.bind', 'TXT', 'CH').rcode, 5);
   });
 
   it('truncates a UDP answer larger than 512 bytes, and sends it whole over TCP', () => {

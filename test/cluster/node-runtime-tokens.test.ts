@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
-import { apiSocketPath } from '../../src/cni/plugins/node-api.js';
+import { join } from 'node:path';
+import { NODE_API_SOCKET } from '../../src/cni/plugins/node-api.js';
+import { shortSocketPath } from '../../src/cni/unix-socket-path.js';
 import type { Program } from '../../src/cluster/cni-agents/program.js';
 import { nodeRootDir } from '../../src/cluster/paths.js';
 import { unauthorized as unauthorizedStatus } from '../../src/cluster/status.js';
@@ -28,12 +30,14 @@ catalogued({ image: /^example\.com\/aksemu\/token-reader$/, programs: { '/read':
 
 function get(socketPath: string, path: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
+    const short = shortSocketPath(socketPath);
+    const req = request({ socketPath: short.path, agent: false, path, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
     });
     req.on('error', reject);
+    req.on('close', short.release);
     req.end();
   });
 }
@@ -76,7 +80,7 @@ describe('service-account tokens', () => {
           assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
 
           const root = nodeRootDir(env.home, 'rg', 'c1', n0);
-          const socket = apiSocketPath(root);
+          const socket = join(root, NODE_API_SOCKET);
           await eventually(() => existsSync(socket), 10_000, 'the node socket');
           const ok = await get(socket, '/api/v1/namespaces/kube-system/pods/reader', token);
           assert.equal(ok.status, 200);

@@ -2,6 +2,7 @@
 // value is checked against what ARM itself answers for the same resources.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { apiServerAddress, internalDomainSuffix } from '../../src/aks/azure-dns.js';
 import { deriveTopology } from '../../src/dataplane/derive.js';
 import type { HostTopology, VnetTopology } from '../../src/dataplane/topology.js';
 import { ObservedStore } from '../../src/store/observed.js';
@@ -228,6 +229,19 @@ describe('deriveTopology', () => {
           `route for ${node.name}`,
         );
       }
+
+      // Azure DNS of the VNets: each host under the internal suffixes of its VNet (its group's; a cluster's node
+      // resource group's, which its nodes search), every cluster's API server FQDN at its address.
+      const zone = (v: { dns?: { records: Array<[string, string[]]> } }) => new Map(v.dns!.records);
+      const knZone = zone(knVnet);
+      const knSuffix = internalDomainSuffix(kubenet.nodeResourceGroup!);
+      for (const node of knNodes) assert.deepEqual(knZone.get(`${node.name}.${knSuffix}`), [node.ip]);
+      assert.deepEqual(knZone.get(kubenet.fqdn!.toLowerCase()), [apiServerAddress(kubenet.id!)]);
+      const myZone = zone(mine);
+      assert.deepEqual(myZone.get(`testvm.${internalDomainSuffix('rg')}`), [vmHost.ip]);
+      for (const node of azureNodes) assert.deepEqual(myZone.get(`${node.name}.${internalDomainSuffix(azure.nodeResourceGroup!)}`), [node.ip]);
+      assert.equal(myZone.get(`testvm.${knSuffix}`), undefined, "another VNet's suffix");
+      assert.equal(knZone.get(`testvm.${internalDomainSuffix('rg')}`), undefined, "another VNet's host");
 
       // BYO CNI: its own managed VNet, model none.
       const byoHosts = topology.vnets.flatMap((v) => v.hosts).filter((h: HostTopology) => h.node && same(h.node.clusterId, byo.id!));

@@ -2,7 +2,8 @@
 // `--dataplane netns`, its coredns pods Running and Ready with their DNS server in their own namespaces, and the
 // real `dig` and `nslookup` run as nobody in a workload pod's namespace (spawnInNetns) asking a coredns pod's IP
 // directly (the kube-dns ClusterIP path is kube-proxy's, tested end to end elsewhere): A and SRV for a Service,
-// a headless Service and its pod by hostname, NXDOMAIN inside cluster.local, SERVFAIL outside, TCP as UDP. The
+// a headless Service and its pod by hostname, NXDOMAIN inside cluster.local, names outside forwarded to the VNet's Azure DNS (a node's internal name, NXDOMAIN
+// for the rest), TCP as UDP. The
 // kubelet's resolv.conf and hosts for the pod are at the exported paths and go with the pod. Root only; the
 // host's network is unchanged after, no namespace left.
 import assert from 'node:assert/strict';
@@ -115,11 +116,21 @@ describe('cluster DNS in the coredns pods (netns data plane)', { skip: skipReaso
     assert.deepEqual(await short(`${ip.replaceAll('.', '-')}.default.pod.cluster.local`), [ip]);
   });
 
-  it('dig: NXDOMAIN with the SOA inside cluster.local, SERVFAIL for names outside (nothing is forwarded)', async () => {
+  it("dig: NXDOMAIN with the SOA inside cluster.local; outside it, the VNet's Azure DNS answers through the forward: a node's internal name, NXDOMAIN for the rest", async () => {
     const nx = await dig('nope.default.svc.cluster.local');
     assert.match(nx, /status: NXDOMAIN/);
     assert.match(nx, /cluster\.local\.\s+5\s+IN\s+SOA\s+ns\.dns\.cluster\.local\. hostmaster\.cluster\.local\./);
-    assert.match(await dig('www.example.com'), /status: SERVFAIL/);
+    assert.deepEqual(await short('kubernetes.default.svc.cluster.local'), [(await world.json(['get', 'service', 'kubernetes'])).spec.clusterIP]);
+    // Relayed as Azure DNS answered: a recursive resolver's answer (ra), not authoritative.
+    const outside = await dig('www.example.com');
+    assert.match(outside, /status: NXDOMAIN/);
+    assert.match(outside, /flags: qr rd ra;/);
+    const root = nodeRootDir(world.home, RG, CLUSTER, db0.spec.nodeName);
+    const suffix = /search .* (\S+\.internal\.cloudapp\.net)\n/.exec(readFileSync(podResolvConfPath(root, db0.metadata.uid), 'utf8'))?.[1];
+    assert.ok(suffix, 'the node search domain');
+    const node = (await world.json(['get', 'node', db0.spec.nodeName])).status.addresses.find((a: Obj) => a.type === 'InternalIP').address;
+    assert.deepEqual(await short(`${db0.spec.nodeName}.${suffix}`), [node]);
+    assert.match(await dig(`nosuch.${suffix}`), /status: NXDOMAIN/);
   });
 
   it('garbage over UDP and TCP gets FORMERR or nothing, and the server keeps answering', async () => {

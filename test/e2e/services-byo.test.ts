@@ -5,7 +5,7 @@
 // netns data plane (services-harness.ts has the suite). Root only.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ByoCniWorld, byoSkipReason } from './byo-cni-harness.js';
+import { BYO_POD_CIDR, ByoCniWorld, byoSkipReason } from './byo-cni-harness.js';
 import { testConflist, testOverlay } from './byo-cni-overlay-shape.js';
 import { servicesSuite } from './services-harness.js';
 
@@ -25,6 +25,14 @@ servicesSuite(
       await world.waitNodesReady();
       const network = world.nodeNetwork();
       await Promise.all(nodes.map((node, i) => network.applyOverlay(node, testOverlay(i, nodeIps))));
+      // flanneld's --ip-masq, played like the overlay: pods' traffic leaving the pod network is masqueraded to the
+      // node IP (flannel's masquerade rules: return inside the network, leave multicast alone, masquerade the rest), so what
+      // pods send outside (the API server, the cluster DNS's forward to Azure DNS) finds its way back, as on Azure.
+      for (const node of nodes) {
+        world.inNode(node, ['nft', 'add table ip test_masq']);
+        world.inNode(node, ['nft', 'add chain ip test_masq post { type nat hook postrouting priority srcnat; }']);
+        world.inNode(node, ['nft', `add rule ip test_masq post ip saddr ${BYO_POD_CIDR} ip daddr != { ${BYO_POD_CIDR}, 224.0.0.0/4 } masquerade`]);
+      }
     },
     policyEngine: false,
     restarts: false,

@@ -45,7 +45,7 @@ export interface ServicesPlugin<W extends DataplaneWorld> {
   todo?: Partial<Record<Part, string>>;
 }
 
-export type Part = 'clusterIp' | 'nodePort' | 'dns' | 'policy' | 'exec';
+export type Part = 'clusterIp' | 'nodePort' | 'dns' | 'policy' | 'exec' | 'apiServer';
 
 const manifests = (client0: string, client1: string): Obj[] => [
   { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other', labels: { team: 'other' } } },
@@ -158,6 +158,49 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
       assert.match(nslookup.stdout, new RegExp(`Name:\\s+web\\.default\\.svc\\.cluster\\.local\\nAddress: ${clusterIp.replace(/\./g, '\\.')}`));
     });
 
+    it(
+      'the API server from a pod: kubernetes.default answers, a service-account token lists pods; names resolve past the search list',
+      todo('apiServer'),
+      async () => {
+        const exec = (...argv: string[]) => world.kubectl(['exec', 'client', '--', ...argv]);
+        // The apiserver's own endpoint: one address, port 443 named https (AKS shows the API server's address).
+        const slice = await world.json(['get', 'endpointslice', 'kubernetes']);
+        assert.equal(slice.endpoints.length, 1, JSON.stringify(slice));
+        assert.deepEqual(slice.ports, [{ name: 'https', port: 443, protocol: 'TCP' }]);
+        const version = await exec('curl', '-sSk', '--max-time', '5', 'https://kubernetes.default/version');
+        assert.equal(version.code, 0, version.stderr);
+        assert.equal(JSON.parse(version.stdout).gitVersion, (await world.json(['version'])).serverVersion.gitVersion);
+        const token = await exec('cat', '/var/run/secrets/kubernetes.io/serviceaccount/token');
+        assert.equal(token.code, 0, token.stderr);
+        // Verified as in-cluster clients verify it: the projected ca.crt, by the Service's name or its ClusterIP.
+        const ca = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+        const kubernetes = (await world.json(['get', 'service', 'kubernetes'])).spec.clusterIP;
+        const list = (url: string, auth: string[]) =>
+          exec('curl', '-sS', '--cacert', ca, '--max-time', '5', '-o', '/dev/null', '-w', '%{http_code}', ...auth, `${url}/api/v1/namespaces/default/pods`);
+        const bearer = ['-H', `Authorization: Bearer ${token.stdout.trim()}`];
+        for (const url of ['https://kubernetes.default.svc', `https://${kubernetes}`]) {
+          const r = await list(url, bearer);
+          assert.equal(r.stdout, '200', `${url}: the pod's service-account token is accepted (${r.stderr})`);
+        }
+        assert.equal((await list('https://kubernetes.default.svc', [])).stdout, '401', 'anonymous is not');
+        for (const [name, fqdn, address] of [
+          ['kubernetes.default', 'kubernetes.default.svc.cluster.local', kubernetes],
+          // More dots than none but fewer than ndots: the search list first, Azure DNS's NXDOMAIN for the node's suffix.
+          ['web.default.svc.cluster.local', 'web.default.svc.cluster.local', clusterIp],
+          // A node's and a VM's names, through the node's search domain, answered by the VNet's Azure DNS.
+          [pods[0].spec.nodeName, `${pods[0].spec.nodeName}.`, nodeIps[0]],
+          [VM.name, `${VM.name}.`, VM.ip],
+        ]) {
+          const r = await exec('nslookup', name);
+          assert.equal(r.code, 0, `nslookup ${name}: ${r.stdout}${r.stderr}`);
+          assert.match(r.stdout, new RegExp(`Name:\\s+${fqdn.replace(/\./g, '\\.')}.*\\nAddress: ${address.replace(/\./g, '\\.')}`), `nslookup ${name}`);
+        }
+        const unknown = await exec('nslookup', 'nosuch.example.com');
+        assert.notEqual(unknown.code, 0);
+        assert.match(unknown.stdout, /server can't find nosuch\.example\.com: NXDOMAIN/);
+      },
+    );
+
     if (plugin.policyEngine) {
       it('NetworkPolicy: default deny blocks, an allow rule re-opens, a namespace selector, an ipBlock with except', todo('policy'), async () => {
         const reach = async (from: string) => (await probe(from, 'svc/default/web', BLOCKED_MS)).connected;
@@ -202,6 +245,9 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
         const nslookup = await world.kubectl(['exec', 'client', '--', 'nslookup', 'web']);
         assert.equal(nslookup.code, 0, nslookup.stderr);
         assert.match(nslookup.stdout, new RegExp(`Address: ${clusterIp.replace(/\./g, '\\.')}`));
+        const version = await world.kubectl(['exec', 'client', '--', 'curl', '-sSk', '--max-time', '5', 'https://kubernetes.default/version']);
+        assert.equal(version.code, 0, `the API server from a pod after the restart: ${version.stderr}`);
+        assert.ok(JSON.parse(version.stdout).gitVersion);
       });
     }
 

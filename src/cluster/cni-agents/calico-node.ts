@@ -25,6 +25,7 @@ import { DEFAULTS } from '../../aks/defaults.js';
 import { affineBlocks, autoAssign, CALICO_GROUP, listPools, parseCidr4, type Pool } from '../../cni/plugins/calico-ipam-blocks.js';
 import type { KubeObject } from '../objects/object.js';
 import { agentKubeApi, CALICO_VERSION, calicoLogger } from './calico-log.js';
+import type { OutgoingMasquerade } from '../../dataplane/dataplane.js';
 import type { Program, ProgramContext, VxlanOverlay } from './program.js';
 
 const NODE_ANNOTATION = 'projectcalico.org';
@@ -209,6 +210,18 @@ function internalIp(n: KubeObject): string | undefined {
 }
 
 /** Felix's VXLAN view: this node's VTEP, and one peer per other node with a VXLAN tunnel address, routing its blocks. */
+/**
+ * Felix's NAT outgoing: traffic from a pool with natOutgoing to anywhere outside every pool is masqueraded (felix's
+ * cali-nat-outgoing chain: source in the natOutgoing pools, destination in none of the pools, MASQUERADE).
+ */
+function natOutgoing(ctx: ProgramContext): OutgoingMasquerade {
+  const pools = ctx.api
+    .list(`${CALICO_GROUP}/ippools`)
+    .map((p) => (p as { spec?: { cidr?: unknown; natOutgoing?: unknown; disabled?: unknown } }).spec ?? {})
+    .filter((s): s is { cidr: string; natOutgoing?: unknown; disabled?: unknown } => typeof s.cidr === 'string' && parseCidr4(s.cidr) !== undefined);
+  return { sources: pools.filter((s) => s.natOutgoing === true && s.disabled !== true).map((s) => s.cidr), keep: pools.map((s) => s.cidr) };
+}
+
 async function vxlanOverlay(ctx: ProgramContext, node: string, tunnelIp: string, mtu: number): Promise<VxlanOverlay> {
   const api = agentKubeApi(ctx.api);
   const peers: VxlanOverlay['peers'] = [];
@@ -300,11 +313,16 @@ export const calicoNode: Program = async (ctx) => {
         .then(async () => {
           if (ctx.signal.aborted) return;
           await network.applyOverlay(node, await vxlanOverlay(ctx, node, tunnel!, mtu));
+          await network.applyMasquerade?.(node, natOutgoing(ctx));
         })
         .catch((e: Error) => felix.error('vxlan_mgr.go 300', `Failed to apply VXLAN routes: ${e.message}`));
     };
     converge();
-    const stops = [ctx.api.watch('/api/v1/nodes', converge), ctx.api.watch(`${CALICO_GROUP}/ipamblocks`, converge)];
+    const stops = [
+      ctx.api.watch('/api/v1/nodes', converge),
+      ctx.api.watch(`${CALICO_GROUP}/ipamblocks`, converge),
+      ctx.api.watch(`${CALICO_GROUP}/ippools`, converge),
+    ];
     await untilStopped(ctx);
     for (const stop of stops) stop();
     await pending;

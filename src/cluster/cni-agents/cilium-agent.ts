@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Cidr } from '../../net/ip.js';
 import type { KubeObject } from '../objects/object.js';
 import { type AgentEndpoint, AgentApi } from './cilium-api.js';
-import { ciliumNamespace, logLine, pause, readCiliumConfig } from './cilium-config.js';
+import { ciliumNamespace, listValue, logLine, pause, readCiliumConfig } from './cilium-config.js';
 import { CILIUM_GROUP, ciliumPath } from './cilium-crds.js';
 import { NodeIpam } from './cilium-node-ipam.js';
 import type { Program, ProgramContext, VxlanOverlay } from './program.js';
@@ -309,6 +309,12 @@ export const ciliumAgent: Program = async (ctx) => {
     applied = key;
     try {
       await ctx.network.applyOverlay(ctx.node, overlay);
+      // enable-ipv4-masquerade (the chart's default true): pods' traffic leaving the cluster's pod ranges takes the
+      // node's address; the native-routing CIDR, when given, is kept as well.
+      if (config['enable-ipv4-masquerade'] !== 'false') {
+        const pool = listValue(config['cluster-pool-ipv4-cidr']);
+        await ctx.network.applyMasquerade?.(ctx.node, { sources: pool, keep: [...pool, ...listValue(config['ipv4-native-routing-cidr'])] });
+      }
     } catch (e) {
       applied = '';
       logLine(ctx, 'datapath', 'warning', 'Unable to program the tunnel', { device: VXLAN_DEVICE, error: (e as Error).message });

@@ -5,10 +5,13 @@
 // zone over stdin on every change; the container is Ready once the server listens. Without a data plane there is
 // no namespace to serve in: the program watches nothing and is Ready, as the pod is on a cluster whose DNS is
 // never asked. The behaviour is AKS's default Corefile; coredns-custom overrides are not applied. docs/dataplane.md §14.
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sysctl } from '../../dataplane/netns/exec.js';
 import { spawnInNetns } from '../../dataplane/netns/spawn.js';
+import { IpAddress } from '../../net/ip.js';
+import { podResolvConfPath } from '../dns/pod-files.js';
 import { buildZone } from '../dns/zone.js';
 import type { KubeObject } from '../objects/object.js';
 import type { ImageSpec, ProgramContext } from './program.js';
@@ -66,6 +69,33 @@ function versionOf(image: string): string {
   return /:v?(\d+\.\d+\.\d+)[^/:]*$/.exec(image.split('@')[0] ?? '')?.[1] ?? 'dev';
 }
 
+/** How long the program waits for the kubelet to write the pod's resolv.conf (written asynchronously at sandbox set-up). */
+const RESOLV_WAIT_MS = 2000;
+
+/** The first IPv4 nameserver of the pod's resolv.conf (dns/pod-files.ts), or undefined when it has none. */
+async function upstreamOf(ctx: ProgramContext): Promise<string | undefined> {
+  const uid = ctx.pod.metadata.uid;
+  if (!uid) return undefined;
+  const deadline = Date.now() + RESOLV_WAIT_MS;
+  for (;;) {
+    try {
+      const text = await readFile(podResolvConfPath(ctx.nodeRoot, uid), 'utf8');
+      return resolverNameservers(text).find((ip) => IpAddress.tryParse(ip)?.family === 4);
+    } catch {
+      if (Date.now() > deadline || ctx.signal.aborted) return undefined;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** The `nameserver` lines' addresses. */
+function resolverNameservers(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    const [key, value] = line.trim().split(/\s+/);
+    return key === 'nameserver' && value ? [value] : [];
+  });
+}
+
 const banner = (ctx: ProgramContext): void => ctx.write('stdout', `.:53\nCoreDNS-${versionOf(ctx.image)}\nlinux/amd64\n`);
 
 async function coredns(ctx: ProgramContext): Promise<number> {
@@ -93,7 +123,9 @@ async function coredns(ctx: ProgramContext): Promise<number> {
     // Port 53 as nobody: the pod's own namespace lets unprivileged users bind every port, as the container's
     // NET_BIND_SERVICE capability does on AKS; nothing outside that namespace changes.
     await sysctl(basename(netns), { 'net.ipv4.ip_unprivileged_port_start': 0 });
-    const child = spawnInNetns(netns, [process.execPath, DNS_SERVER, '53'], { user: 'nobody', signal });
+    // `forward . /etc/resolv.conf`: the pod's first nameserver (dnsPolicy Default: the node's, Azure DNS).
+    const upstream = await upstreamOf(ctx);
+    const child = spawnInNetns(netns, [process.execPath, DNS_SERVER, '53', ...(upstream ? ['--forward', upstream] : [])], { user: 'nobody', signal });
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => {

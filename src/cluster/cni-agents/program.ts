@@ -5,7 +5,7 @@
 // through the cluster's API as the agent would, program the node's network when the data plane is on, print its
 // log, and end with a status (or run until stopped). Matching is by image and argv, never by object names
 // (KWOK's Stage idea applied to CNI agents).
-import type { VxlanOverlay } from '../../dataplane/dataplane.js';
+import type { OutgoingMasquerade, VxlanOverlay } from '../../dataplane/dataplane.js';
 import type { NodePolicies } from '../../dataplane/policies.js';
 import type { NodeServices } from '../../dataplane/services.js';
 import type { KubeObject } from '../objects/object.js';
@@ -58,6 +58,8 @@ export interface NodeNetwork {
   applyServices?(node: string, table: NodeServices): Promise<void>;
   /** The policy engine's rules on the node (dataplane/policies.ts). */
   applyPolicies?(node: string, table: NodePolicies): Promise<void>;
+  /** The agent's masquerade of its pods' outgoing traffic (Calico natOutgoing, Cilium enable-ipv4-masquerade). */
+  applyMasquerade?(node: string, masquerade: OutgoingMasquerade): Promise<void>;
 }
 
 export interface ProgramContext {

@@ -6,8 +6,8 @@
 // pools as crd.projectcalico.org/v1 IPPools (not owned by the Installation, so they stay when it goes), and keeps
 // TigeraStatus calico / ippools / apiserver and the Installation's status up to date as the workloads become
 // ready. On the Installation's deletion it tears down in the operator's order (kube-controllers first, then the
-// CNI finalizers, then its own), and removes calico-system, which Kubernetes' garbage collector would remove
-// through the namespace's ownerReference (aksemu's collector follows built-in owners only).
+// CNI finalizers, then its own); calico-system and what was rendered into it go with the Installation through
+// their ownerReferences, by the garbage collector (workloads/gc.ts), as on Kubernetes.
 //
 // The APIServer resource asks for the Calico API server, an aggregated API server for projectcalico.org/v3:
 // aksemu runs no aggregated API servers, so nothing is deployed and TigeraStatus apiserver says so (Degraded).
@@ -25,7 +25,6 @@ const INSTALLATION = `${OPERATOR}/installations/default`;
 const APISERVER = `${OPERATOR}/apiservers/default`;
 const STATUSES = `${OPERATOR}/tigerastatuses`;
 const IPPOOLS = '/apis/crd.projectcalico.org/v1/ippools';
-const NAMESPACE = `/api/v1/namespaces/${NS}`;
 /** render/finalizers.go */
 const CLEANUP_FINALIZER = 'tigera.io/operator-cleanup';
 const CONTROLLER_FINALIZER = 'operator.tigera.io/installation-controller';
@@ -289,21 +288,11 @@ class Operator {
       const held = obj ? finalizersOf(obj) : [];
       if (held.includes(CNI_FINALIZER)) this.api.patch(path, { metadata: { finalizers: held.filter((f) => f !== CNI_FINALIZER) } });
     }
-    this.collectNamespace(installation.metadata.uid);
     if (finalizers.includes(CLEANUP_FINALIZER)) this.api.patch(INSTALLATION, { metadata: { finalizers: [] } });
-  }
-
-  /** What the garbage collector does for the namespace the Installation owns. */
-  private collectNamespace(ownerUid: string | undefined): void {
-    const ns = this.api.get(NAMESPACE);
-    const refs = (ns?.metadata['ownerReferences'] ?? []) as Array<{ kind?: string; uid?: string }>;
-    if (ns && !ns.metadata.deletionTimestamp && refs.some((r) => r.kind === 'Installation' && (ownerUid === undefined || r.uid === ownerUid)))
-      this.api.delete(NAMESPACE);
   }
 
   /** No Installation: the status manager's OnCRNotFound removes calico's and ippools' TigeraStatus. */
   private forgetInstallation(): void {
-    this.collectNamespace(undefined);
     for (const name of ['calico', 'ippools', ...ADD_ONS.map((a) => a.name)]) if (this.api.get(`${STATUSES}/${name}`)) this.api.delete(`${STATUSES}/${name}`);
     this.applied.clear();
   }

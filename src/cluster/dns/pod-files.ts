@@ -4,17 +4,14 @@
 // resolv.conf in its sandbox directory, kept here beside it so both are found by the pod's uid). Written when the
 // pod's sandbox is set up, removed when it is torn down; writes are asynchronous and in order per pod, so the
 // attach path does not wait for them. And the node's own resolver, as on an Azure VM. docs/dataplane.md §14.3.
-import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AZURE_DNS, internalDomainSuffix } from '../../aks/azure-dns.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import { onNode } from '../node-root.js';
 import type { KubeObject } from '../objects/object.js';
 import { CLUSTER_DOMAIN } from './zone.js';
 import { type KubeletDns, podHostsText, podResolverConfig, type ResolverConfig, resolvConfText } from './resolv-conf.js';
-
-/** Azure's DNS virtual IP, what an Azure VM with Azure-provided DNS uses (learn.microsoft.com, "What is IP address 168.63.129.16?"). */
-export const AZURE_DNS = '168.63.129.16';
 
 /** A pod uid as the apiserver makes it; anything else never becomes a path. */
 const UID = /^[0-9a-zA-Z-]{1,64}$/;
@@ -36,16 +33,11 @@ export function podHostsPath(nodeRoot: string, podUid: string): string {
 
 /**
  * The node's resolv.conf as an AKS node's kubelet reads it: Azure DNS, and the search domain Azure-provided DNS
- * gives the VMs of a virtual network, `<id>.<x>x.internal.cloudapp.net` (the NIC's
- * dnsSettings.internalDomainNameSuffix, Microsoft.Network networkInterfaces). The id is derived from the cluster's
- * node resource group (where its managed virtual network lives), so it is stable per cluster.
+ * gives the VMs of its virtual network (aks/azure-dns.ts), derived from the cluster's node resource group (where its
+ * managed virtual network lives), so it is stable per cluster.
  */
 export function azureNodeResolver(cluster: Pick<ClusterRecord, 'nodeResourceGroup'>): ResolverConfig {
-  const hash = createHash('sha256').update(cluster.nodeResourceGroup.toLowerCase()).digest();
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz012345';
-  const id = Array.from(hash.subarray(0, 26), (b) => alphabet[b % 32]).join('');
-  const region = 'abcdefghijklmnopqrstuvwxyz'[hash[26]! % 26];
-  return { nameservers: [AZURE_DNS], searches: [`${id}.${region}x.internal.cloudapp.net`], options: [] };
+  return { nameservers: [AZURE_DNS], searches: [internalDomainSuffix(cluster.nodeResourceGroup)], options: [] };
 }
 
 /** The kubelet's DNS settings on an AKS node of this cluster. */

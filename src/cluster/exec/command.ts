@@ -73,6 +73,7 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
       hostname: target.pod.metadata.name,
       resolvConf: target.etc.resolvConf,
       hosts: target.etc.hosts,
+      ...(target.etc.serviceAccount ? { serviceAccount: target.etc.serviceAccount } : {}),
       tty: options.tty,
     },
     options.command,

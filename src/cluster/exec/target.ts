@@ -30,9 +30,12 @@ export interface PodTarget {
   netns: string;
 }
 
-/** A `kubectl exec` target: the pod's /etc/resolv.conf and /etc/hosts too, as its kubelet wrote them. */
+/**
+ * A `kubectl exec` target: the pod's /etc/resolv.conf and /etc/hosts too, as its kubelet wrote them, and its
+ * service-account files (token, ca.crt, namespace) unless the pod opts out.
+ */
 export interface ExecTarget extends PodTarget {
-  etc: { resolvConf: string; hosts: string };
+  etc: { resolvConf: string; hosts: string; serviceAccount?: ReadonlyMap<string, string> };
 }
 
 /** A command line's bounds: far past any network check, well inside execve's. */

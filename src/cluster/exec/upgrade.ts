@@ -12,6 +12,7 @@ import type { ClusterRuntime } from '../cluster.js';
 import { badRequest, KubeError, methodNotSupported, pathNotFound } from '../status.js';
 import { EXEC_SPDY_PROTOCOLS, execOverSpdy } from './exec-spdy.js';
 import { aksKubeletDns, podEtcFiles } from '../dns/pod-files.js';
+import { projectedServiceAccount } from '../service-account-tokens.js';
 import { EXEC_WEBSOCKET_PROTOCOLS, serveExecWebsocket } from './exec-websocket.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, portForwardStreams } from './port-forward.js';
 import { SpdySession, type SpdyStream, type SpdyTransport } from './spdy.js';
@@ -77,12 +78,16 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
     const exec = what.kind === 'exec' ? execTarget(objects, sandboxes, what.namespace, what.name, ctx.query) : undefined;
     const target = exec?.target ?? portForwardTarget(objects, sandboxes, what.namespace, what.name);
     // The tool sees the pod's /etc/resolv.conf and /etc/hosts as the pod's kubelet wrote them (dns/pod-files.ts).
+    const serviceAccount = exec && projectedServiceAccount(ctx.runtime.serviceAccounts, exec.target.pod, exec.target.pod.spec?.nodeName ?? '');
     const etc = exec
-      ? podEtcFiles(
-          exec.target.pod,
-          aksKubeletDns(ctx.runtime.record),
-          (exec.target.pod.status?.podIPs ?? []).map((p) => p.ip),
-        )
+      ? {
+          ...podEtcFiles(
+            exec.target.pod,
+            aksKubeletDns(ctx.runtime.record),
+            (exec.target.pod.status?.podIPs ?? []).map((p) => p.ip),
+          ),
+          ...(serviceAccount ? { serviceAccount } : {}),
+        }
       : undefined;
     if (sessions >= MAX_SESSIONS) throw new KubeError(429, 'TooManyRequests', `too many exec and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();

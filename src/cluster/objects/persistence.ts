@@ -50,6 +50,8 @@ export interface RestoredObject {
 export interface Restored {
   revision: number;
   objects: RestoredObject[];
+  /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
+  written: RestoredObject[];
 }
 
 interface RevisionRecord {
@@ -86,33 +88,49 @@ export class ObjectPersistence {
   load(): Restored {
     const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
+    const written: RestoredObject[] = [];
     const entries = this.store.list<KubeObject>(`${this.root}/`);
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
     const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
+    const types = new Map<string, ResourceType | undefined>();
     for (const { key, value } of entries) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/');
       if (resource === undefined) continue;
-      const type = RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(`${group}/${resource}`);
+      const bucket = `${group}/${resource}`;
+      if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
+      const type = types.get(bucket);
       const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         continue;
       }
-      if (deletionDue(value)) this.pending.set(key, null);
-      else objects.push({ resource: `${group}/${resource}`, object: value });
+      if (behaviourOfKey(bucket)?.storage === 'derived') written.push({ resource: bucket, object: value });
+      else if (deletionDue(value)) this.pending.set(key, null);
+      else objects.push({ resource: bucket, object: value });
     }
     if (this.pending.size > 0) this.schedule();
-    return { revision, objects };
+    return { revision, objects, written };
   }
 
   /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */
   record(change: Change, revision: number): void {
     if (this.closed) return;
     this.revision = revision;
-    // Derived kinds (Nodes, from the provider's node records) are made again on every start.
+    // Derived kinds (Nodes, from the provider's node records) are made again on every start; what writers put
+    // on them is kept apart (keepWritten).
     if (behaviourOfKey(change.resource)?.storage !== 'derived')
       this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+    this.schedule();
+  }
+
+  /**
+   * Queues what writers put on an object of a derived kind (`written`, a partial object), or its removal (null):
+   * load() hands it back apart from the objects.
+   */
+  keepWritten(resource: string, name: string, written: KubeObject | null): void {
+    if (this.closed) return;
+    this.pending.set(`${this.root}/${resource}//${name}`, written);
     this.schedule();
   }
 

@@ -7,7 +7,7 @@ import type { ResourceType } from '../resources.js';
 import { k8sTime } from '../time.js';
 import { ObjectCeiling } from './ceiling.js';
 import { clone, compareKeys, objectKey, type KubeObject } from './object.js';
-import type { ObjectPersistence } from './persistence.js';
+import type { ObjectPersistence, RestoredObject } from './persistence.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -49,6 +49,8 @@ export class ObjectStore {
   /** The oldest revision a watch may start from (changes after it are all in history). */
   private horizon: number;
   private readonly listeners = new Set<(change: Change) => void>();
+  /** What writers had put on objects of derived kinds before a restart (persistence.ts), by bucket. */
+  private restoredWritten: RestoredObject[];
 
   constructor(
     startRevision = 1000,
@@ -60,9 +62,18 @@ export class ObjectStore {
       this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
       ceiling.added(resource);
     }
+    this.restoredWritten = saved?.written ?? [];
     this.revision = Math.max(startRevision, saved?.revision ?? 0);
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
     this.horizon = this.revision;
+  }
+
+  /** Hands over (once) what writers had put on the restored objects of one derived kind. */
+  takeRestoredWritten(r: Pick<ResourceType, 'group' | 'resource'>): KubeObject[] {
+    const key = resourceKey(r);
+    const mine = this.restoredWritten.filter((w) => w.resource === key).map((w) => w.object);
+    this.restoredWritten = this.restoredWritten.filter((w) => w.resource !== key);
+    return mine;
   }
 
   get resourceVersion(): number {

@@ -2,9 +2,10 @@
 // service at the first address of the service CIDR, kube-dns at dnsServiceIP, metrics-server; the system
 // PriorityClasses, AKS's StorageClasses and CSIDrivers, and an APIService per served built-in group version.
 import { createHash } from 'node:crypto';
+import { apiServerAddress } from '../../aks/azure-dns.js';
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
-import { APISERVICES, CSIDRIVERS, groupVersions, PRIORITYCLASSES, STORAGECLASSES, type ResourceType } from '../resources.js';
+import { APISERVICES, CSIDRIVERS, ENDPOINTS, ENDPOINTSLICES, groupVersions, PRIORITYCLASSES, STORAGECLASSES, type ResourceType } from '../resources.js';
 import { k8sTime } from '../time.js';
 import type { KubeObject } from './object.js';
 
@@ -88,6 +89,41 @@ export function systemServices(cluster: ClusterRecord): KubeObject[] {
       [{ port: 443, protocol: 'TCP', targetPort: 'https' }],
       { 'k8s-app': 'metrics-server' },
     ),
+  ];
+}
+
+/**
+ * The `kubernetes` Service's Endpoints and EndpointSlice, as the apiserver's endpoint reconciler writes them
+ * (kubernetes pkg/controlplane/reconcilers/endpointsadapter.go): the API server's address and port 443 named
+ * `https`; the Endpoints labelled so the mirroring controller leaves them alone, the EndpointSlice named as the
+ * Service with only the service-name label and the `ready` condition. The address is the cluster's API server on
+ * the emulated internet (aks/azure-dns.ts), which the data plane serves (docs/dataplane.md §12.7).
+ */
+export function apiServerEndpoints(cluster: ClusterRecord): Array<{ r: ResourceType; object: KubeObject }> {
+  const created = k8sTime(cluster.createdAt);
+  const ip = apiServerAddress(cluster.id);
+  const port = { name: 'https', port: 443, protocol: 'TCP' };
+  return [
+    {
+      r: ENDPOINTS,
+      object: {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name: 'kubernetes', namespace: 'default', creationTimestamp: created, labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+        subsets: [{ addresses: [{ ip }], ports: [port] }],
+      },
+    },
+    {
+      r: ENDPOINTSLICES,
+      object: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'kubernetes', namespace: 'default', creationTimestamp: created, labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+        addressType: 'IPv4',
+        endpoints: [{ addresses: [ip], conditions: { ready: true } }],
+        ports: [port],
+      },
+    },
   ];
 }
 

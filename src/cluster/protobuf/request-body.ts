@@ -1,20 +1,15 @@
 // A request body in application/vnd.kubernetes.protobuf (what client-go's typed clients, and so kubectl
-// 1.32+'s `create deployment|configmap|secret|namespace|serviceaccount|service`, send) → the JSON object the
-// apiserver would have decoded. Replies stay JSON: kubectl accepts them.
+// 1.32+'s `create` subcommands, send) → the JSON object the apiserver would have decoded, for every kind of the
+// group versions the cluster serves (generated/, from Kubernetes' generated.proto). Replies stay JSON: kubectl
+// accepts them.
 import { badRequest, KubeError } from '../status.js';
-import { APPS_V1 } from './apps-v1.js';
-import { CERTIFICATES_V1 } from './certificates-v1.js';
-import { CORE_V1 } from './core-v1.js';
 import { decodeMessage } from './decode.js';
 import { openEnvelope } from './envelope.js';
-import { META_V1 } from './meta-v1.js';
-import { POLICY_V1 } from './policy-v1.js';
-import { RBAC_V1 } from './rbac-v1.js';
-import { SCHEDULING_V1 } from './scheduling-v1.js';
+import { GENERATED_TABLES } from './generated/index.js';
 import { Schema } from './schema.js';
 import { WireError } from './wire.js';
 
-export const SCHEMA = new Schema([META_V1, CORE_V1, APPS_V1, RBAC_V1, POLICY_V1, CERTIFICATES_V1, SCHEDULING_V1]);
+export const SCHEMA = new Schema(GENERATED_TABLES);
 
 const ACCEPTED = 'accepted media types include: application/json, application/yaml, application/apply-patch+yaml';
 

@@ -54,6 +54,7 @@ export class Workloads {
    * collector (dependents of owners deleted while the server was down go before their owners reconcile).
    */
   private readonly controllers: readonly Controller[];
+  private readonly lifecycle: PodLifecycle;
   private unsubscribe: (() => void) | undefined;
   private expiry: NodeJS.Timeout | undefined;
 
@@ -85,6 +86,7 @@ export class Workloads {
           }
         : {}),
     });
+    this.lifecycle = lifecycle;
     this.controllers = [
       lifecycle,
       new GarbageCollector(ctx),
@@ -120,6 +122,11 @@ export class Workloads {
     this.events.expire();
     this.expiry = setInterval(() => this.events.expire(), 60_000);
     this.expiry.unref();
+  }
+
+  /** Restored pods the kubelets have not resumed yet (their containers started again after a restart). */
+  get restoring(): number {
+    return this.lifecycle.restoringCount;
   }
 
   close(): void {

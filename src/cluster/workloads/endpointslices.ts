@@ -21,6 +21,8 @@ import { nsKey, splitKey, KeyedController } from './queue.js';
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 const CONTROLLER = 'endpointslice-controller.k8s.io';
+/** endpointslicemirroring leaves Endpoints carrying it alone (discovery.LabelSkipMirror). */
+const SKIP_MIRROR_LABEL = 'endpointslice.kubernetes.io/skip-mirror';
 const MIRRORING = 'endpointslicemirroring-controller.k8s.io';
 /** maxEndpointsPerSlice: the controller's default (--max-endpoints-per-slice). */
 const MAX_ENDPOINTS = 100;
@@ -123,7 +125,9 @@ export class EndpointSliceController extends KeyedController {
     const svc = objects.get(SERVICES, namespace, name) as Service | undefined;
     const existing = this.slicesOf(namespace, name);
     const selected = svc?.spec?.selector !== undefined && Object.keys(svc.spec.selector).length > 0;
-    const ep = objects.get(ENDPOINTS, namespace, name) as Endpoints | undefined;
+    const written = objects.get(ENDPOINTS, namespace, name) as Endpoints | undefined;
+    // Endpoints labelled skip-mirror (the apiserver's own, which writes its slice itself) are not mirrored.
+    const ep = written?.metadata.labels?.[SKIP_MIRROR_LABEL] === 'true' && !selected ? undefined : written;
     // A selector-less Service is mirrored only from Endpoints someone wrote; without either, it has no slices.
     const wanted: SliceBody[] = !svc || (!selected && !ep) ? [] : bodiesOf(ep, selected ? terminatingOf(objects, svc) : []);
     // A selected Service with no endpoints still gets one empty placeholder slice.

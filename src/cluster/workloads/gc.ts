@@ -1,24 +1,25 @@
-// The garbage collector (pkg/controller/garbagecollector), by ownerReferences uid, for the three propagation
-// policies: Background — when an owner is gone its dependents are deleted, pods gracefully, a slice per turn of
-// the event loop (a deleted ReplicaSet of 50,000 pods must not stall the server); Foreground — an owner marked
-// with the foregroundDeletion finalizer has its dependents deleted (in the foreground too) and keeps the
+// The garbage collector (pkg/controller/garbagecollector), by ownerReferences uid, for every served kind — the
+// built-in ones and those the cluster's CRDs add (catalog.ts), as owners and as dependents — and the three
+// propagation policies: Background — when an owner is gone its dependents are deleted, pods gracefully, a slice per
+// turn of the event loop (a deleted ReplicaSet of 50,000 pods must not stall the server); Foreground — an owner
+// marked with the foregroundDeletion finalizer has its dependents deleted (in the foreground too) and keeps the
 // finalizer until no dependent that blocks it (blockOwnerDeletion) is left; Orphan — an owner marked with the
 // orphan finalizer has its reference taken out of its dependents, then the finalizer goes. At start-up,
-// dependents whose owner no longer exists are collected (deletes that happened while the server was down) and
-// owners left marked are taken up again.
+// dependents whose owners no longer exist are collected (deletes that happened while the server was down) and
+// owners left marked are taken up again. A reference to a kind that is not served is left alone, as the
+// collector leaves one it cannot resolve.
+import { catalogOf, type Catalog } from '../catalog.js';
+import type { KindHost } from '../kinds.js';
 import type { KubeObject } from '../objects/object.js';
 import { resourceKey, type Change } from '../objects/store.js';
 import { BURST_REPLICAS } from './burst.js';
 import type { Controller, ControllerContext } from './context.js';
 import { deleteObject, finalizersOf, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, removeFinalizer } from './deletion.js';
-import { DAEMONSETS, DEPLOYMENTS, EVENTS, PODS, REPLICASETS, RESOURCES, type ResourceType } from '../resources.js';
+import { EVENTS, PODS, REPLICASETS, type ResourceType } from '../resources.js';
 import { ownerUids } from './indexes.js';
 
-const OWNERS = [DEPLOYMENTS, REPLICASETS, DAEMONSETS];
-const OWNER_KINDS = new Set(OWNERS.map((r) => r.kind));
 /** Kinds whose dependents the indexes hold; other kinds' are found by a scan of the owner's namespace. */
 const INDEXED = new Set([PODS, REPLICASETS]);
-const BY_KEY = new Map(RESOURCES.map((r) => [resourceKey(r), r]));
 
 type Ref = { apiVersion?: string; kind?: string; name?: string; uid?: string; blockOwnerDeletion?: boolean };
 
@@ -32,22 +33,46 @@ function refsOf(obj: KubeObject): Ref[] {
   return Array.isArray(refs) ? (refs as Ref[]) : [];
 }
 
-/** The served resource of an owner reference (its kind in its group). */
-function resourceOfRef(ref: Ref): ResourceType | undefined {
-  const apiVersion = ref.apiVersion ?? '';
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  return RESOURCES.find((r) => r.kind === ref.kind && r.group === group);
+/** The served kinds, one per stored bucket, by bucket and by group and kind; made again when the catalog changes. */
+interface Served {
+  epoch: number;
+  byKey: Map<string, ResourceType>;
+  byKind: Map<string, ResourceType>;
 }
+
+const groupKind = (group: string, kind: string) => `${group}/${kind}`;
 
 export class GarbageCollector implements Controller {
   private closed = false;
   /** Uids of owners in foreground deletion still waiting for blocking dependents. */
   private readonly waiting = new Set<string>();
+  private readonly catalog: Catalog;
+  private served: Served | undefined;
 
-  constructor(private readonly ctx: ControllerContext) {}
+  constructor(private readonly ctx: ControllerContext) {
+    this.catalog = catalogOf(ctx.objects);
+  }
+
+  private kinds(): Served {
+    if (this.served?.epoch === this.catalog.epoch) return this.served;
+    const byKey = new Map<string, ResourceType>();
+    const byKind = new Map<string, ResourceType>();
+    for (const r of this.catalog.resources()) {
+      if (!byKey.has(resourceKey(r))) byKey.set(resourceKey(r), r);
+      if (!byKind.has(groupKind(r.group, r.kind))) byKind.set(groupKind(r.group, r.kind), r);
+    }
+    return (this.served = { epoch: this.catalog.epoch, byKey, byKind });
+  }
+
+  /** The served resource of an owner reference (its kind in its group). */
+  private resourceOfRef(ref: Ref): ResourceType | undefined {
+    const apiVersion = ref.apiVersion ?? '';
+    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+    return this.kinds().byKind.get(groupKind(group, ref.kind ?? ''));
+  }
 
   observe(change: Change): void {
-    const r = BY_KEY.get(change.resource);
+    const r = this.kinds().byKey.get(change.resource);
     if (!r || r === EVENTS) return;
     const obj = change.object;
     if (change.type === 'DELETED') {
@@ -76,7 +101,7 @@ export class GarbageCollector implements Controller {
     if (!uid) return [];
     const out: Dependent[] = this.ctx.index.dependents(uid).map((obj) => ({ r: obj.kind === 'Pod' ? PODS : REPLICASETS, obj }));
     if (r === PODS) return out;
-    for (const d of RESOURCES) {
+    for (const d of this.kinds().byKey.values()) {
       if (INDEXED.has(d) || d === EVENTS || (r.namespaced && !d.namespaced)) continue;
       for (const obj of this.ctx.objects.list(d, r.namespaced ? owner.metadata.namespace : undefined))
         if (ownerUids(obj).includes(uid)) out.push({ r: d, obj });
@@ -95,7 +120,26 @@ export class GarbageCollector implements Controller {
   private remove(dep: Dependent, policy: 'Background' | 'Foreground'): void {
     const now = this.ctx.objects.get(dep.r, dep.obj.metadata.namespace, dep.obj.metadata.name);
     if (!now || now.metadata.uid !== dep.obj.metadata.uid || now.metadata.deletionTimestamp) return;
-    deleteObject(this.ctx.objects, dep.r, now, { propagationPolicy: policy });
+    // As the collector's DELETE through the API: a kind's own deferred deletion holds (a Namespace turns Terminating).
+    const behaviour = this.catalog.behaviourOf(dep.r);
+    // Admission refuses the collector's DELETE as anyone's (NamespaceLifecycle keeps `default` whatever owns it).
+    try {
+      behaviour.admitDeletion?.(now);
+    } catch {
+      return;
+    }
+    const defer = behaviour.deferDeletion;
+    const host: KindHost = {
+      objects: this.ctx.objects,
+      serviceNetwork: () => {
+        throw new Error('the garbage collector admits no Services');
+      },
+      kubernetesVersion: () => {
+        throw new Error('the garbage collector admits nothing');
+      },
+      write: (obj) => this.ctx.objects.put(dep.r, obj),
+    };
+    deleteObject(this.ctx.objects, dep.r, now, { propagationPolicy: policy, ...(defer && dep.r !== PODS ? { defer: (o: KubeObject) => defer(o, host) } : {}) });
   }
 
   /** An owner marked with foregroundDeletion or orphan: its dependents dealt with, then its finalizer goes. */
@@ -127,7 +171,7 @@ export class GarbageCollector implements Controller {
   /** A dependent went (or was marked): its owners in foreground deletion may now be free to go. */
   private ownersWaiting(dep: KubeObject): void {
     for (const ref of refsOf(dep)) {
-      const r = resourceOfRef(ref);
+      const r = this.resourceOfRef(ref);
       const owner = r && ref.name ? this.ctx.objects.get(r, dep.metadata.namespace, ref.name) : undefined;
       if (r && owner && owner.metadata.uid === ref.uid && finalizersOf(owner).includes(FOREGROUND_FINALIZER))
         this.settle(r, owner.metadata.namespace, owner.metadata.name);
@@ -138,22 +182,22 @@ export class GarbageCollector implements Controller {
     this.closed = true;
   }
 
-  /** Collects dependents whose owner of a kind we control is gone; takes up owners left marked. */
+  /** Collects dependents whose owners are all gone (each of a served kind); takes up owners left marked. */
   resync(): void {
     const { objects } = this.ctx;
+    const all = [...this.kinds().byKey.values()].filter((r) => r !== EVENTS).map((r) => ({ r, list: objects.list(r) }));
     const live = new Set<string>();
-    for (const r of OWNERS) for (const o of objects.list(r)) live.add(String(o.metadata.uid));
+    for (const { list } of all) for (const o of list) live.add(String(o.metadata.uid));
     const orphans: Dependent[] = [];
-    for (const r of [REPLICASETS, PODS]) {
-      for (const o of objects.list(r)) {
-        const refs = (o.metadata['ownerReferences'] ?? []) as Array<{ kind: string; uid: string }>;
-        const ours = refs.filter((ref) => OWNER_KINDS.has(ref.kind));
-        if (ours.length > 0 && ours.length === ownerUids(o).length && ours.every((ref) => !live.has(ref.uid))) orphans.push({ r, obj: o });
+    for (const { r, list } of all) {
+      for (const o of list) {
+        const refs = refsOf(o);
+        if (refs.length > 0 && refs.every((ref) => this.resourceOfRef(ref) !== undefined && !live.has(String(ref.uid)))) orphans.push({ r, obj: o });
       }
     }
     this.removeAll(orphans);
-    for (const r of OWNERS) {
-      for (const o of objects.list(r)) {
+    for (const { r, list } of all) {
+      for (const o of list) {
         const f = finalizersOf(o);
         if (o.metadata.deletionTimestamp && (f.includes(FOREGROUND_FINALIZER) || f.includes(ORPHAN_FINALIZER)))
           this.settle(r, o.metadata.namespace, o.metadata.name);

@@ -21,7 +21,7 @@ import { imageSpecOf, programFor } from '../cni-agents/catalogue.js';
 import type { NodeNetwork, Program } from '../cni-agents/program.js';
 import { runProgram } from '../cni-agents/runner.js';
 import { ContainerError, ContainerFs, type Mount } from '../node-files.js';
-import { issueServiceAccountToken, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
+import { projectedServiceAccount, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../service-account-tokens.js';
 import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
@@ -94,26 +94,8 @@ class Runner implements ContainerRunner {
    * token, ca.crt and namespace, unless the pod opts out with automountServiceAccountToken: false.
    */
   private serviceAccountMount(pod: KubeObject, node: string): Mount[] {
-    const spec = obj(pod['spec']);
-    if (spec['automountServiceAccountToken'] === false) return [];
-    const namespace = pod.metadata.namespace ?? 'default';
-    const { key, caPem } = this.host.serviceAccounts;
-    const token = issueServiceAccountToken(key, {
-      namespace,
-      serviceAccount: text(spec['serviceAccountName']) ?? 'default',
-      pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
-      node,
-    });
-    return [
-      {
-        path: SERVICE_ACCOUNT_DIR,
-        files: new Map([
-          ['token', token],
-          ['ca.crt', caPem],
-          ['namespace', namespace],
-        ]),
-      },
-    ];
+    const files = projectedServiceAccount(this.host.serviceAccounts, pod, node);
+    return files ? [{ path: SERVICE_ACCOUNT_DIR, files }] : [];
   }
 
   private mounts(pod: KubeObject, node: string, container: Obj): Mount[] {

@@ -105,6 +105,8 @@ export class Sandboxes implements PodSandboxes {
   private readonly pools = new Map<string, Pool>();
   private readonly bySandbox = new Map<string, Holding>();
   private readonly byUid = new Map<string, Holding>();
+  /** restorePlan's answers, kept for one turn. */
+  private readonly restorePlans = new Map<string, { node?: NodeRecord; plan?: Plan }>();
 
   constructor(private readonly host: IpamHost) {}
 
@@ -131,6 +133,21 @@ export class Sandboxes implements PodSandboxes {
     let pool = this.pools.get(plan.key);
     if (!pool) this.pools.set(plan.key, (pool = plan.make()));
     return pool;
+  }
+
+  /**
+   * A node's record and plan for the pods restored on it in this turn of the event loop: a restart restores
+   * thousands of pods at once, and each node's record and conf dir are read once for all of its pods.
+   */
+  private restorePlan(name: string): { node?: NodeRecord; plan?: Plan } {
+    let known = this.restorePlans.get(name);
+    if (!known) {
+      const node = this.host.nodeRecord(name);
+      known = node ? { node, plan: this.plan(node) } : {};
+      if (this.restorePlans.size === 0) setImmediate(() => this.restorePlans.clear());
+      this.restorePlans.set(name, known);
+    }
+    return known;
   }
 
   /** How a node gives addresses right now: its model, its conf dir and what is installed decide. */
@@ -276,9 +293,8 @@ export class Sandboxes implements PodSandboxes {
 
   restore(req: SandboxRequest, ip: string): void {
     if (req.hostNetwork) return;
-    const node = this.host.nodeRecord(req.node);
-    if (!node || ip === node.ip) return;
-    const plan = this.plan(node);
+    const { node, plan } = this.restorePlan(req.node);
+    if (!node || !plan || ip === node.ip) return;
     if (plan.kind === 'pool') {
       const pool = this.pool(plan);
       if (pool.claim(ip)) this.remember({ kind: 'pool', pool, uid: req.uid, sandboxId: req.sandboxId, ip });

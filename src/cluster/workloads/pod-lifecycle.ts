@@ -8,6 +8,7 @@
 // Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
 // that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
 // instead of being set up again (their processes start again, appending to the same logs).
+import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
 import { deletionDue, type KubeObject } from '../objects/object.js';
 import type { BoundPod, Container, Node, Pod, RunningPod } from '../objects/types.js';
@@ -20,7 +21,7 @@ import { isTerminal } from './indexes.js';
 import { NODES, PODS } from '../resources.js';
 import { runtimeId } from './names.js';
 import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
-import type { SandboxRecords } from './runtime-state.js';
+import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
 import type { ContainerLogs, LogRef } from './container-logs.js';
 import type { Process } from './processes.js';
@@ -195,8 +196,13 @@ export class PodLifecycle implements Controller {
     const { objects } = this.ctx;
     const pods = objects.list(PODS);
     const uids = new Set(pods.map((p) => String(p.metadata.uid)));
+    // Each record is read once: the running pods' are handed to restore.
+    const kept = new Map<string, SandboxRecord>();
     for (const { node, record } of this.options.records.all()) {
-      if (uids.has(record.uid)) continue;
+      if (uids.has(record.uid)) {
+        kept.set(`${node}/${record.uid}`, record);
+        continue;
+      }
       this.options.records.remove(node, record.uid);
       void this.tearDown({
         namespace: record.namespace,
@@ -217,7 +223,7 @@ export class PodLifecycle implements Controller {
         continue;
       }
       const w = this.add(pod as BoundPod);
-      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod as RunningPod);
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod as RunningPod, kept.get(`${w.node}/${w.uid}`));
       else fresh.push(w);
     }
     // Addresses of running pods are marked taken before any new sandbox asks for one.
@@ -244,9 +250,8 @@ export class PodLifecycle implements Controller {
     return w;
   }
 
-  private restore(w: Worker, pod: RunningPod): void {
+  private restore(w: Worker, pod: RunningPod, record: SandboxRecord | undefined): void {
     const hostNetwork = Boolean(pod.spec?.hostNetwork);
-    const record = this.options.records.load(w.node, w.uid);
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
     if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP);
@@ -275,6 +280,11 @@ export class PodLifecycle implements Controller {
       this.kick(w);
     });
     if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
+  }
+
+  /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
+  get restoringCount(): number {
+    return this.restoring.length;
   }
 
   /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
@@ -321,6 +331,8 @@ export class PodLifecycle implements Controller {
     const pod = this.current(w);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
     const status = podStatus(pod, w.rt, Date.now());
+    // Most steps change nothing (a restored pod resumed as it was): no copy of the whole pod to find that out.
+    if (isDeepStrictEqual(status, pod.status)) return pod;
     return this.ctx.objects.put(PODS, { ...pod, status }, { onlyIfChanged: true }) as BoundPod;
   }
 

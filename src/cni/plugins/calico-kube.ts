@@ -6,7 +6,8 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiSocketPath, NODE_API_SOCKET } from './node-api.js';
+import { shortSocketPath } from '../unix-socket-path.js';
+import { NODE_API_SOCKET } from './node-api.js';
 
 /** JSON in, JSON out: the status and the decoded body (a Kubernetes `Status` on failure). */
 export interface KubeApi {
@@ -34,16 +35,18 @@ export function nodeKubeApi(nodeRoot: string, kubeconfigPath: string): KubeApi {
     throw new Error(`stat ${kubeconfigPath}: no such file or directory`);
   }
   const token = kubeconfigToken(text);
-  // The node's socket names the error; the connection goes where node-api.ts says (its target past sun_path).
+  // The node's socket, reached through unix-socket-path.ts when its path is past sun_path.
   const socketPath = join(nodeRoot, NODE_API_SOCKET);
-  const connectPath = apiSocketPath(nodeRoot);
   return {
     request: (method, path, body) =>
       new Promise((resolve, reject) => {
         const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+        const short = shortSocketPath(socketPath);
         const req = request(
           {
-            socketPath: connectPath,
+            socketPath: short.path,
+            // No pooled connection: /proc/self/fd/<n> names another directory once the fd number is reused.
+            agent: false,
             method,
             path,
             headers: {
@@ -78,6 +81,7 @@ export function nodeKubeApi(nodeRoot: string, kubeconfigPath: string): KubeApi {
           },
         );
         req.on('timeout', () => req.destroy(new Error('context deadline exceeded')));
+        req.on('close', short.release);
         req.on('error', (e: NodeJS.ErrnoException) =>
           reject(new Error(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? `dial unix ${socketPath}: connect: connection refused` : e.message)),
         );

@@ -4,9 +4,10 @@
 //   - inside the cluster domain it is authoritative (aa): the records, or NOERROR without answers (NODATA) for a
 //     name that exists, or NXDOMAIN; both with the zone's SOA in the authority section;
 //   - a reverse name it holds gets its PTR; any other name — outside the domain, or a reverse name it does not hold
-//     (the plugin's fallthrough) — goes to `forward`, and there is no upstream here: the forward plugin answers
-//     SERVFAIL when no upstream answered (coredns plugin/forward/forward.go: ServeDNS returns
-//     RcodeServerFailure with the upstream's error or ErrNoHealthy);
+//     (the plugin's fallthrough) — goes to `forward`: answerMessage says 'forward' and the server (dns-server.ts)
+//     relays the query to the upstream of the pod's resolv.conf (Azure DNS, azure-dns-answer.ts); with no upstream
+//     the answer is SERVFAIL, as the forward plugin's when no upstream answered (coredns plugin/forward/forward.go:
+//     ServeDNS returns RcodeServerFailure with the upstream's error or ErrNoHealthy);
 //   - hostile input: a packet that does not decode gets FORMERR when its header can be read (else it is dropped),
 //     a response or a query without exactly one question FORMERR, an opcode other than QUERY NOTIMP; a UDP answer
 //     larger than the client's buffer (512 bytes, or its EDNS size up to 1232) is sent truncated (TC) so it retries
@@ -23,8 +24,8 @@ export interface LoadedZone {
   namespaces: Set<string>;
 }
 
-const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4 } as const;
-const FLAG = { QR: 0x8000, AA: 0x0400, TC: 0x0200, RD: 0x0100 } as const;
+export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+const FLAG = { QR: 0x8000, AA: 0x0400, TC: 0x0200, RD: 0x0100, RA: 0x0080 } as const;
 const HEADER_BYTES = 12;
 const UDP_DEFAULT = 512;
 /** The EDNS buffer size DNS Flag Day 2020 settled on; larger client sizes are capped to it. */
@@ -63,7 +64,7 @@ function podAddress(z: LoadedZone, name: string): string | undefined {
   return octets.join('.');
 }
 
-type Answer = dnsPacket.Answer;
+export type Answer = dnsPacket.Answer;
 
 function rr(name: string, ttl: number, r: DnsRecord): Answer {
   switch (r.type) {
@@ -91,25 +92,29 @@ function soa(z: LoadedZone): Answer {
   };
 }
 
-interface Reply {
+export interface Reply {
   rcode: number;
   aa: boolean;
+  /** Recursion available (a resolver's answer: Azure DNS). */
+  ra?: boolean;
+  /** Not this server's to answer: CoreDNS's `forward` plugin takes it (SERVFAIL when there is no upstream). */
+  forward?: true;
   answers: Answer[];
   authorities: Answer[];
   additionals: Answer[];
 }
 
-const empty = (rcode: number, aa: boolean): Reply => ({ rcode, aa, answers: [], authorities: [], additionals: [] });
+export const empty = (rcode: number, aa: boolean): Reply => ({ rcode, aa, answers: [], authorities: [], additionals: [] });
 
 /** The reply to one question (name as asked, type, class). */
 export function resolve(z: LoadedZone, asked: string, type: string, klass: string): Reply {
   const name = dnsName(asked);
   const { domain, ttl } = z.zone;
-  if (klass !== 'IN') return empty(RCODE.SERVFAIL, false);
+  if (klass !== 'IN') return { ...empty(RCODE.SERVFAIL, false), forward: true };
   const held = z.names.get(name);
   if (!inZone(name, domain)) {
     if (isReverse(name) && held && (type === 'PTR' || type === 'ANY')) return { ...empty(RCODE.NOERROR, true), answers: held.map((r) => rr(asked, ttl, r)) };
-    return empty(RCODE.SERVFAIL, false);
+    return { ...empty(RCODE.SERVFAIL, false), forward: true };
   }
   const reply = empty(RCODE.NOERROR, true);
   const nodata = (): Reply => ({ ...reply, authorities: [soa(z)] });
@@ -147,11 +152,29 @@ function bareReply(query: Buffer, rcode: number): Buffer {
   return out;
 }
 
+/** How one question is answered: the cluster zone's resolve(), or Azure DNS's (azure-dns-answer.ts). */
+export type Resolver = (name: string, type: string, klass: string) => Reply;
+
 /**
  * The answer to one DNS message as bytes, or undefined to drop it (too short to carry a header, or itself a
- * response). `udp`: the answer must fit the client's buffer, else it is truncated.
+ * response), or 'forward' when `forward` is on and the zone does not hold the name (the server relays it upstream).
+ * `udp`: the answer must fit the client's buffer, else it is truncated.
  */
-export function answerMessage(z: LoadedZone | undefined, message: Buffer, udp: boolean): Buffer | undefined {
+export function answerMessage(z: LoadedZone | undefined, message: Buffer, udp: boolean): Buffer | undefined;
+export function answerMessage(z: LoadedZone | undefined, message: Buffer, udp: boolean, forward: boolean): Buffer | 'forward' | undefined;
+export function answerMessage(z: LoadedZone | undefined, message: Buffer, udp: boolean, forward = false): Buffer | 'forward' | undefined {
+  // No zone yet (the program has not sent one): nothing can be answered, as CoreDNS before its informers synced.
+  return answerWith(message, udp, (name, type, klass) => (z ? resolve(z, name, type, klass) : empty(RCODE.SERVFAIL, false)), forward);
+}
+
+/** A SERVFAIL answer to a query (its question echoed): what the cluster DNS says when no upstream answered. */
+export function servfail(message: Buffer): Buffer | undefined {
+  const out = answerWith(message, true, () => empty(RCODE.SERVFAIL, false), false);
+  return out === 'forward' ? undefined : out;
+}
+
+/** answerMessage with any resolver. */
+export function answerWith(message: Buffer, udp: boolean, resolver: Resolver, forward: boolean): Buffer | 'forward' | undefined {
   if (message.length < HEADER_BYTES) return undefined;
   if (message.readUInt16BE(2) & FLAG.QR) return undefined;
   let query: dnsPacket.Packet;
@@ -166,9 +189,9 @@ export function answerMessage(z: LoadedZone | undefined, message: Buffer, udp: b
   const q = questions[0]!;
   if (typeof q.name !== 'string' || q.name.length > 253) return bareReply(message, RCODE.FORMERR);
   const opt = (query.additionals ?? []).find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
-  // No zone yet (the program has not sent one): nothing can be answered, as CoreDNS before its informers synced.
-  const reply = z ? resolve(z, q.name, String(q.type), String(q.class ?? 'IN')) : empty(RCODE.SERVFAIL, false);
-  const flags = (reply.aa ? FLAG.AA : 0) | ((query.flags ?? 0) & FLAG.RD) | reply.rcode;
+  const reply = resolver(q.name, String(q.type), String(q.class ?? 'IN'));
+  if (reply.forward && forward) return 'forward';
+  const flags = (reply.aa ? FLAG.AA : 0) | (reply.ra ? FLAG.RA : 0) | ((query.flags ?? 0) & FLAG.RD) | reply.rcode;
   const edns: Answer[] = opt ? [{ type: 'OPT', name: '.', udpPayloadSize: UDP_MAX } as unknown as Answer] : [];
   const packet = (truncated: boolean): Buffer =>
     dnsPacket.encode({

@@ -5,16 +5,20 @@
 // peer sent straight into another. This module applies a topology: what is gone or changed shape is removed,
 // what is missing is created, and a failed apply is rolled back. State is kept in memory (state.ts); gc()
 // removes leftovers of a previous run (gc.ts).
-import type { Dataplane, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
+import type { Dataplane, OutgoingMasquerade, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from '../dataplane.js';
 import type { NodePolicies } from '../policies.js';
 import type { NodeServices } from '../services.js';
 import type { Topology } from '../topology.js';
+import type { Server } from 'node:net';
+import { openApiListener } from './api-listener.js';
+import { stopAzureDns } from './azure-dns.js';
 import { IpBatcher, type IpCmd } from './exec.js';
 import { collectGarbage, deleteNamespaces, ownNamespaces } from './gc.js';
 import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
 import { defaultPrefix, NetnsNames } from './names.js';
 import { applyKubeProxy } from './kube-proxy.js';
+import { applyAgentMasquerade } from './masq.js';
 import { applyNetworkPolicy } from './network-policy.js';
 import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
@@ -69,7 +73,7 @@ export class NetnsDataplane implements Dataplane {
 
   constructor(options: NetnsDataplaneOptions = {}) {
     this.names = new NetnsNames(options.prefix ?? defaultPrefix(options.home));
-    this.state = { names: this.names, ip: new IpBatcher(), inet: undefined, routers: new Map(), hosts: new Map(), pods: new Map() };
+    this.state = { names: this.names, ip: new IpBatcher(), inet: undefined, apiListeners: new Map(), routers: new Map(), hosts: new Map(), pods: new Map() };
     this.parallelism = options.parallelism ?? 8;
     this.log = options.log ?? (() => undefined);
   }
@@ -115,6 +119,7 @@ export class NetnsDataplane implements Dataplane {
       if (!w) {
         doomed.push(r.netns);
         if (state.inet) push(state.inet, routesBack(r, []));
+        stopAzureDns(r);
         state.routers.delete(id);
         continue;
       }
@@ -216,7 +221,11 @@ export class NetnsDataplane implements Dataplane {
    */
   private async rollback(created: string[], newRouters: string[], newHosts: CheckedHost[], addedSubnets: Array<[RouterState, string]>): Promise<void> {
     const { state } = this;
-    for (const id of newRouters) state.routers.delete(id);
+    for (const id of newRouters) {
+      const r = state.routers.get(id);
+      if (r) stopAzureDns(r);
+      state.routers.delete(id);
+    }
     for (const h of newHosts) state.hosts.delete(h.host.id.toLowerCase());
     if (state.inet && created.includes(state.inet)) state.inet = undefined;
     const lines = new Map<string, IpCmd[]>();
@@ -252,8 +261,24 @@ export class NetnsDataplane implements Dataplane {
     return probeTcp(ends.source, request.to, ends.target, request.timeoutMs ?? 3000);
   }
 
+  async applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
+    await this.applying;
+    await applyAgentMasquerade(this.state, hostId, masquerade);
+    const copy = structuredClone(masquerade);
+    this.remember(hostId, 'outgoing masquerade', () => applyAgentMasquerade(this.state, hostId, copy));
+  }
+
+  /** A cluster API server's listener at address:port on the emulated internet (api-listener.ts). */
+  async apiListener(address: string, port: number): Promise<Server> {
+    await this.applying;
+    return openApiListener(this.state, address, port);
+  }
+
   async close(options: { removeAll?: boolean } = {}): Promise<void> {
     await this.applying;
+    // An open listener or a running server would keep its namespace alive, unseen, after it is deleted.
+    for (const server of this.state.apiListeners.values()) server?.close();
+    for (const r of this.state.routers.values()) stopAzureDns(r);
     if (options.removeAll) {
       const { state } = this;
       await releasePods(state, [...state.pods.keys()]);

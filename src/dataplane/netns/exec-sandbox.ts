@@ -78,6 +78,13 @@ printf 'root:x:0:0:root:/root:/usr/sbin/nologin\\nnobody:x:${NOBODY.uid}:${NOBOD
 printf 'root:x:0:\\nnogroup:x:${NOBODY.gid}:\\n' > etc/group
 printf 'hosts: files dns\\n' > etc/nsswitch.conf
 printf '%s\\n' "$AKSEMU_HOSTNAME" > etc/hostname
+if [ -n "\${AKSEMU_SA_TOKEN:-}" ]; then
+  sa=var/run/secrets/kubernetes.io/serviceaccount
+  mkdir -p "$sa"
+  printf '%s' "$AKSEMU_SA_TOKEN" > "$sa/token"
+  printf '%s' "$AKSEMU_SA_CA" > "$sa/ca.crt"
+  printf '%s' "$AKSEMU_SA_NAMESPACE" > "$sa/namespace"
+fi
 for d in ssl alternatives; do
   if [ -d "/etc/$d" ]; then mkdir "etc/$d"; mount --bind "/etc/$d" "etc/$d"; mount -o remount,bind,ro "etc/$d"; fi
 done
@@ -102,6 +109,8 @@ export interface ExecSandbox {
   hostname: string;
   resolvConf: string;
   hosts: string;
+  /** The pod's service-account files (token, ca.crt, namespace), at /var/run/secrets/kubernetes.io/serviceaccount. */
+  serviceAccount?: ReadonlyMap<string, string>;
   /** A terminal (kubectl exec -t): the command runs under util-linux `script` on a pty of its own devpts. */
   tty?: boolean;
 }
@@ -126,6 +135,13 @@ export function spawnSandboxed(sandbox: ExecSandbox, argv: readonly string[]): C
       AKSEMU_RESOLV: sandbox.resolvConf,
       AKSEMU_HOSTS: sandbox.hosts,
       AKSEMU_HOSTNAME: sandbox.hostname,
+      ...(sandbox.serviceAccount
+        ? {
+            AKSEMU_SA_TOKEN: sandbox.serviceAccount.get('token') ?? '',
+            AKSEMU_SA_CA: sandbox.serviceAccount.get('ca.crt') ?? '',
+            AKSEMU_SA_NAMESPACE: sandbox.serviceAccount.get('namespace') ?? '',
+          }
+        : {}),
       ...(sandbox.tty ? { AKSEMU_TTY: '1' } : {}),
     },
   });

@@ -10,7 +10,13 @@ export const INTERNET = { prefixLength: 24, host: '198.51.100.10', wanBase: '198
 
 export async function buildInternet(state: NetnsState): Promise<void> {
   const inet = state.names.internet();
-  await sysctl(inet, { 'net.ipv4.ip_forward': 0, 'net.ipv4.conf.all.rp_filter': 1, 'net.ipv4.conf.default.rp_filter': 1 });
+  // Any port for nobody: the API servers' listeners are bound there unprivileged (api-listener.ts).
+  await sysctl(inet, {
+    'net.ipv4.ip_forward': 0,
+    'net.ipv4.conf.all.rp_filter': 1,
+    'net.ipv4.conf.default.rp_filter': 1,
+    'net.ipv4.ip_unprivileged_port_start': 0,
+  });
   await state.ip.batch(inet, [
     'link set lo up',
     `link add ${IF.internetBridge} address ${macFor(`${inet}:wan`)} type bridge`,

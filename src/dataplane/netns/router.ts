@@ -1,5 +1,7 @@
 // A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
 // each subnet's UDRs in its own routing table, a port per host, and the NSGs as one nft table.
+import { API_SERVER_RANGE, AZURE_DNS } from '../../aks/azure-dns.js';
+import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
 import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
@@ -42,13 +44,23 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     'net.ipv4.conf.default.rp_filter': 0,
     // Bridged packets through the ip hooks: the stateful NSG table needs conntrack (see nsg.ts).
     'net.bridge.bridge-nf-call-iptables': 1,
+    // Azure DNS binds port 53 as nobody (azure-dns.ts).
+    'net.ipv4.ip_unprivileged_port_start': 0,
   });
   const port = IF.routerPort(id);
   await state.ip.batch(state.inet!, [
     `link add ${port} type veth peer name ${IF.wan} address ${macFor(`${netns}:wan`)} netns ${netns}`,
     `link set ${port} master ${IF.internetBridge} up`,
   ]);
-  await state.ip.batch(netns, ['link set lo up', `link set ${IF.wan} up`, `addr replace ${wanIp}/${INTERNET.prefixLength} dev ${IF.wan}`]);
+  await state.ip.batch(netns, [
+    'link set lo up',
+    // Azure DNS's virtual IP, reached by the hosts through their gateway, this router (azure-dns.ts).
+    `addr replace ${AZURE_DNS}/32 dev lo`,
+    `link set ${IF.wan} up`,
+    `addr replace ${wanIp}/${INTERNET.prefixLength} dev ${IF.wan}`,
+    // The API servers live on the internet (api-listener.ts).
+    `route replace ${API_SERVER_RANGE} via ${INTERNET.host} dev ${IF.wan}`,
+  ]);
 }
 
 /** Adds the subnets, UDRs, host ports, internet routes and NSGs the router lacks; new subnets go to `addedSubnets`. */
@@ -98,6 +110,7 @@ export async function convergeRouter(
   await state.ip.batch(state.inet!, routesBack(r, want.spaces));
   r.spaces = want.spaces;
   await convergeNsg(r, want);
+  await convergeAzureDns(r, want.vnet.dns);
 }
 
 async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {

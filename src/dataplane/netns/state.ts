@@ -1,9 +1,11 @@
 // What one netns data plane remembers of what it built: the internet namespace, a router per VNet, a host per
 // node or VM, a namespace per pod. Kept in memory only; gc.ts removes what a previous run left behind.
+import type { Server } from 'node:net';
 import type { Cidr } from '../../net/ip.js';
 import type { PodAttachment } from '../dataplane.js';
 import type { NodeTopology } from '../topology.js';
 import type { IpBatcher } from './exec.js';
+import type { AzureDnsState } from './azure-dns.js';
 import type { NetnsNames } from './names.js';
 import type { OverlayState } from './overlay.js';
 import type { WiringKind } from './wiring/wiring.js';
@@ -24,6 +26,8 @@ export interface RouterState {
   subnets: Map<string, SubnetState>;
   nsgText: string | undefined;
   nextTable: number;
+  /** The VNet's Azure DNS server (azure-dns.ts), once started. */
+  dns?: AzureDnsState;
 }
 
 export interface HostState {
@@ -58,6 +62,8 @@ export interface NetnsState {
   readonly names: NetnsNames;
   readonly ip: IpBatcher;
   inet: string | undefined;
+  /** The API servers' listeners in the internet namespace, by address (undefined while one is being opened). */
+  readonly apiListeners: Map<string, Server | undefined>;
   readonly routers: Map<string, RouterState>;
   readonly hosts: Map<string, HostState>;
   readonly pods: Map<string, PodState>;

@@ -1,0 +1,175 @@
+// A restart of a loaded server, as a user meets it: a 1,000-node Azure CNI cluster (made with `aksemu az`) running
+// 10,000 pods of one Deployment, the server stopped, then started again on the same home. Measured: until the
+// server serves (startServer resolves: ARM and the cluster API listening, the objects loaded from SQLite, the
+// nodes rebuilt from their records with what was written on them), and until every pod is Running again (its
+// kubelet has restored its sandbox and started its containers again). Without the data plane (pods get their
+// addresses from the nodes' NICs, no namespaces): the figure is the control plane's.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { ClusterApi } from '../src/cluster/api.js';
+import type { KubeObject } from '../src/cluster/objects/object.js';
+import { resourceKey } from '../src/cluster/objects/store.js';
+import { PODS } from '../src/cluster/resources.js';
+
+const PODS_KEY = resourceKey(PODS);
+import { clusterId } from '../src/model/cluster-records.js';
+import { startServer, type RunningServer } from '../src/server/server.js';
+import { az } from './az-create.js';
+
+const NODES = Number(process.env['AKSEMU_BENCH_RESTART_NODES'] ?? 1000);
+const PODS_WANTED = Number(process.env['AKSEMU_BENCH_RESTART_PODS'] ?? 10_000);
+
+export interface RestartTiming {
+  nodes: number;
+  pods: number;
+  /** Making the cluster and its pods (not part of the figure). */
+  setupMs: number;
+  servingMs: number;
+  runningMs: number;
+}
+
+function runtimeOf(server: RunningServer) {
+  const runtime = server.clusterApis.runtimeOf(clusterId(server.identity.subscriptionId, 'myResourceGroup', 'big'));
+  if (!runtime) throw new Error('cluster big has no API');
+  return runtime;
+}
+
+type PodStatus = { phase?: string; podIP?: string } | undefined;
+
+/** The uids of the cluster's Running pods (with an address), kept from the object store's changes: no polling lists. */
+function runningPods(server: RunningServer): Set<string> {
+  const objects = runtimeOf(server).objects;
+  const running = new Set<string>();
+  const note = (pod: KubeObject, deleted: boolean) => {
+    const status = pod['status'] as PodStatus;
+    if (!deleted && status?.phase === 'Running' && status.podIP) running.add(String(pod.metadata.uid));
+    else running.delete(String(pod.metadata.uid));
+  };
+  for (const pod of objects.list(PODS)) note(pod, false);
+  objects.subscribe((c) => {
+    if (c.resource === PODS_KEY) note(c.object, c.type === 'DELETED');
+  });
+  return running;
+}
+
+async function until(check: () => boolean, timeoutMs: number, what: string, everyMs = 250): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`restart bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Profiles the restart alone (AKSEMU_BENCH_PROFILE=<file>): returns what writes the .cpuprofile. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+export async function benchRestart(): Promise<RestartTiming> {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-bench-restart-'));
+  let server = await startServer({ home, port: 0, log: () => {} });
+  try {
+    const t0 = performance.now();
+    await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
+    await az(home, ['network', 'vnet', 'create', '-g', 'myResourceGroup', '-n', 'big', '--address-prefixes', '10.240.0.0/16']);
+    await az(home, [
+      'network',
+      'vnet',
+      'subnet',
+      'create',
+      '-g',
+      'myResourceGroup',
+      '--vnet-name',
+      'big',
+      '-n',
+      'nodes',
+      '--address-prefixes',
+      '10.240.0.0/16',
+    ]);
+    const subnet = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
+    await az(home, [
+      'aks',
+      'create',
+      '-g',
+      'myResourceGroup',
+      '-n',
+      'big',
+      '--network-plugin',
+      'azure',
+      '--node-count',
+      String(NODES),
+      '--vnet-subnet-id',
+      subnet,
+      '--skip-subnet-role-assignment',
+      '--generate-ssh-keys',
+    ]);
+    if (process.env['AKSEMU_BENCH_TRACE']) console.error(`created ${performance.now() - t0}`);
+    const id = clusterId(server.identity.subscriptionId, 'myResourceGroup', 'big');
+    await until(() => server.clusterApis.runtimeOf(id) !== undefined, 60_000, 'the cluster API');
+    const api = new ClusterApi(runtimeOf(server));
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: PODS_WANTED,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+      },
+    };
+    const res = api.handle({
+      method: 'POST',
+      path: '/apis/apps/v1/namespaces/default/deployments',
+      query: new URLSearchParams(),
+      contentType: 'application/json',
+      body: JSON.stringify(deployment),
+    });
+    if (!('status' in res) || res.status !== 201) throw new Error(`deployment create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
+    // The add-ons (CoreDNS, kube-proxy, …) run too: every pod of the cluster counts.
+    const before = runningPods(server);
+    // The Deployment's pods and the add-ons' (kube-proxy and the other DaemonSets): every pod of the cluster Running.
+    const objects = runtimeOf(server).objects;
+    await until(() => before.size >= PODS_WANTED && before.size === objects.count(PODS), 600_000, 'every pod Running');
+    const pods = before.size;
+    if (process.env['AKSEMU_BENCH_TRACE']) {
+      const phases = new Map<string, number>();
+      for (const p of runtimeOf(server).objects.list(PODS)) {
+        const k = `${p.metadata.namespace}/${(p.metadata['ownerReferences'] as Array<{ kind: string }> | undefined)?.[0]?.kind} ${(p['status'] as PodStatus)?.phase}`;
+        phases.set(k, (phases.get(k) ?? 0) + 1);
+      }
+      console.error(JSON.stringify([...phases]));
+    }
+    const setupMs = performance.now() - t0;
+
+    await server.close();
+    const profile = process.env['AKSEMU_BENCH_PROFILE'] ? await startProfile() : undefined;
+    const t1 = performance.now();
+    server = await startServer({ home, port: 0, log: () => {} });
+    const servingMs = performance.now() - t1;
+    const runtime = runtimeOf(server);
+    const after = runningPods(server);
+    const wanted = [...before];
+    await until(() => runtime.workloads.restoring === 0 && wanted.every((uid) => after.has(uid)), 60_000, 'every pod Running again', 10);
+    const runningMs = performance.now() - t1;
+    if (profile) await profile(process.env['AKSEMU_BENCH_PROFILE']!);
+    return { nodes: NODES, pods, setupMs, servingMs, runningMs };
+  } finally {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(await benchRestart()));
