@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { shortSocketPath } from '../cni/unix-socket-path.js';
+import { KubeError } from './status.js';
 import { MAX_HEADER_BYTES } from './validation/limits.js';
 
 /** Where a cluster's socket listens. */
@@ -31,6 +32,7 @@ export class ApiSocket {
     this.server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
     if (onUpgrade) this.server.on('upgrade', onUpgrade);
     this.server.on('clientError', onClientError);
+    this.server.on('connect', refuseConnect);
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -71,4 +73,16 @@ export class ApiSocket {
     rmSync(this.path, { force: true });
     return closed;
   }
+}
+
+/**
+ * A CONNECT (Node hands it to 'connect' listeners and resets the connection when there are none): the
+ * apiserver tunnels nothing through CONNECT, so it is answered as a method the resource does not allow.
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  const text = JSON.stringify(new KubeError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource').toStatus());
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

@@ -238,6 +238,7 @@ export class ClusterApi {
     return {
       objects: this.objects,
       serviceNetwork: () => ({ serviceCidr: this.runtime.record.resolved.network.serviceCidr }),
+      kubernetesVersion: () => this.runtime.kubernetesVersion,
       write: (obj) => this.store(t, obj),
     };
   }
@@ -394,9 +395,9 @@ export class ClusterApi {
    * what would be stored and stores nothing. A marked object whose last finalizer this write removed goes.
    */
   private store(t: Target, obj: KubeObject, dryRun = false): KubeObject {
-    checkObjectSize(obj);
+    const bytes = checkObjectSize(obj);
     if (dryRun) return this.view(t, dryRunResult(this.objects.get(t.r, t.namespace, obj.metadata.name), obj));
-    const stored = this.objects.put(t.r, obj);
+    const stored = this.objects.put(t.r, obj, { bytes });
     finishIfDue(this.objects, t.r, stored);
     return this.view(t, stored);
   }
@@ -490,6 +491,7 @@ export class ClusterApi {
     const options = deleteOptions(req);
     const existing = this.lookup(t);
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
+    t.kind.admitDeletion?.(existing);
     checkPreconditions(t.r, existing, options.preconditions);
     if (options.dryRun) return json(200, this.view(t, existing));
     const defer = t.kind.deferDeletion;

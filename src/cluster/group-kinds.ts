@@ -27,6 +27,8 @@ import {
   endpointSlicePrinter,
 } from './group-printers.js';
 import type { KindBehaviour } from './kinds.js';
+import { minorOf } from '../aks/kubernetes-versions.js';
+import { networkPolicyDefaults, validateNetworkPolicy } from './validation/network-policy.js';
 import { nodeLease } from './objects/nodes.js';
 import { compareKeys, objectKey, type KubeObject } from './objects/object.js';
 import type { ObjectStore } from './objects/store.js';
@@ -38,6 +40,7 @@ import {
   ENDPOINTSLICES,
   HPAS,
   INGRESSCLASSES,
+  NETWORKPOLICIES,
   INGRESSES,
   LEASES,
   MUTATINGWEBHOOKS,
@@ -286,6 +289,13 @@ export const GROUP_KINDS: ReadonlyArray<[ResourceType, KindBehaviour]> = [
     },
   ],
   [INGRESSCLASSES, { printer: ingressClassPrinter }],
+  [
+    NETWORKPOLICIES,
+    {
+      defaults: networkPolicyDefaults,
+      admit: (policy, _existing, host) => validateNetworkPolicy(policy, NETWORKPOLICIES.group, minorOf(host.kubernetesVersion())),
+    },
+  ],
   [INGRESSES, { controllerStatus: { initial: { loadBalancer: {} } }, printer: ingressPrinter }],
   [PDBS, { controllerStatus: { initial: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }, printer: pdbPrinter }],
   [

@@ -12,6 +12,7 @@ import type { ClusterRecord } from '../model/cluster-records.js';
 import { Cidr } from '../net/ip.js';
 import { CLUSTER_DOMAIN } from './dns/zone.js';
 import { MAX_HEADER_BYTES } from './validation/limits.js';
+import { refuseConnect } from './api-socket.js';
 
 /**
  * What the apiserver's serving certificate names (kubernetes cmd/kube-apiserver: the `kubernetes` Service's names
@@ -61,6 +62,7 @@ export class InClusterEndpoint {
       options.serve,
     );
     this.https.on('clientError', options.clientError);
+    this.https.on('connect', refuseConnect);
     this.https.on('upgrade', options.upgrade);
   }
 

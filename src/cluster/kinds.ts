@@ -40,7 +40,7 @@ import {
   type ResourceType,
 } from './resources.js';
 import { workloadDefaults } from './workloads/defaults.js';
-import { namespaceDefaults, terminating } from './workloads/namespaces.js';
+import { namespaceDefaults, refuseImmortalDeletion, terminating } from './workloads/namespaces.js';
 import { deletePodGracefully } from './workloads/pod-deletion.js';
 import { admitPriority } from './workloads/priority.js';
 import { scaleOf, withScale } from './workloads/scale.js';
@@ -52,6 +52,8 @@ export interface KindHost {
   readonly objects: ObjectStore;
   /** The cluster's service network, for Service addresses. */
   serviceNetwork(): ServiceNetwork;
+  /** The cluster's Kubernetes version (the apiserver's words change with it). */
+  kubernetesVersion(): string;
   /** Writes an object of the kind as the API writes it (size limit, then the view as read). */
   write(obj: KubeObject): KubeObject;
 }
@@ -87,6 +89,8 @@ export interface KindBehaviour {
   computed?(objects: ObjectStore, namespace: string | undefined): KubeObject[];
   /** The scale subresource. */
   scale?: SubresourceView;
+  /** Admission of a DELETE (the object as stored): throws the apiserver's KubeError, dry run included. */
+  admitDeletion?(existing: KubeObject): void;
   /** DELETE that does not remove at once: marks the object, writes it and returns it; undefined removes it now. */
   deferDeletion?(existing: KubeObject, host: KindHost): KubeObject | undefined;
   /** The field selectors the kind answers (a CRD's metadata.name, metadata.namespace, selectableFields); any without it. */
@@ -116,7 +120,15 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   [CONFIGMAPS, { printer: configMapPrinter }],
   [ENDPOINTS, { printer: endpointsPrinter }],
   [EVENTS, { printer: eventPrinter }],
-  [NAMESPACES, { defaults: namespaceDefaults, deferDeletion: (ns, host) => host.write(terminating(ns)), printer: namespacePrinter }],
+  [
+    NAMESPACES,
+    {
+      defaults: namespaceDefaults,
+      admitDeletion: refuseImmortalDeletion,
+      deferDeletion: (ns, host) => host.write(terminating(ns)),
+      printer: namespacePrinter,
+    },
+  ],
   // Nodes come from the provider's node records, persisted on their own: copies could only disagree after a restart.
   // Their status subresource writes metadata too: the node status strategy resets only the spec (flannel annotates
   // nodes through nodes/status). A written spec follows ValidateNode(Update) (node-writes.ts).

@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { NODE_API_SOCKET } from '../cni/plugins/node-api.js';
+import { trimTrailingSlashes } from '../ids/trim.js';
 
 /** The node's plugin dir as the kubelet and every CNI installer name it. */
 export const NODE_CNI_BIN = '/opt/cni/bin';
@@ -65,7 +66,7 @@ export const WRITABLE_NODE_DIRS: readonly string[] = [
 
 /** `a/b/../c` → `/a/c`, always absolute, no trailing slash. */
 export function nodePath(p: string): string {
-  return posix.normalize(p.startsWith('/') ? p : `/${p}`).replace(/\/+$/, '') || '/';
+  return trimTrailingSlashes(posix.normalize(p.startsWith('/') ? p : `/${p}`)) || '/';
 }
 
 /** The part of `path` under `dir` ('' for dir itself), else undefined; both normalised node paths. */

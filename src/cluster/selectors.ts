@@ -30,9 +30,14 @@ function splitTop(text: string): string[] {
 export function parseLabelSelector(text: string | null | undefined): Requirement[] {
   if (!text) return [];
   return splitTop(text).map((part) => {
-    let m = /^(\S+?)\s*(==|!=|=)\s*(\S*)$/.exec(part);
-    if (m) return { key: m[1]!, op: m[2] === '!=' ? '!=' : '=', value: m[3]! };
-    m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part);
+    // `key = value`, `key == value`, `key != value`: by scanning (a backtracking pattern took seconds on a long run of '=').
+    const eq = operatorAt(part);
+    if (eq) {
+      const key = part.slice(0, eq.at).trimEnd();
+      const value = part.slice(eq.at + eq.length).trimStart();
+      if (key !== '' && !/\s/.test(key) && !/\s/.test(value)) return { key, op: eq.op, value };
+    }
+    let m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part);
     if (m) return { key: m[1]!, op: m[2] as 'in' | 'notin', values: m[3]!.split(',').map((v) => v.trim()) };
     m = /^!\s*(\S+)$/.exec(part);
     if (m) return { key: m[1]!, op: '!exists' };

@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
-import { ApiSocket, apiSocketOf } from './api-socket.js';
+import { ApiSocket, apiSocketOf, refuseConnect } from './api-socket.js';
 import { apiServerAddress } from '../aks/azure-dns.js';
 import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './in-cluster-endpoint.js';
 import { clusterDir } from './paths.js';
@@ -104,6 +104,7 @@ export class ClusterApis implements KubeconfigIssuer {
       (req, res) => void this.serve(req, res),
     );
     this.tlsServer.on('clientError', clientError);
+    this.tlsServer.on('connect', refuseConnect);
     this.tlsServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
   }
 

@@ -3,7 +3,7 @@
 // runs and what tests run in-process.
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { join, resolve } from 'node:path';
@@ -136,20 +136,36 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const error =
     err.code === 'HPE_HEADER_OVERFLOW' ? requestHeaderFieldsTooLarge() : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? requestTimeout() : invalidHttpRequest();
-  if (socket.writable) {
-    const body = JSON.stringify(error.toJSON());
-    const headers = {
-      ...ARM_HEADERS,
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      Connection: 'close',
-    };
-    const head = Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
-  }
+  writeRawError(socket, error);
   socket.destroy(err);
+}
+
+/**
+ * A CONNECT never reaches fastify either: Node hands it to the server's 'connect' listeners and, with none,
+ * resets the connection. ARM answers any method it does not serve with 405 in its envelope: so do we.
+ */
+function answerConnect(req: IncomingMessage, socket: Duplex, log: (line: string) => void): void {
+  const id = randomUUID();
+  writeRawError(socket, methodNotAllowed('CONNECT'), { 'x-ms-request-id': id });
+  log(`CONNECT ${loggableUrl(req.url ?? '')} 405 ${id}`);
+  socket.end();
+  socket.on('error', () => socket.destroy());
+}
+
+function writeRawError(socket: Duplex, error: ArmError, extra: Record<string, string> = {}): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(error.toJSON());
+  const headers = {
+    ...ARM_HEADERS,
+    ...extra,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
 }
 
 function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, ours: { url: string; port: number }, rateLimit: RateLimit): FastifyInstance {
@@ -202,6 +218,8 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
   });
 
   // Every path of every method ARM has is routed below: what is left is a method we do not serve.
+  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, deps.log));
+
   app.setNotFoundHandler((request, reply) => sendError(request, reply, methodNotAllowed(request.method)));
 
   app.get('/metadata/endpoints', async (request, reply) => {

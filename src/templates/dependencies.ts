@@ -6,6 +6,7 @@ import type { DeploymentContext } from './context.js';
 import { callsOf, evaluateDeep, evaluateExpr } from './expression/evaluate.js';
 import { resourceError, withFrames, type ResourceInstance } from './resources.js';
 import { violationAt } from './violations.js';
+import { trimTrailingSlashes } from '../ids/trim.js';
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -40,16 +41,9 @@ function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
   return index;
 }
 
-/** The text without its trailing slashes (a loop: /\/+$/ backtracks quadratically on many slashes). */
-function trimSlashes(text: string): string {
-  let end = text.length;
-  while (end > 0 && text[end - 1] === '/') end--;
-  return text.slice(0, end);
-}
-
 /** The instances a dependsOn entry or reference() argument names; [] when none. */
 export function findInstances(instances: readonly ResourceInstance[], entry: string): ResourceInstance[] {
-  const e = lower(trimSlashes(entry));
+  const e = lower(trimTrailingSlashes(entry));
   const index = indexOf(instances);
   const byCopy = index.byCopy.get(e);
   if (byCopy) return byCopy;

@@ -65,6 +65,17 @@ describe('hostile HTTP', () => {
     }
   });
 
+  test('CONNECT is answered 405 MethodNotAllowed in the envelope, not a reset (issue 25); the server keeps serving', async () => {
+    for (const target of ['localhost:443', `${groups}?api-version=${RG}`]) {
+      const answer = parse(await raw(server, `CONNECT ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+      assert.equal(answer.status, 405, answer.headers);
+      assert.deepEqual(answer.body, { error: { code: 'MethodNotAllowed', message: "The requested resource does not support http method 'CONNECT'." } });
+      assert.match(answer.headers, /\r\nx-ms-request-id: [0-9a-f-]{36}\r\n/i);
+      assert.match(answer.headers, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    }
+    assert.equal((await arm(server, 'GET', `${groups}?api-version=${RG}`)).status, 200);
+  });
+
   test('a resource group named in Unicode: the polling URLs in headers are percent-encoded and work (found by the ARM fuzzer: a 500 outside the envelope)', async () => {
     const group = `${groups}/${encodeURIComponent('ÆØÅ-名前')}`;
     assert.equal((await arm(server, 'PUT', `${group}?api-version=${RG}`, { body: { location: 'eastus' } })).status, 201);

@@ -57,6 +57,14 @@ describe('access', () => {
     assert.ok(actionMatches('Microsoft.Authorization/*/Write', 'microsoft.authorization/roleAssignments/write'));
     assert.ok(!actionMatches('Microsoft.Network/*', 'Microsoft.NetworkX/foo/read'.replace('X', 'Function')));
     assert.ok(!actionMatches('*/read', JOIN));
+    // Without a RegExp (issue 25): metacharacters are plain characters, many stars stay fast.
+    assert.ok(actionMatches('a.b(c)+[d]', 'A.B(C)+[D]'));
+    assert.ok(!actionMatches('a.b', 'axb'));
+    assert.ok(actionMatches('**a*', 'xxa'));
+    assert.ok(!actionMatches('a*b*c', 'a-c-b'));
+    const started = performance.now();
+    assert.ok(!actionMatches(`${'*a'.repeat(2000)}*b`, 'a'.repeat(20_000)));
+    assert.ok(performance.now() - started < 2000);
   });
 
   test('Network Contributor on the group reaches the subnet below it; nobody else gets anything', () => {

@@ -7,7 +7,7 @@ import { evaluate, parseJsonPath, columnsPrinter } from '../../src/cluster/crd/c
 import { compareVersions } from '../../src/cluster/crd/definition.js';
 import { applyDefaults, compileSchema, prune, unknownFields, validateObjectAgainst } from '../../src/cluster/crd/schema.js';
 import { validateDefinition } from '../../src/cluster/crd/validate.js';
-import { compilePattern } from '../../src/cluster/crd/patterns.js';
+import { compilePattern, patternShape } from '../../src/cluster/crd/patterns.js';
 import type { KubeObject } from '../../src/cluster/objects/object.js';
 
 const SCHEMA = compileSchema({
@@ -103,6 +103,42 @@ describe('CRD schemas', () => {
     const spec = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, `${'a'.repeat(40)}!`]));
     const t0 = Date.now();
     validateObjectAgainst({ apiVersion: 'v', kind: 'k', metadata: { name: 'x' }, spec }, evil);
+    assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
+  });
+
+  test("patterns past RE2's limits are refused when the CRD is written; patterns too large to compile here are not checked (issue 25)", () => {
+    assert.equal(patternShape('a{1001}').re2Error, 'invalid repeat count: `{1001}`');
+    assert.equal(patternShape('(?:a{1000}){2}').re2Error, 'invalid repeat count: `{2}`');
+    assert.equal(patternShape('((a{10}){10}){10}').re2Error, undefined);
+    assert.equal(patternShape('((a{10}){10}){11}').re2Error, 'invalid repeat count: `{11}`');
+    assert.match(patternShape(`${'('.repeat(1001)}a${')'.repeat(1001)}`).re2Error!, /^expression nests too deeply/);
+    assert.equal(patternShape('(ab|cd){3}x').expanded, 13);
+    const schema = { type: 'object', properties: { spec: { type: 'object', properties: { v: { type: 'string', pattern: 'x{5000}' } } } } };
+    const crd: KubeObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.acme.io' },
+      spec: {
+        group: 'acme.io',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        conversion: { strategy: 'None' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+      },
+    };
+    assert.deepEqual(
+      validateDefinition(crd).map((c) => `${c.field}: ${c.message}`),
+      [
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[v].pattern: Invalid value: "x{5000}": must be a valid regular expression, but isn\'t: error parsing regexp: invalid repeat count: `{5000}`',
+      ],
+    );
+    // Within RE2's limits but too large for V8 to compile safely (it unrolls bounded repeats): not checked.
+    assert.equal(compilePattern(`(?:${'a{1000}'.repeat(50)})`), undefined);
+    assert.equal(compilePattern('a'.repeat(20_000)), undefined);
+    assert.equal(compilePattern('[\\s\\S]{1000}')!.test('x'.repeat(1000)), true);
+    // A repeated alternation backtracks exponentially (found by the cluster fuzzer): it runs under the time limit.
+    const t0 = Date.now();
+    assert.notEqual(compilePattern('(a|a)*b')!.test('a'.repeat(30_000)), true);
     assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
   });
 

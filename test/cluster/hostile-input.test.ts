@@ -448,6 +448,38 @@ describe('hostile input on the cluster API', { skip }, () => {
       }
       assert.equal((await api(env, 'GET', '/version')).status, 200);
     }));
+
+  test('NamespaceLifecycle: default, kube-system and kube-public may not be deleted (dry run neither), another namespace may; CONNECT is a 405 Status, not a reset (issue 25)', () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      for (const ns of ['default', 'kube-system', 'kube-public']) {
+        for (const query of ['', '?dryRun=All']) {
+          const res = await api(env, 'DELETE', `/api/v1/namespaces/${ns}${query}`);
+          isStatus(res, 403, 'Forbidden');
+          assert.equal(res.json.message, `namespaces "${ns}" is forbidden: this namespace may not be deleted`);
+          assert.deepEqual(res.json.details, { name: ns, kind: 'namespaces' });
+        }
+        const got = await api(env, 'GET', `/api/v1/namespaces/${ns}`);
+        assert.equal(got.json.status.phase, 'Active', got.text);
+        assert.equal(got.json.metadata.deletionTimestamp, undefined);
+      }
+      const shown = await kubectl(env, ['delete', 'namespace', 'kube-public']);
+      assert.notEqual(shown.code, 0);
+      assert.equal(shown.stderr.trim(), 'Error from server (Forbidden): namespaces "kube-public" is forbidden: this namespace may not be deleted');
+      // kube-node-lease is not immortal, nor is a namespace of the user's.
+      assert.equal((await api(env, 'POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: 'mine' } }) })).status, 201);
+      assert.equal((await api(env, 'DELETE', '/api/v1/namespaces/mine')).status, 200);
+
+      for (const target of ['localhost:443', '/api/v1/namespaces/default/pods']) {
+        const reply = await rawRequest(env, `CONNECT ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiEndpoint(env).token}\r\n\r\n`);
+        assert.match(reply, /^HTTP\/1\.1 405 Method Not Allowed\r\n/, reply.slice(0, 200));
+        const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+        assert.deepEqual(
+          { kind: body.kind, status: body.status, reason: body.reason, code: body.code },
+          { kind: 'Status', status: 'Failure', reason: 'MethodNotAllowed', code: 405 },
+        );
+      }
+      assert.equal((await api(env, 'GET', '/version')).status, 200);
+    }));
 });
 
 /** Writes a raw HTTP/1.1 request over TLS and resolves with the whole reply. */

@@ -19,6 +19,8 @@ export interface FuzzOptions {
   deadlineMs?: number;
   /** How many failure classes to shrink (each costs up to ~30 requests). */
   shrinkClasses?: number;
+  /** A server already running (npm run soak runs both fuzzers on one): used as is, left running, not restarted at the end. */
+  server?: FuzzServer;
 }
 
 export interface FuzzResult {
@@ -234,7 +236,7 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const concurrency = options.concurrency ?? 4;
   const findings = new Findings(options.seed);
   const figures = newFigures();
-  const fs = await FuzzServer.start(concurrency);
+  const fs = options.server ?? (await FuzzServer.start(concurrency));
   const model = new ArmModel();
   try {
     await fixtures(fs, model);
@@ -269,10 +271,11 @@ export async function runArmFuzz(options: FuzzOptions): Promise<FuzzResult> {
       // Confirming and shrinking replay requests: done after the state check, which they would disturb.
       await confirmStalls(findings, fs);
       await shrinkAll(findings, options.shrinkClasses ?? 12, (s) => replay(s, (f, sent, res) => judgeArm(fs, f, sent, res), fs.client), rebuildArm);
-      if (!(await fs.restart(true))) findings.add('restart', 'arm-final', 'the server did not come back healthy after a clean restart at the end of the run');
+      if (!options.server && !(await fs.restart(true)))
+        findings.add('restart', 'arm-final', 'the server did not come back healthy after a clean restart at the end of the run');
     }
   } finally {
-    await fs.close();
+    if (!options.server) await fs.close();
   }
   return { findings, figures, summary: figuresLine('ARM fuzz', figures) };
 }

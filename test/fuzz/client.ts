@@ -1,7 +1,9 @@
 // The fuzzers' HTTPS client: keep-alive sockets to 127.0.0.1 only, a hard deadline on every request (a
 // request still unanswered at the deadline is a hang, not something to wait for), and the raw outcome —
 // status, headers and text, or how the connection failed — so the oracle can judge it.
+import type { IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { checkServerIdentity } from 'node:tls';
 
 export const LOOPBACK = '127.0.0.1';
@@ -114,6 +116,15 @@ export class FuzzClient {
         r.destroy();
         finish({ outcome: 'timeout', status: 0, headers: {}, text: '' });
       }, timeoutMs);
+      // A CONNECT's answer arrives as 'connect' (Node hands the socket over): read the rest of it from there.
+      r.on('connect', (res: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const chunks = [head];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        const done = () => finish({ outcome: 'response', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        socket.on('end', done);
+        socket.on('close', done);
+        socket.on('error', done);
+      });
       r.on('error', (e: NodeJS.ErrnoException) =>
         finish({ outcome: 'reset', status: 0, headers: {}, text: '', error: e.code ?? e.message, reused: r.reusedSocket }),
       );

@@ -25,8 +25,8 @@ export interface ClusterTarget {
 }
 
 /** A kubenet cluster of two nodes, its API's URL and token from the user kubeconfig ARM hands out. */
-export async function createCluster(fs: FuzzServer, name = 'fz-k0', concurrency = 4): Promise<ClusterTarget> {
-  const g = `/subscriptions/${fs.sub}/resourceGroups/${FIXTURE_GROUP}`;
+export async function createCluster(fs: FuzzServer, name = 'fz-k0', concurrency = 4, group = FIXTURE_GROUP): Promise<ClusterTarget> {
+  const g = `/subscriptions/${fs.sub}/resourceGroups/${group}`;
   await armPut(fs.client, fs.token, `${g}?api-version=2021-04-01`, { location: 'eastus' });
   const body = clusterBody(new Rng(3), name) as any;
   body.properties.networkProfile = { networkPlugin: 'kubenet' };
@@ -157,10 +157,12 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
   const concurrency = options.concurrency ?? 4;
   const findings = new Findings(options.seed);
   const figures = newFigures();
-  const fs = await FuzzServer.start(concurrency);
+  const fs = options.server ?? (await FuzzServer.start(concurrency));
   const reported = new Set<string>();
   const uncertain = new Set<string>();
-  let t = await createCluster(fs, 'fz-k0', concurrency);
+  // On a server the ARM fuzzer has had (npm run soak), a group of its own: the ARM fuzzer moves and deletes its groups.
+  const [name, group] = options.server ? ['fz-k1', 'fz-soak'] : ['fz-k0', FIXTURE_GROUP];
+  let t = await createCluster(fs, name, concurrency, group);
   try {
     await clusterFixtures(t, reported);
     const health = async (): Promise<Health> => {
@@ -213,7 +215,7 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
         findings.add('restart', 'cluster', `the server or the cluster API did not come back on its own store after: ${why}`);
         await fs.fresh();
         t.client.close();
-        t = await createCluster(fs, 'fz-k0', concurrency);
+        t = await createCluster(fs, name, concurrency, group);
         reported.clear();
         await clusterFixtures(t, reported);
         return true;
@@ -237,13 +239,15 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
         }),
       );
       // The cluster must come back from its store: a stored object that breaks loading takes its API down for good.
+      // (On a shared server the soak restarts once, after every run.)
       const back =
-        (await fs.restart(true)) &&
-        (await reconnect().then(
-          () => true,
-          () => false,
-        )) &&
-        (await health()).ok;
+        options.server !== undefined ||
+        ((await fs.restart(true)) &&
+          (await reconnect().then(
+            () => true,
+            () => false,
+          )) &&
+          (await health()).ok);
       if (!back)
         findings.add('restart', 'cluster-final', 'after a clean restart at the end of the run, the server or the cluster API did not come back healthy');
       else {
@@ -254,7 +258,7 @@ export async function runClusterFuzz(options: FuzzOptions): Promise<FuzzResult> 
     }
   } finally {
     t.client.close();
-    await fs.close();
+    if (!options.server) await fs.close();
   }
   return { findings, figures, summary: figuresLine('cluster API fuzz', figures) };
 }

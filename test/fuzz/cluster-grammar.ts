@@ -204,7 +204,64 @@ const CLUSTER_SPOILS: Array<[number, string]> = [
   [3, 'json'],
   [2, 'method'],
   [0.5, 'oversize'],
+  [1, 'protected'],
+  [2, 'selector'],
+  [2, 'pattern'],
 ];
+
+/** The namespaces NamespaceLifecycle keeps: a DELETE of one is 403 Forbidden. */
+const PROTECTED_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+
+/**
+ * Regular expressions a client may have the server compile (a CRD's `pattern`): catastrophic backtracking,
+ * repeat counts past RE2's 1000 (nested ones multiplied), deep nesting, huge alternations, broken syntax.
+ */
+const HOSTILE_PATTERNS = [
+  '^(a+)+$',
+  '(a|a)*b',
+  '(x+x+)+y',
+  '(?:a{1000}){1000}',
+  'a{1001}',
+  '((a{10}){10}){10}',
+  '[\\s\\S]{1000}',
+  '\\p{L}{1000}',
+  `${'('.repeat(2000)}a${')'.repeat(2000)}`,
+  `(${'a|'.repeat(5000)}b)*c`,
+  `(?:${'a{1000}'.repeat(200)})`,
+  '(?i)^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  '[',
+  'a'.repeat(100_000),
+];
+/** Selectors a client may send: long, odd, regex metacharacters, unbalanced. */
+const HOSTILE_SELECTORS = [
+  `labelSelector=${encodeURIComponent(`app in (${'a,'.repeat(5000)}b)`)}`,
+  `labelSelector=${encodeURIComponent('a=b,'.repeat(5000))}x`,
+  `labelSelector=${encodeURIComponent('a.*+?(=[b')}`,
+  `labelSelector=${encodeURIComponent(`x notin (${'('.repeat(3000)})`)}`,
+  `labelSelector=${encodeURIComponent(`!${'k'.repeat(60_000)}`)}`,
+  `fieldSelector=${encodeURIComponent(`metadata.name=${'.*'.repeat(3000)}`)}`,
+  `fieldSelector=${encodeURIComponent('metadata.name!=a,'.repeat(3000))}x`,
+  `fieldSelector=${encodeURIComponent('spec.nodeName=(a+)+$')}`,
+];
+
+const patternCrd = (i: number, pattern: string): Value => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `fzpat${i}s.fz.example` },
+  spec: {
+    group: 'fz.example',
+    scope: 'Namespaced',
+    names: { plural: `fzpat${i}s`, singular: `fzpat${i}`, kind: `FzPat${i}`, listKind: `FzPat${i}List` },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { v: { type: 'string', pattern } } } } } },
+      },
+    ],
+  },
+});
 
 /** Request `index` of cluster run `seed`. */
 export function generateCluster(seed: number, index: number, ctx: ClusterContext): Sent {
@@ -236,6 +293,7 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
   let base: Value | undefined;
   let stream = false;
   let expectUnauthorized = false;
+  let expectStatus: number | undefined;
   if (verb === 'create') (method = 'POST'), (p = path(kind, ns)), (base = kind.body(rng, name));
   else if (verb === 'list') p = path(kind, ns) + (rng.chance(0.3) ? `?labelSelector=app%3D${name}` : '');
   else if (verb === 'update') (method = 'PUT'), (base = kind.body(rng, name));
@@ -343,8 +401,48 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
     if (method === 'GET' || method === 'DELETE') (method = 'POST'), (p = path(kind, ns));
     labels.push(`body ${JSON.stringify(body.slice(0, 20))} as ${headers['content-type']}`);
   } else if (spoil === 'method') {
-    method = rng.pick(['OPTIONS', 'TRACE', 'PROPFIND', 'FOO', 'POST', 'PUT']);
+    method = rng.pick(['OPTIONS', 'TRACE', 'PROPFIND', 'FOO', 'CONNECT', 'POST', 'PUT']);
+    if (method === 'CONNECT') expectStatus = 405;
     labels.push(`method ${method}`);
+  } else if (spoil === 'protected') {
+    method = 'DELETE';
+    base = undefined;
+    body = undefined;
+    const victim = rng.pick(PROTECTED_NAMESPACES);
+    p = `/api/v1/namespaces/${victim}${rng.chance(0.3) ? '?dryRun=All' : ''}`;
+    expectStatus = 403;
+    labels.push(`delete protected namespace ${victim}`);
+  } else if (spoil === 'selector') {
+    method = 'GET';
+    base = undefined;
+    const sel = rng.pick(HOSTILE_SELECTORS);
+    p = `${path(kind, ns)}?${sel}`;
+    labels.push(`selector ${sel.slice(0, 40)}…(${sel.length})`);
+  } else if (spoil === 'pattern') {
+    const i = rng.int(0, 2);
+    const what = rng.weighted<string>([
+      [3, 'crd'],
+      [5, 'object'],
+      [1, 'delete'],
+    ]);
+    base = undefined;
+    if (what === 'crd') {
+      const pattern = rng.pick(HOSTILE_PATTERNS);
+      method = 'POST';
+      p = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+      body = serialize(patternCrd(i, pattern));
+      labels.push(`CRD pattern ${JSON.stringify(pattern.slice(0, 30))}…(${pattern.length})`);
+    } else if (what === 'object') {
+      const value = rng.pick(['a', 'x', '\u00e9']).repeat(rng.pick([10, 1_000, 30_000])) + rng.pick(['!', 'b', 'y', '']);
+      method = 'POST';
+      p = `/apis/fz.example/v1/namespaces/${ns}/fzpat${i}s`;
+      body = serialize({ apiVersion: 'fz.example/v1', kind: `FzPat${i}`, metadata: { generateName: 'fz-' }, spec: { v: value } });
+      labels.push(`custom object against a hostile pattern, value of ${value.length}`);
+    } else {
+      method = 'DELETE';
+      p = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/fzpat${i}s.fz.example`;
+      labels.push('delete the pattern CRD');
+    }
   } else if (spoil === 'oversize') {
     method = 'POST';
     p = path(kind, ns);
@@ -362,6 +460,7 @@ export function generateCluster(seed: number, index: number, ctx: ClusterContext
     labels,
     ...(base !== undefined && mutations ? { base, mutations } : {}),
     ...(expectUnauthorized ? { expectUnauthorized } : {}),
+    ...(expectStatus !== undefined && !expectUnauthorized ? { expectStatus } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ import { ServerProcess } from './server-process.js';
 
 export class FuzzServer {
   private homes: string[] = [];
+  /** RSS of the server process at each health check (bytes), and the pid each was taken from. */
+  readonly rss: Array<{ pid: number; bytes: number; heap: number; external: number }> = [];
 
   private constructor(
     public server: ServerProcess,
@@ -51,6 +53,7 @@ export class FuzzServer {
     }
     const probe = await this.server.probe();
     if (!probe) return { ok: false, kind: 'hang', detail: 'server stopped answering (probe hung)' };
+    this.rss.push({ pid: this.server.proc.pid ?? 0, bytes: probe.rss, heap: probe.heap, external: probe.external });
     if (probe.polluted.length > 0) return { ok: false, kind: 'pollution', detail: `prototype polluted: ${probe.polluted.join(', ')}` };
     return { ok: true };
   }

@@ -20,9 +20,11 @@ export interface Sent {
   mutations?: Mutation[];
   /** The request must be refused as unauthenticated (bad, expired or absent credentials). */
   expectUnauthorized?: boolean;
+  /** The one status the request must get (a protected namespace's DELETE: 403; CONNECT: 405). */
+  expectStatus?: number;
 }
 
-export type ViolationKind = '5xx' | 'hang' | 'reset' | 'envelope' | 'auth' | 'bad-id' | 'crash' | 'pollution' | 'state' | 'restart' | 'slow';
+export type ViolationKind = '5xx' | 'hang' | 'reset' | 'envelope' | 'auth' | 'refusal' | 'bad-id' | 'crash' | 'pollution' | 'state' | 'restart' | 'slow';
 
 export interface Failure {
   kind: ViolationKind;
@@ -162,6 +164,8 @@ export function judgeTransport(findings: Findings, sent: Sent, res: WireResponse
     findings.add('reset', `${sent.template} ${res.error}`, `connection failed (${res.error}) instead of an answer: ${what}`, sent, res);
     return false;
   }
+  if (sent.expectStatus !== undefined && res.status !== sent.expectStatus)
+    findings.add('refusal', `${sent.template} ${res.status}`, `answered ${res.status}, not ${sent.expectStatus}: ${what}`, sent, res);
   return true;
 }
 

@@ -2,6 +2,7 @@
 // or dies cannot take the fuzzer down with it. Over IPC it reports its URL, forwards the log lines that
 // name internal failures, and answers probes: which keys appeared on the built-in prototypes since it
 // started (prototype pollution shows up here even when no response reveals it).
+import { writeHeapSnapshot } from 'node:v8';
 import { startServer } from '../../src/server/server.js';
 
 const home = process.argv[2];
@@ -45,7 +46,12 @@ timed((server.clusterApis as unknown as { tlsServer: Parameters<typeof timed>[0]
 send({ type: 'ready', url: server.url, caPem: server.caPem, identity: server.identity });
 
 process.on('message', (m: { type: string; id: number }) => {
-  if (m.type === 'probe') send({ type: 'probe', id: m.id, polluted: polluted(), rss: process.memoryUsage().rss });
+  if (m.type === 'probe') {
+    const mem = process.memoryUsage();
+    send({ type: 'probe', id: m.id, polluted: polluted(), rss: mem.rss, heap: mem.heapUsed, external: mem.external + mem.arrayBuffers });
+  }
+  // AKSEMU_FUZZ_HEAP_SNAPSHOTS (the soak's diagnosis): a heap snapshot where the soak asks for one.
+  if (m.type === 'snapshot') send({ type: 'snapshot', id: m.id, file: writeHeapSnapshot() });
   if (m.type === 'close') void server.close().then(() => process.exit(0));
 });
 // The fuzzer went away: so do we.

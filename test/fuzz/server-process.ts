@@ -12,11 +12,15 @@ const START_MS = 30_000;
 export interface Probe {
   polluted: string[];
   rss: number;
+  /** V8's heap in use, and memory outside it (Buffers), in bytes. */
+  heap: number;
+  external: number;
 }
 
 export class ServerProcess implements Target {
   private nextProbe = 0;
   private readonly probes = new Map<number, (p: Probe) => void>();
+  readonly snapshots = new Map<number, (file: string) => void>();
   /** Stacks of internal failures the server logged (request id or path in the line). */
   readonly failureLog: string[] = [];
   exitCode: number | null | undefined;
@@ -55,6 +59,7 @@ export class ServerProcess implements Target {
           resolve(server);
         } else if (m.type === 'log') server?.failureLog.push(m.line);
         else if (m.type === 'probe') server?.probes.get(m.id)?.(m);
+        else if (m.type === 'snapshot') server?.snapshots.get(m.id)?.(m.file);
         else if (m.type === 'timing') server?.timings.set(m.index, m.ms);
       });
       proc.on('exit', (code, signal) => {
@@ -86,6 +91,18 @@ export class ServerProcess implements Target {
         resolve(p);
       });
       this.proc.send({ type: 'probe', id });
+    });
+  }
+
+  /** Has the server write a V8 heap snapshot (in its working directory); its file name. */
+  heapSnapshot(): Promise<string> {
+    const id = ++this.nextProbe;
+    return new Promise((resolve) => {
+      this.snapshots.set(id, (file) => {
+        this.snapshots.delete(id);
+        resolve(file);
+      });
+      this.proc.send({ type: 'snapshot', id });
     });
   }
 

@@ -7,6 +7,7 @@
 import { isPlainObject } from '../../http/own.js';
 import type { KubeObject } from '../objects/object.js';
 import { fieldError, type StatusCause } from '../status.js';
+import { patternShape } from './patterns.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names.js';
 import { namesOf } from './definition.js';
 
@@ -94,6 +95,9 @@ function checkStructural(s: unknown, path: string, out: StatusCause[], root: boo
   if (s['additionalProperties'] === false) out.push(forbidden(`${path}.additionalProperties`, 'must not be used in structural schemas'));
   if (type === 'array' && !isPlainObject(s['items'])) out.push(fieldError.required(`${path}.items`, 'must be specified'));
   if (s['$ref'] !== undefined) out.push(forbidden(`${path}.$ref`, '$ref is not supported'));
+  // regexp.Compile (RE2) refuses what a backtracking engine would choke on; JavaScript cannot tell its other errors.
+  const re2 = typeof s['pattern'] === 'string' ? patternShape(s['pattern']).re2Error : undefined;
+  if (re2) out.push(fieldError.invalid(`${path}.pattern`, s['pattern'], `must be a valid regular expression, but isn't: error parsing regexp: ${re2}`));
   if (isPlainObject(s['properties'])) {
     for (const [k, v] of Object.entries(s['properties'])) {
       if (root && k === 'metadata' && isPlainObject(v) && isPlainObject(v['properties'])) {

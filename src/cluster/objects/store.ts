@@ -24,12 +24,28 @@ export function resourceKey(r: Pick<ResourceType, 'group' | 'resource'>): string
   return `${r.group}/${r.resource}`;
 }
 
+/**
+ * The watch history: at most HISTORY changes and about HISTORY_BYTES of the objects (as JSON) they hold
+ * (each change's object and the version before it), whichever comes first; a watch from before it gets 410 Gone and relists,
+ * as from the apiserver's watch cache. The bytes matter: a client rewriting a 1.5 MB object would otherwise make
+ * 20,000 versions of it stay in memory (issue 25: the process ran out of memory under a fuzz run). A change's
+ * size is known where the API measured it (etcd's limit, validation/limits.ts), carried from the version before,
+ * or measured when the object is new; objects loaded from the store count as NOMINAL_BYTES.
+ */
 const HISTORY = 20_000;
+// JSON bytes: an object's heap is several times its JSON (a 650-byte pod holds ~5 KB), so this is ~100-200 MB of heap.
+const HISTORY_BYTES = 32 * 1024 * 1024;
+const NOMINAL_BYTES = 1024;
 
 export class ObjectStore {
   private revision: number;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private readonly history: Change[] = [];
+  /** Each history entry's size in bytes (parallel to history), and their sum. */
+  private readonly weights: number[] = [];
+  private historyBytes = 0;
+  /** The JSON size of stored objects whose writer measured it. */
+  private readonly sizes = new WeakMap<KubeObject, number>();
   /** The oldest revision a watch may start from (changes after it are all in history). */
   private horizon: number;
   private readonly listeners = new Set<(change: Change) => void>();
@@ -95,7 +111,7 @@ export class ObjectStore {
    * `system` marks what the control plane makes for itself at start (namespaces, add-ons), which the ceiling
    * never refuses. Throws the ceiling's 403 for a new object past it.
    */
-  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean } = {}): KubeObject {
+  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number } = {}): KubeObject {
     const b = this.bucket(r);
     const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
     const previous = b.get(key);
@@ -112,6 +128,9 @@ export class ObjectStore {
       next.metadata.creationTimestamp ??= k8sTime(Date.now());
     }
     next.metadata.resourceVersion = String(++this.revision);
+    // The size: as the writer measured it, else the version before's (controllers' writes change little of an
+    // object), else measured now (a controller's new object: a pod from a template with 256 KiB of annotations).
+    this.sizes.set(next, opts.bytes ?? (previous && this.sizes.get(previous)) ?? JSON.stringify(next).length);
     b.set(key, next);
     if (!previous) this.ceiling.added(resourceKey(r));
     this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
@@ -136,16 +155,27 @@ export class ObjectStore {
     b.delete(key);
     this.ceiling.removed(resourceKey(r));
     const gone = clone(previous);
+    const bytes = this.sizes.get(previous);
+    if (bytes !== undefined) this.sizes.set(gone, bytes);
     gone.metadata.resourceVersion = String(++this.revision);
     this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous });
     return gone;
   }
 
   private record(change: Change): void {
+    // The entry holds the version before it too (which outlives its own entry once that is trimmed).
+    const weight = (this.sizes.get(change.object) ?? NOMINAL_BYTES) + (change.previous ? (this.sizes.get(change.previous) ?? NOMINAL_BYTES) : 0);
     this.history.push(change);
+    this.weights.push(weight);
+    this.historyBytes += weight;
     // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
-    if (this.history.length > HISTORY + HISTORY / 10) {
-      const dropped = this.history.splice(0, this.history.length - HISTORY);
+    if (this.history.length > HISTORY + HISTORY / 10 || this.historyBytes > HISTORY_BYTES + HISTORY_BYTES / 10) {
+      let drop = Math.max(0, this.history.length - HISTORY);
+      let bytes = this.weights.slice(0, drop).reduce((a, b) => a + b, 0);
+      while (drop < this.history.length - 1 && this.historyBytes - bytes > HISTORY_BYTES) bytes += this.weights[drop++]!;
+      const dropped = this.history.splice(0, drop);
+      this.weights.splice(0, drop);
+      this.historyBytes -= bytes;
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
     this.persistence?.record(change, this.revision);

@@ -34,7 +34,9 @@ export function checkDepth(value: unknown): void {
   if (valueTooDeep(value, MAX_DEPTH)) throw tooDeep();
 }
 
-/** Refuses an object too large to store (as etcd would). */
-export function checkObjectSize(obj: unknown): void {
-  if (Buffer.byteLength(JSON.stringify(obj)) > MAX_OBJECT_BYTES) throw tooLarge('etcdserver: request is too large');
+/** Refuses an object too large to store (as etcd would); its size as JSON otherwise. */
+export function checkObjectSize(obj: unknown): number {
+  const bytes = Buffer.byteLength(JSON.stringify(obj));
+  if (bytes > MAX_OBJECT_BYTES) throw tooLarge('etcdserver: request is too large');
+  return bytes;
 }

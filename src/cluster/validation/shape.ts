@@ -219,6 +219,19 @@ const webhook = (go: string, extra: Record<string, Shape> = {}) =>
   );
 const accessModes = list(str('v1.PersistentVolumeAccessMode'));
 /** Each kind's top-level fields besides apiVersion, kind and metadata (which every kind has). */
+const networkPolicyPeer = struct('v1.NetworkPolicyPeer', {
+  podSelector: labelSelector,
+  namespaceSelector: labelSelector,
+  ipBlock: struct('v1.IPBlock', { cidr: str(), except: list(str()) }),
+});
+const networkPolicyPort = struct('v1.NetworkPolicyPort', { protocol: str('v1.Protocol'), port: intstr, endPort: int32 });
+const networkPolicySpec = struct('v1.NetworkPolicySpec', {
+  podSelector: labelSelector,
+  ingress: list(struct('v1.NetworkPolicyIngressRule', { ports: list(networkPolicyPort), from: list(networkPolicyPeer) })),
+  egress: list(struct('v1.NetworkPolicyEgressRule', { ports: list(networkPolicyPort), to: list(networkPolicyPeer) })),
+  policyTypes: list(str('v1.PolicyType')),
+});
+
 const KINDS: Record<string, Record<string, Shape>> = {
   Pod: { spec: podSpec, status: podStatus },
   Deployment: {
@@ -291,6 +304,7 @@ const KINDS: Record<string, Record<string, Shape>> = {
       externalTrafficPolicy: str('v1.ServiceExternalTrafficPolicy'),
     }),
   },
+  NetworkPolicy: { spec: networkPolicySpec },
   ConfigMap: { data: map(), binaryData: map(str('[]uint8')), immutable: bool },
   Secret: { data: map(str('[]uint8')), stringData: map(), type: str('v1.SecretType'), immutable: bool },
   Node: {
@@ -499,7 +513,9 @@ function goName(s: Shape): string {
   }
 }
 
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+// The apiserver's pattern (QUANTITY_ERROR quotes it), written so that digits cannot be split two ways between
+// the number and the suffix: the same strings, in linear time (the quoted form took seconds on 30,000 digits).
+const QUANTITY = /^[+-]?[0-9.]+(?:[eEinumkKMGTP]+[-+]?[0-9]*|[-+][0-9]*)?$/;
 const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const INT_RANGE = { 32: 2 ** 31, 64: 2 ** 63 };
 

@@ -121,11 +121,21 @@ export class GarbageCollector implements Controller {
     const now = this.ctx.objects.get(dep.r, dep.obj.metadata.namespace, dep.obj.metadata.name);
     if (!now || now.metadata.uid !== dep.obj.metadata.uid || now.metadata.deletionTimestamp) return;
     // As the collector's DELETE through the API: a kind's own deferred deletion holds (a Namespace turns Terminating).
-    const defer = this.catalog.behaviourOf(dep.r).deferDeletion;
+    const behaviour = this.catalog.behaviourOf(dep.r);
+    // Admission refuses the collector's DELETE as anyone's (NamespaceLifecycle keeps `default` whatever owns it).
+    try {
+      behaviour.admitDeletion?.(now);
+    } catch {
+      return;
+    }
+    const defer = behaviour.deferDeletion;
     const host: KindHost = {
       objects: this.ctx.objects,
       serviceNetwork: () => {
         throw new Error('the garbage collector admits no Services');
+      },
+      kubernetesVersion: () => {
+        throw new Error('the garbage collector admits nothing');
       },
       write: (obj) => this.ctx.objects.put(dep.r, obj),
     };

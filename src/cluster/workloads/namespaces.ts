@@ -85,6 +85,17 @@ export function refuseIfTerminating(objects: ObjectStore, resource: { resource: 
 }
 
 /**
+ * The namespaces NamespaceLifecycle keeps alive (its immortalNamespaces: metav1.NamespaceDefault,
+ * NamespaceSystem, NamespacePublic): a DELETE of one is refused before anything is marked, dry run or not
+ * (plugin/pkg/admission/namespace/lifecycle/admission.go).
+ */
+export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
+
+export function refuseImmortalDeletion(ns: KubeObject): void {
+  if (IMMORTAL_NAMESPACES.includes(ns.metadata.name)) throw forbidden(NAMESPACES.resource, '', ns.metadata.name, 'this namespace may not be deleted');
+}
+
+/**
  * How long the namespace controller waits after a namespace is marked before it empties it
  * (pkg/controller/namespace/namespace_controller.go, namespaceDeletionGracePeriod): so a `kubectl delete -f`
  * of a namespace and its objects finds them still there when it deletes them one by one.

@@ -18,7 +18,7 @@ const DECIMAL: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1
 export function parseQuantity(text: unknown): number {
   if (typeof text === 'number') return text;
   if (typeof text !== 'string') return NaN;
-  const m = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei)|([numkMGTPE]?))$/.exec(text.trim());
+  const m = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei)|([numkMGTPE]?))$/.exec(text.trim());
   if (!m) return NaN;
   const base = Number(m[1]);
   if (m[2]) return base * 10 ** Number(m[2].slice(1));

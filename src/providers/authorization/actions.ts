@@ -3,19 +3,33 @@
 // the catalogue of concrete operations a wildcard is expanded against when a caller wants the
 // effective actions spelled out (the AKS model checks for exact action names).
 
-const patterns = new Map<string, RegExp>();
-
+/**
+ * Whether `action` matches `pattern`, without a regular expression: the patterns come from clients' role
+ * definitions, and a RegExp built from one (and a cache of them, one per pattern ever seen) let a client choose
+ * what the process compiles and keeps. The classic greedy wildcard walk with one backtrack point: time
+ * O(pattern × action) at worst, no memory kept.
+ */
 export function actionMatches(pattern: string, action: string): boolean {
-  let re = patterns.get(pattern);
-  if (!re) {
-    const body = pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    re = new RegExp(`^${body}$`, 'i');
-    patterns.set(pattern, re);
+  const p = pattern.toLowerCase();
+  const a = action.toLowerCase();
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let resume = 0;
+  while (j < a.length) {
+    if (i < p.length && p[i] !== '*' && p[i] === a[j]) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      resume = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++resume;
+    } else return false;
   }
-  return re.test(action);
+  while (p[i] === '*') i++;
+  return i === p.length;
 }
 
 export function anyMatches(patternList: readonly string[], action: string): boolean {

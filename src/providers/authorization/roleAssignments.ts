@@ -140,7 +140,8 @@ interface Filter {
 function parseFilter(filter: string | null): Filter {
   const out: Filter = { atScope: false };
   if (!filter || filter.trim() === '') return out;
-  for (const term of filter.trim().split(/\s+and\s+/i)) {
+  // Whitespace runs collapsed first: splitting on /\s+and\s+/ backtracked quadratically on a long run of spaces.
+  for (const term of filter.trim().replace(/\s+/g, ' ').split(/ and /i)) {
     const principal = /^(?:principalId\s+eq\s+'([^']*)'|assignedTo\('([^']*)'\))$/i.exec(term.trim());
     if (/^atScope\(\)$/i.test(term.trim())) out.atScope = true;
     else if (principal) out.principalId = principal[1] ?? principal[2];

@@ -5,6 +5,7 @@ import { resourceGroupNotFound, resourceNotFound } from '../../arm/errors.js';
 import type { RequestContext } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { idKey } from '../../ids/compare.js';
+import { trimTrailingSlashes } from '../../ids/trim.js';
 
 const SUB = '/subscriptions/{subscriptionId}';
 const GROUP = `${SUB}/resourceGroups/{resourceGroupName}`;
@@ -37,7 +38,7 @@ export function scopeOf(ctx: Pick<RequestContext, 'params'>): string {
 }
 
 export function normalizeScope(scope: string): string {
-  const trimmed = scope.replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes(scope);
   return trimmed === '' ? '/' : trimmed;
 }
 

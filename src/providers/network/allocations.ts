@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { IPAM_BY_OWNER_PREFIX as BY_OWNER, IPAM_BY_SUBNET_PREFIX as BY_SUBNET, IPAM_GENERATION_PREFIX as GENERATION } from '../../store/keys.js';
 import type { Store } from '../../store/store.js';
 import { idKey } from '../../ids/compare.js';
+import { trimTrailingSlashes } from '../../ids/trim.js';
 
 export interface Allocation {
   /** The subnet id with its stored casing. */
@@ -60,7 +61,7 @@ export function subnetsOfOwner(store: Store, owner: string): string[] {
 
 /** Every owner whose name is `prefix` or starts with `prefix/` (e.g. all NICs of a resource group). */
 export function ownersUnder(store: Store, prefix: string): string[] {
-  const base = prefix.replace(/\/+$/, '');
+  const base = trimTrailingSlashes(prefix);
   const owners = new Map<string, string>();
   for (const { value } of [...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}/`), ...store.list<OwnerIndexEntry>(`${BY_OWNER}${base}|`)]) {
     owners.set(idKey(value.owner), value.owner);

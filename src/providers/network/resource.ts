@@ -7,6 +7,7 @@ import { writableResourceGroup, type ResourceGroup } from '../resources/resource
 import { locationRequired } from '../../arm/errors.js';
 import { invalidRequestFormat, invalidResourceLocation, linkedInvalidPropertyId, locationNotAvailableForResourceType } from './errors.js';
 import { sameId } from '../../ids/compare.js';
+import { trimTrailingSlashes } from '../../ids/trim.js';
 
 export const NAMESPACE = 'Microsoft.Network';
 
@@ -118,7 +119,7 @@ export function referenceId(value: { id?: string | null } | null | undefined, pa
   if (typeof id !== 'string' || !/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+/i.test(id)) {
     throw linkedInvalidPropertyId(String(id ?? ''), `${path}.id`);
   }
-  return id.replace(/\/+$/, '');
+  return trimTrailingSlashes(id);
 }
 
 /** A string enum member as the spec spells it, whatever case was sent; a value outside the set is refused. */
