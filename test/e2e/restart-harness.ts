@@ -9,7 +9,7 @@
 // answering, and the nodes' podCIDRs and annotations as before. Stopping the last child with SIGTERM removes every
 // namespace of the run; the host's network is as it was.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultPrefix } from '../../src/dataplane/netns/names.js';
@@ -22,7 +22,7 @@ const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 /** agnhost serve-hostname's port. */
 const WEB_PORT = 9376;
 /** Issue 25: every check answers within this long of the server serving again. */
-export const BACK_WITHIN_MS = 10_000;
+export const BACK_WITHIN_MS = Number(process.env['DBG_WITHIN'] ?? 10_000);
 
 /** What each plugin's file gives the suite. */
 export interface RestartCase<W extends DataplaneWorld> {
@@ -119,6 +119,16 @@ async function snapshot(world: DataplaneWorld): Promise<Snapshot> {
   };
 }
 
+/** Each pod namespace of the run: its addresses and routes, to say why a probe failed. */
+function podNamespaces(world: DataplaneWorld): string {
+  const run = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8' }).stdout.trim().replace(/\n/g, ' | ');
+  return world
+    .namespaces()
+    .filter((n) => n.startsWith(`${world.prefix}-p`))
+    .map((n) => `${n}: ${run(['-n', n, '-4', '-br', 'addr'])} ; ${run(['-n', n, 'route'])}`)
+    .join('\n');
+}
+
 /** Polls `check` until it passes or the deadline is gone; then the last failure is the test's. */
 async function by(deadline: number, what: string, check: () => Promise<void>): Promise<void> {
   let last: unknown;
@@ -159,7 +169,7 @@ export function restartSuite<W extends DataplaneWorld>(title: string, plugin: Re
     });
 
     /** Everything issue 25 asks of a restarted server, each within BACK_WITHIN_MS of servingAt. */
-    const back = async (servingAt: number, log: () => string): Promise<void> => {
+    const back = async (servingAt: number, log: () => string): Promise<number> => {
       const deadline = servingAt + BACK_WITHIN_MS;
       try {
         await by(deadline, 'nodes Ready', async () => {
@@ -195,27 +205,30 @@ export function restartSuite<W extends DataplaneWorld>(title: string, plugin: Re
         const lines = log()
           .split('\n')
           .filter((l) => !/^[A-Z]+ \/\S* \d{3} /.test(l));
-        throw new Error(`${(e as Error).message}\n--- server log ---\n${lines.slice(-60).join('\n')}`);
+        throw new Error(`${(e as Error).message}\n--- server log ---\n${lines.slice(-60).join('\n')}\n--- pod namespaces ---\n${podNamespaces(world)}`);
       }
+      const took = Date.now() - servingAt;
+      if (process.env['DBG_LOG']) (await import('node:fs')).writeFileSync(process.env['DBG_LOG'], `serving at ${new Date(servingAt).toISOString()}\n${log()}`);
       const now = await snapshot(world);
       assert.deepEqual(now.nodes, before_.nodes, 'the nodes’ podCIDRs and annotations as before');
+      return took;
     };
 
-    it('after a clean stop, `aksemu start --dataplane netns` on the same home brings every pod back with its address', async () => {
+    it('after a clean stop, `aksemu start --dataplane netns` on the same home brings every pod back with its address', async (t) => {
       await world.server.close();
       assert.deepEqual(world.namespaces(), [], 'stopping removes every namespace');
       const started = await ServerChild.start(world.home);
       child = started.child;
-      await back(started.servingAt, () => started.child.out);
+      t.diagnostic(`everything answered ${await back(started.servingAt, () => started.child.out)} ms after the server was serving again`);
     });
 
-    it('after a SIGKILL of `aksemu start`, starting it again on the same home brings every pod back with its address', async () => {
+    it('after a SIGKILL of `aksemu start`, starting it again on the same home brings every pod back with its address', async (t) => {
       assert.ok(child, 'the first restart ran');
       await child.kill();
       assert.notDeepEqual(world.namespaces(), [], 'a SIGKILLed server leaves its namespaces behind');
       const started = await ServerChild.start(world.home);
       child = started.child;
-      await back(started.servingAt, () => started.child.out);
+      t.diagnostic(`everything answered ${await back(started.servingAt, () => started.child.out)} ms after the server was serving again`);
     });
 
     it('SIGTERM stops it and removes every namespace of the run; the host is unchanged', async () => {

@@ -169,10 +169,10 @@ export class DataplaneSandboxes implements PodSandboxes {
 
   /**
    * A restored pod's network, built again once its node is there: retried with back-off (the kubelet's
-   * FailedCreatePodSandBox each time) until it is built or the pod goes. BYO: the old attachment is DELeted first,
-   * as the kubelet tears a sandbox down before it makes another: after a SIGKILL no stop ran DEL, so the plugins'
-   * cache and IPAM still hold it (host-local refuses IP= for an address it holds; libcni's cache keeps the old
-   * result). An address its IPAM cannot give again is asked for afresh, and the pod's status follows it.
+   * FailedCreatePodSandBox each time) until it is built or the pod goes. BYO: the CNI wiring DELs the old
+   * attachment first when the plugins' cache still has it (a SIGKILL left it there: wiring/cni.ts), and a failed
+   * ADD is rolled back (DEL) before the next try. An address its IPAM cannot give again is asked for afresh, and
+   * the pod's status follows it.
    */
   private async rebuild(req: SandboxRequest, ip: string, entry: Attached, report: RestoreReport | undefined): Promise<void> {
     const where = `kubelet ${req.node}: pod ${req.namespace}/${req.name}`;
@@ -181,7 +181,6 @@ export class DataplaneSandboxes implements PodSandboxes {
       try {
         await this.dataplane.whenHostReady(attachment.hostId, this.restoreTimeoutMs);
         if (entry.cancelled) return;
-        if (this.byo) await this.dataplane.detachPod(attachment);
         const net = await this.dataplane.attachPod(attachment);
         entry.attachment = { ...attachment, ip: net.ip };
         if (net.netns) entry.netns = net.netns;
