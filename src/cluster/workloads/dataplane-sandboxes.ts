@@ -176,11 +176,12 @@ export class DataplaneSandboxes implements PodSandboxes {
    */
   private async rebuild(req: SandboxRequest, ip: string, entry: Attached, report: RestoreReport | undefined): Promise<void> {
     const where = `kubelet ${req.node}: pod ${req.namespace}/${req.name}`;
+    const over = () => entry.cancelled || (report?.gone() ?? false);
     let attachment = entry.attachment;
-    for (let attempt = 1; !entry.cancelled; attempt++) {
+    for (let attempt = 1; !over(); attempt++) {
       try {
         await this.dataplane.whenHostReady(attachment.hostId, this.restoreTimeoutMs);
-        if (entry.cancelled) return;
+        if (over()) return;
         const net = await this.dataplane.attachPod(attachment);
         entry.attachment = { ...attachment, ip: net.ip };
         if (net.netns) entry.netns = net.netns;
@@ -191,22 +192,22 @@ export class DataplaneSandboxes implements PodSandboxes {
         }
         return;
       } catch (e) {
-        if (entry.cancelled) return;
+        if (over()) return;
         const why = message(e);
         this.log(`${where}: the network of the restored pod (${ip}) could not be rebuilt (attempt ${attempt}, retried): ${why}`);
         report?.failed(why);
         // The address is someone else's now (or out of the IPAM's range): the next attempt asks for any.
         if (this.byo && attachment.ip && ADDRESS_TAKEN.test(why)) attachment = this.attachment(req, undefined);
-        await this.backOff(attempt, entry);
+        await this.backOff(attempt, over);
       }
     }
   }
 
-  /** The kubelet's sandbox back-off: 0.5 s doubling to 30 s, cut short when the pod goes. */
-  private async backOff(attempt: number, entry: Attached): Promise<void> {
+  /** The kubelet's sandbox back-off: 0.5 s doubling to 30 s, cut short when the pod goes or the kubelet stops. */
+  private async backOff(attempt: number, over: () => boolean): Promise<void> {
     const ms = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
     const until = Date.now() + ms;
-    while (!entry.cancelled && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
+    while (!over() && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
   }
 
   netnsOf(namespace: string, name: string): string | undefined {

@@ -280,6 +280,7 @@ export class PodLifecycle implements Controller {
   /** What the kubelet does when a restored pod's network fails to come back, or comes back with another address. */
   private restoreReport(w: Worker): RestoreReport {
     return {
+      gone: () => w.stopped || this.closed,
       failed: (message) => {
         const pod = this.current(w);
         if (pod && !w.stopped) this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);

@@ -20,6 +20,8 @@ export interface RestoreReport {
   failed(message: string): void;
   /** The network is back with another address than the pod had: its status must say so. */
   changed(ip: string, why: string): void;
+  /** The pod went or the kubelet stopped: no more tries. */
+  gone(): boolean;
 }
 export type SandboxResult = { ok: true; ip: string } | { ok: false; message: string };
 export interface PodSandboxes {
