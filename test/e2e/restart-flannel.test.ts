@@ -1,6 +1,8 @@
 // Issue 25's crash-and-restart test on flannel's kube-flannel.yml (restart-harness.ts has the suite): host-local
 // keeps the pods' addresses in the nodes' /var/lib/cni, flanneld programs flannel.1 again, and the nodes' pod CIDRs
-// (patched by the user, as AKS gives BYO CNI nodes none) and flannel's annotations stay. Root only; skipped without
+// (patched by the user, as AKS gives BYO CNI nodes none) and flannel's annotations stay — which needs node writes
+// persisted (branch h/nodes, issue 25: without it flanneld finds no pod CIDR after the restart and pod → pod
+// across nodes fails). Root only; skipped without
 // the fixture (test/fixtures/flannel/SOURCE.md).
 import { existsSync } from 'node:fs';
 import { ByoCniWorld, byoSkipReason, eventually } from './byo-cni-harness.js';

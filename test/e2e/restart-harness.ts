@@ -214,6 +214,8 @@ export function restartSuite<W extends DataplaneWorld>(title: string, plugin: Re
       }
       const took = Date.now() - servingAt;
       const now = await snapshot(world);
+      // Needs node writes persisted (branch h/nodes, issue 25): without it a user's podCIDR patch and the agents'
+      // annotations are lost on restart (flannel then cannot get its lease; calico-node takes a new tunnel address).
       assert.deepEqual(now.nodes, before_.nodes, 'the nodes’ podCIDRs and annotations as before');
       return took;
     };
