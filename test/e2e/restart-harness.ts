@@ -185,34 +185,37 @@ export function restartSuite<W extends DataplaneWorld>(title: string, plugin: Re
     const back = async (servingAt: number, log: () => string): Promise<number> => {
       // Issue 25: within BACK_WITHIN_MS of the server serving again.
       const deadline = servingAt + BACK_WITHIN_MS;
-      try {
-        await by(deadline, 'nodes Ready', async () => {
+      // Each is asked on its own, at once: each must answer by the deadline (not all of them one after another).
+      const checks = await Promise.allSettled([
+        by(deadline, 'nodes Ready', async () => {
           for (const n of await world.nodes())
             assert.equal(n.status.conditions.find((c: Obj) => c.type === 'Ready')?.status, 'True', `${n.metadata.name} Ready`);
-        });
-        await by(deadline, 'every pod that was Running is Running with its address', async () => {
+        }),
+        by(deadline, 'every pod that was Running is Running with its address', async () => {
           const now = await snapshot(world);
           assert.deepEqual(now.pods, before_.pods);
-        });
-        await by(deadline, 'pod → pod', podToPod);
-        await by(deadline, 'pod → Service (curl http://web in the client)', async () => {
+        }),
+        by(deadline, 'pod → pod', podToPod),
+        by(deadline, 'pod → Service (curl http://web in the client)', async () => {
           const r = await world.kubectl(['exec', 'client', '--', 'curl', '-sS', '--max-time', '1', `http://web:80`]);
           assert.equal(r.code, 0, r.stderr);
           assert.match(r.stdout, /^web-[01]$/);
-        });
-        await by(deadline, 'DNS (nslookup web in the client)', async () => {
+        }),
+        by(deadline, 'DNS (nslookup web in the client)', async () => {
           const r = await world.kubectl(['exec', 'client', '--', 'nslookup', '-timeout=1', 'web']);
           assert.equal(r.code, 0, r.stderr);
           assert.match(r.stdout, new RegExp(`Address: ${clusterIp.replace(/\./g, '\\.')}`));
-        });
-      } catch (e) {
+        }),
+      ]);
+      const failed = checks.flatMap((c) => (c.status === 'rejected' ? [(c.reason as Error).message] : []));
+      const took = Date.now() - servingAt;
+      if (failed.length > 0) {
         // The server's own lines (not its request log), to say why.
         const lines = log()
           .split('\n')
           .filter((l) => !/^[A-Z]+ \/\S* \d{3} /.test(l));
-        throw new Error(`${(e as Error).message}\n--- server log ---\n${lines.slice(-60).join('\n')}\n--- pod namespaces ---\n${podNamespaces(world)}`);
+        throw new Error(`${failed.join('\n')}\n--- server log ---\n${lines.slice(-60).join('\n')}\n--- pod namespaces ---\n${podNamespaces(world)}`);
       }
-      const took = Date.now() - servingAt;
       const now = await snapshot(world);
       // Needs node writes persisted (branch h/nodes, issue 25): without it a user's podCIDR patch and the agents'
       // annotations are lost on restart (flannel then cannot get its lease; calico-node takes a new tunnel address).
