@@ -55,6 +55,11 @@ export interface VxlanOverlay {
   addresses: string[];
   /** One entry per other node: its VTEP, and the pod prefixes routed to it through the device. */
   peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
+  /**
+   * flanneld's --ip-masq: the overlay's whole network and this node's lease, for the node's postrouting rules
+   * (nothing leaving the network keeps a pod source; nothing inside it is rewritten).
+   */
+  masquerade?: { network: string; subnet: string };
 }
 
 /**

@@ -175,6 +175,67 @@ describe('DataplaneSandboxes', () => {
       [cancelled.name],
     );
   });
+
+  test('restore (BYO): a failing plugin is retried with back-off and reported each time; an address its IPAM will not give again is asked for afresh and reported as changed', async () => {
+    const { host, dp } = world('none');
+    const sandboxes = new DataplaneSandboxes(host, dp, { retryBaseMs: 10, retryMaxMs: 20 });
+    const failures = ['plugin type="calico" failed (add): connection refused', 'requested IP address 10.99.0.3 is not available in range set 10.99.0.0/24'];
+    const original = dp.attachPod.bind(dp);
+    const asked: Array<string | undefined> = [];
+    dp.attachPod = async (pod) => {
+      asked.push(pod.ip);
+      const failure = failures.shift();
+      if (failure) throw new Error(failure);
+      return original(pod);
+    };
+    const reported: string[] = [];
+    const restored = req();
+    sandboxes.restore(restored, '10.99.0.3', {
+      failed: (m) => reported.push(`failed: ${m}`),
+      changed: (ip, why) => reported.push(`changed: ${ip} (${why})`),
+      gone: () => false,
+    });
+    await sandboxes.settled();
+    assert.deepEqual(asked, ['10.99.0.3', '10.99.0.3', undefined], 'the old address twice (CNI_ARGS IP=), then any');
+    assert.deepEqual(reported, [
+      'failed: plugin type="calico" failed (add): connection refused',
+      'failed: requested IP address 10.99.0.3 is not available in range set 10.99.0.0/24',
+      'changed: 10.99.0.7 (10.99.0.3 could not be had again, its IPAM gave 10.99.0.7)',
+    ]);
+    // The sandbox holds the address it really has: a teardown detaches that one.
+    await sandboxes.tearDown(restored);
+    assert.deepEqual(
+      dp.detached.map((a) => a.ip),
+      ['10.99.0.7'],
+    );
+  });
+
+  test('restore: a pod torn down while its rebuild backs off stops being retried', async () => {
+    const { host, dp } = world('kubenet');
+    const sandboxes = new DataplaneSandboxes(host, dp, { retryBaseMs: 60_000 });
+    dp.failAttach = 'the node is gone';
+    const failed: string[] = [];
+    const restored = req();
+    sandboxes.restore(restored, '10.244.0.2', { failed: (m) => failed.push(m), changed: () => assert.fail('no address changed'), gone: () => false });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await sandboxes.tearDown(restored);
+    assert.ok(Date.now() - started < 5_000, 'the back-off is cut short');
+    assert.deepEqual(failed, ['the node is gone']);
+  });
+
+  test('restore: a stopping kubelet ends the retries', async () => {
+    const { host, dp } = world('kubenet');
+    const sandboxes = new DataplaneSandboxes(host, dp, { retryBaseMs: 60_000 });
+    dp.failAttach = 'connection refused';
+    let stopped = false;
+    sandboxes.restore(req(), '10.244.0.2', { failed: () => undefined, changed: () => undefined, gone: () => stopped });
+    await new Promise((r) => setTimeout(r, 50));
+    stopped = true;
+    const started = Date.now();
+    await sandboxes.settled();
+    assert.ok(Date.now() - started < 5_000, 'settled soon after the kubelet stopped');
+  });
 });
 
 describe('DataplaneController.whenHostReady', () => {

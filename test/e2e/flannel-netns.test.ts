@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
-import { ByoCniWorld, byoSkipReason, eventually } from './byo-cni-harness.js';
+import { ByoCniWorld, byoSkipReason, eventually, PORT } from './byo-cni-harness.js';
+import { VM } from './dataplane-harness.js';
 import { thirdPartyFile } from '../third-party.js';
 
 type Obj = any;
@@ -78,6 +79,17 @@ describe('flannel kube-flannel.yml on the netns data plane', { skip }, () => {
 
   it('pod → pod across nodes connects both ways over vxlan, with the pod addresses as sources', async () => {
     await world.assertPodToPod(pods);
+  });
+
+  it("flanneld --ip-masq (kube-flannel.yml passes it): its masquerade rules in each node's namespace, and a pod going out of the network is seen as its node", async () => {
+    const nodeIps = await world.nodeIps();
+    for (const [i, node] of nodes.entries()) {
+      const table = world.inNode(node, ['nft', 'list', 'table', 'ip', 'flannel-ipv4']);
+      assert.match(table, /hook postrouting priority srcnat/);
+      assert.match(table, new RegExp(`ip saddr ${cidrs[i]!.replace(/\./g, '\\.')} ip daddr 10\\.244\\.0\\.0/16 return`));
+      assert.match(table, /ip saddr 10\.244\.0\.0\/16 ip daddr != 224\.0\.0\.0\/4 masquerade fully-random/);
+      assert.deepEqual(await world.seen(`pod/default/${pods[i].metadata.name}`, `${VM.ip}:${PORT}`, 'fl1'), [true, nodeIps[i]]);
+    }
   });
 
   it('stopping the server removes every namespace of this run; the root namespace is unchanged', async () => {

@@ -19,9 +19,8 @@ servicesSuite(
       await world.waitNodesReady();
     },
     policyEngine: true,
-    // The agents program the overlay, so the network should come back after a server restart, but on this CNI
-    // curl http://web did not answer within 60 s after one (seen 2026-12-04, not investigated yet): left out, not faked.
-    restarts: false,
+    // The agents program the overlay again and the restored pods get their addresses back (docs/dataplane.md §15).
+    restarts: true,
   },
   byoSkipReason({ helm: true }) || ciliumChartSkip(),
 );

@@ -162,6 +162,13 @@ export class AgentApi {
       ];
     }
     const ipMatch = /^\/v1\/ipam\/([^/]+)$/.exec(path);
+    // POST /ipam/{ip} (api/v1/openapi.yaml, ipam.IPAMIPPost*): that address, 409 when it is taken.
+    if (method === 'POST' && ipMatch) {
+      const got = ipam.allocateIp(decodeURIComponent(ipMatch[1] ?? ''), url.searchParams.get('owner') ?? '');
+      if (got === 'taken') return [409, 'IP already allocated'];
+      if (got === 'outside') return [500, `IP ${decodeURIComponent(ipMatch[1] ?? '')} is not in range ${ipam.cidr.toString()}`];
+      return [200, undefined];
+    }
     if (method === 'DELETE' && ipMatch) {
       const ip = decodeURIComponent(ipMatch[1] ?? '');
       return ipam.release(ip) ? [200, undefined] : [404, 'IP address not found'];

@@ -58,6 +58,21 @@ export class NodeIpam {
     return ip;
   }
 
+  /**
+   * That address for `owner` (the agent's POST /ipam/{ip}): 'taken' when someone holds it, 'outside' when it is not
+   * a usable address of the node's CIDR.
+   */
+  allocateIp(ip: string, owner: string): 'ok' | 'taken' | 'outside' {
+    const addr = IpAddress.tryParse(ip);
+    if (!addr || !this.cidr.contains(addr)) return 'outside';
+    const text = addr.toString();
+    if (text === this.cidr.addressAt(0n).toString() || text === this.cidr.addressAt(this.cidr.size - 1n).toString()) return 'outside';
+    if (this.owners.has(text)) return 'taken';
+    this.owners.set(text, owner);
+    this.save();
+    return 'ok';
+  }
+
   /** Releases an address; false when it was not allocated (the router IP is never released). */
   release(ip: string): boolean {
     if (!this.owners.has(ip) || ip === this.router) return false;

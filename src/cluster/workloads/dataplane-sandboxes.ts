@@ -5,8 +5,8 @@
 //   hostNetwork        the node IP; nothing is built
 // A pod's namespace hangs off its node's, which the data plane builds when it applies the topology (debounced
 // after the ARM commit), so attaching waits for the node first, bounded. The data plane starts empty after a
-// restart (it removes everything when it stops): restored pods keep their addresses and are attached again in
-// the background once their node is there.
+// restart (it removes everything when it stops; after a SIGKILL its gc removes what was left): restored pods keep
+// their addresses and are attached again in the background once their node is there (rebuild below).
 import { join } from 'node:path';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { DataplaneMode, PodAttachment, PodNetwork } from '../../dataplane/dataplane.js';
@@ -15,7 +15,7 @@ import { loadDefaultNetwork } from '../../cni/confdir.js';
 import { nodesDir } from '../paths.js';
 import { nodeCniDataDir } from './ipam-exec.js';
 import { sandboxFailure, Sandboxes, type IpamHost } from './ipam.js';
-import type { PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { PodSandboxes, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
 
 /** What the sandboxes need of the data plane: the DataplaneController has it. */
 export interface PodNetworkAttacher {
@@ -31,6 +31,10 @@ export interface DataplaneSandboxesOptions {
   hostTimeoutMs?: number;
   /** How long a restored pod waits for its node after a restart (default 120 s: the first apply builds everything). */
   restoreTimeoutMs?: number;
+  /** A restored pod's network that failed to build is tried again after this, doubling (default 500 ms)… */
+  retryBaseMs?: number;
+  /** …up to this (default 30 s). */
+  retryMaxMs?: number;
   log?: (line: string) => void;
 }
 
@@ -45,11 +49,16 @@ interface Attached {
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** How IPAMs refuse an address they cannot give (host-local: allocator.go; calico-ipam; aksemu's own). */
+const ADDRESS_TAKEN = /not available|already (allocated|in use|assigned)|is in use|not in (the )?range|outside/i;
+
 export class DataplaneSandboxes implements PodSandboxes {
   private readonly ipam: Sandboxes;
   private readonly attached = new Map<string, Attached>();
   private readonly hostTimeoutMs: number;
   private readonly restoreTimeoutMs: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -60,6 +69,8 @@ export class DataplaneSandboxes implements PodSandboxes {
     this.ipam = new Sandboxes(host);
     this.hostTimeoutMs = options.hostTimeoutMs ?? 30_000;
     this.restoreTimeoutMs = options.restoreTimeoutMs ?? 120_000;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.retryMaxMs = options.retryMaxMs ?? 30_000;
     this.log = options.log ?? (() => undefined);
   }
 
@@ -147,23 +158,56 @@ export class DataplaneSandboxes implements PodSandboxes {
     }
   }
 
-  restore(req: SandboxRequest, ip: string): void {
+  restore(req: SandboxRequest, ip: string, report?: RestoreReport): void {
     if (req.hostNetwork) return;
     if (!this.byo) this.ipam.restore(req, ip);
     // BYO: ask the plugins' IPAM for the address the pod had (CNI_ARGS IP=…).
-    const attachment = this.attachment(req, ip);
-    const entry: Attached = { attachment, pending: Promise.resolve(), cancelled: false };
-    entry.pending = (async () => {
-      await this.dataplane.whenHostReady(attachment.hostId, this.restoreTimeoutMs);
-      if (entry.cancelled) return;
-      const net = await this.dataplane.attachPod(attachment);
-      if (net.netns) entry.netns = net.netns;
-      if (net.ip !== ip) this.log(`kubelet ${req.node}: pod ${req.namespace}/${req.name} was restored with ${ip} but its network came back with ${net.ip}`);
-    })().catch((e: unknown) => {
-      if (!entry.cancelled)
-        this.log(`kubelet ${req.node}: the network of restored pod ${req.namespace}/${req.name} (${ip}) could not be rebuilt: ${message(e)}`);
-    });
+    const entry: Attached = { attachment: this.attachment(req, ip), pending: Promise.resolve(), cancelled: false };
+    entry.pending = this.rebuild(req, ip, entry, report);
     this.attached.set(req.sandboxId, entry);
+  }
+
+  /**
+   * A restored pod's network, built again once its node is there: retried with back-off (the kubelet's
+   * FailedCreatePodSandBox each time) until it is built or the pod goes. BYO: the CNI wiring DELs the old
+   * attachment first when the plugins' cache still has it (a SIGKILL left it there: wiring/cni.ts), and a failed
+   * ADD is rolled back (DEL) before the next try. An address its IPAM cannot give again is asked for afresh, and
+   * the pod's status follows it.
+   */
+  private async rebuild(req: SandboxRequest, ip: string, entry: Attached, report: RestoreReport | undefined): Promise<void> {
+    const where = `kubelet ${req.node}: pod ${req.namespace}/${req.name}`;
+    const over = () => entry.cancelled || (report?.gone() ?? false);
+    let attachment = entry.attachment;
+    for (let attempt = 1; !over(); attempt++) {
+      try {
+        await this.dataplane.whenHostReady(attachment.hostId, this.restoreTimeoutMs);
+        if (over()) return;
+        const net = await this.dataplane.attachPod(attachment);
+        entry.attachment = { ...attachment, ip: net.ip };
+        if (net.netns) entry.netns = net.netns;
+        if (net.ip !== ip) {
+          const why = attachment.ip ? `its IPAM gave ${net.ip} for ${ip}` : `${ip} could not be had again, its IPAM gave ${net.ip}`;
+          this.log(`${where} was restored with ${ip} but its network came back with ${net.ip} (${why}): its status says ${net.ip}`);
+          report?.changed(net.ip, why);
+        }
+        return;
+      } catch (e) {
+        if (over()) return;
+        const why = message(e);
+        this.log(`${where}: the network of the restored pod (${ip}) could not be rebuilt (attempt ${attempt}, retried): ${why}`);
+        report?.failed(why);
+        // The address is someone else's now (or out of the IPAM's range): the next attempt asks for any.
+        if (this.byo && attachment.ip && ADDRESS_TAKEN.test(why)) attachment = this.attachment(req, undefined);
+        await this.backOff(attempt, over);
+      }
+    }
+  }
+
+  /** The kubelet's sandbox back-off: 0.5 s doubling to 30 s, cut short when the pod goes or the kubelet stops. */
+  private async backOff(attempt: number, over: () => boolean): Promise<void> {
+    const ms = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
+    const until = Date.now() + ms;
+    while (!over() && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
   }
 
   netnsOf(namespace: string, name: string): string | undefined {

@@ -22,7 +22,7 @@ import { NODES, PODS } from '../resources.js';
 import { runtimeId } from './names.js';
 import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
 import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
-import type { ContainerRunner, PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { ContainerRunner, PodSandboxes, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
 import type { ContainerLogs, LogRef } from './container-logs.js';
 import type { Process } from './processes.js';
 import type { PodDnsFiles } from '../dns/pod-files.js';
@@ -254,7 +254,7 @@ export class PodLifecycle implements Controller {
     const hostNetwork = Boolean(pod.spec?.hostNetwork);
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
-    if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP);
+    if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP, this.restoreReport(w));
     w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, containers: {} };
     const spec = pod.spec ?? {};
     const statuses = [
@@ -285,6 +285,27 @@ export class PodLifecycle implements Controller {
   /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
   get restoringCount(): number {
     return this.restoring.length;
+  }
+
+  /** What the kubelet does when a restored pod's network fails to come back, or comes back with another address. */
+  private restoreReport(w: Worker): RestoreReport {
+    return {
+      gone: () => w.stopped || this.closed,
+      failed: (message) => {
+        const pod = this.current(w);
+        if (pod && !w.stopped) this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
+      },
+      changed: (ip, why) => {
+        const pod = this.current(w);
+        if (!pod || w.stopped || !w.sandbox) return;
+        // The pod's status says the address its network really has (never Running with one it does not).
+        w.rt.podIp = ip;
+        this.options.records.save(w.node, { ...w.sandbox, ip });
+        this.options.podFiles?.write(pod, w.node, [ip]);
+        this.write(w);
+        this.event(pod, 'Warning', 'SandboxChanged', `Pod sandbox network rebuilt after a restart with address ${ip}: ${why}`);
+      },
+    };
   }
 
   /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */

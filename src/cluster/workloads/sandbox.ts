@@ -14,12 +14,25 @@ export interface SandboxRequest {
   hostNetwork: boolean;
   sandboxId: string; // 64 hex chars, new per attempt
 }
+/** What the rebuild of a restored pod's network tells the kubelet (PodSandboxes.restore). */
+export interface RestoreReport {
+  /** One attempt failed (it is retried with back-off): the kubelet's FailedCreatePodSandBox. */
+  failed(message: string): void;
+  /** The network is back with another address than the pod had: its status must say so. */
+  changed(ip: string, why: string): void;
+  /** The pod went or the kubelet stopped: no more tries. */
+  gone(): boolean;
+}
 export type SandboxResult = { ok: true; ip: string } | { ok: false; message: string };
 export interface PodSandboxes {
   setUp(req: SandboxRequest): Promise<SandboxResult>; // hostNetwork → node IP
   tearDown(req: SandboxRequest): Promise<void>; // idempotent
-  /** A running pod found at start-up (restored from storage): mark its address as taken. */
-  restore(req: SandboxRequest, ip: string): void;
+  /**
+   * A running pod found at start-up (restored from storage): mark its address as taken. A data plane rebuilds the
+   * pod's network in the background and tells the kubelet through `report` when that fails (each attempt) or
+   * when the network came back with another address.
+   */
+  restore(req: SandboxRequest, ip: string, report?: RestoreReport): void;
   /**
    * The network namespace (`/run/netns/<name>`) the data plane built for the pod's sandbox; undefined without a
    * data plane, for host-network pods, and while the sandbox is not set up.

@@ -171,11 +171,13 @@ function newBlockSpec(cidr: string, host: string): Obj {
   };
 }
 
-/** Takes the first unallocated ordinal for the handle; undefined when the block is full. Mutates spec. */
-function takeOrdinal(spec: Obj, handleId: string, attrs: Record<string, string>): number | undefined {
+/** Takes the first unallocated ordinal (or the one asked for) for the handle; undefined when the block is full (or it is taken). Mutates spec. */
+function takeOrdinal(spec: Obj, handleId: string, attrs: Record<string, string>, wanted?: number): number | undefined {
   const unallocated = Array.isArray(spec['unallocated']) ? (spec['unallocated'] as number[]) : [];
   const allocations = Array.isArray(spec['allocations']) ? (spec['allocations'] as Array<number | null>) : [];
-  const ordinal = unallocated.find((o) => typeof o === 'number' && o >= 0 && o < allocations.length && allocations[o] === null);
+  const ordinal = unallocated.find(
+    (o) => typeof o === 'number' && o >= 0 && o < allocations.length && allocations[o] === null && (wanted === undefined || o === wanted),
+  );
   if (ordinal === undefined) return undefined;
   const attributes = Array.isArray(spec['attributes']) ? (spec['attributes'] as Obj[]) : [];
   let index = attributes.findIndex((a) => a['handle_id'] === handleId && JSON.stringify(a['secondary'] ?? {}) === JSON.stringify(attrs));
@@ -296,12 +298,17 @@ async function incrementHandle(api: KubeApi, handleId: string, block: string, by
   throw new IpamError('Max retries hit - excessive concurrent IPAM requests');
 }
 
-/** Assigns one address from the block if it has room: undefined when full; retried on 409. */
-async function assignFromBlock(api: KubeApi, cidr: string, req: AssignRequest): Promise<Assigned | undefined> {
+/**
+ * Assigns one address from the block if it has room: undefined when full; retried on 409. With `ip`, that address
+ * only (ipam.AssignIP, whatever the block's affinity), failing as Calico does when it is taken.
+ */
+async function assignFromBlock(api: KubeApi, cidr: string, req: AssignRequest, ip?: string): Promise<Assigned | undefined> {
   for (let i = 0; i < RETRIES; i++) {
     const block = await getBlock(api, cidr);
-    if (!block || block.spec['affinity'] !== `host:${req.host}`) return undefined;
-    const ordinal = takeOrdinal(block.spec, req.handleId, req.attrs);
+    if (!block || (ip === undefined && block.spec['affinity'] !== `host:${req.host}`)) return undefined;
+    const wanted = ip === undefined ? undefined : ipToInt(ip)! - block.net.base;
+    const ordinal = takeOrdinal(block.spec, req.handleId, req.attrs, wanted);
+    if (ordinal === undefined && ip !== undefined) throw new IpamError('Address already assigned in block');
     if (ordinal === undefined) return undefined;
     await incrementHandle(api, req.handleId, cidr, 1);
     const put = await api.request('PUT', `${CALICO_GROUP}/ipamblocks/${block.name}`, {
@@ -419,6 +426,21 @@ export async function autoAssign(api: KubeApi, req: AssignRequest): Promise<Assi
     if (got) return got;
   }
   throw new IpamError(`Assigned 0 out of 1 requested IPv4 addresses; No IPs available in pools: [${pools.map((p) => p.cidr).join(' ')}]`);
+}
+
+/**
+ * ipam.AssignIP: the one address asked for (the CNI_ARGS IP= of a restored pod), in the block of a pool that holds
+ * it. Calico would claim that block when no one has; here it must exist (a restored pod's block does).
+ */
+export async function assignIp(api: KubeApi, req: AssignRequest & { ip: string }): Promise<Assigned> {
+  const n = ipToInt(req.ip);
+  const pool = n === undefined ? undefined : (await listPools(api)).find((p) => within(`${req.ip}/32`, p.cidr));
+  if (n === undefined || !pool) throw new IpamError(`The provided IP address ${req.ip} is not in a configured pool`);
+  const size = 2 ** (32 - pool.blockSize);
+  const cidr = `${intToIp(n - (n % size))}/${pool.blockSize}`;
+  const got = await assignFromBlock(api, cidr, req, req.ip);
+  if (!got) throw new IpamError(`The provided IP address ${req.ip} is not in an allocated block (${cidr}): not available`);
+  return got;
 }
 
 function within(block: string, pool: string): boolean {

@@ -1,9 +1,9 @@
 // aksemu's calico-ipam (cni-plugin/pkg/ipamplugin/ipam_plugin.go, v3.32.1): ADD assigns one IPv4 address from
 // the node's affine blocks, claiming a new block of the pool when they are full (calico-ipam-blocks.ts, through
 // the API with the kubeconfig's token); the handle is `<network>.<container id>` and the allocation carries the
-// pod's namespace, node, pod and a timestamp. The result is the address with its block's prefix and one route to
+// pod's namespace, node, pod and a timestamp; CNI_ARGS IP= asks for one address (AssignIP). The result is the address with its block's prefix and one route to
 // it, as Calico prints it. DEL releases everything the handle holds (a missing handle is not an error).
-import { autoAssign, releaseByHandle } from './calico-ipam-blocks.js';
+import { assignIp, autoAssign, releaseByHandle } from './calico-ipam-blocks.js';
 import { CALICO_VERSIONS, calicoClient, calicoNetConf, handleId } from './calico-netconf.js';
 import { type Plugin, PluginError } from './plugin.js';
 
@@ -34,7 +34,11 @@ export const calicoIpam: Plugin = {
       const pools = Array.isArray(conf.ipam['ipv4_pools']) ? (conf.ipam['ipv4_pools'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
       let assigned: Awaited<ReturnType<typeof autoAssign>>;
       try {
-        assigned = await autoAssign(api, { host: conf.nodename, handleId: handle, attrs, pools });
+        // CNI_ARGS IP=: that address (ipam_plugin.go's ipamArgs.IP → AssignIP), as a restored pod asks it back.
+        const ip = req.args['IP'];
+        assigned = ip
+          ? await assignIp(api, { host: conf.nodename, handleId: handle, attrs, pools, ip })
+          : await autoAssign(api, { host: conf.nodename, handleId: handle, attrs, pools });
       } catch (e) {
         // A short assignment is reported through the plugin's own prefix; other errors come back as they are.
         const msg = (e as Error).message;

@@ -143,11 +143,18 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
   const podName = req.args['K8S_POD_NAME'] ?? '';
   const config = await connect(sock, CONNECT_WAIT_MS);
   const owner = encodeURIComponent(`${podNs}/${podName}`);
-  const ipam = await agentCall(sock, 'POST', `/v1/ipam?owner=${owner}&expiration=true`);
-  if (ipam.status !== 201)
-    throw new Error(`unable to allocate IP via local cilium agent: [POST /ipam][${ipam.status}] ipamAllocateFailure ${agentError(ipam)}`);
-  const ip = str(field(ipam.body, 'address', 'ipv4'));
-  const router = str(field(ipam.body, 'host-addressing', 'ipv4', 'ip'));
+  // CNI_ARGS IP= (aksemu's: a restored pod asks its address back, docs/dataplane.md §restart) through the agent's
+  // POST /ipam/{ip}; cilium-cni itself only ever asks for any address.
+  const wanted = req.args['IP'];
+  const ipam = wanted
+    ? await agentCall(sock, 'POST', `/v1/ipam/${encodeURIComponent(wanted)}?owner=${owner}`)
+    : await agentCall(sock, 'POST', `/v1/ipam?owner=${owner}&expiration=true`);
+  if (ipam.status !== (wanted ? 200 : 201)) {
+    const call = wanted ? 'POST /ipam/{ip}' : 'POST /ipam';
+    throw new Error(`unable to allocate IP via local cilium agent: [${call}][${ipam.status}] ipamAllocateFailure ${agentError(ipam)}`);
+  }
+  const ip = wanted ?? str(field(ipam.body, 'address', 'ipv4'));
+  const router = wanted ? str(field(config, 'status', 'addressing', 'ipv4', 'ip')) : str(field(ipam.body, 'host-addressing', 'ipv4', 'ip'));
   if (ip === '' || router === '') throw new Error('invalid IPAM response, missing addressing');
   const release = () => agentCall(sock, 'DELETE', `/v1/ipam/${encodeURIComponent(ip)}`).catch(() => undefined);
   const mtu = Number(field(config, 'status', 'deviceMTU')) || 1500;

@@ -8,7 +8,8 @@
 // backend-data annotation).
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { VxlanOverlay } from '../dataplane.js';
-import { inNetns, type IpCmd, mayFail, run } from './exec.js';
+import { inNetns, type IpCmd, mayFail, nftLoad, nftTable, run } from './exec.js';
+import { FLANNEL_MASQ_TABLE, flannelMasqBody } from './overlay-masq.js';
 import { IF } from './names.js';
 import type { HostState, NetnsState } from './state.js';
 
@@ -186,6 +187,17 @@ function nodeHost(state: NetnsState, hostId: string): HostState {
   return host;
 }
 
+/** The masquerade table each node was given last (its text), so an unchanged one costs no nft process. */
+const masqueraded = new WeakMap<HostState, string>();
+
+/** flanneld's --ip-masq table (overlay-masq.ts): loaded when given or changed, removed when no longer given. */
+async function applyMasquerade(host: HostState, masq: VxlanOverlay['masquerade']): Promise<void> {
+  const text = masq ? flannelMasqBody(masq) : '';
+  if ((masqueraded.get(host) ?? '') === text) return;
+  await nftLoad(host.netns, nftTable('ip', FLANNEL_MASQ_TABLE, masq ? text : undefined));
+  masqueraded.set(host, text);
+}
+
 /** Converges the node's device on the overlay; a bad overlay or an unknown node rejects before anything runs. */
 export async function applyOverlay(state: NetnsState, hostId: string, overlay: VxlanOverlay): Promise<void> {
   const host = nodeHost(state, hostId);
@@ -194,6 +206,7 @@ export async function applyOverlay(state: NetnsState, hostId: string, overlay: V
     const known = host.overlays.get(device);
     const prev = known && known.link !== STALE ? known : await unknownDevice(host.netns, device);
     const { ip, fdb } = overlayCommands(device, prev, next);
+    await applyMasquerade(host, overlay.masquerade);
     if (ip.length === 0 && fdb.length === 0) return;
     try {
       await state.ip.batch(host.netns, ip);
@@ -215,5 +228,6 @@ export async function removeOverlay(state: NetnsState, hostId: string, device: s
     if (!host.overlays.has(device)) return;
     await state.ip.batch(host.netns, [mayFail(`link del ${device}`)]);
     host.overlays.delete(device);
+    await applyMasquerade(host, undefined);
   });
 }

@@ -37,9 +37,15 @@ function withIpamDataDir(config: Record<string, unknown>, dataDir: string): Reco
   return Array.isArray(plugins) ? { ...config, plugins: plugins.map((p) => one(p as Record<string, unknown>)) } : one(config);
 }
 
-/** ADD; returns the pod's first IPv4 address from the result. */
+/**
+ * ADD; returns the pod's first IPv4 address from the result. A sandbox the cache still holds (a restored pod whose
+ * server was killed before it could DEL) is DELeted first, with its cached result as prevResult, as the kubelet
+ * tears an old sandbox down before making one: the spec forbids a second ADD, and the plugins' IPAM would refuse
+ * the address it still holds for it (CNI_ARGS IP=). A fresh sandbox id is never in the cache.
+ */
 async function cniAdd(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<string> {
   const { rt, net, att } = setup(pod, hostNetns, podNetns);
+  if (rt.cache.read({ networkName: net.name, containerId: att.containerId, ifName: att.ifName }) !== undefined) await rt.del(net, att);
   const result = await rt.add(net, att);
   const ips = (result['ips'] as Array<{ address?: string }> | undefined) ?? [];
   const v4 = ips.map((i) => i.address?.split('/')[0] ?? '').find((a) => a.includes('.'));
