@@ -3,7 +3,7 @@
 // this process (dataplane/netns/api-listener.ts). Connections accepted there are served by an HTTPS server of this
 // cluster alone, with the same certificate, authentication and handlers as the cluster's 127.0.0.1 listener, so a
 // pod's service-account token, the admin token and the client certificate all work. docs/dataplane.md §12.7.
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { Server as HttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -11,8 +11,7 @@ import { apiServerAddress } from '../aks/azure-dns.js';
 import type { ClusterRecord } from '../model/cluster-records.js';
 import { Cidr } from '../net/ip.js';
 import { CLUSTER_DOMAIN } from './dns/zone.js';
-import { MAX_HEADER_BYTES } from './validation/limits.js';
-import { refuseConnect } from './api-socket.js';
+import { apiHttpsServer, type ApiTls } from './api-https.js';
 
 /**
  * What the apiserver's serving certificate names (kubernetes cmd/kube-apiserver: the `kubernetes` Service's names
@@ -36,7 +35,7 @@ export function inClusterNames(cluster: Pick<ClusterRecord, 'id' | 'fqdn' | 'res
 export type ApiListenerSource = (address: string, port: number) => Promise<NetServer | undefined>;
 
 export interface InClusterEndpointOptions {
-  tls: { certPem: string; keyPem: string; caPem: string };
+  tls: ApiTls;
   serve: (req: IncomingMessage, res: ServerResponse) => void;
   upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   clientError: (err: NodeJS.ErrnoException, socket: Socket) => void;
@@ -50,20 +49,7 @@ export class InClusterEndpoint {
   private closed = false;
 
   constructor(private readonly options: InClusterEndpointOptions) {
-    this.https = createHttpsServer(
-      {
-        key: options.tls.keyPem,
-        cert: options.tls.certPem,
-        ca: options.tls.caPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-        maxHeaderSize: MAX_HEADER_BYTES,
-      },
-      options.serve,
-    );
-    this.https.on('clientError', options.clientError);
-    this.https.on('connect', refuseConnect);
-    this.https.on('upgrade', options.upgrade);
+    this.https = apiHttpsServer(options.tls, options);
   }
 
   /** Asks the data plane for the listener at address:443; a failure is logged (pods then find nothing there). */

@@ -4,7 +4,8 @@
 // client certificate or bearer token (credentials.ts); anything else is 401. Each cluster's objects are
 // written through to the store (objects/persistence.ts) and restored when its API starts again. The clusters
 // follow the provider's records through the store's change feed (docs/architecture.md §3).
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { Server as HttpsServer } from 'node:https';
+import { apiHttpsServer, type ApiTls } from './api-https.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -15,7 +16,7 @@ import type { Store } from '../store/store.js';
 import { ClusterApi } from './api.js';
 import type { NodeNetwork } from './cni-agents/program.js';
 import { ClusterRuntime } from './cluster.js';
-import { ApiSocket, apiSocketOf, refuseConnect } from './api-socket.js';
+import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { apiServerAddress } from '../aks/azure-dns.js';
 import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './in-cluster-endpoint.js';
 import { clusterDir } from './paths.js';
@@ -28,7 +29,7 @@ import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
 import { badRequest, headersTooLarge, KubeError, unauthorized } from './status.js';
 import { refuseUpgrade, serveUpgrade } from './exec/upgrade.js';
 import type { Duplex } from 'node:stream';
-import { bodyTooLarge, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './validation/limits.js';
+import { bodyTooLarge, MAX_BODY_BYTES } from './validation/limits.js';
 import { PODS } from './resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
@@ -64,7 +65,7 @@ interface Entry {
 export interface ClusterApisOptions {
   home: string;
   store: Store & ChangeFeed;
-  tls: { certPem: string; keyPem: string; caPem: string };
+  tls: ApiTls;
   log: (line: string) => void;
   /** Kubelet conf-dir rescan period. */
   rescanMs?: number;
@@ -91,21 +92,11 @@ export class ClusterApis implements KubeconfigIssuer {
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly options: ClusterApisOptions) {
-    this.tlsServer = createHttpsServer(
-      // Headers up to 1 MiB, as Go's http server (the apiserver's) takes them: long selectors fit.
-      {
-        key: options.tls.keyPem,
-        cert: options.tls.certPem,
-        ca: options.tls.caPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-        maxHeaderSize: MAX_HEADER_BYTES,
-      },
-      (req, res) => void this.serve(req, res),
-    );
-    this.tlsServer.on('clientError', clientError);
-    this.tlsServer.on('connect', refuseConnect);
-    this.tlsServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    this.tlsServer = apiHttpsServer(options.tls, {
+      serve: (req, res) => void this.serve(req, res),
+      upgrade: (req, socket, head) => this.upgrade(req, socket, head),
+      clientError,
+    });
   }
 
   /** Serves every cluster the store knows, and follows the change feed. */
@@ -325,7 +316,7 @@ export class ClusterApis implements KubeconfigIssuer {
   }
 
   /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
-  private inClusterTls(cluster: ClusterRecord): { certPem: string; keyPem: string; caPem: string } {
+  private inClusterTls(cluster: ClusterRecord): ApiTls {
     const { tls, issueCert } = this.options;
     if (!issueCert) return tls;
     const names = inClusterNames(cluster);

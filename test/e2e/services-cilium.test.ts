@@ -4,23 +4,16 @@
 // enforced there (docs/dataplane.md §13.1) through Cilium's routed lxc… veths and cilium_vxlan; kube-proxy stays (the
 // chart's values.yaml has kubeProxyReplacement "false"). Services, cluster DNS and kubectl exec on the netns data plane
 // (services-harness.ts has the suite). Root only.
-import { aksByocniValues, CILIUM_CHART, ciliumChartSkip } from '../helm/cilium-chart.js';
-import { BYO_POD_CIDR, ByoCniWorld, byoSkipReason } from './byo-cni-harness.js';
+import { CILIUM_HELM } from './byo-cnis.js';
 import { servicesSuite } from './services-harness.js';
 
 servicesSuite(
   'Services, DNS, NetworkPolicy (cilium-agent) and exec on BYO CNI with Cilium (helm, aksbyocni; aksemu start --dataplane netns)',
   {
-    cluster: 'byo',
-    world: () => new ByoCniWorld(),
-    async setUp(world) {
-      await world.setUp({ name: 'byo' });
-      await world.helmOk(['install', 'cilium', CILIUM_CHART, ...aksByocniValues(BYO_POD_CIDR)]);
-      await world.waitNodesReady();
-    },
+    ...CILIUM_HELM,
     policyEngine: true,
     // The agents program the overlay again and the restored pods get their addresses back (docs/dataplane.md §15).
     restarts: true,
   },
-  byoSkipReason({ helm: true }) || ciliumChartSkip(),
+  CILIUM_HELM.skip,
 );
