@@ -203,11 +203,17 @@ test('the operator reconciles an Installation into calico-system, IPPools and Ti
     assert.equal(status.variant, 'Calico');
     assert.equal(status.conditions.find((c) => c.type === 'Available')?.status, 'True');
 
-    // Uninstall: the Installation is deleted; the operator removes kube-controllers, its finalizers and
-    // calico-system; the IPPools stay (they carry no ownerReference).
+    // Uninstall: the Installation is deleted; the operator removes kube-controllers and its finalizers. calico-system
+    // is left to the garbage collector through its ownerReference to the Installation (this fake API has none; the
+    // real server's collector removes it, calico-operator-install.test.ts); the IPPools stay (no ownerReference).
+    const uid = api.get('/apis/operator.tigera.io/v1/installations/default')!.metadata.uid;
+    const owners = (api.get('/api/v1/namespaces/calico-system')!.metadata['ownerReferences'] ?? []) as Array<{ kind?: string; uid?: string }>;
+    assert.ok(
+      owners.some((r) => r.kind === 'Installation' && r.uid === uid),
+      JSON.stringify(owners),
+    );
     api.markDeleted('/apis/operator.tigera.io/v1/installations/default');
     await until('Installation gone', () => api.get('/apis/operator.tigera.io/v1/installations/default') === undefined);
-    await until('calico-system deleted', () => api.get('/api/v1/namespaces/calico-system') === undefined);
     assert.ok(api.get('/apis/crd.projectcalico.org/v1/ippools/default-ipv4-ippool'));
     await until('TigeraStatus calico removed', () => api.get('/apis/operator.tigera.io/v1/tigerastatuses/calico') === undefined);
     assert.ok(op.logs.some((l) => l.includes('Installation object is terminating')));
