@@ -76,9 +76,10 @@ export interface ClusterApisOptions {
   dataplane?: PodNetworkAttacher & { nodeNetwork?(clusterId: string): NodeNetwork | undefined; apiListener?: ApiListenerSource };
   /**
    * A certificate from the CA of `tls` for the names pods use (the in-cluster endpoint's: in-cluster-endpoint.ts);
-   * without it that endpoint presents the server's own certificate.
+   * without it that endpoint presents the server's own certificate. It may be kept in `dir` (the cluster's) and
+   * used again on later starts.
    */
-  issueCert?: (names: { dns: string[]; ips: string[] }) => { certPem: string; keyPem: string };
+  issueCert?: (names: { dns: string[]; ips: string[] }, dir: string) => { certPem: string; keyPem: string };
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -320,7 +321,7 @@ export class ClusterApis implements KubeconfigIssuer {
     const { tls, issueCert } = this.options;
     if (!issueCert) return tls;
     const names = inClusterNames(cluster);
-    return { ...issueCert(names), caPem: tls.caPem };
+    return { ...issueCert(names, clusterDir(this.options.home, cluster.resourceGroup, cluster.name)), caPem: tls.caPem };
   }
 
   private async unregister(clusterId: string): Promise<void> {

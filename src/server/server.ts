@@ -40,7 +40,7 @@ import { ObservedStore } from '../store/observed.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
 import { escapeControls } from './logLine.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from './rateLimit.js';
-import { issueServerCert, loadOrCreateTls } from './tls.js';
+import { keptServerCert, loadOrCreateTls } from './tls.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 export const DEFAULT_PORT = 8443;
@@ -296,7 +296,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const authority = await TokenAuthority.load(store, identity.tenantId);
     // The layers above the providers reach them through interfaces the providers define (docs/architecture.md §4):
     // the cluster APIs issue kubeconfigs, and host-network pods are probed from their node.
-    const clusterApis = new ClusterApis({ home, store, tls, log, dataplane, issueCert: (names) => issueServerCert(home, names) });
+    const clusterApis = new ClusterApis({
+      home,
+      store,
+      tls,
+      log,
+      dataplane,
+      issueCert: (names, dir) => keptServerCert(home, dir, 'apiserver-in-cluster', names),
+    });
     const registry = new Registry();
     for (const provider of options.providers ?? defaultProviders({ kubeconfigs: clusterApis })) registry.add(provider);
     registry.add(

@@ -1,8 +1,8 @@
 // The local CA and the server certificate (SAN 127.0.0.1, localhost, ::1), made on first start.
 // Clients trust ca.pem (az: REQUESTS_CA_BUNDLE; Node: the `ca` TLS option). The server certificate
 // is re-issued from the same CA when it is missing or near expiry, so clients never re-trust.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import forge from 'node-forge';
 
@@ -100,12 +100,46 @@ function needsRenewal(certPem: string, caPem: string): boolean {
 
 const SECRET = { mode: 0o600 } as const;
 
+/** Whether a kept certificate still serves: from the CA, not near expiry, for exactly these names, with its key. */
+function keptCertFits(certPem: string, keyPem: string, caPem: string, names: CertNames): boolean {
+  try {
+    const cert = new X509Certificate(certPem);
+    const sans = (cert.subjectAltName ?? '').split(', ').filter((s) => s !== '');
+    return (
+      !needsRenewal(certPem, caPem) &&
+      sans.length === names.dns.length + names.ips.length &&
+      names.dns.every((d) => cert.checkHost(d, { wildcards: false }) === d) &&
+      names.ips.every((ip) => cert.checkIP(ip) === ip) &&
+      cert.checkPrivateKey(createPrivateKey(keyPem))
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A server certificate from the home's CA for other names (a cluster's API as its pods address it:
- * `kubernetes.default.svc`, the Service's ClusterIP), made in memory; the CA must exist (loadOrCreateTls).
+ * `kubernetes.default.svc`, the Service's ClusterIP); the CA must exist (loadOrCreateTls). It is kept in `dir`
+ * (`<base>.pem`, `<base>-key.pem`) and used again on later starts while it fits: making a key and signing with forge
+ * would cost hundreds of milliseconds of every start.
  */
-export function issueServerCert(home: string, names: CertNames): { certPem: string; keyPem: string } {
-  return createServerCert(readFileSync(join(home, 'ca.pem'), 'utf8'), readFileSync(join(home, 'ca-key.pem'), 'utf8'), names);
+export function keptServerCert(home: string, dir: string, base: string, names: CertNames): { certPem: string; keyPem: string } {
+  const certFile = join(dir, `${base}.pem`);
+  const keyFile = join(dir, `${base}-key.pem`);
+  const caPem = readFileSync(join(home, 'ca.pem'), 'utf8');
+  if (existsSync(certFile) && existsSync(keyFile)) {
+    const kept = { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
+    if (keptCertFits(kept.certPem, kept.keyPem, caPem, names)) return kept;
+  }
+  const made = createServerCert(caPem, readFileSync(join(home, 'ca-key.pem'), 'utf8'), names);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(keyFile, made.keyPem, SECRET);
+    writeFileSync(certFile, made.certPem);
+  } catch {
+    // Not kept: made again next start.
+  }
+  return made;
 }
 
 export function loadOrCreateTls(home: string): TlsMaterial {
