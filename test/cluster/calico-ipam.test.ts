@@ -28,7 +28,10 @@ async function nodeRoot(env: ClusterEnv, dir: string): Promise<Server> {
   mkdirSync(join(dir, 'etc', 'cni', 'net.d'), { recursive: true });
   writeFileSync(join(dir, 'etc', 'cni', 'net.d', 'calico-kubeconfig'), `users:\n- name: calico\n  user:\n    token: ${endpoint.token}\n`);
   const server = createServer((req, res) => {
-    const up = httpsRequest(`${endpoint.url}${req.url}`, { method: req.method, headers: req.headers, ca: endpoint.caPem }, (r) => {
+    // Connection is hop-by-hop, as a proxy treats it: the plugin's `close` (it pools nothing) must not close the
+    // forwarder's pooled TLS connection too, or every request pays a new handshake.
+    const { connection: _hop, ...headers } = req.headers;
+    const up = httpsRequest(`${endpoint.url}${req.url}`, { method: req.method, headers, ca: endpoint.caPem }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
