@@ -1,7 +1,7 @@
 // The cluster DNS without a network: the zone built from objects (golden, zone-file lines) and the answers the
 // server gives from it (dns-answer.ts) for services, headless endpoints, pod names, SRV, PTR, NXDOMAIN with the
 // SOA, names outside cluster.local (left to the forward: SERVFAIL without an upstream), Azure DNS's answers for a
-// VNet (§14.4) and hostile packets (docs/dataplane.md §14).
+// VNet (docs/dataplane.md §14.4) and hostile packets (docs/dataplane.md §14).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import dnsPacket from 'dns-packet';
