@@ -3,7 +3,8 @@
 // The node's wiring says which destinations (wiring/bridge.ts: the cluster pod CIDR; wiring/transparent.ts: the
 // VNet's address space; docs/dataplane.md §4, §5).
 // A BYO CNI agent's own masquerade (Calico's natOutgoing, Cilium's enable-ipv4-masquerade) is the same table for its
-// pods' sources only, `aksemu_agent_masq` (applyAgentMasquerade).
+// pods' sources only, `aksemu_agent_masq` (applyAgentMasquerade). flanneld's --ip-masq is not this table: its rules
+// are flannel's own (flannel-ip-masq.ts says how they differ) and come and go with its overlay.
 import { Cidr } from '../../net/ip.js';
 import type { OutgoingMasquerade } from '../dataplane.js';
 import { nftAddressSet, nftLoad, nftTable } from './exec.js';
