@@ -41,6 +41,8 @@ export interface ServicesPlugin<W extends DataplaneWorld> {
    * the overlay between the nodes).
    */
   restarts: boolean;
+  /** What the test itself played as the CNI's agent, played again after a restart (as the agent would). */
+  restarted?(world: W): Promise<void>;
   /** Tests waiting for another helper's part: their name → `waiting for …`. */
   todo?: Partial<Record<Part, string>>;
 }
@@ -240,6 +242,7 @@ export function servicesSuite<W extends DataplaneWorld>(title: string, plugin: S
         await world.server.close();
         assert.deepEqual(world.namespaces(), [], 'stopping removes every namespace');
         await world.start();
+        await plugin.restarted?.(world);
         const curl = async () => (await world.kubectl(['exec', 'client', '--', 'curl', '-sS', '--max-time', '3', 'http://web'])).stdout;
         await eventually(async () => /^web-[01]$/.test(await curl()), 60_000, 'curl http://web to answer after the restart');
         const nslookup = await world.kubectl(['exec', 'client', '--', 'nslookup', 'web']);
