@@ -12,7 +12,7 @@
 import { CNI_CODES, CniError, execPlugin, findPlugin, type CniCommand } from './exec.js';
 import { ResultCache, type CachedAttachment } from './cache.js';
 import { readNetworkList, withVersion, type NetworkList, type PluginConf } from './conflist.js';
-import { KeyedMutex } from './mutex.js';
+import { NodeGate } from './node-gate.js';
 import { CURRENT_CNI_VERSION, pluginVersions, versionAtLeast } from './version.js';
 
 export { parseNetworkList, readNetworkList, toNetworkList, type NetworkList } from './conflist.js';
@@ -173,7 +173,7 @@ function verbVersion(net: NetworkList, plugin: ResolvedPlugin): string | undefin
 
 export class CniRuntime {
   readonly cache: ResultCache;
-  private readonly mutex = new KeyedMutex();
+  private readonly gate = new NodeGate();
 
   constructor(readonly options: CniRuntimeOptions) {
     if (!options.cacheDir) throw new Error('CniRuntime needs a cacheDir');
@@ -262,7 +262,7 @@ export class CniRuntime {
   /** ADD: plugins in order, each given the previous one's result; the final result is cached and returned. */
   async add(network: NetworkList, att: Attachment): Promise<Record<string, unknown>> {
     validateAttachment(network.name, att);
-    return this.mutex.run(this.nodeKey(att.hostNetns), async () => {
+    return this.gate.container(this.nodeKey(att.hostNetns), att.containerId, async () => {
       const key = { networkName: network.name, containerId: att.containerId, ifName: att.ifName };
       // The spec forbids a second ADD without DEL; rolling back a failed duplicate would also tear down the first.
       if (this.cache.read(key) !== undefined) {
@@ -328,7 +328,7 @@ export class CniRuntime {
   /** CHECK (0.4.0+): plugins in order with the cached result; a failure is raised unless it is a known plugin bug. */
   async check(network: NetworkList, att: Attachment): Promise<CheckReport> {
     validateAttachment(network.name, att);
-    return this.mutex.run(this.nodeKey(att.hostNetns), async () => {
+    return this.gate.container(this.nodeKey(att.hostNetns), att.containerId, async () => {
       const { net, plugins } = await this.resolve(network, att.hostNetns);
       if (!versionAtLeast(net.cniVersion, '0.4.0')) {
         throw new CniError({ code: CNI_CODES.incompatibleVersion, msg: `configuration version "${net.cniVersion}" does not support the CHECK command` });
@@ -370,7 +370,7 @@ export class CniRuntime {
    */
   async del(network: NetworkList, att: Attachment): Promise<void> {
     validateAttachment(network.name, att);
-    return this.mutex.run(this.nodeKey(att.hostNetns), async () => {
+    return this.gate.container(this.nodeKey(att.hostNetns), att.containerId, async () => {
       const first = await this.delLocked(network, att);
       if (first) throw first;
     });
@@ -424,7 +424,7 @@ export class CniRuntime {
    * entry removed. All errors are collected; the first is raised at the end.
    */
   gc(network: NetworkList, valid: GcAttachment[], options: { hostNetns?: string } = {}): Promise<GcReport> {
-    return this.mutex.run(this.nodeKey(options.hostNetns), async () => {
+    return this.gate.node(this.nodeKey(options.hostNetns), async () => {
       const report: GcReport = { stale: [], collected: [] };
       if (network.disableGC) return report;
       const { net, plugins } = await this.resolve(network, options.hostNetns);

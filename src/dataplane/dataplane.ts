@@ -57,15 +57,16 @@ export interface VxlanOverlay {
   peers: Array<{ nodeIp: string; mac: string; tunnelIp: string; cidrs: string[] }>;
   /**
    * flanneld's --ip-masq: the overlay's whole network and this node's lease, for the node's postrouting rules
-   * (nothing leaving the network keeps a pod source; nothing inside it is rewritten).
+   * (nothing leaving the network keeps a pod source; nothing inside it is rewritten). Its own rule set, not an
+   * OutgoingMasquerade (netns/flannel-ip-masq.ts says how they differ).
    */
-  masquerade?: { network: string; subnet: string };
+  ipMasq?: { network: string; subnet: string };
 }
 
 /**
  * A CNI agent's masquerade of its pods' outgoing traffic (Calico's natOutgoing pools, Cilium's
  * enable-ipv4-masquerade): packets from `sources` leaving the node for anywhere outside `keep` take the node's
- * address. Empty sources: none.
+ * address. Empty sources: none. ip-masq-agent's shape for any agent; flannel's --ip-masq is VxlanOverlay.ipMasq.
  */
 export interface OutgoingMasquerade {
   sources: string[];

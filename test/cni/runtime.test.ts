@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CniError } from '../../src/cni/exec.js';
-import { KeyedMutex } from '../../src/cni/mutex.js';
+import { NodeGate } from '../../src/cni/node-gate.js';
 import { CniRuntime, parseNetworkList, type Attachment, type NetworkList } from '../../src/cni/runtime.js';
 import { deleteNetnsNamed } from '../dataplane/harness.js';
 
@@ -198,7 +198,7 @@ exit 0
     });
 
     test('ADD: two pods get distinct addresses on cbr0 inside the node namespace; prevResult reaches tuning', async () => {
-      // Issued together: the runtime serialises them on the node.
+      // Issued together: different containers run at once on the node (bridge and host-local lock what they share).
       const [r1, r2] = await Promise.all([
         runtime.add(net, pod(POD1, cid1, { capabilityArgs: { portMappings: [{ hostPort: 30080, containerPort: 8080, protocol: 'tcp' }], mac: mac1 } })),
         runtime.add(net, pod(POD2, cid2)),
@@ -527,27 +527,49 @@ exit 0
   });
 });
 
-test('KeyedMutex: one key runs in order, another key does not wait for it', async () => {
-  const mutex = new KeyedMutex();
+test('NodeGate: one container runs in order, other containers and nodes do not wait for it, a node-wide call runs alone', async () => {
+  const gate = new NodeGate(2);
   const events: string[] = [];
   let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const a1 = mutex.run('node-a', async () => {
+  const held = new Promise<void>((r) => (release = r));
+  const a1 = gate.container('node-a', 'c1', async () => {
     events.push('a1 start');
-    await gate;
+    await held;
     events.push('a1 end');
   });
-  const a2 = mutex.run('node-a', async () => {
+  const a2 = gate.container('node-a', 'c1', async () => {
     events.push('a2');
     throw new Error('a2 fails');
   });
-  const a3 = mutex.run('node-a', async () => events.push('a3'));
-  await mutex.run('node-b', async () => events.push('b1'));
-  // node-b ran while a1 was still holding node-a.
-  assert.deepEqual(events, ['a1 start', 'b1']);
+  const a3 = gate.container('node-a', 'c1', async () => events.push('a3'));
+  // Another container of the same node, and another node, run while c1 is held.
+  await gate.container('node-a', 'c2', async () => events.push('c2'));
+  await gate.container('node-b', 'c1', async () => events.push('b1'));
+  assert.deepEqual(events, ['a1 start', 'c2', 'b1']);
+  // The node-wide call waits for c1; c3, asked after it, waits for it in turn.
+  const gc = gate.node('node-a', async () => events.push('gc'));
+  const c3 = gate.container('node-a', 'c3', async () => events.push('c3'));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(events, ['a1 start', 'c2', 'b1']);
   release();
   await a1;
   await assert.rejects(a2, /a2 fails/);
-  await a3;
-  assert.deepEqual(events, ['a1 start', 'b1', 'a1 end', 'a2', 'a3']);
+  await Promise.all([a3, gc, c3]);
+  assert.deepEqual(events, ['a1 start', 'c2', 'b1', 'a1 end', 'a2', 'a3', 'gc', 'c3']);
+});
+
+test('NodeGate: at most its limit run at once on a node', async () => {
+  const gate = new NodeGate(2);
+  let running = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      gate.container('node-a', `c${i}`, async () => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 10));
+        running--;
+      }),
+    ),
+  );
+  assert.equal(most, 2);
 });

@@ -129,17 +129,23 @@ function podNamespaces(world: DataplaneWorld): string {
     .join('\n');
 }
 
-/** Polls `check` until it passes or the deadline is gone (no try starts after it); then the last failure is the test's. */
+/**
+ * Polls `check` until it passes or the deadline is gone (no try starts after it); then the last failure is the
+ * test's. A try that started in time but answered after the deadline fails too: the answer is what is timed.
+ */
 async function by(deadline: number, what: string, check: () => Promise<void>): Promise<void> {
   let last: unknown = new Error('the deadline had passed before it could be tried');
   while (Date.now() < deadline) {
     try {
       await check();
-      return;
     } catch (e) {
       last = e;
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
     }
-    await new Promise((r) => setTimeout(r, 200));
+    const late = Date.now() - deadline;
+    if (late > 0) throw new Error(`${what}: answered ${late} ms after the deadline`);
+    return;
   }
   const why = last instanceof Error ? last.message : String(last);
   throw new Error(`${what}: not by the deadline: ${why}`);

@@ -11,7 +11,7 @@
 //   5. sets NodeNetworkUnavailable False (FlannelIsUp), then runs: every other node with flannel's annotations
 //      is a peer of the overlay (FDB + neighbour + route of its subnet through flannel.<VNI>), re-applied when
 //      the nodes change, until the container is stopped. The overlay is programmed only with a data plane, and
-//      with --ip-masq its masquerade rules with it (the data plane's overlay-masq.ts).
+//      with --ip-masq its masquerade rules with it (the data plane's flannel-ip-masq.ts).
 // The log lines are flanneld's, at their source lines (flannel-log.ts).
 import { randomBytes } from 'node:crypto';
 import { Cidr, IpAddress } from '../../net/ip.js';
@@ -305,7 +305,7 @@ class Flanneld {
       });
       overlay.addresses = [`${lease.first}/32`];
       // --ip-masq (kube-flannel.yml passes it): SetupAndEnsureMasqRules for the network and this lease.
-      if (opts.bool('ip-masq')) overlay.masquerade = { network: config.network.toString(), subnet: lease.toString() };
+      if (opts.bool('ip-masq')) overlay.ipMasq = { network: config.network.toString(), subnet: lease.toString() };
       await this.apply(overlay);
     } catch (e) {
       this.log.error('main.go:384', `Error registering network: ${(e as Error).message}`);

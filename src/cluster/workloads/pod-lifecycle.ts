@@ -214,6 +214,7 @@ export class PodLifecycle implements Controller {
       });
     }
     const fresh: Worker[] = [];
+    const running: Array<{ w: Worker; pod: RunningPod }> = [];
     for (const pod of pods as Pod[]) {
       const { namespace, name } = pod.metadata;
       if (deletionDue(pod)) resumePodDeletion(objects, pod);
@@ -223,9 +224,12 @@ export class PodLifecycle implements Controller {
         continue;
       }
       const w = this.add(pod as BoundPod);
-      if (pod.status?.phase === 'Running' && pod.status?.podIP) this.restore(w, pod as RunningPod, kept.get(`${w.node}/${w.uid}`));
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) running.push({ w, pod: pod as RunningPod });
       else fresh.push(w);
     }
+    // A node's restored networks are rebuilt a few at a time (the CNI runtime's bound, src/cni/node-gate.ts) in the
+    // order asked: one namespace after another would put the user's pods behind every system pod listed first.
+    for (const { w, pod } of byNamespaceInTurn(running, (r) => r.w.namespace)) this.restore(w, pod, kept.get(`${w.node}/${w.uid}`));
     // Addresses of running pods are marked taken before any new sandbox asks for one.
     for (const w of fresh) this.kick(w);
   }
@@ -653,4 +657,18 @@ export class PodLifecycle implements Controller {
       stopAll(w);
     }
   }
+}
+
+/** The items with one of each namespace in turn (the first of each, then the second of each, …), each namespace's in order. */
+export function byNamespaceInTurn<T>(items: readonly T[], namespaceOf: (item: T) => string): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const ns = namespaceOf(item);
+    const group = groups.get(ns);
+    if (group) group.push(item);
+    else groups.set(ns, [item]);
+  }
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const group of groups.values()) if (i < group.length) out.push(group[i]!);
+  return out;
 }

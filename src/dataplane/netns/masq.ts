@@ -3,11 +3,12 @@
 // The node's wiring says which destinations (wiring/bridge.ts: the cluster pod CIDR; wiring/transparent.ts: the
 // VNet's address space; docs/dataplane.md §4, §5).
 // A BYO CNI agent's own masquerade (Calico's natOutgoing, Cilium's enable-ipv4-masquerade) is the same table for its
-// pods' sources only, `aksemu_agent_masq` (applyAgentMasquerade).
+// pods' sources only, `aksemu_agent_masq` (applyAgentMasquerade). flanneld's --ip-masq is not this table: its rules
+// are flannel's own (flannel-ip-masq.ts says how they differ) and come and go with its overlay.
 import { Cidr } from '../../net/ip.js';
 import type { OutgoingMasquerade } from '../dataplane.js';
 import { nftAddressSet, nftLoad, nftTable } from './exec.js';
-import type { NetnsState } from './state.js';
+import type { HostState, NetnsState } from './state.js';
 
 export const MASQ_TABLE = 'aksemu_masq';
 export const AGENT_MASQ_TABLE = 'aksemu_agent_masq';
@@ -26,8 +27,11 @@ export function masqTableBody(nonMasquerade: string[], uplink = 'eth0', sources?
   ].join('\n');
 }
 
-/** What was last loaded per node namespace: an unchanged masquerade loads nothing. */
-const loaded = new Map<string, string>();
+/**
+ * What was last loaded per node: an unchanged masquerade loads nothing. Keyed by the node's state, not its namespace's
+ * name: a stop deletes the namespace and a start in the same process makes it again under the same name, empty.
+ */
+const loaded = new WeakMap<HostState, string>();
 
 /** Converges a node's agent masquerade table (none for empty sources); every prefix is checked first. */
 export async function applyAgentMasquerade(state: NetnsState, hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
@@ -43,7 +47,7 @@ export async function applyAgentMasquerade(state: NetnsState, hostId: string, ma
   };
   const sources = prefixes(masquerade.sources);
   const text = nftTable('ip', AGENT_MASQ_TABLE, sources.length ? masqTableBody(prefixes(masquerade.keep), 'eth0', sources) : undefined);
-  if (loaded.get(host.netns) === text) return;
+  if (loaded.get(host) === text) return;
   await nftLoad(host.netns, text);
-  loaded.set(host.netns, text);
+  loaded.set(host, text);
 }

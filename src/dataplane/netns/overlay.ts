@@ -9,7 +9,7 @@
 import { Cidr, IpAddress } from '../../net/ip.js';
 import type { VxlanOverlay } from '../dataplane.js';
 import { inNetns, type IpCmd, mayFail, nftLoad, nftTable, run } from './exec.js';
-import { FLANNEL_MASQ_TABLE, flannelMasqBody } from './overlay-masq.js';
+import { FLANNEL_IP_MASQ_TABLE, flannelIpMasqBody } from './flannel-ip-masq.js';
 import { IF } from './names.js';
 import type { HostState, NetnsState } from './state.js';
 
@@ -187,15 +187,18 @@ function nodeHost(state: NetnsState, hostId: string): HostState {
   return host;
 }
 
-/** The masquerade table each node was given last (its text), so an unchanged one costs no nft process. */
-const masqueraded = new WeakMap<HostState, string>();
+/** The --ip-masq table each node was given last (its text), so an unchanged one costs no nft process. */
+const ipMasqLoaded = new WeakMap<HostState, string>();
 
-/** flanneld's --ip-masq table (overlay-masq.ts): loaded when given or changed, removed when no longer given. */
-async function applyMasquerade(host: HostState, masq: VxlanOverlay['masquerade']): Promise<void> {
-  const text = masq ? flannelMasqBody(masq) : '';
-  if ((masqueraded.get(host) ?? '') === text) return;
-  await nftLoad(host.netns, nftTable('ip', FLANNEL_MASQ_TABLE, masq ? text : undefined));
-  masqueraded.set(host, text);
+/**
+ * flanneld's --ip-masq table (flannel-ip-masq.ts; not the agents' outgoing masquerade of masq.ts, which says why):
+ * loaded when given or changed, removed when no longer given.
+ */
+async function applyFlannelIpMasq(host: HostState, masq: VxlanOverlay['ipMasq']): Promise<void> {
+  const text = masq ? flannelIpMasqBody(masq) : '';
+  if ((ipMasqLoaded.get(host) ?? '') === text) return;
+  await nftLoad(host.netns, nftTable('ip', FLANNEL_IP_MASQ_TABLE, masq ? text : undefined));
+  ipMasqLoaded.set(host, text);
 }
 
 /** Converges the node's device on the overlay; a bad overlay or an unknown node rejects before anything runs. */
@@ -206,7 +209,7 @@ export async function applyOverlay(state: NetnsState, hostId: string, overlay: V
     const known = host.overlays.get(device);
     const prev = known && known.link !== STALE ? known : await unknownDevice(host.netns, device);
     const { ip, fdb } = overlayCommands(device, prev, next);
-    await applyMasquerade(host, overlay.masquerade);
+    await applyFlannelIpMasq(host, overlay.ipMasq);
     if (ip.length === 0 && fdb.length === 0) return;
     try {
       await state.ip.batch(host.netns, ip);
@@ -228,6 +231,6 @@ export async function removeOverlay(state: NetnsState, hostId: string, device: s
     if (!host.overlays.has(device)) return;
     await state.ip.batch(host.netns, [mayFail(`link del ${device}`)]);
     host.overlays.delete(device);
-    await applyMasquerade(host, undefined);
+    await applyFlannelIpMasq(host, undefined);
   });
 }

@@ -1,5 +1,9 @@
 // flanneld's --ip-masq rules on a node (flannel v0.28.9 pkg/trafficmngr: iptables.go's masqRules, written as its
-// nftables.go writes them), one nft table in the node's namespace only. In the order flannel adds them:
+// nftables.go writes them), one nft table in the node's namespace only. Not the agents' outgoing masquerade of
+// masq.ts (Calico's natOutgoing, Cilium's): that one is ip-masq-agent's shape (the agent's pool sources, a keep
+// list, only what leaves eth0); flannel's also masquerades the host's own traffic into the pod network and leaves
+// kube-proxy's marked packets alone, and it lives and goes with the overlay (overlay.ts), as flanneld's does with
+// its lease. In the order flannel adds them:
 //   traffic kube-proxy marked for masquerade (0x4000) is left to kube-proxy (no double NAT);
 //   lease → network and network → lease keep their addresses (pod → pod over the overlay);
 //   from outside the lease into the network: kept (external traffic arriving at a pod of this node);
@@ -7,9 +11,9 @@
 //   from the host into the network: masqueraded (the node reaching other nodes' pods through flannel.1).
 import type { VxlanOverlay } from '../dataplane.js';
 
-export const FLANNEL_MASQ_TABLE = 'flannel-ipv4';
+export const FLANNEL_IP_MASQ_TABLE = 'flannel-ipv4';
 
-export function flannelMasqBody(masq: NonNullable<VxlanOverlay['masquerade']>): string {
+export function flannelIpMasqBody(masq: NonNullable<VxlanOverlay['ipMasq']>): string {
   const { network, subnet } = masq;
   return [
     '  chain postrtg {',
