@@ -22,6 +22,46 @@ export function az(home: string, args: string[]): Promise<number> {
   });
 }
 
+/** The VNet 'big' of myResourceGroup (which must exist) with one subnet, 'nodes', on all of 10.240.0.0/16: its id. */
+export async function bigVnet(home: string, subscriptionId: string): Promise<string> {
+  await az(home, [
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    'myResourceGroup',
+    '-n',
+    'big',
+    '--address-prefixes',
+    '10.240.0.0/16',
+    '--subnet-name',
+    'nodes',
+    '--subnet-prefixes',
+    '10.240.0.0/16',
+  ]);
+  return `/subscriptions/${subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
+}
+
+/** `aksemu az aks create` of the Azure CNI cluster 'big' of `nodes` nodes on `subnet`, to Succeeded: its wall time. */
+export function createBigCluster(home: string, subnet: string, nodes: number): Promise<number> {
+  return az(home, [
+    'aks',
+    'create',
+    '-g',
+    'myResourceGroup',
+    '-n',
+    'big',
+    '--network-plugin',
+    'azure',
+    '--node-count',
+    String(nodes),
+    '--vnet-subnet-id',
+    subnet,
+    '--skip-subnet-role-assignment',
+    '--generate-ssh-keys',
+  ]);
+}
+
 export interface CreateTiming {
   name: string;
   ms: number;
@@ -32,39 +72,9 @@ export async function benchAzCreate(): Promise<CreateTiming[]> {
   const server = await startServer({ home, port: 0, log: () => {} });
   try {
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
-    await az(home, [
-      'network',
-      'vnet',
-      'create',
-      '-g',
-      'myResourceGroup',
-      '-n',
-      'big',
-      '--address-prefixes',
-      '10.240.0.0/16',
-      '--subnet-name',
-      'nodes',
-      '--subnet-prefixes',
-      '10.240.0.0/16',
-    ]);
-    const subnet = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
+    const subnet = await bigVnet(home, server.identity.subscriptionId);
     const seed = await az(home, [...SEED_AKS_CREATE]);
-    const big = await az(home, [
-      'aks',
-      'create',
-      '-g',
-      'myResourceGroup',
-      '-n',
-      'big',
-      '--network-plugin',
-      'azure',
-      '--node-count',
-      '1000',
-      '--vnet-subnet-id',
-      subnet,
-      '--skip-subnet-role-assignment',
-      '--generate-ssh-keys',
-    ]);
+    const big = await createBigCluster(home, subnet, 1000);
     return [
       { name: 'aksemu az aks create, seed 3-node BYO CNI cluster → Succeeded', ms: seed },
       { name: 'aksemu az aks create, 1,000-node Azure CNI cluster (31,000 addresses) → Succeeded', ms: big },

@@ -17,7 +17,7 @@ import { PODS } from '../src/cluster/resources.js';
 const PODS_KEY = resourceKey(PODS);
 import { clusterId } from '../src/model/cluster-records.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
-import { az } from './az-create.js';
+import { az, bigVnet, createBigCluster } from './az-create.js';
 
 const NODES = Number(process.env['AKSEMU_BENCH_RESTART_NODES'] ?? 1000);
 const PODS_WANTED = Number(process.env['AKSEMU_BENCH_RESTART_PODS'] ?? 10_000);
@@ -113,38 +113,8 @@ export async function benchRestart(): Promise<RestartTiming> {
   try {
     const t0 = performance.now();
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
-    await az(home, ['network', 'vnet', 'create', '-g', 'myResourceGroup', '-n', 'big', '--address-prefixes', '10.240.0.0/16']);
-    await az(home, [
-      'network',
-      'vnet',
-      'subnet',
-      'create',
-      '-g',
-      'myResourceGroup',
-      '--vnet-name',
-      'big',
-      '-n',
-      'nodes',
-      '--address-prefixes',
-      '10.240.0.0/16',
-    ]);
-    const subnet = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/myResourceGroup/providers/Microsoft.Network/virtualNetworks/big/subnets/nodes`;
-    await az(home, [
-      'aks',
-      'create',
-      '-g',
-      'myResourceGroup',
-      '-n',
-      'big',
-      '--network-plugin',
-      'azure',
-      '--node-count',
-      String(NODES),
-      '--vnet-subnet-id',
-      subnet,
-      '--skip-subnet-role-assignment',
-      '--generate-ssh-keys',
-    ]);
+    const subnet = await bigVnet(home, server.identity.subscriptionId);
+    await createBigCluster(home, subnet, NODES);
     if (process.env['AKSEMU_BENCH_TRACE']) console.error(`created ${performance.now() - t0}`);
     const id = clusterId(server.identity.subscriptionId, 'myResourceGroup', 'big');
     await until(() => server.clusterApis.runtimeOf(id) !== undefined, 60_000, 'the cluster API');
