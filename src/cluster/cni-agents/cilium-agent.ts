@@ -242,6 +242,9 @@ function drainDeleteQueue(ctx: ProgramContext, runDir: string, api: AgentApi): v
 }
 
 export const ciliumAgent: Program = async (ctx) => {
+  // The chart's readinessProbe (/healthz on 9879) fails until the daemon is initialized (step 6): not Ready before,
+  // so `kubectl rollout status ds/cilium` does not end before the CiliumNodes and the conflist exist.
+  ctx.setReady(false);
   logLine(ctx, SUBSYS, 'info', "  --config-dir='/tmp/cilium/config-map'");
   logLine(ctx, SUBSYS, 'info', 'Cilium 1.19.6 go version go1.24');
   const config = readCiliumConfig(ctx);
