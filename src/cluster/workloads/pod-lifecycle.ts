@@ -8,8 +8,8 @@
 // Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
 // that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
 // instead of being set up again (their processes start again, appending to the same logs).
-import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
+import { jsonEqual } from '../objects/json-equal.js';
 import { deletionDue, type KubeObject } from '../objects/object.js';
 import type { BoundPod, Container, Node, Pod, RunningPod } from '../objects/types.js';
 import { resourceKey, type Change } from '../objects/store.js';
@@ -357,7 +357,7 @@ export class PodLifecycle implements Controller {
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
     const status = podStatus(pod, w.rt, Date.now());
     // Most steps change nothing (a restored pod resumed as it was): no copy of the whole pod to find that out.
-    if (isDeepStrictEqual(status, pod.status)) return pod;
+    if (jsonEqual(status, pod.status)) return pod;
     return this.ctx.objects.put(PODS, { ...pod, status }, { onlyIfChanged: true }) as BoundPod;
   }
 
