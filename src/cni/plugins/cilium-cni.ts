@@ -143,7 +143,7 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
   const podName = req.args['K8S_POD_NAME'] ?? '';
   const config = await connect(sock, CONNECT_WAIT_MS);
   const owner = encodeURIComponent(`${podNs}/${podName}`);
-  // CNI_ARGS IP= (aksemu's: a restored pod asks its address back, docs/dataplane.md §restart) through the agent's
+  // CNI_ARGS IP= (aksemu's: a restored pod asks its address back, docs/dataplane.md §15) through the agent's
   // POST /ipam/{ip}; cilium-cni itself only ever asks for any address.
   const wanted = req.args['IP'];
   const ipam = wanted
