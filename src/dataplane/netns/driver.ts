@@ -201,18 +201,25 @@ export class NetnsDataplane implements Dataplane {
     await removeOverlay(this.state, hostId, device);
   }
 
-  async applyServices(hostId: string, table: NodeServices): Promise<void> {
-    await this.applying;
-    await applyKubeProxy(this.state, hostId, table);
-    const copy = structuredClone(table);
-    this.remember(hostId, 'kube-proxy rules', () => applyKubeProxy(this.state, hostId, copy));
+  applyServices(hostId: string, table: NodeServices): Promise<void> {
+    return this.applyRemembered(hostId, 'kube-proxy rules', table, applyKubeProxy);
   }
 
-  async applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
+  applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
+    return this.applyRemembered(hostId, 'network policy', table, applyNetworkPolicy);
+  }
+
+  /** Applies what a node was asked for, and remembers a copy to apply again when the node is rebuilt. */
+  private async applyRemembered<T>(
+    hostId: string,
+    what: string,
+    value: T,
+    apply: (state: NetnsState, hostId: string, value: T) => Promise<void>,
+  ): Promise<void> {
     await this.applying;
-    await applyNetworkPolicy(this.state, hostId, table);
-    const copy = structuredClone(table);
-    this.remember(hostId, 'network policy', () => applyNetworkPolicy(this.state, hostId, copy));
+    await apply(this.state, hostId, value);
+    const copy = structuredClone(value);
+    this.remember(hostId, what, () => apply(this.state, hostId, copy));
   }
 
   /**
@@ -261,11 +268,8 @@ export class NetnsDataplane implements Dataplane {
     return probeTcp(ends.source, request.to, ends.target, request.timeoutMs ?? 3000);
   }
 
-  async applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
-    await this.applying;
-    await applyAgentMasquerade(this.state, hostId, masquerade);
-    const copy = structuredClone(masquerade);
-    this.remember(hostId, 'outgoing masquerade', () => applyAgentMasquerade(this.state, hostId, copy));
+  applyMasquerade(hostId: string, masquerade: OutgoingMasquerade): Promise<void> {
+    return this.applyRemembered(hostId, 'outgoing masquerade', masquerade, applyAgentMasquerade);
   }
 
   /** A cluster API server's listener at address:port on the emulated internet (api-listener.ts). */
