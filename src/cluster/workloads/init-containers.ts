@@ -25,7 +25,10 @@ import { projectedServiceAccount, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer
 import { nodePath } from '../node-root.js';
 import type { ContainerRunner, ContainerStart } from './sandbox.js';
 import { startProcess, type Process, type ProcessIo } from './processes.js';
-import type { Container } from '../objects/types.js';
+import type { Container, Pod } from '../objects/types.js';
+import type { ClusterRecord } from '../../model/cluster-records.js';
+import { toolCommands } from '../kubelet/container-tools.js';
+import { toolImageArgv, toolImageOf } from '../images/network-tools.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
@@ -37,6 +40,8 @@ export interface InitHost {
   readonly network?: NodeNetwork | undefined;
   /** What projected service-account tokens are signed with. */
   readonly serviceAccounts: ServiceAccountIssuer;
+  /** The cluster (its DNS settings: the pods' resolv.conf for the tools they run). */
+  readonly record?: ClusterRecord;
 }
 
 type Obj = Record<string, unknown>;
@@ -184,7 +189,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, setReady, netns, event }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -204,10 +209,13 @@ class Runner implements ContainerRunner {
     }
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
+    const tools = catalogued ? undefined : toolImageOf(image);
     // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
-    const argv = [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args].map((a) =>
-      expandRefs(String(a), env),
-    );
+    const argv = (
+      tools
+        ? toolImageArgv(tools, command.map(String), args.map(String))
+        : [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args]
+    ).map((a) => expandRefs(String(a), env));
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
@@ -233,11 +241,28 @@ class Runner implements ContainerRunner {
         setReady: setReady ?? (() => undefined),
       });
     }
+    const name = text(container['name']) ?? '';
+    const warn = (reason: string, message: string) => event?.('Warning', reason, message);
+    const runTool = toolCommands({
+      pod: pod as KubeObject & Pod,
+      image,
+      record: () => this.host.record,
+      serviceAccount: projectedServiceAccount(this.host.serviceAccounts, pod, node),
+      netns: async () => (await netns?.()) ?? undefined,
+      warn,
+    });
     return startProcess(argv, env, {
       write,
       read: (path) => fs.read(path),
-      ...(init ? { command: (argv: string[], io: ProcessIo) => this.cniCommand(argv, fs, io) } : {}),
+      command: (argv, io, ctx) => runTool(argv, io, ctx) ?? (init ? this.cniCommand(argv, fs, io) : undefined),
       unknown: init ? 'exits' : 'runs',
+      interactive: container['stdin'] === true,
+      unemulated: (what) => {
+        const program = what.length > 0 ? JSON.stringify(what.join(' ').slice(0, 200)) : 'its entrypoint';
+        const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
+        write('stderr', `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`);
+        warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);
+      },
     });
   }
 

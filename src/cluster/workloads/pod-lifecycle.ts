@@ -524,6 +524,7 @@ export class PodLifecycle implements Controller {
         write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
+        event: (type, reason, message) => this.event(pod, type, reason, message, `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`),
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };

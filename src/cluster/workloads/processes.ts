@@ -2,9 +2,11 @@
 // as the image's shell would run it. `sh -c SCRIPT` (init-shell.ts parses it) and plain argv run the programs
 // busybox gives small images: echo, printf, true, false, `:`, exit N, sleep N, cat (of files the container has
 // mounted from ConfigMaps and Secrets), env / printenv; `$VAR` is expanded from the container's environment. A
-// script that ends is a process that exits with its status. Any other program (an image's own entrypoint:
-// nginx, calico-node…) is not emulated: it runs until it is stopped and prints nothing, unless the caller says
-// such programs exit at once (the CNI installers of init-containers.ts).
+// script that ends is a process that exits with its status. The caller may run commands itself (the network
+// tools, for real in the pod's sandbox: kubelet/container-tools.ts; the CNI installers' cp). A shell with no
+// script and no stdin (an image's CMD `sh`) exits at once, as sh reading /dev/null does. Any other program (an
+// image's own entrypoint) is not emulated: the caller is told (a log line and a Warning) and it runs until it
+// is stopped, unless the caller says such programs exit at once (the CNI installers of init-containers.ts).
 import { basename } from 'node:path';
 import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
 
@@ -15,10 +17,22 @@ export interface ProcessIo {
   write(stream: Stream, text: string): void;
   /** A file as the container sees it: its content, undefined when missing, null when it is in the image (unknown). */
   read(path: string): string | undefined | null;
-  /** Commands the caller emulates itself (the CNI installers' cp, mkdir); undefined when argv is not one. */
-  command?(argv: string[], io: ProcessIo): Promise<number> | undefined;
+  /**
+   * Commands the caller runs itself (network tools, the CNI installers' cp, mkdir); undefined when argv is not
+   * one. `shell` is the shell running it (undefined for the container's own argv); `signal` aborts on stop.
+   */
+  command?(argv: string[], io: ProcessIo, ctx: CommandContext): Promise<number> | undefined;
   /** What a program aksemu cannot emulate does: run until stopped (an app) or exit 0 at once (an installer). */
   unknown: 'runs' | 'exits';
+  /** Told once per process when it meets a program aksemu cannot emulate (argv empty: the image's own entrypoint). */
+  unemulated?(argv: string[]): void;
+  /** The container keeps stdin open (`stdin: true`): a shell without a script waits on it instead of exiting. */
+  interactive?: boolean;
+}
+
+export interface CommandContext {
+  signal: AbortSignal;
+  shell?: string;
 }
 
 export interface Process {
@@ -30,7 +44,7 @@ export interface Process {
   stop(): void;
 }
 
-export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 
 /** The status of a process killed by SIGKILL, as the runtime reports it. */
 export const KILLED = 137;
@@ -81,6 +95,9 @@ class Runner implements Process {
   private stopped = false;
   private wake: (() => void) | undefined;
   private commands = 0;
+  private readonly abort = new AbortController();
+  private shell: string | undefined;
+  private warned = false;
 
   constructor(
     argv: string[],
@@ -95,6 +112,7 @@ class Runner implements Process {
 
   stop(): void {
     this.stopped = true;
+    this.abort.abort();
     this.wake?.();
   }
 
@@ -115,6 +133,7 @@ class Runner implements Process {
     const program = basename(argv[0] ?? '');
     const flagAt = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
     if (SHELLS.has(program) && flagAt > 0) {
+      this.shell = program;
       try {
         const commands = parseScript(argv[flagAt + 1] ?? '', this.env);
         return await runList(commands, (cmd) => this.simple(cmd), argv[flagAt]!.includes('e'));
@@ -124,12 +143,16 @@ class Runner implements Process {
         return 2;
       }
     }
-    if (argv.length === 0) return this.unknown();
+    // `sh` alone reads its commands from stdin: /dev/null unless the container keeps stdin open.
+    if (SHELLS.has(program) && argv.length === 1 && !this.io.interactive) return 0;
+    if (argv.length === 0) return this.unknown([]);
     return this.simple(argv);
   }
 
-  /** A program that is not emulated. */
-  private async unknown(): Promise<number> {
+  /** A program that is not emulated: the caller is told once. */
+  private async unknown(argv: string[]): Promise<number> {
+    if (!this.warned) this.io.unemulated?.(argv);
+    this.warned = true;
     if (this.io.unknown === 'exits') return 0;
     await this.pause(Number.POSITIVE_INFINITY);
     return 0;
@@ -158,8 +181,12 @@ class Runner implements Process {
         this.io.write(stream === 'stdout' && toStderr ? 'stderr' : stream, text);
       },
     };
-    const own = this.io.command?.(argv, io);
-    if (own) return own;
+    const own = this.io.command?.(argv, io, { signal: this.abort.signal, ...(this.shell ? { shell: this.shell } : {}) });
+    if (own) {
+      const status = await own;
+      if (this.stopped) throw new Stopped();
+      return status;
+    }
     const [name = '', ...args] = argv;
     switch (basename(name)) {
       case 'true':
@@ -218,13 +245,13 @@ class Runner implements Process {
           return 0;
         }
         // `env PROGRAM…` runs a program with a changed environment: not emulated.
-        if (basename(name) === 'env') return this.unknown();
+        if (basename(name) === 'env') return this.unknown(argv);
         const found = args.filter((a) => Object.hasOwn(this.env, a));
         io.write('stdout', found.map((a) => `${this.env[a]}\n`).join(''));
         return found.length === args.length ? 0 : 1;
       }
       default:
-        return this.unknown();
+        return this.unknown(argv);
     }
   }
 }
