@@ -72,6 +72,12 @@ describe('network tools as container processes (netns data plane)', { skip: skip
     assert.match(log, /Served by aksemu for pod web-[01]\./);
   });
 
+  it('a pipeline: wget -qO- http://web | grep -c reads the page', async () => {
+    await run('bb-pipe', 'busybox', ['sh', '-c', 'wget -qO- http://web | grep -c "Served by aksemu"']);
+    assert.equal((await ended('bb-pipe')).phase, 'Succeeded');
+    assert.equal(await logs('bb-pipe'), '1\n');
+  });
+
   it('curlimages/curl and busybox nslookup: the answer in the log, the pod Succeeded', async () => {
     await run('curl-ok', 'curlimages/curl', ['-sS', '--max-time', '5', 'http://web']);
     assert.equal((await ended('curl-ok')).phase, 'Succeeded', await logs('curl-ok'));

@@ -87,18 +87,18 @@ export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ct
         },
         run.argv,
       );
-      return finished(child, io, ctx.signal);
+      return finished(child, io, ctx.signal, ctx.stdin);
     })();
   };
 }
 
 /** The child's output into the log; its status (128 + N for a signal) once it ends; killed on abort. */
-function finished(child: ChildProcess, io: ProcessIo, signal: AbortSignal): Promise<number> {
+function finished(child: ChildProcess, io: ProcessIo, signal: AbortSignal, stdin = ''): Promise<number> {
   return new Promise((resolve) => {
     const kill = () => child.kill('SIGKILL');
     signal.addEventListener('abort', kill, { once: true });
     child.stdin?.on('error', () => undefined);
-    child.stdin?.end();
+    child.stdin?.end(stdin);
     child.stdout?.setEncoding('utf8').on('data', (d: string) => io.write('stdout', d));
     child.stderr?.setEncoding('utf8').on('data', (d: string) => io.write('stderr', d));
     child.on('error', (e) => {

@@ -1,7 +1,8 @@
 // What an emulated container's process does. Nothing is executed on the host: the container's command is read
 // as the image's shell would run it. `sh -c SCRIPT` (init-shell.ts parses it) and plain argv run the programs
 // busybox gives small images: echo, printf, true, false, `:`, exit N, sleep N, cat (of files the container has
-// mounted from ConfigMaps and Secrets), env / printenv; `$VAR` is expanded from the container's environment. A
+// mounted from ConfigMaps and Secrets, or its stdin), env / printenv, and grep / head / tail / wc over a
+// pipeline's input; `$VAR` is expanded from the container's environment. A
 // script that ends is a process that exits with its status. The caller may run commands itself (the network
 // tools, for real in the pod's sandbox: kubelet/container-tools.ts; the CNI installers' cp). A shell with no
 // script and no stdin (an image's CMD `sh`) exits at once, as sh reading /dev/null does. Any other program (an
@@ -33,7 +34,18 @@ export interface ProcessIo {
 export interface CommandContext {
   signal: AbortSignal;
   shell?: string;
+  /** What a pipeline's previous stage printed: the command's stdin (none: /dev/null). */
+  stdin?: string;
 }
+
+/** A pipeline stage's input and where its stdout goes (the next stage's input). */
+interface Pipe {
+  stdin?: string;
+  stdout?: (text: string) => void;
+}
+
+/** What a pipeline stage may hand the next one (the rest is dropped, as a full pipe would block). */
+const MAX_PIPE_BYTES = 4 * 1024 * 1024;
 
 export interface Process {
   /** The exit status, once the process ends (never, for a program that runs until stopped). */
@@ -136,7 +148,12 @@ class Runner implements Process {
       this.shell = program;
       try {
         const commands = parseScript(argv[flagAt + 1] ?? '', this.env);
-        return await runList(commands, (cmd) => this.simple(cmd), argv[flagAt]!.includes('e'));
+        return await runList(
+          commands,
+          (cmd) => this.simple(cmd),
+          argv[flagAt]!.includes('e'),
+          (stages) => this.pipeline(stages),
+        );
       } catch (e) {
         if (!(e instanceof ShellSyntaxError)) throw e;
         this.io.write('stderr', `${program}: syntax error: ${e.message}\n`);
@@ -158,8 +175,26 @@ class Runner implements Process {
     return 0;
   }
 
+  /**
+   * `a | b | c`: each stage runs once the one before ended, reading what it printed (no stage runs beside
+   * another: a stage that never ends holds the rest). The status is the last stage's.
+   */
+  private async pipeline(stages: string[][]): Promise<number> {
+    let input: string | undefined;
+    let status = 0;
+    for (const [i, stage] of stages.entries()) {
+      let out = '';
+      const last = i === stages.length - 1;
+      const pipe: Pipe = { ...(input !== undefined ? { stdin: input } : { stdin: '' }) };
+      if (!last) pipe.stdout = (text) => void (out.length < MAX_PIPE_BYTES && (out += text));
+      status = await this.simple(stage, pipe);
+      input = out;
+    }
+    return status;
+  }
+
   /** One simple command; returns its status. */
-  private async simple(words: string[]): Promise<number> {
+  private async simple(words: string[], pipe: Pipe = {}): Promise<number> {
     if (this.stopped) throw new Stopped();
     // A busy loop must not starve the server: every command yields, and every fiftieth rests 20 ms (at most
     // 2,500 commands a second per container).
@@ -178,10 +213,17 @@ class Runner implements Process {
       ...this.io,
       write: (stream, text) => {
         if (stream === 'stdout' && silent) return;
-        this.io.write(stream === 'stdout' && toStderr ? 'stderr' : stream, text);
+        const to = stream === 'stdout' && toStderr ? 'stderr' : stream;
+        if (to === 'stdout' && pipe.stdout) pipe.stdout(text);
+        else this.io.write(to, text);
       },
     };
-    const own = this.io.command?.(argv, io, { signal: this.abort.signal, ...(this.shell ? { shell: this.shell } : {}) });
+    const stdin = pipe.stdin;
+    const own = this.io.command?.(argv, io, {
+      signal: this.abort.signal,
+      ...(this.shell ? { shell: this.shell } : {}),
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
     if (own) {
       const status = await own;
       if (this.stopped) throw new Stopped();
@@ -222,8 +264,14 @@ class Runner implements Process {
         await this.pause(ms);
         return 0;
       }
+      case 'grep':
+      case 'head':
+      case 'tail':
+      case 'wc':
+        return filter(basename(name), args, stdin ?? '', io);
       case 'cat': {
         let status = 0;
+        if (args.length === 0 || args.includes('-')) io.write('stdout', stdin ?? '');
         for (const file of args.filter((a) => a !== '-')) {
           const content = io.read(file);
           if (content === undefined) {
@@ -254,6 +302,72 @@ class Runner implements Process {
         return this.unknown(argv);
     }
   }
+}
+
+/**
+ * The text filters scripts pipe a tool's output into, over their stdin: `grep [-qvicFE] PATTERN`,
+ * `head`/`tail [-n] N` (or -N), `wc [-lcw]`. Files as operands are not read (they are the image's).
+ */
+function filter(name: string, args: string[], input: string, io: ProcessIo): number {
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  for (const a of args) {
+    if (/^-[a-zA-Z]+$/.test(a) && operands.length === 0) for (const f of a.slice(1)) flags.add(f);
+    else if (/^-\d+$/.test(a)) operands.push(a.slice(1));
+    else operands.push(a);
+  }
+  const lines = input === '' ? [] : input.replace(/\n$/, '').split('\n');
+  const print = (out: string[]) => io.write('stdout', out.map((l) => `${l}\n`).join(''));
+  if (name === 'grep') {
+    const pattern = operands[0];
+    if (pattern === undefined) {
+      io.write('stderr', 'grep: no pattern\n');
+      return 2;
+    }
+    let re: RegExp;
+    try {
+      const source = flags.has('F') ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : flags.has('E') ? pattern : basicRegex(pattern);
+      re = new RegExp(source, flags.has('i') ? 'i' : '');
+    } catch {
+      io.write('stderr', `grep: bad regex '${pattern}'\n`);
+      return 2;
+    }
+    const found = lines.filter((l) => re.test(l) !== flags.has('v'));
+    if (flags.has('c')) io.write('stdout', `${found.length}\n`);
+    else if (!flags.has('q')) print(found);
+    return found.length > 0 ? 0 : 1;
+  }
+  if (name === 'head' || name === 'tail') {
+    const n = Number(operands[0] ?? 10);
+    if (!Number.isInteger(n) || n < 0) {
+      io.write('stderr', `${name}: invalid number '${operands[0]}'\n`);
+      return 1;
+    }
+    print(name === 'head' ? lines.slice(0, n) : n === 0 ? [] : lines.slice(-n));
+    return 0;
+  }
+  const counts = { l: input.split('\n').length - 1, w: input.split(/\s+/).filter(Boolean).length, c: Buffer.byteLength(input) };
+  const asked = (['l', 'w', 'c'] as const).filter((f) => flags.has(f));
+  const shown = asked.length > 0 ? asked : (['l', 'w', 'c'] as const);
+  io.write('stdout', `${shown.map((f) => (shown.length > 1 ? String(counts[f]).padStart(7) : String(counts[f]))).join(' ')}\n`);
+  return 0;
+}
+
+/** A basic regular expression as JavaScript's: `+ ? ( ) { } |` are literal unless escaped (GNU's BRE). */
+function basicRegex(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const next = pattern[i + 1];
+    if (c === '\\' && next !== undefined && '+?(){}|'.includes(next)) {
+      out += next;
+      i++;
+    } else if (c === '\\' && next !== undefined) {
+      out += c + next;
+      i++;
+    } else out += '+?(){}|'.includes(c) ? `\\${c}` : c;
+  }
+  return out;
 }
 
 /** Starts a container's process: argv is its command and args, already `$(VAR)`-expanded. */

@@ -109,3 +109,38 @@ describe('container processes: shells, unknown programs, the command hook', () =
     assert.equal(shell, undefined, "the container's own argv: no shell");
   });
 });
+
+describe('pipelines in sh -c', () => {
+  const run = async (script: string, hook?: ProcessIo['command']): Promise<[number, string]> => {
+    let out = '';
+    const p = startProcess(['sh', '-c', script], {}, {
+      write: (stream, text) => (out += stream === 'stderr' ? `E:${text}` : text),
+      read: () => undefined,
+      unknown: 'exits',
+      ...(hook ? { command: hook } : {}),
+    });
+    return [await p.exited, out];
+  };
+
+  it("hands each stage the previous one's output; the status is the last stage's", async () => {
+    assert.deepEqual(await run('printf "a\\nb\\nc\\n" | grep -v b | wc -l'), [0, '2\n']);
+    assert.deepEqual(await run('echo hello | grep -q nope'), [1, '']);
+    assert.deepEqual(await run('echo one two | cat | head -n 1 && echo ok'), [0, 'one two\nok\n']);
+    assert.deepEqual(await run("printf 'x1\\nx2\\nx3\\n' | tail -2"), [0, 'x2\nx3\n']);
+    assert.deepEqual(await run('echo "a+b" | grep "a+b"'), [0, 'a+b\n'], 'a BRE: + is literal');
+    assert.deepEqual(await run('echo aab | grep -E "a+b" | wc -c'), [0, '4\n']);
+  });
+
+  it('a tool in a pipeline gets its stdin, and its output goes down the pipe', async () => {
+    const got: string[] = [];
+    const hook: ProcessIo['command'] = (argv, io, ctx) => {
+      if (argv[0] !== 'nc' && argv[0] !== 'wget') return undefined;
+      got.push(`${argv[0]}<${ctx.stdin ?? 'none'}>`);
+      io.write('stdout', 'Served by aksemu\nsecond\n');
+      return Promise.resolve(0);
+    };
+    assert.deepEqual(await run('echo ping | nc web 80', hook), [0, 'Served by aksemu\nsecond\n']);
+    assert.deepEqual(await run('wget -qO- http://web | grep -c aksemu', hook), [0, '1\n']);
+    assert.deepEqual(got, ['nc<ping\n>', 'wget<>']);
+  });
+});
