@@ -41,7 +41,12 @@ describe('network tools as container processes (netns data plane)', { skip: skip
     await world.podsOnEachNode();
     await world.create(
       'svc.json',
-      JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] } }),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] },
+      }),
     );
     clusterIp = (await world.json(['get', 'service', 'web'])).spec.clusterIP;
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--timeout=90s']);
@@ -105,7 +110,10 @@ describe('network tools as container processes (netns data plane)', { skip: skip
   it('after a deny-all NetworkPolicy: wget: download timed out, exit 1; curl exits 28; exec runs busybox wget too', async () => {
     await world.kubectlOk(['run', 'bb-idle', '--image=busybox', '--', 'sleep', '3600']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/bb-idle', '--timeout=60s']);
-    await world.create('deny.json', JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'deny-all' }, spec: { podSelector: {} } }));
+    await world.create(
+      'deny.json',
+      JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'deny-all' }, spec: { podSelector: {} } }),
+    );
     // The policy is on the nodes once a probe of the data plane stops getting through.
     await eventually(
       async () => {

@@ -46,7 +46,19 @@ Retrieve files via HTTP or FTP
 `;
 
 /** Short options: the letter and whether it takes an argument ('optional' for -n[ARG]). */
-const SHORT: Record<string, boolean | 'optional'> = { c: false, q: false, S: false, O: true, o: true, P: true, Y: true, U: true, T: true, t: true, n: 'optional' };
+const SHORT: Record<string, boolean | 'optional'> = {
+  c: false,
+  q: false,
+  S: false,
+  O: true,
+  o: true,
+  P: true,
+  Y: true,
+  U: true,
+  T: true,
+  t: true,
+  n: 'optional',
+};
 
 /** Long options: the short letter they stand for (or their own name) and whether they take an argument. */
 const LONG: Record<string, [string, boolean]> = {
@@ -94,7 +106,16 @@ export class UsageError extends Error {}
 
 /** getopt32 with getopt_long's permutation: options anywhere, `--` ends them. */
 export function parseWgetArgs(args: readonly string[]): WgetOptions {
-  const o: WgetOptions = { quiet: false, serverResponse: false, userAgent: 'Wget', timeoutSec: 900, headers: [], spider: false, noCheckCertificate: false, urls: [] };
+  const o: WgetOptions = {
+    quiet: false,
+    serverResponse: false,
+    userAgent: 'Wget',
+    timeoutSec: 900,
+    headers: [],
+    spider: false,
+    noCheckCertificate: false,
+    urls: [],
+  };
   const set = (key: string, value: string | undefined): void => {
     switch (key) {
       case 'q':
@@ -407,8 +428,7 @@ async function downloadOne(url: string, o: WgetOptions, out: Out, output: { fd: 
       request += 'Connection: close\r\n';
       if (target.user !== undefined && !has('authorization')) request += `Authorization: Basic ${Buffer.from(target.user).toString('base64')}\r\n`;
       for (const h of o.headers) request += `${h}\r\n`;
-      if (post !== undefined)
-        request += `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(post)}\r\n\r\n${post}`;
+      if (post !== undefined) request += `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(post)}\r\n\r\n${post}`;
       else request += '\r\n';
       socket.write(request);
       const reader = new Reader(socket, o.timeoutSec);
@@ -421,8 +441,7 @@ async function downloadOne(url: string, o: WgetOptions, out: Out, output: { fd: 
         if (status !== 0 && status !== 100) break;
         while ((await header(reader, o, out)) !== undefined);
       }
-      if (!((status >= 200 && status <= 204) || (status >= 300 && status <= 303)))
-        throw new Die(`server returned error: ${statusLine}`);
+      if (!((status >= 200 && status <= 204) || (status >= 300 && status <= 303))) throw new Die(`server returned error: ${statusLine}`);
       let length: number | undefined;
       let chunked = false;
       let location: string | undefined;
@@ -492,13 +511,21 @@ function openOutput(fname: string, named: boolean): number {
     return openSync(fname, named ? 'w' : 'wx', 0o666);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    const why = { EEXIST: 'File exists', ENOENT: 'No such file or directory', EACCES: 'Permission denied', EROFS: 'Read-only file system' }[code] ?? strerror(e);
+    const why =
+      { EEXIST: 'File exists', ENOENT: 'No such file or directory', EACCES: 'Permission denied', EROFS: 'Read-only file system' }[code] ?? strerror(e);
     throw new Die(`can't open '${fname}': ${why}`);
   }
 }
 
 /** retrieve_file_data: the body (counted, chunked or to EOF) into fd, with busybox's messages around it. */
-async function retrieve(reader: Reader, o: WgetOptions, out: Out, fd: number, fname: string, body: { length?: number | undefined; chunked: boolean }): Promise<void> {
+async function retrieve(
+  reader: Reader,
+  o: WgetOptions,
+  out: Out,
+  fd: number,
+  fname: string,
+  body: { length?: number | undefined; chunked: boolean },
+): Promise<void> {
   const started = Date.now();
   if (!o.quiet) out.say(fd === 1 ? 'writing to stdout\n' : `saving to '${fname}'\n`);
   const name = fname.slice(fname.lastIndexOf('/') + 1);

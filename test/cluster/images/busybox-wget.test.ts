@@ -106,7 +106,7 @@ describe('busybox wget: the program against servers on 127.0.0.1', () => {
     );
   });
 
-  it("a 404: server returned error, exit 1", async () => {
+  it('a 404: server returned error, exit 1', async () => {
     const r = await wget('-qO-', `http://127.0.0.1:${port}/missing`);
     assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', 'wget: server returned error: HTTP/1.1 404 Not Found\n']);
   });

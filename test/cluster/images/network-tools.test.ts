@@ -21,14 +21,16 @@ describe('network-tool images', () => {
     assert.equal(name('curlimages/curl:8.10.1'), 'curlimages/curl');
     assert.equal(name('nicolaka/netshoot@sha256:0123'), 'nicolaka/netshoot');
     assert.equal(name('radial/busyboxplus:curl'), 'radial/busyboxplus');
-    for (const other of ['nginx', 'busyboxplus', 'example.com/busybox', 'registry.k8s.io/e2e-test-images/agnhost:2.52']) assert.equal(name(other), undefined, other);
+    for (const other of ['nginx', 'busyboxplus', 'example.com/busybox', 'registry.k8s.io/e2e-test-images/agnhost:2.52'])
+      assert.equal(name(other), undefined, other);
   });
 
   it('declares only tools kubectl exec may run, each with a build', () => {
-    for (const image of TOOL_IMAGES) for (const [tool, build] of Object.entries(image.tools)) {
-      assert.ok(EXEC_TOOLS.includes(tool), `${image.name}: ${tool}`);
-      assert.ok(build, `${image.name}: ${tool}`);
-    }
+    for (const image of TOOL_IMAGES)
+      for (const [tool, build] of Object.entries(image.tools)) {
+        assert.ok(EXEC_TOOLS.includes(tool), `${image.name}: ${tool}`);
+        assert.ok(build, `${image.name}: ${tool}`);
+      }
     for (const tool of EXEC_TOOLS) assert.ok(HOST_BUILDS[tool], `the host's build of ${tool}`);
   });
 
@@ -41,7 +43,12 @@ describe('network-tool images', () => {
     assert.deepEqual(toolRun('curlimages/curl', ['/usr/bin/curl', '-s', 'x']), { kind: 'host', argv: ['curl', '-s', 'x'] });
     assert.deepEqual(toolRun('nicolaka/netshoot', ['nslookup', 'web']), { kind: 'host', argv: ['nslookup', 'web'] });
     assert.deepEqual(toolRun('nicolaka/netshoot', ['wget', 'x']).kind, 'emulated');
-    assert.deepEqual(toolRun('alpine', ['nc', '-z', 'web', '80']), { kind: 'other-build', argv: ['nc', '-z', 'web', '80'], build: 'busybox', hostBuild: 'openbsd-netcat' });
+    assert.deepEqual(toolRun('alpine', ['nc', '-z', 'web', '80']), {
+      kind: 'other-build',
+      argv: ['nc', '-z', 'web', '80'],
+      build: 'busybox',
+      hostBuild: 'openbsd-netcat',
+    });
     // An image aksemu does not know runs the host's tools, as kubectl exec always did.
     assert.deepEqual(toolRun('example.com/app:1', ['/usr/bin/wget', 'x']), { kind: 'host', argv: ['/usr/bin/wget', 'x'] });
   });
@@ -113,12 +120,16 @@ describe('container processes: shells, unknown programs, the command hook', () =
 describe('pipelines in sh -c', () => {
   const run = async (script: string, hook?: ProcessIo['command']): Promise<[number, string]> => {
     let out = '';
-    const p = startProcess(['sh', '-c', script], {}, {
-      write: (stream, text) => (out += stream === 'stderr' ? `E:${text}` : text),
-      read: () => undefined,
-      unknown: 'exits',
-      ...(hook ? { command: hook } : {}),
-    });
+    const p = startProcess(
+      ['sh', '-c', script],
+      {},
+      {
+        write: (stream, text) => (out += stream === 'stderr' ? `E:${text}` : text),
+        read: () => undefined,
+        unknown: 'exits',
+        ...(hook ? { command: hook } : {}),
+      },
+    );
     return [await p.exited, out];
   };
 

@@ -29,12 +29,15 @@ describe('programs aksemu cannot run, visibly', { skip }, () => {
         'aksemu: image example.com/team/app:1.0 runs "/app --serve", which aksemu does not emulate: the container runs idle until it is stopped (docs/clients.md §5.16)\n',
       );
       const [w] = await warnings(env, 'app');
-      assert.deepEqual([w?.reason, w?.message, w?.involvedObject?.fieldPath, w?.source?.component], [
-        'NotEmulated',
-        'aksemu does not emulate "/app --serve" of image example.com/team/app:1.0 (container app): the container runs idle until it is stopped',
-        'spec.containers{app}',
-        'kubelet',
-      ]);
+      assert.deepEqual(
+        [w?.reason, w?.message, w?.involvedObject?.fieldPath, w?.source?.component],
+        [
+          'NotEmulated',
+          'aksemu does not emulate "/app --serve" of image example.com/team/app:1.0 (container app): the container runs idle until it is stopped',
+          'spec.containers{app}',
+          'kubelet',
+        ],
+      );
       assert.equal(JSON.parse(await ok(env, ['get', 'pod', 'app', '-o', 'json'])).status.phase, 'Running');
 
       await ok(env, ['run', 'fetch', '--restart=Never', '--image=busybox', '--', 'wget', '-qO-', '--timeout=2', 'http://web']);
