@@ -2,8 +2,8 @@
 // each is (busybox's applets are not GNU wget or OpenBSD nc: other options, messages, exit codes). A container
 // of one of them, and `kubectl exec` into it, runs a tool as that build does (docs/clients.md §5.16, §5.18):
 // the host's binary when the host has the same build (curl, bind's dig/nslookup/host, iproute2, iputils), an
-// emulation of aksemu's when it has another (busybox wget: busybox-wget.ts), and the host's binary with a
-// Warning saying so when aksemu has neither (busybox's nc, nslookup, ping, traceroute, ip). A tool the image
+// emulation of aksemu's when it has another (busybox's wget and nc: busybox-wget.ts, busybox-nc.ts), and the
+// host's binary with a Warning saying so when aksemu has neither (busybox's nslookup, ping, traceroute, ip). A tool the image
 // does not ship is not found, as its shell says. Images not listed here run the host's tools (EXEC_TOOLS).
 import { fileURLToPath } from 'node:url';
 import { imageRepository } from '../cni-agents/catalogue.js';
@@ -35,6 +35,7 @@ export const HOST_BUILDS: Readonly<Record<string, ToolBuild>> = {
 /** Tools aksemu runs as another build than the host's: the program (next to this module) that is that build. */
 const EMULATIONS: Readonly<Record<string, string>> = {
   'wget/busybox': 'busybox-wget.js',
+  'nc/busybox': 'busybox-nc.js',
 };
 
 export interface ToolImage {
