@@ -2,7 +2,7 @@
 // against a kubenet cluster with `--network-policy calico`: `kubectl run --restart=Never --image=busybox --
 // wget -qO- http://web` runs busybox's wget in the pod's namespace, its answer is the pod's log and the pod
 // Succeeded; after a deny-all NetworkPolicy busybox's `wget: download timed out` and exit code 1 (Failed); the
-// same with curlimages/curl (curl's exit 28) and an nslookup; a Job whose container runs wget completes; and
+// same with curlimages/curl (curl's exit 28), busybox's nc and an nslookup; a Job whose container runs wget completes; and
 // `kubectl exec` into a busybox pod runs busybox's wget too. Root only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -94,6 +94,12 @@ describe('network tools as container processes (netns data plane)', { skip: skip
     assert.ok((await warnings('ns-ok')).some((w) => w.startsWith("ToolBuildNotEmulated: aksemu runs the host's nslookup (bind)")));
   });
 
+  it("busybox nc -zv: busybox's `web (IP:80) open`", async () => {
+    await run('nc-ok', 'busybox', ['nc', '-zv', '-w', '2', 'web', '80']);
+    assert.equal((await ended('nc-ok')).phase, 'Succeeded', await logs('nc-ok'));
+    assert.equal(await logs('nc-ok'), `web (${clusterIp}:80) open\n`);
+  });
+
   it('a Job whose container runs wget completes', async () => {
     await world.kubectlOk(['create', 'job', 'fetch', '--image=busybox', '--', 'wget', '-qO-', '--timeout=5', 'http://web']);
     await world.kubectlOk(['wait', '--for=condition=complete', 'job/fetch', '--timeout=60s']);
@@ -107,7 +113,7 @@ describe('network tools as container processes (netns data plane)', { skip: skip
     assert.equal(await logs('bb-nocurl'), 'sh: curl: not found\n');
   });
 
-  it('after a deny-all NetworkPolicy: wget: download timed out, exit 1; curl exits 28; exec runs busybox wget too', async () => {
+  it('after a deny-all NetworkPolicy: wget: download timed out, exit 1; curl exits 28; nc times out; exec runs busybox wget too', async () => {
     await world.kubectlOk(['run', 'bb-idle', '--image=busybox', '--', 'sleep', '3600']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/bb-idle', '--timeout=60s']);
     await world.create(
@@ -136,6 +142,11 @@ describe('network tools as container processes (netns data plane)', { skip: skip
     const curl = await ended('curl-deny');
     assert.deepEqual([curl.phase, curl.terminated.exitCode], ['Failed', 28]);
     assert.match(await logs('curl-deny'), /^curl: \(28\) /);
+
+    await run('nc-deny', 'busybox', ['nc', '-zv', '-w', '2', 'web', '80']);
+    const ncDenied = await ended('nc-deny');
+    assert.deepEqual([ncDenied.phase, ncDenied.terminated.exitCode], ['Failed', 1]);
+    assert.equal(await logs('nc-deny'), `nc: web (${clusterIp}:80): Connection timed out\n`);
 
     const exec = await world.kubectl(['exec', 'bb-idle', '--', 'wget', '-qO-', '--timeout=2', 'http://web']);
     assert.equal(exec.code, 1);

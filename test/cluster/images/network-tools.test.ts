@@ -43,12 +43,14 @@ describe('network-tool images', () => {
     assert.deepEqual(toolRun('curlimages/curl', ['/usr/bin/curl', '-s', 'x']), { kind: 'host', argv: ['curl', '-s', 'x'] });
     assert.deepEqual(toolRun('nicolaka/netshoot', ['nslookup', 'web']), { kind: 'host', argv: ['nslookup', 'web'] });
     assert.deepEqual(toolRun('nicolaka/netshoot', ['wget', 'x']).kind, 'emulated');
-    assert.deepEqual(toolRun('alpine', ['nc', '-z', 'web', '80']), {
+    assert.equal(toolRun('alpine', ['nc', '-z', 'web', '80']).kind, 'emulated');
+    assert.deepEqual(toolRun('alpine', ['ping', '-c', '1', 'web']), {
       kind: 'other-build',
-      argv: ['nc', '-z', 'web', '80'],
+      argv: ['ping', '-c', '1', 'web'],
       build: 'busybox',
-      hostBuild: 'openbsd-netcat',
+      hostBuild: 'iputils',
     });
+    assert.deepEqual(toolRun('nicolaka/netshoot', ['nc', '-z', 'web', '80']), { kind: 'host', argv: ['nc', '-z', 'web', '80'] });
     // An image aksemu does not know runs the host's tools, as kubectl exec always did.
     assert.deepEqual(toolRun('example.com/app:1', ['/usr/bin/wget', 'x']), { kind: 'host', argv: ['/usr/bin/wget', 'x'] });
   });
