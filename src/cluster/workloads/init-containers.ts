@@ -258,7 +258,10 @@ class Runner implements ContainerRunner {
       unknown: init ? 'exits' : 'runs',
       interactive: container['stdin'] === true,
       unemulated: (what) => {
-        const program = what.length > 0 ? JSON.stringify(what.join(' ').slice(0, 200)) : 'its entrypoint';
+        const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
+        // Args without a command go to the image's ENTRYPOINT, which aksemu does not know.
+        const entrypointArgs = command.length === 0 && !tools && what.length > 0 && what.length === argv.length && what.every((w, i) => w === argv[i]);
+        const program = what.length === 0 ? 'its entrypoint' : entrypointArgs ? `its entrypoint with the arguments ${quoted(what)}` : quoted(what);
         const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
         write('stderr', `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`);
         warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);

@@ -22,7 +22,7 @@ async function warnings(env: ClusterEnv, pod: string): Promise<Obj[]> {
 describe('programs aksemu cannot run, visibly', { skip }, () => {
   test('an unknown image and a network tool without a data plane', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
-      await ok(env, ['run', 'app', '--image=example.com/team/app:1.0', '--', '/app', '--serve']);
+      await ok(env, ['run', 'app', '--image=example.com/team/app:1.0', '--command', '--', '/app', '--serve']);
       await eventually(async () => (await kubectl(env, ['logs', 'app'])).stdout !== '', 20_000, 'the log line');
       assert.equal(
         (await kubectl(env, ['logs', 'app'])).stdout,
@@ -51,6 +51,14 @@ describe('programs aksemu cannot run, visibly', { skip }, () => {
       assert.deepEqual(
         (await warnings(env, 'fetch')).map((e) => e.reason),
         ['NoPodNetwork'],
+      );
+
+      // Arguments without a command are the unknown image's entrypoint's (an ingress-nginx certgen Job's shape).
+      await ok(env, ['run', 'certgen', '--image=registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.4.4', '--', 'create', '--host=x']);
+      await eventually(async () => (await kubectl(env, ['logs', 'certgen'])).stdout !== '', 20_000, 'the certgen log line');
+      assert.match(
+        (await kubectl(env, ['logs', 'certgen'])).stdout,
+        /^aksemu: image registry\.k8s\.io\/ingress-nginx\/kube-webhook-certgen:v1\.4\.4 runs its entrypoint with the arguments "create --host=x", which aksemu does not emulate: the container runs idle/,
       );
 
       // An image that knows its CMD: busybox's `sh` with no stdin ends at once, as on a node.
