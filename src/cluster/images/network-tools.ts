@@ -2,7 +2,7 @@
 // each is (busybox's applets are not GNU wget or OpenBSD nc: other options, messages, exit codes). A container
 // of one of them, and `kubectl exec` into it, runs a tool as that build does (docs/clients.md §5.16, §5.18):
 // the host's binary when the host has the same build (curl, bind's dig/nslookup/host, iproute2, iputils), an
-// emulation of aksemu's when it has another (busybox's wget and nc: busybox-wget.ts, busybox-nc.ts), and the
+// emulation of aksemu's when it has another (busybox's wget and nc: applets/), and the
 // host's binary with a Warning saying so when aksemu has neither (busybox's nslookup, ping, traceroute, ip). A tool the image
 // does not ship is not found, as its shell says. Images not listed here run the host's tools (EXEC_TOOLS).
 import { fileURLToPath } from 'node:url';
@@ -32,11 +32,14 @@ export const HOST_BUILDS: Readonly<Record<string, ToolBuild>> = {
   false: 'coreutils',
 };
 
-/** Tools aksemu runs as another build than the host's: the program (next to this module) that is that build. */
+/** Tools aksemu runs as another build than the host's: the program (in applets/) that is that build. */
 const EMULATIONS: Readonly<Record<string, string>> = {
   'wget/busybox': 'busybox-wget.js',
   'nc/busybox': 'busybox-nc.js',
 };
+
+/** The folder of those programs (bound into the sandbox whole: they share applets/applet.ts). */
+export const APPLETS_DIR = fileURLToPath(new URL('./applets/', import.meta.url));
 
 export interface ToolImage {
   /** The name the docs and messages use. */
@@ -108,8 +111,8 @@ export function toolImageOf(image: string): ToolImage | undefined {
 export type ToolRun =
   /** The host's binary, argv as given (its build is the image's, or the image is not one of ours). */
   | { kind: 'host'; argv: string[] }
-  /** aksemu's program for that build: node runs `program` (a file) with the tool's arguments. */
-  | { kind: 'emulated'; argv: string[]; program: string; build: ToolBuild }
+  /** aksemu's program for that build: node runs `program.file` of `program.dir` with the tool's arguments. */
+  | { kind: 'emulated'; argv: string[]; program: { dir: string; file: string }; build: ToolBuild }
   /** The host's binary, though the image's build differs and aksemu does not emulate it: said in a Warning. */
   | { kind: 'other-build'; argv: string[]; build: ToolBuild; hostBuild: ToolBuild }
   /** The image does not ship it. */
@@ -130,7 +133,7 @@ export function toolRun(image: string, argv: readonly string[]): ToolRun {
   const host = Object.hasOwn(HOST_BUILDS, name) ? HOST_BUILDS[name]! : build;
   if (build === host) return { kind: 'host', argv: [name, ...argv.slice(1)] };
   const emulation = EMULATIONS[`${name}/${build}`];
-  if (emulation) return { kind: 'emulated', argv: argv.slice(1), program: fileURLToPath(new URL(`./${emulation}`, import.meta.url)), build };
+  if (emulation) return { kind: 'emulated', argv: argv.slice(1), program: { dir: APPLETS_DIR, file: emulation }, build };
   return { kind: 'other-build', argv: [name, ...argv.slice(1)], build, hostBuild: host };
 }
 

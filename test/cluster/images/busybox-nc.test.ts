@@ -1,4 +1,4 @@
-// busybox's nc as aksemu runs it (src/cluster/images/busybox-nc.ts): getopt32's options, and the program run as a
+// busybox's nc as aksemu runs it (src/cluster/images/applets/busybox-nc.ts): getopt32's options, and the program run as a
 // pod's sandbox runs it against listeners on 127.0.0.1: `-zv` says `HOST (IP:PORT) open`, a refusal is silent at
 // -v and said at -vv (nc 1.10's rule), exit 1; stdin goes to the peer and the answer to stdout, `sent N, rcvd M`
 // at -vv; a silent peer ends the run after 2 × -w once stdin ended; -l -p listens for one connection; what it
@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { parseNcArgs } from '../../../src/cluster/images/busybox-nc.js';
+import { parseNcArgs } from '../../../src/cluster/images/applets/busybox-nc.js';
 
-const PROGRAM = fileURLToPath(new URL('../../../src/cluster/images/busybox-nc.js', import.meta.url));
+const PROGRAM = fileURLToPath(new URL('../../../src/cluster/images/applets/busybox-nc.js', import.meta.url));
 
 type Run = { code: number; stdout: string; stderr: string; ms: number };
 const nc = (args: string[], input = '', onStart?: () => void): Promise<Run> =>

@@ -1,4 +1,4 @@
-// busybox's wget as aksemu runs it (src/cluster/images/busybox-wget.ts): the option parsing of busybox 1.36's
+// busybox's wget as aksemu runs it (src/cluster/images/applets/busybox-wget.ts): the option parsing of busybox 1.36's
 // getopt32 string, its URL parsing and progress line, and the program itself run as a pod's sandbox runs it
 // (`node busybox-wget.js ARGS`) against HTTP servers on 127.0.0.1: busybox's messages and exit codes for a page,
 // a 404, a refused connection, a server that never answers (`wget: download timed out` after -T, one try), a
@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { parseUrl, parseWgetArgs, progressLine, UsageError } from '../../../src/cluster/images/busybox-wget.js';
+import { parseUrl, parseWgetArgs, progressLine, UsageError } from '../../../src/cluster/images/applets/busybox-wget.js';
 
-const PROGRAM = fileURLToPath(new URL('../../../src/cluster/images/busybox-wget.js', import.meta.url));
+const PROGRAM = fileURLToPath(new URL('../../../src/cluster/images/applets/busybox-wget.js', import.meta.url));
 
 describe('busybox wget: options, URLs and the progress line', () => {
   it('reads short clusters, long options with = or a separate value, and permuted arguments', () => {

@@ -37,7 +37,7 @@ describe('network-tool images', () => {
   it("runs busybox's wget as aksemu's program, curl as the host's, and refuses what the image lacks", () => {
     const wget = toolRun('busybox:1.36', ['wget', '-qO-', 'http://web']);
     assert.equal(wget.kind, 'emulated');
-    assert.ok(wget.kind === 'emulated' && existsSync(wget.program), 'the program is beside the module');
+    assert.ok(wget.kind === 'emulated' && existsSync(`${wget.program.dir}/${wget.program.file}`), 'the program is in applets/');
     assert.deepEqual(wget.kind === 'emulated' && wget.argv, ['-qO-', 'http://web']);
     assert.deepEqual(toolRun('busybox', ['curl', 'x']), { kind: 'missing', name: 'curl' });
     assert.deepEqual(toolRun('curlimages/curl', ['/usr/bin/curl', '-s', 'x']), { kind: 'host', argv: ['curl', '-s', 'x'] });

@@ -13,8 +13,8 @@
 //     LOCAL from REMOTE (REMOTE)` with -v.
 // Not kept: UDP (-u), -e PROG, -s, -i, -o, -k: refused with a line saying so, exit 1.
 import { lookup } from 'node:dns/promises';
+import { runAsProgram, strerror } from './applet.js';
 import { createServer, isIP, type Socket, connect as tcpConnect } from 'node:net';
-import { pathToFileURL } from 'node:url';
 
 const USAGE = `BusyBox v1.36.1 multi-call binary.
 
@@ -97,20 +97,6 @@ export function parseNcArgs(args: readonly string[]): NcOptions {
   }
   if (o.operands.length > 2) throw new NcUsageError('');
   return o;
-}
-
-const STRERROR: Record<string, string> = {
-  ECONNREFUSED: 'Connection refused',
-  ETIMEDOUT: 'Connection timed out',
-  EHOSTUNREACH: 'No route to host',
-  ENETUNREACH: 'Network is unreachable',
-  EADDRINUSE: 'Address in use',
-  EACCES: 'Permission denied',
-};
-
-function strerror(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code ?? '';
-  return STRERROR[code] ?? (e as Error)?.message ?? String(e);
 }
 
 /** xmalloc_sockaddr2dotted: `IP:PORT`, `[IPv6]:PORT`. */
@@ -253,12 +239,4 @@ export async function nc(args: readonly string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  nc(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      process.stderr.write(`nc: ${(e as Error)?.message ?? String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsProgram(import.meta.url, 'nc', nc);

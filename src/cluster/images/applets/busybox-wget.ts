@@ -17,8 +17,8 @@
 // Not kept: FTP, proxies, -c's ranges, progress lines during long transfers.
 import { lookup } from 'node:dns/promises';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { runAsProgram, strerror } from './applet.js';
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { connect as tlsConnect } from 'node:tls';
 
 const USAGE = `BusyBox v1.36.1 multi-call binary.
@@ -254,23 +254,6 @@ export function parseUrl(url: string): Target | string {
 }
 
 /** strerror(3)'s words for the errors a connect and a read meet. */
-const STRERROR: Record<string, string> = {
-  ECONNREFUSED: 'Connection refused',
-  ETIMEDOUT: 'Connection timed out',
-  EHOSTUNREACH: 'No route to host',
-  ENETUNREACH: 'Network is unreachable',
-  ECONNRESET: 'Connection reset by peer',
-  EPIPE: 'Broken pipe',
-  EACCES: 'Permission denied',
-  EPERM: 'Operation not permitted',
-  EADDRNOTAVAIL: 'Cannot assign requested address',
-};
-
-function strerror(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code ?? '';
-  return STRERROR[code] ?? (e as Error)?.message ?? String(e);
-}
-
 /** busybox's progress line as it prints it when stderr is not a terminal: name, percent, bar, size, time. */
 export function progressLine(name: string, bytes: number, elapsedMs: number): string {
   let size = bytes;
@@ -604,13 +587,4 @@ export async function wget(args: readonly string[]): Promise<number> {
   }
 }
 
-// Run as a program (in a pod's sandbox, or by the tests): the exit status is wget's.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  wget(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      process.stderr.write(`wget: ${(e as Error)?.message ?? String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runAsProgram(import.meta.url, 'wget', wget);
