@@ -8,6 +8,7 @@
 import type { OutgoingMasquerade, VxlanOverlay } from '../../dataplane/dataplane.js';
 import type { NodePolicies } from '../../dataplane/policies.js';
 import type { NodeServices } from '../../dataplane/services.js';
+import type { ToolBuild } from '../images/network-tools.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Stream } from '../workloads/processes.js';
 
@@ -97,8 +98,10 @@ export type Program = (ctx: ProgramContext) => Promise<number>;
 /** A file in an image: one of aksemu's CNI plugins or a reference plugin of the node's set, by type. */
 export type ImageFile = { plugin: string };
 
-/** One CNI project's image, as data. */
+/** One image, as data: a CNI project's, a backend's, or a network-tool image's (images/network-tools.ts). */
 export interface ImageSpec {
+  /** The name docs and messages use (the tool images'). */
+  name?: string;
   /** Matches the image reference without tag or digest (`ghcr.io/flannel-io/flannel`). */
   image: RegExp;
   /** Files the image holds that installers copy out (path in the image → what it is). */
@@ -112,4 +115,13 @@ export interface ImageSpec {
    * cluster's node enforces policies exactly while one of them runs there (docs/dataplane.md §13).
    */
   enforcesNetworkPolicy?: readonly Program[];
+  /** The network tools it ships (names as run) with whose build each is; a container runs them in its pod's sandbox. */
+  tools?: Readonly<Record<string, ToolBuild>>;
+  /** Its CMD when the container names neither command nor args (`sh` for busybox). */
+  cmd?: readonly string[];
+  /**
+   * A program its ENTRYPOINT runs when the first argument is an option or no program of the image
+   * (curlimages/curl's entrypoint.sh: `set -- curl "$@"`).
+   */
+  defaultProgram?: string;
 }

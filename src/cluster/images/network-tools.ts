@@ -1,12 +1,13 @@
-// The images people run to test a cluster's network, as data: which network tools each ships and whose build
-// each is (busybox's applets are not GNU wget or OpenBSD nc: other options, messages, exit codes). A container
-// of one of them, and `kubectl exec` into it, runs a tool as that build does (docs/clients.md §5.16, §5.18):
-// the host's binary when the host has the same build (curl, bind's dig/nslookup/host, iproute2, iputils), an
-// emulation of aksemu's when it has another (busybox's wget and nc: applets/), and the
-// host's binary with a Warning saying so when aksemu has neither (busybox's nslookup, ping, traceroute, ip). A tool the image
-// does not ship is not found, as its shell says. Images not listed here run the host's tools (EXEC_TOOLS).
+// The images people run to test a cluster's network, as catalogue entries (cni-agents/catalogue.ts holds them):
+// which network tools each ships and whose build each is (busybox's applets are not GNU wget or OpenBSD nc:
+// other options, messages, exit codes). A container of one of them, and `kubectl exec` into it, runs a tool as
+// that build does (docs/clients.md §5.16, §5.18): the host's binary when the host has the same build (curl,
+// bind's dig/nslookup/host, iproute2, iputils), an emulation of aksemu's when it has another (busybox's wget and
+// nc: applets/), and the host's binary with a Warning saying so when aksemu has neither (busybox's nslookup,
+// ping, traceroute, ip). A tool the image does not ship is not found, as its shell says. Images whose entry
+// declares no tools run the host's tools (EXEC_TOOLS).
 import { fileURLToPath } from 'node:url';
-import { imageRepository } from '../cni-agents/catalogue.js';
+import type { ImageSpec } from '../cni-agents/program.js';
 
 /** Who built a tool: busybox's applet, or the project whose binary the host (Debian) has. */
 export type ToolBuild = 'busybox' | 'curl' | 'bind' | 'iputils' | 'iproute2' | 'openbsd-netcat' | 'gnu-wget' | 'coreutils' | 'traceroute';
@@ -41,21 +42,8 @@ const EMULATIONS: Readonly<Record<string, string>> = {
 /** The folder of those programs (bound into the sandbox whole: they share applets/applet.ts). */
 export const APPLETS_DIR = fileURLToPath(new URL('./applets/', import.meta.url));
 
-export interface ToolImage {
-  /** The name the docs and messages use. */
-  name: string;
-  /** Matches the image reference without tag or digest. */
-  image: RegExp;
-  /** The tools it ships (names as run), with their builds. */
-  tools: Readonly<Record<string, ToolBuild>>;
-  /** Its CMD when the container names neither command nor args. */
-  cmd: readonly string[];
-  /**
-   * A program its ENTRYPOINT runs when the first argument is an option or no program of the image
-   * (curlimages/curl's entrypoint.sh: `set -- curl "$@"`).
-   */
-  defaultProgram?: string;
-}
+/** A catalogue entry of a network-tool image: its name, tools, CMD and entrypoint rule (program.ts ImageSpec). */
+export type ToolImage = ImageSpec & { name: string; tools: Readonly<Record<string, ToolBuild>>; cmd: readonly string[] };
 
 /** The applets busybox's defconfig builds that matter here (networking/ and the few helpers beside them). */
 const BUSYBOX_TOOLS = ['wget', 'nc', 'ping', 'nslookup', 'traceroute', 'ip', 'hostname', 'cat', 'echo', 'sleep', 'true', 'false'];
@@ -66,25 +54,34 @@ const DOCKER_HUB = '(?:(?:docker\\.io|index\\.docker\\.io)\\/)?';
 export const TOOL_IMAGES: readonly ToolImage[] = [
   {
     name: 'busybox',
+    programs: {},
     image: new RegExp(`^(?:${DOCKER_HUB}(?:library\\/)?busybox|mcr\\.microsoft\\.com\\/(?:azurelinux|cbl-mariner)\\/busybox)$`),
     tools: busybox(BUSYBOX_TOOLS),
     cmd: ['sh'],
   },
   // Alpine's /bin/sh, wget, nc, nslookup, ping… are busybox's applets.
-  { name: 'alpine', image: new RegExp(`^${DOCKER_HUB}(?:library\\/)?alpine$`), tools: busybox(BUSYBOX_TOOLS), cmd: ['/bin/sh'] },
+  { name: 'alpine', programs: {}, image: new RegExp(`^${DOCKER_HUB}(?:library\\/)?alpine$`), tools: busybox(BUSYBOX_TOOLS), cmd: ['/bin/sh'] },
   // On alpine: curl is curl's, the rest busybox's; ENTRYPOINT /entrypoint.sh, CMD curl.
   {
     name: 'curlimages/curl',
+    programs: {},
     image: new RegExp(`^${DOCKER_HUB}curlimages\\/curl$`),
     tools: { ...busybox(BUSYBOX_TOOLS), curl: 'curl' },
     cmd: ['curl'],
     defaultProgram: 'curl',
   },
   // busybox with curl, as the Kubernetes docs' DNS and Service tutorials run it.
-  { name: 'radial/busyboxplus', image: new RegExp(`^${DOCKER_HUB}radial\\/busyboxplus$`), tools: { ...busybox(BUSYBOX_TOOLS), curl: 'curl' }, cmd: ['sh'] },
+  {
+    name: 'radial/busyboxplus',
+    programs: {},
+    image: new RegExp(`^${DOCKER_HUB}radial\\/busyboxplus$`),
+    tools: { ...busybox(BUSYBOX_TOOLS), curl: 'curl' },
+    cmd: ['sh'],
+  },
   // netshoot's packages: curl, bind-tools, iproute2, iputils, netcat-openbsd; wget is alpine's busybox applet.
   {
     name: 'nicolaka/netshoot',
+    programs: {},
     image: new RegExp(`^${DOCKER_HUB}nicolaka\\/netshoot$`),
     tools: {
       ...busybox(['wget', 'hostname', 'cat', 'echo', 'sleep', 'true', 'false']),
@@ -102,9 +99,9 @@ export const TOOL_IMAGES: readonly ToolImage[] = [
   },
 ];
 
-export function toolImageOf(image: string): ToolImage | undefined {
-  const repo = imageRepository(image);
-  return TOOL_IMAGES.find((t) => t.image.test(repo));
+/** The catalogue entry as a tool image, when it declares tools. */
+export function asToolImage(spec: ImageSpec | undefined): ToolImage | undefined {
+  return spec?.tools && spec.name && spec.cmd ? (spec as ToolImage) : undefined;
 }
 
 /** How a tool call runs. */
@@ -123,10 +120,10 @@ export function toolName(argv0: string): string {
   return argv0.slice(argv0.lastIndexOf('/') + 1);
 }
 
-/** How `argv` (its argv[0] a network tool aksemu may run) runs in a container of `image`. */
-export function toolRun(image: string, argv: readonly string[]): ToolRun {
+/** How `argv` (its argv[0] a network tool aksemu may run) runs in a container of the image of that catalogue entry. */
+export function toolRun(image: ImageSpec | undefined, argv: readonly string[]): ToolRun {
   const name = toolName(argv[0] ?? '');
-  const spec = toolImageOf(image);
+  const spec = asToolImage(image);
   if (!spec) return { kind: 'host', argv: [...argv] };
   const build = Object.hasOwn(spec.tools, name) ? spec.tools[name] : undefined;
   if (!build) return { kind: 'missing', name };

@@ -8,6 +8,7 @@ import { EXEC_TOOLS, spawnSandboxed } from '../../dataplane/netns/exec-sandbox.j
 import { aksKubeletDns, podEtcFiles } from '../dns/pod-files.js';
 import { toolName, toolRun } from '../images/network-tools.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
+import type { ImageSpec } from '../cni-agents/program.js';
 import type { KubeObject } from '../objects/object.js';
 import type { Pod } from '../objects/types.js';
 import type { CommandContext, ProcessIo } from '../workloads/processes.js';
@@ -26,6 +27,8 @@ const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGK
 export interface ToolHost {
   pod: KubeObject & Pod;
   image: string;
+  /** The image's catalogue entry (its tools and their builds), if any. */
+  spec: ImageSpec | undefined;
   record: () => ClusterRecord | undefined;
   /** The pod's projected service-account files (token, ca.crt, namespace), unless it opts out. */
   serviceAccount?: ReadonlyMap<string, string> | undefined;
@@ -48,7 +51,7 @@ export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ct
     const name = toolName(argv[0] ?? '');
     if (!CONTAINER_TOOLS.includes(name)) return undefined;
     return (async () => {
-      const run = toolRun(host.image, argv);
+      const run = toolRun(host.spec, argv);
       if (run.kind === 'missing') {
         io.write('stderr', ctx.shell ? `${ctx.shell}: ${name}: not found\n` : `exec: "${name}": executable file not found in $PATH\n`);
         return 127;

@@ -28,7 +28,7 @@ import { startProcess, type Process, type ProcessIo } from './processes.js';
 import type { Container, Pod } from '../objects/types.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import { toolCommands } from '../kubelet/container-tools.js';
-import { toolImageArgv, toolImageOf } from '../images/network-tools.js';
+import { asToolImage, toolImageArgv } from '../images/network-tools.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
@@ -209,7 +209,7 @@ class Runner implements ContainerRunner {
     }
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
-    const tools = catalogued ? undefined : toolImageOf(image);
+    const tools = asToolImage(catalogued);
     // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
     const argv = (
       tools
@@ -246,6 +246,7 @@ class Runner implements ContainerRunner {
     const runTool = toolCommands({
       pod: pod as KubeObject & Pod,
       image,
+      spec: catalogued,
       record: () => this.host.record,
       serviceAccount: projectedServiceAccount(this.host.serviceAccounts, pod, node),
       netns: async () => (await netns?.()) ?? undefined,
