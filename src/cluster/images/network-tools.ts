@@ -49,41 +49,28 @@ export type ToolImage = ImageSpec & { name: string; tools: Readonly<Record<strin
 const BUSYBOX_TOOLS = ['wget', 'nc', 'ping', 'nslookup', 'traceroute', 'ip', 'hostname', 'cat', 'echo', 'sleep', 'true', 'false'];
 const busybox = (names: readonly string[]): Record<string, ToolBuild> => Object.fromEntries(names.map((n) => [n, 'busybox' as const]));
 
-const DOCKER_HUB = '(?:(?:docker\\.io|index\\.docker\\.io)\\/)?';
+const DOCKER_HUB = '(?:(?:docker\.io|index\.docker\.io)\/)?';
+
+/** An entry: its Docker Hub repository (a pattern, other registries' names as alternatives), tools and CMD. */
+function toolImage(name: string, repository: string, tools: Record<string, ToolBuild>, cmd: string[], more: Partial<ToolImage> = {}): ToolImage {
+  return { name, programs: {}, image: new RegExp(`^(?:${DOCKER_HUB}${repository})$`), tools, cmd, ...more };
+}
+
+const BUSYBOX = busybox(BUSYBOX_TOOLS);
 
 export const TOOL_IMAGES: readonly ToolImage[] = [
-  {
-    name: 'busybox',
-    programs: {},
-    image: new RegExp(`^(?:${DOCKER_HUB}(?:library\\/)?busybox|mcr\\.microsoft\\.com\\/(?:azurelinux|cbl-mariner)\\/busybox)$`),
-    tools: busybox(BUSYBOX_TOOLS),
-    cmd: ['sh'],
-  },
+  toolImage('busybox', '(?:library\\/)?busybox|mcr\\.microsoft\\.com\\/(?:azurelinux|cbl-mariner)\\/busybox', BUSYBOX, ['sh']),
   // Alpine's /bin/sh, wget, nc, nslookup, ping… are busybox's applets.
-  { name: 'alpine', programs: {}, image: new RegExp(`^${DOCKER_HUB}(?:library\\/)?alpine$`), tools: busybox(BUSYBOX_TOOLS), cmd: ['/bin/sh'] },
+  toolImage('alpine', '(?:library\\/)?alpine', BUSYBOX, ['/bin/sh']),
   // On alpine: curl is curl's, the rest busybox's; ENTRYPOINT /entrypoint.sh, CMD curl.
-  {
-    name: 'curlimages/curl',
-    programs: {},
-    image: new RegExp(`^${DOCKER_HUB}curlimages\\/curl$`),
-    tools: { ...busybox(BUSYBOX_TOOLS), curl: 'curl' },
-    cmd: ['curl'],
-    defaultProgram: 'curl',
-  },
+  toolImage('curlimages/curl', 'curlimages\\/curl', { ...BUSYBOX, curl: 'curl' }, ['curl'], { defaultProgram: 'curl' }),
   // busybox with curl, as the Kubernetes docs' DNS and Service tutorials run it.
-  {
-    name: 'radial/busyboxplus',
-    programs: {},
-    image: new RegExp(`^${DOCKER_HUB}radial\\/busyboxplus$`),
-    tools: { ...busybox(BUSYBOX_TOOLS), curl: 'curl' },
-    cmd: ['sh'],
-  },
+  toolImage('radial/busyboxplus', 'radial\\/busyboxplus', { ...BUSYBOX, curl: 'curl' }, ['sh']),
   // netshoot's packages: curl, bind-tools, iproute2, iputils, netcat-openbsd; wget is alpine's busybox applet.
-  {
-    name: 'nicolaka/netshoot',
-    programs: {},
-    image: new RegExp(`^${DOCKER_HUB}nicolaka\\/netshoot$`),
-    tools: {
+  toolImage(
+    'nicolaka/netshoot',
+    'nicolaka\\/netshoot',
+    {
       ...busybox(['wget', 'hostname', 'cat', 'echo', 'sleep', 'true', 'false']),
       curl: 'curl',
       nslookup: 'bind',
@@ -95,8 +82,8 @@ export const TOOL_IMAGES: readonly ToolImage[] = [
       ss: 'iproute2',
       traceroute: 'traceroute',
     },
-    cmd: ['zsh'],
-  },
+    ['zsh'],
+  ),
 ];
 
 /** The catalogue entry as a tool image, when it declares tools. */
