@@ -1,7 +1,7 @@
 // busybox's wget applet (networking/wget.c of busybox 1.36, the build in the busybox, alpine and curlimages/curl
 // images) as a program of its own: `node busybox-wget.js ARGS…`. The host has GNU wget, which is another program
 // (20 tries, its own messages); pods whose image ships busybox run this one in their sandbox instead
-// (network-tools.ts says which images, docs/clients.md §5.16). What it keeps of busybox's:
+// (../network-tools.ts says which images, docs/clients.md §5.16). What it keeps of busybox's:
 //   - options as getopt32 reads "cqSO:o:P:Y:U:T:+t:n::" and the long ones (--quiet, --output-document,
 //     --timeout, --header, --post-data, --post-file, --spider, --no-check-certificate …; -t and -n… ignored),
 //     arguments permuted as getopt_long does, unique prefixes of long names accepted;
