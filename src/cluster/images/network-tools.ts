@@ -1,4 +1,4 @@
-// The images people run to test a cluster's network, as catalogue entries (cni-agents/catalogue.ts holds them):
+// The images people run to test a cluster's network, as catalogue entries (images/catalogue.ts holds them):
 // which network tools each ships and whose build each is (busybox's applets are not GNU wget or OpenBSD nc:
 // other options, messages, exit codes). A container of one of them, and `kubectl exec` into it, runs a tool as
 // that build does (docs/clients.md §5.16, §5.18): the host's binary when the host has the same build (curl,
@@ -7,10 +7,7 @@
 // ping, traceroute, ip). A tool the image does not ship is not found, as its shell says. Images whose entry
 // declares no tools run the host's tools (EXEC_TOOLS).
 import { fileURLToPath } from 'node:url';
-import type { ImageSpec } from '../cni-agents/program.js';
-
-/** Who built a tool: busybox's applet, or the project whose binary the host (Debian) has. */
-export type ToolBuild = 'busybox' | 'curl' | 'bind' | 'iputils' | 'iproute2' | 'openbsd-netcat' | 'gnu-wget' | 'coreutils' | 'traceroute';
+import type { ImageSpec, ToolBuild } from './program.js';
 
 /** The builds of the host's tools (Debian: curl, wget, netcat-openbsd, iputils-ping, bind9-dnsutils, iproute2). */
 export const HOST_BUILDS: Readonly<Record<string, ToolBuild>> = {

@@ -5,13 +5,13 @@
 // the log and a Warning event say why, and the tool exits 1. docs/clients.md §5.16.
 import type { ChildProcess } from 'node:child_process';
 import { EXEC_TOOLS, spawnSandboxed } from '../../dataplane/netns/exec-sandbox.js';
-import { aksKubeletDns, podEtcFiles } from '../dns/pod-files.js';
+import { aksKubeletDns, podEtcFiles } from './pod-files.js';
 import { toolName, toolRun } from '../images/network-tools.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
-import type { ImageSpec } from '../cni-agents/program.js';
-import type { KubeObject } from '../objects/object.js';
-import type { Pod } from '../objects/types.js';
-import type { CommandContext, ProcessIo } from '../workloads/processes.js';
+import type { ImageSpec } from '../images/program.js';
+import type { KubeObject } from '../apimachinery/object.js';
+import type { Pod } from '../apimachinery/types.js';
+import type { CommandContext, ProcessIo } from '../images/processes.js';
 
 /** What processes.ts emulates itself (cat of mounted files, echo…): never sent to the sandbox. */
 const BUILTINS = new Set(['cat', 'echo', 'sleep', 'true', 'false']);

@@ -1,18 +1,18 @@
-// The network-tool images as catalogue data (src/cluster/images/network-tools.ts, in cni-agents/catalogue.ts): which images match, which tools each
+// The network-tool images as catalogue data (src/cluster/images/network-tools.ts, in images/catalogue.ts): which images match, which tools each
 // ships and whose build runs for a call (the host's, aksemu's busybox wget, the host's with a Warning, or not
 // found), the argv a container of each runs (CMD, curlimages/curl's entrypoint rule); and the process side
-// (workloads/processes.ts): a shell with no script exits at once, a program aksemu cannot emulate is reported
+// (images/processes.ts): a shell with no script exits at once, a program aksemu cannot emulate is reported
 // once, and the command hook learns whether a shell runs it.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { imageSpecOf } from '../../../src/cluster/cni-agents/catalogue.js';
+import { imageSpecOf } from '../../../src/cluster/images/catalogue.js';
 import { asToolImage, HOST_BUILDS, TOOL_IMAGES, toolImageArgv, toolRun as runIn } from '../../../src/cluster/images/network-tools.js';
 
 const toolImageOf = (image: string) => asToolImage(imageSpecOf(image));
 const toolRun = (image: string, argv: string[]) => runIn(imageSpecOf(image), argv);
 import { EXEC_TOOLS } from '../../../src/dataplane/netns/exec-sandbox.js';
-import { startProcess, type ProcessIo } from '../../../src/cluster/workloads/processes.js';
+import { startProcess, type ProcessIo } from '../../../src/cluster/images/processes.js';
 
 describe('network-tool images', () => {
   it('matches the images by repository, whatever the registry prefix, tag or digest', () => {
