@@ -42,6 +42,8 @@ function untilStopped(signal: AbortSignal): Promise<number> {
 
 /** Runs the listeners in the pod's namespace until the container stops; Ready once they are bound. */
 async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (line: string) => string, page?: string): Promise<number> {
+  // What the kubelet's probes meet, with or without a data plane (cluster/kubelet/probes.ts).
+  ctx.serves?.(listeners);
   if (!ctx.netns) return untilStopped(ctx.signal);
   ctx.setReady(false);
   const hostname = hostnameOf(ctx);
@@ -139,7 +141,7 @@ const dockerEntrypoint: Program = (ctx) => {
 export const BACKEND_IMAGES: ImageSpec[] = [
   // The image's ENTRYPOINT is /agnhost (test/images/agnhost/Dockerfile); pods name the subcommand in args, which
   // the runtime appends to it (its CMD, pause, runs when they name none: here the entrypoint alone just runs).
-  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS } },
+  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS }, listens: true },
   // The official image's ENTRYPOINT /docker-entrypoint.sh runs its arguments (CMD: nginx -g 'daemon off;').
-  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx } },
+  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx }, listens: true },
 ];
