@@ -42,9 +42,11 @@ function untilStopped(signal: AbortSignal): Promise<number> {
 
 /** Runs the listeners in the pod's namespace until the container stops; Ready once they are bound. */
 async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (line: string) => string, page?: string): Promise<number> {
-  // What the kubelet's probes meet, with or without a data plane (cluster/kubelet/probes.ts).
-  ctx.serves?.(listeners);
-  if (!ctx.netns) return untilStopped(ctx.signal);
+  // What the kubelet's probes meet (cluster/kubelet/probes.ts): without a data plane, what it would serve.
+  if (!ctx.netns) {
+    ctx.serves?.(listeners);
+    return untilStopped(ctx.signal);
+  }
   ctx.setReady(false);
   const hostname = hostnameOf(ctx);
   const server = startPodServer(ctx.netns, { hostname, listeners, ...(page ? { page: page.replace('{{hostname}}', hostname) } : {}) }, ctx.signal, (line) =>
@@ -56,6 +58,7 @@ async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (
     if (!ctx.signal.aborted) ctx.write('stderr', log((e as Error).message));
     return 1;
   }
+  ctx.serves?.(listeners);
   ctx.setReady(true);
   const { code } = await server.exited;
   return code;

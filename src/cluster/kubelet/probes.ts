@@ -152,11 +152,14 @@ export class Prober {
     return !s || s.result === 'Success';
   }
 
-  /** The container's program changed its readiness: a readiness probe answered by it runs now (the kubelet's manual trigger). */
-  programReadyChanged(uid: string, key: string): void {
+  /**
+   * The container's program changed its readiness, or its server bound its listeners: its readiness probe runs
+   * now rather than a period later (as the kubelet's manual trigger on a status update does).
+   */
+  retrigger(uid: string, key: string): void {
     const p = this.probed.get(Prober.id(uid, key));
     const w = p?.workers.find((x) => x.type === 'Readiness');
-    if (p && w && p.c.target().kind === 'program' && Date.now() >= p.c.startedAt + w.spec.initialDelayMs) this.trigger(p, w);
+    if (p && w && Date.now() >= p.c.startedAt + w.spec.initialDelayMs) this.trigger(p, w);
   }
 
   private schedule(p: Probed, w: Worker, ms: number): void {

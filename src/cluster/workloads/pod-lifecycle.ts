@@ -567,7 +567,9 @@ export class PodLifecycle implements Controller {
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
         probeTarget: (target) => {
-          if (state.process === undefined || state.process === process) state.target = target;
+          if (state.process !== undefined && state.process !== process) return;
+          state.target = target;
+          if (state.process === process && target.kind === 'listeners') this.prober.retrigger(w.uid, key);
         },
       });
     } catch (e) {
@@ -626,7 +628,7 @@ export class PodLifecycle implements Controller {
     const run = w.rt.containers[key];
     if (w.stopped || this.closed || !run || run.restartCount !== restart || !('running' in run.state) || (run.ready ?? true) === ready) return;
     run.ready = ready;
-    this.prober.programReadyChanged(w.uid, key);
+    this.prober.retrigger(w.uid, key);
     this.write(w);
   }
 

@@ -35,12 +35,15 @@ export type NodeProbeOutcome = Omit<NodeProbeAnswer, 'id'> | { error: string };
 const SCRIPT = fileURLToPath(new URL('./node-prober.js', import.meta.url));
 /** How long past its own timeout a probe may take before the kubelet gives up on the answer. */
 const GRACE_MS = 15_000;
+/** A prober process with nothing to do for this long ends (the next probe starts another). */
+const IDLE_MS = 60_000;
 
 export class NodeProber {
   private child: ChildProcess | undefined;
   private next = 1;
   private readonly waiting = new Map<number, { resolve: (o: NodeProbeOutcome) => void; timer: NodeJS.Timeout }>();
   private closed = false;
+  private idle: NodeJS.Timeout | undefined;
 
   /** `netns`: the node's namespace (/run/netns/…). */
   constructor(private readonly netns: string) {}
@@ -48,6 +51,8 @@ export class NodeProber {
   probe(request: Omit<NodeProbeRequest, 'id'>): Promise<NodeProbeOutcome> {
     if (this.closed) return Promise.resolve({ error: "the node's prober is stopped" });
     const child = this.started();
+    clearTimeout(this.idle);
+    this.idle = undefined;
     const id = this.next++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(id, { error: 'the probe did not complete' }), request.timeoutMs + GRACE_MS);
@@ -63,6 +68,20 @@ export class NodeProber {
     this.waiting.delete(id);
     clearTimeout(w.timer);
     w.resolve(outcome);
+    if (this.waiting.size === 0 && this.child && !this.closed) {
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => this.stopChild(), IDLE_MS);
+      this.idle.unref();
+    }
+  }
+
+  private stopChild(): void {
+    this.idle = undefined;
+    const child = this.child;
+    if (!child || this.waiting.size > 0) return;
+    this.child = undefined;
+    child.stdin?.end();
+    child.kill('SIGKILL');
   }
 
   private started(): ChildProcess {
@@ -96,6 +115,7 @@ export class NodeProber {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.idle);
     const child = this.child;
     this.child = undefined;
     child?.stdin?.end();
