@@ -7,7 +7,9 @@
 // restarts, after the kubelet's crash-loop back-off (CRASH_BACKOFF); a pod whose containers all ended for good is
 // Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
 // that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
-// instead of being set up again (their processes start again, appending to the same logs).
+// instead of being set up again (their processes start again, appending to the same logs). Each run of a container
+// gets the kubelet's probe workers (cluster/kubelet/probes.ts): readiness and startup results go into the status,
+// and a liveness or startup failure kills the container, which then restarts as an exit does.
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../objects/json-equal.js';
 import { deletionDue, type KubeObject } from '../objects/object.js';

@@ -61,9 +61,16 @@ function tcp(req: NodeProbeRequest): Promise<NodeProbeAnswer> {
 function http(req: NodeProbeRequest): Promise<NodeProbeAnswer> {
   const scheme = req.scheme ?? 'http';
   const first = new URL(`${scheme}://${hostPort(req.host, req.port)}`);
-  const raw = req.path ?? '';
-  const path = raw === '' ? '/' : raw.startsWith('/') ? raw : `/${raw}`;
-  const target = new URL(path, first);
+  // formatURL: the path's own path and query on the probe's host and port, whatever host the path names.
+  let parsed: URL;
+  try {
+    parsed = new URL(req.path ?? '', 'http://probe/');
+  } catch {
+    parsed = new URL('http://probe/');
+  }
+  const target = new URL(first);
+  target.pathname = parsed.pathname;
+  target.search = parsed.search;
   const deadline = Date.now() + req.timeoutMs;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of req.headers ?? []) {
