@@ -3,7 +3,9 @@
 // with the kubelet's `Readiness probe failed: … connection refused` event, its Service's EndpointSlice has no ready
 // endpoint (Endpoints: notReadyAddresses) and `kubectl exec client -- curl http://web` is refused; the probe fixed
 // with `kubectl patch`, the new pods are Ready and curl gets the backend's answer. A failing liveness probe kills
-// and restarts its container with the kubelet's events, and its restartCount grows. Root only.
+// and restarts its container with the kubelet's events, and its restartCount grows. The cluster enforces
+// NetworkPolicy (calico): a default deny of ingress drops the client's traffic, yet the probes, sent from the node,
+// keep the pods Ready. Root only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DataplaneWorld, eventually, skipReason } from './dataplane-harness.js';
@@ -52,7 +54,7 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
 
   before(async () => {
     world = new DataplaneWorld();
-    await world.withCluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16']);
+    await world.withCluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
     await world.create('client.json', JSON.stringify(CLIENT));
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/client', '--timeout=60s']);
   });
@@ -142,6 +144,30 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
     assert.match(ok.stdout, /^NOW: /);
   });
 
+  it('NetworkPolicy drops the client but not the probes, which come from the node', async () => {
+    const deny = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny-web' },
+      spec: { podSelector: { matchLabels: { app: 'web' } } },
+    };
+    await world.create('deny.json', JSON.stringify(deny));
+    await eventually(async () => (await curl()).code !== 0, 15_000, 'the policy drops the client');
+    const dropped = await curl();
+    assert.match(dropped.stdout + dropped.stderr, /timed out/i);
+    // Several readiness periods later the pods are still Ready, and no probe failed since.
+    const before = (await webPods()).map((p) => p.metadata.name);
+    await new Promise((r) => setTimeout(r, 4000));
+    const pods = await webPods();
+    assert.deepEqual(
+      pods.map((p) => p.metadata.name),
+      before,
+    );
+    for (const p of pods) assert.equal(p.status.containerStatuses[0].ready, true, `${p.metadata.name} Ready under the policy`);
+    await world.kubectlOk(['delete', 'networkpolicy', 'deny-web']);
+    await eventually(async () => (await curl()).code === 0, 15_000, 'curl answers again');
+  });
+
   it('a failing liveness probe restarts the container with the kubelet’s events', async () => {
     const pod = {
       apiVersion: 'v1',
@@ -184,5 +210,38 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
     // It keeps failing: the restarts go on, with the crash-loop back-off between them.
     await eventually(async () => ((await world.json(['get', 'pod', 'live'])).status.containerStatuses[0].restartCount ?? 0) >= 2, 30_000, 'a second restart');
     await world.kubectlOk(['delete', 'pod', 'live', '--grace-period=0', '--force']);
+  });
+
+  it('after a restart of aksemu the probes start from scratch: Ready pods pass again, a failing one still fails', async () => {
+    const stuck = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stuck' },
+      spec: {
+        containers: [
+          { name: 'stuck', image: AGNHOST, args: ['netexec', '--http-port=8080'], readinessProbe: { httpGet: { path: '/', port: 8081 }, periodSeconds: 1 } },
+        ],
+      },
+    };
+    await world.create('stuck.json', JSON.stringify(stuck));
+    await eventually(async () => (await world.json(['get', 'pod', 'stuck'])).status?.phase === 'Running', 30_000, 'stuck Running');
+    await world.server.close();
+    assert.deepEqual(world.namespaces(), [], 'stopping removes every namespace');
+    const stopped = Date.now();
+    await world.start();
+    await eventually(async () => (await curl()).code === 0, 60_000, 'curl http://web answers after the restart');
+    for (const p of await webPods()) assert.equal(p.status.containerStatuses[0].ready, true, `${p.metadata.name} Ready after the restart`);
+    // The failing probe runs again in the rebuilt network: a new Unhealthy event, and the pod is still not Ready.
+    await eventually(
+      async () => {
+        const items = JSON.parse(await world.kubectlOk(['get', 'events', '--field-selector', 'involvedObject.name=stuck', '-o', 'json'])).items;
+        return items.some((e: Obj) => e.reason === 'Unhealthy' && Date.parse(e.lastTimestamp) >= stopped - 1000);
+      },
+      30_000,
+      'stuck probed again after the restart',
+    );
+    const pod = await world.json(['get', 'pod', 'stuck']);
+    assert.equal(pod.status.containerStatuses[0].ready, false);
+    assert.equal(pod.status.containerStatuses[0].restartCount, 0);
   });
 });
