@@ -46,6 +46,7 @@ describe('probes without a data plane', { skip }, () => {
       await apply(env, [
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'health' }, data: { ok: 'fine\n' } },
         pod('tcp80', { containers: [{ name: 'web', image: 'nginx', readinessProbe: { tcpSocket: { port: 80 }, periodSeconds: 1 } }] }),
+        pod('healthz', { containers: [{ name: 'web', image: 'nginx', readinessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 1 } }] }),
         pod('http8080', { containers: [{ name: 'web', image: 'nginx', readinessProbe: { httpGet: { port: 8080 }, periodSeconds: 1 } }] }),
         pod('unreached', { containers: [sleeper('app', { readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 1 } })] }),
         pod('execs', {
@@ -75,6 +76,10 @@ describe('probes without a data plane', { skip }, () => {
 
       // nginx serves 80: the tcpSocket probe passes.
       await eventually(async () => (await getPod(env, 'tcp80')).status?.containerStatuses?.[0]?.ready === true, 15_000, 'tcp80 Ready');
+
+      // nginx's default site has no /healthz: 404.
+      await hasEvent(env, 'healthz', 'Warning Unhealthy Readiness probe failed: HTTP probe failed with statuscode: 404');
+      assert.equal((await getPod(env, 'healthz')).status.containerStatuses[0].ready, false);
 
       // Nothing serves 8080 in the nginx pod: refused, in the kubelet's words.
       const http = await getPod(env, 'http8080');

@@ -168,6 +168,27 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
     await eventually(async () => (await curl()).code === 0, 15_000, 'curl answers again');
   });
 
+  it('nginx answers its default site: a probe of / passes, one of /healthz gets its 404', async () => {
+    const nginx = (name: string, path: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'web', image: 'nginx', readinessProbe: { httpGet: { path, port: 80 }, periodSeconds: 1 } }] },
+    });
+    await world.create('nginx.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [nginx('site', '/'), nginx('nohealthz', '/healthz')] }));
+    await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/site', '--timeout=60s']);
+    await eventually(
+      async () =>
+        JSON.parse(await world.kubectlOk(['get', 'events', '--field-selector', 'involvedObject.name=nohealthz', '-o', 'json'])).items.some(
+          (e: Obj) => e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 404',
+        ),
+      30_000,
+      'the 404 event',
+    );
+    assert.equal((await world.json(['get', 'pod', 'nohealthz'])).status.containerStatuses[0].ready, false);
+    await world.kubectlOk(['delete', 'pod', 'site', 'nohealthz', '--grace-period=0', '--force']);
+  });
+
   it('a failing liveness probe restarts the container with the kubelet’s events', async () => {
     const pod = {
       apiVersion: 'v1',

@@ -9,7 +9,8 @@
 //       /echo?msg=…&code=…, /healthz and / ("NOW: …"); `--udp-port` (8081, -1 for none) answering hostname,
 //       echo MSG and clientip; logs "Started HTTP server on port N".
 //     Subcommands the emulation does not serve (pause, and the rest) just run.
-//   - nginx (HTTP on 80 with a page of aksemu's own; the image's configuration is not read).
+//   - nginx (HTTP on 80 with a page of aksemu's own at /, /index.html and /50x.html, nginx's 404 page elsewhere, as its
+//     default site; the image's configuration is not read).
 // The hostname a pod answers with is its spec.hostname, else its name, as the kubelet truncates it
 // (cluster/dns/resolv-conf.ts podHostname).
 import { startPodServer, type PodServerListener } from '../../dataplane/netns/pod-server-process.js';
@@ -133,7 +134,10 @@ const agnhost: Program = (ctx) => {
   return program ? program({ ...ctx, argv: ctx.argv.slice(1) }) : untilStopped(ctx.signal);
 };
 
-const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: 'page' }], (line) => `${line}\n`, NGINX_PAGE);
+/** What nginx's default site (/etc/nginx/conf.d/default.conf) serves; any other path is its 404 page. */
+const NGINX_PATHS = ['/', '/index.html', '/50x.html'];
+
+const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: 'page', paths: NGINX_PATHS }], (line) => `${line}\n`, NGINX_PAGE);
 
 /** docker-entrypoint.sh execs its arguments: nginx (the image's CMD when none) serves, anything else just runs. */
 const dockerEntrypoint: Program = (ctx) => {

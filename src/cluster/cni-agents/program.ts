@@ -97,7 +97,7 @@ export interface ProgramContext {
    * never calls it has health endpoints aksemu does not serve: its probes answer with its own state (setReady,
    * and alive while it runs). docs/architecture.md §7.
    */
-  serves?(listeners: ReadonlyArray<{ proto: 'http' | 'tcp' | 'udp'; port: number }>): void;
+  serves?(listeners: ReadonlyArray<{ proto: 'http' | 'tcp' | 'udp'; port: number; paths?: readonly string[] }>): void;
 }
 
 /** What a container's process does: resolves with its exit status, or runs until ctx.signal aborts. */

@@ -19,7 +19,7 @@
 import type { NodeNetwork } from '../cni-agents/program.js';
 import { NodeProber, type NodeProbeOutcome } from '../../dataplane/netns/node-prober-process.js';
 import type { BoundPod, Container } from '../objects/types.js';
-import type { ContainerRunner, ProbeTarget } from '../workloads/sandbox.js';
+import type { ContainerRunner, ProbeTarget, ServedListener } from '../workloads/sandbox.js';
 import { type ProbeHandler, type ProbeSpec, type ProbeType, probeSpecOf, resolvePort } from './probe-spec.js';
 
 type Result = 'Success' | 'Failure' | 'Unknown';
@@ -302,13 +302,13 @@ export class Prober {
 
 /**
  * Without a data plane, a catalogued server's probe judged by what it declares it serves (what pod-server.js
- * answers with one: every HTTP path 200; a TCP listener accepts), in pkg/probe's words.
+ * answers with one: an HTTP path it serves 200, another 404; a TCP listener accepts), in pkg/probe's words.
  */
 function declaredAnswer(
   handler: Exclude<ProbeHandler, { kind: 'exec' } | { kind: 'none' }>,
   host: string,
   port: number,
-  listeners: ReadonlyArray<{ proto: string; port: number }>,
+  listeners: ReadonlyArray<ServedListener>,
   timeoutMs: number,
 ): Outcome {
   const addr = `${host}:${port}`;
@@ -321,6 +321,15 @@ function declaredAnswer(
       : { result: 'failure', output: `timeout: failed to connect service "${addr}" within ${timeoutMs / 1000}s: context deadline exceeded` };
   const url = `${handler.scheme}://${addr}${handler.path.startsWith('/') ? handler.path : `/${handler.path}`}`;
   if (on.length === 0) return { result: 'failure', output: `Get "${url}": ${refused}` };
-  if (!on.some((l) => l.proto === 'http') || handler.scheme === 'https') return { result: 'failure', output: `Get "${url}": EOF` };
+  const served = on.find((l) => l.proto === 'http');
+  if (!served || handler.scheme === 'https') return { result: 'failure', output: `Get "${url}": EOF` };
+  let path = '/';
+  try {
+    path = new URL(handler.path, 'http://probe/').pathname;
+  } catch {
+    // formatURL passes a path it cannot parse as it is: no served path is one
+    path = handler.path;
+  }
+  if (served.paths && !served.paths.includes(path)) return { result: 'failure', output: 'HTTP probe failed with statuscode: 404' };
   return { result: 'success', output: '' };
 }

@@ -51,10 +51,14 @@ export interface PodSandboxes {
  *   listeners  a catalogued server (the backend images): exactly these listen in the pod (none until it binds)
  *   process    anything else: what really listens in the pod's namespace, if it has one
  */
-export type ProbeTarget =
-  | { kind: 'program' }
-  | { kind: 'listeners'; listeners: ReadonlyArray<{ proto: 'http' | 'tcp' | 'udp'; port: number }> }
-  | { kind: 'process' };
+export type ProbeTarget = { kind: 'program' } | { kind: 'listeners'; listeners: ReadonlyArray<ServedListener> } | { kind: 'process' };
+
+/** One listener a catalogued server binds: HTTP listeners with `paths` answer only those (404 elsewhere). */
+export interface ServedListener {
+  proto: 'http' | 'tcp' | 'udp';
+  port: number;
+  paths?: readonly string[];
+}
 
 /** An exec probe's command as the container's runtime ran it, or why it could not run it. */
 export type ExecProbeResult = { code: number; output: string } | { unsupported: string };
