@@ -59,6 +59,8 @@ describe('probes without a data plane', { skip }, () => {
           ],
           volumes: [{ name: 'health', configMap: { name: 'health' } }],
         }),
+        pod('named', { containers: [sleeper('app', { readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 1 } })] }),
+        pod('slowexec', { containers: [sleeper('app', { readinessProbe: { exec: { command: ['sleep', '5'] }, periodSeconds: 1, timeoutSeconds: 1 } })] }),
         pod('pg', { containers: [sleeper('db', { readinessProbe: { exec: { command: ['pg_isready', '-U', 'postgres'] }, periodSeconds: 1 } })] }),
         pod('slowstart', {
           containers: [
@@ -93,7 +95,7 @@ describe('probes without a data plane', { skip }, () => {
       await hasEvent(
         env,
         'unreached',
-        `Warning Unhealthy Readiness probe errored: aksemu cannot send a httpGet probe to ${unreached.status.podIP}:8080 without a data plane (aksemu start --dataplane netns, as root); nothing was checked`,
+        `Warning Unhealthy Readiness probe errored and resulted in unknown state: aksemu cannot send a httpGet probe to ${unreached.status.podIP}:8080 without a data plane (aksemu start --dataplane netns, as root); nothing was checked`,
       );
       const notReady = (await getPod(env, 'unreached')).status;
       assert.equal(notReady.containerStatuses[0].ready, false);
@@ -105,11 +107,15 @@ describe('probes without a data plane', { skip }, () => {
       await hasEvent(env, 'execs', 'Normal Killing Container app failed liveness probe, will be restarted');
       await eventually(async () => ((await getPod(env, 'execs')).status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 15_000, 'execs restarted');
 
+      // A port name the container does not declare; an exec probe past its timeout.
+      await hasEvent(env, 'named', 'Warning Unhealthy Readiness probe errored and resulted in unknown state: strconv.Atoi: parsing "http": invalid syntax');
+      await hasEvent(env, 'slowexec', 'Warning Unhealthy Readiness probe failed: command timed out: "sleep 5" timed out after 1s');
+
       // A program aksemu does not emulate: the probe is not run, and says why.
       await hasEvent(
         env,
         'pg',
-        'Warning Unhealthy Readiness probe errored: aksemu cannot run "pg_isready -U postgres" in the container: aksemu does not emulate "pg_isready" of the image busybox:1.36',
+        'Warning Unhealthy Readiness probe errored and resulted in unknown state: aksemu cannot run "pg_isready -U postgres" in the container: aksemu does not emulate "pg_isready" of the image busybox:1.36',
       );
       assert.equal((await getPod(env, 'pg')).status.containerStatuses[0].ready, false);
 

@@ -7,7 +7,7 @@
 // and ContainersReady and the EndpointSlices' conditions; a liveness or startup failure has the container killed
 // and restarted (the lifecycle's back-off), its worker on hold until the new container starts a fresh one. Each
 // failed probe is the kubelet's Warning `Unhealthy` event (`Readiness probe failed: …`); a probe that could not
-// be run is `… probe errored: …` and its result is thrown away, as the kubelet does a prober error.
+// be run is `… probe errored and resulted in unknown state: …` and its result is thrown away, as the kubelet does a prober error.
 //
 // Where a probe goes (ProbeTarget, sandbox.ts): httpGet, tcpSocket and grpc probes of a container that really
 // listens (or may: any process) are sent from the node's network namespace to the pod's address by the node's
@@ -206,7 +206,7 @@ export class Prober {
     if (p.stopped || this.closed) return;
     const name = p.c.container.name;
     if ('error' in outcome) {
-      this.host.event(pod, 'Unhealthy', `${w.type} probe errored: ${outcome.error}`, name);
+      this.host.event(pod, 'Unhealthy', `${w.type} probe errored and resulted in unknown state: ${outcome.error}`, name);
       return;
     }
     if (outcome.result === 'warning') this.host.event(pod, 'ProbeWarning', `${w.type} probe warning: ${outcome.output}`, name);

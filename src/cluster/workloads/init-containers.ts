@@ -303,8 +303,8 @@ class Runner implements ContainerRunner {
     clearTimeout(timer);
     if (code === 'timeout') process.stop();
     if (unsupported) return { unsupported };
-    // pkg/probe/exec: a command past its timeout fails the probe (ExecProbeTimeout), with what it wrote.
-    if (code === 'timeout') return { code: KILLED, output: `command timed out after ${timeoutMs / 1000}s${output ? `: ${output}` : ''}` };
+    // pkg/probe/exec: a command past its timeout fails the probe (ExecProbeTimeout), in the runtime's words.
+    if (code === 'timeout') return { code: KILLED, output: `command timed out: ${JSON.stringify(argv.join(' '))} timed out after ${timeoutMs / 1000}s` };
     return { code, output };
   }
 
