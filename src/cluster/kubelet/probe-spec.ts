@@ -7,7 +7,7 @@ import type { Container } from '../objects/types.js';
 
 export type ProbeType = 'Liveness' | 'Readiness' | 'Startup';
 
-export const PROBE_FIELDS: Record<ProbeType, string> = { Liveness: 'livenessProbe', Readiness: 'readinessProbe', Startup: 'startupProbe' };
+const PROBE_FIELDS: Record<ProbeType, string> = { Liveness: 'livenessProbe', Readiness: 'readinessProbe', Startup: 'startupProbe' };
 
 export type ProbeHandler =
   | { kind: 'http'; scheme: 'http' | 'https'; host: string; port: PortRef; path: string; headers: Array<[string, string]> }
@@ -18,7 +18,7 @@ export type ProbeHandler =
   | { kind: 'none' };
 
 /** The port as written: resolved against the container when the probe runs. */
-export type PortRef = number | string;
+type PortRef = number | string;
 
 export interface ProbeSpec {
   handler: ProbeHandler;

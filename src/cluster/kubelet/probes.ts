@@ -25,7 +25,7 @@ import { type ProbeHandler, type ProbeSpec, type ProbeType, probeSpecOf, resolve
 type Result = 'Success' | 'Failure' | 'Unknown';
 
 /** What the prober needs of the pod lifecycle. */
-export interface ProbeHost {
+interface ProbeHost {
   /** The pod as stored, unless it went. */
   pod(uid: string): BoundPod | undefined;
   /** A kubelet event on the pod about the container (fieldPath spec.containers{NAME}). */
@@ -42,7 +42,7 @@ export interface ProbeHost {
 }
 
 /** One running container as the prober sees it. */
-export interface ProbedContainer {
+interface ProbedContainer {
   uid: string;
   /** The lifecycle's run key (the container's name for app containers). */
   key: string;
