@@ -188,41 +188,44 @@ class Runner implements ContainerRunner {
     return env;
   }
 
-  /** The container's files, environment and argv as the kubelet and runtime make them; a ContainerError's message when they cannot. */
-  private prepare(pod: KubeObject, node: string, container: Obj, init: boolean): { fs: ContainerFs; env: Record<string, string>; argv: string[] } | string {
-    this.host.kubelets.prepare?.(node);
-    const nodeRoot = this.host.kubelets.nodeRoot(node);
+  /**
+   * The container's files (its mounts) and environment as the kubelet makes them; a ContainerError's message when
+   * an init container's are missing (an app starts with what exists).
+   */
+  private filesAndEnv(
+    pod: KubeObject,
+    node: string,
+    container: Obj,
+    nodeRoot: string,
+    init: boolean,
+  ): { fs: ContainerFs; env: Record<string, string> } | string {
     const catalogued = imageSpecOf(text(container['image']) ?? '');
-    let fs: ContainerFs;
-    let env: Record<string, string>;
     try {
-      fs = new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued);
-      env = this.env(pod, node, container);
+      return { fs: new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued), env: this.env(pod, node, container) };
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
-      // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
       if (init) return e.message;
-      fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
-      env = dict<string>();
+      return { fs: new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued), env: dict<string>() };
     }
+  }
+
+  /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
+  start({ pod, node, container: spec, init, write, setReady, netns, probeTarget }: ContainerStart): Process {
+    const container = spec as Obj;
+    this.host.kubelets.prepare?.(node);
+    const nodeRoot = this.host.kubelets.nodeRoot(node);
+    const image = text(container['image']) ?? '';
+    const catalogued = imageSpecOf(image);
+    const made = this.filesAndEnv(pod, node, container, nodeRoot, init);
+    // Init containers (installers) must not look done when their input is missing.
+    if (typeof made === 'string') return failed(made);
+    const { fs, env } = made;
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
     // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
     const argv = [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args].map((a) =>
       expandRefs(String(a), env),
     );
-    return { fs, env, argv };
-  }
-
-  /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns, probeTarget }: ContainerStart): Process {
-    const container = spec as Obj;
-    const nodeRoot = this.host.kubelets.nodeRoot(node);
-    const image = text(container['image']) ?? '';
-    const catalogued = imageSpecOf(image);
-    const prepared = this.prepare(pod, node, container, init);
-    if (typeof prepared === 'string') return failed(prepared);
-    const { fs, env, argv } = prepared;
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
@@ -251,7 +254,6 @@ class Runner implements ContainerRunner {
         ...(catalogued?.listens ? { serves: (listeners) => probeTarget?.({ kind: 'listeners', listeners: [...listeners] }) } : {}),
       });
     }
-    probeTarget?.({ kind: 'process' });
     return startProcess(argv, env, {
       write,
       read: (path) => fs.read(path),
@@ -270,9 +272,10 @@ class Runner implements ContainerRunner {
     argv: string[],
     timeoutMs: number,
   ): Promise<ExecProbeResult> {
-    const prepared = this.prepare(pod, node, spec as Obj, false);
-    if (typeof prepared === 'string') return { unsupported: prepared };
-    const { fs, env } = prepared;
+    this.host.kubelets.prepare?.(node);
+    const made = this.filesAndEnv(pod, node, spec as Obj, this.host.kubelets.nodeRoot(node), false);
+    if (typeof made === 'string') return { unsupported: made };
+    const { fs, env } = made;
     const image = text((spec as Obj)['image']) ?? '';
     let output = '';
     let unsupported: string | undefined;
