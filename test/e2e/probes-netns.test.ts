@@ -40,6 +40,14 @@ function deployment(readinessPort: number): Obj {
   };
 }
 
+/** A pod of one agnhost netexec container (HTTP on 8080) with the probes given. */
+const agnhostPod = (name: string, probes: Obj): Obj => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name, image: AGNHOST, args: ['netexec', '--http-port=8080'], ...probes }] },
+});
+
 const SERVICE = {
   apiVersion: 'v1',
   kind: 'Service',
@@ -190,21 +198,7 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
   });
 
   it('a failing liveness probe restarts the container with the kubelet’s events', async () => {
-    const pod = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'live' },
-      spec: {
-        containers: [
-          {
-            name: 'live',
-            image: AGNHOST,
-            args: ['netexec', '--http-port=8080'],
-            livenessProbe: { httpGet: { path: '/healthz', port: 8081 }, periodSeconds: 1, failureThreshold: 2 },
-          },
-        ],
-      },
-    };
+    const pod = agnhostPod('live', { livenessProbe: { httpGet: { path: '/healthz', port: 8081 }, periodSeconds: 1, failureThreshold: 2 } });
     await world.create('live.json', JSON.stringify(pod));
     let got: Obj;
     await eventually(
@@ -234,16 +228,7 @@ describe('probes as the kubelet runs them, on the netns data plane', { skip: ski
   });
 
   it('after a restart of aksemu the probes start from scratch: Ready pods pass again, a failing one still fails', async () => {
-    const stuck = {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'stuck' },
-      spec: {
-        containers: [
-          { name: 'stuck', image: AGNHOST, args: ['netexec', '--http-port=8080'], readinessProbe: { httpGet: { path: '/', port: 8081 }, periodSeconds: 1 } },
-        ],
-      },
-    };
+    const stuck = agnhostPod('stuck', { readinessProbe: { httpGet: { path: '/', port: 8081 }, periodSeconds: 1 } });
     await world.create('stuck.json', JSON.stringify(stuck));
     await eventually(async () => (await world.json(['get', 'pod', 'stuck'])).status?.phase === 'Running', 30_000, 'stuck Running');
     await world.server.close();
