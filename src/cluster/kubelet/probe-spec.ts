@@ -3,7 +3,7 @@
 // tcpSocket, grpc, exec), its port resolved as pkg/kubelet/prober/prober.go extractPort does (a number, a
 // container port's name, or a number written as text), and its timing (SetDefaults_Probe: timeout 1 s, period
 // 10 s, thresholds 1 and 3; the apiserver's validation keeps them at least 1, clamped here the same way).
-import type { Container } from '../objects/types.js';
+import type { Container } from '../apimachinery/types.js';
 
 export type ProbeType = 'Liveness' | 'Readiness' | 'Startup';
 

@@ -16,10 +16,10 @@
 // event says so). Exec probes run the command as the container's shell would (the container runtime's
 // execProbe). A catalogued program whose health endpoints aksemu does not serve (CNI agents, coredns) answers
 // every probe with its own state: ready as it reports it, alive while it runs. docs/architecture.md §7.
-import type { NodeNetwork } from '../cni-agents/program.js';
+import type { NodeNetwork } from '../images/program.js';
 import { NodeProber, type NodeProbeOutcome } from '../../dataplane/netns/node-prober-process.js';
-import type { BoundPod, Container } from '../objects/types.js';
-import type { ContainerRunner, ProbeTarget, ServedListener } from '../workloads/sandbox.js';
+import type { BoundPod, Container } from '../apimachinery/types.js';
+import type { ContainerRunner, ProbeTarget, ServedListener } from './sandbox.js';
 import { type ProbeHandler, type ProbeSpec, type ProbeType, probeSpecOf, resolvePort } from './probe-spec.js';
 
 type Result = 'Success' | 'Failure' | 'Unknown';
