@@ -4,7 +4,7 @@
 // the defaults their SetDefaults_* functions fill (kubernetes pkg/apis/<group>/v1/defaults.go); the ones the
 // controllers keep hand them their status; node Leases and CSINodes are computed from the nodes.
 import { isPlainObject } from '../../http/own.js';
-import { at, isDefaultClass } from './group-printers.js';
+import { at } from './group-printers.js';
 import {
   apiServicePrinter,
   csiDriverPrinter,
