@@ -75,6 +75,7 @@ export class Workloads {
       logs: this.logs,
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
       minor,
+      network,
       // Only pods with a network namespace have tools that read them (kubectl exec): nothing more to write otherwise.
       ...(options.sandboxes.netnsOf
         ? {

@@ -46,6 +46,8 @@ export interface ClusterNodeNetwork {
   applyPolicies(node: string, table: NodePolicies): Promise<void>;
   /** The CNI agent's outgoing masquerade on the node. */
   applyMasquerade(node: string, masquerade: OutgoingMasquerade): Promise<void>;
+  /** The node's network namespace once it is built (the kubelet's probes run there); undefined when it is not. */
+  nodeNetns(node: string): Promise<string | undefined>;
 }
 
 export class DataplaneController {
@@ -253,6 +255,15 @@ export class DataplaneController {
       applyServices: (node, table) => this.applyServices(nodeHostId(clusterId, node), table),
       applyPolicies: (node, table) => this.applyPolicies(nodeHostId(clusterId, node), table),
       applyMasquerade: (node, masquerade) => this.applyMasquerade(nodeHostId(clusterId, node), masquerade),
+      nodeNetns: async (node) => {
+        const hostId = nodeHostId(clusterId, node);
+        try {
+          await this.whenHostReady(hostId, 5_000);
+        } catch {
+          return undefined;
+        }
+        return this.dataplane.hostNetns?.(hostId);
+      },
     };
   }
 

@@ -9,7 +9,8 @@
 //       /echo?msg=…&code=…, /healthz and / ("NOW: …"); `--udp-port` (8081, -1 for none) answering hostname,
 //       echo MSG and clientip; logs "Started HTTP server on port N".
 //     Subcommands the emulation does not serve (pause, and the rest) just run.
-//   - nginx (HTTP on 80 with a page of aksemu's own; the image's configuration is not read).
+//   - nginx (HTTP on 80 with a page of aksemu's own at /, /index.html and /50x.html, nginx's 404 page elsewhere, as its
+//     default site; the image's configuration is not read).
 // The hostname a pod answers with is its spec.hostname, else its name, as the kubelet truncates it
 // (cluster/dns/resolv-conf.ts podHostname).
 import { startPodServer, type PodServerListener } from '../../dataplane/netns/pod-server-process.js';
@@ -42,7 +43,11 @@ function untilStopped(signal: AbortSignal): Promise<number> {
 
 /** Runs the listeners in the pod's namespace until the container stops; Ready once they are bound. */
 async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (line: string) => string, page?: string): Promise<number> {
-  if (!ctx.netns) return untilStopped(ctx.signal);
+  // What the kubelet's probes meet (cluster/kubelet/probes.ts): without a data plane, what it would serve.
+  if (!ctx.netns) {
+    ctx.serves?.(listeners);
+    return untilStopped(ctx.signal);
+  }
   ctx.setReady(false);
   const hostname = hostnameOf(ctx);
   const server = startPodServer(ctx.netns, { hostname, listeners, ...(page ? { page: page.replace('{{hostname}}', hostname) } : {}) }, ctx.signal, (line) =>
@@ -54,6 +59,7 @@ async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (
     if (!ctx.signal.aborted) ctx.write('stderr', log((e as Error).message));
     return 1;
   }
+  ctx.serves?.(listeners);
   ctx.setReady(true);
   const { code } = await server.exited;
   return code;
@@ -128,7 +134,10 @@ const agnhost: Program = (ctx) => {
   return program ? program({ ...ctx, argv: ctx.argv.slice(1) }) : untilStopped(ctx.signal);
 };
 
-const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: 'page' }], (line) => `${line}\n`, NGINX_PAGE);
+/** What nginx's default site (/etc/nginx/conf.d/default.conf) serves; any other path is its 404 page. */
+const NGINX_PATHS = ['/', '/index.html', '/50x.html'];
+
+const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: 'page', paths: NGINX_PATHS }], (line) => `${line}\n`, NGINX_PAGE);
 
 /** docker-entrypoint.sh execs its arguments: nginx (the image's CMD when none) serves, anything else just runs. */
 const dockerEntrypoint: Program = (ctx) => {
@@ -139,7 +148,7 @@ const dockerEntrypoint: Program = (ctx) => {
 export const BACKEND_IMAGES: ImageSpec[] = [
   // The image's ENTRYPOINT is /agnhost (test/images/agnhost/Dockerfile); pods name the subcommand in args, which
   // the runtime appends to it (its CMD, pause, runs when they name none: here the entrypoint alone just runs).
-  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS } },
+  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS }, listens: true },
   // The official image's ENTRYPOINT /docker-entrypoint.sh runs its arguments (CMD: nginx -g 'daemon off;').
-  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx } },
+  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx }, listens: true },
 ];

@@ -347,3 +347,16 @@ export const calicoKubeControllers: Program = (ctx) => {
   ctx.setReady(true);
   return untilStopped(ctx);
 };
+
+/**
+ * calico-typha (the tigera operator's calico-typha Deployment): Felix reads the API itself in aksemu, so the fan-out
+ * proxy has nothing to do; it starts, says so in Typha's words, and answers its health probes (/readiness,
+ * /liveness) as ready while it runs (cluster/kubelet/probes.ts).
+ */
+export const calicoTypha: Program = (ctx) => {
+  const log = calicoLogger(ctx, 'typha');
+  log.info('daemon.go 157', 'Typha starting up');
+  log.info('daemon.go 316', 'Starting the Typha server');
+  ctx.setReady(true);
+  return untilStopped(ctx);
+};

@@ -3,8 +3,9 @@
 //   calico/cni              /opt/cni/bin/install (install-cni; also the image's CMD), calico-ipam -upgrade
 //   calico/node             calico-node -init (ebpf-bootstrap), start_runit (the image's CMD: calico-node)
 //   calico/kube-controllers kube-controllers (the image's ENTRYPOINT, behind /usr/bin/wrapper), check-status (probes)
+//   calico/typha            calico-typha (the image's CMD, behind tini)
 import { CALICO_CNI_FILES, calicoInstall, calicoIpamUpgrade } from './calico-install.js';
-import { calicoKubeControllers, calicoNode, calicoNodeInit } from './calico-node.js';
+import { calicoKubeControllers, calicoNode, calicoNodeInit, calicoTypha } from './calico-node.js';
 import type { ImageSpec } from './program.js';
 
 export const CALICO_IMAGES: ImageSpec[] = [
@@ -27,4 +28,5 @@ export const CALICO_IMAGES: ImageSpec[] = [
     // check-status -r / -l: the probes read the status file the controllers keep; they are healthy while running.
     programs: { 'kube-controllers': calicoKubeControllers, wrapper: calicoKubeControllers, 'check-status': () => Promise.resolve(0) },
   },
+  { image: /(^|\/)calico\/typha$/, entrypoint: ['/sbin/tini', '--', 'calico-typha'], programs: { 'calico-typha': calicoTypha, tini: calicoTypha } },
 ];

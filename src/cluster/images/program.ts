@@ -45,6 +45,8 @@ export interface NodeNetwork {
   applyPolicies?(node: string, table: NodePolicies): Promise<void>;
   /** The agent's masquerade of its pods' outgoing traffic (Calico natOutgoing, Cilium enable-ipv4-masquerade). */
   applyMasquerade?(node: string, masquerade: OutgoingMasquerade): Promise<void>;
+  /** The node's network namespace once built (the kubelet's probes run there: cluster/kubelet/probes.ts). */
+  nodeNetns?(node: string): Promise<string | undefined>;
 }
 
 export interface ProgramContext {
@@ -74,6 +76,13 @@ export interface ProgramContext {
   signal: AbortSignal;
   /** The container's readiness as its probe would report it (default: ready once started). */
   setReady(ready: boolean): void;
+  /**
+   * The program's listeners are exactly these (the backend images): the kubelet's httpGet, tcpSocket and grpc
+   * probes are then run against them for real (with a data plane) or judged by them (without one). A program that
+   * never calls it has health endpoints aksemu does not serve: its probes answer with its own state (setReady,
+   * and alive while it runs). docs/architecture.md §7.
+   */
+  serves?(listeners: ReadonlyArray<{ proto: 'http' | 'tcp' | 'udp'; port: number; paths?: readonly string[] }>): void;
 }
 
 /** What a container's process does: resolves with its exit status, or runs until ctx.signal aborts. */
@@ -111,4 +120,9 @@ export interface ImageSpec {
    * (curlimages/curl's entrypoint.sh: `set -- curl "$@"`).
    */
   defaultProgram?: string;
+  /**
+   * Its programs serve for real and say what they listen on (ProgramContext.serves): the kubelet's probes are
+   * checked against that. Without it, a program's own state answers its probes (cluster/kubelet/probes.ts).
+   */
+  listens?: true;
 }

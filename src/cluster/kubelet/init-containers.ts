@@ -22,8 +22,8 @@ import type { NodeNetwork, Program } from '../images/program.js';
 import { runProgram } from '../images/runner.js';
 import { ContainerError, ContainerFs, type Mount } from './node-files.js';
 import { nodePath } from '../nodefs/node-root.js';
-import type { ContainerRunner, ContainerStart } from './sandbox.js';
-import { startProcess, type Process, type ProcessIo } from '../images/processes.js';
+import type { ContainerRunner, ContainerStart, ExecProbeResult } from './sandbox.js';
+import { startProcess, type Process, type ProcessIo, KILLED } from '../images/processes.js';
 import type { Container, Pod } from '../apimachinery/types.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
 import { toolCommands } from '../kubelet/container-tools.js';
@@ -55,6 +55,11 @@ function expandRefs(s: string, env: Record<string, string>): string {
     m === '$$' ? '$' : name !== undefined && name in env ? env[name]! : m,
   );
 }
+
+/** The commands of processes.ts an exec probe may run (the rest it does not emulate: the probe is not run). */
+const PROBE_PROGRAMS = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep', 'cat', 'env', 'printenv']);
+/** The output of an exec probe kept for its event. */
+const PROBE_OUTPUT_MAX = 10 * 1024;
 
 class Runner implements ContainerRunner {
   constructor(private readonly host: InitHost) {}
@@ -187,25 +192,38 @@ class Runner implements ContainerRunner {
     return env;
   }
 
+  /**
+   * The container's files (its mounts) and environment as the kubelet makes them; a ContainerError's message when
+   * an init container's are missing (an app starts with what exists).
+   */
+  private filesAndEnv(
+    pod: KubeObject,
+    node: string,
+    container: Obj,
+    nodeRoot: string,
+    init: boolean,
+  ): { fs: ContainerFs; env: Record<string, string> } | string {
+    const catalogued = imageSpecOf(text(container['image']) ?? '');
+    try {
+      return { fs: new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued), env: this.env(pod, node, container) };
+    } catch (e) {
+      if (!(e instanceof ContainerError)) throw e;
+      if (init) return e.message;
+      return { fs: new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued), env: dict<string>() };
+    }
+  }
+
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns, event }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, setReady, netns, event, probeTarget }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
-    let fs: ContainerFs;
-    let env: Record<string, string>;
-    try {
-      fs = new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued);
-      env = this.env(pod, node, container);
-    } catch (e) {
-      if (!(e instanceof ContainerError)) throw e;
-      // Init containers (installers) must not look done when their input is missing; an app starts with what exists.
-      if (init) return failed(e.message);
-      fs = new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued);
-      env = dict<string>();
-    }
+    const made = this.filesAndEnv(pod, node, container, nodeRoot, init);
+    // Init containers (installers) must not look done when their input is missing.
+    if (typeof made === 'string') return failed(made);
+    const { fs, env } = made;
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
     const tools = asToolImage(catalogued);
@@ -218,6 +236,8 @@ class Runner implements ContainerRunner {
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
+      // A server answers probes with what it binds (nothing yet); any other program with its own state.
+      probeTarget?.(catalogued?.listens ? { kind: 'listeners', listeners: [] } : { kind: 'program' });
       // A pod restored after a restart is attached in the background: its program starts once its namespace is there.
       const podNetns = netns?.();
       const program: Program = async (ctx) => {
@@ -238,6 +258,7 @@ class Runner implements ContainerRunner {
         ...(this.host.network ? { network: this.host.network } : {}),
         write,
         setReady: setReady ?? (() => undefined),
+        ...(catalogued?.listens ? { serves: (listeners) => probeTarget?.({ kind: 'listeners', listeners: [...listeners] }) } : {}),
       });
     }
     const name = text(container['name']) ?? '';
@@ -267,6 +288,55 @@ class Runner implements ContainerRunner {
         warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);
       },
     });
+  }
+
+  /**
+   * An exec probe's command, read as the container's shell would run it (processes.ts) with its environment and
+   * files. A command naming a program aksemu does not emulate, or reading a file of the image (whose content
+   * aksemu does not know), is not run: the kubelet is told why instead of a result.
+   */
+  async execProbe(
+    { pod, node, container: spec }: Pick<ContainerStart, 'pod' | 'node' | 'container'>,
+    argv: string[],
+    timeoutMs: number,
+  ): Promise<ExecProbeResult> {
+    this.host.kubelets.prepare?.(node);
+    const made = this.filesAndEnv(pod, node, spec as Obj, this.host.kubelets.nodeRoot(node), false);
+    if (typeof made === 'string') return { unsupported: made };
+    const { fs, env } = made;
+    const image = text((spec as Obj)['image']) ?? '';
+    let output = '';
+    let unsupported: string | undefined;
+    const process = startProcess(argv, env, {
+      write: (_stream, t) => {
+        if (output.length < PROBE_OUTPUT_MAX) output += t.slice(0, PROBE_OUTPUT_MAX - output.length);
+      },
+      read: (path) => {
+        const content = fs.read(path);
+        if (content === null) unsupported ??= `${path} is a file of the image ${image}, whose content aksemu does not know`;
+        return content;
+      },
+      command: (words) => {
+        const name = basename(words[0] ?? '');
+        if (!PROBE_PROGRAMS.has(name) || (name === 'env' && words.length > 1)) {
+          unsupported ??= `aksemu does not emulate ${JSON.stringify(words[0] ?? '')} of the image ${image}`;
+          return Promise.resolve(127);
+        }
+        return undefined;
+      },
+      unknown: 'exits',
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const code = await Promise.race([process.exited, timedOut]);
+    clearTimeout(timer);
+    if (code === 'timeout') process.stop();
+    if (unsupported) return { unsupported };
+    // pkg/probe/exec: a command past its timeout fails the probe (ExecProbeTimeout), in the runtime's words.
+    if (code === 'timeout') return { code: KILLED, output: `command timed out: ${JSON.stringify(argv.join(' '))} timed out after ${timeoutMs / 1000}s` };
+    return { code, output };
   }
 
   /** Runs the pod's init containers one after the other; the first failure's text (stderr, or its status). */
@@ -386,6 +456,8 @@ function failed(message: string): Process {
   return exited(1, message);
 }
 
-export function createContainerRunner(runtime: InitHost): ContainerRunner & { run(pod: KubeObject, node: string): Promise<string | undefined> } {
+export function createContainerRunner(
+  runtime: InitHost,
+): ContainerRunner & Required<Pick<ContainerRunner, 'execProbe'>> & { run(pod: KubeObject, node: string): Promise<string | undefined> } {
   return new Runner(runtime);
 }

@@ -7,7 +7,9 @@
 // restarts, after the kubelet's crash-loop back-off (CRASH_BACKOFF); a pod whose containers all ended for good is
 // Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
 // that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
-// instead of being set up again (their processes start again, appending to the same logs).
+// instead of being set up again (their processes start again, appending to the same logs). Each run of a container
+// gets the kubelet's probe workers (cluster/kubelet/probes.ts): readiness and startup results go into the status,
+// and a liveness or startup failure kills the container, which then restarts as an exit does.
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../apimachinery/json-equal.js';
 import { deletionDue, type KubeObject } from '../apimachinery/object.js';
@@ -21,7 +23,9 @@ import { NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { runtimeId } from '../apimachinery/generated-names.js';
 import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
 import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
-import type { ContainerRunner, PodSandboxes, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { ContainerRunner, PodSandboxes, ProbeTarget, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { NodeNetwork } from '../images/program.js';
+import { Prober } from './probes.js';
 import type { ContainerLogs } from './container-logs.js';
 import type { Process } from '../images/processes.js';
 import type { PodDnsFiles } from './pod-files.js';
@@ -48,6 +52,8 @@ export interface LifecycleOptions {
   concurrency?: number;
   /** Each pod's resolv.conf and hosts on its node (cluster/kubelet/pod-files.ts); written only when a data plane runs. */
   podFiles?: PodDnsFiles;
+  /** The data plane's node networking (the probes run in the node's namespace); undefined without one. */
+  network?: () => NodeNetwork | undefined;
 }
 
 interface Worker {
@@ -77,6 +83,8 @@ interface Slot {
   backoff?: { ms: number; lastUpdate: number };
   /** The wake-up at the end of its back-off. */
   wakeup?: NodeJS.Timeout;
+  /** What answers its probes in its current run (its runtime says, sandbox.ts ProbeTarget). */
+  target?: ProbeTarget;
 }
 
 function slot(w: Worker, key: string): Slot {
@@ -160,12 +168,35 @@ export class PodLifecycle implements Controller {
   private closed = false;
   /** Restored pods whose processes are still to start again (drainRestored). */
   private readonly restoring: Array<() => void> = [];
+  private readonly prober: Prober;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly options: LifecycleOptions,
   ) {
     this.limiter = new Limiter(options.concurrency ?? 16);
+    const worker = (uid: string) => {
+      const w = this.workers.get(uid);
+      return w && !w.stopped ? w : undefined;
+    };
+    this.prober = new Prober({
+      pod: (uid) => {
+        const w = worker(uid);
+        return w ? this.current(w) : undefined;
+      },
+      event: (pod, reason, message, container) => this.event(pod, 'Warning', reason, message, `spec.containers{${container}}`),
+      changed: (uid) => {
+        const w = worker(uid);
+        if (w) this.write(w);
+      },
+      failed: (uid, key, type) => {
+        const w = worker(uid);
+        if (w) this.probeFailed(w, key, type);
+      },
+      runner: options.containers,
+      network: options.network ?? (() => undefined),
+      minor: options.minor,
+    });
   }
 
   observe(change: Change): void {
@@ -354,6 +385,17 @@ export class PodLifecycle implements Controller {
   private write(w: Worker): BoundPod | undefined {
     const pod = this.current(w);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
+    // The probes' word on each app container's readiness and start (undefined: it has no such probe).
+    for (const c of pod.spec?.containers ?? []) {
+      const run = w.rt.containers[c.name];
+      if (!run) continue;
+      const probeReady = this.prober.ready(w.uid, c.name);
+      const started = this.prober.startedOf(w.uid, c.name);
+      if (probeReady === undefined) delete run.probeReady;
+      else run.probeReady = probeReady;
+      if (started === undefined) delete run.started;
+      else run.started = started;
+    }
     const status = podStatus(pod, w.rt, Date.now());
     // Most steps change nothing (a restored pod resumed as it was): no copy of the whole pod to find that out.
     if (jsonEqual(status, pod.status)) return pod;
@@ -513,6 +555,8 @@ export class PodLifecycle implements Controller {
     const ref = this.logRef(w);
     if (resumed) logs.resume(ref, c.name, restart);
     else logs.begin(ref, c.name, restart);
+    const state = slot(w, key);
+    state.target = { kind: 'process' };
     let process: Process;
     try {
       process = this.options.containers.start({
@@ -524,14 +568,32 @@ export class PodLifecycle implements Controller {
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
         event: (type, reason, message) => this.event(pod, type, reason, message, `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`),
+        probeTarget: (target) => {
+          if (state.process !== undefined && state.process !== process) return;
+          state.target = target;
+          if (state.process === process && target.kind === 'listeners') this.prober.retrigger(w.uid, key);
+        },
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
     }
-    const state = slot(w, key);
     state.process = process;
     const run = w.rt.containers[key]!;
     const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
+    if (!init) {
+      // Its probes start from scratch with each run (and after a restart of aksemu), as the kubelet's workers do.
+      this.prober.started({
+        uid: w.uid,
+        key,
+        container: c,
+        node: w.node,
+        id: run.id,
+        startedAt: Date.parse(startedAt),
+        podIp: () => w.rt.podIp,
+        target: () => state.target ?? { kind: 'process' },
+        programReady: () => w.rt.containers[key]?.ready !== false,
+      });
+    }
     void process.exited
       .catch((e) => {
         this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: container ${c.name}: ${(e as Error).stack ?? e}`);
@@ -540,6 +602,7 @@ export class PodLifecycle implements Controller {
       .then((code) => {
         if (state.process !== process) return;
         state.process = undefined;
+        this.prober.stopped(w.uid, key);
         const now = Date.now();
         state.finished = now;
         logs.end(ref, c.name, restart);
@@ -567,7 +630,22 @@ export class PodLifecycle implements Controller {
     const run = w.rt.containers[key];
     if (w.stopped || this.closed || !run || run.restartCount !== restart || !('running' in run.state) || (run.ready ?? true) === ready) return;
     run.ready = ready;
+    this.prober.retrigger(w.uid, key);
     this.write(w);
+  }
+
+  /**
+   * A liveness or startup probe failed past its threshold (kuberuntime_manager computePodActions): the container
+   * is killed with the kubelet's Killing event, and restarted as its restartPolicy and back-off say.
+   */
+  private probeFailed(w: Worker, key: string, type: 'Liveness' | 'Startup'): void {
+    const pod = this.current(w);
+    const s = w.slots?.get(key);
+    if (!pod || !s?.process) return;
+    const restart = (pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+    const message = `Container ${key} failed ${type.toLowerCase()} probe${restart ? ', will be restarted' : ''}`;
+    this.event(pod, 'Normal', 'Killing', message, `spec.containers{${key}}`);
+    s.process.stop();
   }
 
   private logTail(ref: LogRef, container: string, restart: number): string | undefined {
@@ -638,6 +716,7 @@ export class PodLifecycle implements Controller {
     this.onNode.get(w.node)?.delete(w);
     if (this.onNode.get(w.node)?.size === 0) this.onNode.delete(w.node);
     this.ctx.events.forget(w.uid);
+    this.prober.podGone(w.uid);
     stopAll(w);
     this.options.logs.remove(this.logRef(w));
     this.releaseSandbox(w);
@@ -646,11 +725,13 @@ export class PodLifecycle implements Controller {
   /** The VM is gone: so are its pods (no grace: nothing is left to stop them). */
   private nodeGone(node: string): void {
     this.images.delete(node);
+    this.prober.nodeGone(node);
     for (const pod of this.ctx.index.podsOn(node)) this.ctx.objects.delete(PODS, pod.metadata.namespace, pod.metadata.name);
   }
 
   close(): void {
     this.closed = true;
+    this.prober.close();
     for (const w of this.workers.values()) {
       clearTimeout(w.timer);
       // The processes die with the server; their logs stay for the next start.

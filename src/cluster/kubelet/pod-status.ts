@@ -66,8 +66,12 @@ export interface ContainerRun {
   state: ContainerState;
   /** The run before the current one (lastState.terminated). */
   last?: Terminated;
-  /** False while the running container says it is not ready (its program's readiness; no probes are emulated). */
+  /** False while the running container's program says it is not ready (its own readiness). */
   ready?: boolean;
+  /** Its readiness probe's result (cluster/kubelet/probes.ts); undefined without a readiness probe. */
+  probeReady?: boolean;
+  /** False until its startup probe succeeds; undefined without one. */
+  started?: boolean;
 }
 
 /** What the kubelet knows about one pod's containers. */
@@ -92,8 +96,11 @@ function names(containers: Container[]): string {
 
 const completed = (run: ContainerRun | undefined) => run !== undefined && 'terminated' in run.state && run.state.terminated.exitCode === 0;
 const isRunning = (run: ContainerRun | undefined) => run !== undefined && 'running' in run.state;
-/** Ready once started unless its program says otherwise (ctx.setReady of images/program.ts). */
-const isReady = (run: ContainerRun | undefined) => isRunning(run) && run!.ready !== false;
+/**
+ * Ready as its readiness probe says once started (kubelet prober_manager UpdatePodStatus); without a readiness
+ * probe, ready once started unless its program says otherwise (ctx.setReady of images/program.ts).
+ */
+const isReady = (run: ContainerRun | undefined) => isRunning(run) && run!.started !== false && (run!.probeReady ?? run!.ready !== false);
 
 /** Have the pod's init containers all completed? */
 export function initialized(spec: { initContainers?: Container[] }, rt: PodRuntime): boolean {
@@ -112,7 +119,7 @@ function containerStatus(
   if (!run) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
   // A completed init container counts as ready; an app container is ready while it runs and its program says so.
   const ready = init ? completed(run) : isReady(run) && !ended;
-  return { containerID: `containerd://${run.id}`, ...base, imageID: imageId(image), ready, started: isRunning(run), state: run.state };
+  return { containerID: `containerd://${run.id}`, ...base, imageID: imageId(image), ready, started: isRunning(run) && run.started !== false, state: run.state };
 }
 
 /** The status for a pod bound to a node at the step `rt` describes; previous keeps transition times. */

@@ -44,6 +44,25 @@ export interface PodSandboxes {
    */
   netnsWhenAttached?(namespace: string, name: string): Promise<string | undefined>;
 }
+/**
+ * What answers the kubelet's probes of a running container (cluster/kubelet/probes.ts), as its runtime knows it:
+ *   program    a catalogued program whose health endpoints aksemu does not serve: its own state answers (its
+ *              readiness as it reports it, alive while it runs)
+ *   listeners  a catalogued server (the backend images): exactly these listen in the pod (none until it binds)
+ *   process    anything else: what really listens in the pod's namespace, if it has one
+ */
+export type ProbeTarget = { kind: 'program' } | { kind: 'listeners'; listeners: ReadonlyArray<ServedListener> } | { kind: 'process' };
+
+/** One listener a catalogued server binds: HTTP listeners with `paths` answer only those (404 elsewhere). */
+export interface ServedListener {
+  proto: 'http' | 'tcp' | 'udp';
+  port: number;
+  paths?: readonly string[];
+}
+
+/** An exec probe's command as the container's runtime ran it, or why it could not run it. */
+export type ExecProbeResult = { code: number; output: string } | { unsupported: string };
+
 export interface ContainerStart {
   pod: KubeObject;
   node: string;
@@ -58,8 +77,12 @@ export interface ContainerStart {
   netns?(): Promise<string | undefined>;
   /** An event on the pod about this container (the kubelet's, with the container's fieldPath). */
   event?(type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** What answers the container's probes: told when it starts, and again when a server binds its listeners. */
+  probeTarget?(target: ProbeTarget): void;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
   start(c: ContainerStart): Process;
+  /** Runs an exec probe's command in the running container (its environment and files), bounded by timeoutMs. */
+  execProbe?(c: Pick<ContainerStart, 'pod' | 'node' | 'container'>, argv: string[], timeoutMs: number): Promise<ExecProbeResult>;
 }

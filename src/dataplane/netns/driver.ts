@@ -12,7 +12,7 @@ import type { Topology } from '../topology.js';
 import type { Server } from 'node:net';
 import { openApiListener } from './api-listener.js';
 import { stopAzureDns } from './azure-dns.js';
-import { IpBatcher, type IpCmd } from './exec.js';
+import { IpBatcher, netnsPath, type IpCmd } from './exec.js';
 import { collectGarbage, deleteNamespaces, ownNamespaces } from './gc.js';
 import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
@@ -258,6 +258,11 @@ export class NetnsDataplane implements Dataplane {
 
   detachPod(pod: PodAttachment): Promise<void> {
     return detachPod(this.state, pod);
+  }
+
+  hostNetns(hostId: string): string | undefined {
+    const host = this.state.hosts.get(hostId.toLowerCase());
+    return host ? netnsPath(host.netns) : undefined;
   }
 
   async probe(request: ProbeRequest): Promise<ProbeResult> {
