@@ -243,6 +243,7 @@ export class NetnsDataplane implements Dataplane {
     for (const r of state.routers.values()) {
       for (const s of r.subnets.values()) s.routesKey = '';
       r.nsgText = 'stale';
+      r.overlay.key = '';
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);
