@@ -4,10 +4,24 @@
 // pod IP; a second overlay cluster in the same VNet with the same pod CIDR is a routing domain of its own.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProbeRequest } from '../../src/dataplane/dataplane.js';
-import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
+import type { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import type { NodeTopology, NsgRule, SubnetTopology, Topology } from '../../src/dataplane/topology.js';
-import { CLUSTER_ID, NODES, nsgRules, pod, rootSnapshot, skipReason, SUBNET_ID, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
+import {
+  CLUSTER_ID,
+  NODES,
+  nsgRules,
+  pod,
+  rootSnapshot,
+  skipReason,
+  SUBNET_ID,
+  testPrefix,
+  topology,
+  VM,
+  closeAndAssertClean,
+  fromPod,
+  fromVm,
+  openDataplane,
+} from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
@@ -42,20 +56,13 @@ function world(subnet: Partial<SubnetTopology> = {}): Topology {
   return t;
 }
 
-const fromPod = (name: string, ip: string, timeoutMs = 3000, clusterId = CLUSTER_ID): ProbeRequest => ({
-  from: { kind: 'pod', clusterId, namespace: 'default', name },
-  to: { ip, port: 8080 },
-  timeoutMs,
-});
-
 describe('Azure CNI Overlay data plane', { skip }, () => {
   let dp: NetnsDataplane;
   let root: Record<string, string>;
 
   before(async () => {
     root = rootSnapshot();
-    dp = new NetnsDataplane({ prefix });
-    await dp.gc();
+    dp = await openDataplane(prefix);
     await dp.apply(world());
     await Promise.all([...PODS, ...OTHER_PODS].map((p) => dp.attachPod(p)));
   });
@@ -91,7 +98,7 @@ describe('Azure CNI Overlay data plane', { skip }, () => {
   });
 
   it('VM → pod IP fails: pod IPs are not routable outside the cluster', async () => {
-    const r = await dp.probe({ from: { kind: 'vm', name: VM.name }, to: { ip: '10.244.1.2', port: 8080 }, timeoutMs: 1500 });
+    const r = await dp.probe(fromVm('10.244.1.2', 1500));
     assert.equal(r.connected, false);
   });
 

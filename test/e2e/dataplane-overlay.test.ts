@@ -6,26 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
-import { DataplaneWorld, INTERNET, PORT, RG, skipReason, SUBNET, VM, VNET } from './dataplane-harness.js';
+import { INTERNET, PORT, RG, skipReason, SUBNET, VM, VNET, PodsWorld } from './dataplane-harness.js';
 
-type Obj = any;
 const CLUSTER = 'o1';
 
 describe('Azure CNI Overlay pods on the netns data plane (aksemu start --dataplane netns)', { skip: skipReason() }, () => {
-  let world: DataplaneWorld;
-  let pods: Obj[];
-  let nodeIps: string[];
-  const ip = (i: number): string => pods[i].status.podIP;
-  const fromPod = (i: number) => `pod/default/web-${i}`;
+  let world: PodsWorld;
 
   before(async () => {
-    world = new DataplaneWorld();
-    await world.start();
-    await world.network();
-    const created = await world.cluster(CLUSTER, ['--network-plugin', 'azure', '--network-plugin-mode', 'overlay', '--pod-cidr', '192.168.0.0/16']);
+    world = new PodsWorld();
+    const created = await world.setUp(CLUSTER, ['--network-plugin', 'azure', '--network-plugin-mode', 'overlay', '--pod-cidr', '192.168.0.0/16']);
     assert.deepEqual([created.networkProfile.networkPlugin, created.networkProfile.networkPluginMode], ['azure', 'overlay']);
-    pods = await world.podsOnEachNode();
-    nodeIps = await world.nodeIps();
   });
   after(async () => {
     await world?.close();
@@ -33,7 +24,7 @@ describe('Azure CNI Overlay pods on the netns data plane (aksemu start --datapla
 
   it("pods get addresses from their node's /24 of the pod CIDR; the subnet has no route table", async () => {
     const nodes = await world.nodes();
-    for (const [i, p] of pods.entries()) {
+    for (const [i, p] of world.pods.entries()) {
       const range = Cidr.parse(nodes[i].spec.podCIDR);
       assert.ok(Cidr.parse('192.168.0.0/16').containsCidr(range), nodes[i].spec.podCIDR);
       assert.ok(range.contains(IpAddress.parse(p.status.podIP)), `${p.status.podIP} in ${nodes[i].spec.podCIDR}`);
@@ -43,27 +34,27 @@ describe('Azure CNI Overlay pods on the netns data plane (aksemu start --datapla
   });
 
   it('pod → pod on the other node: the far pod sees the pod IP, both ways (aksemu probe)', async () => {
-    const r = await world.probeCli(['--from', fromPod(0), '-g', RG, '-n', CLUSTER, '--to', `${ip(1)}:${PORT}`]);
-    assert.deepEqual(r, { code: 0, stdout: `connected from ${ip(0)}\n`, stderr: '' });
-    assert.deepEqual(await world.seen(fromPod(1), `${ip(0)}:${PORT}`, CLUSTER), [true, ip(1)]);
+    const r = await world.probeCli(['--from', world.from(0), '-g', RG, '-n', CLUSTER, '--to', `${world.ip(1)}:${PORT}`]);
+    assert.deepEqual(r, { code: 0, stdout: `connected from ${world.ip(0)}\n`, stderr: '' });
+    assert.deepEqual(await world.seen(world.from(1), `${world.ip(0)}:${PORT}`, CLUSTER), [true, world.ip(1)]);
   });
 
   it('pod → VM in the VNet: the VM sees the NODE IP', async () => {
-    assert.deepEqual(await world.seen(fromPod(0), `${VM.ip}:${PORT}`, CLUSTER), [true, nodeIps[0]]);
-    assert.deepEqual(await world.seen(fromPod(1), `${VM.ip}:${PORT}`, CLUSTER), [true, nodeIps[1]]);
+    assert.deepEqual(await world.seen(world.from(0), `${VM.ip}:${PORT}`, CLUSTER), [true, world.nodeAddresses[0]]);
+    assert.deepEqual(await world.seen(world.from(1), `${VM.ip}:${PORT}`, CLUSTER), [true, world.nodeAddresses[1]]);
   });
 
   it('pod → internet: the internet host sees the node IP', async () => {
-    assert.deepEqual(await world.seen(fromPod(1), `${INTERNET}:${PORT}`, CLUSTER), [true, nodeIps[1]]);
+    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, world.nodeAddresses[1]]);
   });
 
   it('node → pod on the other node works (the overlay carries node traffic too)', async () => {
     const nodes = await world.nodes();
-    assert.deepEqual(await world.seen(`node/${nodes[0].metadata.name}`, `${ip(1)}:${PORT}`, CLUSTER), [true, nodeIps[0]]);
+    assert.deepEqual(await world.seen(`node/${nodes[0].metadata.name}`, `${world.ip(1)}:${PORT}`, CLUSTER), [true, world.nodeAddresses[0]]);
   });
 
   it('VM → pod IP fails: overlay pod IPs are not routable outside the cluster', async () => {
-    const [connected] = await world.seen(`vm/${VM.name}`, `${ip(1)}:${PORT}`, undefined, 1000);
+    const [connected] = await world.seen(`vm/${VM.name}`, `${world.ip(1)}:${PORT}`, undefined, 1000);
     assert.equal(connected, false);
   });
 

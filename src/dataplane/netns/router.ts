@@ -1,6 +1,6 @@
 // A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
-// each subnet's UDRs in its own routing table, a port per host, Azure CNI Overlay's routing (azure-overlay.ts,
-// §5.1), and the NSGs as one nft table.
+// each subnet's UDRs in its own routing table, a port per host, Azure CNI Overlay's routing (azure-overlay.ts:
+// docs/dataplane.md §5.1), and the NSGs as one nft table.
 import { API_SERVER_RANGE, AZURE_DNS } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
