@@ -257,7 +257,9 @@ export class NetnsDataplane implements Dataplane {
     return attachPod(this.state, pod);
   }
 
-  detachPod(pod: PodAttachment): Promise<void> {
+  async detachPod(pod: PodAttachment): Promise<void> {
+    // After the apply in progress, which may be rebuilding the pod's node (and releasing its pods with it).
+    await this.applying;
     return detachPod(this.state, pod);
   }
 

@@ -324,7 +324,12 @@ export const aksCommands: CommandDef[] = [
       { dest: 'disableClusterAutoscaler', options: ['--disable-cluster-autoscaler', '-d'], type: 'flag', help: 'Disable the cluster autoscaler' },
       { dest: 'updateClusterAutoscaler', options: ['--update-cluster-autoscaler', '-u'], type: 'flag', help: 'Change the autoscaler min/max' },
       // The migration to Azure CNI Overlay (update-azure-cni: from kubenet with --network-plugin azure, from node subnet with --pod-cidr).
-      { dest: 'networkPlugin', options: ['--network-plugin'], choices: ['azure'], help: 'Migrate a kubenet cluster to Azure CNI (with --network-plugin-mode overlay)' },
+      {
+        dest: 'networkPlugin',
+        options: ['--network-plugin'],
+        choices: ['azure'],
+        help: 'Migrate a kubenet cluster to Azure CNI (with --network-plugin-mode overlay)',
+      },
       { dest: 'networkPluginMode', options: ['--network-plugin-mode'], choices: ['overlay'], help: 'Migrate to Azure CNI Overlay' },
       { dest: 'podCidr', options: ['--pod-cidr'], help: 'Pod CIDR (overlay: migrating from node subnet, or expanding it)' },
       TAGS,
