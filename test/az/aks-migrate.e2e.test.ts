@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { nodesOf, type ClusterRecord, type NodeRecord } from '../../src/model/cluster-records.js';
 import { Cidr } from '../../src/net/ip.js';
+import { aksClient, POLL } from '../containerservice/harness.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az, azOk } from './helpers.js';
 
@@ -71,6 +72,15 @@ test('kubenet → overlay: the plugin mode needs --network-plugin azure; then ev
   // az 2.45's aks show reads an api-version without networkPluginMode: it shows the plugin.
   const show = await json(['aks', 'show', ...cluster('k1')]);
   assert.equal(show.networkProfile.networkPlugin, 'azure');
+});
+
+test('the migration is one-way: an overlay cluster cannot go back to kubenet (U1, through the SDK)', async () => {
+  const aks = aksClient(server, '2024-09-01');
+  const current = await aks.managedClusters.get('rg', 'k1');
+  assert.equal(current.networkProfile?.networkPluginMode, 'overlay');
+  const back = { ...current, networkProfile: { ...current.networkProfile, networkPlugin: 'kubenet', networkPluginMode: undefined } };
+  await assert.rejects(aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'k1', back, POLL), (e: any) => e.code === 'PropertyChangeNotAllowed');
+  assert.equal((await aks.managedClusters.get('rg', 'k1')).networkProfile?.networkPluginMode, 'overlay');
 });
 
 test('kubenet with Calico network policy cannot migrate (U2)', async () => {

@@ -4,21 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
-import {
-  CLUSTER_ID,
-  NODES,
-  nsgRules,
-  pod,
-  rootSnapshot,
-  skipReason,
-  testPrefix,
-  topology,
-  VM,
-  closeAndAssertClean,
-  fromPod,
-  fromVm,
-  openDataplane,
-} from './harness.js';
+import { CLUSTER_ID, NODES, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
+import { fromPod, fromVm, openDataplane } from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);

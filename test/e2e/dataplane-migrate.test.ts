@@ -6,6 +6,8 @@
 // (whose pods move from VNet addresses to the new pod CIDR). Root only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readdirSync } from 'node:fs';
+import { nodeConfDir } from '../../src/cluster/paths.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, INTERNET, PORT, PodsWorld, RG, skipReason, SUBNET, VM, VNET } from './dataplane-harness.js';
 
@@ -84,7 +86,11 @@ for (const c of CASES) {
         60_000,
         'the pods to be Ready again on the overlay',
       );
-      for (const n of nodes) assert.ok(Cidr.parse(c.podCidr).containsCidr(Cidr.parse(n.spec.podCIDR)), n.spec.podCIDR);
+      for (const n of nodes) {
+        assert.ok(Cidr.parse(c.podCidr).containsCidr(Cidr.parse(n.spec.podCIDR)), n.spec.podCIDR);
+        // The reimaged node's conf dir holds Azure CNI's conflist only (azure-vnet + azure-cns).
+        assert.deepEqual(readdirSync(nodeConfDir(world.home, RG, c.cluster, n.metadata.name)), ['10-azure.conflist']);
+      }
       const events = await world.json(['get', 'events', '--field-selector', 'reason=SandboxChanged']);
       assert.ok(events.items.length >= 2, 'a SandboxChanged event per pod');
       if (c.label !== 'kubenet') assert.notDeepEqual([world.ip(0), world.ip(1)], oldIps);
