@@ -10,9 +10,9 @@ import { networkModelOf as strategyFor } from '../../src/aks/network-models/inde
 import type { NetworkProfile } from '../../src/aks/types.js';
 import { byo, spec } from './helpers.js';
 
-function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators()) {
+function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators(), apiVersion = '2022-06-01') {
   const b = byo(subnet);
-  const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile('2022-06-01')!);
+  const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile(apiVersion)!);
   return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
 }
 
@@ -75,12 +75,9 @@ describe('IpPlanner', () => {
   });
 
   test('reimage (a migration to overlay): node subnet nodes keep name and IP, free their secondary IPs and get a /24; kubenet nodes keep theirs', () => {
-    const b = byo('10.240.0.0/24');
     const allocators = privateAllocators();
-    const make = (net: NetworkProfile) => {
-      const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 2, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile('2024-09-01')!);
-      return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
-    };
+    // networkPluginMode needs an api-version that has it; one subnet, one allocator, as in the provider.
+    const make = (net: NetworkProfile) => planner(net, '10.240.0.0/24', allocators, '2024-09-01');
     const before = make({ networkPlugin: 'azure' }).addNodes('nodepool1', 2);
     const after = make({ networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '192.168.0.0/23' });
     after.restore(before);
