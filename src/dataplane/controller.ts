@@ -36,7 +36,7 @@ function collectable(dataplane: Dataplane): dataplane is Dataplane & Collectable
   return typeof (dataplane as Partial<Collectable>).gc === 'function';
 }
 
-/** One cluster's nodes' networks by node name, as its CNI agents program them (cni-agents/program.ts NodeNetwork). */
+/** One cluster's nodes' networks by node name, as its CNI agents program them (images/program.ts NodeNetwork). */
 export interface ClusterNodeNetwork {
   applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
   removeOverlay(node: string, device: string): Promise<void>;

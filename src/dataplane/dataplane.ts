@@ -40,7 +40,7 @@ export interface PodNetwork {
 
 /**
  * A VXLAN overlay on one node, as a BYO CNI agent programs it (flannel.1, vxlan.calico, cilium_vxlan):
- * docs/dataplane.md §6.4. The cluster's agents see it as NodeNetwork (cluster/cni-agents/program.ts).
+ * docs/dataplane.md §6.4. The cluster's agents see it as NodeNetwork (cluster/images/program.ts).
  */
 export interface VxlanOverlay {
   device: string;

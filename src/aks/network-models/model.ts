@@ -27,7 +27,7 @@ export interface Conflist {
 /** The IPAM plugin of the node's CNI: its exhaustion error is what a pod sees when the node runs out of addresses. */
 export type PodIpam = 'host-local' | 'azure-cns' | 'azure-vnet-ipam';
 
-/** Where pod addresses come from; cluster/workloads/ipam.ts hands them out. */
+/** Where pod addresses come from; cluster/kubelet/ipam.ts hands them out. */
 export type PodAddressSource =
   /** The node's /24 of the pod CIDR (node.spec.podCIDR), handed out by the model's IPAM. */
   | { from: 'node-pod-cidr'; ipam: PodIpam }
@@ -99,7 +99,7 @@ export interface NetworkModel {
   /** The conflist AKS writes into a new node's conf dir, or undefined: the dir starts with what the user installed. */
   nodeConflist(node: { podCidr?: string }): Conflist | undefined;
   readonly podAddresses: PodAddressSource;
-  /** What the cluster's Kubernetes objects show of the model (cluster/objects/nodes.ts, cluster/workloads/addons.ts). */
+  /** What the cluster's Kubernetes objects show of the model (cluster/cloud/nodes.ts, cluster/cloud/addons.ts). */
   readonly kubernetes: {
     readonly nodeLabels: Readonly<Record<string, string>>;
     /** AKS runs azure-ip-masq-agent. */

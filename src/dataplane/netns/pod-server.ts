@@ -1,4 +1,4 @@
-// The server a catalogued backend image runs in its pod's namespace (agnhost, nginx: cluster/cni-agents/backends.ts),
+// The server a catalogued backend image runs in its pod's namespace (agnhost, nginx: cluster/images/backends.ts),
 // started with spawnInNetns (`nsenter --net=… node pod-server.js SPEC`). SPEC is one JSON argument: the hostname to
 // answer and the listeners, each `{ proto: 'http' | 'tcp' | 'udp', port, answer }`:
 //   hostname   the hostname (agnhost serve-hostname: HTTP on any path, or raw over TCP / UDP)
