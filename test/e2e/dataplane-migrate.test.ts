@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readdirSync } from 'node:fs';
-import { nodeConfDir } from '../../src/cluster/paths.js';
+import { nodeConfDir } from '../../src/cluster/nodefs/paths.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, INTERNET, PORT, PodsWorld, RG, skipReason, SUBNET, VM, VNET } from './dataplane-harness.js';
 

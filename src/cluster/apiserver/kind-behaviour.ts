@@ -1,4 +1,4 @@
-// The shape of a kind's behaviour (kinds.ts declares one per built-in kind, crd/custom.ts one per CRD version):
+// The shape of a kind's behaviour (kinds.ts declares one per built-in kind, apiserver/crd/custom.ts one per CRD version):
 // the hooks the API (api.ts) calls on a write, a read or a delete, and what those hooks may use of the cluster.
 import type { KubeObject } from '../apimachinery/object.js';
 import type { ServiceNetwork } from './admission/service-ips.js';
