@@ -164,7 +164,12 @@ export class ClusterRuntime {
 
   /** The Node its record and kubelet make, before what writers put on it. */
   private build(n: NodeRecord, pools = poolsOf(this.store, this.record)): KubeObject {
-    const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
+    const state = this.kubelets.ensure({
+      name: n.name,
+      createdAt: n.createdAt,
+      ...(n.podCidr ? { podCidr: n.podCidr } : {}),
+      ...(n.reimagedAt ? { reimagedAt: n.reimagedAt } : {}),
+    });
     return buildNode(
       this.record,
       pools.find((p) => sameId(p.name, n.pool)),

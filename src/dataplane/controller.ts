@@ -177,11 +177,16 @@ export class DataplaneController {
     }
   }
 
-  attachPod(pod: PodAttachment): Promise<PodNetwork> {
+  async attachPod(pod: PodAttachment): Promise<PodNetwork> {
+    // After the topology change in flight: a reimaged node (a network migration) is rebuilt with its new wiring
+    // there, and a pod wired to the old one would go with it (docs/dataplane.md §5.2).
+    await this.idle();
     return this.dataplane.attachPod(pod);
   }
 
-  detachPod(pod: PodAttachment): Promise<void> {
+  async detachPod(pod: PodAttachment): Promise<void> {
+    // As attachPod: not halfway through a rebuild of the pod's node.
+    await this.idle();
     return this.dataplane.detachPod(pod);
   }
 

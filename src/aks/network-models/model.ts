@@ -106,11 +106,12 @@ export interface NetworkModel {
     readonly ipMasqAgent: boolean;
   };
   /**
-   * How the data plane attaches pods: a cbr0 bridge over the node's /24 (kubenet, overlay), azure-vnet's
-   * transparent mode with the pod addresses on the NIC (node subnet), or the user's CNI (none).
+   * How the data plane attaches pods: a cbr0 bridge over the node's /24 (kubenet), azure-vnet's transparent
+   * mode with the pod addresses on the NIC (node subnet), routed veths over the node's /24 with Azure's
+   * overlay routing the /24s between the cluster's nodes (overlay), or the user's CNI (none).
    * Declared here, implemented in dataplane/ (docs/architecture.md §6).
    */
-  readonly wiring: 'bridge' | 'transparent' | 'none';
+  readonly wiring: 'bridge' | 'transparent' | 'overlay' | 'none';
 }
 
 /** Addresses one node takes from its node subnet: its own, plus the secondary IPs on its NIC. */

@@ -188,7 +188,8 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
   const seed = `${cluster.id.toLowerCase()}/${record.name}/${record.createdAt}`;
   const nodeInfo: Record<string, string> = {
     architecture: 'amd64',
-    bootID: stableUid(`boot:${seed}`),
+    // A reimaged VM boots again: a new boot ID, which the kubelet answers by making every pod's sandbox anew.
+    bootID: stableUid(`boot:${seed}${record.reimagedAt ? `/${record.reimagedAt}` : ''}`),
     containerRuntimeVersion: img.containerRuntimeVersion,
     kernelVersion: img.kernelVersion,
     kubeletVersion: `v${version}`,

@@ -16,6 +16,8 @@ export interface KubeletNode {
   name: string;
   createdAt: string;
   podCidr?: string;
+  /** When a network migration reimaged the node: its conf dir is written again for the new model. */
+  reimagedAt?: string;
 }
 
 export interface KubeletClusterInfo {
@@ -114,6 +116,11 @@ export class Kubelets {
   ensure(node: KubeletNode): KubeletState {
     const known = this.nodes.get(node.name);
     if (known) {
+      // A reimage writes the OS disk again: the node's conf dir holds the new model's conflist only.
+      if (node.reimagedAt && node.reimagedAt !== known.node.reimagedAt) {
+        for (const f of readdirSync(known.dir)) rmSync(join(known.dir, f), { recursive: true, force: true });
+        this.seed(node, known.dir);
+      }
       known.node = node;
       return known.state;
     }

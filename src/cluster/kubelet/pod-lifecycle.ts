@@ -202,7 +202,10 @@ export class PodLifecycle implements Controller {
   observe(change: Change): void {
     if (change.resource === resourceKey(NODES)) {
       const name = change.object.metadata.name;
+      const boot = bootIdOf(change.object);
+      const before = change.previous && bootIdOf(change.previous);
       if (change.type === 'DELETED') this.nodeGone(name);
+      else if (before && boot && before !== boot) this.rebooted(name);
       else for (const w of this.onNode.get(name) ?? []) if (!w.sandbox && !w.timer) this.kick(w);
       return;
     }
@@ -722,6 +725,20 @@ export class PodLifecycle implements Controller {
     this.releaseSandbox(w);
   }
 
+  /**
+   * The node booted again (a reimage: a network migration, docs/aks-rules.md §2.6): its containers and sandboxes are
+   * gone, so each pod is made again on it, with a sandbox and an address from its node's network as it is now.
+   */
+  private rebooted(node: string): void {
+    for (const w of [...(this.onNode.get(node) ?? [])]) {
+      const pod = this.current(w);
+      this.stop(w);
+      if (!pod || pod.metadata.deletionTimestamp) continue;
+      this.event(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+      this.kick(this.add(pod));
+    }
+  }
+
   /** The VM is gone: so are its pods (no grace: nothing is left to stop them). */
   private nodeGone(node: string): void {
     this.images.delete(node);
@@ -738,6 +755,11 @@ export class PodLifecycle implements Controller {
       stopAll(w);
     }
   }
+}
+
+/** A Node's boot ID: a new one means the node booted again. */
+function bootIdOf(node: KubeObject): string | undefined {
+  return (node as { status?: { nodeInfo?: { bootID?: string } } }).status?.nodeInfo?.bootID;
 }
 
 /** The items with one of each namespace in turn (the first of each, then the second of each, …), each namespace's in order. */

@@ -243,6 +243,7 @@ export class NetnsDataplane implements Dataplane {
     for (const r of state.routers.values()) {
       for (const s of r.subnets.values()) s.routesKey = '';
       r.nsgText = 'stale';
+      r.overlay.key = '';
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);
@@ -256,7 +257,9 @@ export class NetnsDataplane implements Dataplane {
     return attachPod(this.state, pod);
   }
 
-  detachPod(pod: PodAttachment): Promise<void> {
+  async detachPod(pod: PodAttachment): Promise<void> {
+    // After the apply in progress, which may be rebuilding the pod's node (and releasing its pods with it).
+    await this.applying;
     return detachPod(this.state, pod);
   }
 
