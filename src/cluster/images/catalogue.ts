@@ -1,5 +1,6 @@
-// The catalogue of images aksemu emulates: one entry per image of a CNI project, the cluster DNS (coredns.ts), and
-// the backend images users put behind Services (backends.ts); program.ts says what an entry holds. The container
+// The catalogue of images aksemu emulates: one entry per image of a CNI project, the cluster DNS (coredns.ts), the
+// backend images users put behind Services (backends.ts), and the images people test a network with, by the
+// network tools they ship (images/network-tools.ts); program.ts says what an entry holds. The container
 // runtime looks a container up here by its image and argv; an image that is not
 // here keeps the generic behaviour of processes.ts (and its honest errors).
 import { BACKEND_IMAGES } from './backends.js';
@@ -7,12 +8,21 @@ import { CALICO_IMAGES } from './calico.js';
 import { CILIUM_IMAGES } from './cilium.js';
 import { COREDNS_IMAGES } from './coredns.js';
 import { FLANNEL_IMAGES } from './flannel.js';
+import { TOOL_IMAGES } from '../images/network-tools.js';
 import { parseScript, ShellSyntaxError } from './init-shell.js';
 import { SHELLS } from './processes.js';
 import type { ImageSpec, Program } from './program.js';
 import { TIGERA_IMAGES } from './tigera.js';
 
-export const CATALOGUE: readonly ImageSpec[] = [...FLANNEL_IMAGES, ...CALICO_IMAGES, ...TIGERA_IMAGES, ...CILIUM_IMAGES, ...COREDNS_IMAGES, ...BACKEND_IMAGES];
+export const CATALOGUE: readonly ImageSpec[] = [
+  ...FLANNEL_IMAGES,
+  ...CALICO_IMAGES,
+  ...TIGERA_IMAGES,
+  ...CILIUM_IMAGES,
+  ...COREDNS_IMAGES,
+  ...BACKEND_IMAGES,
+  ...TOOL_IMAGES,
+];
 
 /** The image reference without its tag and digest: `ghcr.io/flannel-io/flannel:v0.28.9@sha256:…` → `ghcr.io/flannel-io/flannel`. */
 export function imageRepository(image: string): string {

@@ -1,12 +1,12 @@
 // Just enough of a POSIX shell to read what CNI install scripts pass to `sh -c`: words with '…', "…" and \
 // quoting, $VAR / ${VAR} expansion from the container's environment, `#` comments, and command lists joined by
-// `;`, newlines, `&&` and `||`, and `while` / `until` / `if` blocks. Nothing is executed here: the caller runs each
+// `;`, newlines, `&&` and `||`, pipelines of simple commands (`a | b`), and `while` / `until` / `if` blocks. Nothing is executed here: the caller runs each
 // simple command (processes.ts for containers, init-containers.ts for the CNI installers).
 
-export type Connector = ';' | '&&' | '||';
+export type Connector = ';' | '&&' | '||' | '|';
 
 export interface ShellCommand {
-  /** How this command joins the previous one (`;` for the first). */
+  /** How this command joins the previous one (`;` for the first; `|`: it reads the previous one's output). */
   connector: Connector;
   argv: string[];
 }
@@ -84,6 +84,9 @@ export function parseScript(script: string, env: Record<string, string>): ShellC
     } else if (c === '|' && script[i + 1] === '|') {
       endCommand('||');
       i += 2;
+    } else if (c === '|') {
+      endCommand('|');
+      i++;
     } else if (c === ';' || c === '\n') {
       endCommand(';');
       i++;
@@ -101,7 +104,7 @@ export function parseScript(script: string, env: Record<string, string>): ShellC
 
 /** A command list with its compound commands found: `while|until LIST; do LIST; done` and `if LIST; then LIST; [else LIST;] fi`. */
 type Node =
-  | { type: 'simple'; connector: Connector; argv: string[] }
+  | { type: 'simple'; connector: Connector; argv: string[]; pipe?: string[][] }
   | { type: 'loop'; connector: Connector; until: boolean; test: Node[]; body: Node[] }
   | { type: 'if'; connector: Connector; test: Node[]; then: Node[]; else: Node[] };
 
@@ -156,9 +159,12 @@ function tree(commands: ShellCommand[]): Node[] {
       } else if (KEYWORDS.has(word)) {
         throw new ShellSyntaxError(`unexpected "${word}"`);
       } else {
-        out.push({ type: 'simple', connector: joined, argv: words! });
+        const node: Node = { type: 'simple', connector: joined, argv: words! };
+        out.push(node);
         i++;
         words = undefined;
+        // The commands it pipes into: stages of one pipeline.
+        while (commands[i]?.connector === '|') (node.pipe ??= []).push(commands[i++]!.argv);
       }
     }
   };
@@ -171,11 +177,19 @@ class Exit {
 }
 
 /**
- * Runs a command list as sh does: `a && b` runs b only when a succeeded, `a || b` only when it failed; with
+ * Runs a command list as sh does: `a && b` runs b only when a succeeded, `a || b` only when it failed; a
+ * pipeline's status is its last stage's (`pipeline` runs it); with
  * errexit (`set -e`, `sh -e`) a failure outside such a test stops the list; `while`, `until` and `if` blocks
  * run their lists. Returns the last exit status. Throws ShellSyntaxError for an unbalanced block.
  */
-export async function runList(commands: ShellCommand[], run: (argv: string[]) => Promise<number>, errexit = false): Promise<number> {
+export async function runList(
+  commands: ShellCommand[],
+  run: (argv: string[]) => Promise<number>,
+  errexit = false,
+  pipeline: (stages: string[][]) => Promise<number> = async () => {
+    throw new ShellSyntaxError('pipelines are not supported here');
+  },
+): Promise<number> {
   const state = { errexit };
   const exec = async (nodes: Node[], tested: boolean): Promise<number> => {
     let status = 0;
@@ -198,7 +212,7 @@ export async function runList(commands: ShellCommand[], run: (argv: string[]) =>
         continue;
       }
       if (name === 'exit') throw new Exit(Number(rest[0] ?? status) || 0);
-      status = await run(node.argv);
+      status = node.pipe ? await pipeline([node.argv, ...node.pipe]) : await run(node.argv);
       if (state.errexit && status !== 0 && !inTest) throw new Exit(status);
     }
     return status;

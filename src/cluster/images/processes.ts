@@ -1,10 +1,13 @@
 // What an emulated container's process does. Nothing is executed on the host: the container's command is read
 // as the image's shell would run it. `sh -c SCRIPT` (init-shell.ts parses it) and plain argv run the programs
 // busybox gives small images: echo, printf, true, false, `:`, exit N, sleep N, cat (of files the container has
-// mounted from ConfigMaps and Secrets), env / printenv; `$VAR` is expanded from the container's environment. A
-// script that ends is a process that exits with its status. Any other program (an image's own entrypoint:
-// nginx, calico-node…) is not emulated: it runs until it is stopped and prints nothing, unless the caller says
-// such programs exit at once (the CNI installers of init-containers.ts).
+// mounted from ConfigMaps and Secrets, or its stdin), env / printenv, and grep / head / tail / wc over a
+// pipeline's input; `$VAR` is expanded from the container's environment. A
+// script that ends is a process that exits with its status. The caller may run commands itself (the network
+// tools, for real in the pod's sandbox: kubelet/container-tools.ts; the CNI installers' cp). A shell with no
+// script and no stdin (an image's CMD `sh`) exits at once, as sh reading /dev/null does. Any other program (an
+// image's own entrypoint) is not emulated: the caller is told (a log line and a Warning) and it runs until it
+// is stopped, unless the caller says such programs exit at once (the CNI installers of init-containers.ts).
 import { basename } from 'node:path';
 import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
 
@@ -15,11 +18,34 @@ export interface ProcessIo {
   write(stream: Stream, text: string): void;
   /** A file as the container sees it: its content, undefined when missing, null when it is in the image (unknown). */
   read(path: string): string | undefined | null;
-  /** Commands the caller emulates itself (the CNI installers' cp, mkdir); undefined when argv is not one. */
-  command?(argv: string[], io: ProcessIo): Promise<number> | undefined;
+  /**
+   * Commands the caller runs itself (network tools, the CNI installers' cp, mkdir); undefined when argv is not
+   * one. `shell` is the shell running it (undefined for the container's own argv); `signal` aborts on stop.
+   */
+  command?(argv: string[], io: ProcessIo, ctx: CommandContext): Promise<number> | undefined;
   /** What a program aksemu cannot emulate does: run until stopped (an app) or exit 0 at once (an installer). */
   unknown: 'runs' | 'exits';
+  /** Told once per process when it meets a program aksemu cannot emulate (argv empty: the image's own entrypoint). */
+  unemulated?(argv: string[]): void;
+  /** The container keeps stdin open (`stdin: true`): a shell without a script waits on it instead of exiting. */
+  interactive?: boolean;
 }
+
+export interface CommandContext {
+  signal: AbortSignal;
+  shell?: string;
+  /** What a pipeline's previous stage printed: the command's stdin (none: /dev/null). */
+  stdin?: string;
+}
+
+/** A pipeline stage's input and where its stdout goes (the next stage's input). */
+interface Pipe {
+  stdin?: string;
+  stdout?: (text: string) => void;
+}
+
+/** What a pipeline stage may hand the next one (the rest is dropped, as a full pipe would block). */
+const MAX_PIPE_BYTES = 4 * 1024 * 1024;
 
 export interface Process {
   /** The exit status, once the process ends (never, for a program that runs until stopped). */
@@ -30,7 +56,7 @@ export interface Process {
   stop(): void;
 }
 
-export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 
 /** The status of a process killed by SIGKILL, as the runtime reports it. */
 export const KILLED = 137;
@@ -81,6 +107,9 @@ class Runner implements Process {
   private stopped = false;
   private wake: (() => void) | undefined;
   private commands = 0;
+  private readonly abort = new AbortController();
+  private shell: string | undefined;
+  private warned = false;
 
   constructor(
     argv: string[],
@@ -95,6 +124,7 @@ class Runner implements Process {
 
   stop(): void {
     this.stopped = true;
+    this.abort.abort();
     this.wake?.();
   }
 
@@ -115,28 +145,56 @@ class Runner implements Process {
     const program = basename(argv[0] ?? '');
     const flagAt = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
     if (SHELLS.has(program) && flagAt > 0) {
+      this.shell = program;
       try {
         const commands = parseScript(argv[flagAt + 1] ?? '', this.env);
-        return await runList(commands, (cmd) => this.simple(cmd), argv[flagAt]!.includes('e'));
+        return await runList(
+          commands,
+          (cmd) => this.simple(cmd),
+          argv[flagAt]!.includes('e'),
+          (stages) => this.pipeline(stages),
+        );
       } catch (e) {
         if (!(e instanceof ShellSyntaxError)) throw e;
         this.io.write('stderr', `${program}: syntax error: ${e.message}\n`);
         return 2;
       }
     }
-    if (argv.length === 0) return this.unknown();
+    // `sh` alone reads its commands from stdin: /dev/null unless the container keeps stdin open.
+    if (SHELLS.has(program) && argv.length === 1 && !this.io.interactive) return 0;
+    if (argv.length === 0) return this.unknown([]);
     return this.simple(argv);
   }
 
-  /** A program that is not emulated. */
-  private async unknown(): Promise<number> {
+  /** A program that is not emulated: the caller is told once. */
+  private async unknown(argv: string[]): Promise<number> {
+    if (!this.warned) this.io.unemulated?.(argv);
+    this.warned = true;
     if (this.io.unknown === 'exits') return 0;
     await this.pause(Number.POSITIVE_INFINITY);
     return 0;
   }
 
+  /**
+   * `a | b | c`: each stage runs once the one before ended, reading what it printed (no stage runs beside
+   * another: a stage that never ends holds the rest). The status is the last stage's.
+   */
+  private async pipeline(stages: string[][]): Promise<number> {
+    let input: string | undefined;
+    let status = 0;
+    for (const [i, stage] of stages.entries()) {
+      let out = '';
+      const last = i === stages.length - 1;
+      const pipe: Pipe = { ...(input !== undefined ? { stdin: input } : { stdin: '' }) };
+      if (!last) pipe.stdout = (text) => void (out.length < MAX_PIPE_BYTES && (out += text));
+      status = await this.simple(stage, pipe);
+      input = out;
+    }
+    return status;
+  }
+
   /** One simple command; returns its status. */
-  private async simple(words: string[]): Promise<number> {
+  private async simple(words: string[], pipe: Pipe = {}): Promise<number> {
     if (this.stopped) throw new Stopped();
     // A busy loop must not starve the server: every command yields, and every fiftieth rests 20 ms (at most
     // 2,500 commands a second per container).
@@ -155,11 +213,22 @@ class Runner implements Process {
       ...this.io,
       write: (stream, text) => {
         if (stream === 'stdout' && silent) return;
-        this.io.write(stream === 'stdout' && toStderr ? 'stderr' : stream, text);
+        const to = stream === 'stdout' && toStderr ? 'stderr' : stream;
+        if (to === 'stdout' && pipe.stdout) pipe.stdout(text);
+        else this.io.write(to, text);
       },
     };
-    const own = this.io.command?.(argv, io);
-    if (own) return own;
+    const stdin = pipe.stdin;
+    const own = this.io.command?.(argv, io, {
+      signal: this.abort.signal,
+      ...(this.shell ? { shell: this.shell } : {}),
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
+    if (own) {
+      const status = await own;
+      if (this.stopped) throw new Stopped();
+      return status;
+    }
     const [name = '', ...args] = argv;
     switch (basename(name)) {
       case 'true':
@@ -195,8 +264,14 @@ class Runner implements Process {
         await this.pause(ms);
         return 0;
       }
+      case 'grep':
+      case 'head':
+      case 'tail':
+      case 'wc':
+        return filter(basename(name), args, stdin ?? '', io);
       case 'cat': {
         let status = 0;
+        if (args.length === 0 || args.includes('-')) io.write('stdout', stdin ?? '');
         for (const file of args.filter((a) => a !== '-')) {
           const content = io.read(file);
           if (content === undefined) {
@@ -218,15 +293,81 @@ class Runner implements Process {
           return 0;
         }
         // `env PROGRAM…` runs a program with a changed environment: not emulated.
-        if (basename(name) === 'env') return this.unknown();
+        if (basename(name) === 'env') return this.unknown(argv);
         const found = args.filter((a) => Object.hasOwn(this.env, a));
         io.write('stdout', found.map((a) => `${this.env[a]}\n`).join(''));
         return found.length === args.length ? 0 : 1;
       }
       default:
-        return this.unknown();
+        return this.unknown(argv);
     }
   }
+}
+
+/**
+ * The text filters scripts pipe a tool's output into, over their stdin: `grep [-qvicFE] PATTERN`,
+ * `head`/`tail [-n] N` (or -N), `wc [-lcw]`. Files as operands are not read (they are the image's).
+ */
+function filter(name: string, args: string[], input: string, io: ProcessIo): number {
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  for (const a of args) {
+    if (/^-[a-zA-Z]+$/.test(a) && operands.length === 0) for (const f of a.slice(1)) flags.add(f);
+    else if (/^-\d+$/.test(a)) operands.push(a.slice(1));
+    else operands.push(a);
+  }
+  const lines = input === '' ? [] : input.replace(/\n$/, '').split('\n');
+  const print = (out: string[]) => io.write('stdout', out.map((l) => `${l}\n`).join(''));
+  if (name === 'grep') {
+    const pattern = operands[0];
+    if (pattern === undefined) {
+      io.write('stderr', 'grep: no pattern\n');
+      return 2;
+    }
+    let re: RegExp;
+    try {
+      const source = flags.has('F') ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : flags.has('E') ? pattern : basicRegex(pattern);
+      re = new RegExp(source, flags.has('i') ? 'i' : '');
+    } catch {
+      io.write('stderr', `grep: bad regex '${pattern}'\n`);
+      return 2;
+    }
+    const found = lines.filter((l) => re.test(l) !== flags.has('v'));
+    if (flags.has('c')) io.write('stdout', `${found.length}\n`);
+    else if (!flags.has('q')) print(found);
+    return found.length > 0 ? 0 : 1;
+  }
+  if (name === 'head' || name === 'tail') {
+    const n = Number(operands[0] ?? 10);
+    if (!Number.isInteger(n) || n < 0) {
+      io.write('stderr', `${name}: invalid number '${operands[0]}'\n`);
+      return 1;
+    }
+    print(name === 'head' ? lines.slice(0, n) : n === 0 ? [] : lines.slice(-n));
+    return 0;
+  }
+  const counts = { l: input.split('\n').length - 1, w: input.split(/\s+/).filter(Boolean).length, c: Buffer.byteLength(input) };
+  const asked = (['l', 'w', 'c'] as const).filter((f) => flags.has(f));
+  const shown = asked.length > 0 ? asked : (['l', 'w', 'c'] as const);
+  io.write('stdout', `${shown.map((f) => (shown.length > 1 ? String(counts[f]).padStart(7) : String(counts[f]))).join(' ')}\n`);
+  return 0;
+}
+
+/** A basic regular expression as JavaScript's: `+ ? ( ) { } |` are literal unless escaped (GNU's BRE). */
+function basicRegex(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const next = pattern[i + 1];
+    if (c === '\\' && next !== undefined && '+?(){}|'.includes(next)) {
+      out += next;
+      i++;
+    } else if (c === '\\' && next !== undefined) {
+      out += c + next;
+      i++;
+    } else out += '+?(){}|'.includes(c) ? `\\${c}` : c;
+  }
+  return out;
 }
 
 /** Starts a container's process: argv is its command and args, already `$(VAR)`-expanded. */

@@ -9,8 +9,8 @@ import type { OutgoingMasquerade, VxlanOverlay } from '../../dataplane/dataplane
 import type { NodePolicies } from '../../dataplane/policies.js';
 import type { NodeServices } from '../../dataplane/services.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { AgentClient } from '../client/agent-client.js';
 import type { Stream } from './processes.js';
+import type { AgentClient } from '../client/agent-client.js';
 
 /** A file as a container sees it, through its volume mounts (ConfigMap, Secret, hostPath, projected token). */
 export interface ContainerFiles {
@@ -91,8 +91,13 @@ export type Program = (ctx: ProgramContext) => Promise<number>;
 /** A file in an image: one of aksemu's CNI plugins or a reference plugin of the node's set, by type. */
 export type ImageFile = { plugin: string };
 
-/** One CNI project's image, as data. */
+/** Who built a tool: busybox's applet, or the project whose binary the host (Debian) has. */
+export type ToolBuild = 'busybox' | 'curl' | 'bind' | 'iputils' | 'iproute2' | 'openbsd-netcat' | 'gnu-wget' | 'coreutils' | 'traceroute';
+
+/** One image, as data: a CNI project's, a backend's, or a network-tool image's (images/network-tools.ts). */
 export interface ImageSpec {
+  /** The name docs and messages use (the tool images'). */
+  name?: string;
   /** Matches the image reference without tag or digest (`ghcr.io/flannel-io/flannel`). */
   image: RegExp;
   /** Files the image holds that installers copy out (path in the image → what it is). */
@@ -106,6 +111,15 @@ export interface ImageSpec {
    * cluster's node enforces policies exactly while one of them runs there (docs/dataplane.md §13).
    */
   enforcesNetworkPolicy?: readonly Program[];
+  /** The network tools it ships (names as run) with whose build each is; a container runs them in its pod's sandbox. */
+  tools?: Readonly<Record<string, ToolBuild>>;
+  /** Its CMD when the container names neither command nor args (`sh` for busybox). */
+  cmd?: readonly string[];
+  /**
+   * A program its ENTRYPOINT runs when the first argument is an option or no program of the image
+   * (curlimages/curl's entrypoint.sh: `set -- curl "$@"`).
+   */
+  defaultProgram?: string;
   /**
    * Its programs serve for real and say what they listen on (ProgramContext.serves): the kubelet's probes are
    * checked against that. Without it, a program's own state answers its probes (cluster/kubelet/probes.ts).

@@ -23,8 +23,11 @@ import { runProgram } from '../images/runner.js';
 import { ContainerError, ContainerFs, type Mount } from './node-files.js';
 import { nodePath } from '../nodefs/node-root.js';
 import type { ContainerRunner, ContainerStart, ExecProbeResult } from './sandbox.js';
-import { KILLED, startProcess, type Process, type ProcessIo } from '../images/processes.js';
-import type { Container } from '../apimachinery/types.js';
+import { startProcess, type Process, type ProcessIo, KILLED } from '../images/processes.js';
+import type { Container, Pod } from '../apimachinery/types.js';
+import type { ClusterRecord } from '../../model/cluster-records.js';
+import { toolCommands } from '../kubelet/container-tools.js';
+import { asToolImage, toolImageArgv } from '../images/network-tools.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
 export interface InitHost {
@@ -36,6 +39,8 @@ export interface InitHost {
   readonly network?: NodeNetwork | undefined;
   /** What projected service-account tokens are signed with. */
   readonly serviceAccounts: ServiceAccountIssuer;
+  /** The cluster (its DNS settings: the pods' resolv.conf for the tools they run). */
+  readonly record?: ClusterRecord;
 }
 
 type Obj = Record<string, unknown>;
@@ -209,7 +214,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns, probeTarget }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, setReady, netns, event, probeTarget }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -221,10 +226,13 @@ class Runner implements ContainerRunner {
     const { fs, env } = made;
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
+    const tools = asToolImage(catalogued);
     // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
-    const argv = [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args].map((a) =>
-      expandRefs(String(a), env),
-    );
+    const argv = (
+      tools
+        ? toolImageArgv(tools, command.map(String), args.map(String))
+        : [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args]
+    ).map((a) => expandRefs(String(a), env));
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
@@ -253,11 +261,32 @@ class Runner implements ContainerRunner {
         ...(catalogued?.listens ? { serves: (listeners) => probeTarget?.({ kind: 'listeners', listeners: [...listeners] }) } : {}),
       });
     }
+    const name = text(container['name']) ?? '';
+    const warn = (reason: string, message: string) => event?.('Warning', reason, message);
+    const runTool = toolCommands({
+      pod: pod as KubeObject & Pod,
+      image,
+      spec: catalogued,
+      record: () => this.host.record,
+      serviceAccount: projectedServiceAccount(this.host.serviceAccounts, pod, node),
+      netns: async () => (await netns?.()) ?? undefined,
+      warn,
+    });
     return startProcess(argv, env, {
       write,
       read: (path) => fs.read(path),
-      ...(init ? { command: (argv: string[], io: ProcessIo) => this.cniCommand(argv, fs, io) } : {}),
+      command: (argv, io, ctx) => runTool(argv, io, ctx) ?? (init ? this.cniCommand(argv, fs, io) : undefined),
       unknown: init ? 'exits' : 'runs',
+      interactive: container['stdin'] === true,
+      unemulated: (what) => {
+        const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
+        // Args without a command go to the image's ENTRYPOINT, which aksemu does not know.
+        const entrypointArgs = command.length === 0 && !tools && what.length > 0 && what.length === argv.length && what.every((w, i) => w === argv[i]);
+        const program = what.length === 0 ? 'its entrypoint' : entrypointArgs ? `its entrypoint with the arguments ${quoted(what)}` : quoted(what);
+        const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
+        write('stderr', `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`);
+        warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);
+      },
     });
   }
 

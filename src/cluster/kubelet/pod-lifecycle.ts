@@ -570,6 +570,7 @@ export class PodLifecycle implements Controller {
         write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
+        event: (type, reason, message) => this.event(pod, type, reason, message, `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`),
         probeTarget: (target) => {
           if (state.process !== undefined && state.process !== process) return;
           state.target = target;

@@ -73,8 +73,10 @@ export interface ContainerStart {
   write(stream: Stream, text: string): void;
   /** The container's readiness as its program reports it (default: ready once started). */
   setReady?(ready: boolean): void;
-  /** The pod's network namespace (PodSandboxes.netnsWhenAttached), asked only by a catalogued program that serves in it. */
+  /** The pod's network namespace (PodSandboxes.netnsWhenAttached), asked by a program that serves or a tool that connects in it. */
   netns?(): Promise<string | undefined>;
+  /** An event on the pod about this container (the kubelet's, with the container's fieldPath). */
+  event?(type: 'Normal' | 'Warning', reason: string, message: string): void;
   /** What answers the container's probes: told when it starts, and again when a server binds its listeners. */
   probeTarget?(target: ProbeTarget): void;
 }

@@ -89,6 +89,12 @@ for d in ssl alternatives; do
   if [ -d "/etc/$d" ]; then mkdir "etc/$d"; mount --bind "/etc/$d" "etc/$d"; mount -o remount,bind,ro "etc/$d"; fi
 done
 for n in null zero random urandom; do touch "dev/$n"; mount --bind "/dev/$n" "dev/$n"; done
+if [ -n "\${AKSEMU_PROGRAMS:-}" ]; then
+  mkdir -p aksemu/programs
+  printf '{"type":"module"}\n' > aksemu/package.json
+  mount --bind "$AKSEMU_PROGRAMS" aksemu/programs
+  mount -o remount,bind,ro aksemu/programs
+fi
 if [ -n "\${AKSEMU_TTY:-}" ]; then
   mkdir dev/pts
   mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts dev/pts
@@ -113,10 +119,21 @@ export interface ExecSandbox {
   serviceAccount?: ReadonlyMap<string, string>;
   /** A terminal (kubectl exec -t): the command runs under util-linux `script` on a pty of its own devpts. */
   tty?: boolean;
+  /**
+   * A program of aksemu's that is the tool (an emulated build, images/network-tools.ts): its folder (modules
+   * importing only node's and each other) is bound read-only at /aksemu/programs, and node runs `file` there
+   * with the tool's arguments.
+   */
+  program?: { dir: string; file: string };
 }
 
+/** Where the emulated tools' folder is inside the sandbox (an ES module package: /aksemu/package.json). */
+const PROGRAMS_DIR = '/aksemu/programs';
+
 /** The argv (after nsenter) that runs `argv` (its argv[0] an allow-listed tool) in the sandbox. */
-export function sandboxedArgv(sandbox: ExecSandbox, argv: readonly string[]): string[] {
+export function sandboxedArgv(sandbox: ExecSandbox, tool: readonly string[]): string[] {
+  // node is on the bound /usr (Debian's /usr/bin/node).
+  const argv = sandbox.program ? [process.execPath, `${PROGRAMS_DIR}/${sandbox.program.file}`, ...tool] : tool;
   const command = sandbox.tty ? ['script', '--quiet', '--return', '--command', argv.map(shellQuoted).join(' '), '/dev/null'] : argv;
   return ['unshare', '--mount', '--uts', '--pid', '--fork', '--kill-child', '--propagation', 'private', '--', 'sh', '-c', SETUP, 'aksemu-exec', ...command];
 }
@@ -143,6 +160,7 @@ export function spawnSandboxed(sandbox: ExecSandbox, argv: readonly string[]): C
           }
         : {}),
       ...(sandbox.tty ? { AKSEMU_TTY: '1' } : {}),
+      ...(sandbox.program ? { AKSEMU_PROGRAMS: sandbox.program.dir } : {}),
     },
   });
 }

@@ -4,6 +4,8 @@
 // remotecommand/exec.go ServeExec: Success, or Failure with reason NonZeroExitCode and an ExitCode cause, which
 // client-go's errorDecoderV4 turns into `command terminated with exit code N`; anything else InternalError).
 import { EXEC_LIMITS, EXEC_TOOLS, execTool, spawnSandboxed } from '../../../dataplane/netns/exec-sandbox.js';
+import { imageSpecOf } from '../../images/catalogue.js';
+import { toolRun } from '../../images/network-tools.js';
 import type { ExecOptions, ExecTarget } from './target.js';
 
 /** Where a command's output and its final Status go. */
@@ -67,6 +69,14 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
     io.finish(exitStatus(options.command, NOT_FOUND));
     return noop;
   }
+  // The image's build of the tool (busybox's wget in a busybox pod); one the image lacks is not found.
+  const image = [...(target.pod.spec?.containers ?? []), ...(target.pod.spec?.initContainers ?? [])].find((c) => c.name === target.container)?.image ?? '';
+  const run = toolRun(imageSpecOf(String(image)), options.command);
+  if (run.kind === 'missing') {
+    tell(`aksemu: image ${image} has no ${run.name} (docs/clients.md §5.18)\n`);
+    io.finish(exitStatus(options.command, NOT_FOUND));
+    return noop;
+  }
   const child = spawnSandboxed(
     {
       netns: target.netns,
@@ -75,8 +85,9 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
       hosts: target.etc.hosts,
       ...(target.etc.serviceAccount ? { serviceAccount: target.etc.serviceAccount } : {}),
       tty: options.tty,
+      ...(run.kind === 'emulated' ? { program: run.program } : {}),
     },
-    options.command,
+    run.argv,
   );
   let output = 0;
   let killedWhy: string | undefined;
