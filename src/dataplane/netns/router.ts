@@ -1,6 +1,6 @@
 // A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
 // each subnet's UDRs in its own routing table, a port per host, and the NSGs as one nft table.
-import { API_SERVER_RANGE, AZURE_DNS } from '../../aks/azure-dns.js';
+import { AZURE_DNS, EMULATED_PUBLIC_RANGE } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
 import { allocateWanIp, INTERNET, routesBack } from './internet.js';
@@ -59,7 +59,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     `link set ${IF.wan} up`,
     `addr replace ${wanIp}/${INTERNET.prefixLength} dev ${IF.wan}`,
     // The API servers live on the internet (api-listener.ts).
-    `route replace ${API_SERVER_RANGE} via ${INTERNET.host} dev ${IF.wan}`,
+    `route replace ${EMULATED_PUBLIC_RANGE} via ${INTERNET.host} dev ${IF.wan}`,
   ]);
 }
 
