@@ -98,6 +98,7 @@ interface IpConfigurationProperties {
   privateIPAddressVersion: 'IPv4' | 'IPv6';
   subnet: SubResource;
   primary: boolean;
+  publicIPAddress?: SubResource;
 }
 export type IpConfiguration = ChildResource<IpConfigurationProperties>;
 

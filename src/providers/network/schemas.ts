@@ -134,7 +134,6 @@ const ipConfiguration = s.object('NetworkInterfaceIPConfiguration', {
     privateIPAddressVersion: s.string(),
     subnet: reference('Subnet'),
     primary: s.boolean(),
-    // A reference to a publicIPAddresses resource, which aksemu does not serve: refused as a missing resource.
     publicIPAddress: reference('PublicIPAddress'),
     provisioningState: s.string(),
   }),
