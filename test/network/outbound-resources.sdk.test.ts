@@ -77,7 +77,12 @@ describe('public IP addresses and prefixes through @azure/arm-network', () => {
   test('prefixes: an aligned block; addresses made from it; full; in use; IP version and sku must match', () =>
     withServer(async (env) => {
       await pip(env, 'first');
-      const prefix = await env.network.publicIPPrefixes.beginCreateOrUpdateAndWait('rg', 'p', { location: 'eastus', sku: { name: 'Standard' }, prefixLength: 31 }, POLL);
+      const prefix = await env.network.publicIPPrefixes.beginCreateOrUpdateAndWait(
+        'rg',
+        'p',
+        { location: 'eastus', sku: { name: 'Standard' }, prefixLength: 31 },
+        POLL,
+      );
       assert.equal(prefix.ipPrefix, '198.19.0.2/31', 'the lowest /31 whose addresses are free');
       assert.equal(prefix.publicIPAddressVersion, 'IPv4');
       const ref = { publicIPPrefix: { id: prefix.id } };
@@ -89,7 +94,10 @@ describe('public IP addresses and prefixes through @azure/arm-network', () => {
       const six = await restError(pip(env, 'z', { ...ref, publicIPAddressVersion: 'IPv6' }));
       assert.equal(six.code, 'PublicIpAddressAndPrefixMismatch');
       const shown = await env.network.publicIPPrefixes.get('rg', 'p');
-      assert.deepEqual(shown.publicIPAddresses?.map((r) => r.id), [x.id, y.id]);
+      assert.deepEqual(
+        shown.publicIPAddresses?.map((r) => r.id),
+        [x.id, y.id],
+      );
       const inUse = await restError(env.network.publicIPPrefixes.beginDeleteAndWait('rg', 'p', POLL));
       assert.equal(inUse.code, 'InUsePublicIpPrefixCannotBeDeleted');
       const other = await pip(env, 'other');
@@ -128,7 +136,13 @@ describe('NAT gateways and load balancers through @azure/arm-network', () => {
         `Resource ${net(env, 'natGateways', 'nat2')} is referencing public IP address ${out.id} that is already allocated to resource ${gw.id}.`,
       );
 
-      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'v', 'nodes', { addressPrefix: '10.0.0.0/24', natGateway: { id: gw.id } }, POLL);
+      const subnet = await env.network.subnets.beginCreateOrUpdateAndWait(
+        'rg',
+        'v',
+        'nodes',
+        { addressPrefix: '10.0.0.0/24', natGateway: { id: gw.id } },
+        POLL,
+      );
       assert.equal(subnet.natGateway?.id, gw.id);
       assert.deepEqual((await env.network.natGateways.get('rg', 'nat')).subnets, [{ id: subnet.id }]);
       const gwInUse = await restError(env.network.natGateways.beginDeleteAndWait('rg', 'nat', POLL));
@@ -196,7 +210,10 @@ describe('NAT gateways and load balancers through @azure/arm-network', () => {
       assert.deepEqual(lb.backendAddressPools![0]!.outboundRules, [child('outboundRules', 'aksOutboundRule')]);
       assert.equal((await env.network.publicIPAddresses.get('rg', 'lbip')).ipConfiguration?.id, pub!.id);
       const subnet = await env.network.subnets.get('rg', 'v', 'nodes');
-      assert.deepEqual(subnet.ipConfigurations?.map((c) => c.id), [internal!.id]);
+      assert.deepEqual(
+        subnet.ipConfigurations?.map((c) => c.id),
+        [internal!.id],
+      );
       // An update keeps the internal frontend's address.
       const again = await env.network.loadBalancers.beginCreateOrUpdateAndWait('rg', 'kubernetes', { ...body, tags: { a: 'b' } }, POLL);
       assert.equal(again.frontendIPConfigurations![1]!.privateIPAddress, '10.0.0.4');
@@ -226,13 +243,21 @@ describe('NAT gateways and load balancers through @azure/arm-network', () => {
         env.network.loadBalancers.beginCreateOrUpdateAndWait(
           'rg',
           'other',
-          { location: 'eastus', frontendIPConfigurations: [{ name: 'fe', subnet: { id: `${vnetId(env, 'v')}/subnets/nodes` }, publicIPAddress: { id: ip.id } }] },
+          {
+            location: 'eastus',
+            frontendIPConfigurations: [{ name: 'fe', subnet: { id: `${vnetId(env, 'v')}/subnets/nodes` }, publicIPAddress: { id: ip.id } }],
+          },
           POLL,
         ),
       );
       assert.equal(both.code, 'FrontendIPConfigHasBothSubnetAndPublicIP');
       const taken = await restError(
-        env.network.loadBalancers.beginCreateOrUpdateAndWait('rg', 'other', { location: 'eastus', frontendIPConfigurations: [{ name: 'fe', publicIPAddress: { id: ip.id } }] }, POLL),
+        env.network.loadBalancers.beginCreateOrUpdateAndWait(
+          'rg',
+          'other',
+          { location: 'eastus', frontendIPConfigurations: [{ name: 'fe', publicIPAddress: { id: ip.id } }] },
+          POLL,
+        ),
       );
       assert.equal(taken.code, 'PublicIPAddressInUse');
       const basic = await restError(

@@ -43,7 +43,10 @@ describe('virtual network peerings through @azure/arm-network', () => {
       assert.equal(aNow.peeringState, 'Connected');
       assert.equal(aNow.peeringSyncLevel, 'FullyInSync');
       const hub = await env.network.virtualNetworks.get('rg', 'hub');
-      assert.deepEqual(hub.virtualNetworkPeerings?.map((p) => `${p.name} ${p.peeringState}`), ['hub-to-spoke Connected']);
+      assert.deepEqual(
+        hub.virtualNetworkPeerings?.map((p) => `${p.name} ${p.peeringState}`),
+        ['hub-to-spoke Connected'],
+      );
       const listed: string[] = [];
       for await (const p of env.network.virtualNetworkPeerings.list('rg', 'spoke')) listed.push(p.name!);
       assert.deepEqual(listed, ['spoke-to-hub']);
@@ -104,7 +107,11 @@ describe('virtual network peerings through @azure/arm-network', () => {
         env.network.virtualNetworks.beginCreateOrUpdateAndWait(
           'rg',
           'e',
-          { location: 'eastus', addressSpace: { addressPrefixes: ['10.9.0.0/16'] }, virtualNetworkPeerings: [{ name: 'x', remoteVirtualNetwork: { id: vnetId(env, 'c') } }] },
+          {
+            location: 'eastus',
+            addressSpace: { addressPrefixes: ['10.9.0.0/16'] },
+            virtualNetworkPeerings: [{ name: 'x', remoteVirtualNetwork: { id: vnetId(env, 'c') } }],
+          },
           POLL,
         ),
       );

@@ -259,7 +259,11 @@ export function basicSkuPublicIpCountLimitReached(version: 'IPv4' | 'IPv6'): Arm
 
 /** Seen in public lab notes and an azure-cli session (the code since StandardV2 was added). */
 export function standardSkuPublicIpMustBeStatic(publicIpId: string): ArmError {
-  return new ArmError(400, 'StandardAndStandardV2SkuPublicIPAddressesMustBeStatic', `Standard sku publicIp ${publicIpId} must have AllocationMethod set to Static.`);
+  return new ArmError(
+    400,
+    'StandardAndStandardV2SkuPublicIPAddressesMustBeStatic',
+    `Standard sku publicIp ${publicIpId} must have AllocationMethod set to Static.`,
+  );
 }
 
 /** The message seen in a public azure-cli session; (aksemu) the code, which that session did not show. */
@@ -340,7 +344,11 @@ export function differentSkuLoadBalancerAndPublicIp(lbId: string, lbSku: string,
 
 /** Seen in hashicorp/terraform-provider-azurerm#1622. */
 export function frontendIpConfigHasBothSubnetAndPublicIp(frontendId: string): ArmError {
-  return new ArmError(400, 'FrontendIPConfigHasBothSubnetAndPublicIP', `Frontend IP Configuration ${frontendId} must not reference both a Subnet and a Public IP Address.`);
+  return new ArmError(
+    400,
+    'FrontendIPConfigHasBothSubnetAndPublicIP',
+    `Frontend IP Configuration ${frontendId} must not reference both a Subnet and a Public IP Address.`,
+  );
 }
 
 /** (aksemu) A frontend with neither a subnet nor a public IP (address or prefix). */
@@ -401,7 +409,13 @@ export function peeringAddressSpacesOverlap(peeringId: string, local: string, re
 }
 
 /** Seen in Azure/ResourceModules#731, microsoft/AzureTRE#1927 and #4641. */
-export function vnetAddressSpaceOverlapsWithAlreadyPeeredVnet(peeringId: string, local: string, remote: string, third: string, overlapping: readonly string[]): ArmError {
+export function vnetAddressSpaceOverlapsWithAlreadyPeeredVnet(
+  peeringId: string,
+  local: string,
+  remote: string,
+  third: string,
+  overlapping: readonly string[],
+): ArmError {
   return new ArmError(
     400,
     'VnetAddressSpaceOverlapsWithAlreadyPeeredVnet',

@@ -9,7 +9,17 @@
 import type { Store } from '../../store/store.js';
 import { Cidr } from '../../net/ip.js';
 import { removeLoadBalancer } from './loadBalancerModel.js';
-import type { LoadBalancer, NatGateway, NetworkInterface, NetworkSecurityGroup, PublicIpAddress, PublicIpPrefix, RouteTable, Subnet, VirtualNetwork } from './models.js';
+import type {
+  LoadBalancer,
+  NatGateway,
+  NetworkInterface,
+  NetworkSecurityGroup,
+  PublicIpAddress,
+  PublicIpPrefix,
+  RouteTable,
+  Subnet,
+  VirtualNetwork,
+} from './models.js';
 import { removeNatGateway } from './natGatewayModel.js';
 import { addressesOf, releasePublicAddresses } from './publicAddresses.js';
 import { releaseOwnersUnder } from './ipam.js';

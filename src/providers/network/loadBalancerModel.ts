@@ -21,7 +21,18 @@ import {
 } from './errors.js';
 import type { BackendAddressPool, FrontendIpConfiguration, LoadBalancer, LoadBalancingRule, OutboundRule, Probe, VirtualNetwork } from './models.js';
 import { attachPublicIp, attachPublicIpPrefix, detachPublicIp, detachPublicIpPrefix } from './publicIpModel.js';
-import { compact, enumMember, parentOf, putLocation, referenceId, TYPES, type ProvisioningState, type SubResource, trackedHead, trackedProperties } from './resource.js';
+import {
+  compact,
+  enumMember,
+  parentOf,
+  putLocation,
+  referenceId,
+  TYPES,
+  type ProvisioningState,
+  type SubResource,
+  trackedHead,
+  trackedProperties,
+} from './resource.js';
 import { hold, type Holding, releaseIn } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 
@@ -39,7 +50,14 @@ export interface LoadBalancerInput {
   sku?: { name?: string | null; tier?: string | null } | null;
   properties?: {
     frontendIPConfigurations?: Array<
-      ChildInput<{ privateIPAddress?: string | null; privateIPAllocationMethod?: string | null; privateIPAddressVersion?: string | null; subnet?: Ref; publicIPAddress?: Ref; publicIPPrefix?: Ref }>
+      ChildInput<{
+        privateIPAddress?: string | null;
+        privateIPAllocationMethod?: string | null;
+        privateIPAddressVersion?: string | null;
+        subnet?: Ref;
+        publicIPAddress?: Ref;
+        publicIPPrefix?: Ref;
+      }>
     > | null;
     backendAddressPools?: Array<ChildInput<unknown>> | null;
     loadBalancingRules?: Array<
@@ -59,7 +77,14 @@ export interface LoadBalancerInput {
       }>
     > | null;
     probes?: Array<
-      ChildInput<{ protocol?: string | null; port?: number | null; requestPath?: string | null; intervalInSeconds?: number | null; numberOfProbes?: number | null; probeThreshold?: number | null }>
+      ChildInput<{
+        protocol?: string | null;
+        port?: number | null;
+        requestPath?: string | null;
+        intervalInSeconds?: number | null;
+        numberOfProbes?: number | null;
+        probeThreshold?: number | null;
+      }>
     > | null;
     outboundRules?: Array<
       ChildInput<{
@@ -94,7 +119,11 @@ export function findLoadBalancer(store: Store, id: string): LoadBalancer | undef
 }
 
 /** Names, ids and uniqueness of one child collection. */
-function named<P>(lbId: string, collection: Collection, list: Array<ChildInput<P>> | null | undefined): Array<{ id: string; name: string; input: ChildInput<P> }> {
+function named<P>(
+  lbId: string,
+  collection: Collection,
+  list: Array<ChildInput<P>> | null | undefined,
+): Array<{ id: string; name: string; input: ChildInput<P> }> {
   const seen = new Set<string>();
   return (list ?? []).map((input, i) => {
     if (!input?.name) throw invalidRequestFormat(`Child ${i} of ${collection} of load balancer ${lbId} has no name.`, `properties.${collection}[${i}].name`);
@@ -284,7 +313,8 @@ function buildOutboundRules(lbId: string, input: LoadBalancerInput, ids: Sibling
     const p = c.properties ?? {};
     const path = `properties.outboundRules[${i}].properties`;
     const frontends = (p.frontendIPConfigurations ?? []).map((r, k) => siblingRef(ids.frontends, r, `${path}.frontendIPConfigurations[${k}]`, id)!);
-    if (frontends.length === 0) throw invalidLoadBalancerMember(id, 'frontendIPConfigurations', [], 'at least one frontend IP configuration of the load balancer');
+    if (frontends.length === 0)
+      throw invalidLoadBalancerMember(id, 'frontendIPConfigurations', [], 'at least one frontend IP configuration of the load balancer');
     const pool = siblingRef(ids.pools, p.backendAddressPool, `${path}.backendAddressPool`, id);
     if (!pool) throw invalidLoadBalancerMember(id, 'backendAddressPool', null, 'a backend address pool of the load balancer');
     const ports = p.allocatedOutboundPorts ?? 0;
@@ -359,7 +389,11 @@ const nonEmpty = (list: SubResource[]): SubResource[] | undefined => (list.lengt
 /** The load balancer as ARM returns it: children with the parent's etag and the lists of who uses them. */
 export function renderLoadBalancer(lb: LoadBalancer): unknown {
   const { loadBalancingRules: rules, outboundRules: outbound, probes } = lb.properties;
-  const ruleRefs = (r: LoadBalancingRule) => [r.properties.frontendIPConfiguration, ...(r.properties.backendAddressPools ?? [r.properties.backendAddressPool]), r.properties.probe];
+  const ruleRefs = (r: LoadBalancingRule) => [
+    r.properties.frontendIPConfiguration,
+    ...(r.properties.backendAddressPools ?? [r.properties.backendAddressPool]),
+    r.properties.probe,
+  ];
   const outRefs = (r: OutboundRule) => [...r.properties.frontendIPConfigurations, r.properties.backendAddressPool];
   const withEtag = <T extends { etag: string }>(c: T): T => ({ ...c, etag: lb.etag });
   return compact({
@@ -369,7 +403,11 @@ export function renderLoadBalancer(lb: LoadBalancer): unknown {
       frontendIPConfigurations: lb.properties.frontendIPConfigurations.map((f) =>
         withEtag({
           ...f,
-          properties: { ...f.properties, loadBalancingRules: nonEmpty(usersOf(f.id, rules, ruleRefs)), outboundRules: nonEmpty(usersOf(f.id, outbound, outRefs)) },
+          properties: {
+            ...f.properties,
+            loadBalancingRules: nonEmpty(usersOf(f.id, rules, ruleRefs)),
+            outboundRules: nonEmpty(usersOf(f.id, outbound, outRefs)),
+          },
         }),
       ),
       backendAddressPools: lb.properties.backendAddressPools.map((p: BackendAddressPool) => {

@@ -41,7 +41,8 @@ export function writeNatGateway(store: Store, id: string, input: NatGatewayInput
   if (zones && zones.length > 1) throw invalidRequestFormat(`A NAT gateway is zonal: it takes at most one zone, not ${zones.join(', ')}.`, 'zones');
   const pipIds = referencesOf(p.publicIpAddresses, 'properties.publicIpAddresses');
   const prefixIds = referencesOf(p.publicIpPrefixes, 'properties.publicIpPrefixes');
-  for (const old of existing?.properties.publicIpAddresses ?? []) if (!pipIds.some((x) => sameId(x, old.id))) detachPublicIp(store, old.id, 'natGateway', natId);
+  for (const old of existing?.properties.publicIpAddresses ?? [])
+    if (!pipIds.some((x) => sameId(x, old.id))) detachPublicIp(store, old.id, 'natGateway', natId);
   for (const old of existing?.properties.publicIpPrefixes ?? [])
     if (!prefixIds.some((x) => sameId(x, old.id))) detachPublicIpPrefix(store, old.id, 'natGateway', natId);
   const publicIpAddresses: SubResource[] = pipIds.map((ref) => ({ id: attachPublicIp(store, ref, 'natGateway', natId, natId, location).id }));

@@ -146,7 +146,9 @@ export function writePublicIp(store: Store, id: string, input: PublicIpInput, st
       publicIPAllocationMethod: method,
       idleTimeoutInMinutes: idle,
       ipTags: p.ipTags ?? [],
-      dnsSettings: label ? { domainNameLabel: label, fqdn: `${label}.${location}.cloudapp.azure.com`, reverseFqdn: p.dnsSettings?.reverseFqdn ?? undefined } : undefined,
+      dnsSettings: label
+        ? { domainNameLabel: label, fqdn: `${label}.${location}.cloudapp.azure.com`, reverseFqdn: p.dnsSettings?.reverseFqdn ?? undefined }
+        : undefined,
       publicIPPrefix: prefix ? { id: prefix.id } : undefined,
       ipConfiguration: existing?.properties.ipConfiguration,
       natGateway: existing?.properties.natGateway,
@@ -167,7 +169,12 @@ export function removePublicIp(store: Store, pip: PublicIpAddress): void {
 }
 
 /** Creates or replaces a public IP prefix: an aligned block of the emulated range. */
-export function writePublicIpPrefix(store: Store, id: string, input: PublicIpPrefixInput, state: ProvisioningState): { prefix: PublicIpPrefix; created: boolean } {
+export function writePublicIpPrefix(
+  store: Store,
+  id: string,
+  input: PublicIpPrefixInput,
+  state: ProvisioningState,
+): { prefix: PublicIpPrefix; created: boolean } {
   const existing = findPublicIpPrefix(store, id);
   const location = putLocation(input.location, existing, TYPES.publicIPPrefix);
   const prefixId = existing?.id ?? id;
@@ -180,7 +187,10 @@ export function writePublicIpPrefix(store: Store, id: string, input: PublicIpPre
   const [min, max] = PREFIX_LENGTHS[familyOf(version)];
   const length = p.prefixLength ?? existing?.properties.prefixLength;
   if (length === undefined || length === null || length < min || length > max)
-    throw invalidRequestFormat(`The prefix length of public IP prefix ${prefixId} must be between ${min} and ${max} for ${version}.`, 'properties.prefixLength');
+    throw invalidRequestFormat(
+      `The prefix length of public IP prefix ${prefixId} must be between ${min} and ${max} for ${version}.`,
+      'properties.prefixLength',
+    );
   if (existing && (existing.properties.prefixLength !== length || existing.properties.publicIPAddressVersion !== version))
     throw invalidRequestFormat(`The prefix length and IP version of public IP prefix ${prefixId} cannot change.`, 'properties.prefixLength');
   let ipPrefix = existing?.properties.ipPrefix;

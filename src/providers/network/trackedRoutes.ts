@@ -62,13 +62,23 @@ export function trackedRoutes<T extends TrackedResource<unknown>, I extends { lo
       method: 'GET',
       path: `${IN_GROUP}/${kind.type}`,
       resourceType: kind.type,
-      handle: (ctx) => listBody(listInGroup<T>(ctx.store, readGroup(ctx), kind.type).filter((r) => kind.find(ctx.store, r.id)).map(render(ctx))),
+      handle: (ctx) =>
+        listBody(
+          listInGroup<T>(ctx.store, readGroup(ctx), kind.type)
+            .filter((r) => kind.find(ctx.store, r.id))
+            .map(render(ctx)),
+        ),
     },
     {
       method: 'GET',
       path: `${IN_SUBSCRIPTION}/${kind.type}`,
       resourceType: kind.type,
-      handle: (ctx) => listBody(listInSubscription<T>(ctx, kind.type).filter((r) => kind.find(ctx.store, r.id)).map(render(ctx))),
+      handle: (ctx) =>
+        listBody(
+          listInSubscription<T>(ctx, kind.type)
+            .filter((r) => kind.find(ctx.store, r.id))
+            .map(render(ctx)),
+        ),
     },
   ];
 }

@@ -81,7 +81,10 @@ function checkInlinePeerings(store: Store, vnetId: string, inline: unknown[] | n
   for (const entry of inline ?? []) {
     const name = (entry as { name?: unknown } | null)?.name;
     if (typeof name !== 'string' || !known.has(idKey(name)))
-      throw unsupportedFeature('a new virtual network peering inside a virtual network PUT (PUT it at …/virtualNetworkPeerings/{name})', 'properties.virtualNetworkPeerings');
+      throw unsupportedFeature(
+        'a new virtual network peering inside a virtual network PUT (PUT it at …/virtualNetworkPeerings/{name})',
+        'properties.virtualNetworkPeerings',
+      );
   }
 }
 

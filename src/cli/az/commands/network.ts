@@ -9,7 +9,7 @@ import { parseTags } from '../tags.js';
 import { flattenProperties } from '../transforms.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS } from './common.js';
 
-interface Kind {
+export interface Kind {
   /** az's group, e.g. "network nsg" */
   group: string;
   type: string;
@@ -21,7 +21,7 @@ const VNET: Kind = { group: 'network vnet', type: 'virtualNetworks', apiVersion:
 const NSG: Kind = { group: 'network nsg', type: 'networkSecurityGroups', apiVersion: API.network, noun: 'network security group' };
 const ROUTE_TABLE: Kind = { group: 'network route-table', type: 'routeTables', apiVersion: API.routeTables, noun: 'route table' };
 
-function resourcePath(ctx: Invocation, kind: Kind, resourceGroup: string, name: string): string {
+export function resourcePath(ctx: Invocation, kind: Kind, resourceGroup: string, name: string): string {
   return `${groupScope(ctx.subscriptionId(), resourceGroup)}/providers/Microsoft.Network/${kind.type}/${encodeURIComponent(name)}`;
 }
 
@@ -29,17 +29,17 @@ function subnetPath(ctx: Invocation, args: ParsedArgs): string {
   return `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/subnets/${encodeURIComponent(str(args, 'name')!)}`;
 }
 
-async function get(ctx: Invocation, path: string, apiVersion: string): Promise<unknown> {
+export async function get(ctx: Invocation, path: string, apiVersion: string): Promise<unknown> {
   return (await ctx.client().send({ method: 'GET', path, apiVersion, accept: [200] })).body;
 }
 
-async function put(ctx: Invocation, path: string, apiVersion: string, body: unknown, noWait: boolean): Promise<unknown> {
+export async function put(ctx: Invocation, path: string, apiVersion: string, body: unknown, noWait: boolean): Promise<unknown> {
   const result = await longRunning(ctx, { method: 'PUT', path, apiVersion, body, accept: [200, 201] }, noWait);
   return result === undefined ? undefined : flattenProperties(result);
 }
 
 /** show, list and delete are the same for every kind. */
-function basics(kind: Kind, table?: (r: unknown) => unknown): CommandDef[] {
+export function basics(kind: Kind, table?: (r: unknown) => unknown): CommandDef[] {
   return [
     {
       name: `${kind.group} show`,
