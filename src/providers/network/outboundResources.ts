@@ -24,10 +24,7 @@ export const outboundResourceRoutes: Route[] = [
     nameParam: 'publicIpAddressName',
     body: publicIpAddressModel,
     find: findPublicIp,
-    write: (store, id, input) => {
-      const { pip, created } = writePublicIp(store, id, input, 'Updating');
-      return { record: pip, created };
-    },
+    write: (store, id, input) => writePublicIp(store, id, input, 'Updating'),
     render: (_store, pip) => pip,
     remove: removePublicIp,
   }),
@@ -36,10 +33,7 @@ export const outboundResourceRoutes: Route[] = [
     nameParam: 'publicIpPrefixName',
     body: publicIpPrefixModel,
     find: findPublicIpPrefix,
-    write: (store, id, input) => {
-      const { prefix, created } = writePublicIpPrefix(store, id, input, 'Updating');
-      return { record: prefix, created };
-    },
+    write: (store, id, input) => writePublicIpPrefix(store, id, input, 'Updating'),
     render: (_store, prefix) => renderPublicIpPrefix(prefix),
     remove: removePublicIpPrefix,
   }),

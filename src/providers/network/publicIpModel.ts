@@ -23,7 +23,7 @@ import {
 } from './errors.js';
 import type { PublicIpAddress, PublicIpPrefix, Sku } from './models.js';
 import { addressesOf, allocatePublicAddress, allocatePublicBlock, releasePublicAddresses } from './publicAddresses.js';
-import { compact, enumMember, putLocation, referenceId, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { compact, enumMember, putLocation, referenceId, type SubResource, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 
 type Tags = Array<{ ipTagType: string; tag: string }>;
 
@@ -91,7 +91,7 @@ function freeAddressOfPrefix(store: Store, prefix: PublicIpPrefix): string | und
 }
 
 /** Creates or replaces a public IP address. `id` carries the group's stored casing. */
-export function writePublicIp(store: Store, id: string, input: PublicIpInput, state: ProvisioningState): { pip: PublicIpAddress; created: boolean } {
+export function writePublicIp(store: Store, id: string, input: PublicIpInput, state: ProvisioningState): { record: PublicIpAddress; created: boolean } {
   const existing = findPublicIp(store, id);
   const location = putLocation(input.location, existing, TYPES.publicIPAddress);
   const pipId = existing?.id ?? id;
@@ -156,12 +156,12 @@ export function writePublicIp(store: Store, id: string, input: PublicIpInput, st
   });
   store.put(pip.id, pip);
   if (prefix) addBackReference(store, prefix.id, 'publicIPAddresses', pip.id);
-  return { pip, created: !existing };
+  return { record: pip, created: !existing };
 }
 
 /** Deletes a public IP address nothing uses, giving its address back (a prefix keeps its block). */
 export function removePublicIp(store: Store, pip: PublicIpAddress): void {
-  const user = pip.properties.ipConfiguration?.id ?? pip.properties.natGateway?.id;
+  const user = userOf(pip, PIP_USES);
   if (user) throw publicIpAddressCannotBeDeleted(pip.id, user);
   if (pip.properties.publicIPPrefix) removeBackReference(store, pip.properties.publicIPPrefix.id, 'publicIPAddresses', pip.id);
   else if (pip.properties.ipAddress) releasePublicAddresses(store, [pip.properties.ipAddress]);
@@ -174,7 +174,7 @@ export function writePublicIpPrefix(
   id: string,
   input: PublicIpPrefixInput,
   state: ProvisioningState,
-): { prefix: PublicIpPrefix; created: boolean } {
+): { record: PublicIpPrefix; created: boolean } {
   const existing = findPublicIpPrefix(store, id);
   const location = putLocation(input.location, existing, TYPES.publicIPPrefix);
   const prefixId = existing?.id ?? id;
@@ -215,7 +215,7 @@ export function writePublicIpPrefix(
     },
   });
   store.put(prefix.id, prefix);
-  return { prefix, created: !existing };
+  return { record: prefix, created: !existing };
 }
 
 export function renderPublicIpPrefix(prefix: PublicIpPrefix): unknown {
@@ -224,51 +224,69 @@ export function renderPublicIpPrefix(prefix: PublicIpPrefix): unknown {
 }
 
 export function removePublicIpPrefix(store: Store, prefix: PublicIpPrefix): void {
-  const users = [
-    ...(prefix.properties.publicIPAddresses ?? []).map((r) => r.id),
-    ...[prefix.properties.loadBalancerFrontendIpConfiguration?.id, prefix.properties.natGateway?.id].filter((x): x is string => x !== undefined),
-  ];
+  const user = userOf(prefix, PREFIX_USES);
+  const users = [...(prefix.properties.publicIPAddresses ?? []).map((r) => r.id), ...(user ? [user] : [])];
   if (users.length > 0) throw inUsePublicIpPrefixCannotBeDeleted(prefix.id, users);
   releasePublicAddresses(store, addressesOf(Cidr.parse(prefix.properties.ipPrefix)));
   store.delete(prefix.id);
 }
 
 type PipUse = 'ipConfiguration' | 'natGateway';
+type PrefixUse = 'loadBalancerFrontendIpConfiguration' | 'natGateway';
+
+/** What a public IP address or prefix keeps of its one user, under one of `uses`. */
+interface Usable {
+  id: string;
+  location: string;
+  properties: object;
+}
+
+const userOf = (r: Usable, uses: readonly string[]): string | undefined =>
+  uses.map((u) => (r.properties as Record<string, SubResource | undefined>)[u]?.id).find((x) => x !== undefined);
+
+function attach<T extends Usable>(
+  store: Store,
+  found: T | undefined,
+  ref: string,
+  uses: readonly string[],
+  use: string,
+  userId: string,
+  referencing: string,
+  location: string,
+): T {
+  if (!found || found.location !== location) throw invalidResourceReference(ref, referencing);
+  const holder = userOf(found, uses);
+  if (holder && !sameId(holder, userId)) throw publicIpAddressInUse(referencing, found.id, holder);
+  if (!holder) store.put(found.id, { ...found, properties: { ...found.properties, [use]: { id: userId } } });
+  return found;
+}
+
+function detach(store: Store, found: Usable | undefined, use: string, userId: string): void {
+  if (!found || !sameId(userOf(found, [use]), userId)) return;
+  store.put(found.id, compact({ ...found, properties: { ...found.properties, [use]: undefined } }));
+}
+
+const PIP_USES: readonly PipUse[] = ['ipConfiguration', 'natGateway'];
+const PREFIX_USES: readonly PrefixUse[] = ['loadBalancerFrontendIpConfiguration', 'natGateway'];
 
 /**
  * Makes `userId` (a frontend or NIC ip configuration, a NAT gateway) the user of a public IP address: it must exist
  * in the region, and no other resource may use it (PublicIPAddressInUse). Returns the address.
  */
 export function attachPublicIp(store: Store, pipId: string, use: PipUse, userId: string, referencing: string, location: string): PublicIpAddress {
-  const pip = findPublicIp(store, pipId);
-  if (!pip || pip.location !== location) throw invalidResourceReference(pipId, referencing);
-  const holder = pip.properties.ipConfiguration?.id ?? pip.properties.natGateway?.id;
-  if (holder && !sameId(holder, userId)) throw publicIpAddressInUse(referencing, pip.id, holder);
-  if (!holder) store.put(pip.id, { ...pip, properties: { ...pip.properties, [use]: { id: userId } } });
-  return pip;
+  return attach(store, findPublicIp(store, pipId), pipId, PIP_USES, use, userId, referencing, location);
 }
 
 /** Forgets `userId` as the user of a public IP address (when it still is). */
 export function detachPublicIp(store: Store, pipId: string, use: PipUse, userId: string): void {
-  const pip = findPublicIp(store, pipId);
-  if (!pip || !sameId(pip.properties[use]?.id, userId)) return;
-  store.put(pip.id, compact({ ...pip, properties: { ...pip.properties, [use]: undefined } }));
+  detach(store, findPublicIp(store, pipId), use, userId);
 }
-
-type PrefixUse = 'loadBalancerFrontendIpConfiguration' | 'natGateway';
 
 /** Like attachPublicIp, for a whole prefix (an outbound frontend, a NAT gateway). */
 export function attachPublicIpPrefix(store: Store, prefixId: string, use: PrefixUse, userId: string, referencing: string, location: string): PublicIpPrefix {
-  const prefix = findPublicIpPrefix(store, prefixId);
-  if (!prefix || prefix.location !== location) throw invalidResourceReference(prefixId, referencing);
-  const holder = prefix.properties.loadBalancerFrontendIpConfiguration?.id ?? prefix.properties.natGateway?.id;
-  if (holder && !sameId(holder, userId)) throw publicIpAddressInUse(referencing, prefix.id, holder);
-  if (!holder) store.put(prefix.id, { ...prefix, properties: { ...prefix.properties, [use]: { id: userId } } });
-  return prefix;
+  return attach(store, findPublicIpPrefix(store, prefixId), prefixId, PREFIX_USES, use, userId, referencing, location);
 }
 
 export function detachPublicIpPrefix(store: Store, prefixId: string, use: PrefixUse, userId: string): void {
-  const prefix = findPublicIpPrefix(store, prefixId);
-  if (!prefix || !sameId(prefix.properties[use]?.id, userId)) return;
-  store.put(prefix.id, compact({ ...prefix, properties: { ...prefix.properties, [use]: undefined } }));
+  detach(store, findPublicIpPrefix(store, prefixId), use, userId);
 }

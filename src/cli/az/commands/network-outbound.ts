@@ -7,8 +7,8 @@ import { longRunning, type CommandDef, type Invocation } from '../command.js';
 import { nameOrId } from '../resource-id.js';
 import { parseTags } from '../tags.js';
 import { flattenProperties } from '../transforms.js';
-import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, RESOURCE_GROUP, TAGS } from './common.js';
-import { basics, get, put, resourcePath, type Kind } from './network.js';
+import { groupLocation, LOCATION, NAME, NO_WAIT, RESOURCE_GROUP, TAGS } from './common.js';
+import { basics, get, put, resourcePath, type Kind, vnetChildBasics, vnetChildPath } from './network.js';
 
 const PUBLIC_IP: Kind = { group: 'network public-ip', type: 'publicIPAddresses', apiVersion: API.publicIp, noun: 'public IP address' };
 const PREFIX: Kind = { group: 'network public-ip prefix', type: 'publicIPPrefixes', apiVersion: API.network, noun: 'public IP prefix' };
@@ -63,10 +63,7 @@ const PEERING_ARGS: ArgDef[] = [
   { ...NAME, help: 'The name of the VNet peering' },
 ];
 
-function peeringPath(ctx: Invocation, args: ParsedArgs): string {
-  const vnet = resourcePath(ctx, { ...PUBLIC_IP, type: 'virtualNetworks' }, str(args, 'resourceGroup')!, str(args, 'vnetName')!);
-  return `${vnet}/virtualNetworkPeerings/${encodeURIComponent(str(args, 'name')!)}`;
-}
+const peeringPath = (ctx: Invocation, args: ParsedArgs): string => vnetChildPath(ctx, args, 'virtualNetworkPeerings');
 
 export const networkOutboundCommands: CommandDef[] = [
   {
@@ -219,23 +216,7 @@ export const networkOutboundCommands: CommandDef[] = [
       return put(ctx, peeringPath(ctx, args), API.network, { name: str(args, 'name'), properties }, flag(args, 'noWait'));
     },
   },
-  {
-    name: 'network vnet peering show',
-    help: 'Show details of a peering.',
-    args: PEERING_ARGS,
-    async run(ctx, args) {
-      return flattenProperties(await get(ctx, peeringPath(ctx, args), API.network));
-    },
-  },
-  {
-    name: 'network vnet peering list',
-    help: 'List peerings.',
-    args: PEERING_ARGS.filter((a) => a.dest !== 'name'),
-    async run(ctx, args) {
-      const vnet = resourcePath(ctx, { ...PUBLIC_IP, type: 'virtualNetworks' }, str(args, 'resourceGroup')!, str(args, 'vnetName')!);
-      return (await listAll(ctx, `${vnet}/virtualNetworkPeerings`, API.network)).map(flattenProperties);
-    },
-  },
+  ...vnetChildBasics('network vnet peering', 'virtualNetworkPeerings', 'peering', PEERING_ARGS),
   {
     name: 'network vnet peering sync',
     help: 'Sync a peering with the remote VNet’s address space.',
@@ -261,15 +242,6 @@ export const networkOutboundCommands: CommandDef[] = [
         false,
       );
       return result === undefined ? undefined : flattenProperties(result);
-    },
-  },
-  {
-    name: 'network vnet peering delete',
-    help: 'Delete a peering.',
-    args: [...PEERING_ARGS, NO_WAIT],
-    async run(ctx, args) {
-      await longRunning(ctx, { method: 'DELETE', path: peeringPath(ctx, args), apiVersion: API.network, accept: [200, 202, 204] }, flag(args, 'noWait'));
-      return undefined;
     },
   },
 ];

@@ -25,8 +25,45 @@ export function resourcePath(ctx: Invocation, kind: Kind, resourceGroup: string,
   return `${groupScope(ctx.subscriptionId(), resourceGroup)}/providers/Microsoft.Network/${kind.type}/${encodeURIComponent(name)}`;
 }
 
+/** `…/virtualNetworks/<--vnet-name>/<segment>`, and `/<--name>` when `named`. */
+export function vnetChildPath(ctx: Invocation, args: ParsedArgs, segment: string, named = true): string {
+  const vnet = `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/${segment}`;
+  return named ? `${vnet}/${encodeURIComponent(str(args, 'name')!)}` : vnet;
+}
+
 function subnetPath(ctx: Invocation, args: ParsedArgs): string {
-  return `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/subnets/${encodeURIComponent(str(args, 'name')!)}`;
+  return vnetChildPath(ctx, args, 'subnets');
+}
+
+/** show, list and delete of a VNet's children (subnets, peerings): `-g`, `--vnet-name`, `-n`, AAZ at 2022-01-01. */
+export function vnetChildBasics(group: string, segment: string, noun: string, args: ArgDef[]): CommandDef[] {
+  return [
+    {
+      name: `${group} show`,
+      help: `Show details of a ${noun}.`,
+      args,
+      async run(ctx, a) {
+        return flattenProperties(await get(ctx, vnetChildPath(ctx, a, segment), API.network));
+      },
+    },
+    {
+      name: `${group} list`,
+      help: `List the ${noun}s of a virtual network.`,
+      args: args.filter((x) => x.dest !== 'name'),
+      async run(ctx, a) {
+        return (await listAll(ctx, vnetChildPath(ctx, a, segment, false), API.network)).map(flattenProperties);
+      },
+    },
+    {
+      name: `${group} delete`,
+      help: `Delete a ${noun}.`,
+      args: [...args, NO_WAIT],
+      async run(ctx, a) {
+        await longRunning(ctx, { method: 'DELETE', path: vnetChildPath(ctx, a, segment), apiVersion: API.network, accept: [200, 202, 204] }, flag(a, 'noWait'));
+        return undefined;
+      },
+    },
+  ];
 }
 
 export async function get(ctx: Invocation, path: string, apiVersion: string): Promise<unknown> {
@@ -209,23 +246,6 @@ export const networkCommands: CommandDef[] = [
     },
   },
   {
-    name: 'network vnet subnet show',
-    help: 'Show details of a subnet.',
-    args: SUBNET_ARGS,
-    async run(ctx, args) {
-      return flattenProperties(await get(ctx, subnetPath(ctx, args), API.network));
-    },
-  },
-  {
-    name: 'network vnet subnet list',
-    help: 'List the subnets in a virtual network.',
-    args: SUBNET_ARGS.filter((a) => a.dest !== 'name'),
-    async run(ctx, args) {
-      const path = `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/subnets`;
-      return (await listAll(ctx, path, API.network)).map(flattenProperties);
-    },
-  },
-  {
     name: 'network vnet subnet update',
     help: 'Update a subnet.',
     args: subnetWriteArgs('Space-separated services to delegate the subnet to'),
@@ -241,15 +261,7 @@ export const networkCommands: CommandDef[] = [
       return put(ctx, path, API.network, body, flag(args, 'noWait'));
     },
   },
-  {
-    name: 'network vnet subnet delete',
-    help: 'Delete a subnet.',
-    args: [...SUBNET_ARGS, NO_WAIT],
-    async run(ctx, args) {
-      await longRunning(ctx, { method: 'DELETE', path: subnetPath(ctx, args), apiVersion: API.network, accept: [200, 202, 204] }, flag(args, 'noWait'));
-      return undefined;
-    },
-  },
+  ...vnetChildBasics('network vnet subnet', 'subnets', 'subnet', SUBNET_ARGS),
   {
     name: 'network nsg create',
     help: 'Create a network security group.',
