@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
-import { groupId, POLL, restError, vnetId, withServer, type Env } from './harness.js';
+import { groupId, nodesVnet, POLL, restError, vnetId, withServer, type Env } from './harness.js';
 
 const net = (env: Env, type: string, name: string) => `${groupId(env)}/providers/Microsoft.Network/${type}/${name}`;
 
@@ -12,14 +12,7 @@ async function pip(env: Env, name: string, extra: Record<string, unknown> = {}) 
   return env.network.publicIPAddresses.beginCreateOrUpdateAndWait('rg', name, { location: 'eastus', sku: { name: 'Standard' }, ...extra }, POLL);
 }
 
-async function vnet(env: Env) {
-  await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
-    'rg',
-    'v',
-    { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'nodes', addressPrefix: '10.0.0.0/24' }] },
-    POLL,
-  );
-}
+const vnet = nodesVnet;
 
 describe('public IP addresses and prefixes through @azure/arm-network', () => {
   test('defaults: Standard, Static, IPv4, idle 4, an address of 198.19.0.0/16; zones and DNS label kept; list and delete give it back', () =>

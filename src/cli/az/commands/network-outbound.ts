@@ -15,6 +15,9 @@ const PREFIX: Kind = { group: 'network public-ip prefix', type: 'publicIPPrefixe
 const NAT: Kind = { group: 'network nat gateway', type: 'natGateways', apiVersion: API.natGateway, noun: 'NAT gateway' };
 const LB: Kind = { group: 'network lb', type: 'loadBalancers', apiVersion: API.publicIp, noun: 'load balancer' };
 
+/** What every create here takes first. */
+const CREATE_ARGS: ArgDef[] = [RESOURCE_GROUP, NAME, LOCATION, TAGS];
+
 const ZONE: ArgDef = { dest: 'zone', options: ['--zone', '-z'], type: 'list', help: 'Space-separated availability zones' };
 const VERSION: ArgDef = { dest: 'version', options: ['--version'], choices: ['IPv4', 'IPv6'], help: 'IP address type' };
 
@@ -70,10 +73,7 @@ export const networkOutboundCommands: CommandDef[] = [
     name: 'network public-ip create',
     help: 'Create a public IP address.',
     args: [
-      RESOURCE_GROUP,
-      NAME,
-      LOCATION,
-      TAGS,
+      ...CREATE_ARGS,
       ZONE,
       VERSION,
       { dest: 'sku', options: ['--sku'], choices: ['Basic', 'Standard'], help: 'Name of a public IP address SKU' },
@@ -107,10 +107,7 @@ export const networkOutboundCommands: CommandDef[] = [
     name: 'network public-ip prefix create',
     help: 'Create a public IP prefix.',
     args: [
-      RESOURCE_GROUP,
-      NAME,
-      LOCATION,
-      TAGS,
+      ...CREATE_ARGS,
       ZONE,
       VERSION,
       { dest: 'length', options: ['--length'], type: 'int', required: true, help: 'Length of the prefix (28–31 for IPv4)' },
@@ -127,10 +124,7 @@ export const networkOutboundCommands: CommandDef[] = [
     name: 'network nat gateway create',
     help: 'Create a NAT gateway.',
     args: [
-      RESOURCE_GROUP,
-      NAME,
-      LOCATION,
-      TAGS,
+      ...CREATE_ARGS,
       ZONE,
       { dest: 'publicIps', options: ['--public-ip-addresses'], type: 'list', help: 'Space-separated names or IDs of public IP addresses' },
       { dest: 'prefixes', options: ['--public-ip-prefixes'], type: 'list', help: 'Space-separated names or IDs of public IP prefixes' },
@@ -154,10 +148,7 @@ export const networkOutboundCommands: CommandDef[] = [
     name: 'network lb create',
     help: 'Create a load balancer with one frontend (a public IP address, or a private address of a subnet) and one backend pool.',
     args: [
-      RESOURCE_GROUP,
-      NAME,
-      LOCATION,
-      TAGS,
+      ...CREATE_ARGS,
       { dest: 'sku', options: ['--sku'], choices: ['Basic', 'Gateway', 'Standard'], help: 'Load balancer SKU' },
       { dest: 'publicIp', options: ['--public-ip-address'], help: 'Name or ID of an existing public IP address' },
       { dest: 'vnetName', options: ['--vnet-name'], help: 'The virtual network of the subnet (internal load balancer)' },
