@@ -30,7 +30,7 @@ function routeLine(r: UdrRoute, table: number): string {
 export async function createRouter(state: NetnsState, id: string): Promise<void> {
   const netns = state.names.router(id);
   const wanIp = allocateWanIp(state);
-  state.routers.set(id, { netns, wanIp, spaces: [], subnets: new Map(), nsgText: undefined, nextTable: 100 });
+  state.routers.set(id, { netns, wanIp, spaces: [], subnets: new Map(), nsgText: undefined, nextTable: 100, peerRoutes: [] });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
   // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
   await sysctl(netns, {
@@ -143,4 +143,25 @@ export function forgetHost(r: RouterState, host: { id: string; ip: string }): Ip
   // The router's end of the host's veth is deleted here, before the host's namespace: deleting the namespace
   // destroys the pair asynchronously, and a host rebuilt at once would find its port's name still taken.
   return [mayFail(`link del ${IF.hostPort(host.id)}`), ...[...r.subnets.values()].map((s) => mayFail(`neigh del ${host.ip} dev ${s.bridge}`))];
+}
+
+/**
+ * VNet peering (docs/dataplane.md §3.7): each router routes its peered VNets' address spaces straight to their
+ * routers across the internet-side bridge, and drops the routes of peerings that are gone. Run after every router
+ * exists, so each remote router's wan address is known.
+ */
+export async function convergePeerRoutes(state: NetnsState, want: ReadonlyMap<string, CheckedVnet>): Promise<void> {
+  for (const [id, v] of want) {
+    const r = state.routers.get(id);
+    if (!r) continue;
+    const wanted = (v.vnet.peerings ?? []).flatMap((p) => {
+      const remote = state.routers.get(p.vnetId.toLowerCase());
+      return remote ? p.addressSpace.map((space) => `${space} via ${remote.wanIp}`) : [];
+    });
+    const gone = r.peerRoutes.filter((x) => !wanted.includes(x));
+    const added = wanted.filter((x) => !r.peerRoutes.includes(x));
+    if (gone.length === 0 && added.length === 0) continue;
+    await state.ip.batch(r.netns, [...gone.map((x) => mayFail(`route del ${x}`)), ...added.map((x) => `route replace ${x} dev ${IF.wan}`)]);
+    r.peerRoutes = wanted;
+  }
 }

@@ -26,6 +26,8 @@ export interface RouterState {
   subnets: Map<string, SubnetState>;
   nsgText: string | undefined;
   nextTable: number;
+  /** The routes to peered VNets' spaces it holds (`<space> via <their router's wan address>`). */
+  peerRoutes: string[];
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */
   dns?: AzureDnsState;
 }
