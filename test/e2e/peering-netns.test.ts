@@ -1,6 +1,6 @@
 // VNet peering on the netns data plane (docs/dataplane.md §3.7, docs/aks-rules.md §11 V1): a VM in one VNet does
 // not reach a VM in another until both sides of a peering are Connected, then it does and the far VM sees its
-// address; when one side is deleted (the other Disconnected) it no longer does. All through aksemu az against a
+// address, also through an NSG's default rules; when one side is deleted (the other Disconnected) it no longer does. All through aksemu az against a
 // server with the netns driver; every namespace of the run is removed by name afterwards. Root only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -90,6 +90,14 @@ describe('VNet peering on the netns data plane', { skip: skipReason() }, () => {
     await eventually(reaches, 30_000, 'the peered VNets to route to each other');
     assert.deepEqual(await world.seen(`vm/${VM.name}`, `${VM2.ip}:${PORT}`), [true, VM.ip]);
     assert.deepEqual(await world.seen(`vm/${VM2.name}`, `${VM.ip}:${PORT}`), [true, VM2.ip]);
+    assert.equal((await world.probe('internet', `${VM2.ip}:${PORT}`, undefined, 1000)).connected, true, 'no NSG yet');
+
+    // An NSG with only the default rules on vm2's subnet: AllowVnetInBound admits the peered VNet, as in Azure.
+    await world.az(['network', 'nsg', 'create', '-g', RG, '-n', 'nsg2']);
+    await world.az(['network', 'vnet', 'subnet', 'update', '-g', RG, '--vnet-name', 'vnet2', '-n', 'web', '--nsg', 'nsg2']);
+    // The NSG is live once DenyAllInBound stops the internet host, which reached vm2 before.
+    await eventually(async () => !(await world.probe('internet', `${VM2.ip}:${PORT}`, undefined, 1000)).connected, 30_000, 'the NSG to be applied');
+    assert.deepEqual(await world.seen(`vm/${VM.name}`, `${VM2.ip}:${PORT}`), [true, VM.ip]);
 
     await world.az(['network', 'vnet', 'peering', 'delete', '-g', RG, '-n', 'two-one', '--vnet-name', 'vnet2']);
     await eventually(async () => !(await reaches()), 30_000, 'the Disconnected peering to stop carrying traffic');

@@ -120,7 +120,8 @@ async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {
     nsgSubnets.push({
       bridge: r.subnets.get(sid)!.bridge,
       rules: s.subnet.nsg.rules,
-      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix)],
+      // Azure's VirtualNetwork tag covers the peered VNets' spaces too (docs/dataplane.md §3.7).
+      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix), ...(want.vnet.peerings ?? []).flatMap((p) => p.addressSpace)],
     });
   }
   const body = nsgTableBody(nsgSubnets);
