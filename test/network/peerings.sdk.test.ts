@@ -4,7 +4,7 @@
 // peered), a remote VNet that does not exist, remote gateways; the VNet's own view of its peerings.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { groupId, POLL, restError, vnetId, withServer, type Env } from './harness.js';
+import { groupId, POLL, resourcesClient, restError, vnetId, withServer, type Env } from './harness.js';
 
 async function vnet(env: Env, name: string, prefixes: string[], group = 'rg') {
   return env.network.virtualNetworks.beginCreateOrUpdateAndWait(group, name, { location: 'eastus', addressSpace: { addressPrefixes: prefixes } }, POLL);
@@ -139,5 +139,50 @@ describe('virtual network peerings through @azure/arm-network', () => {
       assert.equal((await env.network.virtualNetworkPeerings.get('rg', 'one', 'one-to-two')).peeringSyncLevel, 'FullyInSync');
       const clash = await restError(vnet(env, 'one', ['10.1.0.0/16', '10.2.0.0/24']));
       assert.equal(clash.code, 'VnetAddressSpaceOverlapsWithAlreadyPeeredVnet');
+    }));
+});
+
+describe('deleting a resource group with public IPs, a NAT gateway, a load balancer and a peered VNet', () => {
+  test('addresses go back to the emulated range and the subnet, the remote peering is Disconnected', () =>
+    withServer(async (env) => {
+      const resources = resourcesClient(env.server);
+      await resources.resourceGroups.createOrUpdate('other', { location: 'eastus' });
+      await vnet(env, 'keep', ['10.50.0.0/16']);
+      await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'keep', 'web', { addressPrefix: '10.50.0.0/24' }, POLL);
+      await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+        'other',
+        'gone',
+        { location: 'eastus', addressSpace: { addressPrefixes: ['10.60.0.0/16'] } },
+        POLL,
+      );
+      const gone = vnetId(env, 'gone', 'other');
+      await env.network.virtualNetworkPeerings.beginCreateOrUpdateAndWait('rg', 'keep', 'keep-gone', { remoteVirtualNetwork: { id: gone } }, POLL);
+      await env.network.virtualNetworkPeerings.beginCreateOrUpdateAndWait(
+        'other',
+        'gone',
+        'gone-keep',
+        { remoteVirtualNetwork: { id: vnetId(env, 'keep') } },
+        POLL,
+      );
+      const pip = await env.network.publicIPAddresses.beginCreateOrUpdateAndWait('other', 'ip', { location: 'eastus' }, POLL);
+      assert.equal(pip.ipAddress, '198.19.0.1');
+      const nat = await env.network.natGateways.beginCreateOrUpdateAndWait('other', 'nat', { location: 'eastus', publicIpAddresses: [{ id: pip.id }] }, POLL);
+      await env.network.subnets.beginCreateOrUpdateAndWait('rg', 'keep', 'web', { addressPrefix: '10.50.0.0/24', natGateway: { id: nat.id } }, POLL);
+      // An internal load balancer in the group with its address in the kept subnet.
+      const lb = await env.network.loadBalancers.beginCreateOrUpdateAndWait(
+        'other',
+        'ilb',
+        { location: 'eastus', frontendIPConfigurations: [{ name: 'fe', subnet: { id: `${vnetId(env, 'keep')}/subnets/web` } }] },
+        POLL,
+      );
+      assert.equal(lb.frontendIPConfigurations?.[0]?.privateIPAddress, '10.50.0.4');
+
+      await resources.resourceGroups.beginDeleteAndWait('other', POLL);
+      assert.equal((await env.network.virtualNetworkPeerings.get('rg', 'keep', 'keep-gone')).peeringState, 'Disconnected');
+      const web = await env.network.subnets.get('rg', 'keep', 'web');
+      assert.equal(web.natGateway, undefined, 'the subnet lost the deleted group’s NAT gateway');
+      assert.equal(web.ipConfigurations, undefined, 'the load balancer’s address went back');
+      const again = await env.network.publicIPAddresses.beginCreateOrUpdateAndWait('rg', 'ip', { location: 'eastus' }, POLL);
+      assert.equal(again.ipAddress, '198.19.0.1', 'the deleted group’s address is free again');
     }));
 });
