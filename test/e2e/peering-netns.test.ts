@@ -10,6 +10,8 @@ const VM2 = { name: 'vm2', ip: '10.1.0.100' };
 
 describe('VNet peering on the netns data plane', { skip: skipReason() }, () => {
   let world: DataplaneWorld;
+  const peer = (name: string, vnet: string, remote: string) =>
+    world.az(['network', 'vnet', 'peering', 'create', '-g', RG, '-n', name, '--vnet-name', vnet, '--remote-vnet', remote, '--allow-vnet-access']);
   const reaches = async () => (await world.probe(`vm/${VM.name}`, `${VM2.ip}:${PORT}`, undefined, 1000)).connected;
 
   before(async () => {
@@ -31,17 +33,7 @@ describe('VNet peering on the netns data plane', { skip: skipReason() }, () => {
       '--subnet-prefixes',
       '10.1.0.0/24',
     ]);
-    await world.az(
-      ['vm', 'create', '-g', RG, '-n', VM2.name, '--vnet-name', 'vnet2', '--subnet', 'web', '--private-ip-address', VM2.ip].concat([
-        '--admin-username',
-        'azureuser',
-        '--generate-ssh-keys',
-        '--public-ip-address',
-        '',
-        '--nsg',
-        '',
-      ]),
-    );
+    await world.vm(VM2.name, 'vnet2', 'web', VM2.ip);
   });
   after(async () => {
     await world?.close();
@@ -52,40 +44,12 @@ describe('VNet peering on the netns data plane', { skip: skipReason() }, () => {
     await eventually(async () => (await world.probe(`vm/${VM2.name}`, `${VM2.ip}:${PORT}`, undefined, 1000)).connected, 30_000, 'vm2 to be wired');
     assert.equal(await reaches(), false, 'two VNets without a peering do not reach each other');
 
-    const a = await world.az([
-      'network',
-      'vnet',
-      'peering',
-      'create',
-      '-g',
-      RG,
-      '-n',
-      'one-two',
-      '--vnet-name',
-      VNET,
-      '--remote-vnet',
-      'vnet2',
-      '--allow-vnet-access',
-    ]);
+    const a = await peer('one-two', VNET, 'vnet2');
     assert.equal(a.peeringState, 'Initiated');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await reaches(), false, 'an Initiated peering carries nothing');
 
-    const b = await world.az([
-      'network',
-      'vnet',
-      'peering',
-      'create',
-      '-g',
-      RG,
-      '-n',
-      'two-one',
-      '--vnet-name',
-      'vnet2',
-      '--remote-vnet',
-      VNET,
-      '--allow-vnet-access',
-    ]);
+    const b = await peer('two-one', 'vnet2', VNET);
     assert.equal(b.peeringState, 'Connected');
     await eventually(reaches, 30_000, 'the peered VNets to route to each other');
     assert.deepEqual(await world.seen(`vm/${VM.name}`, `${VM2.ip}:${PORT}`), [true, VM.ip]);
