@@ -31,9 +31,11 @@ describe('public IP addresses and prefixes through @azure/arm-network', () => {
       assert.deepEqual(b.zones, ['1', '2', '3']);
       assert.equal(b.dnsSettings?.fqdn, 'myapp.eastus.cloudapp.azure.com');
       assert.equal(b.idleTimeoutInMinutes, 30);
-      // An update keeps the address.
+      // An update keeps the address; so does UpdateTags (PATCH, not long-running).
       const again = await pip(env, 'a', { tags: { k: 'v' } });
       assert.equal(again.ipAddress, '198.19.0.1');
+      const tagged = await env.network.publicIPAddresses.updateTags('rg', 'a', { tags: { t: '1' } });
+      assert.deepEqual([tagged.tags, tagged.ipAddress], [{ t: '1' }, '198.19.0.1']);
       const six = await pip(env, 'six', { publicIPAddressVersion: 'IPv6' });
       assert.ok(Cidr.parse('2001:2::/48').contains(IpAddress.parse(six.ipAddress!)), six.ipAddress);
 
