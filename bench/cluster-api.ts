@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { ClusterApi } from '../src/cluster/api.js';
+import { ClusterApi } from '../src/cluster/apiserver/api.js';
 import { clusterId } from '../src/model/cluster-records.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
 import { az } from './az-create.js';

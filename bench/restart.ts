@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { ClusterApi } from '../src/cluster/api.js';
-import type { KubeObject } from '../src/cluster/objects/object.js';
-import { resourceKey } from '../src/cluster/objects/store.js';
-import { PODS } from '../src/cluster/resources.js';
+import { ClusterApi } from '../src/cluster/apiserver/api.js';
+import type { KubeObject } from '../src/cluster/apimachinery/object.js';
+import { PODS, resourceKey } from '../src/cluster/apimachinery/resources.js';
 
 const PODS_KEY = resourceKey(PODS);
 import { clusterId } from '../src/model/cluster-records.js';

@@ -5,8 +5,8 @@
 // AKSEMU_FUZZ_BUDGET_MS (15 min). It checks the process stayed alive through both runs (one pid, no crash or
 // restart) and that its resident memory stayed under AKSEMU_SOAK_RSS_MB (700), and prints the RSS figures:
 // after the fixtures, after each run, and the peak. What a cluster may hold is bounded by its object ceiling
-// (objects/ceiling.ts: 50,000 objects and 50,000 events, ~425 MB of heap) and the watch history's bounds
-// (objects/store.ts); the fuzzers' replica bombs fill the first, so a long soak's RSS climbs towards that.
+// (apiserver/storage/ceiling.ts: 50,000 objects and 50,000 events, ~425 MB of heap) and the watch history's bounds
+// (apiserver/storage/store.ts); the fuzzers' replica bombs fill the first, so a long soak's RSS climbs towards that.
 import { runArmFuzz } from '../test/fuzz/arm-fuzz.js';
 import { runClusterFuzz } from '../test/fuzz/cluster-fuzz.js';
 import { runCrashRounds } from '../test/fuzz/crash.js';

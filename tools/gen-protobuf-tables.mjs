@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Generates src/cluster/protobuf/generated/: the field tables that decode protobuf request bodies
-// (src/cluster/protobuf/schema.ts explains the table format), one file per proto package, from Kubernetes' own
+// Generates src/cluster/apiserver/protobuf/generated/: the field tables that decode protobuf request bodies
+// (src/cluster/apiserver/protobuf/schema.ts explains the table format), one file per proto package, from Kubernetes' own
 // definitions, so the tables are data read from the sources rather than hand-typed (issue 25).
 //
 // Run:
 //   node tools/gen-protobuf-tables.mjs --api <k8s.io/api> --apimachinery <k8s.io/apimachinery>
 //        --apiextensions <k8s.io/apiextensions-apiserver> --kube-aggregator <k8s.io/kube-aggregator>
-//        [--out src/cluster/protobuf/generated]
+//        [--out src/cluster/apiserver/protobuf/generated]
 // Each path is a clone of the github.com/kubernetes repository of that name (a work tree or a bare git
 // directory): k8s.io/api holds the built-in groups, apimachinery meta/v1 and the well-known types,
 // apiextensions-apiserver CustomResourceDefinition, kube-aggregator APIService. From a git repository the generator reads, with `git show`, the staging tag of every
@@ -24,11 +24,11 @@
 //   which structs are kinds (they embed metav1.TypeMeta). A message whose Go type is a slice (ExtraValue,
 //   Verbs) marshals as that list: `* items[]`.
 // - register.go: the group name of each package.
-// Kinds get tables for the group versions the cluster serves (src/cluster/resources.ts) and the subresources'
+// Kinds get tables for the group versions the cluster serves (src/cluster/apimachinery/resources.ts) and the subresources'
 // kinds (EXTRA_GROUP_VERSIONS); every message they reach is emitted, in whatever package it lives.
 //
 // The output is deterministic (packages, messages and fields sorted), so a second run on the same input is
-// byte-identical: check with `git diff --exit-code src/cluster/protobuf/generated`.
+// byte-identical: check with `git diff --exit-code src/cluster/apiserver/protobuf/generated`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -75,7 +75,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const args = { out: join(ROOT, 'src/cluster/protobuf/generated') };
+  const args = { out: join(ROOT, 'src/cluster/apiserver/protobuf/generated') };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[++i];
@@ -164,7 +164,7 @@ function servedVersions() {
 }
 
 function servedGroupVersions() {
-  const text = readFileSync(join(ROOT, 'src/cluster/resources.ts'), 'utf8');
+  const text = readFileSync(join(ROOT, 'src/cluster/apimachinery/resources.ts'), 'utf8');
   const gvs = new Set(EXTRA_GROUP_VERSIONS);
   for (const m of text.matchAll(/group: '([^']*)',\s*version: '([^']*)'/g)) gvs.add(m[1] ? `${m[1]}/${m[2]}` : m[2]);
   return gvs;

@@ -99,7 +99,8 @@ export class IpPlanner {
       const { allocator } = this.subnetOf(pool);
       allocator.claim(IpAddress.parse(n.ip), n.name);
       for (const ip of n.secondaryIps ?? []) allocator.claim(IpAddress.parse(ip), n.name);
-      if (n.podCidr && this.podCidrs) this.podCidrs.occupy(Cidr.parse(n.podCidr));
+      // A /24 outside the pod CIDR (a node of the model the cluster migrates from) is given a new one by reimage().
+      if (n.podCidr && this.podCidrs?.cluster.containsCidr(Cidr.parse(n.podCidr))) this.podCidrs.occupy(Cidr.parse(n.podCidr));
       if (n.ipv6) this.subnetOfFamily(pool, 6)?.allocator.claim(IpAddress.parse(n.ipv6), n.name);
       if (n.podCidrIPv6 && this.podCidrsIPv6) this.podCidrsIPv6.occupy(Cidr.parse(n.podCidrIPv6));
       const id = instanceIdOf(n.name);
@@ -149,6 +150,35 @@ export class IpPlanner {
       added.push(node);
     }
     return added;
+  }
+
+  /**
+   * A restored node as the cluster's model wants it, for a network migration's reimage (docs/aks-rules.md §2.6): the
+   * same name and address; secondary IPs the model does not pre-allocate are freed; a /24 of the pod CIDR is given
+   * where the model carves one and the node has none in it (K2 when none is left). Undefined: nothing changes.
+   */
+  reimage(name: string): PlannedNode | undefined {
+    const node = this.nodes.get(name);
+    if (!node) return undefined;
+    const pool = this.pool(node.pool);
+    const next: PlannedNode = { ...node };
+    if (node.secondaryIps?.length && ipsPerNode(this.model, pool) === 1) {
+      const { allocator } = this.subnetOf(pool);
+      allocator.releaseOwner(name);
+      allocator.claim(IpAddress.parse(node.ip), name);
+      delete next.secondaryIps;
+    }
+    const inRange = node.podCidr !== undefined && this.podCidrs?.cluster.containsCidr(Cidr.parse(node.podCidr));
+    if (this.podCidrs && !inRange) {
+      if (this.podCidrs.freeCount < 1) {
+        const pod = this.podCidrs.cluster;
+        throw new AllocationError(problem('K2', { required: (this.podCidrs.allocatedCount + 1) * 256, available: Number(pod.size), cidr: String(pod) }));
+      }
+      next.podCidr = this.podCidrs.allocateNext().toString();
+    } else if (!this.podCidrs && node.podCidr) delete next.podCidr;
+    if (JSON.stringify(next) === JSON.stringify(node)) return undefined;
+    this.nodes.set(name, next);
+    return next;
   }
 
   /** Removes a node and frees what it held; its /24 is not reused until the cidrset scan wraps. */

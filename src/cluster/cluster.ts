@@ -5,24 +5,29 @@ import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
-import type { ApiHandler } from './cni-agents/client.js';
-import type { NodeNetwork } from './cni-agents/program.js';
-import { Kubelets } from './kubelet.js';
-import { withWritten, writtenPart } from './objects/node-writes.js';
-import type { ServiceAccountIssuer } from './service-account-tokens.js';
-import { buildNode } from './objects/nodes.js';
-import type { ObjectPersistence } from './objects/persistence.js';
-import { type ObjectBudget, ObjectCeiling } from './objects/ceiling.js';
-import { type Change, ObjectStore, resourceKey } from './objects/store.js';
-import type { KubeObject } from './objects/object.js';
-import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './objects/system.js';
-import { clusterDir } from './paths.js';
-import { Workloads } from './workloads/controllers.js';
-import { createContainerRunner } from './workloads/init-containers.js';
-import { createSandboxes, type IpamHost } from './workloads/ipam.js';
-import type { ContainerRunner, PodSandboxes } from './workloads/sandbox.js';
-import { NAMESPACES, NODES, SERVICES } from './resources.js';
-import { k8sTime } from './time.js';
+import type { ApiHandler } from './client/agent-client.js';
+import type { NodeNetwork } from './images/program.js';
+import { Kubelets } from './kubelet/kubelet.js';
+import {
+  withWritten,
+  writtenPart,
+  type ServiceAccountIssuer,
+  type ObjectPersistence,
+  type ObjectBudget,
+  ObjectCeiling,
+  type Change,
+  ObjectStore,
+} from './apiserver/index.js';
+import { buildNode } from './cloud/nodes.js';
+import type { KubeObject } from './apimachinery/object.js';
+import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './cloud/system.js';
+import { clusterDir } from './nodefs/paths.js';
+import { Workloads } from './components.js';
+import { createContainerRunner } from './kubelet/init-containers.js';
+import { createSandboxes, type IpamHost } from './kubelet/ipam.js';
+import type { ContainerRunner, PodSandboxes } from './kubelet/sandbox.js';
+import { NAMESPACES, NODES, SERVICES, resourceKey } from './apimachinery/resources.js';
+import { k8sTime } from './apimachinery/time.js';
 import { sameId } from '../ids/compare.js';
 
 const NODES_KEY = resourceKey(NODES);
@@ -62,7 +67,7 @@ export class ClusterRuntime {
       containers?: ContainerRunner;
       /** The object budget this cluster shares with the server's other clusters (ceiling.ts). */
       budget?: ObjectBudget;
-      /** What CNI agents program on their nodes when a data plane runs (cni-agents/program.ts NodeNetwork). */
+      /** What CNI agents program on their nodes when a data plane runs (images/program.ts NodeNetwork). */
       network?: NodeNetwork;
       /** The cluster's token signing key and CA (server.ts); a runtime without its server gets a key of its own. */
       serviceAccounts?: ServiceAccountIssuer;
@@ -159,7 +164,12 @@ export class ClusterRuntime {
 
   /** The Node its record and kubelet make, before what writers put on it. */
   private build(n: NodeRecord, pools = poolsOf(this.store, this.record)): KubeObject {
-    const state = this.kubelets.ensure({ name: n.name, createdAt: n.createdAt, ...(n.podCidr ? { podCidr: n.podCidr } : {}) });
+    const state = this.kubelets.ensure({
+      name: n.name,
+      createdAt: n.createdAt,
+      ...(n.podCidr ? { podCidr: n.podCidr } : {}),
+      ...(n.reimagedAt ? { reimagedAt: n.reimagedAt } : {}),
+    });
     return buildNode(
       this.record,
       pools.find((p) => sameId(p.name, n.pool)),

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CNI_EXTENSIONS, parseNetworkConfig, type LoadedNetwork } from '../cni/confdir.js';
-import { clusterCniDir, clusterDir, cniInstallRecord, nodeConfDir, nodesDir } from './paths.js';
+import { clusterCniDir, clusterDir, cniInstallRecord, nodeConfDir, nodesDir } from './nodefs/paths.js';
 
 export interface CniInstallRequest {
   home: string;

@@ -2,10 +2,23 @@
 // restart serves the same URL (the kubeconfig stays valid). All listeners share one TLS server (aksemu's
 // server certificate, SAN 127.0.0.1) and tell clusters apart by local port. Authentication is the cluster's
 // client certificate or bearer token (credentials.ts); anything else is 401. Each cluster's objects are
-// written through to the store (objects/persistence.ts) and restored when its API starts again. The clusters
+// written through to the store (apiserver/storage/persistence.ts) and restored when its API starts again. The clusters
 // follow the provider's records through the store's change feed (docs/architecture.md §3).
 import type { Server as HttpsServer } from 'node:https';
-import { apiHttpsServer, type ApiTls } from './api-https.js';
+import {
+  apiHttpsServer,
+  type ApiTls,
+  ClusterApi,
+  ApiSocket,
+  apiSocketOf,
+  serviceAccountKey,
+  serviceAccountOf,
+  ObjectBudget,
+  forgetObjects,
+  ObjectPersistence,
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+} from './apiserver/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -13,24 +26,18 @@ import { CLUSTER_TYPE, clusterOfKey, NODES_PREFIX, nodesPrefix, type ClusterReco
 import type { CredentialKind, KubeconfigIssuer } from '../providers/containerservice/credentials.js';
 import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
-import { ClusterApi } from './api.js';
-import type { NodeNetwork } from './cni-agents/program.js';
+import type { NodeNetwork } from './images/program.js';
 import { ClusterRuntime } from './cluster.js';
-import { ApiSocket, apiSocketOf } from './api-socket.js';
 import { apiServerAddress } from '../aks/azure-dns.js';
-import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './in-cluster-endpoint.js';
-import { clusterDir } from './paths.js';
-import { serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
-import { sandboxesFor, type PodNetworkAttacher } from './workloads/dataplane-sandboxes.js';
-import { serviceProbe, type ServiceProbe, type ServiceProbeError, type ServiceProbeTarget } from './workloads/service-backends.js';
-import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './credentials.js';
-import { ObjectBudget } from './objects/ceiling.js';
-import { forgetObjects, ObjectPersistence } from './objects/persistence.js';
-import { badRequest, headersTooLarge, KubeError, unauthorized } from './status.js';
-import { refuseUpgrade, serveUpgrade } from './exec/upgrade.js';
+import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './cloud/in-cluster-endpoint.js';
+import { clusterDir } from './nodefs/paths.js';
+import { sandboxesFor, type PodNetworkAttacher } from './kubelet/dataplane-sandboxes.js';
+import { serviceProbe, type ServiceProbe, type ServiceProbeError, type ServiceProbeTarget } from './proxy/service-backends.js';
+import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './cloud/credentials.js';
+import { badRequest, headersTooLarge, KubeError, unauthorized } from './apimachinery/status.js';
+import { refuseUpgrade, serveUpgrade } from './kubelet/exec/upgrade.js';
 import type { Duplex } from 'node:stream';
-import { bodyTooLarge, MAX_BODY_BYTES } from './validation/limits.js';
-import { PODS } from './resources.js';
+import { PODS } from './apimachinery/resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';
@@ -87,7 +94,7 @@ export class ClusterApis implements KubeconfigIssuer {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly byPort = new Map<number, Entry>();
-  /** What all the clusters' objects may add up to (objects/ceiling.ts). */
+  /** What all the clusters' objects may add up to (apiserver/storage/ceiling.ts). */
   private readonly budget = new ObjectBudget();
   private closed = false;
   private unsubscribe: (() => void) | undefined;
@@ -359,7 +366,7 @@ export class ClusterApis implements KubeconfigIssuer {
     return Buffer.isBuffer(peer?.raw) && sameSecret(entry.credential.fingerprint, certFingerprint(peer.raw));
   }
 
-  /** An upgrade request (kubectl exec, port-forward: exec/upgrade.ts), authenticated like every request. */
+  /** An upgrade request (kubectl exec, port-forward: kubelet/exec/upgrade.ts), authenticated like every request. */
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, fixed?: Entry): void {
     const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
     if (!entry) return refuseUpgrade(socket, new KubeError(503, 'ServiceUnavailable', 'cluster not available'));

@@ -36,7 +36,7 @@ function collectable(dataplane: Dataplane): dataplane is Dataplane & Collectable
   return typeof (dataplane as Partial<Collectable>).gc === 'function';
 }
 
-/** One cluster's nodes' networks by node name, as its CNI agents program them (cni-agents/program.ts NodeNetwork). */
+/** One cluster's nodes' networks by node name, as its CNI agents program them (images/program.ts NodeNetwork). */
 export interface ClusterNodeNetwork {
   applyOverlay(node: string, overlay: VxlanOverlay): Promise<void>;
   removeOverlay(node: string, device: string): Promise<void>;
@@ -46,6 +46,8 @@ export interface ClusterNodeNetwork {
   applyPolicies(node: string, table: NodePolicies): Promise<void>;
   /** The CNI agent's outgoing masquerade on the node. */
   applyMasquerade(node: string, masquerade: OutgoingMasquerade): Promise<void>;
+  /** The node's network namespace once it is built (the kubelet's probes run there); undefined when it is not. */
+  nodeNetns(node: string): Promise<string | undefined>;
 }
 
 export class DataplaneController {
@@ -175,11 +177,16 @@ export class DataplaneController {
     }
   }
 
-  attachPod(pod: PodAttachment): Promise<PodNetwork> {
+  async attachPod(pod: PodAttachment): Promise<PodNetwork> {
+    // After the topology change in flight: a reimaged node (a network migration) is rebuilt with its new wiring
+    // there, and a pod wired to the old one would go with it (docs/dataplane.md §5.2).
+    await this.idle();
     return this.dataplane.attachPod(pod);
   }
 
-  detachPod(pod: PodAttachment): Promise<void> {
+  async detachPod(pod: PodAttachment): Promise<void> {
+    // As attachPod: not halfway through a rebuild of the pod's node.
+    await this.idle();
     return this.dataplane.detachPod(pod);
   }
 
@@ -253,6 +260,15 @@ export class DataplaneController {
       applyServices: (node, table) => this.applyServices(nodeHostId(clusterId, node), table),
       applyPolicies: (node, table) => this.applyPolicies(nodeHostId(clusterId, node), table),
       applyMasquerade: (node, masquerade) => this.applyMasquerade(nodeHostId(clusterId, node), masquerade),
+      nodeNetns: async (node) => {
+        const hostId = nodeHostId(clusterId, node);
+        try {
+          await this.whenHostReady(hostId, 5_000);
+        } catch {
+          return undefined;
+        }
+        return this.dataplane.hostNetns?.(hostId);
+      },
     };
   }
 

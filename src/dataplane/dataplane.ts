@@ -40,7 +40,7 @@ export interface PodNetwork {
 
 /**
  * A VXLAN overlay on one node, as a BYO CNI agent programs it (flannel.1, vxlan.calico, cilium_vxlan):
- * docs/dataplane.md §6.4. The cluster's agents see it as NodeNetwork (cluster/cni-agents/program.ts).
+ * docs/dataplane.md §6.4. The cluster's agents see it as NodeNetwork (cluster/images/program.ts).
  */
 export interface VxlanOverlay {
   device: string;
@@ -121,6 +121,8 @@ export interface Dataplane {
   /** Idempotent; for BYO CNI runs DEL through the cached result before the namespace goes. */
   detachPod(pod: PodAttachment): Promise<void>;
   probe(request: ProbeRequest): Promise<ProbeResult>;
+  /** A host's network namespace (`/run/netns/…`) while it is built (the kubelet's probes run in its node's). */
+  hostNetns?(hostId: string): string | undefined;
   /**
    * A CNI agent's VXLAN overlay on a node (hostId: HostTopology.id): creates or converges the device, its FDB,
    * neighbour entries and routes, removing stale ones; idempotent. Absent where nothing is built.

@@ -82,7 +82,7 @@ function subnetTopology(store: Store, subnet: Subnet): SubnetTopology | undefine
   return { id: subnet.id, name: subnet.name, prefix, routes: routesOf(store, subnet), ...(nsg ? { nsg } : {}) };
 }
 
-/** The data-plane wiring of a cluster's nodes: its network model's (azure overlay bridges node /24s like kubenet). */
+/** The data-plane wiring of a cluster's nodes: its network model's. */
 function nodeWiring(cluster: ClusterRecord): NodeTopology['wiring'] {
   return networkModelOf(cluster.resolved)?.wiring ?? 'none';
 }

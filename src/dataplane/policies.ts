@@ -1,6 +1,6 @@
 // What a policy engine (Azure NPM, Calico, Cilium, or the BYO CNI's agent) programs on one node: the
 // NetworkPolicies that select the node's pods, with selectors already resolved to addresses
-// (docs/dataplane.md §13). The cluster runtime computes it (cluster/workloads/policy-compile.ts); the netns
+// (docs/dataplane.md §13). The cluster runtime computes it (cluster/network-policy/policy-compile.ts); the netns
 // driver renders it as nftables in the node's namespace (netns/network-policy.ts). Plain data, so the
 // compilation and the rendering have golden tests.
 

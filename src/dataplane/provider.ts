@@ -49,7 +49,7 @@ interface ProbeBody {
   timeoutMs?: number;
 }
 
-/** The Service a probe targets and the pods behind it (cluster/workloads/service-backends.ts computes it). */
+/** The Service a probe targets and the pods behind it (cluster/proxy/service-backends.ts computes it). */
 type ServiceProbeLookup = (
   clusterId: string | undefined,
   target: { service: { namespace: string; name: string; port?: string } } | { ip: string; port: number },

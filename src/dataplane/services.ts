@@ -1,6 +1,6 @@
 // What kube-proxy programs on one node: the cluster's Services and their endpoints as that node sees them
 // (docs/dataplane.md §12). The cluster runtime computes it from Services, EndpointSlices and Nodes
-// (cluster/workloads/service-proxy.ts); the netns driver renders it as nftables in the node's namespace
+// (cluster/proxy/service-proxy.ts); the netns driver renders it as nftables in the node's namespace
 // (netns/kube-proxy.ts). Plain data, so the rendering has golden tests.
 import { Cidr, IpAddress } from '../net/ip.js';
 

@@ -72,14 +72,15 @@ export interface HostTopology {
 export interface NodeTopology {
   clusterId: string;
   /**
-   * How the node's pods are wired (netns/wiring/): `bridge` (kubenet, Azure CNI overlay: pods on cbr0 with the
-   * node's /24), `transparent` (Azure CNI node subnet: azure-vnet's transparent mode, pods on VNet addresses),
-   * `none` (BYO CNI: the user's CNI plugins attach the pods).
+   * How the node's pods are wired (netns/wiring/): `bridge` (kubenet: pods on cbr0 with the node's /24),
+   * `transparent` (Azure CNI node subnet: azure-vnet's transparent mode, pods on VNet addresses), `overlay`
+   * (Azure CNI Overlay: routed veths with the node's /24, which the VNet routes to the node for the cluster's
+   * own hosts), `none` (BYO CNI: the user's CNI plugins attach the pods).
    */
-  wiring: 'bridge' | 'transparent' | 'none';
-  /** bridge: the node's /24. */
+  wiring: 'bridge' | 'transparent' | 'overlay' | 'none';
+  /** bridge, overlay: the node's /24. */
   podCidr?: string;
-  /** bridge: the cluster's pod CIDR (ip-masq-agent's nonMasqueradeCIDRs). */
+  /** bridge, overlay: the cluster's pod CIDR (ip-masq-agent's nonMasqueradeCIDRs). */
   clusterPodCidr?: string;
   /** transparent: the node NIC's pre-allocated pod addresses. */
   secondaryIps?: string[];

@@ -74,6 +74,8 @@ export interface NodeRecord extends PlannedNode {
   clusterId: string;
   nicId: string;
   createdAt: string;
+  /** When a network migration last reimaged the node in place (same name and address; its pods made again). */
+  reimagedAt?: string;
 }
 
 export function clusterId(subscriptionId: string, resourceGroup: string, name: string): string {

@@ -8,7 +8,7 @@
 /** Node records: `aksemu:nodes<cluster id>/<node name>` (model/cluster-records.ts). */
 export const NODES_PREFIX = 'aksemu:nodes';
 
-/** A cluster's Kubernetes objects, `aksemu:k8s<cluster id>/…`, and its revision counter (cluster/objects/persistence.ts). */
+/** A cluster's Kubernetes objects, `aksemu:k8s<cluster id>/…`, and its revision counter (cluster/apiserver/storage/persistence.ts). */
 export const K8S_OBJECTS_PREFIX = 'aksemu:k8s';
 
 /** A cluster API's port and credential: `aksemu:clusterapi<cluster id>` (cluster/server.ts). */

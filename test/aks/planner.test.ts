@@ -10,9 +10,9 @@ import { networkModelOf as strategyFor } from '../../src/aks/network-models/inde
 import type { NetworkProfile } from '../../src/aks/types.js';
 import { byo, spec } from './helpers.js';
 
-function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators()) {
+function planner(net: NetworkProfile, subnet = '10.240.0.0/24', allocators = privateAllocators(), apiVersion = '2022-06-01') {
   const b = byo(subnet);
-  const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile('2022-06-01')!);
+  const cluster = resolveCluster(spec({ net, pools: [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: b.id }] }), apiVersionProfile(apiVersion)!);
   return new IpPlanner(cluster, strategyFor(cluster)!, b.env, '23902496', allocators);
 }
 
@@ -72,6 +72,35 @@ describe('IpPlanner', () => {
         e.problem.message === 'Subnet aks with address prefix 10.240.0.0/24 does not have enough capacity for 31 IP addresses.',
     );
     assert.equal(p.list().length, 8, 'a failed add leaves nothing half-allocated');
+  });
+
+  test('reimage (a migration to overlay): node subnet nodes keep name and IP, free their secondary IPs and get a /24; kubenet nodes keep theirs', () => {
+    const allocators = privateAllocators();
+    // networkPluginMode needs an api-version that has it; one subnet, one allocator, as in the provider.
+    const make = (net: NetworkProfile) => planner(net, '10.240.0.0/24', allocators, '2024-09-01');
+    const before = make({ networkPlugin: 'azure' }).addNodes('nodepool1', 2);
+    const after = make({ networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '192.168.0.0/23' });
+    after.restore(before);
+    const reimaged = before.map((n) => after.reimage(n.name)!);
+    assert.deepEqual(
+      reimaged.map((n) => [n.name, n.ip, n.podCidr, n.secondaryIps]),
+      [
+        [before[0]!.name, '10.240.0.4', '192.168.0.0/24', undefined],
+        [before[1]!.name, '10.240.0.35', '192.168.1.0/24', undefined],
+      ],
+    );
+    // The freed secondary IPs go to the next node; the pod CIDR has no /24 left for it (K2).
+    assert.throws(
+      () => after.addNodes('nodepool1', 1),
+      (e: unknown) => e instanceof AllocationError && e.problem.code === 'InsufficientPodCidr',
+    );
+    assert.equal(after.reimage(before[0]!.name), undefined, 'a node already as the model wants it is left alone');
+
+    const kubenet = make({ networkPlugin: 'kubenet', podCidr: '10.244.0.0/16' });
+    const nodes = kubenet.addNodes('nodepool1', 2);
+    const overlay = make({ networkPlugin: 'azure', networkPluginMode: 'overlay', podCidr: '10.244.0.0/16' });
+    overlay.restore(nodes);
+    assert.equal(overlay.reimage(nodes[0]!.name), undefined, 'the same /24 in the same pod CIDR');
   });
 
   test('none: no pod CIDR, no pod IPs, no routes (N13)', () => {

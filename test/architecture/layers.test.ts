@@ -3,15 +3,10 @@
 // layer. Fails listing file:line for each import of a folder in the same or a higher layer, and for each pair of
 // folders that import each other.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
-
-/** dist/test/architecture/ → the repository root. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SRC = join(ROOT, 'src');
+import { importsUnder, SRC } from './imports.js';
 
 /** docs/architecture.md §1, top to bottom: a folder may import only folders in later rows. */
 const LAYERS: readonly (readonly string[])[] = [
@@ -30,19 +25,11 @@ const LAYERS: readonly (readonly string[])[] = [
 
 const layerOf = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
 
-interface Import {
+interface FolderImport {
   /** src-relative, with the line: `src/cluster/server.ts:10`. */
   at: string;
   from: string;
   to: string;
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
 }
 
 /** The top-level folder under src/ a path lies in, or undefined (outside src/, or a file directly in it). */
@@ -52,22 +39,12 @@ function folderOf(path: string): string | undefined {
 }
 
 /** Every relative import between two top-level folders. */
-function crossFolderImports(): Import[] {
-  const found: Import[] = [];
-  for (const file of sources(SRC)) {
-    const from = folderOf(file)!;
-    const text = readFileSync(file, 'utf8');
-    // preProcessFile finds import/export declarations (type-only included) and literal dynamic imports.
-    const { importedFiles } = ts.preProcessFile(text, true, true);
-    for (const ref of importedFiles) {
-      if (!ref.fileName.startsWith('.')) continue;
-      const to = folderOf(resolve(dirname(file), ref.fileName));
-      if (!to || to === from) continue;
-      const line = text.slice(0, ref.pos).split('\n').length;
-      found.push({ at: `${relative(ROOT, file)}:${line}`, from, to });
-    }
-  }
-  return found;
+function crossFolderImports(): FolderImport[] {
+  return importsUnder(SRC).flatMap((i) => {
+    const from = folderOf(i.file)!;
+    const to = folderOf(i.target);
+    return to && to !== from ? [{ at: i.at, from, to }] : [];
+  });
 }
 
 test('architecture: every folder of src/ has a layer in docs/architecture.md §1', () => {

@@ -3,11 +3,11 @@
 // a manager stops applying them, and Update entries taking the fields they change.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { serverSideApply } from '../../src/cluster/apply/apply.js';
-import { FieldSet, fieldsOf, pathString } from '../../src/cluster/apply/field-set.js';
-import { recordUpdate } from '../../src/cluster/apply/managed-fields.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { KubeError } from '../../src/cluster/status.js';
+import { serverSideApply } from '../../src/cluster/apiserver/apply/apply.js';
+import { FieldSet, fieldsOf, pathString } from '../../src/cluster/apiserver/apply/field-set.js';
+import { recordUpdate } from '../../src/cluster/apiserver/apply/managed-fields.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { KubeError } from '../../src/cluster/apimachinery/status.js';
 
 type Obj = any;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import forge from 'node-forge';
 import { stringify } from 'yaml';
-import { RESOURCES } from '../../src/cluster/resources.js';
+import { RESOURCES } from '../../src/cluster/apimachinery/resources.js';
 import { restart } from '../network/harness.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 

@@ -1,4 +1,4 @@
-// calico/cni and calico/node's programs (src/cluster/cni-agents/calico-*.ts) on one node, driven as the container
+// calico/cni and calico/node's programs (src/cluster/images/calico-*.ts) on one node, driven as the container
 // runtime drives them (a ProgramContext), against an in-memory API that answers as the apiserver does for what
 // they use (404, 409 on a taken name or a stale resourceVersion, merge patches) and container files in memory:
 // install-cni installs the image's plugins and writes the conflist and the kubeconfig with the pod's token;
@@ -7,10 +7,11 @@
 // vxlan.calico (VNI 4096, port 4789) with a peer per other node routing that node's affine blocks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CALICO_IMAGES } from '../../src/cluster/cni-agents/calico.js';
-import { imageSpecOf, programOf } from '../../src/cluster/cni-agents/catalogue.js';
-import type { AgentClient, ContainerFiles, NodeNetwork, ProgramContext, VxlanOverlay } from '../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { CALICO_IMAGES } from '../../src/cluster/images/calico.js';
+import { imageSpecOf, programOf } from '../../src/cluster/images/catalogue.js';
+import type { AgentClient } from '../../src/cluster/client/agent-client.js';
+import type { ContainerFiles, NodeNetwork, ProgramContext, VxlanOverlay } from '../../src/cluster/images/program.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 type Obj = any;
 

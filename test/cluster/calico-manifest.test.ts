@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { nodesDir } from '../../src/cluster/paths.js';
+import { nodesDir } from '../../src/cluster/nodefs/paths.js';
 import { CALICO_MANIFEST, calicoSkip } from './calico-fixture.js';
 import { type ClusterEnv, kubectl, withCluster } from './harness.js';
 

@@ -4,7 +4,7 @@
 // "Bring your own CNI", Operator tab): kubernetesProvider AKS, Calico CNI, BGP disabled, one VXLAN pool.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
+import { imageSpecOf } from '../../src/cluster/images/catalogue.js';
 import { thirdPartyFile } from '../third-party.js';
 
 export const OPERATOR_DIR = `${thirdPartyFile('calico', 'v3.32.1')}/`;
@@ -14,7 +14,7 @@ export function operatorSkipReason(): string | false {
   if (['operator-crds.yaml', 'tigera-operator.yaml'].some((f) => !existsSync(join(OPERATOR_DIR, f))))
     return `Calico v3.32.1 manifests not in ${OPERATOR_DIR}: put them there as test/fixtures/calico/SOURCE.md says (tools/copy-calico-manifests.mjs)`;
   if (!imageSpecOf('quay.io/calico/node:v3.32.1') || !imageSpecOf('quay.io/calico/cni:v3.32.1'))
-    return 'the CNI agent catalogue has no entries for calico/node and calico/cni yet (src/cluster/cni-agents/calico.ts)';
+    return 'the CNI agent catalogue has no entries for calico/node and calico/cni yet (src/cluster/images/calico.ts)';
   return false;
 }
 

@@ -9,10 +9,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { imageSpecOf, programOf } from '../../src/cluster/cni-agents/catalogue.js';
-import { ciliumCrds } from '../../src/cluster/cni-agents/cilium-crds.js';
-import { evaluate, parseJsonPath } from '../../src/cluster/crd/columns.js';
-import type { Program, VxlanOverlay } from '../../src/cluster/cni-agents/program.js';
+import { imageSpecOf, programOf } from '../../src/cluster/images/catalogue.js';
+import { ciliumCrds } from '../../src/cluster/images/cilium-crds.js';
+import { evaluate, parseJsonPath } from '../../src/cluster/apiserver/crd/columns.js';
+import type { Program, VxlanOverlay } from '../../src/cluster/images/program.js';
 import { ciliumCni } from '../../src/cni/plugins/cilium-cni.js';
 import type { PluginRequest } from '../../src/cni/plugins/plugin.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';

@@ -3,8 +3,9 @@
 // ContainerFiles mapping hostPath mounts onto a node root directory (other paths live in memory, as an emptyDir).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AgentClient, ContainerFiles, ProgramContext } from '../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import type { AgentClient } from '../../src/cluster/client/agent-client.js';
+import type { ContainerFiles, ProgramContext } from '../../src/cluster/images/program.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 /** Collection path and name of an object path: /apis/g/v/ns/x/plural/name → [/apis/g/v/ns/x/plural, name]. */
 function split(path: string): [string, string] {

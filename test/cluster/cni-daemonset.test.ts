@@ -11,16 +11,16 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { loadDefaultNetwork } from '../../src/cni/confdir.js';
-import { imageSpecOf } from '../../src/cluster/cni-agents/catalogue.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
-import { createContainerRunner } from '../../src/cluster/workloads/init-containers.js';
+import { imageSpecOf } from '../../src/cluster/images/catalogue.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { nodeConfDir, nodesDir } from '../../src/cluster/nodefs/paths.js';
+import { createContainerRunner } from '../../src/cluster/kubelet/init-containers.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
-/** The DaemonSet needs the scheduler and the kubelet's pod lifecycle (src/cluster/workloads/scheduler.ts and friends). */
-const HAVE_SCHEDULER = existsSync(fileURLToPath(new URL('../../src/cluster/workloads/scheduler.js', import.meta.url)));
+/** The DaemonSet needs the scheduler and the kubelet's pod lifecycle (src/cluster/scheduler/scheduler.ts and friends). */
+const HAVE_SCHEDULER = existsSync(fileURLToPath(new URL('../../src/cluster/scheduler/scheduler.js', import.meta.url)));
 
 /** Small on purpose: six addresses per node (.1 is the gateway), so exhaustion is a few pods away. */
 const POD_RANGE = '10.244.7.0/29';
@@ -185,7 +185,7 @@ async function readyStatus(env: ClusterEnv, node: string): Promise<string> {
 describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
   test(
     'kubectl apply of a flannel-style ConfigMap + DaemonSet: init containers install the conflist on every node, nodes turn Ready, pods get addresses',
-    { skip: !HAVE_SCHEDULER && 'the scheduler and pod lifecycle are not built yet (src/cluster/workloads/scheduler.ts)', timeout: 180_000 },
+    { skip: !HAVE_SCHEDULER && 'the scheduler and pod lifecycle are not built yet (src/cluster/scheduler/scheduler.ts)', timeout: 180_000 },
     () =>
       withCluster({ networkPlugin: 'none' }, async (env) => {
         const nodes = await nodeNames(env);
@@ -198,7 +198,7 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
         for (const n of nodes) {
           assert.equal(readFileSync(join(nodeConfDir(env.home, 'rg', 'c1', n), '10-flannel.conflist'), 'utf8'), `${CNI_CONF}\n`);
           // The node's /opt/cni/bin holds AKS's reference plugins; the image's /flannel lands there when the
-          // catalogue knows the image holds it (cni-agents/flannel.ts), and the copy is a no-op otherwise.
+          // catalogue knows the image holds it (images/flannel.ts), and the copy is a no-op otherwise.
           const bin = join(nodesDir(env.home, 'rg', 'c1'), n, 'opt', 'cni', 'bin');
           assert.equal(readlinkSync(join(bin, 'bridge')), '/usr/lib/cni/bridge');
           const known = imageSpecOf('docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2')?.files?.['/flannel'] !== undefined;

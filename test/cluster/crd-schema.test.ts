@@ -3,12 +3,12 @@
 // rules a CRD's schema must follow, printer-column JSONPath and discovery's version order.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { evaluate, parseJsonPath, columnsPrinter } from '../../src/cluster/crd/columns.js';
-import { compareVersions } from '../../src/cluster/crd/definition.js';
-import { applyDefaults, compileSchema, prune, unknownFields, validateObjectAgainst } from '../../src/cluster/crd/schema.js';
-import { validateDefinition } from '../../src/cluster/crd/validate.js';
-import { compilePattern, patternShape } from '../../src/cluster/crd/patterns.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { evaluate, parseJsonPath, columnsPrinter } from '../../src/cluster/apiserver/crd/columns.js';
+import { compareVersions } from '../../src/cluster/apiserver/crd/definition.js';
+import { applyDefaults, compileSchema, prune, unknownFields, validateObjectAgainst } from '../../src/cluster/apiserver/crd/schema.js';
+import { validateDefinition } from '../../src/cluster/apiserver/crd/validate.js';
+import { compilePattern, patternShape } from '../../src/cluster/apiserver/crd/patterns.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 const SCHEMA = compileSchema({
   type: 'object',

@@ -3,9 +3,9 @@
 // object already marked; no policy keeps what the object has.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ObjectStore } from '../../src/cluster/objects/store.js';
-import { CONFIGMAPS } from '../../src/cluster/resources.js';
-import { deleteObject, finalizersOf, removeFinalizer } from '../../src/cluster/workloads/deletion.js';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { CONFIGMAPS } from '../../src/cluster/apimachinery/resources.js';
+import { deleteObject, finalizersOf, removeFinalizer } from '../../src/cluster/apiserver/deletion.js';
 
 function stored(objects: ObjectStore, finalizers: string[]) {
   return objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', finalizers } });

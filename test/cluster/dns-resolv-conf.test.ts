@@ -5,9 +5,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { azureNodeResolver, PodDnsFiles, podHostsPath, podResolvConfPath } from '../../src/cluster/dns/pod-files.js';
+import { azureNodeResolver, PodDnsFiles } from '../../src/cluster/kubelet/pod-files.js';
+import { podHostsPath, podResolvConfPath } from '../../src/cluster/nodefs/node-root.js';
 import { type KubeletDns, podHostsText, podResolverConfig, resolvConfText } from '../../src/cluster/dns/resolv-conf.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 const NODE = azureNodeResolver({ nodeResourceGroup: 'MC_rg_aks_eastus' });
 const SUFFIX = NODE.searches[0]!;

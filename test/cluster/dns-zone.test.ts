@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import dnsPacket from 'dns-packet';
 import { buildZone, zoneText } from '../../src/cluster/dns/zone.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 import { loadAzureZone, resolveAzure } from '../../src/dataplane/netns/azure-dns-answer.js';
 import { answerMessage, answerWith, loadZone, resolve, servfail } from '../../src/dataplane/netns/dns-answer.js';
 

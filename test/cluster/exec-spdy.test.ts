@@ -1,12 +1,12 @@
-// The SPDY/3 session kubectl exec and port-forward speak (src/cluster/exec/spdy.ts), driven by a client built
+// The SPDY/3 session kubectl exec and port-forward speak (src/cluster/kubelet/exec/spdy.ts), driven by a client built
 // on node's zlib (a real deflater with the SPDY/3 dictionary, as Go's framer): the dictionary's bytes, stream
 // opening and SYN_REPLY, data and FIN, PING, and what a hostile client gets (GOAWAY, RST_STREAM, bounds).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { constants, createDeflate, createInflate, inflateSync } from 'node:zlib';
-import { SPDY3_DICTIONARY } from '../../src/cluster/exec/spdy-dictionary.js';
-import { decodeHeaderBlock, encodeHeaderBlock, FRAME, RST, SpdySession, type SpdyStream, StoredZlib } from '../../src/cluster/exec/spdy.js';
+import { SPDY3_DICTIONARY } from '../../src/cluster/kubelet/exec/spdy-dictionary.js';
+import { decodeHeaderBlock, encodeHeaderBlock, FRAME, RST, SpdySession, type SpdyStream, StoredZlib } from '../../src/cluster/kubelet/exec/spdy.js';
 import { eventually } from './harness.js';
 
 function control(type: number, flags: number, payload: Buffer): Buffer {

@@ -1,12 +1,13 @@
-// flannel's catalogue programs (src/cluster/cni-agents/flannel*.ts) driven directly with a ProgramContext of
+// flannel's catalogue programs (src/cluster/images/flannel*.ts) driven directly with a ProgramContext of
 // plain objects: flanneld's path through its subnet manager and vxlan backend — the crash without a podCIDR, the
 // lease, subnet.env, the node's annotations through nodes/status, its readiness, the overlay and its peers as nodes
 // come and go — and install-conf's copy and failures. kube-flannel.yml's own run is flannel.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { imageSpecOf, programOf } from '../../src/cluster/cni-agents/catalogue.js';
-import type { AgentClient, ContainerFiles, ProgramContext, VxlanOverlay } from '../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { imageSpecOf, programOf } from '../../src/cluster/images/catalogue.js';
+import type { AgentClient } from '../../src/cluster/client/agent-client.js';
+import type { ContainerFiles, ProgramContext, VxlanOverlay } from '../../src/cluster/images/program.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 const FLANNEL = 'ghcr.io/flannel-io/flannel:v0.28.9';
 const NET_CONF = '{\n  "Network": "10.244.0.0/16",\n  "EnableNFTables": false,\n  "Backend": {\n    "Type": "vxlan"\n  }\n}\n';

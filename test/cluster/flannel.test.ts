@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
+import { nodeConfDir, nodesDir } from '../../src/cluster/nodefs/paths.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 import { thirdPartyFile } from '../third-party.js';

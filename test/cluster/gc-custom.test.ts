@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { objectsKey } from '../../src/cluster/objects/persistence.js';
+import { objectsKey } from '../../src/cluster/apiserver/storage/persistence.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { startTestServer } from '../e2e/harness.js';
 import { networkClient } from '../network/harness.js';

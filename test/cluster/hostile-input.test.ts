@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:tls';
 import { describe, test } from 'node:test';
-import { objectsKey } from '../../src/cluster/objects/persistence.js';
+import { objectsKey } from '../../src/cluster/apiserver/storage/persistence.js';
 import { restart } from '../network/harness.js';
 import { api, apiEndpoint, HAVE_KUBECTL, kubectl, withCluster, type ApiResult, type ClusterEnv } from './harness.js';
 
@@ -101,7 +101,7 @@ describe('hostile input on the cluster API', { skip }, () => {
     }));
 
   test('the bearer token is compared in constant time (timingSafeEqual over digests); only the exact token passes', async () => {
-    const credentials = (await import('../../src/cluster/credentials.js')) as Record<string, unknown>;
+    const credentials = (await import('../../src/cluster/cloud/credentials.js')) as Record<string, unknown>;
     assert.equal(typeof credentials['sameSecret'], 'function', 'credentials.ts compares secrets with sameSecret()');
     const same = credentials['sameSecret'] as (a: string, b: string) => boolean;
     assert.equal(same('3f9a', '3f9a'), true);

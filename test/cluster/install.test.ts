@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CniInstallError, installCni } from '../../src/cluster/install.js';
-import { clusterCniDir, cniInstallRecord, nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
+import { clusterCniDir, cniInstallRecord, nodeConfDir, nodesDir } from '../../src/cluster/nodefs/paths.js';
 
 const NODES = ['aks-nodepool1-12345678-vmss000000', 'aks-nodepool1-12345678-vmss000001'];
 const conflist = (subnet: string) =>

@@ -2,9 +2,8 @@
 // subresource has the view behind it, and only kinds that serve status hand it to the controllers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { behaviourOf, behaviourOfKey, kindNamed } from '../../src/cluster/kinds.js';
-import { resourceKey } from '../../src/cluster/objects/store.js';
-import { NODES, RESOURCES } from '../../src/cluster/resources.js';
+import { behaviourOf, behaviourOfKey, kindNamed } from '../../src/cluster/apiserver/kinds.js';
+import { NODES, RESOURCES, resourceKey } from '../../src/cluster/apimachinery/resources.js';
 
 test('each served kind has a behaviour that matches its subresources', () => {
   for (const r of RESOURCES) {

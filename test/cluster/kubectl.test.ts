@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseYaml, stringify } from 'yaml';
-import { nodeConfDir } from '../../src/cluster/paths.js';
+import { nodeConfDir } from '../../src/cluster/nodefs/paths.js';
 import { https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { aksClient, POLL } from '../containerservice/harness.js';

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { trimTrailingSlashes } from '../../src/ids/trim.js';
 import { normalizeScope } from '../../src/providers/authorization/scopes.js';
-import { parseLabelSelector } from '../../src/cluster/selectors.js';
-import { decodeError } from '../../src/cluster/validation/shape.js';
-import { parseQuantity } from '../../src/cluster/workloads/requests.js';
+import { parseLabelSelector } from '../../src/cluster/apimachinery/selectors.js';
+import { decodeError } from '../../src/cluster/apiserver/validation/shape.js';
+import { parseQuantity } from '../../src/cluster/apimachinery/requests.js';
 
 function fast(what: string, fn: () => unknown): void {
   const t0 = performance.now();

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
-import { CRASH_BACKOFF } from '../../src/cluster/workloads/pod-lifecycle.js';
+import { CRASH_BACKOFF } from '../../src/cluster/kubelet/pod-lifecycle.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';

@@ -1,17 +1,17 @@
-// Which nodes enforce NetworkPolicy and what they are sent (src/cluster/workloads/network-policies.ts,
+// Which nodes enforce NetworkPolicy and what they are sent (src/cluster/network-policy/network-policies.ts,
 // docs/dataplane.md §13): the managed engines enforce on every node, a BYO CNI cluster only where calico-node or
 // cilium-agent runs (not flannel), no engine means the policies are stored and ignored; tables go out only when
 // they changed, and an emptied node gets an empty table once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NodeNetwork } from '../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { ObjectStore } from '../../src/cluster/objects/store.js';
-import { NAMESPACES, NETWORKPOLICIES, NODES, PODS } from '../../src/cluster/resources.js';
-import type { ControllerContext } from '../../src/cluster/workloads/context.js';
-import { EventRecorder } from '../../src/cluster/workloads/events.js';
-import { Indexes } from '../../src/cluster/workloads/indexes.js';
-import { enforcement, NetworkPolicies, runsPolicyAgent } from '../../src/cluster/workloads/network-policies.js';
+import type { NodeNetwork } from '../../src/cluster/images/program.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { NAMESPACES, NETWORKPOLICIES, NODES, PODS } from '../../src/cluster/apimachinery/resources.js';
+import type { ControllerContext } from '../../src/cluster/client/context.js';
+import { EventRecorder } from '../../src/cluster/client/events.js';
+import { Indexes } from '../../src/cluster/client/indexes.js';
+import { enforcement, NetworkPolicies, runsPolicyAgent } from '../../src/cluster/network-policy/network-policies.js';
 import type { NodePolicies } from '../../src/dataplane/policies.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 

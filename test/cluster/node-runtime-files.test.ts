@@ -11,11 +11,11 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { installPlugin, pluginWrapper } from '../../src/cni/plugins/install.js';
 import { PLUGINS } from '../../src/cni/plugins/registry.js';
-import { ContainerError, ContainerFs } from '../../src/cluster/node-files.js';
-import { AKS_REFERENCE_PLUGINS, asNodePaths, seedNodeRoot, SYSTEM_CNI_DIR } from '../../src/cluster/node-root.js';
-import { nodeConfDir, nodeRootDir } from '../../src/cluster/paths.js';
-import { createSandboxes, type IpamHost } from '../../src/cluster/workloads/ipam.js';
-import type { SandboxRequest } from '../../src/cluster/workloads/sandbox.js';
+import { ContainerError, ContainerFs } from '../../src/cluster/kubelet/node-files.js';
+import { AKS_REFERENCE_PLUGINS, asNodePaths, seedNodeRoot, SYSTEM_CNI_DIR } from '../../src/cluster/nodefs/node-root.js';
+import { nodeConfDir, nodeRootDir } from '../../src/cluster/nodefs/paths.js';
+import { createSandboxes, type IpamHost } from '../../src/cluster/kubelet/ipam.js';
+import type { SandboxRequest } from '../../src/cluster/kubelet/sandbox.js';
 import type { ClusterRecord, NodeRecord } from '../../src/model/cluster-records.js';
 
 const base = mkdtempSync(join(tmpdir(), 'aksemu-noderoot-'));

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { CATALOGUE } from '../../src/cluster/cni-agents/catalogue.js';
-import type { ImageSpec } from '../../src/cluster/cni-agents/program.js';
+import { CATALOGUE } from '../../src/cluster/images/catalogue.js';
+import type { ImageSpec } from '../../src/cluster/images/program.js';
 import { kubectl, type ClusterEnv } from './harness.js';
 
 /** Adds the image to the catalogue until the test file ends. */

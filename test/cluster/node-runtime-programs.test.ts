@@ -1,12 +1,12 @@
-// Catalogued CNI agent programs run as containers (cni-agents/runner.ts, init-containers.ts): a test-only image
+// Catalogued CNI agent programs run as containers (images/runner.ts, init-containers.ts): a test-only image
 // is added to the catalogue; its program reads and writes through the cluster API (the AgentClient, in-process),
 // watches, writes the node's conf dir through its hostPath mount, logs, and says when it is ready. Asserted with
 // the real kubectl: READY follows setReady, the node turns Ready when the conflist lands, `kubectl logs` shows what
 // it printed, deleting the pod aborts its signal; `sh -c 'exec /agent …'` finds the same program.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { programFor } from '../../src/cluster/cni-agents/catalogue.js';
-import type { ImageSpec, Program } from '../../src/cluster/cni-agents/program.js';
+import { programFor } from '../../src/cluster/images/catalogue.js';
+import type { ImageSpec, Program } from '../../src/cluster/images/program.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
 import { applyNodePod, catalogued } from './node-runtime-harness.js';
 

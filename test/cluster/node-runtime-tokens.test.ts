@@ -9,10 +9,10 @@ import { describe, test } from 'node:test';
 import { join } from 'node:path';
 import { NODE_API_SOCKET } from '../../src/cni/plugins/node-api.js';
 import { shortSocketPath } from '../../src/cni/unix-socket-path.js';
-import type { Program } from '../../src/cluster/cni-agents/program.js';
-import { nodeRootDir } from '../../src/cluster/paths.js';
-import { unauthorized as unauthorizedStatus } from '../../src/cluster/status.js';
-import { issueServiceAccountToken, serviceAccountKey, serviceAccountOf } from '../../src/cluster/service-account-tokens.js';
+import type { Program } from '../../src/cluster/images/program.js';
+import { nodeRootDir } from '../../src/cluster/nodefs/paths.js';
+import { unauthorized as unauthorizedStatus } from '../../src/cluster/apimachinery/status.js';
+import { issueServiceAccountToken, serviceAccountKey, serviceAccountOf } from '../../src/cluster/apiserver/service-account-tokens.js';
 import { eventually, HAVE_KUBECTL, kubectl, withCluster } from './harness.js';
 import { applyNodePod, catalogued } from './node-runtime-harness.js';
 

@@ -1,8 +1,8 @@
 // kube-scheduler's InterPodAffinity filter (required terms) on hand-made nodes and pods.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { hasRequiredAntiAffinity, labelSelectorMatches, podAffinityFilter, type AffinityWorld } from '../../src/cluster/workloads/pod-affinity.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { hasRequiredAntiAffinity, labelSelectorMatches, podAffinityFilter, type AffinityWorld } from '../../src/cluster/scheduler/pod-affinity.js';
 
 const node = (name: string, zone: string): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } } }) as KubeObject;

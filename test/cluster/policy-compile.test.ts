@@ -1,9 +1,9 @@
-// Golden tests of the NetworkPolicy compiler (src/cluster/workloads/policy-compile.ts, docs/dataplane.md §13):
+// Golden tests of the NetworkPolicy compiler (src/cluster/network-policy/policy-compile.ts, docs/dataplane.md §13):
 // policies, pods and namespaces in, one NodePolicies table per node out.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compilePolicies, policyTypes } from '../../src/cluster/workloads/policy-compile.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { compilePolicies, policyTypes } from '../../src/cluster/network-policy/policy-compile.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 const CLUSTER = 'c1';
 

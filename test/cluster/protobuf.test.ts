@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { ClusterApi, type ApiRequest } from '../../src/cluster/api.js';
+import { ClusterApi, type ApiRequest } from '../../src/cluster/apiserver/api.js';
 import { KUBERNETES_VERSIONS } from '../../src/aks/kubernetes-versions.js';
-import { decodeMessage } from '../../src/cluster/protobuf/decode.js';
-import { MAGIC } from '../../src/cluster/protobuf/envelope.js';
-import { GENERATED_TABLES } from '../../src/cluster/protobuf/generated/index.js';
-import { decodeProtobufBody, SCHEMA } from '../../src/cluster/protobuf/request-body.js';
-import { parseField, Schema } from '../../src/cluster/protobuf/schema.js';
-import { WireError, WireReader, WireType } from '../../src/cluster/protobuf/wire.js';
-import { RESOURCES } from '../../src/cluster/resources.js';
-import { KubeError } from '../../src/cluster/status.js';
+import { decodeMessage } from '../../src/cluster/apiserver/protobuf/decode.js';
+import { MAGIC } from '../../src/cluster/apiserver/protobuf/envelope.js';
+import { GENERATED_TABLES } from '../../src/cluster/apiserver/protobuf/generated/index.js';
+import { decodeProtobufBody, SCHEMA } from '../../src/cluster/apiserver/protobuf/request-body.js';
+import { parseField, Schema } from '../../src/cluster/apiserver/protobuf/schema.js';
+import { WireError, WireReader, WireType } from '../../src/cluster/apiserver/protobuf/wire.js';
+import { RESOURCES } from '../../src/cluster/apimachinery/resources.js';
+import { KubeError } from '../../src/cluster/apimachinery/status.js';
 import forge from 'node-forge';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer } from '../network/harness.js';
@@ -96,7 +96,7 @@ describe('protobuf wire reader', () => {
 });
 
 describe('the generated field tables (tools/gen-protobuf-tables.mjs)', () => {
-  const DIR = fileURLToPath(new URL('../../../src/cluster/protobuf/generated/', import.meta.url));
+  const DIR = fileURLToPath(new URL('../../../src/cluster/apiserver/protobuf/generated/', import.meta.url));
   const files = readdirSync(DIR)
     .filter((f) => f.endsWith('.ts'))
     .sort();

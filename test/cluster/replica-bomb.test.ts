@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
-import { ObjectBudget, ObjectCeiling } from '../../src/cluster/objects/ceiling.js';
-import { DEPLOYMENTS, PODS } from '../../src/cluster/resources.js';
+import { ObjectBudget, ObjectCeiling } from '../../src/cluster/apiserver/storage/ceiling.js';
+import { DEPLOYMENTS, PODS } from '../../src/cluster/apimachinery/resources.js';
 import { bearer, https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';

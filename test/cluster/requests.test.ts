@@ -1,9 +1,9 @@
 // Resource requests as kube-scheduler counts them, and the NodeResourcesFit reasons it reports.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { failedSchedulingMessage, misfit } from '../../src/cluster/workloads/placement.js';
-import { allocatable, parseQuantity, podRequests } from '../../src/cluster/workloads/requests.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { failedSchedulingMessage, misfit } from '../../src/cluster/scheduler/placement.js';
+import { allocatable, parseQuantity, podRequests } from '../../src/cluster/apimachinery/requests.js';
 
 const node = (cpu: string, memory: string, pods = '30'): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: {}, status: { allocatable: { cpu, memory, pods } } }) as KubeObject;

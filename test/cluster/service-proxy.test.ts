@@ -2,12 +2,12 @@
 // controller pushing a node's table only when it changed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { NodeNetwork } from '../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import type { Service } from '../../src/cluster/objects/types.js';
-import { ENDPOINTSLICES, NODES, SERVICES } from '../../src/cluster/resources.js';
-import type { ControllerContext } from '../../src/cluster/workloads/context.js';
-import { nodeTables, ServiceProxy } from '../../src/cluster/workloads/service-proxy.js';
+import type { NodeNetwork } from '../../src/cluster/images/program.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import type { Service } from '../../src/cluster/apimachinery/types.js';
+import { ENDPOINTSLICES, NODES, SERVICES } from '../../src/cluster/apimachinery/resources.js';
+import type { ControllerContext } from '../../src/cluster/client/context.js';
+import { nodeTables, ServiceProxy } from '../../src/cluster/proxy/service-proxy.js';
 import type { NodeServices } from '../../src/dataplane/services.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 

@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseNetworkConfig } from '../../src/cni/confdir.js';
-import { catalogOf } from '../../src/cluster/catalog.js';
-import { aggregatedDiscovery, aggregatedVersion, apiResourceList } from '../../src/cluster/discovery.js';
-import { ObjectStore } from '../../src/cluster/objects/store.js';
-import { strategicMergePatch } from '../../src/cluster/patch.js';
-import { nodePrinter } from '../../src/cluster/printers.js';
-import { findResource } from '../../src/cluster/resources.js';
-import { matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../../src/cluster/selectors.js';
-import { table } from '../../src/cluster/tables.js';
-import { humanDuration, microTime } from '../../src/cluster/time.js';
-import { openWatch, type WatchEvent } from '../../src/cluster/watch.js';
+import { catalogOf } from '../../src/cluster/apiserver/catalog.js';
+import { aggregatedDiscovery, aggregatedVersion, apiResourceList } from '../../src/cluster/apiserver/discovery.js';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { strategicMergePatch } from '../../src/cluster/apiserver/patch.js';
+import { nodePrinter } from '../../src/cluster/apiserver/printers.js';
+import { findResource } from '../../src/cluster/apimachinery/resources.js';
+import { matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../../src/cluster/apimachinery/selectors.js';
+import { table } from '../../src/cluster/apiserver/tables.js';
+import { humanDuration, microTime } from '../../src/cluster/apimachinery/time.js';
+import { openWatch, type WatchEvent } from '../../src/cluster/apiserver/watch.js';
 
 const NODES = findResource('', 'v1', 'nodes')!;
 const PODS = findResource('', 'v1', 'pods')!;

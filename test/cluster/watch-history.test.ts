@@ -2,8 +2,8 @@
 // cannot make every version of it stay in memory; a watch from before the window gets 410 Gone (and relists).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ObjectStore } from '../../src/cluster/objects/store.js';
-import { CONFIGMAPS } from '../../src/cluster/resources.js';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { CONFIGMAPS } from '../../src/cluster/apimachinery/resources.js';
 
 const cm = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'default' }, data: { i: String(i) } });
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { shortSocketPath, SUN_PATH_MAX } from '../../src/cni/unix-socket-path.js';
-import { ApiSocket, apiSocketOf } from '../../src/cluster/api-socket.js';
+import { ApiSocket, apiSocketOf } from '../../src/cluster/apiserver/api-socket.js';
 
 function get(socketPath: string): Promise<string> {
   const short = shortSocketPath(socketPath);

@@ -2,10 +2,10 @@
 // transparent mode; the VNet sees pod IPs, the internet the node IP (docs/dataplane.md §1, §5).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProbeRequest } from '../../src/dataplane/dataplane.js';
-import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
+import type { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
 import { CLUSTER_ID, NODES, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
+import { fromPod, fromVm, openDataplane } from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
@@ -18,20 +18,13 @@ const azure = (i: number): NodeTopology => ({
 });
 const PODS = [pod(0, 'api-0', '10.224.0.10'), pod(1, 'api-1', '10.224.0.40'), pod(1, 'api-2', '10.224.0.41')];
 
-const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({
-  from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name },
-  to: { ip, port: 8080 },
-  timeoutMs,
-});
-
 describe('Azure CNI data plane', { skip }, () => {
   let dp: NetnsDataplane;
   let root: Record<string, string>;
 
   before(async () => {
     root = rootSnapshot();
-    dp = new NetnsDataplane({ prefix });
-    await dp.gc();
+    dp = await openDataplane(prefix);
     await dp.apply(topology(azure));
     await Promise.all(PODS.map((p) => dp.attachPod(p)));
   });
@@ -55,7 +48,7 @@ describe('Azure CNI data plane', { skip }, () => {
   });
 
   it('VM → pod IP works directly (no UDR), and the pod sees the VM', async () => {
-    const r = await dp.probe({ from: { kind: 'vm', name: VM.name }, to: { ip: '10.224.0.41', port: 8080 } });
+    const r = await dp.probe(fromVm('10.224.0.41'));
     assert.deepEqual([r.connected, r.seenSource], [true, VM.ip]);
   });
 

@@ -1,4 +1,4 @@
-// The backend images of the catalogue (src/cluster/cni-agents/backends.ts) in a network namespace of our own, as
+// The backend images of the catalogue (src/cluster/images/backends.ts) in a network namespace of our own, as
 // the container runtime runs them with ctx.netns: agnhost serve-hostname answers the pod's name on 9376, netexec
 // answers /hostname, /clientip and /echo, nginx serves its page on 80 (bound as root, served as nobody); each is
 // Ready once listening and its server goes with the container. Without a namespace nothing listens and the
@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { imageSpecOf, programFor } from '../../src/cluster/cni-agents/catalogue.js';
-import type { ProgramContext } from '../../src/cluster/cni-agents/program.js';
-import { runProgram } from '../../src/cluster/cni-agents/runner.js';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
+import { imageSpecOf, programFor } from '../../src/cluster/images/catalogue.js';
+import type { ProgramContext } from '../../src/cluster/images/program.js';
+import { runProgram } from '../../src/cluster/images/runner.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 import { inNetns, IpBatcher, mayFail, NETNS_DIR, run } from '../../src/dataplane/netns/exec.js';
 import { eventually } from '../cluster/harness.js';
 import { rootSnapshot, skipReason, testPrefix } from './harness.js';

@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PodAttachment } from '../../src/dataplane/dataplane.js';
+import type { PodAttachment, ProbeRequest } from '../../src/dataplane/dataplane.js';
+import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { netnsUnsupportedReason } from '../../src/dataplane/netns/capability.js';
 import { listNetns } from '../../src/dataplane/netns/exec.js';
 import type { NodeTopology, NsgRule, SubnetTopology, Topology, UdrRoute } from '../../src/dataplane/topology.js';
@@ -64,6 +65,23 @@ export function pod(node: number, name: string, ip: string | undefined, extra: P
     ...(ip ? { ip } : {}),
     ...extra,
   };
+}
+
+/** A probe from a pod of the test cluster (or `clusterId`'s) to ip:8080. */
+export function fromPod(name: string, ip: string, timeoutMs = 3000, clusterId = CLUSTER_ID): ProbeRequest {
+  return { from: { kind: 'pod', clusterId, namespace: 'default', name }, to: { ip, port: 8080 }, timeoutMs };
+}
+
+/** A probe from the VM to ip:8080. */
+export function fromVm(ip: string, timeoutMs = 3000): ProbeRequest {
+  return { from: { kind: 'vm', name: VM.name }, to: { ip, port: 8080 }, timeoutMs };
+}
+
+/** A driver with the test's prefix, after its gc (a crashed earlier run's namespaces are gone). */
+export async function openDataplane(prefix: string): Promise<NetnsDataplane> {
+  const dp = new NetnsDataplane({ prefix });
+  await dp.gc();
+  return dp;
 }
 
 /** Azure's default rules of every NSG, plus the custom ones given. */

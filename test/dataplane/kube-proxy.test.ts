@@ -1,4 +1,4 @@
-// kube-proxy's rules on real namespaces (docs/dataplane.md §12), kubenet and Azure CNI (node subnet): pod →
+// kube-proxy's rules on real namespaces (docs/dataplane.md §12), kubenet, Azure CNI (node subnet) and overlay: pod →
 // ClusterIP reaches every backend, the node itself reaches it (output hook), NodePort from a VM is masqueraded
 // with eTP Cluster and keeps the VM's address with eTP Local, no endpoints rejects, a pod reaching itself
 // through its Service (hairpin), ClientIP affinity, an endpoint change, a rebuilt node getting its rules back;
@@ -42,6 +42,15 @@ const MODELS: Model[] = [
     routes: false,
     ips: { web: ['10.224.0.10', '10.224.0.40', '10.224.0.41'], client: '10.224.0.11' },
     clusterCidr: 'node-subnet',
+    hairpinSource: '10.224.0.4',
+  },
+  {
+    // No route table: the VNet's overlay routing carries the /24s between the nodes (docs/dataplane.md §5.1).
+    label: 'Azure CNI Overlay',
+    node: (i) => ({ clusterId: CLUSTER_ID, wiring: 'overlay', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' }),
+    routes: false,
+    ips: { web: ['10.244.0.2', '10.244.1.2', '10.244.1.3'], client: '10.244.0.3' },
+    clusterCidr: '10.244.0.0/16',
     hairpinSource: '10.224.0.4',
   },
 ];

@@ -2,10 +2,10 @@
 // traffic, and NSGs in the VNet router.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProbeRequest } from '../../src/dataplane/dataplane.js';
-import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
+import type { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import type { NodeTopology, NsgRule } from '../../src/dataplane/topology.js';
 import { CLUSTER_ID, kubenetRoutes, nsgRules, pod, rootSnapshot, skipReason, testPrefix, topology, VM, closeAndAssertClean } from './harness.js';
+import { fromPod, fromVm, openDataplane } from './harness.js';
 
 const prefix = testPrefix();
 const skip = await skipReason(prefix);
@@ -13,21 +13,13 @@ const skip = await skipReason(prefix);
 const kubenet = (i: number): NodeTopology => ({ clusterId: CLUSTER_ID, wiring: 'bridge', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' });
 const PODS = [pod(0, 'web-0', '10.244.0.2'), pod(1, 'web-1', '10.244.1.2'), pod(1, 'web-2', '10.244.1.3')];
 
-const fromPod = (name: string, ip: string, timeoutMs = 3000): ProbeRequest => ({
-  from: { kind: 'pod', clusterId: CLUSTER_ID, namespace: 'default', name },
-  to: { ip, port: 8080 },
-  timeoutMs,
-});
-const fromVm = (ip: string, timeoutMs = 3000): ProbeRequest => ({ from: { kind: 'vm', name: VM.name }, to: { ip, port: 8080 }, timeoutMs });
-
 describe('kubenet data plane', { skip }, () => {
   let dp: NetnsDataplane;
   let root: Record<string, string>;
 
   before(async () => {
     root = rootSnapshot();
-    dp = new NetnsDataplane({ prefix });
-    await dp.gc();
+    dp = await openDataplane(prefix);
     await dp.apply(topology(kubenet, { routes: kubenetRoutes() }));
     for (const p of PODS) await dp.attachPod(p);
   });

@@ -1,5 +1,5 @@
 // NetworkPolicy on real namespaces (docs/dataplane.md §13), for each pod wiring: kubenet (cbr0 bridge), Azure
-// CNI node subnet (routed azv veths) and a BYO CNI's cni0 bridge. Policies are compiled from objects as the
+// CNI node subnet and overlay (routed azv veths) and a BYO CNI's cni0 bridge. Policies are compiled from objects as the
 // cluster runtime compiles them (policy-compile.ts) and pushed to the driver per node; TCP probes show what
 // passes: default deny, an allow rule re-opening on a named port, a namespace selector, an ipBlock with except,
 // a port range, egress deny and allow; then the node has no table left and the root namespace is unchanged.
@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { KubeObject } from '../../src/cluster/objects/object.js';
-import { compilePolicies } from '../../src/cluster/workloads/policy-compile.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { compilePolicies } from '../../src/cluster/network-policy/policy-compile.js';
 import type { PodAttachment } from '../../src/dataplane/dataplane.js';
 import { NetnsDataplane } from '../../src/dataplane/netns/driver.js';
 import { POLICY_TABLE } from '../../src/dataplane/netns/network-policy.js';
@@ -194,6 +194,17 @@ scenario('Azure CNI node subnet (routed azv veths)', {
     [0, '10.224.0.11'],
     [1, '10.224.0.40'],
     [1, '10.224.0.41'],
+  ],
+});
+
+// No route table: the VNet's overlay routing carries the /24s between the nodes (docs/dataplane.md §5.1).
+scenario("Azure CNI Overlay (routed azv veths, the node's /24)", {
+  node: (i) => ({ clusterId: CLUSTER_ID, wiring: 'overlay', podCidr: `10.244.${i}.0/24`, clusterPodCidr: '10.244.0.0/16' }),
+  pods: [
+    [0, '10.244.0.2'],
+    [0, '10.244.0.3'],
+    [1, '10.244.1.2'],
+    [1, '10.244.1.3'],
   ],
 });
 

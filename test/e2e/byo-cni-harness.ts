@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { nodeConfDir, nodesDir } from '../../src/cluster/paths.js';
+import { nodeConfDir, nodesDir } from '../../src/cluster/nodefs/paths.js';
 import type { ClusterNodeNetwork } from '../../src/dataplane/controller.js';
 import { nodeHostId } from '../../src/dataplane/derive.js';
 import { NETNS_DIR } from '../../src/dataplane/netns/exec.js';

@@ -5,31 +5,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
-import { DataplaneWorld, INTERNET, PORT, RG, skipReason, VM } from './dataplane-harness.js';
+import { INTERNET, PORT, RG, skipReason, VM, PodsWorld } from './dataplane-harness.js';
 
-type Obj = any;
 const CLUSTER = 'a1';
 
 describe('Azure CNI pods on the netns data plane (aksemu start --dataplane netns)', { skip: skipReason() }, () => {
-  let world: DataplaneWorld;
-  let pods: Obj[];
-  let nodeIps: string[];
-  const ip = (i: number): string => pods[i].status.podIP;
-  const fromPod = (i: number) => `pod/default/web-${i}`;
+  let world: PodsWorld;
 
   before(async () => {
-    world = new DataplaneWorld();
-    await world.start();
-    await world.network();
-    const created = await world.cluster(CLUSTER, ['--network-plugin', 'azure']);
-    pods = await world.podsOnEachNode();
+    world = new PodsWorld();
+    const created = await world.setUp(CLUSTER, ['--network-plugin', 'azure']);
     const nodes = await world.nodes();
-    nodeIps = await world.nodeIps();
     // Each pod holds one of its node NIC's secondary addresses.
     const records = world.server.store.list<NodeRecord>(nodesPrefix(created.id)).map((e) => e.value);
     for (const [i, n] of nodes.entries()) {
       const record = records.find((r) => r.name === n.metadata.name)!;
-      assert.ok(record.secondaryIps?.includes(ip(i)), `${ip(i)} is a secondary IP of ${n.metadata.name}`);
+      assert.ok(record.secondaryIps?.includes(world.ip(i)), `${world.ip(i)} is a secondary IP of ${n.metadata.name}`);
     }
   });
   after(async () => {
@@ -37,27 +28,27 @@ describe('Azure CNI pods on the netns data plane (aksemu start --dataplane netns
   });
 
   it('pod → pod on the other node: the far pod sees the pod IP (aksemu probe)', async () => {
-    const r = await world.probeCli(['--from', fromPod(0), '-g', RG, '-n', CLUSTER, '--to', `${ip(1)}:${PORT}`]);
-    assert.deepEqual(r, { code: 0, stdout: `connected from ${ip(0)}\n`, stderr: '' });
+    const r = await world.probeCli(['--from', world.from(0), '-g', RG, '-n', CLUSTER, '--to', `${world.ip(1)}:${PORT}`]);
+    assert.deepEqual(r, { code: 0, stdout: `connected from ${world.ip(0)}\n`, stderr: '' });
   });
 
   it('pod → VM in the VNet: the VM sees the POD IP', async () => {
-    assert.deepEqual(await world.seen(fromPod(0), `${VM.ip}:${PORT}`, CLUSTER), [true, ip(0)]);
-    assert.deepEqual(await world.seen(fromPod(1), `${VM.ip}:${PORT}`, CLUSTER), [true, ip(1)]);
+    assert.deepEqual(await world.seen(world.from(0), `${VM.ip}:${PORT}`, CLUSTER), [true, world.ip(0)]);
+    assert.deepEqual(await world.seen(world.from(1), `${VM.ip}:${PORT}`, CLUSTER), [true, world.ip(1)]);
   });
 
   it('pod → internet: the internet host sees the node IP', async () => {
-    assert.deepEqual(await world.seen(fromPod(1), `${INTERNET}:${PORT}`, CLUSTER), [true, nodeIps[1]]);
+    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, world.nodeAddresses[1]]);
   });
 
   it('VM → pod works directly (no route table), and the pod sees the VM', async () => {
-    assert.deepEqual(await world.seen(`vm/${VM.name}`, `${ip(0)}:${PORT}`), [true, VM.ip]);
-    assert.deepEqual(await world.seen(`vm/${VM.name}`, `${ip(1)}:${PORT}`), [true, VM.ip]);
+    assert.deepEqual(await world.seen(`vm/${VM.name}`, `${world.ip(0)}:${PORT}`), [true, VM.ip]);
+    assert.deepEqual(await world.seen(`vm/${VM.name}`, `${world.ip(1)}:${PORT}`), [true, VM.ip]);
   });
 
   it('deleting a pod removes its namespace: the VM cannot reach its address any more', async () => {
     await world.kubectlOk(['delete', 'pod', 'web-1', '--wait=true']);
-    const [connected] = await world.seen(`vm/${VM.name}`, `${ip(1)}:${PORT}`, undefined, 1000);
+    const [connected] = await world.seen(`vm/${VM.name}`, `${world.ip(1)}:${PORT}`, undefined, 1000);
     assert.equal(connected, false);
   });
 

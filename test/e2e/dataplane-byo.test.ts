@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { nodesDir } from '../../src/cluster/paths.js';
-import { nodeCniDataDir } from '../../src/cluster/workloads/ipam-exec.js';
+import { nodesDir } from '../../src/cluster/nodefs/paths.js';
+import { nodeCniDataDir } from '../../src/cluster/kubelet/ipam-exec.js';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { DataplaneWorld, eventually, INTERNET, PORT, RG, skipReason, VM } from './dataplane-harness.js';
 

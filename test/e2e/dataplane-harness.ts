@@ -232,3 +232,30 @@ export class DataplaneWorld {
     assert.deepEqual(rootSnapshot(), this.root, 'the root namespace is unchanged');
   }
 }
+
+/**
+ * The world of the per-plugin files (dataplane-{kubenet,azure,overlay}.test.ts): the network, a 2-node cluster made
+ * with `flags`, and web-0 and web-1, one per node; `ip(i)` is web-i's address, `from(i)` its probe source.
+ */
+export class PodsWorld extends DataplaneWorld {
+  pods: Obj[] = [];
+  nodeAddresses: string[] = [];
+
+  /** start(), network(), cluster(name, flags), the pods; returns the cluster as az printed it. */
+  async setUp(name: string, flags: string[]): Promise<Obj> {
+    await this.start();
+    await this.network();
+    const created = await this.cluster(name, flags);
+    this.pods = await this.podsOnEachNode();
+    this.nodeAddresses = await this.nodeIps();
+    return created;
+  }
+
+  ip(i: number): string {
+    return this.pods[i].status.podIP;
+  }
+
+  from(i: number): string {
+    return `pod/default/web-${i}`;
+  }
+}

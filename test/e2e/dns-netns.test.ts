@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { podHostsPath, podResolvConfPath } from '../../src/cluster/dns/pod-files.js';
-import { nodeRootDir } from '../../src/cluster/paths.js';
+import { podHostsPath, podResolvConfPath } from '../../src/cluster/nodefs/node-root.js';
+import { nodeRootDir } from '../../src/cluster/nodefs/paths.js';
 import { run } from '../../src/dataplane/netns/exec.js';
 import { netnsArgv } from '../../src/dataplane/netns/spawn.js';
 import { DataplaneWorld, eventually, RG, skipReason } from './dataplane-harness.js';

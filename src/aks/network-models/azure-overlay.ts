@@ -25,5 +25,5 @@ export const azureOverlay: NetworkModel = {
   nodeConflist: () => azureConflist(IPAM),
   podAddresses: { from: 'node-pod-cidr', ipam: IPAM },
   kubernetes: { nodeLabels: { 'kubernetes.azure.com/azure-cni-overlay': 'true' }, ipMasqAgent: true },
-  wiring: 'bridge',
+  wiring: 'overlay',
 };

@@ -27,7 +27,7 @@ export interface Conflist {
 /** The IPAM plugin of the node's CNI: its exhaustion error is what a pod sees when the node runs out of addresses. */
 export type PodIpam = 'host-local' | 'azure-cns' | 'azure-vnet-ipam';
 
-/** Where pod addresses come from; cluster/workloads/ipam.ts hands them out. */
+/** Where pod addresses come from; cluster/kubelet/ipam.ts hands them out. */
 export type PodAddressSource =
   /** The node's /24 of the pod CIDR (node.spec.podCIDR), handed out by the model's IPAM. */
   | { from: 'node-pod-cidr'; ipam: PodIpam }
@@ -99,18 +99,19 @@ export interface NetworkModel {
   /** The conflist AKS writes into a new node's conf dir, or undefined: the dir starts with what the user installed. */
   nodeConflist(node: { podCidr?: string }): Conflist | undefined;
   readonly podAddresses: PodAddressSource;
-  /** What the cluster's Kubernetes objects show of the model (cluster/objects/nodes.ts, cluster/workloads/addons.ts). */
+  /** What the cluster's Kubernetes objects show of the model (cluster/cloud/nodes.ts, cluster/cloud/addons.ts). */
   readonly kubernetes: {
     readonly nodeLabels: Readonly<Record<string, string>>;
     /** AKS runs azure-ip-masq-agent. */
     readonly ipMasqAgent: boolean;
   };
   /**
-   * How the data plane attaches pods: a cbr0 bridge over the node's /24 (kubenet, overlay), azure-vnet's
-   * transparent mode with the pod addresses on the NIC (node subnet), or the user's CNI (none).
+   * How the data plane attaches pods: a cbr0 bridge over the node's /24 (kubenet), azure-vnet's transparent
+   * mode with the pod addresses on the NIC (node subnet), routed veths over the node's /24 with Azure's
+   * overlay routing the /24s between the cluster's nodes (overlay), or the user's CNI (none).
    * Declared here, implemented in dataplane/ (docs/architecture.md §6).
    */
-  readonly wiring: 'bridge' | 'transparent' | 'none';
+  readonly wiring: 'bridge' | 'transparent' | 'overlay' | 'none';
 }
 
 /** Addresses one node takes from its node subnet: its own, plus the secondary IPs on its NIC. */

@@ -11,7 +11,7 @@
 //     names, the pod's addresses with its FQDN when it has a subdomain, then hostAliases; a host-network pod gets
 //     the node's /etc/hosts under its own header.
 // Pure: pod-files.ts writes them.
-import type { KubeObject } from '../objects/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 /** A resolver configuration: what a resolv.conf says. */
 export interface ResolverConfig {

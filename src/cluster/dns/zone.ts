@@ -11,9 +11,9 @@
 //   - an ExternalName Service: a CNAME to its externalName;
 //   - pod A records `a-b-c-d.<ns>.pod.<domain>` are answered from the name itself (`pods insecure`,
 //     dns-answer.ts), so the zone lists the namespaces only.
-// Pure: the coredns program (cni-agents/coredns.ts) calls it on every change with what its watches hold.
+// Pure: the coredns program (images/coredns.ts) calls it on every change with what its watches hold.
 import type { DnsRecord, DnsZone } from '../../dataplane/dns-zone.js';
-import type { KubeObject } from '../objects/object.js';
+import type { KubeObject } from '../apimachinery/object.js';
 
 /** The kubernetes plugin's default `ttl` (AKS's Corefile sets none). */
 export const DNS_TTL = 5;

@@ -12,7 +12,7 @@ import type { Topology } from '../topology.js';
 import type { Server } from 'node:net';
 import { openApiListener } from './api-listener.js';
 import { stopAzureDns } from './azure-dns.js';
-import { IpBatcher, type IpCmd } from './exec.js';
+import { IpBatcher, netnsPath, type IpCmd } from './exec.js';
 import { collectGarbage, deleteNamespaces, ownNamespaces } from './gc.js';
 import { createHost, shapeOf } from './host.js';
 import { buildInternet, routesBack } from './internet.js';
@@ -244,6 +244,7 @@ export class NetnsDataplane implements Dataplane {
     for (const r of state.routers.values()) {
       for (const s of r.subnets.values()) s.routesKey = '';
       r.nsgText = 'stale';
+      r.overlay.key = '';
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);
@@ -257,8 +258,15 @@ export class NetnsDataplane implements Dataplane {
     return attachPod(this.state, pod);
   }
 
-  detachPod(pod: PodAttachment): Promise<void> {
+  async detachPod(pod: PodAttachment): Promise<void> {
+    // After the apply in progress, which may be rebuilding the pod's node (and releasing its pods with it).
+    await this.applying;
     return detachPod(this.state, pod);
+  }
+
+  hostNetns(hostId: string): string | undefined {
+    const host = this.state.hosts.get(hostId.toLowerCase());
+    return host ? netnsPath(host.netns) : undefined;
   }
 
   async probe(request: ProbeRequest): Promise<ProbeResult> {

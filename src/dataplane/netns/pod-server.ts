@@ -1,4 +1,4 @@
-// The server a catalogued backend image runs in its pod's namespace (agnhost, nginx: cluster/cni-agents/backends.ts),
+// The server a catalogued backend image runs in its pod's namespace (agnhost, nginx: cluster/images/backends.ts),
 // started with spawnInNetns (`nsenter --net=… node pod-server.js SPEC`). SPEC is one JSON argument: the hostname to
 // answer and the listeners, each `{ proto: 'http' | 'tcp' | 'udp', port, answer }`:
 //   hostname   the hostname (agnhost serve-hostname: HTTP on any path, or raw over TCP / UDP)
@@ -19,7 +19,13 @@ export interface PodServerListener {
   proto: 'http' | 'tcp' | 'udp';
   port: number;
   answer: PodServerAnswer;
+  /** http: the only paths served (404 for the others, nginx's default site); every path when absent. */
+  paths?: readonly string[];
 }
+
+/** nginx's 404 page (server_tokens off: no version). */
+const NOT_FOUND_PAGE =
+  '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 export interface PodServerSpec {
   hostname: string;
@@ -37,11 +43,18 @@ function log(line: string): void {
 }
 
 /** What an HTTP listener answers for one request. */
-function answerHttp(spec: PodServerSpec, answer: PodServerAnswer, req: IncomingMessage, res: ServerResponse): void {
+function answerHttp(spec: PodServerSpec, l: PodServerListener, req: IncomingMessage, res: ServerResponse): void {
+  const { answer } = l;
   const url = new URL(req.url ?? '/', 'http://pod');
   const remote = `${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`;
   log(`HTTP request from ${remote} ${req.method ?? ''} ${url.pathname}`);
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  if (l.paths && !l.paths.includes(url.pathname)) {
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'text/html');
+    res.end(NOT_FOUND_PAGE);
+    return;
+  }
   if (answer === 'page') {
     res.setHeader('Content-Type', 'text/html');
     res.end(spec.page ?? '');
@@ -101,9 +114,7 @@ function listen(spec: PodServerSpec, l: PodServerListener): Promise<void> {
     }
     let server: Server;
     if (l.proto === 'http') {
-      const http = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) =>
-        answerHttp(spec, l.answer, req, res),
-      );
+      const http = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => answerHttp(spec, l, req, res));
       http.headersTimeout = REQUEST_TIMEOUT_MS;
       server = http;
     } else {

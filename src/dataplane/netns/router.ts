@@ -1,8 +1,10 @@
 // A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
-// each subnet's UDRs in its own routing table, a port per host, and the NSGs as one nft table.
+// each subnet's UDRs in its own routing table, a port per host, Azure CNI Overlay's routing (azure-overlay.ts:
+// docs/dataplane.md §5.1), and the NSGs as one nft table.
 import { AZURE_DNS, EMULATED_PUBLIC_RANGE } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
+import { convergeOverlayRouting, overlayClusters } from './azure-overlay.js';
 import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
 import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
@@ -30,7 +32,16 @@ function routeLine(r: UdrRoute, table: number): string {
 export async function createRouter(state: NetnsState, id: string): Promise<void> {
   const netns = state.names.router(id);
   const wanIp = allocateWanIp(state);
-  state.routers.set(id, { netns, wanIp, spaces: [], subnets: new Map(), nsgText: undefined, nextTable: 100, peerRoutes: [] });
+  state.routers.set(id, {
+    netns,
+    wanIp,
+    spaces: [],
+    subnets: new Map(),
+    nsgText: undefined,
+    nextTable: 100,
+    peerRoutes: [],
+    overlay: { key: '', undo: [] },
+  });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
   // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
   await sysctl(netns, {
@@ -105,15 +116,22 @@ export async function convergeRouter(
     );
   }
   await state.ip.batch(r.netns, cmds);
+  const overlay = overlayClusters(want);
+  await convergeOverlayRouting(state.ip, r, overlay);
 
   // The internet routes back to each VNet's address space through its router.
   await state.ip.batch(state.inet!, routesBack(r, want.spaces));
   r.spaces = want.spaces;
-  await convergeNsg(r, want);
+  await convergeNsg(
+    r,
+    want,
+    overlay.flatMap((c) => c.podCidrs),
+  );
   await convergeAzureDns(r, want.vnet.dns);
 }
 
-async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {
+/** `podCidrs`: the VNet's overlay pod CIDRs, which the VirtualNetwork tag covers (docs/dataplane.md §5.1). */
+async function convergeNsg(r: RouterState, want: CheckedVnet, podCidrs: string[]): Promise<void> {
   const nsgSubnets: NsgSubnet[] = [];
   for (const [sid, s] of want.subnets) {
     if (!s.subnet.nsg) continue;
@@ -121,7 +139,7 @@ async function convergeNsg(r: RouterState, want: CheckedVnet): Promise<void> {
       bridge: r.subnets.get(sid)!.bridge,
       rules: s.subnet.nsg.rules,
       // Azure's VirtualNetwork tag covers the peered VNets' spaces too (docs/dataplane.md §3.7).
-      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix), ...(want.vnet.peerings ?? []).flatMap((p) => p.addressSpace)],
+      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix), ...podCidrs, ...(want.vnet.peerings ?? []).flatMap((p) => p.addressSpace)],
     });
   }
   const body = nsgTableBody(nsgSubnets);

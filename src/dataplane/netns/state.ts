@@ -4,7 +4,7 @@ import type { Server } from 'node:net';
 import type { Cidr } from '../../net/ip.js';
 import type { PodAttachment } from '../dataplane.js';
 import type { NodeTopology } from '../topology.js';
-import type { IpBatcher } from './exec.js';
+import type { IpBatcher, IpCmd } from './exec.js';
 import type { AzureDnsState } from './azure-dns.js';
 import type { NetnsNames } from './names.js';
 import type { OverlayState } from './overlay.js';
@@ -28,6 +28,8 @@ export interface RouterState {
   nextTable: number;
   /** The routes to peered VNets' spaces it holds (`<space> via <their router's wan address>`). */
   peerRoutes: string[];
+  /** Azure CNI Overlay's routing (azure-overlay.ts): what was applied, and the lines that undo it. */
+  overlay: { key: string; undo: IpCmd[] };
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */
   dns?: AzureDnsState;
 }

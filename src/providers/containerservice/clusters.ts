@@ -335,10 +335,20 @@ function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClust
       storedPools.find((p) => sameId(p.name, resolved.pools[i]!.name)),
     ),
   );
-  return begin(ctx, cluster, pools, upgrading ? 'Upgrading' : 'Updating', 200, upgrading ? pools.map((p) => p.name) : undefined);
+  // A network migration (U2) reimages every pool: the nodes come back under the new model.
+  const reimage = networkModelOf(previous) !== networkModelOf(resolved);
+  return begin(ctx, cluster, pools, upgrading ? 'Upgrading' : 'Updating', 200, upgrading ? pools.map((p) => p.name) : undefined, reimage);
 }
 
-function begin(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord[], state: ProvisioningState, status: number, surgePools?: string[]) {
+function begin(
+  ctx: RequestContext,
+  cluster: ClusterRecord,
+  pools: PoolRecord[],
+  state: ProvisioningState,
+  status: number,
+  surgePools?: string[],
+  reimage?: boolean,
+) {
   const accepted: ClusterRecord = { ...cluster, provisioningState: state };
   return ctx.lro.begin(ctx, {
     kind: CLUSTER_WRITE,
@@ -346,7 +356,7 @@ function begin(ctx: RequestContext, cluster: ClusterRecord, pools: PoolRecord[],
     location: cluster.location,
     resourceId: cluster.id,
     method: 'PUT',
-    input: { surgePools },
+    input: { surgePools, ...(reimage ? { reimage } : {}) },
     prepare: () => {
       ctx.store.put(cluster.id, { ...accepted, activeOperation: { name: state } });
       for (const p of pools) ctx.store.put(p.id, p);
@@ -376,8 +386,8 @@ export const clusterWriteKind: OperationKind = {
   run(op, { store }) {
     const cluster = store.get<ClusterRecord>(op.resourceId);
     if (!cluster) return;
-    const input = (op.input ?? {}) as { surgePools?: string[] };
-    reconcile(store, cluster, input.surgePools ? { surgePools: input.surgePools } : {});
+    const input = (op.input ?? {}) as { surgePools?: string[]; reimage?: boolean };
+    reconcile(store, cluster, { ...(input.surgePools ? { surgePools: input.surgePools } : {}), ...(input.reimage ? { reimage: true } : {}) });
     settle(store, cluster.id, 'Succeeded');
   },
   fail(op, { store }) {

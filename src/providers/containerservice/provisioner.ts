@@ -62,8 +62,11 @@ function failWith(e: unknown): never {
   throw e;
 }
 
-/** Brings every pool to its node count; upgrades run each upgraded pool's surge nodes through the subnet. */
-export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePools?: string[] } = {}): void {
+/**
+ * Brings every pool to its node count; upgrades run each upgraded pool's surge nodes through the subnet; a network
+ * migration (`reimage`, U2) reimages every node in place under the cluster's new model.
+ */
+export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePools?: string[]; reimage?: boolean } = {}): void {
   ensureNodeResourceGroup(store, cluster);
   const pools = poolsOf(store, cluster);
   if (pools.some((p) => !p.resolved.vnetSubnetID)) ensureManagedVnet(store, cluster);
@@ -88,6 +91,15 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
           store.put(nodeKey(cluster.id, node.name), record);
         }
       }
+      if (opts.reimage) {
+        // Same names and addresses; what the new model gives a node (a /24, no secondary IPs) and a NIC to match.
+        for (const node of planner.list(pool.name)) {
+          const next = planner.reimage(node.name) ?? node;
+          const { secondaryIps: _gone, podCidr: _old, ...kept } = nodeRecord(store, cluster, node.name);
+          const record: NodeRecord = { ...kept, ...next, clusterId: cluster.id, nicId: writeNodeNic(store, cluster, next), reimagedAt: now };
+          store.put(nodeKey(cluster.id, node.name), record);
+        }
+      }
       if (running && opts.surgePools?.includes(pool.name)) {
         // Surge nodes must find addresses for the upgrade to start; they leave when it ends.
         const surge = Math.min(sizingNodes(pool.resolved), surgeCount(pool));
@@ -101,6 +113,9 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
   if (networkModelOf(cluster.resolved)!.nic.routeTable) {
     const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
     syncRouteTable(store, cluster, planner.routes(), subnets);
+  } else {
+    // Off kubenet (a migration to overlay): the cluster's routes go and its route table leaves the subnets.
+    clearRouteTable(store, cluster);
   }
   // The cluster's API server picks up the nodes from the change feed once this transaction has committed.
 }

@@ -1,7 +1,7 @@
 // An in-memory AgentClient for agent programs' unit tests: objects by API path, merge patches, status
 // subresources, finalizers holding deleted objects, a namespace's deletion taking its objects, and watches.
-import type { AgentClient } from '../../../src/cluster/cni-agents/program.js';
-import type { KubeObject } from '../../../src/cluster/objects/object.js';
+import type { AgentClient } from '../../../src/cluster/client/agent-client.js';
+import type { KubeObject } from '../../../src/cluster/apimachinery/object.js';
 
 type Obj = Record<string, unknown>;
 

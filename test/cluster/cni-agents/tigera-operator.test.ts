@@ -1,16 +1,16 @@
-// The tigera operator's program (src/cluster/cni-agents/tigera-operator.ts) against an in-memory API: what it
+// The tigera operator's program (src/cluster/images/tigera-operator.ts) against an in-memory API: what it
 // creates from an Installation (calico-system, its workloads, the cni-config conflist, IPPools), the defaults it
 // writes back, TigeraStatus as the workloads become ready, the APIServer's honest Degraded status, and the
 // teardown in the operator's order when the Installation is deleted. The cluster test with the real kubectl is
 // test/cluster/calico-operator-install.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubeObject } from '../../../src/cluster/objects/object.js';
+import type { KubeObject } from '../../../src/cluster/apimachinery/object.js';
 import { FakeApi, imageOf } from './agent-client-fake.js';
-import { CATALOGUE, imageSpecOf, programOf } from '../../../src/cluster/cni-agents/catalogue.js';
-import { fillDefaults, imageRef } from '../../../src/cluster/cni-agents/tigera-installation.js';
-import { typhaReplicas } from '../../../src/cluster/cni-agents/tigera-render.js';
-import type { ProgramContext } from '../../../src/cluster/cni-agents/program.js';
+import { CATALOGUE, imageSpecOf, programOf } from '../../../src/cluster/images/catalogue.js';
+import { fillDefaults, imageRef } from '../../../src/cluster/images/tigera-installation.js';
+import { typhaReplicas } from '../../../src/cluster/images/tigera-render.js';
+import type { ProgramContext } from '../../../src/cluster/images/program.js';
 
 const AKS_BYO = {
   kubernetesProvider: 'AKS',

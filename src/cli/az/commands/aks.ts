@@ -34,18 +34,25 @@ export const AUTOSCALER_ARGS: ArgDef[] = [
 
 const CLUSTER = [RESOURCE_GROUP, { ...NAME, help: 'Name of the managed cluster' }];
 
-async function getCluster(ctx: Invocation, args: ParsedArgs): Promise<ClusterResource> {
-  const res = await ctx
-    .client()
-    .send({ method: 'GET', path: clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), apiVersion: API.containerService, accept: [200] });
+async function getCluster(ctx: Invocation, args: ParsedArgs, apiVersion: string = API.containerService): Promise<ClusterResource> {
+  const res = await ctx.client().send({ method: 'GET', path: clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!), apiVersion, accept: [200] });
   return res.body as ClusterResource;
 }
 
 /** PUT of a cluster az read and changed: read-only members dropped, as the SDK serializes it. */
-async function putCluster(ctx: Invocation, args: ParsedArgs, cluster: unknown, view: (b: unknown) => unknown): Promise<unknown> {
+async function putCluster(
+  ctx: Invocation,
+  args: ParsedArgs,
+  cluster: unknown,
+  view: (b: unknown) => unknown,
+  apiVersion: string = API.containerService,
+  networkPluginMode?: string,
+): Promise<unknown> {
   const path = clusterPath(ctx, str(args, 'resourceGroup')!, str(args, 'name')!);
-  const body = withoutReadOnly('cs.ManagedCluster', cluster);
-  const result = await longRunning(ctx, { method: 'PUT', path, apiVersion: API.containerService, body, accept: [200, 201] }, flag(args, 'noWait'));
+  const body = withoutReadOnly('cs.ManagedCluster', cluster) as { properties?: { networkProfile?: Record<string, unknown> } };
+  // az 2.45's model has no networkPluginMode: newer az sends it (aks create does the same).
+  if (networkPluginMode !== undefined && body.properties) body.properties.networkProfile = { ...body.properties.networkProfile, networkPluginMode };
+  const result = await longRunning(ctx, { method: 'PUT', path, apiVersion, body, accept: [200, 201] }, flag(args, 'noWait'));
   return result === undefined ? undefined : view(result);
 }
 
@@ -310,12 +317,21 @@ export const aksCommands: CommandDef[] = [
   },
   {
     name: 'aks update',
-    help: 'Update a managed Kubernetes cluster (cluster autoscaler, tags).',
+    help: 'Update a managed Kubernetes cluster (cluster autoscaler, tags, the migration to Azure CNI Overlay).',
     args: [
       ...CLUSTER,
       ...AUTOSCALER_ARGS,
       { dest: 'disableClusterAutoscaler', options: ['--disable-cluster-autoscaler', '-d'], type: 'flag', help: 'Disable the cluster autoscaler' },
       { dest: 'updateClusterAutoscaler', options: ['--update-cluster-autoscaler', '-u'], type: 'flag', help: 'Change the autoscaler min/max' },
+      // The migration to Azure CNI Overlay (update-azure-cni: from kubenet with --network-plugin azure, from node subnet with --pod-cidr).
+      {
+        dest: 'networkPlugin',
+        options: ['--network-plugin'],
+        choices: ['azure'],
+        help: 'Migrate a kubenet cluster to Azure CNI (with --network-plugin-mode overlay)',
+      },
+      { dest: 'networkPluginMode', options: ['--network-plugin-mode'], choices: ['overlay'], help: 'Migrate to Azure CNI Overlay' },
+      { dest: 'podCidr', options: ['--pod-cidr'], help: 'Pod CIDR (overlay: migrating from node subnet, or expanding it)' },
       TAGS,
       NO_WAIT,
       YES,
@@ -328,15 +344,19 @@ export const aksCommands: CommandDef[] = [
       if ([enable, disable, update].filter(Boolean).length > 1) {
         throw new AzCliError('Can only specify one of "--enable-cluster-autoscaler", "--disable-cluster-autoscaler" and "--update-cluster-autoscaler"');
       }
-      if (!enable && !disable && !update && tags === undefined) {
+      const network = { networkPlugin: str(args, 'networkPlugin'), networkPluginMode: str(args, 'networkPluginMode'), podCidr: str(args, 'podCidr') };
+      const networkAsked = Object.values(network).some((v) => v !== undefined);
+      if (!enable && !disable && !update && tags === undefined && !networkAsked) {
         throw new AzCliError(
-          'Please specify one or more of "--enable-cluster-autoscaler" or "--disable-cluster-autoscaler" or "--update-cluster-autoscaler" or "--tags".',
+          'Please specify one or more of "--enable-cluster-autoscaler" or "--disable-cluster-autoscaler" or "--update-cluster-autoscaler" or "--tags" or "--network-plugin-mode" or "--pod-cidr".',
         );
       }
       const min = num(args, 'minCount');
       const max = num(args, 'maxCount');
       if (enable || update) validateAutoscaler({ enabled: true, minCount: min, maxCount: max });
-      const cluster = await getCluster(ctx, args);
+      // networkPluginMode is in the api-versions of newer az (as for aks create with it).
+      const apiVersion = networkAsked ? API.containerServiceOverlay : API.containerService;
+      const cluster = await getCluster(ctx, args, apiVersion);
       if (enable || disable || update) {
         const pool = singlePool(cluster, undefined, true);
         if (enable && pool['enableAutoScaling']) {
@@ -364,7 +384,15 @@ export const aksCommands: CommandDef[] = [
         }
       }
       if (tags !== undefined) cluster['tags'] = tags;
-      return putCluster(ctx, args, cluster, clusterView);
+      if (networkAsked) {
+        const props = cluster['properties'];
+        const profile = (props['networkProfile'] ?? {}) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(network)) if (v !== undefined) profile[k] = v;
+        // The list form the GET returned says the same as the single value az sends (it sends both).
+        if (network.podCidr !== undefined && Array.isArray(profile['podCidrs'])) profile['podCidrs'] = [network.podCidr];
+        props['networkProfile'] = profile;
+      }
+      return putCluster(ctx, args, cluster, clusterView, apiVersion, network.networkPluginMode);
     },
   },
   {

@@ -1,18 +1,14 @@
-// kubenet and Azure CNI overlay (docs/dataplane.md §4): the node's cbr0 holds .1 of its /24, each pod is a cbr0
+// kubenet (docs/dataplane.md §4): the node's cbr0 holds .1 of its /24, each pod is a cbr0
 // port with an address from that /24, and ip-masq-agent keeps the cluster pod CIDR unmasqueraded.
 import { Cidr } from '../../../net/ip.js';
 import { mayFail } from '../exec.js';
 import { IF, macFor } from '../names.js';
-import { BRIDGE_PORT_LIMIT, parseCidr } from '../limits.js';
-import { checkedPodIp } from './address.js';
+import { BRIDGE_PORT_LIMIT } from '../limits.js';
+import { checkedPodIp, checkNodePodCidr, nodePodCidrProblem } from './address.js';
 import type { Wiring } from './wiring.js';
 
 export const bridge: Wiring = {
-  check(node, hostName) {
-    const pods = parseCidr(node.podCidr ?? '', `kubenet node ${hostName} podCidr`);
-    if (pods.prefix > 30) throw new Error(`kubenet node ${hostName}: podCidr ${node.podCidr} is too small`);
-    if (node.clusterPodCidr) parseCidr(node.clusterPodCidr, `kubenet node ${hostName} clusterPodCidr`);
-  },
+  check: (node, hostName) => checkNodePodCidr(node, `kubenet node ${hostName}`),
 
   prepareNode(node, netns) {
     const pods = Cidr.parse(node.podCidr!);
@@ -27,11 +23,7 @@ export const bridge: Wiring = {
   },
 
   admit(pod, host, pods) {
-    const ip = checkedPodIp(pod, host, pods, (ip) => {
-      const range = Cidr.parse(host.node!.podCidr!);
-      const o = range.contains(ip) ? range.offsetOf(ip) : -1n;
-      return o < 2n || o === range.size - 1n ? `is not a pod address of node ${host.name}'s ${range.toString()}` : undefined;
-    });
+    const ip = checkedPodIp(pod, host, pods, (ip) => nodePodCidrProblem(host, ip));
     if (host.pods.size >= BRIDGE_PORT_LIMIT) {
       throw new Error(`node ${pod.node}: cbr0 already has ${BRIDGE_PORT_LIMIT} pods (a Linux bridge takes at most ${BRIDGE_PORT_LIMIT} ports)`);
     }

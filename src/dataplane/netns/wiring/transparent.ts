@@ -2,13 +2,10 @@
 // pre-allocated VNet addresses behind a routed `azv…` veth; the node answers ARP for it on the subnet, and
 // masquerades only what leaves the VNet's address space.
 import { mayFail } from '../exec.js';
-import { IF, macFor } from '../names.js';
+import { IF } from '../names.js';
 import { checkedPodIp } from './address.js';
+import { wireRoutedVeth } from './routed-veth.js';
 import type { Wiring } from './wiring.js';
-
-/** The gateway every pod sees, and its MAC (azure-vnet transparent mode). */
-const AZURE_GATEWAY_IP = '169.254.1.1';
-const AZURE_GATEWAY_MAC = 'aa:aa:aa:aa:aa:aa';
 
 export const transparent: Wiring = {
   prepareNode: (_node, _netns, vnetSpaces) => ({
@@ -25,27 +22,8 @@ export const transparent: Wiring = {
       return ok ? undefined : `is not one of node ${host.name}'s pre-allocated pod addresses`;
     }),
 
-  async wire(ip, host, pod) {
-    const veth = IF.podVeth('azv', pod.key);
-    const mac = macFor(pod.netns);
-    await ip.batch(host.netns, [
-      `link add ${veth} address ${AZURE_GATEWAY_MAC} type veth peer name ${IF.eth0} address ${mac} netns ${pod.netns}`,
-      `link set ${veth} up`,
-      `route replace ${pod.ip}/32 dev ${veth}`,
-      `neigh replace ${pod.ip} lladdr ${mac} dev ${veth} nud permanent`,
-      `neigh replace proxy ${pod.ip} dev ${IF.eth0}`,
-    ]);
-    await ip.batch(pod.netns, [
-      'link set lo up',
-      `link set ${IF.eth0} up`,
-      // noprefixroute: the pod reaches everything, its own subnet included, through 169.254.1.1.
-      `addr replace ${pod.ip}/${host.subnetPrefix.prefix} dev ${IF.eth0} noprefixroute`,
-      `route replace ${AZURE_GATEWAY_IP}/32 dev ${IF.eth0} scope link`,
-      `route replace default via ${AZURE_GATEWAY_IP} dev ${IF.eth0}`,
-      `neigh replace ${AZURE_GATEWAY_IP} lladdr ${AZURE_GATEWAY_MAC} dev ${IF.eth0} nud permanent`,
-    ]);
-    return pod.ip;
-  },
+  // In Azure, the SDN delivers a NIC's secondary addresses to the node; here the node answers ARP for them.
+  wire: (ip, host, pod) => wireRoutedVeth(ip, host, pod, host.subnetPrefix.prefix, [`neigh replace proxy ${pod.ip} dev ${IF.eth0}`]),
 
   forget: (ip) => [mayFail(`neigh del proxy ${ip} dev ${IF.eth0}`)],
 };

@@ -1,4 +1,4 @@
-// What a pod wiring does (docs/dataplane.md §4–§6): what a node adds for its pods, where a pod's address comes
+// What a pod wiring does (docs/dataplane.md §4–§6, §5.1): what a node adds for its pods, where a pod's address comes
 // from, how a pod is wired into its namespace and unwired. One module per kind; the driver looks them up in
 // the table of index.ts and never compares kinds itself.
 import type { PodAttachment } from '../../dataplane.js';
@@ -35,4 +35,9 @@ export interface Wiring {
   unwire?(pod: PodAttachment, hostNetns: string, podNetns: string): Promise<void>;
   /** The node's entries for a departed pod's address, removed once its namespace is gone. */
   forget?(ip: string): IpCmd[];
+  /**
+   * The VNet routes the node's /24 (`podCidr`) to the node, for the hosts of the node's own cluster only: Azure
+   * CNI Overlay's routing domain, programmed by the platform, not a route table (netns/azure-overlay.ts).
+   */
+  readonly routedByVnet?: boolean;
 }

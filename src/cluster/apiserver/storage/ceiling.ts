@@ -1,0 +1,86 @@
+// How many objects a cluster may hold, and all the clusters of one server together. Past the ceiling a create
+// is refused as a ResourceQuota refuses one, 403 Forbidden `exceeded quota`, the closest thing a client
+// knows: etcd's own answer when full (`mvcc: database space exceeded`) reaches clients as a 500, and aksemu
+// answers no 5xx for what a request asked; 403 is final for kubectl and the controllers alike, where a 429
+// would be retried forever. Updates and deletes always pass, so a full cluster can be emptied.
+//
+// Events are counted apart, as large clusters keep them in an etcd of their own (--etcd-servers-overrides):
+// a deleted replica bomb leaves its events behind for their hour (--event-ttl), and they must not keep the
+// cluster full. The recorder aggregates them (client/events.ts) and drops what does not fit.
+//
+// The numbers: a pod costs ~7 KB of heap (`npm run bench`), an event ~1.5 KB. Node's default heap on a
+// 24 GiB machine is ~4 GiB (V8 sizes it from physical memory), and that, not the machine, is what runs out.
+// 50,000 objects per cluster (~350 MB of pods) is a third of Kubernetes' own scalability limit of 150,000
+// pods per cluster and far above what an emulated cluster's nodes run (AKS: at most 250 pods per node);
+// 250,000 objects and 250,000 events per server (~1.75 GB + ~375 MB) keep every cluster together under
+// about half the heap, next to ARM's own state.
+import { type ResourceType, resourceKey } from '../../apimachinery/resources.js';
+import { forbidden } from '../../apimachinery/status.js';
+
+type Pool = 'objects' | 'events';
+
+export const CLUSTER_LIMITS: Readonly<Record<Pool, number>> = { objects: 50_000, events: 50_000 };
+export const SERVER_LIMITS: Readonly<Record<Pool, number>> = { objects: 250_000, events: 250_000 };
+
+/** Where a kind counts; Nodes come from ARM's node records (bounded by ARM: 5,000 per cluster) and do not. */
+const POOLS: Record<string, Pool | undefined> = { '/nodes': undefined, '/events': 'events' };
+
+function poolOf(resource: string): Pool | undefined {
+  return Object.hasOwn(POOLS, resource) ? POOLS[resource] : 'objects';
+}
+
+const zero = (): Record<Pool, number> => ({ objects: 0, events: 0 });
+
+/** The objects of every cluster of one server. */
+export class ObjectBudget {
+  readonly used = zero();
+  constructor(readonly limits: Record<Pool, number> = { ...SERVER_LIMITS }) {}
+}
+
+export class ObjectCeiling {
+  /** What this cluster holds. */
+  readonly count = zero();
+
+  constructor(
+    readonly budget: ObjectBudget = new ObjectBudget(),
+    readonly limits: Record<Pool, number> = { ...CLUSTER_LIMITS },
+  ) {}
+
+  /** Throws the 403 when one more object of r would pass the cluster's or the server's ceiling. */
+  admit(r: Pick<ResourceType, 'group' | 'resource'>, name: string): void {
+    const pool = poolOf(resourceKey(r));
+    if (!pool) return;
+    const full = (scope: string, used: number, limit: number) =>
+      forbidden(
+        r.resource,
+        r.group,
+        name,
+        `exceeded quota: ${scope}, requested: count/${pool}=1, used: count/${pool}=${used}, limited: count/${pool}=${limit}`,
+      );
+    if (this.count[pool] >= this.limits[pool]) throw full('aksemu-cluster-objects', this.count[pool], this.limits[pool]);
+    if (this.budget.used[pool] >= this.budget.limits[pool]) throw full('aksemu-server-objects', this.budget.used[pool], this.budget.limits[pool]);
+  }
+
+  added(resource: string): void {
+    this.change(resource, 1);
+  }
+
+  removed(resource: string): void {
+    this.change(resource, -1);
+  }
+
+  private change(resource: string, by: number): void {
+    const pool = poolOf(resource);
+    if (!pool) return;
+    this.count[pool] += by;
+    this.budget.used[pool] += by;
+  }
+
+  /** The cluster's objects leave the server (its API stops or the cluster is deleted). */
+  release(): void {
+    for (const pool of ['objects', 'events'] as const) {
+      this.budget.used[pool] -= this.count[pool];
+      this.count[pool] = 0;
+    }
+  }
+}

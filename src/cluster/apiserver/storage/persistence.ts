@@ -1,0 +1,176 @@
+// Writes one cluster's API objects through to the Store so they survive a restart, and reads them back.
+// Keys are `aksemu:k8s<cluster id>/<group>/<resource>/<namespace>/<name>` (empty group for core, empty namespace
+// for cluster-scoped kinds), and `aksemu:k8s<cluster id>` holds the revision counter so resourceVersions keep
+// growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn: a burst
+// of API writes costs one commit, and a crash loses at most the last turn (the last few, under a burst of more
+// than FLUSH_SLICE writes).
+import type { Store } from '../../../store/store.js';
+import { behaviourOfKey } from '../kinds.js';
+import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
+import { storedProblem } from '../validation/object.js';
+import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
+import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
+
+import { K8S_OBJECTS_PREFIX as PREFIX } from '../../../store/keys.js';
+import { storedBucketOf } from '../crd/definition.js';
+
+const CRD_BUCKET = 'apiextensions.k8s.io/customresourcedefinitions';
+
+/** The buckets of the stored CRDs' objects, as types to check restored objects against (any kind's shape). */
+function customTypes(crds: unknown[]): Map<string, ResourceType> {
+  const out = new Map<string, ResourceType>();
+  for (const crd of crds) {
+    const b = storedBucketOf(crd);
+    if (b) out.set(`${b.group}/${b.resource}`, { group: b.group, version: '', resource: b.resource, singular: '', kind: '', namespaced: b.namespaced });
+  }
+  return out;
+}
+
+/** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
+const FLUSH_SLICE = 2_000;
+
+export function objectsKey(clusterId: string): string {
+  return `${PREFIX}${clusterId.toLowerCase()}`;
+}
+
+/** Removes every persisted object of a cluster and its revision counter. */
+export function forgetObjects(store: Store, clusterId: string): void {
+  store.transaction(() => {
+    store.deletePrefix(`${objectsKey(clusterId)}/`);
+    store.delete(objectsKey(clusterId));
+  });
+}
+
+interface RevisionRecord {
+  revision: number;
+}
+
+export class ObjectPersistence implements StoreBackend {
+  /** Key → object to write, or null to delete; the last change of a turn wins. */
+  private pending = new Map<string, KubeObject | null>();
+  private revision: number | undefined;
+  private scheduled: NodeJS.Immediate | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    readonly clusterId: string,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  private get root(): string {
+    return objectsKey(this.clusterId);
+  }
+
+  private keyOf(resource: string, obj: KubeObject): string {
+    return `${this.root}/${resource}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+  }
+
+  /**
+   * What was saved. Objects that were being deleted gracefully (deletionTimestamp, no finalizers) are dropped
+   * and their entries removed: the timer that would have finished the deletion died with the old process.
+   * An entry the API would have refused to store (written before it validated, or damaged) is skipped with a
+   * log line and left in place: one bad object must not keep the cluster's API down.
+   */
+  load(): Restored {
+    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
+    const objects: RestoredObject[] = [];
+    const written: RestoredObject[] = [];
+    const entries = this.store.list<KubeObject>(`${this.root}/`);
+    // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
+    const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
+    const types = new Map<string, ResourceType | undefined>();
+    for (const { key, value } of entries) {
+      // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
+      const [group, resource] = key.slice(this.root.length + 1).split('/');
+      if (resource === undefined) continue;
+      const bucket = `${group}/${resource}`;
+      if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
+      const type = types.get(bucket);
+      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
+      if (problem !== undefined) {
+        this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
+        continue;
+      }
+      if (behaviourOfKey(bucket)?.storage === 'derived') written.push({ resource: bucket, object: value });
+      else if (deletionDue(value)) this.pending.set(key, null);
+      else objects.push({ resource: bucket, object: value });
+    }
+    if (this.pending.size > 0) this.schedule();
+    return { revision, objects, written };
+  }
+
+  /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */
+  record(change: Change, revision: number): void {
+    if (this.closed) return;
+    this.revision = revision;
+    // Derived kinds (Nodes, from the provider's node records) are made again on every start; what writers put
+    // on them is kept apart (keepWritten).
+    if (behaviourOfKey(change.resource)?.storage !== 'derived')
+      this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+    this.schedule();
+  }
+
+  /**
+   * Queues what writers put on an object of a derived kind (`written`, a partial object), or its removal (null):
+   * load() hands it back apart from the objects.
+   */
+  keepWritten(resource: string, name: string, written: KubeObject | null): void {
+    if (this.closed) return;
+    this.pending.set(`${this.root}/${resource}//${name}`, written);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = undefined;
+      this.flush(FLUSH_SLICE);
+    });
+  }
+
+  /**
+   * Writes what is queued (at most `limit` entries, the oldest first, the rest on the next turn), in one
+   * transaction. The revision counter is written with the last of them.
+   */
+  flush(limit = Infinity): void {
+    if (this.closed || (this.pending.size === 0 && this.revision === undefined)) return;
+    let batch = this.pending;
+    if (this.pending.size > limit) {
+      batch = new Map();
+      for (const [key, obj] of this.pending) {
+        if (batch.size === limit) break;
+        batch.set(key, obj);
+      }
+      for (const key of batch.keys()) this.pending.delete(key);
+      this.schedule();
+    } else this.pending = new Map();
+    const revision = this.pending.size === 0 ? this.revision : undefined;
+    if (this.pending.size === 0) this.revision = undefined;
+    this.store.transaction(() => {
+      for (const [key, obj] of batch) {
+        if (obj === null) this.store.delete(key);
+        else this.store.put(key, obj);
+      }
+      if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);
+    });
+  }
+
+  /** The server is stopping: write what is queued, and nothing after. */
+  close(): void {
+    this.flush();
+    this.stop();
+  }
+
+  /** The cluster is gone: drop what is queued, and remove what was saved. */
+  destroy(): void {
+    this.stop();
+    this.pending.clear();
+    forgetObjects(this.store, this.clusterId);
+  }
+
+  private stop(): void {
+    this.closed = true;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+  }
+}

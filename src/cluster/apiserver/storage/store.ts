@@ -1,0 +1,232 @@
+// One cluster's objects, in memory, with one resourceVersion counter (like etcd's revision) and a window of
+// recent changes that watches replay from. Each write bumps the counter and tells the subscribers. With a
+// persistence, the objects and the counter are restored at construction and every change is written through.
+// New objects count against the cluster's ceiling (ceiling.ts); past it, creates are refused.
+import { randomUUID } from 'node:crypto';
+import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
+import { k8sTime } from '../../apimachinery/time.js';
+import { ObjectCeiling } from './ceiling.js';
+import { clone, compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface Change {
+  rv: number;
+  type: ChangeType;
+  /** `group/resource` */
+  resource: string;
+  object: KubeObject;
+  previous?: KubeObject;
+}
+
+export interface RestoredObject {
+  /** `group/resource`, as ObjectStore keys its buckets. */
+  resource: string;
+  object: KubeObject;
+}
+
+export interface Restored {
+  revision: number;
+  objects: RestoredObject[];
+  /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
+  written: RestoredObject[];
+}
+
+/** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
+export interface StoreBackend {
+  load(): Restored;
+  record(change: Change, revision: number): void;
+}
+
+/**
+ * The watch history: at most HISTORY changes and about HISTORY_BYTES of the objects (as JSON) they hold
+ * (each change's object and the version before it), whichever comes first; a watch from before it gets 410 Gone and relists,
+ * as from the apiserver's watch cache. The bytes matter: a client rewriting a 1.5 MB object would otherwise make
+ * 20,000 versions of it stay in memory (issue 25: the process ran out of memory under a fuzz run). A change's
+ * size is known where the API measured it (etcd's limit, apiserver/validation/limits.ts), carried from the version before,
+ * or measured when the object is new; objects loaded from the store count as NOMINAL_BYTES.
+ */
+const HISTORY = 20_000;
+// JSON bytes: an object's heap is several times its JSON (a 650-byte pod holds ~5 KB), so this is ~100-200 MB of heap.
+const HISTORY_BYTES = 32 * 1024 * 1024;
+const NOMINAL_BYTES = 1024;
+
+export class ObjectStore {
+  private revision: number;
+  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly history: Change[] = [];
+  /** Each history entry's size in bytes (parallel to history), and their sum. */
+  private readonly weights: number[] = [];
+  private historyBytes = 0;
+  /** The JSON size of stored objects whose writer measured it. */
+  private readonly sizes = new WeakMap<KubeObject, number>();
+  /** The oldest revision a watch may start from (changes after it are all in history). */
+  private horizon: number;
+  private readonly listeners = new Set<(change: Change) => void>();
+  /** What writers had put on objects of derived kinds before a restart (persistence.ts), by bucket. */
+  private restoredWritten: RestoredObject[];
+
+  constructor(
+    startRevision = 1000,
+    private readonly persistence?: StoreBackend,
+    readonly ceiling = new ObjectCeiling(),
+  ) {
+    const saved = persistence?.load();
+    for (const { resource, object } of saved?.objects ?? []) {
+      this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
+      ceiling.added(resource);
+    }
+    this.restoredWritten = saved?.written ?? [];
+    this.revision = Math.max(startRevision, saved?.revision ?? 0);
+    // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
+    this.horizon = this.revision;
+  }
+
+  /** Hands over (once) what writers had put on the restored objects of one derived kind. */
+  takeRestoredWritten(r: Pick<ResourceType, 'group' | 'resource'>): KubeObject[] {
+    const key = resourceKey(r);
+    const mine = this.restoredWritten.filter((w) => w.resource === key).map((w) => w.object);
+    this.restoredWritten = this.restoredWritten.filter((w) => w.resource !== key);
+    return mine;
+  }
+
+  get resourceVersion(): number {
+    return this.revision;
+  }
+
+  private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
+    return this.bucketOf(resourceKey(r));
+  }
+
+  private bucketOf(key: string): Map<string, KubeObject> {
+    let b = this.objects.get(key);
+    if (!b) this.objects.set(key, (b = new Map()));
+    return b;
+  }
+
+  /** Objects of one type (in one namespace, when given), in etcd key order. Stored objects: do not modify. */
+  list(r: ResourceType, namespace?: string): KubeObject[] {
+    const b = this.bucket(r);
+    const keys = [...b.keys()].filter((k) => namespace === undefined || k.startsWith(`${namespace}/`)).sort(compareKeys);
+    return keys.map((k) => b.get(k)!);
+  }
+
+  get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.bucket(r).get(objectKey(r.namespaced ? namespace : undefined, name));
+  }
+
+  count(r: ResourceType): number {
+    return this.bucket(r).size;
+  }
+
+  /**
+   * Writes obj (a copy): new objects get uid, creationTimestamp and generation unless they carry them.
+   * Returns the stored object. `onlyIfChanged` skips writes that change nothing but the resourceVersion;
+   * `system` marks what the control plane makes for itself at start (namespaces, add-ons), which the ceiling
+   * never refuses. Throws the ceiling's 403 for a new object past it.
+   */
+  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number } = {}): KubeObject {
+    const b = this.bucket(r);
+    const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
+    const previous = b.get(key);
+    const next = clone(obj);
+    next.apiVersion = r.group === '' ? r.version : `${r.group}/${r.version}`;
+    next.kind = r.kind;
+    if (previous) {
+      next.metadata.uid = previous.metadata.uid;
+      next.metadata.creationTimestamp = previous.metadata.creationTimestamp;
+      if (opts.onlyIfChanged && sameExceptVersion(previous, next)) return previous;
+    } else {
+      if (!opts.system) this.ceiling.admit(r, obj.metadata.name);
+      next.metadata.uid ??= randomUUID();
+      next.metadata.creationTimestamp ??= k8sTime(Date.now());
+    }
+    next.metadata.resourceVersion = String(++this.revision);
+    // The size: as the writer measured it, else the version before's (controllers' writes change little of an
+    // object), else measured now (a controller's new object: a pod from a template with 256 KiB of annotations).
+    this.sizes.set(next, opts.bytes ?? (previous && this.sizes.get(previous)) ?? JSON.stringify(next).length);
+    b.set(key, next);
+    if (!previous) this.ceiling.added(resourceKey(r));
+    this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
+    return next;
+  }
+
+  /**
+   * Writes obj only when no object of that name exists (bootstrap after a restart adds only what is missing).
+   * Returns the stored object and whether it was created now.
+   */
+  putIfAbsent(r: ResourceType, obj: KubeObject): { object: KubeObject; created: boolean } {
+    const existing = this.get(r, obj.metadata.namespace, obj.metadata.name);
+    if (existing) return { object: existing, created: false };
+    return { object: this.put(r, obj, { system: true }), created: true };
+  }
+
+  delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const b = this.bucket(r);
+    const key = objectKey(r.namespaced ? namespace : undefined, name);
+    const previous = b.get(key);
+    if (!previous) return undefined;
+    b.delete(key);
+    this.ceiling.removed(resourceKey(r));
+    const gone = clone(previous);
+    const bytes = this.sizes.get(previous);
+    if (bytes !== undefined) this.sizes.set(gone, bytes);
+    gone.metadata.resourceVersion = String(++this.revision);
+    this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous });
+    return gone;
+  }
+
+  private record(change: Change): void {
+    // The entry holds the version before it too (which outlives its own entry once that is trimmed).
+    const weight = (this.sizes.get(change.object) ?? NOMINAL_BYTES) + (change.previous ? (this.sizes.get(change.previous) ?? NOMINAL_BYTES) : 0);
+    this.history.push(change);
+    this.weights.push(weight);
+    this.historyBytes += weight;
+    // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
+    if (this.history.length > HISTORY + HISTORY / 10 || this.historyBytes > HISTORY_BYTES + HISTORY_BYTES / 10) {
+      let drop = Math.max(0, this.history.length - HISTORY);
+      let bytes = this.weights.slice(0, drop).reduce((a, b) => a + b, 0);
+      while (drop < this.history.length - 1 && this.historyBytes - bytes > HISTORY_BYTES) bytes += this.weights[drop++]!;
+      const dropped = this.history.splice(0, drop);
+      this.weights.splice(0, drop);
+      this.historyBytes -= bytes;
+      this.horizon = dropped[dropped.length - 1]!.rv;
+    }
+    this.persistence?.record(change, this.revision);
+    // The change is made: every listener hears of it, even when one of them fails.
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch (e) {
+        process.stderr.write(
+          `cluster objects: a listener failed on ${change.type} ${change.resource} ${change.object.metadata.name}: ${(e as Error).stack ?? e}\n`,
+        );
+      }
+    }
+  }
+
+  /** Changes to one type after rv, or 'gone' when they are no longer all known. */
+  since(r: ResourceType, rv: number): Change[] | 'gone' {
+    if (rv < this.horizon) return 'gone';
+    const key = resourceKey(r);
+    // History is in revision order: binary search for the first change after rv.
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo).filter((c) => c.resource === key);
+  }
+
+  subscribe(listener: (change: Change) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+function sameExceptVersion(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}

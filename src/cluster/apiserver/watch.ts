@@ -1,0 +1,132 @@
+// Watches (docs/clients.md §5.7): resourceVersion unset or "0" starts with synthetic ADDED events for what
+// exists; any other RV replays only newer changes (410 Expired when they are no longer known). Selectors
+// apply to every event: an object that starts or stops matching is ADDED or DELETED for this watch.
+// Events go out in resourceVersion order, as the apiserver sends them: the store tells its listeners in turn,
+// and a controller that writes while it hears of one change has the store tell the newer change first, so a
+// watch sends from the store's ordered history instead of the order it is told in. (A client keeps the last
+// event of an object: a stale one last would leave a kubectl wait on a pod that is Ready waiting forever.)
+// Bookmarks when asked for, and the stream ends after timeoutSeconds.
+import { type ResourceType, resourceKey } from '../apimachinery/resources.js';
+import { selects, type Selector } from '../apimachinery/selectors.js';
+import { failureStatus } from '../apimachinery/status.js';
+import type { KubeObject } from '../apimachinery/object.js';
+import type { Change, ObjectStore } from './storage/store.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  object: unknown;
+}
+
+export interface WatchSink {
+  send(event: WatchEvent): void;
+  close(): void;
+}
+
+export interface WatchOptions {
+  resourceVersion?: string | null;
+  timeoutSeconds?: number;
+  allowBookmarks?: boolean;
+  bookmarkIntervalMs?: number;
+  /** What objects look like on the wire (e.g. leases computed at read time). */
+  view?: (obj: KubeObject) => KubeObject;
+}
+
+export interface Watch {
+  stop(): void;
+}
+
+function inScope(r: ResourceType, namespace: string | undefined, obj: KubeObject): boolean {
+  return namespace === undefined || !r.namespaced || obj.metadata.namespace === namespace;
+}
+
+/** What one change means to a watch with this scope and selector; undefined when nothing. */
+export function translate(r: ResourceType, namespace: string | undefined, selector: Selector, change: Change): WatchEvent | undefined {
+  if (change.resource !== resourceKey(r)) return undefined;
+  const was = change.previous !== undefined && inScope(r, namespace, change.previous) && selects(selector, change.previous);
+  if (change.type === 'DELETED') return was ? { type: 'DELETED', object: change.object } : undefined;
+  const is = inScope(r, namespace, change.object) && selects(selector, change.object);
+  if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: change.object };
+  return was ? { type: 'DELETED', object: change.object } : undefined;
+}
+
+export function openWatch(
+  store: ObjectStore,
+  r: ResourceType,
+  namespace: string | undefined,
+  selector: Selector,
+  options: WatchOptions,
+  sink: WatchSink,
+): Watch {
+  const view = options.view ?? ((o: KubeObject) => o);
+  const emit = (e: WatchEvent) => sink.send(e.type === 'BOOKMARK' || e.type === 'ERROR' ? e : { type: e.type, object: view(e.object as KubeObject) });
+  const timers: NodeJS.Timeout[] = [];
+  let stopped = false;
+  let unsubscribe = () => {};
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    unsubscribe();
+    for (const t of timers) clearTimeout(t);
+  };
+
+  const rvText = options.resourceVersion;
+  /** The revision of the last change this watch has sent (or has seen in its initial state). */
+  let sent = store.resourceVersion;
+  const sendSince = (changes: Change[]) => {
+    for (const c of changes) {
+      const e = translate(r, namespace, selector, c);
+      if (e) emit(e);
+      sent = c.rv;
+    }
+  };
+  if (rvText === undefined || rvText === null || rvText === '' || rvText === '0') {
+    for (const obj of store.list(r, r.namespaced ? namespace : undefined)) {
+      if (selects(selector, obj)) emit({ type: 'ADDED', object: obj });
+    }
+  } else {
+    const rv = Number(rvText);
+    const changes = Number.isFinite(rv) ? store.since(r, rv) : 'gone';
+    if (changes === 'gone') {
+      sink.send({ type: 'ERROR', object: failureStatus(410, 'Expired', `too old resource version: ${rvText} (${store.resourceVersion})`) });
+      sink.close();
+      return { stop };
+    }
+    sendSince(changes);
+    sent = store.resourceVersion;
+  }
+  const key = resourceKey(r);
+  unsubscribe = store.subscribe((change) => {
+    // Told already (a newer change told first sent this one from the history too), or another type.
+    if (change.resource !== key || change.rv <= sent || stopped) return;
+    const changes = store.since(r, sent);
+    // A watch that heard nothing of its type while the history moved past it has missed nothing either.
+    sendSince(changes === 'gone' ? [change] : changes);
+  });
+  if (options.allowBookmarks) {
+    const every = options.bookmarkIntervalMs ?? 30_000;
+    const tick = () => {
+      if (stopped) return;
+      sink.send({
+        type: 'BOOKMARK',
+        object: {
+          kind: r.kind,
+          apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+          metadata: { resourceVersion: String(store.resourceVersion), creationTimestamp: null },
+        },
+      });
+      timers.push(setTimeout(tick, every).unref());
+    };
+    timers.push(setTimeout(tick, every).unref());
+  }
+  if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
+    timers.push(
+      setTimeout(() => {
+        stop();
+        sink.close();
+      }, options.timeoutSeconds * 1000).unref(),
+    );
+  }
+  return { stop };
+}

@@ -1,0 +1,94 @@
+// Lookups the controllers make on every reconcile, kept current from the change stream instead of scanning
+// every pod: dependents by owner uid (pods, ReplicaSets) and pods by the node they are bound to.
+import { type KubeObject, objectKey } from '../apimachinery/object.js';
+import type { Pod } from '../apimachinery/types.js';
+import type { Change, ObjectStore } from '../apiserver/index.js';
+import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
+import { podRequests, type Usage } from '../apimachinery/requests.js';
+
+type Bucket = Map<string, KubeObject>;
+
+function add(map: Map<string, Bucket>, key: string, id: string, obj: KubeObject): void {
+  let b = map.get(key);
+  if (!b) map.set(key, (b = new Map()));
+  b.set(id, obj);
+}
+
+function remove(map: Map<string, Bucket>, key: string, id: string): void {
+  const b = map.get(key);
+  if (!b) return;
+  b.delete(id);
+  if (b.size === 0) map.delete(key);
+}
+
+export function ownerUids(obj: KubeObject): string[] {
+  const refs = (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
+  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+}
+
+export function nodeOf(pod: KubeObject): string {
+  return String((pod as Pod).spec?.nodeName ?? '');
+}
+
+const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
+
+export class Indexes {
+  private readonly owned = new Map<string, Bucket>();
+  private readonly onNode = new Map<string, Bucket>();
+
+  constructor(objects: ObjectStore) {
+    for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
+  }
+
+  private id(resource: string, obj: KubeObject): string {
+    return `${resource}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
+  }
+
+  private insert(resource: string, obj: KubeObject): void {
+    const id = this.id(resource, obj);
+    for (const uid of ownerUids(obj)) add(this.owned, uid, id, obj);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) add(this.onNode, nodeOf(obj), id, obj);
+  }
+
+  private drop(resource: string, obj: KubeObject): void {
+    const id = this.id(resource, obj);
+    for (const uid of ownerUids(obj)) remove(this.owned, uid, id);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) remove(this.onNode, nodeOf(obj), id);
+  }
+
+  apply(change: Change): void {
+    if (!TRACKED.has(change.resource)) return;
+    if (change.previous) this.drop(change.resource, change.previous);
+    if (change.type !== 'DELETED') this.insert(change.resource, change.object);
+  }
+
+  /** Objects (pods and ReplicaSets) that name uid among their owners. */
+  dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
+    const b = uid ? this.owned.get(uid) : undefined;
+    if (!b) return [];
+    const all = [...b.values()];
+    return kind ? all.filter((o) => o.kind === kind) : all;
+  }
+
+  podsOn(node: string): KubeObject[] {
+    return [...(this.onNode.get(node)?.values() ?? [])];
+  }
+
+  /** What the pods bound to the node that still hold their place (not Succeeded or Failed) request of it. */
+  usageOn(node: string): Usage {
+    const used: Usage = { pods: 0, cpu: 0, memory: 0 };
+    for (const p of this.onNode.get(node)?.values() ?? []) {
+      if (isTerminal(p)) continue;
+      const r = podRequests(p);
+      used.pods++;
+      used.cpu += r.cpu;
+      used.memory += r.memory;
+    }
+    return used;
+  }
+}
+
+export function isTerminal(pod: KubeObject): boolean {
+  const phase = (pod as Pod).status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}

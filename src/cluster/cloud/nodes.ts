@@ -1,0 +1,230 @@
+// Node objects as AKS makes them (docs/aks-rules.md §3, docs/clients.md §5.11) from the provisioner's NodeRecords: AKS's
+// labels (ROLES `agent`), InternalIP + Hostname, capacity from the VM size with pods = maxPods, podCIDR for
+// kubenet and overlay only, nodeInfo, and the kubelet's conditions (kubelet.ts decides network readiness).
+import { minorOf } from '../../aks/kubernetes-versions.js';
+import { instanceIdOf, vmssName } from '../../aks/naming.js';
+import { networkModelOf } from '../../aks/network-models/index.js';
+import { vmSize } from '../../aks/vm-sizes.js';
+import type { ClusterRecord, NodeRecord, PoolRecord } from '../../model/cluster-records.js';
+import { setOwn } from '../../http/own.js';
+import { k8sTime } from '../apimachinery/time.js';
+import type { KubeObject } from '../apimachinery/object.js';
+import { stableUid } from '../apimachinery/generated-names.js';
+import { type KubeletState, NOT_READY_TAINT, READY_MESSAGE, NOT_READY_MESSAGE } from '../kubelet/node-status.js';
+
+function image(version: string) {
+  const minor = minorOf(version);
+  return minor < 25
+    ? {
+        osImage: 'Ubuntu 18.04.6 LTS',
+        kernelVersion: '5.4.0-1104-azure',
+        containerRuntimeVersion: 'containerd://1.6.4+azure-4',
+        nodeImage: 'AKSUbuntu-1804gen2containerd-202307.04.0',
+        osSku: 'Ubuntu',
+      }
+    : {
+        osImage: 'Ubuntu 22.04.5 LTS',
+        kernelVersion: '5.15.0-1092-azure',
+        containerRuntimeVersion: 'containerd://1.7.27-1',
+        nodeImage: 'AKSUbuntu-2204gen2containerd-202509.23.0',
+        osSku: 'Ubuntu',
+      };
+}
+
+/** AKS's kube-reserved and eviction threshold: before 1.29 the regressive memory table + 750Mi; from 1.29 20MiB per pod + 50MiB, 100Mi. */
+function resources(size: string, maxPods: number, version: string) {
+  const vm = vmSize(size) ?? { vcpus: 2, memoryGiB: 8 };
+  const capacityKi = Math.floor(vm.memoryGiB * 1024 * 1024 * 0.967);
+  let reservedKi: number;
+  if (minorOf(version) >= 29) {
+    reservedKi = (20 * maxPods + 50) * 1024 + 100 * 1024;
+  } else {
+    const gib = vm.memoryGiB;
+    const tiers: Array<[number, number]> = [
+      [4, 0.25],
+      [4, 0.2],
+      [8, 0.1],
+      [112, 0.06],
+      [Infinity, 0.02],
+    ];
+    let left = gib;
+    let reservedGiB = 0;
+    for (const [size, rate] of tiers) {
+      const part = Math.min(left, size);
+      reservedGiB += part * rate;
+      left -= part;
+      if (left <= 0) break;
+    }
+    reservedKi = Math.floor(reservedGiB * 1024 * 1024) + 750 * 1024;
+  }
+  const cpuReservedMilli: Record<number, number> = { 1: 60, 2: 100, 4: 140, 8: 180, 16: 260, 32: 420, 64: 740 };
+  const reservedCpu = cpuReservedMilli[vm.vcpus] ?? Math.min(740, 60 + 40 * Math.log2(vm.vcpus));
+  const common = { 'ephemeral-storage': '129886128Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', pods: String(maxPods) };
+  return {
+    capacity: {
+      cpu: String(vm.vcpus),
+      'ephemeral-storage': common['ephemeral-storage'],
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${capacityKi}Ki`,
+      pods: common.pods,
+    },
+    allocatable: {
+      cpu: `${vm.vcpus * 1000 - reservedCpu}m`,
+      'ephemeral-storage': '119703055367',
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: `${Math.max(capacityKi - reservedKi, 0)}Ki`,
+      pods: common.pods,
+    },
+  };
+}
+
+/** `…/virtualNetworks/<vnet>/subnets/<subnet>` → names; undefined parts when the id is not a subnet id. */
+function subnetNames(subnetId: string): { vnet?: string; subnet?: string } {
+  const m = /\/virtualNetworks\/([^/]+)\/subnets\/([^/]+)$/i.exec(subnetId);
+  return m ? { vnet: m[1]!, subnet: m[2]! } : {};
+}
+
+/** The pool's `nodeTaints` ("key=value:Effect") as taints. */
+function poolTaints(pool: PoolRecord | undefined): Array<Record<string, string>> {
+  const raw = pool?.spec['nodeTaints'];
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((t) => {
+    const m = /^([^=:]+)(?:=([^:]*))?:(\w+)$/.exec(String(t));
+    return m ? [{ key: m[1]!, ...(m[2] ? { value: m[2] } : {}), effect: m[3]! }] : [];
+  });
+}
+
+export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, record: NodeRecord, kubelet: KubeletState): KubeObject {
+  const version = pool?.currentOrchestratorVersion ?? cluster.resolved.kubernetesVersion;
+  const img = image(version);
+  const model = networkModelOf(cluster.resolved);
+  const mode = (pool?.resolved.mode ?? 'User').toLowerCase();
+  const size = pool?.resolved.vmSize ?? 'Standard_DS2_v2';
+  const maxPods = pool?.resolved.maxPods ?? 110;
+  const { vnet, subnet } = subnetNames(record.subnetId);
+  const zone = '0';
+  const labels: Record<string, string> = {
+    agentpool: record.pool,
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/instance-type': size,
+    'beta.kubernetes.io/os': 'linux',
+    'failure-domain.beta.kubernetes.io/region': cluster.location,
+    'failure-domain.beta.kubernetes.io/zone': zone,
+    'kubernetes.azure.com/agentpool': record.pool,
+    ...model?.kubernetes.nodeLabels,
+    'kubernetes.azure.com/cluster': cluster.nodeResourceGroup,
+    'kubernetes.azure.com/kubelet-identity-client-id': cluster.kubeletIdentity.clientId,
+    'kubernetes.azure.com/managedby': 'aks',
+    'kubernetes.azure.com/mode': mode,
+    ...(vnet ? { 'kubernetes.azure.com/network-name': vnet.slice(0, 63) } : {}),
+    ...(subnet ? { 'kubernetes.azure.com/network-subnet': subnet.slice(0, 63) } : {}),
+    'kubernetes.azure.com/node-image-version': img.nodeImage,
+    'kubernetes.azure.com/nodepool-type': 'VirtualMachineScaleSets',
+    'kubernetes.azure.com/os-sku': img.osSku,
+    'kubernetes.azure.com/role': 'agent',
+    'kubernetes.azure.com/storageprofile': 'managed',
+    'kubernetes.azure.com/storagetier': 'Premium_LRS',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': record.name,
+    'kubernetes.io/os': 'linux',
+    'kubernetes.io/role': 'agent',
+    'node-role.kubernetes.io/agent': '',
+    'node.kubernetes.io/instance-type': size,
+    storageprofile: 'managed',
+    storagetier: 'Premium_LRS',
+    'topology.disk.csi.azure.com/zone': '',
+    'topology.kubernetes.io/region': cluster.location,
+    'topology.kubernetes.io/zone': zone,
+  };
+  const extraLabels = pool?.spec['nodeLabels'];
+  // The pool's labels come from an ARM request: copied as data (Object.assign would let `__proto__` through).
+  if (extraLabels && typeof extraLabels === 'object') for (const [k, v] of Object.entries(extraLabels)) setOwn(labels, k, v);
+  const sortedLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+  const created = k8sTime(record.createdAt);
+  const since = k8sTime(kubelet.since);
+  const heartbeat = since;
+  const cond = (type: string, status: string, reason: string, message: string, transition = created) => ({
+    type,
+    status,
+    lastHeartbeatTime: heartbeat,
+    lastTransitionTime: transition,
+    reason,
+    message,
+  });
+  const conditions: Array<Record<string, string>> = [];
+  // The route controller's word once the node's UDR exists (a model with a route table).
+  if (model?.nic.routeTable) {
+    conditions.push({
+      type: 'NetworkUnavailable',
+      status: 'False',
+      lastHeartbeatTime: created,
+      lastTransitionTime: created,
+      reason: 'RouteCreated',
+      message: 'RouteController created a route',
+    });
+  }
+  conditions.push(
+    cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    kubelet.networkReady ? cond('Ready', 'True', 'KubeletReady', READY_MESSAGE, since) : cond('Ready', 'False', 'KubeletNotReady', NOT_READY_MESSAGE, since),
+  );
+
+  const taints = [...poolTaints(pool), ...(kubelet.networkReady ? [] : [NOT_READY_TAINT])];
+  const spec: Record<string, unknown> = {};
+  if (record.podCidr) {
+    spec['podCIDR'] = record.podCidr;
+    // A dual-stack node holds a range of each family, IPv4 first as the cluster's families are ordered.
+    spec['podCIDRs'] = record.podCidrIPv6 ? [record.podCidr, record.podCidrIPv6] : [record.podCidr];
+  }
+  const instance = instanceIdOf(record.name) ?? 0;
+  spec['providerID'] =
+    `azure:///subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, cluster.digits)}/virtualMachines/${instance}`;
+  if (taints.length > 0) spec['taints'] = taints;
+
+  const seed = `${cluster.id.toLowerCase()}/${record.name}/${record.createdAt}`;
+  const nodeInfo: Record<string, string> = {
+    architecture: 'amd64',
+    // A reimaged VM boots again: a new boot ID, which the kubelet answers by making every pod's sandbox anew.
+    bootID: stableUid(`boot:${seed}${record.reimagedAt ? `/${record.reimagedAt}` : ''}`),
+    containerRuntimeVersion: img.containerRuntimeVersion,
+    kernelVersion: img.kernelVersion,
+    kubeletVersion: `v${version}`,
+    machineID: stableUid(`machine:${seed}`).replace(/-/g, ''),
+    operatingSystem: 'linux',
+    osImage: img.osImage,
+    systemUUID: stableUid(`system:${seed}`),
+  };
+  if (minorOf(version) < 31) nodeInfo['kubeProxyVersion'] = `v${version}`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: record.name,
+      uid: stableUid(seed),
+      creationTimestamp: created,
+      labels: sortedLabels,
+      annotations: {
+        'csi.volume.kubernetes.io/nodeid': JSON.stringify({ 'disk.csi.azure.com': record.name, 'file.csi.azure.com': record.name }),
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+      },
+    },
+    spec,
+    status: {
+      addresses: [
+        { type: 'InternalIP', address: record.ip },
+        ...(record.ipv6 ? [{ type: 'InternalIP', address: record.ipv6 }] : []),
+        { type: 'Hostname', address: record.name },
+      ],
+      ...resources(size, maxPods, version),
+      conditions,
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      images: [],
+      nodeInfo,
+    },
+  };
+}

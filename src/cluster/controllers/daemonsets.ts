@@ -1,0 +1,157 @@
+// The DaemonSet controller: one pod per eligible node (the node matches the template's nodeSelector and
+// required affinity, and the template plus the controller's automatic tolerations tolerate its NoSchedule
+// and NoExecute taints). Pods are pinned with nodeAffinity matchFields metadata.name, as the real controller
+// does, and carry controller-revision-hash / pod-template-generation; a template change replaces them.
+import type { KubeObject } from '../apimachinery/object.js';
+import type { DaemonSet, Node, Pod, PodSpec, Toleration } from '../apimachinery/types.js';
+import { type Change, deletePodGracefully } from '../apiserver/index.js';
+import { controllerRef, isActive, isPodReady, type ControllerContext } from '../client/context.js';
+import { DAEMONSETS, NODES, PODS, resourceKey } from '../apimachinery/resources.js';
+import { templateHash } from '../apimachinery/generated-names.js';
+import { BURST_REPLICAS, BurstingController } from './burst.js';
+import { createPodFrom } from './pods.js';
+import { nodeMatches, pinnedNode } from '../scheduler/placement.js';
+import { tolerates, untoleratedTaint } from '../apimachinery/taints.js';
+import { splitKey } from '../client/queue.js';
+
+/** daemon.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
+export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
+  const out: Toleration[] = [...(spec?.tolerations ?? [])];
+  const auto: Array<[string, string]> = [
+    ['node.kubernetes.io/not-ready', 'NoExecute'],
+    ['node.kubernetes.io/unreachable', 'NoExecute'],
+    ['node.kubernetes.io/disk-pressure', 'NoSchedule'],
+    ['node.kubernetes.io/memory-pressure', 'NoSchedule'],
+    ['node.kubernetes.io/pid-pressure', 'NoSchedule'],
+    ['node.kubernetes.io/unschedulable', 'NoSchedule'],
+  ];
+  if (spec?.hostNetwork) auto.push(['node.kubernetes.io/network-unavailable', 'NoSchedule']);
+  for (const [key, effect] of auto) {
+    if (!out.some((t) => t.key === key && t.effect === effect && t.operator === 'Exists')) out.push({ key, operator: 'Exists', effect });
+  }
+  return out;
+}
+
+/**
+ * The controller's NodeShouldRunDaemonPod: whether a daemon pod belongs on the node, and whether one already
+ * there may stay (a NoSchedule taint added later does not evict; an untolerated NoExecute one does).
+ */
+export function shouldRun(spec: PodSpec | undefined, tolerations: Toleration[], node: KubeObject): { run: boolean; stay: boolean } {
+  if (!nodeMatches(spec, node)) return { run: false, stay: false };
+  const taints = (node as Node).spec?.taints ?? [];
+  const untolerated = untoleratedTaint(taints, tolerations);
+  const stay =
+    untoleratedTaint(
+      taints.filter((t) => t.effect === 'NoExecute'),
+      tolerations,
+    ) === undefined;
+  const cordoned =
+    (node as Node).spec?.unschedulable && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }));
+  return { run: !untolerated && !cordoned, stay };
+}
+
+function pinTo(spec: PodSpec, node: string): void {
+  spec.affinity ??= {};
+  spec.affinity.nodeAffinity ??= {};
+  const required = (spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });
+  const pin = { key: 'metadata.name', operator: 'In', values: [node] };
+  if (required.nodeSelectorTerms.length === 0) required.nodeSelectorTerms.push({ matchFields: [pin] });
+  else for (const term of required.nodeSelectorTerms) term.matchFields = [...(term.matchFields ?? []).filter((f) => f.key !== 'metadata.name'), pin];
+}
+
+export class DaemonSetController extends BurstingController {
+  constructor(ctx: ControllerContext) {
+    super(ctx, DAEMONSETS, 'daemonset');
+  }
+
+  observe(change: Change): void {
+    if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
+    else if (change.resource === resourceKey(NODES)) this.resync();
+    else if (change.resource === resourceKey(PODS)) this.enqueueController(change.object, 'DaemonSet');
+  }
+
+  reconcile(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const { objects, index } = this.ctx;
+    const ds = objects.get(DAEMONSETS, namespace, name) as DaemonSet | undefined;
+    if (!ds || ds.metadata.deletionTimestamp) return;
+    const template = ds.spec?.template ?? {};
+    const hash = templateHash(template);
+    const generation = String(ds.metadata.generation ?? 1);
+    const tolerations = daemonTolerations(template.spec);
+    const nodes = objects.list(NODES);
+    const byNode = new Map<string, Pod[]>();
+    const owned = () => index.dependents(ds.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === ds.metadata.uid && isActive(p)) as Pod[];
+    for (const p of owned()) {
+      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
+      byNode.set(n, [...(byNode.get(n) ?? []), p]);
+    }
+    const eligible = new Set<string>();
+    const staying = new Set<string>();
+    const needPod: string[] = [];
+    const doomed: KubeObject[] = [];
+    for (const node of nodes) {
+      const pods = byNode.get(node.metadata.name) ?? [];
+      const fit = shouldRun(template.spec, tolerations, node);
+      if (!fit.run) {
+        if (fit.stay && pods.length > 0) staying.add(node.metadata.name);
+        continue;
+      }
+      eligible.add(node.metadata.name);
+      // Replace pods of an older template one at a time (maxUnavailable 1 per node); extras go.
+      const [keep, ...extra] = [...pods].sort(
+        (a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash),
+      );
+      doomed.push(...extra);
+      if (keep && keep.metadata.labels?.['controller-revision-hash'] !== hash) doomed.push(keep);
+      if (!keep) needPod.push(node.metadata.name);
+    }
+    for (const [n, pods] of byNode) if (!eligible.has(n) && !staying.has(n)) doomed.push(...pods);
+    // A burst of each per sync (burst.ts): the pods' changes bring the DaemonSet back for the rest.
+    for (const p of doomed.slice(0, BURST_REPLICAS)) this.remove(ds, p);
+    this.bursts.create(key, ds, needPod.length, (i) =>
+      createPodFrom(objects, ds, template, {
+        labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
+        spec: (spec) => {
+          pinTo(spec, needPod[i]!);
+          spec.tolerations = daemonTolerations(spec);
+        },
+      }),
+    );
+
+    const perNode = new Map<string, Pod[]>();
+    for (const p of owned()) {
+      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
+      perNode.set(n, [...(perNode.get(n) ?? []), p]);
+    }
+    let current = 0;
+    let ready = 0;
+    let updated = 0;
+    let misscheduled = 0;
+    for (const [n, pods] of perNode) {
+      if (!eligible.has(n)) {
+        misscheduled++;
+        continue;
+      }
+      current++;
+      if (pods.some((p) => isPodReady(p))) ready++;
+      if (pods.some((p) => p.metadata.labels?.['controller-revision-hash'] === hash)) updated++;
+    }
+    const status: Record<string, unknown> = {
+      currentNumberScheduled: current,
+      desiredNumberScheduled: eligible.size,
+      numberMisscheduled: misscheduled,
+      numberReady: ready,
+      observedGeneration: ds.metadata.generation ?? 1,
+    };
+    if (ready > 0) status['numberAvailable'] = ready;
+    if (eligible.size - ready > 0) status['numberUnavailable'] = eligible.size - ready;
+    if (updated > 0) status['updatedNumberScheduled'] = updated;
+    objects.put(DAEMONSETS, { ...ds, status }, { onlyIfChanged: true });
+  }
+
+  private remove(ds: DaemonSet, pod: KubeObject): void {
+    deletePodGracefully(this.ctx.objects, pod);
+    this.ctx.events.record(ds, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'daemonset-controller' });
+  }
+}

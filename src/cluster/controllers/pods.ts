@@ -1,0 +1,43 @@
+// Pods made from a controller's template (ReplicaSet and DaemonSet controllers): the template's metadata
+// and spec, a generated name, the controller's ownerReference, and the apiserver's defaults for a new pod.
+import type { KubeObject, ObjectMeta } from '../apimachinery/object.js';
+import type { PodSpec, PodTemplateSpec } from '../apimachinery/types.js';
+import { mutate, type ObjectStore, validateCreate, workloadDefaults } from '../apiserver/index.js';
+import { ownerReference } from '../client/context.js';
+import { PODS } from '../apimachinery/resources.js';
+import { randomSuffix } from '../apimachinery/generated-names.js';
+
+export function createPodFrom(
+  objects: ObjectStore,
+  owner: KubeObject,
+  template: PodTemplateSpec | undefined,
+  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {},
+): KubeObject {
+  const namespace = owner.metadata.namespace!;
+  let name: string;
+  do name = `${owner.metadata.name}-${randomSuffix()}`;
+  while (objects.get(PODS, namespace, name));
+  validateCreate(objects, PODS, namespace, name);
+  // The template's creationTimestamp (null) is not the pod's.
+  const meta = structuredClone(template?.metadata ?? {}) as Partial<ObjectMeta>;
+  delete meta.creationTimestamp;
+  const spec = structuredClone(template?.spec ?? {});
+  extra.spec?.(spec);
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      ...meta,
+      name,
+      generateName: `${owner.metadata.name}-`,
+      namespace,
+      labels: { ...(meta.labels ?? {}), ...(extra.labels ?? {}) },
+      ownerReferences: [ownerReference(owner)],
+    },
+    spec,
+  };
+  workloadDefaults('Pod', pod, true);
+  // Controllers' pods pass the apiserver's admission plugins too: Priority resolves their class.
+  mutate(objects, PODS, pod, undefined);
+  return objects.put(PODS, pod);
+}

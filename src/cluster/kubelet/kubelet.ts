@@ -1,0 +1,218 @@
+// Kubelet and container-runtime emulation for one cluster's nodes: each node has its own root directory
+// (paths.ts, node-root.ts) with its CNI conf dir, and /opt/cni/bin (AKS's reference plugins) once it runs something. kubenet and Azure CNI nodes get AKS's conflist (their network model names it) when they are
+// created; `none` nodes start empty (or with what `aksemu cni install` left for the cluster). The runtime
+// network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
+// watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
+// rescan for everything else.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { CNI_EXTENSIONS, loadDefaultNetwork } from '../../cni/confdir.js';
+import { networkModelFor } from '../../aks/network-models/index.js';
+import type { KubeletState } from './node-status.js';
+import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
+import { clusterCniDir, nodeConfDir, nodeRootDir, nodesDir } from '../nodefs/paths.js';
+
+export interface KubeletNode {
+  name: string;
+  createdAt: string;
+  podCidr?: string;
+  /** When a network migration reimaged the node: its conf dir is written again for the new model. */
+  reimagedAt?: string;
+}
+
+export interface KubeletClusterInfo {
+  resourceGroup: string;
+  name: string;
+  networkPlugin: string;
+  networkPluginMode?: string;
+}
+
+interface Tracked {
+  node: KubeletNode;
+  dir: string;
+  state: KubeletState;
+  signature: string;
+  watcher?: FSWatcher;
+  debounce?: NodeJS.Timeout;
+}
+
+/** Watchers per cluster at most; past this the rescan alone keeps up (inotify watches are a shared budget). */
+const MAX_WATCHERS = 512;
+
+/** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
+function signatureOf(dir: string): string {
+  try {
+    const parts: string[] = [];
+    for (const f of readdirSync(dir).sort()) {
+      if (!CNI_EXTENSIONS.some((ext) => f.endsWith(ext))) continue;
+      const st = statSync(join(dir, f));
+      parts.push(`${f}:${st.mtimeMs}:${st.size}`);
+    }
+    return parts.join('|');
+  } catch {
+    return '<missing>';
+  }
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  try {
+    for (const f of readdirSync(dir)) newest = Math.max(newest, statSync(join(dir, f)).mtimeMs);
+  } catch {
+    // no dir: no time
+  }
+  return newest;
+}
+
+export class Kubelets {
+  private readonly nodes = new Map<string, Tracked>();
+  private timer: NodeJS.Timeout | undefined;
+  private watchers = 0;
+  /** Nodes whose root was prepared by this process (prepare). */
+  private readonly prepared = new Set<string>();
+  /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
+  apiSocket: string | undefined;
+
+  constructor(
+    private readonly home: string,
+    private cluster: KubeletClusterInfo,
+    /** Called when a node's network readiness changes. */
+    private readonly onChange: (node: string) => void,
+    private readonly rescanMs = 1000,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.rescan(), this.rescanMs);
+    this.timer.unref();
+  }
+
+  setCluster(cluster: KubeletClusterInfo): void {
+    this.cluster = cluster;
+  }
+
+  confDir(node: string): string {
+    return nodeConfDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+  }
+
+  /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
+  nodeRoot(node: string): string {
+    return nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+  }
+
+  /**
+   * Gives the node's root what AKS's node image has (/opt/cni/bin with the reference plugins, /var/run) and the
+   * link to the cluster's API socket, once per node and process: called before the node first runs something.
+   */
+  prepare(node: string): void {
+    if (this.prepared.has(node)) return;
+    const root = this.nodeRoot(node);
+    seedNodeRoot(root);
+    if (this.apiSocket) linkApiSocket(root, this.apiSocket);
+    this.prepared.add(node);
+  }
+
+  /** Starts tracking a node (creating and seeding its conf dir the first time); returns its state. */
+  ensure(node: KubeletNode): KubeletState {
+    const known = this.nodes.get(node.name);
+    if (known) {
+      // A reimage writes the OS disk again: the node's conf dir holds the new model's conflist only.
+      if (node.reimagedAt && node.reimagedAt !== known.node.reimagedAt) {
+        for (const f of readdirSync(known.dir)) rmSync(join(known.dir, f), { recursive: true, force: true });
+        this.seed(node, known.dir);
+      }
+      known.node = node;
+      return known.state;
+    }
+    const dir = this.confDir(node.name);
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.seed(node, dir);
+    }
+    const ready = loadDefaultNetwork(dir) !== undefined;
+    const created = Date.parse(node.createdAt);
+    const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();
+    const tracked: Tracked = { node, dir, state: { networkReady: ready, since }, signature: signatureOf(dir) };
+    this.nodes.set(node.name, tracked);
+    this.watch(tracked);
+    return tracked.state;
+  }
+
+  /** What a new node's conf dir starts with: AKS's conflist, or the cluster's installed CNI for `none`. */
+  private seed(node: KubeletNode, dir: string): void {
+    const c = networkModelFor(this.cluster.networkPlugin, this.cluster.networkPluginMode)?.nodeConflist(node);
+    if (c) {
+      writeFileSync(join(dir, c.file), c.text);
+    } else {
+      const installed = clusterCniDir(this.home, this.cluster.resourceGroup, this.cluster.name);
+      if (existsSync(installed)) {
+        for (const f of readdirSync(installed)) copyFileSync(join(installed, f), join(dir, f));
+      }
+    }
+  }
+
+  private watch(tracked: Tracked): void {
+    if (this.watchers >= MAX_WATCHERS) return;
+    try {
+      tracked.watcher = watch(tracked.dir, { persistent: false }, () => {
+        clearTimeout(tracked.debounce);
+        tracked.debounce = setTimeout(() => this.check(tracked), 50);
+        tracked.debounce.unref();
+      });
+      tracked.watcher.on('error', () => {
+        tracked.watcher?.close();
+        tracked.watcher = undefined;
+        this.watchers--;
+      });
+      this.watchers++;
+    } catch {
+      // ENOSPC and friends: the rescan covers this node.
+    }
+  }
+
+  state(node: string): KubeletState | undefined {
+    return this.nodes.get(node)?.state;
+  }
+
+  private check(tracked: Tracked): void {
+    if (!this.nodes.has(tracked.node.name)) return;
+    const signature = signatureOf(tracked.dir);
+    if (signature === tracked.signature) return;
+    tracked.signature = signature;
+    const ready = loadDefaultNetwork(tracked.dir) !== undefined;
+    if (ready === tracked.state.networkReady) return;
+    tracked.state = { networkReady: ready, since: new Date().toISOString() };
+    this.onChange(tracked.node.name);
+  }
+
+  rescan(): void {
+    for (const tracked of this.nodes.values()) this.check(tracked);
+  }
+
+  /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
+  forget(node: string, removeFiles: boolean): void {
+    const tracked = this.nodes.get(node);
+    if (tracked) this.unwatch(tracked);
+    this.nodes.delete(node);
+    this.prepared.delete(node);
+    if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
+  }
+
+  names(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  private unwatch(tracked: Tracked): void {
+    clearTimeout(tracked.debounce);
+    if (tracked.watcher) {
+      tracked.watcher.close();
+      this.watchers--;
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const t of this.nodes.values()) this.unwatch(t);
+  }
+}

@@ -1,0 +1,776 @@
+// The kubelet's pod lifecycle on every node: a pod bound to a node gets a sandbox from the runtime (its
+// network: an address from the plugin's pool, or the node's own for host-network pods), then its init
+// containers run, then its containers start and the pod is Running and Ready. A sandbox failure leaves the
+// pod ContainerCreating with the kubelet's FailedCreatePodSandBox event and is retried with back-off; pods
+// needing the pod network wait (NetworkNotReady) while the node's CNI is not ready. Each container's process
+// (processes.ts) prints into its log (container-logs.ts) and may end: the pod's restartPolicy says whether it
+// restarts, after the kubelet's crash-loop back-off (CRASH_BACKOFF); a pod whose containers all ended for good is
+// Succeeded or Failed and gives its sandbox back. Deleted pods release their sandbox and logs; the pods of a node
+// that goes away are deleted. After a restart, running pods are restored from the runtime's sandbox records
+// instead of being set up again (their processes start again, appending to the same logs). Each run of a container
+// gets the kubelet's probe workers (cluster/kubelet/probes.ts): readiness and startup results go into the status,
+// and a liveness or startup failure kills the container, which then restarts as an exit does.
+import { createHash } from 'node:crypto';
+import { jsonEqual } from '../apimachinery/json-equal.js';
+import { deletionDue, type KubeObject } from '../apimachinery/object.js';
+import type { BoundPod, Container, Node, Pod, RunningPod } from '../apimachinery/types.js';
+import { type Change, resumePodDeletion, type LogRef } from '../apiserver/index.js';
+import { NOT_READY_MESSAGE } from './node-status.js';
+import { k8sTime } from '../apimachinery/time.js';
+import type { Controller, ControllerContext } from '../client/context.js';
+import { isTerminal } from '../client/indexes.js';
+import { NODES, PODS, resourceKey } from '../apimachinery/resources.js';
+import { runtimeId } from '../apimachinery/generated-names.js';
+import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
+import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
+import type { ContainerRunner, PodSandboxes, ProbeTarget, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
+import type { NodeNetwork } from '../images/program.js';
+import { Prober } from './probes.js';
+import type { ContainerLogs } from './container-logs.js';
+import type { Process } from '../images/processes.js';
+import type { PodDnsFiles } from './pod-files.js';
+
+/** Longest wait between sandbox set-up retries (the kubelet's back-off is bounded too). */
+export const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * The kubelet's crash-loop back-off (pkg/kubelet/kubelet.go: backOffPeriod 10 s, MaxContainerBackOff 300 s; the
+ * flowcontrol.Backoff of client-go/util/flowcontrol/backoff.go): a container that ends and must restart starts
+ * again at once the first time, then waits 10 s after it finished, doubling each time up to 5 min; the wait
+ * resets once a run lasted twice the maximum. Tests may shorten both (nothing else writes them).
+ */
+export const CRASH_BACKOFF = { initialMs: 10_000, maxMs: 300_000 };
+
+export interface LifecycleOptions {
+  sandboxes: PodSandboxes;
+  containers: ContainerRunner;
+  logs: ContainerLogs;
+  records: SandboxRecords;
+  /** The kubelet's minor version: event wording changed over time. */
+  minor: number;
+  /** Sandboxes set up at once per cluster (each may run CNI plugins). */
+  concurrency?: number;
+  /** Each pod's resolv.conf and hosts on its node (cluster/kubelet/pod-files.ts); written only when a data plane runs. */
+  podFiles?: PodDnsFiles;
+  /** The data plane's node networking (the probes run in the node's namespace); undefined without one. */
+  network?: () => NodeNetwork | undefined;
+}
+
+interface Worker {
+  uid: string;
+  namespace: string;
+  name: string;
+  node: string;
+  rt: PodRuntime;
+  sandbox?: SandboxRequest;
+  attempts: number;
+  busy: boolean;
+  again: boolean;
+  stopped: boolean;
+  timer?: NodeJS.Timeout;
+  networkWarned: boolean;
+  /** The containers' runtime state by run key (pod-status.ts: `init:NAME` or NAME); made when the first one starts. */
+  slots?: Map<string, Slot>;
+}
+
+/** One container's process and back-off, as the kubelet and runtime hold them. */
+interface Slot {
+  /** The live process of its current run. */
+  process?: Process;
+  /** When its last run ended (ms). */
+  finished?: number;
+  /** flowcontrol.Backoff's entry for it. */
+  backoff?: { ms: number; lastUpdate: number };
+  /** The wake-up at the end of its back-off. */
+  wakeup?: NodeJS.Timeout;
+  /** What answers its probes in its current run (its runtime says, sandbox.ts ProbeTarget). */
+  target?: ProbeTarget;
+}
+
+function slot(w: Worker, key: string): Slot {
+  w.slots ??= new Map();
+  let s = w.slots.get(key);
+  if (!s) w.slots.set(key, (s = {}));
+  return s;
+}
+
+const isAlive = (w: Worker, key: string) => w.slots?.get(key)?.process !== undefined;
+
+/** Stops every process of the worker and its back-off wake-ups. */
+function stopAll(w: Worker): void {
+  for (const s of w.slots?.values() ?? []) {
+    clearTimeout(s.wakeup);
+    s.wakeup = undefined;
+    const p = s.process;
+    s.process = undefined;
+    p?.stop();
+  }
+}
+
+const podRef = (pod: KubeObject) => `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+
+function terminatedOf(run: ContainerRun | undefined): Terminated | undefined {
+  if (!run) return undefined;
+  return 'terminated' in run.state ? run.state.terminated : run.last;
+}
+
+/** Restored pods resumed per turn of the event loop after a restart. */
+const RESTORE_SLICE = 200;
+
+/** terminationMessagePolicy FallbackToLogsOnError: the log's tail (80 lines, 2048 bytes) as the message of a failure. */
+const FALLBACK_LINES = 80;
+const FALLBACK_BYTES = 2048;
+
+function internalIp(node: KubeObject): string {
+  return ((node as Node).status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
+}
+
+function nodeReady(node: KubeObject): boolean {
+  return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Go's time.Duration text at millisecond precision: 850ms, 1.234s, 1m20s, 5m0s. */
+function goDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = `${((ms % 60_000) / 1000).toFixed(3).replace(/\.?0+$/, '')}s`;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}`;
+}
+
+/** Images on AKS's node image (the VHD caches every add-on image), so they are never pulled. */
+function preloaded(image: string): boolean {
+  return image.startsWith('mcr.microsoft.com/');
+}
+
+class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly max: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export class PodLifecycle implements Controller {
+  private readonly workers = new Map<string, Worker>();
+  private readonly onNode = new Map<string, Set<Worker>>();
+  private readonly images = new Map<string, Set<string>>();
+  private readonly limiter: Limiter;
+  private closed = false;
+  /** Restored pods whose processes are still to start again (drainRestored). */
+  private readonly restoring: Array<() => void> = [];
+  private readonly prober: Prober;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly options: LifecycleOptions,
+  ) {
+    this.limiter = new Limiter(options.concurrency ?? 16);
+    const worker = (uid: string) => {
+      const w = this.workers.get(uid);
+      return w && !w.stopped ? w : undefined;
+    };
+    this.prober = new Prober({
+      pod: (uid) => {
+        const w = worker(uid);
+        return w ? this.current(w) : undefined;
+      },
+      event: (pod, reason, message, container) => this.event(pod, 'Warning', reason, message, `spec.containers{${container}}`),
+      changed: (uid) => {
+        const w = worker(uid);
+        if (w) this.write(w);
+      },
+      failed: (uid, key, type) => {
+        const w = worker(uid);
+        if (w) this.probeFailed(w, key, type);
+      },
+      runner: options.containers,
+      network: options.network ?? (() => undefined),
+      minor: options.minor,
+    });
+  }
+
+  observe(change: Change): void {
+    if (change.resource === resourceKey(NODES)) {
+      const name = change.object.metadata.name;
+      const boot = bootIdOf(change.object);
+      const before = change.previous && bootIdOf(change.previous);
+      if (change.type === 'DELETED') this.nodeGone(name);
+      else if (before && boot && before !== boot) this.rebooted(name);
+      else for (const w of this.onNode.get(name) ?? []) if (!w.sandbox && !w.timer) this.kick(w);
+      return;
+    }
+    if (change.resource !== resourceKey(PODS)) return;
+    const pod = change.object as Pod;
+    const uid = String(pod.metadata.uid);
+    if (change.type === 'DELETED') {
+      const w = this.workers.get(uid);
+      if (w) this.stop(w);
+      // A pod that had ended before a restart has no worker: its logs may still be on disk.
+      else if (pod.spec?.nodeName && isTerminal(pod))
+        this.options.logs.remove({ node: pod.spec.nodeName, namespace: pod.metadata.namespace!, pod: pod.metadata.name, uid }, false);
+      return;
+    }
+    if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
+    this.kick(this.add(pod as BoundPod));
+  }
+
+  /** After a start (objects restored, nodes synced): finish what was in flight before the stop. */
+  resync(): void {
+    const { objects } = this.ctx;
+    const pods = objects.list(PODS);
+    const uids = new Set(pods.map((p) => String(p.metadata.uid)));
+    // Each record is read once: the running pods' are handed to restore.
+    const kept = new Map<string, SandboxRecord>();
+    for (const { node, record } of this.options.records.all()) {
+      if (uids.has(record.uid)) {
+        kept.set(`${node}/${record.uid}`, record);
+        continue;
+      }
+      this.options.records.remove(node, record.uid);
+      void this.tearDown({
+        namespace: record.namespace,
+        name: record.name,
+        uid: record.uid,
+        node,
+        hostNetwork: record.hostNetwork,
+        sandboxId: record.sandboxId,
+      });
+    }
+    const fresh: Worker[] = [];
+    const running: Array<{ w: Worker; pod: RunningPod }> = [];
+    for (const pod of pods as Pod[]) {
+      const { namespace, name } = pod.metadata;
+      if (deletionDue(pod)) resumePodDeletion(objects, pod);
+      if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
+      if (!objects.get(NODES, undefined, pod.spec.nodeName)) {
+        objects.delete(PODS, namespace, name);
+        continue;
+      }
+      const w = this.add(pod as BoundPod);
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) running.push({ w, pod: pod as RunningPod });
+      else fresh.push(w);
+    }
+    // A node's restored networks are rebuilt a few at a time (the CNI runtime's bound, src/cni/node-gate.ts) in the
+    // order asked: one namespace after another would put the user's pods behind every system pod listed first.
+    for (const { w, pod } of byNamespaceInTurn(running, (r) => r.w.namespace)) this.restore(w, pod, kept.get(`${w.node}/${w.uid}`));
+    // Addresses of running pods are marked taken before any new sandbox asks for one.
+    for (const w of fresh) this.kick(w);
+  }
+
+  private add(pod: BoundPod): Worker {
+    const w: Worker = {
+      uid: String(pod.metadata.uid),
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      node: pod.spec.nodeName,
+      rt: { hostIp: pod.status?.hostIP ?? '', startTime: pod.status?.startTime ?? k8sTime(Date.now()), containers: {} },
+      attempts: 0,
+      busy: false,
+      again: false,
+      stopped: false,
+      networkWarned: false,
+    };
+    this.workers.set(w.uid, w);
+    let set = this.onNode.get(w.node);
+    if (!set) this.onNode.set(w.node, (set = new Set()));
+    set.add(w);
+    return w;
+  }
+
+  private restore(w: Worker, pod: RunningPod, record: SandboxRecord | undefined): void {
+    const hostNetwork = Boolean(pod.spec?.hostNetwork);
+    w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
+    if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
+    if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP, this.restoreReport(w));
+    w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, containers: {} };
+    const spec = pod.spec ?? {};
+    const statuses = [
+      ...(pod.status.initContainerStatuses ?? []).map((s) => ({ key: initKey(s.name), s, c: spec.initContainers?.find((c) => c.name === s.name), init: true })),
+      ...(pod.status.containerStatuses ?? []).map((s) => ({ key: s.name, s, c: spec.containers?.find((c) => c.name === s.name), init: false })),
+    ];
+    const resumed: Array<() => void> = [];
+    for (const { key, s, c, init } of statuses) {
+      const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
+      const state = s.state as ContainerRun['state'] | undefined;
+      if (!id || !state || !c || ('waiting' in state && !s.lastState?.terminated)) continue;
+      const last = s.lastState?.terminated as Terminated | undefined;
+      w.rt.containers[key] = { id, restartCount: s.restartCount ?? 0, state, ...(last ? { last } : {}) };
+      const ended = 'terminated' in state ? state.terminated : last;
+      if (ended) slot(w, key).finished = Date.parse(ended.finishedAt);
+      // The process of a running container is gone with the old server: it runs again, into the same log.
+      if ('running' in state) resumed.push(() => this.run(w, pod, c, key, init, s.restartCount ?? 0, true));
+    }
+    // Restarting the processes of thousands of restored pods is spread over turns of the event loop.
+    this.restoring.push(() => {
+      if (w.stopped || this.closed) return;
+      for (const fn of resumed) fn();
+      this.kick(w);
+    });
+    if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
+  }
+
+  /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
+  get restoringCount(): number {
+    return this.restoring.length;
+  }
+
+  /** What the kubelet does when a restored pod's network fails to come back, or comes back with another address. */
+  private restoreReport(w: Worker): RestoreReport {
+    return {
+      gone: () => w.stopped || this.closed,
+      failed: (message) => {
+        const pod = this.current(w);
+        if (pod && !w.stopped) this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
+      },
+      changed: (ip, why) => {
+        const pod = this.current(w);
+        if (!pod || w.stopped || !w.sandbox) return;
+        // The pod's status says the address its network really has (never Running with one it does not).
+        w.rt.podIp = ip;
+        this.options.records.save(w.node, { ...w.sandbox, ip });
+        this.options.podFiles?.write(pod, w.node, [ip]);
+        this.write(w);
+        this.event(pod, 'Warning', 'SandboxChanged', `Pod sandbox network rebuilt after a restart with address ${ip}: ${why}`);
+      },
+    };
+  }
+
+  /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
+  private drainRestored(): void {
+    for (const fn of this.restoring.splice(0, RESTORE_SLICE)) fn();
+    if (this.restoring.length > 0 && !this.closed) setImmediate(() => this.drainRestored());
+  }
+
+  /** The worker's pod, bound to its node, unless it went (or another of its name replaced it). */
+  private current(w: Worker): BoundPod | undefined {
+    const pod = this.ctx.objects.get(PODS, w.namespace, w.name) as BoundPod | undefined;
+    return pod && String(pod.metadata.uid) === w.uid ? pod : undefined;
+  }
+
+  private kick(w: Worker): void {
+    if (w.stopped || this.closed) return;
+    if (w.busy) {
+      w.again = true;
+      return;
+    }
+    if (w.timer) return;
+    w.busy = true;
+    void this.step(w)
+      .catch((e) => this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: ${(e as Error).stack ?? e}`))
+      .finally(() => {
+        w.busy = false;
+        if (w.again) {
+          w.again = false;
+          this.kick(w);
+        }
+      });
+  }
+
+  private later(w: Worker): void {
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, w.attempts - 1));
+    w.timer = setTimeout(() => {
+      w.timer = undefined;
+      this.kick(w);
+    }, delay);
+    w.timer.unref();
+  }
+
+  private write(w: Worker): BoundPod | undefined {
+    const pod = this.current(w);
+    if (!pod || pod.metadata.deletionTimestamp) return undefined;
+    // The probes' word on each app container's readiness and start (undefined: it has no such probe).
+    for (const c of pod.spec?.containers ?? []) {
+      const run = w.rt.containers[c.name];
+      if (!run) continue;
+      const probeReady = this.prober.ready(w.uid, c.name);
+      const started = this.prober.startedOf(w.uid, c.name);
+      if (probeReady === undefined) delete run.probeReady;
+      else run.probeReady = probeReady;
+      if (started === undefined) delete run.started;
+      else run.started = started;
+    }
+    const status = podStatus(pod, w.rt, Date.now());
+    // Most steps change nothing (a restored pod resumed as it was): no copy of the whole pod to find that out.
+    if (jsonEqual(status, pod.status)) return pod;
+    return this.ctx.objects.put(PODS, { ...pod, status }, { onlyIfChanged: true }) as BoundPod;
+  }
+
+  private event(pod: BoundPod, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
+    this.ctx.events.record(pod, { type, reason, message, component: 'kubelet', host: pod.spec?.nodeName, ...(fieldPath ? { fieldPath } : {}) });
+  }
+
+  private async step(w: Worker): Promise<void> {
+    const node = this.ctx.objects.get(NODES, undefined, w.node);
+    let pod = this.current(w);
+    if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.phase) return;
+    w.rt.hostIp = internalIp(node);
+    if (!w.sandbox) {
+      const hostNetwork = Boolean(pod.spec?.hostNetwork);
+      if (!hostNetwork && !nodeReady(node)) {
+        pod = this.write(w);
+        if (pod && !w.networkWarned) this.event(pod, 'Warning', 'NetworkNotReady', `network is not ready: ${NOT_READY_MESSAGE}`);
+        w.networkWarned = true;
+        return;
+      }
+      this.write(w);
+      // A sandbox left over from before a restart is released before a new one is made.
+      const stale = this.options.records.load(w.node, w.uid);
+      if (stale) {
+        this.options.records.remove(w.node, w.uid);
+        await this.tearDown({ namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork: stale.hostNetwork, sandboxId: stale.sandboxId });
+      }
+      const req: SandboxRequest = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: runtimeId() };
+      const result = await this.limiter.run(() => this.setUp(req));
+      if (w.stopped || this.closed) {
+        await this.tearDown(req);
+        return;
+      }
+      pod = this.current(w);
+      if (!pod) return;
+      if (!result.ok) {
+        await this.tearDown(req);
+        w.attempts++;
+        this.write(w);
+        this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${result.message}`);
+        this.later(w);
+        return;
+      }
+      w.sandbox = req;
+      w.attempts = 0;
+      w.rt.podIp = result.ip;
+      this.options.records.save(w.node, { ...req, ip: result.ip });
+      this.options.podFiles?.write(pod, w.node, [result.ip]);
+      pod = this.write(w) ?? pod;
+    }
+    this.sync(w, pod);
+  }
+
+  /**
+   * The kubelet's SyncPod for the containers: the first init container not yet completed runs (or restarts after
+   * its back-off, or fails the pod under restartPolicy Never); once all completed, every app container that is
+   * not running starts, or restarts as the restartPolicy says; when none will run again the pod has ended.
+   */
+  private sync(w: Worker, pod: BoundPod): void {
+    const spec = pod.spec ?? {};
+    const policy = spec.restartPolicy ?? 'Always';
+    if (!initialized(spec, w.rt)) {
+      for (const c of spec.initContainers ?? []) {
+        const key = initKey(c.name);
+        const run = w.rt.containers[key];
+        if (run && 'terminated' in run.state && run.state.terminated.exitCode === 0) continue;
+        if (isAlive(w, key)) break;
+        if (run && policy === 'Never') return this.end(w, 'Failed');
+        if (!run || this.restartDue(w, pod, c, key, `spec.initContainers{${c.name}}`)) this.start(w, pod, c, key, true);
+        break;
+      }
+      this.write(w);
+      return;
+    }
+    let alive = false;
+    for (const c of spec.containers ?? []) {
+      const key = c.name;
+      const run = w.rt.containers[key];
+      if (isAlive(w, key)) {
+        alive = true;
+        continue;
+      }
+      if (!run) {
+        this.start(w, pod, c, key, false);
+        alive = true;
+        continue;
+      }
+      const last = terminatedOf(run);
+      if (policy === 'Never' || (policy === 'OnFailure' && last?.exitCode === 0)) continue;
+      alive = true;
+      if (this.restartDue(w, pod, c, key, `spec.containers{${c.name}}`)) this.start(w, pod, c, key, false);
+    }
+    if (alive) {
+      this.write(w);
+      return;
+    }
+    const failed = (spec.containers ?? []).some((c) => terminatedOf(w.rt.containers[c.name])?.exitCode !== 0);
+    this.end(w, failed ? 'Failed' : 'Succeeded');
+  }
+
+  /**
+   * doBackOff (kuberuntime_manager.go): a container that ended may start again once its back-off since it
+   * finished has passed (at once the first time); meanwhile it waits in CrashLoopBackOff with the BackOff event.
+   */
+  private restartDue(w: Worker, pod: BoundPod, c: Container, key: string, fieldPath: string): boolean {
+    const run = w.rt.containers[key]!;
+    const state = slot(w, key);
+    const finished = state.finished ?? Date.now();
+    const entry = state.backoff;
+    const expired = !entry || finished - entry.lastUpdate > 2 * CRASH_BACKOFF.maxMs;
+    const now = Date.now();
+    if (!expired && now - finished < entry.ms) {
+      if (!('waiting' in run.state)) {
+        const last = terminatedOf(run)!;
+        run.state = {
+          waiting: { message: `back-off ${goDuration(entry.ms)} restarting failed container=${c.name} pod=${podRef(pod)}`, reason: 'CrashLoopBackOff' },
+        };
+        run.last = last;
+        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podRef(pod)}`, fieldPath);
+      }
+      if (!state.wakeup) {
+        state.wakeup = setTimeout(
+          () => {
+            state.wakeup = undefined;
+            this.kick(w);
+          },
+          finished + entry.ms - now,
+        );
+        state.wakeup.unref();
+      }
+      return false;
+    }
+    state.backoff = { ms: expired ? CRASH_BACKOFF.initialMs : Math.min(entry.ms * 2, CRASH_BACKOFF.maxMs), lastUpdate: finished };
+    return true;
+  }
+
+  /** A new run of the container (a restart when it ran before): the kubelet's events, a fresh log, its process. */
+  private start(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean): void {
+    const before = w.rt.containers[key];
+    const restartCount = before ? before.restartCount + 1 : 0;
+    const last = terminatedOf(before);
+    this.startEvents(pod, c, init ? `spec.initContainers{${c.name}}` : `spec.containers{${c.name}}`);
+    w.rt.containers[key] = { id: runtimeId(), restartCount, state: { running: { startedAt: k8sTime(Date.now()) } }, ...(last ? { last } : {}) };
+    this.run(w, pod, c, key, init, restartCount, false);
+  }
+
+  private logRef(w: Worker): LogRef {
+    return { node: w.node, namespace: w.namespace, pod: w.name, uid: w.uid };
+  }
+
+  /** Runs the container's process for its current run; its end is recorded and the pod synced again. */
+  private run(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean, restart: number, resumed: boolean): void {
+    const { logs } = this.options;
+    const ref = this.logRef(w);
+    if (resumed) logs.resume(ref, c.name, restart);
+    else logs.begin(ref, c.name, restart);
+    const state = slot(w, key);
+    state.target = { kind: 'process' };
+    let process: Process;
+    try {
+      process = this.options.containers.start({
+        pod,
+        node: w.node,
+        container: c,
+        init,
+        write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+        setReady: (ready) => this.setReady(w, key, restart, ready),
+        netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
+        probeTarget: (target) => {
+          if (state.process !== undefined && state.process !== process) return;
+          state.target = target;
+          if (state.process === process && target.kind === 'listeners') this.prober.retrigger(w.uid, key);
+        },
+      });
+    } catch (e) {
+      process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };
+    }
+    state.process = process;
+    const run = w.rt.containers[key]!;
+    const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
+    if (!init) {
+      // Its probes start from scratch with each run (and after a restart of aksemu), as the kubelet's workers do.
+      this.prober.started({
+        uid: w.uid,
+        key,
+        container: c,
+        node: w.node,
+        id: run.id,
+        startedAt: Date.parse(startedAt),
+        podIp: () => w.rt.podIp,
+        target: () => state.target ?? { kind: 'process' },
+        programReady: () => w.rt.containers[key]?.ready !== false,
+      });
+    }
+    void process.exited
+      .catch((e) => {
+        this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: container ${c.name}: ${(e as Error).stack ?? e}`);
+        return 128;
+      })
+      .then((code) => {
+        if (state.process !== process) return;
+        state.process = undefined;
+        this.prober.stopped(w.uid, key);
+        const now = Date.now();
+        state.finished = now;
+        logs.end(ref, c.name, restart);
+        const message =
+          process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
+        const current = w.rt.containers[key];
+        if (current) {
+          current.state = {
+            terminated: {
+              containerID: `containerd://${current.id}`,
+              exitCode: code,
+              finishedAt: k8sTime(now),
+              ...(message ? { message } : {}),
+              reason: code === 0 ? 'Completed' : 'Error',
+              startedAt,
+            },
+          };
+        }
+        this.kick(w);
+      });
+  }
+
+  /** A running container's program changed its readiness: the pod's Ready condition follows (for this run only). */
+  private setReady(w: Worker, key: string, restart: number, ready: boolean): void {
+    const run = w.rt.containers[key];
+    if (w.stopped || this.closed || !run || run.restartCount !== restart || !('running' in run.state) || (run.ready ?? true) === ready) return;
+    run.ready = ready;
+    this.prober.retrigger(w.uid, key);
+    this.write(w);
+  }
+
+  /**
+   * A liveness or startup probe failed past its threshold (kuberuntime_manager computePodActions): the container
+   * is killed with the kubelet's Killing event, and restarted as its restartPolicy and back-off say.
+   */
+  private probeFailed(w: Worker, key: string, type: 'Liveness' | 'Startup'): void {
+    const pod = this.current(w);
+    const s = w.slots?.get(key);
+    if (!pod || !s?.process) return;
+    const restart = (pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+    const message = `Container ${key} failed ${type.toLowerCase()} probe${restart ? ', will be restarted' : ''}`;
+    this.event(pod, 'Normal', 'Killing', message, `spec.containers{${key}}`);
+    s.process.stop();
+  }
+
+  private logTail(ref: LogRef, container: string, restart: number): string | undefined {
+    const lines = (this.options.logs.read(ref, container, restart) ?? []).slice(-FALLBACK_LINES);
+    const text = lines.map((l) => `${l.text}${l.partial ? '' : '\n'}`).join('');
+    const bytes = Buffer.from(text);
+    return bytes.length > FALLBACK_BYTES ? bytes.subarray(bytes.length - FALLBACK_BYTES).toString('utf8') : text || undefined;
+  }
+
+  /** Every container ended for good: the pod's phase is final and its sandbox is released (its address stays shown). */
+  private end(w: Worker, phase: 'Succeeded' | 'Failed'): void {
+    w.rt.phase = phase;
+    this.write(w);
+    this.releaseSandbox(w);
+  }
+
+  private releaseSandbox(w: Worker): void {
+    if (!w.sandbox) return;
+    const req = w.sandbox;
+    w.sandbox = undefined;
+    this.options.records.remove(req.node, req.uid);
+    void this.tearDown(req);
+  }
+
+  /** Pulling / Pulled, Created, Started for one container, in the kubelet's words. */
+  private startEvents(pod: BoundPod, c: Container, fieldPath: string): void {
+    const image = String(c.image ?? '');
+    let cache = this.images.get(pod.spec.nodeName);
+    if (!cache) this.images.set(pod.spec.nodeName, (cache = new Set()));
+    const normalized = normalizeImage(image);
+    const present = cache.has(normalized) || preloaded(normalized);
+    if (c.imagePullPolicy === 'Always' || (!present && c.imagePullPolicy !== 'Never')) {
+      const started = Date.now();
+      this.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, fieldPath);
+      cache.add(normalized);
+      const took = goDuration(Date.now() - started);
+      const size = 20_000_000 + (parseInt(createHash('sha1').update(normalized).digest('hex').slice(0, 8), 16) % 60_000_000);
+      this.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: ${size} bytes.`, fieldPath);
+    } else {
+      this.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, fieldPath);
+    }
+    const colon = this.options.minor >= 33 ? ':' : '';
+    this.event(pod, 'Normal', 'Created', `Created container${colon} ${c.name}`, fieldPath);
+    this.event(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+  }
+
+  private async setUp(req: SandboxRequest): Promise<SandboxResult> {
+    try {
+      return await this.options.sandboxes.setUp(req);
+    } catch (e) {
+      return { ok: false, message: (e as Error).message ?? String(e) };
+    }
+  }
+
+  private async tearDown(req: SandboxRequest): Promise<void> {
+    this.options.podFiles?.remove(req.node, req.uid);
+    try {
+      await this.options.sandboxes.tearDown(req);
+    } catch (e) {
+      this.ctx.log(`kubelet ${req.node}: tearing down the sandbox of ${req.namespace}/${req.name}: ${(e as Error).message ?? e}`);
+    }
+  }
+
+  private stop(w: Worker): void {
+    w.stopped = true;
+    clearTimeout(w.timer);
+    this.workers.delete(w.uid);
+    this.onNode.get(w.node)?.delete(w);
+    if (this.onNode.get(w.node)?.size === 0) this.onNode.delete(w.node);
+    this.ctx.events.forget(w.uid);
+    this.prober.podGone(w.uid);
+    stopAll(w);
+    this.options.logs.remove(this.logRef(w));
+    this.releaseSandbox(w);
+  }
+
+  /**
+   * The node booted again (a reimage: a network migration, docs/aks-rules.md §2.6): its containers and sandboxes are
+   * gone, so each pod is made again on it, with a sandbox and an address from its node's network as it is now.
+   */
+  private rebooted(node: string): void {
+    for (const w of [...(this.onNode.get(node) ?? [])]) {
+      const pod = this.current(w);
+      this.stop(w);
+      if (!pod || pod.metadata.deletionTimestamp) continue;
+      this.event(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+      this.kick(this.add(pod));
+    }
+  }
+
+  /** The VM is gone: so are its pods (no grace: nothing is left to stop them). */
+  private nodeGone(node: string): void {
+    this.images.delete(node);
+    this.prober.nodeGone(node);
+    for (const pod of this.ctx.index.podsOn(node)) this.ctx.objects.delete(PODS, pod.metadata.namespace, pod.metadata.name);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.prober.close();
+    for (const w of this.workers.values()) {
+      clearTimeout(w.timer);
+      // The processes die with the server; their logs stay for the next start.
+      stopAll(w);
+    }
+  }
+}
+
+/** A Node's boot ID: a new one means the node booted again. */
+function bootIdOf(node: KubeObject): string | undefined {
+  return (node as { status?: { nodeInfo?: { bootID?: string } } }).status?.nodeInfo?.bootID;
+}
+
+/** The items with one of each namespace in turn (the first of each, then the second of each, …), each namespace's in order. */
+export function byNamespaceInTurn<T>(items: readonly T[], namespaceOf: (item: T) => string): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const ns = namespaceOf(item);
+    const group = groups.get(ns);
+    if (group) group.push(item);
+    else groups.set(ns, [item]);
+  }
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const group of groups.values()) if (i < group.length) out.push(group[i]!);
+  return out;
+}

@@ -1,0 +1,170 @@
+// Pod status as the kubelet writes it (pkg/kubelet/kubelet_pods.go generateAPIPodStatus): waiting for its sandbox
+// (ContainerCreating), sandbox ready with the pod's address, each container's current run (waiting, running,
+// terminated with its exit code, CrashLoopBackOff) with its restart count and the run before it (lastState), the
+// phase (Pending, Running, Succeeded, Failed) and the conditions that follow (PodCompleted once it ended). Conditions keep
+// their lastTransitionTime until their status flips, container statuses are sorted by name as the kubelet
+// sorts them, and images are shown fully qualified with a digest as containerd reports them.
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../apimachinery/object.js';
+import type { Condition, Container, Pod } from '../apimachinery/types.js';
+import { k8sTime } from '../apimachinery/time.js';
+
+/** docker.io/library/nginx:latest from nginx, as containerd names images. */
+export function normalizeImage(image: string): string {
+  let name = image;
+  const first = name.split('/')[0]!;
+  if (!name.includes('/')) name = `docker.io/library/${name}`;
+  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') name = `docker.io/${name}`;
+  const last = name.slice(name.lastIndexOf('/') + 1);
+  if (!name.includes('@') && !last.includes(':')) name += ':latest';
+  return name;
+}
+
+export function imageId(image: string): string {
+  const normalized = normalizeImage(image);
+  if (normalized.includes('@')) return normalized;
+  const repo = normalized.slice(0, normalized.lastIndexOf(':'));
+  return `${repo}@sha256:${createHash('sha256').update(normalized).digest('hex')}`;
+}
+
+export function condition(type: string, status: boolean, now: number, reason?: string, message?: string): Condition {
+  return {
+    type,
+    status: status ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: k8sTime(now),
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
+/** next's conditions, keeping each one's earlier lastTransitionTime when its status did not change. */
+export function keepTransitions(previous: Condition[] | undefined, next: Condition[]): Condition[] {
+  return next.map((c) => {
+    const old = previous?.find((p) => p.type === c.type);
+    return old && old.status === c.status ? { ...c, lastTransitionTime: old.lastTransitionTime } : c;
+  });
+}
+
+/** A container's state as the kubelet reports it (v1.ContainerState's one member). */
+export type ContainerState = { running: { startedAt: string } } | { terminated: Terminated } | { waiting: { reason: string; message?: string } };
+
+export interface Terminated {
+  containerID: string;
+  exitCode: number;
+  finishedAt: string;
+  message?: string;
+  reason: string;
+  startedAt: string;
+}
+
+/** What the kubelet knows of one container of the pod: its current run, the one before, its restarts. */
+export interface ContainerRun {
+  /** The current (or last) run's container id. */
+  id: string;
+  restartCount: number;
+  state: ContainerState;
+  /** The run before the current one (lastState.terminated). */
+  last?: Terminated;
+  /** False while the running container's program says it is not ready (its own readiness). */
+  ready?: boolean;
+  /** Its readiness probe's result (cluster/kubelet/probes.ts); undefined without a readiness probe. */
+  probeReady?: boolean;
+  /** False until its startup probe succeeds; undefined without one. */
+  started?: boolean;
+}
+
+/** What the kubelet knows about one pod's containers. */
+export interface PodRuntime {
+  hostIp: string;
+  startTime: string;
+  /** Set once the sandbox is up. */
+  podIp?: string;
+  /** Runs by container: `init:NAME` for init containers, NAME for app containers. */
+  containers: Record<string, ContainerRun>;
+  /** Set when the pod ends: every container terminated for good. */
+  phase?: 'Succeeded' | 'Failed';
+}
+
+export const initKey = (name: string) => `init:${name}`;
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function names(containers: Container[]): string {
+  return `[${containers.map((c) => c.name).join(' ')}]`;
+}
+
+const completed = (run: ContainerRun | undefined) => run !== undefined && 'terminated' in run.state && run.state.terminated.exitCode === 0;
+const isRunning = (run: ContainerRun | undefined) => run !== undefined && 'running' in run.state;
+/**
+ * Ready as its readiness probe says once started (kubelet prober_manager UpdatePodStatus); without a readiness
+ * probe, ready once started unless its program says otherwise (ctx.setReady of images/program.ts).
+ */
+const isReady = (run: ContainerRun | undefined) => isRunning(run) && run!.started !== false && (run!.probeReady ?? run!.ready !== false);
+
+/** Have the pod's init containers all completed? */
+export function initialized(spec: { initContainers?: Container[] }, rt: PodRuntime): boolean {
+  return (spec.initContainers ?? []).every((c) => completed(rt.containers[initKey(c.name)]));
+}
+
+function containerStatus(
+  c: Container,
+  run: ContainerRun | undefined,
+  waitingReason: string,
+  init: boolean,
+  ended: boolean,
+): { name: string; [field: string]: unknown } {
+  const image = String(c.image ?? '');
+  const base = { image: normalizeImage(image), lastState: run?.last ? { terminated: run.last } : {}, name: c.name, restartCount: run?.restartCount ?? 0 };
+  if (!run) return { ...base, imageID: '', ready: false, started: false, state: { waiting: { reason: waitingReason } } };
+  // A completed init container counts as ready; an app container is ready while it runs and its program says so.
+  const ready = init ? completed(run) : isReady(run) && !ended;
+  return { containerID: `containerd://${run.id}`, ...base, imageID: imageId(image), ready, started: isRunning(run) && run.started !== false, state: run.state };
+}
+
+/** The status for a pod bound to a node at the step `rt` describes; previous keeps transition times. */
+export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<string, unknown> {
+  const spec = (pod as Pod).spec ?? {};
+  const previous = (pod as Pod).status ?? {};
+  const containers = spec.containers ?? [];
+  const inits = spec.initContainers ?? [];
+  const initDone = initialized(spec, rt);
+  const unready = containers.filter((c) => !isReady(rt.containers[c.name]) || rt.phase !== undefined);
+  const ready = unready.length === 0;
+  const succeeded = rt.phase === 'Succeeded';
+  const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
+  const notReady = (type: string) =>
+    succeeded
+      ? condition(type, false, now, 'PodCompleted')
+      : condition(type, false, now, 'ContainersNotReady', `containers with unready status: ${names(unready)}`);
+  const pendingInits = inits.filter((c) => !completed(rt.containers[initKey(c.name)]));
+  const conditions = keepTransitions(previous.conditions, [
+    // The sandbox of an ended pod is gone.
+    condition('PodReadyToStartContainers', rt.podIp !== undefined && rt.phase === undefined, now),
+    initDone
+      ? condition('Initialized', true, now, succeeded ? 'PodCompleted' : undefined)
+      : condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: ${names(pendingInits)}`),
+    ready ? condition('Ready', true, now) : notReady('Ready'),
+    ready ? condition('ContainersReady', true, now) : notReady('ContainersReady'),
+    { ...scheduled },
+  ]);
+  const waitingReason = rt.podIp === undefined ? 'ContainerCreating' : 'PodInitializing';
+  const ended = rt.phase !== undefined;
+  const containerStatuses = containers.map((c) => containerStatus(c, rt.containers[c.name], waitingReason, false, ended)).sort(byName);
+  const status: Record<string, unknown> = {
+    conditions,
+    containerStatuses,
+    hostIP: rt.hostIp,
+    hostIPs: [{ ip: rt.hostIp }],
+  };
+  if (inits.length > 0) status['initContainerStatuses'] = inits.map((c) => containerStatus(c, rt.containers[initKey(c.name)], 'PodInitializing', true, ended));
+  const started = containers.some((c) => rt.containers[c.name] !== undefined);
+  status['phase'] = rt.phase ?? (initDone && started ? 'Running' : 'Pending');
+  if (rt.podIp !== undefined) {
+    status['podIP'] = rt.podIp;
+    status['podIPs'] = [{ ip: rt.podIp }];
+  }
+  status['qosClass'] = previous.qosClass ?? 'BestEffort';
+  status['startTime'] = rt.startTime;
+  return status;
+}

@@ -1,0 +1,71 @@
+// The container runtime's own memory of the sandboxes it runs, per node, on disk under the node's directory
+// (nodes/<node>/run/sandboxes/<pod uid>.json), as containerd keeps its sandbox metadata: after a restart the
+// kubelet finds each running pod's sandbox id again (so its address can be restored and later released), and
+// sandboxes whose pod is gone can be torn down.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodesDir } from '../nodefs/paths.js';
+
+export interface SandboxRecord {
+  uid: string;
+  namespace: string;
+  name: string;
+  sandboxId: string;
+  hostNetwork: boolean;
+  ip: string;
+}
+
+export class SandboxRecords {
+  constructor(private readonly root: () => string) {}
+
+  static forCluster(home: string, cluster: () => { resourceGroup: string; name: string }): SandboxRecords {
+    return new SandboxRecords(() => nodesDir(home, cluster().resourceGroup, cluster().name));
+  }
+
+  private dir(node: string): string {
+    return join(this.root(), node, 'run', 'sandboxes');
+  }
+
+  save(node: string, record: SandboxRecord): void {
+    const dir = this.dir(node);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${record.uid}.json`), `${JSON.stringify(record)}\n`);
+  }
+
+  load(node: string, uid: string): SandboxRecord | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.dir(node), `${uid}.json`), 'utf8')) as SandboxRecord;
+    } catch {
+      return undefined;
+    }
+  }
+
+  remove(node: string, uid: string): void {
+    rmSync(join(this.dir(node), `${uid}.json`), { force: true });
+  }
+
+  /** Every record on every node. */
+  all(): Array<{ node: string; record: SandboxRecord }> {
+    const out: Array<{ node: string; record: SandboxRecord }> = [];
+    let nodes: string[] = [];
+    try {
+      nodes = readdirSync(this.root());
+    } catch {
+      return out;
+    }
+    for (const node of nodes) {
+      let files: string[] = [];
+      try {
+        files = readdirSync(this.dir(node));
+      } catch {
+        continue;
+      }
+      for (const f of files) {
+        if (!f.endsWith('.json')) continue;
+        const record = this.load(node, f.slice(0, -'.json'.length));
+        if (record) out.push({ node, record });
+      }
+    }
+    return out;
+  }
+}

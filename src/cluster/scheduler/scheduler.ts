@@ -1,0 +1,209 @@
+// A small kube-scheduler: binds pending pods (no nodeName, schedulerName default-scheduler) to the
+// least-loaded node that passes the filters (placement.ts), or marks them PodScheduled=False/Unschedulable
+// with a FailedScheduling event. Unschedulable pods are retried whenever a node changes or a bound pod goes.
+import { performance } from 'node:perf_hooks';
+import { type KubeObject, objectKey } from '../apimachinery/object.js';
+import type { Condition, Node, Pod } from '../apimachinery/types.js';
+import type { Change } from '../apiserver/index.js';
+import { k8sTime } from '../apimachinery/time.js';
+import type { Controller, ControllerContext } from '../client/context.js';
+import { NODES, PODS, resourceKey } from '../apimachinery/resources.js';
+import { isTerminal } from '../client/indexes.js';
+import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
+import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
+import { splitKey, WorkQueue } from '../client/queue.js';
+
+/** How long one turn of scheduling may run before it yields to everything else. */
+const SLICE_MS = 50;
+
+export function wantsScheduling(pod: KubeObject): boolean {
+  const p = pod as Pod;
+  if (p.spec?.nodeName || pod.metadata.deletionTimestamp) return false;
+  if ((p.spec?.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return false;
+  const phase = p.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+/** Node changes that can change where pods fit (not the kubelet's status heartbeats). */
+function placementChanged(change: Change): boolean {
+  if (change.type !== 'MODIFIED' || !change.previous) return true;
+  const a = change.previous as Node;
+  const b = change.object as Node;
+  return JSON.stringify([a.spec, a.metadata.labels, a.status?.allocatable]) !== JSON.stringify([b.spec, b.metadata.labels, b.status?.allocatable]);
+}
+
+export class Scheduler implements Controller {
+  private readonly pending = new Set<string>();
+  private readonly unschedulable = new Set<string>();
+  /** Unschedulable pods whose own podAffinity found no match: a newly bound pod may be one. */
+  private readonly affinityWaiters = new Set<string>();
+  /** Bound pods with required anti-affinity: they keep matching pods out of their topology domain. */
+  private readonly antiAffinity = new Map<string, KubeObject>();
+  private readonly queue: WorkQueue;
+  /** The pods of the current scheduling round, in order, and how far it got. */
+  private round: string[] = [];
+  private cursor = 0;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = new WorkQueue(
+      () => this.run(),
+      (_k, e) => ctx.log(`scheduler: ${(e as Error).stack ?? e}`),
+    );
+  }
+
+  observe(change: Change): void {
+    if (change.resource === resourceKey(NODES)) {
+      if (placementChanged(change)) this.retryUnschedulable();
+      return;
+    }
+    if (change.resource !== resourceKey(PODS)) return;
+    const key = objectKey(change.object.metadata.namespace, change.object.metadata.name);
+    const obj = change.object as Pod;
+    if (change.type !== 'DELETED' && obj.spec?.nodeName && !isTerminal(change.object) && hasRequiredAntiAffinity(change.object))
+      this.antiAffinity.set(key, change.object);
+    else this.antiAffinity.delete(key);
+    // A newly bound pod can be what another pod's affinity waits for (only those pods are retried: binds are many).
+    if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Pod | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
+      for (const k of this.affinityWaiters) if (this.unschedulable.delete(k)) this.pending.add(k);
+      this.affinityWaiters.clear();
+      this.queue.add('run');
+    }
+    if (change.type === 'DELETED') {
+      this.pending.delete(key);
+      this.unschedulable.delete(key);
+      if ((change.object as Pod).spec?.nodeName) this.retryUnschedulable();
+      return;
+    }
+    if (!wantsScheduling(change.object)) {
+      this.pending.delete(key);
+      this.unschedulable.delete(key);
+      return;
+    }
+    const specChanged = !change.previous || JSON.stringify((change.previous as Pod).spec) !== JSON.stringify((change.object as Pod).spec);
+    if (!this.unschedulable.has(key) || specChanged) {
+      this.unschedulable.delete(key);
+      this.pending.add(key);
+      this.queue.add('run');
+    }
+  }
+
+  resync(): void {
+    for (const pod of this.ctx.objects.list(PODS)) {
+      if (wantsScheduling(pod)) this.pending.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+    }
+    this.queue.add('run');
+  }
+
+  private retryUnschedulable(): void {
+    if (this.unschedulable.size === 0) return;
+    for (const k of this.unschedulable) this.pending.add(k);
+    this.unschedulable.clear();
+    this.queue.add('run');
+  }
+
+  close(): void {
+    this.queue.close();
+  }
+
+  /**
+   * Schedules pending pods in rounds: a round is what was pending when it started, highest priority then
+   * oldest first (the scheduling queue's PrioritySort), worked through for at most SLICE_MS per turn of the
+   * event loop. Fifty thousand pending pods take many turns, and requests are answered in between.
+   */
+  private run(): void {
+    const { objects } = this.ctx;
+    if (this.cursor >= this.round.length) {
+      const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
+      this.pending.clear();
+      pods.sort(
+        (a, b) =>
+          Number((b as Pod).spec?.priority ?? 0) - Number((a as Pod).spec?.priority ?? 0) ||
+          String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)),
+      );
+      this.round = pods.map((p) => objectKey(p.metadata.namespace, p.metadata.name));
+      this.cursor = 0;
+      if (this.round.length === 0) return;
+    }
+    const nodes = objects.list(NODES);
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    const deadline = performance.now() + SLICE_MS;
+    while (this.cursor < this.round.length && performance.now() < deadline) {
+      const pod = objects.get(PODS, ...splitKey(this.round[this.cursor++]!));
+      if (pod && wantsScheduling(pod)) this.place(pod, nodes, byName);
+    }
+    if (this.cursor < this.round.length || this.pending.size > 0) this.queue.add('run');
+  }
+
+  private place(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
+    const { index } = this.ctx;
+    const pinned = pinnedNode((pod as Pod).spec);
+    const candidates = pinned !== undefined ? [byName.get(pinned)].filter((n): n is KubeObject => n !== undefined) : nodes;
+    const interPod = podAffinityFilter(pod, this.world(byName));
+    let best: KubeObject | undefined;
+    let bestLoad = Infinity;
+    for (const node of candidates) {
+      const used = index.usageOn(node.metadata.name);
+      const load = used.pods;
+      if (load < bestLoad && misfit(pod, node, used) === undefined && interPod(node) === undefined) {
+        best = node;
+        bestLoad = load;
+      }
+    }
+    if (best) this.bind(pod, best);
+    else this.reject(pod, nodes, byName);
+  }
+
+  private world(byName: Map<string, KubeObject>): AffinityWorld {
+    return {
+      boundPods: () => this.ctx.objects.list(PODS).filter((p) => (p as Pod).spec?.nodeName && !isTerminal(p) && !p.metadata.deletionTimestamp),
+      antiAffinityPods: () => this.antiAffinity.values(),
+      node: (name) => byName.get(name),
+    };
+  }
+
+  private bind(pod: KubeObject, node: KubeObject): void {
+    const now = Date.now();
+    const status = { ...((pod as Pod).status ?? {}) };
+    status.conditions = [
+      ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: k8sTime(now) },
+    ];
+    const bound = this.ctx.objects.put(PODS, { ...pod, spec: { ...(pod as Pod).spec, nodeName: node.metadata.name }, status });
+    this.ctx.events.record(
+      bound,
+      {
+        type: 'Normal',
+        reason: 'Scheduled',
+        message: `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
+        component: 'default-scheduler',
+        action: 'Binding',
+      },
+      now,
+    );
+  }
+
+  private reject(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
+    const { index, objects, events } = this.ctx;
+    const interPod = podAffinityFilter(pod, this.world(byName));
+    const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name)) ?? interPod(n)).filter((m): m is Misfit => m !== undefined);
+    const message = failedSchedulingMessage(nodes.length, misfits);
+    const now = Date.now();
+    const status = { ...((pod as Pod).status ?? {}) };
+    const old = (status.conditions ?? []).find((c) => c.type === 'PodScheduled');
+    const cond: Condition = {
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : k8sTime(now),
+      reason: 'Unschedulable',
+      message,
+    };
+    status.phase = 'Pending';
+    status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), cond];
+    // Marked first: the write below comes straight back through observe().
+    this.unschedulable.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+    if (misfits.some((m) => m.reasons.includes(AFFINITY_NOT_MATCHED))) this.affinityWaiters.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+    const stored = objects.put(PODS, { ...pod, status }, { onlyIfChanged: true });
+    events.record(stored, { type: 'Warning', reason: 'FailedScheduling', message, component: 'default-scheduler', action: 'Scheduling' }, now);
+  }
+}
