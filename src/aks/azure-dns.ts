@@ -22,11 +22,24 @@ export function internalDomainSuffix(resourceGroup: string): string {
 }
 
 /**
- * Where the API servers of the emulated clusters live: a block of the emulated internet (docs/dataplane.md §3.5),
- * RFC 2544's benchmarking range, which is never routed anywhere real. On AKS the `kubernetes` Service's endpoint is
- * the API server's public address (what the cluster's FQDN resolves to).
+ * The emulated internet's public addresses (docs/dataplane.md §3.5): RFC 2544's benchmarking range, which is never
+ * routed anywhere real. Every VNet router routes it to the internet host. Its lower half holds the API servers, its
+ * upper half the public IP addresses Microsoft.Network hands out.
  */
-export const API_SERVER_RANGE = '198.18.0.0/15';
+export const EMULATED_PUBLIC_RANGE = '198.18.0.0/15';
+
+/**
+ * Where the API servers of the emulated clusters live: the lower half of EMULATED_PUBLIC_RANGE. On AKS the
+ * `kubernetes` Service's endpoint is the API server's public address (what the cluster's FQDN resolves to).
+ */
+export const API_SERVER_RANGE = '198.18.0.0/16';
+
+/**
+ * Where Microsoft.Network's public IP addresses and prefixes come from (docs/aks-rules.md §11): the upper half of
+ * EMULATED_PUBLIC_RANGE, and for IPv6 RFC 5180's benchmarking block, 2001:2::/48. Azure hands out its own public
+ * addresses; an emulator must not hand out anyone's real ones.
+ */
+export const PUBLIC_IP_RANGES = { 4: '198.19.0.0/16', 6: '2001:2::/48' } as const;
 
 /** The API server's address of a cluster (by its ARM id, without case): a stable address of API_SERVER_RANGE. */
 export function apiServerAddress(clusterId: string): string {

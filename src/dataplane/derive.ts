@@ -10,6 +10,7 @@ import { CLUSTER_TYPE, NODES_PREFIX, type ClusterRecord, type NodeRecord } from 
 import type { NetworkSecurityGroup, SecurityRule, Subnet, VirtualNetwork } from '../providers/network/models.js';
 import { findNetworkInterface } from '../providers/network/nicModel.js';
 import { defaultSecurityRules, findNetworkSecurityGroup } from '../providers/network/nsgModel.js';
+import { peeringsOf } from '../providers/network/peeringModel.js';
 import { childrenOf, parentOf, TYPES } from '../providers/network/resource.js';
 import { findRouteTable } from '../providers/network/routeTableModel.js';
 import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
@@ -191,6 +192,22 @@ export function deriveTopology(store: Store): Topology {
     // A host on a subnet without an IPv4 prefix has no place in the data plane.
     if (vnet && vnet.subnets.some((s) => sameId(s.id, host.subnetId))) vnet.hosts.push(host);
   }
+  addPeerings(store, vnets, byVnet);
   addDnsZones(store, vnets, groupOf);
   return { vnets };
+}
+
+/** Connected peerings that allow virtual network access on both sides (an Initiated or Disconnected one carries nothing). */
+function addPeerings(store: Store, vnets: VnetTopology[], byVnet: Map<string, VnetTopology>): void {
+  const allows = (from: string, to: string) =>
+    peeringsOf(store, from).some(
+      (p) => sameId(p.properties.remoteVirtualNetwork.id, to) && p.properties.peeringState === 'Connected' && p.properties.allowVirtualNetworkAccess,
+    );
+  for (const v of vnets) {
+    const peerings = peeringsOf(store, v.id)
+      .map((p) => byVnet.get(p.properties.remoteVirtualNetwork.id.toLowerCase()))
+      .filter((remote): remote is VnetTopology => remote !== undefined && allows(v.id, remote.id) && allows(remote.id, v.id))
+      .map((remote) => ({ vnetId: remote.id, addressSpace: remote.addressSpace }));
+    if (peerings.length > 0) v.peerings = peerings;
+  }
 }

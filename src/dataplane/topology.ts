@@ -13,6 +13,11 @@ export interface VnetTopology {
   addressSpace: string[];
   subnets: SubnetTopology[];
   hosts: HostTopology[];
+  /**
+   * The VNets this one is peered with, Connected and with virtual network access allowed on both sides, with their
+   * IPv4 address spaces: the router routes those spaces to the remote VNet's router (docs/dataplane.md §3.7).
+   */
+  peerings?: Array<{ vnetId: string; addressSpace: string[] }>;
   /** What the VNet's Azure DNS (168.63.129.16) answers; none: it answers nothing (NXDOMAIN). */
   dns?: AzureDnsZone;
 }

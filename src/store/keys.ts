@@ -34,3 +34,6 @@ export const IPAM_BY_OWNER_PREFIX = 'aksemu:ipam/owner:';
 
 /** Each subnet's allocation generation, which tells the in-memory allocators they are stale. */
 export const IPAM_GENERATION_PREFIX = 'aksemu:ipam/generation:';
+
+/** Public IP addresses of the emulated range held, by address: `aksemu:publicip/<address>` (providers/network/publicAddresses.ts). */
+export const PUBLIC_IP_PREFIX = 'aksemu:publicip/';

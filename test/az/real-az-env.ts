@@ -51,3 +51,42 @@ export function runRealAz(env: NodeJS.ProcessEnv, args: string[]): Promise<AzRun
     });
   });
 }
+
+/** What a server must offer for `loginRealAz`: its URL, CA file and service principal. */
+interface AzTarget {
+  url: string;
+  caFile: string;
+  identity: { clientId: string; clientSecret: string; tenantId: string };
+}
+
+/**
+ * The steps of docs/clients.md §1.2 by hand: register and select the server as cloud `aksemu` (an /adfs authority),
+ * log in as its service principal. Returns the environment the real az then runs with; throws on a failed step.
+ */
+export async function loginRealAz(home: string, server: AzTarget, options: { pythonPath?: string } = {}): Promise<NodeJS.ProcessEnv> {
+  const env = realAzEnv(home, server.caFile, options);
+  const url = server.url;
+  const steps = [
+    [
+      'cloud',
+      'register',
+      '-n',
+      'aksemu',
+      '--endpoint-resource-manager',
+      `${url}/`,
+      '--endpoint-active-directory',
+      `${url}/adfs`,
+      '--endpoint-active-directory-resource-id',
+      'https://management.core.windows.net/',
+      '--endpoint-active-directory-graph-resource-id',
+      `${url}/graph/`,
+    ],
+    ['cloud', 'set', '-n', 'aksemu'],
+    ['login', '--service-principal', '-u', server.identity.clientId, `--password=${server.identity.clientSecret}`, '--tenant', server.identity.tenantId],
+  ];
+  for (const step of steps) {
+    const r = await runRealAz(env, step);
+    if (r.code !== 0) throw new Error(`az ${step.slice(0, 2).join(' ')} failed: ${r.stderr}`);
+  }
+  return env;
+}

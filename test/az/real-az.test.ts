@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az as aksemuAz, SEED_AKS_CREATE } from './helpers.js';
-import { AZ, realAzEnv, runRealAz, type AzRun } from './real-az-env.js';
+import { AZ, loginRealAz, runRealAz, type AzRun } from './real-az-env.js';
 import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
 
 const skip = existsSync(AZ) ? false : `${AZ} is not installed`;
@@ -24,30 +24,7 @@ before(async () => {
   home = tempHome();
   server = await startTestServer({ home });
   azHome = tempHome();
-  env = realAzEnv(azHome, server.caFile, { pythonPath: AZ_SHIM_DIR });
-  const url = server.url;
-  const steps = [
-    [
-      'cloud',
-      'register',
-      '-n',
-      'aksemu',
-      '--endpoint-resource-manager',
-      `${url}/`,
-      '--endpoint-active-directory',
-      `${url}/adfs`,
-      '--endpoint-active-directory-resource-id',
-      'https://management.core.windows.net/',
-      '--endpoint-active-directory-graph-resource-id',
-      `${url}/graph/`,
-    ],
-    ['cloud', 'set', '-n', 'aksemu'],
-    ['login', '--service-principal', '-u', server.identity.clientId, `--password=${server.identity.clientSecret}`, '--tenant', server.identity.tenantId],
-  ];
-  for (const step of steps) {
-    const r = await run(step);
-    assert.equal(r.code, 0, `az ${step.slice(0, 2).join(' ')} failed: ${r.stderr}`);
-  }
+  env = await loginRealAz(azHome, server, { pythonPath: AZ_SHIM_DIR });
 });
 
 after(async () => {

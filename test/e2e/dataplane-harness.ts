@@ -92,19 +92,24 @@ export class DataplaneWorld {
       '10.224.0.0/16',
     ]);
     this.subnetId = vnet.newVNet.subnets[0].id;
+    await this.vm(VM.name, VNET, SUBNET, VM.ip);
+  }
+
+  /** A VM at `ip` on a subnet, without a public IP or NSG, as the data-plane tests make them. */
+  async vm(name: string, vnet: string, subnet: string, ip: string): Promise<void> {
     await this.az([
       'vm',
       'create',
       '-g',
       RG,
       '-n',
-      VM.name,
+      name,
       '--vnet-name',
-      VNET,
+      vnet,
       '--subnet',
-      SUBNET,
+      subnet,
       '--private-ip-address',
-      VM.ip,
+      ip,
       '--admin-username',
       'azureuser',
       '--generate-ssh-keys',

@@ -2,16 +2,9 @@
 // resources, association with subnets and the back-references, in-use deletes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { groupId, POLL, restError, vnetId, withServer, type Env } from './harness.js';
+import { groupId, nodesVnet, POLL, restError, vnetId, withServer } from './harness.js';
 
-async function vnet(env: Env): Promise<void> {
-  await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
-    'rg',
-    'v',
-    { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'nodes', addressPrefix: '10.0.0.0/24' }] },
-    POLL,
-  );
-}
+const vnet = nodesVnet;
 
 describe('NSGs and route tables through @azure/arm-network', () => {
   test('NSG: default rules, security rules inline and as children, subnet association, in-use delete', () =>

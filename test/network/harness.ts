@@ -71,3 +71,13 @@ export function groupId(env: Env, group = 'rg'): string {
 export function vnetId(env: Env, name: string, group = 'rg'): string {
   return `${groupId(env, group)}/providers/Microsoft.Network/virtualNetworks/${name}`;
 }
+
+/** VNet `v` (10.0.0.0/16) in `rg` with the subnet `nodes` (10.0.0.0/24), what most Network tests start from. */
+export async function nodesVnet(env: Env): Promise<void> {
+  await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
+    'rg',
+    'v',
+    { location: 'eastus', addressSpace: { addressPrefixes: ['10.0.0.0/16'] }, subnets: [{ name: 'nodes', addressPrefix: '10.0.0.0/24' }] },
+    POLL,
+  );
+}

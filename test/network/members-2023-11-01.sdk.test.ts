@@ -93,7 +93,7 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       await assert.rejects(env.network.subnets.get('rg', 'v', 's3'));
     }));
 
-  test('NIC ip configuration publicIPAddress: a reference to a missing resource (aksemu serves no public IPs)', () =>
+  test('NIC ip configuration publicIPAddress: a missing one is InvalidResourceReference; an existing one is taken, held and let go', () =>
     withServer(async (env) => {
       await env.network.virtualNetworks.beginCreateOrUpdateAndWait(
         'rg',
@@ -103,24 +103,32 @@ describe('Network 2023-11-01 request members through @azure/arm-network', () => 
       );
       const subnet = { id: `${groupId(env)}/providers/Microsoft.Network/virtualNetworks/v/subnets/nodes` };
       const pip = `${groupId(env)}/providers/Microsoft.Network/publicIPAddresses/pip1`;
-      const err = await restError(
+      const nicWith = (name: string, publicIPAddress?: { id: string }) =>
         env.network.networkInterfaces.beginCreateOrUpdateAndWait(
           'rg',
-          'nic1',
-          { location: 'eastus', ipConfigurations: [{ name: 'ipconfig1', subnet, publicIPAddress: { id: pip } }] },
+          name,
+          { location: 'eastus', ipConfigurations: [{ name: 'ipconfig1', subnet, ...(publicIPAddress ? { publicIPAddress } : {}) }] },
           POLL,
-        ),
-      );
+        );
+      const err = await restError(nicWith('nic1', { id: pip }));
       assert.equal(err.statusCode, 400);
       assert.equal(err.code, 'InvalidResourceReference');
       assert.match(err.message, /publicIPAddresses\/pip1 referenced by resource .*networkInterfaces\/nic1 was not found/);
-      const nic = await env.network.networkInterfaces.beginCreateOrUpdateAndWait(
-        'rg',
-        'nic1',
-        { location: 'eastus', ipConfigurations: [{ name: 'ipconfig1', subnet }] },
-        POLL,
-      );
-      assert.equal(nic.ipConfigurations?.[0]?.publicIPAddress, undefined);
+
+      await env.network.publicIPAddresses.beginCreateOrUpdateAndWait('rg', 'pip1', { location: 'eastus', sku: { name: 'Standard' } }, POLL);
+      const nic = await nicWith('nic1', { id: pip });
+      const config = nic.ipConfigurations![0]!;
+      assert.equal(config.publicIPAddress?.id, pip);
+      assert.equal((await env.network.publicIPAddresses.get('rg', 'pip1')).ipConfiguration?.id, config.id);
+      const taken = await restError(nicWith('nic2', { id: pip }));
+      assert.equal(taken.code, 'PublicIPAddressInUse');
+      const inUse = await restError(env.network.publicIPAddresses.beginDeleteAndWait('rg', 'pip1', POLL));
+      assert.equal(inUse.code, 'PublicIPAddressCannotBeDeleted');
+      assert.match(inUse.message, /still allocated to resource .*networkInterfaces\/nic1\/ipConfigurations\/ipconfig1\./);
+      // Leaving the address out of the NIC lets it go.
+      assert.equal((await nicWith('nic1')).ipConfigurations?.[0]?.publicIPAddress, undefined);
+      assert.equal((await env.network.publicIPAddresses.get('rg', 'pip1')).ipConfiguration, undefined);
+      await env.network.publicIPAddresses.beginDeleteAndWait('rg', 'pip1', POLL);
     }));
 
   test('service endpoint locations: the VNet region, and for Microsoft.Storage its paired region too', () =>

@@ -209,13 +209,20 @@ describe('virtualNetworks and subnets through @azure/arm-network', () => {
       assert.equal(updated.status, 200);
 
       // What aksemu does not model is named, not dropped.
-      const unknown = await https(env.server, 'PUT', `${vnetId(env, 'myVnet')}/subnets/nat?api-version=2022-01-01`, {
+      const unknown = await https(env.server, 'PUT', `${vnetId(env, 'myVnet')}/subnets/alloc?api-version=2022-01-01`, {
         headers,
-        body: JSON.stringify({ properties: { addressPrefix: '10.226.0.0/24', natGateway: { id: '/x' } } }),
+        body: JSON.stringify({ properties: { addressPrefix: '10.226.0.0/24', ipAllocations: [{ id: '/x' }] } }),
       });
       assert.equal(unknown.status, 400);
       assert.equal(unknown.json.error.code, 'InvalidRequestContent');
-      assert.match(unknown.json.error.message, /Could not find member 'natGateway' on object of type 'SubnetPropertiesFormat'/);
+      assert.match(unknown.json.error.message, /Could not find member 'ipAllocations' on object of type 'SubnetPropertiesFormat'/);
+      // A NAT gateway is modelled: a malformed reference to one is ARM's LinkedInvalidPropertyId.
+      const nat = await https(env.server, 'PUT', `${vnetId(env, 'myVnet')}/subnets/nat?api-version=2022-01-01`, {
+        headers,
+        body: JSON.stringify({ properties: { addressPrefix: '10.226.0.0/24', natGateway: { id: '/x' } } }),
+      });
+      assert.equal(nat.status, 400);
+      assert.equal(nat.json.error.code, 'LinkedInvalidPropertyId');
 
       // An api-version the RP never published.
       const badVersion = await https(env.server, 'GET', `${vnetId(env, 'myVnet')}?api-version=2099-01-01`, { headers });

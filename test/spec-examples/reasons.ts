@@ -26,7 +26,7 @@ export const REASON_RULES: readonly ReasonRule[] = [
   { pattern: /SystemPoolSkuTooLow/, reason: 'system pool of Standard_DS1_v2, below what AKS accepts for system pools (AKS refuses it too)' },
   { pattern: /K8sVersionNotSupported/, reason: 'a Kubernetes version AKS no longer offers' },
   {
-    pattern: /Could not find member '(publicIPAddress|ipConfigurationProfiles|serviceEndpointPolicies)'/,
+    pattern: /Could not find member '(ipConfigurationProfiles|serviceEndpointPolicies)'/,
     reason: 'refers to a Network resource aksemu does not serve',
   },
   { pattern: /Could not find member/, reason: 'a request member aksemu does not model (strict mode refuses it)' },

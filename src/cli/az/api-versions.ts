@@ -4,6 +4,13 @@ export const API = {
   network: '2022-01-01',
   /** `az network route-table` (AAZ) is one version older than vnets and NSGs. */
   routeTables: '2021-08-01',
+  /** `az network public-ip` and `az network lb` show/list/delete (AAZ). */
+  publicIp: '2022-05-01',
+  /**
+   * `az network nat gateway` runs the Network SDK of the `latest` profile, 2022-01-01 (the vnet version). Debian's
+   * build cannot run it even with the shim (docs/clients.md §3.13); upstream az sends this version.
+   */
+  natGateway: '2022-01-01',
   containerService: '2022-11-01',
   /**
    * `aks create --network-plugin-mode` (newer az only): 2022-11-01 has no networkPluginMode, so aksemu

@@ -24,7 +24,7 @@ import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { backendEnds, probeEnds } from './probe-ends.js';
-import { convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
+import { convergePeerRoutes, convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
 
@@ -160,6 +160,7 @@ export class NetnsDataplane implements Dataplane {
           addedSubnets,
         ),
       );
+      await convergePeerRoutes(state, want.vnets);
       await forEachLimit(newHosts, this.parallelism, (h) => createHost(state, h));
     } catch (e) {
       await this.rollback(created, newRouters, newHosts, addedSubnets);

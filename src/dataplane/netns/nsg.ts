@@ -13,7 +13,7 @@ export interface NsgSubnet {
   /** The subnet's bridge in the router. */
   bridge: string;
   rules: NsgRule[];
-  /** What the VirtualNetwork service tag means here: the VNet's address space plus the routes' prefixes. */
+  /** What the VirtualNetwork service tag means here: the VNet's address space, the routes' prefixes and the peered VNets' spaces. */
   virtualNetwork: string[];
 }
 

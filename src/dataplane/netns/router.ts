@@ -1,7 +1,7 @@
 // A VNet's router namespace (docs/dataplane.md §3.1, §3.3, §3.4): a bridge per subnet holding its gateway .1,
 // each subnet's UDRs in its own routing table, a port per host, Azure CNI Overlay's routing (azure-overlay.ts:
 // docs/dataplane.md §5.1), and the NSGs as one nft table.
-import { API_SERVER_RANGE, AZURE_DNS } from '../../aks/azure-dns.js';
+import { AZURE_DNS, EMULATED_PUBLIC_RANGE } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
 import { convergeOverlayRouting, overlayClusters } from './azure-overlay.js';
@@ -32,7 +32,16 @@ function routeLine(r: UdrRoute, table: number): string {
 export async function createRouter(state: NetnsState, id: string): Promise<void> {
   const netns = state.names.router(id);
   const wanIp = allocateWanIp(state);
-  state.routers.set(id, { netns, wanIp, spaces: [], subnets: new Map(), nsgText: undefined, nextTable: 100, overlay: { key: '', undo: [] } });
+  state.routers.set(id, {
+    netns,
+    wanIp,
+    spaces: [],
+    subnets: new Map(),
+    nsgText: undefined,
+    nextTable: 100,
+    peerRoutes: [],
+    overlay: { key: '', undo: [] },
+  });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
   // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
   await sysctl(netns, {
@@ -61,7 +70,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     `link set ${IF.wan} up`,
     `addr replace ${wanIp}/${INTERNET.prefixLength} dev ${IF.wan}`,
     // The API servers live on the internet (api-listener.ts).
-    `route replace ${API_SERVER_RANGE} via ${INTERNET.host} dev ${IF.wan}`,
+    `route replace ${EMULATED_PUBLIC_RANGE} via ${INTERNET.host} dev ${IF.wan}`,
   ]);
 }
 
@@ -129,7 +138,8 @@ async function convergeNsg(r: RouterState, want: CheckedVnet, podCidrs: string[]
     nsgSubnets.push({
       bridge: r.subnets.get(sid)!.bridge,
       rules: s.subnet.nsg.rules,
-      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix), ...podCidrs],
+      // Azure's VirtualNetwork tag covers the peered VNets' spaces too (docs/dataplane.md §3.7).
+      virtualNetwork: [...want.spaces, ...s.subnet.routes.map((x) => x.prefix), ...podCidrs, ...(want.vnet.peerings ?? []).flatMap((p) => p.addressSpace)],
     });
   }
   const body = nsgTableBody(nsgSubnets);
@@ -152,4 +162,25 @@ export function forgetHost(r: RouterState, host: { id: string; ip: string }): Ip
   // The router's end of the host's veth is deleted here, before the host's namespace: deleting the namespace
   // destroys the pair asynchronously, and a host rebuilt at once would find its port's name still taken.
   return [mayFail(`link del ${IF.hostPort(host.id)}`), ...[...r.subnets.values()].map((s) => mayFail(`neigh del ${host.ip} dev ${s.bridge}`))];
+}
+
+/**
+ * VNet peering (docs/dataplane.md §3.7): each router routes its peered VNets' address spaces straight to their
+ * routers across the internet-side bridge, and drops the routes of peerings that are gone. Run after every router
+ * exists, so each remote router's wan address is known.
+ */
+export async function convergePeerRoutes(state: NetnsState, want: ReadonlyMap<string, CheckedVnet>): Promise<void> {
+  for (const [id, v] of want) {
+    const r = state.routers.get(id);
+    if (!r) continue;
+    const wanted = (v.vnet.peerings ?? []).flatMap((p) => {
+      const remote = state.routers.get(p.vnetId.toLowerCase());
+      return remote ? p.addressSpace.map((space) => `${space} via ${remote.wanIp}`) : [];
+    });
+    const gone = r.peerRoutes.filter((x) => !wanted.includes(x));
+    const added = wanted.filter((x) => !r.peerRoutes.includes(x));
+    if (gone.length === 0 && added.length === 0) continue;
+    await state.ip.batch(r.netns, [...gone.map((x) => mayFail(`route del ${x}`)), ...added.map((x) => `route replace ${x} dev ${IF.wan}`)]);
+    r.peerRoutes = wanted;
+  }
 }

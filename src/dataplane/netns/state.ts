@@ -26,6 +26,8 @@ export interface RouterState {
   subnets: Map<string, SubnetState>;
   nsgText: string | undefined;
   nextTable: number;
+  /** The routes to peered VNets' spaces it holds (`<space> via <their router's wan address>`). */
+  peerRoutes: string[];
   /** Azure CNI Overlay's routing (azure-overlay.ts): what was applied, and the lines that undo it. */
   overlay: { key: string; undo: IpCmd[] };
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */

@@ -5,10 +5,10 @@ import type { Store } from '../../store/store.js';
 import { sameId } from '../../ids/compare.js';
 import type { SubResource } from './resource.js';
 
-type Member = 'subnets' | 'networkInterfaces';
+type Member = 'subnets' | 'networkInterfaces' | 'publicIPAddresses';
 
 interface WithBackReferences {
-  properties: { subnets?: SubResource[]; networkInterfaces?: SubResource[] };
+  properties: { subnets?: SubResource[]; networkInterfaces?: SubResource[]; publicIPAddresses?: SubResource[] };
 }
 
 function update(store: Store, targetId: string, member: Member, fn: (list: SubResource[]) => SubResource[]): void {
@@ -18,7 +18,7 @@ function update(store: Store, targetId: string, member: Member, fn: (list: SubRe
   store.put(targetId, { ...target, properties: { ...target.properties, [member]: list } });
 }
 
-function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
+export function addBackReference(store: Store, targetId: string, member: Member, sourceId: string): void {
   update(store, targetId, member, (list) => (list.some((r) => sameId(r.id, sourceId)) ? list : [...list, { id: sourceId }]));
 }
 

@@ -4,6 +4,7 @@ import { moveBackReference, removeBackReference } from './backReferences.js';
 import { invalidNicIpConfigurations, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
 import { compact, parentOf, referenceId, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { attachPublicIp, detachPublicIp } from './publicIpModel.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
@@ -46,6 +47,8 @@ interface PlannedConfig {
   primary: boolean;
   /** Set when the address is asked for by value. */
   address?: string;
+  /** The public IP address the ip configuration takes (docs/aks-rules.md §11 P8). */
+  publicIp?: string;
 }
 
 function planConfigs(store: Store, nicId: string, location: string, input: NicInput, existing: NetworkInterface | undefined): PlannedConfig[] {
@@ -76,15 +79,21 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
     if (!ref) throw invalidNicIpConfigurations(nicId, `ip configuration '${name}' has no subnet.`);
     const { subnet, vnet } = lookup(ref);
     if (!subnet || !vnet || vnet.location !== location) throw invalidResourceReference(ref, nicId);
-    // aksemu serves no publicIPAddresses: a reference to one names a missing resource, refused as Network does.
     const publicIp = referenceId(p.publicIPAddress, `properties.ipConfigurations[${i}].properties.publicIPAddress`);
-    if (publicIp) throw invalidResourceReference(publicIp, nicId);
     const method = p.privateIPAllocationMethod?.toLowerCase() === 'static' ? 'Static' : 'Dynamic';
     const before = existing?.properties.ipConfigurations.find((x) => sameId(x.name, name));
     const kept = before && sameId(before.properties.subnet.id, subnet.id) ? before.properties.privateIPAddress : undefined;
     const address = p.privateIPAddress ?? (method === 'Dynamic' ? kept : undefined);
     if (method === 'Static' && !address) throw staticAllocationWithoutAddress(id);
-    return { id, name, subnetId: subnet.id, method, primary: primaries === 0 ? i === 0 : p.primary === true, ...(address ? { address } : {}) };
+    return {
+      id,
+      name,
+      subnetId: subnet.id,
+      method,
+      primary: primaries === 0 ? i === 0 : p.primary === true,
+      ...(address ? { address } : {}),
+      ...(publicIp ? { publicIp } : {}),
+    };
   });
 }
 
@@ -124,6 +133,14 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
       for (const [configId, address] of hold(store, subnetRef(subnet), nicId, want)) addresses.set(configId, address);
     }
 
+    // Public IPs: the configurations' old ones are let go, the new ones taken (each by one user only).
+    for (const before of existing?.properties.ipConfigurations ?? []) {
+      const now = planned.find((c) => sameId(c.id, before.id));
+      if (before.properties.publicIPAddress && !sameId(now?.publicIp, before.properties.publicIPAddress.id))
+        detachPublicIp(store, before.properties.publicIPAddress.id, 'ipConfiguration', before.id);
+    }
+    for (const c of planned) if (c.publicIp) c.publicIp = attachPublicIp(store, c.publicIp, 'ipConfiguration', c.id, nicId, location).id;
+
     const ipConfigurations: IpConfiguration[] = planned.map((c) => ({
       id: c.id,
       name: c.name,
@@ -136,6 +153,7 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
         privateIPAddressVersion: addresses.get(c.id)!.includes(':') ? 'IPv6' : 'IPv4',
         subnet: { id: c.subnetId },
         primary: c.primary,
+        ...(c.publicIp ? { publicIPAddress: { id: c.publicIp } } : {}),
       },
     }));
     const p = input.properties ?? {};
@@ -172,6 +190,8 @@ export function removeNetworkInterface(store: Store, nicId: string): boolean {
       if (subnet) releaseIn(store, subnetRef(subnet), nic?.id ?? nicId);
     }
     if (!nic || nic.type !== TYPES.networkInterface) return false;
+    for (const c of nic.properties.ipConfigurations)
+      if (c.properties.publicIPAddress) detachPublicIp(store, c.properties.publicIPAddress.id, 'ipConfiguration', c.id);
     if (nic.properties.networkSecurityGroup) removeBackReference(store, nic.properties.networkSecurityGroup.id, 'networkInterfaces', nic.id);
     store.delete(nic.id);
     return true;

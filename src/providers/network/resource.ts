@@ -23,6 +23,11 @@ export const TYPES = {
   route: 'Microsoft.Network/routeTables/routes',
   networkInterface: 'Microsoft.Network/networkInterfaces',
   ipConfiguration: 'Microsoft.Network/networkInterfaces/ipConfigurations',
+  publicIPAddress: 'Microsoft.Network/publicIPAddresses',
+  publicIPPrefix: 'Microsoft.Network/publicIPPrefixes',
+  natGateway: 'Microsoft.Network/natGateways',
+  loadBalancer: 'Microsoft.Network/loadBalancers',
+  virtualNetworkPeering: 'Microsoft.Network/virtualNetworks/virtualNetworkPeerings',
 } as const;
 
 export type ProvisioningState = 'Succeeded' | 'Updating' | 'Deleting' | 'Failed';

@@ -1,7 +1,7 @@
 // Request-body models of the Network resources aksemu serves, named as in the REST spec (the strict
 // check names them in its errors). Every member a GET returns is accepted, so `az … update` (GET, edit,
 // PUT the whole object) round-trips; read-only members are ignored. Writable features aksemu does not
-// model (NAT gateways, peerings with content, application security groups…) are
+// model (application security groups, inbound NAT rules with content, gateways…) are
 // left out, so strict mode names them instead of silently dropping them.
 import { s, type Schema } from '../../arm/schema.js';
 
@@ -28,6 +28,7 @@ const subnetProperties = s.object('SubnetPropertiesFormat', {
   addressPrefixes: s.array(s.string()),
   networkSecurityGroup: reference('NetworkSecurityGroup'),
   routeTable: reference('RouteTable'),
+  natGateway: reference('NatGateway'),
   delegations: s.array(delegation),
   serviceEndpoints: s.array(serviceEndpoint),
   privateEndpointNetworkPolicies: s.string(),
@@ -133,7 +134,6 @@ const ipConfiguration = s.object('NetworkInterfaceIPConfiguration', {
     privateIPAddressVersion: s.string(),
     subnet: reference('Subnet'),
     primary: s.boolean(),
-    // A reference to a publicIPAddresses resource, which aksemu does not serve: refused as a missing resource.
     publicIPAddress: reference('PublicIPAddress'),
     provisioningState: s.string(),
   }),
@@ -163,5 +163,171 @@ export const networkInterfaceModel = s.object('NetworkInterface', {
     primary: s.boolean(),
     macAddress: s.string(),
     virtualMachine: readOnlyAny,
+  }),
+});
+
+const sku = s.object('Sku', { name: s.string(), tier: s.string() });
+const ipTag = s.object('IpTag', { ipTagType: s.string(), tag: s.string() });
+/** The members every tracked resource has in a GET, and sends on PUT. */
+const tracked = { ...envelope, location: s.string(), tags, sku, zones: s.array(s.string()) };
+
+export const publicIpAddressModel = s.object('PublicIPAddress', {
+  ...tracked,
+  properties: s.object('PublicIPAddressPropertiesFormat', {
+    publicIPAllocationMethod: s.string(),
+    publicIPAddressVersion: s.string(),
+    idleTimeoutInMinutes: s.integer(),
+    dnsSettings: s.object('PublicIPAddressDnsSettings', { domainNameLabel: s.string(), fqdn: s.string(), reverseFqdn: s.string() }),
+    ipTags: s.array(ipTag),
+    publicIPPrefix: reference('PublicIPPrefix'),
+    // Read-only, or kept by Network itself.
+    ipAddress: s.string(),
+    ipConfiguration: readOnlyAny,
+    natGateway: readOnlyAny,
+    provisioningState: s.string(),
+    resourceGuid: s.string(),
+  }),
+});
+
+export const publicIpPrefixModel = s.object('PublicIPPrefix', {
+  ...tracked,
+  properties: s.object('PublicIPPrefixPropertiesFormat', {
+    prefixLength: s.integer(),
+    publicIPAddressVersion: s.string(),
+    ipTags: s.array(ipTag),
+    // Read-only.
+    ipPrefix: s.string(),
+    publicIPAddresses: readOnlyAny,
+    loadBalancerFrontendIpConfiguration: readOnlyAny,
+    natGateway: readOnlyAny,
+    provisioningState: s.string(),
+    resourceGuid: s.string(),
+  }),
+});
+
+export const natGatewayModel = s.object('NatGateway', {
+  ...tracked,
+  properties: s.object('NatGatewayPropertiesFormat', {
+    idleTimeoutInMinutes: s.integer(),
+    publicIpAddresses: s.array(reference('PublicIPAddress')),
+    publicIpPrefixes: s.array(reference('PublicIPPrefix')),
+    // Read-only.
+    subnets: readOnlyAny,
+    provisioningState: s.string(),
+    resourceGuid: s.string(),
+  }),
+});
+
+const frontendIpConfiguration = s.object('FrontendIPConfiguration', {
+  ...envelope,
+  zones: s.array(s.string()),
+  properties: s.object('FrontendIPConfigurationPropertiesFormat', {
+    privateIPAddress: s.string(),
+    privateIPAllocationMethod: s.string(),
+    privateIPAddressVersion: s.string(),
+    subnet: reference('Subnet'),
+    publicIPAddress: reference('PublicIPAddress'),
+    publicIPPrefix: reference('PublicIPPrefix'),
+    // Read-only.
+    loadBalancingRules: readOnlyAny,
+    outboundRules: readOnlyAny,
+    inboundNatRules: readOnlyAny,
+    inboundNatPools: readOnlyAny,
+    provisioningState: s.string(),
+  }),
+});
+
+const backendAddressPool = s.object('BackendAddressPool', {
+  ...envelope,
+  properties: s.object('BackendAddressPoolPropertiesFormat', {
+    // Read-only: the NICs and rules that use the pool.
+    backendIPConfigurations: readOnlyAny,
+    loadBalancingRules: readOnlyAny,
+    outboundRule: readOnlyAny,
+    outboundRules: readOnlyAny,
+    provisioningState: s.string(),
+  }),
+});
+
+const loadBalancingRule = s.object('LoadBalancingRule', {
+  ...envelope,
+  properties: s.object('LoadBalancingRulePropertiesFormat', {
+    frontendIPConfiguration: reference('SubResource'),
+    backendAddressPool: reference('SubResource'),
+    backendAddressPools: s.array(reference('SubResource')),
+    probe: reference('SubResource'),
+    protocol: s.string(),
+    loadDistribution: s.string(),
+    frontendPort: s.integer(),
+    backendPort: s.integer(),
+    idleTimeoutInMinutes: s.integer(),
+    enableFloatingIP: s.boolean(),
+    enableTcpReset: s.boolean(),
+    disableOutboundSnat: s.boolean(),
+    provisioningState: s.string(),
+  }),
+});
+
+const probe = s.object('Probe', {
+  ...envelope,
+  properties: s.object('ProbePropertiesFormat', {
+    protocol: s.string(),
+    port: s.integer(),
+    requestPath: s.string(),
+    intervalInSeconds: s.integer(),
+    numberOfProbes: s.integer(),
+    probeThreshold: s.integer(),
+    loadBalancingRules: readOnlyAny,
+    provisioningState: s.string(),
+  }),
+});
+
+const outboundRule = s.object('OutboundRule', {
+  ...envelope,
+  properties: s.object('OutboundRulePropertiesFormat', {
+    frontendIPConfigurations: s.array(reference('SubResource')),
+    backendAddressPool: reference('SubResource'),
+    protocol: s.string(),
+    allocatedOutboundPorts: s.integer(),
+    idleTimeoutInMinutes: s.integer(),
+    enableTcpReset: s.boolean(),
+    provisioningState: s.string(),
+  }),
+});
+
+export const loadBalancerModel = s.object('LoadBalancer', {
+  ...tracked,
+  properties: s.object('LoadBalancerPropertiesFormat', {
+    frontendIPConfigurations: s.array(frontendIpConfiguration),
+    backendAddressPools: s.array(backendAddressPool),
+    loadBalancingRules: s.array(loadBalancingRule),
+    probes: s.array(probe),
+    outboundRules: s.array(outboundRule),
+    // aksemu serves no inbound NAT rules or pools: an empty list (what a GET returns) is accepted, content is refused by the model.
+    inboundNatRules: s.array(s.object('InboundNatRule', {})),
+    inboundNatPools: s.array(s.object('InboundNatPool', {})),
+    provisioningState: s.string(),
+    resourceGuid: s.string(),
+  }),
+});
+
+export const virtualNetworkPeeringModel = s.object('VirtualNetworkPeering', {
+  ...envelope,
+  properties: s.object('VirtualNetworkPeeringPropertiesFormat', {
+    remoteVirtualNetwork: reference('SubResource'),
+    allowVirtualNetworkAccess: s.boolean(),
+    allowForwardedTraffic: s.boolean(),
+    allowGatewayTransit: s.boolean(),
+    useRemoteGateways: s.boolean(),
+    doNotVerifyRemoteGateways: s.boolean(),
+    // Read-only.
+    peeringState: s.string(),
+    peeringSyncLevel: s.string(),
+    remoteAddressSpace: readOnlyAny,
+    remoteVirtualNetworkAddressSpace: readOnlyAny,
+    remoteBgpCommunities: readOnlyAny,
+    remoteVirtualNetworkEncryption: readOnlyAny,
+    provisioningState: s.string(),
+    resourceGuid: s.string(),
   }),
 });

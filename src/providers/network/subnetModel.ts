@@ -16,7 +16,7 @@ import {
   subnetRangeOutsideVnet,
   subnetRangesOverlap,
 } from './errors.js';
-import type { Delegation, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwork } from './models.js';
+import type { Delegation, NatGateway, NetworkSecurityGroup, RouteTable, Subnet, VirtualNetwork } from './models.js';
 import { containedIn, overlapsAny, parsePrefix, parsePrefixes, subnetSizeSupported } from './prefixes.js';
 import { idKey, sameId } from '../../ids/compare.js';
 import { childrenOf, compact, enumMember, newEtag, referenceId, TYPES, type ProvisioningState, type SubResource } from './resource.js';
@@ -31,6 +31,7 @@ export interface SubnetInput {
     addressPrefixes?: string[] | null;
     networkSecurityGroup?: { id?: string } | null;
     routeTable?: { id?: string } | null;
+    natGateway?: { id?: string } | null;
     delegations?: Array<{ name?: string; properties?: { serviceName?: string; actions?: string[] } }> | null;
     serviceEndpoints?: Array<{ service: string; locations?: string[] }> | null;
     privateEndpointNetworkPolicies?: string | null;
@@ -103,7 +104,7 @@ function requestedPrefixes(input: SubnetInput): { prefixes: string[]; plural: bo
 
 function checkReference(store: Store, refId: string | undefined, subnetId: string, vnet: VirtualNetwork, type: string): SubResource | undefined {
   if (refId === undefined) return undefined;
-  const target = store.get<NetworkSecurityGroup | RouteTable>(refId);
+  const target = store.get<NetworkSecurityGroup | RouteTable | NatGateway>(refId);
   if (!target || !sameId(target.type, type) || target.location !== vnet.location) {
     throw invalidResourceReference(refId, subnetId);
   }
@@ -173,6 +174,7 @@ export function buildSubnet(
       addressPrefixes: plural ? prefixes.map(String) : undefined,
       networkSecurityGroup: checkReference(store, referenceId(p.networkSecurityGroup, 'properties.networkSecurityGroup'), id, vnet, TYPES.networkSecurityGroup),
       routeTable: checkReference(store, referenceId(p.routeTable, 'properties.routeTable'), id, vnet, TYPES.routeTable),
+      natGateway: checkReference(store, referenceId(p.natGateway, 'properties.natGateway'), id, vnet, TYPES.natGateway),
       delegations,
       // Network answers purpose "" for a delegated subnet (every delegated subnet of the 2023-11-01 examples) and
       // leaves it out otherwise.
@@ -210,6 +212,7 @@ export function writeSubnet(store: Store, subnet: Subnet, existing: Subnet | und
   store.put(subnet.id, subnet);
   moveBackReference(store, 'subnets', subnet.id, existing?.properties.networkSecurityGroup?.id, subnet.properties.networkSecurityGroup?.id);
   moveBackReference(store, 'subnets', subnet.id, existing?.properties.routeTable?.id, subnet.properties.routeTable?.id);
+  moveBackReference(store, 'subnets', subnet.id, existing?.properties.natGateway?.id, subnet.properties.natGateway?.id);
 }
 
 /** Deletes a subnet nobody uses (InUseSubnetCannotBeDeleted otherwise), with its back-references. */
@@ -218,6 +221,7 @@ export function removeSubnet(store: Store, subnet: Subnet): void {
   if (user) throw inUseSubnetCannotBeDeleted(subnet.name, user);
   if (subnet.properties.networkSecurityGroup) removeBackReference(store, subnet.properties.networkSecurityGroup.id, 'subnets', subnet.id);
   if (subnet.properties.routeTable) removeBackReference(store, subnet.properties.routeTable.id, 'subnets', subnet.id);
+  if (subnet.properties.natGateway) removeBackReference(store, subnet.properties.natGateway.id, 'subnets', subnet.id);
   dropSubnetAllocations(store, subnet.id);
   forgetPool(store, subnet.id);
   store.delete(subnet.id);

@@ -13,7 +13,7 @@ import { findVirtualNetwork, renderVirtualNetwork } from './vnetModel.js';
 /** TagsObject: the one member UpdateTags takes. */
 export const tagsObjectModel = s.object('TagsObject', { tags: s.tags() });
 
-interface Tagged<T extends TrackedResource<unknown>> {
+export interface Tagged<T extends TrackedResource<unknown>> {
   type: string;
   nameParam: string;
   find(store: Store, id: string): T | undefined;
@@ -35,7 +35,7 @@ const TAGGED = [
   tagged({ type: 'networkInterfaces', nameParam: 'networkInterfaceName', find: findNetworkInterface, render: (_store, nic) => nic }),
 ];
 
-function updateTags<T extends TrackedResource<unknown>>(ctx: RequestContext, kind: Tagged<T>) {
+export function updateTags<T extends TrackedResource<unknown>>(ctx: RequestContext, kind: Tagged<T>) {
   writeGroup(ctx);
   const found = requireTracked(ctx, kind.find, kind.type, kind.nameParam);
   const tags = (ctx.body as { tags?: Record<string, string> } | undefined)?.tags;

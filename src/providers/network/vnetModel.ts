@@ -9,6 +9,7 @@ import {
   vnetAddressSpacesOverlap,
 } from './errors.js';
 import type { Subnet, VirtualNetwork } from './models.js';
+import { checkPeeredAddressSpace, peeringsOf, removePeering, renderPeering } from './peeringModel.js';
 import { parsePrefixes } from './prefixes.js';
 import { compact, enumMember, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { buildSubnet, removeSubnet, renderSubnet, subnetsOf, subnetUser, writeSubnet, type SubnetBuild, type SubnetInput } from './subnetModel.js';
@@ -72,6 +73,22 @@ function checkAddressSpace(vnetId: string, prefixes: string[]): Cidr[] {
 }
 
 /**
+ * A VNet PUT may carry back the peerings a GET showed (az's generic update does): those are kept as they are. A
+ * new peering inline is not modelled; it is created through its own route (…/virtualNetworkPeerings/{name}).
+ */
+function checkInlinePeerings(store: Store, vnetId: string, inline: unknown[] | null | undefined): void {
+  const known = new Set(peeringsOf(store, vnetId).map((x) => idKey(x.name)));
+  for (const entry of inline ?? []) {
+    const name = (entry as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string' || !known.has(idKey(name)))
+      throw unsupportedFeature(
+        'a new virtual network peering inside a virtual network PUT (PUT it at …/virtualNetworkPeerings/{name})',
+        'properties.virtualNetworkPeerings',
+      );
+  }
+}
+
+/**
  * Creates or replaces a VNet and its subnets, validated. `id` carries the group's stored casing.
  * Resources are written with `state` (Updating while a REST operation runs, Succeeded otherwise).
  */
@@ -79,10 +96,11 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
   const existing = store.get<VirtualNetwork>(id);
   const p = input.properties ?? {};
   const location = putLocation(input.location, existing, TYPES.virtualNetwork);
-  if (p.virtualNetworkPeerings && p.virtualNetworkPeerings.length > 0) throw unsupportedFeature('virtual network peering', 'properties.virtualNetworkPeerings');
   const vnetId = existing?.id ?? id;
+  checkInlinePeerings(store, vnetId, p.virtualNetworkPeerings);
   const addressPrefixes = [...(p.addressSpace?.addressPrefixes ?? [])];
   const cidrs = checkAddressSpace(vnetId, addressPrefixes);
+  if (existing) checkPeeredAddressSpace(store, vnetId, cidrs.map(String));
 
   const vnet: VirtualNetwork = compact({
     ...trackedHead(existing, vnetId, TYPES.virtualNetwork, location, input.tags),
@@ -124,10 +142,11 @@ export function writeVirtualNetwork(store: Store, id: string, input: VnetInput, 
   return { vnet, created: !existing, touched: [vnet.id, ...built.map((b) => b.subnet.id)] };
 }
 
-/** The VNet as ARM returns it, with its subnets. */
+/** The VNet as ARM returns it, with its subnets and peerings. */
 export function renderVirtualNetwork(store: Store, vnet: VirtualNetwork): unknown {
   const subnets = subnetsOf(store, vnet.id).map((s) => renderSubnet(store, s));
-  return { ...vnet, properties: { ...vnet.properties, subnets } };
+  const virtualNetworkPeerings = peeringsOf(store, vnet.id).map((x) => renderPeering(store, x));
+  return { ...vnet, properties: { ...vnet.properties, subnets, virtualNetworkPeerings } };
 }
 
 /** Deletes a VNet whose subnets nobody uses. */
@@ -138,6 +157,8 @@ export function removeVirtualNetwork(store: Store, vnet: VirtualNetwork): void {
     if (user) throw inUseSubnetCannotBeDeleted(s.name, user);
   }
   for (const s of subnets) removeSubnet(store, s);
+  // Its peerings go with it; the remote VNets' peerings back become Disconnected.
+  for (const x of peeringsOf(store, vnet.id)) removePeering(store, x);
   store.deletePrefix(`${vnet.id}/`);
   store.delete(vnet.id);
 }

@@ -6,6 +6,7 @@ import { credentialCommands } from './credentials.js';
 import { deploymentCommands } from './deployment.js';
 import { groupCommands } from './group.js';
 import { networkCommands } from './network.js';
+import { networkOutboundCommands } from './network-outbound.js';
 import { nodepoolCommands } from './nodepool.js';
 import { roleCommands } from './role.js';
 import { vmCommands } from './vm.js';
@@ -13,6 +14,7 @@ import { vmCommands } from './vm.js';
 export const COMMANDS: CommandDef[] = [
   ...groupCommands,
   ...networkCommands,
+  ...networkOutboundCommands,
   ...roleCommands,
   ...aksCommands,
   ...aksPowerCommands,

@@ -9,7 +9,7 @@ import { parseTags } from '../tags.js';
 import { flattenProperties } from '../transforms.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS } from './common.js';
 
-interface Kind {
+export interface Kind {
   /** az's group, e.g. "network nsg" */
   group: string;
   type: string;
@@ -21,25 +21,62 @@ const VNET: Kind = { group: 'network vnet', type: 'virtualNetworks', apiVersion:
 const NSG: Kind = { group: 'network nsg', type: 'networkSecurityGroups', apiVersion: API.network, noun: 'network security group' };
 const ROUTE_TABLE: Kind = { group: 'network route-table', type: 'routeTables', apiVersion: API.routeTables, noun: 'route table' };
 
-function resourcePath(ctx: Invocation, kind: Kind, resourceGroup: string, name: string): string {
+export function resourcePath(ctx: Invocation, kind: Kind, resourceGroup: string, name: string): string {
   return `${groupScope(ctx.subscriptionId(), resourceGroup)}/providers/Microsoft.Network/${kind.type}/${encodeURIComponent(name)}`;
 }
 
-function subnetPath(ctx: Invocation, args: ParsedArgs): string {
-  return `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/subnets/${encodeURIComponent(str(args, 'name')!)}`;
+/** `…/virtualNetworks/<--vnet-name>/<segment>`, and `/<--name>` when `named`. */
+export function vnetChildPath(ctx: Invocation, args: ParsedArgs, segment: string, named = true): string {
+  const vnet = `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/${segment}`;
+  return named ? `${vnet}/${encodeURIComponent(str(args, 'name')!)}` : vnet;
 }
 
-async function get(ctx: Invocation, path: string, apiVersion: string): Promise<unknown> {
+function subnetPath(ctx: Invocation, args: ParsedArgs): string {
+  return vnetChildPath(ctx, args, 'subnets');
+}
+
+/** show, list and delete of a VNet's children (subnets, peerings): `-g`, `--vnet-name`, `-n`, AAZ at 2022-01-01. */
+export function vnetChildBasics(group: string, segment: string, noun: string, args: ArgDef[]): CommandDef[] {
+  return [
+    {
+      name: `${group} show`,
+      help: `Show details of a ${noun}.`,
+      args,
+      async run(ctx, a) {
+        return flattenProperties(await get(ctx, vnetChildPath(ctx, a, segment), API.network));
+      },
+    },
+    {
+      name: `${group} list`,
+      help: `List the ${noun}s of a virtual network.`,
+      args: args.filter((x) => x.dest !== 'name'),
+      async run(ctx, a) {
+        return (await listAll(ctx, vnetChildPath(ctx, a, segment, false), API.network)).map(flattenProperties);
+      },
+    },
+    {
+      name: `${group} delete`,
+      help: `Delete a ${noun}.`,
+      args: [...args, NO_WAIT],
+      async run(ctx, a) {
+        await longRunning(ctx, { method: 'DELETE', path: vnetChildPath(ctx, a, segment), apiVersion: API.network, accept: [200, 202, 204] }, flag(a, 'noWait'));
+        return undefined;
+      },
+    },
+  ];
+}
+
+export async function get(ctx: Invocation, path: string, apiVersion: string): Promise<unknown> {
   return (await ctx.client().send({ method: 'GET', path, apiVersion, accept: [200] })).body;
 }
 
-async function put(ctx: Invocation, path: string, apiVersion: string, body: unknown, noWait: boolean): Promise<unknown> {
+export async function put(ctx: Invocation, path: string, apiVersion: string, body: unknown, noWait: boolean): Promise<unknown> {
   const result = await longRunning(ctx, { method: 'PUT', path, apiVersion, body, accept: [200, 201] }, noWait);
   return result === undefined ? undefined : flattenProperties(result);
 }
 
 /** show, list and delete are the same for every kind. */
-function basics(kind: Kind, table?: (r: unknown) => unknown): CommandDef[] {
+export function basics(kind: Kind, table?: (r: unknown) => unknown): CommandDef[] {
   return [
     {
       name: `${kind.group} show`,
@@ -209,23 +246,6 @@ export const networkCommands: CommandDef[] = [
     },
   },
   {
-    name: 'network vnet subnet show',
-    help: 'Show details of a subnet.',
-    args: SUBNET_ARGS,
-    async run(ctx, args) {
-      return flattenProperties(await get(ctx, subnetPath(ctx, args), API.network));
-    },
-  },
-  {
-    name: 'network vnet subnet list',
-    help: 'List the subnets in a virtual network.',
-    args: SUBNET_ARGS.filter((a) => a.dest !== 'name'),
-    async run(ctx, args) {
-      const path = `${resourcePath(ctx, VNET, str(args, 'resourceGroup')!, str(args, 'vnetName')!)}/subnets`;
-      return (await listAll(ctx, path, API.network)).map(flattenProperties);
-    },
-  },
-  {
     name: 'network vnet subnet update',
     help: 'Update a subnet.',
     args: subnetWriteArgs('Space-separated services to delegate the subnet to'),
@@ -241,15 +261,7 @@ export const networkCommands: CommandDef[] = [
       return put(ctx, path, API.network, body, flag(args, 'noWait'));
     },
   },
-  {
-    name: 'network vnet subnet delete',
-    help: 'Delete a subnet.',
-    args: [...SUBNET_ARGS, NO_WAIT],
-    async run(ctx, args) {
-      await longRunning(ctx, { method: 'DELETE', path: subnetPath(ctx, args), apiVersion: API.network, accept: [200, 202, 204] }, flag(args, 'noWait'));
-      return undefined;
-    },
-  },
+  ...vnetChildBasics('network vnet subnet', 'subnets', 'subnet', SUBNET_ARGS),
   {
     name: 'network nsg create',
     help: 'Create a network security group.',
