@@ -43,12 +43,14 @@ async function responsiveness(env: ClusterEnv, ms: number): Promise<{ armMs: num
 type Responsiveness = Awaited<ReturnType<typeof responsiveness>>;
 
 /**
- * Prompt enough: no request or event-loop stall beyond the bounds (2 s, 1 s), or beyond four times what the same
- * server showed before the bomb on this machine, whichever is larger — so a loaded CI machine does not fail a
- * server that stays responsive, while a loop blocked for seconds still does.
+ * Prompt enough: no request beyond 3 s and no event-loop stall beyond 2 s, or beyond four times what the same server
+ * showed before the bomb on this machine, whichever is larger — so a loaded CI machine does not fail a server that
+ * stays responsive, while a loop blocked for seconds still does. (Alone, while the bomb's pods go, the slowest
+ * request takes ~0.6 s and the longest stall is ~0.3 s here; with another test file running beside it on 2 cores
+ * they reached 2.2 s and 1.04 s, past the 2 s and 1 s bounds this had before.)
  */
 function prompt(r: Responsiveness, quiet: Responsiveness): boolean {
-  return r.armMs < Math.max(2000, 4 * quiet.armMs) && r.clusterMs < Math.max(2000, 4 * quiet.clusterMs) && r.stallMs < Math.max(1000, 4 * quiet.stallMs);
+  return r.armMs < Math.max(3000, 4 * quiet.armMs) && r.clusterMs < Math.max(3000, 4 * quiet.clusterMs) && r.stallMs < Math.max(2000, 4 * quiet.stallMs);
 }
 
 /** The bomb's pods (in default; kube-system's add-ons stay). */
