@@ -37,7 +37,14 @@ export const ADMISSION_PLUGINS: readonly AdmissionPlugin[] = [
   { name: 'DefaultStorageClass', resources: [PERSISTENTVOLUMECLAIMS], mutate: (objects, pvc, existing) => defaultStorageClass(pvc, existing, objects) },
 ];
 
-const pluginsFor = (r: ResourceType): AdmissionPlugin[] => ADMISSION_PLUGINS.filter((p) => !p.resources || p.resources.includes(r));
+/** Each resource's plugins, found once: every write asks (a CRD's ResourceTypes come and go, hence weakly held). */
+const byResource = new WeakMap<ResourceType, readonly AdmissionPlugin[]>();
+
+function pluginsFor(r: ResourceType): readonly AdmissionPlugin[] {
+  let found = byResource.get(r);
+  if (!found) byResource.set(r, (found = ADMISSION_PLUGINS.filter((p) => !p.resources || p.resources.includes(r))));
+  return found;
+}
 
 /** The plugins' checks of a create, before anything is defaulted. */
 export function validateCreate(objects: ObjectStore, r: ResourceType, namespace: string | undefined, name: string): void {
