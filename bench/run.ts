@@ -29,7 +29,9 @@ const restart = await benchRestart();
 console.log(
   `restart of a server holding a ${fmt(restart.nodes)}-node Azure CNI cluster with ${fmt(restart.pods)} pods (no data plane) → serving and every pod Running again`,
 );
-console.log(`  serving ${(restart.servingMs / 1000).toFixed(2)} s   every pod Running ${(restart.runningMs / 1000).toFixed(2)} s (goal ≤ 3 s)`);
+console.log(
+  `  best of ${restart.restarts} restarts: serving ${(restart.servingMs / 1000).toFixed(2)} s (CPU ${(restart.servingCpuMs / 1000).toFixed(2)} s)   every pod Running ${(restart.runningMs / 1000).toFixed(2)} s (goal ≤ 3 s)`,
+);
 
 const dp = await benchDataplane();
 if ('skipped' in dp) console.log(`netns data plane: pod attach\n  skipped: ${dp.skipped}`);

@@ -40,6 +40,16 @@ export interface IdentityAccess {
   actions: string[];
 }
 
+export type ConnectedKind = 'peered' | 'on-premises';
+
+/** A network the cluster's VNet is joined to: a peered VNet, or an on-premises range over ExpressRoute or a VPN. */
+export interface ConnectedNetwork {
+  kind: ConnectedKind;
+  /** A peered VNet's name, or how the user named an on-premises range. */
+  name: string;
+  addressPrefixes: string[];
+}
+
 export interface NetworkEnvironment {
   /** Subnets by lower-cased resource id; a missing entry means "not found". */
   subnets: Record<string, SubnetInfo | undefined>;
@@ -50,6 +60,8 @@ export interface NetworkEnvironment {
   clusterDigits?: string;
   /** The managed VNet used for pools without vnetSubnetID. */
   managedSubnet?: SubnetInfo;
+  /** Networks joined to the cluster's VNet, when the caller knows them (`aksemu plan` flags; C18, C19). */
+  connectedNetworks?: ConnectedNetwork[];
 }
 
 /** The managed VNet's address space and subnet prefixes; a dual-stack cluster's has an IPv6 range too (docs/aks-rules.md §9.3). */

@@ -3,7 +3,7 @@
 import { apiVersionProfile } from './api-versions.js';
 import { summarizeCapacity, type CapacitySummary } from './capacity.js';
 import { canonicalIpFamily, isDualStack, sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
-import { managedSubnet, type NetworkEnvironment, type SubnetInfo } from './environment.js';
+import { managedSubnet, type ConnectedNetwork, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { clusterDigits } from './naming.js';
 import { parseCidrField } from './parsed-network.js';
 import { AllocationError, IpPlanner, type PlannedNode, type PlannedRoute } from './planner.js';
@@ -25,6 +25,8 @@ export interface PlanInput {
   clusterName?: string;
   /** Allocate and list every node's addresses and routes. */
   includeNodes?: boolean;
+  /** Peered VNets' and on-premises ranges the cluster's ranges must avoid (C18, C19). */
+  connectedNetworks?: ConnectedNetwork[];
 }
 
 export interface UpgradeSummary {
@@ -101,6 +103,7 @@ export function planCluster(input: PlanInput): PlanResult {
     });
   }
   const { env, subnet } = planEnvironment(input);
+  if (input.connectedNetworks?.length) env.connectedNetworks = input.connectedNetworks;
   const pools = input.agentPoolProfiles.map((p) => (subnet.managed ? p : { ...p, vnetSubnetID: subnet.id }));
   const spec = {
     networkProfile: input.networkProfile,

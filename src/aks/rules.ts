@@ -5,7 +5,8 @@
 import { Cidr, type IpAddress } from '../net/ip.js';
 import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
 import { isDualStack, surgeNodes, type ResolvedPool } from './defaults.js';
-import { subnetOfPool, vmssId, type SubnetInfo } from './environment.js';
+import { connectedOverlaps } from './connected-networks.js';
+import { subnetOfPool, vmssId, type ConnectedKind, type SubnetInfo } from './environment.js';
 import { compareVersions, isOfferedVersion, maxPoolMinorSkew, minorOf } from './kubernetes-versions.js';
 import { parseCidrField, subnetCidr, subnetCidrIPv6, vnetCidrs, type FieldParse } from './parsed-network.js';
 import { modelOfMode, NETWORK_PLUGIN_MODES, NODE_POD_CIDR_MASK_IPV6, networkModelOf } from './network-models/index.js';
@@ -90,6 +91,16 @@ function uniqueSubnets(ctx: RuleContext): SubnetInfo[] {
   const seen = new Map<string, SubnetInfo>();
   for (const { subnet } of subnetsOfCluster(ctx)) seen.set(subnet.id.toLowerCase(), subnet);
   return [...seen.values()];
+}
+
+/** C18, C19: the cluster's ranges against the networks its VNet is joined to. */
+function connectedFindings(ctx: RuleContext, kind: ConnectedKind): Finding[] {
+  const networks = ctx.env.connectedNetworks ?? [];
+  if (networks.length === 0) return none;
+  return connectedOverlaps(kind, networks, uniqueSubnets(ctx), ctx.model, ctx.parsed).map((o) => ({
+    params: { range: o.range.label, cidr: String(o.range.cidr), prefix: String(o.prefix), name: o.network.name, effect: o.range.effect[kind] },
+    target: o.range.target,
+  }));
 }
 
 function parseFindings(f: FieldParse<unknown>, kind: 'syntax' | 'not-canonical' | 'family', params: (raw: string) => Params, target: string): Finding[] {
@@ -461,6 +472,30 @@ export const RULES: Rule[] = [
     note: 'Historic only: the current RP defaults each field on its own, so aksemu never raises it. Kept so the table is complete.',
     phases: [],
     check: () => none,
+  },
+  {
+    id: 'C18',
+    code: 'VnetPeerCidrOverlapping',
+    message: "The {range} {cidr} overlaps {prefix} of peered virtual network '{name}': {effect}.",
+    target: 'networkProfile',
+    severity: 'warning',
+    source: 'ours',
+    ref: 'RP-ENUM names the code, no message; AKSDOCS configure-azure-cni and configure-kubenet (the service CIDR must not overlap peered VNets); azure-cni-overlay (the pod CIDR must not overlap directly connected networks)',
+    note: 'Only `aksemu plan --peered-cidr` knows the peered ranges here; AKS does not refuse a create for it, so a warning (docs/aks-rules.md §2.1).',
+    phases: ['create'],
+    check: (ctx) => connectedFindings(ctx, 'peered'),
+  },
+  {
+    id: 'C19',
+    code: 'OnPremisesCidrOverlapping',
+    message: "The {range} {cidr} overlaps {prefix} of on-premises network '{name}': {effect}.",
+    target: 'networkProfile',
+    severity: 'warning',
+    source: 'ours',
+    ref: 'the seed article on the legacy models ("Virtual network peering and ExpressRoute connections": plan addresses so they do not overlap; many on-premises networks advertise 10.0.0.0/8); AKSDOCS configure-kubenet (--pod-cidr not in use elsewhere, on-premises included)',
+    note: 'AKS cannot see on-premises ranges; `aksemu plan --on-premises-cidr` names them (docs/aks-rules.md §2.1).',
+    phases: ['create'],
+    check: (ctx) => connectedFindings(ctx, 'on-premises'),
   },
 
   // ---- docs/aks-rules.md §2.2 Rules by network plugin ------------------------------------------------------

@@ -3,6 +3,8 @@
 import { type Command, Option } from 'commander';
 import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
 import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
+import type { ConnectedKind, ConnectedNetwork } from '../aks/environment.js';
+import { parseCidrField } from '../aks/parsed-network.js';
 import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
 import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
@@ -22,6 +24,8 @@ interface PlanFlags extends AzNetworkFlags {
   subnetCidr?: string;
   subnetName?: string;
   vnetCidr?: string;
+  peeredCidr?: string[];
+  onPremisesCidr?: string[];
   apiVersion: string;
   name?: string;
   nodes?: boolean;
@@ -55,6 +59,8 @@ export function registerPlan(program: Command): void {
     .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet')
     .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
     .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')
+    .option('--peered-cidr <[name=]cidrs>', "a peered VNet's address space, comma-separated; repeat for each VNet", collect, [])
+    .option('--on-premises-cidr <[name=]cidrs>', 'an on-premises range reached over ExpressRoute or a VPN; repeat for each', collect, [])
     .option('--api-version <version>', 'Microsoft.ContainerService api-version', DEFAULT_API_VERSION)
     .option('-n, --name <name>', 'cluster name, seeds the node names')
     .option('--nodes', 'list every node with its addresses and routes')
@@ -135,7 +141,25 @@ function planInput(f: PlanFlags): PlanInput {
   if (f.vnetCidr !== undefined) input.vnetCidr = f.vnetCidr;
   if (f.name !== undefined) input.clusterName = f.name;
   if (f.nodes) input.includeNodes = true;
+  const connected = [
+    ...(f.peeredCidr ?? []).map((v, i) => connectedNetwork('peered', '--peered-cidr', v, `peered-vnet-${i + 1}`)),
+    ...(f.onPremisesCidr ?? []).map((v, i) => connectedNetwork('on-premises', '--on-premises-cidr', v, `on-premises-${i + 1}`)),
+  ];
+  if (connected.length > 0) input.connectedNetworks = connected;
   return input;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** `[name=]cidr[,cidr…]`: each prefix must parse, so a typo is a usage error rather than a silent miss. */
+function connectedNetwork(kind: ConnectedKind, flag: string, value: string, fallbackName: string): ConnectedNetwork {
+  const eq = value.indexOf('=');
+  const name = eq > 0 ? value.slice(0, eq) : fallbackName;
+  const addressPrefixes = (eq > 0 ? value.slice(eq + 1) : value).split(',').map((p) => p.trim());
+  for (const p of addressPrefixes) {
+    if (!parseCidrField(p).value) throw new CliUsageError(`${flag}: '${p}' is not a CIDR (e.g. 10.1.0.0/16)`);
+  }
+  return { kind, name, addressPrefixes };
 }
 
 const n = (v: number): string => v.toLocaleString('en-US');

@@ -118,6 +118,44 @@ const CASES: Record<string, Case> = {
     trigger: { net: { serviceCidr: '10.224.0.0/16', dnsServiceIP: '10.224.0.10' } },
     pass: { net: { serviceCidr: '10.100.0.0/16', dnsServiceIP: '10.100.0.10' } },
   },
+  C18: {
+    expect: {
+      code: 'VnetPeerCidrOverlapping',
+      message:
+        "The pod CIDR 10.244.0.0/16 overlaps 10.244.8.0/21 of peered virtual network 'hub': pods cannot reach the peered VNet's hosts at those addresses, and their replies to pods are misrouted.",
+      target: 'networkProfile.podCIDR',
+    },
+    trigger: {
+      env: { ...sub24.env, connectedNetworks: [{ kind: 'peered', name: 'hub', addressPrefixes: ['10.244.8.0/21'] }] },
+      pools: withSubnet(sub24.id),
+      net: { networkPlugin: 'kubenet', podCidr: '10.244.0.0/16' },
+    },
+    // An on-premises range is C19's, not C18's.
+    pass: {
+      env: { ...sub24.env, connectedNetworks: [{ kind: 'on-premises', name: 'dc', addressPrefixes: ['10.244.8.0/21'] }] },
+      pools: withSubnet(sub24.id),
+      net: { networkPlugin: 'kubenet', podCidr: '10.244.0.0/16' },
+    },
+  },
+  C19: {
+    expect: {
+      code: 'OnPremisesCidrOverlapping',
+      message:
+        "The service CIDR 10.0.0.0/16 overlaps 10.0.0.0/12 of on-premises network 'dc': kube-proxy treats traffic to those addresses as Service traffic, so the on-premises hosts there are unreachable from the cluster.",
+      target: 'networkProfile.serviceCIDR',
+    },
+    trigger: {
+      env: { ...sub24.env, connectedNetworks: [{ kind: 'on-premises', name: 'dc', addressPrefixes: ['10.0.0.0/12'] }] },
+      pools: withSubnet(sub24.id),
+      net: { networkPlugin: 'azure' },
+    },
+    // Azure CNI node subnet ignores a pod CIDR (N2): no pod-range warning for it, and 192.168/16 meets nothing else.
+    pass: {
+      env: { ...sub24.env, connectedNetworks: [{ kind: 'on-premises', name: 'dc', addressPrefixes: ['10.244.0.0/16', '192.168.0.0/16'] }] },
+      pools: withSubnet(sub24.id),
+      net: { networkPlugin: 'azure' },
+    },
+  },
   C9: {
     expect: {
       code: 'NetworkProfileCIDROverlapVNET',

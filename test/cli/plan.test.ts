@@ -231,3 +231,68 @@ describe('aksemu plan: dual-stack (docs/aks-rules.md §9)', () => {
     );
   });
 });
+
+describe('aksemu plan: peered VNets and on-premises ranges (docs/aks-rules.md §2.1 C18, C19)', () => {
+  const byCode = (plan: { warnings: Array<{ code: string; target: string; message: string }> }, code: string) =>
+    plan.warnings.filter((w) => w.code === code).map((w) => `${w.target} ${w.message.split(':')[0]}`);
+
+  test("the seed's advice: a 10.0.0.0/8 on-premises network against a kubenet cluster in 10.240.0.0/16", async () => {
+    const { code, plan } = await planJson('--network-plugin', 'kubenet', ...BYO24, '--on-premises-cidr', 'datacenter=10.0.0.0/8');
+    assert.equal(code, 0, 'a warning does not make the plan invalid');
+    assert.equal(plan.valid, true);
+    assert.deepEqual(byCode(plan, 'OnPremisesCidrOverlapping'), [
+      "agentPoolProfile.vnetSubnetID The address space of virtual network 'aks-vnet' 10.240.0.0/16 overlaps 10.0.0.0/8 of on-premises network 'datacenter'",
+      "networkProfile.podCIDR The pod CIDR 10.244.0.0/16 overlaps 10.0.0.0/8 of on-premises network 'datacenter'",
+      "networkProfile.serviceCIDR The service CIDR 10.0.0.0/16 overlaps 10.0.0.0/8 of on-premises network 'datacenter'",
+    ]);
+    // The seed's recommendation, a VNet in 172.16.0.0/16 and ranges outside 10/8, draws no warning.
+    const clear = await planJson(
+      '--network-plugin',
+      'kubenet',
+      '--subnet-cidr',
+      '172.16.0.0/24',
+      '--vnet-cidr',
+      '172.16.0.0/16',
+      '--pod-cidr',
+      '192.168.0.0/16',
+      '--service-cidr',
+      '172.17.0.0/16',
+      '--dns-service-ip',
+      '172.17.0.10',
+      '--on-premises-cidr',
+      'datacenter=10.0.0.0/8',
+    );
+    assert.deepEqual(clear.plan.warnings, []);
+  });
+
+  test('peered ranges per model: node subnet pods are in the VNet, overlay and BYO pods are not', async () => {
+    const hub = ['--peered-cidr', 'hub=10.244.0.0/16,10.0.0.0/24'];
+    const nodeSubnet = await planJson('--network-plugin', 'azure', ...BYO24, ...hub);
+    assert.deepEqual(byCode(nodeSubnet.plan, 'VnetPeerCidrOverlapping'), [
+      "networkProfile.serviceCIDR The service CIDR 10.0.0.0/16 overlaps 10.0.0.0/24 of peered virtual network 'hub'",
+    ]);
+    for (const model of [
+      ['--network-plugin', 'azure', '--network-plugin-mode', 'overlay'],
+      ['--network-plugin', 'none', '--pod-cidr', '10.244.0.0/16'],
+    ]) {
+      const { plan } = await planJson(...model, ...BYO24, ...hub);
+      assert.deepEqual(
+        byCode(plan, 'VnetPeerCidrOverlapping').map((w) => w.split(' ')[0]),
+        ['networkProfile.podCIDR', 'networkProfile.serviceCIDR'],
+        model.join(' '),
+      );
+    }
+    // A peered VNet whose space overlaps this one: ARM would refuse the peering itself.
+    const same = await planJson('--network-plugin', 'kubenet', ...BYO24, '--peered-cidr', '10.240.128.0/17');
+    assert.match(
+      same.plan.warnings[0].message,
+      /overlaps 10\.240\.128\.0\/17 of peered virtual network 'peered-vnet-1': Azure refuses to peer .*VnetAddressSpacesOverlap/,
+    );
+  });
+
+  test('a range that is not a CIDR is a usage error (exit 2)', async () => {
+    const r = await aksemu('plan', '--peered-cidr', 'hub=10.1.0.0/16,10.x/8');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--peered-cidr: '10\.x\/8' is not a CIDR/);
+  });
+});
