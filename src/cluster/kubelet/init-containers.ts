@@ -214,7 +214,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns, event, probeTarget }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, stdin, setReady, netns, event, probeTarget }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -277,7 +277,7 @@ class Runner implements ContainerRunner {
       read: (path) => fs.read(path),
       command: (argv, io, ctx) => runTool(argv, io, ctx) ?? (init ? this.cniCommand(argv, fs, io) : undefined),
       unknown: init ? 'exits' : 'runs',
-      interactive: container['stdin'] === true,
+      ...(stdin ? { stdin } : {}),
       unemulated: (what) => {
         const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
         // Args without a command go to the image's ENTRYPOINT, which aksemu does not know.
