@@ -10,12 +10,10 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KUBECTL, type KubectlResult } from '../cluster/harness.js';
-import { DataplaneWorld, eventually, skipReason } from './dataplane-harness.js';
+import { KUBECTL, type KubectlResult, runTool } from '../cluster/harness.js';
+import { DataplaneWorld, eventually, REMOTE_COMMAND_TRANSPORTS, skipReason } from './dataplane-harness.js';
 
-type Obj = any;
 const CLUSTER = 'at1';
-const SPDY = { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
 const PAGE = /Served by aksemu for pod web-[01]\./;
 
 describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipReason() }, () => {
@@ -26,21 +24,8 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
   const cacheDir = () => `--cache-dir=${join(world.scratch, `cache-at${++calls}`)}`;
 
   /** kubectl with its stdin from `input` (then EOF). */
-  function kubectl(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> {
-    return new Promise((resolve) => {
-      const child = spawn(KUBECTL, [cacheDir(), ...args], { env: env(options.env) });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code: code ?? 1, stdout, stderr });
-      });
-      child.stdin.end(options.input ?? '');
-    });
-  }
+  const kubectl = (args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> =>
+    runTool(KUBECTL, [cacheDir(), ...args], { KUBECONFIG: world.kubeconfig, HOME: world.scratch, ...options.env }, 90_000, options.input);
 
   /** kubectl on a terminal of its own (util-linux script(1)): what the terminal shows, typed into as it goes. */
   class Terminal {
@@ -78,30 +63,14 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
 
   before(async () => {
     world = new DataplaneWorld();
-    await world.start();
-    await world.network();
-    await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
-    await world.podsOnEachNode();
-    await world.create(
-      'svc.json',
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web' },
-        spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] },
-      }),
-    );
-    await world.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--timeout=90s']);
+    await world.startWebCluster(CLUSTER);
   });
   after(async () => {
     await world?.close();
     world?.assertClean();
   });
 
-  for (const [protocol, more] of [
-    ['websocket', {}],
-    ['SPDY', SPDY],
-  ] as const) {
+  for (const [protocol, more] of REMOTE_COMMAND_TRANSPORTS) {
     it(`${protocol}: kubectl run --rm -i --restart=Never --image=busybox -- wget prints the page, exits 0, deletes the pod`, async () => {
       const name = `fetch-${protocol.toLowerCase()}`;
       const r = await kubectl(['run', name, '--rm', '-i', '--restart=Never', '--image=busybox', '--', 'wget', '-qO-', '--timeout=2', 'http://web'], {
@@ -182,7 +151,7 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     first.kill('SIGTERM');
     assert.equal((await world.json(['get', 'pod', 'console'])).status.phase, 'Running');
     // A SPDY session finds the same shell and ends it: kubectl attach returns when the container ends.
-    const r = await kubectl(['attach', '-i', 'console'], { input: 'echo hello over SPDY\nexit 0\n', env: SPDY });
+    const r = await kubectl(['attach', '-i', 'console'], { input: 'echo hello over SPDY\nexit 0\n', env: REMOTE_COMMAND_TRANSPORTS[1]![1] });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /hello over SPDY\n/);
     await eventually(async () => (await world.json(['get', 'pod', 'console'])).status.phase === 'Succeeded', 30_000, 'console to end');
@@ -204,6 +173,7 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     );
     assert.equal(last!.code, 1, last!.stderr);
     assert.match(last!.stderr, /^wget: download timed out$/m);
+    assert.match(last!.stderr, /^pod default\/deny-\d+ terminated \(Error\)$/m);
     assert.doesNotMatch(last!.stdout, PAGE);
   });
 });
