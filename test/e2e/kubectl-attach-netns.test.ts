@@ -103,6 +103,16 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     });
   }
 
+  it('kubectl run -i -- nc web 80: the tool reads what kubectl sends (an HTTP request) and prints the answer', async () => {
+    const r = await kubectl(['run', 'nc-i', '--rm', '-i', '--restart=Never', '--image=busybox', '--', 'nc', 'web', '80'], {
+      input: 'GET / HTTP/1.0\r\nHost: web\r\n\r\n',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^HTTP\/1\.[01] 200 OK\r$/m);
+    assert.match(r.stdout, PAGE);
+    await gone('nc-i');
+  });
+
   it('kubectl run -it --rm -- sh on a terminal: the prompt, the echo, wget for real, exit', async () => {
     const t = new Terminal(['run', 'tty', '--rm', '-it', '--restart=Never', '--image=busybox', '--', 'sh']);
     // The shell prompted before kubectl attached: kubectl says to press enter, as on a cluster.

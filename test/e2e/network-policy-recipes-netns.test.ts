@@ -64,9 +64,11 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
     return last!.result;
   }
 
-  const apply = (name: string, policy: Obj) => world.create(`${name}.json`, JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...policy }));
+  const apply = (name: string, policy: Obj) =>
+    world.create(`${name}.json`, JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...policy }));
   const kubectl = (args: string[]) => world.kubectlOk(args);
-  const ready = (selector: string, namespace = 'default') => kubectl(['wait', '--for=condition=Ready', 'pod', '-n', namespace, '-l', selector, '--timeout=60s']);
+  const ready = (selector: string, namespace = 'default') =>
+    kubectl(['wait', '--for=condition=Ready', 'pod', '-n', namespace, '-l', selector, '--timeout=60s']);
 
   before(async () => {
     world = new DataplaneWorld();
@@ -161,7 +163,10 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
     await expect([], 'http://apiserver:5001/hostname', 'page');
     await apply('api-allow-5000', {
       metadata: { name: 'api-allow-5000' },
-      spec: { podSelector: { matchLabels: { app: 'apiserver' } }, ingress: [{ ports: [{ port: 5000 }], from: [{ podSelector: { matchLabels: { role: 'monitoring' } } }] }] },
+      spec: {
+        podSelector: { matchLabels: { app: 'apiserver' } },
+        ingress: [{ ports: [{ port: 5000 }], from: [{ podSelector: { matchLabels: { role: 'monitoring' } } }] }],
+      },
     });
     await settles([], 'http://apiserver:5001/hostname', 'timeout');
     await expect([], 'http://apiserver:8001', 'timeout');
@@ -173,7 +178,10 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
   it('11 DENY egress traffic from an application: no DNS (bad address), then DNS allowed and the connection times out', async () => {
     await kubectl(['run', 'web', '--image=nginx', '--port', '80', '--expose', '--labels', 'app=web']);
     await ready('app=web');
-    await apply('foo-deny-egress', { metadata: { name: 'foo-deny-egress' }, spec: { podSelector: { matchLabels: { app: 'foo' } }, policyTypes: ['Egress'], egress: [] } });
+    await apply('foo-deny-egress', {
+      metadata: { name: 'foo-deny-egress' },
+      spec: { podSelector: { matchLabels: { app: 'foo' } }, policyTypes: ['Egress'], egress: [] },
+    });
     await settles(['-l', 'app=foo'], 'http://web:80/', 'bad address', ['-qO-', '--timeout', '1']);
     await kubectl(['delete', 'networkpolicy', 'foo-deny-egress']);
     await apply('foo-deny-egress-dns', {

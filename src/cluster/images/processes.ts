@@ -51,11 +51,15 @@ export interface CommandContext {
   shell?: string;
   /** What a pipeline's previous stage printed: the command's stdin (none: /dev/null). */
   stdin?: string;
+  /** The container's own stdin, when the command is the container's process (`kubectl run -i -- nc …`). */
+  input?: ProcessStdin;
 }
 
 /** A pipeline stage's input and where its stdout goes (the next stage's input). */
 interface Pipe {
   stdin?: string;
+  /** The container's stdin, read as it comes. */
+  input?: ProcessStdin;
   stdout?: (text: string) => void;
 }
 
@@ -197,7 +201,7 @@ class Runner implements Process {
     // container keeps stdin open.
     if (SHELLS.has(program) && argv.slice(1).every((a) => /^-[a-z]+$/.test(a))) return this.io.stdin ? this.interactive(program, this.io.stdin) : 0;
     if (argv.length === 0) return this.unknown([]);
-    return this.simple(argv);
+    return this.simple(argv, this.io.stdin ? { input: this.io.stdin } : {});
   }
 
   /**
@@ -312,6 +316,7 @@ class Runner implements Process {
       signal: AbortSignal.any([this.abort.signal, this.line.signal]),
       ...(this.shell ? { shell: this.shell } : {}),
       ...(stdin !== undefined ? { stdin } : {}),
+      ...(pipe.input ? { input: pipe.input } : {}),
     });
     if (own) {
       const status = await own;
