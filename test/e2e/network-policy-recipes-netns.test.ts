@@ -14,6 +14,14 @@ import { DataplaneWorld, eventually, skipReason } from './dataplane-harness.js';
 type Obj = Record<string, unknown>;
 const CLUSTER = 'rcp1';
 
+/** Recipes 11 and 14's egress rule: DNS (53/udp and 53/tcp) to anywhere. */
+const ALLOW_DNS = {
+  ports: [
+    { port: 53, protocol: 'UDP' },
+    { port: 53, protocol: 'TCP' },
+  ],
+};
+
 /** What a client pod saw. */
 type Outcome = 'page' | 'timeout' | 'bad address' | 'other';
 
@@ -67,6 +75,16 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
   const apply = (name: string, policy: Obj) =>
     world.create(`${name}.json`, JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...policy }));
   const kubectl = (args: string[]) => world.kubectlOk(args);
+  /** The recipes' backend: `kubectl run NAME --image=nginx --labels … --expose --port 80`, until Ready. */
+  const nginx = async (name: string, labels: string, namespace = 'default') => {
+    await kubectl(['run', name, '--namespace', namespace, '--image=nginx', `--labels=${labels}`, '--expose', '--port', '80']);
+    await ready(labels, namespace);
+  };
+  /** A recipe's cleanup: its policy, its backend pod and Service. */
+  const cleanUp = async (policy: string, backend: string) => {
+    await kubectl(['delete', 'networkpolicy', policy]);
+    await kubectl(['delete', 'pod,service', backend]);
+  };
   const ready = (selector: string, namespace = 'default') =>
     kubectl(['wait', '--for=condition=Ready', 'pod', '-n', namespace, '-l', selector, '--timeout=60s']);
 
@@ -83,8 +101,7 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
   });
 
   it('01 DENY all traffic to an application, then 03 DENY all non-whitelisted traffic in the namespace', async () => {
-    await kubectl(['run', 'web', '--image=nginx', '--labels', 'app=web,env=prod', '--expose', '--port', '80']);
-    await ready('app=web');
+    await nginx('web', 'app=web,env=prod');
     await expect([], 'http://web', 'page');
     await apply('web-deny-all', { metadata: { name: 'web-deny-all' }, spec: { podSelector: { matchLabels: { app: 'web', env: 'prod' } } } });
     await settles([], 'http://web', 'timeout');
@@ -92,27 +109,23 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
     await settles([], 'http://web', 'page');
     await apply('default-deny-all', { metadata: { name: 'default-deny-all', namespace: 'default' }, spec: { podSelector: {}, ingress: [] } });
     await settles([], 'http://web', 'timeout');
-    await kubectl(['delete', 'networkpolicy', 'default-deny-all']);
-    await kubectl(['delete', 'pod,service', 'web']);
+    await cleanUp('default-deny-all', 'web');
   });
 
   it('02 LIMIT traffic to an application: only pods labelled app=bookstore get through', async () => {
-    await kubectl(['run', 'apiserver', '--image=nginx', '--labels', 'app=bookstore,role=api', '--expose', '--port', '80']);
-    await ready('app=bookstore,role=api');
+    await nginx('apiserver', 'app=bookstore,role=api');
     await apply('api-allow', {
       metadata: { name: 'api-allow' },
       spec: { podSelector: { matchLabels: { app: 'bookstore', role: 'api' } }, ingress: [{ from: [{ podSelector: { matchLabels: { app: 'bookstore' } } }] }] },
     });
     await settles([], 'http://apiserver', 'timeout');
     await expect(['--labels', 'app=bookstore,role=frontend'], 'http://apiserver', 'page');
-    await kubectl(['delete', 'pod,service', 'apiserver']);
-    await kubectl(['delete', 'networkpolicy', 'api-allow']);
+    await cleanUp('api-allow', 'apiserver');
   });
 
   it('04 DENY all traffic from other namespaces: web.secondary answers its own namespace only', async () => {
     await kubectl(['create', 'namespace', 'secondary']);
-    await kubectl(['run', 'web', '--namespace', 'secondary', '--image=nginx', '--labels=app=web', '--expose', '--port', '80']);
-    await ready('app=web', 'secondary');
+    await nginx('web', 'app=web', 'secondary');
     await apply('deny-from-other-namespaces', {
       metadata: { namespace: 'secondary', name: 'deny-from-other-namespaces' },
       spec: { podSelector: { matchLabels: {} }, ingress: [{ from: [{ podSelector: {} }] }] },
@@ -123,8 +136,7 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
   });
 
   it('06 ALLOW all traffic from a namespace: prod (purpose=production) gets through, dev does not', async () => {
-    await kubectl(['run', 'web', '--image=nginx', '--labels=app=web', '--expose', '--port', '80']);
-    await ready('app=web');
+    await nginx('web', 'app=web');
     for (const [ns, purpose] of [
       ['dev', 'testing'],
       ['prod', 'production'],
@@ -138,8 +150,7 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
     });
     await settles(['--namespace=dev'], 'http://web.default', 'timeout');
     await expect(['--namespace=prod'], 'http://web.default', 'page');
-    await kubectl(['delete', 'networkpolicy', 'web-allow-prod']);
-    await kubectl(['delete', 'pod,service', 'web']);
+    await cleanUp('web-allow-prod', 'web');
   });
 
   it('09 ALLOW traffic only to a port: role=monitoring reaches port 5000 only (agnhost netexec for the two-port app)', async () => {
@@ -176,8 +187,7 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
   });
 
   it('11 DENY egress traffic from an application: no DNS (bad address), then DNS allowed and the connection times out', async () => {
-    await kubectl(['run', 'web', '--image=nginx', '--port', '80', '--expose', '--labels', 'app=web']);
-    await ready('app=web');
+    await nginx('web', 'app=web');
     await apply('foo-deny-egress', {
       metadata: { name: 'foo-deny-egress' },
       spec: { podSelector: { matchLabels: { app: 'foo' } }, policyTypes: ['Egress'], egress: [] },
@@ -189,39 +199,22 @@ describe('NetworkPolicy recipes replayed with kubectl run --rm -i (netns data pl
       spec: {
         podSelector: { matchLabels: { app: 'foo' } },
         policyTypes: ['Egress'],
-        egress: [
-          {
-            ports: [
-              { port: 53, protocol: 'UDP' },
-              { port: 53, protocol: 'TCP' },
-            ],
-          },
-        ],
+        egress: [ALLOW_DNS],
       },
     });
     const timedOut = await settles(['-l', 'app=foo'], 'http://web', 'timeout', ['--timeout', '1', '-O-']);
     assert.match(timedOut.stderr, /^Connecting to web \(10\.\d+\.\d+\.\d+:80\)$/m);
-    await kubectl(['delete', 'networkpolicy', 'foo-deny-egress']);
-    await kubectl(['delete', 'pod,service', 'web']);
+    await cleanUp('foo-deny-egress', 'web');
   });
 
   it('14 DENY external egress traffic: an address outside the cluster times out, DNS and pods in the cluster stay reachable', async () => {
-    await kubectl(['run', 'web', '--image=nginx', '--port', '80', '--expose', '--labels', 'app=web']);
-    await ready('app=web');
+    await nginx('web', 'app=web');
     await apply('foo-deny-external-egress', {
       metadata: { name: 'foo-deny-external-egress' },
       spec: {
         podSelector: { matchLabels: { app: 'foo' } },
         policyTypes: ['Egress'],
-        egress: [
-          {
-            ports: [
-              { port: 53, protocol: 'UDP' },
-              { port: 53, protocol: 'TCP' },
-            ],
-          },
-          { to: [{ namespaceSelector: {} }] },
-        ],
+        egress: [ALLOW_DNS, { to: [{ namespaceSelector: {} }] }],
       },
     });
     // The recipe's external address (www.example.com) is out of reach offline: the node's address stands for it, an
