@@ -130,6 +130,43 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     await gone('tty');
   });
 
+  it('kubectl run -it --rm without --restart (restartPolicy Always), and kubectl attach -it to a running tty pod', async () => {
+    // The docs' form: kubectl waits for no exit code with restartPolicy Always; it deletes the pod and exits 0.
+    const run = new Terminal(['run', 'tty-always', '-it', '--rm', '--image=busybox', '--', 'sh']);
+    let at = await run.see(/If you don't see a command prompt, try pressing enter\./);
+    run.type('\r');
+    at = await run.see(/\/ # $/, at, 'the prompt');
+    run.type('wget -qO- http://web\r');
+    await run.see(/Served by aksemu for pod web-[01]\.[\s\S]*\/ # $/, at, 'the page and a new prompt');
+    run.type('exit\r');
+    assert.equal(await run.exited, 0, run.output);
+    assert.match(run.output, /pod "tty-always" deleted/);
+    await gone('tty-always');
+
+    await world.create(
+      'tty-pod.json',
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'tty-console' },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh'], stdin: true, tty: true }] },
+      }),
+    );
+    await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/tty-console', '--timeout=60s']);
+    const attach = new Terminal(['attach', '-it', 'tty-console']);
+    at = await attach.see(/If you don't see a command prompt, try pressing enter\./);
+    attach.type('\r');
+    at = await attach.see(/\/ # $/, at, 'the prompt');
+    attach.type('echo "attached to $HOME"; exit 7\r');
+    assert.equal(await attach.exited, 0, attach.output);
+    assert.match(attach.output, /echo "attached to \$HOME"; exit 7\r\nattached to \r\n/);
+    await eventually(
+      async () => (await world.json(['get', 'pod', 'tty-console'])).status.containerStatuses[0].state.terminated?.exitCode === 7,
+      30_000,
+      'exit code 7',
+    );
+  });
+
   it('kubectl attach hears a running container from the moment it attaches; -i drives a stdin shell', async () => {
     await world.kubectlOk(['run', 'ticker', '--image=busybox', '--', 'sh', '-c', 'while true; do echo tick; sleep 1; done']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/ticker', '--timeout=60s']);
