@@ -115,7 +115,7 @@ describe('kubectl exec and port-forward without a data plane', { skip }, () => {
       assert.match(tooMany.body.message, /the command is too long/);
       const unknown = await upgrade(env, `${base}/nope/exec?command=ip&stdout=1`);
       assert.deepEqual([unknown.status, unknown.body.reason], [404, 'NotFound']);
-      // attach joins the container's process: served without a data plane (§5.20).
+      // attach joins the container's process: served without a data plane (docs/clients.md §5.20).
       const attached = await upgrade(env, `${base}/web/attach?stdout=1`);
       assert.deepEqual([attached.status, attached.protocol], [101, 'v5.channel.k8s.io']);
       const badPath = await upgrade(env, `${base}/web/attached?stdout=1`);

@@ -42,7 +42,7 @@ export function skipReason(needPlugins = false): string | false {
   return false;
 }
 
-/** kubectl's two transports for exec and attach: the websocket it tries first, and SPDY when told to (§5.18). */
+/** kubectl's two transports for exec and attach: the websocket it tries first, and SPDY when told to (docs/clients.md §5.18). */
 export const REMOTE_COMMAND_TRANSPORTS: ReadonlyArray<readonly [string, Record<string, string>]> = [
   ['websocket', {}],
   ['SPDY', { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' }],

@@ -1,5 +1,5 @@
-// The upgraded requests of a cluster's API: pods/exec, pods/attach and pods/portforward (docs/clients.md §5.18,
-// §5.20). The request is
+// The upgraded requests of a cluster's API: pods/exec, pods/attach and pods/portforward (docs/clients.md §5.18
+// and docs/clients.md §5.20). The request is
 // authenticated by the server first, like every other; then the target is checked (target.ts: the apiserver's
 // and the kubelet's errors, as a Status, before any upgrade), and the connection is switched to what the client
 // asked for: a websocket (`Upgrade: websocket`, subprotocols v5/v4.channel.k8s.io for exec and attach,
