@@ -213,6 +213,16 @@ describe("the container's streams (what attach joins)", () => {
     assert.equal(open.input!.closed, false);
   });
 
+  it("aksemu's notices (a program it does not emulate) are told again to each session that attaches", () => {
+    const { log, io } = streams(false);
+    io.notice('aksemu: not emulated\n');
+    io.write('stdout', 'lost\n');
+    const heard: string[] = [];
+    io.attach(false, { output: (s, t) => heard.push(`${s}:${t}`), ended: () => undefined });
+    assert.deepEqual(heard, ['stderr:aksemu: not emulated\n']);
+    assert.deepEqual(log, ['stderr:aksemu: not emulated\n', 'stdout:lost\n']);
+  });
+
   it('input past the bound is dropped, not buffered', () => {
     const input = new LineInput(false);
     assert.equal(input.push('a'.repeat(MAX_PENDING_INPUT)), true);

@@ -139,6 +139,15 @@ describe('kubectl exec and port-forward without a data plane', { skip }, () => {
       assert.equal(shell.code, 2, shell.stderr);
       assert.match(shell.stdout, /^hello, status 1$/m);
 
+      // An image aksemu does not emulate: kubectl run -i hears why nothing happens (it runs idle until stopped).
+      const idle = await runTool(
+        KUBECTL,
+        [`--cache-dir=${env.scratch}/cache-run-idle`, 'run', 'idle', '-i', '--restart=Never', '--image=example.com/myapp:1'],
+        { KUBECONFIG: env.kubeconfig, HOME: env.scratch },
+        15_000,
+      );
+      assert.match(idle.stderr, /aksemu: image example\.com\/myapp:1 runs its entrypoint, which aksemu does not emulate: the container runs idle/);
+
       // The checks above come before the protocol: a pod without a namespace is refused whatever is asked.
       const refused = await upgrade(env, `${base}/web/exec?command=ip&stdout=1`, { protocols: ['channel.k8s.io'] });
       assert.equal(refused.status, 400);

@@ -5,12 +5,16 @@
 // them (the pty containerd allocates, its line discipline in canonical mode: input echoed, erased with DEL/^H
 // and ^U, ended by CR or LF as NL, ^C an interrupt, ^D the end of input; output's NL sent as CR NL; stdout and
 // stderr one stream). `stdinOnce`: the container's stdin closes when the first session that wrote to it ends,
-// as the runtime closes it (the shell of `kubectl run -i` then exits). docs/clients.md §5.20.
+// as the runtime closes it (the shell of `kubectl run -i` then exits). aksemu's own notices about the run (a
+// program it does not emulate) are told to each session as it attaches, so no session waits on silence.
+// docs/clients.md §5.20.
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessStdin, StdinLine, Stream } from '../images/processes.js';
 
 /** Input not yet read by the process (lines queued and the one being typed): past it, more is dropped. */
 export const MAX_PENDING_INPUT = 1024 * 1024;
+/** aksemu's notices kept for later sessions. */
+const MAX_NOTICES = 4096;
 /** A terminal line's length (N_TTY's buffer: 4095 characters and the newline); past it typing is ignored. */
 const MAX_TTY_LINE = 4095;
 
@@ -186,6 +190,8 @@ export class ContainerIo {
   private readonly listeners = new Set<AttachListener>();
   private readonly decoder = new StringDecoder('utf8');
   private closed = false;
+  /** aksemu's lines about this run (what it does not emulate), told again to each session that attaches. */
+  private notices = '';
 
   constructor(private readonly options: ContainerStreams) {
     this.input = options.stdin ? new LineInput(options.tty) : undefined;
@@ -202,6 +208,12 @@ export class ContainerIo {
     else this.emit(stream, text);
   }
 
+  /** aksemu's own line about the run (on stderr): in the log now, and to every session that attaches later. */
+  notice(text: string): void {
+    if (this.notices.length < MAX_NOTICES) this.notices += text;
+    this.write('stderr', text);
+  }
+
   private emit(stream: Stream, text: string): void {
     if (text === '') return;
     this.options.log(stream, text);
@@ -215,6 +227,7 @@ export class ContainerIo {
       return { stdin: () => undefined, endStdin: () => undefined, detach: () => undefined };
     }
     this.listeners.add(listener);
+    if (this.notices) listener.output(this.options.tty ? 'stdout' : 'stderr', this.options.tty ? this.notices.replaceAll('\n', '\r\n') : this.notices);
     const writes = stdin && this.input !== undefined;
     let done = false;
     // stdinOnce: the first session with stdin closes the container's stdin when it ends.

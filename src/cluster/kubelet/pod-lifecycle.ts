@@ -580,6 +580,7 @@ export class PodLifecycle implements Controller {
         container: c,
         init,
         write: (stream, text) => io.write(stream, text),
+        notice: (text) => io.notice(text),
         stdin: io.input,
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),

@@ -71,6 +71,11 @@ export interface ContainerStart {
   init: boolean;
   /** Where the process's output goes (the container's log, and sessions attached: container-io.ts). */
   write(stream: Stream, text: string): void;
+  /**
+   * aksemu's own line about the container (what it does not emulate): into the log as `write` does, and told to
+   * every session that attaches later too (container-io.ts), so `kubectl run -i` does not wait on silence.
+   */
+  notice?(text: string): void;
   /** The container's stdin (`stdin: true`: what attached sessions send), undefined without one. */
   stdin?: ProcessStdin | undefined;
   /** The container's readiness as its program reports it (default: ready once started). */
