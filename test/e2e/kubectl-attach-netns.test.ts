@@ -59,6 +59,16 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     }
   }
 
+  /** A busybox pod whose container is `sh` with stdin kept open (and a terminal), Ready. */
+  const shellPod = async (name: string, tty: boolean) => {
+    const container = { name, image: 'busybox', command: ['sh'], stdin: true, ...(tty ? { tty } : {}) };
+    await world.create(
+      `${name}.json`,
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { restartPolicy: 'Never', containers: [container] } }),
+    );
+    await world.kubectlOk(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=60s']);
+  };
+
   const gone = (name: string) => eventually(async () => (await world.kubectl(['get', 'pod', name])).code !== 0, 30_000, `pod ${name} to be deleted by --rm`);
 
   before(async () => {
@@ -143,16 +153,7 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     assert.match(run.output, /pod "tty-always" deleted/);
     await gone('tty-always');
 
-    await world.create(
-      'tty-pod.json',
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'tty-console' },
-        spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh'], stdin: true, tty: true }] },
-      }),
-    );
-    await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/tty-console', '--timeout=60s']);
+    await shellPod('tty-console', true);
     const attach = new Terminal(['attach', '-it', 'tty-console']);
     at = await attach.see(/If you don't see a command prompt, try pressing enter\./);
     attach.type('\r');
@@ -179,16 +180,7 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     });
     watching.kill('SIGTERM');
 
-    await world.create(
-      'stdin-pod.json',
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'console' },
-        spec: { restartPolicy: 'Never', containers: [{ name: 'console', image: 'busybox', command: ['sh'], stdin: true }] },
-      }),
-    );
-    await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/console', '--timeout=60s']);
+    await shellPod('console', false);
     // A websocket session types a line and leaves (its stdin still open): the shell runs on, without stdinOnce.
     const first = spawn(KUBECTL, [cacheDir(), 'attach', '-i', 'console'], { env: env() });
     let said = '';
