@@ -259,9 +259,9 @@ describe('a shell reading its stdin', () => {
 
   it('runs line after line with the rules of sh -c: an open block waits for its end, $? is the last status, exit N ends it', async () => {
     const { out, session, process } = shell(false);
-    session.stdin(Buffer.from('false\necho "was $?"\nif true; then\necho yes\nfi\nexit 5\necho never\n'));
+    session.stdin(Buffer.from('false\necho "was $?"\nif true; then\necho yes\nfi\nurl=http://web\necho "to $url"\nexit 5\necho never\n'));
     assert.equal(await process.exited, 5);
-    assert.equal(out.join(''), 'was 1\nyes\n');
+    assert.equal(out.join(''), 'was 1\nyes\nto http://web\n');
   });
 
   it('ends with the last status at the end of its input; a syntax error is reported and the shell goes on', async () => {

@@ -302,6 +302,17 @@ class Runner implements Process {
       else if (w === '>/dev/null' || w === '1>/dev/null' || w === '&>/dev/null') silent = true;
       else if (!/^2>(&1|\/dev\/null)$/.test(w)) argv.push(w);
     }
+    // `NAME=value` words before the program: alone they set shell variables (seen by the lines a shell reads
+    // later: a script is expanded as a whole when it starts); before a program, they are its environment,
+    // which the programs here do not read.
+    const assignments = argv.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    if (assignments !== 0) {
+      const words = argv.splice(0, assignments < 0 ? argv.length : assignments);
+      if (argv.length === 0) {
+        for (const w of words) this.env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+        return 0;
+      }
+    }
     const io: ProcessIo = {
       ...this.io,
       write: (stream, text) => {
