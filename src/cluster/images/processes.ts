@@ -81,6 +81,8 @@ export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 const PROMPTS: Readonly<Record<string, string>> = { sh: '/ # ', ash: '/ # ', bash: 'bash-5.2# ', dash: '# ', zsh: '# ' };
 /** The continuation prompt (PS2), while a quote or a block is still open. */
 const PS2 = '> ';
+/** The status of a command line an interactive shell could not run (sh's for a program it cannot execute). */
+const NOT_EMULATED = 127;
 /** What ^C leaves as a command's status (128 + SIGINT). */
 const INTERRUPTED = 130;
 
@@ -140,6 +142,8 @@ class Runner implements Process {
   private line = new AbortController();
   private shell: string | undefined;
   private warned = false;
+  /** An interactive shell: its commands come from its stdin. */
+  private reading = false;
 
   constructor(
     argv: string[],
@@ -212,6 +216,7 @@ class Runner implements Process {
    */
   private async interactive(program: string, stdin: ProcessStdin): Promise<number> {
     this.shell = program;
+    this.reading = true;
     stdin.onInterrupt(() => this.line.abort());
     let status = 0;
     let script = '';
@@ -260,6 +265,11 @@ class Runner implements Process {
 
   /** A program that is not emulated: the caller is told once. */
   private async unknown(argv: string[]): Promise<number> {
+    // A line typed at a shell is not the container's program: it fails visibly, and the shell reads the next.
+    if (this.reading) {
+      this.io.write('stderr', `${this.shell}: ${argv[0]}: aksemu does not emulate this program (docs/clients.md §5.20)\n`);
+      return NOT_EMULATED;
+    }
     if (!this.warned) this.io.unemulated?.(argv);
     this.warned = true;
     if (this.io.unknown === 'exits') return 0;
