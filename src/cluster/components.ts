@@ -25,6 +25,7 @@ import { ReplicaSetController } from './controllers/replicasets.js';
 import { SandboxRecords } from './kubelet/runtime-state.js';
 import type { ContainerRunner, PodSandboxes } from './kubelet/sandbox.js';
 import { ContainerLogs } from './kubelet/container-logs.js';
+import type { ContainerIo } from './kubelet/container-io.js';
 import { nodeRootDir, nodesDir } from './nodefs/paths.js';
 import { aksKubeletDns, PodDnsFiles } from './kubelet/pod-files.js';
 import { join } from 'node:path';
@@ -123,6 +124,11 @@ export class Workloads {
     this.events.expire();
     this.expiry = setInterval(() => this.events.expire(), 60_000);
     this.expiry.unref();
+  }
+
+  /** A running container's streams, for `kubectl attach` (kubelet/container-io.ts). */
+  attach(namespace: string, name: string, container: string): ContainerIo | undefined {
+    return this.lifecycle.attach(namespace, name, container);
   }
 
   /** Restored pods the kubelets have not resumed yet (their containers started again after a restart). */

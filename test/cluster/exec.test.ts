@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { request as httpsRequest } from 'node:https';
 import { WebSocket } from 'ws';
-import { api, apiEndpoint, eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from './harness.js';
+import { api, apiEndpoint, eventually, HAVE_KUBECTL, KUBECTL, kubectl, runTool, withCluster, type ClusterEnv } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
@@ -115,13 +115,39 @@ describe('kubectl exec and port-forward without a data plane', { skip }, () => {
       assert.match(tooMany.body.message, /the command is too long/);
       const unknown = await upgrade(env, `${base}/nope/exec?command=ip&stdout=1`);
       assert.deepEqual([unknown.status, unknown.body.reason], [404, 'NotFound']);
-      const badPath = await upgrade(env, `${base}/web/attach?stdout=1`);
+      // attach joins the container's process: served without a data plane (docs/clients.md §5.20).
+      const attached = await upgrade(env, `${base}/web/attach?stdout=1`);
+      assert.deepEqual([attached.status, attached.protocol], [101, 'v5.channel.k8s.io']);
+      const badPath = await upgrade(env, `${base}/web/attached?stdout=1`);
       assert.equal(badPath.status, 404);
+      assert.deepEqual((await api(env, 'POST', `${base}/web/attach?stdout=true`)).json.message, 'Upgrade request required');
+      const noAttachStreams = await upgrade(env, `${base}/web/attach`);
+      assert.deepEqual([noAttachStreams.status, noAttachStreams.body.message], [400, 'you must specify at least 1 of stdin, stdout, stderr']);
       const spdyAnonymous = await spdyUpgrade(env, `${base}/web/exec?command=ip&stdout=1`, null);
       assert.deepEqual([spdyAnonymous.status, spdyAnonymous.body.reason], [401, 'Unauthorized']);
       const spdyForward = await spdyUpgrade(env, `${base}/web/portforward`, apiEndpoint(env).token);
       assert.equal(spdyForward.status, 400);
       assert.match(spdyForward.body.message, /no network namespace/);
+      // kubectl run -i without a data plane: the shell reads kubectl's stdin; exit N is kubectl's exit code.
+      const shell = await runTool(
+        KUBECTL,
+        [`--cache-dir=${env.scratch}/cache-run-i`, 'run', 'console', '--rm', '-i', '--restart=Never', '--image=busybox', '--', 'sh'],
+        { KUBECONFIG: env.kubeconfig, HOME: env.scratch },
+        60_000,
+        'false\necho "hello, status $?"\nexit 2\n',
+      );
+      assert.equal(shell.code, 2, shell.stderr);
+      assert.match(shell.stdout, /^hello, status 1$/m);
+
+      // An image aksemu does not emulate: kubectl run -i hears why nothing happens (it runs idle until stopped).
+      const idle = await runTool(
+        KUBECTL,
+        [`--cache-dir=${env.scratch}/cache-run-idle`, 'run', 'idle', '-i', '--restart=Never', '--image=example.com/myapp:1'],
+        { KUBECONFIG: env.kubeconfig, HOME: env.scratch },
+        15_000,
+      );
+      assert.match(idle.stderr, /aksemu: image example\.com\/myapp:1 runs its entrypoint, which aksemu does not emulate: the container runs idle/);
+
       // The checks above come before the protocol: a pod without a namespace is refused whatever is asked.
       const refused = await upgrade(env, `${base}/web/exec?command=ip&stdout=1`, { protocols: ['channel.k8s.io'] });
       assert.equal(refused.status, 400);

@@ -59,15 +59,15 @@ export function kubectl(env: Pick<ClusterEnv, 'kubeconfig' | 'scratch'>, args: s
   return runTool(KUBECTL, [`--cache-dir=${cache}`, ...args], { KUBECONFIG: env.kubeconfig, HOME: env.scratch }, timeoutMs);
 }
 
-/** A client binary run with extra environment, killed after timeoutMs; resolves with its exit code and output. */
-export function runTool(file: string, args: string[], extraEnv: Record<string, string>, timeoutMs: number): Promise<KubectlResult> {
+/** A client binary run with extra environment (and `input` on its stdin), killed after timeoutMs; resolves with its exit code and output. */
+export function runTool(file: string, args: string[], extraEnv: Record<string, string>, timeoutMs: number, input = ''): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(file, args, { env: { ...process.env, ...extraEnv }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
     // kubectl prompts for a username on stdin when a kubeconfig user has no credentials: give it EOF.
-    child.stdin?.end();
+    child.stdin?.end(input);
   });
 }
 

@@ -42,6 +42,12 @@ export function skipReason(needPlugins = false): string | false {
   return false;
 }
 
+/** kubectl's two transports for exec and attach: the websocket it tries first, and SPDY when told to (docs/clients.md §5.18). */
+export const REMOTE_COMMAND_TRANSPORTS: ReadonlyArray<readonly [string, Record<string, string>]> = [
+  ['websocket', {}],
+  ['SPDY', { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' }],
+];
+
 export class DataplaneWorld {
   readonly root = rootSnapshot();
   readonly home = tempHome();
@@ -184,6 +190,26 @@ export class DataplaneWorld {
       nodes.map((n) => n.metadata.name),
     );
     return got;
+  }
+
+  /**
+   * The world of the client-pod tests: a kubenet cluster with Calico's network policy, the pods web-0 and web-1
+   * (nginx) behind the Service `web`, cluster DNS answering. Returns web's ClusterIP.
+   */
+  async startWebCluster(name: string): Promise<string> {
+    await this.start();
+    await this.network();
+    await this.cluster(name, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
+    await this.podsOnEachNode();
+    return this.webService();
+  }
+
+  /** The Service `web` (port 80) in front of podsOnEachNode's pods, once cluster DNS answers; its ClusterIP. */
+  async webService(): Promise<string> {
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] } };
+    await this.create('svc-web.json', JSON.stringify(service));
+    await this.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--timeout=90s']);
+    return (await this.json(['get', 'service', 'web'])).spec.clusterIP;
   }
 
   /** A probe through the server's route, as `aksemu probe -o json` makes it. */

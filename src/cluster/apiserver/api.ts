@@ -204,7 +204,7 @@ export class ClusterApi {
     if (!target) throw pathNotFound();
     if (target.r === PODS && target.subresource === 'log' && req.method === 'GET')
       return podLog(this.objects, this.runtime.workloads.logs, target.namespace!, target.name!, req.query);
-    if (target.r === PODS && (target.subresource === 'exec' || target.subresource === 'portforward') && target.name !== undefined) {
+    if (target.r === PODS && ['exec', 'attach', 'portforward'].includes(target.subresource ?? '') && target.name !== undefined) {
       // Served upgraded (kubelet/exec/upgrade.ts); a plain request gets the kubelet's answer once the pod is found.
       if (!this.objects.get(PODS, target.namespace, target.name)) throw notFound('pods', '', target.name);
       if (req.method !== 'GET' && req.method !== 'POST') throw methodNotSupported(req.method, `pods/${target.subresource}`);

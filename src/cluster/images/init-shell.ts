@@ -36,7 +36,8 @@ export function parseScript(script: string, env: Record<string, string>): ShellC
       if (close < 0) throw new ShellSyntaxError('bad substitution');
       return [env[script.slice(i + 2, close)] ?? '', close + 1];
     }
-    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(script.slice(i + 1));
+    // `$?` is the last status (an interactive shell passes it as the variable `?`).
+    const m = /^(?:[A-Za-z_][A-Za-z0-9_]*|\?)/.exec(script.slice(i + 1));
     if (!m) return ['$', i + 1];
     return [env[m[0]] ?? '', i + 1 + m[0].length];
   };
@@ -180,19 +181,22 @@ class Exit {
  * Runs a command list as sh does: `a && b` runs b only when a succeeded, `a || b` only when it failed; a
  * pipeline's status is its last stage's (`pipeline` runs it); with
  * errexit (`set -e`, `sh -e`) a failure outside such a test stops the list; `while`, `until` and `if` blocks
- * run their lists. Returns the last exit status. Throws ShellSyntaxError for an unbalanced block.
+ * run their lists. Returns the last exit status, and whether `exit` ended it (an interactive shell then ends
+ * too). Throws ShellSyntaxError for an unbalanced block.
  */
-export async function runList(
+export async function runScript(
   commands: ShellCommand[],
   run: (argv: string[]) => Promise<number>,
   errexit = false,
   pipeline: (stages: string[][]) => Promise<number> = async () => {
     throw new ShellSyntaxError('pipelines are not supported here');
   },
-): Promise<number> {
+  /** The status before the list ($?: a bare `exit` first in an interactive shell's line ends with it). */
+  last = 0,
+): Promise<{ status: number; exited: boolean }> {
   const state = { errexit };
-  const exec = async (nodes: Node[], tested: boolean): Promise<number> => {
-    let status = 0;
+  const exec = async (nodes: Node[], tested: boolean, initial = 0): Promise<number> => {
+    let status = initial;
     for (const [i, node] of nodes.entries()) {
       if ((node.connector === '&&' && status !== 0) || (node.connector === '||' && status === 0)) continue;
       const inTest = tested || ['&&', '||'].includes(nodes[i + 1]?.connector ?? ';');
@@ -218,9 +222,14 @@ export async function runList(
     return status;
   };
   try {
-    return await exec(tree(commands), false);
+    return { status: await exec(tree(commands), false, last), exited: false };
   } catch (e) {
-    if (e instanceof Exit) return e.status;
+    if (e instanceof Exit) return { status: e.status, exited: true };
     throw e;
   }
+}
+
+/** runList, for a script that ends with its last command or `exit`: the status only. */
+export async function runList(...args: Parameters<typeof runScript>): Promise<number> {
+  return (await runScript(...args)).status;
 }

@@ -5,11 +5,13 @@
 // pipeline's input; `$VAR` is expanded from the container's environment. A
 // script that ends is a process that exits with its status. The caller may run commands itself (the network
 // tools, for real in the pod's sandbox: kubelet/container-tools.ts; the CNI installers' cp). A shell with no
-// script and no stdin (an image's CMD `sh`) exits at once, as sh reading /dev/null does. Any other program (an
+// script and no stdin (an image's CMD `sh`) exits at once, as sh reading /dev/null does; with stdin (`stdin:
+// true`, what `kubectl attach` and `kubectl run -i` write into) it reads command lines from it with the same
+// rules, prompting `/ # ` on a terminal as busybox's sh does, until `exit` or the end of its input. Any other program (an
 // image's own entrypoint) is not emulated: the caller is told (a log line and a Warning) and it runs until it
 // is stopped, unless the caller says such programs exit at once (the CNI installers of init-containers.ts).
 import { basename } from 'node:path';
-import { parseScript, runList, ShellSyntaxError } from './init-shell.js';
+import { parseScript, runList, runScript, ShellSyntaxError } from './init-shell.js';
 
 export type Stream = 'stdout' | 'stderr';
 
@@ -27,8 +29,21 @@ export interface ProcessIo {
   unknown: 'runs' | 'exits';
   /** Told once per process when it meets a program aksemu cannot emulate (argv empty: the image's own entrypoint). */
   unemulated?(argv: string[]): void;
-  /** The container keeps stdin open (`stdin: true`): a shell without a script waits on it instead of exiting. */
-  interactive?: boolean;
+  /** The container's stdin (`stdin: true`): a shell without a script reads its commands from it instead of exiting. */
+  stdin?: ProcessStdin;
+}
+
+/** A line of the container's stdin, the end of it (undefined), or an interrupt typed at the terminal (null: ^C). */
+export type StdinLine = string | undefined | null;
+
+/** The container's stdin as its process reads it (the runtime keeps it: kubelet/container-io.ts). */
+export interface ProcessStdin {
+  /** The stdin is a terminal (`tty: true`): a shell prompts, and ^C interrupts what it runs. */
+  readonly tty: boolean;
+  /** The next line, without its newline; rejects when `signal` aborts. */
+  line(signal: AbortSignal): Promise<StdinLine>;
+  /** ^C typed while the process is not reading: what it runs is interrupted. */
+  onInterrupt(listener: () => void): void;
 }
 
 export interface CommandContext {
@@ -36,11 +51,15 @@ export interface CommandContext {
   shell?: string;
   /** What a pipeline's previous stage printed: the command's stdin (none: /dev/null). */
   stdin?: string;
+  /** The container's own stdin, when the command is the container's process (`kubectl run -i -- nc …`). */
+  input?: ProcessStdin;
 }
 
 /** A pipeline stage's input and where its stdout goes (the next stage's input). */
 interface Pipe {
   stdin?: string;
+  /** The container's stdin, read as it comes. */
+  input?: ProcessStdin;
   stdout?: (text: string) => void;
 }
 
@@ -58,10 +77,21 @@ export interface Process {
 
 export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 
+/** Each shell's prompt as root in `/` (busybox's and alpine's sh and ash: PS1 `\w \$ `; bash's default `\s-\v\$ `). */
+const PROMPTS: Readonly<Record<string, string>> = { sh: '/ # ', ash: '/ # ', bash: 'bash-5.2# ', dash: '# ', zsh: '# ' };
+/** The continuation prompt (PS2), while a quote or a block is still open. */
+const PS2 = '> ';
+/** The status of a command line an interactive shell could not run (sh's for a program it cannot execute). */
+const NOT_EMULATED = 127;
+/** What ^C leaves as a command's status (128 + SIGINT). */
+const INTERRUPTED = 130;
+
 /** The status of a process killed by SIGKILL, as the runtime reports it. */
 export const KILLED = 137;
 
 class Stopped extends Error {}
+/** ^C on the terminal: the command line being run is abandoned. */
+class Interrupted extends Error {}
 
 /** `sleep`'s operand: seconds with an optional s/m/h/d suffix; infinity runs forever. */
 function sleepMs(arg: string | undefined): number | undefined {
@@ -108,8 +138,12 @@ class Runner implements Process {
   private wake: (() => void) | undefined;
   private commands = 0;
   private readonly abort = new AbortController();
+  /** Aborts the command line being run when ^C is typed (interactive shells). */
+  private line = new AbortController();
   private shell: string | undefined;
   private warned = false;
+  /** An interactive shell: its commands come from its stdin. */
+  private reading = false;
 
   constructor(
     argv: string[],
@@ -128,17 +162,24 @@ class Runner implements Process {
     this.wake?.();
   }
 
-  /** Waits ms (forever when infinite) unless the process is stopped first. */
+  /** Waits ms (forever when infinite) unless the process is stopped (or its command line interrupted) first. */
   private pause(ms: number): Promise<void> {
+    const line = this.line.signal;
+    let interrupted = () => {};
     return new Promise<void>((resolve, reject) => {
       const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined;
       timer?.unref();
+      interrupted = () => {
+        clearTimeout(timer);
+        reject(new Interrupted());
+      };
+      line.addEventListener('abort', interrupted, { once: true });
       this.wake = () => {
         clearTimeout(timer);
         reject(new Stopped());
       };
       if (this.stopped) this.wake();
-    });
+    }).finally(() => line.removeEventListener('abort', interrupted));
   }
 
   private async main(argv: string[]): Promise<number> {
@@ -160,14 +201,75 @@ class Runner implements Process {
         return 2;
       }
     }
-    // `sh` alone reads its commands from stdin: /dev/null unless the container keeps stdin open.
-    if (SHELLS.has(program) && argv.length === 1 && !this.io.interactive) return 0;
+    // `sh` alone (or with options only: `sh -i`, `bash -l`) reads its commands from stdin: /dev/null unless the
+    // container keeps stdin open.
+    if (SHELLS.has(program) && argv.slice(1).every((a) => /^-[a-z]+$/.test(a))) return this.io.stdin ? this.interactive(program, this.io.stdin) : 0;
     if (argv.length === 0) return this.unknown([]);
-    return this.simple(argv);
+    return this.simple(argv, this.io.stdin ? { input: this.io.stdin } : {});
+  }
+
+  /**
+   * The shell reading its stdin, line by line with the rules of `sh -c`: a line that leaves a quote or a block
+   * open waits for the next (PS2 on a terminal); `$?` is the last status; `exit` or the end of the input ends
+   * it with that status. On a terminal it prompts (on stderr, as ash does) and ^C abandons the line being
+   * typed or the command running (status 130).
+   */
+  private async interactive(program: string, stdin: ProcessStdin): Promise<number> {
+    this.shell = program;
+    this.reading = true;
+    stdin.onInterrupt(() => this.line.abort());
+    let status = 0;
+    let script = '';
+    for (;;) {
+      if (stdin.tty) this.io.write('stderr', script ? PS2 : (PROMPTS[program] ?? '$ '));
+      let line: StdinLine;
+      try {
+        line = await stdin.line(this.abort.signal);
+      } catch {
+        throw new Stopped();
+      }
+      if (line === undefined) return status;
+      if (line === null) {
+        script = '';
+        this.io.write('stdout', '\n');
+        continue;
+      }
+      script += `${line}\n`;
+      this.line = new AbortController();
+      try {
+        const run = await runScript(
+          parseScript(script, { ...this.env, '?': String(status) }),
+          (cmd) => this.simple(cmd),
+          false,
+          (stages) => this.pipeline(stages),
+          status,
+        );
+        script = '';
+        status = run.status;
+        if (run.exited) return status;
+      } catch (e) {
+        if (e instanceof Interrupted) {
+          script = '';
+          status = INTERRUPTED;
+          this.io.write('stdout', '\n');
+        } else if (e instanceof ShellSyntaxError) {
+          // An open quote or block: the next line continues it.
+          if (/^(unexpected end of file|unterminated quoted string)/.test(e.message)) continue;
+          this.io.write('stderr', `${program}: syntax error: ${e.message}\n`);
+          script = '';
+          status = 2;
+        } else throw e;
+      }
+    }
   }
 
   /** A program that is not emulated: the caller is told once. */
   private async unknown(argv: string[]): Promise<number> {
+    // A line typed at a shell is not the container's program: it fails visibly, and the shell reads the next.
+    if (this.reading) {
+      this.io.write('stderr', `${this.shell}: ${argv[0]}: aksemu does not emulate this program (docs/clients.md §5.20)\n`);
+      return NOT_EMULATED;
+    }
     if (!this.warned) this.io.unemulated?.(argv);
     this.warned = true;
     if (this.io.unknown === 'exits') return 0;
@@ -196,6 +298,7 @@ class Runner implements Process {
   /** One simple command; returns its status. */
   private async simple(words: string[], pipe: Pipe = {}): Promise<number> {
     if (this.stopped) throw new Stopped();
+    if (this.line.signal.aborted) throw new Interrupted();
     // A busy loop must not starve the server: every command yields, and every fiftieth rests 20 ms (at most
     // 2,500 commands a second per container).
     if (++this.commands % 50 === 0) await this.pause(20);
@@ -209,6 +312,17 @@ class Runner implements Process {
       else if (w === '>/dev/null' || w === '1>/dev/null' || w === '&>/dev/null') silent = true;
       else if (!/^2>(&1|\/dev\/null)$/.test(w)) argv.push(w);
     }
+    // `NAME=value` words before the program: alone they set shell variables (seen by the lines a shell reads
+    // later: a script is expanded as a whole when it starts); before a program, they are its environment,
+    // which the programs here do not read.
+    const assignments = argv.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    if (assignments !== 0) {
+      const words = argv.splice(0, assignments < 0 ? argv.length : assignments);
+      if (argv.length === 0) {
+        for (const w of words) this.env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+        return 0;
+      }
+    }
     const io: ProcessIo = {
       ...this.io,
       write: (stream, text) => {
@@ -220,13 +334,15 @@ class Runner implements Process {
     };
     const stdin = pipe.stdin;
     const own = this.io.command?.(argv, io, {
-      signal: this.abort.signal,
+      signal: AbortSignal.any([this.abort.signal, this.line.signal]),
       ...(this.shell ? { shell: this.shell } : {}),
       ...(stdin !== undefined ? { stdin } : {}),
+      ...(pipe.input ? { input: pipe.input } : {}),
     });
     if (own) {
       const status = await own;
       if (this.stopped) throw new Stopped();
+      if (this.line.signal.aborted) throw new Interrupted();
       return status;
     }
     const [name = '', ...args] = argv;

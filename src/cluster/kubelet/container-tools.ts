@@ -11,7 +11,7 @@ import type { ClusterRecord } from '../../model/cluster-records.js';
 import type { ImageSpec } from '../images/program.js';
 import type { KubeObject } from '../apimachinery/object.js';
 import type { Pod } from '../apimachinery/types.js';
-import type { CommandContext, ProcessIo } from '../images/processes.js';
+import type { CommandContext, ProcessIo, ProcessStdin } from '../images/processes.js';
 
 /** What processes.ts emulates itself (cat of mounted files, echo…): never sent to the sandbox. */
 const BUILTINS = new Set(['cat', 'echo', 'sleep', 'true', 'false']);
@@ -90,18 +90,22 @@ export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ct
         },
         run.argv,
       );
-      return finished(child, io, ctx.signal, ctx.stdin);
+      return finished(child, io, ctx.signal, ctx.input ?? ctx.stdin);
     })();
   };
 }
 
-/** The child's output into the log; its status (128 + N for a signal) once it ends; killed on abort. */
-function finished(child: ChildProcess, io: ProcessIo, signal: AbortSignal, stdin = ''): Promise<number> {
+/**
+ * The child's output into the log; its status (128 + N for a signal) once it ends; killed on abort. Its stdin is
+ * a pipeline's text, or the container's stdin line by line as it comes (what `kubectl attach` sends), or none.
+ */
+function finished(child: ChildProcess, io: ProcessIo, signal: AbortSignal, stdin: string | ProcessStdin = ''): Promise<number> {
   return new Promise((resolve) => {
     const kill = () => child.kill('SIGKILL');
     signal.addEventListener('abort', kill, { once: true });
     child.stdin?.on('error', () => undefined);
-    child.stdin?.end(stdin);
+    if (typeof stdin === 'string') child.stdin?.end(stdin);
+    else void pump(stdin, child, signal);
     child.stdout?.setEncoding('utf8').on('data', (d: string) => io.write('stdout', d));
     child.stderr?.setEncoding('utf8').on('data', (d: string) => io.write('stderr', d));
     child.on('error', (e) => {
@@ -114,4 +118,21 @@ function finished(child: ChildProcess, io: ProcessIo, signal: AbortSignal, stdin
       resolve(sig ? 128 + (SIGNALS[sig] ?? 9) : (code ?? 137));
     });
   });
+}
+
+/** The container's stdin into the tool's, until either ends (a ^C line, null, is the terminal's: dropped). */
+async function pump(input: ProcessStdin, child: ChildProcess, signal: AbortSignal): Promise<void> {
+  const done = new AbortController();
+  child.on('close', () => done.abort());
+  const stop = AbortSignal.any([signal, done.signal]);
+  for (;;) {
+    const line = await input.line(stop).catch(() => undefined);
+    if (line === undefined || !child.stdin || child.stdin.writableEnded) break;
+    if (line !== null && !child.stdin.write(`${line}\n`))
+      await new Promise((resolve) => {
+        child.stdin!.once('drain', resolve);
+        child.once('close', resolve);
+      });
+  }
+  child.stdin?.end();
 }

@@ -214,7 +214,7 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, setReady, netns, event, probeTarget }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, notice, stdin, setReady, netns, event, probeTarget }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
@@ -277,14 +277,16 @@ class Runner implements ContainerRunner {
       read: (path) => fs.read(path),
       command: (argv, io, ctx) => runTool(argv, io, ctx) ?? (init ? this.cniCommand(argv, fs, io) : undefined),
       unknown: init ? 'exits' : 'runs',
-      interactive: container['stdin'] === true,
+      ...(stdin ? { stdin } : {}),
       unemulated: (what) => {
         const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
         // Args without a command go to the image's ENTRYPOINT, which aksemu does not know.
         const entrypointArgs = command.length === 0 && !tools && what.length > 0 && what.length === argv.length && what.every((w, i) => w === argv[i]);
         const program = what.length === 0 ? 'its entrypoint' : entrypointArgs ? `its entrypoint with the arguments ${quoted(what)}` : quoted(what);
         const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
-        write('stderr', `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`);
+        const line = `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`;
+        if (notice) notice(line);
+        else write('stderr', line);
         warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);
       },
     });

@@ -27,6 +27,7 @@ import type { ContainerRunner, PodSandboxes, ProbeTarget, RestoreReport, Sandbox
 import type { NodeNetwork } from '../images/program.js';
 import { Prober } from './probes.js';
 import type { ContainerLogs } from './container-logs.js';
+import { ContainerIo } from './container-io.js';
 import type { Process } from '../images/processes.js';
 import type { PodDnsFiles } from './pod-files.js';
 
@@ -85,6 +86,8 @@ interface Slot {
   wakeup?: NodeJS.Timeout;
   /** What answers its probes in its current run (its runtime says, sandbox.ts ProbeTarget). */
   target?: ProbeTarget;
+  /** Its current run's standard streams (what `kubectl attach` joins). */
+  io?: ContainerIo;
 }
 
 function slot(w: Worker, key: string): Slot {
@@ -104,6 +107,7 @@ function stopAll(w: Worker): void {
     const p = s.process;
     s.process = undefined;
     p?.stop();
+    s.io?.close();
   }
 }
 
@@ -560,6 +564,14 @@ export class PodLifecycle implements Controller {
     else logs.begin(ref, c.name, restart);
     const state = slot(w, key);
     state.target = { kind: 'process' };
+    state.io?.close();
+    const io = new ContainerIo({
+      tty: c['tty'] === true,
+      stdin: c['stdin'] === true,
+      stdinOnce: c['stdinOnce'] === true,
+      log: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+    });
+    state.io = io;
     let process: Process;
     try {
       process = this.options.containers.start({
@@ -567,7 +579,9 @@ export class PodLifecycle implements Controller {
         node: w.node,
         container: c,
         init,
-        write: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+        write: (stream, text) => io.write(stream, text),
+        notice: (text) => io.notice(text),
+        stdin: io.input,
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
         event: (type, reason, message) => this.event(pod, type, reason, message, `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`),
@@ -608,6 +622,7 @@ export class PodLifecycle implements Controller {
         this.prober.stopped(w.uid, key);
         const now = Date.now();
         state.finished = now;
+        io.close();
         logs.end(ref, c.name, restart);
         const message =
           process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
@@ -626,6 +641,19 @@ export class PodLifecycle implements Controller {
         }
         this.kick(w);
       });
+  }
+
+  /**
+   * The streams of a pod's running container (its current run), for `kubectl attach`; undefined when the pod
+   * has no such container running here.
+   */
+  attach(namespace: string, name: string, container: string): ContainerIo | undefined {
+    for (const w of this.workers.values()) {
+      if (w.stopped || w.namespace !== namespace || w.name !== name) continue;
+      const s = w.slots?.get(container);
+      return s?.process ? s.io : undefined;
+    }
+    return undefined;
   }
 
   /** A running container's program changed its readiness: the pod's Ready condition follows (for this run only). */

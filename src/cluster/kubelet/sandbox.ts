@@ -4,7 +4,7 @@
 // init-containers.ts; tests and the data plane may pass others to the ClusterRuntime.
 import type { KubeObject } from '../apimachinery/object.js';
 import type { Container } from '../apimachinery/types.js';
-import type { Process, Stream } from '../images/processes.js';
+import type { Process, ProcessStdin, Stream } from '../images/processes.js';
 
 export interface SandboxRequest {
   namespace: string;
@@ -69,8 +69,15 @@ export interface ContainerStart {
   container: Container;
   /** An init container (an installer: programs aksemu cannot emulate end at once) or an app container. */
   init: boolean;
-  /** Where the process's output goes (the container's log). */
+  /** Where the process's output goes (the container's log, and sessions attached: container-io.ts). */
   write(stream: Stream, text: string): void;
+  /**
+   * aksemu's own line about the container (what it does not emulate): into the log as `write` does, and told to
+   * every session that attaches later too (container-io.ts), so `kubectl run -i` does not wait on silence.
+   */
+  notice?(text: string): void;
+  /** The container's stdin (`stdin: true`: what attached sessions send), undefined without one. */
+  stdin?: ProcessStdin | undefined;
   /** The container's readiness as its program reports it (default: ready once started). */
   setReady?(ready: boolean): void;
   /** The pod's network namespace (PodSandboxes.netnsWhenAttached), asked by a program that serves or a tool that connects in it. */

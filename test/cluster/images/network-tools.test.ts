@@ -13,6 +13,7 @@ const toolImageOf = (image: string) => asToolImage(imageSpecOf(image));
 const toolRun = (image: string, argv: string[]) => runIn(imageSpecOf(image), argv);
 import { EXEC_TOOLS } from '../../../src/dataplane/netns/exec-sandbox.js';
 import { startProcess, type ProcessIo } from '../../../src/cluster/images/processes.js';
+import { LineInput } from '../../../src/cluster/kubelet/container-io.js';
 
 describe('network-tool images', () => {
   it('matches the images by repository, whatever the registry prefix, tag or digest', () => {
@@ -83,7 +84,7 @@ describe('container processes: shells, unknown programs, the command hook', () =
 
   it('a shell with no script and no stdin exits 0 at once; with stdin kept open it waits', async () => {
     assert.equal(await startProcess(['sh'], {}, io([])).exited, 0);
-    const waiting = startProcess(['/bin/sh'], {}, io([], { interactive: true }));
+    const waiting = startProcess(['/bin/sh'], {}, io([], { stdin: new LineInput(false) }));
     const raced = await Promise.race([waiting.exited, new Promise((r) => setTimeout(() => r('running'), 100))]);
     assert.equal(raced, 'running');
     waiting.stop();

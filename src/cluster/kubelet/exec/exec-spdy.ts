@@ -1,12 +1,13 @@
-// `kubectl exec` over SPDY/3.1 (kubectl's fallback when the websocket upgrade fails, and its only way with
-// KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false; client-go tools/remotecommand/spdy.go and v2.go–v4.go): the client
+// `kubectl exec` and `kubectl attach` over SPDY/3.1 (kubectl's fallback when the websocket upgrade fails, and its
+// only way with KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false; client-go tools/remotecommand/spdy.go and v2.go–v4.go): the client
 // opens one stream per channel, told apart by the `streamtype` header (error, stdin, stdout, stderr, resize),
 // error first. As the kubelet does (pkg/kubelet/cri/streaming/remotecommand/httpstream.go), the command starts
 // once every stream the query asked for is open, and not later than 30 s after the upgrade; at the end the
-// Status is written on the error stream and every stream is half-closed, then the session.
-import { startCommand, type RunningCommand } from './command.js';
+// Status is written on the error stream and every stream is half-closed, then the session. What runs behind the
+// streams (a command, or the container's process for attach) is the caller's `start`.
+import type { CommandIO, RunningCommand } from './command.js';
 import { RST, type SpdySession, type SpdyStream } from './spdy.js';
-import type { ExecOptions, ExecTarget } from './target.js';
+import type { StreamOptions } from './target.js';
 
 /** The kubelet's streamCreationTimeout. */
 export const STREAM_CREATION_TIMEOUT_MS = 30_000;
@@ -16,8 +17,8 @@ const EARLY_STDIN_BYTES = 1024 * 1024;
 
 export const EXEC_SPDY_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
-/** Handles the streams of one exec session; returns the session's onStream. */
-export function execOverSpdy(session: () => SpdySession, target: ExecTarget, options: ExecOptions): (stream: SpdyStream) => void {
+/** Handles the streams of one exec or attach session; returns the session's onStream. */
+export function streamsOverSpdy(session: () => SpdySession, options: StreamOptions, start: (io: CommandIO) => RunningCommand): (stream: SpdyStream) => void {
   const wanted = new Set(['error']);
   if (options.stdin) wanted.add('stdin');
   if (options.stdout) wanted.add('stdout');
@@ -36,9 +37,9 @@ export function execOverSpdy(session: () => SpdySession, target: ExecTarget, opt
     if (earlySize > EARLY_STDIN_BYTES) session().close();
     else early.push(d);
   };
-  const start = () => {
+  const begin = () => {
     clearTimeout(timer);
-    command = startCommand(target, options, {
+    command = start({
       stdout: (d) => streams.get('stdout')?.write(d),
       stderr: (d) => streams.get('stderr')?.write(d),
       finish: (status) => {
@@ -59,6 +60,6 @@ export function execOverSpdy(session: () => SpdySession, target: ExecTarget, opt
       stream.on('data', (d: Buffer) => (command ? command.stdin(d) : hold(d)));
       stream.on('end', () => (command ? command.endStdin() : (earlyEnd = true)));
     }
-    if (streams.size === wanted.size) start();
+    if (streams.size === wanted.size) begin();
   };
 }

@@ -1,11 +1,13 @@
-// `kubectl exec` over a websocket (kubectl ≥1.30's first choice; client-go tools/remotecommand/websocket.go): the
+// `kubectl exec` and `kubectl attach` over a websocket (kubectl ≥1.30's first choice; client-go
+// tools/remotecommand/websocket.go): the
 // channel protocol of k8s.io/apimachinery/pkg/util/remotecommand (v4.channel.k8s.io, v5.channel.k8s.io). Every
 // binary message starts with its channel: 0 stdin, 1 stdout, 2 stderr, 3 the error channel (the Status, once),
 // 4 terminal resizes; v5 adds the CLOSE signal, [255, channel], with which the client ends its stdin. The
 // server ends with the Status on channel 3 and a normal close, which the client reads as EOF on every stream.
+// What runs behind the channels (a command, or the container's process for attach) is the caller's `start`.
 import type { WebSocket } from 'ws';
-import { startCommand } from './command.js';
-import type { ExecOptions, ExecTarget } from './target.js';
+import type { CommandIO, RunningCommand } from './command.js';
+import type { StreamOptions } from './target.js';
 
 export const EXEC_WEBSOCKET_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
@@ -15,12 +17,12 @@ const STDERR = 2;
 const ERROR = 3;
 const CLOSE = 255;
 
-export function serveExecWebsocket(ws: WebSocket, target: ExecTarget, options: ExecOptions): void {
+export function serveChannels(ws: WebSocket, options: StreamOptions, start: (io: CommandIO) => RunningCommand): void {
   const send = (channel: number, data: Buffer) => {
     if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
   };
   const v5 = ws.protocol === 'v5.channel.k8s.io';
-  const command = startCommand(target, options, {
+  const command = start({
     stdout: (d) => send(STDOUT, d),
     stderr: (d) => send(STDERR, d),
     finish: (status) => {

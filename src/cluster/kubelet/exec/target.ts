@@ -12,13 +12,17 @@ import type { PodSandboxes } from '../sandbox.js';
 import { PODS } from '../../apimachinery/resources.js';
 import { badRequest, KubeError, notFound } from '../../apimachinery/status.js';
 
-export interface ExecOptions {
-  command: string[];
+/** The streams a pods/exec or pods/attach request asks for (the kubelet's remotecommand Options). */
+export interface StreamOptions {
   container: string;
   stdin: boolean;
   stdout: boolean;
   stderr: boolean;
   tty: boolean;
+}
+
+export interface ExecOptions extends StreamOptions {
+  command: string[];
 }
 
 /** Where a command or a forwarded connection runs. */
@@ -65,13 +69,23 @@ function podAndContainer(
   return { pod, container };
 }
 
+/** The kubelet's side: the container must be running (its status says so). */
+function mustRun(pod: KubeObject & Pod, container: string): void {
+  const status = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+  if (!status?.state?.running) throw containerNotFound(container);
+}
+
+/** The kubelet's answer for a container it does not run (GetExec, GetAttach). */
+export function containerNotFound(container: string): KubeError {
+  return new KubeError(404, 'NotFound', `container not found (${JSON.stringify(container)})`);
+}
+
 /**
- * The kubelet's side: the container must be running (its status says so) and the pod must have a network
- * namespace of its own. Without a data plane there is none: refused in the kubelet's words, with why.
+ * A running container in a pod with a network namespace of its own. Without a data plane there is none:
+ * refused in the kubelet's words, with why.
  */
 function running(sandboxes: PodSandboxes, pod: KubeObject & Pod, container: string): string {
-  const status = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
-  if (!status?.state?.running) throw new KubeError(404, 'NotFound', `container not found (${JSON.stringify(container)})`);
+  mustRun(pod, container);
   const { namespace, name } = pod.metadata;
   if (pod.spec?.hostNetwork)
     throw badRequest(
@@ -85,6 +99,32 @@ function running(sandboxes: PodSandboxes, pod: KubeObject & Pod, container: stri
   return netns;
 }
 
+/** The streams of a pods/exec or pods/attach query (NewOptions: a terminal has no separate stderr). */
+function streamOptions(query: URLSearchParams, container: string): StreamOptions {
+  const tty = flag(query, 'tty');
+  const stdin = flag(query, 'stdin');
+  const stdout = flag(query, 'stdout');
+  const stderr = flag(query, 'stderr') && !tty;
+  if (!stdin && !stdout && !stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
+  return { container, stdin, stdout, stderr, tty };
+}
+
+/**
+ * GET/POST pods/NAME/attach: the streams and the running container they join (any pod: attach reaches the
+ * container's process, which runs with or without a data plane).
+ */
+export function attachTarget(
+  objects: ObjectStore,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+): { options: StreamOptions; pod: KubeObject & Pod; container: string } {
+  const { pod, container } = podAndContainer(objects, namespace, name, () => query.get('container') || undefined);
+  const options = streamOptions(query, container);
+  mustRun(pod, container);
+  return { options, pod, container };
+}
+
 /** GET/POST pods/NAME/exec: the options and the pod they run in, or the apiserver's / kubelet's error. */
 export function execTarget(
   objects: ObjectStore,
@@ -95,18 +135,13 @@ export function execTarget(
 ): { options: ExecOptions; target: PodTarget } {
   const command = query.getAll('command');
   const { pod, container } = podAndContainer(objects, namespace, name, () => query.get('container') || undefined);
-  const tty = flag(query, 'tty');
-  const stdin = flag(query, 'stdin');
-  const stdout = flag(query, 'stdout');
-  // NewOptions: a terminal has no separate stderr.
-  const stderr = flag(query, 'stderr') && !tty;
-  if (!stdin && !stdout && !stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
+  const streams = streamOptions(query, container);
   if (command.length === 0) throw badRequest('you must specify at least one command for the container');
   if (command.length > MAX_ARGS || command.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) > MAX_ARGV_BYTES)
     throw badRequest(`the command is too long (at most ${MAX_ARGS} arguments and ${MAX_ARGV_BYTES} bytes)`);
   if (command.some((a) => a.includes('\u0000'))) throw badRequest('the command contains a NUL byte');
   const netns = running(sandboxes, pod, container);
-  return { options: { command, container, stdin, stdout, stderr, tty }, target: { pod, container, netns } };
+  return { options: { ...streams, command }, target: { pod, container, netns } };
 }
 
 /** GET/POST pods/NAME/portforward: the pod (forwarding is per pod: its first container stands for it), or the error. */

@@ -1,7 +1,8 @@
-// The upgraded requests of a cluster's API: pods/exec and pods/portforward (docs/clients.md §5.18). The request is
+// The upgraded requests of a cluster's API: pods/exec, pods/attach and pods/portforward (docs/clients.md §5.18
+// and docs/clients.md §5.20). The request is
 // authenticated by the server first, like every other; then the target is checked (target.ts: the apiserver's
 // and the kubelet's errors, as a Status, before any upgrade), and the connection is switched to what the client
-// asked for: a websocket (`Upgrade: websocket`, subprotocols v5/v4.channel.k8s.io for exec,
+// asked for: a websocket (`Upgrade: websocket`, subprotocols v5/v4.channel.k8s.io for exec and attach,
 // SPDY/3.1+portforward.k8s.io for port-forward) or SPDY/3.1 (`Upgrade: SPDY/3.1` with X-Stream-Protocol-Version,
 // negotiated as k8s.io/apimachinery/pkg/util/httpstream Handshake does; the 101 reply as httpstream/spdy
 // upgrade.go writes it).
@@ -12,12 +13,15 @@ import type { ClusterRecord } from '../../../model/cluster-records.js';
 import { type ObjectStore, projectedServiceAccount, type ServiceAccountIssuer } from '../../apiserver/index.js';
 import type { PodSandboxes } from '../sandbox.js';
 import { badRequest, KubeError, methodNotSupported, pathNotFound } from '../../apimachinery/status.js';
-import { EXEC_SPDY_PROTOCOLS, execOverSpdy } from './exec-spdy.js';
+import { EXEC_SPDY_PROTOCOLS, streamsOverSpdy } from './exec-spdy.js';
 import { aksKubeletDns, podEtcFiles } from '../pod-files.js';
-import { EXEC_WEBSOCKET_PROTOCOLS, serveExecWebsocket } from './exec-websocket.js';
+import { EXEC_WEBSOCKET_PROTOCOLS, serveChannels } from './exec-websocket.js';
+import { startAttach } from './attach.js';
+import { startCommand, type CommandIO, type RunningCommand } from './command.js';
+import type { ContainerIo } from '../container-io.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, portForwardStreams } from './port-forward.js';
 import { SpdySession, type SpdyStream, type SpdyTransport } from './spdy.js';
-import { execTarget, portForwardTarget } from './target.js';
+import { attachTarget, containerNotFound, execTarget, portForwardTarget, type StreamOptions } from './target.js';
 
 /** Exec and port-forward sessions open at once in this process; more are answered 429. */
 const MAX_SESSIONS = 64;
@@ -28,11 +32,11 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 let sessions = 0;
 
-type Kind = 'exec' | 'portforward';
+type Kind = 'exec' | 'attach' | 'portforward';
 
-/** /api/v1/namespaces/NS/pods/NAME/(exec|portforward) → its parts. */
+/** /api/v1/namespaces/NS/pods/NAME/(exec|attach|portforward) → its parts. */
 function streamPath(path: string): { namespace: string; name: string; kind: Kind } | undefined {
-  const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|portforward)\/?$/.exec(path);
+  const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)\/?$/.exec(path);
   if (!m) return undefined;
   try {
     return { namespace: decodeURIComponent(m[1]!), name: decodeURIComponent(m[2]!), kind: m[3] as Kind };
@@ -41,7 +45,7 @@ function streamPath(path: string): { namespace: string; name: string; kind: Kind
   }
 }
 
-/** Is this a pods/exec or pods/portforward path (for the plain-HTTP request: `Upgrade request required`)? */
+/** Is this a pods/exec, pods/attach or pods/portforward path (for the plain-HTTP request: `Upgrade request required`)? */
 export function isStreamPath(path: string): boolean {
   return streamPath(path) !== undefined;
 }
@@ -66,6 +70,8 @@ export interface StreamingHost {
   readonly sandboxes: PodSandboxes;
   readonly serviceAccounts: ServiceAccountIssuer;
   readonly record: ClusterRecord;
+  /** The running containers' streams (kubelet/container-io.ts), for attach. */
+  readonly workloads: { attach(namespace: string, name: string, container: string): ContainerIo | undefined };
 }
 
 export interface UpgradeContext {
@@ -84,8 +90,16 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'POST') throw methodNotSupported(method, `pods/${what.kind}`);
     const { objects, sandboxes } = ctx.runtime;
+    // A remote command: its streams, and what runs behind them (exec: a command; attach: the container's process).
+    let remote: { options: StreamOptions; start: (io: CommandIO) => RunningCommand } | undefined;
+    if (what.kind === 'attach') {
+      const { options, container } = attachTarget(objects, what.namespace, what.name, ctx.query);
+      const streams = ctx.runtime.workloads.attach(what.namespace, what.name, container);
+      if (!streams) throw containerNotFound(container);
+      remote = { options, start: (io) => startAttach(streams, options, io) };
+    }
     const exec = what.kind === 'exec' ? execTarget(objects, sandboxes, what.namespace, what.name, ctx.query) : undefined;
-    const target = exec?.target ?? portForwardTarget(objects, sandboxes, what.namespace, what.name);
+    const target = exec?.target ?? (what.kind === 'portforward' ? portForwardTarget(objects, sandboxes, what.namespace, what.name) : undefined);
     // The tool sees the pod's /etc/resolv.conf and /etc/hosts as the pod's kubelet wrote them (kubelet/pod-files.ts).
     const serviceAccount = exec && projectedServiceAccount(ctx.runtime.serviceAccounts, exec.target.pod, exec.target.pod.spec?.nodeName ?? '');
     const etc = exec
@@ -98,7 +112,9 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
           ...(serviceAccount ? { serviceAccount } : {}),
         }
       : undefined;
-    if (sessions >= MAX_SESSIONS) throw new KubeError(429, 'TooManyRequests', `too many exec and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
+    if (exec && etc) remote = { options: exec.options, start: (io) => startCommand({ ...exec.target, etc }, exec.options, io) };
+    if (sessions >= MAX_SESSIONS)
+      throw new KubeError(429, 'TooManyRequests', `too many exec, attach and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
     const started = () => {
       sessions++;
@@ -112,17 +128,18 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       const offered = String(req.headers['sec-websocket-protocol'] ?? '')
         .split(',')
         .map((p) => p.trim());
-      const supported: readonly string[] = exec ? EXEC_WEBSOCKET_PROTOCOLS : [PORT_FORWARD_TUNNEL_PROTOCOL];
+      const supported: readonly string[] = remote ? EXEC_WEBSOCKET_PROTOCOLS : [PORT_FORWARD_TUNNEL_PROTOCOL];
       const protocol = offered.find((p) => supported.includes(p));
       if (!protocol) throw badRequest(`requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${supported.join(' ')}]`);
       const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, handleProtocols: () => protocol });
       wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
         const done = started();
         ws.on('close', done);
-        if (exec && etc) return serveExecWebsocket(ws, { ...target, etc }, exec.options);
+        if (remote) return serveChannels(ws, remote.options, remote.start);
+        const forward = target!;
         const session = new SpdySession(websocketTransport(ws), {
           maxStreams: MAX_STREAMS,
-          onStream: portForwardStreams(target),
+          onStream: portForwardStreams(forward),
           onClose: done,
           onError: ctx.log,
         });
@@ -135,7 +152,7 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
     }
     if (upgrade === 'spdy/3.1') {
       const offered = clientProtocols(req);
-      const supported: readonly string[] = exec ? EXEC_SPDY_PROTOCOLS : [PORT_FORWARD_PROTOCOL];
+      const supported: readonly string[] = remote ? EXEC_SPDY_PROTOCOLS : [PORT_FORWARD_PROTOCOL];
       const protocol = offered.find((p) => supported.includes(p));
       if (!protocol)
         throw new KubeError(
@@ -146,7 +163,7 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${protocol}\r\n\r\n`);
       const done = started();
       let session: SpdySession | undefined;
-      const onStream: (s: SpdyStream) => void = exec && etc ? execOverSpdy(() => session!, { ...target, etc }, exec.options) : portForwardStreams(target);
+      const onStream: (s: SpdyStream) => void = remote ? streamsOverSpdy(() => session!, remote.options, remote.start) : portForwardStreams(target!);
       session = new SpdySession(socketTransport(socket), { maxStreams: MAX_STREAMS, onStream, onClose: done, onError: ctx.log });
       socket.on('data', (d: Buffer) => session.receive(d));
       socket.on('close', () => {
