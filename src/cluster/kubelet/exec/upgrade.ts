@@ -17,7 +17,8 @@ import { aksKubeletDns, podEtcFiles } from '../pod-files.js';
 import { EXEC_WEBSOCKET_PROTOCOLS, serveExecWebsocket } from './exec-websocket.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, portForwardStreams } from './port-forward.js';
 import { SpdySession, type SpdyStream, type SpdyTransport } from './spdy.js';
-import { execTarget, portForwardTarget } from './target.js';
+import { type ExecTarget, execTarget, type PodTarget, portForwardTarget } from './target.js';
+import { containerFiles } from '../container-rootfs.js';
 
 /** Exec and port-forward sessions open at once in this process; more are answered 429. */
 const MAX_SESSIONS = 64;
@@ -63,6 +64,8 @@ function clientProtocols(req: IncomingMessage): string[] {
 /** What the streaming server needs of its cluster (the runtime, cluster.ts, is one). */
 export interface StreamingHost {
   readonly objects: ObjectStore;
+  /** The kubelets' node roots, where containers' filesystems live (kubectl cp: container-rootfs.ts). */
+  readonly kubelets?: { nodeRoot(node: string): string };
   readonly sandboxes: PodSandboxes;
   readonly serviceAccounts: ServiceAccountIssuer;
   readonly record: ClusterRecord;
@@ -98,6 +101,12 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
           ...(serviceAccount ? { serviceAccount } : {}),
         }
       : undefined;
+    const node = exec?.target.pod.spec?.nodeName;
+    const files =
+      exec && etc && node && ctx.runtime.kubelets
+        ? containerFiles(ctx.runtime.kubelets.nodeRoot(node), exec.target.pod, exec.target.container, etc)
+        : undefined;
+    const execTargetOf = (t: PodTarget, e: ExecTarget['etc']): ExecTarget => ({ ...t, etc: e, ...(files ? { files } : {}) });
     if (sessions >= MAX_SESSIONS) throw new KubeError(429, 'TooManyRequests', `too many exec and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
     const started = () => {
@@ -119,7 +128,7 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
         const done = started();
         ws.on('close', done);
-        if (exec && etc) return serveExecWebsocket(ws, { ...target, etc }, exec.options);
+        if (exec && etc) return serveExecWebsocket(ws, execTargetOf(target, etc), exec.options);
         const session = new SpdySession(websocketTransport(ws), {
           maxStreams: MAX_STREAMS,
           onStream: portForwardStreams(target),
@@ -146,7 +155,8 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${protocol}\r\n\r\n`);
       const done = started();
       let session: SpdySession | undefined;
-      const onStream: (s: SpdyStream) => void = exec && etc ? execOverSpdy(() => session!, { ...target, etc }, exec.options) : portForwardStreams(target);
+      const onStream: (s: SpdyStream) => void =
+        exec && etc ? execOverSpdy(() => session!, execTargetOf(target, etc), exec.options) : portForwardStreams(target);
       session = new SpdySession(socketTransport(socket), { maxStreams: MAX_STREAMS, onStream, onClose: done, onError: ctx.log });
       socket.on('data', (d: Buffer) => session.receive(d));
       socket.on('close', () => {
