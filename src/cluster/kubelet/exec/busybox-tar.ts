@@ -250,13 +250,18 @@ async function extract(o: TarOptions, fs: ContainerRootfs, dir: string, io: TarI
       status = 1;
       return;
     }
+    // Read by events: tar-stream's entry streams pass destroy() to the whole extract, so no async iterator over them.
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (usage.bytes + size > ROOTFS_LIMITS.maxBytes) throw new Die(ENOSPC);
-      chunks.push(chunk);
-    }
+    await new Promise<void>((resolve, reject) => {
+      body.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (usage.bytes + size <= ROOTFS_LIMITS.maxBytes) chunks.push(chunk);
+        else reject(new Die(ENOSPC));
+      });
+      body.on('end', () => resolve());
+      body.on('error', reject);
+    });
     await mkdirs(fs, path, usage);
     const was = await lstat(real).catch(() => undefined);
     if (was?.isDirectory()) throw new Die(`can't open '${name}': Is a directory`);

@@ -5,6 +5,7 @@
 // docs/clients.md §5.20.
 import { lstat } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
+import { EXEC_LIMITS } from '../../../dataplane/netns/exec-sandbox.js';
 import { busyboxTar } from './busybox-tar.js';
 import { type ContainerRootfs, containerPath } from '../container-rootfs.js';
 
@@ -66,8 +67,16 @@ export function startFileCommand(
   const finish = (end: number | Error) => {
     if (done) return;
     done = true;
+    clearTimeout(timer);
     io.exit(end);
   };
+  // A client that never ends the archive it sends: the bound of every exec (exec-sandbox.ts), then 128 + SIGKILL.
+  const timer = setTimeout(() => {
+    stderr(`aksemu: ${name} was stopped: it ran past ${EXEC_LIMITS.maxDurationMs / 60_000} minutes (docs/clients.md §5.18)\n`);
+    stdin?.destroy();
+    finish(137);
+  }, EXEC_LIMITS.maxDurationMs);
+  timer.unref();
   const run = name === 'tar' ? busyboxTar(args, fs, cwd, { stdout: io.stdout, stderr }, stdin) : busyboxTest(args, fs, cwd, stderr);
   run.then(finish, (e: unknown) => finish(e instanceof Error ? e : new Error(String(e))));
   return {
@@ -76,6 +85,7 @@ export function startFileCommand(
     onDrain: (listener: () => void) => stdin?.on('drain', listener),
     abort: () => {
       done = true;
+      clearTimeout(timer);
       stdin?.destroy();
     },
   };
