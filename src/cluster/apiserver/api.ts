@@ -462,7 +462,8 @@ export class ClusterApi {
       );
     if (t.subresource === 'scale') return this.rescale(t, existing, next, req, dryRun);
     const obj = this.admit(t, next, t.name, existing);
-    const patched = t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
+    const sub = t.subresource === undefined ? undefined : t.kind.subresourceWrites?.[t.subresource];
+    const patched = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
     recordUpdate(existing, patched, this.writer(t, req));
     return json(200, this.store(t, patched, dryRun));
   }

@@ -93,11 +93,9 @@ export function containerFiles(
   container: string,
   etc: { resolvConf: string; hosts: string },
 ): { rootfs: ContainerRootfs; cwd: string } {
-  const spec = [
-    ...(pod.spec?.containers ?? []),
-    ...(pod.spec?.initContainers ?? []),
-    ...((pod.spec?.ephemeralContainers as Container[] | undefined) ?? []),
-  ].find((c) => c.name === container);
+  const spec = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].find(
+    (c) => c.name === container,
+  );
   const files = { '/etc/hosts': etc.hosts, '/etc/resolv.conf': etc.resolvConf, '/etc/hostname': `${pod.metadata.name}\n` };
   const workingDir = typeof spec?.workingDir === 'string' && spec.workingDir.startsWith('/') ? spec.workingDir : '/';
   return { rootfs: new ContainerRootfs(containerRootfsDir(nodeRoot, String(pod.metadata.uid ?? ''), container), files), cwd: containerPath(workingDir) };

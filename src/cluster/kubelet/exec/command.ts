@@ -78,7 +78,9 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
     return noop;
   }
   // The image's build of the tool (busybox's wget in a busybox pod); one the image lacks is not found.
-  const image = [...(target.pod.spec?.containers ?? []), ...(target.pod.spec?.initContainers ?? [])].find((c) => c.name === target.container)?.image ?? '';
+  const spec = target.pod.spec;
+  const image =
+    [...(spec?.containers ?? []), ...(spec?.initContainers ?? []), ...(spec?.ephemeralContainers ?? [])].find((c) => c.name === target.container)?.image ?? '';
   const run = toolRun(imageSpecOf(String(image)), options.command);
   if (run.kind === 'missing') {
     tell(`aksemu: image ${image} has no ${run.name} (docs/clients.md §5.18)\n`);

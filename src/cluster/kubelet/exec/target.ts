@@ -74,7 +74,11 @@ function podAndContainer(
  * namespace of its own. Without a data plane there is none: refused in the kubelet's words, with why.
  */
 function running(sandboxes: PodSandboxes, pod: KubeObject & Pod, container: string, needsNetwork = true): string {
-  const status = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+  const status = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].find((c) => c.name === container);
   if (!status?.state?.running) throw new KubeError(404, 'NotFound', `container not found (${JSON.stringify(container)})`);
   const { namespace, name } = pod.metadata;
   // The file commands (kubectl cp) run on the container's filesystem, in the kubelet: no namespace needed.
