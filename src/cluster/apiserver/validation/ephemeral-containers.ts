@@ -46,7 +46,8 @@ export function ephemeralContainersWrite(existing: KubeObject, written: KubeObje
   const causes: StatusCause[] = [];
   const path = 'spec.ephemeralContainers';
   if (raw !== undefined && raw !== null && !Array.isArray(raw)) causes.push(fieldError.invalid(path, raw, 'must be a list'));
-  if (next.length > MAX_EPHEMERAL_CONTAINERS) causes.push(fieldError.tooLong(path, MAX_EPHEMERAL_CONTAINERS));
+  if (next.length > MAX_EPHEMERAL_CONTAINERS)
+    causes.push({ reason: 'FieldValueTooMany', message: `Too many: ${next.length}: must have at most ${MAX_EPHEMERAL_CONTAINERS} items`, field: path });
   const spec = { ...(pod.spec ?? {}), ephemeralContainers: next.map((c) => (isPlainObject(c) ? { ...c } : c)) as Container[] };
   // Defaults first, as the apiserver decodes and defaults the body before the strategy sees it.
   podSpecDefaults(spec);
