@@ -6,21 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { api, eventually, HAVE_KUBECTL, kubectl, withCluster } from './harness.js';
+import { HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
 describe('kubectl cp', { skip }, () => {
   test('both ways, a directory, errors as busybox tar and kubectl print them', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
-      const pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'cpbox' },
-        spec: { containers: [{ name: 'box', image: 'busybox', command: ['sleep', '3600'] }] },
-      };
-      assert.equal((await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(pod) })).status, 201);
-      await eventually(async () => (await api(env, 'GET', '/api/v1/namespaces/default/pods/cpbox')).json.status?.phase === 'Running', 20_000, 'cpbox running');
+      await runningPod(env, { metadata: { name: 'cpbox' }, spec: { containers: [{ name: 'box', image: 'busybox', command: ['sleep', '3600'] }] } });
 
       // A file with every byte value, into /tmp/ (a directory: kubectl's `test -d` says so, the name is kept).
       const local = join(env.scratch, 'payload.bin');

@@ -5,7 +5,7 @@
 // as the apiserver does it, through strategic-merge and JSON patches and a PUT.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, eventually, HAVE_KUBECTL, kubectl, withCluster } from './harness.js';
+import { api, eventually, HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 const POD = '/api/v1/namespaces/default/pods/dbg';
@@ -14,14 +14,7 @@ const EPHEMERAL = `${POD}/ephemeralcontainers`;
 describe('kubectl debug: ephemeral containers', { skip }, () => {
   test('kubectl debug runs a command beside the target; the subresource validates as the apiserver does', () =>
     withCluster({ networkPlugin: 'kubenet' }, async (env) => {
-      const pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'dbg' },
-        spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] },
-      };
-      assert.equal((await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(pod) })).status, 201);
-      await eventually(async () => (await api(env, 'GET', POD)).json.status?.phase === 'Running', 20_000, 'dbg running');
+      await runningPod(env, { metadata: { name: 'dbg' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
 
       const debug = await kubectl(env, ['debug', 'dbg', '--image=busybox', '--target=app', '--', 'echo', 'hello from the debugger']);
       assert.equal(debug.code, 0, debug.stderr);

@@ -186,6 +186,19 @@ export class DataplaneWorld {
     return got;
   }
 
+  /**
+   * A kubenet cluster with `--network-policy calico`, web-0 and web-1 (nginx) and the Service `web` (port 80) in front
+   * of them, as the network-tool tests use it; returns the Service's ClusterIP.
+   */
+  async webBehindService(cluster: string): Promise<string> {
+    await this.network();
+    await this.cluster(cluster, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
+    await this.podsOnEachNode();
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] } };
+    await this.create('svc.json', JSON.stringify(service));
+    return (await this.json(['get', 'service', 'web'])).spec.clusterIP;
+  }
+
   /** A probe through the server's route, as `aksemu probe -o json` makes it. */
   async probe(from: string, to: string, cluster?: string, timeout = 3000): Promise<ProbeResult> {
     let stdout = '';

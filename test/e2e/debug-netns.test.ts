@@ -16,6 +16,7 @@ const CLUSTER = 'dbgnt1';
 
 describe('kubectl debug and cp on the netns data plane', { skip: skipReason() }, () => {
   let world: DataplaneWorld;
+  let clusterIp = '';
 
   /** kubectl debug POD --image=busybox [--target] -- ARGS, then the debugger's end: its exit code and log. */
   const debug = async (pod: string, args: string[], target?: string): Promise<{ name: string; exitCode: number; log: string }> => {
@@ -40,18 +41,7 @@ describe('kubectl debug and cp on the netns data plane', { skip: skipReason() },
   before(async () => {
     world = new DataplaneWorld();
     await world.start();
-    await world.network();
-    await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
-    await world.podsOnEachNode();
-    await world.create(
-      'svc.json',
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web' },
-        spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] },
-      }),
-    );
+    clusterIp = await world.webBehindService(CLUSTER);
     await world.kubectlOk(['run', 'client', '--image=busybox', '--labels=role=client', '--', 'sleep', '3600']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/client', '--timeout=60s']);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--timeout=90s']);
@@ -79,17 +69,9 @@ describe('kubectl debug and cp on the netns data plane', { skip: skipReason() },
   });
 
   it('an egress deny policy on the pod denies its debugger too: wget: download timed out, exit 1', async () => {
-    await world.create(
-      'deny-client.json',
-      JSON.stringify({
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'deny-client-egress' },
-        spec: { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] },
-      }),
-    );
+    const deny = { metadata: { name: 'deny-client-egress' }, spec: { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] } };
+    await world.create('deny-client.json', JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', ...deny }));
     // By the Service's address (the policy denies DNS too: by name, busybox says `bad address 'web'`, as on AKS).
-    const clusterIp = (await world.json(['get', 'service', 'web'])).spec.clusterIP;
     let last: { exitCode: number; log: string } | undefined;
     await eventually(
       async () => {

@@ -36,19 +36,7 @@ describe('network tools as container processes (netns data plane)', { skip: skip
   before(async () => {
     world = new DataplaneWorld();
     await world.start();
-    await world.network();
-    await world.cluster(CLUSTER, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
-    await world.podsOnEachNode();
-    await world.create(
-      'svc.json',
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web' },
-        spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80 }] },
-      }),
-    );
-    clusterIp = (await world.json(['get', 'service', 'web'])).spec.clusterIP;
+    clusterIp = await world.webBehindService(CLUSTER);
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--timeout=90s']);
   });
   after(async () => {
