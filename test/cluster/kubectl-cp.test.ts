@@ -1,12 +1,14 @@
 // `kubectl cp` both ways with the real kubectl (docs/clients.md §5.20): tar over exec, served by busybox's tar in
 // the kubelet over the container's filesystem, so it works without a data plane. A file and a directory into a
 // busybox pod and back, byte for byte; a file into a directory (kubectl's `test -d`); a missing file (kubectl's
-// exit 0, tar's words through exec); a destination directory that does not exist.
+// exit 0, tar's words through exec); a destination directory that does not exist; the filesystem goes with the pod.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
+import { containerRootfsDir } from '../../src/cluster/nodefs/node-root.js';
+import { nodeRootDir } from '../../src/cluster/nodefs/paths.js';
+import { api, eventually, HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
@@ -69,5 +71,12 @@ describe('kubectl cp', { skip }, () => {
       const notDir = await kubectl(env, ['exec', 'cpbox', '--', 'test', '-d', '/tmp/payload.bin']);
       assert.equal(notDir.code, 1);
       assert.match(notDir.stderr, /command terminated with exit code 1/);
+
+      // The container's filesystem is a directory of the pod's on its node, and goes with the pod.
+      const pod = (await api(env, 'GET', '/api/v1/namespaces/default/pods/cpbox')).json;
+      const rootfs = containerRootfsDir(nodeRootDir(env.home, 'rg', 'c1', pod.spec.nodeName), pod.metadata.uid, 'box');
+      assert.ok(readFileSync(join(rootfs, 'tmp', 'payload.bin')).equals(bytes));
+      assert.equal((await kubectl(env, ['delete', 'pod', 'cpbox', '--wait=true'])).code, 0);
+      await eventually(() => !existsSync(rootfs), 10_000, 'the container filesystem removed with the pod');
     }));
 });

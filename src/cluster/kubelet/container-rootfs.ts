@@ -5,11 +5,11 @@
 // gives every container (/etc/hosts, /etc/resolv.conf, /etc/hostname); everything under it is writable, as a
 // container's writable layer is to its root user, up to ROOTFS_LIMITS. It goes with the pod (the pod's directory
 // is removed when its sandbox is torn down). docs/clients.md §5.20.
-import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.js';
 import type { Container, Pod } from '../apimachinery/types.js';
-import { containerRootfsDir } from '../nodefs/node-root.js';
+import { containerRootfsDir, POD_UID, podDir } from '../nodefs/node-root.js';
 
 /** The bounds of one container's filesystem: what `kubectl cp` may put in it. */
 export const ROOTFS_LIMITS = {
@@ -99,4 +99,10 @@ export function containerFiles(
   const files = { '/etc/hosts': etc.hosts, '/etc/resolv.conf': etc.resolvConf, '/etc/hostname': `${pod.metadata.name}\n` };
   const workingDir = typeof spec?.workingDir === 'string' && spec.workingDir.startsWith('/') ? spec.workingDir : '/';
   return { rootfs: new ContainerRootfs(containerRootfsDir(nodeRoot, String(pod.metadata.uid ?? ''), container), files), cwd: containerPath(workingDir) };
+}
+
+/** Removes the filesystems of a pod's containers (its sandbox is torn down: they go with it). */
+export async function removeContainerFilesystems(nodeRoot: string, podUid: string): Promise<void> {
+  if (!POD_UID.test(podUid)) return;
+  await rm(join(podDir(nodeRoot, podUid), 'aksemu-rootfs'), { recursive: true, force: true });
 }

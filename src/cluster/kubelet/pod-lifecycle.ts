@@ -36,6 +36,7 @@ import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes, ProbeTarget, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
 import type { NodeNetwork } from '../images/program.js';
 import { Prober } from './probes.js';
+import { removeContainerFilesystems } from './container-rootfs.js';
 import type { ContainerLogs } from './container-logs.js';
 import type { Process } from '../images/processes.js';
 import type { PodDnsFiles } from './pod-files.js';
@@ -64,6 +65,8 @@ export interface LifecycleOptions {
   podFiles?: PodDnsFiles;
   /** The data plane's node networking (the probes run in the node's namespace); undefined without one. */
   network?: () => NodeNetwork | undefined;
+  /** The node's root (nodefs/node-root.ts): a torn-down pod's container filesystems (kubectl cp) are removed there. */
+  nodeRoot?: (node: string) => string;
 }
 
 interface Worker {
@@ -728,7 +731,12 @@ export class PodLifecycle implements Controller {
   }
 
   private async tearDown(req: SandboxRequest): Promise<void> {
-    this.options.podFiles?.remove(req.node, req.uid);
+    // With pod files the whole pod directory goes, the containers' filesystems with it.
+    if (this.options.podFiles) this.options.podFiles.remove(req.node, req.uid);
+    else if (this.options.nodeRoot)
+      void removeContainerFilesystems(this.options.nodeRoot(req.node), req.uid).catch((e: unknown) =>
+        this.ctx.log(`kubelet ${req.node}: removing the container filesystems of ${req.namespace}/${req.name}: ${(e as Error).message ?? e}`),
+      );
     try {
       await this.options.sandboxes.tearDown(req);
     } catch (e) {
