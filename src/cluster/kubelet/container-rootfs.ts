@@ -8,7 +8,7 @@
 import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { Container, Pod } from '../apimachinery/types.js';
+import type { Pod } from '../apimachinery/types.js';
 import { containerRootfsDir, POD_UID, podDir } from '../nodefs/node-root.js';
 
 /** The bounds of one container's filesystem: what `kubectl cp` may put in it. */
