@@ -2,10 +2,12 @@
 // --image=busybox --target=C -- CMD` patches pods/NAME/ephemeralcontainers (strategic merge), the kubelet starts
 // the container in the running pod, its output is `kubectl logs POD -c debugger-…`, its status is in
 // status.ephemeralContainerStatuses and its events name spec.ephemeralContainers{…}. The subresource's validation
-// as the apiserver does it, through strategic-merge and JSON patches and a PUT.
+// as the apiserver does it, through strategic-merge and JSON patches and a PUT; kubectl 1.27's and 1.33's debug too.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, eventually, HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { api, eventually, HAVE_KUBECTL, KUBECTL, kubectl, runningPod, runTool, withCluster } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 const POD = '/api/v1/namespaces/default/pods/dbg';
@@ -83,6 +85,21 @@ describe('kubectl debug: ephemeral containers', { skip }, () => {
         [name, 'second'],
       );
       await eventually(async () => (await kubectl(env, ['logs', 'dbg', '-c', 'second'])).stdout === 'two\n', 20_000, 'the second debugger logged');
+      // The oldest and newest kubectl builds the dispatcher has send the same patch (§5.1: called directly here).
+      const dir = dirname(realpathSync(KUBECTL));
+      for (const minor of [27, 33]) {
+        const build = join(dir, `kubectl.1.${minor}`);
+        if (!existsSync(build)) continue;
+        const r = await runTool(
+          build,
+          ['debug', 'dbg', '--image=busybox', '--', 'echo', `from 1.${minor}`],
+          { KUBECONFIG: env.kubeconfig, HOME: env.scratch },
+          60_000,
+        );
+        assert.equal(r.code, 0, r.stderr);
+        const added: string = (await api(env, 'GET', POD)).json.spec.ephemeralContainers.at(-1).name;
+        await eventually(async () => (await kubectl(env, ['logs', 'dbg', '-c', added])).stdout === `from 1.${minor}\n`, 20_000, `1.${minor}'s debugger logged`);
+      }
       // Not a subresource of other kinds.
       assert.equal((await api(env, 'GET', '/api/v1/namespaces/default/services/kubernetes/ephemeralcontainers')).status, 404);
     }));
