@@ -92,6 +92,12 @@ describe('ephemeral containers: the subresource write', () => {
     );
   });
 
+  test('a static pod takes none', () => {
+    const mirror = pod();
+    mirror.metadata.annotations = { 'kubernetes.io/config.mirror': 'abc' };
+    assert.deepEqual(causes(mirror, pod([{ name: 'd', image: 'busybox' }])), [': Forbidden: static pods do not support ephemeral containers']);
+  });
+
   test('bounded, and only a list of objects', () => {
     const many = Array.from({ length: MAX_EPHEMERAL_CONTAINERS + 1 }, (_, i) => ({ name: `d${i}`, image: 'busybox' }));
     assert.deepEqual(causes(pod(), pod(many)), [`spec.ephemeralContainers: Too many: 65: must have at most ${MAX_EPHEMERAL_CONTAINERS} items`]);

@@ -18,6 +18,9 @@ const FORBIDDEN = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'lifec
 /** At most this many ephemeral containers on one pod (each is a process the kubelet runs; the apiserver sets no number). */
 export const MAX_EPHEMERAL_CONTAINERS = 64;
 
+/** The annotation the kubelet puts on a static pod's mirror. */
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Go's reflect zero value, as validateFieldAllowList tests it: absent, null, false, 0, '', {} and [] are unset. */
@@ -39,6 +42,9 @@ export function ephemeralContainersOf(pod: Pod): Container[] {
  * spec.ephemeralContainers (defaulted as the apiserver defaults containers), or the apiserver's 422.
  */
 export function ephemeralContainersWrite(existing: KubeObject, written: KubeObject): KubeObject {
+  // Static pods (their mirror on the API) do not support ephemeral containers (kubernetes issue 113935).
+  if (Object.hasOwn(existing.metadata.annotations ?? {}, MIRROR_POD_ANNOTATION))
+    throw invalidObject('Pod', '', existing.metadata.name, [fieldError.forbidden('', 'static pods do not support ephemeral containers')]);
   const before = ephemeralContainersOf(existing as Pod);
   const raw: unknown = (written as Pod).spec?.ephemeralContainers;
   const next = Array.isArray(raw) ? (raw as unknown[]) : [];
