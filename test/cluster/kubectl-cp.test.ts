@@ -1,6 +1,6 @@
 // `kubectl cp` both ways with the real kubectl (docs/clients.md §5.20): tar over exec, served by busybox's tar in
 // the kubelet over the container's filesystem, so it works without a data plane. A file and a directory into a
-// busybox pod and back, byte for byte; a file into a directory (kubectl's `test -d`); a missing file (kubectl's
+// busybox pod and back, byte for byte (websocket and SPDY); a file into a directory (kubectl's `test -d`); a missing file (kubectl's
 // exit 0, tar's words through exec); a destination directory that does not exist; the filesystem goes with the pod.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { containerRootfsDir } from '../../src/cluster/nodefs/node-root.js';
 import { nodeRootDir } from '../../src/cluster/nodefs/paths.js';
-import { api, eventually, HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
+import { api, eventually, HAVE_KUBECTL, KUBECTL, kubectl, runningPod, runTool, withCluster } from './harness.js';
 
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
@@ -29,6 +29,14 @@ describe('kubectl cp', { skip }, () => {
       assert.ok(readFileSync(back).equals(bytes), 'the file came back byte for byte');
       // busybox's tar says it on stderr, which kubectl cp prints.
       assert.match(down.stdout + down.stderr, /tar: removing leading '\/' from member names/);
+
+      // The same over SPDY (kubectl's fallback; forced here).
+      const spdy = (args: string[]) =>
+        runTool(KUBECTL, args, { KUBECONFIG: env.kubeconfig, HOME: env.scratch, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' }, 60_000);
+      assert.equal((await spdy(['cp', local, 'cpbox:/tmp/spdy.bin'])).code, 0);
+      const spdyBack = join(env.scratch, 'spdy-back.bin');
+      assert.equal((await spdy(['cp', 'cpbox:/tmp/spdy.bin', spdyBack])).code, 0);
+      assert.ok(readFileSync(spdyBack).equals(bytes), 'over SPDY too');
 
       // A directory tree, to a new name, and back.
       const tree = join(env.scratch, 'tree');
