@@ -115,6 +115,9 @@ describe('busybox tar over a container filesystem', () => {
     assert.deepEqual([corrupt.code, corrupt.stderr], [1, 'tar: invalid tar magic\n']);
     const noDir = await tar(fs, ['-xmf', '-', '-C', '/no/dir'], Buffer.alloc(1024));
     assert.deepEqual([noDir.code, noDir.stderr], [1, "tar: can't change directory to '/no/dir': No such file or directory\n"]);
+    await tar(fs, ['xf', '-', '-C', '/tmp'], await archive([{ header: { name: 'f' }, body: 'file' }]));
+    const fileThere = await tar(fs, ['xf', '-', '-C', '/tmp'], await archive([{ header: { name: 'f', type: 'directory' } }]));
+    assert.deepEqual([fileThere.code, fileThere.stderr], [1, "tar: can't create directory 'f': File exists\n"]);
     assert.equal(parseTarArgs(['--no-same-owner', '--no-same-permissions', '-xmf', '-', '-C', '/tmp']).noSamePermissions, true);
   });
 

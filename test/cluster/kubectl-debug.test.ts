@@ -73,6 +73,18 @@ describe('kubectl debug: ephemeral containers', { skip }, () => {
       });
       assert.match(changed.json.message, new RegExp(`existing ephemeral containers "${name}" may not be changed`));
 
+      // Server-side apply through the subresource is held to the same rules.
+      const applied = await api(env, 'PATCH', `${EPHEMERAL}?fieldManager=test`, {
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'dbg' },
+          spec: { ephemeralContainers: [{ name: 'x', image: 'b', ports: [{ containerPort: 1 }] }] },
+        }),
+        contentType: 'application/apply-patch+yaml',
+      });
+      assert.equal(applied.status, 422, JSON.stringify(applied.json));
+
       // A PUT adds one (a JSON patch could too); only spec.ephemeralContainers is taken from the body.
       const current = (await api(env, 'GET', EPHEMERAL)).json;
       current.spec.ephemeralContainers.push({ name: 'second', image: 'busybox', command: ['echo', 'two'] });

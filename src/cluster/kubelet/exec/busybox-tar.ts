@@ -236,6 +236,7 @@ async function extract(o: TarOptions, fs: ContainerRootfs, dir: string, io: TarI
     if (header.type === 'directory') {
       body.resume();
       if (!(await isDir(real))) {
+        if (await exists(real)) throw new Die(`can't create directory '${name}': File exists`);
         usage.entries++;
         if (usage.entries > ROOTFS_LIMITS.maxEntries) throw new Die(ENOSPC);
         await mkdirs(fs, path, usage);
