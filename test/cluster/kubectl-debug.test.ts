@@ -97,7 +97,7 @@ describe('kubectl debug: ephemeral containers', { skip }, () => {
         [name, 'second'],
       );
       await eventually(async () => (await kubectl(env, ['logs', 'dbg', '-c', 'second'])).stdout === 'two\n', 20_000, 'the second debugger logged');
-      // The oldest and newest kubectl builds the dispatcher has send the same patch (§5.1: called directly here).
+      // The oldest and newest kubectl builds the dispatcher has send the same patch (docs/clients.md §5.1: called directly here).
       const dir = dirname(realpathSync(KUBECTL));
       for (const minor of [27, 33]) {
         const build = join(dir, `kubectl.1.${minor}`);
