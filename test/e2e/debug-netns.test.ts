@@ -4,7 +4,7 @@
 // `kubectl logs POD -c debugger-…`; once an egress deny policy selects the pod, the debugger is denied too
 // (`wget: download timed out` by address, `bad address` by name: DNS is denied too; exit 1 in
 // status.ephemeralContainerStatuses). And `kubectl cp` into and out of a
-// pod of this cluster. Root only.
+// pod of this cluster, and exec's `cat` reading what it copied. Root only.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,12 +88,17 @@ describe('kubectl debug and cp on the netns data plane', { skip: skipReason() },
     assert.equal((await world.json(['get', 'pod', 'client'])).status.phase, 'Running');
   });
 
-  it('kubectl cp into a pod and back', async () => {
+  it("kubectl cp into a pod and back; exec's cat reads what it copied", async () => {
     const local = join(world.scratch, 'cp-in.txt');
     writeFileSync(local, 'copied through tar over exec\n');
-    await world.kubectlOk(['cp', local, 'client:/tmp/in.txt']);
+    await world.kubectlOk(['cp', local, 'web-0:/tmp/in.txt']);
     const back = join(world.scratch, 'cp-out.txt');
-    await world.kubectlOk(['cp', 'client:/tmp/in.txt', back]);
+    await world.kubectlOk(['cp', 'web-0:/tmp/in.txt', back]);
     assert.equal(readFileSync(back, 'utf8'), 'copied through tar over exec\n');
+    // exec's tools read it in the container's /tmp; what they write there stays in their own layer.
+    assert.equal(await world.kubectlOk(['exec', 'web-0', '--', 'cat', '/tmp/in.txt']), 'copied through tar over exec\n');
+    await world.kubectlOk(['exec', 'web-0', '--', 'wget', '-qO', '/tmp/page.html', 'http://127.0.0.1/']);
+    const gone = await world.kubectl(['exec', 'web-0', '--', 'cat', '/tmp/page.html']);
+    assert.equal(gone.code, 1, "a command's /tmp writes are its own");
   });
 });

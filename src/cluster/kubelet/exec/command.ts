@@ -96,6 +96,8 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
       ...(target.etc.serviceAccount ? { serviceAccount: target.etc.serviceAccount } : {}),
       tty: options.tty,
       ...(run.kind === 'emulated' ? { program: run.program } : {}),
+      // What kubectl cp put in the container's /tmp is there to read (container-rootfs.ts).
+      ...(target.files ? { tmpLower: target.files.rootfs.real('/tmp') } : {}),
     },
     run.argv,
   );
