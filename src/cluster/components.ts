@@ -77,6 +77,7 @@ export class Workloads {
       records: SandboxRecords.forCluster(options.home, () => options.cluster()),
       minor,
       network,
+      nodeRoot: (node) => nodeRootDir(options.home, cluster().resourceGroup, cluster().name, node),
       // Only pods with a network namespace have tools that read them (kubectl exec): nothing more to write otherwise.
       ...(options.sandboxes.netnsOf
         ? {

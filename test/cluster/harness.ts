@@ -1,6 +1,7 @@
 // Cluster API tests: a real server with a managed cluster created through the official SDK, its kubeconfig
 // from listClusterUserCredential in a temp file, and the real /usr/bin/kubectl (the gcloud dispatcher) run
 // against it with a fresh discovery cache per call.
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,14 @@ export function runTool(file: string, args: string[], extraEnv: Record<string, s
     // kubectl prompts for a username on stdin when a kubeconfig user has no credentials: give it EOF.
     child.stdin?.end(input);
   });
+}
+
+/** Creates a pod in `default` through the API and waits until it is Running. */
+export async function runningPod(env: Pick<ClusterEnv, 'kubeconfigYaml'>, pod: { metadata: { name: string } } & Record<string, unknown>): Promise<void> {
+  const created = await api(env, 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', ...pod }) });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const path = `/api/v1/namespaces/default/pods/${pod.metadata.name}`;
+  await eventually(async () => (await api(env, 'GET', path)).json.status?.phase === 'Running', 20_000, `${pod.metadata.name} running`);
 }
 
 /** Resolves when check() holds, polling; rejects after timeoutMs. */

@@ -70,7 +70,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'ephemeralcontainers'],
   },
   { group: '', version: 'v1', resource: 'podtemplates', singular: 'podtemplate', kind: 'PodTemplate', namespaced: true },
   {

@@ -98,6 +98,8 @@ export interface Container {
 export interface PodSpec {
   containers?: Container[];
   initContainers?: Container[];
+  /** kubectl debug's containers (the pods/ephemeralcontainers subresource; may hold anything a client wrote). */
+  ephemeralContainers?: Container[];
   nodeName?: string;
   nodeSelector?: Record<string, string>;
   affinity?: Affinity;
@@ -142,6 +144,7 @@ export interface PodStatus {
   conditions?: Condition[];
   containerStatuses?: ContainerStatus[];
   initContainerStatuses?: ContainerStatus[];
+  ephemeralContainerStatuses?: ContainerStatus[];
   hostIP?: string;
   podIP?: string;
   podIPs?: Array<{ ip: string }>;

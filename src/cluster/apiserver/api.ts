@@ -434,8 +434,7 @@ export class ClusterApi {
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     if (t.subresource === 'scale') return this.rescale(t, existing, parseBody(req), req, dryRun);
     const obj = this.admit(t, parseBody(req), t.name, existing);
-    const sub = t.subresource === undefined ? undefined : t.kind.subresourceWrites?.[t.subresource];
-    const next = sub ? sub(clone(existing), obj) : t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
+    const next = subresourceWrite(t, existing, obj) ?? this.defaults(t, obj, existing);
     recordUpdate(existing, next, this.writer(t, req));
     return json(200, this.store(t, next, dryRun));
   }
@@ -462,7 +461,7 @@ export class ClusterApi {
       );
     if (t.subresource === 'scale') return this.rescale(t, existing, next, req, dryRun);
     const obj = this.admit(t, next, t.name, existing);
-    const patched = t.subresource === 'status' ? statusWrite(t, existing, obj) : this.defaults(t, obj, existing);
+    const patched = subresourceWrite(t, existing, obj) ?? this.defaults(t, obj, existing);
     recordUpdate(existing, patched, this.writer(t, req));
     return json(200, this.store(t, patched, dryRun));
   }
@@ -483,7 +482,9 @@ export class ClusterApi {
     });
     const obj = this.admit(t, applied, t.name, existing);
     const next =
-      t.subresource === 'status' && existing ? { ...clone(existing), metadata: obj.metadata, status: obj['status'] } : this.defaults(t, obj, existing);
+      (t.subresource === 'status' && existing ? { ...clone(existing), metadata: obj.metadata, status: obj['status'] } : undefined) ??
+      (existing ? subresourceWrite(t, existing, obj) : undefined) ??
+      this.defaults(t, obj, existing);
     return json(existing ? 200 : 201, this.store(t, next, dryRun));
   }
 
@@ -534,6 +535,18 @@ export class ClusterApi {
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
   }
+}
+
+/**
+ * What a write (PUT, PATCH, apply) through a subresource stores: the kind's own rule for it (kinds.ts
+ * subresourceWrites: a CSR's approval, a pod's ephemeral containers), the status subresource's; undefined for a
+ * write of the object itself.
+ */
+function subresourceWrite(t: Target, existing: KubeObject, obj: KubeObject): KubeObject | undefined {
+  if (t.subresource === undefined) return undefined;
+  const sub = t.kind.subresourceWrites?.[t.subresource];
+  if (sub) return sub(clone(existing), obj);
+  return t.subresource === 'status' ? statusWrite(t, existing, obj) : undefined;
 }
 
 /** What a write through the status subresource changes: the status, and the metadata where the kind says so. */

@@ -39,6 +39,7 @@ import {
   resourceKey,
 } from '../apimachinery/resources.js';
 import { workloadDefaults } from './admission/defaults.js';
+import { ephemeralContainersWrite } from './validation/ephemeral-containers.js';
 import { namespaceDefaults, terminating } from './admission/namespace-lifecycle.js';
 import { deletePodGracefully } from './pod-deletion.js';
 import { scaleOf, withScale } from './scale.js';
@@ -89,6 +90,8 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
       // Graceful: marked, gone a moment later (kubectl waits for the DELETED event); a marked pod goes at once.
       deferDeletion: (pod, host) => (pod.metadata.deletionTimestamp ? undefined : deletePodGracefully(host.objects, pod)),
       printer: podPrinter,
+      // kubectl debug: only spec.ephemeralContainers is written, and it only grows.
+      subresourceWrites: { ephemeralcontainers: ephemeralContainersWrite },
     },
   ],
   [

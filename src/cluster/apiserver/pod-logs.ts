@@ -105,21 +105,28 @@ export function containerOf(pod: Pod, asked: string | undefined): string | undef
   const spec = pod.spec ?? {};
   const names = (spec.containers ?? []).map((c) => c.name);
   const inits = (spec.initContainers ?? []).map((c) => c.name);
+  const ephemeral = (Array.isArray(spec.ephemeralContainers) ? spec.ephemeralContainers : []).map((c) => c?.name);
   const name = pod.metadata.name;
   if (asked) {
-    if (!names.includes(asked) && !inits.includes(asked)) throw badRequest(`container ${asked} is not valid for pod ${name}`);
+    if (!names.includes(asked) && !inits.includes(asked) && !ephemeral.includes(asked)) throw badRequest(`container ${asked} is not valid for pod ${name}`);
     return asked;
   }
   if (names.length === 1) return names[0];
   if (names.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
-  const more = inits.length > 0 ? ` or one of the init containers: [${inits.join(' ')}]` : '';
+  const more =
+    (inits.length > 0 ? ` or one of the init containers: [${inits.join(' ')}]` : '') +
+    (ephemeral.length > 0 ? ` or one of the ephemeral containers: [${ephemeral.join(' ')}]` : '');
   throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]${more}`);
 }
 
 /** validateContainerLogStatus: which run of the container the log is read from (its restart number), or the kubelet's error. */
 function runOf(pod: Pod, container: string, previous: boolean): { restart: number; live: boolean } {
   const name = pod.metadata.name;
-  const all: ContainerStatus[] = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  const all: ContainerStatus[] = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ];
   const s = all.find((c) => c.name === container);
   if (!s) throw badRequest(`container "${container}" in pod "${name}" is not available`);
   const restarts = s.restartCount ?? 0;

@@ -21,11 +21,22 @@ import type { Controller, ControllerContext } from '../client/context.js';
 import { isTerminal } from '../client/indexes.js';
 import { NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { runtimeId } from '../apimachinery/generated-names.js';
-import { initialized, initKey, normalizeImage, podStatus, type ContainerRun, type PodRuntime, type Terminated } from './pod-status.js';
+import {
+  ephemeralContainers,
+  ephemeralKey,
+  initialized,
+  initKey,
+  normalizeImage,
+  podStatus,
+  type ContainerRun,
+  type PodRuntime,
+  type Terminated,
+} from './pod-status.js';
 import type { SandboxRecord, SandboxRecords } from './runtime-state.js';
 import type { ContainerRunner, PodSandboxes, ProbeTarget, RestoreReport, SandboxRequest, SandboxResult } from './sandbox.js';
 import type { NodeNetwork } from '../images/program.js';
 import { Prober } from './probes.js';
+import { removeContainerFilesystems } from './container-rootfs.js';
 import type { ContainerLogs } from './container-logs.js';
 import { ContainerIo } from './container-io.js';
 import type { Process } from '../images/processes.js';
@@ -55,6 +66,8 @@ export interface LifecycleOptions {
   podFiles?: PodDnsFiles;
   /** The data plane's node networking (the probes run in the node's namespace); undefined without one. */
   network?: () => NodeNetwork | undefined;
+  /** The node's root (nodefs/node-root.ts): a torn-down pod's container filesystems (kubectl cp) are removed there. */
+  nodeRoot?: (node: string) => string;
 }
 
 interface Worker {
@@ -224,6 +237,9 @@ export class PodLifecycle implements Controller {
         this.options.logs.remove({ node: pod.spec.nodeName, namespace: pod.metadata.namespace!, pod: pod.metadata.name, uid }, false);
       return;
     }
+    const running = this.workers.get(uid);
+    // kubectl debug added an ephemeral container to a running pod: the kubelet starts it (sync).
+    if (running && ephemeralContainers(pod.spec ?? {}).some((c) => !running.rt.containers[ephemeralKey(c.name)])) return this.kick(running);
     if (!pod.spec?.nodeName || isTerminal(pod) || pod.metadata.deletionTimestamp || this.workers.has(uid)) return;
     this.kick(this.add(pod as BoundPod));
   }
@@ -301,6 +317,12 @@ export class PodLifecycle implements Controller {
     const statuses = [
       ...(pod.status.initContainerStatuses ?? []).map((s) => ({ key: initKey(s.name), s, c: spec.initContainers?.find((c) => c.name === s.name), init: true })),
       ...(pod.status.containerStatuses ?? []).map((s) => ({ key: s.name, s, c: spec.containers?.find((c) => c.name === s.name), init: false })),
+      ...(pod.status.ephemeralContainerStatuses ?? []).map((s) => ({
+        key: ephemeralKey(s.name),
+        s,
+        c: ephemeralContainers(spec).find((c) => c.name === s.name),
+        init: false,
+      })),
     ];
     const resumed: Array<() => void> = [];
     for (const { key, s, c, init } of statuses) {
@@ -498,6 +520,11 @@ export class PodLifecycle implements Controller {
       alive = true;
       if (this.restartDue(w, pod, c, key, `spec.containers{${c.name}}`)) this.start(w, pod, c, key, false);
     }
+    // Ephemeral containers start once, in the running pod's sandbox, and never restart; the pod's phase ignores them.
+    for (const c of ephemeralContainers(spec)) {
+      const key = ephemeralKey(c.name);
+      if (alive && !w.rt.containers[key]) this.start(w, pod, c, key, false, `spec.ephemeralContainers{${c.name}}`);
+    }
     if (alive) {
       this.write(w);
       return;
@@ -543,11 +570,11 @@ export class PodLifecycle implements Controller {
   }
 
   /** A new run of the container (a restart when it ran before): the kubelet's events, a fresh log, its process. */
-  private start(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean): void {
+  private start(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean, fieldPath = fieldPathOf(c.name, init)): void {
     const before = w.rt.containers[key];
     const restartCount = before ? before.restartCount + 1 : 0;
     const last = terminatedOf(before);
-    this.startEvents(pod, c, init ? `spec.initContainers{${c.name}}` : `spec.containers{${c.name}}`);
+    this.startEvents(pod, c, fieldPath);
     w.rt.containers[key] = { id: runtimeId(), restartCount, state: { running: { startedAt: k8sTime(Date.now()) } }, ...(last ? { last } : {}) };
     this.run(w, pod, c, key, init, restartCount, false);
   }
@@ -584,7 +611,7 @@ export class PodLifecycle implements Controller {
         stdin: io.input,
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
-        event: (type, reason, message) => this.event(pod, type, reason, message, `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`),
+        event: (type, reason, message) => this.event(pod, type, reason, message, fieldPathOf(c.name, init, key)),
         probeTarget: (target) => {
           if (state.process !== undefined && state.process !== process) return;
           state.target = target;
@@ -597,7 +624,7 @@ export class PodLifecycle implements Controller {
     state.process = process;
     const run = w.rt.containers[key]!;
     const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
-    if (!init) {
+    if (!init && key === c.name) {
       // Its probes start from scratch with each run (and after a restart of aksemu), as the kubelet's workers do.
       this.prober.started({
         uid: w.uid,
@@ -732,7 +759,12 @@ export class PodLifecycle implements Controller {
   }
 
   private async tearDown(req: SandboxRequest): Promise<void> {
-    this.options.podFiles?.remove(req.node, req.uid);
+    // With pod files the whole pod directory goes, the containers' filesystems with it.
+    if (this.options.podFiles) this.options.podFiles.remove(req.node, req.uid);
+    else if (this.options.nodeRoot)
+      void removeContainerFilesystems(this.options.nodeRoot(req.node), req.uid).catch((e: unknown) =>
+        this.ctx.log(`kubelet ${req.node}: removing the container filesystems of ${req.namespace}/${req.name}: ${(e as Error).message ?? e}`),
+      );
     try {
       await this.options.sandboxes.tearDown(req);
     } catch (e) {
@@ -783,6 +815,12 @@ export class PodLifecycle implements Controller {
       stopAll(w);
     }
   }
+}
+
+/** The kubelet's fieldPath of a container in its events: spec.containers{c}, spec.initContainers{c}, spec.ephemeralContainers{c}. */
+function fieldPathOf(name: string, init: boolean, key = name): string {
+  if (key === ephemeralKey(name)) return `spec.ephemeralContainers{${name}}`;
+  return `spec.${init ? 'initContainers' : 'containers'}{${name}}`;
 }
 
 /** A Node's boot ID: a new one means the node booted again. */

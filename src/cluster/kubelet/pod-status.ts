@@ -6,7 +6,7 @@
 // sorts them, and images are shown fully qualified with a digest as containerd reports them.
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { Condition, Container, Pod } from '../apimachinery/types.js';
+import type { Condition, Container, Pod, PodSpec } from '../apimachinery/types.js';
 import { k8sTime } from '../apimachinery/time.js';
 
 /** docker.io/library/nginx:latest from nginx, as containerd names images. */
@@ -80,13 +80,20 @@ export interface PodRuntime {
   startTime: string;
   /** Set once the sandbox is up. */
   podIp?: string;
-  /** Runs by container: `init:NAME` for init containers, NAME for app containers. */
+  /** Runs by container: `init:NAME` for init containers, `ephemeral:NAME` for ephemeral ones, NAME for app containers. */
   containers: Record<string, ContainerRun>;
   /** Set when the pod ends: every container terminated for good. */
   phase?: 'Succeeded' | 'Failed';
 }
 
 export const initKey = (name: string) => `init:${name}`;
+/** The run key of an ephemeral container (kubectl debug). */
+export const ephemeralKey = (name: string) => `ephemeral:${name}`;
+
+/** A pod's ephemeral containers (spec.ephemeralContainers: kubectl debug). */
+export function ephemeralContainers(spec: PodSpec): Container[] {
+  return Array.isArray(spec.ephemeralContainers) ? spec.ephemeralContainers : [];
+}
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -158,6 +165,13 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
     hostIPs: [{ ip: rt.hostIp }],
   };
   if (inits.length > 0) status['initContainerStatuses'] = inits.map((c) => containerStatus(c, rt.containers[initKey(c.name)], 'PodInitializing', true, ended));
+  // An ephemeral container is never ready (it has no probes and serves nothing; kubelet convertToAPIContainerStatuses).
+  const ephemeral = ephemeralContainers(spec);
+  if (ephemeral.length > 0)
+    status['ephemeralContainerStatuses'] = ephemeral.map((c) => ({
+      ...containerStatus(c, rt.containers[ephemeralKey(c.name)], 'ContainerCreating', false, ended),
+      ready: false,
+    }));
   const started = containers.some((c) => rt.containers[c.name] !== undefined);
   status['phase'] = rt.phase ?? (initDone && started ? 'Running' : 'Pending');
   if (rt.podIp !== undefined) {

@@ -179,3 +179,15 @@ export function podResolvConfPath(nodeRoot: string, podUid: string): string {
 export function podHostsPath(nodeRoot: string, podUid: string): string {
   return join(podDir(nodeRoot, podUid), 'etc-hosts');
 }
+
+/** A container name as the apiserver validates one (a DNS label); anything else never becomes a path. */
+const CONTAINER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * A container's own filesystem on its node (kubelet/container-rootfs.ts): what `kubectl cp` writes into the
+ * container and reads back, kept in the pod's directory so it goes with the pod.
+ */
+export function containerRootfsDir(nodeRoot: string, podUid: string, container: string): string {
+  if (!CONTAINER_NAME.test(container)) throw new Error(`not a container name: ${JSON.stringify(container)}`);
+  return join(podDir(nodeRoot, podUid), 'aksemu-rootfs', container);
+}

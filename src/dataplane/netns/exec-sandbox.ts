@@ -1,7 +1,8 @@
 // What `kubectl exec` runs in a pod (docs/clients.md §5.18): one tool of a short allow-list, in the pod's network
 // namespace, as nobody, inside a mount namespace whose root is a small tmpfs showing only what the tools need
 // (/usr and the /lib* and /bin dirs read-only, a /etc of a few files: the pod's resolv.conf and hosts, passwd
-// and group naming root and nobody), a /tmp of its own, and a /proc of its own PID namespace. Its hostname is
+// and group naming root and nobody), a /tmp of its own (over the container's /tmp, read-only, when it has one), and
+// a /proc of its own PID namespace. Its hostname is
 // the pod's (a UTS namespace). Nothing it does reaches the host's files or network (docs/dataplane.md §2).
 import type { ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
@@ -101,7 +102,15 @@ if [ -n "\${AKSEMU_TTY:-}" ]; then
   ln -s pts/ptmx dev/ptmx
 fi
 mount -t proc -o nosuid,nodev,noexec proc proc
-mount -t tmpfs -o size=${EXEC_LIMITS.tmpSize},mode=1777,nosuid,nodev tmp tmp
+if [ -n "\${AKSEMU_TMP_LOWER:-}" ] && [ -d "$AKSEMU_TMP_LOWER" ]; then
+  mkdir .tmp-layer
+  mount -t tmpfs -o size=${EXEC_LIMITS.tmpSize},mode=0755,nosuid,nodev tmp .tmp-layer
+  mkdir -m 1777 .tmp-layer/upper
+  mkdir .tmp-layer/work
+  mount -t overlay -o "lowerdir=$AKSEMU_TMP_LOWER,upperdir=.tmp-layer/upper,workdir=.tmp-layer/work,nosuid,nodev" tmp tmp
+else
+  mount -t tmpfs -o size=${EXEC_LIMITS.tmpSize},mode=1777,nosuid,nodev tmp tmp
+fi
 hostname "$AKSEMU_HOSTNAME"
 mount -o remount,ro "$r"
 cd /
@@ -119,6 +128,12 @@ export interface ExecSandbox {
   serviceAccount?: ReadonlyMap<string, string>;
   /** A terminal (kubectl exec -t): the command runs under util-linux `script` on a pty of its own devpts. */
   tty?: boolean;
+  /**
+   * The container's own /tmp (what `kubectl cp` put there: cluster/kubelet/container-rootfs.ts), shown read-only
+   * under the command's /tmp, whose writes stay in its own bounded layer (an overlay on its tmpfs). A path an
+   * overlay option cannot hold (`,` `:` `\\`) is not shown.
+   */
+  tmpLower?: string;
   /**
    * A program of aksemu's that is the tool (an emulated build, images/network-tools.ts): its folder (modules
    * importing only node's and each other) is bound read-only at /aksemu/programs, and node runs `file` there
@@ -161,6 +176,7 @@ export function spawnSandboxed(sandbox: ExecSandbox, argv: readonly string[]): C
         : {}),
       ...(sandbox.tty ? { AKSEMU_TTY: '1' } : {}),
       ...(sandbox.program ? { AKSEMU_PROGRAMS: sandbox.program.dir } : {}),
+      ...(sandbox.tmpLower && !/[,:\\]/.test(sandbox.tmpLower) ? { AKSEMU_TMP_LOWER: sandbox.tmpLower } : {}),
     },
   });
 }

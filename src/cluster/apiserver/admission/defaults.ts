@@ -80,6 +80,7 @@ export function podSpecDefaults(spec: PodSpec): void {
   const hostNetwork = spec.hostNetwork === true;
   for (const c of spec.containers ?? []) containerDefaults(c, hostNetwork);
   for (const c of spec.initContainers ?? []) containerDefaults(c, hostNetwork);
+  for (const c of listAt(spec['ephemeralContainers'])) containerDefaults(c as Container, hostNetwork);
   for (const v of listAt(spec.volumes)) volumeDefaults(v);
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;

@@ -6,6 +6,7 @@
 import { EXEC_LIMITS, EXEC_TOOLS, execTool, spawnSandboxed } from '../../../dataplane/netns/exec-sandbox.js';
 import { imageSpecOf } from '../../images/catalogue.js';
 import { toolRun } from '../../images/network-tools.js';
+import { fileCommand, startFileCommand } from './file-commands.js';
 import type { ExecOptions, ExecTarget } from './target.js';
 
 /** Where a command's output and its final Status go. */
@@ -62,6 +63,13 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
   const tool = execTool(argv0);
   const noop: RunningCommand = { stdin: () => true, endStdin: () => undefined, onDrain: () => undefined, abort: () => undefined };
   const tell = (text: string) => (options.stderr ? io.stderr : io.stdout)(Buffer.from(text));
+  // tar and test (kubectl cp) work on the container's filesystem, in the kubelet (file-commands.ts).
+  const file = fileCommand(argv0);
+  if (file && target.files) {
+    const exit = (end: number | Error) =>
+      io.finish(end instanceof Error ? internalStatus(end.message) : end === 0 ? SUCCESS : exitStatus(options.command, end));
+    return startFileCommand(file, target.files.rootfs, target.files.cwd, options, { stdout: io.stdout, stderr: io.stderr, exit });
+  }
   if (!tool) {
     tell(
       `aksemu: kubectl exec runs only network tools in a pod (${EXEC_TOOLS.join(', ')}); ${JSON.stringify(argv0)} is not one of them (docs/clients.md §5.18)\n`,
@@ -70,7 +78,9 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
     return noop;
   }
   // The image's build of the tool (busybox's wget in a busybox pod); one the image lacks is not found.
-  const image = [...(target.pod.spec?.containers ?? []), ...(target.pod.spec?.initContainers ?? [])].find((c) => c.name === target.container)?.image ?? '';
+  const spec = target.pod.spec;
+  const image =
+    [...(spec?.containers ?? []), ...(spec?.initContainers ?? []), ...(spec?.ephemeralContainers ?? [])].find((c) => c.name === target.container)?.image ?? '';
   const run = toolRun(imageSpecOf(String(image)), options.command);
   if (run.kind === 'missing') {
     tell(`aksemu: image ${image} has no ${run.name} (docs/clients.md §5.18)\n`);
@@ -86,6 +96,8 @@ export function startCommand(target: ExecTarget, options: ExecOptions, io: Comma
       ...(target.etc.serviceAccount ? { serviceAccount: target.etc.serviceAccount } : {}),
       tty: options.tty,
       ...(run.kind === 'emulated' ? { program: run.program } : {}),
+      // What kubectl cp put in the container's /tmp is there to read (container-rootfs.ts).
+      ...(target.files ? { tmpLower: target.files.rootfs.real('/tmp') } : {}),
     },
     run.argv,
   );

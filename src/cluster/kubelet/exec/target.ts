@@ -9,6 +9,8 @@ import type { KubeObject } from '../../apimachinery/object.js';
 import type { Pod } from '../../apimachinery/types.js';
 import { type ObjectStore, containerOf } from '../../apiserver/index.js';
 import type { PodSandboxes } from '../sandbox.js';
+import type { ContainerRootfs } from '../container-rootfs.js';
+import { fileCommand } from './file-commands.js';
 import { PODS } from '../../apimachinery/resources.js';
 import { badRequest, KubeError, notFound } from '../../apimachinery/status.js';
 
@@ -39,6 +41,8 @@ export interface PodTarget {
  */
 export interface ExecTarget extends PodTarget {
   etc: { resolvConf: string; hosts: string; serviceAccount?: ReadonlyMap<string, string> };
+  /** The container's filesystem and working directory, for the file commands (file-commands.ts: kubectl cp). */
+  files?: { rootfs: ContainerRootfs; cwd: string };
 }
 
 /** A command line's bounds: far past any network check, well inside execve's. */
@@ -71,7 +75,11 @@ function podAndContainer(
 
 /** The kubelet's side: the container must be running (its status says so). */
 function mustRun(pod: KubeObject & Pod, container: string): void {
-  const status = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+  const status = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].find((c) => c.name === container);
   if (!status?.state?.running) throw containerNotFound(container);
 }
 
@@ -84,9 +92,11 @@ export function containerNotFound(container: string): KubeError {
  * A running container in a pod with a network namespace of its own. Without a data plane there is none:
  * refused in the kubelet's words, with why.
  */
-function running(sandboxes: PodSandboxes, pod: KubeObject & Pod, container: string): string {
+function running(sandboxes: PodSandboxes, pod: KubeObject & Pod, container: string, needsNetwork = true): string {
   mustRun(pod, container);
   const { namespace, name } = pod.metadata;
+  // The file commands (kubectl cp) run on the container's filesystem, in the kubelet: no namespace needed.
+  if (!needsNetwork) return (!pod.spec?.hostNetwork && sandboxes.netnsOf?.(namespace ?? 'default', name)) || '';
   if (pod.spec?.hostNetwork)
     throw badRequest(
       `container not found (${JSON.stringify(container)}): aksemu runs kubectl exec and port-forward only in pods with a network of their own, not in host-network pods`,
@@ -140,7 +150,7 @@ export function execTarget(
   if (command.length > MAX_ARGS || command.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0) > MAX_ARGV_BYTES)
     throw badRequest(`the command is too long (at most ${MAX_ARGS} arguments and ${MAX_ARGV_BYTES} bytes)`);
   if (command.some((a) => a.includes('\u0000'))) throw badRequest('the command contains a NUL byte');
-  const netns = running(sandboxes, pod, container);
+  const netns = running(sandboxes, pod, container, fileCommand(command[0] ?? '') === undefined);
   return { options: { ...streams, command }, target: { pod, container, netns } };
 }
 

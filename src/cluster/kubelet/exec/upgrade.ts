@@ -22,6 +22,7 @@ import type { ContainerIo } from '../container-io.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, portForwardStreams } from './port-forward.js';
 import { SpdySession, type SpdyStream, type SpdyTransport } from './spdy.js';
 import { attachTarget, containerNotFound, execTarget, portForwardTarget, type StreamOptions } from './target.js';
+import { containerFiles } from '../container-rootfs.js';
 
 /** Exec and port-forward sessions open at once in this process; more are answered 429. */
 const MAX_SESSIONS = 64;
@@ -67,6 +68,8 @@ function clientProtocols(req: IncomingMessage): string[] {
 /** What the streaming server needs of its cluster (the runtime, cluster.ts, is one). */
 export interface StreamingHost {
   readonly objects: ObjectStore;
+  /** The kubelets' node roots, where containers' filesystems live (kubectl cp: container-rootfs.ts). */
+  readonly kubelets?: { nodeRoot(node: string): string };
   readonly sandboxes: PodSandboxes;
   readonly serviceAccounts: ServiceAccountIssuer;
   readonly record: ClusterRecord;
@@ -112,7 +115,13 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
           ...(serviceAccount ? { serviceAccount } : {}),
         }
       : undefined;
-    if (exec && etc) remote = { options: exec.options, start: (io) => startCommand({ ...exec.target, etc }, exec.options, io) };
+    const node = exec?.target.pod.spec?.nodeName;
+    // The container's filesystem, for the file commands kubectl cp runs (container-rootfs.ts).
+    const files =
+      exec && etc && node && ctx.runtime.kubelets
+        ? containerFiles(ctx.runtime.kubelets.nodeRoot(node), exec.target.pod, exec.target.container, etc)
+        : undefined;
+    if (exec && etc) remote = { options: exec.options, start: (io) => startCommand({ ...exec.target, etc, ...(files ? { files } : {}) }, exec.options, io) };
     if (sessions >= MAX_SESSIONS)
       throw new KubeError(429, 'TooManyRequests', `too many exec, attach and port-forward sessions (at most ${MAX_SESSIONS} at once)`);
     const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
