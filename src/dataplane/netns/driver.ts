@@ -24,6 +24,7 @@ import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { backendEnds, probeEnds } from './probe-ends.js';
+import { convergeFrontends, frontendRoutesBack } from './load-balancer.js';
 import { convergePeerRoutes, convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
@@ -118,7 +119,7 @@ export class NetnsDataplane implements Dataplane {
       const w = want.vnets.get(id);
       if (!w) {
         doomed.push(r.netns);
-        if (state.inet) push(state.inet, routesBack(r, []));
+        if (state.inet) push(state.inet, [...routesBack(r, []), ...frontendRoutesBack(r)]);
         stopAzureDns(r);
         state.routers.delete(id);
         continue;
@@ -161,6 +162,7 @@ export class NetnsDataplane implements Dataplane {
         ),
       );
       await convergePeerRoutes(state, want.vnets);
+      await convergeFrontends(state, want.vnets);
       await forEachLimit(newHosts, this.parallelism, (h) => createHost(state, h));
     } catch (e) {
       await this.rollback(created, newRouters, newHosts, addedSubnets);
@@ -245,6 +247,7 @@ export class NetnsDataplane implements Dataplane {
       for (const s of r.subnets.values()) s.routesKey = '';
       r.nsgText = 'stale';
       r.overlay.key = '';
+      r.frontends.router.clear();
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);

@@ -6,6 +6,7 @@ import type { PodAttachment } from '../dataplane.js';
 import type { NodeTopology } from '../topology.js';
 import type { IpBatcher, IpCmd } from './exec.js';
 import type { AzureDnsState } from './azure-dns.js';
+import type { FrontendState } from './load-balancer.js';
 import type { NetnsNames } from './names.js';
 import type { OverlayState } from './overlay.js';
 import type { WiringKind } from './wiring/wiring.js';
@@ -30,6 +31,8 @@ export interface RouterState {
   peerRoutes: string[];
   /** Azure CNI Overlay's routing (azure-overlay.ts): what was applied, and the lines that undo it. */
   overlay: { key: string; undo: IpCmd[] };
+  /** Load-balancer frontends routed to their backend nodes (load-balancer.ts). */
+  frontends: FrontendState;
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */
   dns?: AzureDnsState;
 }

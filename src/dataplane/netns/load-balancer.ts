@@ -1,0 +1,123 @@
+// Azure Load Balancer frontends on the netns data plane (docs/dataplane.md §16). cloud-provider-azure's rules have
+// floating IP on (direct server return): Azure delivers the packet to a backend node with the frontend's own address
+// and port, and kube-proxy's rules for the Service's ingress IP DNAT it there. The VNet router plays the load
+// balancer: TCP and UDP to a frontend address are routed, unchanged, to the backend nodes (an equal-cost multipath
+// route, hashed per flow's addresses as Azure's 5-tuple hash spreads flows), from a routing table that only TCP and
+// UDP consult (`ip rule ipproto`). The internet host routes the public frontends to the router. An internal frontend
+// is an address of a subnet, so the hosts there ask for it by ARP: the main table routes it to a link that leads nowhere, which
+// makes the router's proxy entry on the subnet's bridge answer (ARP lookups carry no protocol, so they never reach the
+// multipath table). Replies leave the node with the frontend's address (conntrack undoes the DNAT) and go straight
+// back: Azure's return path does not pass the load balancer either.
+import { mayFail, sysctl, type IpCmd } from './exec.js';
+import type { NetnsState, RouterState } from './state.js';
+import type { CheckedVnet } from './topology-check.js';
+import type { LoadBalancerFrontend } from '../topology.js';
+
+/** The routing table and rule preference of the frontends' multipath routes (below the subnets' UDR tables, 100+). */
+export const LB_TABLE = 90;
+/** The link the main table sends frontend addresses to (what makes proxy ARP answer for internal ones). */
+export const LB_LINK = 'lbfe0';
+const LB_LINK_PEER = 'lbfe1';
+
+/** What the router holds for its frontends, as lines to compare. */
+export interface FrontendState {
+  /** The router's commands that made each frontend, by address. */
+  router: Map<string, string>;
+  /** The internet's routes to public frontends, by address. */
+  internet: Map<string, string>;
+  ready: boolean;
+}
+
+export function emptyFrontends(): FrontendState {
+  return { router: new Map(), internet: new Map(), ready: false };
+}
+
+function routerKey(f: LoadBalancerFrontend, bridge: string | undefined): string {
+  return JSON.stringify([f.backends, bridge ?? null]);
+}
+
+function addCommands(f: LoadBalancerFrontend, bridge: string | undefined): IpCmd[] {
+  const hops = f.backends.length === 1 ? `via ${f.backends[0]}` : f.backends.map((b) => `nexthop via ${b}`).join(' ');
+  return [
+    `route replace ${f.ip}/32 dev ${LB_LINK}`,
+    `route replace ${f.ip}/32 table ${LB_TABLE} ${hops}`,
+    ...(bridge ? [`neigh replace proxy ${f.ip} dev ${bridge}`] : []),
+  ];
+}
+
+function removeCommands(ip: string, bridge: string | undefined): IpCmd[] {
+  return [
+    mayFail(`route del ${ip}/32 dev ${LB_LINK}`),
+    mayFail(`route del ${ip}/32 table ${LB_TABLE}`),
+    ...(bridge ? [mayFail(`neigh del proxy ${ip} dev ${bridge}`)] : []),
+  ];
+}
+
+async function prepare(state: NetnsState, r: RouterState): Promise<void> {
+  // Repeatable: an earlier attempt may have made part of it.
+  await state.ip.batch(r.netns, [
+    // A veth pair with both ends here (kernels without the dummy driver have veth): a link that is up and goes nowhere.
+    mayFail(`link add ${LB_LINK} type veth peer name ${LB_LINK_PEER}`),
+    `link set ${LB_LINK} up`,
+    `link set ${LB_LINK_PEER} up`,
+    mayFail(`rule del ipproto tcp lookup ${LB_TABLE} pref ${LB_TABLE}`),
+    mayFail(`rule del ipproto udp lookup ${LB_TABLE} pref ${LB_TABLE}`),
+    `rule add ipproto tcp lookup ${LB_TABLE} pref ${LB_TABLE}`,
+    `rule add ipproto udp lookup ${LB_TABLE} pref ${LB_TABLE}`,
+  ]);
+  r.frontends.ready = true;
+}
+
+/** The subnet bridge an internal frontend's address belongs to. */
+function bridgeOf(r: RouterState, f: LoadBalancerFrontend): string | undefined {
+  if (f.public || !f.subnetId) return undefined;
+  return r.subnets.get(f.subnetId.toLowerCase())?.bridge;
+}
+
+/** Converges every router's frontends and the internet's routes to the public ones. Run after the routers exist. */
+export async function convergeFrontends(state: NetnsState, want: ReadonlyMap<string, CheckedVnet>): Promise<void> {
+  const internet: IpCmd[] = [];
+  for (const [id, v] of want) {
+    const r = state.routers.get(id);
+    if (!r) continue;
+    const wanted = new Map((v.vnet.frontends ?? []).filter((f) => f.backends.length > 0).map((f) => [f.ip, f]));
+    if (wanted.size > 0 && !r.frontends.ready) await prepare(state, r);
+    const cmds: IpCmd[] = [];
+    const bridges: string[] = [];
+    for (const [ip, key] of r.frontends.router) {
+      const f = wanted.get(ip);
+      const bridge = f ? bridgeOf(r, f) : undefined;
+      if (f && routerKey(f, bridge) === key) continue;
+      const before = JSON.parse(key) as [string[], string | null];
+      cmds.push(...removeCommands(ip, before[1] ?? undefined));
+      r.frontends.router.delete(ip);
+    }
+    for (const [ip, f] of wanted) {
+      const bridge = bridgeOf(r, f);
+      if (r.frontends.router.has(ip)) continue;
+      cmds.push(...addCommands(f, bridge));
+      if (bridge) bridges.push(bridge);
+      r.frontends.router.set(ip, routerKey(f, bridge));
+    }
+    // Proxy ARP answers at once, not after the default random delay of up to 0.8 s (docs/dataplane.md §8.3).
+    if (bridges.length > 0) await sysctl(r.netns, Object.fromEntries(bridges.map((b) => [`net.ipv4.neigh.${b}.proxy_delay`, 0])));
+    if (cmds.length > 0) await state.ip.batch(r.netns, cmds);
+    for (const [ip, line] of r.frontends.internet)
+      if (wanted.get(ip)?.public !== true || line !== `${ip}/32 via ${r.wanIp}`) {
+        internet.push(mayFail(`route del ${line}`));
+        r.frontends.internet.delete(ip);
+      }
+    for (const [ip, f] of wanted)
+      if (f.public && !r.frontends.internet.has(ip)) {
+        const line = `${ip}/32 via ${r.wanIp}`;
+        internet.push(`route replace ${line}`);
+        r.frontends.internet.set(ip, line);
+      }
+  }
+  if (internet.length > 0 && state.inet) await state.ip.batch(state.inet, internet);
+}
+
+/** The internet's routes to a router's public frontends, for when the router goes. */
+export function frontendRoutesBack(r: RouterState): IpCmd[] {
+  return [...r.frontends.internet.values()].map((line) => mayFail(`route del ${line}`));
+}
