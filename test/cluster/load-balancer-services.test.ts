@@ -151,6 +151,44 @@ describe('Services of type LoadBalancer (cloud-provider-azure)', { skip }, () =>
         "Error syncing load balancer: failed to ensure load balancer: PublicIP from annotation azure-pip-name(-IPv6)=nosuch for service default/nopip doesn't exist",
       );
 
+      // An address that is not one; an internal subnet that does not exist.
+      await apply(env, 'badip', lbService('badip', { annotations: { 'service.beta.kubernetes.io/azure-load-balancer-ipv4': 'not-an-ip' } }));
+      await apply(
+        env,
+        'nosubnet',
+        lbService('nosubnet', {
+          annotations: {
+            'service.beta.kubernetes.io/azure-load-balancer-internal': 'true',
+            'service.beta.kubernetes.io/azure-load-balancer-internal-subnet': 'nosuch',
+          },
+        }),
+      );
+      const failure = async (name: string) => {
+        await eventually(async () => (await events(env, name)).some((e) => e.reason === 'SyncLoadBalancerFailed'), 15_000, `${name} fails`);
+        return (await events(env, name)).find((e) => e.reason === 'SyncLoadBalancerFailed')!.message;
+      };
+      assert.equal(
+        await failure('badip'),
+        'Error syncing load balancer: failed to ensure load balancer: external Service "default/badip" has invalid LoadBalancer IP "not-an-ip"',
+      );
+      assert.match(
+        await failure('nosubnet'),
+        /^Error syncing load balancer: failed to ensure load balancer: ensure\(default\/nosubnet\): lb\(kubernetes-internal\) - failed to get subnet: aks-vnet-\d{8}\/nosuch$/,
+      );
+      // A static public IP in another resource group (the resource-group annotation), found by its address.
+      assert.equal((await az(env.home, ['group', 'create', '-l', 'eastus', '-n', 'ips', '-o', 'none'])).code, 0);
+      const other = await az(env.home, ['network', 'public-ip', 'create', '-g', 'ips', '-n', 'static1', '--sku', 'Standard']);
+      assert.equal(other.code, 0, other.stderr);
+      const staticIp = JSON.parse(other.stdout).publicIp.ipAddress;
+      await apply(
+        env,
+        'static2',
+        lbService('pinned', { annotations: { 'service.beta.kubernetes.io/azure-load-balancer-resource-group': 'ips' }, spec: { loadBalancerIP: staticIp } }),
+      );
+      assert.equal(await externalIp(env, 'pinned'), staticIp);
+      const pinnedPip = await env.network.publicIPAddresses.get('ips', 'static1');
+      assert.match(pinnedPip.ipConfiguration!.id!, /\/loadBalancers\/kubernetes\/frontendIPConfigurations\/a[0-9a-f]{31}$/);
+
       // externalTrafficPolicy Local: a healthCheckNodePort and one HTTP probe on it for every rule.
       await apply(env, 'local', lbService('local', { spec: { externalTrafficPolicy: 'Local' } }));
       await externalIp(env, 'local');

@@ -277,5 +277,7 @@ export function ensureOutboundLoadBalancer(store: Store, cluster: ClusterRecord)
 export function removeLoadBalancing(store: Store, cluster: ClusterRecord): void {
   const prefix = `${nodeResourceGroupId(cluster)}/providers/Microsoft.Network`;
   for (const lb of store.list<LoadBalancer>(`${prefix}/loadBalancers/`)) if (lb.value.type === TYPES.loadBalancer) deleteLoadBalancer(store, lb.value);
-  for (const pip of store.list<PublicIpAddress>(`${prefix}/publicIPAddresses/`)) if (pip.value.type === TYPES.publicIPAddress) deletePublicIp(store, pip.value);
+  // One a user attached elsewhere (a NIC, a NAT gateway) is left to the group's own delete.
+  for (const { value: pip } of store.list<PublicIpAddress>(`${prefix}/publicIPAddresses/`))
+    if (pip.type === TYPES.publicIPAddress && !pip.properties.ipConfiguration && !pip.properties.natGateway) deletePublicIp(store, pip);
 }
