@@ -16,7 +16,18 @@ import { findRouteTable } from '../providers/network/routeTableModel.js';
 import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
 import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
-import type { HostTopology, LoadBalancerFrontend, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
+import type {
+  HostTopology,
+  LoadBalancerFrontend,
+  LoadBalancerProbe,
+  NodeTopology,
+  NsgRule,
+  NsgTopology,
+  SubnetTopology,
+  Topology,
+  UdrRoute,
+  VnetTopology,
+} from './topology.js';
 import { sameId } from '../ids/compare.js';
 
 function ipv4(prefix: string): boolean {
@@ -213,6 +224,14 @@ function addPeerings(store: Store, vnets: VnetTopology[], byVnet: Map<string, Vn
   }
 }
 
+/** A rule's probe, when it names one of the load balancer's. */
+function probeOf(lb: LoadBalancer, id: string | undefined): { probe?: LoadBalancerProbe } {
+  const probe = id ? lb.properties.probes.find((x) => sameId(x.id, id)) : undefined;
+  if (!probe || !['Tcp', 'Http', 'Https'].includes(probe.properties.protocol)) return {};
+  const { protocol, port, requestPath } = probe.properties;
+  return { probe: { protocol: protocol as LoadBalancerProbe['protocol'], port, ...(requestPath ? { requestPath } : {}) } };
+}
+
 const isIpv4 = (ip: string | undefined): ip is string => ip !== undefined && IpAddress.tryParse(ip)?.family === 4;
 
 /**
@@ -239,6 +258,7 @@ function addFrontends(store: Store, vnets: VnetTopology[]): void {
               frontendPort: r.properties.frontendPort,
               backendPort: r.properties.backendPort,
               floatingIp: r.properties.enableFloatingIP,
+              ...probeOf(lb, r.properties.probe?.id),
             }));
           if (rules.length === 0) continue;
           const pip = f.properties.publicIPAddress && store.get<PublicIpAddress>(f.properties.publicIPAddress.id);

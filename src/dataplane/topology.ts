@@ -100,7 +100,14 @@ export interface LoadBalancerFrontend {
   public: boolean;
   /** The subnet of a private frontend. */
   subnetId?: string;
-  rules: Array<{ protocol: 'tcp' | 'udp'; frontendPort: number; backendPort: number; floatingIp: boolean }>;
+  rules: Array<{ protocol: 'tcp' | 'udp'; frontendPort: number; backendPort: number; floatingIp: boolean; probe?: LoadBalancerProbe }>;
   /** The backend pool's hosts' addresses: the cluster's nodes in this VNet. */
   backends: string[];
+}
+
+/** A rule's health probe, as the load balancer asks each backend node. */
+export interface LoadBalancerProbe {
+  protocol: 'Tcp' | 'Http' | 'Https';
+  port: number;
+  requestPath?: string;
 }

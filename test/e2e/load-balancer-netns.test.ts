@@ -5,8 +5,9 @@
 // Services deleted (nothing answers any more) and, after close, no namespace of this run left and the host unchanged.
 // Root only.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { DataplaneWorld, eventually, skipReason, VM } from './dataplane-harness.js';
+import { DataplaneWorld, eventually, INTERNET, skipReason, VM } from './dataplane-harness.js';
 import { AGNHOST } from './services-harness.js';
 
 type Obj = any;
@@ -25,6 +26,7 @@ describe('LoadBalancer Services on the netns data plane (public and internal)', 
   let world: DataplaneWorld;
   let publicIp = '';
   let internalIp = '';
+  let localIp = '';
 
   const ingress = async (name: string): Promise<string> => {
     let ip = '';
@@ -60,7 +62,18 @@ describe('LoadBalancer Services on the netns data plane (public and internal)', 
         ],
       }),
     );
+    // web-0 alone behind an externalTrafficPolicy Local Service: only its node passes the health probe.
+    await world.kubectlOk(['label', 'pod', 'web-0', 'solo=yes']);
+    await world.create(
+      'local.json',
+      // Port 8080, where nothing listens in the pod: the probe listens there itself and reports the client it saw.
+      JSON.stringify({
+        ...service('web-local'),
+        spec: { ...service('web-local').spec, selector: { solo: 'yes' }, externalTrafficPolicy: 'Local', ports: [{ port: 80, targetPort: 8080 }] },
+      }),
+    );
     publicIp = await ingress('web-public');
+    localIp = await ingress('web-local');
     internalIp = await ingress('web-internal');
     await world.kubectlOk(['wait', '--for=condition=Ready', 'pod/client', '--timeout=60s']);
   });
@@ -95,6 +108,27 @@ describe('LoadBalancer Services on the netns data plane (public and internal)', 
     });
   }
 
+  it('eTP Local: only the node whose probe answers (its pod is there) gets the flows, and the backend sees the client', async () => {
+    for (const [from, source] of [
+      ['internet', INTERNET],
+      [`vm/${VM.name}`, VM.ip],
+    ]) {
+      for (let i = 0; i < TRIES / 2; i++) {
+        const r = await world.probe(from!, `${localIp}:80`, CLUSTER);
+        assert.equal(r.connected, true, JSON.stringify(r));
+        assert.equal(r.backend, 'default/web-0');
+        assert.equal(r.seenSource, source);
+      }
+    }
+    // The router's multipath routes: both nodes for the Cluster Service, web-0's node alone for the Local one.
+    const router = world.namespaces().find((n) => n.startsWith(`${world.prefix}-v`))!;
+    const routes = (ip: string) =>
+      execFileSync('ip', ['-n', router, 'route', 'show', 'table', '90', `${ip}/32`], { encoding: 'utf8' }).match(/10\.224\.\d+\.\d+/g) ?? [];
+    const [node0, node1] = await world.nodeIps();
+    assert.deepEqual(routes(publicIp).sort(), [node0, node1].sort());
+    assert.deepEqual(routes(localIp), [node0]);
+  });
+
   it('kubectl exec client -- curl http://EXTERNAL-IP answers with a backend name (kube-proxy in the cluster)', async () => {
     for (const ip of [publicIp, internalIp]) {
       const curl = await world.kubectl(['exec', 'client', '--', 'curl', '-sS', '--max-time', '5', `http://${ip}`]);
@@ -104,7 +138,7 @@ describe('LoadBalancer Services on the netns data plane (public and internal)', 
   });
 
   it('deleting the Services takes the frontends away: nothing answers on the addresses', async () => {
-    await world.kubectlOk(['delete', 'svc', 'web-public', 'web-internal', '--timeout=30s']);
+    await world.kubectlOk(['delete', 'svc', 'web-public', 'web-internal', 'web-local', '--timeout=30s']);
     await eventually(
       async () => {
         const a = await world.probe('internet', `${publicIp}:80`, CLUSTER, 800);

@@ -126,6 +126,9 @@ export function servicePorts(services: Service[], slices: KubeObject[]): PortVie
           port: p.port,
           ...(nodePort !== undefined ? { nodePort } : {}),
           ...(nodePort !== undefined && lbIps.length > 0 ? { loadBalancerIps: lbIps } : {}),
+          ...(nodePort !== undefined && spec.externalTrafficPolicy === 'Local' && typeof spec.healthCheckNodePort === 'number'
+            ? { healthCheckNodePort: spec.healthCheckNodePort }
+            : {}),
           externalLocal: nodePort !== undefined && spec.externalTrafficPolicy === 'Local',
           internalLocal: spec.internalTrafficPolicy === 'Local',
           ...(affinity ? { affinitySeconds: typeof timeout === 'number' ? timeout : DEFAULT_AFFINITY_SECONDS } : {}),

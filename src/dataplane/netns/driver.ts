@@ -24,7 +24,7 @@ import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { backendEnds, probeEnds } from './probe-ends.js';
-import { convergeFrontends, frontendRoutesBack } from './load-balancer.js';
+import { convergeFrontends, frontendRoutesBack, reprobeFrontends } from './load-balancer.js';
 import { convergePeerRoutes, convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
@@ -205,7 +205,13 @@ export class NetnsDataplane implements Dataplane {
   }
 
   applyServices(hostId: string, table: NodeServices): Promise<void> {
-    return this.applyRemembered(hostId, 'kube-proxy rules', table, applyKubeProxy);
+    return this.applyRemembered(hostId, 'kube-proxy rules', table, async (state, id, value) => {
+      await applyKubeProxy(state, id, value);
+      // What the load balancer's probes see of this node changed with it (load-balancer.ts).
+      const host = state.hosts.get(id.toLowerCase());
+      if (host) host.services = value;
+      await reprobeFrontends(state, id);
+    });
   }
 
   applyPolicies(hostId: string, table: NodePolicies): Promise<void> {

@@ -3,6 +3,7 @@
 import type { Server } from 'node:net';
 import type { Cidr } from '../../net/ip.js';
 import type { PodAttachment } from '../dataplane.js';
+import type { NodeServices } from '../services.js';
 import type { NodeTopology } from '../topology.js';
 import type { IpBatcher, IpCmd } from './exec.js';
 import type { AzureDnsState } from './azure-dns.js';
@@ -48,6 +49,8 @@ export interface HostState {
   shape: string;
   node: NodeTopology | undefined;
   pods: Set<string>;
+  /** kube-proxy's table as last applied (what the load balancer's health probes see, load-balancer.ts). */
+  services?: NodeServices;
   /** CNI agents' VXLAN devices on the node, by name, as applied (overlay.ts); they go with the namespace. */
   overlays: Map<string, OverlayState>;
 }
