@@ -175,6 +175,27 @@ describe('Services of type LoadBalancer (cloud-provider-azure)', { skip }, () =>
         await failure('nosubnet'),
         /^Error syncing load balancer: failed to ensure load balancer: ensure\(default\/nosubnet\): lb\(kubernetes-internal\) - failed to get subnet: aks-vnet-\d{8}\/nosuch$/,
       );
+      // Hostile annotations never name another record: a group name with slashes, a subnet name with a path.
+      await apply(
+        env,
+        'hostile',
+        lbService('hostile', { annotations: { 'service.beta.kubernetes.io/azure-load-balancer-resource-group': 'rg/providers/Microsoft.Network/x' } }),
+      );
+      assert.match(
+        await failure('hostile'),
+        /failed to ensure load balancer: RESPONSE 400: ERROR CODE: InvalidResourceGroup: The provided resource group name 'rg\/providers\/Microsoft\.Network\/x' has these invalid characters: '\/\/\/'/,
+      );
+      await apply(
+        env,
+        'hostile2',
+        lbService('hostile2', {
+          annotations: {
+            'service.beta.kubernetes.io/azure-load-balancer-internal': 'true',
+            'service.beta.kubernetes.io/azure-load-balancer-internal-subnet': 'aks-subnet/ipConfigurations/x',
+          },
+        }),
+      );
+      assert.match(await failure('hostile2'), /failed to get subnet: aks-vnet-\d{8}\/aks-subnet\/ipConfigurations\/x$/);
       // A static public IP in another resource group (the resource-group annotation), found by its address.
       assert.equal((await az(env.home, ['group', 'create', '-l', 'eastus', '-n', 'ips', '-o', 'none'])).code, 0);
       const other = await az(env.home, ['network', 'public-ip', 'create', '-g', 'ips', '-n', 'static1', '--sku', 'Standard']);

@@ -13,7 +13,9 @@ import { ArmError } from '../../arm/errors.js';
 import { managedSubnetId, nodeResourceGroupId } from '../../providers/containerservice/network.js';
 import { deleteLoadBalancer, deletePublicIp, loadBalancerInputOf, putLoadBalancer, putPublicIp } from '../../providers/network/managed.js';
 import type { LoadBalancerInput } from '../../providers/network/loadBalancerModel.js';
-import type { LoadBalancer, PublicIpAddress, Subnet } from '../../providers/network/models.js';
+import type { LoadBalancer, PublicIpAddress } from '../../providers/network/models.js';
+import { findSubnet } from '../../providers/network/subnetModel.js';
+import { validateResourceGroupName } from '../../arm/names.js';
 import { parentOf } from '../../providers/network/resource.js';
 import { sameId } from '../../ids/compare.js';
 import type { Service } from '../apimachinery/types.js';
@@ -24,6 +26,8 @@ import { expectedRules, portsProblem } from './load-balancer-rules.js';
 const SERVICE_TAG = 'k8s-azure-service';
 const CLUSTER_TAG = 'k8s-azure-cluster-name';
 const POOL = AKS_CLUSTER_NAME;
+/** A subnet name as ARM takes it (no path separators: the annotation becomes part of an id). */
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,79}$/;
 
 /** A failure as the service controller reports it (SyncLoadBalancerFailed). */
 export class LoadBalancerError extends Error {}
@@ -108,10 +112,16 @@ export class AzureLoadBalancers {
   }
 
   /** determinePublicIPName and ensurePublicIPExists: the named IP, the IP with the asked address, or our own. */
+  /** The public IPs' group: the resource-group annotation's (a valid group name, checked before it names a key), else the node resource group. */
+  private publicIpGroup(svc: Service, cluster: ClusterRecord): { id: string; name: string } {
+    const name = svc.metadata.annotations?.[ANNOTATIONS.resourceGroup]?.trim();
+    if (!name) return { id: this.group, name: cluster.nodeResourceGroup };
+    validateResourceGroupName(name);
+    return { id: `/subscriptions/${cluster.subscriptionId}/resourceGroups/${name}`, name };
+  }
+
   private publicIpFor(svc: Service, cluster: ClusterRecord): PublicIpAddress {
-    const rgName = svc.metadata.annotations?.[ANNOTATIONS.resourceGroup]?.trim();
-    const rg = rgName ? `/subscriptions/${cluster.subscriptionId}/resourceGroups/${rgName}` : this.group;
-    const group = rgName ?? cluster.nodeResourceGroup;
+    const { id: rg, name: group } = this.publicIpGroup(svc, cluster);
     const pips = this.store
       .list<PublicIpAddress>(`${rg}/providers/Microsoft.Network/publicIPAddresses/`)
       .map((e) => e.value)
@@ -143,7 +153,7 @@ export class AzureLoadBalancers {
     const subnetName = svc.metadata.annotations?.[ANNOTATIONS.internalSubnet]?.trim() || undefined;
     const nodeSubnet = this.nodeSubnetId();
     const subnetId = subnetName ? `${parentOf(nodeSubnet)}/subnets/${subnetName}` : nodeSubnet;
-    const subnet = this.store.get<Subnet>(subnetId);
+    const subnet = !subnetName || NAME.test(subnetName) ? findSubnet(this.store, subnetId) : undefined;
     if (!subnet)
       throw new LoadBalancerError(
         `ensure(${serviceName(svc)}): lb(${loadBalancerName(true)}) - failed to get subnet: ${parentOf(nodeSubnet).split('/').pop()}/${subnetName ?? subnetId.split('/').pop()}`,
@@ -226,9 +236,12 @@ export class AzureLoadBalancers {
 
   /** The public IPs this Service owns (tagged with it by name) go; a user's IP, named or found by address, stays. */
   private releaseOwnPublicIp(svc: Service): void {
-    const cluster = this.cluster();
-    const rgName = svc.metadata.annotations?.[ANNOTATIONS.resourceGroup]?.trim();
-    const rg = rgName ? `/subscriptions/${cluster.subscriptionId}/resourceGroups/${rgName}` : this.group;
+    let rg: string;
+    try {
+      rg = this.publicIpGroup(svc, this.cluster()).id;
+    } catch {
+      return;
+    }
     const pip = this.store.get<PublicIpAddress>(`${rg}/providers/Microsoft.Network/publicIPAddresses/${publicIpName(String(svc.metadata.uid))}`);
     if (pip && pip.tags?.[SERVICE_TAG] === serviceName(svc) && !pip.properties.ipConfiguration) deletePublicIp(this.store, pip);
   }
