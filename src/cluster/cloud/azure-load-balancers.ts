@@ -96,9 +96,9 @@ export class AzureLoadBalancers {
     const problem = portsProblem(svc);
     if (problem) throw new LoadBalancerError(problem);
     const internal = isInternal(svc.metadata.annotations);
-    // A Service that moved between public and internal leaves the other load balancer first.
-    this.removeFrom(svc, !internal);
     try {
+      // A Service that moved between public and internal leaves the other load balancer first.
+      this.removeFrom(svc, !internal);
       return internal ? this.ensureInternal(svc) : this.ensurePublic(svc);
     } catch (e) {
       return armFailure(e);

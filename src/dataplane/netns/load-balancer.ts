@@ -62,10 +62,10 @@ function removeCommands(ip: string, bridge: string | undefined): IpCmd[] {
 async function prepare(state: NetnsState, r: RouterState): Promise<void> {
   // Repeatable: an earlier attempt may have made part of it.
   await state.ip.batch(r.netns, [
-    // A veth pair with both ends here (kernels without the dummy driver have veth): a link that is up and goes nowhere.
+    // A veth pair with both ends here (kernels without the dummy driver have veth): one end up, its peer down, so
+    // what is sent there is dropped, not looped back in.
     mayFail(`link add ${LB_LINK} type veth peer name ${LB_LINK_PEER}`),
     `link set ${LB_LINK} up`,
-    `link set ${LB_LINK_PEER} up`,
     mayFail(`rule del ipproto tcp lookup ${LB_TABLE} pref ${LB_TABLE}`),
     mayFail(`rule del ipproto udp lookup ${LB_TABLE} pref ${LB_TABLE}`),
     `rule add ipproto tcp lookup ${LB_TABLE} pref ${LB_TABLE}`,
