@@ -6,7 +6,7 @@
 /** The cluster name AKS gives cloud-provider-azure: the load balancer's and the backend pool's name. */
 export const AKS_CLUSTER_NAME = 'kubernetes';
 /** consts.InternalLoadBalancerNameSuffix. */
-export const INTERNAL_SUFFIX = '-internal';
+const INTERNAL_SUFFIX = '-internal';
 /** consts.FrontendIPConfigNameMaxLength, LoadBalancerRuleNameMaxLength and PIPPrefixNameMaxLength. */
 const NAME_MAX = 80;
 /** consts.IPFamilySuffixLength ("-IPv4", "-IPv6"), kept free even on a single-stack Service. */

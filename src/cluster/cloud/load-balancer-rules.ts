@@ -7,7 +7,7 @@
 import type { Service } from '../apimachinery/types.js';
 import { ANNOTATIONS, isInternal, ruleName } from './load-balancer-names.js';
 
-export interface ExpectedRule {
+interface ExpectedRule {
   name: string;
   properties: {
     frontendIPConfiguration: { id: string };
@@ -24,7 +24,7 @@ export interface ExpectedRule {
   };
 }
 
-export interface ExpectedProbe {
+interface ExpectedProbe {
   name: string;
   properties: { protocol: 'Tcp' | 'Http'; port: number; requestPath?: string; intervalInSeconds: number; probeThreshold: number };
 }
@@ -35,7 +35,7 @@ const PROBE_THRESHOLD = 2;
 /** The idle timeout without the idle-timeout annotation. */
 const IDLE_MINUTES = 4;
 
-export interface RuleTarget {
+interface RuleTarget {
   lbId: string;
   frontendId: string;
   poolId: string;

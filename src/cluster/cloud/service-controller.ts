@@ -15,7 +15,7 @@ import type { Controller, ControllerContext } from '../client/context.js';
 import { LoadBalancerError } from './azure-load-balancers.js';
 
 /** servicehelpers.LoadBalancerCleanupFinalizer. */
-export const LB_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
+const LB_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 const COMPONENT = 'service-controller';
 const SERVICES_KEY = resourceKey(SERVICES);
 const RETRY_FIRST_MS = 5_000;

@@ -16,9 +16,9 @@ import type { NodeServices } from '../services.js';
 import type { LoadBalancerFrontend, LoadBalancerProbe } from '../topology.js';
 
 /** The routing table and rule preference of the frontends' multipath routes (below the subnets' UDR tables, 100+). */
-export const LB_TABLE = 90;
+const LB_TABLE = 90;
 /** The link the main table sends frontend addresses to (what makes proxy ARP answer for internal ones). */
-export const LB_LINK = 'lbfe0';
+const LB_LINK = 'lbfe0';
 const LB_LINK_PEER = 'lbfe1';
 
 /** What the router holds for its frontends, as lines to compare. */
