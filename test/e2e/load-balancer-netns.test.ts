@@ -1,7 +1,8 @@
 // Issue 28's Must show for load balancers: a Service of type LoadBalancer, public and internal, answering on its
 // EXTERNAL-IP from the "internet" host and from a VM in the VNet, through the VNet router playing Azure's load
 // balancer (floating IP: the frontend's address reaches the node, kube-proxy's rules for the ingress IP DNAT it;
-// docs/dataplane.md §16), on a 2-node Azure CNI cluster of the netns data plane with the real kubectl; then the
+// docs/dataplane.md §16), on a 2-node Azure CNI cluster of the netns data plane with the real kubectl; an eTP Local
+// Service on the one node whose probe answers; the same addresses answering after a restart of the server; then the
 // Services deleted (nothing answers any more) and, after close, no namespace of this run left and the host unchanged.
 // Root only.
 import assert from 'node:assert/strict';
@@ -135,6 +136,16 @@ describe('LoadBalancer Services on the netns data plane (public and internal)', 
       assert.equal(curl.code, 0, curl.stderr);
       assert.match(curl.stdout, /^web-[01]$/);
     }
+  });
+
+  it('after a restart of the server: the same EXTERNAL-IPs, answering again from the internet host and the VM', async () => {
+    await world.server.close();
+    await world.start();
+    assert.equal(await ingress('web-public'), publicIp);
+    assert.equal(await ingress('web-internal'), internalIp);
+    const answers = (from: string, ip: string) => async () => (await world.probe(from, `${ip}:80`, CLUSTER, 1500)).connected;
+    await eventually(answers('internet', publicIp), 60_000, 'the public frontend answers the internet host');
+    await eventually(answers(`vm/${VM.name}`, internalIp), 60_000, 'the internal frontend answers the VM');
   });
 
   it('deleting the Services takes the frontends away: nothing answers on the addresses', async () => {
