@@ -1,6 +1,7 @@
 // AKS names (docs/aks-rules.md §3.2): VMSS `aks-<pool>-<8 digits>-vmss`, nodes `…-vmss<6-char base-36 instance id>`,
 // node resource group `MC_<rg>_<cluster>_<location>`, route table `aks-agentpool-<8 digits>-routetable`.
 // The 8 digits are a hash-like cluster id whose algorithm is not public; ours is FNV-1a of a stable seed.
+import { createHash } from 'node:crypto';
 
 export function clusterDigits(seed: string): string {
   let h = 0x811c9dc5;
@@ -31,4 +32,14 @@ export function nodeResourceGroupName(resourceGroup: string, cluster: string, lo
 
 export function routeTableName(digits: string): string {
   return `aks-agentpool-${digits}-routetable`;
+}
+
+/**
+ * The managed outbound public IP of a loadBalancer-outbound cluster: AKS names it with a GUID (what
+ * `effectiveOutboundIPs` and the `kubernetes` load balancer's outbound frontend show); ours is derived from the node
+ * resource group's id, so it is the same on every read and across restarts.
+ */
+export function outboundIpName(nodeResourceGroupId: string): string {
+  const h = createHash('sha256').update(nodeResourceGroupId.toLowerCase()).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -19,6 +19,7 @@ import {
   ObjectStore,
 } from './apiserver/index.js';
 import { buildNode } from './cloud/nodes.js';
+import { AzureLoadBalancers } from './cloud/azure-load-balancers.js';
 import type { KubeObject } from './apimachinery/object.js';
 import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './cloud/system.js';
 import { clusterDir } from './nodefs/paths.js';
@@ -89,6 +90,7 @@ export class ClusterRuntime {
       sandboxes: this.sandboxes,
       containers: options.containers ?? createContainerRunner(this),
       network: () => this.network,
+      loadBalancers: new AzureLoadBalancers(store, () => this.record),
     });
   }
 

@@ -7,6 +7,7 @@ import type { ClusterRecord } from '../model/cluster-records.js';
 import { minorOf } from '../aks/kubernetes-versions.js';
 import type { ObjectStore } from './apiserver/index.js';
 import { addonWorkloads } from './cloud/addons.js';
+import { type LoadBalancerCloud, ServiceLoadBalancers } from './cloud/service-controller.js';
 import type { Controller, ControllerContext } from './client/context.js';
 import { ApiServiceController } from './controllers/apiservices.js';
 import { DaemonSetController } from './controllers/daemonsets.js';
@@ -41,6 +42,8 @@ export interface WorkloadsOptions {
   containers: ContainerRunner;
   /** The data plane's node networking (undefined without one): kube-proxy and the policy engine program it. */
   network?: () => NodeNetwork | undefined;
+  /** cloud-provider-azure's load balancers (cloud/azure-load-balancers.ts); without one, no Service gets an address. */
+  loadBalancers?: LoadBalancerCloud;
   log?: (message: string) => void;
 }
 
@@ -105,6 +108,7 @@ export class Workloads {
       new NamespaceController(ctx),
       new ServiceProxy(ctx, network, cluster),
       new NetworkPolicies(ctx, network, cluster),
+      ...(options.loadBalancers ? [new ServiceLoadBalancers(ctx, options.loadBalancers)] : []),
     ];
   }
 

@@ -4,10 +4,10 @@
 // Microsoft.Compute. Pure: reads only, same store in, same topology out.
 import { apiServerAddress, internalDomainSuffix } from '../aks/azure-dns.js';
 import { networkModelOf } from '../aks/network-models/index.js';
-import { Cidr } from '../net/ip.js';
+import { Cidr, IpAddress } from '../net/ip.js';
 import { primaryAddress, primaryNicId, virtualMachinesIn } from '../providers/compute/vmModel.js';
 import { CLUSTER_TYPE, NODES_PREFIX, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
-import type { NetworkSecurityGroup, SecurityRule, Subnet, VirtualNetwork } from '../providers/network/models.js';
+import type { LoadBalancer, NetworkSecurityGroup, PublicIpAddress, SecurityRule, Subnet, VirtualNetwork } from '../providers/network/models.js';
 import { findNetworkInterface } from '../providers/network/nicModel.js';
 import { defaultSecurityRules, findNetworkSecurityGroup } from '../providers/network/nsgModel.js';
 import { peeringsOf } from '../providers/network/peeringModel.js';
@@ -16,7 +16,18 @@ import { findRouteTable } from '../providers/network/routeTableModel.js';
 import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
 import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
-import type { HostTopology, NodeTopology, NsgRule, NsgTopology, SubnetTopology, Topology, UdrRoute, VnetTopology } from './topology.js';
+import type {
+  HostTopology,
+  LoadBalancerFrontend,
+  LoadBalancerProbe,
+  NodeTopology,
+  NsgRule,
+  NsgTopology,
+  SubnetTopology,
+  Topology,
+  UdrRoute,
+  VnetTopology,
+} from './topology.js';
 import { sameId } from '../ids/compare.js';
 
 function ipv4(prefix: string): boolean {
@@ -193,6 +204,7 @@ export function deriveTopology(store: Store): Topology {
     if (vnet && vnet.subnets.some((s) => sameId(s.id, host.subnetId))) vnet.hosts.push(host);
   }
   addPeerings(store, vnets, byVnet);
+  addFrontends(store, vnets);
   addDnsZones(store, vnets, groupOf);
   return { vnets };
 }
@@ -209,5 +221,55 @@ function addPeerings(store: Store, vnets: VnetTopology[], byVnet: Map<string, Vn
       .filter((remote): remote is VnetTopology => remote !== undefined && allows(v.id, remote.id) && allows(remote.id, v.id))
       .map((remote) => ({ vnetId: remote.id, addressSpace: remote.addressSpace }));
     if (peerings.length > 0) v.peerings = peerings;
+  }
+}
+
+/** A rule's probe, when it names one of the load balancer's. */
+function probeOf(lb: LoadBalancer, id: string | undefined): { probe?: LoadBalancerProbe } {
+  const probe = id ? lb.properties.probes.find((x) => sameId(x.id, id)) : undefined;
+  if (!probe || !['Tcp', 'Http', 'Https'].includes(probe.properties.protocol)) return {};
+  const { protocol, port, requestPath } = probe.properties;
+  return { probe: { protocol: protocol as LoadBalancerProbe['protocol'], port, ...(requestPath ? { requestPath } : {}) } };
+}
+
+const isIpv4 = (ip: string | undefined): ip is string => ip !== undefined && IpAddress.tryParse(ip)?.family === 4;
+
+/**
+ * The frontends of each cluster's load balancers in its node resource group, in the VNet of its nodes: the backend
+ * pool `kubernetes` is every node of the cluster (AKS's nodeIPConfiguration pools put every node NIC in it; the NICs'
+ * pool memberships are not modelled, docs/aks-rules.md §11.3), and a frontend carries the TCP and UDP rules on it.
+ */
+function addFrontends(store: Store, vnets: VnetTopology[]): void {
+  for (const v of vnets) {
+    const byCluster = new Map<string, string[]>();
+    for (const h of v.hosts) if (h.node) byCluster.set(h.node.clusterId, [...(byCluster.get(h.node.clusterId) ?? []), h.ip]);
+    const frontends: LoadBalancerFrontend[] = [];
+    for (const [clusterId, backends] of byCluster) {
+      const cluster = store.get<ClusterRecord>(clusterId);
+      if (!cluster) continue;
+      const prefix = `/subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup}/providers/Microsoft.Network/loadBalancers/`;
+      for (const lb of childrenOf<LoadBalancer>(store, prefix)) {
+        if (lb.type !== TYPES.loadBalancer) continue;
+        for (const f of lb.properties.frontendIPConfigurations) {
+          const rules = lb.properties.loadBalancingRules
+            .filter((r) => sameId(r.properties.frontendIPConfiguration.id, f.id) && (r.properties.protocol === 'Tcp' || r.properties.protocol === 'Udp'))
+            .map((r) => ({
+              protocol: r.properties.protocol === 'Tcp' ? ('tcp' as const) : ('udp' as const),
+              frontendPort: r.properties.frontendPort,
+              backendPort: r.properties.backendPort,
+              floatingIp: r.properties.enableFloatingIP,
+              ...probeOf(lb, r.properties.probe?.id),
+            }));
+          if (rules.length === 0) continue;
+          const pip = f.properties.publicIPAddress && store.get<PublicIpAddress>(f.properties.publicIPAddress.id);
+          const ip = pip ? pip.properties.ipAddress : f.properties.privateIPAddress;
+          if (!isIpv4(ip)) continue;
+          const subnetId = f.properties.subnet?.id;
+          if (!pip && !(subnetId && v.subnets.some((s) => sameId(s.id, subnetId)))) continue;
+          frontends.push({ id: f.id, ip, public: !!pip, ...(subnetId && !pip ? { subnetId } : {}), rules, backends: [...backends].sort() });
+        }
+      }
+    }
+    if (frontends.length > 0) v.frontends = frontends;
   }
 }

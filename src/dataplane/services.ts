@@ -24,6 +24,10 @@ export interface ServicePortEntry {
   port: number;
   /** Set for NodePort and LoadBalancer Services. */
   nodePort?: number;
+  /** status.loadBalancer.ingress IPs of a LoadBalancer Service (IPv4): traffic to them takes the node port's path. */
+  loadBalancerIps?: string[];
+  /** externalTrafficPolicy Local on a LoadBalancer: the port of kube-proxy's health server for the Service. */
+  healthCheckNodePort?: number;
   /** externalTrafficPolicy Local (only meaningful with a nodePort). */
   externalLocal: boolean;
   /** internalTrafficPolicy Local. */
@@ -75,6 +79,9 @@ export function servicePortProblem(p: ServicePortEntry): string | undefined {
   if (!isIpv4(p.clusterIp)) return `${what}: clusterIP '${String(p.clusterIp)}' is not an IPv4 address`;
   if (!isPort(p.port)) return `${what}: bad port`;
   if (p.nodePort !== undefined && !isPort(p.nodePort)) return `${what}: bad nodePort`;
+  if (p.healthCheckNodePort !== undefined && !isPort(p.healthCheckNodePort)) return `${what}: bad healthCheckNodePort`;
+  if (p.loadBalancerIps !== undefined && (!Array.isArray(p.loadBalancerIps) || p.loadBalancerIps.length > 16 || !p.loadBalancerIps.every(isIpv4)))
+    return `${what}: bad load balancer ingress IPs`;
   if (
     p.affinitySeconds !== undefined &&
     !(Number.isInteger(p.affinitySeconds) && p.affinitySeconds >= 1 && p.affinitySeconds <= SERVICE_LIMITS.affinitySeconds)

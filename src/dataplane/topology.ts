@@ -18,6 +18,12 @@ export interface VnetTopology {
    * IPv4 address spaces: the router routes those spaces to the remote VNet's router (docs/dataplane.md §3.7).
    */
   peerings?: Array<{ vnetId: string; addressSpace: string[] }>;
+  /**
+   * Load-balancer frontends whose backends are hosts of this VNet (an AKS cluster's `kubernetes` and
+   * `kubernetes-internal` load balancers: their pool is the cluster's nodes), with the rules that use them
+   * (docs/dataplane.md §16).
+   */
+  frontends?: LoadBalancerFrontend[];
   /** What the VNet's Azure DNS (168.63.129.16) answers; none: it answers nothing (NXDOMAIN). */
   dns?: AzureDnsZone;
 }
@@ -84,4 +90,24 @@ export interface NodeTopology {
   clusterPodCidr?: string;
   /** transparent: the node NIC's pre-allocated pod addresses. */
   secondaryIps?: string[];
+}
+
+export interface LoadBalancerFrontend {
+  /** The frontend's ARM id. */
+  id: string;
+  /** Its IPv4 address: a public IP's (from the emulated public range) or a private one of a subnet of this VNet. */
+  ip: string;
+  public: boolean;
+  /** The subnet of a private frontend. */
+  subnetId?: string;
+  rules: Array<{ protocol: 'tcp' | 'udp'; frontendPort: number; backendPort: number; floatingIp: boolean; probe?: LoadBalancerProbe }>;
+  /** The backend pool's hosts' addresses: the cluster's nodes in this VNet. */
+  backends: string[];
+}
+
+/** A rule's health probe, as the load balancer asks each backend node. */
+export interface LoadBalancerProbe {
+  protocol: 'Tcp' | 'Http' | 'Https';
+  port: number;
+  requestPath?: string;
 }

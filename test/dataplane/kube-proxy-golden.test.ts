@@ -60,3 +60,30 @@ test('hostile values never reach the nft text', () => {
   }
   assert.throws(() => checkNodeServices({ ...sampleServices(), clusterCidr: '10.0.0.0/16 ; x' }));
 });
+
+test('a LoadBalancer ingress IP goes to the port external chain (proxier.go: LoadBalancerVIPs in service-ips), or is dropped without endpoints', () => {
+  const t = sampleServices();
+  const nodePort = t.ports.find((p) => p.nodePort !== undefined && p.hasEndpoints)!;
+  nodePort.loadBalancerIps = ['198.19.0.5'];
+  const m = renderProxy(t);
+  const entry = [...m.elements['service-ips']].find(([k]) => k.startsWith('198.19.0.5 . '));
+  assert.ok(entry, 'the ingress IP is in service-ips');
+  assert.match(entry[1], /^goto external-/);
+  nodePort.hasEndpoints = false;
+  nodePort.clusterEndpoints = [];
+  nodePort.localEndpoints = [];
+  const none = renderProxy(t);
+  assert.equal(
+    [...none.elements['service-ips'].keys()].some((k) => k.startsWith('198.19.0.5 . ')),
+    false,
+  );
+  assert.match(
+    none.elements['no-endpoint-services'].get([...none.elements['no-endpoint-services'].keys()].find((k) => k.startsWith('198.19.0.5 . '))!)!,
+    /^goto reject-chain/,
+  );
+  for (const bad of [['198.19.0.5; flush ruleset'], ['2001:2::1'], 'x']) {
+    const u = sampleServices();
+    u.ports[0] = { ...u.ports[0]!, loadBalancerIps: bad } as never;
+    assert.throws(() => checkNodeServices(u), Error, JSON.stringify(bad));
+  }
+});

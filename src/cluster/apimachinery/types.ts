@@ -329,6 +329,12 @@ export interface ServiceSpec {
   externalTrafficPolicy?: string;
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
+  /** externalTrafficPolicy Local on a LoadBalancer: the node port the load balancer's health probe asks. */
+  healthCheckNodePort?: number;
+  /** Deprecated in Kubernetes, still read by cloud-provider-azure (the azure-load-balancer-ipv4 annotation is its successor). */
+  loadBalancerIP?: string;
+  /** A Service with a class is left to that class's controller, not the cloud's. */
+  loadBalancerClass?: string;
 }
 
 export interface Service extends KubeObject {

@@ -1,5 +1,5 @@
 // What `aksemu probe --to` reaches when it names a Service: the Service's ClusterIP and port (by `svc/NS/NAME[:PORT]`,
-// or recognised from a ClusterIP:PORT or NODEIP:NODEPORT), and its backends: the ready endpoints of its
+// or recognised from a ClusterIP:PORT, NODEIP:NODEPORT or a LoadBalancer ingress IP:PORT), and its backends: the ready endpoints of its
 // EndpointSlices (label kubernetes.io/service-name) that are pods, each with the slice port of the same name as
 // the Service port (the resolved targetPort), as kube-proxy reads them.
 import { podHostname } from '../dns/resolv-conf.js';
@@ -57,11 +57,14 @@ export function serviceProbe(objects: ObjectStore, target: ServiceProbeTarget): 
   for (const svc of objects.list(SERVICES)) {
     const spec = obj(svc['spec']);
     const clusterIps = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'] : [spec['clusterIP']];
+    // A LoadBalancer Service's ingress IPs (its load balancer's frontend) on the Service's ports.
+    const ingress = spec['type'] === 'LoadBalancer' ? list(obj(obj(svc['status'])['loadBalancer'])['ingress']).map((i) => i['ip']) : [];
     for (const p of list(spec['ports'])) {
       if ((p['protocol'] ?? 'TCP') !== 'TCP') continue;
       const byClusterIp = clusterIps.includes(target.ip) && p['port'] === target.port;
       const byNodePort = nodeIps.has(target.ip) && p['nodePort'] === target.port;
-      if (byClusterIp || byNodePort) return { ...target, backends: backendsOf(objects, svc, p) };
+      const byIngress = ingress.includes(target.ip) && p['port'] === target.port;
+      if (byClusterIp || byNodePort || byIngress) return { ...target, backends: backendsOf(objects, svc, p) };
     }
   }
   return undefined;

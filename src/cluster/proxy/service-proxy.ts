@@ -108,6 +108,10 @@ export function servicePorts(services: Service[], slices: KubeObject[]): PortVie
     const affinity = spec.sessionAffinity === 'ClientIP';
     const timeout = (spec as { sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: unknown } } }).sessionAffinityConfig?.clientIP?.timeoutSeconds;
     const externallyAccessible = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+    const lbIps =
+      spec.type === 'LoadBalancer'
+        ? [...new Set((svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).filter((ip): ip is string => IpAddress.tryParse(ip ?? '')?.family === 4))]
+        : [];
     for (const p of spec.ports ?? []) {
       const protocol = p.protocol ?? 'TCP';
       if (!PROTOCOLS.has(protocol) || typeof p.port !== 'number') continue;
@@ -121,6 +125,10 @@ export function servicePorts(services: Service[], slices: KubeObject[]): PortVie
           clusterIp,
           port: p.port,
           ...(nodePort !== undefined ? { nodePort } : {}),
+          ...(nodePort !== undefined && lbIps.length > 0 ? { loadBalancerIps: lbIps } : {}),
+          ...(nodePort !== undefined && spec.externalTrafficPolicy === 'Local' && typeof spec.healthCheckNodePort === 'number'
+            ? { healthCheckNodePort: spec.healthCheckNodePort }
+            : {}),
           externalLocal: nodePort !== undefined && spec.externalTrafficPolicy === 'Local',
           internalLocal: spec.internalTrafficPolicy === 'Local',
           ...(affinity ? { affinitySeconds: typeof timeout === 'number' ? timeout : DEFAULT_AFFINITY_SECONDS } : {}),

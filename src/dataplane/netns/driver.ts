@@ -24,6 +24,7 @@ import { applyOverlay, removeOverlay } from './overlay.js';
 import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { backendEnds, probeEnds } from './probe-ends.js';
+import { convergeFrontends, frontendRoutesBack, reprobeFrontends } from './load-balancer.js';
 import { convergePeerRoutes, convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
@@ -118,7 +119,7 @@ export class NetnsDataplane implements Dataplane {
       const w = want.vnets.get(id);
       if (!w) {
         doomed.push(r.netns);
-        if (state.inet) push(state.inet, routesBack(r, []));
+        if (state.inet) push(state.inet, [...routesBack(r, []), ...frontendRoutesBack(r)]);
         stopAzureDns(r);
         state.routers.delete(id);
         continue;
@@ -161,6 +162,7 @@ export class NetnsDataplane implements Dataplane {
         ),
       );
       await convergePeerRoutes(state, want.vnets);
+      await convergeFrontends(state, want.vnets);
       await forEachLimit(newHosts, this.parallelism, (h) => createHost(state, h));
     } catch (e) {
       await this.rollback(created, newRouters, newHosts, addedSubnets);
@@ -203,7 +205,13 @@ export class NetnsDataplane implements Dataplane {
   }
 
   applyServices(hostId: string, table: NodeServices): Promise<void> {
-    return this.applyRemembered(hostId, 'kube-proxy rules', table, applyKubeProxy);
+    return this.applyRemembered(hostId, 'kube-proxy rules', table, async (state, id, value) => {
+      await applyKubeProxy(state, id, value);
+      // What the load balancer's probes see of this node changed with it (load-balancer.ts).
+      const host = state.hosts.get(id.toLowerCase());
+      if (host) host.services = value;
+      await reprobeFrontends(state, id);
+    });
   }
 
   applyPolicies(hostId: string, table: NodePolicies): Promise<void> {
@@ -245,6 +253,7 @@ export class NetnsDataplane implements Dataplane {
       for (const s of r.subnets.values()) s.routesKey = '';
       r.nsgText = 'stale';
       r.overlay.key = '';
+      r.frontends.router.clear();
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);

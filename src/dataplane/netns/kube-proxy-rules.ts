@@ -103,6 +103,13 @@ function renderPort(m: ProxyModel, t: NodeServices, p: ServicePortEntry): void {
     const npKey = `${l4} . ${nodePort}`;
     if (p.hasEndpoints) m.elements['service-nodeports'].set(npKey, `goto ${externalChain}`);
     if (!hasExternal) m.elements['no-endpoint-nodeports'].set(npKey, `${externalVerdict}|${comment}`);
+    // LoadBalancer ingress IPs (the floating-IP frontend arrives with its own address): the external chain, as
+    // kube-proxy's proxier.go adds each LoadBalancerVIP to service-ips.
+    for (const ip of p.loadBalancerIps ?? []) {
+      const lbKey = `${ip} . ${l4} . ${p.port}`;
+      if (hasExternal) m.elements['service-ips'].set(lbKey, `goto ${externalChain}`);
+      else m.elements['no-endpoint-services'].set(lbKey, `${externalVerdict}|${comment}`);
+    }
   }
 
   const chain = (name: string): string[] => {

@@ -3,9 +3,11 @@
 import type { Server } from 'node:net';
 import type { Cidr } from '../../net/ip.js';
 import type { PodAttachment } from '../dataplane.js';
+import type { NodeServices } from '../services.js';
 import type { NodeTopology } from '../topology.js';
 import type { IpBatcher, IpCmd } from './exec.js';
 import type { AzureDnsState } from './azure-dns.js';
+import type { FrontendState } from './load-balancer.js';
 import type { NetnsNames } from './names.js';
 import type { OverlayState } from './overlay.js';
 import type { WiringKind } from './wiring/wiring.js';
@@ -30,6 +32,8 @@ export interface RouterState {
   peerRoutes: string[];
   /** Azure CNI Overlay's routing (azure-overlay.ts): what was applied, and the lines that undo it. */
   overlay: { key: string; undo: IpCmd[] };
+  /** Load-balancer frontends routed to their backend nodes (load-balancer.ts). */
+  frontends: FrontendState;
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */
   dns?: AzureDnsState;
 }
@@ -45,6 +49,8 @@ export interface HostState {
   shape: string;
   node: NodeTopology | undefined;
   pods: Set<string>;
+  /** kube-proxy's table as last applied (what the load balancer's health probes see, load-balancer.ts). */
+  services?: NodeServices;
   /** CNI agents' VXLAN devices on the node, by name, as applied (overlay.ts); they go with the namespace. */
   overlays: Map<string, OverlayState>;
 }

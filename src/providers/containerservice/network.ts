@@ -9,8 +9,19 @@ import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { hasPermission } from '../authorization/access.js';
 import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
-import { putRouteTable, putVirtualNetwork, associateRouteTable } from '../network/managed.js';
-import type { RouteTable } from '../network/models.js';
+import {
+  associateRouteTable,
+  deleteLoadBalancer,
+  deletePublicIp,
+  loadBalancerInputOf,
+  putLoadBalancer,
+  putPublicIp,
+  putRouteTable,
+  putVirtualNetwork,
+} from '../network/managed.js';
+import type { LoadBalancer, PublicIpAddress, RouteTable } from '../network/models.js';
+import { TYPES } from '../network/resource.js';
+import { outboundIpName } from '../../aks/naming.js';
 import { nodesPrefix, type ClusterRecord } from '../../model/cluster-records.js';
 import { sameId } from '../../ids/compare.js';
 
@@ -209,4 +220,64 @@ export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
 
 function nodesSubnets(store: Store, cluster: ClusterRecord): string[] {
   return store.list<{ subnetId: string }>(nodesPrefix(cluster.id)).map((e) => e.value.subnetId);
+}
+
+/** The managed load balancer's name, its backend pools and its outbound rule (cloud-provider-azure's and AKS's). */
+export const OUTBOUND_LB = {
+  name: 'kubernetes',
+  pools: ['aksOutboundBackendPool', 'kubernetes'],
+  rule: 'aksOutboundRule',
+  pool: 'aksOutboundBackendPool',
+} as const;
+
+export function managedLoadBalancerId(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): string {
+  return `${nodeResourceGroupId(c)}/providers/Microsoft.Network/loadBalancers/${OUTBOUND_LB.name}`;
+}
+
+/**
+ * outboundType loadBalancer: the `kubernetes` load balancer in the node resource group with the managed outbound
+ * public IP as a frontend, the backend pools `aksOutboundBackendPool` and `kubernetes` (the one cloud-provider-azure
+ * puts Services' rules on) and the outbound rule `aksOutboundRule` (all protocols, ports allocated by Azure, 30
+ * minutes idle: AKS's loadBalancerProfile defaults; docs/aks-rules.md §12). What is on it already (Services'
+ * frontends, rules, probes) stays.
+ */
+export function ensureOutboundLoadBalancer(store: Store, cluster: ClusterRecord): void {
+  if (cluster.resolved.network.outboundType !== 'loadBalancer') return;
+  const rg = nodeResourceGroupId(cluster);
+  const ipName = outboundIpName(rg);
+  const pip = putPublicIp(store, `${rg}/providers/Microsoft.Network/publicIPAddresses/${ipName}`, {
+    location: cluster.location,
+    tags: { 'aks-managed-type': 'aks-slb-managed-outbound-ip' },
+  });
+  const lbId = managedLoadBalancerId(cluster);
+  const existing = store.get<LoadBalancer>(lbId);
+  const input = existing ? loadBalancerInputOf(existing) : { location: cluster.location, sku: { name: 'Standard' }, properties: {} };
+  const props = (input.properties ??= {});
+  const frontends = (props.frontendIPConfigurations ??= []);
+  if (!frontends.some((f) => f.name === ipName)) frontends.unshift({ name: ipName, properties: { publicIPAddress: { id: pip.id } } });
+  const pools = (props.backendAddressPools ??= []);
+  for (const name of OUTBOUND_LB.pools) if (!pools.some((p) => p.name === name)) pools.push({ name });
+  const rules = (props.outboundRules ??= []);
+  if (!rules.some((r) => r.name === OUTBOUND_LB.rule))
+    rules.push({
+      name: OUTBOUND_LB.rule,
+      properties: {
+        frontendIPConfigurations: [{ id: `${lbId}/frontendIPConfigurations/${ipName}` }],
+        backendAddressPool: { id: `${lbId}/backendAddressPools/${OUTBOUND_LB.pool}` },
+        protocol: 'All',
+        allocatedOutboundPorts: 0,
+        idleTimeoutInMinutes: 30,
+        enableTcpReset: true,
+      },
+    });
+  if (!existing || JSON.stringify(loadBalancerInputOf(existing)) !== JSON.stringify(input)) putLoadBalancer(store, lbId, input);
+}
+
+/** Takes the node resource group's load balancers and public IPs away, their addresses given back (cluster delete). */
+export function removeLoadBalancing(store: Store, cluster: ClusterRecord): void {
+  const prefix = `${nodeResourceGroupId(cluster)}/providers/Microsoft.Network`;
+  for (const lb of store.list<LoadBalancer>(`${prefix}/loadBalancers/`)) if (lb.value.type === TYPES.loadBalancer) deleteLoadBalancer(store, lb.value);
+  // One a user attached elsewhere (a NIC, a NAT gateway) is left to the group's own delete.
+  for (const { value: pip } of store.list<PublicIpAddress>(`${prefix}/publicIPAddresses/`))
+    if (pip.type === TYPES.publicIPAddress && !pip.properties.ipConfiguration && !pip.properties.natGateway) deletePublicIp(store, pip);
 }

@@ -10,9 +10,11 @@ import type { Store } from '../../store/store.js';
 import { RESOURCE_GROUP_TYPE, type ResourceGroup } from '../resources/resourceGroups.js';
 import {
   ensureManagedVnet,
+  ensureOutboundLoadBalancer,
   environmentFor,
   ipamAllocators,
   nodeResourceGroupId,
+  removeLoadBalancing,
   removeNodeNic,
   syncRouteTable,
   clearRouteTable,
@@ -117,6 +119,7 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
     // Off kubenet (a migration to overlay): the cluster's routes go and its route table leaves the subnets.
     clearRouteTable(store, cluster);
   }
+  ensureOutboundLoadBalancer(store, cluster);
   // The cluster's API server picks up the nodes from the change feed once this transaction has committed.
 }
 
@@ -143,6 +146,7 @@ export function removePool(store: Store, cluster: ClusterRecord, poolName: strin
 /** Takes the whole cluster apart: nodes, NICs (and so their addresses), routes, pools, the node resource group. */
 export function teardown(store: Store, cluster: ClusterRecord): void {
   clearRouteTable(store, cluster);
+  removeLoadBalancing(store, cluster);
   for (const node of nodesOf(store, cluster)) removeNodeNic(store, node.nicId);
   store.deletePrefix(nodesPrefix(cluster.id));
   store.deletePrefix(`${cluster.id}/`);

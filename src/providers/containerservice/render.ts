@@ -3,6 +3,7 @@
 // client sees no networkPluginMode and a 2025 one no dockerBridgeCidr.
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import type { ResolvedPool } from '../../aks/defaults.js';
+import { outboundIpName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
@@ -43,7 +44,7 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   if (out.outboundType === 'loadBalancer' && out['loadBalancerProfile'] === undefined) {
     out['loadBalancerProfile'] = {
       managedOutboundIPs: { count: 1, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: 1 } : {}) },
-      effectiveOutboundIPs: [{ id: `${nodeResourceGroupId}/providers/Microsoft.Network/publicIPAddresses/kubernetes-outbound` }],
+      effectiveOutboundIPs: [{ id: `${nodeResourceGroupId}/providers/Microsoft.Network/publicIPAddresses/${outboundIpName(nodeResourceGroupId)}` }],
       ...(api.hasNetworkPluginMode ? { backendPoolType: 'nodeIPConfiguration' } : {}),
     };
   }

@@ -1,10 +1,12 @@
-// Network resources that another provider manages (AKS's VNet and kubenet route table in the node
-// resource group): the same validation and records as the REST API, written Succeeded at once and
+// Network resources that another provider manages (AKS's VNet, kubenet route table, load balancers and public IPs in
+// the node resource group): the same validation and records as the REST API, written Succeeded at once and
 // inside the caller's transaction, without a long-running operation of their own.
 import type { Store } from '../../store/store.js';
 import { moveBackReference } from './backReferences.js';
 import { childNotFound, invalidResourceReference } from './errors.js';
-import type { RouteTable, VirtualNetwork } from './models.js';
+import { type LoadBalancerInput, removeLoadBalancer, writeLoadBalancer } from './loadBalancerModel.js';
+import type { LoadBalancer, PublicIpAddress, RouteTable, VirtualNetwork } from './models.js';
+import { findPublicIp, type PublicIpInput, removePublicIp, writePublicIp } from './publicIpModel.js';
 import { compact, newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
 import { findRouteTable, writeRouteTable } from './routeTableModel.js';
 import { findSubnet } from './subnetModel.js';
@@ -87,4 +89,67 @@ export function associateRouteTable(store: Store, subnetId: string, routeTableId
     store.put(subnet.id, { ...subnet, etag: newEtag(), properties });
     moveBackReference(store, 'subnets', subnet.id, before, table?.id);
   });
+}
+
+/** A public IP another provider manages (AKS's outbound IP, cloud-provider-azure's per-Service IPs): Standard, Static. */
+export function putPublicIp(store: Store, id: string, spec: { location: string; tags?: Record<string, string> }): PublicIpAddress {
+  return store.transaction(() => {
+    writableGroupOf(store, id);
+    const existing = findPublicIp(store, id);
+    const input: PublicIpInput = {
+      location: spec.location,
+      tags: spec.tags ?? existing?.tags ?? null,
+      sku: { name: 'Standard', tier: 'Regional' },
+      properties: { publicIPAllocationMethod: 'Static', publicIPAddressVersion: 'IPv4' },
+    };
+    return writePublicIp(store, id, input, 'Succeeded').record;
+  });
+}
+
+/** Creates or replaces a load balancer as a PUT of `input` would, Succeeded at once. */
+export function putLoadBalancer(store: Store, id: string, input: LoadBalancerInput): LoadBalancer {
+  return store.transaction(() => {
+    writableGroupOf(store, id);
+    return writeLoadBalancer(store, id, input, 'Succeeded').record;
+  });
+}
+
+/** A stored load balancer as the body of a PUT that keeps it as it is (what a client GETs, edits and PUTs back). */
+export function loadBalancerInputOf(lb: LoadBalancer): LoadBalancerInput {
+  const p = lb.properties;
+  const strip = <T extends { provisioningState: unknown }>(props: T): Omit<T, 'provisioningState'> => {
+    const { provisioningState: _state, ...rest } = props;
+    return rest;
+  };
+  return {
+    location: lb.location,
+    tags: lb.tags ?? null,
+    sku: lb.sku,
+    properties: {
+      frontendIPConfigurations: p.frontendIPConfigurations.map((f) => ({
+        name: f.name,
+        ...(f.zones ? { zones: f.zones } : {}),
+        properties: {
+          subnet: f.properties.subnet ?? null,
+          publicIPAddress: f.properties.publicIPAddress ?? null,
+          publicIPPrefix: f.properties.publicIPPrefix ?? null,
+          privateIPAddress: f.properties.subnet ? (f.properties.privateIPAddress ?? null) : null,
+          privateIPAllocationMethod: f.properties.privateIPAllocationMethod ?? null,
+        },
+      })),
+      backendAddressPools: p.backendAddressPools.map((x) => ({ name: x.name })),
+      loadBalancingRules: p.loadBalancingRules.map((r) => ({ name: r.name, properties: strip(r.properties) })),
+      probes: p.probes.map((x) => ({ name: x.name, properties: strip(x.properties) })),
+      outboundRules: p.outboundRules.map((r) => ({ name: r.name, properties: strip(r.properties) })),
+    },
+  };
+}
+
+/** Deletes a load balancer: its private addresses go back, its public IPs are free for another user. */
+export function deleteLoadBalancer(store: Store, lb: LoadBalancer): void {
+  store.transaction(() => removeLoadBalancer(store, lb));
+}
+
+export function deletePublicIp(store: Store, pip: PublicIpAddress): void {
+  store.transaction(() => removePublicIp(store, pip));
 }

@@ -1,6 +1,8 @@
 // The routes of publicIPAddresses, publicIPPrefixes, natGateways and loadBalancers: the resources AKS networking
 // sends and receives internet traffic through (docs/aks-rules.md §11), each served by trackedRoutes from its model.
 import type { Route } from '../../arm/provider.js';
+import type { Schema } from '../../arm/schema.js';
+import type { Store } from '../../store/store.js';
 import { findLoadBalancer, removeLoadBalancer, renderLoadBalancer, writeLoadBalancer, type LoadBalancerInput } from './loadBalancerModel.js';
 import type { LoadBalancer, NatGateway, PublicIpAddress, PublicIpPrefix } from './models.js';
 import { findNatGateway, removeNatGateway, renderNatGateway, writeNatGateway, type NatGatewayInput } from './natGatewayModel.js';
@@ -16,43 +18,55 @@ import {
   type PublicIpPrefixInput,
 } from './publicIpModel.js';
 import { loadBalancerModel, natGatewayModel, publicIpAddressModel, publicIpPrefixModel } from './schemas.js';
-import { trackedRoutes } from './trackedRoutes.js';
+import type { ProvisioningState, TrackedResource } from './resource.js';
+import { type TrackedKind, trackedRoutes } from './trackedRoutes.js';
+
+/** A kind whose model writes with a provisioning state (Updating for a PUT) and renders from the record alone. */
+function routesOf<T extends TrackedResource<unknown>, I extends { location?: string }>(
+  type: string,
+  nameParam: string,
+  body: Schema,
+  model: {
+    find: TrackedKind<T, I>['find'];
+    write: (store: Store, id: string, input: I, state: ProvisioningState) => { record: T; created: boolean };
+    render: (record: T) => unknown;
+    remove: TrackedKind<T, I>['remove'];
+  },
+): Route[] {
+  return trackedRoutes<T, I>({
+    type,
+    nameParam,
+    body,
+    find: model.find,
+    write: (store, id, input) => model.write(store, id, input, 'Updating'),
+    render: (_store, record) => model.render(record),
+    remove: model.remove,
+  });
+}
 
 export const outboundResourceRoutes: Route[] = [
-  ...trackedRoutes<PublicIpAddress, PublicIpInput>({
-    type: 'publicIPAddresses',
-    nameParam: 'publicIpAddressName',
-    body: publicIpAddressModel,
+  ...routesOf<PublicIpAddress, PublicIpInput>('publicIPAddresses', 'publicIpAddressName', publicIpAddressModel, {
     find: findPublicIp,
-    write: (store, id, input) => writePublicIp(store, id, input, 'Updating'),
-    render: (_store, pip) => pip,
+    write: writePublicIp,
+    render: (pip) => pip,
     remove: removePublicIp,
   }),
-  ...trackedRoutes<PublicIpPrefix, PublicIpPrefixInput>({
-    type: 'publicIPPrefixes',
-    nameParam: 'publicIpPrefixName',
-    body: publicIpPrefixModel,
+  ...routesOf<PublicIpPrefix, PublicIpPrefixInput>('publicIPPrefixes', 'publicIpPrefixName', publicIpPrefixModel, {
     find: findPublicIpPrefix,
-    write: (store, id, input) => writePublicIpPrefix(store, id, input, 'Updating'),
-    render: (_store, prefix) => renderPublicIpPrefix(prefix),
+    write: writePublicIpPrefix,
+    render: renderPublicIpPrefix,
     remove: removePublicIpPrefix,
   }),
-  ...trackedRoutes<NatGateway, NatGatewayInput>({
-    type: 'natGateways',
-    nameParam: 'natGatewayName',
-    body: natGatewayModel,
+  ...routesOf<NatGateway, NatGatewayInput>('natGateways', 'natGatewayName', natGatewayModel, {
     find: findNatGateway,
-    write: (store, id, input) => writeNatGateway(store, id, input, 'Updating'),
-    render: (_store, gw) => renderNatGateway(gw),
+    write: writeNatGateway,
+    render: renderNatGateway,
     remove: removeNatGateway,
   }),
-  ...trackedRoutes<LoadBalancer, LoadBalancerInput>({
-    type: 'loadBalancers',
-    nameParam: 'loadBalancerName',
-    body: loadBalancerModel,
+  ...routesOf<LoadBalancer, LoadBalancerInput>('loadBalancers', 'loadBalancerName', loadBalancerModel, {
     find: findLoadBalancer,
-    write: (store, id, input) => writeLoadBalancer(store, id, input, 'Updating'),
-    render: (_store, lb) => renderLoadBalancer(lb),
+    write: writeLoadBalancer,
+    render: renderLoadBalancer,
     remove: removeLoadBalancer,
   }),
 ];

@@ -115,14 +115,54 @@ export function admitService(objects: ObjectStore, network: ServiceNetwork, svc:
     spec.clusterIPs = [ip];
   }
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') assignNodePorts(objects, svc, existing);
+  if (spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') assignHealthCheckNodePort(objects, svc, existing);
+  else delete spec.healthCheckNodePort;
 }
 
-function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeObject | undefined): void {
+/** Every node port the other Services hold: their ports' and their health checks'. */
+function nodePortsInUse(objects: ObjectStore, svc: KubeObject): Set<number> {
   const used = new Set<number>();
   for (const s of objects.list(SERVICES) as Service[]) {
     if (s.metadata.namespace === svc.metadata.namespace && s.metadata.name === svc.metadata.name) continue;
     for (const p of s.spec?.ports ?? []) if (p.nodePort) used.add(Number(p.nodePort));
+    if (s.spec?.healthCheckNodePort) used.add(Number(s.spec.healthCheckNodePort));
   }
+  return used;
+}
+
+/** A free node port: `from` when it is free, else the next free one (a random start when none is given). */
+function freeNodePort(used: Set<number>, from?: number): number {
+  let port = from ?? NODE_PORTS[0] + randomInt(NODE_PORTS[1] - NODE_PORTS[0] + 1);
+  while (used.has(port)) port = port >= NODE_PORTS[1] ? NODE_PORTS[0] : port + 1;
+  return port;
+}
+
+/**
+ * externalTrafficPolicy Local on a LoadBalancer Service: the apiserver allocates `healthCheckNodePort` from the
+ * node-port range (kubernetes pkg/registry/core/service/storage: allocHealthCheckNodePort), kept across updates.
+ */
+function assignHealthCheckNodePort(objects: ObjectStore, svc: KubeObject, existing: KubeObject | undefined): void {
+  const spec = (svc as Service).spec!;
+  const used = nodePortsInUse(objects, svc);
+  for (const p of spec.ports ?? []) if (p.nodePort) used.add(Number(p.nodePort));
+  const kept = (existing as Service | undefined)?.spec?.healthCheckNodePort;
+  const asked = spec.healthCheckNodePort;
+  if (asked !== undefined && asked !== kept) {
+    if (!Number.isInteger(asked) || asked < NODE_PORTS[0] || asked > NODE_PORTS[1])
+      throw refuse(
+        svc.metadata.name,
+        'spec.healthCheckNodePort',
+        String(asked),
+        `provided port is not in the valid range. The range of valid ports is ${NODE_PORTS[0]}-${NODE_PORTS[1]}`,
+      );
+    if (used.has(asked)) throw refuse(svc.metadata.name, 'spec.healthCheckNodePort', String(asked), 'provided port is already allocated');
+    return;
+  }
+  spec.healthCheckNodePort = freeNodePort(used, kept);
+}
+
+function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeObject | undefined): void {
+  const used = nodePortsInUse(objects, svc);
   const oldPorts: ServicePort[] = (existing as Service | undefined)?.spec?.ports ?? [];
   for (const [i, p] of ((svc as Service).spec!.ports ?? []).entries()) {
     if (p.nodePort) {
@@ -141,8 +181,7 @@ function assignNodePorts(objects: ObjectStore, svc: KubeObject, existing: KubeOb
       continue;
     }
     const kept = oldPorts.find((o) => o.port === p.port && o.protocol === p.protocol)?.nodePort;
-    let port = kept ?? NODE_PORTS[0] + randomInt(NODE_PORTS[1] - NODE_PORTS[0] + 1);
-    while (used.has(port)) port = port >= NODE_PORTS[1] ? NODE_PORTS[0] : port + 1;
+    const port = freeNodePort(used, kept);
     p.nodePort = port;
     used.add(port);
   }
