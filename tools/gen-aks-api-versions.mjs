@@ -67,7 +67,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defaultNote } from './aks-default-note.mjs';
-import { readSdkVersion } from './aks-sdk-mappers.mjs';
+import { readPythonModels, readSdkVersion } from './aks-sdk-mappers.mjs';
 import { isModularPackage, readModularVersion } from './aks-sdk-modular.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
 import { stableJson } from './stable-json.mjs';
@@ -99,19 +99,21 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded', sdk: [] };
+  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded', sdk: [], python: [] };
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--out' || a === '--from' || a === '--source' || a === '--sdk') {
+    if (['--out', '--from', '--source', '--sdk', '--python-models', '--merge'].includes(a)) {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
       if (a === '--sdk') args.sdk.push(resolve(argv[++i]));
+      else if (a === '--python-models') args.python.push(resolve(argv[++i]));
+      else if (a === '--merge') args.merge = resolve(argv[++i]);
       else args[a.slice(2)] = argv[++i];
     } else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else rest.push(a);
   }
-  if (rest.length !== 1) usage();
-  args.root = resolve(rest[0]);
+  if (rest.length > 1 || (rest.length === 0 && !args.merge)) usage();
+  args.root = rest.length === 1 ? resolve(rest[0]) : undefined;
   return args;
 }
 
@@ -279,10 +281,26 @@ class VersionReader {
   }
 }
 
+const OPTIONAL_EARLY = ['AgentPool', 'ContainerServiceNetworkProfile'];
+
+/** The versions of a file this generator wrote, each as it was read (for --merge). */
+function readGenerated(file) {
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.entries(data.versions).map(([apiVersion, v]) => ({
+    apiVersion,
+    kind: v.kind,
+    ...(v.spec !== undefined ? { spec: v.spec } : { sdk: v.sdk }),
+    definitions: Object.fromEntries(Object.entries(v.definitions).map(([name, key]) => [name, data.definitions[key]])),
+    operations: v.operations.map((key) => data.operations[key]),
+  }));
+}
+
 function readVersion(resolver, spec, root) {
   const doc = resolver.load(spec.file);
   const reader = new VersionReader(resolver, spec.file);
   for (const name of ROOTS) {
+    // The first specs have no agent pool resource (2019-02-01) and no network profile (2018-03-31).
+    if (!doc.definitions?.[name] && spec.version < '2019-02-01' && OPTIONAL_EARLY.includes(name)) continue;
     if (!doc.definitions?.[name]) throw new Error(`${spec.file}: no definition ${name}`);
     reader.definitionAt(`#/definitions/${name}`, spec.file);
   }
@@ -331,15 +349,21 @@ function compact(read, args) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const specs = findSpecs(args.root, args.from);
-  if (specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
-  const resolver = new Resolver(args.root);
+  const specs = args.root ? findSpecs(args.root, args.from) : [];
+  if (args.root && specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
+  const resolver = args.root ? new Resolver(args.root) : undefined;
   const read = specs.map((spec) => readVersion(resolver, spec, args.root));
+  const add = (v) => {
+    if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
+  };
+  // The Python models come before the merged file: a version is read from the best source at hand.
+  for (const file of args.python) for (const v of readPythonModels(file, ROOTS)) add(v);
   // A package adds its api-version only where no spec file of that version was at hand: the spec says more.
   for (const pkg of args.sdk) {
     const v = isModularPackage(pkg) ? readModularVersion(pkg, ROOTS) : await readSdkVersion(pkg, ROOTS);
-    if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
+    add(v);
   }
+  if (args.merge) for (const v of readGenerated(args.merge)) add(v);
   read.sort((a, b) => (a.apiVersion < b.apiVersion ? -1 : a.apiVersion > b.apiVersion ? 1 : 0));
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, stableJson(compact(read, args)));
