@@ -130,7 +130,10 @@ describe('the old managedClusters api-versions ARM still serves', () => {
           // agentPools is a resource type from 2019-02-01 on; ARM lists that type's own versions.
           assert.equal(pools.status, 400);
           assert.equal(pools.json.error.code, 'NoRegisteredProviderFound');
-          assert.match(pools.json.error.message, new RegExp(`API version '${v}' for type 'managedClusters/agentPools'\\. The supported api-versions are '2019-02-01, 2019-04-01, `));
+          assert.match(
+            pools.json.error.message,
+            new RegExp(`API version '${v}' for type 'managedClusters/agentPools'\\. The supported api-versions are '2019-02-01, 2019-04-01, `),
+          );
           return;
         }
         assert.equal(pools.status, 200);

@@ -29,7 +29,10 @@ export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssu
       ...abortRoutes,
       ...profileRoutes,
       updateTagsRoute,
-      ...[...versionRoutes, osOptionsRoute].map((r) => ({ ...r, apiVersions: [...new Set([...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'])] })),
+      ...[...versionRoutes, osOptionsRoute].map((r) => ({
+        ...r,
+        apiVersions: [...new Set([...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'])],
+      })),
     ].map(poolVersions),
     operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind, clusterPowerKind, abortKind],
     deleteSliceOfResourceGroup(groupId: string, store: Store) {
