@@ -16,6 +16,8 @@ export interface ApiVersionProfile {
   hasNetworkDataplane: boolean;
   /** `dockerBridgeCidr` is a member (removed in 2023-04-01). */
   hasDockerBridgeCidr: boolean;
+  /** The values of the `networkPolicy` enum (cilium from 2023-02-01, none from 2024-07-01 and 2023-08-02-preview). */
+  networkPolicies: readonly string[];
   /** `networkPolicy: none` is in the enum, and then is the default. */
   networkPolicyNoneDefault: boolean;
   /** Clusters and pools carry an `eTag`. */
@@ -55,6 +57,7 @@ function buildProfile(version: string): ApiVersionProfile {
     hasNetworkPluginMode: net('networkPluginMode') !== undefined,
     hasNetworkDataplane: net('networkDataplane') !== undefined,
     hasDockerBridgeCidr: net('dockerBridgeCidr') !== undefined,
+    networkPolicies: (net('networkPolicy')?.enum?.values as string[] | undefined) ?? ['azure', 'calico'],
     networkPolicyNoneDefault: net('networkPolicy')?.enum?.values.includes('none') ?? false,
     hasETag: memberOf(schema, 'ManagedCluster', 'eTag') !== undefined,
     returnsPodCidrForNone: version >= since,

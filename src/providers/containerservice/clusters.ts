@@ -269,6 +269,7 @@ function put(ctx: RequestContext) {
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
+  checkSupportPlan(spec['supportPlan'] ?? existing?.spec['supportPlan'], tier ?? existing?.tier);
   return existing ? update(ctx, existing, spec, body.tags, tier) : create(ctx, spec, region.name, body.tags, tier);
 }
 
@@ -300,6 +301,15 @@ function skuTier(given: unknown): string | undefined {
   const known = SKU_TIERS.find((t) => typeof given === 'string' && t.toLowerCase() === given.toLowerCase());
   if (!known) throw new ArmError(400, 'InvalidParameter', `The value of parameter sku.tier is invalid: it must be one of ${SKU_TIERS.join(', ')}.`, 'sku.tier');
   return known;
+}
+
+/**
+ * Long-term support comes with the Premium tier only (docs/aks-rules.md §3.8): AKS's LTS page and az (which checks it
+ * before sending, Azure/azure-cli-extensions#9785, with this message) say so; the RP's own wording is not published.
+ */
+function checkSupportPlan(plan: unknown, tier: string | undefined): void {
+  if (typeof plan !== 'string' || plan.toLowerCase() !== 'akslongtermsupport' || tier === 'Premium') return;
+  throw new ArmError(400, 'BadRequest', 'AKS Long Term Support is only available for Premium tier clusters.', 'supportPlan');
 }
 
 function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
