@@ -312,7 +312,15 @@ function checkSupportPlan(plan: unknown, tier: string | undefined): void {
   throw new ArmError(400, 'BadRequest', 'AKS Long Term Support is only available for Premium tier clusters.', 'supportPlan');
 }
 
-function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
+/**
+ * The windowsProfile AKS generates for a new cluster given none (since 2020-05, Azure/AKS#1545 and #2101): the user
+ * name the spec examples answer with and a password of its own, which AKS never returns and aksemu does not keep
+ * (docs/aks-rules.md §3.7). So a Windows pool can be added later without WindowsProfileMissing.
+ */
+const GENERATED_WINDOWS_PROFILE = { adminUsername: 'azureuser' } as const;
+
+function create(ctx: RequestContext, given: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
+  const spec: ManagedClusterSpec = given.windowsProfile ? given : { ...given, windowsProfile: { ...GENERATED_WINDOWS_PROFILE } };
   const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
   checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
@@ -324,7 +332,9 @@ function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string,
 function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>, tier?: string) {
   assertIdle(existing);
   assertRunning(existing, 'updating');
-  const spec = keepUnexpressible(api(ctx), existing.resolved, sent);
+  // A PUT without windowsProfile keeps the cluster's (AKS has no way to remove one).
+  const withWindows = sent.windowsProfile || !existing.spec.windowsProfile ? sent : { ...sent, windowsProfile: existing.spec.windowsProfile };
+  const spec = keepUnexpressible(api(ctx), existing.resolved, withWindows);
   const storedPools = poolsOf(ctx.store, existing);
   const previous = resolvedWithPools(existing, storedPools);
   // Pools the PUT leaves out are kept: pool deletion is the agentPools API's job.
