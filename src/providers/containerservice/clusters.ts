@@ -304,7 +304,7 @@ function skuTier(given: unknown): string | undefined {
 }
 
 /**
- * Long-term support comes with the Premium tier only (docs/aks-rules.md §3.8): AKS's LTS page and az (which checks it
+ * Long-term support comes with the Premium tier only (docs/aks-rules.md §3.7): AKS's LTS page and az (which checks it
  * before sending, Azure/azure-cli-extensions#9785, with this message) say so; the RP's own wording is not published.
  */
 function checkSupportPlan(plan: unknown, tier: string | undefined): void {
