@@ -1,4 +1,4 @@
-// What AKS fills in or keeps that a request leaves to it (issue 29, docs/aks-rules.md §3.7, §3.8): the cilium
+// What AKS fills in or keeps that a request leaves to it (issue 29, docs/aks-rules.md §3.7): the cilium
 // dataplane's policy, the LTS support plan with the Premium tier it needs, a managed NAT gateway's idle timeout.
 // Raw HTTP against a real server, at 2024-02-01 (the first stable version with supportPlan in the data and the
 // version of the spec's Premium example).
