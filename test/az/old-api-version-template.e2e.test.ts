@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
-import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { AZ, loginRealAz, runRealAz } from './real-az-env.js';
+import { AZ, runRealAz } from './real-az-env.js';
+import { type RealAzSession, realAzSession } from './real-az-session.js';
 
 const noRealAz = existsSync(AZ) ? false : `${AZ} is not installed`;
 
@@ -64,53 +63,27 @@ function template(aksVersion: string) {
 }
 
 describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => {
-  let server: TestServer;
-  let home: string;
-  let azHome: string;
-  let env: NodeJS.ProcessEnv;
-  const file = (name: string, body: unknown) => {
-    const path = join(azHome, name);
-    writeFileSync(path, JSON.stringify(body));
-    return path;
+  let session: RealAzSession;
+  /** `az deployment group create` of the template at `aksVersion`, written to a file, for cluster `name`. */
+  const deploy = (name: string, aksVersion: string, extra: string[] = []) => {
+    const path = join(session.azHome, `${name}.json`);
+    writeFileSync(path, JSON.stringify(template(aksVersion)));
+    const args = ['deployment', 'group', 'create', '-g', 'rg2021', '-n', name, '--template-file', path, '--parameters', `clusterName=${name}`];
+    return runRealAz(session.env, [...args, ...extra]);
   };
 
   before(async () => {
-    home = tempHome();
-    azHome = tempHome();
-    server = await startTestServer({ home });
-    env = await loginRealAz(azHome, server, { pythonPath: AZ_SHIM_DIR });
-    const r = await runRealAz(env, ['group', 'create', '-l', 'eastus', '-n', 'rg2021', '-o', 'none']);
-    assert.equal(r.code, 0, r.stderr);
+    session = await realAzSession('rg2021');
   });
-  after(async () => {
-    await server.close();
-    removeHome(home);
-    removeHome(azHome);
-  });
+  after(() => session.close());
 
   test('az deployment group create at 2021-03-01: the cluster and its pool, read back at 2021-03-01', async () => {
-    const r = await runRealAz(env, [
-      'deployment',
-      'group',
-      'create',
-      '-g',
-      'rg2021',
-      '-n',
-      'aks2021',
-      '--template-file',
-      file('aks2021.json', template('2021-03-01')),
-      '--parameters',
-      'clusterName=aks2021',
-      '--query',
-      'properties.provisioningState',
-      '-o',
-      'tsv',
-    ]);
+    const r = await deploy('aks2021', '2021-03-01', ['--query', 'properties.provisioningState', '-o', 'tsv']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Succeeded\n');
 
-    const id = `/subscriptions/${server.identity.subscriptionId}/resourceGroups/rg2021/providers/Microsoft.ContainerService/managedClusters/aks2021`;
-    const shown = await runRealAz(env, ['resource', 'show', '--ids', id, '--api-version', '2021-03-01']);
+    const id = `/subscriptions/${session.server.identity.subscriptionId}/resourceGroups/rg2021/providers/Microsoft.ContainerService/managedClusters/aks2021`;
+    const shown = await runRealAz(session.env, ['resource', 'show', '--ids', id, '--api-version', '2021-03-01']);
     assert.equal(shown.code, 0, shown.stderr);
     const cluster = JSON.parse(shown.stdout);
     assert.equal(cluster.properties.networkProfile.networkPlugin, 'azure');
@@ -127,29 +100,17 @@ describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => 
       ],
     );
 
-    const pools = await runRealAz(env, ['aks', 'nodepool', 'list', '-g', 'rg2021', '--cluster-name', 'aks2021', '--query', '[].name', '-o', 'tsv']);
+    const pools = await runRealAz(session.env, ['aks', 'nodepool', 'list', '-g', 'rg2021', '--cluster-name', 'aks2021', '--query', '[].name', '-o', 'tsv']);
     assert.equal(pools.code, 0, pools.stderr);
     assert.equal(pools.stdout, 'system\nuser\n');
   });
 
   test('the same template at a retired preview: NoRegisteredProviderFound, as ARM answers it', async () => {
-    const r = await runRealAz(env, [
-      'deployment',
-      'group',
-      'create',
-      '-g',
-      'rg2021',
-      '-n',
-      'akspreview',
-      '--template-file',
-      file('akspreview.json', template('2022-03-02-preview')),
-      '--parameters',
-      'clusterName=akspreview',
-    ]);
+    const r = await deploy('akspreview', '2022-03-02-preview');
     assert.equal(r.code, 1);
     assert.match(r.stderr, /NoRegisteredProviderFound/);
     assert.match(r.stderr, /No registered resource provider found for location 'eastus' and API version '2022-03-02-preview' for type 'managedClusters'\./);
-    const absent = await runRealAz(env, ['aks', 'show', '-g', 'rg2021', '-n', 'akspreview']);
+    const absent = await runRealAz(session.env, ['aks', 'show', '-g', 'rg2021', '-n', 'akspreview']);
     assert.equal(absent.code, 3, absent.stderr);
   });
 });

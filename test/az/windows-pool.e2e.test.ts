@@ -4,47 +4,24 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
-import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { AZ, loginRealAz, runRealAz } from './real-az-env.js';
+import { AZ, runRealAz } from './real-az-env.js';
+import { type RealAzSession, realAzSession } from './real-az-session.js';
 
 const skip = existsSync(AZ) ? false : `${AZ} is not installed`;
 
-let server: TestServer;
-let home: string;
-let azHome: string;
-let env: NodeJS.ProcessEnv;
+let session: RealAzSession;
 
 before(async () => {
-  if (skip) return;
-  home = tempHome();
-  azHome = tempHome();
-  server = await startTestServer({ home });
-  env = await loginRealAz(azHome, server, { pythonPath: AZ_SHIM_DIR });
-  const r = await runRealAz(env, ['group', 'create', '-l', 'eastus', '-n', 'winRG', '-o', 'none']);
-  assert.equal(r.code, 0, r.stderr);
+  if (!skip) session = await realAzSession('winRG');
 });
 
 after(async () => {
-  if (skip) return;
-  await server.close();
-  removeHome(home);
-  removeHome(azHome);
+  if (!skip) await session.close();
 });
 
 test('real az: a Windows pool on an Azure CNI cluster made without a windowsProfile', { skip }, async () => {
-  const create = await runRealAz(env, [
-    'aks',
-    'create',
-    '-g',
-    'winRG',
-    '-n',
-    'wincni',
-    '--network-plugin',
-    'azure',
-    '--node-count',
-    '1',
-    '--generate-ssh-keys',
+  const create = await runRealAz(session.env, [
+    ...'aks create -g winRG -n wincni --network-plugin azure --node-count 1 --generate-ssh-keys'.split(' '),
     '--query',
     'windowsProfile',
   ]);
@@ -53,20 +30,8 @@ test('real az: a Windows pool on an Azure CNI cluster made without a windowsProf
   assert.equal(profile.adminUsername, 'azureuser');
   assert.equal(profile.adminPassword ?? null, null, 'AKS never returns the password');
 
-  const add = await runRealAz(env, [
-    'aks',
-    'nodepool',
-    'add',
-    '-g',
-    'winRG',
-    '--cluster-name',
-    'wincni',
-    '-n',
-    'npwin',
-    '--os-type',
-    'Windows',
-    '--node-count',
-    '1',
+  const add = await runRealAz(session.env, [
+    ...'aks nodepool add -g winRG --cluster-name wincni -n npwin --os-type Windows --node-count 1'.split(' '),
     '--query',
     '[osType, provisioningState]',
     '-o',

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { bearer, https } from '../e2e/harness.js';
 import { type Env, groupId, withServer } from '../network/harness.js';
+import { rawCluster } from './harness.js';
 
 type Json = Record<string, any>;
 
@@ -74,29 +75,15 @@ const FAMILIES: { version: string; body: Json; lacks: string[]; later: [string, 
   },
   {
     version: '2021-03-01',
-    body: {
-      location: 'eastus',
-      identity: { type: 'SystemAssigned' },
-      properties: {
-        dnsPrefix: 'old2021',
-        agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System', osType: 'Linux' }],
-        networkProfile: { networkPlugin: 'azure' },
-      },
-    },
+    body: rawCluster('old2021', { networkProfile: { networkPlugin: 'azure' } }),
     lacks: ['natGatewayProfile', 'currentKubernetesVersion', 'networkPluginMode', 'eTag', 'storageProfile'],
     later: ['network', 'natGatewayProfile', { idleTimeoutInMinutes: 4 }],
   },
   {
     version: '2022-04-01',
-    body: {
-      location: 'eastus',
-      identity: { type: 'SystemAssigned' },
-      properties: {
-        dnsPrefix: 'old2022',
-        agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System' }],
-        networkProfile: { networkPlugin: 'kubenet', natGatewayProfile: { idleTimeoutInMinutes: 10 }, outboundType: 'loadBalancer' },
-      },
-    },
+    body: rawCluster('old2022', {
+      networkProfile: { networkPlugin: 'kubenet', natGatewayProfile: { idleTimeoutInMinutes: 10 }, outboundType: 'loadBalancer' },
+    }),
     lacks: ['networkPluginMode', 'networkDataplane', 'eTag', 'workloadAutoScalerProfile'],
     later: ['network', 'networkPluginMode', 'overlay'],
   },
