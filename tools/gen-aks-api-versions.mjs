@@ -4,8 +4,11 @@
 // rather than hand-typed tables (issue 14).
 //
 // Run:
-//   node tools/gen-aks-api-versions.mjs <spec-root> [--sdk <package-dir>]... [--from 2022-06-01]
-//        [--out src/aks/api-versions/managed-clusters.json] [--source "<repository>@<commit>"]
+//   node tools/gen-aks-api-versions.mjs [<spec-root>] [--sdk <package-dir>]... [--python-models <file>]...
+//        [--merge <generated file>] [--from 2022-06-01] [--out src/aks/api-versions/managed-clusters.json]
+//        [--source "<repository>@<commit>"]
+// (<spec-root> may be left out with --merge.) A version comes from the first source that has it: spec file,
+// Python models, SDK package, merged file.
 // <spec-root> is a checkout (or an extract) of azure-rest-api-specs: the folder holding specification/. The
 // generator reads every specification/containerservice/resource-manager/Microsoft.ContainerService/aks/
 // {stable,preview}/<version>/managedClusters.json from --from on (and the older layout without aks/), and the
@@ -47,6 +50,15 @@
 //     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e" \
 //     $(for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0 25.3.0 25.5.0; do echo --sdk /tmp/acs/$v/package; done)
 // A newer spec checkout adds the later versions by the same command, and its spec files replace the packages'.
+// - the old stables, 2018-03-31 … 2022-04-01 (issue 29): the Python models of azure-mgmt-containerservice 21.1.0, the
+//   multi-api package az 2.45 ships (Debian python3-azure), one folder per api-version generated from that version's
+//   spec; tools/aks-python-models.py dumps them as autorest mappers. They were added to the file generated above
+//   without its spec checkout, by --merge (the versions of an earlier output, kept as they were):
+//     /usr/bin/python3 tools/aks-python-models.py > /tmp/aks-python-models.json
+//     node tools/gen-aks-api-versions.mjs --merge <earlier managed-clusters.json> \
+//       --python-models /tmp/aks-python-models.json --from 2017-08-31 --source "<the earlier file's source>"
+//   With a spec checkout, the same --python-models beside <spec-root> and --from 2017-08-31 gives one run for all.
+//   2017-08-31 has no Python model: it is served with 2018-03-31's less what its spec lacks (unread-versions.json).
 //
 // The file: `versions` maps each api-version to its kind (stable/preview), its source (`spec`: the spec file,
 // or `sdk`: the package), the definitions it has (name → stored variant) and its operations (stored variants). A definition or operation with the same
@@ -93,7 +105,8 @@ const CONSTRAINTS = [
 function usage(message) {
   if (message) process.stderr.write(`${message}\n`);
   process.stderr.write(
-    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--sdk PACKAGE-DIR]... [--out FILE] [--from YYYY-MM-DD]\n' + '       [--source TEXT]\n',
+    'usage: node tools/gen-aks-api-versions.mjs [<spec-root>] [--sdk PACKAGE-DIR]... [--python-models FILE]... [--merge FILE]\n' +
+      '       [--out FILE] [--from YYYY-MM-DD] [--source TEXT]\n',
   );
   process.exit(2);
 }

@@ -85,7 +85,7 @@ const SERVED = {
 };
 
 /** A retired preview: ARM answers NoRegisteredProviderFound. */
-export function isRetiredApiVersion(version: string): boolean {
+function isRetiredApiVersion(version: string): boolean {
   const v = version.toLowerCase();
   return isPreview(v) && v <= SERVED.lastRetiredPreview;
 }
