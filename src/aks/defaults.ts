@@ -191,6 +191,13 @@ export function resolveCluster(spec: ManagedClusterSpec, profile: ApiVersionProf
   return cluster;
 }
 
+/**
+ * The windowsProfile AKS generates for a new cluster given none (since 2020-05, Azure/AKS#1545 and #2101): the user
+ * name the spec examples answer with and a password of its own, which AKS never returns and aksemu does not keep
+ * (docs/aks-rules.md §3.7). So a Windows pool can be added later without WindowsProfileMissing.
+ */
+export const GENERATED_WINDOWS_PROFILE: Readonly<{ adminUsername: string }> = { adminUsername: 'azureuser' };
+
 /** How many nodes a pool must be sized for: maxCount under the autoscaler (docs/aks-rules.md §2.5), else count. */
 export function sizingNodes(pool: ResolvedPool): number {
   return pool.enableAutoScaling && typeof pool.maxCount === 'number' ? pool.maxCount : pool.count;

@@ -2,7 +2,7 @@
 // Validation runs before anything is accepted (400 with every problem); the work runs as an operation.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
-import { isDualStack, resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
+import { GENERATED_WINDOWS_PROFILE, isDualStack, resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
 import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
@@ -311,13 +311,6 @@ function checkSupportPlan(plan: unknown, tier: string | undefined): void {
   if (typeof plan !== 'string' || plan.toLowerCase() !== 'akslongtermsupport' || tier === 'Premium') return;
   throw new ArmError(400, 'BadRequest', 'AKS Long Term Support is only available for Premium tier clusters.', 'supportPlan');
 }
-
-/**
- * The windowsProfile AKS generates for a new cluster given none (since 2020-05, Azure/AKS#1545 and #2101): the user
- * name the spec examples answer with and a password of its own, which AKS never returns and aksemu does not keep
- * (docs/aks-rules.md §3.7). So a Windows pool can be added later without WindowsProfileMissing.
- */
-const GENERATED_WINDOWS_PROFILE = { adminUsername: 'azureuser' } as const;
 
 function create(ctx: RequestContext, given: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
   const spec: ManagedClusterSpec = given.windowsProfile ? given : { ...given, windowsProfile: { ...GENERATED_WINDOWS_PROFILE } };
