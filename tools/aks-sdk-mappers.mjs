@@ -181,7 +181,8 @@ class SdkReader {
         break;
       }
       case 'Number':
-        out.type = 'number';
+        // Python models tell integers from decimals (tools/aks-python-models.py); autorest's JS mappers do not.
+        out.type = prop.integer ? 'integer' : 'number';
         break;
       case 'Boolean':
         out.type = 'boolean';
@@ -281,4 +282,18 @@ export function versionEntry(pkg, apiVersion, definitions, ops) {
   const meta = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const kind = apiVersion.endsWith('-preview') ? 'preview' : 'stable';
   return { apiVersion, kind, sdk: `${meta.name}@${meta.version}`, definitions, operations: ops };
+}
+
+/**
+ * The versions of tools/aks-python-models.py's output (Python models written as mappers), in the generator's shape.
+ * A root a version does not have yet (agentPools came in 2019-02-01) is left out.
+ */
+export function readPythonModels(file, roots) {
+  const dump = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.entries(dump.versions).map(([apiVersion, { mappers, known, typings: types }]) => {
+    const reader = new SdkReader(mappers, known, types);
+    for (const root of roots) if (mappers[root] || Object.hasOwn(reader.definitions, root)) reader.definition(root);
+    const kind = apiVersion.endsWith('-preview') ? 'preview' : 'stable';
+    return { apiVersion, kind, sdk: dump.package, definitions: reader.definitions, operations: [] };
+  });
 }

@@ -4,8 +4,11 @@
 // rather than hand-typed tables (issue 14).
 //
 // Run:
-//   node tools/gen-aks-api-versions.mjs <spec-root> [--sdk <package-dir>]... [--from 2022-06-01]
-//        [--out src/aks/api-versions/managed-clusters.json] [--source "<repository>@<commit>"]
+//   node tools/gen-aks-api-versions.mjs [<spec-root>] [--sdk <package-dir>]... [--python-models <file>]...
+//        [--merge <generated file>] [--from 2022-06-01] [--out src/aks/api-versions/managed-clusters.json]
+//        [--source "<repository>@<commit>"]
+// (<spec-root> may be left out with --merge.) A version comes from the first source that has it: spec file,
+// Python models, SDK package, merged file.
 // <spec-root> is a checkout (or an extract) of azure-rest-api-specs: the folder holding specification/. The
 // generator reads every specification/containerservice/resource-manager/Microsoft.ContainerService/aks/
 // {stable,preview}/<version>/managedClusters.json from --from on (and the older layout without aks/), and the
@@ -47,6 +50,15 @@
 //     --source "FumingZhang/azure-rest-api-specs@de1f3772629b6f4d3ac01548a5f6d719bfb97c9e" \
 //     $(for v in 21.1.0 21.2.0-beta.1 21.3.0 21.6.0 22.3.0 24.1.0 25.3.0 25.5.0; do echo --sdk /tmp/acs/$v/package; done)
 // A newer spec checkout adds the later versions by the same command, and its spec files replace the packages'.
+// - the old stables, 2018-03-31 … 2022-04-01 (issue 29): the Python models of azure-mgmt-containerservice 21.1.0, the
+//   multi-api package az 2.45 ships (Debian python3-azure), one folder per api-version generated from that version's
+//   spec; tools/aks-python-models.py dumps them as autorest mappers. They were added to the file generated above
+//   without its spec checkout, by --merge (the versions of an earlier output, kept as they were):
+//     /usr/bin/python3 tools/aks-python-models.py > /tmp/aks-python-models.json
+//     node tools/gen-aks-api-versions.mjs --merge <earlier managed-clusters.json> \
+//       --python-models /tmp/aks-python-models.json --from 2017-08-31 --source "<the earlier file's source>"
+//   With a spec checkout, the same --python-models beside <spec-root> and --from 2017-08-31 gives one run for all.
+//   2017-08-31 has no Python model: it is served with 2018-03-31's less what its spec lacks (unread-versions.json).
 //
 // The file: `versions` maps each api-version to its kind (stable/preview), its source (`spec`: the spec file,
 // or `sdk`: the package), the definitions it has (name → stored variant) and its operations (stored variants). A definition or operation with the same
@@ -67,7 +79,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defaultNote } from './aks-default-note.mjs';
-import { readSdkVersion } from './aks-sdk-mappers.mjs';
+import { readPythonModels, readSdkVersion } from './aks-sdk-mappers.mjs';
 import { isModularPackage, readModularVersion } from './aks-sdk-modular.mjs';
 import { PROVIDER_DIR, SPEC_FILE, findSpecs } from './aks-spec-files.mjs';
 import { stableJson } from './stable-json.mjs';
@@ -93,25 +105,28 @@ const CONSTRAINTS = [
 function usage(message) {
   if (message) process.stderr.write(`${message}\n`);
   process.stderr.write(
-    'usage: node tools/gen-aks-api-versions.mjs <spec-root> [--sdk PACKAGE-DIR]... [--out FILE] [--from YYYY-MM-DD]\n' + '       [--source TEXT]\n',
+    'usage: node tools/gen-aks-api-versions.mjs [<spec-root>] [--sdk PACKAGE-DIR]... [--python-models FILE]... [--merge FILE]\n' +
+      '       [--out FILE] [--from YYYY-MM-DD] [--source TEXT]\n',
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded', sdk: [] };
+  const args = { out: 'src/aks/api-versions/managed-clusters.json', from: '2022-06-01', source: 'unrecorded', sdk: [], python: [] };
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--out' || a === '--from' || a === '--source' || a === '--sdk') {
+    if (['--out', '--from', '--source', '--sdk', '--python-models', '--merge'].includes(a)) {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
       if (a === '--sdk') args.sdk.push(resolve(argv[++i]));
+      else if (a === '--python-models') args.python.push(resolve(argv[++i]));
+      else if (a === '--merge') args.merge = resolve(argv[++i]);
       else args[a.slice(2)] = argv[++i];
     } else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else rest.push(a);
   }
-  if (rest.length !== 1) usage();
-  args.root = resolve(rest[0]);
+  if (rest.length > 1 || (rest.length === 0 && !args.merge)) usage();
+  args.root = rest.length === 1 ? resolve(rest[0]) : undefined;
   return args;
 }
 
@@ -279,10 +294,26 @@ class VersionReader {
   }
 }
 
+const OPTIONAL_EARLY = ['AgentPool', 'ContainerServiceNetworkProfile'];
+
+/** The versions of a file this generator wrote, each as it was read (for --merge). */
+function readGenerated(file) {
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.entries(data.versions).map(([apiVersion, v]) => ({
+    apiVersion,
+    kind: v.kind,
+    ...(v.spec !== undefined ? { spec: v.spec } : { sdk: v.sdk }),
+    definitions: Object.fromEntries(Object.entries(v.definitions).map(([name, key]) => [name, data.definitions[key]])),
+    operations: v.operations.map((key) => data.operations[key]),
+  }));
+}
+
 function readVersion(resolver, spec, root) {
   const doc = resolver.load(spec.file);
   const reader = new VersionReader(resolver, spec.file);
   for (const name of ROOTS) {
+    // The first specs have no agent pool resource (2019-02-01) and no network profile (2018-03-31).
+    if (!doc.definitions?.[name] && spec.version < '2019-02-01' && OPTIONAL_EARLY.includes(name)) continue;
     if (!doc.definitions?.[name]) throw new Error(`${spec.file}: no definition ${name}`);
     reader.definitionAt(`#/definitions/${name}`, spec.file);
   }
@@ -331,15 +362,21 @@ function compact(read, args) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const specs = findSpecs(args.root, args.from);
-  if (specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
-  const resolver = new Resolver(args.root);
+  const specs = args.root ? findSpecs(args.root, args.from) : [];
+  if (args.root && specs.length === 0) usage(`no ${SPEC_FILE} from ${args.from} under ${join(args.root, PROVIDER_DIR)}`);
+  const resolver = args.root ? new Resolver(args.root) : undefined;
   const read = specs.map((spec) => readVersion(resolver, spec, args.root));
+  const add = (v) => {
+    if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
+  };
+  // The Python models come before the merged file: a version is read from the best source at hand.
+  for (const file of args.python) for (const v of readPythonModels(file, ROOTS)) add(v);
   // A package adds its api-version only where no spec file of that version was at hand: the spec says more.
   for (const pkg of args.sdk) {
     const v = isModularPackage(pkg) ? readModularVersion(pkg, ROOTS) : await readSdkVersion(pkg, ROOTS);
-    if (v.apiVersion >= args.from && !read.some((r) => r.apiVersion === v.apiVersion)) read.push(v);
+    add(v);
   }
+  if (args.merge) for (const v of readGenerated(args.merge)) add(v);
   read.sort((a, b) => (a.apiVersion < b.apiVersion ? -1 : a.apiVersion > b.apiVersion ? 1 : 0));
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, stableJson(compact(read, args)));

@@ -36,6 +36,8 @@ interface VersionEntry {
 interface UnreadVersion {
   kind: 'stable' | 'preview';
   schemaOf: string;
+  /** Definition → members of schemaOf's definition that this version does not have. */
+  lacks?: Record<string, string[]>;
   evidence: string;
 }
 
@@ -52,9 +54,20 @@ function load(): Data {
   if (data) return data;
   const read = readData<Data>('managed-clusters.json');
   const unread = readData<{ versions: Record<string, UnreadVersion> }>('unread-versions.json').versions;
-  for (const [version, { kind, schemaOf }] of Object.entries(unread)) {
+  for (const [version, { kind, schemaOf, lacks = {} }] of Object.entries(unread)) {
     const base = read.versions[schemaOf];
-    if (base) read.versions[version] = { kind, schemaOf, definitions: base.definitions };
+    if (!base) continue;
+    const definitions = { ...base.definitions };
+    for (const [name, members] of Object.entries(lacks)) {
+      const stored = definitions[name];
+      const def = stored === undefined ? undefined : read.definitions[stored];
+      if (!def) continue;
+      const key = `${name}@${version}`;
+      const properties = Object.fromEntries(Object.entries(def.properties).filter(([m]) => !members.includes(m)));
+      read.definitions[key] = { ...def, properties, ...(def.required ? { required: def.required.filter((m) => !members.includes(m)) } : {}) };
+      definitions[name] = key;
+    }
+    read.versions[version] = { kind, schemaOf, definitions };
   }
   data = read;
   return data;

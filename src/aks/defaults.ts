@@ -113,7 +113,16 @@ export function resolveNetworkProfile(raw: NetworkProfile | undefined, profile: 
   else delete net.networkPluginMode;
   if (defaultPodCidr !== undefined && net.podCidr === undefined) net.podCidr = defaultPodCidr;
   if (profile.hasDockerBridgeCidr && net.dockerBridgeCidr === undefined) net.dockerBridgeCidr = DEFAULTS.dockerBridgeCidr;
+  // The cilium dataplane enforces policy itself: with no policy given, AKS sets cilium (docs/aks-rules.md §3.7, N5c).
+  if (String(net.networkDataplane ?? '').toLowerCase() === 'cilium' && net.networkPolicy === undefined) net.networkPolicy = 'cilium';
   if (profile.networkPolicyNoneDefault && net.networkPolicy === undefined) net.networkPolicy = 'none';
+  // A managed NAT gateway: one outbound IP and the spec's idle timeout of 4 minutes unless given (docs/aks-rules.md §1.1).
+  if (net.outboundType === 'managedNATGateway' || given['natGatewayProfile'] !== undefined) {
+    const nat = { ...((given['natGatewayProfile'] as Record<string, unknown> | undefined) ?? {}) };
+    nat['idleTimeoutInMinutes'] ??= 4;
+    if (net.outboundType === 'managedNATGateway') nat['managedOutboundIPProfile'] ??= { count: 1 };
+    net['natGatewayProfile'] = nat;
+  }
   net.ipFamilies = families;
   const dual = isDualStack(net);
   // Dual-stack: the second range of each list is the IPv6 one, AKS's default when only IPv4 was given (docs/aks-rules.md §9.2).
@@ -181,6 +190,13 @@ export function resolveCluster(spec: ManagedClusterSpec, profile: ApiVersionProf
   if (spec.windowsProfile) cluster.windowsProfile = spec.windowsProfile;
   return cluster;
 }
+
+/**
+ * The windowsProfile AKS generates for a new cluster given none (since 2020-05, Azure/AKS#1545 and #2101): the user
+ * name the spec examples answer with and a password of its own, which AKS never returns and aksemu does not keep
+ * (docs/aks-rules.md §3.7). So a Windows pool can be added later without WindowsProfileMissing.
+ */
+export const GENERATED_WINDOWS_PROFILE: Readonly<{ adminUsername: string }> = { adminUsername: 'azureuser' };
 
 /** How many nodes a pool must be sized for: maxCount under the autoscaler (docs/aks-rules.md §2.5), else count. */
 export function sizingNodes(pool: ResolvedPool): number {

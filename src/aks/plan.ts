@@ -2,7 +2,7 @@
 // addresses for one cluster on one subnet. Pure: no server, no store.
 import { apiVersionProfile } from './api-versions.js';
 import { summarizeCapacity, type CapacitySummary } from './capacity.js';
-import { canonicalIpFamily, isDualStack, sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
+import { canonicalIpFamily, GENERATED_WINDOWS_PROFILE, isDualStack, sizingNodes, surgeNodes, type ResolvedPool } from './defaults.js';
 import { managedSubnet, type ConnectedNetwork, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { clusterDigits } from './naming.js';
 import { parseCidrField } from './parsed-network.js';
@@ -109,7 +109,8 @@ export function planCluster(input: PlanInput): PlanResult {
     networkProfile: input.networkProfile,
     agentPoolProfiles: pools,
     ...(input.kubernetesVersion !== undefined ? { kubernetesVersion: input.kubernetesVersion } : {}),
-    ...(input.windowsProfile ? { windowsProfile: input.windowsProfile } : {}),
+    // A create: AKS generates a windowsProfile when none is given (docs/aks-rules.md §3.7).
+    windowsProfile: input.windowsProfile ?? { ...GENERATED_WINDOWS_PROFILE },
   };
   const v = validateCluster({ spec, api, env });
   const result: PlanResult = {

@@ -596,7 +596,8 @@ export const RULES: Rule[] = [
     check: (ctx) => {
       const policy = ctx.cluster.network.networkPolicy;
       if (policy === undefined || policy === '') return none;
-      const allowed = ctx.api.networkPolicyNoneDefault ? ['azure', 'calico', 'cilium', 'none'] : ['azure', 'calico'];
+      // The version's own enum: cilium from 2023-02-01, none from 2024-07-01 (docs/aks-rules.md §1.2).
+      const allowed = ctx.api.networkPolicies;
       const list = allowed.map((a) => `'${a}'`).join(', ');
       if (!allowed.includes(policy)) return one({ policy, why: ` in api-version ${ctx.api.version}`, allowed: list });
       return when(policy === 'cilium' && ctx.cluster.network.networkDataplane !== 'cilium', {
@@ -614,7 +615,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: "the RP's answer quoted in Azure/AKS-Construction#535 (no policy given) and Azure/bicep-registry-modules#3361 (policy azure), subcode CiliumDataplaneRequiresNetworkPolicyCilium; kubernetes-sigs/cluster-api-provider-azure validates the same (a missing policy included)",
-    note: 'Cilium is the only engine of the cilium dataplane: azure, calico, none or no policy is refused (docs/aks-rules.md §2.2).',
+    note: 'Cilium is the only engine of the cilium dataplane: azure, calico or none is refused; no policy at all is set to cilium before the rules run (defaults.ts; docs/aks-rules.md §2.2, §3.7).',
     phases: SPEC,
     check: (ctx) => when(ciliumDataplane(ctx) && String(ctx.cluster.network.networkPolicy ?? '').toLowerCase() !== 'cilium', {}),
   },

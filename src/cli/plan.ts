@@ -55,7 +55,7 @@ export function registerPlan(program: Command): void {
     .option('--nodepool-name <name>', 'first pool name (default nodepool1)')
     .option('-s, --node-vm-size <size>', 'VM size (default Standard_DS2_v2)')
     .option('-k, --kubernetes-version <version>', 'Kubernetes version, e.g. 1.32 or 1.32.9')
-    .option('--windows-admin-username <name>', 'gives the cluster a windowsProfile')
+    .option('--windows-admin-username <name>', 'the windowsProfile admin user name (AKS generates azureuser otherwise)')
     .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet')
     .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
     .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')

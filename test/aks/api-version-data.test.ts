@@ -60,7 +60,10 @@ interface Data {
 const FILE = fileURLToPath(new URL('../../../src/aks/api-versions/managed-clusters.json', import.meta.url));
 const TEXT = readFileSync(FILE, 'utf8');
 const DATA = JSON.parse(TEXT) as Data;
-const VERSIONS = Object.keys(DATA.versions);
+const ALL = Object.keys(DATA.versions);
+/** The versions read from spec files and @azure/arm-containerservice packages; the older ones come from Python models. */
+const VERSIONS = ALL.filter((v) => v >= '2022-06-01');
+const OLD = ALL.filter((v) => v < '2022-06-01');
 
 const def = (version: string, name: string): Definition => {
   const key = DATA.versions[version]!.definitions[name];
@@ -123,9 +126,10 @@ describe('api-version data: well-formed', () => {
   });
 
   test('each version maps every root and every ref it reaches to a stored definition', () => {
-    for (const v of VERSIONS) {
+    for (const v of ALL) {
       const map = DATA.versions[v]!.definitions;
-      for (const root of DATA.roots) assert.ok(map[root], `${v}: root ${root}`);
+      // No agentPools type before 2019-02-01.
+      for (const root of DATA.roots) assert.ok(map[root] || (v < '2019-02-01' && root === 'AgentPool'), `${v}: root ${root}`);
       for (const [name, key] of Object.entries(map)) {
         assert.ok(key.startsWith(`${name}@`), `${v}: ${name} → ${key}`);
         const since = key.slice(name.length + 1);
@@ -326,22 +330,23 @@ describe('api-version data: the 2026 versions read from the modular packages', (
   });
 });
 
+const UNREAD = (
+  JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/unread-versions.json', import.meta.url)), 'utf8')) as {
+    note: string;
+    versions: Record<string, { kind: 'stable' | 'preview'; schemaOf: string; evidence: string }>;
+  }
+).versions;
+
 describe('api-version data: published versions whose spec is not read here (unread-versions.json)', () => {
-  const UNREAD = (
-    JSON.parse(readFileSync(fileURLToPath(new URL('../../../src/aks/api-versions/unread-versions.json', import.meta.url)), 'utf8')) as {
-      note: string;
-      versions: Record<string, { kind: 'stable' | 'preview'; schemaOf: string; evidence: string }>;
-    }
-  ).versions;
   const unread = Object.keys(UNREAD);
 
   test('each maps to the nearest earlier data version: a stable to a stable, a preview to either kind', () => {
     assert.ok(unread.length > 0);
     for (const [v, { kind, schemaOf }] of Object.entries(UNREAD)) {
-      assert.ok(v >= '2022-06-01', v);
+      if (v === '2017-08-31') continue; // the first version: 2018-03-31's schema less what 2017 lacks (below)
       assert.equal(DATA.versions[v], undefined, `${v} is read, not unread`);
       assert.equal(kind, v.endsWith('-preview') ? 'preview' : 'stable', v);
-      const nearest = VERSIONS.filter((d) => d < v && (kind === 'preview' || DATA.versions[d]!.kind === 'stable'))
+      const nearest = ALL.filter((d) => d < v && (kind === 'preview' || DATA.versions[d]!.kind === 'stable'))
         .sort()
         .at(-1);
       assert.equal(schemaOf, nearest, v);
@@ -350,6 +355,7 @@ describe('api-version data: published versions whose spec is not read here (unre
 
   test('each names the spec file that shows it is published', () => {
     for (const [v, { kind, evidence }] of Object.entries(UNREAD)) {
+      if (v < '2022-06-01' || v === '2022-08-01') continue; // old layout or no spec folder (their evidence says which)
       assert.match(
         evidence,
         new RegExp(
@@ -373,7 +379,7 @@ describe('api-version data: published versions whose spec is not read here (unre
       '2025-08-02-preview',
     ])
       assert.ok(SUPPORTED_API_VERSIONS.includes(v), v);
-    assert.deepEqual(dataVersions(), [...VERSIONS, ...unread].sort());
+    assert.deepEqual(dataVersions(), [...ALL, ...unread].sort());
     for (const [v, { schemaOf }] of Object.entries(UNREAD)) {
       for (const name of ['ManagedCluster', 'ContainerServiceNetworkProfile', 'AgentPool'])
         assert.equal(versionSchema(v)!.definition(name), versionSchema(schemaOf)!.definition(name), `${v} ${name}`);
@@ -391,5 +397,61 @@ describe('api-version data: published versions whose spec is not read here (unre
     const { version: _c, schema: _d, ...base } = apiVersionProfile('2025-10-01')!;
     assert.deepEqual(facts, { ...base, returnsPodCidrForNone: true });
     assert.equal(apiVersionProfile('2026-01-01')!.pluginDefault, 'by-kubernetes-version');
+  });
+});
+
+describe('api-version data: the old stables, from the Python models az ships (2018-03-31 … 2022-04-01)', () => {
+  test('every stable ARM lists from 2018-03-31 to 2022-04-01 is read, from azure-mgmt-containerservice', () => {
+    assert.deepEqual(OLD, [
+      '2018-03-31',
+      '2019-02-01',
+      '2019-04-01',
+      '2019-06-01',
+      '2019-08-01',
+      '2019-10-01',
+      '2019-11-01',
+      '2020-01-01',
+      '2020-02-01',
+      '2020-03-01',
+      '2020-04-01',
+      '2020-06-01',
+      '2020-07-01',
+      '2020-09-01',
+      '2020-11-01',
+      '2020-12-01',
+      '2021-02-01',
+      '2021-03-01',
+      '2021-05-01',
+      '2021-07-01',
+      '2021-08-01',
+      '2021-09-01',
+      '2021-10-01',
+      '2022-01-01',
+      '2022-02-01',
+      '2022-03-01',
+      '2022-04-01',
+    ]);
+    for (const v of OLD) assert.match(DATA.versions[v]!.sdk!, /^azure-mgmt-containerservice@\d+\.\d+\.\d+$/, v);
+  });
+
+  test('members arrive when the specs say: identity 2019-04-01, mode 2020-03-01, natGatewayProfile 2021-07-01', () => {
+    const since = (name: string, member: string) => ALL.find((v) => DATA.versions[v]!.definitions[name] && member in def(v, name).properties);
+    assert.equal(since('ManagedCluster', 'identity'), '2019-04-01');
+    assert.equal(since('ManagedClusterAgentPoolProfile', 'mode'), '2020-03-01');
+    assert.equal(since('ContainerServiceNetworkProfile', 'outboundType'), '2019-11-01');
+    assert.equal(since('ContainerServiceNetworkProfile', 'natGatewayProfile'), '2021-07-01');
+    assert.equal(since('ManagedClusterProperties', 'currentKubernetesVersion'), '2022-04-01');
+    // Integers are told from decimals in the Python models.
+    assert.equal(def('2021-03-01', 'ManagedClusterAgentPoolProfile').properties.count!.type, 'integer');
+    assert.equal(network('2019-02-01').networkPlugin!.default, 'kubenet');
+  });
+
+  test('2017-08-31 is 2018-03-31 less the members its own spec lacks', () => {
+    assert.equal(UNREAD['2017-08-31']!.schemaOf, '2018-03-31');
+    const props = versionSchema('2017-08-31')!.definition('ManagedClusterProperties')!.properties;
+    for (const m of ['networkProfile', 'aadProfile', 'addonProfiles', 'enableRBAC', 'nodeResourceGroup']) assert.ok(!(m in props), m);
+    for (const m of ['dnsPrefix', 'kubernetesVersion', 'agentPoolProfiles', 'linuxProfile', 'servicePrincipalProfile']) assert.ok(m in props, m);
+    assert.ok(!('maxPods' in versionSchema('2017-08-31')!.definition('ManagedClusterAgentPoolProfile')!.properties));
+    assert.equal(apiVersionProfile('2017-08-31')!.pluginDefault, 'kubenet');
   });
 });

@@ -2,7 +2,7 @@
 // Validation runs before anything is accepted (400 with every problem); the work runs as an operation.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
-import { isDualStack, resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
+import { GENERATED_WINDOWS_PROFILE, isDualStack, resolveCluster, type ResolvedCluster } from '../../aks/defaults.js';
 import { resolveKubernetesVersion } from '../../aks/kubernetes-versions.js';
 import { clusterDigits, nodeResourceGroupName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
@@ -269,6 +269,7 @@ function put(ctx: RequestContext) {
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
+  checkSupportPlan(spec['supportPlan'] ?? existing?.spec['supportPlan'], tier ?? existing?.tier);
   return existing ? update(ctx, existing, spec, body.tags, tier) : create(ctx, spec, region.name, body.tags, tier);
 }
 
@@ -302,7 +303,17 @@ function skuTier(given: unknown): string | undefined {
   return known;
 }
 
-function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
+/**
+ * Long-term support comes with the Premium tier only (docs/aks-rules.md §3.7): AKS's LTS page and az (which checks it
+ * before sending, Azure/azure-cli-extensions#9785, with this message) say so; the RP's own wording is not published.
+ */
+function checkSupportPlan(plan: unknown, tier: string | undefined): void {
+  if (typeof plan !== 'string' || plan.toLowerCase() !== 'akslongtermsupport' || tier === 'Premium') return;
+  throw new ArmError(400, 'BadRequest', 'AKS Long Term Support is only available for Premium tier clusters.', 'supportPlan');
+}
+
+function create(ctx: RequestContext, given: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
+  const spec: ManagedClusterSpec = given.windowsProfile ? given : { ...given, windowsProfile: { ...GENERATED_WINDOWS_PROFILE } };
   const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
   checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
@@ -314,7 +325,9 @@ function create(ctx: RequestContext, spec: ManagedClusterSpec, location: string,
 function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>, tier?: string) {
   assertIdle(existing);
   assertRunning(existing, 'updating');
-  const spec = keepUnexpressible(api(ctx), existing.resolved, sent);
+  // A PUT without windowsProfile keeps the cluster's (AKS has no way to remove one).
+  const withWindows = sent.windowsProfile || !existing.spec.windowsProfile ? sent : { ...sent, windowsProfile: existing.spec.windowsProfile };
+  const spec = keepUnexpressible(api(ctx), existing.resolved, withWindows);
   const storedPools = poolsOf(ctx.store, existing);
   const previous = resolvedWithPools(existing, storedPools);
   // Pools the PUT leaves out are kept: pool deletion is the agentPools API's job.

@@ -1,5 +1,6 @@
 // Microsoft.ContainerService: managed clusters and their agent pools, on the AKS network model.
-import { SUPPORTED_API_VERSIONS } from '../../aks/api-versions.js';
+import { AGENT_POOL_API_VERSIONS, ARM_LISTED_API_VERSIONS, SUPPORTED_API_VERSIONS } from '../../aks/api-versions.js';
+import type { Route } from '../../arm/provider.js';
 import type { Provider } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { agentPoolRoutes, poolDeleteKind, poolWriteKind } from './agent-pools.js';
@@ -17,8 +18,9 @@ import { updateTagsRoute } from './update-tags.js';
 export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssuer } = {}): Provider {
   return {
     namespace: NAMESPACE,
-    // Newest first; 2019-04-01 is what older clients use for the orchestrators listing.
-    apiVersions: [...SUPPORTED_API_VERSIONS].reverse(),
+    // In ARM's order (its NoRegisteredProviderFound lists them so); 2019-04-01 and 2019-08-01 are what older clients
+    // use for the orchestrators listing. agentPools is a type of its own, with its own versions.
+    apiVersions: ARM_LISTED_API_VERSIONS,
     routes: [
       ...clusterRoutes,
       ...credentialRoutes(options.kubeconfigs),
@@ -27,8 +29,11 @@ export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssu
       ...abortRoutes,
       ...profileRoutes,
       updateTagsRoute,
-      ...[...versionRoutes, osOptionsRoute].map((r) => ({ ...r, apiVersions: [...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'] })),
-    ],
+      ...[...versionRoutes, osOptionsRoute].map((r) => ({
+        ...r,
+        apiVersions: [...new Set([...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'])],
+      })),
+    ].map(poolVersions),
     operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind, clusterPowerKind, abortKind],
     deleteSliceOfResourceGroup(groupId: string, store: Store) {
       // One cluster at a time: its addresses live in subnets that may sit outside its group, its node resource group too.
@@ -38,4 +43,9 @@ export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssu
       return true;
     },
   };
+}
+
+/** A route on the agentPools type answers at the agentPools versions. */
+function poolVersions(route: Route): Route {
+  return route.resourceType === 'managedClusters/agentPools' && !route.apiVersions ? { ...route, apiVersions: AGENT_POOL_API_VERSIONS } : route;
 }

@@ -130,7 +130,8 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       addonProfiles: spec['addonProfiles'] ?? {},
       nodeResourceGroup: c.nodeResourceGroup,
       enableRBAC: spec['enableRBAC'] ?? true,
-      supportPlan: 'KubernetesOfficial',
+      // What the request chose (LTS needs the Premium tier, checked at PUT), else the default plan.
+      supportPlan: spec['supportPlan'] ?? 'KubernetesOfficial',
       networkProfile: renderNetworkProfile(c.resolved.network, api, nodeRgId),
       maxAgentPools: 100,
       identityProfile: {

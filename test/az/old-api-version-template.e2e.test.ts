@@ -1,0 +1,116 @@
+// A template of 2021, as templates in the wild still pin it (docs/aks-rules.md §1.4): a VNet at Microsoft.Network
+// 2020-11-01, an Azure CNI cluster (in the VNet AKS makes: a subnet of the template's would need the cluster identity
+// to hold subnets/join on it first) and a second pool at Microsoft.ContainerService 2021-03-01, deployed with the
+// real az (Debian 2.45, through the repository's shim) and read back at that version; the same template at a
+// preview AKS has retired fails as ARM fails it, NoRegisteredProviderFound.
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AZ, runRealAz } from './real-az-env.js';
+import { type RealAzSession, realAzSession } from './real-az-session.js';
+
+const noRealAz = existsSync(AZ) ? false : `${AZ} is not installed`;
+
+function template(aksVersion: string) {
+  return {
+    $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+    contentVersion: '1.0.0.0',
+    parameters: { clusterName: { type: 'string' } },
+    resources: [
+      {
+        type: 'Microsoft.Network/virtualNetworks',
+        apiVersion: '2020-11-01',
+        name: 'vnet2021',
+        location: '[resourceGroup().location]',
+        properties: { addressSpace: { addressPrefixes: ['10.10.0.0/16'] }, subnets: [{ name: 'nodes', properties: { addressPrefix: '10.10.0.0/22' } }] },
+      },
+      {
+        type: 'Microsoft.ContainerService/managedClusters',
+        apiVersion: aksVersion,
+        name: "[parameters('clusterName')]",
+        location: '[resourceGroup().location]',
+        dependsOn: ["[resourceId('Microsoft.Network/virtualNetworks', 'vnet2021')]"],
+        identity: { type: 'SystemAssigned' },
+        properties: {
+          dnsPrefix: "[parameters('clusterName')]",
+          agentPoolProfiles: [
+            {
+              name: 'system',
+              count: 1,
+              vmSize: 'Standard_DS2_v2',
+              mode: 'System',
+              type: 'VirtualMachineScaleSets',
+            },
+          ],
+          networkProfile: { networkPlugin: 'azure', serviceCidr: '10.20.0.0/16', dnsServiceIP: '10.20.0.10', dockerBridgeCidr: '172.17.0.1/16' },
+        },
+      },
+      {
+        type: 'Microsoft.ContainerService/managedClusters/agentPools',
+        apiVersion: aksVersion,
+        name: "[concat(parameters('clusterName'), '/user')]",
+        dependsOn: ["[resourceId('Microsoft.ContainerService/managedClusters', parameters('clusterName'))]"],
+        properties: {
+          count: 2,
+          vmSize: 'Standard_DS2_v2',
+          mode: 'User',
+          type: 'VirtualMachineScaleSets',
+        },
+      },
+    ],
+  };
+}
+
+describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => {
+  let session: RealAzSession;
+  /** `az deployment group create` of the template at `aksVersion`, written to a file, for cluster `name`. */
+  const deploy = (name: string, aksVersion: string, extra: string[] = []) => {
+    const path = join(session.azHome, `${name}.json`);
+    writeFileSync(path, JSON.stringify(template(aksVersion)));
+    const args = ['deployment', 'group', 'create', '-g', 'rg2021', '-n', name, '--template-file', path, '--parameters', `clusterName=${name}`];
+    return runRealAz(session.env, [...args, ...extra]);
+  };
+
+  before(async () => {
+    session = await realAzSession('rg2021');
+  });
+  after(() => session.close());
+
+  test('az deployment group create at 2021-03-01: the cluster and its pool, read back at 2021-03-01', async () => {
+    const r = await deploy('aks2021', '2021-03-01', ['--query', 'properties.provisioningState', '-o', 'tsv']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Succeeded\n');
+
+    const id = `/subscriptions/${session.server.identity.subscriptionId}/resourceGroups/rg2021/providers/Microsoft.ContainerService/managedClusters/aks2021`;
+    const shown = await runRealAz(session.env, ['resource', 'show', '--ids', id, '--api-version', '2021-03-01']);
+    assert.equal(shown.code, 0, shown.stderr);
+    const cluster = JSON.parse(shown.stdout);
+    assert.equal(cluster.properties.networkProfile.networkPlugin, 'azure');
+    assert.equal(cluster.properties.networkProfile.dockerBridgeCidr, '172.17.0.1/16');
+    // 2021-03-01 has neither the plugin mode nor the dataplane (2023-02-01) nor the current version (2022-04-01).
+    assert.equal(cluster.properties.networkProfile.networkPluginMode, undefined);
+    assert.equal(cluster.properties.networkProfile.networkDataplane, undefined);
+    assert.equal(cluster.properties.currentKubernetesVersion, undefined);
+    assert.deepEqual(
+      cluster.properties.agentPoolProfiles.map((p: { name: string; count: number }) => [p.name, p.count]),
+      [
+        ['system', 1],
+        ['user', 2],
+      ],
+    );
+
+    const pools = await runRealAz(session.env, ['aks', 'nodepool', 'list', '-g', 'rg2021', '--cluster-name', 'aks2021', '--query', '[].name', '-o', 'tsv']);
+    assert.equal(pools.code, 0, pools.stderr);
+    assert.equal(pools.stdout, 'system\nuser\n');
+  });
+
+  test('the same template at a retired preview: NoRegisteredProviderFound, as ARM answers it', async () => {
+    const r = await deploy('akspreview', '2022-03-02-preview');
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /NoRegisteredProviderFound/);
+    assert.match(r.stderr, /No registered resource provider found for location 'eastus' and API version '2022-03-02-preview' for type 'managedClusters'\./);
+    const absent = await runRealAz(session.env, ['aks', 'show', '-g', 'rg2021', '-n', 'akspreview']);
+    assert.equal(absent.code, 3, absent.stderr);
+  });
+});
