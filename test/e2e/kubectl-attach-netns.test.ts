@@ -196,6 +196,27 @@ describe('kubectl run -i, run -it and attach (netns data plane)', { skip: skipRe
     await eventually(async () => (await world.json(['get', 'pod', 'console'])).status.phase === 'Succeeded', 30_000, 'console to end');
   });
 
+  it("kubectl debug -it POD --image=busybox -- sh: an ephemeral container's shell in the pod's namespace, on a terminal", async () => {
+    const t = new Terminal(['debug', '-it', 'web-0', '--image=busybox', '--', 'sh']);
+    let at = await t.see(/If you don't see a command prompt, try pressing enter\./);
+    t.type('\r');
+    at = await t.see(/\/ # $/, at, 'the prompt');
+    // The debugger shares web-0's network namespace: web-0's own nginx answers on its loopback.
+    t.type('wget -qO- http://127.0.0.1/\r');
+    at = await t.see(/Served by aksemu for pod web-0\.[\s\S]*\/ # $/, at, "web-0's own page over the shared loopback");
+    t.type('exit 5\r');
+    await t.exited;
+    const debugger_ = /debug(?:ging with)? container name (?:to )?(debugger-[a-z0-9]{5})/i.exec(t.output)?.[1];
+    assert.ok(debugger_, `kubectl names the debugger: ${JSON.stringify(t.output)}`);
+    await eventually(
+      async () =>
+        (await world.json(['get', 'pod', 'web-0'])).status.ephemeralContainerStatuses?.find((s: { name: string }) => s.name === debugger_)?.state?.terminated
+          ?.exitCode === 5,
+      30_000,
+      'the debugger terminated with exit code 5',
+    );
+  });
+
   it('after a deny-all NetworkPolicy: kubectl run --rm -i prints wget: download timed out and exits 1', async () => {
     await world.create(
       'deny.json',

@@ -677,7 +677,8 @@ export class PodLifecycle implements Controller {
   attach(namespace: string, name: string, container: string): ContainerIo | undefined {
     for (const w of this.workers.values()) {
       if (w.stopped || w.namespace !== namespace || w.name !== name) continue;
-      const s = w.slots?.get(container);
+      // A container's name is unique across the pod's containers, init and ephemeral ones (kubectl debug -it).
+      const s = w.slots?.get(container) ?? w.slots?.get(initKey(container)) ?? w.slots?.get(ephemeralKey(container));
       return s?.process ? s.io : undefined;
     }
     return undefined;
