@@ -110,6 +110,8 @@ function slot(w: Worker, key: string): Slot {
   return s;
 }
 
+/** The kubelet's PLEG relist period (pkg/kubelet/kubelet.go genericPlegRelistPeriod): how late it sees a container start. */
+const PLEG_RELIST_MS = 1000;
 const isAlive = (w: Worker, key: string) => w.slots?.get(key)?.process !== undefined;
 
 /** Stops every process of the worker and its back-off wake-ups. */
@@ -575,7 +577,17 @@ export class PodLifecycle implements Controller {
     const restartCount = before ? before.restartCount + 1 : 0;
     const last = terminatedOf(before);
     this.startEvents(pod, c, fieldPath);
-    w.rt.containers[key] = { id: runtimeId(), restartCount, state: { running: { startedAt: k8sTime(Date.now()) } }, ...(last ? { last } : {}) };
+    // A container that reads stdin (kubectl run -i) is reported Running at the kubelet's next relist, not at once: a
+    // command that ends before then is reported terminated, and kubectl shows its log instead of attaching late.
+    const unseenUntil = c['stdin'] === true ? Date.now() + PLEG_RELIST_MS : undefined;
+    w.rt.containers[key] = {
+      id: runtimeId(),
+      restartCount,
+      state: { running: { startedAt: k8sTime(Date.now()) } },
+      ...(last ? { last } : {}),
+      ...(unseenUntil !== undefined ? { unseenUntil } : {}),
+    };
+    if (unseenUntil !== undefined) setTimeout(() => this.kick(w), PLEG_RELIST_MS + 5).unref();
     this.run(w, pod, c, key, init, restartCount, false);
   }
 

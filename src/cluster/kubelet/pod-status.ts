@@ -72,6 +72,20 @@ export interface ContainerRun {
   probeReady?: boolean;
   /** False until its startup probe succeeds; undefined without one. */
   started?: boolean;
+  /**
+   * Until then (epoch ms) its running state is not reported yet: the kubelet learns of a started container at its
+   * next relist (PLEG, once a second), so a command that ends within it is first reported terminated.
+   */
+  unseenUntil?: number;
+}
+
+/** The pod's container runs as the kubelet has seen them at `now` (ContainerRun.unseenUntil). */
+function seenRuns(rt: PodRuntime, now: number): Record<string, ContainerRun | undefined> {
+  const out: Record<string, ContainerRun | undefined> = Object.create(null);
+  for (const [key, run] of Object.entries(rt.containers)) {
+    out[key] = run && 'running' in run.state && run.unseenUntil !== undefined && run.unseenUntil > now ? undefined : run;
+  }
+  return out;
 }
 
 /** What the kubelet knows about one pod's containers. */
@@ -136,7 +150,8 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   const containers = spec.containers ?? [];
   const inits = spec.initContainers ?? [];
   const initDone = initialized(spec, rt);
-  const unready = containers.filter((c) => !isReady(rt.containers[c.name]) || rt.phase !== undefined);
+  const runs = seenRuns(rt, now);
+  const unready = containers.filter((c) => !isReady(runs[c.name]) || rt.phase !== undefined);
   const ready = unready.length === 0;
   const succeeded = rt.phase === 'Succeeded';
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? condition('PodScheduled', true, now);
@@ -157,7 +172,7 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   ]);
   const waitingReason = rt.podIp === undefined ? 'ContainerCreating' : 'PodInitializing';
   const ended = rt.phase !== undefined;
-  const containerStatuses = containers.map((c) => containerStatus(c, rt.containers[c.name], waitingReason, false, ended)).sort(byName);
+  const containerStatuses = containers.map((c) => containerStatus(c, runs[c.name], waitingReason, false, ended)).sort(byName);
   const status: Record<string, unknown> = {
     conditions,
     containerStatuses,
@@ -169,10 +184,10 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   const ephemeral = ephemeralContainers(spec);
   if (ephemeral.length > 0)
     status['ephemeralContainerStatuses'] = ephemeral.map((c) => ({
-      ...containerStatus(c, rt.containers[ephemeralKey(c.name)], 'ContainerCreating', false, ended),
+      ...containerStatus(c, runs[ephemeralKey(c.name)], 'ContainerCreating', false, ended),
       ready: false,
     }));
-  const started = containers.some((c) => rt.containers[c.name] !== undefined);
+  const started = containers.some((c) => runs[c.name] !== undefined);
   status['phase'] = rt.phase ?? (initDone && started ? 'Running' : 'Pending');
   if (rt.podIp !== undefined) {
     status['podIP'] = rt.podIp;
