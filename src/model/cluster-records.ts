@@ -59,6 +59,8 @@ export interface ClusterIdentity {
   principalId: string;
   tenantId: string;
   userAssignedIdentities?: Record<string, { principalId: string; clientId: string }>;
+  /** The request named the identity: a service principal sent alongside does not hide it (docs/aks-rules.md §13). */
+  explicit?: boolean;
 }
 
 /** The kubelet identity; resourceId only when the request named one (else `<cluster>-agentpool` in the node group). */

@@ -132,7 +132,7 @@ describe('Microsoft.ManagedIdentity/userAssignedIdentities and cluster identitie
     assert.equal(made.body.properties.principalId, k.objectId);
   });
 
-  test('a user-assigned identity sent with a service principal wins: the cluster is a managed-identity cluster', async () => {
+  test('a user-assigned identity sent with a service principal is kept: both read back, as the spec example answers', async () => {
     const control = await identity('withsp');
     const body = {
       ...rawCluster('withsp', { servicePrincipalProfile: { clientId: '11111111-2222-3333-4444-555555555555', secret: 's3cret-never-returned' } }),
@@ -142,7 +142,8 @@ describe('Microsoft.ManagedIdentity/userAssignedIdentities and cluster identitie
     const got = (await arm(server, 'GET', `${clusterUrl('withsp')}?${AKS}`)).body;
     assert.equal(got.identity.type, 'UserAssigned');
     assert.ok(got.identity.userAssignedIdentities[control.id]);
-    assert.equal(got.properties.servicePrincipalProfile.clientId, 'msi');
+    assert.deepEqual(got.identity.userAssignedIdentities[control.id], { principalId: control.properties.principalId, clientId: control.properties.clientId });
+    assert.deepEqual(got.properties.servicePrincipalProfile, { clientId: '11111111-2222-3333-4444-555555555555' });
     assert.ok(!JSON.stringify(got).includes('s3cret-never-returned'));
   });
 

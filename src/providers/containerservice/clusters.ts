@@ -25,7 +25,7 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
-import { controlPlaneIdentity, ensureDefaultKubeletIdentity, identityOverServicePrincipal, kubeletIdentity, type IdentityRequest } from './identity.js';
+import { controlPlaneIdentity, ensureDefaultKubeletIdentity, kubeletIdentity, type IdentityRequest } from './identity.js';
 import { environmentFor, nodeResourceGroupId } from './network.js';
 import { reconcile, resolvedWithPools, teardown } from './provisioner.js';
 import {
@@ -273,7 +273,7 @@ function put(ctx: RequestContext) {
     );
   // identityProfile is read before the spec drops it: the kubelet identity it names is resolved, not kept as sent.
   const identities: IdentityRequest = { identity: body.identity, identityProfile: body.properties?.['identityProfile'] };
-  const spec = identityOverServicePrincipal(normalizeSpec(body.properties ?? {}), identities);
+  const spec = normalizeSpec(body.properties ?? {});
   const sub = ctx.params['subscriptionId']!;
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));

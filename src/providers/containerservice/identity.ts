@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { ArmError } from '../../arm/errors.js';
 import { sameId } from '../../ids/compare.js';
 import type { ClusterIdentity, ClusterRecord, KubeletIdentity } from '../../model/cluster-records.js';
-import type { ManagedClusterSpec } from '../../aks/types.js';
 import type { Store } from '../../store/store.js';
 import { findIdentity, IDENTITY_TYPE, writeIdentity } from '../managedidentity/identities.js';
 
@@ -17,7 +16,7 @@ export interface IdentityRequest {
   identityProfile?: unknown;
 }
 
-const IDENTITY_ID = /^\/subscriptions\/[0-9a-f-]{36}\/resourceGroups\/[^/]+\/providers\/Microsoft\.ManagedIdentity\/userAssignedIdentities\/[^/]+$/i;
+const IDENTITY_ID = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.ManagedIdentity\/userAssignedIdentities\/[^/]+$/i;
 
 /** ARM's answer to a malformed user-assigned identity id (MicrosoftDocs/azure-docs PR #48229; Azure/aad-pod-identity#230). */
 function invalidIdentityIds(ids: string[]): ArmError {
@@ -62,14 +61,15 @@ export function controlPlaneIdentity(store: Store, clusterId: string, tenantId: 
     const first = resolved[0]!;
     return {
       type: 'UserAssigned',
+      explicit: true,
       principalId: first.properties.principalId,
       tenantId: first.properties.tenantId,
       userAssignedIdentities: Object.fromEntries(resolved.map((i) => [i.id, { principalId: i.properties.principalId, clientId: i.properties.clientId }])),
     };
   }
-  if (type === 'systemassigned' && before?.type === 'SystemAssigned') return before;
-  if (type === 'systemassigned' || !before) return { type: 'SystemAssigned', principalId: randomUUID(), tenantId };
-  return before;
+  if (type === 'systemassigned' && before?.type === 'SystemAssigned') return { ...before, explicit: true };
+  if (type === 'systemassigned') return { type: 'SystemAssigned', principalId: randomUUID(), tenantId, explicit: true };
+  return before ?? { type: 'SystemAssigned', principalId: randomUUID(), tenantId };
 }
 
 function kubeletResourceId(request: IdentityRequest): string | undefined {
@@ -117,14 +117,4 @@ export function ensureDefaultKubeletIdentity(store: Store, cluster: ClusterRecor
   if (findIdentity(store, id) || !store.get(id.slice(0, id.indexOf('/providers/')))) return;
   const { identity } = writeIdentity(store, id, { location: cluster.location }, cluster.identity.tenantId);
   store.put(identity.id, { ...identity, properties: { ...identity.properties, clientId: cluster.kubeletIdentity.clientId, principalId: cluster.kubeletIdentity.objectId } });
-}
-
-/**
- * A request with both a service principal and a managed identity: the identity wins (issue 29 found the user-assigned
- * one dropped). The cluster is a managed-identity cluster, so its servicePrincipalProfile reads `msi`.
- */
-export function identityOverServicePrincipal(spec: ManagedClusterSpec, request: IdentityRequest): ManagedClusterSpec {
-  const type = request.identity?.type;
-  if (typeof type !== 'string' || !['systemassigned', 'userassigned'].includes(type.toLowerCase()) || spec['servicePrincipalProfile'] === undefined) return spec;
-  return { ...spec, servicePrincipalProfile: { clientId: 'msi' } };
 }

@@ -112,8 +112,9 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     type: CLUSTER_TYPE,
     sku: { name: 'Base', tier: c.tier ?? 'Free' },
     eTag: c.eTag,
-    // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
-    identity: servicePrincipal ? undefined : renderIdentity(c.identity),
+    // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7); one that named an
+    // identity too shows both (docs/aks-rules.md §13).
+    identity: servicePrincipal && !c.identity.explicit ? undefined : renderIdentity(c.identity),
     properties: {
       // What the request gave and the version keeps (upgradeSettings, autoScalerProfile, apiServerAccessProfile, …).
       ...spec,
