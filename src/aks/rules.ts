@@ -690,7 +690,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.name',
     severity: 'error',
     source: 'verified',
-    ref: 'jenkins-infra/azure PR #284 (the RP\'s answer); Azure/AKS#2742, #2929; create-node-pools.md limitations (1–6 characters)',
+    ref: "jenkins-infra/azure PR #284 (the RP's answer); Azure/AKS#2742, #2929; create-node-pools.md limitations (1–6 characters)",
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
@@ -705,12 +705,14 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.osSKU',
     severity: 'error',
     source: 'verified',
-    ref: 'Azure/azure-container-networking PR #3870 (the RP\'s answer); Azure/AKS#4268; CHANGELOG 2025-01-06 (1.32 is the last version with Windows Server 2019)',
+    ref: "Azure/azure-container-networking PR #3870 (the RP's answer); Azure/AKS#4268; CHANGELOG 2025-01-06 (1.32 is the last version with Windows Server 2019)",
     note: 'Also on upgrade: AKS refuses to move a Windows2019 pool past 1.32 (CHANGELOG 2025-01-06).',
     phases: ['create', 'update', 'upgrade', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
-        .filter((p) => p.osSKU?.toLowerCase() === 'windows2019' && isOfferedVersion(p.orchestratorVersion) && compareVersions(p.orchestratorVersion, '1.33.0') >= 0)
+        .filter(
+          (p) => p.osSKU?.toLowerCase() === 'windows2019' && isOfferedVersion(p.orchestratorVersion) && compareVersions(p.orchestratorVersion, '1.33.0') >= 0,
+        )
         .map((p) => ({ params: { version: p.orchestratorVersion } })),
   },
   {

@@ -291,8 +291,18 @@ const CASES: Record<string, Case> = {
         'Cannot create Windows2019 node pools with the current Kubernetes version "1.33.5" because Windows2019 was deprecated after Kubernetes version "1.33.0". Please create Windows2022 node pools instead.',
       target: 'agentPoolProfile.osSKU',
     },
-    trigger: { k8s: '1.33', windows: true, net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }] },
-    pass: { k8s: '1.32', windows: true, net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }] },
+    trigger: {
+      k8s: '1.33',
+      windows: true,
+      net: { networkPlugin: 'azure' },
+      pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }],
+    },
+    pass: {
+      k8s: '1.32',
+      windows: true,
+      net: { networkPlugin: 'azure' },
+      pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }],
+    },
   },
   N9: {
     expect: { code: 'KubenetNodeCountExceedsRouteLimit', target: 'agentPoolProfile.count' },

@@ -35,10 +35,7 @@ test('real az: az identity create, then a cluster with a user-assigned control-p
   assert.match(control.principalId, /^[0-9a-f-]{36}$/);
   assert.match(control.clientId, /^[0-9a-f-]{36}$/);
   assert.deepEqual((await az(['identity', 'show', '-g', 'idRG', '-n', 'aks-control'])).principalId, control.principalId);
-  assert.deepEqual(
-    (await az(['identity', 'list', '-g', 'idRG'])).map((i: { name: string }) => i.name).sort(),
-    ['aks-control', 'aks-kubelet'],
-  );
+  assert.deepEqual((await az(['identity', 'list', '-g', 'idRG'])).map((i: { name: string }) => i.name).sort(), ['aks-control', 'aks-kubelet']);
 
   const create = await runRealAz(session.env, [
     ...'aks create -g idRG -n uami --network-plugin azure --node-count 1 --generate-ssh-keys'.split(' '),

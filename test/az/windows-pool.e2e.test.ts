@@ -46,7 +46,9 @@ test('real az: a Windows pool on an Azure CNI cluster made without a windowsProf
   assert.equal(sku.stdout, 'Windows2022\n');
 
   // az allows 12 characters; AKS refuses a Windows pool name over 6 (N15, docs/aks-rules.md §2.2).
-  const long = await runRealAz(session.env, [...'aks nodepool add -g winRG --cluster-name wincni -n winpool --os-type Windows --node-count 1 -o none'.split(' ')]);
+  const long = await runRealAz(session.env, [
+    ...'aks nodepool add -g winRG --cluster-name wincni -n winpool --os-type Windows --node-count 1 -o none'.split(' '),
+  ]);
   assert.notEqual(long.code, 0);
   assert.match(long.stderr, /WindowsAgentPoolNameTooLong/);
   assert.match(long.stderr, /Windows agent pool name can not be longer than 6 characters\./);

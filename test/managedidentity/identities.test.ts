@@ -63,7 +63,11 @@ describe('Microsoft.ManagedIdentity/userAssignedIdentities and cluster identitie
     await identity('id2');
     const inGroup = await arm(server, 'GET', `${ids()}?${MSI}`);
     assert.deepEqual(inGroup.body.value.map((i: { name: string }) => i.name).sort(), ['id1', 'id2']);
-    const inSub = await arm(server, 'GET', `/subscriptions/${server.identity.subscriptionId}/providers/Microsoft.ManagedIdentity/userAssignedIdentities?${MSI}`);
+    const inSub = await arm(
+      server,
+      'GET',
+      `/subscriptions/${server.identity.subscriptionId}/providers/Microsoft.ManagedIdentity/userAssignedIdentities?${MSI}`,
+    );
     assert.ok(inSub.body.value.some((i: { id: string }) => i.id === created.body.id));
   });
 

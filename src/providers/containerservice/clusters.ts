@@ -333,7 +333,14 @@ function create(ctx: RequestContext, given: ManagedClusterSpec, identities: Iden
   return begin(ctx, cluster, pools, 'Creating', 201);
 }
 
-function update(ctx: RequestContext, stored: ClusterRecord, sent: ManagedClusterSpec, identities: IdentityRequest, tags?: Record<string, string>, tier?: string) {
+function update(
+  ctx: RequestContext,
+  stored: ClusterRecord,
+  sent: ManagedClusterSpec,
+  identities: IdentityRequest,
+  tags?: Record<string, string>,
+  tier?: string,
+) {
   assertIdle(stored);
   assertRunning(stored, 'updating');
   const identity = controlPlaneIdentity(ctx.store, stored.id, ctx.identity.tenantId, identities, stored.identity);

@@ -54,7 +54,8 @@ export function controlPlaneIdentity(store: Store, clusterId: string, tenantId: 
     const map = given?.userAssignedIdentities;
     const ids = map !== null && typeof map === 'object' ? Object.keys(map) : [];
     // ARM's check for every resource with identities (hashicorp/terraform-provider-azurerm#17082).
-    if (ids.length === 0) throw new ArmError(400, 'MissingIdentityIds', "The identity ids must not be null or empty for 'UserAssigned' identity type.", 'identity');
+    if (ids.length === 0)
+      throw new ArmError(400, 'MissingIdentityIds', "The identity ids must not be null or empty for 'UserAssigned' identity type.", 'identity');
     const malformed = ids.filter((id) => !IDENTITY_ID.test(id));
     if (malformed.length > 0) throw invalidIdentityIds(malformed);
     const resolved = ids.map((id) => existing(store, clusterId, id, 'identity.userAssignedIdentities'));
@@ -94,7 +95,8 @@ export function kubeletIdentity(
 ): KubeletIdentity {
   const id = kubeletResourceId(request);
   // Naming the cluster's own identity again (az PUTs back the cluster it GOT, the default one included) changes nothing.
-  if (id === undefined || sameId(before?.resourceId ?? defaultKubeletIdentityId(cluster), id)) return before ?? { clientId: randomUUID(), objectId: randomUUID() };
+  if (id === undefined || sameId(before?.resourceId ?? defaultKubeletIdentityId(cluster), id))
+    return before ?? { clientId: randomUUID(), objectId: randomUUID() };
   if (control.type !== 'UserAssigned') {
     throw new ArmError(
       400,
@@ -116,5 +118,8 @@ export function ensureDefaultKubeletIdentity(store: Store, cluster: ClusterRecor
   const id = defaultKubeletIdentityId(cluster);
   if (findIdentity(store, id) || !store.get(id.slice(0, id.indexOf('/providers/')))) return;
   const { identity } = writeIdentity(store, id, { location: cluster.location }, cluster.identity.tenantId);
-  store.put(identity.id, { ...identity, properties: { ...identity.properties, clientId: cluster.kubeletIdentity.clientId, principalId: cluster.kubeletIdentity.objectId } });
+  store.put(identity.id, {
+    ...identity,
+    properties: { ...identity.properties, clientId: cluster.kubeletIdentity.clientId, principalId: cluster.kubeletIdentity.objectId },
+  });
 }
