@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { arm, pathOf, waitForOperation, type Reply } from '../arm/helpers.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { rawCluster } from '../containerservice/harness.js';
+import { azBody, deploy } from '../deployments/harness.js';
 
 const MSI = 'api-version=2022-01-31-preview';
 const MSI_AKS = 'api-version=2018-11-30';
@@ -186,6 +187,36 @@ describe('Microsoft.ManagedIdentity/userAssignedIdentities and cluster identitie
     assert.equal(missingKubelet.body.error.target, 'identityProfile.kubeletidentity');
 
     for (const name of ['e1', 'e2', 'e3', 'e4', 'e5']) assert.equal((await arm(server, 'GET', `${clusterUrl(name)}?${AKS}`)).status, 404);
+  });
+
+  test('a template makes an identity and a cluster naming it (dependsOn, resourceId, reference().principalId)', async () => {
+    const uami = "[resourceId('Microsoft.ManagedIdentity/userAssignedIdentities', 'tmpl-id')]";
+    const template = {
+      $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
+      contentVersion: '1.0.0.0',
+      resources: [
+        { type: 'Microsoft.ManagedIdentity/userAssignedIdentities', apiVersion: '2023-01-31', name: 'tmpl-id', location: 'eastus' },
+        {
+          type: 'Microsoft.ContainerService/managedClusters',
+          apiVersion: '2022-11-01',
+          name: 'tmpl',
+          location: 'eastus',
+          dependsOn: [uami],
+          identity: { type: 'UserAssigned', userAssignedIdentities: { [uami]: {} } },
+          properties: rawCluster('tmpl').properties,
+        },
+      ],
+      outputs: { principalId: { type: 'string', value: `[reference(${uami.slice(1, -1)}, '2023-01-31').principalId]` } },
+    };
+    const { status, final } = await deploy(server, server.identity.subscriptionId, 'idrg', 'withidentity', azBody(JSON.stringify(template)));
+    assert.equal(status?.status, 'Succeeded', JSON.stringify(final.body));
+    const made = (await arm(server, 'GET', `${ids()}/tmpl-id?${MSI}`)).body;
+    assert.equal(final.body.properties.outputs.principalId.value, made.properties.principalId);
+    const cluster = (await arm(server, 'GET', `${clusterUrl('tmpl')}?${AKS}`)).body;
+    assert.equal(cluster.identity.type, 'UserAssigned');
+    assert.deepEqual(Object.values(cluster.identity.userAssignedIdentities), [
+      { principalId: made.properties.principalId, clientId: made.properties.clientId },
+    ]);
   });
 
   test('identities and the clusters naming them survive a restart with the same ids', async () => {
