@@ -1,7 +1,7 @@
 // Defaults by api-version (docs/aks-rules.md §1, §2.4 M2, §3.7, §5 step 1). The resolved cluster is what the rules,
 // the planner and the ARM response read; the raw request stays available for "what did the user say".
 import type { ApiVersionProfile } from './api-versions.js';
-import { minorOf, resolveKubernetesVersion } from './kubernetes-versions.js';
+import { compareVersions, minorOf, resolveKubernetesVersion } from './kubernetes-versions.js';
 import { azureOverlay, DEFAULT_POD_CIDR, kubenet, networkModelFor, type NetworkModel } from './network-models/index.js';
 import type { AgentPoolProfile, ManagedClusterSpec, NetworkProfile } from './types.js';
 
@@ -52,6 +52,8 @@ export interface ResolvedPool {
   count: number;
   vmSize: string;
   osType: string;
+  /** The OS SKU given, else the default for the OS and the pool's version (docs/aks-rules.md §3.7); absent in older records. */
+  osSKU?: string;
   mode: string;
   type: string;
   maxPods: number;
@@ -168,11 +170,21 @@ export function resolvePool(
     // A version the catalogue does not offer stays as given, for the rules to name (V1, V1b).
     orchestratorVersion: resolveKubernetesVersion(raw.orchestratorVersion ?? k8sVersion) ?? String(raw.orchestratorVersion ?? k8sVersion),
   };
+  pool.osSKU = typeof raw['osSKU'] === 'string' && raw['osSKU'] !== '' ? raw['osSKU'] : defaultOsSku(pool.osType, pool.orchestratorVersion);
   if (raw.vnetSubnetID !== undefined) pool.vnetSubnetID = raw.vnetSubnetID;
   if (raw.podSubnetID !== undefined) pool.podSubnetID = raw.podSubnetID;
   if (raw.minCount !== undefined) pool.minCount = raw.minCount;
   if (raw.maxCount !== undefined) pool.maxCount = raw.maxCount;
   return pool;
+}
+
+/**
+ * The OS SKU AKS gives a pool that names none: Ubuntu on Linux; on Windows, Windows Server 2019 before Kubernetes 1.25
+ * and 2022 from it (windows-faq.md; CHANGELOG 2022-09-18).
+ */
+export function defaultOsSku(osType: string, orchestratorVersion: string): string {
+  if (osType.toLowerCase() !== 'windows') return 'Ubuntu';
+  return /^\d+\.\d+/.test(orchestratorVersion) && compareVersions(orchestratorVersion, '1.25.0') < 0 ? 'Windows2019' : 'Windows2022';
 }
 
 export function resolveCluster(spec: ManagedClusterSpec, profile: ApiVersionProfile): ResolvedCluster {

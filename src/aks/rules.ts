@@ -684,6 +684,38 @@ export const RULES: Rule[] = [
     check: (ctx) => when(!ctx.cluster.windowsProfile && poolsInScope(ctx).some((p) => p.osType === 'Windows'), {}),
   },
   {
+    id: 'N15',
+    code: 'WindowsAgentPoolNameTooLong',
+    message: 'Windows agent pool name can not be longer than 6 characters.',
+    target: 'agentPoolProfile.name',
+    severity: 'error',
+    source: 'verified',
+    ref: "jenkins-infra/azure PR #284 (the RP's answer); Azure/AKS#2742, #2929; create-node-pools.md limitations (1–6 characters)",
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => p.osType === 'Windows' && p.name.length > 6)
+        .map(() => ({ params: {} })),
+  },
+  {
+    id: 'N16',
+    code: 'Windows2019NotSupportedWithOrchestratorVersion',
+    message:
+      'Cannot create Windows2019 node pools with the current Kubernetes version "{version}" because Windows2019 was deprecated after Kubernetes version "1.33.0". Please create Windows2022 node pools instead.',
+    target: 'agentPoolProfile.osSKU',
+    severity: 'error',
+    source: 'verified',
+    ref: "Azure/azure-container-networking PR #3870 (the RP's answer); Azure/AKS#4268; CHANGELOG 2025-01-06 (1.32 is the last version with Windows Server 2019)",
+    note: 'Also on upgrade: AKS refuses to move a Windows2019 pool past 1.32 (CHANGELOG 2025-01-06).',
+    phases: ['create', 'update', 'upgrade', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter(
+          (p) => p.osSKU?.toLowerCase() === 'windows2019' && isOfferedVersion(p.orchestratorVersion) && compareVersions(p.orchestratorVersion, '1.33.0') >= 0,
+        )
+        .map((p) => ({ params: { version: p.orchestratorVersion } })),
+  },
+  {
     id: 'N9',
     code: 'KubenetNodeCountExceedsRouteLimit',
     message: 'A kubenet cluster can have at most 400 nodes: Azure supports a maximum of 400 routes in a route table. This operation needs {nodes} nodes.',
@@ -937,11 +969,11 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.name',
     severity: 'error',
     source: 'partial',
-    ref: 'docs/aks-rules.md §1.3 name pattern ^[a-z][a-z0-9]{0,11}$, Windows ≤ 6 characters; message template as M4',
+    ref: 'docs/aks-rules.md §1.3 name pattern ^[a-z][a-z0-9]{0,11}$ (a Windows name over 6 characters is N15); message template as M4',
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
-        .filter((p) => !/^[a-z][a-z0-9]{0,11}$/.test(p.name) || (p.osType === 'Windows' && p.name.length > 6))
+        .filter((p) => !/^[a-z][a-z0-9]{0,11}$/.test(p.name))
         .map(() => ({ params: {} })),
   },
   {

@@ -41,13 +41,33 @@ export interface ClusterRecord {
   nodeResourceGroup: string;
   dnsPrefix: string;
   fqdn: string;
-  identity: { type: string; principalId: string; tenantId: string };
-  kubeletIdentity: { clientId: string; objectId: string };
+  identity: ClusterIdentity;
+  kubeletIdentity: KubeletIdentity;
   createdAt: string;
   /** Absent: Running. Stopped: the control plane and every pool are stopped (managedClusters/stop). */
   powerState?: PowerState;
   /** A new opaque value on every write of the cluster (its pools' change with it); docs/aks-rules.md §3.7. */
   eTag?: string;
+}
+
+/**
+ * The control-plane identity: SystemAssigned with a principal of its own, or UserAssigned with the identities it names
+ * (principalId is then the first one's, the principal that acts for the cluster).
+ */
+export interface ClusterIdentity {
+  type: 'SystemAssigned' | 'UserAssigned';
+  principalId: string;
+  tenantId: string;
+  userAssignedIdentities?: Record<string, { principalId: string; clientId: string }>;
+  /** The request named the identity: a service principal sent alongside does not hide it (docs/aks-rules.md §13). */
+  explicit?: boolean;
+}
+
+/** The kubelet identity; resourceId only when the request named one (else `<cluster>-agentpool` in the node group). */
+export interface KubeletIdentity {
+  clientId: string;
+  objectId: string;
+  resourceId?: string;
 }
 
 export interface PoolRecord {

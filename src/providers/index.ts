@@ -4,6 +4,7 @@ import { authorizationProvider } from './authorization/index.js';
 import { computeProvider } from './compute/index.js';
 import type { KubeconfigIssuer } from './containerservice/credentials.js';
 import { containerServiceProvider } from './containerservice/index.js';
+import { managedIdentityProvider } from './managedidentity/index.js';
 import { networkProvider } from './network/index.js';
 import { resourcesProvider } from './resources/index.js';
 
@@ -13,5 +14,5 @@ interface ProviderServices {
 }
 
 export function defaultProviders(services: ProviderServices = {}): Provider[] {
-  return [resourcesProvider(), networkProvider(), authorizationProvider(), containerServiceProvider(services), computeProvider()];
+  return [resourcesProvider(), networkProvider(), authorizationProvider(), containerServiceProvider(services), computeProvider(), managedIdentityProvider()];
 }

@@ -91,4 +91,26 @@ describe('dual-stack defaults (docs/aks-rules.md §9.2)', () => {
     assert.deepEqual(empty.network.ipFamilies, ['IPv4']);
     assert.deepEqual(empty.network.podCidrs, ['10.244.0.0/16']);
   });
+
+  test('osSKU: Ubuntu on Linux; Windows2019 before Kubernetes 1.25, Windows2022 from it; a given SKU is kept (docs/aks-rules.md §3.7)', () => {
+    const win = (k8s: string, extra: Record<string, unknown> = {}) =>
+      resolve('2022-11-01', {
+        k8s,
+        windows: true,
+        net: { networkPlugin: 'azure' },
+        pools: [
+          { name: 'nodepool1', count: 1, mode: 'System' },
+          { name: 'win', count: 1, mode: 'User', osType: 'Windows', ...extra },
+        ],
+      }).pools;
+    assert.deepEqual(
+      win('1.24').map((p) => p.osSKU),
+      ['Ubuntu', 'Windows2019'],
+    );
+    assert.deepEqual(
+      win('1.25').map((p) => p.osSKU),
+      ['Ubuntu', 'Windows2022'],
+    );
+    assert.equal(win('1.24', { osSKU: 'Windows2022' })[1]!.osSKU, 'Windows2022');
+  });
 });

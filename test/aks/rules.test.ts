@@ -279,6 +279,31 @@ const CASES: Record<string, Case> = {
     trigger: { net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows' }] },
     pass: { windows: true, net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows' }] },
   },
+  N15: {
+    expect: { code: 'WindowsAgentPoolNameTooLong', message: 'Windows agent pool name can not be longer than 6 characters.', target: 'agentPoolProfile.name' },
+    trigger: { windows: true, net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'winpool', count: 1, mode: 'User', osType: 'Windows' }] },
+    pass: { windows: true, net: { networkPlugin: 'azure' }, pools: [pool(), { name: 'winpol', count: 1, mode: 'User', osType: 'Windows' }] },
+  },
+  N16: {
+    expect: {
+      code: 'Windows2019NotSupportedWithOrchestratorVersion',
+      message:
+        'Cannot create Windows2019 node pools with the current Kubernetes version "1.33.5" because Windows2019 was deprecated after Kubernetes version "1.33.0". Please create Windows2022 node pools instead.',
+      target: 'agentPoolProfile.osSKU',
+    },
+    trigger: {
+      k8s: '1.33',
+      windows: true,
+      net: { networkPlugin: 'azure' },
+      pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }],
+    },
+    pass: {
+      k8s: '1.32',
+      windows: true,
+      net: { networkPlugin: 'azure' },
+      pools: [pool(), { name: 'win', count: 1, mode: 'User', osType: 'Windows', osSKU: 'Windows2019' }],
+    },
+  },
   N9: {
     expect: { code: 'KubenetNodeCountExceedsRouteLimit', target: 'agentPoolProfile.count' },
     trigger: { net: { podCidr: '10.244.0.0/15' }, pools: [pool({ count: 401 })] },

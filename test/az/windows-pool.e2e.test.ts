@@ -39,4 +39,17 @@ test('real az: a Windows pool on an Azure CNI cluster made without a windowsProf
   ]);
   assert.equal(add.code, 0, add.stderr);
   assert.equal(add.stdout, 'Windows\nSucceeded\n');
+
+  // The OS SKU AKS gives a Windows pool that names none on Kubernetes 1.25 and later (docs/aks-rules.md §3.7).
+  const sku = await runRealAz(session.env, [...'aks nodepool show -g winRG --cluster-name wincni -n npwin --query osSku -o tsv'.split(' ')]);
+  assert.equal(sku.code, 0, sku.stderr);
+  assert.equal(sku.stdout, 'Windows2022\n');
+
+  // az allows 12 characters; AKS refuses a Windows pool name over 6 (N15, docs/aks-rules.md §2.2).
+  const long = await runRealAz(session.env, [
+    ...'aks nodepool add -g winRG --cluster-name wincni -n winpool --os-type Windows --node-count 1 -o none'.split(' '),
+  ]);
+  assert.notEqual(long.code, 0);
+  assert.match(long.stderr, /WindowsAgentPoolNameTooLong/);
+  assert.match(long.stderr, /Windows agent pool name can not be longer than 6 characters\./);
 });

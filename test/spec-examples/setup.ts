@@ -1,7 +1,7 @@
 // What an example refers to, created through the API before it runs: its resource groups, its parent (the
 // cluster of an agent pool, the VNet of a subnet …), the resources its body names by id where aksemu serves the
 // type (a subnet for vnetSubnetID …), and for reads, updates and deletes the resource itself. Types aksemu does
-// not serve (user-assigned identities, disk encryption sets …) are left alone: the example meets them as it finds.
+// not serve (disk encryption sets …) are left alone: the example meets them as it finds.
 import { type ArmClient, errorLine } from './client.js';
 
 const NETWORK_VERSION = '2023-11-01';
@@ -87,6 +87,7 @@ const KINDS: Record<string, Kind> = {
     }),
   },
   'microsoft.network/routetables': { apiVersion: NETWORK_VERSION, body: ({ location }) => ({ location }) },
+  'microsoft.managedidentity/userassignedidentities': { apiVersion: '2023-01-31', body: ({ location }) => ({ location }) },
   'microsoft.network/routetables/routes': {
     apiVersion: NETWORK_VERSION,
     body: () => ({ properties: { addressPrefix: '10.1.0.0/16', nextHopType: 'VnetLocal' } }),

@@ -25,6 +25,7 @@ import type { OperationKind } from '../../arm/lro.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
 import type { Store } from '../../store/store.js';
 import { getResourceGroup, writableResourceGroup } from '../resources/resourceGroups.js';
+import { controlPlaneIdentity, ensureDefaultKubeletIdentity, kubeletIdentity, type IdentityRequest } from './identity.js';
 import { environmentFor, nodeResourceGroupId } from './network.js';
 import { reconcile, resolvedWithPools, teardown } from './provisioner.js';
 import {
@@ -252,7 +253,13 @@ export function validateOrThrow(
 }
 
 function put(ctx: RequestContext) {
-  const body = (ctx.body ?? {}) as { location?: string; tags?: Record<string, string>; sku?: { tier?: unknown }; properties?: Record<string, unknown> };
+  const body = (ctx.body ?? {}) as {
+    location?: string;
+    tags?: Record<string, string>;
+    sku?: { tier?: unknown };
+    identity?: IdentityRequest['identity'];
+    properties?: Record<string, unknown>;
+  };
   const name = ctx.params['resourceName']!;
   const tier = skuTier(body.sku?.tier);
   checkClusterName(name);
@@ -264,13 +271,15 @@ function put(ctx: RequestContext) {
       'LocationNotAvailableForResourceType',
       `The provided location '${body.location}' is not available for resource type '${CLUSTER_TYPE}'.`,
     );
+  // identityProfile is read before the spec drops it: the kubelet identity it names is resolved, not kept as sent.
+  const identities: IdentityRequest = { identity: body.identity, identityProfile: body.properties?.['identityProfile'] };
   const spec = normalizeSpec(body.properties ?? {});
   const sub = ctx.params['subscriptionId']!;
   const group = writableResourceGroup(ctx.store, sub, ctx.params['resourceGroupName']!);
   const existing = ctx.store.get<ClusterRecord>(clusterId(sub, group.name, name));
   checkConditions(ctx, api(ctx), existing !== undefined, existing?.eTag);
   checkSupportPlan(spec['supportPlan'] ?? existing?.spec['supportPlan'], tier ?? existing?.tier);
-  return existing ? update(ctx, existing, spec, body.tags, tier) : create(ctx, spec, region.name, body.tags, tier);
+  return existing ? update(ctx, existing, spec, identities, body.tags, tier) : create(ctx, spec, identities, region.name, body.tags, tier);
 }
 
 /**
@@ -312,9 +321,11 @@ function checkSupportPlan(plan: unknown, tier: string | undefined): void {
   throw new ArmError(400, 'BadRequest', 'AKS Long Term Support is only available for Premium tier clusters.', 'supportPlan');
 }
 
-function create(ctx: RequestContext, given: ManagedClusterSpec, location: string, tags?: Record<string, string>, tier?: string) {
+function create(ctx: RequestContext, given: ManagedClusterSpec, identities: IdentityRequest, location: string, tags?: Record<string, string>, tier?: string) {
   const spec: ManagedClusterSpec = given.windowsProfile ? given : { ...given, windowsProfile: { ...GENERATED_WINDOWS_PROFILE } };
-  const provisional = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
+  const fresh = newRecord(ctx, spec, resolveCluster(spec, api(ctx)), location);
+  const identity = controlPlaneIdentity(ctx.store, fresh.id, ctx.identity.tenantId, identities);
+  const provisional = { ...fresh, identity, kubeletIdentity: kubeletIdentity(ctx.store, fresh, identities, identity) };
   checkNodeResourceGroup(ctx.store, provisional, spec['nodeResourceGroup']);
   const resolved = validateOrThrow(ctx, provisional, spec, 'create');
   const cluster: ClusterRecord = { ...provisional, spec: withoutPools(spec), resolved, ...(tags ? { tags } : {}), ...(tier ? { tier } : {}) };
@@ -322,9 +333,18 @@ function create(ctx: RequestContext, given: ManagedClusterSpec, location: string
   return begin(ctx, cluster, pools, 'Creating', 201);
 }
 
-function update(ctx: RequestContext, existing: ClusterRecord, sent: ManagedClusterSpec, tags?: Record<string, string>, tier?: string) {
-  assertIdle(existing);
-  assertRunning(existing, 'updating');
+function update(
+  ctx: RequestContext,
+  stored: ClusterRecord,
+  sent: ManagedClusterSpec,
+  identities: IdentityRequest,
+  tags?: Record<string, string>,
+  tier?: string,
+) {
+  assertIdle(stored);
+  assertRunning(stored, 'updating');
+  const identity = controlPlaneIdentity(ctx.store, stored.id, ctx.identity.tenantId, identities, stored.identity);
+  const existing: ClusterRecord = { ...stored, identity, kubeletIdentity: kubeletIdentity(ctx.store, stored, identities, identity, stored.kubeletIdentity) };
   // A PUT without windowsProfile keeps the cluster's (AKS has no way to remove one).
   const withWindows = sent.windowsProfile || !existing.spec.windowsProfile ? sent : { ...sent, windowsProfile: existing.spec.windowsProfile };
   const spec = keepUnexpressible(api(ctx), existing.resolved, withWindows);
@@ -401,6 +421,7 @@ export const clusterWriteKind: OperationKind = {
     if (!cluster) return;
     const input = (op.input ?? {}) as { surgePools?: string[]; reimage?: boolean };
     reconcile(store, cluster, { ...(input.surgePools ? { surgePools: input.surgePools } : {}), ...(input.reimage ? { reimage: true } : {}) });
+    ensureDefaultKubeletIdentity(store, cluster);
     settle(store, cluster.id, 'Succeeded');
   },
   fail(op, { store }) {

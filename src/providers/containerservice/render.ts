@@ -2,12 +2,13 @@
 // cluster has and the defaults AKS reports, then pruned to the members the version defines (wire.ts), so a 2022
 // client sees no networkPluginMode and a 2025 one no dockerBridgeCidr.
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
-import type { ResolvedPool } from '../../aks/defaults.js';
+import { defaultOsSku, type ResolvedPool } from '../../aks/defaults.js';
 import { outboundIpName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
 import { createHash } from 'node:crypto';
+import { defaultKubeletIdentityId } from './identity.js';
 import { onTheWire } from './wire.js';
 
 /** The node image AKS would put on Ubuntu nodes; a label value only. */
@@ -78,7 +79,7 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     enableNodePublicIP: spec['enableNodePublicIP'] ?? false,
     mode: r.mode,
     osType: r.osType,
-    osSKU: spec['osSKU'] ?? (r.osType === 'Windows' ? 'Windows2022' : 'Ubuntu'),
+    osSKU: spec['osSKU'] ?? r.osSKU ?? defaultOsSku(r.osType, r.orchestratorVersion),
     nodeImageVersion: NODE_IMAGE_VERSION,
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
@@ -111,8 +112,9 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     type: CLUSTER_TYPE,
     sku: { name: 'Base', tier: c.tier ?? 'Free' },
     eTag: c.eTag,
-    // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7).
-    identity: servicePrincipal ? undefined : c.identity,
+    // A cluster created with a service principal and no identity has none (docs/aks-rules.md §3.7); one that named an
+    // identity too shows both (docs/aks-rules.md §13).
+    identity: servicePrincipal && !c.identity.explicit ? undefined : renderIdentity(c.identity),
     properties: {
       // What the request gave and the version keeps (upgradeSettings, autoScalerProfile, apiServerAccessProfile, …).
       ...spec,
@@ -136,7 +138,7 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
       maxAgentPools: 100,
       identityProfile: {
         kubeletidentity: {
-          resourceId: `${nodeRgId}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/${c.name}-agentpool`,
+          resourceId: c.kubeletIdentity.resourceId ?? defaultKubeletIdentityId(c),
           clientId: c.kubeletIdentity.clientId,
           objectId: c.kubeletIdentity.objectId,
         },
@@ -153,6 +155,12 @@ export function renderCluster(c: ClusterRecord, pools: PoolRecord[], api: ApiVer
     },
   });
   return onTheWire(api, 'ManagedCluster', body);
+}
+
+/** SystemAssigned shows its principal and tenant; UserAssigned the identities it names, each with its ids (docs/aks-rules.md §13). */
+function renderIdentity(identity: ClusterRecord['identity']): Record<string, unknown> {
+  if (identity.type === 'UserAssigned') return { type: identity.type, userAssignedIdentities: identity.userAssignedIdentities };
+  return { type: identity.type, principalId: identity.principalId, tenantId: identity.tenantId };
 }
 
 /**

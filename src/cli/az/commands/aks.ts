@@ -148,7 +148,9 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   const initial = await client.send({ method: 'PUT', path, apiVersion, body, accept: [200, 201] });
   if (roleWork && subnetId) {
     const current = await client.send({ method: 'GET', path, apiVersion, accept: [200] });
-    const principalId = (current.body as { identity?: { principalId?: string } }).identity?.principalId;
+    // A user-assigned cluster acts as its identity's principal (docs/aks-rules.md §13), as az 2.45 reads it.
+    const identity = (current.body as { identity?: { principalId?: string; userAssignedIdentities?: Record<string, { principalId?: string }> } }).identity;
+    const principalId = identity?.principalId ?? Object.values(identity?.userAssignedIdentities ?? {})[0]?.principalId;
     if (principalId) await assignNetworkContributor(ctx, subnetId, principalId);
     else ctx.warn('Could not create a role assignment for subnet. Are you an Owner on this subscription?');
   }
