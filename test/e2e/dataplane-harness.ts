@@ -29,6 +29,8 @@ export const VM = { name: 'vm1', ip: '10.224.0.100' };
 export const INTERNET = '198.51.100.10';
 /** Every probe connects to this port; the listener runs in the target's namespace. */
 export const PORT = 8080;
+/** kubenet with Calico's network policy, the client-pod tests' cluster unless they say otherwise. */
+export const KUBENET_CALICO: readonly string[] = ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico'];
 
 type Obj = any;
 
@@ -193,13 +195,16 @@ export class DataplaneWorld {
   }
 
   /**
-   * The world of the client-pod tests: a kubenet cluster with Calico's network policy, the pods web-0 and web-1
-   * (nginx) behind the Service `web`, cluster DNS answering. Returns web's ClusterIP.
+   * The world of the client-pod tests: a cluster made with `flags` (kubenet with Calico's network policy unless
+   * told), the pods web-0 and web-1 (nginx) behind the Service `web`, cluster DNS answering. Returns web's ClusterIP.
    */
-  async startWebCluster(name: string): Promise<string> {
-    await this.start();
-    await this.network();
-    await this.cluster(name, ['--network-plugin', 'kubenet', '--pod-cidr', '10.244.0.0/16', '--network-policy', 'calico']);
+  async startWebCluster(name: string, flags: readonly string[] = KUBENET_CALICO): Promise<string> {
+    await this.withCluster(name, [...flags]);
+    return this.webBackends();
+  }
+
+  /** On a cluster whose pod network works: web-0 and web-1 (nginx, one per node) and the Service `web`; its ClusterIP. */
+  async webBackends(): Promise<string> {
     await this.podsOnEachNode();
     return this.webService();
   }
