@@ -29,6 +29,7 @@ import type {
   VnetTopology,
 } from './topology.js';
 import { sameId } from '../ids/compare.js';
+import { addOutbound } from './derive-outbound.js';
 
 function ipv4(prefix: string): boolean {
   try {
@@ -205,6 +206,7 @@ export function deriveTopology(store: Store): Topology {
   }
   addPeerings(store, vnets, byVnet);
   addFrontends(store, vnets);
+  addOutbound(store, vnets);
   addDnsZones(store, vnets, groupOf);
   return { vnets };
 }

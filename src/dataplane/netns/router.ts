@@ -9,6 +9,7 @@ import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
 import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
 import { emptyFrontends } from './load-balancer.js';
+import { emptyOutbound } from './outbound-snat.js';
 import type { NetnsState, RouterState, SubnetState } from './state.js';
 import type { CheckedHost, CheckedVnet } from './topology-check.js';
 import type { UdrRoute } from '../topology.js';
@@ -43,6 +44,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     peerRoutes: [],
     overlay: { key: '', undo: [] },
     frontends: emptyFrontends(),
+    outbound: emptyOutbound(),
   });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
   // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
