@@ -136,6 +136,18 @@ export class DataplaneWorld {
     return created;
   }
 
+  /** The addresses of a cluster's effectiveOutboundIPs: what the internet host sees of it (docs/dataplane.md §17). */
+  async outboundIps(name: string): Promise<string[]> {
+    const c = await this.az(['aks', 'show', '-g', RG, '-n', name]);
+    const refs: Obj[] = c.networkProfile.loadBalancerProfile?.effectiveOutboundIPs ?? c.networkProfile.natGatewayProfile?.effectiveOutboundIPs ?? [];
+    const out: string[] = [];
+    for (const { id } of refs) {
+      const parts = id.split('/');
+      out.push((await this.az(['network', 'public-ip', 'show', '-g', parts[4], '-n', parts[8]])).ipAddress);
+    }
+    return out;
+  }
+
   kubectl(args: string[]): Promise<KubectlResult> {
     return kubectl({ kubeconfig: this.kubeconfig, scratch: this.scratch }, args);
   }
