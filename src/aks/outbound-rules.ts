@@ -105,11 +105,12 @@ export const OUTBOUND_RULES: Rule[] = [
   {
     id: 'O4',
     code: 'InvalidResourceReference',
-    message: 'Resource {id} referenced by resource {lb} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
+    message:
+      'Resource {id} referenced by resource {lb} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
     target: LB_PROFILE,
     severity: 'error',
     source: 'ours',
-    ref: 'the Network RP\'s wording for a missing reference (S3); AKS checks the outbound IPs and prefixes it is given',
+    ref: "the Network RP's wording for a missing reference (S3); AKS checks the outbound IPs and prefixes it is given",
     phases: SPEC,
     check: (ctx) => {
       if (outbound(ctx) !== 'loadBalancer' || !ctx.env.outboundResources) return none;
@@ -123,7 +124,8 @@ export const OUTBOUND_RULES: Rule[] = [
   {
     id: 'O5',
     code: 'InvalidUserDefinedRoutingWithLoadBalancerProfile',
-    message: 'Outbound type {outbound} does not use the load balancer for egress: loadBalancerProfile must not name outbound IPs, prefixes or a managed IP count.',
+    message:
+      'Outbound type {outbound} does not use the load balancer for egress: loadBalancerProfile must not name outbound IPs, prefixes or a managed IP count.',
     target: LB_PROFILE,
     severity: 'error',
     source: 'partial',
@@ -156,7 +158,7 @@ export const OUTBOUND_RULES: Rule[] = [
     target: 'networkProfile.outboundType',
     severity: 'error',
     source: 'partial',
-    ref: 'RP-ENUM; AKSDOCS nat-gateway (the user-assigned gateway is associated with the cluster\'s own subnet)',
+    ref: "RP-ENUM; AKSDOCS nat-gateway (the user-assigned gateway is associated with the cluster's own subnet)",
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) => {
       const p = outbound(ctx) === 'userAssignedNATGateway' ? ctx.cluster.pools.find((x) => !x.vnetSubnetID) : undefined;
@@ -172,18 +174,29 @@ export const OUTBOUND_RULES: Rule[] = [
     source: 'partial',
     ref: 'RP-ENUM SubnetNotAssociatedWithNATGateway; AKSDOCS nat-gateway (associate the gateway with the subnet before creating the cluster)',
     phases: ['create', 'update', 'pool-add'],
-    check: (ctx) => (outbound(ctx) === 'userAssignedNATGateway' ? byoSubnets(ctx).filter((s) => !s.natGatewayId).map((s) => ({ params: { subnet: s.id } })) : none),
+    check: (ctx) =>
+      outbound(ctx) === 'userAssignedNATGateway'
+        ? byoSubnets(ctx)
+            .filter((s) => !s.natGatewayId)
+            .map((s) => ({ params: { subnet: s.id } }))
+        : none,
   },
   {
     id: 'O9',
     code: 'ExistingRouteTableNotAssociatedWithSubnet',
-    message: 'Subnet {subnet} has no route table: outbound type userDefinedRouting needs a route table on the subnet with a default route (0.0.0.0/0) to a virtual appliance or gateway. Please see http://aka.ms/aks/outboundtype for more details.',
+    message:
+      'Subnet {subnet} has no route table: outbound type userDefinedRouting needs a route table on the subnet with a default route (0.0.0.0/0) to a virtual appliance or gateway. Please see http://aka.ms/aks/outboundtype for more details.',
     target: 'agentPoolProfile.vnetSubnetID',
     severity: 'error',
     source: 'partial',
     ref: 'RP-ENUM ExistingRouteTableNotAssociatedWithSubnet; Azure/AKS#1842 (AKS validates the subnet and its route table for UDR); MicrosoftDocs/azure-docs#52060 ("Please update the route table association")',
     phases: ['create', 'update', 'pool-add'],
-    check: (ctx) => (outbound(ctx) === 'userDefinedRouting' ? byoSubnets(ctx).filter((s) => !s.routeTableId).map((s) => ({ params: { subnet: s.id } })) : none),
+    check: (ctx) =>
+      outbound(ctx) === 'userDefinedRouting'
+        ? byoSubnets(ctx)
+            .filter((s) => !s.routeTableId)
+            .map((s) => ({ params: { subnet: s.id } }))
+        : none,
   },
   {
     id: 'O10',
@@ -204,7 +217,8 @@ export const OUTBOUND_RULES: Rule[] = [
   {
     id: 'O11',
     code: 'RouteTableInvalidNextHop',
-    message: 'Default route 0.0.0.0/0 has a next hop of {hop} but only next hops of VirtualAppliance or VirtualNetworkGateway are allowed. Please see http://aka.ms/aks/outboundtype for more details.',
+    message:
+      'Default route 0.0.0.0/0 has a next hop of {hop} but only next hops of VirtualAppliance or VirtualNetworkGateway are allowed. Please see http://aka.ms/aks/outboundtype for more details.',
     target: 'agentPoolProfile.vnetSubnetID',
     severity: 'error',
     source: 'verified',

@@ -21,8 +21,7 @@ export interface LoadBalancerOutbound {
 
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-const ids = (list: unknown): string[] =>
-  Array.isArray(list) ? list.map((r) => obj(r)?.['id']).filter((id): id is string => typeof id === 'string') : [];
+const ids = (list: unknown): string[] => (Array.isArray(list) ? list.map((r) => obj(r)?.['id']).filter((id): id is string => typeof id === 'string') : []);
 
 /** The load balancer's outbound settings: AKS's defaults are one managed IP, ports 0 (automatic) and 30 minutes. */
 export function loadBalancerOutbound(network: NetworkProfile): LoadBalancerOutbound {

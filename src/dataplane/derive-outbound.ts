@@ -54,29 +54,35 @@ function natGatewaySnat(store: Store, v: VnetTopology): { snat: OutboundSnat[]; 
   return { snat, covered };
 }
 
-/** Each cluster's outbound rules on the load balancers of its node resource group, over its nodes in this VNet. */
-function outboundRuleSnat(store: Store, v: VnetTopology, covered: Cidr[]): OutboundSnat[] {
+/**
+ * The load balancers of the node resource group of each cluster with nodes in this VNet, with those nodes' addresses
+ * (every node NIC is in the managed load balancer's pools; docs/dataplane.md §16, §17); `skip` leaves nodes out.
+ */
+export function clusterLoadBalancers(store: Store, v: VnetTopology, skip: (ip: string) => boolean = () => false): Array<{ nodes: string[]; lb: LoadBalancer }> {
   const byCluster = new Map<string, string[]>();
-  for (const h of v.hosts) {
-    if (!h.node || covered.some((c) => c.contains(IpAddress.parse(h.ip)))) continue;
-    byCluster.set(h.node.clusterId, [...(byCluster.get(h.node.clusterId) ?? []), h.ip]);
-  }
-  const out: OutboundSnat[] = [];
+  for (const h of v.hosts) if (h.node && !skip(h.ip)) byCluster.set(h.node.clusterId, [...(byCluster.get(h.node.clusterId) ?? []), h.ip]);
+  const out: Array<{ nodes: string[]; lb: LoadBalancer }> = [];
   for (const [clusterId, nodes] of byCluster) {
     const cluster = store.get<ClusterRecord>(clusterId);
     if (!cluster) continue;
     const prefix = `/subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup}/providers/Microsoft.Network/loadBalancers/`;
-    for (const lb of childrenOf<LoadBalancer>(store, prefix)) {
-      if (lb.type !== TYPES.loadBalancer) continue;
-      for (const rule of lb.properties.outboundRules) {
-        const publicIps = rule.properties.frontendIPConfigurations.flatMap((ref) => {
-          const f = lb.properties.frontendIPConfigurations.find((x) => x.id.toLowerCase() === ref.id.toLowerCase());
-          if (f?.properties.publicIPAddress) return pipAddresses(store, f.properties.publicIPAddress.id);
-          if (f?.properties.publicIPPrefix) return prefixAddresses(store, f.properties.publicIPPrefix.id);
-          return [];
-        });
-        out.push({ id: rule.id, sources: [...nodes].sort(), publicIps });
-      }
+    for (const lb of childrenOf<LoadBalancer>(store, prefix)) if (lb.type === TYPES.loadBalancer) out.push({ nodes, lb });
+  }
+  return out;
+}
+
+/** Each cluster's outbound rules on the load balancers of its node resource group, over its nodes in this VNet. */
+function outboundRuleSnat(store: Store, v: VnetTopology, covered: Cidr[]): OutboundSnat[] {
+  const out: OutboundSnat[] = [];
+  for (const { nodes, lb } of clusterLoadBalancers(store, v, (ip) => covered.some((c) => c.contains(IpAddress.parse(ip))))) {
+    for (const rule of lb.properties.outboundRules) {
+      const publicIps = rule.properties.frontendIPConfigurations.flatMap((ref) => {
+        const f = lb.properties.frontendIPConfigurations.find((x) => x.id.toLowerCase() === ref.id.toLowerCase());
+        if (f?.properties.publicIPAddress) return pipAddresses(store, f.properties.publicIPAddress.id);
+        if (f?.properties.publicIPPrefix) return prefixAddresses(store, f.properties.publicIPPrefix.id);
+        return [];
+      });
+      out.push({ id: rule.id, sources: [...nodes].sort(), publicIps });
     }
   }
   return out;

@@ -711,7 +711,10 @@ const CASES: Record<string, Case> = {
     pass: { phase: 'update', previous: { networkProfile: { ipFamilies: ['IPv4', 'IPv6'] } }, net: { ipFamilies: ['ipv4', 'ipv6'] } },
   },
   O1: {
-    expect: { code: 'InvalidLoadBalancerProfile', message: 'Load balancer profile must specify one of ManagedOutboundIPs, OutboundIPPrefixes and OutboundIPs.' },
+    expect: {
+      code: 'InvalidLoadBalancerProfile',
+      message: 'Load balancer profile must specify one of ManagedOutboundIPs, OutboundIPPrefixes and OutboundIPs.',
+    },
     trigger: { net: { loadBalancerProfile: { managedOutboundIPs: { count: 1 }, outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } } },
     pass: { net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } } },
   },
@@ -731,17 +734,29 @@ const CASES: Record<string, Case> = {
   },
   O4: {
     expect: { code: 'InvalidResourceReference', target: 'networkProfile.loadBalancerProfile' },
-    trigger: { env: { subnets: {}, outboundResources: {} }, net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } } },
+    trigger: {
+      env: { subnets: {}, outboundResources: {} },
+      net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } },
+    },
     pass: {
       env: { subnets: {}, outboundResources: { [`${SUB}/publicIPAddresses/p1`.toLowerCase()]: { addresses: 1 } } },
       net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } },
     },
   },
   O5: (() => {
-    const rt = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }] } });
+    const rt = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
     return {
       expect: { code: 'InvalidUserDefinedRoutingWithLoadBalancerProfile' },
-      trigger: { env: rt.env, pools: withSubnet(rt.id), net: { outboundType: 'userDefinedRouting', loadBalancerProfile: { managedOutboundIPs: { count: 2 } } } },
+      trigger: {
+        env: rt.env,
+        pools: withSubnet(rt.id),
+        net: { outboundType: 'userDefinedRouting', loadBalancerProfile: { managedOutboundIPs: { count: 2 } } },
+      },
       pass: { env: rt.env, pools: withSubnet(rt.id), net: { outboundType: 'userDefinedRouting', loadBalancerProfile: { idleTimeoutInMinutes: 10 } } },
     };
   })(),
@@ -767,7 +782,9 @@ const CASES: Record<string, Case> = {
     };
   })(),
   O9: (() => {
-    const rt = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualNetworkGateway' }] } });
+    const rt = byo('10.240.0.0/24', {
+      extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualNetworkGateway' }] },
+    });
     return {
       expect: { code: 'ExistingRouteTableNotAssociatedWithSubnet' },
       trigger: { env: sub24.env, pools: withSubnet(sub24.id), net: { outboundType: 'userDefinedRouting' } },
@@ -775,8 +792,18 @@ const CASES: Record<string, Case> = {
     };
   })(),
   O10: (() => {
-    const empty = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }] } });
-    const ok = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }] } });
+    const empty = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
+    const ok = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
     return {
       expect: { code: 'RouteTableMissingDefaultRouteError', message: `Default route 0.0.0.0/0 missing from route table ${SUB}/routeTables/rt` },
       trigger: { env: empty.env, pools: withSubnet(empty.id), net: { outboundType: 'userDefinedRouting' } },
@@ -784,8 +811,15 @@ const CASES: Record<string, Case> = {
     };
   })(),
   O11: (() => {
-    const internet = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'Internet' }] } });
-    const ok = byo('10.240.0.0/24', { extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }] } });
+    const internet = byo('10.240.0.0/24', {
+      extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'Internet' }] },
+    });
+    const ok = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
     return {
       expect: {
         code: 'RouteTableInvalidNextHop',

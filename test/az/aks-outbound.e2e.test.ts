@@ -5,19 +5,17 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { AZ_SHIM_DIR } from '../../src/cli/az-env.js';
 import { aksClient } from '../containerservice/harness.js';
 import { networkClient } from '../network/harness.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az, azOk } from './helpers.js';
-import { AZ, loginRealAz, runRealAz } from './real-az-env.js';
+import { AZ, runRealAz } from './real-az-env.js';
+import { realAzSession } from './real-az-session.js';
 
 const noRealAz = existsSync(AZ) ? false : `${AZ} is not installed`;
 
 let server: TestServer;
 let home: string;
-let azHome = '';
-let realEnv: NodeJS.ProcessEnv | undefined;
 let net = '';
 
 const json = async (args: string[]) => JSON.parse(await azOk(home, args));
@@ -56,20 +54,22 @@ before(async () => {
   await azOk(home, ['network', 'vnet', 'create', '-g', 'rg', '-n', 'v1', '--address-prefixes', '10.10.0.0/16', '-o', 'none']);
   for (const [i, s] of ['nat', 'udr', 'plain'].entries())
     await azOk(home, ['network', 'vnet', 'subnet', 'create', '-g', 'rg', '--vnet-name', 'v1', '-n', s, '--address-prefixes', `10.10.${i}.0/24`, '-o', 'none']);
-  if (!noRealAz) {
-    azHome = tempHome();
-    realEnv = await loginRealAz(azHome, server, { pythonPath: AZ_SHIM_DIR });
-  }
 });
 
 after(async () => {
   await server.close();
   removeHome(home);
-  if (azHome) removeHome(azHome);
 });
 
 test('loadBalancer: 2 managed IPs, ports and idle timeout; then the user’s IP, a prefix, and back to one managed IP (az aks update)', async () => {
-  const r = await create('lb1', ['--load-balancer-managed-outbound-ip-count', '2', '--load-balancer-outbound-ports', '8000', '--load-balancer-idle-timeout', '10']);
+  const r = await create('lb1', [
+    '--load-balancer-managed-outbound-ip-count',
+    '2',
+    '--load-balancer-outbound-ports',
+    '8000',
+    '--load-balancer-idle-timeout',
+    '10',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const shown = JSON.parse(r.stdout).networkProfile.loadBalancerProfile;
   assert.deepEqual(shown.managedOutboundIPs, { count: 2, countIpv6: null });
@@ -124,7 +124,10 @@ test('loadBalancer: too many ports for the nodes and IPs (AKS counts a surge nod
     /\(InvalidLoadBalancerProfileAllocatedOutboundPorts\) Load balancer profile allocated ports 21000 is not in an allowable range given the number of nodes and IPs provisioned\. Total node count 4 requires 84000 ports but only 64000 ports are available given 1 outbound public IPs\. Refer to https:\/\/aka\.ms\/aks\/slb-ports for more details\./,
   );
   // Two IPs hold it.
-  assert.equal((await create('lb2', ['--node-count', '3', '--load-balancer-outbound-ports', '21000', '--load-balancer-managed-outbound-ip-count', '2'])).code, 0);
+  assert.equal(
+    (await create('lb2', ['--node-count', '3', '--load-balancer-outbound-ports', '21000', '--load-balancer-managed-outbound-ip-count', '2'])).code,
+    0,
+  );
   assert.match(await failure(create('lb3', ['--load-balancer-outbound-ports', '1001'])), /\(InvalidParameter\).*allocatedOutboundPorts is invalid: 1001/);
   assert.match(await failure(create('lb3', ['--load-balancer-idle-timeout', '3'])), /\(InvalidParameter\).*idleTimeoutInMinutes is invalid: 3/);
   assert.match(await failure(create('lb3', ['--load-balancer-managed-outbound-ip-count', '101'])), /managedOutboundIPs\.count is invalid: 101/);
@@ -135,7 +138,18 @@ test('loadBalancer: too many ports for the nodes and IPs (AKS counts a surge nod
 });
 
 test('managedNATGateway: AKS makes the NAT gateway with its IPs on the managed subnet; not on a custom VNet', async () => {
-  const created = await json(['aks', 'create', ...cluster('nat1'), '--node-count', '1', '--generate-ssh-keys', '--outbound-type', 'managedNATGateway', '--nat-gateway-managed-outbound-ip-count', '2']);
+  const created = await json([
+    'aks',
+    'create',
+    ...cluster('nat1'),
+    '--node-count',
+    '1',
+    '--generate-ssh-keys',
+    '--outbound-type',
+    'managedNATGateway',
+    '--nat-gateway-managed-outbound-ip-count',
+    '2',
+  ]);
   const nat = created.networkProfile.natGatewayProfile;
   assert.deepEqual(nat.managedOutboundIpProfile, { count: 2 });
   assert.equal(nat.idleTimeoutInMinutes, 4);
@@ -160,7 +174,10 @@ test('managedNATGateway: AKS makes the NAT gateway with its IPs on the managed s
 
 test('userAssignedNATGateway: the subnet needs a NAT gateway; then the cluster has no outbound IP of its own', async () => {
   const subnet = `${net}/virtualNetworks/v1/subnets/nat`;
-  assert.match(await failure(create('una', ['--outbound-type', 'userAssignedNATGateway', '--vnet-subnet-id', subnet])), /\(SubnetNotAssociatedWithNATGateway\) Subnet .*\/subnets\/nat must be associated with a NAT gateway/);
+  assert.match(
+    await failure(create('una', ['--outbound-type', 'userAssignedNATGateway', '--vnet-subnet-id', subnet])),
+    /\(SubnetNotAssociatedWithNATGateway\) Subnet .*\/subnets\/nat must be associated with a NAT gateway/,
+  );
   assert.equal((await az(home, ['network', 'public-ip', 'create', '-g', 'rg', '-n', 'natip', '--sku', 'Standard', '-o', 'none'])).code, 0);
   await azOk(home, ['network', 'nat', 'gateway', 'create', '-g', 'rg', '-n', 'gw1', '--public-ip-addresses', 'natip', '-o', 'none']);
   // The association through the Network SDK (aksemu az's subnet update has no --nat-gateway).
@@ -205,17 +222,41 @@ test('userDefinedRouting: a route table with 0.0.0.0/0 to a virtual appliance, A
 });
 
 test('real az 2.45 sends the same outbound flags and shows the same answers', { skip: noRealAz }, async () => {
-  const real = (args: string[]) => runRealAz(realEnv!, args);
-  const args = ['aks', 'create', '-g', 'rg', '-n', 'ra1', '--node-count', '3', '--generate-ssh-keys', '--network-plugin', 'azure', '--load-balancer-outbound-ports', '21000'];
-  const refused = await real(args);
-  assert.notEqual(refused.code, 0);
-  assert.match(refused.stderr, /InvalidLoadBalancerProfileAllocatedOutboundPorts/);
-  assert.match(refused.stderr, /Total node count 4 requires 84000 ports but only 64000 ports are available given 1 outbound public IPs/);
-  const made = await real([...args.slice(0, -2), '--load-balancer-managed-outbound-ip-count', '2', '--load-balancer-idle-timeout', '15']);
-  assert.equal(made.code, 0, made.stderr);
-  const profile = JSON.parse(made.stdout).networkProfile.loadBalancerProfile;
-  assert.equal(profile.managedOutboundIPs.count, 2);
-  assert.equal(profile.idleTimeoutInMinutes, 15);
-  assert.equal(profile.effectiveOutboundIPs.length, 2);
-  assert.deepEqual((await outboundRule('ra1')).sources, profile.effectiveOutboundIPs.map((x: any) => x.id));
+  const session = await realAzSession('rg');
+  try {
+    const real = (args: string[]) => runRealAz(session.env, args);
+    const args = [
+      'aks',
+      'create',
+      '-g',
+      'rg',
+      '-n',
+      'ra1',
+      '--node-count',
+      '3',
+      '--generate-ssh-keys',
+      '--network-plugin',
+      'azure',
+      '--load-balancer-outbound-ports',
+      '21000',
+    ];
+    const refused = await real(args);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /InvalidLoadBalancerProfileAllocatedOutboundPorts/);
+    assert.match(refused.stderr, /Total node count 4 requires 84000 ports but only 64000 ports are available given 1 outbound public IPs/);
+    const made = await real([...args.slice(0, -2), '--load-balancer-managed-outbound-ip-count', '2', '--load-balancer-idle-timeout', '15']);
+    assert.equal(made.code, 0, made.stderr);
+    const profile = JSON.parse(made.stdout).networkProfile.loadBalancerProfile;
+    assert.equal(profile.managedOutboundIPs.count, 2);
+    assert.equal(profile.idleTimeoutInMinutes, 15);
+    assert.equal(profile.effectiveOutboundIPs.length, 2);
+    const lb = JSON.parse((await real(['network', 'lb', 'show', '-g', 'MC_rg_ra1_eastus', '-n', 'kubernetes'])).stdout);
+    const rule = lb.outboundRules.find((r: any) => r.name === 'aksOutboundRule');
+    assert.deepEqual(
+      rule.frontendIPConfigurations.map((ref: any) => lb.frontendIPConfigurations.find((f: any) => f.id === ref.id).publicIPAddress.id),
+      profile.effectiveOutboundIPs.map((x: any) => x.id),
+    );
+  } finally {
+    await session.close();
+  }
 });

@@ -75,9 +75,14 @@ export class DataplaneWorld {
   /** The network of docs/dataplane.md §3.6: VNet 10.224.0.0/12, subnet 10.224.0.0/16, and the VM at 10.224.0.100. */
   /** start(), network() and a 2-node cluster(name, flags). */
   async withCluster(name: string, flags: string[]): Promise<void> {
+    await this.withNetwork();
+    await this.cluster(name, flags);
+  }
+
+  /** start() and network(): the VNet of §3.6 with its VM, no cluster yet. */
+  async withNetwork(): Promise<void> {
     await this.start();
     await this.network();
-    await this.cluster(name, flags);
   }
 
   async network(): Promise<void> {

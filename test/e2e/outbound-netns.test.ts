@@ -33,10 +33,9 @@ describe('Outbound types on the netns data plane: the source address the interne
     return s.id!;
   }
 
-  before(async () => {
+  before(() => {
     world = new DataplaneWorld();
-    await world.start();
-    await world.network();
+    return world.withNetwork();
   });
   after(async () => {
     await world?.close();
@@ -99,7 +98,12 @@ describe('Outbound types on the netns data plane: the source address the interne
     assert.deepEqual(await world.seen(`node/${nodes[0]}`, `${INTERNET}:${PORT}`), [true, gwIp.ipAddress]);
     assert.deepEqual(await world.seen('vm/vm2', `${INTERNET}:${PORT}`), [true, gwIp.ipAddress]);
     // To the VM of the other subnet: the node's own address.
-    const nodeIp = nodesOf(world.server.store, world.server.store.get<ClusterRecord>(`/subscriptions/${world.server.identity.subscriptionId}/resourceGroups/${RG}/providers/Microsoft.ContainerService/managedClusters/una1`)!)[0]!.ip;
+    const nodeIp = nodesOf(
+      world.server.store,
+      world.server.store.get<ClusterRecord>(
+        `/subscriptions/${world.server.identity.subscriptionId}/resourceGroups/${RG}/providers/Microsoft.ContainerService/managedClusters/una1`,
+      )!,
+    )[0]!.ip;
     assert.deepEqual(await world.seen(`node/${nodes[0]}`, `${VM.ip}:${PORT}`), [true, nodeIp]);
   });
 
@@ -118,7 +122,13 @@ describe('Outbound types on the netns data plane: the source address the interne
     assert.equal(connected, false);
     assert.match(String(error), /timed out|ETIMEDOUT|EHOSTUNREACH|unreachable/i);
     // The appliance address belongs to no one: still nothing.
-    await client.routes.beginCreateOrUpdateAndWait(RG, 'rt-udr', 'default', { addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.224.0.200' }, POLL);
+    await client.routes.beginCreateOrUpdateAndWait(
+      RG,
+      'rt-udr',
+      'default',
+      { addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.224.0.200' },
+      POLL,
+    );
     await world.server.dataplane.idle();
     assert.equal((await world.seen(`node/${nodes[0]}`, `${INTERNET}:${PORT}`, undefined, 1500))[0], false);
     // Within the VNet the route table changes nothing: the VM is reached with the node's address.

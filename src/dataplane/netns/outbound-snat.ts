@@ -29,9 +29,7 @@ export function outboundTableBody(snat: OutboundSnat[], notInternet: string[]): 
   const keep = notInternet.length > 0 ? ` ip daddr != ${nftAddressSet(notInternet)}` : '';
   const lines = rules.map((s) => {
     const to =
-      s.publicIps.length === 1
-        ? s.publicIps[0]
-        : `jhash ip saddr mod ${s.publicIps.length} map { ${s.publicIps.map((ip, i) => `${i} : ${ip}`).join(', ')} }`;
+      s.publicIps.length === 1 ? s.publicIps[0] : `jhash ip saddr mod ${s.publicIps.length} map { ${s.publicIps.map((ip, i) => `${i} : ${ip}`).join(', ')} }`;
     return `    oifname "${IF.wan}" ip saddr ${nftAddressSet(s.sources)}${keep} counter snat ip to ${to} comment "${s.id.slice(-120).replace(/"/g, '')}"`;
   });
   return ['  chain postrouting {', '    type nat hook postrouting priority srcnat; policy accept;', ...lines, '  }'].join('\n');
@@ -44,7 +42,10 @@ export async function convergeOutbound(state: NetnsState, want: ReadonlyMap<stri
     const r = state.routers.get(id);
     if (!r) continue;
     const snat = v.vnet.outbound ?? [];
-    const body = outboundTableBody(snat, (v.vnet.peerings ?? []).flatMap((p) => p.addressSpace));
+    const body = outboundTableBody(
+      snat,
+      (v.vnet.peerings ?? []).flatMap((p) => p.addressSpace),
+    );
     const text = body === undefined ? undefined : nftTable('ip', OUTBOUND_TABLE, body);
     if (text !== r.outbound.text) {
       await nftLoad(r.netns, text ?? nftTable('ip', OUTBOUND_TABLE, undefined));

@@ -326,7 +326,11 @@ export function ensureManagedNatGateway(store: Store, cluster: ClusterRecord): v
   const ips = managedOutboundIpIds(rg, nat.managedCount, 'nat');
   for (const id of ips) putPublicIp(store, id, { location: cluster.location, tags: { 'aks-managed-type': 'aks-nat-gateway-managed-outbound-ip' } });
   const id = managedNatGatewayId(rg);
-  putNatGateway(store, id, { location: cluster.location, sku: { name: 'Standard' }, properties: { idleTimeoutInMinutes: nat.idleTimeoutInMinutes, publicIpAddresses: ips.map((x) => ({ id: x })) } });
+  putNatGateway(store, id, {
+    location: cluster.location,
+    sku: { name: 'Standard' },
+    properties: { idleTimeoutInMinutes: nat.idleTimeoutInMinutes, publicIpAddresses: ips.map((x) => ({ id: x })) },
+  });
   associateNatGateway(store, managedSubnetId(cluster), id);
 }
 

@@ -46,7 +46,10 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
   if (out.outboundType === 'loadBalancer') {
     const given = (out['loadBalancerProfile'] as Record<string, unknown> | undefined) ?? {};
     const lb = loadBalancerOutbound(network);
-    const managed = lb.managedCount !== undefined ? { managedOutboundIPs: { count: lb.managedCount, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: lb.managedCountIPv6 ?? 1 } : {}) } } : {};
+    const managed =
+      lb.managedCount !== undefined
+        ? { managedOutboundIPs: { count: lb.managedCount, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: lb.managedCountIPv6 ?? 1 } : {}) } }
+        : {};
     out['loadBalancerProfile'] = {
       ...managed,
       ...given,

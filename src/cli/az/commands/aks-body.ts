@@ -55,7 +55,10 @@ interface NetworkOptions extends AzNetworkFlags {
 
 /** The outbound profiles, in the SDK's attribute order after loadBalancerSku. */
 function outboundProfiles(n: NetworkOptions): Record<string, unknown> {
-  return { ...(n.loadBalancerProfile ? { loadBalancerProfile: n.loadBalancerProfile } : {}), ...(n.natGatewayProfile ? { natGatewayProfile: n.natGatewayProfile } : {}) };
+  return {
+    ...(n.loadBalancerProfile ? { loadBalancerProfile: n.loadBalancerProfile } : {}),
+    ...(n.natGatewayProfile ? { natGatewayProfile: n.natGatewayProfile } : {}),
+  };
 }
 
 /** With no network flag at all the SDK's own defaults get serialized (docs/clients.md §3.4.2, last row). */
