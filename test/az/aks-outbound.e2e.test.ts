@@ -128,8 +128,21 @@ test('loadBalancer: too many ports for the nodes and IPs (AKS counts a surge nod
     (await create('lb2', ['--node-count', '3', '--load-balancer-outbound-ports', '21000', '--load-balancer-managed-outbound-ip-count', '2'])).code,
     0,
   );
-  assert.match(await failure(create('lb3', ['--load-balancer-outbound-ports', '1001'])), /\(InvalidParameter\).*allocatedOutboundPorts is invalid: 1001/);
-  assert.match(await failure(create('lb3', ['--load-balancer-idle-timeout', '3'])), /\(InvalidParameter\).*idleTimeoutInMinutes is invalid: 3/);
+  // az checks these two itself; the server's own range check (O2) answers a client that does not.
+  assert.match(await failure(create('lb3', ['--load-balancer-outbound-ports', '1001'])), /--load-balancer-allocated-ports must be a multiple of 8/);
+  assert.match(await failure(create('lb3', ['--load-balancer-idle-timeout', '3'])), /--load-balancer-idle-timeout must be in the range \[4,100\]/);
+  const sdk = aksClient(server).managedClusters.beginCreateOrUpdateAndWait(
+    'rg',
+    'lb3',
+    {
+      location: 'eastus',
+      dnsPrefix: 'lb3',
+      agentPoolProfiles: [{ name: 'nodepool1', count: 1, vmSize: 'Standard_DS2_v2', mode: 'System' }],
+      networkProfile: { loadBalancerProfile: { idleTimeoutInMinutes: 121 } },
+    },
+    { updateIntervalInMs: 10 },
+  );
+  await assert.rejects(sdk, (e: any) => e.code === 'InvalidParameter' && /idleTimeoutInMinutes is invalid: 121/.test(e.message));
   assert.match(await failure(create('lb3', ['--load-balancer-managed-outbound-ip-count', '101'])), /managedOutboundIPs\.count is invalid: 101/);
   const both = await failure(create('lb3', ['--load-balancer-managed-outbound-ip-count', '1', '--load-balancer-outbound-ips', `${net}/publicIPAddresses/x`]));
   assert.match(both, /\(InvalidLoadBalancerProfile\) Load balancer profile must specify one of ManagedOutboundIPs, OutboundIPPrefixes and OutboundIPs\./);
@@ -240,6 +253,19 @@ test('real az 2.45 sends the same outbound flags and shows the same answers', { 
       '--load-balancer-outbound-ports',
       '21000',
     ];
+    // az's own checks print what aksemu az prints.
+    for (const extra of [
+      ['--load-balancer-outbound-ports', '1001'],
+      ['--load-balancer-idle-timeout', '3'],
+    ]) {
+      const theirs = await real([...args.slice(0, -2), ...extra]);
+      const ours = await az(home, [...args.slice(0, -2), ...extra]);
+      // (az's first run also warns that it generated the SSH key: only the error is compared.)
+      const errorLine = (t: string) => t.split('\n').find((l) => l.startsWith('ERROR:'));
+      assert.equal(errorLine(ours.stderr), errorLine(theirs.stderr), extra.join(' '));
+      assert.ok(errorLine(ours.stderr));
+      assert.equal(ours.code, theirs.code, extra.join(' '));
+    }
     const refused = await real(args);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /InvalidLoadBalancerProfileAllocatedOutboundPorts/);

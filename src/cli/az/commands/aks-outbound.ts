@@ -49,6 +49,14 @@ export function natGatewayFlags(args: ParsedArgs): Record<string, unknown> | und
   return Object.keys(p).length > 0 ? p : undefined;
 }
 
+/** az's argument validators (acs _validators.py), before any request (docs/clients.md §3.12). */
+export function validateOutboundArgs(args: ParsedArgs): void {
+  const ports = num(args, 'lbOutboundPorts');
+  if (ports !== undefined && ports % 8 !== 0) throw new CliUsageError('--load-balancer-allocated-ports must be a multiple of 8');
+  const idle = num(args, 'lbIdleTimeout');
+  if (idle !== undefined && (idle < 4 || idle > 100)) throw new CliUsageError('--load-balancer-idle-timeout must be in the range [4,100]');
+}
+
 /** az's own check before any request: userDefinedRouting takes no load balancer outbound IPs (acs _get_outbound_type). */
 export function validateOutboundFlags(outboundType: string, lb: Record<string, unknown> | undefined): void {
   if (outboundType === 'userDefinedRouting' && lb && ['managedOutboundIPs', 'outboundIPs', 'outboundIPPrefixes'].some((k) => k in lb))

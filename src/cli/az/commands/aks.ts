@@ -16,7 +16,7 @@ import { resolveSshKey } from '../ssh-key.js';
 import { parseTags } from '../tags.js';
 import { removeClusterNulls } from '../transforms.js';
 import { defaultDnsPrefix, managedClusterBody } from './aks-body.js';
-import { loadBalancerFlags, mergeOutboundFlags, natGatewayFlags, OUTBOUND_ARGS, validateOutboundFlags } from './aks-outbound.js';
+import { loadBalancerFlags, mergeOutboundFlags, natGatewayFlags, OUTBOUND_ARGS, validateOutboundArgs, validateOutboundFlags } from './aks-outbound.js';
 import { aksListTable, aksShowTable, versionsTable } from './aks-tables.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS, YES } from './common.js';
 import { assignNetworkContributor, subnetHasNetworkContributor } from './role.js';
@@ -92,6 +92,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   if (outboundType === 'userDefinedRouting' && !subnetId) {
     throw new CliUsageError('--vnet-subnet-id must be specified for userDefinedRouting and it must be pre-configured with a route table with egress rules');
   }
+  validateOutboundArgs(args);
   const loadBalancerProfile = loadBalancerFlags(args);
   const natGatewayProfile = natGatewayFlags(args);
   validateOutboundFlags(outboundType, loadBalancerProfile);
@@ -354,6 +355,7 @@ export const aksCommands: CommandDef[] = [
       }
       const network = { networkPlugin: str(args, 'networkPlugin'), networkPluginMode: str(args, 'networkPluginMode'), podCidr: str(args, 'podCidr') };
       const networkAsked = Object.values(network).some((v) => v !== undefined);
+      validateOutboundArgs(args);
       const outboundAsked = loadBalancerFlags(args) !== undefined || natGatewayFlags(args) !== undefined;
       if (!enable && !disable && !update && tags === undefined && !networkAsked && !outboundAsked) {
         throw new AzCliError(
