@@ -79,7 +79,7 @@ export class DataplaneWorld {
     await this.cluster(name, flags);
   }
 
-  /** start() and network(): the VNet of §3.6 with its VM, no cluster yet. */
+  /** start() and network(): the VNet of docs/dataplane.md §3.6 with its VM, no cluster yet. */
   async withNetwork(): Promise<void> {
     await this.start();
     await this.network();
