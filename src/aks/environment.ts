@@ -26,6 +26,10 @@ export interface SubnetInfo {
   /** Addresses taken right now by anything, this cluster's current nodes included. */
   ipsInUse?: number;
   routeTableId?: string;
+  /** The route table's routes (outboundType userDefinedRouting checks its default route, O7–O9). */
+  routes?: Array<{ addressPrefix: string; nextHopType: string; nextHopIpAddress?: string }>;
+  /** The NAT gateway associated with the subnet (outboundType userAssignedNATGateway, O6). */
+  natGatewayId?: string;
   /** Ids of other kubenet clusters whose nodes already sit on this subnet. */
   kubenetClusterIds?: string[];
   /** The cluster identity's effective actions on the subnet, when the caller checked them. */
@@ -62,6 +66,11 @@ export interface NetworkEnvironment {
   managedSubnet?: SubnetInfo;
   /** Networks joined to the cluster's VNet, when the caller knows them (`aksemu plan` flags; C18, C19). */
   connectedNetworks?: ConnectedNetwork[];
+  /**
+   * The public IPs and prefixes a loadBalancerProfile names, by lower-cased id, with how many addresses each gives
+   * (a prefix: all of its range); missing means not found (O3, O4).
+   */
+  outboundResources?: Record<string, { addresses: number } | undefined>;
 }
 
 /** The managed VNet's address space and subnet prefixes; a dual-stack cluster's has an IPv6 range too (docs/aks-rules.md §9.3). */

@@ -37,9 +37,15 @@ export function routeTableName(digits: string): string {
 /**
  * The managed outbound public IP of a loadBalancer-outbound cluster: AKS names it with a GUID (what
  * `effectiveOutboundIPs` and the `kubernetes` load balancer's outbound frontend show); ours is derived from the node
- * resource group's id, so it is the same on every read and across restarts.
+ * resource group's id (and, for the second and later ones and the NAT gateway's, their index), so it is the same on
+ * every read and across restarts.
  */
-export function outboundIpName(nodeResourceGroupId: string): string {
-  const h = createHash('sha256').update(nodeResourceGroupId.toLowerCase()).digest('hex');
+export function outboundIpName(nodeResourceGroupId: string, index = 0, owner: 'lb' | 'nat' = 'lb'): string {
+  // The first load-balancer IP keeps the name it had before more than one could be asked for.
+  const seed = index === 0 && owner === 'lb' ? nodeResourceGroupId.toLowerCase() : `${nodeResourceGroupId.toLowerCase()}#${owner}${index}`;
+  const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/** The NAT gateway AKS creates for outboundType managedNATGateway (the real name is not published; docs/aks-rules.md §14). */
+export const MANAGED_NAT_GATEWAY = 'aks-natgw';

@@ -12,6 +12,7 @@ import { parseCidrField, subnetCidr, subnetCidrIPv6, vnetCidrs, type FieldParse 
 import { modelOfMode, NETWORK_PLUGIN_MODES, NODE_POD_CIDR_MASK_IPV6, networkModelOf } from './network-models/index.js';
 import { newNodeCounter, poolsInScope, previousPool, type Phase, type RuleContext } from './rule-context.js';
 import { vmSize } from './vm-sizes.js';
+import { OUTBOUND_RULES } from './outbound-rules.js';
 import { sameId } from '../ids/compare.js';
 
 export type Source = 'verified' | 'partial' | 'ours';
@@ -1660,6 +1661,7 @@ export const RULES: Rule[] = [
       return out;
     },
   },
+  ...OUTBOUND_RULES,
 ];
 
 /** D4: the IPv6 service CIDR is a /108 or smaller (kube-apiserver allows at most 20 host bits). */

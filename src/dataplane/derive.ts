@@ -29,6 +29,7 @@ import type {
   VnetTopology,
 } from './topology.js';
 import { sameId } from '../ids/compare.js';
+import { addOutbound, clusterLoadBalancers } from './derive-outbound.js';
 
 function ipv4(prefix: string): boolean {
   try {
@@ -205,6 +206,7 @@ export function deriveTopology(store: Store): Topology {
   }
   addPeerings(store, vnets, byVnet);
   addFrontends(store, vnets);
+  addOutbound(store, vnets);
   addDnsZones(store, vnets, groupOf);
   return { vnets };
 }
@@ -241,33 +243,25 @@ const isIpv4 = (ip: string | undefined): ip is string => ip !== undefined && IpA
  */
 function addFrontends(store: Store, vnets: VnetTopology[]): void {
   for (const v of vnets) {
-    const byCluster = new Map<string, string[]>();
-    for (const h of v.hosts) if (h.node) byCluster.set(h.node.clusterId, [...(byCluster.get(h.node.clusterId) ?? []), h.ip]);
     const frontends: LoadBalancerFrontend[] = [];
-    for (const [clusterId, backends] of byCluster) {
-      const cluster = store.get<ClusterRecord>(clusterId);
-      if (!cluster) continue;
-      const prefix = `/subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup}/providers/Microsoft.Network/loadBalancers/`;
-      for (const lb of childrenOf<LoadBalancer>(store, prefix)) {
-        if (lb.type !== TYPES.loadBalancer) continue;
-        for (const f of lb.properties.frontendIPConfigurations) {
-          const rules = lb.properties.loadBalancingRules
-            .filter((r) => sameId(r.properties.frontendIPConfiguration.id, f.id) && (r.properties.protocol === 'Tcp' || r.properties.protocol === 'Udp'))
-            .map((r) => ({
-              protocol: r.properties.protocol === 'Tcp' ? ('tcp' as const) : ('udp' as const),
-              frontendPort: r.properties.frontendPort,
-              backendPort: r.properties.backendPort,
-              floatingIp: r.properties.enableFloatingIP,
-              ...probeOf(lb, r.properties.probe?.id),
-            }));
-          if (rules.length === 0) continue;
-          const pip = f.properties.publicIPAddress && store.get<PublicIpAddress>(f.properties.publicIPAddress.id);
-          const ip = pip ? pip.properties.ipAddress : f.properties.privateIPAddress;
-          if (!isIpv4(ip)) continue;
-          const subnetId = f.properties.subnet?.id;
-          if (!pip && !(subnetId && v.subnets.some((s) => sameId(s.id, subnetId)))) continue;
-          frontends.push({ id: f.id, ip, public: !!pip, ...(subnetId && !pip ? { subnetId } : {}), rules, backends: [...backends].sort() });
-        }
+    for (const { nodes: backends, lb } of clusterLoadBalancers(store, v)) {
+      for (const f of lb.properties.frontendIPConfigurations) {
+        const rules = lb.properties.loadBalancingRules
+          .filter((r) => sameId(r.properties.frontendIPConfiguration.id, f.id) && (r.properties.protocol === 'Tcp' || r.properties.protocol === 'Udp'))
+          .map((r) => ({
+            protocol: r.properties.protocol === 'Tcp' ? ('tcp' as const) : ('udp' as const),
+            frontendPort: r.properties.frontendPort,
+            backendPort: r.properties.backendPort,
+            floatingIp: r.properties.enableFloatingIP,
+            ...probeOf(lb, r.properties.probe?.id),
+          }));
+        if (rules.length === 0) continue;
+        const pip = f.properties.publicIPAddress && store.get<PublicIpAddress>(f.properties.publicIPAddress.id);
+        const ip = pip ? pip.properties.ipAddress : f.properties.privateIPAddress;
+        if (!isIpv4(ip)) continue;
+        const subnetId = f.properties.subnet?.id;
+        if (!pip && !(subnetId && v.subnets.some((s) => sameId(s.id, subnetId)))) continue;
+        frontends.push({ id: f.id, ip, public: !!pip, ...(subnetId && !pip ? { subnetId } : {}), rules, backends: [...backends].sort() });
       }
     }
     if (frontends.length > 0) v.frontends = frontends;

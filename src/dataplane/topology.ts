@@ -24,6 +24,11 @@ export interface VnetTopology {
    * (docs/dataplane.md §16).
    */
   frontends?: LoadBalancerFrontend[];
+  /**
+   * Outbound SNAT to the internet (docs/dataplane.md §17): NAT gateways of its subnets first, then the outbound
+   * rules of the clusters' `kubernetes` load balancers.
+   */
+  outbound?: OutboundSnat[];
   /** What the VNet's Azure DNS (168.63.129.16) answers; none: it answers nothing (NXDOMAIN). */
   dns?: AzureDnsZone;
 }
@@ -110,4 +115,14 @@ export interface LoadBalancerProbe {
   protocol: 'Tcp' | 'Http' | 'Https';
   port: number;
   requestPath?: string;
+}
+
+/** One outbound resource's SNAT: new flows to the internet from `sources` leave with one of `publicIps`. */
+export interface OutboundSnat {
+  /** The NAT gateway's or the outbound rule's ARM id. */
+  id: string;
+  /** IPv4 addresses or prefixes: a NAT gateway's subnet, or the cluster's node addresses. */
+  sources: string[];
+  /** The public IPv4 addresses it sends from (a prefix's addresses, each). */
+  publicIps: string[];
 }

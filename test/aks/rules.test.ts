@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RULES } from '../../src/aks/rules.js';
 import type { ValidationResult } from '../../src/aks/validate.js';
-import { byo, check, mergeEnv, type Scenario } from './helpers.js';
+import { byo, check, mergeEnv, SUB, type Scenario } from './helpers.js';
 
 interface Case {
   /** What the rule should produce when triggered (a subset of the problem). */
@@ -734,6 +734,131 @@ const CASES: Record<string, Case> = {
     expect: { code: 'PropertyChangeNotAllowed', message: "Changing property 'networkProfile.ipFamilies' is not allowed.", target: 'networkProfile.ipFamilies' },
     trigger: { phase: 'update', previous: { networkProfile: {} }, net: { ipFamilies: ['IPv4', 'IPv6'] } },
     pass: { phase: 'update', previous: { networkProfile: { ipFamilies: ['IPv4', 'IPv6'] } }, net: { ipFamilies: ['ipv4', 'ipv6'] } },
+  },
+  O1: {
+    expect: {
+      code: 'InvalidLoadBalancerProfile',
+      message: 'Load balancer profile must specify one of ManagedOutboundIPs, OutboundIPPrefixes and OutboundIPs.',
+    },
+    trigger: { net: { loadBalancerProfile: { managedOutboundIPs: { count: 1 }, outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } } },
+    pass: { net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } } },
+  },
+  O2: {
+    expect: { code: 'InvalidParameter', target: 'networkProfile.loadBalancerProfile.allocatedOutboundPorts' },
+    trigger: { net: { loadBalancerProfile: { allocatedOutboundPorts: 1001 } } },
+    pass: { net: { loadBalancerProfile: { allocatedOutboundPorts: 1000, idleTimeoutInMinutes: 120, managedOutboundIPs: { count: 100 } } } },
+  },
+  O3: {
+    expect: {
+      code: 'InvalidLoadBalancerProfileAllocatedOutboundPorts',
+      message:
+        'Load balancer profile allocated ports 21000 is not in an allowable range given the number of nodes and IPs provisioned. Total node count 4 requires 84000 ports but only 64000 ports are available given 1 outbound public IPs. Refer to https://aka.ms/aks/slb-ports for more details.',
+    },
+    trigger: { net: { loadBalancerProfile: { allocatedOutboundPorts: 21000 } } },
+    pass: { net: { loadBalancerProfile: { allocatedOutboundPorts: 21000, managedOutboundIPs: { count: 2 } } } },
+  },
+  O4: {
+    expect: { code: 'InvalidResourceReference', target: 'networkProfile.loadBalancerProfile' },
+    trigger: {
+      env: { subnets: {}, outboundResources: {} },
+      net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } },
+    },
+    pass: {
+      env: { subnets: {}, outboundResources: { [`${SUB}/publicIPAddresses/p1`.toLowerCase()]: { addresses: 1 } } },
+      net: { loadBalancerProfile: { outboundIPs: { publicIPs: [{ id: `${SUB}/publicIPAddresses/p1` }] } } },
+    },
+  },
+  O5: (() => {
+    const rt = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
+    return {
+      expect: { code: 'InvalidUserDefinedRoutingWithLoadBalancerProfile' },
+      trigger: {
+        env: rt.env,
+        pools: withSubnet(rt.id),
+        net: { outboundType: 'userDefinedRouting', loadBalancerProfile: { managedOutboundIPs: { count: 2 } } },
+      },
+      pass: { env: rt.env, pools: withSubnet(rt.id), net: { outboundType: 'userDefinedRouting', loadBalancerProfile: { idleTimeoutInMinutes: 10 } } },
+    };
+  })(),
+  O6: {
+    expect: { code: 'ManagedNATGatewayWithCustomVNetNotAllowed', target: 'networkProfile.outboundType' },
+    trigger: { env: sub24.env, pools: withSubnet(sub24.id), net: { outboundType: 'managedNATGateway' } },
+    pass: { net: { outboundType: 'managedNATGateway' } },
+  },
+  O7: (() => {
+    const nat = byo('10.240.0.0/24', { extra: { natGatewayId: `${SUB}/natGateways/gw` } });
+    return {
+      expect: { code: 'UserAssignedNATGatewayWithManagedVNetNotAllowed' },
+      trigger: { net: { outboundType: 'userAssignedNATGateway' } },
+      pass: { env: nat.env, pools: withSubnet(nat.id), net: { outboundType: 'userAssignedNATGateway' } },
+    };
+  })(),
+  O8: (() => {
+    const nat = byo('10.240.0.0/24', { extra: { natGatewayId: `${SUB}/natGateways/gw` } });
+    return {
+      expect: { code: 'SubnetNotAssociatedWithNATGateway', target: 'agentPoolProfile.vnetSubnetID' },
+      trigger: { env: sub24.env, pools: withSubnet(sub24.id), net: { outboundType: 'userAssignedNATGateway' } },
+      pass: { env: nat.env, pools: withSubnet(nat.id), net: { outboundType: 'userAssignedNATGateway' } },
+    };
+  })(),
+  O9: (() => {
+    const rt = byo('10.240.0.0/24', {
+      extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualNetworkGateway' }] },
+    });
+    return {
+      expect: { code: 'ExistingRouteTableNotAssociatedWithSubnet' },
+      trigger: { env: sub24.env, pools: withSubnet(sub24.id), net: { outboundType: 'userDefinedRouting' } },
+      pass: { env: rt.env, pools: withSubnet(rt.id), net: { outboundType: 'userDefinedRouting' } },
+    };
+  })(),
+  O10: (() => {
+    const empty = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '10.0.0.0/8', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
+    const ok = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
+    return {
+      expect: { code: 'RouteTableMissingDefaultRouteError', message: `Default route 0.0.0.0/0 missing from route table ${SUB}/routeTables/rt` },
+      trigger: { env: empty.env, pools: withSubnet(empty.id), net: { outboundType: 'userDefinedRouting' } },
+      pass: { env: ok.env, pools: withSubnet(ok.id), net: { outboundType: 'userDefinedRouting' } },
+    };
+  })(),
+  O11: (() => {
+    const internet = byo('10.240.0.0/24', {
+      extra: { routeTableId: `${SUB}/routeTables/rt`, routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'Internet' }] },
+    });
+    const ok = byo('10.240.0.0/24', {
+      extra: {
+        routeTableId: `${SUB}/routeTables/rt`,
+        routes: [{ addressPrefix: '0.0.0.0/0', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.1.4' }],
+      },
+    });
+    return {
+      expect: {
+        code: 'RouteTableInvalidNextHop',
+        message:
+          'Default route 0.0.0.0/0 has a next hop of Internet but only next hops of VirtualAppliance or VirtualNetworkGateway are allowed. Please see http://aka.ms/aks/outboundtype for more details.',
+      },
+      trigger: { env: internet.env, pools: withSubnet(internet.id), net: { outboundType: 'userDefinedRouting' } },
+      pass: { env: ok.env, pools: withSubnet(ok.id), net: { outboundType: 'userDefinedRouting' } },
+    };
+  })(),
+  O12: {
+    expect: { code: 'InvalidParameter', target: 'networkProfile.natGatewayProfile.managedOutboundIPProfile.count' },
+    trigger: { net: { outboundType: 'managedNATGateway', natGatewayProfile: { managedOutboundIPProfile: { count: 17 } } } },
+    pass: { net: { outboundType: 'managedNATGateway', natGatewayProfile: { managedOutboundIPProfile: { count: 16 }, idleTimeoutInMinutes: 120 } } },
   },
 };
 

@@ -37,8 +37,8 @@ describe('Azure CNI pods on the netns data plane (aksemu start --dataplane netns
     assert.deepEqual(await world.seen(world.from(1), `${VM.ip}:${PORT}`, CLUSTER), [true, world.ip(1)]);
   });
 
-  it('pod → internet: the internet host sees the node IP', async () => {
-    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, world.nodeAddresses[1]]);
+  it("pod → internet: the internet host sees the cluster's outbound IP (the load balancer's outbound rule SNATs the node IP)", async () => {
+    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, (await world.outboundIps(CLUSTER))[0]]);
   });
 
   it('VM → pod works directly (no route table), and the pod sees the VM', async () => {

@@ -77,9 +77,14 @@ export class DataplaneWorld {
   /** The network of docs/dataplane.md §3.6: VNet 10.224.0.0/12, subnet 10.224.0.0/16, and the VM at 10.224.0.100. */
   /** start(), network() and a 2-node cluster(name, flags). */
   async withCluster(name: string, flags: string[]): Promise<void> {
+    await this.withNetwork();
+    await this.cluster(name, flags);
+  }
+
+  /** start() and network(): the VNet of docs/dataplane.md §3.6 with its VM, no cluster yet. */
+  async withNetwork(): Promise<void> {
     await this.start();
     await this.network();
-    await this.cluster(name, flags);
   }
 
   async network(): Promise<void> {
@@ -136,6 +141,18 @@ export class DataplaneWorld {
     this.kubeconfig = join(this.scratch, `${name}.kubeconfig`);
     writeFileSync(this.kubeconfig, Buffer.from(credentials.kubeconfigs![0]!.value!), { mode: 0o600 });
     return created;
+  }
+
+  /** The addresses of a cluster's effectiveOutboundIPs: what the internet host sees of it (docs/dataplane.md §17). */
+  async outboundIps(name: string): Promise<string[]> {
+    const c = await this.az(['aks', 'show', '-g', RG, '-n', name]);
+    const refs: Obj[] = c.networkProfile.loadBalancerProfile?.effectiveOutboundIPs ?? c.networkProfile.natGatewayProfile?.effectiveOutboundIPs ?? [];
+    const out: string[] = [];
+    for (const { id } of refs) {
+      const parts = id.split('/');
+      out.push((await this.az(['network', 'public-ip', 'show', '-g', parts[4], '-n', parts[8]])).ipAddress);
+    }
+    return out;
   }
 
   kubectl(args: string[]): Promise<KubectlResult> {

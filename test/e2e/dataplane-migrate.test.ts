@@ -41,12 +41,12 @@ for (const c of CASES) {
       await world?.close();
     });
 
-    it('before: pods keep their IP towards each other and leave as the node; the VM reaches a pod', async () => {
+    it("before: pods keep their IP towards each other, reach the VM as the node and the internet as the cluster's outbound IP; the VM reaches a pod", async () => {
       const ips = [world.ip(0), world.ip(1)];
       assert.deepEqual(await table(), {
         'pod → pod across nodes': [true, ips[0]],
         'pod → VM': [true, c.label === 'kubenet' ? world.nodeAddresses[0] : ips[0]],
-        'pod → internet': [true, world.nodeAddresses[1]],
+        'pod → internet': [true, (await world.outboundIps(c.cluster))[0]],
       });
       assert.deepEqual(await world.seen(`vm/${VM.name}`, `${world.ip(1)}:${PORT}`), [true, VM.ip]);
     });
@@ -99,7 +99,7 @@ for (const c of CASES) {
       assert.deepEqual(await table(), {
         'pod → pod across nodes': [true, world.ip(0)],
         'pod → VM': [true, world.nodeAddresses[0]],
-        'pod → internet': [true, world.nodeAddresses[1]],
+        'pod → internet': [true, (await world.outboundIps(c.cluster))[0]],
       });
       const [vmToPod] = await world.seen(`vm/${VM.name}`, `${world.ip(1)}:${PORT}`, undefined, 1000);
       assert.equal(vmToPod, false, 'overlay pod IPs are not reachable from the VM');

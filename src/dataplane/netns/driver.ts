@@ -25,6 +25,7 @@ import { attachPod, detachPod, releasePods } from './pod.js';
 import { probeTcp } from './probe.js';
 import { backendEnds, probeEnds } from './probe-ends.js';
 import { convergeFrontends, frontendRoutesBack, reprobeFrontends } from './load-balancer.js';
+import { convergeOutbound, outboundRoutesBack } from './outbound-snat.js';
 import { convergePeerRoutes, convergeRouter, createRouter, forgetHost, removeSubnet } from './router.js';
 import { assertUnique, knownNamespaces, type NetnsState, type RouterState } from './state.js';
 import { checkTopology, type CheckedHost } from './topology-check.js';
@@ -119,7 +120,7 @@ export class NetnsDataplane implements Dataplane {
       const w = want.vnets.get(id);
       if (!w) {
         doomed.push(r.netns);
-        if (state.inet) push(state.inet, [...routesBack(r, []), ...frontendRoutesBack(r)]);
+        if (state.inet) push(state.inet, [...routesBack(r, []), ...frontendRoutesBack(r), ...outboundRoutesBack(r)]);
         stopAzureDns(r);
         state.routers.delete(id);
         continue;
@@ -163,6 +164,7 @@ export class NetnsDataplane implements Dataplane {
       );
       await convergePeerRoutes(state, want.vnets);
       await convergeFrontends(state, want.vnets);
+      await convergeOutbound(state, want.vnets);
       await forEachLimit(newHosts, this.parallelism, (h) => createHost(state, h));
     } catch (e) {
       await this.rollback(created, newRouters, newHosts, addedSubnets);
@@ -254,6 +256,7 @@ export class NetnsDataplane implements Dataplane {
       r.nsgText = 'stale';
       r.overlay.key = '';
       r.frontends.router.clear();
+      r.outbound.text = 'stale';
     }
     await deleteNamespaces(state.ip, created).catch(() => undefined);
     await this.flush(lines).catch(() => undefined);

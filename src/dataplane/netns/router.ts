@@ -9,6 +9,7 @@ import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
 import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
 import { emptyFrontends } from './load-balancer.js';
+import { emptyOutbound } from './outbound-snat.js';
 import type { NetnsState, RouterState, SubnetState } from './state.js';
 import type { CheckedHost, CheckedVnet } from './topology-check.js';
 import type { UdrRoute } from '../topology.js';
@@ -43,6 +44,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     peerRoutes: [],
     overlay: { key: '', undo: [] },
     frontends: emptyFrontends(),
+    outbound: emptyOutbound(),
   });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
   // send ICMP redirects that VMs accept and keep using after the UDR is gone: pitfall 2).
@@ -99,12 +101,21 @@ export async function convergeRouter(
       `rule add iif ${bridge} lookup ${subnet.table} pref ${subnet.table}`,
     );
   }
-  // UDRs: each subnet's route table, rewritten when its routes changed.
+  // UDRs: each subnet's route table, rewritten when its routes changed. Azure picks the longest prefix among the
+  // system routes and the UDRs (a UDR wins a tie), so the VNet's own and its peers' spaces are thrown back to the main
+  // table unless a UDR names that very prefix: a UDR for 0.0.0.0/0 does not capture traffic inside the VNet.
+  const system = [...want.spaces, ...(want.vnet.peerings ?? []).flatMap((p) => p.addressSpace)];
   for (const [sid, s] of want.subnets) {
     const subnet = r.subnets.get(sid)!;
-    const key = JSON.stringify(s.subnet.routes);
+    const routes = s.subnet.routes;
+    const throws = routes.length === 0 ? [] : system.filter((p) => !routes.some((u) => u.prefix === p));
+    const key = JSON.stringify([routes, throws]);
     if (key === subnet.routesKey) continue;
-    cmds.push(mayFail(`route flush table ${subnet.table}`), ...s.subnet.routes.map((route) => routeLine(route, subnet.table)));
+    cmds.push(
+      mayFail(`route flush table ${subnet.table}`),
+      ...throws.map((p) => `route replace throw ${p} table ${subnet.table}`),
+      ...routes.map((route) => routeLine(route, subnet.table)),
+    );
     subnet.routesKey = key;
   }
   for (const h of newHosts) {

@@ -9,6 +9,7 @@ import type { IpBatcher, IpCmd } from './exec.js';
 import type { AzureDnsState } from './azure-dns.js';
 import type { FrontendState } from './load-balancer.js';
 import type { NetnsNames } from './names.js';
+import type { OutboundState } from './outbound-snat.js';
 import type { OverlayState } from './overlay.js';
 import type { WiringKind } from './wiring/wiring.js';
 
@@ -34,6 +35,8 @@ export interface RouterState {
   overlay: { key: string; undo: IpCmd[] };
   /** Load-balancer frontends routed to their backend nodes (load-balancer.ts). */
   frontends: FrontendState;
+  /** Outbound SNAT to the internet (outbound-snat.ts). */
+  outbound: OutboundState;
   /** The VNet's Azure DNS server (azure-dns.ts), once started. */
   dns?: AzureDnsState;
 }

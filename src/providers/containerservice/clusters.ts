@@ -242,7 +242,7 @@ export function validateOrThrow(
   const profile = expressing(api(ctx), extra.previous);
   const provisional = resolveCluster(spec, profile);
   const envOpts = extra.identity && phase !== 'create' ? { principal: { clientId: extra.identity.principalId, objectId: extra.identity.principalId } } : {};
-  const env = environmentFor(ctx.store, cluster, provisional.pools, { ...envOpts, dualStack: isDualStack(provisional.network) });
+  const env = environmentFor(ctx.store, cluster, provisional.pools, { ...envOpts, dualStack: isDualStack(provisional.network), network: provisional.network });
   const input: Parameters<typeof validateCluster>[0] = { spec, api: profile, phase, env };
   if (extra.previous) input.previous = extra.previous;
   if (extra.poolName !== undefined) input.poolName = extra.poolName;

@@ -7,21 +7,26 @@ import { networkModelOf } from '../../aks/network-models/index.js';
 import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/planner.js';
 import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
+import type { NetworkProfile } from '../../aks/types.js';
+import { findPublicIp, findPublicIpPrefix } from '../network/publicIpModel.js';
 import { hasPermission } from '../authorization/access.js';
 import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
 import {
   associateRouteTable,
   deleteLoadBalancer,
+  associateNatGateway,
+  deleteNatGateway,
   deletePublicIp,
   loadBalancerInputOf,
+  putNatGateway,
   putLoadBalancer,
   putPublicIp,
   putRouteTable,
   putVirtualNetwork,
 } from '../network/managed.js';
-import type { LoadBalancer, PublicIpAddress, RouteTable } from '../network/models.js';
+import type { LoadBalancer, NatGateway, PublicIpAddress, RouteTable } from '../network/models.js';
 import { TYPES } from '../network/resource.js';
-import { outboundIpName } from '../../aks/naming.js';
+import { loadBalancerOutbound, managedNatGatewayId, managedOutboundIpIds, natGatewayOutbound } from '../../aks/outbound.js';
 import { nodesPrefix, type ClusterRecord } from '../../model/cluster-records.js';
 import { sameId } from '../../ids/compare.js';
 
@@ -53,6 +58,8 @@ export interface EnvironmentOptions {
   principal?: { clientId: string; objectId: string };
   /** The cluster is dual-stack: the managed VNet it will get has an IPv6 range (docs/aks-rules.md §9.3). */
   dualStack?: boolean;
+  /** The cluster's network profile: the outbound IPs and prefixes it names are looked up (O3, O4). */
+  network?: NetworkProfile;
 }
 
 /** The model's view of the subnets a cluster's pools name, read from Microsoft.Network. */
@@ -84,7 +91,20 @@ export function environmentFor(
   }
   const managed = subnetInfo(store, managedSubnetId(cluster));
   env.managedSubnet = managed ? { ...others(managed), managed: true } : managedSubnet({ subnets: {} }, opts.dualStack);
+  if (opts.network) env.outboundResources = outboundResources(store, opts.network);
   return env;
+}
+
+/** The public IPs and prefixes a loadBalancerProfile names that exist, with how many addresses each gives. */
+function outboundResources(store: Store, network: NetworkProfile): NonNullable<NetworkEnvironment['outboundResources']> {
+  const lb = loadBalancerOutbound(network);
+  const out: NonNullable<NetworkEnvironment['outboundResources']> = {};
+  for (const id of lb.publicIps ?? []) if (findPublicIp(store, id)) out[id.toLowerCase()] = { addresses: 1 };
+  for (const id of lb.prefixes ?? []) {
+    const prefix = findPublicIpPrefix(store, id);
+    if (prefix) out[id.toLowerCase()] = { addresses: 2 ** (32 - prefix.properties.prefixLength) };
+  }
+  return out;
 }
 
 function access(store: Store, principal: { clientId: string; objectId: string }, scope: string, actions: string[]) {
@@ -234,49 +254,92 @@ export function managedLoadBalancerId(c: Pick<ClusterRecord, 'subscriptionId' | 
   return `${nodeResourceGroupId(c)}/providers/Microsoft.Network/loadBalancers/${OUTBOUND_LB.name}`;
 }
 
+/** The frontend name for an outbound IP or prefix: its resource name (AKS's managed IPs are GUIDs, so are their frontends). */
+const frontendName = (id: string) => id.slice(id.lastIndexOf('/') + 1);
+const MANAGED_OUTBOUND_TAG = { 'aks-managed-type': 'aks-slb-managed-outbound-ip' };
+
 /**
- * outboundType loadBalancer: the `kubernetes` load balancer in the node resource group with the managed outbound
- * public IP as a frontend, the backend pools `aksOutboundBackendPool` and `kubernetes` (the one cloud-provider-azure
- * puts Services' rules on) and the outbound rule `aksOutboundRule` (all protocols, ports allocated by Azure, 30
- * minutes idle: AKS's loadBalancerProfile defaults; docs/aks-rules.md §12). What is on it already (Services'
- * frontends, rules, probes) stays.
+ * outboundType loadBalancer: the `kubernetes` load balancer in the node resource group with the outbound IPs as
+ * frontends (the managed ones AKS creates, or the user's public IPs or prefixes), the backend pools
+ * `aksOutboundBackendPool` and `kubernetes` (the one cloud-provider-azure puts Services' rules on) and the outbound
+ * rule `aksOutboundRule` (all protocols, over every outbound frontend, with the profile's ports and idle timeout;
+ * docs/aks-rules.md §12, §14). What is on it besides (Services' frontends, rules, probes) stays; outbound frontends
+ * the profile no longer names leave, and managed IPs no longer wanted are deleted.
  */
 export function ensureOutboundLoadBalancer(store: Store, cluster: ClusterRecord): void {
   if (cluster.resolved.network.outboundType !== 'loadBalancer') return;
   const rg = nodeResourceGroupId(cluster);
-  const ipName = outboundIpName(rg);
-  const pip = putPublicIp(store, `${rg}/providers/Microsoft.Network/publicIPAddresses/${ipName}`, {
-    location: cluster.location,
-    tags: { 'aks-managed-type': 'aks-slb-managed-outbound-ip' },
-  });
+  const profile = loadBalancerOutbound(cluster.resolved.network);
+  const managed = profile.managedCount !== undefined ? managedOutboundIpIds(rg, profile.managedCount, 'lb') : [];
+  for (const id of managed) putPublicIp(store, id, { location: cluster.location, tags: MANAGED_OUTBOUND_TAG });
+  const wanted = [
+    ...[...managed, ...(profile.publicIps ?? [])].map((id) => ({ name: frontendName(id), properties: { publicIPAddress: { id } } })),
+    ...(profile.prefixes ?? []).map((id) => ({ name: frontendName(id), properties: { publicIPPrefix: { id } } })),
+  ];
   const lbId = managedLoadBalancerId(cluster);
   const existing = store.get<LoadBalancer>(lbId);
   const input = existing ? loadBalancerInputOf(existing) : { location: cluster.location, sku: { name: 'Standard' }, properties: {} };
   const props = (input.properties ??= {});
-  const frontends = (props.frontendIPConfigurations ??= []);
-  if (!frontends.some((f) => f.name === ipName)) frontends.unshift({ name: ipName, properties: { publicIPAddress: { id: pip.id } } });
+  const rules = (props.outboundRules ??= []);
+  const before = rules.find((r) => r.name === OUTBOUND_LB.rule);
+  // Frontends the outbound rule used and no load-balancing rule uses: they go unless still wanted.
+  const servedByRules = new Set((props.loadBalancingRules ?? []).map((r) => String(r.properties?.frontendIPConfiguration?.id ?? '').toLowerCase()));
+  const oldOutbound = new Set(
+    (before?.properties?.frontendIPConfigurations ?? []).map((f) => String(f?.id ?? '').toLowerCase()).filter((id) => !servedByRules.has(id)),
+  );
+  const wantedNames = new Set(wanted.map((f) => f.name.toLowerCase()));
+  props.frontendIPConfigurations = (props.frontendIPConfigurations ?? []).filter(
+    (f) => wantedNames.has(String(f.name).toLowerCase()) || !oldOutbound.has(`${lbId}/frontendIPConfigurations/${f.name}`.toLowerCase()),
+  );
+  const frontends = props.frontendIPConfigurations;
+  for (const [i, f] of wanted.entries()) if (!frontends.some((x) => x.name === f.name)) frontends.splice(i, 0, f);
   const pools = (props.backendAddressPools ??= []);
   for (const name of OUTBOUND_LB.pools) if (!pools.some((p) => p.name === name)) pools.push({ name });
-  const rules = (props.outboundRules ??= []);
-  if (!rules.some((r) => r.name === OUTBOUND_LB.rule))
-    rules.push({
-      name: OUTBOUND_LB.rule,
-      properties: {
-        frontendIPConfigurations: [{ id: `${lbId}/frontendIPConfigurations/${ipName}` }],
-        backendAddressPool: { id: `${lbId}/backendAddressPools/${OUTBOUND_LB.pool}` },
-        protocol: 'All',
-        allocatedOutboundPorts: 0,
-        idleTimeoutInMinutes: 30,
-        enableTcpReset: true,
-      },
-    });
+  const rule = {
+    name: OUTBOUND_LB.rule,
+    properties: {
+      frontendIPConfigurations: wanted.map((f) => ({ id: `${lbId}/frontendIPConfigurations/${f.name}` })),
+      backendAddressPool: { id: `${lbId}/backendAddressPools/${OUTBOUND_LB.pool}` },
+      protocol: 'All',
+      allocatedOutboundPorts: profile.allocatedOutboundPorts,
+      idleTimeoutInMinutes: profile.idleTimeoutInMinutes,
+      enableTcpReset: true,
+    },
+  };
+  props.outboundRules = [...rules.filter((r) => r.name !== OUTBOUND_LB.rule), rule];
   if (!existing || JSON.stringify(loadBalancerInputOf(existing)) !== JSON.stringify(input)) putLoadBalancer(store, lbId, input);
+  // Managed outbound IPs beyond the count (or all of them, once the user's IPs replace them) are deleted.
+  const keep = new Set(managed.map((id) => id.toLowerCase()));
+  for (const { value: pip } of store.list<PublicIpAddress>(`${rg}/providers/Microsoft.Network/publicIPAddresses/`))
+    if (pip.type === TYPES.publicIPAddress && pip.tags?.['aks-managed-type'] === MANAGED_OUTBOUND_TAG['aks-managed-type'] && !keep.has(pip.id.toLowerCase()))
+      deletePublicIp(store, pip);
+}
+
+/**
+ * outboundType managedNATGateway: a NAT gateway in the node resource group with its managed outbound IPs and idle
+ * timeout, associated with the managed subnet (docs/aks-rules.md §14.1).
+ */
+export function ensureManagedNatGateway(store: Store, cluster: ClusterRecord): void {
+  if (cluster.resolved.network.outboundType !== 'managedNATGateway') return;
+  const rg = nodeResourceGroupId(cluster);
+  const nat = natGatewayOutbound(cluster.resolved.network);
+  const ips = managedOutboundIpIds(rg, nat.managedCount, 'nat');
+  for (const id of ips) putPublicIp(store, id, { location: cluster.location, tags: { 'aks-managed-type': 'aks-nat-gateway-managed-outbound-ip' } });
+  const id = managedNatGatewayId(rg);
+  putNatGateway(store, id, {
+    location: cluster.location,
+    sku: { name: 'Standard' },
+    properties: { idleTimeoutInMinutes: nat.idleTimeoutInMinutes, publicIpAddresses: ips.map((x) => ({ id: x })) },
+  });
+  associateNatGateway(store, managedSubnetId(cluster), id);
 }
 
 /** Takes the node resource group's load balancers and public IPs away, their addresses given back (cluster delete). */
 export function removeLoadBalancing(store: Store, cluster: ClusterRecord): void {
   const prefix = `${nodeResourceGroupId(cluster)}/providers/Microsoft.Network`;
   for (const lb of store.list<LoadBalancer>(`${prefix}/loadBalancers/`)) if (lb.value.type === TYPES.loadBalancer) deleteLoadBalancer(store, lb.value);
+  // The managed NAT gateway goes before its public IPs, which it holds.
+  for (const gw of store.list<NatGateway>(`${prefix}/natGateways/`)) if (gw.value.type === TYPES.natGateway) deleteNatGateway(store, gw.value);
   // One a user attached elsewhere (a NIC, a NAT gateway) is left to the group's own delete.
   for (const { value: pip } of store.list<PublicIpAddress>(`${prefix}/publicIPAddresses/`))
     if (pip.type === TYPES.publicIPAddress && !pip.properties.ipConfiguration && !pip.properties.natGateway) deletePublicIp(store, pip);

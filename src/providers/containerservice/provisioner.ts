@@ -10,6 +10,7 @@ import type { Store } from '../../store/store.js';
 import { RESOURCE_GROUP_TYPE, type ResourceGroup } from '../resources/resourceGroups.js';
 import {
   ensureManagedVnet,
+  ensureManagedNatGateway,
   ensureOutboundLoadBalancer,
   environmentFor,
   ipamAllocators,
@@ -120,6 +121,7 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
     clearRouteTable(store, cluster);
   }
   ensureOutboundLoadBalancer(store, cluster);
+  ensureManagedNatGateway(store, cluster);
   // The cluster's API server picks up the nodes from the change feed once this transaction has committed.
 }
 

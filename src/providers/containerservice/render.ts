@@ -3,7 +3,7 @@
 // client sees no networkPluginMode and a 2025 one no dockerBridgeCidr.
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import { defaultOsSku, type ResolvedPool } from '../../aks/defaults.js';
-import { outboundIpName } from '../../aks/naming.js';
+import { effectiveOutboundIds, loadBalancerOutbound } from '../../aks/outbound.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
@@ -42,12 +42,25 @@ export function renderNetworkProfile(network: NetworkProfile, api: ApiVersionPro
     delete out.podCidr;
     delete out.podCidrs;
   }
-  if (out.outboundType === 'loadBalancer' && out['loadBalancerProfile'] === undefined) {
+  // effectiveOutboundIPs: the public IP resources the cluster sends from (docs/aks-rules.md §14.1).
+  const effective = effectiveOutboundIds(network, nodeResourceGroupId).map((id) => ({ id }));
+  if (out.outboundType === 'loadBalancer') {
+    const given = (out['loadBalancerProfile'] as Record<string, unknown> | undefined) ?? {};
+    const lb = loadBalancerOutbound(network);
+    const managed =
+      lb.managedCount !== undefined
+        ? { managedOutboundIPs: { count: lb.managedCount, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: lb.managedCountIPv6 ?? 1 } : {}) } }
+        : {};
     out['loadBalancerProfile'] = {
-      managedOutboundIPs: { count: 1, ...(network.ipFamilies?.includes('IPv6') ? { countIPv6: 1 } : {}) },
-      effectiveOutboundIPs: [{ id: `${nodeResourceGroupId}/providers/Microsoft.Network/publicIPAddresses/${outboundIpName(nodeResourceGroupId)}` }],
+      ...managed,
+      ...given,
+      allocatedOutboundPorts: lb.allocatedOutboundPorts,
+      idleTimeoutInMinutes: lb.idleTimeoutInMinutes,
+      effectiveOutboundIPs: effective,
       ...(api.hasNetworkPluginMode ? { backendPoolType: 'nodeIPConfiguration' } : {}),
     };
+  } else if (out.outboundType === 'managedNATGateway') {
+    out['natGatewayProfile'] = { ...((out['natGatewayProfile'] as Record<string, unknown> | undefined) ?? {}), effectiveOutboundIPs: effective };
   }
   return out;
 }

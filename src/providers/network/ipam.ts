@@ -14,7 +14,7 @@ import type { IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
 import { childNotFound } from './errors.js';
-import type { NetworkInterface, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
+import type { NetworkInterface, RouteTable, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
 import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, writeNetworkInterface, type NicInput } from './nicModel.js';
 import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
 import { allocate, readPool, releaseIn } from './subnetAddresses.js';
@@ -56,7 +56,16 @@ export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptio
     ipsInUse: allocations.filter((a) => exclude === undefined || !a.owner.toLowerCase().startsWith(exclude)).reduce((n, a) => n + a.addresses.length, 0),
     kubenetClusterIds: [...kubenet.values()],
   };
-  if (subnet.properties.routeTable) info.routeTableId = subnet.properties.routeTable.id;
+  if (subnet.properties.routeTable) {
+    info.routeTableId = subnet.properties.routeTable.id;
+    const table = store.get<RouteTable>(subnet.properties.routeTable.id);
+    info.routes = (table?.properties.routes ?? []).map((r) => ({
+      addressPrefix: r.properties.addressPrefix,
+      nextHopType: r.properties.nextHopType,
+      ...(r.properties.nextHopIpAddress ? { nextHopIpAddress: r.properties.nextHopIpAddress } : {}),
+    }));
+  }
+  if (subnet.properties.natGateway?.id) info.natGatewayId = subnet.properties.natGateway.id;
   return info;
 }
 

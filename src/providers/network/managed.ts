@@ -5,7 +5,8 @@ import type { Store } from '../../store/store.js';
 import { moveBackReference } from './backReferences.js';
 import { childNotFound, invalidResourceReference } from './errors.js';
 import { type LoadBalancerInput, removeLoadBalancer, writeLoadBalancer } from './loadBalancerModel.js';
-import type { LoadBalancer, PublicIpAddress, RouteTable, VirtualNetwork } from './models.js';
+import type { LoadBalancer, NatGateway, PublicIpAddress, RouteTable, VirtualNetwork } from './models.js';
+import { findNatGateway, type NatGatewayInput, removeNatGateway, writeNatGateway } from './natGatewayModel.js';
 import { findPublicIp, type PublicIpInput, removePublicIp, writePublicIp } from './publicIpModel.js';
 import { compact, newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
 import { findRouteTable, writeRouteTable } from './routeTableModel.js';
@@ -152,4 +153,36 @@ export function deleteLoadBalancer(store: Store, lb: LoadBalancer): void {
 
 export function deletePublicIp(store: Store, pip: PublicIpAddress): void {
   store.transaction(() => removePublicIp(store, pip));
+}
+
+/** Creates or replaces a NAT gateway as a PUT of `input` would, Succeeded at once (AKS's managed NAT gateway). */
+export function putNatGateway(store: Store, id: string, input: NatGatewayInput): NatGateway {
+  return store.transaction(() => {
+    writableGroupOf(store, id);
+    return writeNatGateway(store, id, input, 'Succeeded').record;
+  });
+}
+
+/** Associates a NAT gateway with a subnet (a subnet PUT naming it), or with undefined takes the association away. */
+export function associateNatGateway(store: Store, subnetId: string, natGatewayId: string | undefined): void {
+  store.transaction(() => {
+    const subnet = findSubnet(store, subnetId);
+    if (!subnet) throw childNotFound(subnetId);
+    const gw = natGatewayId === undefined ? undefined : findNatGateway(store, natGatewayId);
+    if (natGatewayId !== undefined && !gw) throw invalidResourceReference(natGatewayId, subnet.id);
+    const before = subnet.properties.natGateway?.id;
+    if ((before ?? '').toLowerCase() === (gw?.id ?? '').toLowerCase()) return;
+    const properties = compact({ ...subnet.properties, natGateway: gw ? { id: gw.id } : undefined });
+    store.put(subnet.id, { ...subnet, etag: newEtag(), properties });
+    moveBackReference(store, 'subnets', subnet.id, before, gw?.id);
+  });
+}
+
+/** Deletes a NAT gateway, its subnets' associations first; its public IPs are free again. */
+export function deleteNatGateway(store: Store, gw: NatGateway): void {
+  store.transaction(() => {
+    for (const ref of gw.properties.subnets ?? []) associateNatGateway(store, ref.id, undefined);
+    const fresh = findNatGateway(store, gw.id);
+    if (fresh) removeNatGateway(store, fresh);
+  });
 }

@@ -49,6 +49,16 @@ interface NetworkOptions extends AzNetworkFlags {
   dockerBridgeAddress?: string;
   outboundType: string;
   loadBalancerSku: string;
+  loadBalancerProfile?: Record<string, unknown>;
+  natGatewayProfile?: Record<string, unknown>;
+}
+
+/** The outbound profiles, in the SDK's attribute order after loadBalancerSku. */
+function outboundProfiles(n: NetworkOptions): Record<string, unknown> {
+  return {
+    ...(n.loadBalancerProfile ? { loadBalancerProfile: n.loadBalancerProfile } : {}),
+    ...(n.natGatewayProfile ? { natGatewayProfile: n.natGatewayProfile } : {}),
+  };
 }
 
 /** With no network flag at all the SDK's own defaults get serialized (docs/clients.md §3.4.2, last row). */
@@ -74,6 +84,7 @@ function networkProfile(n: NetworkOptions): Record<string, unknown> {
       dockerBridgeCidr: '172.17.0.1/16',
       outboundType: n.outboundType,
       loadBalancerSku: n.loadBalancerSku,
+      ...outboundProfiles(n),
     };
   }
   // The SDK serializes in its attribute order; networkPluginMode is not in 2022-11-01's model
@@ -87,6 +98,7 @@ function networkProfile(n: NetworkOptions): Record<string, unknown> {
   if (n.dockerBridgeAddress !== undefined) p['dockerBridgeCidr'] = n.dockerBridgeAddress;
   p['outboundType'] = n.outboundType;
   p['loadBalancerSku'] = n.loadBalancerSku;
+  Object.assign(p, outboundProfiles(n));
   Object.assign(p, dualStackMembers(n));
   return p;
 }

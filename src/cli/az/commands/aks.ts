@@ -16,6 +16,7 @@ import { resolveSshKey } from '../ssh-key.js';
 import { parseTags } from '../tags.js';
 import { removeClusterNulls } from '../transforms.js';
 import { defaultDnsPrefix, managedClusterBody } from './aks-body.js';
+import { loadBalancerFlags, mergeOutboundFlags, natGatewayFlags, OUTBOUND_ARGS, validateOutboundArgs, validateOutboundFlags } from './aks-outbound.js';
 import { aksListTable, aksShowTable, versionsTable } from './aks-tables.js';
 import { groupLocation, listAll, LOCATION, NAME, NO_WAIT, OPTIONAL_RESOURCE_GROUP, RESOURCE_GROUP, TAGS, YES } from './common.js';
 import { assignNetworkContributor, subnetHasNetworkContributor } from './role.js';
@@ -91,6 +92,10 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   if (outboundType === 'userDefinedRouting' && !subnetId) {
     throw new CliUsageError('--vnet-subnet-id must be specified for userDefinedRouting and it must be pre-configured with a route table with egress rules');
   }
+  validateOutboundArgs(args);
+  const loadBalancerProfile = loadBalancerFlags(args);
+  const natGatewayProfile = natGatewayFlags(args);
+  validateOutboundFlags(outboundType, loadBalancerProfile);
   if (podCidr !== undefined && networkModelFor(networkPlugin, str(args, 'networkPluginMode'))?.podCidr === 'ignored') {
     ctx.warn(
       `When using --network-plugin azure without the preview feature --network-plugin-mode overlay the provided pod CIDR "${podCidr}" will be overwritten with the subnet CIDR.`,
@@ -136,6 +141,8 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
       ...Object.fromEntries(DUAL_STACK_FLAGS.flatMap(({ dest }) => (str(args, dest) === undefined ? [] : [[dest, str(args, dest)!]]))),
       outboundType,
       loadBalancerSku: str(args, 'loadBalancerSku') ?? 'standard',
+      ...(loadBalancerProfile ? { loadBalancerProfile } : {}),
+      ...(natGatewayProfile ? { natGatewayProfile } : {}),
     },
     ...(str(args, 'assignIdentity') === undefined ? {} : { assignIdentity: str(args, 'assignIdentity')! }),
   });
@@ -212,6 +219,7 @@ export const aksCommands: CommandDef[] = [
         choices: ['loadBalancer', 'userDefinedRouting', 'managedNATGateway', 'userAssignedNATGateway'],
         help: 'Outbound type',
       },
+      ...OUTBOUND_ARGS,
       { dest: 'assignIdentity', options: ['--assign-identity'], help: 'User-assigned identity resource id' },
       { dest: 'skipSubnetRoleAssignment', options: ['--skip-subnet-role-assignment'], type: 'flag', help: 'Skip the subnet role assignment' },
       NO_WAIT,
@@ -334,6 +342,7 @@ export const aksCommands: CommandDef[] = [
       },
       { dest: 'networkPluginMode', options: ['--network-plugin-mode'], choices: ['overlay'], help: 'Migrate to Azure CNI Overlay' },
       { dest: 'podCidr', options: ['--pod-cidr'], help: 'Pod CIDR (overlay: migrating from node subnet, or expanding it)' },
+      ...OUTBOUND_ARGS,
       TAGS,
       NO_WAIT,
       YES,
@@ -348,7 +357,9 @@ export const aksCommands: CommandDef[] = [
       }
       const network = { networkPlugin: str(args, 'networkPlugin'), networkPluginMode: str(args, 'networkPluginMode'), podCidr: str(args, 'podCidr') };
       const networkAsked = Object.values(network).some((v) => v !== undefined);
-      if (!enable && !disable && !update && tags === undefined && !networkAsked) {
+      validateOutboundArgs(args);
+      const outboundAsked = loadBalancerFlags(args) !== undefined || natGatewayFlags(args) !== undefined;
+      if (!enable && !disable && !update && tags === undefined && !networkAsked && !outboundAsked) {
         throw new AzCliError(
           'Please specify one or more of "--enable-cluster-autoscaler" or "--disable-cluster-autoscaler" or "--update-cluster-autoscaler" or "--tags" or "--network-plugin-mode" or "--pod-cidr".',
         );
@@ -392,6 +403,12 @@ export const aksCommands: CommandDef[] = [
         for (const [k, v] of Object.entries(network)) if (v !== undefined) profile[k] = v;
         // The list form the GET returned says the same as the single value az sends (it sends both).
         if (network.podCidr !== undefined && Array.isArray(profile['podCidrs'])) profile['podCidrs'] = [network.podCidr];
+        props['networkProfile'] = profile;
+      }
+      if (outboundAsked) {
+        const props = cluster['properties'];
+        const profile = (props['networkProfile'] ?? {}) as Record<string, unknown>;
+        mergeOutboundFlags(profile, args);
         props['networkProfile'] = profile;
       }
       return putCluster(ctx, args, cluster, clusterView, apiVersion, network.networkPluginMode);
