@@ -1,8 +1,19 @@
-// IP capacity arithmetic (docs/aks-rules.md §2.5, §4): what a cluster asks of each node subnet and of its pod CIDR.
+// IP capacity arithmetic (docs/aks-rules.md §2.5, §4): what a cluster asks of each node subnet, of its pod CIDR and of
+// its pools' pod subnets.
 import { AZURE_RESERVED_TOTAL, azureUsableCount, type Cidr } from '../net/ip.js';
 import { sizingNodes, surgeNodes, type ResolvedCluster, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { subnetCidr } from './parsed-network.js';
+import {
+  DEFAULT_POD_IP_ALLOCATION_MODE,
+  freeStaticBlocks,
+  POD_SUBNET_BATCH,
+  podIpAllocationMode,
+  podSubnetIpsPerNewNode,
+  podSubnetOfPool,
+  usableAddresses,
+  type PodIpAllocationMode,
+} from './pod-subnet.js';
 import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE, type NetworkModel } from './network-models/index.js';
 
 export interface SubnetDemand {
@@ -50,6 +61,41 @@ export function subnetDemands(
     const n = nodes(pool);
     if (Number.isInteger(n) && n > 0) d.required += n * ipsPerNode(model, pool);
     d.pools.push(pool);
+  }
+  return [...bySubnet.values()];
+}
+
+/** What the cluster asks of one pod subnet (Azure CNI with a pod subnet; docs/aks-rules.md §2.5, §3.8). */
+export interface PodSubnetDemand {
+  subnet: SubnetInfo;
+  cidr: Cidr;
+  /** StaticBlock when any pool on the subnet uses blocks: then only whole free /28s count. */
+  mode: PodIpAllocationMode;
+  /** Free addresses: 2^(32−p) − 5 − in use; in static mode 16 × the free /28 blocks. */
+  available: number;
+  /** Σ new nodes × the addresses a new node takes (16 dynamic; 16 × ⌈maxPods / 16⌉ static). */
+  required: number;
+  pools: ResolvedPool[];
+}
+
+/** Demand per pod subnet, pools grouped by it; pools without one, or whose pod subnet is missing, are skipped. */
+export function podSubnetDemands(cluster: ResolvedCluster, env: NetworkEnvironment, nodes: NodeCounter, pools: ResolvedPool[] = cluster.pools): PodSubnetDemand[] {
+  const bySubnet = new Map<string, PodSubnetDemand>();
+  for (const pool of pools) {
+    const subnet = podSubnetOfPool(env, pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) continue;
+    const key = subnet.id.toLowerCase();
+    let d = bySubnet.get(key);
+    if (!d) bySubnet.set(key, (d = { subnet, cidr, mode: DEFAULT_POD_IP_ALLOCATION_MODE, available: 0, required: 0, pools: [] }));
+    if (podIpAllocationMode(pool) === 'StaticBlock') d.mode = 'StaticBlock';
+    const n = nodes(pool);
+    if (Number.isInteger(n) && n > 0) d.required += n * podSubnetIpsPerNewNode(pool);
+    d.pools.push(pool);
+  }
+  for (const d of bySubnet.values()) {
+    const inUse = d.subnet.ipsInUse ?? 0;
+    d.available = d.mode === 'StaticBlock' ? freeStaticBlocks(d.cidr, inUse) * POD_SUBNET_BATCH : usableAddresses(d.cidr, inUse);
   }
   return [...bySubnet.values()];
 }
@@ -106,6 +152,8 @@ export interface CapacitySummary {
   maxNodes: number;
   maxPods: number;
   podCidr?: { cidr: string; nodeBlocks: number; blocksRequired: number };
+  /** The first pool's pod subnet (Azure CNI with a pod subnet): what it holds and what a node takes of it. */
+  podSubnet?: { cidr: string; name: string; mode: PodIpAllocationMode; availableIps: number; ipsRequired: number; ipsPerNode: number };
 }
 
 /**
@@ -135,6 +183,14 @@ export function summarizeCapacity(
     pod = { cidr: podCidr.toString(), nodeBlocks: pd.blocks, blocksRequired: totalNodes(cluster.pools, createNodes) };
     firstMax = Math.min(firstMax, Math.max(pd.blocks - otherNodes, 0));
   }
+  let podSubnet: CapacitySummary['podSubnet'];
+  const pods = podSubnetDemands(cluster, env, createNodes).find((d) => d.pools.includes(first));
+  if (pods) {
+    const perPodNode = podSubnetIpsPerNewNode(first);
+    const otherPodIps = pods.pools.filter((p) => p !== first).reduce((s, p) => s + Math.max(createNodes(p), 0) * podSubnetIpsPerNewNode(p), 0);
+    firstMax = Math.min(firstMax, Math.floor(Math.max(pods.available - otherPodIps, 0) / perPodNode));
+    podSubnet = { cidr: pods.cidr.toString(), name: pods.subnet.name, mode: pods.mode, availableIps: pods.available, ipsRequired: pods.required, ipsPerNode: perPodNode };
+  }
   const cap = model.nodes.maxClusterNodes;
   if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
   const otherPods = others.reduce((s, p) => s + Math.max(createNodes(p), 0) * p.maxPods, 0);
@@ -153,5 +209,6 @@ export function summarizeCapacity(
   const minPrefix = minimumSubnetPrefix(summary.ipsRequiredForUpgrade + demand.inUse, demand.cidr.family);
   if (minPrefix !== undefined) summary.minimumSubnetPrefix = minPrefix;
   if (pod) summary.podCidr = pod;
+  if (podSubnet) summary.podSubnet = podSubnet;
   return summary;
 }

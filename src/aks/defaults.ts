@@ -57,6 +57,8 @@ export interface ResolvedPool {
   maxPods: number;
   vnetSubnetID?: string;
   podSubnetID?: string;
+  /** As given (the rules judge the value); only pools with a pod subnet use it (pod-subnet.ts). */
+  podIPAllocationMode?: string;
   enableAutoScaling: boolean;
   minCount?: number;
   maxCount?: number;
@@ -170,6 +172,7 @@ export function resolvePool(
   };
   if (raw.vnetSubnetID !== undefined) pool.vnetSubnetID = raw.vnetSubnetID;
   if (raw.podSubnetID !== undefined) pool.podSubnetID = raw.podSubnetID;
+  if (raw.podIPAllocationMode !== undefined) pool.podIPAllocationMode = raw.podIPAllocationMode;
   if (raw.minCount !== undefined) pool.minCount = raw.minCount;
   if (raw.maxCount !== undefined) pool.maxCount = raw.maxCount;
   return pool;

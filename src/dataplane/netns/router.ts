@@ -5,6 +5,7 @@ import { AZURE_DNS, EMULATED_PUBLIC_RANGE } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
 import { convergeOverlayRouting, overlayClusters } from './azure-overlay.js';
+import { convergePodSubnetRoutes, podSubnetRoutes } from './pod-subnet-routes.js';
 import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
 import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
@@ -42,6 +43,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     nextTable: 100,
     peerRoutes: [],
     overlay: { key: '', undo: [] },
+    podSubnet: { key: '', addresses: [] },
     frontends: emptyFrontends(),
   });
   // Before any link exists, so every bridge inherits send_redirects=0 (UDR hairpins would otherwise
@@ -120,6 +122,7 @@ export async function convergeRouter(
   await state.ip.batch(r.netns, cmds);
   const overlay = overlayClusters(want);
   await convergeOverlayRouting(state.ip, r, overlay);
+  await convergePodSubnetRoutes(state.ip, r, podSubnetRoutes(want));
 
   // The internet routes back to each VNet's address space through its router.
   await state.ip.batch(state.inet!, routesBack(r, want.spaces));
