@@ -79,7 +79,12 @@ export interface PodSubnetDemand {
 }
 
 /** Demand per pod subnet, pools grouped by it; pools without one, or whose pod subnet is missing, are skipped. */
-export function podSubnetDemands(cluster: ResolvedCluster, env: NetworkEnvironment, nodes: NodeCounter, pools: ResolvedPool[] = cluster.pools): PodSubnetDemand[] {
+export function podSubnetDemands(
+  cluster: ResolvedCluster,
+  env: NetworkEnvironment,
+  nodes: NodeCounter,
+  pools: ResolvedPool[] = cluster.pools,
+): PodSubnetDemand[] {
   const bySubnet = new Map<string, PodSubnetDemand>();
   for (const pool of pools) {
     const subnet = podSubnetOfPool(env, pool);
@@ -189,7 +194,14 @@ export function summarizeCapacity(
     const perPodNode = podSubnetIpsPerNewNode(first);
     const otherPodIps = pods.pools.filter((p) => p !== first).reduce((s, p) => s + Math.max(createNodes(p), 0) * podSubnetIpsPerNewNode(p), 0);
     firstMax = Math.min(firstMax, Math.floor(Math.max(pods.available - otherPodIps, 0) / perPodNode));
-    podSubnet = { cidr: pods.cidr.toString(), name: pods.subnet.name, mode: pods.mode, availableIps: pods.available, ipsRequired: pods.required, ipsPerNode: perPodNode };
+    podSubnet = {
+      cidr: pods.cidr.toString(),
+      name: pods.subnet.name,
+      mode: pods.mode,
+      availableIps: pods.available,
+      ipsRequired: pods.required,
+      ipsPerNode: perPodNode,
+    };
   }
   const cap = model.nodes.maxClusterNodes;
   if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));

@@ -1,6 +1,7 @@
 // Hands out the addresses of a cluster's nodes, per network model: node IPs ascending from .4 of their subnet;
 // kubenet and overlay nodes a /24 of the pod CIDR in kube-controller-manager order; Azure CNI node-subnet
-// nodes maxPods pre-allocated secondary IPs; kubenet one route per node (docs/aks-rules.md §3.4–§3.6, §5 step 7).
+// nodes maxPods pre-allocated secondary IPs; pools with a pod subnet batches or /28 blocks of it; kubenet one
+// route per node (docs/aks-rules.md §3.4–§3.6, §3.8, §5 step 7).
 // Allocators are injected so that the ARM layer can share one per subnet with everything else on it.
 import { CidrSet } from '../net/cidrset.js';
 import { Cidr, IpAddress } from '../net/ip.js';
@@ -11,14 +12,7 @@ import { instanceIdOf, nodeName } from './naming.js';
 import { subnetCidr, subnetCidrIPv6 } from './parsed-network.js';
 import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_MASK_IPV6, type NetworkModel } from './network-models/index.js';
 import { formatMessage, ruleById } from './rules.js';
-import {
-  POD_SUBNET_BATCH,
-  podIpAllocationMode,
-  podSubnetIpsPerNewNode,
-  podSubnetOfPool,
-  STATIC_BLOCK_PREFIX,
-  staticBlocksPerNode,
-} from './pod-subnet.js';
+import { POD_SUBNET_BATCH, podIpAllocationMode, podSubnetIpsPerNewNode, podSubnetOfPool, STATIC_BLOCK_PREFIX, staticBlocksPerNode } from './pod-subnet.js';
 import type { Problem } from './types.js';
 
 export interface PlannedNode {

@@ -802,7 +802,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'partial',
     ref: 'SPEC podIPAllocationMode ("Must be used with podSubnetId. The default is \'DynamicIndividual\'."; enum DynamicIndividual, StaticBlock)',
-    note: 'The code is the RP\'s for a bad parameter value (M4); the wording after the colon is ours.',
+    note: "The code is the RP's for a bad parameter value (M4); the wording after the colon is ours.",
     phases: POOLS,
     check: (ctx) =>
       poolsInScope(ctx).flatMap((p) => {
@@ -836,7 +836,8 @@ export const RULES: Rule[] = [
   {
     id: 'PS3',
     code: 'PodSubnetNotInNodeSubnetVnet',
-    message: 'Pod subnet {pod} of agent pool {pool} is not in virtual network {vnet} of its node subnet: the pod subnet must be in the same virtual network as the cluster.',
+    message:
+      'Pod subnet {pod} of agent pool {pool} is not in virtual network {vnet} of its node subnet: the pod subnet must be in the same virtual network as the cluster.',
     target: 'agentPoolProfile.podSubnetID',
     severity: 'error',
     source: 'ours',
@@ -893,7 +894,7 @@ export const RULES: Rule[] = [
     target: 'agentPoolProfile.podSubnetID',
     severity: 'error',
     source: 'partial',
-    ref: 'K1\'s template (Azure/AKS#3653) against the pod subnet; 16 addresses per new node in dynamic mode (MicrosoftDocs/azure-docs#97370: a /24 holds 15 nodes), ⌈maxPods / 16⌉ /28 blocks in static mode (SPEC PodIPAllocationMode)',
+    ref: "K1's template (Azure/AKS#3653) against the pod subnet; 16 addresses per new node in dynamic mode (MicrosoftDocs/azure-docs#97370: a /24 holds 15 nodes), ⌈maxPods / 16⌉ /28 blocks in static mode (SPEC PodIPAllocationMode)",
     note: 'Counts the nodes K1 counts (maxCount under the autoscaler at create, the added nodes on scale, the surge on upgrade).',
     phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
     check: (ctx) =>

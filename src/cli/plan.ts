@@ -210,8 +210,8 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
         : node.podSubnetIps
           ? `${node.podSubnetIps.length} pod-subnet IPs ${node.podSubnetBlocks?.join(' ') ?? `${node.podSubnetIps[0]}…${node.podSubnetIps.at(-1)}`}`
           : node.secondaryIps
-          ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
-          : 'pods: CNI-managed';
+            ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
+            : 'pods: CNI-managed';
       row(node.name, `${node.ip}   ${extra}`);
     }
   }

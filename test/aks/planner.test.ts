@@ -199,7 +199,10 @@ describe('IpPlanner, Azure CNI with a pod subnet (docs/aks-rules.md §3.8)', () 
   function podPlanner(podPrefix: string, pool: Record<string, unknown> = {}) {
     const nodes = byo('10.240.0.0/24', { vnet: ['10.240.0.0/16'], others: [{ name: 'pods', prefix: podPrefix }] });
     const podId = nodes.subnet.vnet.subnets[1]!.id;
-    const env = { ...nodes.env, subnets: { ...nodes.env.subnets, [podId.toLowerCase()]: { ...nodes.subnet, id: podId, name: 'pods', addressPrefixes: [podPrefix] } } };
+    const env = {
+      ...nodes.env,
+      subnets: { ...nodes.env.subnets, [podId.toLowerCase()]: { ...nodes.subnet, id: podId, name: 'pods', addressPrefixes: [podPrefix] } },
+    };
     const pools = [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: nodes.id, podSubnetID: podId, ...pool }];
     const cluster = resolveCluster(spec({ net: { networkPlugin: 'azure' }, pools }), apiVersionProfile('2025-07-01')!);
     return new IpPlanner(cluster, strategyFor(cluster)!, env, '23902496', privateAllocators());

@@ -29,7 +29,23 @@ after(async () => {
 });
 
 test('real az: aks create and aks nodepool add --pod-subnet-id; every node holds a batch of 16 pod-subnet addresses', { skip }, async () => {
-  await run(['network', 'vnet', 'create', '-g', RG, '-n', 'vnet', '--address-prefixes', '10.240.0.0/16', '--subnet-name', 'nodes', '--subnet-prefixes', '10.240.0.0/24', '-o', 'none']);
+  await run([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    RG,
+    '-n',
+    'vnet',
+    '--address-prefixes',
+    '10.240.0.0/16',
+    '--subnet-name',
+    'nodes',
+    '--subnet-prefixes',
+    '10.240.0.0/24',
+    '-o',
+    'none',
+  ]);
   const pods = await run(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', 'vnet', '-n', 'pods', '--address-prefixes', '10.240.8.0/22']);
   const nodes = await run(['network', 'vnet', 'subnet', 'show', '-g', RG, '--vnet-name', 'vnet', '-n', 'nodes']);
   const c = await run([
@@ -52,7 +68,23 @@ test('real az: aks create and aks nodepool add --pod-subnet-id; every node holds
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.agentPoolProfiles[0].podSubnetId, pods.id);
   assert.equal(c.agentPoolProfiles[0].maxPods, 110);
-  const added = await run(['aks', 'nodepool', 'add', '-g', RG, '--cluster-name', 'ps', '-n', 'user1', '-c', '1', '--vnet-subnet-id', nodes.id, '--pod-subnet-id', pods.id]);
+  const added = await run([
+    'aks',
+    'nodepool',
+    'add',
+    '-g',
+    RG,
+    '--cluster-name',
+    'ps',
+    '-n',
+    'user1',
+    '-c',
+    '1',
+    '--vnet-subnet-id',
+    nodes.id,
+    '--pod-subnet-id',
+    pods.id,
+  ]);
   assert.equal(added.podSubnetId, pods.id);
   const records = session.server.store.list<NodeRecord>(nodesPrefix(c.id)).map((e) => e.value);
   assert.equal(records.length, 3);

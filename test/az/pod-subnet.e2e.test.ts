@@ -18,7 +18,8 @@ let sub: string;
 const RG = 'podRG';
 const ok = (args: string[]) => azOk(home, args);
 const json = async (args: string[]) => JSON.parse(await ok(args));
-const subnetId = (vnet: string, name: string) => `/subscriptions/${sub}/resourceGroups/${RG}/providers/Microsoft.Network/virtualNetworks/${vnet}/subnets/${name}`;
+const subnetId = (vnet: string, name: string) =>
+  `/subscriptions/${sub}/resourceGroups/${RG}/providers/Microsoft.Network/virtualNetworks/${vnet}/subnets/${name}`;
 const inCidr = (cidr: string, ip: string) => Cidr.parse(cidr).contains(IpAddress.parse(ip));
 
 before(async () => {
@@ -26,7 +27,23 @@ before(async () => {
   server = await startTestServer({ home });
   sub = server.identity.subscriptionId;
   await ok(['group', 'create', '-l', 'eastus', '-n', RG, '-o', 'none']);
-  await ok(['network', 'vnet', 'create', '-g', RG, '-n', 'vnet', '--address-prefixes', '10.230.0.0/16', '--subnet-name', 'nodes', '--subnet-prefixes', '10.230.0.0/24', '-o', 'none']);
+  await ok([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    RG,
+    '-n',
+    'vnet',
+    '--address-prefixes',
+    '10.230.0.0/16',
+    '--subnet-name',
+    'nodes',
+    '--subnet-prefixes',
+    '10.230.0.0/24',
+    '-o',
+    'none',
+  ]);
   for (const [name, prefix] of [
     ['pods', '10.230.1.0/24'],
     ['pods2', '10.230.2.0/24'],
@@ -35,7 +52,23 @@ before(async () => {
   ] as const) {
     await ok(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', 'vnet', '-n', name, '--address-prefixes', prefix, '-o', 'none']);
   }
-  await ok(['network', 'vnet', 'create', '-g', RG, '-n', 'other', '--address-prefixes', '10.231.0.0/16', '--subnet-name', 'pods', '--subnet-prefixes', '10.231.0.0/24', '-o', 'none']);
+  await ok([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    RG,
+    '-n',
+    'other',
+    '--address-prefixes',
+    '10.231.0.0/16',
+    '--subnet-name',
+    'pods',
+    '--subnet-prefixes',
+    '10.231.0.0/24',
+    '-o',
+    'none',
+  ]);
 });
 
 after(async () => {
@@ -160,7 +193,10 @@ test('the pod-subnet rules as az prints them: another VNet, the node subnet itse
   const base = ['aks', 'nodepool', 'add', '-g', RG, '--cluster-name', 'ps', '--vnet-subnet-id', subnetId('vnet', 'nodes')];
   const otherVnet = await az(home, [...base, '-n', 'bad1', '-c', '1', '--pod-subnet-id', subnetId('other', 'pods')]);
   assert.equal(otherVnet.code, 1);
-  assert.match(otherVnet.stderr, /^ERROR: \(PodSubnetNotInNodeSubnetVnet\) Pod subnet .* is not in virtual network .*\/virtualNetworks\/vnet of its node subnet/);
+  assert.match(
+    otherVnet.stderr,
+    /^ERROR: \(PodSubnetNotInNodeSubnetVnet\) Pod subnet .* is not in virtual network .*\/virtualNetworks\/vnet of its node subnet/,
+  );
   assert.match(otherVnet.stderr, /\nTarget: agentPoolProfile\.podSubnetID\n$/);
 
   const same = await az(home, [...base, '-n', 'bad2', '-c', '1', '--pod-subnet-id', subnetId('vnet', 'nodes')]);
@@ -175,10 +211,13 @@ test('the pod-subnet rules as az prints them: another VNet, the node subnet itse
   const big = await az(home, [...base, '-n', 'big', '-c', '15', '--pod-subnet-id', subnetId('vnet', 'pods2')]);
   assert.equal(big.code, 1);
   const message = 'Pre-allocated IPs 240 exceeds IPs available 235 in Subnet Cidr 10.230.2.0/24, Subnet Name pods2. http://aka.ms/aks/insufficientsubnetsize';
-  assert.equal(big.stderr, `ERROR: (InsufficientSubnetSize) ${message}\nCode: InsufficientSubnetSize\nMessage: ${message}\nTarget: agentPoolProfile.podSubnetID\n`);
+  assert.equal(
+    big.stderr,
+    `ERROR: (InsufficientSubnetSize) ${message}\nCode: InsufficientSubnetSize\nMessage: ${message}\nTarget: agentPoolProfile.podSubnetID\n`,
+  );
 });
 
-test('dynamic batches: when the pod subnet has no batch left, pods wait ContainerCreating with CNS\'s error until addresses free up', async () => {
+test("dynamic batches: when the pod subnet has no batch left, pods wait ContainerCreating with CNS's error until addresses free up", async () => {
   // A /27 pod subnet: 27 usable addresses, one node's first batch (16), and 11 left: no second batch fits.
   const c = await json([
     'aks',
@@ -204,7 +243,11 @@ test('dynamic batches: when the pod subnet has no batch left, pods wait Containe
   assert.equal(made.code, 0, made.stderr);
   const waiting = async () => {
     const r = await kubectl(env, ['get', 'pods', '-A', '-o', 'json']);
-    const items = JSON.parse(r.stdout).items as Array<{ metadata: { name: string; namespace: string }; spec: { hostNetwork?: boolean }; status: { podIP?: string } }>;
+    const items = JSON.parse(r.stdout).items as Array<{
+      metadata: { name: string; namespace: string };
+      spec: { hostNetwork?: boolean };
+      status: { podIP?: string };
+    }>;
     return {
       withIp: items.filter((p) => !p.spec.hostNetwork && p.status.podIP).map((p) => p.status.podIP!),
       without: items.filter((p) => !p.spec.hostNetwork && !p.status.podIP),
@@ -219,15 +262,28 @@ test('dynamic batches: when the pod subnet has no batch left, pods wait Containe
   const stuck = state.without.find((p) => p.metadata.namespace === 'default')!;
   await eventually(
     async () => {
-      const r = await kubectl(env, ['get', 'events', '--field-selector', `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`, '-o', 'json']);
+      const r = await kubectl(env, [
+        'get',
+        'events',
+        '--field-selector',
+        `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`,
+        '-o',
+        'json',
+      ]);
       return (JSON.parse(r.stdout).items as unknown[]).length > 0;
     },
     60_000,
     'the FailedCreatePodSandBox event',
   );
-  const events = JSON.parse((await kubectl(env, ['get', 'events', '--field-selector', `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`, '-o', 'json'])).stdout);
+  const events = JSON.parse(
+    (await kubectl(env, ['get', 'events', '--field-selector', `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`, '-o', 'json']))
+      .stdout,
+  );
   const text = events.items[0].message as string;
-  assert.match(text, /plugin type="azure-vnet" failed \(add\): IPAM Invoker Add failed with error: Failed to get IP address from CNS with error: %w: AllocateIPConfig failed: not enough IPs available for /);
+  assert.match(
+    text,
+    /plugin type="azure-vnet" failed \(add\): IPAM Invoker Add failed with error: Failed to get IP address from CNS with error: %w: AllocateIPConfig failed: not enough IPs available for /,
+  );
   assert.match(text, /waiting on Azure CNS to allocate more/);
   const pod = JSON.parse((await kubectl(env, ['get', 'pod', stuck.metadata.name, '-o', 'json'])).stdout);
   assert.equal(pod.status.containerStatuses?.[0]?.state?.waiting?.reason ?? 'ContainerCreating', 'ContainerCreating');

@@ -1,4 +1,4 @@
-// Azure CNI with a pod subnet on the netns data plane (docs/dataplane.md §5.2): a 2-node cluster made with
+// Azure CNI with a pod subnet on the netns data plane (docs/dataplane.md §5.3): a 2-node cluster made with
 // `aksemu az aks create --pod-subnet-id`, web-0 and web-1 on addresses of the pod subnet (kubectl), which the VNet
 // router routes to their nodes. A VM in the VNet and a VM across a peering see the pod's own address (no
 // masquerade within the VNet or across peerings, the legacy-CNI FAQ on dynamic IP allocation) and reach the pod
@@ -23,7 +23,21 @@ describe('Azure CNI with a pod subnet on the netns data plane', { skip: skipReas
     await world.network();
     const pods = await world.az(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', VNET, '-n', 'pods', '--address-prefixes', POD_SUBNET]);
     // A peered VNet with a VM of its own.
-    await world.az(['network', 'vnet', 'create', '-g', RG, '-n', 'vnet2', '--address-prefixes', '10.1.0.0/16', '--subnet-name', 'web', '--subnet-prefixes', '10.1.0.0/24']);
+    await world.az([
+      'network',
+      'vnet',
+      'create',
+      '-g',
+      RG,
+      '-n',
+      'vnet2',
+      '--address-prefixes',
+      '10.1.0.0/16',
+      '--subnet-name',
+      'web',
+      '--subnet-prefixes',
+      '10.1.0.0/24',
+    ]);
     await world.vm(VM2.name, 'vnet2', 'web', VM2.ip);
     for (const [name, vnet, remote] of [
       ['one-two', VNET, 'vnet2'],

@@ -1,8 +1,8 @@
-// Azure CNI with a pod subnet in a VNet router (docs/dataplane.md §5.2): Azure's SDN delivers each pod-subnet
+// Azure CNI with a pod subnet in a VNet router (docs/dataplane.md §5.3): Azure's SDN delivers each pod-subnet
 // address a node holds (its dynamic batches or static /28 blocks) to that node. Here the router has a /32 route per
 // address via the node's address, in its main table: more specific than the pod subnet's own bridge route, so a VM
-// of the VNet, another node, or a peered VNet (whose router sends the whole address space here, §3.7) reaches the
-// pod on its own address, and nothing needs a route table.
+// of the VNet, another node, or a peered VNet reaches the pod on its own address, and nothing needs a route table
+// (a peered VNet's router sends this VNet's whole address space here: docs/dataplane.md §3.7).
 import { mayFail, type IpCmd } from './exec.js';
 import type { RouterState } from './state.js';
 import type { CheckedVnet } from './topology-check.js';

@@ -8,7 +8,17 @@ import type { AddressPool, AllocatorSource, PlannedRoute } from '../../aks/plann
 import { IpAddress } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { hasPermission } from '../authorization/access.js';
-import { allocateAddressBlocks, allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
+import {
+  allocateAddressBlocks,
+  allocateAddresses,
+  AddressSpaceExhaustedError,
+  deleteNic,
+  freeAddressCount,
+  kubenetTag,
+  putNic,
+  releaseOwner,
+  subnetInfo,
+} from '../network/ipam.js';
 import {
   associateRouteTable,
   deleteLoadBalancer,

@@ -1,7 +1,7 @@
 // Azure CNI node subnet (docs/dataplane.md §5): azure-vnet's transparent mode. A pod holds one of its node's
 // pre-allocated VNet addresses behind a routed `azv…` veth; the node answers ARP for it on the subnet, and
 // masquerades only what leaves the VNet's address space.
-// With a pod subnet (§5.2), the pod holds one of the node's pod-subnet addresses instead: the VNet routes it to the
+// With a pod subnet (docs/dataplane.md §5.3), the pod holds one of the node's pod-subnet addresses instead: the VNet routes it to the
 // node (netns/pod-subnet-routes.ts), so no proxy ARP, and without ip-masq-agent the pod's address is seen as-is
 // within the VNet and across peerings; only internet-bound traffic leaves from the node's address here.
 import { Cidr } from '../../../net/ip.js';
