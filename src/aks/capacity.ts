@@ -37,6 +37,32 @@ export const upgradeSurgeNodes: NodeCounter = (p) => surgeNodes(p) ?? 0;
 
 const num = (n: bigint): number => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n));
 
+/** The pools grouped by the subnet `subnetOf` names for each; pools whose subnet is missing or unparsable are skipped. */
+function groupBySubnet(
+  pools: ResolvedPool[],
+  subnetOf: (pool: ResolvedPool) => SubnetInfo | undefined,
+): Array<{ subnet: SubnetInfo; cidr: Cidr; pools: ResolvedPool[] }> {
+  const groups = new Map<string, { subnet: SubnetInfo; cidr: Cidr; pools: ResolvedPool[] }>();
+  for (const pool of pools) {
+    const subnet = subnetOf(pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) continue;
+    const key = subnet.id.toLowerCase();
+    const group = groups.get(key) ?? { subnet, cidr, pools: [] };
+    groups.set(key, group);
+    group.pools.push(pool);
+  }
+  return [...groups.values()];
+}
+
+/** Σ nodes × per-node addresses over the pools, counting only whole positive node numbers. */
+function addressesFor(pools: ResolvedPool[], nodes: NodeCounter, perNode: (pool: ResolvedPool) => number): number {
+  return pools.reduce((sum, p) => {
+    const n = nodes(p);
+    return sum + (Number.isInteger(n) && n > 0 ? n * perNode(p) : 0);
+  }, 0);
+}
+
 /** Demand per node subnet, pools grouped by subnet; pools whose subnet is missing or unparsable are skipped. */
 export function subnetDemands(
   cluster: ResolvedCluster,
@@ -45,24 +71,12 @@ export function subnetDemands(
   nodes: NodeCounter,
   pools: ResolvedPool[] = cluster.pools,
 ): SubnetDemand[] {
-  const bySubnet = new Map<string, SubnetDemand>();
-  for (const pool of pools) {
-    const subnet = subnetOfPool(env, pool);
-    const cidr = subnet && subnetCidr(subnet);
-    if (!subnet || !cidr) continue;
-    const key = subnet.id.toLowerCase();
-    let d = bySubnet.get(key);
-    if (!d) {
-      const usable = num(azureUsableCount(cidr));
-      const inUse = subnet.ipsInUse ?? 0;
-      d = { subnet, cidr, usable, inUse, available: Math.max(usable - inUse, 0), required: 0, pools: [] };
-      bySubnet.set(key, d);
-    }
-    const n = nodes(pool);
-    if (Number.isInteger(n) && n > 0) d.required += n * ipsPerNode(model, pool);
-    d.pools.push(pool);
-  }
-  return [...bySubnet.values()];
+  return groupBySubnet(pools, (p) => subnetOfPool(env, p)).map(({ subnet, cidr, pools: on }) => {
+    const usable = num(azureUsableCount(cidr));
+    const inUse = subnet.ipsInUse ?? 0;
+    const required = addressesFor(on, nodes, (p) => ipsPerNode(model, p));
+    return { subnet, cidr, usable, inUse, available: Math.max(usable - inUse, 0), required, pools: on };
+  });
 }
 
 /** What the cluster asks of one pod subnet (Azure CNI with a pod subnet; docs/aks-rules.md §2.5, §3.8). */
@@ -85,24 +99,12 @@ export function podSubnetDemands(
   nodes: NodeCounter,
   pools: ResolvedPool[] = cluster.pools,
 ): PodSubnetDemand[] {
-  const bySubnet = new Map<string, PodSubnetDemand>();
-  for (const pool of pools) {
-    const subnet = podSubnetOfPool(env, pool);
-    const cidr = subnet && subnetCidr(subnet);
-    if (!subnet || !cidr) continue;
-    const key = subnet.id.toLowerCase();
-    let d = bySubnet.get(key);
-    if (!d) bySubnet.set(key, (d = { subnet, cidr, mode: DEFAULT_POD_IP_ALLOCATION_MODE, available: 0, required: 0, pools: [] }));
-    if (podIpAllocationMode(pool) === 'StaticBlock') d.mode = 'StaticBlock';
-    const n = nodes(pool);
-    if (Number.isInteger(n) && n > 0) d.required += n * podSubnetIpsPerNewNode(pool);
-    d.pools.push(pool);
-  }
-  for (const d of bySubnet.values()) {
-    const inUse = d.subnet.ipsInUse ?? 0;
-    d.available = d.mode === 'StaticBlock' ? freeStaticBlocks(d.cidr, inUse) * POD_SUBNET_BATCH : usableAddresses(d.cidr, inUse);
-  }
-  return [...bySubnet.values()];
+  return groupBySubnet(pools, (p) => podSubnetOfPool(env, p)).map(({ subnet, cidr, pools: on }) => {
+    const mode: PodIpAllocationMode = on.some((p) => podIpAllocationMode(p) === 'StaticBlock') ? 'StaticBlock' : DEFAULT_POD_IP_ALLOCATION_MODE;
+    const inUse = subnet.ipsInUse ?? 0;
+    const available = mode === 'StaticBlock' ? freeStaticBlocks(cidr, inUse) * POD_SUBNET_BATCH : usableAddresses(cidr, inUse);
+    return { subnet, cidr, mode, available, required: addressesFor(on, nodes, podSubnetIpsPerNewNode), pools: on };
+  });
 }
 
 export interface PodCidrDemand {

@@ -88,6 +88,16 @@ function subnetsOfCluster(ctx: RuleContext): Array<{ pool: ResolvedPool; subnet:
   return out;
 }
 
+/** S3 and PS2: AKS's answer for a subnet it cannot find in the cluster's region. */
+const RESOURCE_NOT_FOUND =
+  'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.';
+
+/** S3, PS2: the subnet a pool names does not exist, or lies in another region than the cluster. */
+function missingOrElsewhere(ctx: RuleContext, s: SubnetInfo | undefined): boolean {
+  const loc = s?.vnet.location ?? s?.location;
+  return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
+}
+
 function uniqueSubnets(ctx: RuleContext): SubnetInfo[] {
   const seen = new Map<string, SubnetInfo>();
   for (const { subnet } of subnetsOfCluster(ctx)) seen.set(subnet.id.toLowerCase(), subnet);
@@ -816,8 +826,7 @@ export const RULES: Rule[] = [
   {
     id: 'PS2',
     code: 'InvalidResourceReference',
-    message:
-      'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
+    message: RESOURCE_NOT_FOUND,
     target: 'agentPoolProfile.podSubnetID',
     severity: 'error',
     source: 'partial',
@@ -825,12 +834,7 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
-        .filter((p) => {
-          if (!p.podSubnetID) return false;
-          const s = podSubnetOfPool(ctx.env, p);
-          const loc = s?.vnet.location ?? s?.location;
-          return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
-        })
+        .filter((p) => p.podSubnetID && missingOrElsewhere(ctx, podSubnetOfPool(ctx.env, p)))
         .map((p) => ({ params: { subnet: p.podSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
   },
   {
@@ -919,8 +923,7 @@ export const RULES: Rule[] = [
   {
     id: 'S3',
     code: 'InvalidResourceReference',
-    message:
-      'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
+    message: RESOURCE_NOT_FOUND,
     target: 'agentPoolProfile.vnetSubnetID',
     severity: 'error',
     source: 'verified',
@@ -928,12 +931,7 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
-        .filter((p) => {
-          if (!p.vnetSubnetID) return false;
-          const s = subnetOfPool(ctx.env, p);
-          const loc = s?.vnet.location ?? s?.location;
-          return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
-        })
+        .filter((p) => p.vnetSubnetID && missingOrElsewhere(ctx, subnetOfPool(ctx.env, p)))
         .map((p) => ({ params: { subnet: p.vnetSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
   },
   {

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
 import { AZ, runRealAz } from './real-az-env.js';
+import { podPoolAddArgs, podSubnetCreateArgs, vnetCreateArgs } from './helpers.js';
 import { realAzSession, type RealAzSession } from './real-az-session.js';
 
 const skip = existsSync(AZ) ? false : `${AZ} is not installed`;
@@ -29,62 +30,14 @@ after(async () => {
 });
 
 test('real az: aks create and aks nodepool add --pod-subnet-id; every node holds a batch of 16 pod-subnet addresses', { skip }, async () => {
-  await run([
-    'network',
-    'vnet',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'vnet',
-    '--address-prefixes',
-    '10.240.0.0/16',
-    '--subnet-name',
-    'nodes',
-    '--subnet-prefixes',
-    '10.240.0.0/24',
-    '-o',
-    'none',
-  ]);
+  await run([...vnetCreateArgs(RG, 'vnet', '10.240.0.0/16', 'nodes', '10.240.0.0/24'), '-o', 'none']);
   const pods = await run(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', 'vnet', '-n', 'pods', '--address-prefixes', '10.240.8.0/22']);
   const nodes = await run(['network', 'vnet', 'subnet', 'show', '-g', RG, '--vnet-name', 'vnet', '-n', 'nodes']);
-  const c = await run([
-    'aks',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'ps',
-    '--network-plugin',
-    'azure',
-    '--vnet-subnet-id',
-    nodes.id,
-    '--pod-subnet-id',
-    pods.id,
-    '-c',
-    '2',
-    '--generate-ssh-keys',
-  ]);
+  const c = await run(podSubnetCreateArgs(RG, 'ps', nodes.id, pods.id, 2));
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.agentPoolProfiles[0].podSubnetId, pods.id);
   assert.equal(c.agentPoolProfiles[0].maxPods, 110);
-  const added = await run([
-    'aks',
-    'nodepool',
-    'add',
-    '-g',
-    RG,
-    '--cluster-name',
-    'ps',
-    '-n',
-    'user1',
-    '-c',
-    '1',
-    '--vnet-subnet-id',
-    nodes.id,
-    '--pod-subnet-id',
-    pods.id,
-  ]);
+  const added = await run(podPoolAddArgs(RG, 'ps', 'user1', 1, nodes.id, pods.id));
   assert.equal(added.podSubnetId, pods.id);
   const records = session.server.store.list<NodeRecord>(nodesPrefix(c.id)).map((e) => e.value);
   assert.equal(records.length, 3);

@@ -9,7 +9,7 @@ import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
 import { eventually, kubectl } from '../cluster/harness.js';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { az, azOk } from './helpers.js';
+import { az, azOk, podPoolAddArgs, podSubnetCreateArgs, vnetCreateArgs } from './helpers.js';
 
 let server: TestServer;
 let home: string;
@@ -27,23 +27,7 @@ before(async () => {
   server = await startTestServer({ home });
   sub = server.identity.subscriptionId;
   await ok(['group', 'create', '-l', 'eastus', '-n', RG, '-o', 'none']);
-  await ok([
-    'network',
-    'vnet',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'vnet',
-    '--address-prefixes',
-    '10.230.0.0/16',
-    '--subnet-name',
-    'nodes',
-    '--subnet-prefixes',
-    '10.230.0.0/24',
-    '-o',
-    'none',
-  ]);
+  await ok([...vnetCreateArgs(RG, 'vnet', '10.230.0.0/16', 'nodes', '10.230.0.0/24'), '-o', 'none']);
   for (const [name, prefix] of [
     ['pods', '10.230.1.0/24'],
     ['pods2', '10.230.2.0/24'],
@@ -52,23 +36,7 @@ before(async () => {
   ] as const) {
     await ok(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', 'vnet', '-n', name, '--address-prefixes', prefix, '-o', 'none']);
   }
-  await ok([
-    'network',
-    'vnet',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'other',
-    '--address-prefixes',
-    '10.231.0.0/16',
-    '--subnet-name',
-    'pods',
-    '--subnet-prefixes',
-    '10.231.0.0/24',
-    '-o',
-    'none',
-  ]);
+  await ok([...vnetCreateArgs(RG, 'other', '10.231.0.0/16', 'pods', '10.231.0.0/24'), '-o', 'none']);
 });
 
 after(async () => {
@@ -83,26 +51,16 @@ async function kubeconfigOf(name: string): Promise<string> {
   return file;
 }
 
+/** The addresses of the app=web pods that have one. */
+async function webIps(env: { kubeconfig: string; scratch: string }): Promise<string[]> {
+  const r = await kubectl(env, ['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.status.podIP}{"\\n"}{end}']);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
 const nodeRecords = (clusterId: string) => server.store.list<NodeRecord>(nodesPrefix(clusterId)).map((e) => e.value);
 
 test('aks create --pod-subnet-id: one node-subnet address per node, 16 pod-subnet addresses each, pods on them (kubectl)', async () => {
-  const c = await json([
-    'aks',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'ps',
-    '--network-plugin',
-    'azure',
-    '--vnet-subnet-id',
-    subnetId('vnet', 'nodes'),
-    '--pod-subnet-id',
-    subnetId('vnet', 'pods'),
-    '-c',
-    '2',
-    '--generate-ssh-keys',
-  ]);
+  const c = await json(podSubnetCreateArgs(RG, 'ps', subnetId('vnet', 'nodes'), subnetId('vnet', 'pods'), 2));
   assert.equal(c.provisioningState, 'Succeeded');
   assert.equal(c.agentPoolProfiles[0].podSubnetId, subnetId('vnet', 'pods'));
   assert.equal(c.agentPoolProfiles[0].maxPods, 110, 'the default maxPods with a pod subnet (M2)');
@@ -130,14 +88,7 @@ test('aks create --pod-subnet-id: one node-subnet address per node, 16 pod-subne
   const env = { kubeconfig, scratch: home };
   const made = await kubectl(env, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
   assert.equal(made.code, 0, made.stderr);
-  await eventually(
-    async () => {
-      const r = await kubectl(env, ['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.status.podIP}{"\\n"}{end}']);
-      return r.stdout.trim().split('\n').filter(Boolean).length === 4;
-    },
-    60_000,
-    'four pods with addresses',
-  );
+  await eventually(async () => (await webIps(env)).length === 4, 60_000, 'four pods with addresses');
   const wide = await kubectl(env, ['get', 'pods', '-l', 'app=web', '-o', 'json']);
   const ips = JSON.parse(wide.stdout).items.map((p: { status: { podIP: string } }) => p.status.podIP) as string[];
   const held = new Set(nodeRecords(c.id).flatMap((r) => r.podSubnetIps!));
@@ -149,14 +100,7 @@ test('aks create --pod-subnet-id: one node-subnet address per node, 16 pod-subne
   // More pods than the two batches hold: CNS gets the nodes more batches of 16, each pod on its node's.
   const more = await kubectl(env, ['scale', 'deployment', 'web', '--replicas=40']);
   assert.equal(more.code, 0, more.stderr);
-  await eventually(
-    async () => {
-      const r = await kubectl(env, ['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.status.podIP}{"\\n"}{end}']);
-      return r.stdout.trim().split('\n').filter(Boolean).length === 40;
-    },
-    90_000,
-    'forty pods with addresses',
-  );
+  await eventually(async () => (await webIps(env)).length === 40, 90_000, 'forty pods with addresses');
   const grown = nodeRecords(c.id);
   assert.ok(grown.every((r) => r.podSubnetIps!.length % 16 === 0));
   assert.ok(grown.reduce((n, r) => n + r.podSubnetIps!.length, 0) >= 48, 'at least one more batch');
@@ -166,23 +110,7 @@ test('aks create --pod-subnet-id: one node-subnet address per node, 16 pod-subne
   }
 
   // A second pool on another pod subnet of the VNet.
-  const added = await json([
-    'aks',
-    'nodepool',
-    'add',
-    '-g',
-    RG,
-    '--cluster-name',
-    'ps',
-    '-n',
-    'user2',
-    '-c',
-    '1',
-    '--vnet-subnet-id',
-    subnetId('vnet', 'nodes'),
-    '--pod-subnet-id',
-    subnetId('vnet', 'pods2'),
-  ]);
+  const added = await json(podPoolAddArgs(RG, 'ps', 'user2', 1, subnetId('vnet', 'nodes'), subnetId('vnet', 'pods2')));
   assert.equal(added.provisioningState, 'Succeeded');
   assert.equal(added.podSubnetId, subnetId('vnet', 'pods2'));
   const user2 = nodeRecords(c.id).find((r) => r.pool === 'user2')!;
@@ -219,23 +147,7 @@ test('the pod-subnet rules as az prints them: another VNet, the node subnet itse
 
 test("dynamic batches: when the pod subnet has no batch left, pods wait ContainerCreating with CNS's error until addresses free up", async () => {
   // A /27 pod subnet: 27 usable addresses, one node's first batch (16), and 11 left: no second batch fits.
-  const c = await json([
-    'aks',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'tiny',
-    '--network-plugin',
-    'azure',
-    '--vnet-subnet-id',
-    subnetId('vnet', 'nodes'),
-    '--pod-subnet-id',
-    subnetId('vnet', 'tiny'),
-    '-c',
-    '1',
-    '--generate-ssh-keys',
-  ]);
+  const c = await json(podSubnetCreateArgs(RG, 'tiny', subnetId('vnet', 'nodes'), subnetId('vnet', 'tiny'), 1));
   assert.equal(c.provisioningState, 'Succeeded');
   const env = { kubeconfig: await kubeconfigOf('tiny'), scratch: home };
   // The cluster's own system pods take addresses of the batch too; fill the rest.
@@ -260,26 +172,13 @@ test("dynamic batches: when the pod subnet has no batch left, pods wait Containe
   assert.equal(nodeRecords(c.id)[0]!.podSubnetIps!.length, 16, 'no second batch: the pod subnet has 11 addresses left');
 
   const stuck = state.without.find((p) => p.metadata.namespace === 'default')!;
-  await eventually(
-    async () => {
-      const r = await kubectl(env, [
-        'get',
-        'events',
-        '--field-selector',
-        `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`,
-        '-o',
-        'json',
-      ]);
-      return (JSON.parse(r.stdout).items as unknown[]).length > 0;
-    },
-    60_000,
-    'the FailedCreatePodSandBox event',
-  );
-  const events = JSON.parse(
-    (await kubectl(env, ['get', 'events', '--field-selector', `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`, '-o', 'json']))
-      .stdout,
-  );
-  const text = events.items[0].message as string;
+  const failures = async () => {
+    const selector = `involvedObject.name=${stuck.metadata.name},reason=FailedCreatePodSandBox`;
+    const r = await kubectl(env, ['get', 'events', '--field-selector', selector, '-o', 'json']);
+    return JSON.parse(r.stdout).items as Array<{ message: string }>;
+  };
+  await eventually(async () => (await failures()).length > 0, 60_000, 'the FailedCreatePodSandBox event');
+  const text = (await failures())[0]!.message;
   assert.match(
     text,
     /plugin type="azure-vnet" failed \(add\): IPAM Invoker Add failed with error: Failed to get IP address from CNS with error: %w: AllocateIPConfig failed: not enough IPs available for /,

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
+import { vnetCreateArgs } from '../az/helpers.js';
 import { eventually, INTERNET, PodsWorld, PORT, RG, skipReason, VM, VNET } from './dataplane-harness.js';
 
 const CLUSTER = 'ps1';
@@ -23,21 +24,7 @@ describe('Azure CNI with a pod subnet on the netns data plane', { skip: skipReas
     await world.network();
     const pods = await world.az(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', VNET, '-n', 'pods', '--address-prefixes', POD_SUBNET]);
     // A peered VNet with a VM of its own.
-    await world.az([
-      'network',
-      'vnet',
-      'create',
-      '-g',
-      RG,
-      '-n',
-      'vnet2',
-      '--address-prefixes',
-      '10.1.0.0/16',
-      '--subnet-name',
-      'web',
-      '--subnet-prefixes',
-      '10.1.0.0/24',
-    ]);
+    await world.az(vnetCreateArgs(RG, 'vnet2', '10.1.0.0/16', 'web', '10.1.0.0/24'));
     await world.vm(VM2.name, 'vnet2', 'web', VM2.ip);
     for (const [name, vnet, remote] of [
       ['one-two', VNET, 'vnet2'],
