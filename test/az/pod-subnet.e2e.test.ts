@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Cidr, IpAddress } from '../../src/net/ip.js';
 import { nodesPrefix, type NodeRecord } from '../../src/model/cluster-records.js';
+import { addressesInUse } from '../../src/providers/network/ipam.js';
 import { eventually, kubectl } from '../cluster/harness.js';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
 import { az, azOk, podPoolAddArgs, podSubnetCreateArgs, vnetCreateArgs } from './helpers.js';
@@ -223,4 +224,8 @@ test('static block allocation (REST, api-version 2025-07-01): ⌈maxPods / 16⌉
     ['10.230.4.16/28', '10.230.4.32/28', '10.230.4.48/28'],
     ['10.230.4.64/28', '10.230.4.80/28', '10.230.4.96/28'],
   ]);
+  assert.equal(addressesInUse(server.store, subnetId('vnet', 'blocks')).length, 96, 'the blocks are held in the pod subnet');
+  // Deleting the pool gives its blocks back.
+  await ok(['aks', 'nodepool', 'delete', '-g', RG, '--cluster-name', 'ps', '-n', 'blocks']);
+  assert.deepEqual(addressesInUse(server.store, subnetId('vnet', 'blocks')), []);
 });

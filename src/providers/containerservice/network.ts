@@ -109,7 +109,11 @@ function access(store: Store, principal: { clientId: string; objectId: string },
  * configurations), an owner under it, so that the node resource group's cleanup takes them too.
  */
 export function podAddressOwner(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>, nodeName: string): string {
-  return `${nicId(c, nodeName)}/podSubnetAddresses`;
+  return podAddressOwnerOfNic(nicId(c, nodeName));
+}
+
+function podAddressOwnerOfNic(nic: string): string {
+  return `${nic}/podSubnetAddresses`;
 }
 
 /** The planner's address pools, backed by the IPAM; owners are NIC ids so that NICs and addresses agree. */
@@ -157,8 +161,10 @@ export function writeNodeNic(
   return id;
 }
 
+/** Removes a node's NIC and gives back its pod-subnet addresses (Azure CNI with a pod subnet), if it held any. */
 export function removeNodeNic(store: Store, id: string): void {
   deleteNic(store, id);
+  releaseOwner(store, podAddressOwnerOfNic(id));
 }
 
 export function ensureManagedVnet(store: Store, cluster: ClusterRecord): string {
