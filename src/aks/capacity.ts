@@ -1,8 +1,19 @@
-// IP capacity arithmetic (docs/aks-rules.md §2.5, §4): what a cluster asks of each node subnet and of its pod CIDR.
+// IP capacity arithmetic (docs/aks-rules.md §2.5, §4): what a cluster asks of each node subnet, of its pod CIDR and of
+// its pools' pod subnets.
 import { AZURE_RESERVED_TOTAL, azureUsableCount, type Cidr } from '../net/ip.js';
 import { sizingNodes, surgeNodes, type ResolvedCluster, type ResolvedPool } from './defaults.js';
 import { subnetOfPool, type NetworkEnvironment, type SubnetInfo } from './environment.js';
 import { subnetCidr } from './parsed-network.js';
+import {
+  DEFAULT_POD_IP_ALLOCATION_MODE,
+  freeStaticBlocks,
+  POD_SUBNET_BATCH,
+  podIpAllocationMode,
+  podSubnetIpsPerNewNode,
+  podSubnetOfPool,
+  usableAddresses,
+  type PodIpAllocationMode,
+} from './pod-subnet.js';
 import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_SIZE, type NetworkModel } from './network-models/index.js';
 
 export interface SubnetDemand {
@@ -26,6 +37,32 @@ export const upgradeSurgeNodes: NodeCounter = (p) => surgeNodes(p) ?? 0;
 
 const num = (n: bigint): number => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n));
 
+/** The pools grouped by the subnet `subnetOf` names for each; pools whose subnet is missing or unparsable are skipped. */
+function groupBySubnet(
+  pools: ResolvedPool[],
+  subnetOf: (pool: ResolvedPool) => SubnetInfo | undefined,
+): Array<{ subnet: SubnetInfo; cidr: Cidr; pools: ResolvedPool[] }> {
+  const groups = new Map<string, { subnet: SubnetInfo; cidr: Cidr; pools: ResolvedPool[] }>();
+  for (const pool of pools) {
+    const subnet = subnetOf(pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) continue;
+    const key = subnet.id.toLowerCase();
+    const group = groups.get(key) ?? { subnet, cidr, pools: [] };
+    groups.set(key, group);
+    group.pools.push(pool);
+  }
+  return [...groups.values()];
+}
+
+/** Σ nodes × per-node addresses over the pools, counting only whole positive node numbers. */
+function addressesFor(pools: ResolvedPool[], nodes: NodeCounter, perNode: (pool: ResolvedPool) => number): number {
+  return pools.reduce((sum, p) => {
+    const n = nodes(p);
+    return sum + (Number.isInteger(n) && n > 0 ? n * perNode(p) : 0);
+  }, 0);
+}
+
 /** Demand per node subnet, pools grouped by subnet; pools whose subnet is missing or unparsable are skipped. */
 export function subnetDemands(
   cluster: ResolvedCluster,
@@ -34,24 +71,40 @@ export function subnetDemands(
   nodes: NodeCounter,
   pools: ResolvedPool[] = cluster.pools,
 ): SubnetDemand[] {
-  const bySubnet = new Map<string, SubnetDemand>();
-  for (const pool of pools) {
-    const subnet = subnetOfPool(env, pool);
-    const cidr = subnet && subnetCidr(subnet);
-    if (!subnet || !cidr) continue;
-    const key = subnet.id.toLowerCase();
-    let d = bySubnet.get(key);
-    if (!d) {
-      const usable = num(azureUsableCount(cidr));
-      const inUse = subnet.ipsInUse ?? 0;
-      d = { subnet, cidr, usable, inUse, available: Math.max(usable - inUse, 0), required: 0, pools: [] };
-      bySubnet.set(key, d);
-    }
-    const n = nodes(pool);
-    if (Number.isInteger(n) && n > 0) d.required += n * ipsPerNode(model, pool);
-    d.pools.push(pool);
-  }
-  return [...bySubnet.values()];
+  return groupBySubnet(pools, (p) => subnetOfPool(env, p)).map(({ subnet, cidr, pools: on }) => {
+    const usable = num(azureUsableCount(cidr));
+    const inUse = subnet.ipsInUse ?? 0;
+    const required = addressesFor(on, nodes, (p) => ipsPerNode(model, p));
+    return { subnet, cidr, usable, inUse, available: Math.max(usable - inUse, 0), required, pools: on };
+  });
+}
+
+/** What the cluster asks of one pod subnet (Azure CNI with a pod subnet; docs/aks-rules.md §2.5, §3.8). */
+export interface PodSubnetDemand {
+  subnet: SubnetInfo;
+  cidr: Cidr;
+  /** StaticBlock when any pool on the subnet uses blocks: then only whole free /28s count. */
+  mode: PodIpAllocationMode;
+  /** Free addresses: 2^(32−p) − 5 − in use; in static mode 16 × the free /28 blocks. */
+  available: number;
+  /** Σ new nodes × the addresses a new node takes (16 dynamic; 16 × ⌈maxPods / 16⌉ static). */
+  required: number;
+  pools: ResolvedPool[];
+}
+
+/** Demand per pod subnet, pools grouped by it; pools without one, or whose pod subnet is missing, are skipped. */
+export function podSubnetDemands(
+  cluster: ResolvedCluster,
+  env: NetworkEnvironment,
+  nodes: NodeCounter,
+  pools: ResolvedPool[] = cluster.pools,
+): PodSubnetDemand[] {
+  return groupBySubnet(pools, (p) => podSubnetOfPool(env, p)).map(({ subnet, cidr, pools: on }) => {
+    const mode: PodIpAllocationMode = on.some((p) => podIpAllocationMode(p) === 'StaticBlock') ? 'StaticBlock' : DEFAULT_POD_IP_ALLOCATION_MODE;
+    const inUse = subnet.ipsInUse ?? 0;
+    const available = mode === 'StaticBlock' ? freeStaticBlocks(cidr, inUse) * POD_SUBNET_BATCH : usableAddresses(cidr, inUse);
+    return { subnet, cidr, mode, available, required: addressesFor(on, nodes, podSubnetIpsPerNewNode), pools: on };
+  });
 }
 
 export interface PodCidrDemand {
@@ -106,6 +159,8 @@ export interface CapacitySummary {
   maxNodes: number;
   maxPods: number;
   podCidr?: { cidr: string; nodeBlocks: number; blocksRequired: number };
+  /** The first pool's pod subnet (Azure CNI with a pod subnet): what it holds and what a node takes of it. */
+  podSubnet?: { cidr: string; name: string; mode: PodIpAllocationMode; availableIps: number; ipsRequired: number; ipsPerNode: number };
 }
 
 /**
@@ -135,6 +190,21 @@ export function summarizeCapacity(
     pod = { cidr: podCidr.toString(), nodeBlocks: pd.blocks, blocksRequired: totalNodes(cluster.pools, createNodes) };
     firstMax = Math.min(firstMax, Math.max(pd.blocks - otherNodes, 0));
   }
+  let podSubnet: CapacitySummary['podSubnet'];
+  const pods = podSubnetDemands(cluster, env, createNodes).find((d) => d.pools.includes(first));
+  if (pods) {
+    const perPodNode = podSubnetIpsPerNewNode(first);
+    const otherPodIps = pods.pools.filter((p) => p !== first).reduce((s, p) => s + Math.max(createNodes(p), 0) * podSubnetIpsPerNewNode(p), 0);
+    firstMax = Math.min(firstMax, Math.floor(Math.max(pods.available - otherPodIps, 0) / perPodNode));
+    podSubnet = {
+      cidr: pods.cidr.toString(),
+      name: pods.subnet.name,
+      mode: pods.mode,
+      availableIps: pods.available,
+      ipsRequired: pods.required,
+      ipsPerNode: perPodNode,
+    };
+  }
   const cap = model.nodes.maxClusterNodes;
   if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
   const otherPods = others.reduce((s, p) => s + Math.max(createNodes(p), 0) * p.maxPods, 0);
@@ -153,5 +223,6 @@ export function summarizeCapacity(
   const minPrefix = minimumSubnetPrefix(summary.ipsRequiredForUpgrade + demand.inUse, demand.cidr.family);
   if (minPrefix !== undefined) summary.minimumSubnetPrefix = minPrefix;
   if (pod) summary.podCidr = pod;
+  if (podSubnet) summary.podSubnet = podSubnet;
   return summary;
 }

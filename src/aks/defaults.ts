@@ -59,6 +59,8 @@ export interface ResolvedPool {
   maxPods: number;
   vnetSubnetID?: string;
   podSubnetID?: string;
+  /** As given (the rules judge the value); only pools with a pod subnet use it (pod-subnet.ts). */
+  podIPAllocationMode?: string;
   enableAutoScaling: boolean;
   minCount?: number;
   maxCount?: number;
@@ -173,6 +175,7 @@ export function resolvePool(
   pool.osSKU = typeof raw['osSKU'] === 'string' && raw['osSKU'] !== '' ? raw['osSKU'] : defaultOsSku(pool.osType, pool.orchestratorVersion);
   if (raw.vnetSubnetID !== undefined) pool.vnetSubnetID = raw.vnetSubnetID;
   if (raw.podSubnetID !== undefined) pool.podSubnetID = raw.podSubnetID;
+  if (raw.podIPAllocationMode !== undefined) pool.podIPAllocationMode = raw.podIPAllocationMode;
   if (raw.minCount !== undefined) pool.minCount = raw.minCount;
   if (raw.maxCount !== undefined) pool.maxCount = raw.maxCount;
   return pool;

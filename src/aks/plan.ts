@@ -21,6 +21,9 @@ export interface PlanInput {
   subnetName?: string;
   /** VNet address space; default the managed 10.224.0.0/12, or the subnet itself when only the subnet is given. */
   vnetCidr?: string;
+  /** A pod subnet in the same VNet (Azure CNI with a pod subnet): every pool takes its pods' addresses from it. */
+  podSubnetCidr?: string;
+  podSubnetName?: string;
   /** Seeds the 8 digits in node names. */
   clusterName?: string;
   /** Allocate and list every node's addresses and routes. */
@@ -45,6 +48,7 @@ export interface PlanResult {
   networkProfile: NetworkProfile;
   agentPoolProfiles: ResolvedPool[];
   subnet: { name: string; cidr: string; vnetCidr: string; managed: boolean };
+  podSubnet?: { name: string; cidr: string };
   capacity?: CapacitySummary;
   upgrade?: UpgradeSummary;
   nodes?: PlannedNode[];
@@ -59,6 +63,34 @@ export class PlanInputError extends Error {
   }
 }
 
+function outsideVnet(name: string, prefixes: string[], vnetPrefixes: string[]): PlanInputError | undefined {
+  const vs = vnetPrefixes.map((p) => parseCidrField(p).value);
+  const outside = prefixes.some((p) => {
+    const s = parseCidrField(p).value;
+    return s !== undefined && vs.every((v) => v !== undefined) && !vs.some((v) => v!.containsCidr(s));
+  });
+  if (!outside) return undefined;
+  return new PlanInputError({
+    code: 'NetcfgSubnetRangeOutsideVnet',
+    message: `Subnet '${name}' is not valid because its IP address range is outside the IP address range of virtual network 'aks-vnet'.`,
+    target: 'subnet',
+    rule: 'plan',
+  });
+}
+
+/** The plan's pod subnet, a sibling of the node subnet in its VNet (src/aks/pod-subnet.ts). */
+function addPodSubnet(input: PlanInput, env: NetworkEnvironment, node: SubnetInfo): SubnetInfo | undefined {
+  if (input.podSubnetCidr === undefined) return undefined;
+  const name = input.podSubnetName ?? 'pod-subnet';
+  const prefixes = input.podSubnetCidr.split(',');
+  const outside = outsideVnet(name, prefixes, node.vnet.addressSpace);
+  if (outside) throw outside;
+  const pod: SubnetInfo = { id: `${node.vnet.id}/subnets/${name}`, name, addressPrefixes: prefixes, vnet: node.vnet };
+  node.vnet.subnets.push({ id: pod.id, name, addressPrefixes: prefixes });
+  env.subnets[pod.id.toLowerCase()] = pod;
+  return pod;
+}
+
 function planEnvironment(input: PlanInput): { env: NetworkEnvironment; subnet: SubnetInfo } {
   const name = input.subnetName ?? 'aks-subnet';
   if (input.subnetCidr === undefined && input.vnetCidr === undefined) {
@@ -67,19 +99,8 @@ function planEnvironment(input: PlanInput): { env: NetworkEnvironment; subnet: S
   }
   const subnetPrefixes = (input.subnetCidr ?? input.vnetCidr!).split(',');
   const vnetPrefixes = input.vnetCidr?.split(',') ?? subnetPrefixes;
-  const vs = vnetPrefixes.map((p) => parseCidrField(p).value);
-  const outside = subnetPrefixes.some((p) => {
-    const s = parseCidrField(p).value;
-    return s !== undefined && vs.every((v) => v !== undefined) && !vs.some((v) => v!.containsCidr(s));
-  });
-  if (outside) {
-    throw new PlanInputError({
-      code: 'NetcfgSubnetRangeOutsideVnet',
-      message: `Subnet '${name}' is not valid because its IP address range is outside the IP address range of virtual network 'aks-vnet'.`,
-      target: 'subnet',
-      rule: 'plan',
-    });
-  }
+  const outside = outsideVnet(name, subnetPrefixes, vnetPrefixes);
+  if (outside) throw outside;
   const vnetId = 'plan:aks-vnet';
   const subnet: SubnetInfo = {
     id: `${vnetId}/subnets/${name}`,
@@ -104,7 +125,12 @@ export function planCluster(input: PlanInput): PlanResult {
   }
   const { env, subnet } = planEnvironment(input);
   if (input.connectedNetworks?.length) env.connectedNetworks = input.connectedNetworks;
-  const pools = input.agentPoolProfiles.map((p) => (subnet.managed ? p : { ...p, vnetSubnetID: subnet.id }));
+  const podSubnet = addPodSubnet(input, env, subnet);
+  const pools = input.agentPoolProfiles.map((p) => ({
+    ...p,
+    ...(subnet.managed ? {} : { vnetSubnetID: subnet.id }),
+    ...(podSubnet ? { podSubnetID: podSubnet.id } : {}),
+  }));
   const spec = {
     networkProfile: input.networkProfile,
     agentPoolProfiles: pools,
@@ -128,7 +154,12 @@ export function planCluster(input: PlanInput): PlanResult {
       managed: subnet.managed === true,
     },
   };
-  for (const p of result.agentPoolProfiles) if (p.vnetSubnetID === undefined) delete p.vnetSubnetID;
+  if (podSubnet) result.podSubnet = { name: podSubnet.name, cidr: podSubnet.addressPrefixes[0] ?? '' };
+  for (const p of result.agentPoolProfiles) {
+    if (p.vnetSubnetID === undefined) delete p.vnetSubnetID;
+    // The plan's own ids name no real subnet: the pod subnet is shown by name above.
+    delete p.podSubnetID;
+  }
   // Capacity needs every address field the plugin uses; the parse rules have already said what is wrong.
   const podNeeded = v.model?.nodes.carvesPodCidr === true;
   if (!v.model || (podNeeded && !v.parsed.podCidr.value)) return result;

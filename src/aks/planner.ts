@@ -1,6 +1,7 @@
 // Hands out the addresses of a cluster's nodes, per network model: node IPs ascending from .4 of their subnet;
 // kubenet and overlay nodes a /24 of the pod CIDR in kube-controller-manager order; Azure CNI node-subnet
-// nodes maxPods pre-allocated secondary IPs; kubenet one route per node (docs/aks-rules.md §3.4–§3.6, §5 step 7).
+// nodes maxPods pre-allocated secondary IPs; pools with a pod subnet batches or /28 blocks of it; kubenet one
+// route per node (docs/aks-rules.md §3.4–§3.6, §3.8, §5 step 7).
 // Allocators are injected so that the ARM layer can share one per subnet with everything else on it.
 import { CidrSet } from '../net/cidrset.js';
 import { Cidr, IpAddress } from '../net/ip.js';
@@ -11,6 +12,7 @@ import { instanceIdOf, nodeName } from './naming.js';
 import { subnetCidr, subnetCidrIPv6 } from './parsed-network.js';
 import { ipsPerNode, NODE_POD_CIDR_MASK, NODE_POD_CIDR_MASK_IPV6, type NetworkModel } from './network-models/index.js';
 import { formatMessage, ruleById } from './rules.js';
+import { POD_SUBNET_BATCH, podIpAllocationMode, podSubnetIpsPerNewNode, podSubnetOfPool, STATIC_BLOCK_PREFIX, staticBlocksPerNode } from './pod-subnet.js';
 import type { Problem } from './types.js';
 
 export interface PlannedNode {
@@ -24,6 +26,12 @@ export interface PlannedNode {
   secondaryIps?: string[];
   /** Dual-stack: the node's IPv6 address, from its subnet's IPv6 prefix (docs/aks-rules.md §9.4). */
   ipv6?: string;
+  /** Azure CNI with a pod subnet: the subnet its pods take addresses of (docs/aks-rules.md §3.8). */
+  podSubnetId?: string;
+  /** The pod-subnet addresses the node holds: its dynamic batches, or every address of its static blocks. */
+  podSubnetIps?: string[];
+  /** StaticBlock: the node's /28 blocks. */
+  podSubnetBlocks?: string[];
   /** Dual-stack kubenet and overlay: the node's /80 of the IPv6 pod CIDR (node.spec.podCIDRs[1]). */
   podCidrIPv6?: string;
 }
@@ -50,9 +58,12 @@ export interface AddressPool {
   allocateMany(n: number, owner: string): IpAddress[] | undefined;
   claim(ip: IpAddress, owner: string): boolean;
   releaseOwner(owner: string): number;
+  /** `count` free aligned blocks of length `prefixLength` (static pod blocks), all or nothing. */
+  allocateBlocks(count: number, prefixLength: number, owner: string): Cidr[] | undefined;
 }
 
-export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr) => AddressPool;
+/** `use` 'pods': the addresses are a node's pods' on its pod subnet, held apart from the node's NIC. */
+export type AllocatorSource = (subnet: SubnetInfo, cidr: Cidr, use?: 'pods') => AddressPool;
 
 /** Fresh allocators per subnet and family, for plans that own their subnets (aksemu plan, tests). */
 export function privateAllocators(): AllocatorSource {
@@ -102,6 +113,8 @@ export class IpPlanner {
       // A /24 outside the pod CIDR (a node of the model the cluster migrates from) is given a new one by reimage().
       if (n.podCidr && this.podCidrs?.cluster.containsCidr(Cidr.parse(n.podCidr))) this.podCidrs.occupy(Cidr.parse(n.podCidr));
       if (n.ipv6) this.subnetOfFamily(pool, 6)?.allocator.claim(IpAddress.parse(n.ipv6), n.name);
+      const pods = n.podSubnetIps?.length ? this.podSubnetOf(pool) : undefined;
+      for (const ip of pods ? n.podSubnetIps! : []) pods!.allocator.claim(IpAddress.parse(ip), n.name);
       if (n.podCidrIPv6 && this.podCidrsIPv6) this.podCidrsIPv6.occupy(Cidr.parse(n.podCidrIPv6));
       const id = instanceIdOf(n.name);
       if (id !== undefined) this.nextInstance.set(n.pool, Math.max(this.nextInstance.get(n.pool) ?? 0, id + 1));
@@ -134,6 +147,11 @@ export class IpPlanner {
         }),
       );
     }
+    const pods = this.podSubnetOf(pool);
+    const podIps = podSubnetIpsPerNewNode(pool);
+    if (pods && pods.allocator.free < count * podIps) {
+      throw new AllocationError(problem('PS7', { name: pods.subnet.name, cidr: String(pods.cidr), count: count * podIps }));
+    }
     const added: PlannedNode[] = [];
     for (let i = 0; i < count; i++) {
       const instance = this.nextInstance.get(pool.name) ?? 0;
@@ -146,6 +164,7 @@ export class IpPlanner {
       if (perNode > 1) node.secondaryIps = secondary.map(String);
       if (v6) node.ipv6 = v6.allocator.allocateMany(1, name)![0]!.toString();
       if (this.podCidrsIPv6) node.podCidrIPv6 = this.podCidrsIPv6.allocateNext().toString();
+      if (pods) Object.assign(node, this.podSubnetAddresses(pool, pods, name));
       this.nodes.set(name, node);
       added.push(node);
     }
@@ -190,6 +209,7 @@ export class IpPlanner {
     if (node.podCidr && this.podCidrs) this.podCidrs.release(Cidr.parse(node.podCidr));
     if (node.ipv6) this.subnetOfFamily(this.pool(node.pool), 6)?.allocator.releaseOwner(name);
     if (node.podCidrIPv6 && this.podCidrsIPv6) this.podCidrsIPv6.release(Cidr.parse(node.podCidrIPv6));
+    if (node.podSubnetIps?.length) this.podSubnetOf(this.pool(node.pool))?.allocator.releaseOwner(name);
     this.nodes.delete(name);
     return true;
   }
@@ -221,6 +241,30 @@ export class IpPlanner {
     const pool = this.cluster.pools.find((p) => p.name === name);
     if (!pool) throw new Error(`agent pool ${name} is not part of the cluster`);
     return pool;
+  }
+
+  /** The pool's pod subnet, its IPv4 prefix and its allocator for pods; undefined for a pool without one. */
+  private podSubnetOf(pool: ResolvedPool): { subnet: SubnetInfo; cidr: Cidr; allocator: AddressPool } | undefined {
+    if (!pool.podSubnetID) return undefined;
+    const subnet = podSubnetOfPool(this.env, pool);
+    const cidr = subnet && subnetCidr(subnet);
+    if (!subnet || !cidr) throw new Error(`agent pool ${pool.name} has no usable pod subnet`);
+    return { subnet, cidr, allocator: this.allocators(subnet, cidr, 'pods') };
+  }
+
+  /** A new node's pod-subnet addresses: one batch of 16 (dynamic) or its /28 blocks (static); P5 when the subnet is full. */
+  private podSubnetAddresses(pool: ResolvedPool, pods: { subnet: SubnetInfo; cidr: Cidr; allocator: AddressPool }, name: string): Partial<PlannedNode> {
+    const full = (count: number) => new AllocationError(problem('PS7', { name: pods.subnet.name, cidr: String(pods.cidr), count }));
+    if (podIpAllocationMode(pool) === 'StaticBlock') {
+      const n = staticBlocksPerNode(pool);
+      const blocks = pods.allocator.allocateBlocks(n, STATIC_BLOCK_PREFIX, name);
+      if (!blocks) throw full(n * POD_SUBNET_BATCH);
+      const ips = blocks.flatMap((b) => Array.from({ length: Number(b.size) }, (_, i) => b.addressAt(i).toString()));
+      return { podSubnetId: pods.subnet.id, podSubnetIps: ips, podSubnetBlocks: blocks.map(String) };
+    }
+    const batch = pods.allocator.allocateMany(POD_SUBNET_BATCH, name);
+    if (!batch) throw full(POD_SUBNET_BATCH);
+    return { podSubnetId: pods.subnet.id, podSubnetIps: batch.map(String) };
   }
 
   /** The pool subnet's prefix of one family and its allocator; undefined when the subnet has none. */

@@ -3,7 +3,8 @@
 // text, partial = code or rule published but not the message, ours = we wrote the message or chose the code).
 // Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
 import { Cidr, type IpAddress } from '../net/ip.js';
-import { podCidrDemand, subnetDemands, totalNodes, createNodes } from './capacity.js';
+import { podCidrDemand, podSubnetDemands, subnetDemands, totalNodes, createNodes } from './capacity.js';
+import { POD_IP_ALLOCATION_MODES, podSubnetOfPool } from './pod-subnet.js';
 import { isDualStack, surgeNodes, type ResolvedPool } from './defaults.js';
 import { connectedOverlaps } from './connected-networks.js';
 import { subnetOfPool, vmssId, type ConnectedKind, type SubnetInfo } from './environment.js';
@@ -86,6 +87,16 @@ function subnetsOfCluster(ctx: RuleContext): Array<{ pool: ResolvedPool; subnet:
     if (subnet) out.push({ pool, subnet });
   }
   return out;
+}
+
+/** S3 and PS2: AKS's answer for a subnet it cannot find in the cluster's region. */
+const RESOURCE_NOT_FOUND =
+  'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.';
+
+/** S3, PS2: the subnet a pool names does not exist, or lies in another region than the cluster. */
+function missingOrElsewhere(ctx: RuleContext, s: SubnetInfo | undefined): boolean {
+  const loc = s?.vnet.location ?? s?.location;
+  return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
 }
 
 function uniqueSubnets(ctx: RuleContext): SubnetInfo[] {
@@ -825,12 +836,127 @@ export const RULES: Rule[] = [
     },
   },
 
+  // ---- docs/aks-rules.md §2.9 Azure CNI with a pod subnet ----------------------------------------------------
+  {
+    id: 'PS1',
+    code: 'InvalidParameter',
+    message: 'The value of parameter agentPoolProfile.podIPAllocationMode is invalid: {why}',
+    target: 'agentPoolProfile.podIPAllocationMode',
+    severity: 'error',
+    source: 'partial',
+    ref: 'SPEC podIPAllocationMode ("Must be used with podSubnetId. The default is \'DynamicIndividual\'."; enum DynamicIndividual, StaticBlock)',
+    note: "The code is the RP's for a bad parameter value (M4); the wording after the colon is ours.",
+    phases: POOLS,
+    check: (ctx) =>
+      poolsInScope(ctx).flatMap((p) => {
+        const given = p.podIPAllocationMode;
+        if (given === undefined) return none;
+        if (!p.podSubnetID) return one({ why: `${given} must be used with podSubnetID.` });
+        const known = POD_IP_ALLOCATION_MODES.some((m) => m.toLowerCase() === String(given).toLowerCase());
+        return when(!known, { why: `'${String(given)}' is not one of ${POD_IP_ALLOCATION_MODES.join(', ')}.` });
+      }),
+  },
+  {
+    id: 'PS2',
+    code: 'InvalidResourceReference',
+    message: RESOURCE_NOT_FOUND,
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: "S3's answer for the pod subnet (SUPPORT error-code-invalidresourcereference.md)",
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => p.podSubnetID && missingOrElsewhere(ctx, podSubnetOfPool(ctx.env, p)))
+        .map((p) => ({ params: { subnet: p.podSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
+  },
+  {
+    id: 'PS3',
+    code: 'PodSubnetNotInNodeSubnetVnet',
+    message:
+      'Pod subnet {pod} of agent pool {pool} is not in virtual network {vnet} of its node subnet: the pod subnet must be in the same virtual network as the cluster.',
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'ours',
+    ref: 'MicrosoftDocs/azure-docs#94229 (the FAQ: "The pod subnet should be from the same VNet as the cluster.")',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx).flatMap((p) => {
+        const pod = podSubnetOfPool(ctx.env, p);
+        const node = p.vnetSubnetID ? subnetOfPool(ctx.env, p) : undefined;
+        return pod && node && !sameId(pod.vnet.id, node.vnet.id) ? one({ pod: pod.id, pool: p.name, vnet: node.vnet.id }) : none;
+      }),
+  },
+  {
+    id: 'PS4',
+    code: 'PodSubnetSameAsNodeSubnet',
+    message: 'Agent pool {pool} uses subnet {subnet} for both nodes and pods: with a pod subnet, pods and nodes (VMs) need subnets of their own.',
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'ours',
+    ref: 'AKSDOCS concepts-network-legacy-cni FAQ ("for Azure CNI for dynamic IP allocation, VMs cannot be deployed in the pod\'s subnet")',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) =>
+      poolsInScope(ctx)
+        .filter((p) => p.podSubnetID && p.vnetSubnetID && sameId(p.podSubnetID, p.vnetSubnetID))
+        .map((p) => ({ params: { pool: p.name, subnet: p.podSubnetID! } })),
+  },
+  {
+    id: 'PS5',
+    code: 'SubnetIsDelegated',
+    message:
+      "AgentPoolProfile subnet with id {subnet} cannot be used as it's a delegated subnet. Please check https://aka.ms/adv-network-prerequest for more details.",
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: "S1's answer for the pod subnet (SUPPORT error-codes/subnetisdelegated-error.md)",
+    note: 'As S1 (X5): a delegation to Microsoft.ContainerService/managedClusters is accepted, any other refused.',
+    phases: ['create', 'update', 'pool-add'],
+    check: (ctx) => {
+      const seen = new Set<string>();
+      return poolsInScope(ctx).flatMap((p) => {
+        const s = podSubnetOfPool(ctx.env, p);
+        if (!s || seen.has(s.id.toLowerCase())) return none;
+        seen.add(s.id.toLowerCase());
+        const foreign = (s.delegations ?? []).some((d) => d.toLowerCase() !== 'microsoft.containerservice/managedclusters');
+        return when(foreign, { subnet: s.id });
+      });
+    },
+  },
+  {
+    id: 'PS6',
+    code: 'InsufficientSubnetSize',
+    message:
+      'Pre-allocated IPs {required} exceeds IPs available {available} in Subnet Cidr {cidr}, Subnet Name {name}. http://aka.ms/aks/insufficientsubnetsize',
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: "K1's template (Azure/AKS#3653) against the pod subnet; 16 addresses per new node in dynamic mode (MicrosoftDocs/azure-docs#97370: a /24 holds 15 nodes), ⌈maxPods / 16⌉ /28 blocks in static mode (SPEC PodIPAllocationMode)",
+    note: 'Counts the nodes K1 counts (maxCount under the autoscaler at create, the added nodes on scale, the surge on upgrade).',
+    phases: ['create', 'update', 'scale', 'upgrade', 'pool-add'],
+    check: (ctx) =>
+      podSubnetDemands(ctx.cluster, ctx.env, newNodeCounter(ctx))
+        .filter((d) => d.required > d.available)
+        .map((d) => ({ params: { required: d.required, available: d.available, cidr: String(d.cidr), name: d.subnet.name } })),
+  },
+  {
+    id: 'PS7',
+    code: 'SubnetIsFull',
+    message: 'Subnet {name} with address prefix {cidr} does not have enough capacity for {count} IP addresses.',
+    target: 'agentPoolProfile.podSubnetID',
+    severity: 'error',
+    source: 'partial',
+    ref: "K4's answer for the pod subnet (SUPPORT error-code-subnetisfull.md)",
+    note: 'Raised by the planner when a new node finds no batch or block left in its pod subnet (src/aks/planner.ts).',
+    phases: [],
+    check: () => none,
+  },
+
   // ---- docs/aks-rules.md §2.3 Subnet properties and permissions --------------------------------------------
   {
     id: 'S3',
     code: 'InvalidResourceReference',
-    message:
-      'Resource {subnet} referenced by resource {vmss} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.',
+    message: RESOURCE_NOT_FOUND,
     target: 'agentPoolProfile.vnetSubnetID',
     severity: 'error',
     source: 'verified',
@@ -838,12 +964,7 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'pool-add'],
     check: (ctx) =>
       poolsInScope(ctx)
-        .filter((p) => {
-          if (!p.vnetSubnetID) return false;
-          const s = subnetOfPool(ctx.env, p);
-          const loc = s?.vnet.location ?? s?.location;
-          return !s || (loc !== undefined && ctx.env.location !== undefined && !sameId(loc, ctx.env.location));
-        })
+        .filter((p) => p.vnetSubnetID && missingOrElsewhere(ctx, subnetOfPool(ctx.env, p)))
         .map((p) => ({ params: { subnet: p.vnetSubnetID!, vmss: vmssId(ctx.env, p.name) } })),
   },
   {

@@ -29,6 +29,7 @@ export interface AgentPoolProfile {
   maxPods?: number;
   vnetSubnetID?: string;
   podSubnetID?: string;
+  podIPAllocationMode?: string;
   enableAutoScaling?: boolean;
   minCount?: number;
   maxCount?: number;

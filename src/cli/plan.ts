@@ -24,6 +24,9 @@ interface PlanFlags extends AzNetworkFlags {
   subnetCidr?: string;
   subnetName?: string;
   vnetCidr?: string;
+  podSubnetCidr?: string;
+  podSubnetName?: string;
+  podIpAllocationMode?: string;
   peeredCidr?: string[];
   onPremisesCidr?: string[];
   apiVersion: string;
@@ -58,6 +61,9 @@ export function registerPlan(program: Command): void {
     .option('--windows-admin-username <name>', 'the windowsProfile admin user name (AKS generates azureuser otherwise)')
     .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet')
     .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
+    .option('--pod-subnet-cidr <cidr>', 'a pod subnet in the VNet (Azure CNI with a pod subnet; needs --subnet-cidr)')
+    .option('--pod-subnet-name <name>', 'pod subnet name (default pod-subnet)')
+    .option('--pod-ip-allocation-mode <mode>', 'DynamicIndividual (16-address batches, default) | StaticBlock (/28 blocks)')
     .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')
     .option('--peered-cidr <[name=]cidrs>', "a peered VNet's address space, comma-separated; repeat for each VNet", collect, [])
     .option('--on-premises-cidr <[name=]cidrs>', 'an on-premises range reached over ExpressRoute or a VPN; repeat for each', collect, [])
@@ -126,6 +132,7 @@ function planInput(f: PlanFlags): PlanInput {
   if (f.osType !== undefined) pool.osType = f.osType;
   if (f.nodeVmSize !== undefined) pool.vmSize = f.nodeVmSize;
   if (f.maxSurge !== undefined) pool.upgradeSettings = { maxSurge: f.maxSurge };
+  if (f.podIpAllocationMode !== undefined) pool.podIPAllocationMode = f.podIpAllocationMode;
   if (f.enableClusterAutoscaler) {
     pool.enableAutoScaling = true;
     pool.minCount = minCount!;
@@ -139,6 +146,8 @@ function planInput(f: PlanFlags): PlanInput {
   if (f.subnetCidr !== undefined) input.subnetCidr = f.subnetCidr;
   if (f.subnetName !== undefined) input.subnetName = f.subnetName;
   if (f.vnetCidr !== undefined) input.vnetCidr = f.vnetCidr;
+  if (f.podSubnetCidr !== undefined) input.podSubnetCidr = f.podSubnetCidr;
+  if (f.podSubnetName !== undefined) input.podSubnetName = f.podSubnetName;
   if (f.name !== undefined) input.clusterName = f.name;
   if (f.nodes) input.includeNodes = true;
   const connected = [
@@ -183,6 +192,11 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
       row('Usable IPs', `${n(c.usableIps)}   (${c.ipsPerNode} per node)`);
       row('IPs required', `${n(c.ipsRequired)} at create, ${n(c.ipsRequiredForUpgrade)} during an upgrade`);
       if (c.minimumSubnetPrefix !== undefined) row('Smallest subnet', `/${c.minimumSubnetPrefix}`);
+      if (c.podSubnet) {
+        const ps = c.podSubnet;
+        row('Pod subnet', `${ps.name} ${ps.cidr} (${ps.mode}): ${n(ps.availableIps)} IPs free, ${ps.ipsPerNode} per new node`);
+        row('Pod IPs required', `${n(ps.ipsRequired)} at create`);
+      }
       if (c.podCidr) row('Node /24 blocks', `${n(c.podCidr.blocksRequired)} of ${n(c.podCidr.nodeBlocks)} in ${c.podCidr.cidr}`);
       row('Max nodes', n(c.maxNodes));
       row('Max pods', n(c.maxPods));
@@ -193,9 +207,11 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
     for (const node of r.nodes ?? []) {
       const extra = node.podCidr
         ? `podCIDR ${node.podCidr}`
-        : node.secondaryIps
-          ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
-          : 'pods: CNI-managed';
+        : node.podSubnetIps
+          ? `${node.podSubnetIps.length} pod-subnet IPs ${node.podSubnetBlocks?.join(' ') ?? `${node.podSubnetIps[0]}…${node.podSubnetIps.at(-1)}`}`
+          : node.secondaryIps
+            ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
+            : 'pods: CNI-managed';
       row(node.name, `${node.ip}   ${extra}`);
     }
   }

@@ -20,6 +20,7 @@ import {
 } from './apiserver/index.js';
 import { buildNode } from './cloud/nodes.js';
 import { AzureLoadBalancers } from './cloud/azure-load-balancers.js';
+import { growPodSubnetBatch } from './cloud/pod-subnet-batches.js';
 import type { KubeObject } from './apimachinery/object.js';
 import { apiServerEndpoints, namespaceObject, SYSTEM_NAMESPACES, systemObjects, systemServices } from './cloud/system.js';
 import { clusterDir } from './nodefs/paths.js';
@@ -98,6 +99,11 @@ export class ClusterRuntime {
     this.api = api;
   }
 
+  /** CNS's next batch of the pod subnet for one of the nodes (IpamHost; cloud/pod-subnet-batches.ts). */
+  growPodSubnet(node: string): string[] | undefined {
+    return growPodSubnetBatch(this.store, this.record, node);
+  }
+
   /** The provisioner's record of one of this cluster's nodes (its addresses). */
   nodeRecord(name: string): NodeRecord | undefined {
     return this.store.get<NodeRecord>(nodeKey(this.record.id, name));
@@ -170,6 +176,7 @@ export class ClusterRuntime {
       name: n.name,
       createdAt: n.createdAt,
       ...(n.podCidr ? { podCidr: n.podCidr } : {}),
+      ...(n.podSubnetId ? { podSubnetId: n.podSubnetId } : {}),
       ...(n.reimagedAt ? { reimagedAt: n.reimagedAt } : {}),
     });
     return buildNode(

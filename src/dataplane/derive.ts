@@ -13,7 +13,7 @@ import { defaultSecurityRules, findNetworkSecurityGroup } from '../providers/net
 import { peeringsOf } from '../providers/network/peeringModel.js';
 import { childrenOf, parentOf, TYPES } from '../providers/network/resource.js';
 import { findRouteTable } from '../providers/network/routeTableModel.js';
-import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
+import { findSubnet, prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
 import type { ResourceGroup } from '../providers/resources/resourceGroups.js';
 import type { Store } from '../store/store.js';
 import type {
@@ -99,6 +99,14 @@ function nodeWiring(cluster: ClusterRecord): NodeTopology['wiring'] {
   return networkModelOf(cluster.resolved)?.wiring ?? 'none';
 }
 
+/** A node's pod subnet, when its pool has one and the subnet still exists with an IPv4 prefix. */
+function podSubnetOf(store: Store, node: NodeRecord): Pick<NodeTopology, 'podSubnet'> {
+  if (!node.podSubnetId || !node.podSubnetIps?.length) return {};
+  const subnet = findSubnet(store, node.podSubnetId);
+  const prefix = subnet && prefixesOf(subnet).find(ipv4);
+  return prefix ? { podSubnet: { prefix, ips: [...node.podSubnetIps] } } : {};
+}
+
 /** The host id of an AKS node in the topology (HostTopology.id, PodAttachment.hostId). */
 export function nodeHostId(clusterId: string, node: string): string {
   return `${clusterId}/nodes/${node}`;
@@ -123,6 +131,7 @@ function nodeHosts(store: Store): HostTopology[] {
       ...(node.podCidr ? { podCidr: node.podCidr } : {}),
       ...(clusterPodCidr && wiring !== 'transparent' ? { clusterPodCidr } : {}),
       ...(node.secondaryIps && node.secondaryIps.length > 0 ? { secondaryIps: [...node.secondaryIps] } : {}),
+      ...podSubnetOf(store, node),
     };
     hosts.push({ id: nodeHostId(cluster.id, node.name), kind: 'node', name: node.name, subnetId: node.subnetId, ip: node.ip, node: topology });
   }

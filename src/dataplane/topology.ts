@@ -95,6 +95,11 @@ export interface NodeTopology {
   clusterPodCidr?: string;
   /** transparent: the node NIC's pre-allocated pod addresses. */
   secondaryIps?: string[];
+  /**
+   * transparent with a pod subnet (Azure CNI dynamic or static block allocation): the pod subnet's IPv4 prefix and
+   * the addresses the node holds of it, which the VNet routes to the node (netns/pod-subnet-routes.ts).
+   */
+  podSubnet?: { prefix: string; ips: string[] };
 }
 
 export interface LoadBalancerFrontend {

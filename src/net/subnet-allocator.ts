@@ -17,6 +17,7 @@
 // pages). Owner names live once in a table; each page entry holds table index + 1 (0 = free).
 // Table slots are recycled when an owner's last address is released.
 import { AZURE_RESERVED_LOW, AZURE_RESERVED_TOTAL, type Cidr, IpAddress } from './ip.js';
+import { allocateAlignedBlocks } from './aligned-blocks.js';
 import { MAX_OFFSET_ALLOCATOR_SIZE, OffsetAllocator } from './offset-allocator.js';
 
 const PAGE_BITS = 12;
@@ -87,6 +88,11 @@ export class SubnetAllocator {
       out[i] = this.addressOf(slot);
     }
     return out;
+  }
+
+  /** `count` free aligned blocks of length `prefixLength` for `owner` (aligned-blocks.ts); all or nothing. */
+  allocateBlocks(count: number, prefixLength: number, owner: string): Cidr[] | undefined {
+    return allocateAlignedBlocks(this, this.subnet, count, prefixLength, owner);
   }
 
   /** Take a specific address. False when it is taken, one of Azure's reserved five, or outside the subnet. */

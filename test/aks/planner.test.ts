@@ -193,3 +193,60 @@ describe('IpPlanner, dual-stack (docs/aks-rules.md §9.4)', () => {
     assert.equal(p.routes()[0]!.name, n!.name);
   });
 });
+
+describe('IpPlanner, Azure CNI with a pod subnet (docs/aks-rules.md §3.8)', () => {
+  /** Nodes on 10.240.0.0/24, pods on `podPrefix`, both in one VNet. */
+  function podPlanner(podPrefix: string, pool: Record<string, unknown> = {}) {
+    const nodes = byo('10.240.0.0/24', { vnet: ['10.240.0.0/16'], others: [{ name: 'pods', prefix: podPrefix }] });
+    const podId = nodes.subnet.vnet.subnets[1]!.id;
+    const env = {
+      ...nodes.env,
+      subnets: { ...nodes.env.subnets, [podId.toLowerCase()]: { ...nodes.subnet, id: podId, name: 'pods', addressPrefixes: [podPrefix] } },
+    };
+    const pools = [{ name: 'nodepool1', count: 3, mode: 'System', vnetSubnetID: nodes.id, podSubnetID: podId, ...pool }];
+    const cluster = resolveCluster(spec({ net: { networkPlugin: 'azure' }, pools }), apiVersionProfile('2025-07-01')!);
+    return new IpPlanner(cluster, strategyFor(cluster)!, env, '23902496', privateAllocators());
+  }
+
+  test('pod subnet, dynamic: one node-subnet address and a batch of 16 pod-subnet addresses per node; a /24 holds 15 nodes', () => {
+    const p = podPlanner('10.240.1.0/24');
+    const nodes = p.addNodes('nodepool1', 15);
+    assert.equal(nodes[0]!.ip, '10.240.0.4');
+    assert.equal(nodes[0]!.secondaryIps, undefined);
+    assert.equal(nodes[0]!.podSubnetIps!.length, 16);
+    assert.deepEqual([nodes[0]!.podSubnetIps![0], nodes[0]!.podSubnetIps!.at(-1)], ['10.240.1.4', '10.240.1.19']);
+    assert.equal(nodes[1]!.podSubnetIps![0], '10.240.1.20');
+    assert.equal(nodes[0]!.podSubnetBlocks, undefined);
+    assert.throws(
+      () => p.addNodes('nodepool1', 1),
+      (e: unknown) =>
+        e instanceof AllocationError &&
+        e.problem.rule === 'PS7' &&
+        e.problem.target === 'agentPoolProfile.podSubnetID' &&
+        e.problem.message === 'Subnet pods with address prefix 10.240.1.0/24 does not have enough capacity for 16 IP addresses.',
+    );
+    // Removing a node gives its batch back.
+    p.removeNode(nodes[14]!.name);
+    assert.equal(p.addNodes('nodepool1', 1)[0]!.podSubnetIps![0], nodes[14]!.podSubnetIps![0]);
+  });
+
+  test('pod subnet, static block: ⌈maxPods / 16⌉ aligned /28 blocks per node, never the blocks holding reserved addresses', () => {
+    const p = podPlanner('10.240.1.0/24', { podIPAllocationMode: 'StaticBlock', maxPods: 30 });
+    const nodes = p.addNodes('nodepool1', 7);
+    assert.deepEqual(nodes[0]!.podSubnetBlocks, ['10.240.1.16/28', '10.240.1.32/28']);
+    assert.equal(nodes[0]!.podSubnetIps!.length, 32);
+    assert.equal(nodes[0]!.podSubnetIps![0], '10.240.1.16');
+    assert.deepEqual(nodes[6]!.podSubnetBlocks, ['10.240.1.208/28', '10.240.1.224/28']);
+    // 14 usable blocks (.0/28 holds .0–.3, .240/28 the broadcast): an 8th node finds none.
+    assert.throws(
+      () => p.addNodes('nodepool1', 1),
+      (e: unknown) => e instanceof AllocationError && e.problem.code === 'SubnetIsFull' && e.problem.rule === 'PS7',
+    );
+  });
+
+  test('pod subnet, static block: maxPods 110 takes 7 blocks (112 addresses)', () => {
+    const [node] = podPlanner('10.240.16.0/20', { podIPAllocationMode: 'StaticBlock' }).addNodes('nodepool1', 1);
+    assert.equal(node!.podSubnetBlocks!.length, 7);
+    assert.equal(node!.podSubnetIps!.length, 112);
+  });
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RULES } from '../../src/aks/rules.js';
 import type { ValidationResult } from '../../src/aks/validate.js';
+import type { SubnetInfo } from '../../src/aks/environment.js';
 import { byo, check, mergeEnv, SUB, type Scenario } from './helpers.js';
 
 interface Case {
@@ -16,6 +17,22 @@ const pool = (o: Record<string, unknown> = {}) => ({ name: 'nodepool1', count: 3
 const sub24 = byo('10.240.0.0/24', { vnet: ['10.240.0.0/16'] });
 const dual24 = byo(['10.240.0.0/24', 'fd00:240::/64'], { vnet: ['10.240.0.0/16', 'fd00:240::/48'], name: 'dual' });
 const withSubnet = (id: string, o: Record<string, unknown> = {}) => [pool({ vnetSubnetID: id, ...o })];
+
+/** Azure CNI with a pod subnet: a node subnet and a pod subnet `pods` in one VNet 10.240.0.0/16. */
+function podSubnetEnv(podPrefix = '10.240.16.0/20', extra: Partial<SubnetInfo> = {}) {
+  const nodes = byo('10.240.0.0/24', { vnet: ['10.240.0.0/16'], others: [{ name: 'pods', prefix: podPrefix }] });
+  const podId = nodes.subnet.vnet.subnets[1]!.id;
+  const pods: SubnetInfo = { id: podId, name: 'pods', addressPrefixes: [podPrefix], vnet: nodes.subnet.vnet, ...extra };
+  return { env: { ...nodes.env, subnets: { ...nodes.env.subnets, [podId.toLowerCase()]: pods } }, nodeId: nodes.id, podId };
+}
+const ps = podSubnetEnv();
+const azure = { networkPlugin: 'azure' };
+/** A scenario with the pool on the node subnet and the given pod subnet. */
+const podPools = (env: ReturnType<typeof podSubnetEnv>, o: Record<string, unknown> = {}): Scenario => ({
+  env: env.env,
+  net: azure,
+  pools: withSubnet(env.nodeId, { podSubnetID: env.podId, ...o }),
+});
 
 const CASES: Record<string, Case> = {
   C7a: {
@@ -326,10 +343,49 @@ const CASES: Record<string, Case> = {
   N11: {
     expect: { code: 'AzureCNISubnetNotDefined' },
     trigger: { net: { networkPlugin: 'azure' }, pools: [pool({ podSubnetID: byo('10.241.0.0/16', { name: 'pods' }).id })] },
-    pass: (() => {
-      const nodes = byo('10.240.0.0/16');
-      return { env: nodes.env, net: { networkPlugin: 'azure' }, pools: withSubnet(nodes.id, { podSubnetID: `${nodes.id}-pods` }) };
+    pass: podPools(ps),
+  },
+  PS1: {
+    expect: {
+      code: 'InvalidParameter',
+      message: "The value of parameter agentPoolProfile.podIPAllocationMode is invalid: 'Dynamic' is not one of DynamicIndividual, StaticBlock.",
+      target: 'agentPoolProfile.podIPAllocationMode',
+    },
+    trigger: podPools(ps, { podIPAllocationMode: 'Dynamic' }),
+    pass: podPools(ps, { podIPAllocationMode: 'staticblock' }),
+  },
+  PS2: {
+    expect: { code: 'InvalidResourceReference', target: 'agentPoolProfile.podSubnetID' },
+    trigger: { ...podPools(ps), pools: withSubnet(ps.nodeId, { podSubnetID: `${ps.podId}-gone` }) },
+    pass: podPools(ps),
+  },
+  PS3: {
+    expect: { code: 'PodSubnetNotInNodeSubnetVnet', target: 'agentPoolProfile.podSubnetID' },
+    trigger: (() => {
+      const other = byo('10.250.0.0/20', { vnet: ['10.250.0.0/16'], vnetName: 'other', name: 'pods' });
+      return { env: mergeEnv(ps.env, other.env), net: azure, pools: withSubnet(ps.nodeId, { podSubnetID: other.id }) };
     })(),
+    pass: podPools(ps),
+  },
+  PS4: {
+    expect: { code: 'PodSubnetSameAsNodeSubnet', target: 'agentPoolProfile.podSubnetID' },
+    trigger: { ...podPools(ps), pools: withSubnet(ps.nodeId, { podSubnetID: ps.nodeId }) },
+    pass: podPools(ps),
+  },
+  PS5: {
+    expect: { code: 'SubnetIsDelegated', target: 'agentPoolProfile.podSubnetID' },
+    trigger: podPools(podSubnetEnv(undefined, { delegations: ['Microsoft.Web/serverFarms'] })),
+    pass: podPools(podSubnetEnv(undefined, { delegations: ['Microsoft.ContainerService/managedClusters'] })),
+  },
+  PS6: {
+    // MicrosoftDocs/azure-docs#97370: 16 addresses per node, so a /24 pod subnet holds 15 nodes.
+    expect: {
+      code: 'InsufficientSubnetSize',
+      message: 'Pre-allocated IPs 256 exceeds IPs available 251 in Subnet Cidr 10.240.1.0/24, Subnet Name pods. http://aka.ms/aks/insufficientsubnetsize',
+      target: 'agentPoolProfile.podSubnetID',
+    },
+    trigger: podPools(podSubnetEnv('10.240.1.0/24'), { count: 16 }),
+    pass: podPools(podSubnetEnv('10.240.1.0/24'), { count: 15 }),
   },
   N12: {
     expect: { code: 'AgentPoolsWithEmptySubnetError', message: 'The Agentpool nodepool1 does not have subnet defined.' },
@@ -868,6 +924,7 @@ const NOT_API_RULES: Record<string, string> = {
   S6: 'a CLI warning printed by `aksemu az` (issue 3); the API never returns it',
   M8: 'CLI flag checks: test/cli/plan.test.ts',
   K4: 'raised by the allocator at NIC time: test/aks/planner.test.ts "SubnetIsFull"',
+  PS7: 'raised by the planner when a node finds no batch or block: test/aks/planner.test.ts "pod subnet"',
 };
 
 const problemsOf = (r: ValidationResult, ruleId: string) => [...r.errors, ...r.warnings].filter((p) => p.rule === ruleId);

@@ -22,6 +22,23 @@ export const SEED_AKS_CREATE: readonly string[] = [
   '--generate-ssh-keys',
 ];
 
+/** `network vnet create` of a VNet with one subnet. */
+export function vnetCreateArgs(group: string, name: string, space: string, subnet: string, prefix: string): string[] {
+  return ['network', 'vnet', 'create', '-g', group, '-n', name, '--address-prefixes', space, '--subnet-name', subnet, '--subnet-prefixes', prefix];
+}
+
+/** `aks create` of an Azure CNI cluster with nodes on `nodeSubnet` and pods on `podSubnet` (docs/aks-rules.md §3.8). */
+export function podSubnetCreateArgs(group: string, name: string, nodeSubnet: string, podSubnet: string, count: number): string[] {
+  const subnets = ['--vnet-subnet-id', nodeSubnet, '--pod-subnet-id', podSubnet];
+  return ['aks', 'create', '-g', group, '-n', name, '--network-plugin', 'azure', ...subnets, '-c', String(count), '--generate-ssh-keys'];
+}
+
+/** `aks nodepool add` of a pool with nodes on `nodeSubnet` and pods on `podSubnet`. */
+export function podPoolAddArgs(group: string, cluster: string, name: string, count: number, nodeSubnet: string, podSubnet: string): string[] {
+  const pool = ['-n', name, '-c', String(count), '--vnet-subnet-id', nodeSubnet, '--pod-subnet-id', podSubnet];
+  return ['aks', 'nodepool', 'add', '-g', group, '--cluster-name', cluster, ...pool];
+}
+
 const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
 
 export interface CliResult {

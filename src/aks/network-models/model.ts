@@ -1,9 +1,9 @@
 // What a network model is: one AKS way of giving pods a network (BYO CNI, kubenet, Azure CNI node subnet,
 // Azure CNI Overlay), declared in one module each, as data where it can be. index.ts maps the wire values
 // (networkPlugin, networkPluginMode) to the model; everything else asks the model, never the plugin name.
-// A pod-subnet model (Azure CNI with the pools' podSubnetID) fits the same shape: pods on a subnet of their own
-// (a new PodAddressSource), one address per node on the node subnet, azure-vnet in transparent mode. It is not
-// built: pools with a pod subnet stay with the node-subnet model, as before.
+// Azure CNI with a pod subnet is a per-pool variant of the node-subnet model, not a model of its own: a pool's
+// podSubnetID gives its nodes pod-subnet addresses (src/aks/pod-subnet.ts), one node-subnet address each, CNS as the
+// IPAM, and the same transparent wiring with the VNet routing the pods' addresses to their node.
 import type { ResolvedPool } from '../defaults.js';
 
 export type NetworkModelId = 'byo-cni' | 'kubenet' | 'azure-node-subnet' | 'azure-overlay';
@@ -97,7 +97,7 @@ export interface NetworkModel {
     readonly routeTable: boolean;
   };
   /** The conflist AKS writes into a new node's conf dir, or undefined: the dir starts with what the user installed. */
-  nodeConflist(node: { podCidr?: string }): Conflist | undefined;
+  nodeConflist(node: { podCidr?: string; podSubnetId?: string }): Conflist | undefined;
   readonly podAddresses: PodAddressSource;
   /** What the cluster's Kubernetes objects show of the model (cluster/cloud/nodes.ts, cluster/cloud/addons.ts). */
   readonly kubernetes: {

@@ -157,3 +157,42 @@ export class AddressListPool {
     if (offset !== undefined) this.slots.release(offset);
   }
 }
+
+/**
+ * A node's pod-subnet addresses (Azure CNI with a pod subnet): like AddressListPool, lowest-listed free first, but
+ * the list grows when CNS gets the node another batch (src/aks/pod-subnet.ts).
+ */
+export class GrowingAddressPool {
+  private readonly addresses: string[] = [];
+  private readonly known = new Set<string>();
+  private readonly used = new Set<string>();
+
+  constructor(addresses: readonly string[]) {
+    this.add(addresses);
+  }
+
+  /** Adds the addresses not yet known, after the others. */
+  add(addresses: readonly string[]): void {
+    for (const a of addresses) {
+      if (this.known.has(a)) continue;
+      this.known.add(a);
+      this.addresses.push(a);
+    }
+  }
+
+  allocate(): string | undefined {
+    const ip = this.addresses.find((a) => !this.used.has(a));
+    if (ip !== undefined) this.used.add(ip);
+    return ip;
+  }
+
+  claim(ip: string): boolean {
+    if (!this.known.has(ip) || this.used.has(ip)) return false;
+    this.used.add(ip);
+    return true;
+  }
+
+  release(ip: string): void {
+    this.used.delete(ip);
+  }
+}

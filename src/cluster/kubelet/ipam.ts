@@ -1,7 +1,9 @@
 // Pod addresses per network model (issue 4 §5), behind the kubelet's PodSandboxes calls; the model's
 // podAddresses say where they come from:
 //   node-pod-cidr      the node's podCIDR /24 (.1 is cbr0), in memory (ipam-range.ts): kubenet, overlay
-//   node-subnet        the node NIC's pre-allocated secondary IPs, lowest free first: Azure CNI node subnet
+//   node-subnet        the node NIC's pre-allocated secondary IPs, lowest free first: Azure CNI node subnet; on a
+//                      node with a pod subnet, its pod-subnet addresses instead, through CNS: a static block's, or
+//                      dynamic batches of 16, another asked for (growPodSubnet) when the node's are all in use
 //   user-cni           the default network of the node's conf dir: when its main (first) plugin is one of aksemu's
 //                      (src/cni/plugins/registry.ts) that plugin itself, run address-only (CNI_ARGS
 //                      AKSEMU_ADDRESS_ONLY=true); else its IPAM plugin run for real (ipam-exec.ts), or, when that
@@ -24,7 +26,7 @@ import { PLUGINS } from '../../cni/plugins/registry.js';
 import { asNodePaths, NODE_CNI_BIN, onNode } from '../nodefs/node-root.js';
 import { cniInstallRecord, nodesDir } from '../nodefs/paths.js';
 import { hostLocalOwner, ipamAdd, ipamConfig, ipamDel, nodeCniDataDir, type IpamExec } from './ipam-exec.js';
-import { AddressListPool, RangeSetPool, rangesOfIpam } from './ipam-range.js';
+import { AddressListPool, GrowingAddressPool, RangeSetPool, rangesOfIpam } from './ipam-range.js';
 import type { PodSandboxes, SandboxRequest, SandboxResult } from './sandbox.js';
 
 /** What the IPAM needs of a cluster's runtime: ClusterRuntime has it all (tests give it another home). */
@@ -34,16 +36,33 @@ export interface IpamHost {
   nodeRecord(name: string): NodeRecord | undefined;
   /** prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin (kubelet.ts). */
   readonly kubelets: { confDir(node: string): string; prepare?(node: string): void };
+  /**
+   * Azure CNI with a pod subnet, dynamic mode: CNS asks for another batch of the pod subnet for the node; the new
+   * addresses, or undefined when none can be had (the subnet is full, or the node holds maxPods' worth already).
+   */
+  growPodSubnet?(node: string): string[] | undefined;
 }
 
 interface Pool {
   allocate(): string | undefined;
   claim(ip: string): boolean;
   release(ip: string): void;
+  /** A pool that grows (GrowingAddressPool): more addresses the node now holds. */
+  add?(ips: readonly string[]): void;
 }
 
 type Plan =
-  | { kind: 'pool'; key: string; make: () => Pool; owner: CniErrorContext; exhausted: (pool: Pool, req: SandboxRequest) => string }
+  | {
+      kind: 'pool';
+      key: string;
+      make: () => Pool;
+      owner: CniErrorContext;
+      exhausted: (pool: Pool, req: SandboxRequest) => string;
+      /** The node's addresses as its record has them now, for a pool that grows. */
+      addresses?: readonly string[];
+      /** Asks for more addresses when the pool is used up (CNS's next batch). */
+      grow?: () => string[] | undefined;
+    }
   | { kind: 'exec'; exec: IpamExec; network: string }
   | { kind: 'fail'; message: string };
 
@@ -168,6 +187,20 @@ export class Sandboxes implements PodSandboxes {
         exhausted: (p, req) => EXHAUSTED[source.ipam](p, req, node.name),
       };
     }
+    if (source?.from === 'node-subnet' && node.podSubnetIps) {
+      // Azure CNI with a pod subnet: CNS hands out the node's batches or blocks of the pod subnet.
+      const ips = node.podSubnetIps;
+      const grow = node.podSubnetBlocks ? undefined : () => this.host.growPodSubnet?.(node.name);
+      return {
+        kind: 'pool',
+        key: `${node.name}\0pod-subnet`,
+        make: () => new GrowingAddressPool(ips),
+        owner: owner.context,
+        exhausted: (_, req) => cnsExhausted(node.name, req),
+        addresses: ips,
+        ...(grow ? { grow } : {}),
+      };
+    }
     if (source?.from === 'node-subnet') {
       const ips = node.secondaryIps ?? [];
       return {
@@ -271,7 +304,13 @@ export class Sandboxes implements PodSandboxes {
     if (plan.kind === 'fail') return sandboxFailure(req, plan.message, nodeRoot);
     if (plan.kind === 'pool') {
       const pool = this.pool(plan);
-      const ip = pool.allocate();
+      if (plan.addresses) pool.add?.(plan.addresses);
+      let ip = pool.allocate();
+      const more = ip === undefined ? plan.grow?.() : undefined;
+      if (more?.length) {
+        pool.add?.(more);
+        ip = pool.allocate();
+      }
       if (ip === undefined) return sandboxFailure(req, inPlugin(plan.owner, new Error(plan.exhausted(pool, req))));
       this.remember({ kind: 'pool', pool, uid: req.uid, sandboxId: req.sandboxId, ip });
       return { ok: true, ip };

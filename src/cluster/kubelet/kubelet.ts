@@ -16,6 +16,8 @@ export interface KubeletNode {
   name: string;
   createdAt: string;
   podCidr?: string;
+  /** Azure CNI with a pod subnet: the node's pods take addresses of it, through CNS. */
+  podSubnetId?: string;
   /** When a network migration reimaged the node: its conf dir is written again for the new model. */
   reimagedAt?: string;
 }

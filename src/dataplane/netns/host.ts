@@ -10,7 +10,17 @@ import { WIRINGS } from './wiring/index.js';
 /** What a host is built from: when it changes, the host is rebuilt rather than edited. */
 export function shapeOf(h: CheckedHost): string {
   const n = h.host.node;
-  return JSON.stringify([h.vnetId, h.subnetId, h.subnet.prefix.toString(), h.host.ip, h.host.kind, n?.wiring, n?.podCidr, n?.clusterPodCidr]);
+  return JSON.stringify([
+    h.vnetId,
+    h.subnetId,
+    h.subnet.prefix.toString(),
+    h.host.ip,
+    h.host.kind,
+    n?.wiring,
+    n?.podCidr,
+    n?.clusterPodCidr,
+    n?.podSubnet?.prefix,
+  ]);
 }
 
 export async function createHost(state: NetnsState, h: CheckedHost): Promise<void> {

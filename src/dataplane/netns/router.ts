@@ -5,6 +5,7 @@ import { AZURE_DNS, EMULATED_PUBLIC_RANGE } from '../../aks/azure-dns.js';
 import { convergeAzureDns } from './azure-dns.js';
 import { mayFail, nftLoad, nftTable, sysctl, type IpCmd } from './exec.js';
 import { convergeOverlayRouting, overlayClusters } from './azure-overlay.js';
+import { convergePodSubnetRoutes, podSubnetRoutes } from './pod-subnet-routes.js';
 import { allocateWanIp, INTERNET, routesBack } from './internet.js';
 import { IF, macFor } from './names.js';
 import { NSG_TABLE, nsgTableBody, type NsgSubnet } from './nsg.js';
@@ -43,6 +44,7 @@ export async function createRouter(state: NetnsState, id: string): Promise<void>
     nextTable: 100,
     peerRoutes: [],
     overlay: { key: '', undo: [] },
+    podSubnet: { key: '', addresses: [] },
     frontends: emptyFrontends(),
     outbound: emptyOutbound(),
   });
@@ -131,6 +133,7 @@ export async function convergeRouter(
   await state.ip.batch(r.netns, cmds);
   const overlay = overlayClusters(want);
   await convergeOverlayRouting(state.ip, r, overlay);
+  await convergePodSubnetRoutes(state.ip, r, podSubnetRoutes(want));
 
   // The internet routes back to each VNet's address space through its router.
   await state.ip.batch(state.inet!, routesBack(r, want.spaces));

@@ -33,6 +33,8 @@ export interface RouterState {
   peerRoutes: string[];
   /** Azure CNI Overlay's routing (azure-overlay.ts): what was applied, and the lines that undo it. */
   overlay: { key: string; undo: IpCmd[] };
+  /** The pod-subnet addresses routed to their nodes (pod-subnet-routes.ts), and what was applied. */
+  podSubnet: { key: string; addresses: string[] };
   /** Load-balancer frontends routed to their backend nodes (load-balancer.ts). */
   frontends: FrontendState;
   /** Outbound SNAT to the internet (outbound-snat.ts). */

@@ -10,7 +10,17 @@ import type { Store } from '../../store/store.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { findPublicIp, findPublicIpPrefix } from '../network/publicIpModel.js';
 import { hasPermission } from '../authorization/access.js';
-import { allocateAddresses, AddressSpaceExhaustedError, deleteNic, freeAddressCount, kubenetTag, putNic, releaseOwner, subnetInfo } from '../network/ipam.js';
+import {
+  allocateAddressBlocks,
+  allocateAddresses,
+  AddressSpaceExhaustedError,
+  deleteNic,
+  freeAddressCount,
+  kubenetTag,
+  putNic,
+  releaseOwner,
+  subnetInfo,
+} from '../network/ipam.js';
 import {
   associateRouteTable,
   deleteLoadBalancer,
@@ -81,13 +91,16 @@ export function environmentFor(
     kubenetClusterIds: (info.kubenetClusterIds ?? []).filter((id) => !sameId(id, cluster.id)),
   });
   for (const pool of pools) {
-    if (!pool.vnetSubnetID) continue;
-    const found = subnetInfo(store, pool.vnetSubnetID);
-    if (!found) continue;
-    const info = others(found);
-    if (opts.principal) info.access = access(store, opts.principal, info.id, [JOIN, READ]);
-    if (opts.principal && info.routeTableId) info.routeTableAccess = access(store, opts.principal, info.routeTableId, [RT_JOIN]);
-    env.subnets[pool.vnetSubnetID.toLowerCase()] = info;
+    // The pod subnet too (Azure CNI with a pod subnet): the rules and the planner read it the same way.
+    for (const id of [pool.vnetSubnetID, pool.podSubnetID]) {
+      if (!id || env.subnets[id.toLowerCase()]) continue;
+      const found = subnetInfo(store, id);
+      if (!found) continue;
+      const info = others(found);
+      if (opts.principal) info.access = access(store, opts.principal, info.id, [JOIN, READ]);
+      if (opts.principal && info.routeTableId) info.routeTableAccess = access(store, opts.principal, info.routeTableId, [RT_JOIN]);
+      env.subnets[id.toLowerCase()] = info;
+    }
   }
   const managed = subnetInfo(store, managedSubnetId(cluster));
   env.managedSubnet = managed ? { ...others(managed), managed: true } : managedSubnet({ subnets: {} }, opts.dualStack);
@@ -111,25 +124,42 @@ function access(store: Store, principal: { clientId: string; objectId: string },
   return { ...principal, actions: actions.filter((a) => hasPermission(store, principal.objectId, scope, a)) };
 }
 
+/**
+ * Who holds a node's pod-subnet addresses in the IPAM: not the NIC (putNic keeps a NIC's addresses to its ip
+ * configurations), an owner under it, so that the node resource group's cleanup takes them too.
+ */
+export function podAddressOwner(c: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>, nodeName: string): string {
+  return podAddressOwnerOfNic(nicId(c, nodeName));
+}
+
+function podAddressOwnerOfNic(nic: string): string {
+  return `${nic}/podSubnetAddresses`;
+}
+
 /** The planner's address pools, backed by the IPAM; owners are NIC ids so that NICs and addresses agree. */
 export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subscriptionId' | 'nodeResourceGroup'>): AllocatorSource {
   // One pool per subnet and family: a dual-stack node takes its IPv6 address from the subnet's IPv6 prefix.
-  return (subnet: SubnetInfo, cidr): AddressPool => ({
-    get free() {
-      return freeAddressCount(store, subnet.id, cidr.family);
-    },
-    allocateMany(n, owner) {
+  return (subnet: SubnetInfo, cidr, use): AddressPool => {
+    const ownerOf = (owner: string) => (use === 'pods' ? podAddressOwner(cluster, owner) : nicId(cluster, owner));
+    const exhausted = <T>(fn: () => T): T | undefined => {
       try {
-        return allocateAddresses(store, subnet.id, nicId(cluster, owner), n, cidr.family).map((ip) => IpAddress.parse(ip));
+        return fn();
       } catch (e) {
         if (e instanceof AddressSpaceExhaustedError) return undefined;
         throw e;
       }
-    },
-    // The IPAM already holds what the store holds: restoring a planner claims nothing new.
-    claim: () => true,
-    releaseOwner: (owner) => releaseOwner(store, nicId(cluster, owner)),
-  });
+    };
+    return {
+      get free() {
+        return freeAddressCount(store, subnet.id, cidr.family);
+      },
+      allocateMany: (n, owner) => exhausted(() => allocateAddresses(store, subnet.id, ownerOf(owner), n, cidr.family).map((ip) => IpAddress.parse(ip))),
+      allocateBlocks: (n, prefixLength, owner) => exhausted(() => allocateAddressBlocks(store, subnet.id, ownerOf(owner), n, prefixLength)),
+      // The IPAM already holds what the store holds: restoring a planner claims nothing new.
+      claim: () => true,
+      releaseOwner: (owner) => releaseOwner(store, ownerOf(owner)),
+    };
+  };
 }
 
 export function writeNodeNic(
@@ -151,8 +181,10 @@ export function writeNodeNic(
   return id;
 }
 
+/** Removes a node's NIC and gives back its pod-subnet addresses (Azure CNI with a pod subnet), if it held any. */
 export function removeNodeNic(store: Store, id: string): void {
   deleteNic(store, id);
+  releaseOwner(store, podAddressOwnerOfNic(id));
 }
 
 export function ensureManagedVnet(store: Store, cluster: ClusterRecord): string {

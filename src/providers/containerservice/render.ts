@@ -4,6 +4,7 @@
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
 import { defaultOsSku, type ResolvedPool } from '../../aks/defaults.js';
 import { effectiveOutboundIds, loadBalancerOutbound } from '../../aks/outbound.js';
+import { podIpAllocationMode } from '../../aks/pod-subnet.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
 import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
@@ -80,6 +81,8 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     workloadRuntime: spec['workloadRuntime'] ?? 'OCIContainer',
     vnetSubnetID: r.vnetSubnetID,
     podSubnetID: r.podSubnetID,
+    // AKS reports the mode of a pool with a pod subnet, DynamicIndividual unless asked (the versions without it prune it).
+    podIPAllocationMode: podIpAllocationMode(r),
     maxPods: r.maxPods,
     type: r.type,
     enableAutoScaling: r.enableAutoScaling,

@@ -66,6 +66,21 @@ export class AddressPool {
     return out;
   }
 
+  /** `count` free aligned blocks of length `prefixLength` in the first family's prefixes; all or nothing. */
+  allocateBlocks(count: number, prefixLength: number, owner: string): Cidr[] | undefined {
+    const blocks: Cidr[] = [];
+    for (const allocator of this.family()) {
+      while (blocks.length < count) {
+        const got = allocator.allocateBlocks(1, prefixLength, owner);
+        if (!got) break;
+        blocks.push(...got);
+      }
+      if (blocks.length === count) return blocks;
+    }
+    for (const b of blocks) for (let i = 0n; i < b.size; i++) this.release(b.addressAt(i));
+    return undefined;
+  }
+
   private family(wanted?: IpFamily): SubnetAllocator[] {
     const family = wanted ?? this.prefixes[0]?.family;
     return this.allocators.filter((a) => a.subnet.family === family);

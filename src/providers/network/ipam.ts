@@ -10,14 +10,14 @@
 // - The pools are rebuilt from the stored allocations after a restart (they are written in the same
 //   transactions as the NICs), so nothing is handed out twice across restarts or back-to-back creates.
 import type { SubnetInfo } from '../../aks/environment.js';
-import type { IpFamily } from '../../net/ip.js';
+import type { Cidr, IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
 import { childNotFound } from './errors.js';
 import type { NetworkInterface, RouteTable, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
 import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, writeNetworkInterface, type NicInput } from './nicModel.js';
 import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
-import { allocate, readPool, releaseIn } from './subnetAddresses.js';
+import { allocate, allocateBlocks, readPool, releaseIn } from './subnetAddresses.js';
 import { findSubnet, prefixesOf, subnetRef, subnetsOf } from './subnetModel.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
@@ -81,6 +81,11 @@ function requireSubnet(store: Store, subnetId: string): Subnet {
  */
 export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number, family?: IpFamily): string[] {
   return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count, family);
+}
+
+/** `count` free aligned blocks of length `prefixLength` (static /28 pod blocks), held by `owner`; SubnetIsFull otherwise. */
+export function allocateAddressBlocks(store: Store, subnetId: string, owner: string, count: number, prefixLength: number): Cidr[] {
+  return allocateBlocks(store, subnetRef(requireSubnet(store, subnetId)), owner, count, prefixLength);
 }
 
 /** Free addresses of the subnet right now, of its first prefix's family or of `family` (from the in-memory pool: cheap enough to ask per node). */

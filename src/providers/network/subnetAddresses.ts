@@ -123,6 +123,22 @@ export function allocate(store: Store, subnet: SubnetRef, owner: string, count: 
   });
 }
 
+/**
+ * `count` free aligned blocks of length `prefixLength` (Azure CNI's static /28 blocks), added to what owner holds
+ * there; all or nothing: SubnetIsFull, counting the blocks' addresses, when fewer are free.
+ */
+export function allocateBlocks(store: Store, subnet: SubnetRef, owner: string, count: number, prefixLength: number): Cidr[] {
+  return changePool(store, subnet, (pool) => {
+    const blocks = pool.allocateBlocks(count, prefixLength, owner);
+    const size = 2 ** ((subnet.prefixes[0]?.bits ?? 32) - prefixLength);
+    if (!blocks) throw new AddressSpaceExhaustedError(subnet.id, count * size, pool.free, subnet.name, firstPrefix(subnet));
+    const held = allocationOf(store, subnet.id, owner);
+    const addresses = blocks.flatMap((b) => Array.from({ length: size }, (_, i) => String(b.addressAt(i))));
+    writeAllocation(store, { ...(held ?? { subnetId: subnet.id, owner }), addresses: [...(held?.addresses ?? []), ...addresses] });
+    return blocks;
+  });
+}
+
 /** What one owner wants to hold in one subnet after a NIC write. */
 export interface Holding {
   /** Addresses asked for by value (Static, or Dynamic ones kept), with the ip configuration asking. */

@@ -8,6 +8,7 @@ interface PoolOptions {
   osType: string;
   mode: 'System' | 'User';
   vnetSubnetId?: string;
+  podSubnetId?: string;
   maxPods?: number;
   enableAutoScaling: boolean;
   minCount?: number;
@@ -20,6 +21,7 @@ interface PoolOptions {
 export function agentPoolProperties(pool: PoolOptions, forNodepoolAdd: boolean): Record<string, unknown> {
   const p: Record<string, unknown> = { count: pool.count, vmSize: pool.vmSize, osDiskSizeGB: 0 };
   if (pool.vnetSubnetId !== undefined) p['vnetSubnetID'] = pool.vnetSubnetId;
+  if (pool.podSubnetId !== undefined) p['podSubnetID'] = pool.podSubnetId;
   if (pool.maxPods !== undefined) p['maxPods'] = pool.maxPods;
   p['osType'] = pool.osType;
   if (pool.enableAutoScaling) {

@@ -66,6 +66,8 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   validateNetworkPolicy(str(args, 'networkPolicy'));
   const subnetId = str(args, 'vnetSubnetId');
   validateSubnetId('--vnet-subnet-id', subnetId);
+  const podSubnetId = str(args, 'podSubnetId');
+  validateSubnetId('--pod-subnet-id', podSubnetId);
   validateSubnetId('--assign-identity', str(args, 'assignIdentity'));
   const nodepoolName = str(args, 'nodepoolName') ?? 'nodepool1';
   validateNodepoolName(nodepoolName);
@@ -122,6 +124,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
       osType: 'Linux',
       mode: 'System',
       ...(subnetId ? { vnetSubnetId: subnetId } : {}),
+      ...(podSubnetId ? { podSubnetId } : {}),
       ...(num(args, 'maxPods') === undefined ? {} : { maxPods: num(args, 'maxPods')! }),
       enableAutoScaling,
       ...(enableAutoScaling ? { minCount: num(args, 'minCount')!, maxCount: num(args, 'maxCount')! } : {}),
@@ -203,6 +206,7 @@ export const aksCommands: CommandDef[] = [
       { dest: 'nodeCount', options: ['--node-count', '-c'], type: 'int', help: 'Nodes in the first pool (default 3)' },
       { dest: 'nodeVmSize', options: ['--node-vm-size', '-s'], help: 'VM size (default Standard_DS2_v2)' },
       { dest: 'vnetSubnetId', options: ['--vnet-subnet-id'], help: 'Resource id of an existing subnet for the nodes' },
+      { dest: 'podSubnetId', options: ['--pod-subnet-id'], help: "Resource id of an existing subnet for the pods' addresses (Azure CNI)" },
       { dest: 'kubernetesVersion', options: ['--kubernetes-version', '-k'], help: "Kubernetes version (default: the server's)" },
       { dest: 'nodepoolName', options: ['--nodepool-name'], help: 'First pool name (default nodepool1)' },
       { dest: 'generateSshKeys', options: ['--generate-ssh-keys'], type: 'flag', help: 'Generate an SSH key pair if none exists' },

@@ -79,6 +79,7 @@ export const nodepoolCommands: CommandDef[] = [
       { dest: 'nodeVmSize', options: ['--node-vm-size', '-s'], help: 'VM size (default Standard_DS2_v2)' },
       { dest: 'maxPods', options: ['--max-pods', '-m'], type: 'int', help: 'Maximum pods per node' },
       { dest: 'vnetSubnetId', options: ['--vnet-subnet-id'], help: 'Resource id of the subnet for the nodes' },
+      { dest: 'podSubnetId', options: ['--pod-subnet-id'], help: "Resource id of the subnet for the pods' addresses (Azure CNI)" },
       { dest: 'osType', options: ['--os-type'], choices: ['Linux', 'Windows'], help: 'OS type (default Linux)' },
       { dest: 'mode', options: ['--mode'], choices: ['System', 'User'], help: 'Node pool mode (default User)' },
       { dest: 'kubernetesVersion', options: ['--kubernetes-version', '-k'], help: 'Kubernetes version of the pool' },
@@ -90,6 +91,7 @@ export const nodepoolCommands: CommandDef[] = [
       const name = str(args, 'name')!;
       validateNodepoolName(name);
       validateSubnetId('--vnet-subnet-id', str(args, 'vnetSubnetId'));
+      validateSubnetId('--pod-subnet-id', str(args, 'podSubnetId'));
       const version = validateKubernetesVersion(str(args, 'kubernetesVersion'));
       const maxSurge = str(args, 'maxSurge');
       if (maxSurge !== undefined) validateMaxSurge(maxSurge);
@@ -107,6 +109,7 @@ export const nodepoolCommands: CommandDef[] = [
           osType: str(args, 'osType') ?? 'Linux',
           mode: (str(args, 'mode') as 'System' | 'User' | undefined) ?? 'User',
           ...(str(args, 'vnetSubnetId') ? { vnetSubnetId: str(args, 'vnetSubnetId')! } : {}),
+          ...(str(args, 'podSubnetId') ? { podSubnetId: str(args, 'podSubnetId')! } : {}),
           ...(num(args, 'maxPods') === undefined ? {} : { maxPods: num(args, 'maxPods')! }),
           enableAutoScaling,
           ...(enableAutoScaling ? { minCount: num(args, 'minCount')!, maxCount: num(args, 'maxCount')! } : {}),
