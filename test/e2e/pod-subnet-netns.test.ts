@@ -63,8 +63,8 @@ describe('Azure CNI with a pod subnet on the netns data plane', { skip: skipReas
     assert.deepEqual(await world.seen(`vm/${VM2.name}`, `${world.ip(1)}:${PORT}`), [true, VM2.ip]);
   });
 
-  it('pod → internet: the internet host sees the node IP', async () => {
-    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, world.nodeAddresses[1]]);
+  it("pod → internet: the node masquerades, the VNet router sends it as the cluster's outbound IP", async () => {
+    assert.deepEqual(await world.seen(world.from(1), `${INTERNET}:${PORT}`, CLUSTER), [true, (await world.outboundIps(CLUSTER))[0]]);
   });
 
   it('deleting a pod removes its namespace: the VM no longer reaches its address', async () => {
