@@ -34,8 +34,6 @@ const FACTS = {
   podCidrForNoneSince: { stable: '2026-01-01', preview: '2023-06-02-preview' },
 };
 
-export const DEFAULT_API_VERSION = '2022-06-01';
-
 const isPreview = (version: string) => version.toLowerCase().endsWith('-preview');
 
 /** "If not specified, the default is 10%." → "10%". */
@@ -92,6 +90,9 @@ function isRetiredApiVersion(version: string): boolean {
 
 /** Oldest first. */
 export const SUPPORTED_API_VERSIONS: readonly string[] = [...PROFILES.keys()].filter((v) => !isRetiredApiVersion(v)).sort();
+
+/** The newest stable version, the one current az sends (its SDK's latest profile); `aksemu plan` plans at it. */
+export const NEWEST_STABLE_API_VERSION: string = SUPPORTED_API_VERSIONS.filter((v) => !isPreview(v)).at(-1)!;
 
 /** managedClusters' versions in the order ARM's NoRegisteredProviderFound lists them. */
 export const ARM_LISTED_API_VERSIONS: readonly string[] = (() => {

@@ -1,13 +1,15 @@
 // `aksemu plan`: the offline IP planner and validator. Flags are az's (`az aks create`) plus the subnet and VNet
 // the cluster would sit in. `-o json` prints one object; exit 0 when valid, 1 when not, 2 for unusable flags.
 import { type Command, Option } from 'commander';
-import { DEFAULT_API_VERSION } from '../aks/api-versions.js';
-import { planCluster, PlanInputError, type PlanInput, type PlanResult } from '../aks/plan.js';
+import { NEWEST_STABLE_API_VERSION } from '../aks/api-versions.js';
+import { planCluster, PlanInputError, type PlanInput } from '../aks/plan.js';
+import { suggestDesigns } from '../aks/plan-suggestions.js';
 import type { ConnectedKind, ConnectedNetwork } from '../aks/environment.js';
 import { parseCidrField } from '../aks/parsed-network.js';
-import type { AgentPoolProfile, NetworkProfile, Problem } from '../aks/types.js';
+import type { AgentPoolProfile, NetworkProfile } from '../aks/types.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
 import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
+import { renderPlanSvg, type PlanOutcome } from './plan-svg.js';
 
 interface PlanFlags extends AzNetworkFlags {
   maxPods?: string;
@@ -32,8 +34,12 @@ interface PlanFlags extends AzNetworkFlags {
   apiVersion: string;
   name?: string;
   nodes?: boolean;
-  output: 'json' | 'table';
+  output: OutputFormat;
+  format?: OutputFormat;
 }
+
+const OUTPUT_FORMATS = ['json', 'table', 'svg'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export function registerPlan(program: Command): void {
   program
@@ -67,10 +73,11 @@ export function registerPlan(program: Command): void {
     .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')
     .option('--peered-cidr <[name=]cidrs>', "a peered VNet's address space, comma-separated; repeat for each VNet", collect, [])
     .option('--on-premises-cidr <[name=]cidrs>', 'an on-premises range reached over ExpressRoute or a VPN; repeat for each', collect, [])
-    .option('--api-version <version>', 'Microsoft.ContainerService api-version', DEFAULT_API_VERSION)
+    .option('--api-version <version>', 'Microsoft.ContainerService api-version (default: the newest stable)', NEWEST_STABLE_API_VERSION)
     .option('-n, --name <name>', 'cluster name, seeds the node names')
     .option('--nodes', 'list every node with its addresses and routes')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']).default('table'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(new Option('--format <format>', 'the same as --output').choices(OUTPUT_FORMATS))
     .action((flags: PlanFlags) => {
       process.exitCode = runPlan(flags, process.stdout, process.stderr);
     });
@@ -91,14 +98,16 @@ function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
     }
     throw e;
   }
-  let result: PlanResult | { valid: false; errors: Problem[]; warnings: Problem[] };
+  let result: PlanOutcome;
   try {
-    result = planCluster(input);
+    const plan = planCluster(input);
+    result = plan.valid ? plan : { ...plan, suggestions: suggestDesigns(input, plan) };
   } catch (e) {
     if (!(e instanceof PlanInputError)) throw e;
     result = { valid: false, errors: [e.problem], warnings: [] };
   }
-  out.write(flags.output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderTable(result));
+  const format = flags.format ?? flags.output;
+  out.write(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : format === 'svg' ? renderPlanSvg(result) : renderTable(result));
   return result.valid ? 0 : 1;
 }
 
@@ -173,7 +182,7 @@ function connectedNetwork(kind: ConnectedKind, flag: string, value: string, fall
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
-function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings: Problem[] }): string {
+function renderTable(r: PlanOutcome): string {
   const lines: string[] = [];
   const row = (k: string, v: string) => lines.push(`${k.padEnd(18)}${v}`);
   if ('networkProfile' in r) {
@@ -204,7 +213,11 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
     if (r.upgrade && !r.upgrade.fits) {
       row('Upgrade', `needs ${n(r.upgrade.ipsRequired)} IPs with ${r.upgrade.surgeNodes} surge node(s); ${n(r.upgrade.ipsAvailable)} available`);
     }
-    for (const node of r.nodes ?? []) {
+    const nodes = r.nodes ?? [];
+    // Node names are longer than the labels above: the listing gets a column as wide as its longest name.
+    const nameWidth = Math.max(0, ...nodes.map((node) => node.name.length)) + 3;
+    if (nodes.length > 0) lines.push('', `${'Node'.padEnd(nameWidth)}${'IP'.padEnd(16)}Pods`);
+    for (const node of nodes) {
       const extra = node.podCidr
         ? `podCIDR ${node.podCidr}`
         : node.podSubnetIps
@@ -212,7 +225,7 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
           : node.secondaryIps
             ? `${node.secondaryIps.length} pod IPs ${node.secondaryIps[0]}…${node.secondaryIps.at(-1)}`
             : 'pods: CNI-managed';
-      row(node.name, `${node.ip}   ${extra}`);
+      lines.push(`${node.name.padEnd(nameWidth)}${node.ip.padEnd(16)}${extra}`);
     }
   }
   row('Result', r.valid ? 'valid' : 'INVALID');
@@ -223,6 +236,12 @@ function renderTable(r: PlanResult | { valid: false; errors: Problem[]; warnings
     if (list.length === 0) continue;
     lines.push('', `${title}:`);
     for (const p of list) lines.push(`  (${p.code}) ${p.message}`, `    target: ${p.target}`);
+  }
+  if (r.suggestions?.length) {
+    lines.push('', 'Designs that would pass (each planned again by the same rules):');
+    for (const s of r.suggestions) {
+      lines.push(`  ${s.summary}: max nodes ${n(s.maxNodes)}, max pods ${n(s.maxPods)}`, `    ${s.flags.map(([f, v]) => (v ? `${f} ${v}` : f)).join(' ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,33 +1,14 @@
 // The documented IP examples (docs/aks-rules.md §4) and bad input, through the real `aksemu plan` binary.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-
-const BIN = fileURLToPath(new URL('../../../bin/aksemu.js', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function aksemu(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function planJson(...args: string[]) {
-  const r = await aksemu('plan', '-o', 'json', ...args);
-  assert.equal(r.stderr, '', r.stderr);
-  return { code: r.code, plan: JSON.parse(r.stdout) };
-}
+import { aksemu, planJson } from './plan-run.js';
 
 const BYO24 = ['--subnet-cidr', '10.240.0.0/24', '--vnet-cidr', '10.240.0.0/16'];
+/**
+ * The planning docs' examples assume the defaults of their day (kubenet by default, maxPods 110, maxSurge 1), which
+ * are those of api-version 2022-06-01; `plan` itself plans at the newest stable version unless told.
+ */
+const DOC_DEFAULTS = ['--api-version', '2022-06-01'];
 
 describe('aksemu plan: the documented examples', () => {
   test('E1 kubenet /24: up to 251 nodes and 27,610 pods', async () => {
@@ -68,24 +49,24 @@ describe('aksemu plan: the documented examples', () => {
 
   test('E3 kubenet /27: 27 addresses, 20 to 25 nodes leave room to scale and upgrade, 2,200-2,750 pods', async () => {
     const sub = ['--subnet-cidr', '10.240.0.0/27', '--vnet-cidr', '10.240.0.0/16', '--pod-cidr', '10.244.0.0/19'];
-    const small = await planJson(...sub, '-c', '20');
+    const small = await planJson(...DOC_DEFAULTS, ...sub, '-c', '20');
     assert.equal(small.plan.capacity.usableIps, 27);
     assert.equal(small.plan.capacity.maxNodes, 27);
     assert.equal(small.plan.agentPoolProfiles[0].count * small.plan.agentPoolProfiles[0].maxPods, 2200);
-    const big = await planJson(...sub, '-c', '25');
+    const big = await planJson(...DOC_DEFAULTS, ...sub, '-c', '25');
     assert.equal(big.code, 0);
     assert.equal(big.plan.upgrade.fits, true);
     assert.equal(big.plan.agentPoolProfiles[0].count * big.plan.agentPoolProfiles[0].maxPods, 2750);
     // The pod CIDR must hold 25 /24s: a /20 (16 blocks) is too small.
-    const tight = await planJson('--subnet-cidr', '10.240.0.0/27', '--vnet-cidr', '10.240.0.0/16', '--pod-cidr', '10.244.0.0/20', '-c', '25');
+    const tight = await planJson(...DOC_DEFAULTS, '--subnet-cidr', '10.240.0.0/27', '--vnet-cidr', '10.240.0.0/16', '--pod-cidr', '10.244.0.0/20', '-c', '25');
     assert.equal(tight.plan.errors[0].code, 'InsufficientPodCidr');
   });
 
   test('E4 planning formula: 50 nodes + 1 surge at 30 pods = 1,581 addresses → /21; 60 nodes → 1,891', async () => {
-    const fifty = await planJson('--network-plugin', 'azure', '-c', '50', '--max-pods', '30');
+    const fifty = await planJson(...DOC_DEFAULTS, '--network-plugin', 'azure', '-c', '50', '--max-pods', '30');
     assert.equal(fifty.plan.capacity.ipsRequiredForUpgrade, 1581);
     assert.equal(fifty.plan.capacity.minimumSubnetPrefix, 21);
-    const sixty = await planJson('--network-plugin', 'azure', '-c', '60', '--max-pods', '30');
+    const sixty = await planJson(...DOC_DEFAULTS, '--network-plugin', 'azure', '-c', '60', '--max-pods', '30');
     assert.equal(sixty.plan.capacity.ipsRequiredForUpgrade, 1891);
     assert.equal(sixty.plan.capacity.minimumSubnetPrefix, 21);
     const onTwentyTwo = await planJson('--network-plugin', 'azure', '-c', '50', '--subnet-cidr', '10.240.0.0/22', '--vnet-cidr', '10.240.0.0/16');
@@ -104,7 +85,7 @@ describe('aksemu plan: the documented examples', () => {
   });
 
   test('E8 the 400-node kubenet limit, and 400 nodes need a /15 pod CIDR', async () => {
-    const big = ['--subnet-cidr', '10.240.0.0/16', '--vnet-cidr', '10.240.0.0/16', '--max-pods', '250'];
+    const big = [...DOC_DEFAULTS, '--subnet-cidr', '10.240.0.0/16', '--vnet-cidr', '10.240.0.0/16', '--max-pods', '250'];
     const ok = await planJson(...big, '-c', '400', '--pod-cidr', '10.100.0.0/15');
     assert.equal(ok.code, 0);
     assert.equal(ok.plan.capacity.maxNodes, 400);
