@@ -31,6 +31,9 @@ export interface SubnetDemand {
 
 export type NodeCounter = (pool: ResolvedPool) => number;
 
+/** AKS's limit on nodes across a cluster's pools (docs/aks-rules.md §2.4 M9b). */
+export const MAX_CLUSTER_NODES = 5000;
+
 /** Nodes to size at create: count, or maxCount under the autoscaler. No surge at create (docs/aks-rules.md §2.5). */
 export const createNodes: NodeCounter = sizingNodes;
 export const upgradeSurgeNodes: NodeCounter = (p) => surgeNodes(p) ?? 0;
@@ -205,8 +208,9 @@ export function summarizeCapacity(
       ipsPerNode: perPodNode,
     };
   }
-  const cap = model.nodes.maxClusterNodes;
-  if (cap !== undefined) firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
+  // The model's own cap (kubenet's routes) and AKS's per-cluster limit (docs/aks-rules.md §2.4 M9b).
+  const cap = Math.min(model.nodes.maxClusterNodes ?? MAX_CLUSTER_NODES, MAX_CLUSTER_NODES);
+  firstMax = Math.min(firstMax, Math.max(cap - otherNodes, 0));
   const otherPods = others.reduce((s, p) => s + Math.max(createNodes(p), 0) * p.maxPods, 0);
   const summary: CapacitySummary = {
     plugin: model.label,

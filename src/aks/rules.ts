@@ -3,7 +3,7 @@
 // text, partial = code or rule published but not the message, ours = we wrote the message or chose the code).
 // Placeholders in `message` are `{name}`; `check` returns the placeholder values, one entry per violation.
 import { Cidr, type IpAddress } from '../net/ip.js';
-import { podCidrDemand, podSubnetDemands, subnetDemands, totalNodes, createNodes } from './capacity.js';
+import { createNodes, MAX_CLUSTER_NODES, podCidrDemand, podSubnetDemands, subnetDemands, totalNodes } from './capacity.js';
 import { POD_IP_ALLOCATION_MODES, podSubnetOfPool } from './pod-subnet.js';
 import { isDualStack, surgeNodes, type ResolvedPool } from './defaults.js';
 import { connectedOverlaps } from './connected-networks.js';
@@ -1277,7 +1277,7 @@ export const RULES: Rule[] = [
     phases: ['create', 'update', 'scale', 'pool-add'],
     check: (ctx) => {
       const nodes = totalNodes(ctx.cluster.pools, createNodes);
-      return when(nodes > 5000, { nodes });
+      return when(nodes > MAX_CLUSTER_NODES, { nodes });
     },
   },
   {
