@@ -2,20 +2,12 @@
 // https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-date
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { assertInvalidVariable, outputValue, runPage } from './harness.js';
+import { outputValue, runPage } from './harness.js';
 import { DATE_PAGE } from './pages/date.js';
 
 describe('template functions: date (the reference examples)', () => runPage(DATE_PAGE));
 
 describe('template functions: date errors and formats', () => {
-  test('utcNow outside a parameter default is refused at validation', () =>
-    assertInvalidVariable(
-      '[utcNow()]',
-      "The template function 'utcNow' is not expected at this location. The function can only be used in the default value of a parameter.",
-    ));
-  test('a duration that is not ISO 8601', () =>
-    assertInvalidVariable("[dateTimeAdd('2020-04-07T14:53:14Z', '3 years')]", 'expects its second parameter to be an ISO 8601 duration'));
-  test('a base that is not a date', () => assertInvalidVariable("[dateTimeAdd('yesterday', 'P1D')]", "cannot parse 'yesterday' as a date and time"));
   test('an ISO 8601 base keeps its form; a format writes .NET text', () => {
     assert.equal(outputValue("[dateTimeAdd('2020-04-07T14:53:14Z', 'PT1H')]"), '2020-04-07T15:53:14Z');
     assert.equal(outputValue("[dateTimeAdd('20200407T145314Z', 'P1M')]"), '20200507T145314Z');
