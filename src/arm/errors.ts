@@ -198,16 +198,21 @@ export function invalidRequestContent(detail: string, target?: string): ArmError
 }
 
 export interface UnknownMember {
+  /** The member's name as the request spelled it, e.g. foo. */
+  member: string;
   /** Dotted JSON path, e.g. properties.foo. */
   path: string;
   /** The model the member is not part of, e.g. ResourceGroup. */
   typeName: string;
 }
 
-/** Strict mode: members the model does not have. Every one is named, in the message and in details. */
+/**
+ * (aksemu) Members the model does not have, where no public rule says what the service does (or in --strict mode):
+ * every one is named, in the message and in details, in the words of ARM's deserializer.
+ */
 export function unknownMembers(members: readonly UnknownMember[]): ArmError {
-  const sentence = (m: UnknownMember) => `Could not find member '${m.path.split('.').pop()}' on object of type '${m.typeName}'. Path '${m.path}'.`;
-  const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties; start it with --loose to ignore them.`;
+  const sentence = (m: UnknownMember) => `Could not find member '${m.member}' on object of type '${m.typeName}'. Path '${m.path}'.`;
+  const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties here; start it with --loose to ignore them.`;
   const details = members.map((m) => ({ code: 'InvalidRequestContent', message: sentence(m), target: m.path }));
   return new ArmError(400, 'InvalidRequestContent', message, members[0]?.path, details);
 }
