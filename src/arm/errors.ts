@@ -379,7 +379,8 @@ export function internalServerError(requestId: string): ArmError {
 export function validationFailed(problems: readonly { code: string; message: string; target: string }[]): ArmError {
   const [first] = problems;
   if (!first) throw new Error('validationFailed needs at least one problem');
-  const details = problems.length > 1 ? problems.map((p) => ({ code: p.code, message: p.message, target: p.target })) : undefined;
+  // The first problem is the error itself; details hold the others, so no client prints a sentence twice.
+  const details = problems.length > 1 ? problems.slice(1).map((p) => ({ code: p.code, message: p.message, target: p.target })) : undefined;
   return new ArmError(400, first.code, first.message, first.target, details);
 }
 
@@ -465,11 +466,15 @@ export function deploymentFailed(details: ArmErrorBody[]): ArmError {
   );
 }
 
+/**
+ * ARM's words as pasted in Azure/azure-policy#1442 (2025-03) and Azure-Samples/azureai-foundry-finetuning-raft#42:
+ * the link is arm-common-errors, and the detail ends in `..` where the inner sentence ends in a period.
+ */
 export function deploymentOutputEvaluationFailed(outputName: string, sentence: string): ArmError {
   return new ArmError(
     400,
     'DeploymentOutputEvaluationFailed',
-    `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-debug for usage details.`,
+    `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-common-errors for usage details.`,
     undefined,
     [{ code: 'DeploymentOutputEvaluationFailed', message: `The template output '${outputName}' is not valid: ${sentence}.`, target: outputName }],
   );

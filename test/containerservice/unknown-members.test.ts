@@ -167,3 +167,24 @@ describe('--strict and --loose', () => {
     });
   }
 });
+
+describe('no sentence twice (issue 30): several problems are the error and its other details', () => {
+  test('az as aksemu az prints a refusal with two problems: each sentence once', async () => {
+    const home = tempHome();
+    const server = await startTestServer({ home, lroDelayMs: 0 });
+    try {
+      const { az } = await import('../az/helpers.js');
+      assert.equal((await az(home, ['group', 'create', '-l', 'eastus', '-n', 'rg', '-o', 'none'])).code, 0);
+      const args = ['aks', 'create', '-g', 'rg', '-n', 'two', '--network-plugin', 'kubenet', '--pod-cidr', '10.0.0.0/8'];
+      const r = await az(home, [...args, '--service-cidr', '10.0.0.0/16', '--dns-service-ip', '10.0.0.10', '--generate-ssh-keys']);
+      assert.equal(r.code, 1);
+      const sentences = r.stderr.match(/The pod CIDR 10\.0\.0\.0\/8 overlaps with the service CIDR 10\.0\.0\.0\/16\./g) ?? [];
+      // az prints the error's message twice by design (`(Code) Message`, then `Message:`); no third time from details.
+      assert.equal(sentences.length, 2, r.stderr);
+      assert.match(r.stderr, /\(NetworkProfileCIDROverlapVNET\) NetworkProfile CIDR 10\.0\.0\.0\/8 overlaps with reserved VNET CIDR/);
+    } finally {
+      await server.close();
+      removeHome(home);
+    }
+  });
+});
