@@ -125,7 +125,16 @@ describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => 
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.stdout, 'Succeeded\n');
     const id = `/subscriptions/${session.server.identity.subscriptionId}/resourceGroups/rg2021/providers/Microsoft.ContainerService/managedClusters/aksstor`;
-    const shown = await runRealAz(session.env, ['resource', 'show', '--ids', id, '--api-version', '2022-04-01', '--query', 'properties.storageProfile.diskCSIDriver.enabled']);
+    const shown = await runRealAz(session.env, [
+      'resource',
+      'show',
+      '--ids',
+      id,
+      '--api-version',
+      '2022-04-01',
+      '--query',
+      'properties.storageProfile.diskCSIDriver.enabled',
+    ]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(shown.stdout.trim(), 'true', 'the ignored member was not stored: AKS default stands');
 

@@ -16,7 +16,9 @@ interface NodeJson {
 function expected(sku: string, minor: number): [RegExp, string | RegExp, string] {
   switch (sku) {
     case 'AzureLinux':
-      return minor >= 32 ? [/^AKSAzureLinux-V3gen2-\d{6}\.\d{2}\.\d+$/, 'Microsoft Azure Linux 3.0', 'linux'] : [/^AKSAzureLinux-V2gen2-/, 'CBL-Mariner/Linux', 'linux'];
+      return minor >= 32
+        ? [/^AKSAzureLinux-V3gen2-\d{6}\.\d{2}\.\d+$/, 'Microsoft Azure Linux 3.0', 'linux']
+        : [/^AKSAzureLinux-V2gen2-/, 'CBL-Mariner/Linux', 'linux'];
     case 'Mariner':
       return [/^AKSCBLMariner-V2gen2-\d{6}\.\d{2}\.\d+$/, 'CBL-Mariner/Linux', 'linux'];
     case 'Ubuntu2204':

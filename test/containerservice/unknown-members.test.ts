@@ -76,7 +76,9 @@ describe('unknown request members, by api-version (default mode)', () => {
     assert.equal(later.json.properties.storageProfile?.diskCSIDriver?.enabled, true, JSON.stringify(later.json.properties.storageProfile));
 
     // A pool PUT at 2023-11-01 (the last stable before the change) with an unknown member: accepted, ignored.
-    const pool = await put(server, `${path}/agentPools/user1`, '2023-11-01', { properties: { count: 1, vmSize: 'Standard_DS2_v2', mode: 'User', sshAccez: 'x' } });
+    const pool = await put(server, `${path}/agentPools/user1`, '2023-11-01', {
+      properties: { count: 1, vmSize: 'Standard_DS2_v2', mode: 'User', sshAccez: 'x' },
+    });
     await created(server, pool);
     assert.ok(!names((await get(server, `${path}/agentPools/user1`, '2023-11-01')).json).has('sshAccez'));
   });

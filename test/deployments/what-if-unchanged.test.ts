@@ -68,7 +68,7 @@ describe('what-if of an unchanged template', () => {
     assert.equal(same.status, 200, JSON.stringify(same.body));
     const byId = (id: RegExp) => same.body.properties.changes.find((c: { resourceId: string }) => id.test(c.resourceId));
     const cluster = byId(/managedClusters\/wi$/);
-    assert.equal(cluster.changeType, "NoChange", JSON.stringify(cluster.delta, null, 1));
+    assert.equal(cluster.changeType, 'NoChange', JSON.stringify(cluster.delta, null, 1));
     const pool = byId(/agentPools\/extra$/);
     assert.equal(pool.changeType, 'NoChange', JSON.stringify(pool.delta));
 
