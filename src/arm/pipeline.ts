@@ -276,10 +276,10 @@ function locationForErrors(rawBody: string): string {
 }
 
 /**
- * How unknown request members are answered: dropped with --loose; else the provider's public rule (docs/aks-rules.md
- * §1.5), which --strict overrides where that rule is to ignore them; else aksemu refuses them, naming every one.
+ * How unknown request members are answered: dropped with --loose; else the provider's public rule, which --strict
+ * overrides where that rule is to ignore them; else aksemu refuses them, naming every one. docs/aks-rules.md §1.5
  */
-export function unknownMemberRule(provider: Provider, apiVersion: string, mode: { loose: boolean; strict: boolean }): Refusal | undefined {
+function unknownMemberRule(provider: Provider, apiVersion: string, mode: { loose: boolean; strict: boolean }): Refusal | undefined {
   if (mode.loose) return undefined;
   const own = provider.unknownMembers?.(apiVersion);
   if (own === undefined || (own === 'ignore' && mode.strict)) return unknownMembers;
