@@ -58,11 +58,7 @@ export function registerStart(program: Command): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, DEFAULT_PORT)
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
     .option('--loose', 'accept unknown request properties and any well-formed api-version', false)
-    .option(
-      '--strict',
-      'refuse unknown request properties even where Azure ignores them (AKS api-versions before 2024-01-01); also $AKSEMU_STRICT=1',
-      process.env['AKSEMU_STRICT'] === '1',
-    )
+    .option('--strict', 'refuse unknown request properties where Azure ignores them too (or AKSEMU_STRICT=1)', process.env['AKSEMU_STRICT'] === '1')
     .addOption(
       new Option('--dataplane <mode>', 'none: control plane only; netns: networking in network namespaces (root)')
         .choices(DATAPLANE_MODES as string[])
