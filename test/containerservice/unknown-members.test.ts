@@ -110,6 +110,22 @@ describe('unknown request members, by api-version (default mode)', () => {
     await waitForOperation(server as never, pathOf(again.headers['azure-asyncoperation']));
   });
 
+  test('hostile unknown members (__proto__, constructor) at 2021-03-01 are dropped and pollute nothing; at 2024-01-01 named', async () => {
+    const path = `${group}/providers/Microsoft.ContainerService/managedClusters/proto`;
+    const raw = JSON.stringify(rawCluster('proto')).replace(
+      '"dnsPrefix"',
+      '"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"dnsPrefix"',
+    );
+    const headers = { ...(await bearer(server)), 'content-type': 'application/json' };
+    const old = await https(server, 'PUT', `${path}?api-version=2021-03-01`, { headers, body: raw });
+    await created(server, old);
+    assert.ok(!Object.hasOwn(old.json.properties, '__proto__') && !Object.hasOwn(old.json.properties, 'constructor'), old.text);
+    assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    const newer = await https(server, 'PUT', `${path}?api-version=2024-01-01`, { headers, body: raw });
+    assert.equal(newer.status, 400);
+    assert.match(newer.json.error.message, /unknown field "__proto__"/);
+  });
+
   test('other providers keep aksemu’s refusal (no public rule): Microsoft.Network names every unknown member', async () => {
     const res = await put(server, `${group}/providers/Microsoft.Network/virtualNetworks/v1`, '2023-11-01', {
       location: 'eastus',
