@@ -106,6 +106,17 @@ describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => 
     assert.equal(pools.stdout, 'system\nuser\n');
   });
 
+  test('az deployment group what-if of the same template: no change for the VNet, the cluster and its pool', async () => {
+    const path = join(session.azHome, 'aks2021-again.json');
+    writeFileSync(path, JSON.stringify(template('2021-03-01')));
+    const r = await runRealAz(session.env, ['deployment', 'group', 'what-if', '-g', 'rg2021', '--template-file', path, '--parameters', 'clusterName=aks2021']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /= Microsoft\.ContainerService\/managedClusters\/aks2021 \[2021-03-01\]/);
+    assert.match(r.stdout, /= Microsoft\.ContainerService\/managedClusters\/aks2021\/agentPools\/user \[2021-03-01\]/);
+    assert.doesNotMatch(r.stdout, /^\s+~ /m, r.stdout);
+    assert.match(r.stdout, /Resource changes: 3 no change\./);
+  });
+
   test('the same template at a retired preview: NoRegisteredProviderFound, as ARM answers it', async () => {
     const r = await deploy('akspreview', '2022-03-02-preview');
     assert.equal(r.code, 1);
