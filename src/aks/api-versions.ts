@@ -32,7 +32,18 @@ export interface ApiVersionProfile {
  */
 const FACTS = {
   podCidrForNoneSince: { stable: '2026-01-01', preview: '2023-06-02-preview' },
+  /**
+   * Unknown request members are refused from 2024-01-01 and 2024-01-02-preview on, ignored before (Azure/AKS#4060,
+   * 2024-01-11: "All current AKS API versions silently ignore unknown fields … Starting in AKS API version
+   * 2024-01-01 and 2024-01-02-preview this behavior is changing"). By date, so a preview dated 2024-01-02 is in.
+   */
+  unknownFieldsRefusedSince: '2024-01-01',
 };
+
+/** Whether the RP refuses a request member its version does not define (docs/aks-rules.md §1.5). */
+export function refusesUnknownMembers(version: string): boolean {
+  return version.slice(0, 10) >= FACTS.unknownFieldsRefusedSince;
+}
 
 const isPreview = (version: string) => version.toLowerCase().endsWith('-preview');
 

@@ -198,16 +198,21 @@ export function invalidRequestContent(detail: string, target?: string): ArmError
 }
 
 export interface UnknownMember {
+  /** The member's name as the request spelled it, e.g. foo. */
+  member: string;
   /** Dotted JSON path, e.g. properties.foo. */
   path: string;
   /** The model the member is not part of, e.g. ResourceGroup. */
   typeName: string;
 }
 
-/** Strict mode: members the model does not have. Every one is named, in the message and in details. */
+/**
+ * (aksemu) Members the model does not have, where no public rule says what the service does (or in --strict mode):
+ * every one is named, in the message and in details, in the words of ARM's deserializer.
+ */
 export function unknownMembers(members: readonly UnknownMember[]): ArmError {
-  const sentence = (m: UnknownMember) => `Could not find member '${m.path.split('.').pop()}' on object of type '${m.typeName}'. Path '${m.path}'.`;
-  const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties; start it with --loose to ignore them.`;
+  const sentence = (m: UnknownMember) => `Could not find member '${m.member}' on object of type '${m.typeName}'. Path '${m.path}'.`;
+  const message = `${DESERIALIZE}: '${members.map(sentence).join(' ')}'. aksemu rejects unknown properties here; start it with --loose to ignore them.`;
   const details = members.map((m) => ({ code: 'InvalidRequestContent', message: sentence(m), target: m.path }));
   return new ArmError(400, 'InvalidRequestContent', message, members[0]?.path, details);
 }
@@ -374,7 +379,8 @@ export function internalServerError(requestId: string): ArmError {
 export function validationFailed(problems: readonly { code: string; message: string; target: string }[]): ArmError {
   const [first] = problems;
   if (!first) throw new Error('validationFailed needs at least one problem');
-  const details = problems.length > 1 ? problems.map((p) => ({ code: p.code, message: p.message, target: p.target })) : undefined;
+  // The first problem is the error itself; details hold the others, so no client prints a sentence twice.
+  const details = problems.length > 1 ? problems.slice(1).map((p) => ({ code: p.code, message: p.message, target: p.target })) : undefined;
   return new ArmError(400, first.code, first.message, first.target, details);
 }
 
@@ -460,11 +466,15 @@ export function deploymentFailed(details: ArmErrorBody[]): ArmError {
   );
 }
 
+/**
+ * ARM's words as pasted in Azure/azure-policy#1442 (2025-03) and Azure-Samples/azureai-foundry-finetuning-raft#42:
+ * the link is arm-common-errors, and the detail ends in `..` where the inner sentence ends in a period.
+ */
 export function deploymentOutputEvaluationFailed(outputName: string, sentence: string): ArmError {
   return new ArmError(
     400,
     'DeploymentOutputEvaluationFailed',
-    `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-debug for usage details.`,
+    `Unable to evaluate template outputs: '${outputName}'. Please see error details and deployment operations. Please see https://aka.ms/arm-common-errors for usage details.`,
     undefined,
     [{ code: 'DeploymentOutputEvaluationFailed', message: `The template output '${outputName}' is not valid: ${sentence}.`, target: outputName }],
   );

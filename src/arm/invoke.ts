@@ -37,13 +37,13 @@ export function invokeRoute(caller: InProcessCaller, req: InProcessRequest): Arm
     apiVersion: req.apiVersion,
     body: {
       location: () => (typeof location === 'string' ? location : 'global'),
-      read: (route) => {
+      read: (route, refuse) => {
         if (!route.body) return undefined;
         if (req.body === undefined || req.body === null) {
           if (route.bodyRequired) throw invalidRequestContent('The request content is empty');
           return undefined;
         }
-        return checkBody(route.body, req.body, !caller.loose);
+        return checkBody(route.body, req.body, refuse);
       },
       text: () => (req.body === undefined ? undefined : JSON.stringify(req.body)),
     },

@@ -16,6 +16,7 @@ import {
   pathNotFound,
   subscriptionNotFound,
   unknownAction,
+  unknownMembers,
   unsupportedMediaType,
 } from './errors.js';
 import type { Identity } from './identity.js';
@@ -26,7 +27,7 @@ import type { Principal } from './auth.js';
 import type { Lro } from './lro.js';
 import type { ArmResponse, Conditions, HttpMethod, Provider, RequestContext, Route } from './provider.js';
 import { splitPath, type Registry } from './registry.js';
-import { checkBody, parseJsonBody, type Schema } from './schema.js';
+import { checkBody, parseJsonBody, type Refusal, type Schema } from './schema.js';
 import type { Store } from '../store/store.js';
 
 export interface PipelineRequest {
@@ -49,6 +50,8 @@ export interface PipelineDeps {
   authority: TokenAuthority;
   identity: Identity;
   loose: boolean;
+  /** Unknown request members refused even where the service ignores them. */
+  strict: boolean;
   log: (line: string) => void;
 }
 
@@ -74,7 +77,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
       apiVersion,
       body: {
         location: () => locationForErrors(rawBody),
-        read: (route) => readBody(route, rawBody, header(req.headers, 'content-type'), deps.loose),
+        read: (route, refuse) => readBody(route, rawBody, header(req.headers, 'content-type'), refuse),
         text: () => rawBody,
       },
       conditions: conditionsOf(req.headers),
@@ -86,6 +89,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
       lro: deps.lro,
       registry: deps.registry,
       loose: deps.loose,
+      strict: deps.strict,
     });
     const response = await answer;
     return { ...response, headers: { ...idHeaders, ...response.headers } };
@@ -103,8 +107,11 @@ export type ModelledRoute = Omit<Route, 'body'> & { body?: Schema };
 export interface DispatchBody {
   /** The body's location, which NoRegisteredProviderFound names ('global' without one). */
   location(): string;
-  /** Step 7: the body the route's handler gets, checked against its model; undefined when it takes none. */
-  read(route: ModelledRoute): unknown;
+  /**
+   * Step 7: the body the route's handler gets, checked against its model, unknown members refused by `refuse` (dropped
+   * without it); undefined when it takes none.
+   */
+  read(route: ModelledRoute, refuse: Refusal | undefined): unknown;
   /** The body's text, for routes that parse it themselves (Route.rawBody); undefined when there is none. */
   text(): string | undefined;
 }
@@ -120,6 +127,7 @@ export interface DispatchCaller {
   lro: Lro;
   registry: Registry;
   loose: boolean;
+  strict: boolean;
 }
 
 /** What steps 4–8 need: the request, once authenticated and its api-version known. */
@@ -152,9 +160,13 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
   // 6. The route serves this api-version.
   checkApiVersionSupported(provider, route, req.apiVersion, req.loose, req.body.location);
 
-  // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model (strict unless --loose).
+  // 7. Body: JSON no deeper than ARM reads, an object checked against the route's model; unknown members as the
+  // provider's rule says (unknownMemberRule).
   const { body: model, ...rest } = route;
-  const body = req.body.read(typeof model === 'function' ? { ...rest, body: model(req.apiVersion) } : { ...rest, ...(model ? { body: model } : {}) });
+  const body = req.body.read(
+    typeof model === 'function' ? { ...rest, body: model(req.apiVersion) } : { ...rest, ...(model ? { body: model } : {}) },
+    unknownMemberRule(provider, req.apiVersion, req),
+  );
 
   // 8. Handler.
   const rawBody = route.rawBody ? req.body.text() : undefined;
@@ -173,6 +185,7 @@ export function dispatch(req: DispatchRequest): { route: Route; response: ArmRes
     lro: req.lro,
     registry: req.registry,
     loose: req.loose,
+    strict: req.strict,
     ...(req.conditions ? { conditions: req.conditions } : {}),
   };
   return { route, response: route.handle(ctx) };
@@ -262,7 +275,18 @@ function locationForErrors(rawBody: string): string {
   }
 }
 
-function readBody(route: ModelledRoute, rawBody: string, contentType: string | undefined, loose: boolean): unknown {
+/**
+ * How unknown request members are answered: dropped with --loose; else the provider's public rule, which --strict
+ * overrides where that rule is to ignore them; else aksemu refuses them, naming every one. docs/aks-rules.md §1.5
+ */
+function unknownMemberRule(provider: Provider, apiVersion: string, mode: { loose: boolean; strict: boolean }): Refusal | undefined {
+  if (mode.loose) return undefined;
+  const own = provider.unknownMembers?.(apiVersion);
+  if (own === undefined || (own === 'ignore' && mode.strict)) return unknownMembers;
+  return own === 'ignore' ? undefined : own;
+}
+
+function readBody(route: ModelledRoute, rawBody: string, contentType: string | undefined, refuse: Refusal | undefined): unknown {
   if (!route.body && !route.rawBody) return undefined;
   // Before any parser runs: routes that parse their own text (templates) are bounded too.
   checkTextDepth(rawBody);
@@ -275,7 +299,7 @@ function readBody(route: ModelledRoute, rawBody: string, contentType: string | u
   if (mediaType && mediaType !== 'application/json' && !mediaType.endsWith('+json') && mediaType !== 'text/json') {
     throw unsupportedMediaType(mediaType);
   }
-  return checkBody(route.body, parseJsonBody(rawBody), !loose);
+  return checkBody(route.body, parseJsonBody(rawBody), refuse);
 }
 
 function unexpected(err: unknown, requestId: string, log: (line: string) => void): ArmError {

@@ -1,6 +1,6 @@
 // What a resource provider hands the front door: its routes, the kinds of long-running operation it
 // can finish (also after a restart), and what it does when a resource group is deleted.
-import type { Schema } from './schema.js';
+import type { Refusal, Schema } from './schema.js';
 import type { Store } from '../store/store.js';
 import type { Lro, OperationKind } from './lro.js';
 import type { Principal } from './auth.js';
@@ -37,6 +37,8 @@ export interface RequestContext {
   /** The routes of every provider, for handlers that call others in-process (deployments). */
   readonly registry: Registry;
   readonly loose: boolean;
+  /** --strict: unknown request members are refused even where the service ignores them (Provider.unknownMembers). */
+  readonly strict: boolean;
   /** The request's If-Match / If-None-Match headers, for providers with eTags. */
   readonly conditions?: Conditions;
 }
@@ -75,6 +77,11 @@ export interface Provider {
   /** The api-versions every route accepts unless it says otherwise; newest first (errors list them). */
   apiVersions: readonly string[];
   routes: readonly Route[];
+  /**
+   * What the service does with request members the api-version's model lacks, where its rule is public: 'ignore'
+   * (dropped: not stored, not answered) or its own refusal. Without it aksemu refuses them (errors.ts unknownMembers).
+   */
+  unknownMembers?(apiVersion: string): 'ignore' | Refusal;
   operationKinds?: readonly OperationKind[];
   /**
    * Deletes one bounded part of what the provider holds in a resource group being deleted (one

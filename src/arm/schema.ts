@@ -1,11 +1,15 @@
 // Request-body models and the strict check. ARM deserializes bodies into typed models: member names
 // match case-insensitively, null means "not given", and a wrong JSON type is a deserialization error.
 // The body itself must be an object, and a typed array cannot hold null (handlers index into both).
-// aksemu is strict by default: a member the model lacks is an error naming it; --loose drops it.
+// A member the model lacks is refused or dropped as the caller says (Refusal): a provider's own public rule, else
+// aksemu's strict default, which names every one; --loose drops them all (src/arm/pipeline.ts, unknownMemberRule).
 // Keys the client chose (maps, tags) are copied as data: '__proto__' stays a key, never a prototype.
 import { setOwn } from '../http/own.js';
-import { invalidRequestContent, unknownMembers, type UnknownMember } from './errors.js';
+import { type ArmError, invalidRequestContent, type UnknownMember } from './errors.js';
 import { validateTags } from './tags.js';
+
+/** How a request with members its model lacks is refused; none: they are dropped. */
+export type Refusal = (members: readonly UnknownMember[]) => ArmError;
 
 export type Schema =
   | { kind: 'object'; typeName: string; properties: Record<string, Schema> }
@@ -85,14 +89,14 @@ function conversionError(schema: Schema, value: unknown, path: string) {
 
 /**
  * Checks value against schema and returns the value as the handler should see it: member names
- * in the model's casing, unknown members removed (loose) or reported all at once (strict).
- * Throws ArmError InvalidRequestContent.
+ * in the model's casing, unknown members (in document order) refused by `refuse`, or removed without it.
+ * Throws ArmError InvalidRequestContent, or what `refuse` makes.
  */
-export function checkBody(schema: Schema, value: unknown, strict: boolean): unknown {
+export function checkBody(schema: Schema, value: unknown, refuse: Refusal | undefined): unknown {
   if (value === null || value === undefined) throw conversionError(schema, null, '');
   const unknown: UnknownMember[] = [];
   const result = walk(schema, value, '', unknown);
-  if (strict && unknown.length > 0) throw unknownMembers(unknown);
+  if (refuse && unknown.length > 0) throw refuse(unknown);
   return result;
 }
 
@@ -106,7 +110,7 @@ function walk(schema: Schema, value: unknown, path: string, unknown: UnknownMemb
       for (const [member, child] of Object.entries(value as Record<string, unknown>)) {
         const name = byLowerName.get(member.toLowerCase());
         if (name === undefined) {
-          unknown.push({ path: join(path, member), typeName: schema.typeName });
+          unknown.push({ member, path: join(path, member), typeName: schema.typeName });
           continue;
         }
         if (schema.properties[name]!.kind === 'ignored') continue;

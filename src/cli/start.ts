@@ -58,13 +58,19 @@ export function registerStart(program: Command): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, DEFAULT_PORT)
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
     .option('--loose', 'accept unknown request properties and any well-formed api-version', false)
+    .option('--strict', 'refuse unknown request properties where Azure ignores them too (or AKSEMU_STRICT=1)', process.env['AKSEMU_STRICT'] === '1')
     .addOption(
       new Option('--dataplane <mode>', 'none: control plane only; netns: networking in network namespaces (root)')
         .choices(DATAPLANE_MODES as string[])
         .default('none'),
     )
-    .action(async (opts: { port: number; home?: string; loose: boolean; dataplane: DataplaneMode }) => {
+    .action(async (opts: { port: number; home?: string; loose: boolean; strict: boolean; dataplane: DataplaneMode }) => {
       const say = (line: string) => process.stderr.write(`${line}\n`);
+      if (opts.loose && opts.strict) {
+        say('aksemu: --loose and --strict (or AKSEMU_STRICT=1) contradict each other; choose one');
+        process.exitCode = 2;
+        return;
+      }
       const home = opts.home ?? defaultHome();
       const log = (line: string) => process.stdout.write(`${line}\n`);
       let dataplane;
@@ -78,13 +84,13 @@ export function registerStart(program: Command): void {
       }
       let server;
       try {
-        server = await startServer({ home, port: opts.port, loose: opts.loose, dataplane, log });
+        server = await startServer({ home, port: opts.port, loose: opts.loose, strict: opts.strict, dataplane, log });
       } catch (err) {
         // Nothing was built yet, but the driver may hold helpers: let it go.
         await dataplane.close().catch(() => undefined);
         throw err;
       }
-      say(`aksemu: serving ARM at ${server.url}/ (${opts.loose ? 'loose' : 'strict'} mode, data plane ${opts.dataplane})`);
+      say(`aksemu: serving ARM at ${server.url}/ (${opts.loose ? 'loose' : opts.strict ? 'strict' : 'default'} mode, data plane ${opts.dataplane})`);
       say(`aksemu: clients find the URL, CA and credentials in ${server.endpointFile}`);
       for (const line of nextSteps(home)) say(line);
       const signal = await interrupted();

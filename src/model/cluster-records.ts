@@ -2,7 +2,8 @@
 // and one record per node with the addresses it holds. The provider writes them (and renders its responses
 // from them); the cluster runtime and the data plane read them, so they live below all three
 // (docs/architecture.md §2).
-import type { ResolvedCluster, ResolvedPool } from '../aks/defaults.js';
+import { defaultOsSku, type ResolvedCluster, type ResolvedPool } from '../aks/defaults.js';
+import { nodeImageOf, type NodeImage } from '../aks/node-images.js';
 import type { PlannedNode } from '../aks/planner.js';
 import type { ManagedClusterSpec } from '../aks/types.js';
 import { NODES_PREFIX } from '../store/keys.js';
@@ -83,6 +84,18 @@ export interface PoolRecord {
   powerState?: PowerState;
   /** A new opaque value on every write of the pool or its cluster. */
   eTag?: string;
+}
+
+/** The pool's OS SKU as AKS reports it: as given, else the default for its OS type and version. */
+export function osSkuOf(pool: PoolRecord): string {
+  const given = pool.spec['osSKU'];
+  const r = pool.resolved;
+  return typeof given === 'string' && given !== '' ? given : (r.osSKU ?? defaultOsSku(r.osType, r.orchestratorVersion));
+}
+
+/** The image the pool's nodes run at its current version: its nodeImageVersion and what its nodes show agree. */
+export function poolNodeImage(pool: PoolRecord): NodeImage {
+  return nodeImageOf(osSkuOf(pool), pool.currentOrchestratorVersion || pool.resolved.orchestratorVersion);
 }
 
 /** A cluster or pool record's power state: absent means Running. */

@@ -55,6 +55,8 @@ export interface ServerOptions {
   port?: number;
   /** Accept unknown body members and any well-formed api-version. */
   loose?: boolean;
+  /** Refuse unknown body members even where the service ignores them (AKS before 2024-01-01; docs/aks-rules.md §1.5). */
+  strict?: boolean;
   /** Milliseconds before a long-running operation's work runs. */
   lroDelayMs?: number;
   /** One line per request, and internal errors. Never secrets. */
@@ -313,7 +315,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }),
     );
     const lro = new Lro(store, registry, { delayMs: options.lroDelayMs ?? 0, log });
-    const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, log };
+    const deps: PipelineDeps = { registry, store, lro, authority, identity, loose: options.loose ?? false, strict: options.strict ?? false, log };
 
     // Known once the listener is bound (port 0 picks one); requests cannot arrive before.
     const ours = { url: '', port: 0 };

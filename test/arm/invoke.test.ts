@@ -38,6 +38,7 @@ describe('invokeRoute and Lro.immediate', () => {
       principal: { appId: 'a', objectId: 'o', tenantId: identity.tenantId },
       baseUrl: 'https://127.0.0.1:1',
       loose: false,
+      strict: false,
       requestId: 'r',
     };
     invokeRoute(caller, {

@@ -1,7 +1,7 @@
 // The body check: ARM's case-insensitive member names, strict unknown members, loose dropping.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ArmError } from '../../src/arm/errors.js';
+import { ArmError, unknownMembers } from '../../src/arm/errors.js';
 import { checkBody, parseJsonBody, s } from '../../src/arm/schema.js';
 
 const model = s.object('Thing', {
@@ -22,15 +22,15 @@ function armError(fn: () => unknown): ArmError {
 }
 
 test('member names match case-insensitively and come out in the model casing', () => {
-  assert.deepEqual(checkBody(model, { Location: 'eastus', TAGS: { Any: 'x' } }, true), { location: 'eastus', tags: { Any: 'x' } });
+  assert.deepEqual(checkBody(model, { Location: 'eastus', TAGS: { Any: 'x' } }, unknownMembers), { location: 'eastus', tags: { Any: 'x' } });
 });
 
 test('null means not given', () => {
-  assert.deepEqual(checkBody(model, { location: null, tags: null }, true), { location: null, tags: null });
+  assert.deepEqual(checkBody(model, { location: null, tags: null }, unknownMembers), { location: null, tags: null });
 });
 
 test('strict: every unknown member is named, with its path and model', () => {
-  const err = armError(() => checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: true }], more: 2 } }, true));
+  const err = armError(() => checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: true }], more: 2 } }, unknownMembers));
   assert.equal(err.status, 400);
   assert.equal(err.code, 'InvalidRequestContent');
   assert.deepEqual(
@@ -42,21 +42,34 @@ test('strict: every unknown member is named, with its path and model', () => {
   assert.match(err.message, /--loose/);
 });
 
-test('loose: unknown members are dropped', () => {
-  assert.deepEqual(checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: 1 }] } }, false), {
+test('a refusal of its own gets the unknown members in document order, each with its name as sent', () => {
+  let seen: unknown;
+  const refuse = (members: readonly { member: string; path: string }[]) => {
+    seen = members.map((m) => [m.member, m.path]);
+    return new ArmError(400, 'UnmarshalError', 'first');
+  };
+  assert.equal(armError(() => checkBody(model, { properties: { items: [{ 'a.b': 1 }] }, zz: 2 }, refuse)).code, 'UnmarshalError');
+  assert.deepEqual(seen, [
+    ['a.b', 'properties.items[0].a.b'],
+    ['zz', 'zz'],
+  ]);
+});
+
+test('without a refusal (--loose, or a service that ignores them): unknown members are dropped', () => {
+  assert.deepEqual(checkBody(model, { location: 'x', extra: 1, properties: { items: [{ name: 'a', bogus: 1 }] } }, undefined), {
     location: 'x',
     properties: { items: [{ name: 'a' }] },
   });
 });
 
 test('a wrong type is a deserialization error in either mode', () => {
-  for (const strict of [true, false]) {
-    const err = armError(() => checkBody(model, { count: 1.5 }, strict));
+  for (const refuse of [unknownMembers, undefined]) {
+    const err = armError(() => checkBody(model, { count: 1.5 }, refuse));
     assert.equal(err.code, 'InvalidRequestContent');
     assert.equal(err.target, 'count');
     assert.match(err.message, /Error converting value 1\.5 to type 'System\.Int32'\. Path 'count'/);
   }
-  assert.equal(armError(() => checkBody(model, [], true)).code, 'InvalidRequestContent');
+  assert.equal(armError(() => checkBody(model, [], unknownMembers)).code, 'InvalidRequestContent');
 });
 
 test('malformed JSON is InvalidRequestContent', () => {

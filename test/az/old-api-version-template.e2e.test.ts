@@ -12,7 +12,7 @@ import { type RealAzSession, realAzSession } from './real-az-session.js';
 
 const noRealAz = existsSync(AZ) ? false : `${AZ} is not installed`;
 
-function template(aksVersion: string) {
+function template(aksVersion: string, clusterExtra: Record<string, unknown> = {}) {
   return {
     $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#',
     contentVersion: '1.0.0.0',
@@ -44,6 +44,7 @@ function template(aksVersion: string) {
             },
           ],
           networkProfile: { networkPlugin: 'azure', serviceCidr: '10.20.0.0/16', dnsServiceIP: '10.20.0.10', dockerBridgeCidr: '172.17.0.1/16' },
+          ...clusterExtra,
         },
       },
       {
@@ -65,9 +66,9 @@ function template(aksVersion: string) {
 describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => {
   let session: RealAzSession;
   /** `az deployment group create` of the template at `aksVersion`, written to a file, for cluster `name`. */
-  const deploy = (name: string, aksVersion: string, extra: string[] = []) => {
+  const deploy = (name: string, aksVersion: string, extra: string[] = [], clusterExtra: Record<string, unknown> = {}) => {
     const path = join(session.azHome, `${name}.json`);
-    writeFileSync(path, JSON.stringify(template(aksVersion)));
+    writeFileSync(path, JSON.stringify(template(aksVersion, clusterExtra)));
     const args = ['deployment', 'group', 'create', '-g', 'rg2021', '-n', name, '--template-file', path, '--parameters', `clusterName=${name}`];
     return runRealAz(session.env, [...args, ...extra]);
   };
@@ -105,6 +106,17 @@ describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => 
     assert.equal(pools.stdout, 'system\nuser\n');
   });
 
+  test('az deployment group what-if of the same template: no change for the VNet, the cluster and its pool', async () => {
+    const path = join(session.azHome, 'aks2021-again.json');
+    writeFileSync(path, JSON.stringify(template('2021-03-01')));
+    const r = await runRealAz(session.env, ['deployment', 'group', 'what-if', '-g', 'rg2021', '--template-file', path, '--parameters', 'clusterName=aks2021']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /= Microsoft\.ContainerService\/managedClusters\/aks2021 \[2021-03-01\]/);
+    assert.match(r.stdout, /= Microsoft\.ContainerService\/managedClusters\/aks2021\/agentPools\/user \[2021-03-01\]/);
+    assert.doesNotMatch(r.stdout, /^\s+~ /m, r.stdout);
+    assert.match(r.stdout, /Resource changes: 3 no change\./);
+  });
+
   test('the same template at a retired preview: NoRegisteredProviderFound, as ARM answers it', async () => {
     const r = await deploy('akspreview', '2022-03-02-preview');
     assert.equal(r.code, 1);
@@ -112,5 +124,38 @@ describe('a 2021 template deployed with the real az', { skip: noRealAz }, () => 
     assert.match(r.stderr, /No registered resource provider found for location 'eastus' and API version '2022-03-02-preview' for type 'managedClusters'\./);
     const absent = await runRealAz(session.env, ['aks', 'show', '-g', 'rg2021', '-n', 'akspreview']);
     assert.equal(absent.code, 3, absent.stderr);
+  });
+
+  // Unknown members (docs/aks-rules.md §1.5): a 2021-03-01 template carrying storageProfile (a member from 2022-04-01
+  // on) deploys, the member ignored; at 2024-02-01 a member that version lacks fails the deployment with the RP's
+  // UnmarshalError.
+  test('az deployment group create with a member the version lacks: ignored at 2021-03-01, UnmarshalError at 2024-02-01', async () => {
+    const ok = await deploy('aksstor', '2021-03-01', ['--query', 'properties.provisioningState', '-o', 'tsv'], {
+      storageProfile: { diskCSIDriver: { enabled: false } },
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, 'Succeeded\n');
+    const id = `/subscriptions/${session.server.identity.subscriptionId}/resourceGroups/rg2021/providers/Microsoft.ContainerService/managedClusters/aksstor`;
+    const shown = await runRealAz(session.env, [
+      'resource',
+      'show',
+      '--ids',
+      id,
+      '--api-version',
+      '2022-04-01',
+      '--query',
+      'properties.storageProfile.diskCSIDriver.enabled',
+    ]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout.trim(), 'true', 'the ignored member was not stored: AKS default stands');
+
+    // (2024-02-01 has no dockerBridgeCidr either: removed in 2023-04-01, so the profile goes without it.)
+    const refused = await deploy('aksunm', '2024-02-01', [], {
+      networkProfile: { networkPlugin: 'azure', serviceCidr: '10.20.0.0/16', dnsServiceIP: '10.20.0.10' },
+      storageProfil: {},
+    });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /UnmarshalError/);
+    assert.match(refused.stderr, /json: unknown field \\?"storageProfil\\?" Check that the field is in the right location/);
   });
 });

@@ -187,10 +187,11 @@ describe('managedClusters through @azure/arm-containerservice', () => {
       assert.equal(capacity.code, 'InsufficientPodCidr');
       assert.equal(capacity.message, 'Pre-allocated IPs 768 exceeds IPs available 256 in Pod Cidr 10.240.100.0/24');
 
-      // Several problems in one request are all reported.
+      // Several problems in one request are all reported, each once: the first is the error, the others its details.
       const many = await create('c1', cluster({ networkPlugin: 'kubenet', podCidr: '10.0.0.0/16', dnsServiceIP: '10.0.0.1' }));
       const details = (many.details as { error?: { details?: Array<{ code: string }> } } | undefined)?.error?.details ?? [];
-      assert.deepEqual(details.map((d) => d.code).sort(), ['DnsServiceIpConflicting', 'PodCidrOverlapServiceCidr']);
+      assert.deepEqual([many.code, ...details.map((d) => d.code)].sort(), ['DnsServiceIpConflicting', 'PodCidrOverlapServiceCidr']);
+      assert.ok(!details.some((d) => d.code === many.code), 'the first problem is not repeated in details');
 
       // Mutability: the service CIDR of an existing cluster cannot change.
       await aks.managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }), POLL);

@@ -5,31 +5,13 @@ import { minorOf } from '../../aks/kubernetes-versions.js';
 import { instanceIdOf, vmssName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import { vmSize } from '../../aks/vm-sizes.js';
-import type { ClusterRecord, NodeRecord, PoolRecord } from '../../model/cluster-records.js';
+import { poolNodeImage, type ClusterRecord, type NodeRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { nodeImageOf } from '../../aks/node-images.js';
 import { setOwn } from '../../http/own.js';
 import { k8sTime } from '../apimachinery/time.js';
 import type { KubeObject } from '../apimachinery/object.js';
 import { stableUid } from '../apimachinery/generated-names.js';
 import { type KubeletState, NOT_READY_TAINT, READY_MESSAGE, NOT_READY_MESSAGE } from '../kubelet/node-status.js';
-
-function image(version: string) {
-  const minor = minorOf(version);
-  return minor < 25
-    ? {
-        osImage: 'Ubuntu 18.04.6 LTS',
-        kernelVersion: '5.4.0-1104-azure',
-        containerRuntimeVersion: 'containerd://1.6.4+azure-4',
-        nodeImage: 'AKSUbuntu-1804gen2containerd-202307.04.0',
-        osSku: 'Ubuntu',
-      }
-    : {
-        osImage: 'Ubuntu 22.04.5 LTS',
-        kernelVersion: '5.15.0-1092-azure',
-        containerRuntimeVersion: 'containerd://1.7.27-1',
-        nodeImage: 'AKSUbuntu-2204gen2containerd-202509.23.0',
-        osSku: 'Ubuntu',
-      };
-}
 
 /** AKS's kube-reserved and eviction threshold: before 1.29 the regressive memory table + 750Mi; from 1.29 20MiB per pod + 50MiB, 100Mi. */
 function resources(size: string, maxPods: number, version: string) {
@@ -98,7 +80,8 @@ function poolTaints(pool: PoolRecord | undefined): Array<Record<string, string>>
 
 export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, record: NodeRecord, kubelet: KubeletState): KubeObject {
   const version = pool?.currentOrchestratorVersion ?? cluster.resolved.kubernetesVersion;
-  const img = image(version);
+  // The pool's image (its OS SKU at its version), which its nodeImageVersion names too (src/aks/node-images.ts).
+  const img = pool ? poolNodeImage(pool) : nodeImageOf('Ubuntu', version);
   const model = networkModelOf(cluster.resolved);
   const mode = (pool?.resolved.mode ?? 'User').toLowerCase();
   const size = pool?.resolved.vmSize ?? 'Standard_DS2_v2';
@@ -109,7 +92,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     agentpool: record.pool,
     'beta.kubernetes.io/arch': 'amd64',
     'beta.kubernetes.io/instance-type': size,
-    'beta.kubernetes.io/os': 'linux',
+    'beta.kubernetes.io/os': img.operatingSystem,
     'failure-domain.beta.kubernetes.io/region': cluster.location,
     'failure-domain.beta.kubernetes.io/zone': zone,
     'kubernetes.azure.com/agentpool': record.pool,
@@ -120,7 +103,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     'kubernetes.azure.com/mode': mode,
     ...(vnet ? { 'kubernetes.azure.com/network-name': vnet.slice(0, 63) } : {}),
     ...(subnet ? { 'kubernetes.azure.com/network-subnet': subnet.slice(0, 63) } : {}),
-    'kubernetes.azure.com/node-image-version': img.nodeImage,
+    'kubernetes.azure.com/node-image-version': img.nodeImageVersion,
     'kubernetes.azure.com/nodepool-type': 'VirtualMachineScaleSets',
     'kubernetes.azure.com/os-sku': img.osSku,
     'kubernetes.azure.com/role': 'agent',
@@ -128,7 +111,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     'kubernetes.azure.com/storagetier': 'Premium_LRS',
     'kubernetes.io/arch': 'amd64',
     'kubernetes.io/hostname': record.name,
-    'kubernetes.io/os': 'linux',
+    'kubernetes.io/os': img.operatingSystem,
     'kubernetes.io/role': 'agent',
     'node-role.kubernetes.io/agent': '',
     'node.kubernetes.io/instance-type': size,
@@ -194,7 +177,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     kernelVersion: img.kernelVersion,
     kubeletVersion: `v${version}`,
     machineID: stableUid(`machine:${seed}`).replace(/-/g, ''),
-    operatingSystem: 'linux',
+    operatingSystem: img.operatingSystem,
     osImage: img.osImage,
     systemUUID: stableUid(`system:${seed}`),
   };

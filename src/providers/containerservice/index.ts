@@ -13,6 +13,7 @@ import { abortKind, abortRoutes } from './abort.js';
 import { clusterPowerKind, powerRoutes } from './power.js';
 import { osOptionsRoute, profileRoutes } from './profiles.js';
 import { updateTagsRoute } from './update-tags.js';
+import { unknownMemberAnswer } from './schema.js';
 
 /** `kubeconfigs`: the cluster APIs, without which listClusterUserCredential is a 500. */
 export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssuer } = {}): Provider {
@@ -34,6 +35,8 @@ export function containerServiceProvider(options: { kubeconfigs?: KubeconfigIssu
         apiVersions: [...new Set([...[...SUPPORTED_API_VERSIONS].reverse(), '2019-08-01', '2019-04-01'])],
       })),
     ].map(poolVersions),
+    // The RP's own decoder judges members the api-version lacks: ignored before 2024-01-01, refused from it (schema.ts).
+    unknownMembers: unknownMemberAnswer,
     operationKinds: [clusterWriteKind, clusterDeleteKind, poolWriteKind, poolDeleteKind, clusterPowerKind, abortKind],
     deleteSliceOfResourceGroup(groupId: string, store: Store) {
       // One cluster at a time: its addresses live in subnets that may sit outside its group, its node resource group too.

@@ -3,11 +3,10 @@
 // aksemu's catalogue (aks/kubernetes-versions.ts), none of which is a preview (docs/aks-rules.md §8).
 import { compareVersions, KUBERNETES_VERSIONS, maxPoolMinorSkew, minorOf } from '../../aks/kubernetes-versions.js';
 import type { RequestContext, Route } from '../../arm/provider.js';
-import { poolsOf, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { poolNodeImage, poolsOf, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
 import { requestedPool } from './agent-pools.js';
 import { requestedCluster } from './clusters.js';
 import { CLUSTER } from './power.js';
-import { NODE_IMAGE_VERSION } from './render.js';
 import { LOCATION, region, upgradesOf } from './versions.js';
 
 const POOL = `${CLUSTER}/agentPools/{agentPoolName}`;
@@ -62,7 +61,7 @@ function poolUpgradeProfile(ctx: RequestContext) {
         kubernetesVersion: pool.currentOrchestratorVersion,
         osType: osTypeOf(pool),
         upgrades: upgrades(poolUpgrades(cluster, pool)),
-        latestNodeImageVersion: NODE_IMAGE_VERSION,
+        latestNodeImageVersion: poolNodeImage(pool).nodeImageVersion,
       },
     },
   };

@@ -2,18 +2,15 @@
 // cluster has and the defaults AKS reports, then pruned to the members the version defines (wire.ts), so a 2022
 // client sees no networkPluginMode and a 2025 one no dockerBridgeCidr.
 import type { ApiVersionProfile } from '../../aks/api-versions.js';
-import { defaultOsSku, type ResolvedPool } from '../../aks/defaults.js';
+import type { ResolvedPool } from '../../aks/defaults.js';
 import { effectiveOutboundIds, loadBalancerOutbound } from '../../aks/outbound.js';
 import { podIpAllocationMode } from '../../aks/pod-subnet.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import type { NetworkProfile } from '../../aks/types.js';
-import { CLUSTER_TYPE, POOL_TYPE, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
+import { CLUSTER_TYPE, osSkuOf, POOL_TYPE, poolNodeImage, type ClusterRecord, type PoolRecord } from '../../model/cluster-records.js';
 import { createHash } from 'node:crypto';
 import { defaultKubeletIdentityId } from './identity.js';
 import { onTheWire } from './wire.js';
-
-/** The node image AKS would put on Ubuntu nodes; a label value only. */
-export const NODE_IMAGE_VERSION = 'AKSUbuntu-2204gen2containerd-202411.12.0';
 
 const LOAD_BALANCER_SKUS = new Set(['standard', 'basic']);
 
@@ -95,8 +92,9 @@ export function renderPoolProperties(pool: PoolRecord, api: ApiVersionProfile): 
     enableNodePublicIP: spec['enableNodePublicIP'] ?? false,
     mode: r.mode,
     osType: r.osType,
-    osSKU: spec['osSKU'] ?? r.osSKU ?? defaultOsSku(r.osType, r.orchestratorVersion),
-    nodeImageVersion: NODE_IMAGE_VERSION,
+    osSKU: osSkuOf(pool),
+    // The image its nodes run, which their node-image-version label shows (src/aks/node-images.ts).
+    nodeImageVersion: poolNodeImage(pool).nodeImageVersion,
     // The 2022 specs echo what was sent; later ones always show the effective surge.
     upgradeSettings: api.maxSurgeDefault === '1' ? givenUpgrade : { ...givenUpgrade, maxSurge: r.maxSurge },
     enableFIPS: spec['enableFIPS'] ?? false,

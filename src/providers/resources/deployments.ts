@@ -94,6 +94,7 @@ function put(ctx: RequestContext) {
     principal: ctx.principal,
     baseUrl: ctx.baseUrl,
     loose: ctx.loose,
+    strict: ctx.strict,
     requestId: ctx.requestId,
   };
   return ctx.lro.begin(ctx, {
@@ -136,7 +137,13 @@ function postWhatIf(ctx: RequestContext) {
   const request = readDeploymentRequest(ctx, 'whatIf');
   const g = group(ctx);
   const p = plan(ctx, g, request);
-  const caller = callerFor(ctx.store, ctx.registry, ctx.lro, { principal: ctx.principal, baseUrl: ctx.baseUrl, loose: ctx.loose, requestId: ctx.requestId });
+  const caller = callerFor(ctx.store, ctx.registry, ctx.lro, {
+    principal: ctx.principal,
+    baseUrl: ctx.baseUrl,
+    loose: ctx.loose,
+    strict: ctx.strict,
+    requestId: ctx.requestId,
+  });
   return { status: 200, body: { status: 'Succeeded', properties: { changes: whatIf(p, caller, g.id) } } };
 }
 

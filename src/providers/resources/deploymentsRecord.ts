@@ -3,7 +3,7 @@
 // is parsed here with the lenient reader (its size and nesting bounded as ARM bounds them), then
 // checked against the Deployment model.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ArmError, invalidDeploymentName, invalidRequestContent, type ArmErrorBody } from '../../arm/errors.js';
+import { ArmError, invalidDeploymentName, invalidRequestContent, unknownMembers, type ArmErrorBody } from '../../arm/errors.js';
 import type { RequestContext } from '../../arm/provider.js';
 import { checkBody, s } from '../../arm/schema.js';
 import { parseJsonc, JsoncError } from '../../templates/jsonc.js';
@@ -104,7 +104,7 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
     throw err;
   }
   // A null body (or null properties) is a deployment without properties.
-  const body = (checkBody(kind === 'deploy' ? deploymentModel : whatIfModel, parsed, !ctx.loose) ?? {}) as {
+  const body = (checkBody(kind === 'deploy' ? deploymentModel : whatIfModel, parsed, ctx.loose ? undefined : unknownMembers) ?? {}) as {
     location?: string;
     tags?: Record<string, string>;
     properties?: { template?: unknown; templateLink?: unknown; parameters?: Record<string, unknown>; parametersLink?: unknown; mode?: string };

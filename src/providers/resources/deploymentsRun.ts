@@ -26,6 +26,8 @@ export interface DeploymentInput {
   principal: Principal;
   baseUrl: string;
   loose: boolean;
+  /** --strict (absent in operations recorded before it existed). */
+  strict?: boolean;
   requestId: string;
 }
 
@@ -68,7 +70,7 @@ export function callerFor(
   store: Store,
   registry: Registry,
   lro: InProcessCaller['lro'],
-  input: Pick<DeploymentInput, 'principal' | 'baseUrl' | 'loose' | 'requestId'>,
+  input: Pick<DeploymentInput, 'principal' | 'baseUrl' | 'loose' | 'strict' | 'requestId'>,
 ): InProcessCaller {
   return {
     registry,
@@ -78,6 +80,7 @@ export function callerFor(
     principal: input.principal,
     baseUrl: input.baseUrl,
     loose: input.loose,
+    strict: input.strict ?? false,
     requestId: input.requestId,
   };
 }

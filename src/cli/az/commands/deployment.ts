@@ -213,7 +213,31 @@ interface WhatIfChange {
   resourceId: string;
   changeType: string;
   after?: { apiVersion?: string };
-  delta?: Array<{ path: string; propertyChangeType: string; before?: unknown; after?: unknown }>;
+  delta?: PropertyChange[];
+}
+
+interface PropertyChange {
+  path: string;
+  propertyChangeType: string;
+  before?: unknown;
+  after?: unknown;
+  children?: PropertyChange[];
+}
+
+/** One property change and its children as az prints them: an array's items inside `[ … ]`, by index. */
+function propertyLines(d: PropertyChange, indent: string): string[] {
+  const sym = d.propertyChangeType === 'Create' ? '+' : d.propertyChangeType === 'Delete' ? '-' : '~';
+  if (d.children) {
+    const inner = d.children.flatMap((c) => propertyLines(c, `${indent}  `));
+    return d.propertyChangeType === 'Array' ? [`${indent}${sym} ${d.path}: [`, ...inner, `${indent}  ]`] : [`${indent}${sym} ${d.path}:`, '', ...inner, ''];
+  }
+  const value =
+    d.propertyChangeType === 'Create'
+      ? JSON.stringify(d.after)
+      : d.propertyChangeType === 'Delete'
+        ? JSON.stringify(d.before)
+        : `${JSON.stringify(d.before)} => ${JSON.stringify(d.after)}`;
+  return [`${indent}${sym} ${d.path}: ${value}`];
 }
 
 /** az's what-if rendering (no colour): legend, scope, one line per resource, property deltas, summary. */
@@ -240,11 +264,7 @@ function formatWhatIf(changes: WhatIfChange[]): string {
       const relative = c.resourceId.slice(scope.length).replace(/^\/providers\//, '');
       const apiVersion = c.after?.apiVersion && c.changeType !== 'Ignore' ? ` [${c.after.apiVersion}]` : '';
       lines.push(`  ${SYMBOLS[c.changeType]?.[0] ?? '?'} ${relative}${apiVersion}`);
-      for (const d of c.delta ?? []) {
-        const sym = d.propertyChangeType === 'Create' ? '+' : d.propertyChangeType === 'Delete' ? '-' : '~';
-        const value = d.propertyChangeType === 'Create' ? JSON.stringify(d.after) : `${JSON.stringify(d.before)} => ${JSON.stringify(d.after)}`;
-        lines.push(`      ${sym} ${d.path}: ${value}`);
-      }
+      for (const d of c.delta ?? []) lines.push(...propertyLines(d, '      '));
       if ((c.delta ?? []).length > 0) lines.push('');
     }
     lines.push('');
