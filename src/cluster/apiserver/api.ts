@@ -46,6 +46,7 @@ import {
 } from '../apimachinery/status.js';
 import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
+import { WatchMetrics, type WatchResponse } from './watch-stream.js';
 import { admitDeletion, mutate, validateCreate } from './admission/plugins.js';
 import { randomSuffix } from '../apimachinery/generated-names.js';
 import { checkDepth, checkObjectSize } from './validation/limits.js';
@@ -67,7 +68,7 @@ export interface ApiRequest {
 export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined; warnings?: readonly string[] }
   | { status: number; text: string; contentType: string; body?: undefined; warnings?: readonly string[] }
-  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string }
+  | WatchResponse
   | { stream: (sink: StreamSink) => { stop(): void }; contentType: string };
 
 export function versionInfo(version: string): Record<string, string> {
@@ -143,6 +144,8 @@ export class ClusterApi {
   readonly catalog: Catalog;
   /** The request being handled asked for fieldValidation=Strict (handle is synchronous: one request at a time). */
   private strict = false;
+  /** What /metrics reports: the watchers closed for not reading (watch-stream.ts). */
+  readonly watchMetrics = new WatchMetrics();
 
   constructor(readonly runtime: ApiServerHost) {
     this.catalog = catalogOf(runtime.objects);
@@ -177,6 +180,8 @@ export class ClusterApi {
         case '/livez':
         case '/readyz':
           return { status: 200, text: 'ok', contentType: 'text/plain; charset=utf-8' };
+        case '/metrics':
+          return { status: 200, text: this.watchMetrics.text(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
         case '/api':
         case '/apis': {
           const agg = aggregatedVersion(req.accept);
@@ -312,6 +317,7 @@ export class ClusterApi {
 
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
+    const sendInitialEvents = checkWatchOptions(req.query, this.runtime.kubernetesVersion);
     const selector = parseSelector(req.query);
     checkFieldLabels(t, selector);
     const asTable = wantsTable(req.accept);
@@ -322,6 +328,7 @@ export class ClusterApi {
     const r = t.r;
     return {
       contentType: asTable ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
+      resource: `${r.group}/${r.resource}`,
       watch: (sink) => {
         let first = true;
         const tableSink: WatchSink = {
@@ -349,6 +356,7 @@ export class ClusterApi {
             resourceVersion: req.query.get('resourceVersion'),
             ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
             allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
+            ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
             view: (o) => this.view(t, o),
           },
           asTable ? tableSink : sink,
@@ -597,6 +605,34 @@ function checkResourceVersion(t: Target, query: URLSearchParams): void {
       fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`),
     ]);
   }
+}
+
+/** The first minor version whose apiserver enables the WatchList feature gate (beta, on by default, in 1.32). */
+const WATCH_LIST_FROM_MINOR = 32;
+
+/**
+ * A watch's sendInitialEvents and resourceVersionMatch, as ValidateListOptions checks them (422 on ListOptions);
+ * returns sendInitialEvents (undefined when not given).
+ */
+function checkWatchOptions(query: URLSearchParams, kubernetesVersion: string): boolean | undefined {
+  const send = query.get('sendInitialEvents');
+  const match = query.get('resourceVersionMatch') ?? '';
+  const causes = [];
+  if (send !== null) {
+    if (match !== 'NotOlderThan')
+      causes.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (Number(kubernetesVersion.split('.')[1]) < WATCH_LIST_FROM_MINOR)
+      causes.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+  }
+  if (match !== '') {
+    if (send === null)
+      causes.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') causes.push(fieldError.unsupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (query.get('continue')) causes.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  if (causes.length > 0) throw invalidObject('ListOptions', 'meta.k8s.io', '', causes);
+  // As the query converts to a *bool (runtime.Convert_Slice_string_To_Pointer_bool): only "0" and "false" are false.
+  return send === null ? undefined : !(send === '0' || send.toLowerCase() === 'false');
 }
 
 /** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */

@@ -94,6 +94,11 @@ export class ObjectStore {
     return this.revision;
   }
 
+  /** The oldest resourceVersion a watch may start from (older ones are answered 410 Expired). */
+  get oldestResourceVersion(): number {
+    return this.horizon;
+  }
+
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
     return this.bucketOf(resourceKey(r));
   }
