@@ -26,7 +26,8 @@ import { checkPatchOptions, checkPreconditions, checkResourceVersionMatches, che
 import { deleteObject, finishIfDue } from './deletion.js';
 import { k8sTime } from '../apimachinery/time.js';
 import { isPlainObject, own } from '../../http/own.js';
-import { page } from './paging.js';
+import { page, pageKeys } from './paging.js';
+import { keyRange } from './storage/store.js';
 import type { KindBehaviour, KindHost } from './kind-behaviour.js';
 import { defaultPrinter } from './printers.js';
 import { groupVersion, NAMESPACES, PODS, SERVICEACCOUNTS, type ResourceType } from '../apimachinery/resources.js';
@@ -285,11 +286,13 @@ export class ClusterApi {
     const selector = parseSelector(req.query);
     checkFieldLabels(t, selector);
     const rv = this.objects.resourceVersion;
-    const chunk = page(
-      this.current(t).filter((o) => selects(selector, o)),
-      req.query,
-      rv,
-    );
+    const chunk = t.kind.computed
+      ? page(
+          this.current(t).filter((o) => selects(selector, o)),
+          req.query,
+          rv,
+        )
+      : this.pageStored(t, selector, req.query, rv);
     const items = chunk.items.map((o) => this.view(t, o));
     const metadata = {
       resourceVersion: String(rv),
@@ -298,6 +301,15 @@ export class ClusterApi {
     if (wantsTable(req.accept))
       return json(200, table(printerOf(t), items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
+  }
+
+  /** A page of stored objects, read from the store's sorted keys. */
+  private pageStored(t: Target, selector: Selector, query: URLSearchParams, rv: number) {
+    const keys = this.objects.keys(t.r);
+    const [from, to] = t.r.namespaced && t.namespace !== undefined ? keyRange(keys, `${t.namespace}/`) : [0, keys.length];
+    const everything = selector.labels.length === 0 && selector.fields.length === 0;
+    const source = { keys, from, to, get: (k: string) => this.objects.byKey(t.r, k)! };
+    return pageKeys(source, everything ? undefined : (o) => selects(selector, o), query, rv);
   }
 
   private get(t: Target, req: ApiRequest): ApiResponse {
