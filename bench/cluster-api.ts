@@ -101,7 +101,7 @@ export async function benchKubectlGetNodes(): Promise<ClusterApiTiming> {
 }
 
 /** A pod as a Deployment's ReplicaSet creates it (what kube-controller-manager POSTs). */
-function deploymentPod(i: number): Record<string, unknown> {
+export function deploymentPod(i: number): Record<string, unknown> {
   const hash = '7d4b9c8f6d';
   return {
     apiVersion: 'v1',

@@ -69,6 +69,11 @@ export function serveWatch(res: ServerResponse, response: WatchResponse, metrics
   watch = response.watch({
     send: (event) => {
       if (!open) return;
+      // Events of one burst of writes go out together: one chunk and one TLS record instead of one per event.
+      if (res.writableCorked === 0) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
       res.write(line(event));
       if (res.writableLength > limit) cutOff();
     },
