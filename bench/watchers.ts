@@ -157,8 +157,8 @@ async function watchClients(endpoint: Endpoint): Promise<void> {
           if (!name.startsWith('web-')) continue;
           if ((last[name] ?? 0) < now) last[name] = now;
           if (++counts[w]! === WATCH_PODS && ++done === WATCHERS) {
-            process.stdout.write(`${JSON.stringify({ last, cutOff })}\n`);
-            setTimeout(() => process.exit(0), 100);
+            // A pipe is written asynchronously: leave once the line is out.
+            process.stdout.write(`${JSON.stringify({ last, cutOff })}\n`, () => process.exit(0));
           }
         }
         buffered = text.slice(start);
