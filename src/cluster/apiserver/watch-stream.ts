@@ -30,16 +30,27 @@ export class WatchMetrics {
 }
 
 /**
- * The serialized object, kept with it: stored objects do not change, and a hundred watchers of one kind send
- * every change a hundred times.
+ * The serialized objects of the changes being told: stored objects do not change, and a hundred watchers of one
+ * kind send every change a hundred times, all while the store tells its listeners. Kept until the tick's work is
+ * done, not for the objects' life (that would hold each object's JSON beside it).
  */
-const serialized = new WeakMap<object, string>();
+let serialized = new WeakMap<object, string>();
+let forgetting = false;
 
 function line(event: WatchEvent): string {
   const obj = event.object;
   if (typeof obj !== 'object' || obj === null) return `${JSON.stringify(event)}\n`;
   let text = serialized.get(obj);
-  if (text === undefined) serialized.set(obj, (text = JSON.stringify(obj)));
+  if (text === undefined) {
+    serialized.set(obj, (text = JSON.stringify(obj)));
+    if (!forgetting) {
+      forgetting = true;
+      setImmediate(() => {
+        serialized = new WeakMap();
+        forgetting = false;
+      });
+    }
+  }
   return `{"type":${JSON.stringify(event.type)},"object":${text}}\n`;
 }
 
