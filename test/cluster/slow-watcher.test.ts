@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
+import { type ApiServerHost, ClusterApi } from '../../src/cluster/apiserver/api.js';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
 import { fileURLToPath } from 'node:url';
 import { api, eventually, HAVE_KUBECTL, kubectl, withCluster } from './harness.js';
 
@@ -132,4 +134,19 @@ describe('slow watchers and bookmarks', { skip: !HAVE_KUBECTL && 'kubectl missin
       assert.equal(err!.object.reason, 'Expired');
       assert.match(err!.object.message, /^too old resource version: 5 \(\d+\)$/);
     }));
+});
+
+test('sendInitialEvents before 1.32 is refused as the WatchList feature gate (off) refuses it', () => {
+  const host = { objects: new ObjectStore(), kubernetesVersion: '1.31.5', record: {}, workloads: { logs: {} }, serviceAccounts: { key: Buffer.alloc(32) } };
+  const api = new ClusterApi(host as unknown as ApiServerHost);
+  const res = api.handle({
+    method: 'GET',
+    path: '/api/v1/namespaces/default/configmaps',
+    query: new URLSearchParams('watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'),
+  });
+  assert.ok('status' in res && res.status === 422);
+  assert.equal(
+    (res.body as { message: string }).message,
+    'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+  );
 });
