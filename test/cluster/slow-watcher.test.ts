@@ -126,6 +126,14 @@ describe('slow watchers and bookmarks', { skip: !HAVE_KUBECTL && 'kubectl missin
       assert.ok(Number(marks[0]!.object.metadata.resourceVersion) >= Number(rv));
       assert.equal(marks[0]!.object.metadata.annotations, undefined);
 
+      // Initial events are the state asked for, sent whole: ~11 MB of them is no reason to cut a watch off.
+      for (let i = 0; i < 12; i++)
+        assert.equal((await api(env, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap(`big-${i}`, 900_000) })).status, 201);
+      const whole = await api(env, 'GET', `${base}&timeoutSeconds=2`, { timeoutMs: 30_000 });
+      const bigs = watchLines(whole.text).filter((e) => e.type === 'ADDED' && e.object.metadata.name.startsWith('big-'));
+      assert.equal(bigs.length, 12);
+      assert.doesNotMatch((await kubectl(env, ['get', '--raw', '/metrics'])).stdout, /apiserver_terminated_watchers_total\{/);
+
       // From before the kept history: one ERROR event, 410 Expired, naming the oldest version a watch may start from.
       const old = await api(env, 'GET', `${base}&resourceVersion=5`);
       const [err] = watchLines(old.text);

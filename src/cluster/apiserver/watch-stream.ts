@@ -3,7 +3,7 @@
 // watch instead of holding on (cacheWatcher.add: "Forcing <resource> watcher close due to unresponsiveness",
 // counted in apiserver_terminated_watchers_total); the client's reflector then watches again from the last
 // resourceVersion it saw, or relists when that is too old (410 Expired). Here the queue is what the response
-// holds unsent: past WATCH_BUFFER_BYTES the watch stops, the response ends after what it holds, and a client that
+// holds unsent (after the initial events): past WATCH_BUFFER_BYTES the watch stops, the response ends after what it holds, and a client that
 // does not read even that within ABANDON_MS is disconnected, so a stalled client never holds more than the bound.
 import type { ServerResponse } from 'node:http';
 import type { WatchEvent, WatchSink } from './watch.js';
@@ -67,6 +67,10 @@ export function serveWatch(res: ServerResponse, response: WatchResponse, metrics
   res.flushHeaders();
   let open = true;
   let watch: { stop(): void } | undefined;
+  // The initial events (what exists, for a watch from "0") are the state the client asked for, sent whole as the
+  // apiserver sends them; only what comes after counts against the bound, until the client has read them.
+  let initial = true;
+  let allowance = 0;
   const cutOff = () => {
     open = false;
     watch?.stop();
@@ -86,13 +90,16 @@ export function serveWatch(res: ServerResponse, response: WatchResponse, metrics
         process.nextTick(() => res.uncork());
       }
       res.write(line(event));
-      if (res.writableLength > limit) cutOff();
+      if (!initial && res.writableLength > limit + allowance) cutOff();
     },
     close: () => {
       if (open) res.end();
       open = false;
     },
   });
+  initial = false;
+  allowance = res.writableLength;
+  if (allowance > 0) res.once('drain', () => (allowance = 0));
   res.on('close', () => {
     open = false;
     watch.stop();
