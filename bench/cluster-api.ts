@@ -169,7 +169,10 @@ async function measurePods(): Promise<PodMemory> {
   try {
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
     await az(home, ['aks', 'create', '-g', 'myResourceGroup', '-n', 'pods', '--network-plugin', 'none', '--generate-ssh-keys']);
-    const api = new ClusterApi(server.clusterApis.runtimeOf(clusterId(server.identity.subscriptionId, 'myResourceGroup', 'pods'))!);
+    const id = clusterId(server.identity.subscriptionId, 'myResourceGroup', 'pods');
+    // The cluster's API starts once the provider's records land (the change feed runs after the command returns).
+    for (let i = 0; i < 200 && !server.clusterApis.runtimeOf(id); i++) await new Promise((r) => setTimeout(r, 50));
+    const api = new ClusterApi(server.clusterApis.runtimeOf(id)!);
     const settle = async () => {
       await new Promise((r) => setTimeout(r, 200));
       gc();
