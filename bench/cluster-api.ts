@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
 import { clusterId } from '../src/model/cluster-records.js';
@@ -20,7 +21,7 @@ import { az } from './az-create.js';
 const KUBECTL = '/usr/bin/kubectl';
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 const REPS = 5;
-const PODS = 20_000;
+const PODS = Number(process.env['AKSEMU_BENCH_PODS'] ?? 20_000);
 const GIB = 1024 ** 3;
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -100,7 +101,7 @@ export async function benchKubectlGetNodes(): Promise<ClusterApiTiming> {
 }
 
 /** A pod as a Deployment's ReplicaSet creates it (what kube-controller-manager POSTs). */
-function deploymentPod(i: number): Record<string, unknown> {
+export function deploymentPod(i: number): Record<string, unknown> {
   const hash = '7d4b9c8f6d';
   return {
     apiVersion: 'v1',
@@ -168,7 +169,10 @@ async function measurePods(): Promise<PodMemory> {
   try {
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
     await az(home, ['aks', 'create', '-g', 'myResourceGroup', '-n', 'pods', '--network-plugin', 'none', '--generate-ssh-keys']);
-    const api = new ClusterApi(server.clusterApis.runtimeOf(clusterId(server.identity.subscriptionId, 'myResourceGroup', 'pods'))!);
+    const id = clusterId(server.identity.subscriptionId, 'myResourceGroup', 'pods');
+    // The cluster's API starts once the provider's records land (the change feed runs after the command returns).
+    for (let i = 0; i < 200 && !server.clusterApis.runtimeOf(id); i++) await new Promise((r) => setTimeout(r, 50));
+    const api = new ClusterApi(server.clusterApis.runtimeOf(id)!);
     const settle = async () => {
       await new Promise((r) => setTimeout(r, 200));
       gc();
@@ -188,6 +192,9 @@ async function measurePods(): Promise<PodMemory> {
       if (i % 500 === 499) await new Promise((r) => setImmediate(r));
     }
     const after = await settle();
+    // AKSEMU_BENCH_HEAP_SNAPSHOT=<file>: the heap with the pods held, for where their bytes go (DevTools' Memory tab).
+    const snapshot = process.env['AKSEMU_BENCH_HEAP_SNAPSHOT'];
+    if (snapshot) writeHeapSnapshot(snapshot);
     return { pods: PODS, heapBytes: after.heapUsed - before.heapUsed, rssBytes: after.rss - before.rss };
   } finally {
     await server.close();

@@ -6,6 +6,7 @@ import { benchDataplane } from './dataplane.js';
 import { benchPlanner } from './planner.js';
 import { benchRestart } from './restart.js';
 import { benchServices } from './services.js';
+import { benchBigList, benchWatchers } from './watchers.js';
 import type { BenchResult } from './timing.js';
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -63,5 +64,19 @@ console.log(
 );
 const pods = await benchPodsPerGiB();
 console.log(
-  `pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod)`,
+  `pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024; 9,591 before sharing)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048; 14,357 before sharing)`,
+);
+
+const watch = await benchWatchers();
+console.log(
+  `${watch.watchers} watchers on pods (HTTPS, another process) while ${fmt(watch.pods)} pods are created through the cluster API (${(watch.createMs / 1000).toFixed(1)} s)`,
+);
+console.log(
+  `  slowest watcher behind by ${fmt(watch.maxLagMs)} ms at most, p99 ${fmt(watch.p99LagMs)} ms (goal: none behind by > 1,000 ms)   watchers cut off ${watch.cutOff}   heap growth after GC ${(watch.heapGrowthBytes / 1e6).toFixed(1)} MB, pods included (bounded: ≤ 8 MiB unsent per watcher)`,
+);
+
+const list = await benchBigList();
+console.log(`kubectl get pods -A on ${fmt(list.pods)} pods (real /usr/bin/kubectl, 500 per page; pods written in ${(list.fillMs / 1000).toFixed(1)} s)`);
+console.log(
+  `  kubectl ${(list.kubectlMs / 1000).toFixed(1)} s for ${fmt(list.rows)} rows   server side ${fmt(list.serverTotalMs)} ms for ${list.pages} pages (goal ≤ 2,000 ms), slowest page ${fmt(list.serverMaxPageMs)} ms`,
 );

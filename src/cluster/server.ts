@@ -9,6 +9,7 @@ import {
   apiHttpsServer,
   type ApiTls,
   ClusterApi,
+  serveWatch,
   ApiSocket,
   apiSocketOf,
   serviceAccountKey,
@@ -405,27 +406,7 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
       });
-      if ('watch' in response) {
-        res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
-        res.flushHeaders();
-        let open = true;
-        const watch = response.watch({
-          send: (event) => {
-            if (open) res.write(`${JSON.stringify(event)}\n`);
-          },
-          close: () => {
-            if (open) res.end();
-            open = false;
-          },
-        });
-        const stop = () => {
-          open = false;
-          watch.stop();
-        };
-        res.on('close', stop);
-        if (!open) watch.stop();
-        return;
-      }
+      if ('watch' in response) return serveWatch(res, response, entry.api.watchMetrics, this.options.log);
       if ('stream' in response) {
         res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
         res.flushHeaders();

@@ -26,7 +26,8 @@ import { checkPatchOptions, checkPreconditions, checkResourceVersionMatches, che
 import { deleteObject, finishIfDue } from './deletion.js';
 import { k8sTime } from '../apimachinery/time.js';
 import { isPlainObject, own } from '../../http/own.js';
-import { page } from './paging.js';
+import { page, pageKeys } from './paging.js';
+import { keyRange } from './storage/store.js';
 import type { KindBehaviour, KindHost } from './kind-behaviour.js';
 import { defaultPrinter } from './printers.js';
 import { groupVersion, NAMESPACES, PODS, SERVICEACCOUNTS, type ResourceType } from '../apimachinery/resources.js';
@@ -46,6 +47,7 @@ import {
 } from '../apimachinery/status.js';
 import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
+import { WatchMetrics, type WatchResponse } from './watch-stream.js';
 import { admitDeletion, mutate, validateCreate } from './admission/plugins.js';
 import { randomSuffix } from '../apimachinery/generated-names.js';
 import { checkDepth, checkObjectSize } from './validation/limits.js';
@@ -67,7 +69,7 @@ export interface ApiRequest {
 export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined; warnings?: readonly string[] }
   | { status: number; text: string; contentType: string; body?: undefined; warnings?: readonly string[] }
-  | { watch: (sink: WatchSink) => { stop(): void }; contentType: string }
+  | WatchResponse
   | { stream: (sink: StreamSink) => { stop(): void }; contentType: string };
 
 export function versionInfo(version: string): Record<string, string> {
@@ -143,6 +145,8 @@ export class ClusterApi {
   readonly catalog: Catalog;
   /** The request being handled asked for fieldValidation=Strict (handle is synchronous: one request at a time). */
   private strict = false;
+  /** What /metrics reports: the watchers closed for not reading (watch-stream.ts). */
+  readonly watchMetrics = new WatchMetrics();
 
   constructor(readonly runtime: ApiServerHost) {
     this.catalog = catalogOf(runtime.objects);
@@ -177,6 +181,8 @@ export class ClusterApi {
         case '/livez':
         case '/readyz':
           return { status: 200, text: 'ok', contentType: 'text/plain; charset=utf-8' };
+        case '/metrics':
+          return { status: 200, text: this.watchMetrics.text(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
         case '/api':
         case '/apis': {
           const agg = aggregatedVersion(req.accept);
@@ -280,11 +286,13 @@ export class ClusterApi {
     const selector = parseSelector(req.query);
     checkFieldLabels(t, selector);
     const rv = this.objects.resourceVersion;
-    const chunk = page(
-      this.current(t).filter((o) => selects(selector, o)),
-      req.query,
-      rv,
-    );
+    const chunk = t.kind.computed
+      ? page(
+          this.current(t).filter((o) => selects(selector, o)),
+          req.query,
+          rv,
+        )
+      : this.pageStored(t, selector, req.query, rv);
     const items = chunk.items.map((o) => this.view(t, o));
     const metadata = {
       resourceVersion: String(rv),
@@ -293,6 +301,15 @@ export class ClusterApi {
     if (wantsTable(req.accept))
       return json(200, table(printerOf(t), items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
     return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
+  }
+
+  /** A page of stored objects, read from the store's sorted keys. */
+  private pageStored(t: Target, selector: Selector, query: URLSearchParams, rv: number) {
+    const keys = this.objects.keys(t.r);
+    const [from, to] = t.r.namespaced && t.namespace !== undefined ? keyRange(keys, `${t.namespace}/`) : [0, keys.length];
+    const everything = selector.labels.length === 0 && selector.fields.length === 0;
+    const source = { keys, from, to, get: (k: string) => this.objects.byKey(t.r, k)! };
+    return pageKeys(source, everything ? undefined : (o) => selects(selector, o), query, rv);
   }
 
   private get(t: Target, req: ApiRequest): ApiResponse {
@@ -312,6 +329,7 @@ export class ClusterApi {
 
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
+    const sendInitialEvents = checkWatchOptions(req.query, this.runtime.kubernetesVersion);
     const selector = parseSelector(req.query);
     checkFieldLabels(t, selector);
     const asTable = wantsTable(req.accept);
@@ -322,6 +340,7 @@ export class ClusterApi {
     const r = t.r;
     return {
       contentType: asTable ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
+      resource: `${r.group}/${r.resource}`,
       watch: (sink) => {
         let first = true;
         const tableSink: WatchSink = {
@@ -349,6 +368,7 @@ export class ClusterApi {
             resourceVersion: req.query.get('resourceVersion'),
             ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
             allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
+            ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
             view: (o) => this.view(t, o),
           },
           asTable ? tableSink : sink,
@@ -597,6 +617,34 @@ function checkResourceVersion(t: Target, query: URLSearchParams): void {
       fieldError.invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`),
     ]);
   }
+}
+
+/** The first minor version whose apiserver enables the WatchList feature gate (beta, on by default, in 1.32). */
+const WATCH_LIST_FROM_MINOR = 32;
+
+/**
+ * A watch's sendInitialEvents and resourceVersionMatch, as ValidateListOptions checks them (422 on ListOptions);
+ * returns sendInitialEvents (undefined when not given).
+ */
+function checkWatchOptions(query: URLSearchParams, kubernetesVersion: string): boolean | undefined {
+  const send = query.get('sendInitialEvents');
+  const match = query.get('resourceVersionMatch') ?? '';
+  const causes = [];
+  if (send !== null) {
+    if (match !== 'NotOlderThan')
+      causes.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (Number(kubernetesVersion.split('.')[1]) < WATCH_LIST_FROM_MINOR)
+      causes.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+  }
+  if (match !== '') {
+    if (send === null)
+      causes.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') causes.push(fieldError.unsupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (query.get('continue')) causes.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  if (causes.length > 0) throw invalidObject('ListOptions', 'meta.k8s.io', '', causes);
+  // As the query converts to a *bool (runtime.Convert_Slice_string_To_Pointer_bool): only "0" and "false" are false.
+  return send === null ? undefined : !(send === '0' || send.toLowerCase() === 'false');
 }
 
 /** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */

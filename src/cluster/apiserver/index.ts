@@ -29,6 +29,7 @@ export type { ServiceAccountIssuer } from './service-account-tokens.js';
 // request handler, its HTTPS and unix-socket listeners and their limits, the objects' persistence and ceiling, and
 // the Node writes kept apart from the Nodes rebuilt from their records.
 export { ClusterApi } from './api.js';
+export { serveWatch } from './watch-stream.js';
 export type { ApiRequest, ApiResponse } from './api.js';
 export { apiHttpsServer } from './api-https.js';
 export type { ApiTls } from './api-https.js';

@@ -4,6 +4,7 @@
 // revision); `remainingItemCount` counts what is left.
 import { objectKey, type KubeObject } from '../apimachinery/object.js';
 import { badRequest } from '../apimachinery/status.js';
+import { keyIndex } from './storage/store.js';
 
 export interface Page {
   items: KubeObject[];
@@ -32,21 +33,67 @@ function decodeToken(text: string): Token {
   return token as Token;
 }
 
-/** items (in key order) from the continue token's key on, at most `limit` of them (0 or absent: all). */
-export function page(items: KubeObject[], query: URLSearchParams, revision: number): Page {
+function limitOf(query: URLSearchParams): number {
   const limitText = query.get('limit');
   const limit = limitText === null || limitText === '' ? 0 : Number(limitText);
   if (!Number.isSafeInteger(limit)) throw badRequest(`limit: Invalid value: ${JSON.stringify(limitText)}: must be an integer`);
+  return limit;
+}
+
+/** The key to resume after, from the continue token (written with a trailing NUL); undefined on the first page. */
+function startOf(query: URLSearchParams): string | undefined {
   const cont = query.get('continue');
+  return cont ? decodeToken(cont).start.replace(/\u0000$/, '') : undefined;
+}
+
+function tokenAfter(key: string, revision: number): string {
+  const token: Token = { v: 'meta.k8s.io/v1', rv: revision, start: `${key}\u0000` };
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
+}
+
+/** items (in key order) from the continue token's key on, at most `limit` of them (0 or absent: all). */
+export function page(items: KubeObject[], query: URLSearchParams, revision: number): Page {
+  const limit = limitOf(query);
+  const start = startOf(query);
   let from = 0;
-  if (cont) {
-    // The key was written with a trailing NUL: resume with the first key after it.
-    const start = decodeToken(cont).start.replace(/\u0000$/, '');
+  if (start !== undefined) {
     from = items.findIndex((o) => keyOf(o) > start);
     if (from < 0) from = items.length;
   }
   if (limit <= 0 || from + limit >= items.length) return { items: items.slice(from) };
   const shown = items.slice(from, from + limit);
-  const token: Token = { v: 'meta.k8s.io/v1', rv: revision, start: `${keyOf(shown[shown.length - 1]!)}\u0000` };
-  return { items: shown, continue: Buffer.from(JSON.stringify(token)).toString('base64url'), remainingItemCount: items.length - from - limit };
+  return { items: shown, continue: tokenAfter(keyOf(shown[shown.length - 1]!), revision), remainingItemCount: items.length - from - limit };
+}
+
+/** Where a paged list reads: keys in etcd key order (from..to of them), each object by its key. */
+export interface KeyedSource {
+  keys: readonly string[];
+  from: number;
+  to: number;
+  get(key: string): KubeObject;
+}
+
+/**
+ * The same page as page() gives, read from sorted keys instead of a list built for each page: the start found by
+ * binary search, and only the page's objects looked at when nothing is selected (kubectl pages 250,000 pods 500
+ * at a time; building and sorting the whole list for each page made that quadratic).
+ */
+export function pageKeys(source: KeyedSource, matches: ((o: KubeObject) => boolean) | undefined, query: URLSearchParams, revision: number): Page {
+  const limit = limitOf(query);
+  const start = startOf(query);
+  const { keys, to } = source;
+  let i = start === undefined ? source.from : Math.max(source.from, keyIndex(keys, start, false));
+  const items: KubeObject[] = [];
+  for (; i < to && (limit <= 0 || items.length < limit); i++) {
+    const o = source.get(keys[i]!);
+    if (!matches || matches(o)) items.push(o);
+  }
+  if (limit <= 0 || i >= to) return { items };
+  let remaining = to - i;
+  if (matches) {
+    remaining = 0;
+    for (let j = i; j < to; j++) if (matches(source.get(keys[j]!))) remaining++;
+  }
+  if (remaining === 0) return { items };
+  return { items, continue: tokenAfter(keys[i - 1]!, revision), remainingItemCount: remaining };
 }

@@ -32,5 +32,8 @@ export function withScale(parent: KubeObject, scale: { spec?: { replicas?: numbe
   const replicas = scale?.spec?.replicas ?? 0;
   if (replicas < 0)
     throw invalidObject('Scale', 'autoscaling', parent.metadata.name, [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
-  return { ...structuredClone(parent), spec: { ...((parent as Scalable).spec ?? {}), replicas } };
+  // A copy all the way down: what the write path defaults next must not reach the stored parent's parts.
+  const next = structuredClone(parent) as Scalable & KubeObject;
+  next.spec = { ...(next.spec ?? {}), replicas };
+  return next;
 }

@@ -5,12 +5,19 @@
 // and a controller that writes while it hears of one change has the store tell the newer change first, so a
 // watch sends from the store's ordered history instead of the order it is told in. (A client keeps the last
 // event of an object: a stale one last would leave a kubectl wait on a pod that is Ready waiting forever.)
-// Bookmarks when asked for, and the stream ends after timeoutSeconds.
+// Bookmarks when asked for (bookmarks.ts: each minute and 2 s before the timeout, from one shared timer), and the
+// stream ends after timeoutSeconds. `sendInitialEvents` (the WatchList feature, served from 1.32) starts with the
+// current state whatever the resourceVersion, then a bookmark annotated `k8s.io/initial-events-end`.
+// How fast a client must read, and what happens to one that does not, is watch-stream.ts.
 import { type ResourceType, resourceKey } from '../apimachinery/resources.js';
 import { selects, type Selector } from '../apimachinery/selectors.js';
 import { failureStatus } from '../apimachinery/status.js';
 import type { KubeObject } from '../apimachinery/object.js';
 import type { Change, ObjectStore } from './storage/store.js';
+import { bookmarks } from './bookmarks.js';
+
+/** The annotation of the bookmark that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -28,7 +35,8 @@ export interface WatchOptions {
   resourceVersion?: string | null;
   timeoutSeconds?: number;
   allowBookmarks?: boolean;
-  bookmarkIntervalMs?: number;
+  /** sendInitialEvents=true / false; undefined when the request did not say. */
+  sendInitialEvents?: boolean;
   /** What objects look like on the wire (e.g. leases computed at read time). */
   view?: (obj: KubeObject) => KubeObject;
 }
@@ -61,15 +69,26 @@ export function openWatch(
 ): Watch {
   const view = options.view ?? ((o: KubeObject) => o);
   const emit = (e: WatchEvent) => sink.send(e.type === 'BOOKMARK' || e.type === 'ERROR' ? e : { type: e.type, object: view(e.object as KubeObject) });
-  const timers: NodeJS.Timeout[] = [];
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let unsubscribe = () => {};
+  let unbook = () => {};
   const stop = () => {
     if (stopped) return;
     stopped = true;
     unsubscribe();
-    for (const t of timers) clearTimeout(t);
+    unbook();
+    clearTimeout(timer);
   };
+  const bookmark = (rv: number, annotations?: Record<string, string>) =>
+    sink.send({
+      type: 'BOOKMARK',
+      object: {
+        kind: r.kind,
+        apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+        metadata: { resourceVersion: String(rv), creationTimestamp: null, ...(annotations ? { annotations } : {}) },
+      },
+    });
 
   const rvText = options.resourceVersion;
   /** The revision of the last change this watch has sent (or has seen in its initial state). */
@@ -81,15 +100,18 @@ export function openWatch(
       sent = c.rv;
     }
   };
-  if (rvText === undefined || rvText === null || rvText === '' || rvText === '0') {
+  const fromNow = rvText === undefined || rvText === null || rvText === '' || rvText === '0';
+  if (options.sendInitialEvents === true || (options.sendInitialEvents === undefined && fromNow)) {
     for (const obj of store.list(r, r.namespaced ? namespace : undefined)) {
       if (selects(selector, obj)) emit({ type: 'ADDED', object: obj });
     }
-  } else {
+    if (options.sendInitialEvents && options.allowBookmarks) bookmark(store.resourceVersion, { [INITIAL_EVENTS_END]: 'true' });
+  } else if (!fromNow) {
     const rv = Number(rvText);
     const changes = Number.isFinite(rv) ? store.since(r, rv) : 'gone';
     if (changes === 'gone') {
-      sink.send({ type: 'ERROR', object: failureStatus(410, 'Expired', `too old resource version: ${rvText} (${store.resourceVersion})`) });
+      // The watch cache's answer: the version asked for and the oldest one it could start from.
+      sink.send({ type: 'ERROR', object: failureStatus(410, 'Expired', `too old resource version: ${rvText} (${store.oldestResourceVersion})`) });
       sink.close();
       return { stop };
     }
@@ -104,29 +126,16 @@ export function openWatch(
     // A watch that heard nothing of its type while the history moved past it has missed nothing either.
     sendSince(changes === 'gone' ? [change] : changes);
   });
+  const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds > 0 ? Date.now() + options.timeoutSeconds * 1000 : undefined;
   if (options.allowBookmarks) {
-    const every = options.bookmarkIntervalMs ?? 30_000;
-    const tick = () => {
-      if (stopped) return;
-      sink.send({
-        type: 'BOOKMARK',
-        object: {
-          kind: r.kind,
-          apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
-          metadata: { resourceVersion: String(store.resourceVersion), creationTimestamp: null },
-        },
-      });
-      timers.push(setTimeout(tick, every).unref());
-    };
-    timers.push(setTimeout(tick, every).unref());
+    // Between writes every change is told, so the store's revision is how far this watch has come.
+    unbook = bookmarks.add(deadline, () => stopped || bookmark(store.resourceVersion));
   }
-  if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
-    timers.push(
-      setTimeout(() => {
-        stop();
-        sink.close();
-      }, options.timeoutSeconds * 1000).unref(),
-    );
+  if (deadline !== undefined) {
+    timer = setTimeout(() => {
+      stop();
+      sink.close();
+    }, deadline - Date.now()).unref();
   }
   return { stop };
 }

@@ -8,7 +8,8 @@
 // a deleted replica bomb leaves its events behind for their hour (--event-ttl), and they must not keep the
 // cluster full. The recorder aggregates them (client/events.ts) and drops what does not fit.
 //
-// The numbers: a pod costs ~7 KB of heap (`npm run bench`), an event ~1.5 KB. Node's default heap on a
+// The numbers: a pod cost ~7 KB of heap (`npm run bench`) when the limits were set, ~2 KB since pods from one
+// template share their equal parts (sharing.ts); an event ~1.5 KB. The limits are kept as they were. Node's default heap on a
 // 24 GiB machine is ~4 GiB (V8 sizes it from physical memory), and that, not the machine, is what runs out.
 // 50,000 objects per cluster (~350 MB of pods) is a third of Kubernetes' own scalability limit of 150,000
 // pods per cluster and far above what an emulated cluster's nodes run (AKS: at most 250 pods per node);

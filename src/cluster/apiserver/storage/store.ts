@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
 import { k8sTime } from '../../apimachinery/time.js';
 import { ObjectCeiling } from './ceiling.js';
+import { shareParts } from './sharing.js';
 import { clone, compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -65,6 +66,10 @@ export class ObjectStore {
   private readonly listeners = new Set<(change: Change) => void>();
   /** What writers had put on objects of derived kinds before a restart (persistence.ts), by bucket. */
   private restoredWritten: RestoredObject[];
+  /** Each bucket's keys in etcd key order, kept until an object of it comes or goes (lists page through them). */
+  private readonly sorted = new Map<string, string[]>();
+  /** The object last stored in each bucket: a new object shares what it can with it (sharing.ts). */
+  private readonly lastPut = new Map<string, KubeObject>();
 
   constructor(
     startRevision = 1000,
@@ -73,6 +78,8 @@ export class ObjectStore {
   ) {
     const saved = persistence?.load();
     for (const { resource, object } of saved?.objects ?? []) {
+      shareParts(object, this.lastPut.get(resource));
+      this.lastPut.set(resource, object);
       this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
       ceiling.added(resource);
     }
@@ -94,6 +101,11 @@ export class ObjectStore {
     return this.revision;
   }
 
+  /** The oldest resourceVersion a watch may start from (older ones are answered 410 Expired). */
+  get oldestResourceVersion(): number {
+    return this.horizon;
+  }
+
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
     return this.bucketOf(resourceKey(r));
   }
@@ -107,8 +119,24 @@ export class ObjectStore {
   /** Objects of one type (in one namespace, when given), in etcd key order. Stored objects: do not modify. */
   list(r: ResourceType, namespace?: string): KubeObject[] {
     const b = this.bucket(r);
-    const keys = [...b.keys()].filter((k) => namespace === undefined || k.startsWith(`${namespace}/`)).sort(compareKeys);
-    return keys.map((k) => b.get(k)!);
+    const keys = this.keys(r);
+    const [from, to] = namespace === undefined ? [0, keys.length] : keyRange(keys, `${namespace}/`);
+    const out = new Array<KubeObject>(to - from);
+    for (let i = from; i < to; i++) out[i - from] = b.get(keys[i]!)!;
+    return out;
+  }
+
+  /** The keys (`namespace/name`, `/name` when cluster-scoped) of one type in etcd key order. Do not modify. */
+  keys(r: Pick<ResourceType, 'group' | 'resource'>): readonly string[] {
+    const key = resourceKey(r);
+    let keys = this.sorted.get(key);
+    if (!keys) this.sorted.set(key, (keys = [...this.bucketOf(key).keys()].sort(compareKeys)));
+    return keys;
+  }
+
+  /** The object stored under one of keys()'s keys. */
+  byKey(r: Pick<ResourceType, 'group' | 'resource'>, key: string): KubeObject | undefined {
+    return this.bucket(r).get(key);
   }
 
   get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -142,11 +170,16 @@ export class ObjectStore {
       next.metadata.creationTimestamp ??= k8sTime(Date.now());
     }
     next.metadata.resourceVersion = String(++this.revision);
+    shareParts(next, previous ?? this.lastPut.get(resourceKey(r)));
+    this.lastPut.set(resourceKey(r), next);
     // The size: as the writer measured it, else the version before's (controllers' writes change little of an
     // object), else measured now (a controller's new object: a pod from a template with 256 KiB of annotations).
     this.sizes.set(next, opts.bytes ?? (previous && this.sizes.get(previous)) ?? JSON.stringify(next).length);
     b.set(key, next);
-    if (!previous) this.ceiling.added(resourceKey(r));
+    if (!previous) {
+      this.ceiling.added(resourceKey(r));
+      this.sorted.delete(resourceKey(r));
+    }
     this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
     return next;
   }
@@ -167,6 +200,7 @@ export class ObjectStore {
     const previous = b.get(key);
     if (!previous) return undefined;
     b.delete(key);
+    this.sorted.delete(resourceKey(r));
     this.ceiling.removed(resourceKey(r));
     const gone = clone(previous);
     const bytes = this.sizes.get(previous);
@@ -224,6 +258,24 @@ export class ObjectStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/** The first index of sorted keys whose key is greater than (or, with orEqual, equal to) key. */
+export function keyIndex(keys: readonly string[], key: string, orEqual = true): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < key || (!orEqual && keys[mid] === key)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The range of sorted keys that begin with prefix. */
+export function keyRange(keys: readonly string[], prefix: string): [number, number] {
+  // Every key with the prefix sorts before the prefix followed by the highest code unit.
+  return [keyIndex(keys, prefix), keyIndex(keys, `${prefix}\uffff`)];
 }
 
 function sameExceptVersion(a: KubeObject, b: KubeObject): boolean {

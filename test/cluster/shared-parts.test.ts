@@ -1,0 +1,86 @@
+// Stored objects share equal parts in memory (apiserver/storage/sharing.ts): pods stamped from one template hold
+// one copy of what they have alike, versions of one object one copy of what a write left alone. The parts are
+// frozen, so no in-process reader changes another object through them; a writer's copy is its own; every object
+// reads back complete and as written.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { clone, type KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { PODS } from '../../src/cluster/apimachinery/resources.js';
+
+const pod = (name: string, replica: string): KubeObject =>
+  JSON.parse(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: 'default',
+        labels: { app: 'web' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }],
+      },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx:1.25', env: [{ name: 'REPLICA', value: replica }], resources: { requests: { cpu: '100m' } } }],
+        tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+        restartPolicy: 'Always',
+      },
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    }),
+  );
+
+const spec = (o: KubeObject) => o['spec'] as any;
+
+test('pods from one template share their equal parts, frozen; each reads back complete and as written', () => {
+  const store = new ObjectStore();
+  const a = store.put(PODS, pod('a', '1'));
+  const b = store.put(PODS, pod('b', '2'));
+  assert.equal(spec(b).tolerations, spec(a).tolerations);
+  assert.equal(spec(b).containers[0].resources, spec(a).containers[0].resources);
+  assert.equal(b.metadata.labels, a.metadata.labels);
+  assert.equal(b.metadata['ownerReferences'], a.metadata['ownerReferences']);
+  assert.equal(b['status'], a['status']);
+  // What differs stays each pod's own; the object and its metadata are never shared.
+  assert.notEqual(spec(b).containers, spec(a).containers);
+  assert.equal(spec(b).containers[0].env[0].value, '2');
+  assert.notEqual(b.metadata, a.metadata);
+  assert.ok(Object.isFrozen(spec(a).tolerations) && Object.isFrozen(spec(a).tolerations[0]));
+  assert.ok(!Object.isFrozen(a) && !Object.isFrozen(a.metadata));
+  // No reader changes b through a: a shared part refuses the write.
+  assert.throws(() => spec(a).tolerations.push({ key: 'x' }), TypeError);
+  assert.throws(() => {
+    spec(a).tolerations[0].tolerationSeconds = 1;
+  }, TypeError);
+  assert.equal(spec(b).tolerations[0].tolerationSeconds, 300);
+  // Complete and as written.
+  for (const [o, replica] of [
+    [store.get(PODS, 'default', 'a')!, '1'],
+    [store.get(PODS, 'default', 'b')!, '2'],
+  ] as const) {
+    const want = pod(o.metadata.name, replica);
+    const got = JSON.parse(JSON.stringify(o));
+    for (const k of ['spec', 'status'] as const) assert.deepEqual(got[k], want[k]);
+    assert.deepEqual(got.metadata.labels, want.metadata.labels);
+  }
+});
+
+test('a writer changes its own copy: the other pod and the version before stay as they were', () => {
+  const store = new ObjectStore();
+  const a = store.put(PODS, pod('a', '1'));
+  store.put(PODS, pod('b', '1'));
+  const before = store.resourceVersion;
+  const edited = clone(store.get(PODS, 'default', 'b')!);
+  assert.ok(!Object.isFrozen(spec(edited).tolerations), 'a copy is thawed');
+  spec(edited).tolerations[0].tolerationSeconds = 60;
+  (edited['status'] as any).phase = 'Running';
+  const b2 = store.put(PODS, edited);
+  assert.equal(spec(b2).tolerations[0].tolerationSeconds, 60);
+  assert.equal(spec(a).tolerations[0].tolerationSeconds, 300);
+  assert.equal((a['status'] as any).phase, 'Pending');
+  // The new version shares with the version before what the write left alone.
+  const [change] = store.since(PODS, before) as any[];
+  assert.equal(change.type, 'MODIFIED');
+  assert.equal((change.previous.status as any).phase, 'Pending');
+  assert.equal(spec(change.previous).tolerations[0].tolerationSeconds, 300);
+  assert.equal(spec(b2).restartPolicy, 'Always');
+  assert.equal(spec(b2).containers[0].resources, spec(change.previous).containers[0].resources);
+});
