@@ -7,8 +7,6 @@
 // deltas, not az's full property listings.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { compileBicep } from '../../../templates/bicep/compile.js';
-import { BicepError } from '../../../templates/bicep/diagnostics.js';
 import { parseJsonc } from '../../../templates/jsonc.js';
 import { API } from '../api-versions.js';
 import { flag, list, str, type ArgDef, type ParsedArgs } from '../args.js';
@@ -16,6 +14,7 @@ import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { AzCliError } from '../errors.js';
 import type { ResourceBody } from '../bodies.js';
+import { compileBicepForAz } from './bicep.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
 import { sameId } from '../../../ids/compare.js';
 
@@ -42,14 +41,8 @@ function loadTemplate(file: string): LoadedTemplate {
     throw new AzCliError(`Please ensure the specified file path '${file}' is correct.`);
   }
   const defaultName = basename(file, extname(file));
-  if (extname(file).toLowerCase() === '.bicep') {
-    try {
-      return { template: compileBicep(text), defaultName };
-    } catch (err) {
-      if (err instanceof BicepError) throw new AzCliError(err.format(file));
-      throw err;
-    }
-  }
+  // Modules, imports and load functions are read relative to the file.
+  if (extname(file).toLowerCase() === '.bicep') return { template: compileBicepForAz(file), defaultName };
   try {
     return { template: parseJsonc(text) as Record<string, unknown>, defaultName };
   } catch (err) {
