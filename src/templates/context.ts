@@ -17,7 +17,10 @@ export interface DeploymentScope {
   subscriptionId: string;
   tenantId: string;
   subscriptionName: string;
-  resourceGroup: { id: string; name: string; location: string; tags?: Record<string, string>; managedBy?: string };
+  /** The group a resource-group deployment runs in; absent for a subscription deployment. */
+  resourceGroup?: { id: string; name: string; location: string; tags?: Record<string, string>; managedBy?: string };
+  /** A subscription deployment's location (deployment().location). */
+  location?: string;
   deploymentName: string;
   /** https://host:port of this server (environment().resourceManager). */
   baseUrl: string;
@@ -133,8 +136,22 @@ export class DeploymentContext implements EvalEnv {
     return frame.index;
   }
 
+  /** Where the deployment's resources go: the group's id, or the subscription's. */
+  get scopeId(): string {
+    return this.scope.resourceGroup?.id ?? `/subscriptions/${this.scope.subscriptionId}`;
+  }
+
+  get atSubscription(): boolean {
+    return this.scope.resourceGroup === undefined;
+  }
+
   resourceGroup(): Record<string, unknown> {
     const g = this.scope.resourceGroup;
+    // ARM's words for resourceGroup() in a subscription deployment (the name upper-cased, as ARM writes it).
+    if (!g)
+      throw new TemplateLanguageError(
+        "The template function 'RESOURCEGROUP' is not expected at this location. Please see https://aka.ms/arm-template-expressions for usage details.",
+      );
     return {
       id: g.id,
       name: g.name,
@@ -155,6 +172,8 @@ export class DeploymentContext implements EvalEnv {
     const t = this.template;
     return {
       name: this.scope.deploymentName,
+      // Deployments other than a group's have a location (docs: deployment() "location").
+      ...(this.scope.location !== undefined && this.atSubscription ? { location: this.scope.location } : {}),
       properties: {
         template: { contentVersion: t.contentVersion, ...(isObject(t.metadata) ? { metadata: t.metadata } : {}) },
         templateHash: this.templateHash,

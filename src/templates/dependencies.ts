@@ -32,6 +32,9 @@ function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
   for (const i of instances) {
     if (i.copyName !== undefined) add(index.byCopy, lower(i.copyName), i);
     add(index.byId, lower(i.id), i);
+    // A group is also named as a subscription resource (subscriptionResourceId(), what Bicep emits).
+    if (lower(i.type) === 'microsoft.resources/resourcegroups')
+      add(index.byId, lower(i.id.replace(/\/resourceGroups\//i, '/providers/Microsoft.Resources/resourceGroups/')), i);
     add(index.byTypeAndName, lower(i.id.split('/providers/').slice(1).join('/providers/')), i);
     add(index.byTypeAndName, lower(`${i.type}/${i.name}`), i);
     add(index.byName, lower(i.name), i);

@@ -57,7 +57,8 @@ export interface Template {
   metadata?: unknown;
 }
 
-const RG_SCHEMA = /deploymentTemplate\.json#?$/i;
+// Resource-group and subscription deployment templates (the scope itself is the deployment's URL's).
+const RG_SCHEMA = /(?:^|\/)(?:subscriptionD|d)eploymentTemplate\.json#?$/i;
 
 /** Checks the members ARM requires and returns the template with its optional sections filled in. */
 export function readTemplate(value: unknown): Template {

@@ -146,8 +146,10 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
   };
 }
 
-export function deploymentId(subscriptionId: string, groupName: string, name: string): string {
-  return `/subscriptions/${subscriptionId}/resourceGroups/${groupName}/providers/${DEPLOYMENT_TYPE}/${name}`;
+/** A deployment's id: in a resource group, or (no group) at the subscription. */
+export function deploymentId(subscriptionId: string, groupName: string | undefined, name: string): string {
+  const scope = groupName === undefined ? `/subscriptions/${subscriptionId}` : `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`;
+  return `${scope}/providers/${DEPLOYMENT_TYPE}/${name}`;
 }
 
 /** ISO-8601 duration as ARM writes it (PT1.2345S). */

@@ -29,22 +29,42 @@ export interface DeploymentInput {
   requestId: string;
 }
 
-export function scopeOf(store: Store, group: ResourceGroup, deploymentName: string, baseUrl: string): DeploymentScope {
+/** What a deployment's template sees of where it runs: the group (none at subscription scope), the subscription, its name. */
+export function scopeOf(
+  store: Store,
+  subscriptionId: string,
+  group: ResourceGroup | undefined,
+  deploymentName: string,
+  baseUrl: string,
+  location?: string,
+): DeploymentScope {
   const identity = loadOrCreateIdentity(store);
-  const subscriptionId = /^\/subscriptions\/([^/]+)/i.exec(group.id)![1]!;
   return {
     subscriptionId,
     tenantId: identity.tenantId,
     subscriptionName: identity.subscriptionName,
-    resourceGroup: {
-      id: group.id,
-      name: group.name,
-      location: group.location,
-      ...(group.tags ? { tags: group.tags } : {}),
-      ...(group.managedBy ? { managedBy: group.managedBy } : {}),
-    },
+    ...(group ? { resourceGroup: groupInfo(group) } : {}),
+    ...(location !== undefined ? { location } : {}),
     deploymentName,
     baseUrl,
+  };
+}
+
+function groupInfo(group: ResourceGroup): NonNullable<DeploymentScope['resourceGroup']> {
+  return {
+    id: group.id,
+    name: group.name,
+    location: group.location,
+    ...(group.tags ? { tags: group.tags } : {}),
+    ...(group.managedBy ? { managedBy: group.managedBy } : {}),
+  };
+}
+
+/** The groups that exist, as nested deployments into them are validated with their parent. */
+export function existingGroups(store: Store): (subscriptionId: string, name: string) => NonNullable<DeploymentScope['resourceGroup']> | undefined {
+  return (subscriptionId, name) => {
+    const group = store.get<ResourceGroup>(`/subscriptions/${subscriptionId}/resourceGroups/${name}`);
+    return group && groupInfo(group);
   };
 }
 
@@ -85,8 +105,10 @@ export function callerFor(
 /** Outcomes of a failed run, handed from run() to fail() (the same call stack, never persisted). */
 const failedOutcomes = new Map<string, ResourceOutcome[]>();
 
-function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup {
-  const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)![0];
+/** The group a deployment runs in; undefined for a subscription deployment. */
+function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup | undefined {
+  const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)?.[0];
+  if (groupId === undefined) return undefined;
   const group = store.get<ResourceGroup>(groupId);
   if (!group) throw resourceGroupNotFound(groupId.split('/').pop()!);
   return group;
@@ -113,7 +135,15 @@ export const deploymentWriteKind: OperationKind = {
     const plan = planDeployment({
       template: input.template,
       parameters: input.parameters,
-      scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl),
+      scope: scopeOf(
+        store,
+        /^\/subscriptions\/([^/]+)/i.exec(record.id)![1]!,
+        groupOfDeployment(store, record.id),
+        record.name,
+        input.baseUrl,
+        record.location,
+      ),
+      groups: existingGroups(store),
     });
     const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
     if (!result.ok) {

@@ -5,6 +5,8 @@ import type { EvaluationBudget } from './budget.js';
 export interface EvalEnv {
   /** What the deployment's evaluation may still spend. */
   readonly budget: EvaluationBudget;
+  /** True in a subscription deployment: resourceId() without a group names a subscription resource. */
+  readonly atSubscription?: boolean;
   parameter(name: string): unknown;
   variable(name: string): unknown;
   /** ARM's resourceGroup() object: id, name, type, location, managedBy, tags, properties. */
