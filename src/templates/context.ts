@@ -8,7 +8,7 @@ import { DeferredEvaluation, type EvalEnv } from './expression/env.js';
 import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { isObject } from './functions/types.js';
-import { bindParameters } from './parameters.js';
+import { bindParameters, displayType } from './parameters.js';
 import type { Template } from './template.js';
 import { violationAt } from './violations.js';
 import { sameId } from '../ids/compare.js';
@@ -35,6 +35,24 @@ interface Runtime {
 interface CopyFrame {
   name: string;
   index: number;
+}
+
+/**
+ * The template as deployment() shows it (the deployment functions' reference): its sections as
+ * written, the parameters' and outputs' types as ARM names them (Object, String…).
+ */
+function deployedTemplate(t: Template): Record<string, unknown> {
+  const typed = (decls: Record<string, { type: string }>) =>
+    Object.fromEntries(Object.entries(decls).map(([name, d]) => [name, { ...d, type: displayType(d.type) }]));
+  return {
+    ...(t.$schema !== undefined ? { $schema: t.$schema } : {}),
+    contentVersion: t.contentVersion,
+    ...(isObject(t.metadata) ? { metadata: t.metadata } : {}),
+    ...(Object.keys(t.parameters).length > 0 ? { parameters: typed(t.parameters) } : {}),
+    ...(Object.keys(t.variables).length > 0 ? { variables: t.variables } : {}),
+    resources: t.resources,
+    ...(Object.keys(t.outputs).length > 0 ? { outputs: typed(t.outputs) } : {}),
+  };
 }
 
 export class DeploymentContext implements EvalEnv {
@@ -175,7 +193,7 @@ export class DeploymentContext implements EvalEnv {
       // Deployments other than a group's have a location (docs: deployment() "location").
       ...(this.scope.location !== undefined && this.atSubscription ? { location: this.scope.location } : {}),
       properties: {
-        template: { contentVersion: t.contentVersion, ...(isObject(t.metadata) ? { metadata: t.metadata } : {}) },
+        template: deployedTemplate(t),
         templateHash: this.templateHash,
         parameters: {},
         mode: 'Incremental',

@@ -3,7 +3,7 @@
 // anything is deployed.
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
 import { evaluateDeep } from './expression/evaluate.js';
-import type { EvalEnv } from './expression/env.js';
+import { type EvalEnv, inParameterDefault } from './expression/env.js';
 import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { isObject, valueKey } from './functions/types.js';
@@ -122,7 +122,7 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
   if (given !== undefined) value = given.value;
   else if (Object.hasOwn(decl, 'defaultValue')) {
     try {
-      value = evaluateDeep(decl.defaultValue, env());
+      value = inParameterDefault(env(), () => evaluateDeep(decl.defaultValue, env()));
     } catch (err) {
       if (err instanceof TemplateLanguageError) {
         throw invalidTemplate(

@@ -22,6 +22,10 @@ export interface EvalEnv {
   inCopy<T>(name: string, index: number, fn: () => T): T;
   /** list*(): a resource's POST action (listKeys, listCredentials…). */
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
+  /** deployer(): the principal running the deployment ({objectId, tenantId, userPrincipalName}), where the deployment knows it. */
+  deployer?(): Record<string, unknown>;
+  /** managementGroup(): the management group of a management-group deployment. */
+  managementGroup?(): Record<string, unknown>;
 }
 
 /** Thrown by a validation environment for functions only a running deployment can answer. */
@@ -30,4 +34,24 @@ export class DeferredEvaluation extends Error {
     super(`${functionName}() is evaluated when the deployment runs`);
     this.name = 'DeferredEvaluation';
   }
+}
+
+/**
+ * The environments evaluating a parameter's default value right now: utcNow() and newGuid() are
+ * allowed there only, since their value changes with every call.
+ */
+const inDefaults = new WeakMap<EvalEnv, number>();
+
+/** Runs fn as the evaluation of a parameter's default value. */
+export function inParameterDefault<T>(env: EvalEnv, fn: () => T): T {
+  inDefaults.set(env, (inDefaults.get(env) ?? 0) + 1);
+  try {
+    return fn();
+  } finally {
+    inDefaults.set(env, inDefaults.get(env)! - 1);
+  }
+}
+
+export function isInParameterDefault(env: EvalEnv): boolean {
+  return (inDefaults.get(env) ?? 0) > 0;
 }

@@ -11,6 +11,7 @@ import { isExpression, parseExpression, TemplateLanguageError, unescapeLiteral, 
 import type { EvalEnv } from './env.js';
 import { workOf } from './budget.js';
 import { measure, type Measure } from './measure.js';
+import { Lambda } from './lambda.js';
 import { lookupFunction } from '../functions/index.js';
 import { typeName } from '../functions/typeName.js';
 import { setOwn } from '../../http/own.js';
@@ -71,6 +72,9 @@ const CONSTANT_WORK = new Set([
   'createobject',
   'tryget',
   'trygetvalue',
+  'indexfromend',
+  'tryindexfromend',
+  'lambdavariables',
 ]);
 
 /** A value a function made, within the limits; its work charged to the budget. */
@@ -152,10 +156,42 @@ function evaluateNode(expr: Expr, env: EvalEnv): unknown {
           ),
           [],
         );
+      if (fn.lambdas) {
+        // A lambda argument stays unevaluated: the function calls it per element.
+        const args = expr.args.map((a) => (isLambda(a) ? lambdaOf(a, env) : evaluateExpr(a, env)));
+        return bounded(
+          env,
+          expr.name,
+          fn.eager!(args, env, expr.name),
+          args.filter((a) => !(a instanceof Lambda)),
+        );
+      }
       const args = expr.args.map((a) => evaluateExpr(a, env));
       return bounded(env, expr.name, fn.eager!(args, env, expr.name), args);
     }
   }
+}
+
+function isLambda(expr: Expr): expr is Extract<Expr, { kind: 'call' }> {
+  return expr.kind === 'call' && expr.name.toLowerCase() === 'lambda';
+}
+
+/** lambda('x', ['y', …], body): the variables' names (strings), then the body, kept as an expression. */
+function lambdaOf(expr: Extract<Expr, { kind: 'call' }>, env: EvalEnv): Lambda {
+  env.budget.charge();
+  const body = expr.args[expr.args.length - 1];
+  if (expr.args.length < 2 || body === undefined)
+    throw new TemplateLanguageError(
+      `The template language function 'lambda' must have at least 2 parameters: the lambda variables' names, then the expression. Please see https://aka.ms/arm-template-expressions for usage details.`,
+    );
+  const names = expr.args.slice(0, -1).map((a) => evaluateExpr(a, env));
+  for (const name of names) {
+    if (typeof name !== 'string' || name === '')
+      throw new TemplateLanguageError(
+        `The template language function 'lambda' expects its lambda variable names to be non-empty strings. The provided value is of type '${typeName(name)}'.`,
+      );
+  }
+  return new Lambda(names as string[], () => evaluateExpr(body, env));
 }
 
 /** A JSON string value of a template: an expression's value, or the (unescaped) literal text. */

@@ -152,8 +152,41 @@ export const arrayFunctions: FunctionTable = {
       return keysIgnoringCase(a[0]).map(([, key]) => ({ key, value: (a[0] as Record<string, unknown>)[key] }));
     },
   },
-  trygetvalue: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
-  tryget: { eager: (a, _e, n) => (arity(n, a, 2), tryGet(a[0], a[1])) },
+  // tryGet(value, key1, key2, …) follows each key in turn (Bicep's a.?b.c), null once one is absent.
+  trygetvalue: { eager: (a, _e, n) => (arity(n, a, 2, Infinity), a.slice(1).reduce(tryGet, a[0])) },
+  tryget: { eager: (a, _e, n) => (arity(n, a, 2, Infinity), a.slice(1).reduce(tryGet, a[0])) },
+  indexfromend: {
+    eager: (a, _e, n) => {
+      arity(n, a, 2);
+      const items = arr(n, a[0], 'its first parameter');
+      const reverse = int(n, a[1], 'its second parameter');
+      if (reverse < 1 || reverse > items.length)
+        fail(
+          `The template language function '${n}' expects its second parameter to be from 1 to the length of the array, ${items.length}. The provided value is '${reverse}'.`,
+        );
+      return items[items.length - reverse];
+    },
+  },
+  tryindexfromend: {
+    eager: (a, _e, n) => {
+      arity(n, a, 2);
+      const items = arr(n, a[0], 'its first parameter');
+      const reverse = int(n, a[1], 'its second parameter');
+      return reverse >= 1 && reverse <= items.length ? items[items.length - reverse] : null;
+    },
+  },
+  shallowmerge: {
+    eager: (a, _e, n) => {
+      arity(n, a, 1);
+      const out: Record<string, unknown> = {};
+      for (const item of arr(n, a[0])) {
+        if (!isObject(item))
+          fail(`The template language function '${n}' expects an array of objects. The provided array contains a value of type '${typeName(item)}'.`);
+        for (const [k, v] of Object.entries(item)) setOwn(out, memberKey(out, k) ?? k, v);
+      }
+      return out;
+    },
+  },
   objectkeys: { eager: (a, _e, n) => (arity(n, a, 1), isObject(a[0]) ? Object.keys(a[0]) : fail(`The template language function '${n}' expects an object.`)) },
   flatten: {
     eager: (a, _e, n) => (

@@ -9,9 +9,13 @@ function bool(name: string, value: unknown): boolean {
   return value;
 }
 
+// Strings compare as .NET compares them by culture, not ordinally: 'a' sorts before 'A', and both
+// before 'b' (the reference's greater('A', 'a') is true).
+const collator = new Intl.Collator('en-US', { sensitivity: 'variant' });
+
 function compare(name: string, a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : collator.compare(a, b) || (a < b ? -1 : 1);
   return fail(
     `The template language function '${name}' expects two parameters of matching types: integers or strings. The provided values are of type '${typeName(a)}' and '${typeName(b)}'.`,
   );
@@ -88,6 +92,15 @@ export const logicFunctions: FunctionTable = {
       if (typeof v === 'number') return Math.trunc(v);
       if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
       return fail(`The template language function '${n}' cannot convert '${String(v)}' to an integer.`);
+    },
+  },
+  float: {
+    eager: (a, _e, n) => {
+      arity(n, a, 1);
+      const v = a[0];
+      if (typeof v === 'number') return v;
+      if (typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v) && Number.isFinite(Number(v))) return Number(v);
+      return fail(`The template language function '${n}' cannot convert '${String(v)}' to a floating point number.`);
     },
   },
   min: { eager: (a, _e, n) => minMax(n, a, Math.min) },

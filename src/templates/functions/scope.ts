@@ -32,6 +32,70 @@ function buildResourceId(fn: string, scope: string, type: string | undefined, na
   return `${scope}/providers/${namespace}/${types.map((t, i) => `${t}/${names[i]}`).join('/')}`;
 }
 
+function notAtThisScope(name: string): string {
+  return `The template function '${name}' is not expected at this location. It can only be used in a deployment at the management group scope. Please see https://aka.ms/arm-template-expressions for usage details.`;
+}
+
+// pickZones(): the resource types that are zonal (placed in one zone) and the regions with
+// availability zones (https://learn.microsoft.com/azure/reliability/availability-zones-region-support),
+// three zones each; a region or type outside them has none, as the function answers.
+const ZONAL_TYPES = new Set(
+  [
+    'Microsoft.Compute/virtualMachines',
+    'Microsoft.Compute/virtualMachineScaleSets',
+    'Microsoft.Compute/disks',
+    'Microsoft.Compute/dedicatedHosts',
+    'Microsoft.Compute/hostGroups',
+    'Microsoft.Network/publicIPAddresses',
+    'Microsoft.Network/publicIPPrefixes',
+    'Microsoft.Network/natGateways',
+    'Microsoft.Network/applicationGateways',
+    'Microsoft.Network/azureFirewalls',
+    'Microsoft.ContainerService/managedClusters',
+    'Microsoft.Storage/storageAccounts',
+  ].map((t) => t.toLowerCase()),
+);
+
+const ZONAL_REGIONS = new Set([
+  'australiaeast',
+  'austriaeast',
+  'brazilsouth',
+  'canadacentral',
+  'centralindia',
+  'centralus',
+  'chilecentral',
+  'chinanorth3',
+  'eastasia',
+  'eastus',
+  'eastus2',
+  'francecentral',
+  'germanywestcentral',
+  'indonesiacentral',
+  'israelcentral',
+  'italynorth',
+  'japaneast',
+  'japanwest',
+  'koreacentral',
+  'malaysiawest',
+  'mexicocentral',
+  'newzealandnorth',
+  'northeurope',
+  'norwayeast',
+  'polandcentral',
+  'qatarcentral',
+  'southafricanorth',
+  'southcentralus',
+  'southeastasia',
+  'spaincentral',
+  'swedencentral',
+  'switzerlandnorth',
+  'uaenorth',
+  'uksouth',
+  'westeurope',
+  'westus2',
+  'westus3',
+]);
+
 export const scopeFunctions: FunctionTable = {
   parameters: { eager: (a, e, n) => (arity(n, a, 1), e.parameter(str(n, a[0]))) },
   variables: { eager: (a, e, n) => (arity(n, a, 1), e.variable(str(n, a[0]))) },
@@ -69,6 +133,48 @@ export const scopeFunctions: FunctionTable = {
       const parts = a.map((x) => str(n, x, 'its parameters'));
       arity(n, a, 2, Infinity);
       return buildResourceId(n, parts[0]!, parts[1], parts.slice(2));
+    },
+  },
+  tenant: {
+    eager: (a, e, n) => {
+      arity(n, a, 0);
+      const tenantId = String(e.subscription()['tenantId']);
+      return { id: `/tenants/${tenantId}`, tenantId };
+    },
+  },
+  managementgroup: {
+    eager: (a, e, n) => {
+      arity(n, a, 0);
+      return e.managementGroup?.() ?? fail(notAtThisScope(n));
+    },
+  },
+  managementgroupresourceid: {
+    eager: (a, e, n) => {
+      const parts = a.map((x) => str(n, x, 'its parameters'));
+      const typeAt = parts.findIndex((p) => p.includes('/'));
+      const group = typeAt === 1 ? parts[0]! : String(e.managementGroup?.()['name'] ?? fail(notAtThisScope(n)));
+      return buildResourceId(n, `/providers/Microsoft.Management/managementGroups/${group}`, typeAt < 0 ? undefined : parts[typeAt], parts.slice(typeAt + 1));
+    },
+  },
+  deployer: {
+    eager: (a, e, n) => {
+      arity(n, a, 0);
+      return e.deployer?.() ?? fail(`The template function '${n}' cannot be evaluated here: aksemu does not know the principal that runs this deployment.`);
+    },
+  },
+  pickzones: {
+    eager: (a, _e, n) => {
+      arity(n, a, 3, 5);
+      const [namespace, type, location] = [str(n, a[0], 'its first parameter'), str(n, a[1], 'its second parameter'), str(n, a[2], 'its third parameter')];
+      const count = a[3] === undefined ? 1 : int(n, a[3], 'its fourth parameter');
+      const offset = a[4] === undefined ? 0 : int(n, a[4], 'its fifth parameter');
+      if (count < 1 || count > 3)
+        fail(`The template language function '${n}' expects its number of zones to be from 1 to 3. The provided value is '${count}'.`);
+      if (offset < 0) fail(`The template language function '${n}' expects its offset to be 0 or greater. The provided value is '${offset}'.`);
+      if (!ZONAL_TYPES.has(`${namespace}/${type}`.toLowerCase()) || !ZONAL_REGIONS.has(location.toLowerCase().replaceAll(' ', ''))) return [];
+      if (offset + count > 3)
+        fail(`The template language function '${n}' cannot pick ${count} zone(s) from offset ${offset}: the location '${location}' has 3 zones.`);
+      return Array.from({ length: count }, (_, i) => String(offset + i + 1));
     },
   },
   reference: {

@@ -2,7 +2,7 @@
 // .NET, so does this: string(true) is "True", objects print as compact JSON.
 import { JsoncError, parseJsonc } from '../jsonc.js';
 import { LIMITS } from '../limits.js';
-import { arity, arr, checkLength, fail, int, isObject, str, type FunctionTable } from './types.js';
+import { arity, arr, checkLength, deepEquals, fail, int, isObject, str, type FunctionTable } from './types.js';
 import { typeName } from './typeName.js';
 
 /** ARM's string(): strings as they are, booleans True/False, arrays and objects as compact JSON. */
@@ -95,6 +95,11 @@ function guarded<T>(name: string, what: string, fn: () => T): T {
 
 const DATA_URI = /^data:([^,]*),/;
 
+function lastIndex(items: readonly unknown[], match: (v: unknown) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (match(items[i])) return i;
+  return -1;
+}
+
 export const stringFunctions: FunctionTable = {
   base64: { eager: (a, _e, n) => (arity(n, a, 1), base64(n, a[0])) },
   base64tostring: { eager: (a, _e, n) => (arity(n, a, 1), Buffer.from(str(n, a[0]), 'base64').toString('utf8')) },
@@ -126,8 +131,17 @@ export const stringFunctions: FunctionTable = {
       return netFormat(n, str(n, a[0], 'its first parameter'), a.slice(1));
     },
   },
-  indexof: { eager: (a, _e, n) => (arity(n, a, 2), str(n, a[0]).toLowerCase().indexOf(str(n, a[1]).toLowerCase())) },
-  lastindexof: { eager: (a, _e, n) => (arity(n, a, 2), str(n, a[0]).toLowerCase().lastIndexOf(str(n, a[1]).toLowerCase())) },
+  // A string's search ignores case; an array's compares its items exactly (strings case-sensitively).
+  indexof: {
+    eager: (a, _e, n) => (
+      arity(n, a, 2), Array.isArray(a[0]) ? a[0].findIndex((v) => deepEquals(v, a[1])) : str(n, a[0]).toLowerCase().indexOf(str(n, a[1]).toLowerCase())
+    ),
+  },
+  lastindexof: {
+    eager: (a, _e, n) => (
+      arity(n, a, 2), Array.isArray(a[0]) ? lastIndex(a[0], (v) => deepEquals(v, a[1])) : str(n, a[0]).toLowerCase().lastIndexOf(str(n, a[1]).toLowerCase())
+    ),
+  },
   padleft: {
     eager: (a, _e, n) => {
       arity(n, a, 2, 3);

@@ -10,6 +10,8 @@ export interface TemplateFunction {
   eager?: (args: unknown[], env: EvalEnv, name: string) => unknown;
   /** Arguments as thunks: if/and/or evaluate only what they need. */
   lazy?: (args: Array<() => unknown>, env: EvalEnv, name: string) => unknown;
+  /** Takes lambdas: its lambda('x', …) arguments reach eager as Lambda values, not evaluated. */
+  lambdas?: boolean;
 }
 
 export type FunctionTable = Record<string, TemplateFunction>;

@@ -1,0 +1,37 @@
+// https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-scope
+// The examples of the scope functions page (resourceGroup, subscription, tenant) at the scope of a
+// resource group, with the objects' members the page documents. The page's resource group is
+// examplegroup in southcentralus.
+import { type Page, SUB, SCOPE, outputs, template } from '../harness.js';
+
+export const SCOPE_PAGE: Page = {
+  url: 'https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-scope',
+  examples: [
+    {
+      name: 'resourceGroup',
+      template: template({ outputs: outputs('object', { resourceGroupOutput: '[resourceGroup()]' }) }),
+      outputs: {
+        resourceGroupOutput: {
+          id: `/subscriptions/${SUB}/resourceGroups/examplegroup`,
+          name: 'examplegroup',
+          type: 'Microsoft.Resources/resourceGroups',
+          location: SCOPE.resourceGroup.location,
+          properties: { provisioningState: 'Succeeded' },
+        },
+      },
+    },
+    {
+      name: 'subscription',
+      template: template({ outputs: outputs('object', { subscriptionOutput: '[subscription()]' }) }),
+      outputs: {
+        subscriptionOutput: { id: `/subscriptions/${SUB}`, subscriptionId: SUB, tenantId: SCOPE.tenantId, displayName: SCOPE.subscriptionName },
+      },
+    },
+    {
+      // The page's tenant also has a countryCode and displayName, which aksemu's tenant does not have.
+      name: 'tenant',
+      template: template({ variables: { tenantInfo: '[tenant()]' }, outputs: outputs('object', { tenantResult: "[variables('tenantInfo')]" }) }),
+      outputs: { tenantResult: { id: `/tenants/${SCOPE.tenantId}`, tenantId: SCOPE.tenantId } },
+    },
+  ],
+};
