@@ -82,7 +82,8 @@ describe('Bicep AKS fixture (modules, imports, types, funcs, lambdas)', () => {
     assert.deepEqual(network.properties.expressionEvaluationOptions, { scope: 'inner' });
     assert.equal(network.properties.mode, 'Incremental');
     assert.deepEqual(network.properties.parameters.addressPrefix, { value: '10.10.0.0/16' });
-    assert.equal(network.properties.template.resources.vnet.type, 'Microsoft.Network/virtualNetworks');
+    assert.equal(network.properties.template.resources[0].type, 'Microsoft.Network/virtualNetworks', 'the VNet module is in the classic form');
+    assert.equal(t.resources.cluster.properties.template.languageVersion, '2.0');
     assert.deepEqual(t.resources.cluster.dependsOn, ['network']);
     assert.equal(t.resources.cluster.properties.parameters.nodeSubnetId.value, "[reference('network').outputs.subnetIds.value.nodes]");
     assert.equal(t.outputs.clusterName.value, "[reference('cluster').outputs.name.value]");

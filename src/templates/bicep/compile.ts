@@ -754,10 +754,11 @@ class Compiler {
       value = value.body;
     }
     if (value.kind === 'for') {
-      const { locals } = this.loopLocals(value, o.name, { locals: new Map() });
+      // An output's copy has no name: its loop index is copyIndex().
+      const { locals } = this.loopLocals(value, undefined, { locals: new Map() });
       out['copy'] = {
         count: this.wrap(`length(${this.expr(value.source, { locals: new Map() })})`),
-        input: this.value(value.body, { locals, copyName: o.name }),
+        input: this.value(value.body, { locals }),
       };
     } else out['value'] = this.value(value, { locals: new Map() });
     if (metadata !== undefined) out['metadata'] = metadata;

@@ -98,7 +98,7 @@ function typedValue(raw: string, type: string | undefined): unknown {
 
 /** {name: {value}} from every --parameters argument, later ones winning. */
 function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
-  const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown }>;
+  const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown; nullable?: boolean }>;
   const typeOf = (name: string) => Object.entries(declared).find(([k]) => sameId(k, name))?.[1]?.type;
   const out: Record<string, { value: unknown }> = {};
   const mergeObject = (obj: Record<string, unknown>) => {
@@ -129,7 +129,8 @@ function collectParameters(args: string[] | undefined, template: Record<string, 
   }
   // az asks for required values; without a terminal it stops (no prompting here).
   const missing = Object.entries(declared)
-    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => sameId(k, name)))
+    // A nullable parameter (Bicep's `param x string?`) may be left out: it is null.
+    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && d?.nullable !== true && !Object.keys(out).some((k) => sameId(k, name)))
     .map(([name]) => name);
   if (missing.length > 0) throw new AzCliError(`Missing input parameters: ${missing.join(', ')}`);
   return out;
