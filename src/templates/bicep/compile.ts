@@ -317,21 +317,14 @@ class Compiler {
           this.addImport(s);
           break;
         case 'param':
-          this.declare(s.name, s);
-          this.params.set(s.name, s);
-          break;
         case 'var':
-          this.declare(s.name, s);
-          this.vars.set(s.name, s);
-          break;
         case 'type':
+        case 'func': {
           this.declare(s.name, s);
-          this.types.set(s.name, s);
+          const table: Record<typeof s.kind, Map<string, typeof s>> = { param: this.params, var: this.vars, type: this.types, func: this.funcs };
+          table[s.kind].set(s.name, s);
           break;
-        case 'func':
-          this.declare(s.name, s);
-          this.funcs.set(s.name, s);
-          break;
+        }
         case 'resource':
           this.declare(s.name, s);
           this.addResource(s, undefined);
@@ -796,8 +789,13 @@ class Compiler {
       if (BICEP_MEMBERS.has(p.key)) continue;
       out[p.key] = this.value(p.value, ctx);
     }
-    this.explicitDependencies(info.body, refs);
     if (info.parent) refs.add(info.parent);
+    return this.finish(out, info, refs, ctx);
+  }
+
+  /** dependsOn (implicit, explicit) and the description's metadata, last, as Bicep orders them. */
+  private finish(out: Json, info: ResourceInfo | ModuleInfo, refs: Set<ResourceInfo | ModuleInfo>, ctx: EmitContext): Json {
+    this.explicitDependencies(info.body, refs);
     refs.delete(info);
     const dependsOn = this.dependsOn(refs, ctx);
     if (dependsOn.length > 0) out['dependsOn'] = dependsOn;
@@ -914,13 +912,7 @@ class Compiler {
     }
     properties['template'] = info.child.template;
     out['properties'] = properties;
-    this.explicitDependencies(info.body, refs);
-    refs.delete(info);
-    const dependsOn = this.dependsOn(refs, ctx);
-    if (dependsOn.length > 0) out['dependsOn'] = dependsOn;
-    const description = this.description(info.decl.decorators);
-    if (description) out['metadata'] = description;
-    return out;
+    return this.finish(out, info, refs, ctx);
   }
 
   /** m.outputs.x, m.name, with m[i] for collections. */
@@ -1217,38 +1209,38 @@ class Compiler {
       return e.properties.length === 0 ? 'createObject()' : `createObject(${e.properties.map(entry).join(', ')})`;
     }
     // Spread: runs of plain properties become objects, merged in order (later members win).
-    const parts: string[] = [];
-    let run: Property[] = [];
-    const flush = () => {
-      if (run.length > 0) parts.push(`createObject(${run.map(entry).join(', ')})`);
-      run = [];
-    };
-    for (const p of e.properties) {
-      if (p.spread) {
-        flush();
-        parts.push(this.expr(p.value, ctx));
-      } else run.push(p);
-    }
-    flush();
+    const parts = this.spreadParts(
+      e.properties,
+      (p) => (p.spread ? p.value : undefined),
+      (run) => `createObject(${run.map(entry).join(', ')})`,
+      ctx,
+    );
     return `shallowMerge(createArray(${parts.join(', ')}))`;
   }
 
   private arrayExpr(e: Expr & { kind: 'array' }, ctx: EmitContext): string {
-    if (!e.items.some((i) => i.kind === 'spread')) return `createArray(${e.items.map((i) => this.expr(i, ctx)).join(', ')})`;
-    const parts: string[] = [];
-    let run: Expr[] = [];
-    const flush = () => {
-      if (run.length > 0) parts.push(`createArray(${run.map((i) => this.expr(i, ctx)).join(', ')})`);
-      run = [];
-    };
-    for (const item of e.items) {
-      if (item.kind === 'spread') {
-        flush();
-        parts.push(this.expr(item.value, ctx));
-      } else run.push(item);
-    }
-    flush();
+    const items = (run: Expr[]) => `createArray(${run.map((i) => this.expr(i, ctx)).join(', ')})`;
+    if (!e.items.some((i) => i.kind === 'spread')) return items(e.items);
+    const parts = this.spreadParts(e.items, (i) => (i.kind === 'spread' ? i.value : undefined), items, ctx);
     return `flatten(createArray(${parts.join(', ')}))`;
+  }
+
+  /** The members of an object or array with spreads: each run of plain members as `run` writes it, each spread's value, in order. */
+  private spreadParts<T>(members: T[], spreadOf: (m: T) => Expr | undefined, run: (members: T[]) => string, ctx: EmitContext): string[] {
+    const parts: string[] = [];
+    let pending: T[] = [];
+    for (const m of members) {
+      const spread = spreadOf(m);
+      if (spread === undefined) {
+        pending.push(m);
+        continue;
+      }
+      if (pending.length > 0) parts.push(run(pending));
+      pending = [];
+      parts.push(this.expr(spread, ctx));
+    }
+    if (pending.length > 0) parts.push(run(pending));
+    return parts;
   }
 
   private member(e: Expr & { kind: 'member' }, ctx: EmitContext): string {

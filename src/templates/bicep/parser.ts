@@ -344,14 +344,8 @@ class Parser {
         if (b.text !== 'true' && b.text !== 'false') this.fail(b, 'BCP279', TYPE_EXPECTED);
         return { kind: 'literal', value: b.text !== 'true', ...at };
       }
-      case '(': {
-        this.next();
-        this.parenDepth++;
-        const inner = this.typeExpression();
-        this.parenDepth--;
-        this.expect(')', '")"');
-        return inner;
-      }
+      case '(':
+        return this.parenthesized(() => this.typeExpression());
       case '{':
         return this.objectType();
       case '[':
@@ -375,11 +369,7 @@ class Parser {
           this.expect(':', '":"');
           additional = { type: this.typeExpression(), decorators };
         } else {
-          let key: string;
-          if (k.kind === 'identifier') key = this.next().text;
-          else if (k.kind === 'string' && (k.holes?.length ?? 0) === 0) key = this.next().segments![0]!;
-          else this.fail(k, 'BCP022', 'Expected a property name at this location.');
-          this.expect(':', '":"');
+          const key = this.propertyKey();
           properties.push({ key, type: this.typeExpression(), decorators, line: k.line, column: k.column });
         }
         if (this.peek().kind === ',') this.next();
@@ -599,12 +589,7 @@ class Parser {
       case '(': {
         const lambda = this.lambdaParams();
         if (lambda) return this.lambda(lambda, t);
-        this.next();
-        this.parenDepth++;
-        const e = this.expression();
-        this.parenDepth--;
-        this.expect(')', '")"');
-        return e;
+        return this.parenthesized(() => this.expression());
       }
       case '{':
         return this.object();
@@ -622,6 +607,27 @@ class Parser {
       default:
         this.fail(t, 'BCP009', 'Expected a literal value, an array, an object, a parenthesized expression, or a function call at this location.');
     }
+  }
+
+  /** An object member's name (an identifier or a plain string) and its colon. */
+  private propertyKey(): string {
+    const k = this.peek();
+    let key: string;
+    if (k.kind === 'identifier') key = this.next().text;
+    else if (k.kind === 'string' && (k.holes?.length ?? 0) === 0) key = this.next().segments![0]!;
+    else this.fail(k, 'BCP022', 'Expected a property name at this location.');
+    this.expect(':', '":"');
+    return key;
+  }
+
+  /** `( … )` around what `inner` parses; newlines inside do not end anything. */
+  private parenthesized<T>(inner: () => T): T {
+    this.next();
+    this.parenDepth++;
+    const result = inner();
+    this.parenDepth--;
+    this.expect(')', '")"');
+    return result;
   }
 
   /** `(a, b) =>` or `() =>` ahead: the parameter names (the tokens are consumed), else undefined. */
@@ -680,11 +686,7 @@ class Parser {
           this.next();
           properties.push({ key: '', spread: true, value: this.expression(), line: k.line, column: k.column });
         } else {
-          let key: string;
-          if (k.kind === 'identifier') key = this.next().text;
-          else if (k.kind === 'string' && (k.holes?.length ?? 0) === 0) key = this.next().segments![0]!;
-          else this.fail(k, 'BCP022', 'Expected a property name at this location.');
-          this.expect(':', '":"');
+          const key = this.propertyKey();
           properties.push({ key, value: this.expression(), line: k.line, column: k.column });
         }
         if (this.peek().kind === ',') this.next();
