@@ -16,6 +16,7 @@ import { displayType, isSecure } from './parameters.js';
 import { expandResources, isNestedDeployment, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
 import { innerDeploymentBody, isInnerScope, nestedRequest } from './nested.js';
 import { readTemplate, type Template } from './template.js';
+import { baseTypeOf, isUserType, typeProblem, type TypeDecl } from './userTypes.js';
 import { sameId } from '../ids/compare.js';
 import { setOwn } from '../http/own.js';
 
@@ -203,9 +204,15 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
   const outcomes: ResourceOutcome[] = [];
   try {
     for (const inst of order) {
-      if (!inst.deploy || inst.existing) continue;
+      if (!inst.deploy) continue;
       const startTime = new Date().toISOString();
       try {
+        if (inst.existing) {
+          // An existing resource is read, not deployed: one that is not there fails the deployment
+          // with its provider's answer (ResourceNotFound, …), as ARM reads it.
+          deployer.get(inst.id, inst.apiVersion);
+          continue;
+        }
         const answer = deployer.put(inst, resourceDefinition(ctx, inst));
         outcomes.push({
           instance: inst,
@@ -254,9 +261,15 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
       // The outputs are stored with the deployment and listed with it: together, bounded.
       size += measure(value).size;
       if (size > LIMITS.outputsSize) throw new TemplateLanguageError(limitExceeded('size of the deployment outputs', LIMITS.outputsSize, size));
-      const type = displayType(decl.type);
+      const declaredType = decl.type ?? baseTypeOf(decl as TypeDecl, plan.template.definitions) ?? 'object';
+      // An output's value must be of its type (with a user-defined type, member by member).
+      // (languageVersion 1.0 returns what the expression made, as ARM did before typed outputs.)
+      const problem =
+        isUserType(decl as TypeDecl) || plan.template.languageVersion === '2.0' ? typeProblem(value, decl as TypeDecl, plan.template.definitions) : undefined;
+      if (problem) throw new TemplateLanguageError(problem);
+      const type = displayType(declaredType);
       // Secure outputs are not returned, as ARM does not return them.
-      setOwn(out, name, isSecure(decl.type) ? { type } : { type, value });
+      setOwn(out, name, isSecure(declaredType) ? { type } : { type, value });
     } catch (err) {
       if (err instanceof TemplateLanguageError) return deploymentOutputEvaluationFailed(name, err.message);
       if (err instanceof ArmError) return deploymentOutputEvaluationFailed(name, err.message);
@@ -270,8 +283,9 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
 export function renderParameters(plan: Plan): Record<string, { type: string; value?: unknown }> {
   const out: Record<string, { type: string; value?: unknown }> = {};
   for (const [name, decl] of Object.entries(plan.template.parameters)) {
-    const type = displayType(decl.type);
-    setOwn(out, name, isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) });
+    const declaredType = decl.type ?? baseTypeOf(decl as TypeDecl, plan.template.definitions) ?? 'object';
+    const type = displayType(declaredType);
+    setOwn(out, name, isSecure(declaredType) ? { type } : { type, value: plan.ctx.parameter(name) });
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { DeferredEvaluation } from './expression/env.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { typeName } from './functions/typeName.js';
 import { copyCountSentence, LIMITS, templateCountExceeded, validCopyCount } from './limits.js';
-import type { ResourceDecl } from './template.js';
+import { symbolicNames, type ResourceDecl } from './template.js';
 import { violationAt } from './violations.js';
 
 /** Members ARM reads itself; everything else is the body sent to the resource provider. */
@@ -43,6 +43,9 @@ export interface ResourceInstance {
   frames: CopyFrame[];
   /** The copy loop this instance belongs to (dependsOn may name it). */
   copyName?: string;
+  /** languageVersion 2.0: the resource's symbolic name (dependsOn and reference() name it), and with a copy loop its index. */
+  symbol?: string;
+  symbolIndex?: number;
   parent?: ResourceInstance;
   type: string;
   name: string;
@@ -149,6 +152,8 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         path,
         frames: f,
         ...(decl.copy ? { copyName: decl.copy.name } : {}),
+        ...(symbolicNames.has(decl) ? { symbol: symbolicNames.get(decl)! } : {}),
+        ...(symbolicNames.has(decl) && decl.copy ? { symbolIndex: f[f.length - 1]!.index } : {}),
         ...(parent ? { parent } : {}),
         type,
         name,
@@ -173,7 +178,8 @@ export interface DeploymentTarget {
 }
 
 function targetOf(decl: ResourceDecl, evaluate: (v: unknown) => unknown): DeploymentTarget | undefined {
-  if (!isNestedDeployment(decl.type)) return undefined;
+  // Nested deployments, and existing resources of another group (Bicep's `existing` with `scope:`).
+  if (!isNestedDeployment(decl.type) && decl.existing !== true) return undefined;
   const out: DeploymentTarget = {};
   for (const member of ['subscriptionId', 'resourceGroup'] as const) {
     const key = Object.keys(decl).find((k) => k.toLowerCase() === member.toLowerCase());

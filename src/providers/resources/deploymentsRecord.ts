@@ -208,7 +208,8 @@ export function operationRecords(
   const records: OperationRecord[] = outcomes.map((o) => {
     const id = operationId();
     const properties: Record<string, unknown> = {
-      provisioningOperation: 'Create',
+      // An existing resource (languageVersion 2.0) is read, not created.
+      provisioningOperation: o.instance.existing ? 'Read' : 'Create',
       provisioningState: o.status,
       timestamp: o.endTime,
       duration: isoDuration(o.startTime, o.endTime),

@@ -20,6 +20,8 @@ export interface EvalEnv {
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
   /** Runs fn with copyIndex(name) answering index (property copy loops). */
   inCopy<T>(name: string, index: number, fn: () => T): T;
+  /** A user-defined function of the template (namespace.name), as a callable; undefined when none. */
+  userFunction?(name: string): ((args: unknown[]) => unknown) | undefined;
   /** list*(): a resource's POST action (listKeys, listCredentials…). */
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
   /** deployer(): the principal running the deployment ({objectId, tenantId, userPrincipalName}), where the deployment knows it. */
