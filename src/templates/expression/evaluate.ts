@@ -187,7 +187,7 @@ function lambdaOf(expr: Extract<Expr, { kind: 'call' }>, env: EvalEnv): Lambda {
   const body = expr.args[expr.args.length - 1];
   if (expr.args.length < 2 || body === undefined)
     throw new TemplateLanguageError(
-      `The template language function 'lambda' must have at least 2 parameters: the lambda variables' names, then the expression. Please see https://aka.ms/arm-template-expressions for usage details.`,
+      `The template language function 'lambda' must have at least 2 parameters: the lambda variables' names, then the expression.`,
     );
   const names = expr.args.slice(0, -1).map((a) => evaluateExpr(a, env));
   for (const name of names) {

@@ -37,7 +37,7 @@ export function lambdaVariable(name: string): unknown {
   }
   throw new TemplateLanguageError(
     frames.length === 0
-      ? "The template function 'lambdaVariables' is not expected at this location. It can only be used inside a lambda function. Please see https://aka.ms/arm-template-expressions for usage details."
-      : `The lambda variable '${name}' is not defined. Please see https://aka.ms/arm-template-expressions for usage details.`,
+      ? "The template function 'lambdaVariables' is not expected at this location. It can only be used inside a lambda function."
+      : `The lambda variable '${name}' is not defined.`,
   );
 }

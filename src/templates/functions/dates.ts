@@ -158,9 +158,7 @@ export function addDuration(name: string, ms: number, duration: string): number 
 /** Only a parameter's default may call a function whose value changes with every call. */
 function defaultsOnly(env: EvalEnv, name: string): void {
   if (!isInParameterDefault(env))
-    fail(
-      `The template function '${name}' is not expected at this location. The function can only be used in the default value of a parameter. Please see https://aka.ms/arm-template-expressions for usage details.`,
-    );
+    fail(`The template function '${name}' is not expected at this location. The function can only be used in the default value of a parameter.`);
 }
 
 export const dateFunctions: FunctionTable = {

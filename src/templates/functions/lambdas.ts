@@ -12,21 +12,18 @@ import { typeName } from './typeName.js';
 function lambdaArg(name: string, value: unknown, position: string, min: number, max: number): Lambda {
   if (!(value instanceof Lambda))
     fail(
-      `The template language function '${name}' expects its ${position} parameter to be a lambda function. The provided value is of type '${typeName(value)}'. Please see https://aka.ms/arm-template-expressions for usage details.`,
+      `The template language function '${name}' expects its ${position} parameter to be a lambda function. The provided value is of type '${typeName(value)}'.`,
     );
   const count = value.variables.length;
   if (count < min || count > max)
     fail(
-      `The lambda function given to the template language function '${name}' must have ${min === max ? min : `${min} to ${max}`} lambda variable${max === 1 ? '' : 's'}; it has ${count}. Please see https://aka.ms/arm-template-expressions for usage details.`,
+      `The lambda function given to the template language function '${name}' must have ${min === max ? min : `${min} to ${max}`} lambda variable${max === 1 ? '' : 's'}; it has ${count}.`,
     );
   return value;
 }
 
 function noLambda(name: string, value: unknown, position: string): void {
-  if (value instanceof Lambda)
-    fail(
-      `The template language function '${name}' does not take a lambda function as its ${position} parameter. Please see https://aka.ms/arm-template-expressions for usage details.`,
-    );
+  if (value instanceof Lambda) fail(`The template language function '${name}' does not take a lambda function as its ${position} parameter.`);
 }
 
 function boolResult(name: string, value: unknown): boolean {
@@ -44,9 +41,9 @@ function keyResult(name: string, value: unknown): string {
 export const lambdaFunctions: FunctionTable = {
   // Outside the argument list of a function that takes one, a lambda is not a value.
   lambda: {
-    eager: () =>
+    lazy: () =>
       fail(
-        "The template function 'lambda' is not expected at this location. A lambda function can only be given directly as an argument of 'filter', 'groupBy', 'map', 'mapValues', 'reduce', 'sort' or 'toObject'. Please see https://aka.ms/arm-template-expressions for usage details.",
+        "The template function 'lambda' is not expected at this location. A lambda function can only be given directly as an argument of 'filter', 'groupBy', 'map', 'mapValues', 'reduce', 'sort' or 'toObject'.",
       ),
   },
   lambdavariables: { eager: (a, _e, n) => (arity(n, a, 1), lambdaVariable(str(n, a[0]))) },

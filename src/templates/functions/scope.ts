@@ -33,7 +33,7 @@ function buildResourceId(fn: string, scope: string, type: string | undefined, na
 }
 
 function notAtThisScope(name: string): string {
-  return `The template function '${name}' is not expected at this location. It can only be used in a deployment at the management group scope. Please see https://aka.ms/arm-template-expressions for usage details.`;
+  return `The template function '${name}' is not expected at this location. It can only be used in a deployment at the management group scope.`;
 }
 
 // pickZones(): the resource types that are zonal (placed in one zone) and the regions with

@@ -117,3 +117,16 @@ export function outputError(expression: string, type = 'string'): { code: string
 export function outputValue(expression: string, type = 'string'): unknown {
   return deployOutputs({ template: template({ outputs: { value: { type, value: expression } } }) })['value'];
 }
+
+/**
+ * A variable `v` = expression is checked when the template is validated, before anything deploys:
+ * the InvalidTemplate error ARM answers, with the function's sentence inside.
+ */
+export function assertInvalidVariable(expression: string, sentence: string | RegExp): void {
+  const error = armErrorOf({ template: template({ variables: { v: expression } }) });
+  assert.equal(error.code, 'InvalidTemplate');
+  const prefix = "Deployment template validation failed: 'The template variable 'v' is not valid: ";
+  assert.ok(error.message.startsWith(prefix), error.message);
+  if (typeof sentence === 'string') assert.ok(error.message.includes(sentence), `${error.message}\n does not say\n${sentence}`);
+  else assert.match(error.message, sentence);
+}
