@@ -395,3 +395,52 @@ describe('Bicep syntax of current files', () => {
     assert.equal((compileBicep("param p string = 'x'\n") as any).parameters.p.defaultValue, 'x');
   });
 });
+
+describe('Bicep inputs that would make the compiler unbounded', () => {
+  test('modules shared at every level would inline their templates exponentially: refused past 4 MB', () => {
+    const files: Record<string, string> = { '/w/m12.bicep': `var pad = '${'x'.repeat(2000)}'\n` };
+    for (let i = 0; i < 12; i++) {
+      const path = i === 0 ? '/w/main.bicep' : `/w/m${i}.bicep`;
+      files[path] = `module a './m${i + 1}.bicep' = {\n  name: 'a'\n}\nmodule b './m${i + 1}.bicep' = {\n  name: 'b'\n}\n`;
+    }
+    assert.throws(
+      () => compile(files),
+      (e: unknown) => e instanceof BicepError && e.code === 'BCP000' && /inline more than 4194304 characters/.test(e.detail),
+    );
+  });
+
+  test('types nested 10,000 deep', () => {
+    for (const source of [
+      `param p string${'[]'.repeat(10000)}\n`,
+      `param p ${'('.repeat(10000)}string${')'.repeat(10000)}\n`,
+      `type t = ${'{a: '.repeat(10000)}int${'}'.repeat(10000)}\n`,
+    ]) {
+      assert.throws(
+        () => compile({ '/w/main.bicep': source }),
+        (e: unknown) => e instanceof BicepError && e.code === 'BCP000',
+      );
+    }
+  });
+
+  test('lambdas nested 10,000 deep', () => {
+    assert.throws(
+      () => compile({ '/w/main.bicep': `var f = map([1], ${'x => '.repeat(10000)}1)\n` }),
+      (e: unknown) => e instanceof BicepError && e.code === 'BCP000',
+    );
+  });
+
+  test('files that import each other: BCP095', () => {
+    fails(
+      {
+        '/w/main.bicep': "import { a } from 'x.bicep'\noutput o string = a\n",
+        '/w/x.bicep': "import { b } from 'y.bicep'\n@export()\nvar a = b\n",
+        '/w/y.bicep': "import { a } from 'x.bicep'\n@export()\nvar b = 'y'\n",
+      },
+      'BCP095',
+      1,
+      19,
+      /^The file is involved in a cycle \("x\.bicep" -> "y\.bicep" -> "x\.bicep"\)\.$/,
+      'y.bicep',
+    );
+  });
+});

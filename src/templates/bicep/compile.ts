@@ -98,6 +98,8 @@ interface ResourceInfo {
 /** What a module's file declares, for checking the module's params and outputs. */
 interface CompiledModule {
   template: Json;
+  /** The template as JSON characters: each inclusion counts it, so shared modules cannot multiply past ARM's 4 MB. */
+  size: number;
   targetScope: TargetScope;
   params: Map<string, { required: boolean }>;
   outputs: string[];
@@ -199,6 +201,7 @@ class Session {
       const template = compiler.compile();
       const result: CompiledModule = {
         template,
+        size: JSON.stringify(template).length,
         targetScope: compiler.targetScope,
         params: compiler.parameterShapes(),
         outputs: compiler.outputNames(),
@@ -253,7 +256,10 @@ class Compiler {
   targetScope: TargetScope = 'resourceGroup';
   private symbolic = false;
   private nesting = 0;
+  private inlinedBytes = 0;
   private declared = false;
+  /** (root) The files whose declarations are being read, for import cycles. */
+  private readonly importing: string[] = [];
   private readonly typeWriter: TypeWriter;
 
   // The template being written: this compiler's own, or (for an imported file) the importer's.
@@ -291,6 +297,7 @@ class Compiler {
   private declareAll(): void {
     if (this.declared) return;
     this.declared = true;
+    this.root.importing.push(this.path);
     for (const s of this.statements) {
       switch (s.kind) {
         case 'targetScope': {
@@ -336,6 +343,7 @@ class Compiler {
     }
     for (const info of this.order) this.resolveParent(info);
     for (const info of this.order) this.resolveScope(info);
+    this.root.importing.pop();
   }
 
   compile(): Json {
@@ -428,8 +436,13 @@ class Compiler {
 
   /** The compiler of an imported file, declaring into this (root) template. */
   private foreignCompiler(path: string, at: At): Compiler {
-    if (path === this.path && this.root === this) this.fail(at, 'BCP094', 'This module references itself, which is not allowed.');
     const known = this.foreign.get(path);
+    const reading = this.root.importing;
+    if (reading.includes(path)) {
+      // An import of a file still being read: the files import each other.
+      const cycle = [...reading.slice(reading.indexOf(path)), path].map((p) => this.session.display(p));
+      fail(at, 'BCP095', `The file is involved in a cycle ("${cycle.join('" -> "')}").`);
+    }
     if (known) return known;
     if (this.foreign.size >= LIMITS.bicepFiles) tooLarge(at, `This compilation imports more than ${LIMITS.bicepFiles} files`);
     const compiler = new Compiler(this.session, path, this.session.parse(path, at), this);
@@ -648,6 +661,9 @@ class Compiler {
     }
     const path = resolveRelative(this.path, decl.path, decl.pathAt);
     const child = this.session.module(path, this.path, decl.pathAt);
+    this.inlinedBytes += child.size;
+    if (this.inlinedBytes > LIMITS.templateBytes)
+      tooLarge(decl, `The modules of this file inline more than ${LIMITS.templateBytes} characters of templates (ARM takes 4 MB)`);
     const info: ModuleInfo = { decl, body: value, child, ...(loop ? { loop } : {}), ...(condition ? { condition } : {}) };
     const scope = value.properties.find((p) => p.key === 'scope');
     const resolved = scope ? this.moduleScope(scope.value) : undefined;

@@ -294,7 +294,8 @@ class Parser {
   }
 
   private typePostfix(type: TypeExpr): TypeExpr {
-    for (;;) {
+    for (let depth = 0; ; depth++) {
+      if (depth + this.nesting > LIMITS.bicepNesting) nestedTooDeeply(type);
       const t = this.tokens[this.at]!;
       if (t.kind === '[' && this.tokens[this.at + 1]!.kind === ']') {
         this.next();
