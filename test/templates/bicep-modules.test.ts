@@ -375,6 +375,18 @@ describe('Bicep syntax of current files', () => {
     assert.equal(t.outputs.space.value, "[reference('vnet').addressSpace.addressPrefixes]");
   });
 
+  test('diagnostics: literals of the wrong type for a parameter or output', () => {
+    fails({ '/w/main.bicep': "param n int = 'three'\n" }, 'BCP033', 1, 15, /^Expected a value of type "int" but the provided value is of type "'three'"\.$/);
+    fails(
+      { '/w/main.bicep': 'output s string = 3\n' },
+      'BCP026',
+      1,
+      19,
+      /^The output expects a value of type "string" but the provided value is of type "3"\.$/,
+    );
+    fails({ '/w/main.bicep': 'param a array = {}\n' }, 'BCP033', 1, 17, /^Expected a value of type "array" but the provided value is of type "object"\.$/);
+  });
+
   test('diagnostics: unknown functions, banned ones, targetScope', () => {
     fails({ '/w/main.bicep': 'var a = nosuch(1)\n' }, 'BCP057', 1, 9, /^The name "nosuch" does not exist in the current context\.$/);
     fails({ '/w/main.bicep': 'var a = add(1, 2)\n' }, 'BCP069', 1, 9, /^The function "add" is not supported\. Use the "\+" operator instead\.$/);

@@ -738,7 +738,26 @@ class Compiler {
     return this.value(e, { locals: new Map() });
   }
 
+  /** A literal of the wrong primitive type (`param n int = 'a'`), as Bicep's type check words it. */
+  private checkLiteral(type: TypeExpr, value: Expr, code: 'BCP033' | 'BCP026'): void {
+    if (type.kind !== 'ref' || type.namespace !== undefined || this.userType(type)) return;
+    const actual =
+      value.kind === 'string' && value.holes.length === 0
+        ? { type: 'string', shown: `'${value.segments[0]}'` }
+        : value.kind === 'number'
+          ? { type: 'int', shown: String(value.value) }
+          : value.kind === 'bool'
+            ? { type: 'bool', shown: String(value.value) }
+            : value.kind === 'object'
+              ? { type: 'object', shown: 'object' }
+              : undefined;
+    if (!actual || actual.type === type.name || !['string', 'int', 'bool', 'object', 'array'].includes(type.name)) return;
+    const sentence = code === 'BCP033' ? 'Expected a value of type' : 'The output expects a value of type';
+    this.fail(value, code, `${sentence} "${type.name}" but the provided value is of type "${actual.shown}".`);
+  }
+
   private parameter(p: ParamDecl): Json {
+    if (p.defaultValue) this.checkLiteral(p.type, p.defaultValue, 'BCP033');
     const extra = p.defaultValue ? { defaultValue: this.value(p.defaultValue, { locals: new Map() }) } : {};
     return this.typeWriter.write(p.type, p.decorators, extra);
   }
@@ -754,6 +773,7 @@ class Compiler {
   }
 
   private output(o: OutputDecl): Json {
+    this.checkLiteral(o.type, o.value, 'BCP026');
     const out = this.typeWriter.write(o.type, o.decorators);
     const metadata = out['metadata'];
     delete out['metadata'];
