@@ -420,6 +420,9 @@ class Compiler {
 
   private addImport(s: ImportDecl): void {
     this.importDecls.push(s);
+    if (!s.path.toLowerCase().endsWith('.bicep') && !/^[a-z]+[:/]/i.test(s.path)) {
+      this.fail(s.pathAt, 'BCP091', `An error occurred reading file. aksemu imports from Bicep files only; "${s.path}" is not a .bicep file.`);
+    }
     const path = resolveRelative(this.path, s.path, s.pathAt);
     const from = this.root.foreignCompiler(path, s.pathAt);
     if (s.wildcard) {
