@@ -21,6 +21,11 @@ const SUB = join(FIXTURES, 'sub.bicep');
 /** az 2.45 predates nullable parameters: it asks for `kubernetesVersion` (string?) unless given, here as null. */
 const NULL_VERSION = '{"kubernetesVersion": {"value": null}}';
 
+/** `… --query <q> -o tsv`. */
+function tsv(args: string[], query: string): string[] {
+  return [...args, '--query', query, '-o', 'tsv'];
+}
+
 describe('aksemu az with Bicep modules', () => {
   let server: TestServer;
   let home: string;
@@ -70,19 +75,10 @@ describe('aksemu az with Bicep modules', () => {
       const pool = await az(home, ['aks', 'show', '-g', 'bicepRg', '-n', `${prefix}-aks`, '--query', 'agentPoolProfiles[0].vnetSubnetId', '-o', 'tsv']);
       assert.equal(pool.stdout.trim(), outputs.subnetIds.value.nodes, pool.stderr);
       // The looped module's loop variable reached its parameters (cidrSubnet of the second space).
-      const spare = await az(home, [
-        'deployment',
-        'group',
-        'show',
-        '-g',
-        'bicepRg',
-        '-n',
-        `${prefix}-spare-1`,
-        '--query',
-        'properties.parameters.subnets.value[0].prefix',
-        '-o',
-        'tsv',
-      ]);
+      const spare = await az(
+        home,
+        tsv(['deployment', 'group', 'show', '-g', 'bicepRg', '-n', `${prefix}-spare-1`], 'properties.parameters.subnets.value[0].prefix'),
+      );
       assert.equal(spare.stdout, '10.31.0.0/24\n', spare.stderr);
     });
   }
@@ -123,39 +119,14 @@ describe('the real az deploys what aksemu az bicep build wrote', { skip: existsS
     const file = join(session.azHome, 'classic.json');
     const built = await az(session.azHome, ['bicep', 'build', '-f', CLASSIC, '--outfile', file]);
     assert.equal(built.code, 0, built.stderr);
-    const r = await runRealAz(session.env, [
-      'deployment',
-      'group',
-      'create',
-      '-g',
-      'realBicepRg',
-      '-n',
-      'classic',
-      '--template-file',
-      file,
-      '--parameters',
-      'networkPlugin=kubenet',
-      'prefix=real',
-      '--query',
-      'properties.outputs',
-    ]);
+    const deploy = ['deployment', 'group', 'create', '-g', 'realBicepRg', '-n', 'classic', '--template-file', file];
+    const r = await runRealAz(session.env, [...deploy, '--parameters', 'networkPlugin=kubenet', 'prefix=real', '--query', 'properties.outputs']);
     assert.equal(r.code, 0, r.stderr);
     const outputs = JSON.parse(r.stdout);
     assert.equal(outputs.clusterPlugin.value, 'kubenet');
     assert.deepEqual(outputs.spareVnets.value, ['real-spare-0', 'real-spare-1']);
     assert.match(outputs.subnetIds.value.nodes, /\/resourceGroups\/realBicepRg\/providers\/Microsoft\.Network\/virtualNetworks\/real-vnet\/subnets\/nodes$/);
-    const cluster = await runRealAz(session.env, [
-      'aks',
-      'show',
-      '-g',
-      'realBicepRg',
-      '-n',
-      'real-aks',
-      '--query',
-      'networkProfile.networkPlugin',
-      '-o',
-      'tsv',
-    ]);
+    const cluster = await runRealAz(session.env, tsv(['aks', 'show', '-g', 'realBicepRg', '-n', 'real-aks'], 'networkProfile.networkPlugin'));
     assert.equal(cluster.stdout, 'kubenet\n', cluster.stderr);
   });
 
@@ -169,44 +140,20 @@ describe('the real az deploys what aksemu az bicep build wrote', { skip: existsS
       const built = await az(session.azHome, ['bicep', 'build', '-f', source, '--outfile', target]);
       assert.equal(built.code, 0, built.stderr);
     }
-    const deployGroup = ['deployment', 'group', 'create', '-g', 'realBicepRg', '-n', 'typed', '--template-file', main];
-    const group = await runRealAz(session.env, [
-      ...deployGroup,
-      '--parameters',
-      'networkPlugin=none',
-      'prefix=realtyped',
-      NULL_VERSION,
-      '--query',
-      'properties.outputs',
-    ]);
-    assert.equal(group.code, 0, group.stderr);
-    const outputs = JSON.parse(group.stdout);
+    const outputsOf = async (args: string[]) => {
+      const r = await runRealAz(session.env, [...args, '--query', 'properties.outputs']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const group = ['deployment', 'group', 'create', '-g', 'realBicepRg', '-n', 'typed', '--template-file', main];
+    const outputs = await outputsOf([...group, '--parameters', 'networkPlugin=none', 'prefix=realtyped', NULL_VERSION]);
     assert.equal(outputs.clusterName.value, 'realtyped-aks');
     assert.equal(outputs.clusterPlugin.value, 'none');
     assert.deepEqual(outputs.subnetsWithEndpoints.value, ['ingress']);
-    const deploySub = ['deployment', 'sub', 'create', '-l', 'eastus', '-n', 'realbicepsub', '--template-file', sub];
-    const r = await runRealAz(session.env, [
-      ...deploySub,
-      '--parameters',
-      'groupName=realBicepSubRg',
-      'networkPlugin=kubenet',
-      '--query',
-      'properties.outputs',
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).clusterPlugin.value, 'kubenet');
-    const cluster = await runRealAz(session.env, [
-      'aks',
-      'show',
-      '-g',
-      'realBicepSubRg',
-      '-n',
-      'subaks-aks',
-      '--query',
-      'networkProfile.networkPlugin',
-      '-o',
-      'tsv',
-    ]);
+    const subscription = ['deployment', 'sub', 'create', '-l', 'eastus', '-n', 'realbicepsub', '--template-file', sub];
+    const subOutputs = await outputsOf([...subscription, '--parameters', 'groupName=realBicepSubRg', 'networkPlugin=kubenet']);
+    assert.equal(subOutputs.clusterPlugin.value, 'kubenet');
+    const cluster = await runRealAz(session.env, tsv(['aks', 'show', '-g', 'realBicepSubRg', '-n', 'subaks-aks'], 'networkProfile.networkPlugin'));
     assert.equal(cluster.stdout, 'kubenet\n', cluster.stderr);
   });
 });
