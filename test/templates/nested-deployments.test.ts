@@ -257,4 +257,29 @@ describe('nested deployments', () => {
     const seconds = Number(/^PT([\d.]+)S$/.exec(final.body.properties.duration)?.[1]);
     assert.ok(seconds > 0 && seconds <= elapsed, `${final.body.properties.duration} within ${elapsed}s`);
   });
+
+  test('a module whose resource fails fails its parent, and stays recorded as Failed with its operations', async () => {
+    const template = parent(
+      moduleResource('failingModule', { vnetName: { value: 'failing' }, prefix: { value: '10.5.0.0/33' } }, { resourceGroup: 'nestchild' }),
+    );
+    const { status } = await deploy(server, sub, 'nestparent', 'failing', azBody(JSON.stringify(template)));
+    assert.equal(status.status, 'Failed');
+    assert.equal(status.error.code, 'DeploymentFailed');
+    assert.equal(status.error.details[0].code, 'DeploymentFailed');
+    const nested = await arm(server, 'GET', `${deploymentPath(sub, 'nestchild', 'failingModule')}?${API}`);
+    assert.equal(nested.status, 200);
+    assert.equal(nested.body.properties.provisioningState, 'Failed');
+    assert.equal(nested.body.properties.error.code, 'DeploymentFailed');
+    const inner = nested.body.properties.error.details[0];
+    const ops = await arm(server, 'GET', `${deploymentPath(sub, 'nestchild', 'failingModule')}/operations?${API}`);
+    const failed = ops.body.value.find((o: any) => o.properties.provisioningState === 'Failed');
+    assert.equal(failed.properties.targetResource.resourceName, 'failing');
+    assert.equal(failed.properties.statusMessage.error.code, inner.code);
+    const vnet = await arm(
+      server,
+      'GET',
+      `/subscriptions/${sub}/resourceGroups/nestchild/providers/Microsoft.Network/virtualNetworks/failing?api-version=2022-01-01`,
+    );
+    assert.equal(vnet.status, 404);
+  });
 });
