@@ -14,6 +14,7 @@ import { armHash64 } from './functions/hash.js';
 import { LIMITS, limitExceeded } from './limits.js';
 import { displayType, isSecure } from './parameters.js';
 import { expandResources, isNestedDeployment, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
+import { checkFunctions } from './functionScan.js';
 import { innerDeploymentBody, isInnerScope, nestedRequest } from './nested.js';
 import { readTemplate, type Template } from './template.js';
 import { baseTypeOf, isUserType, typeProblem, type TypeDecl } from './userTypes.js';
@@ -98,6 +99,8 @@ function resourceDefinition(ctx: DeploymentContext, inst: ResourceInstance, leaf
 
 export function planDeployment(input: PlanInput): Plan {
   const template = readTemplate(input.template);
+  // Every expression's functions are known before anything is evaluated or deployed.
+  checkFunctions(input.template);
   const hash = templateHash(input.template);
   const ctx = new DeploymentContext(template, input.scope, input.parameters, hash);
   ctx.checkVariables();

@@ -10,7 +10,7 @@ import { isObject, valueKey } from './functions/types.js';
 import { toArmString } from './functions/strings.js';
 import { typeName } from './functions/typeName.js';
 import type { ParameterDecl, Template } from './template.js';
-import { isUserType, resolveType, typeProblem, type TypeDecl } from './userTypes.js';
+import { isUserType, jtokenType, matchesTemplateType, resolveType, typeProblem, type TypeDecl } from './userTypes.js';
 import { violationAt } from './violations.js';
 
 /** ARM's type names as GET deployment shows them (a Map: a type is user text, never a prototype key). */
@@ -22,18 +22,6 @@ const DISPLAY_TYPES = new Map(
     bool: 'Bool',
     object: 'Object',
     secureobject: 'SecureObject',
-    array: 'Array',
-  }),
-);
-
-const JTOKEN_TYPES = new Map(
-  Object.entries({
-    string: 'String',
-    securestring: 'String',
-    int: 'Integer',
-    bool: 'Boolean',
-    object: 'Object',
-    secureobject: 'Object',
     array: 'Array',
   }),
 );
@@ -53,24 +41,13 @@ export function isSecure(type: string): boolean {
 }
 
 function matchesType(type: string, value: unknown): boolean {
-  switch (type.toLowerCase()) {
-    case 'string':
-    case 'securestring':
-      return typeof value === 'string';
-    case 'int':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'bool':
-      return typeof value === 'boolean';
-    case 'object':
-    case 'secureobject':
-      return isObject(value);
-    case 'array':
-      return Array.isArray(value);
-    default:
-      throw invalidTemplate(
-        `The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
-      );
+  const fits = matchesTemplateType(type, value);
+  if (fits === undefined) {
+    throw invalidTemplate(
+      `The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
+    );
   }
+  return fits;
 }
 
 /** The supplied values as {name: {value}}; key-vault references are not something aksemu has. */
@@ -152,7 +129,7 @@ function bindOne(
   if (value === null && decl.nullable === true) return null;
   if (typeof decl.type !== 'string') throw invalidTemplate(`The template parameter '${name}' must have a 'type'.`, pos);
   if (!matchesType(decl.type, value)) {
-    throw invalidTemplate(templateSentences.parameterTypeMismatch(JTOKEN_TYPES.get(decl.type.toLowerCase()) ?? decl.type, typeName(value)), pos);
+    throw invalidTemplate(templateSentences.parameterTypeMismatch(jtokenType(decl.type), typeName(value)), pos);
   }
   if (isUserType(declared as TypeDecl)) {
     const problem = typeProblem(value, declared as TypeDecl, definitions);

@@ -38,17 +38,25 @@ export function resolveType(decl: TypeDecl, definitions: Record<string, unknown>
 }
 
 /** ARM's names of JSON values, as its type errors give them. */
-const JTOKEN: Record<string, string> = {
-  string: 'String',
-  securestring: 'String',
-  int: 'Integer',
-  bool: 'Boolean',
-  object: 'Object',
-  secureobject: 'Object',
-  array: 'Array',
-};
+const JTOKEN = new Map(
+  Object.entries({
+    string: 'String',
+    securestring: 'String',
+    int: 'Integer',
+    bool: 'Boolean',
+    object: 'Object',
+    secureobject: 'Object',
+    array: 'Array',
+  }),
+);
 
-function matches(type: string, value: unknown): boolean {
+/** A template type's JSON name, as ARM's type errors give it (int → Integer). */
+export function jtokenType(type: string): string {
+  return JTOKEN.get(type.toLowerCase()) ?? type;
+}
+
+/** Whether the value is of the template type; undefined for a name that is no template type. */
+export function matchesTemplateType(type: string, value: unknown): boolean | undefined {
   switch (type.toLowerCase()) {
     case 'string':
     case 'securestring':
@@ -63,7 +71,7 @@ function matches(type: string, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     default:
-      return true;
+      return undefined;
   }
 }
 
@@ -78,8 +86,8 @@ export function typeProblem(value: unknown, decl: TypeDecl, definitions: Record<
   if (typeof t === 'string') return t;
   const where = path === '' ? 'The value' : `The value at '${path}'`;
   if (value === null || value === undefined) return t.nullable === true ? undefined : `${where} is null, and its type is not nullable`;
-  if (typeof t.type === 'string' && !matches(t.type, value)) {
-    return `${where} is not valid. Expected a value of type '${JTOKEN[t.type.toLowerCase()] ?? t.type}' but the provided value is of type '${typeName(value)}'`;
+  if (typeof t.type === 'string' && matchesTemplateType(t.type, value) === false) {
+    return `${where} is not valid. Expected a value of type '${jtokenType(t.type)}' but the provided value is of type '${typeName(value)}'`;
   }
   if (Array.isArray(t.allowedValues)) {
     const keys = new Set(t.allowedValues.map(valueKey));

@@ -4,48 +4,16 @@
 // it through an inner-scope module, and reads the module's output back. (@azure/arm-resources 7 has
 // no deployments client any more; its successor package is not installed here.)
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
+import { GROUP_AND_CLUSTER } from '../deployments/harness.js';
 import { az } from './helpers.js';
 import { AZ, runRealAz } from './real-az-env.js';
 import { type RealAzSession, realAzSession } from './real-az-session.js';
 
-const CLUSTER_MODULE = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/templates/byocni.json', import.meta.url)), 'utf8'));
-
-/** targetScope = 'subscription': a group, and the cluster module deployed into it. */
-function subscriptionTemplate() {
-  return {
-    $schema: 'https://schema.management.azure.com/schemas/2018-05-01/subscriptionDeploymentTemplate.json#',
-    contentVersion: '1.0.0.0',
-    parameters: { groupName: { type: 'string' }, clusterName: { type: 'string', defaultValue: 'subaks' } },
-    resources: [
-      { type: 'Microsoft.Resources/resourceGroups', apiVersion: '2022-09-01', name: "[parameters('groupName')]", location: '[deployment().location]' },
-      {
-        type: 'Microsoft.Resources/deployments',
-        apiVersion: '2022-09-01',
-        name: 'cluster',
-        resourceGroup: "[parameters('groupName')]",
-        dependsOn: ["[subscriptionResourceId('Microsoft.Resources/resourceGroups', parameters('groupName'))]"],
-        properties: {
-          expressionEvaluationOptions: { scope: 'inner' },
-          mode: 'Incremental',
-          parameters: { clusterName: { value: "[parameters('clusterName')]" }, nodeCount: { value: 1 } },
-          template: CLUSTER_MODULE,
-        },
-      },
-    ],
-    outputs: {
-      clusterId: {
-        type: 'string',
-        value:
-          "[reference(extensionResourceId(format('/subscriptions/{0}/resourceGroups/{1}', subscription().subscriptionId, parameters('groupName')), 'Microsoft.Resources/deployments', 'cluster'), '2022-09-01').outputs.clusterId.value]",
-      },
-    },
-  };
-}
+const subscriptionTemplate = () => GROUP_AND_CLUSTER;
 
 describe('aksemu az deployment sub', () => {
   let server: TestServer;
@@ -88,7 +56,7 @@ describe('aksemu az deployment sub', () => {
     assert.equal(group.stdout, 'westus2\n');
 
     const show = await az(home, ['deployment', 'sub', 'show', '-n', 'main', '--query', 'properties.outputResources[].id', '-o', 'tsv']);
-    assert.match(show.stdout, /\/resourceGroups\/clisubrg\n.*\/resourceGroups\/clisubrg\/providers\/Microsoft\.Resources\/deployments\/cluster\n$/);
+    assert.match(show.stdout, /\/resourceGroups\/clisubrg\n.*\/resourceGroups\/clisubrg\/providers\/Microsoft\.Resources\/deployments\/aks\n$/);
     const list = await az(home, ['deployment', 'sub', 'list', '--query', '[].name', '-o', 'tsv']);
     assert.equal(list.stdout, 'main\n');
     const validate = await az(home, ['deployment', 'sub', 'validate', '-l', 'westus2', '-f', file, '-p', 'groupName=clisubrg']);

@@ -206,4 +206,80 @@ describe('nested deployments', () => {
     const vnets = await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/nestbad/providers/Microsoft.Network/virtualNetworks?api-version=2022-01-01`);
     assert.deepEqual(vnets.body.value, []);
   });
+
+  test('an unknown function anywhere (an output, an inner template) is InvalidTemplate before anything deploys', async () => {
+    const vnet = {
+      type: 'Microsoft.Network/virtualNetworks',
+      apiVersion: '2022-01-01',
+      name: 'neverdeployed',
+      location: '[resourceGroup().location]',
+      properties: { addressSpace: { addressPrefixes: ['10.4.0.0/16'] } },
+    };
+    const inOutput = parent(vnet, [], { o: { type: 'string', value: "[toUpperCase('x')]" } });
+    const put = await arm(server, 'PUT', `${deploymentPath(sub, 'nestbad', 'unknownout')}?${API}`, {
+      raw: azBody(JSON.stringify(inOutput)),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(put.status, 400);
+    assert.equal(
+      put.body.error.message,
+      "Deployment template validation failed: 'The template output 'o' is not valid: The template function 'toUpperCase' is not valid. Please see https://aka.ms/arm-template-expressions for usage details.. Please see https://aka.ms/arm-template-expressions for usage details.'.",
+    );
+    const module = moduleResource('m', { vnetName: { value: 'x' } });
+    const inner = { ...module, properties: { ...module.properties, template: { ...VNET_MODULE, variables: { subnetName: "[noSuchFunction('a')]" } } } };
+    // The reference() in the parameters defers the module's full validation; the function scan still finds it.
+    (inner.properties.parameters as Record<string, unknown>)['prefix'] = { value: "[reference('neverdeployed').addressSpace.addressPrefixes[0]]" };
+    const res = await arm(server, 'POST', `${deploymentPath(sub, 'nestbad', 'unknowninner')}/validate?${API}`, {
+      raw: azBody(JSON.stringify(parent(inner, [vnet]))),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(
+      res.body.error.message,
+      "Deployment template validation failed: 'The template variable 'subnetName' is not valid: The template function 'noSuchFunction' is not valid. Please see https://aka.ms/arm-template-expressions for usage details.. Please see https://aka.ms/arm-template-expressions for usage details.'.",
+    );
+    assert.equal(res.body.error.additionalInfo[0].info.path, 'properties.template.resources[0].properties.template.variables.subnetName');
+    const vnets = await arm(server, 'GET', `/subscriptions/${sub}/resourceGroups/nestbad/providers/Microsoft.Network/virtualNetworks?api-version=2022-01-01`);
+    assert.deepEqual(vnets.body.value, []);
+  });
+
+  test("a deployment's duration is the time from its acceptance to its end", async () => {
+    const started = Date.now();
+    const { status, final } = await deploy(
+      server,
+      sub,
+      'nestouter',
+      'timed',
+      azBody(JSON.stringify(parent(moduleResource('timedModule', { vnetName: { value: 'timed' } })))),
+    );
+    const elapsed = (Date.now() - started) / 1000;
+    assert.equal(status.status, 'Succeeded');
+    const seconds = Number(/^PT([\d.]+)S$/.exec(final.body.properties.duration)?.[1]);
+    assert.ok(seconds > 0 && seconds <= elapsed, `${final.body.properties.duration} within ${elapsed}s`);
+  });
+
+  test('a module whose resource fails fails its parent, and stays recorded as Failed with its operations', async () => {
+    const template = parent(
+      moduleResource('failingModule', { vnetName: { value: 'failing' }, prefix: { value: '10.5.0.0/33' } }, { resourceGroup: 'nestchild' }),
+    );
+    const { status } = await deploy(server, sub, 'nestparent', 'failing', azBody(JSON.stringify(template)));
+    assert.equal(status.status, 'Failed');
+    assert.equal(status.error.code, 'DeploymentFailed');
+    assert.equal(status.error.details[0].code, 'DeploymentFailed');
+    const nested = await arm(server, 'GET', `${deploymentPath(sub, 'nestchild', 'failingModule')}?${API}`);
+    assert.equal(nested.status, 200);
+    assert.equal(nested.body.properties.provisioningState, 'Failed');
+    assert.equal(nested.body.properties.error.code, 'DeploymentFailed');
+    const inner = nested.body.properties.error.details[0];
+    const ops = await arm(server, 'GET', `${deploymentPath(sub, 'nestchild', 'failingModule')}/operations?${API}`);
+    const failed = ops.body.value.find((o: any) => o.properties.provisioningState === 'Failed');
+    assert.equal(failed.properties.targetResource.resourceName, 'failing');
+    assert.equal(failed.properties.statusMessage.error.code, inner.code);
+    const vnet = await arm(
+      server,
+      'GET',
+      `/subscriptions/${sub}/resourceGroups/nestchild/providers/Microsoft.Network/virtualNetworks/failing?api-version=2022-01-01`,
+    );
+    assert.equal(vnet.status, 404);
+  });
 });

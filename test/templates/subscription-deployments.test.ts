@@ -3,53 +3,12 @@
 // cluster; show/list/operations/validate/whatIf/delete at /subscriptions/{sub}/providers/…; the
 // scope functions as ARM answers them there (resourceGroup() refused, deployment().location).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { arm, pathOf } from '../arm/helpers.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../e2e/harness.js';
-import { API, azBody } from '../deployments/harness.js';
+import { API, azBody, GROUP_AND_CLUSTER } from '../deployments/harness.js';
 
-const SUB_SCHEMA = 'https://schema.management.azure.com/schemas/2018-05-01/subscriptionDeploymentTemplate.json#';
-const CLUSTER_MODULE = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/templates/byocni.json', import.meta.url)), 'utf8'));
-
-/** A subscription file as Bicep compiles `resource rg …` + `module aks … = { scope: rg }`. */
-const GROUP_AND_CLUSTER = {
-  $schema: SUB_SCHEMA,
-  contentVersion: '1.0.0.0',
-  parameters: { groupName: { type: 'string' }, location: { type: 'string', defaultValue: '[deployment().location]' } },
-  resources: [
-    {
-      type: 'Microsoft.Resources/resourceGroups',
-      apiVersion: '2022-09-01',
-      name: "[parameters('groupName')]",
-      location: "[parameters('location')]",
-      tags: { made: '[deployment().name]' },
-    },
-    {
-      type: 'Microsoft.Resources/deployments',
-      apiVersion: '2022-09-01',
-      name: 'aks',
-      resourceGroup: "[parameters('groupName')]",
-      dependsOn: ["[subscriptionResourceId('Microsoft.Resources/resourceGroups', parameters('groupName'))]"],
-      properties: {
-        expressionEvaluationOptions: { scope: 'inner' },
-        mode: 'Incremental',
-        parameters: { clusterName: { value: 'subaks' }, nodeCount: { value: 1 } },
-        template: CLUSTER_MODULE,
-      },
-    },
-  ],
-  outputs: {
-    clusterId: {
-      type: 'string',
-      value:
-        "[reference(extensionResourceId(format('/subscriptions/{0}/resourceGroups/{1}', subscription().subscriptionId, parameters('groupName')), 'Microsoft.Resources/deployments', 'aks'), '2022-09-01').outputs.clusterId.value]",
-    },
-    location: { type: 'string', value: '[deployment().location]' },
-    groupId: { type: 'string', value: "[subscriptionResourceId('Microsoft.Resources/resourceGroups', parameters('groupName'))]" },
-  },
-};
+const SUB_SCHEMA = GROUP_AND_CLUSTER.$schema;
 
 describe('subscription deployments', () => {
   let server: TestServer;

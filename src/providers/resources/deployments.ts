@@ -102,6 +102,8 @@ function properties(
 }
 
 function put(ctx: RequestContext) {
+  // The deployment starts when ARM accepts the request: validation is part of its duration.
+  const now = new Date().toISOString();
   checkDeploymentName(ctx.params['deploymentName']!);
   const request = readDeploymentRequest(ctx, 'deploy');
   const h = home(ctx);
@@ -111,7 +113,6 @@ function put(ctx: RequestContext) {
   const existing = deploymentSummary(ctx.store, id);
   if (existing && ACTIVE.has(existing.properties.provisioningState)) throw deploymentActive(existing.name);
   const p = plan(ctx, h, request);
-  const now = new Date().toISOString();
   const record: Omit<DeploymentRecord, 'aksemu'> = {
     id,
     name: existing?.name ?? ctx.params['deploymentName']!,

@@ -105,6 +105,13 @@ export function callerFor(
 /** Outcomes of a failed run, handed from run() to fail() (the same call stack, never persisted). */
 const failedOutcomes = new Map<string, ResourceOutcome[]>();
 
+/**
+ * Nested deployments that failed inside a run, with their operations: the run's transaction rolls
+ * them back with everything else, and the outermost deployment's fail() records them again as
+ * Failed, so a failed module can be shown and its operations listed, as ARM keeps it.
+ */
+const failedNested = new Map<string, { record: DeploymentRecord; template: unknown; outcomes: ResourceOutcome[] }>();
+
 /** The group a deployment runs in; undefined for a subscription deployment. */
 function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup | undefined {
   const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)?.[0];
@@ -148,6 +155,21 @@ export const deploymentWriteKind: OperationKind = {
     const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
     if (!result.ok) {
       failedOutcomes.set(op.id, result.outcomes);
+      const full = loadDeployment(store, record.id);
+      if (full) {
+        const now = new Date().toISOString();
+        const failed: DeploymentRecord = {
+          ...full,
+          properties: {
+            ...full.properties,
+            provisioningState: 'Failed',
+            timestamp: now,
+            duration: isoDuration(full.aksemu.startTime, now),
+            error: result.error.body,
+          },
+        };
+        failedNested.set(record.id.toLowerCase(), { record: failed, template: input.template, outcomes: result.outcomes });
+      }
       throw result.error;
     }
     finish(store, op, (r, now) => ({
@@ -175,6 +197,15 @@ export const deploymentWriteKind: OperationKind = {
       properties: { ...r.properties, provisioningState: 'Failed', timestamp: now, duration: isoDuration(r.aksemu.startTime, now), error },
     }));
     writeOperations(store, op.resourceId, operationRecords(op.resourceId, outcomes, undefined));
+    for (const [key, nested] of failedNested) {
+      if (key === op.resourceId.toLowerCase()) continue;
+      // Not when the group it ran in was itself made by the rolled-back run.
+      const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(nested.record.id)?.[0];
+      if (groupId !== undefined && !store.get(groupId)) continue;
+      saveDeployment(store, nested.record, nested.template);
+      writeOperations(store, nested.record.id, operationRecords(nested.record.id, nested.outcomes, undefined));
+    }
+    failedNested.clear();
   },
 };
 
