@@ -5,7 +5,7 @@
 // deployment's budget like any expression: a sort of a long array ends in the budget's error.
 import { Lambda, lambdaVariable } from '../expression/lambda.js';
 import { setOwn } from '../../http/own.js';
-import { arity, arr, fail, isObject, str, type FunctionTable } from './types.js';
+import { arity, arr, fail, isObject, str, type FunctionTable, type TemplateFunction } from './types.js';
 import { typeName } from './typeName.js';
 
 /** The lambda argument at `position`, taking between min and max variables. */
@@ -38,6 +38,33 @@ function keyResult(name: string, value: unknown): string {
   return value;
 }
 
+const ORDINALS = ['first', 'second', 'third'];
+
+/**
+ * A function of `leading` values, then lambdas taking sizes[i] = [min, max] variables (the last
+ * `optional` of them may be left out).
+ */
+function takingLambdas(
+  leading: number,
+  sizes: Array<[number, number]>,
+  body: (name: string, values: unknown[], lambdas: Lambda[]) => unknown,
+  optional = 0,
+): TemplateFunction {
+  return {
+    lambdas: true,
+    eager: (a, _e, n) => {
+      arity(n, a, leading + sizes.length - optional, leading + sizes.length);
+      const values = a.slice(0, leading);
+      values.forEach((v, i) => noLambda(n, v, ORDINALS[i]!));
+      const lambdas = a.slice(leading).map((v, i) => lambdaArg(n, v, ORDINALS[leading + i]!, ...sizes[i]!));
+      return body(n, values, lambdas);
+    },
+  };
+}
+
+/** The first parameter, an array. */
+const input = (name: string, values: unknown[]) => arr(name, values[0], 'its first parameter');
+
 export const lambdaFunctions: FunctionTable = {
   // Outside the argument list of a function that takes one, a lambda is not a value.
   lambda: {
@@ -47,86 +74,44 @@ export const lambdaFunctions: FunctionTable = {
       ),
   },
   lambdavariables: { eager: (a, _e, n) => (arity(n, a, 1), lambdaVariable(str(n, a[0]))) },
-  filter: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2);
-      noLambda(n, a[0], 'first');
-      const f = lambdaArg(n, a[1], 'second', 1, 2);
-      return arr(n, a[0], 'its first parameter').filter((item, i) => boolResult(n, f.call([item, i])));
-    },
-  },
-  map: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2);
-      noLambda(n, a[0], 'first');
-      const f = lambdaArg(n, a[1], 'second', 1, 2);
-      return arr(n, a[0], 'its first parameter').map((item, i) => f.call([item, i]));
-    },
-  },
-  reduce: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 3);
-      noLambda(n, a[0], 'first');
-      noLambda(n, a[1], 'second');
-      const f = lambdaArg(n, a[2], 'third', 2, 3);
-      return arr(n, a[0], 'its first parameter').reduce((current, next, i) => f.call([current, next, i]), a[1] ?? null);
-    },
-  },
-  sort: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2);
-      noLambda(n, a[0], 'first');
-      const f = lambdaArg(n, a[1], 'second', 2, 2);
-      // "If true, the second element will be ordered after the first": a stable sort on that order.
-      const before = (x: unknown, y: unknown) => boolResult(n, f.call([x, y]));
-      return [...arr(n, a[0], 'its first parameter')].sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
-    },
-  },
-  toobject: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2, 3);
-      noLambda(n, a[0], 'first');
-      const key = lambdaArg(n, a[1], 'second', 1, 1);
-      const value = a[2] === undefined ? undefined : lambdaArg(n, a[2], 'third', 1, 1);
+  filter: takingLambdas(1, [[1, 2]], (n, v, [f]) => input(n, v).filter((item, i) => boolResult(n, f!.call([item, i])))),
+  map: takingLambdas(1, [[1, 2]], (n, v, [f]) => input(n, v).map((item, i) => f!.call([item, i]))),
+  reduce: takingLambdas(2, [[2, 3]], (n, v, [f]) => input(n, v).reduce((current, next, i) => f!.call([current, next, i]), v[1] ?? null)),
+  sort: takingLambdas(1, [[2, 2]], (n, v, [f]) => {
+    // "If true, the second element will be ordered after the first": a stable sort on that order.
+    const before = (x: unknown, y: unknown) => boolResult(n, f!.call([x, y]));
+    return [...input(n, v)].sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
+  }),
+  toobject: takingLambdas(
+    1,
+    [
+      [1, 1],
+      [1, 1],
+    ],
+    (n, v, [key, value]) => {
       const out: Record<string, unknown> = {};
-      for (const item of arr(n, a[0], 'its first parameter')) setOwn(out, keyResult(n, key.call([item])), value ? value.call([item]) : item);
+      for (const item of input(n, v)) setOwn(out, keyResult(n, key!.call([item])), value ? value.call([item]) : item);
       return out;
     },
-  },
-  groupby: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2);
-      noLambda(n, a[0], 'first');
-      const key = lambdaArg(n, a[1], 'second', 1, 1);
-      const groups = new Map<string, unknown[]>();
-      for (const item of arr(n, a[0], 'its first parameter')) {
-        const k = keyResult(n, key.call([item]));
-        const group = groups.get(k);
-        if (group) group.push(item);
-        else groups.set(k, [item]);
-      }
-      const out: Record<string, unknown> = {};
-      for (const [k, items] of groups) setOwn(out, k, items);
-      return out;
-    },
-  },
-  mapvalues: {
-    lambdas: true,
-    eager: (a, _e, n) => {
-      arity(n, a, 2);
-      noLambda(n, a[0], 'first');
-      const f = lambdaArg(n, a[1], 'second', 1, 1);
-      if (!isObject(a[0]))
-        fail(`The template language function '${n}' expects its first parameter to be an object. The provided value is of type '${typeName(a[0])}'.`);
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(a[0])) setOwn(out, k, f.call([v]));
-      return out;
-    },
-  },
+    1,
+  ),
+  groupby: takingLambdas(1, [[1, 1]], (n, v, [key]) => {
+    const groups = new Map<string, unknown[]>();
+    for (const item of input(n, v)) {
+      const k = keyResult(n, key!.call([item]));
+      const group = groups.get(k);
+      if (group) group.push(item);
+      else groups.set(k, [item]);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, items] of groups) setOwn(out, k, items);
+    return out;
+  }),
+  mapvalues: takingLambdas(1, [[1, 1]], (n, [object], [f]) => {
+    if (!isObject(object))
+      fail(`The template language function '${n}' expects its first parameter to be an object. The provided value is of type '${typeName(object)}'.`);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(object)) setOwn(out, k, f!.call([v]));
+    return out;
+  }),
 };

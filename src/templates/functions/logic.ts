@@ -99,7 +99,7 @@ export const logicFunctions: FunctionTable = {
       arity(n, a, 1);
       const v = a[0];
       if (typeof v === 'number') return v;
-      if (typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v) && Number.isFinite(Number(v))) return Number(v);
+      if (typeof v === 'string' && /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(v) && Number.isFinite(Number(v))) return Number(v);
       return fail(`The template language function '${n}' cannot convert '${String(v)}' to a floating point number.`);
     },
   },

@@ -162,6 +162,11 @@ export const scopeFunctions: FunctionTable = {
       return e.deployer?.() ?? fail(`The template function '${n}' cannot be evaluated here: aksemu does not know the principal that runs this deployment.`);
     },
   },
+  // Deprecated by ARM ("we recommend that you provide a specific API version in your template").
+  providers: {
+    eager: (_a, _e, n) =>
+      fail(`The template function '${n}' is deprecated and aksemu does not evaluate it: write the resource's api-version in the template instead.`),
+  },
   pickzones: {
     eager: (a, _e, n) => {
       arity(n, a, 3, 5);

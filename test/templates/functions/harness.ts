@@ -38,6 +38,8 @@ export interface Page {
   /** The page's public address. */
   url: string;
   examples: Example[];
+  /** Expressions the template refuses at validation (as a variable), with the sentence ARM's error carries. */
+  invalid?: Array<[expression: string, sentence: string | RegExp]>;
 }
 
 /** The example's template as the reference writes it: schema and content version around the sections. */
@@ -89,10 +91,13 @@ export function assertOutputs(actual: Record<string, unknown>, expected: Record<
   assertMatches(actual, expected, 'outputs');
 }
 
-/** One test per example of the page. */
+/** One test per example of the page, and one per expression it refuses. */
 export function runPage(page: Page): void {
   for (const example of page.examples) {
     test(example.name, () => assertOutputs(deployOutputs(example), example.outputs));
+  }
+  for (const [expression, sentence] of page.invalid ?? []) {
+    test(`refused: ${expression}`, () => assertInvalidVariable(expression, sentence));
   }
 }
 

@@ -5,6 +5,39 @@ import { type Example, type Page, outputs, template } from '../harness.js';
 const oneTwoThree = { type: 'array', defaultValue: ['one', 'two', 'three'] };
 const fruit = { items: ['apple', 'banana', 'orange', 'grape'] };
 
+/** skip's and take's template: fn of ['one', 'two', 'three'] and of 'one two three', by elements and characters. */
+function cut(fn: 'Skip' | 'Take', elements: number, characters: number): Record<string, unknown> {
+  const f = fn.toLowerCase();
+  return template({
+    parameters: {
+      testArray: oneTwoThree,
+      [`elementsTo${fn}`]: { type: 'int', defaultValue: elements },
+      testString: { type: 'string', defaultValue: 'one two three' },
+      [`charactersTo${fn}`]: { type: 'int', defaultValue: characters },
+    },
+    outputs: {
+      arrayOutput: { type: 'array', value: `[${f}(parameters('testArray'),parameters('elementsTo${fn}'))]` },
+      stringOutput: { type: 'string', value: `[${f}(parameters('testString'),parameters('charactersTo${fn}'))]` },
+    },
+  });
+}
+
+/** intersection's and union's template: fn of two objects, and of ['one', 'two', 'three'] and a second array. */
+function twoObjectsTwoArrays(fn: string, firstObject: object, secondObject: object, secondArray: string[]): Record<string, unknown> {
+  return template({
+    parameters: {
+      firstObject: { type: 'object', defaultValue: firstObject },
+      secondObject: { type: 'object', defaultValue: secondObject },
+      firstArray: oneTwoThree,
+      secondArray: { type: 'array', defaultValue: secondArray },
+    },
+    outputs: {
+      objectOutput: { type: 'object', value: `[${fn}(parameters('firstObject'), parameters('secondObject'))]` },
+      arrayOutput: { type: 'array', value: `[${fn}(parameters('firstArray'), parameters('secondArray'))]` },
+    },
+  });
+}
+
 export const ARRAY_PAGE: Page = {
   url: 'https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-array',
   examples: [
@@ -137,18 +170,7 @@ export const ARRAY_PAGE: Page = {
     },
     {
       name: 'intersection',
-      template: template({
-        parameters: {
-          firstObject: { type: 'object', defaultValue: { one: 'a', two: 'b', three: 'c' } },
-          secondObject: { type: 'object', defaultValue: { one: 'a', two: 'z', three: 'c' } },
-          firstArray: oneTwoThree,
-          secondArray: { type: 'array', defaultValue: ['two', 'three'] },
-        },
-        outputs: {
-          objectOutput: { type: 'object', value: "[intersection(parameters('firstObject'), parameters('secondObject'))]" },
-          arrayOutput: { type: 'array', value: "[intersection(parameters('firstArray'), parameters('secondArray'))]" },
-        },
-      }),
+      template: twoObjectsTwoArrays('intersection', { one: 'a', two: 'b', three: 'c' }, { one: 'a', two: 'z', three: 'c' }, ['two', 'three']),
       outputs: { objectOutput: { one: 'a', three: 'c' }, arrayOutput: ['two', 'three'] },
     },
     {
@@ -204,34 +226,12 @@ export const ARRAY_PAGE: Page = {
     },
     {
       name: 'skip',
-      template: template({
-        parameters: {
-          testArray: oneTwoThree,
-          elementsToSkip: { type: 'int', defaultValue: 2 },
-          testString: { type: 'string', defaultValue: 'one two three' },
-          charactersToSkip: { type: 'int', defaultValue: 4 },
-        },
-        outputs: {
-          arrayOutput: { type: 'array', value: "[skip(parameters('testArray'),parameters('elementsToSkip'))]" },
-          stringOutput: { type: 'string', value: "[skip(parameters('testString'),parameters('charactersToSkip'))]" },
-        },
-      }),
+      template: cut('Skip', 2, 4),
       outputs: { arrayOutput: ['three'], stringOutput: 'two three' },
     },
     {
       name: 'take',
-      template: template({
-        parameters: {
-          testArray: oneTwoThree,
-          elementsToTake: { type: 'int', defaultValue: 2 },
-          testString: { type: 'string', defaultValue: 'one two three' },
-          charactersToTake: { type: 'int', defaultValue: 2 },
-        },
-        outputs: {
-          arrayOutput: { type: 'array', value: "[take(parameters('testArray'),parameters('elementsToTake'))]" },
-          stringOutput: { type: 'string', value: "[take(parameters('testString'),parameters('charactersToTake'))]" },
-        },
-      }),
+      template: cut('Take', 2, 2),
       outputs: { arrayOutput: ['one', 'two'], stringOutput: 'on' },
     },
     {
@@ -258,18 +258,7 @@ export const ARRAY_PAGE: Page = {
     },
     {
       name: 'union',
-      template: template({
-        parameters: {
-          firstObject: { type: 'object', defaultValue: { one: 'a', two: 'b', three: 'c1' } },
-          secondObject: { type: 'object', defaultValue: { three: 'c2', four: 'd', five: 'e' } },
-          firstArray: oneTwoThree,
-          secondArray: { type: 'array', defaultValue: ['three', 'four'] },
-        },
-        outputs: {
-          objectOutput: { type: 'object', value: "[union(parameters('firstObject'), parameters('secondObject'))]" },
-          arrayOutput: { type: 'array', value: "[union(parameters('firstArray'), parameters('secondArray'))]" },
-        },
-      }),
+      template: twoObjectsTwoArrays('union', { one: 'a', two: 'b', three: 'c1' }, { three: 'c2', four: 'd', five: 'e' }, ['three', 'four']),
       outputs: { objectOutput: { one: 'a', two: 'b', three: 'c2', four: 'd', five: 'e' }, arrayOutput: ['one', 'two', 'three', 'four'] },
     },
     {
@@ -291,6 +280,17 @@ export const ARRAY_PAGE: Page = {
         arrayOutput: [['one', 'two'], ['three'], ['four', 'two']],
       },
     },
+  ],
+  invalid: [
+    // indexFromEnd past the start
+    [
+      "[indexFromEnd(createArray('a'), 2)]",
+      "The template language function 'indexFromEnd' expects its second parameter to be from 1 to the length of the array, 1. The provided value is '2'.",
+    ],
+    // range beyond its count
+    ['[range(0, 10001)]', "The template language function 'range' expects its count to be between 0 and 10000."],
+    // tryGet follows several keys
+    ["[tryGet(createObject('a', createObject('b', 1)), 'a', 'b', 'c').x]", /can't be evaluated/],
   ],
 };
 

@@ -62,4 +62,17 @@ export const CIDR_PAGE: Page = {
       },
     },
   ],
+  invalid: [
+    // not a CIDR
+    [
+      "[parseCidr('10.144.0.0')]",
+      "The template language function 'parseCidr' expects its first parameter to be an IP address range in CIDR notation. The provided value '10.144.0.0' is not valid.",
+    ],
+    // a subnet index past the range
+    ["[cidrSubnet('10.144.0.0/20', 24, 16)]", "expects its third parameter, the subnet index, to be from 0 to 15. The provided value is '16'."],
+    // a new CIDR shorter than the range
+    ["[cidrSubnet('10.144.0.0/20', 16, 0)]", "expects its second parameter, the new CIDR, to be from 20 to 32. The provided value is '16'."],
+    // a host index past the usable hosts
+    ["[cidrHost('192.168.1.0/24', 254)]", "expects its second parameter, the host index, to be from 0 to 253 for '192.168.1.0/24'."],
+  ],
 };

@@ -85,4 +85,11 @@ export const COMPARISON_PAGE: Page = {
     { name: 'less', template: ordering('less'), outputs: { checkInts: true, checkStrings: false } },
     { name: 'lessOrEquals', template: ordering('lessOrEquals'), outputs: { checkInts: true, checkStrings: false } },
   ],
+  invalid: [
+    // greater of a number and a string
+    [
+      "[greater(1, 'a')]",
+      "The template language function 'greater' expects two parameters of matching types: integers or strings. The provided values are of type 'Integer' and 'String'.",
+    ],
+  ],
 };

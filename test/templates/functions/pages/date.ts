@@ -65,4 +65,12 @@ export const DATE_PAGE: Page = {
       outputs: { utcOutput: /^\d{8}T\d{6}Z$/, utcShortOutput: /^\d{2}\/\d{2}\/\d{4}$/, utcCustomOutput: /^\d{1,2} \d{1,2}$/ },
     },
   ],
+  invalid: [
+    // utcNow outside a parameter default is refused at validation
+    ['[utcNow()]', "The template function 'utcNow' is not expected at this location. The function can only be used in the default value of a parameter."],
+    // a duration that is not ISO 8601
+    ["[dateTimeAdd('2020-04-07T14:53:14Z', '3 years')]", 'expects its second parameter to be an ISO 8601 duration'],
+    // a base that is not a date
+    ["[dateTimeAdd('yesterday', 'P1D')]", "cannot parse 'yesterday' as a date and time"],
+  ],
 };

@@ -72,4 +72,8 @@ export const DEPLOYMENT_PAGE: Page = {
       },
     },
   ],
+  invalid: [
+    // deployer() where the deployment does not give its principal
+    ['[deployer()]', "The template function 'deployer' cannot be evaluated here: aksemu does not know the principal that runs this deployment."],
+  ],
 };

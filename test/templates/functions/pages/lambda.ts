@@ -128,4 +128,24 @@ export const LAMBDA_PAGE: Page = {
       outputs: { dogsObject: Object.fromEntries(DOGS.map(({ name, age, interests }) => [name, { age, interests }])) },
     },
   ],
+  invalid: [
+    // a lambda outside the functions that take one
+    ["[lambda('x', lambdaVariables('x'))]", "The template function 'lambda' is not expected at this location."],
+    // lambdaVariables outside a lambda
+    ["[lambdaVariables('x')]", "The template function 'lambdaVariables' is not expected at this location."],
+    // a variable the lambda does not name
+    ["[map(createArray(1), lambda('x', lambdaVariables('y')))]", "The lambda variable 'y' is not defined."],
+    // filter's lambda must answer a boolean
+    [
+      "[filter(createArray(1), lambda('x', 1))]",
+      "The lambda function given to the template language function 'filter' must return a boolean. It returned a value of type 'Integer'.",
+    ],
+    // a value where the lambda goes
+    [
+      '[map(createArray(1), 2)]',
+      "The template language function 'map' expects its second parameter to be a lambda function. The provided value is of type 'Integer'.",
+    ],
+    // sort takes a lambda of two variables
+    ["[sort(createArray(2, 1), lambda('a', true()))]", 'must have 2 lambda variables; it has 1.'],
+  ],
 };

@@ -52,4 +52,10 @@ export const NUMERIC_PAGE: Page = {
       outputs: { names: ['1storage', '2storage'] },
     },
   ],
+  invalid: [
+    // div by zero
+    ['[div(1, 0)]', "The template language function 'div' cannot divide by zero."],
+    // float of text that is not a number
+    ["[float('three')]", "The template language function 'float' cannot convert 'three' to a floating point number."],
+  ],
 };

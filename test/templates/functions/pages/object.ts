@@ -122,4 +122,13 @@ export const OBJECT_PAGE: Page = {
       outputs: { firstOutput: { one: 'a', two: 'c' }, secondOutput: { one: 'a', nested: { b: 2 }, two: 'b' } },
     },
   ],
+  invalid: [
+    // shallowMerge of something other than objects
+    [
+      "[shallowMerge(createArray(createObject('a', 1), 2))]",
+      "The template language function 'shallowMerge' expects an array of objects. The provided array contains a value of type 'Integer'.",
+    ],
+    // json of text that is not JSON
+    ["[json('{a')]", "The template language function 'json' parameter is not valid JSON"],
+  ],
 };

@@ -34,4 +34,13 @@ export const SCOPE_PAGE: Page = {
       outputs: { tenantResult: { id: `/tenants/${SCOPE.tenantId}`, tenantId: SCOPE.tenantId } },
     },
   ],
+  invalid: [
+    // managementGroup() in a resource group deployment
+    ['[managementGroup()]', "The template function 'managementGroup' is not expected at this location."],
+    // managementGroupResourceId without a group, in a resource group deployment
+    [
+      "[managementGroupResourceId('Microsoft.Authorization/policyDefinitions', 'p')]",
+      "The template function 'managementGroupResourceId' is not expected at this location.",
+    ],
+  ],
 };

@@ -5,6 +5,11 @@
 import { type Page, outputs, template } from '../harness.js';
 import { arrayExamples } from './array.js';
 
+/** The page's one-parameter templates: testString, and string outputs over it. */
+function onTestString(value: string, values: Record<string, string>): Record<string, unknown> {
+  return template({ parameters: { testString: { type: 'string', defaultValue: value } }, outputs: outputs('string', values) });
+}
+
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const STRING_PAGE: Page = {
@@ -123,20 +128,14 @@ export const STRING_PAGE: Page = {
     },
     {
       name: 'padLeft',
-      template: template({
-        parameters: { testString: { type: 'string', defaultValue: '123' } },
-        outputs: outputs('string', { stringOutput: "[padLeft(parameters('testString'),10,'0')]" }),
-      }),
+      template: onTestString('123', { stringOutput: "[padLeft(parameters('testString'),10,'0')]" }),
       outputs: { stringOutput: '0000000123' },
     },
     {
       name: 'replace',
-      template: template({
-        parameters: { testString: { type: 'string', defaultValue: '123-123-1234' } },
-        outputs: outputs('string', {
-          firstOutput: "[replace(parameters('testString'),'-', '')]",
-          secondOutput: "[replace(parameters('testString'),'1234', 'xxxx')]",
-        }),
+      template: onTestString('123-123-1234', {
+        firstOutput: "[replace(parameters('testString'),'-', '')]",
+        secondOutput: "[replace(parameters('testString'),'1234', 'xxxx')]",
       }),
       outputs: { firstOutput: '1231231234', secondOutput: '123-123-xxxx' },
     },
@@ -170,26 +169,17 @@ export const STRING_PAGE: Page = {
     },
     {
       name: 'substring',
-      template: template({
-        parameters: { testString: { type: 'string', defaultValue: 'one two three' } },
-        outputs: outputs('string', { substringOutput: "[substring(parameters('testString'), 4, 3)]" }),
-      }),
+      template: onTestString('one two three', { substringOutput: "[substring(parameters('testString'), 4, 3)]" }),
       outputs: { substringOutput: 'two' },
     },
     {
       name: 'toLower and toUpper',
-      template: template({
-        parameters: { testString: { type: 'string', defaultValue: 'One Two Three' } },
-        outputs: outputs('string', { toLowerOutput: "[toLower(parameters('testString'))]", toUpperOutput: "[toUpper(parameters('testString'))]" }),
-      }),
+      template: onTestString('One Two Three', { toLowerOutput: "[toLower(parameters('testString'))]", toUpperOutput: "[toUpper(parameters('testString'))]" }),
       outputs: { toLowerOutput: 'one two three', toUpperOutput: 'ONE TWO THREE' },
     },
     {
       name: 'trim',
-      template: template({
-        parameters: { testString: { type: 'string', defaultValue: '    one two three   ' } },
-        outputs: outputs('string', { return: "[trim(parameters('testString'))]" }),
-      }),
+      template: onTestString('    one two three   ', { return: "[trim(parameters('testString'))]" }),
       outputs: { return: 'one two three' },
     },
     {
@@ -237,5 +227,18 @@ export const STRING_PAGE: Page = {
         fileAndSlash: 'http://contoso.org/firstpath/azuredeploy.json/myscript.sh',
       },
     },
+  ],
+  invalid: [
+    // substring beyond the string: the page's own error
+    [
+      "[substring('1234567890', 0, 11)]",
+      "The index and length parameters must refer to a location within the string. The index parameter: '0', the length parameter: '11', the length of the string parameter: '10'.",
+    ],
+    // newGuid outside a parameter default
+    ['[newGuid()]', "The template function 'newGuid' is not expected at this location. The function can only be used in the default value of a parameter."],
+    // padLeft with a padding of two characters
+    ["[padLeft('1', 3, '00')]", "The template language function 'padLeft' expects its third parameter to be a single character."],
+    // indexOf of a number in a string
+    ["[indexOf('abc', 1)]", "The template language function 'indexOf' expects its parameter to be of type 'String'. The provided value is of type 'Integer'."],
   ],
 };
