@@ -536,7 +536,7 @@ export const templateSentences = {
   unsupportedResourceType: (type: string) => `The resource type '${type}' is not served by aksemu.`,
   incorrectSegmentLengths: (name: string, type: string) =>
     `The template resource '${name}' for type '${type}' has incorrect segment lengths. A nested resource type must have identical number of segments as its resource name. A root resource type must have segment length one greater than its resource name. Please see https://aka.ms/arm-template/#resources for usage details.`,
-  schemaNotSupported: () => "The template's $schema is not a deployment template schema aksemu supports (resource group scope).",
+  schemaNotSupported: () => "The template's $schema is not a deployment template schema aksemu supports (resource group or subscription scope).",
 };
 
 // ---- Microsoft.ContainerService: power state, abort, runCommand (docs/aks-rules.md §8) -------

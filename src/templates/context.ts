@@ -10,6 +10,7 @@ import { TemplateLanguageError } from './expression/parser.js';
 import { isObject } from './functions/types.js';
 import { bindParameters, displayType } from './parameters.js';
 import type { Template } from './template.js';
+import { typeProblem } from './userTypes.js';
 import { violationAt } from './violations.js';
 import { sameId } from '../ids/compare.js';
 
@@ -17,7 +18,10 @@ export interface DeploymentScope {
   subscriptionId: string;
   tenantId: string;
   subscriptionName: string;
-  resourceGroup: { id: string; name: string; location: string; tags?: Record<string, string>; managedBy?: string };
+  /** The group a resource-group deployment runs in; absent for a subscription deployment. */
+  resourceGroup?: { id: string; name: string; location: string; tags?: Record<string, string>; managedBy?: string };
+  /** A subscription deployment's location (deployment().location). */
+  location?: string;
   deploymentName: string;
   /** https://host:port of this server (environment().resourceManager). */
   baseUrl: string;
@@ -151,8 +155,22 @@ export class DeploymentContext implements EvalEnv {
     return frame.index;
   }
 
+  /** Where the deployment's resources go: the group's id, or the subscription's. */
+  get scopeId(): string {
+    return this.scope.resourceGroup?.id ?? `/subscriptions/${this.scope.subscriptionId}`;
+  }
+
+  get atSubscription(): boolean {
+    return this.scope.resourceGroup === undefined;
+  }
+
   resourceGroup(): Record<string, unknown> {
     const g = this.scope.resourceGroup;
+    // ARM's words for resourceGroup() in a subscription deployment (the name upper-cased, as ARM writes it).
+    if (!g)
+      throw new TemplateLanguageError(
+        "The template function 'RESOURCEGROUP' is not expected at this location. Please see https://aka.ms/arm-template-expressions for usage details.",
+      );
     return {
       id: g.id,
       name: g.name,
@@ -173,6 +191,8 @@ export class DeploymentContext implements EvalEnv {
     const t = this.template;
     return {
       name: this.scope.deploymentName,
+      // Deployments other than a group's have a location (docs: deployment() "location").
+      ...(this.scope.location !== undefined && this.atSubscription ? { location: this.scope.location } : {}),
       properties: {
         template: deployedTemplate(t),
         templateHash: this.templateHash,
@@ -223,5 +243,79 @@ export class DeploymentContext implements EvalEnv {
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown {
     if (!this.runtime) throw new DeferredEvaluation(action);
     return this.runtime.list(action, resourceId, apiVersion, body);
+  }
+
+  userFunction(name: string): ((args: unknown[]) => unknown) | undefined {
+    const decl = this.template.functions.get(name.toLowerCase());
+    if (!decl) return undefined;
+    return (args) => {
+      if (args.length !== decl.parameters.length) {
+        throw new TemplateLanguageError(`The template function '${decl.name}' must have ${decl.parameters.length} parameter(s); ${args.length} were given.`);
+      }
+      const bound = new Map<string, unknown>();
+      decl.parameters.forEach((p, i) => {
+        const problem = typeof p.type === 'string' ? typeProblem(args[i], { type: p.type, nullable: true }, this.template.definitions) : undefined;
+        if (problem) throw new TemplateLanguageError(`The parameter '${p.name}' of the template function '${decl.name}' is not valid: ${problem}.`);
+        bound.set(p.name.toLowerCase(), args[i]);
+      });
+      return evaluateDeep(decl.output.value, new FunctionScope(this, decl.name, bound));
+    };
+  }
+}
+
+/**
+ * The scope a user-defined function's output is evaluated in: its own parameters only — ARM gives
+ * a function neither the template's parameters and variables nor reference() and list*().
+ */
+class FunctionScope implements EvalEnv {
+  constructor(
+    private readonly ctx: DeploymentContext,
+    private readonly fn: string,
+    private readonly args: Map<string, unknown>,
+  ) {}
+  get budget() {
+    return this.ctx.budget;
+  }
+  get atSubscription() {
+    return this.ctx.atSubscription;
+  }
+  private refuse(what: string): never {
+    throw new TemplateLanguageError(
+      `The template function '${what}' is not expected in the user-defined function '${this.fn}'. Please see https://aka.ms/arm-syntax-functions for usage details.`,
+    );
+  }
+  parameter(name: string): unknown {
+    if (!this.args.has(name.toLowerCase())) throw new TemplateLanguageError(templateSentences.parameterNotFound(name));
+    return this.args.get(name.toLowerCase());
+  }
+  variable(): unknown {
+    return this.refuse('variables');
+  }
+  resourceGroup() {
+    return this.ctx.resourceGroup();
+  }
+  subscription() {
+    return this.ctx.subscription();
+  }
+  deployment() {
+    return this.ctx.deployment();
+  }
+  environment() {
+    return this.ctx.environment();
+  }
+  copyIndex(): number {
+    return this.refuse('copyIndex');
+  }
+  reference(): unknown {
+    return this.refuse('reference');
+  }
+  inCopy<T>(name: string, index: number, fn: () => T): T {
+    return this.ctx.inCopy(name, index, fn);
+  }
+  list(action: string): unknown {
+    return this.refuse(action);
+  }
+  userFunction(name: string) {
+    return this.ctx.userFunction(name);
   }
 }

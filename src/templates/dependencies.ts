@@ -12,6 +12,7 @@ const lower = (s: string) => s.toLowerCase();
 
 /** Instances by each way a dependsOn entry may name them, lower-cased, in template order. */
 interface InstanceIndex {
+  bySymbol: Map<string, ResourceInstance[]>;
   byCopy: Map<string, ResourceInstance[]>;
   byId: Map<string, ResourceInstance[]>;
   byTypeAndName: Map<string, ResourceInstance[]>;
@@ -23,7 +24,7 @@ const indexes = new WeakMap<readonly ResourceInstance[], InstanceIndex>();
 function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
   let index = indexes.get(instances);
   if (index) return index;
-  index = { byCopy: new Map(), byId: new Map(), byTypeAndName: new Map(), byName: new Map() };
+  index = { bySymbol: new Map(), byCopy: new Map(), byId: new Map(), byTypeAndName: new Map(), byName: new Map() };
   const add = (map: Map<string, ResourceInstance[]>, key: string, inst: ResourceInstance) => {
     const list = map.get(key) ?? [];
     if (list[list.length - 1] !== inst) list.push(inst);
@@ -31,7 +32,14 @@ function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
   };
   for (const i of instances) {
     if (i.copyName !== undefined) add(index.byCopy, lower(i.copyName), i);
+    if (i.symbol !== undefined) {
+      add(index.bySymbol, lower(i.symbol), i);
+      if (i.symbolIndex !== undefined) add(index.bySymbol, lower(`${i.symbol}[${i.symbolIndex}]`), i);
+    }
     add(index.byId, lower(i.id), i);
+    // A group is also named as a subscription resource (subscriptionResourceId(), what Bicep emits).
+    if (lower(i.type) === 'microsoft.resources/resourcegroups')
+      add(index.byId, lower(i.id.replace(/\/resourceGroups\//i, '/providers/Microsoft.Resources/resourceGroups/')), i);
     add(index.byTypeAndName, lower(i.id.split('/providers/').slice(1).join('/providers/')), i);
     add(index.byTypeAndName, lower(`${i.type}/${i.name}`), i);
     add(index.byName, lower(i.name), i);
@@ -45,6 +53,9 @@ function indexOf(instances: readonly ResourceInstance[]): InstanceIndex {
 export function findInstances(instances: readonly ResourceInstance[], entry: string): ResourceInstance[] {
   const e = lower(trimTrailingSlashes(entry));
   const index = indexOf(instances);
+  // languageVersion 2.0: a symbolic name (or name[i] of a loop) before anything else.
+  const bySymbol = index.bySymbol.get(e);
+  if (bySymbol) return bySymbol;
   const byCopy = index.byCopy.get(e);
   if (byCopy) return byCopy;
   const map = e.startsWith('/subscriptions/') ? index.byId : e.includes('/') ? index.byTypeAndName : index.byName;

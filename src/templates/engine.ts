@@ -13,9 +13,15 @@ import { TemplateLanguageError } from './expression/parser.js';
 import { armHash64 } from './functions/hash.js';
 import { LIMITS, limitExceeded } from './limits.js';
 import { displayType, isSecure } from './parameters.js';
-import { expandResources, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
+import { expandResources, isNestedDeployment, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
+import { checkFunctions } from './functionScan.js';
+import { innerDeploymentBody, isInnerScope, nestedRequest } from './nested.js';
 import { readTemplate, type Template } from './template.js';
+import { baseTypeOf, isUserType, typeProblem, type TypeDecl } from './userTypes.js';
+import { sameId } from '../ids/compare.js';
 import { setOwn } from '../http/own.js';
+
+type GroupInfo = NonNullable<DeploymentScope['resourceGroup']>;
 
 interface PlanInput {
   /** The template as parsed JSON (positions kept when it came from parseJsonc). */
@@ -23,6 +29,8 @@ interface PlanInput {
   /** {name: {value}}, as the deployment request carries them. */
   parameters?: Record<string, unknown>;
   scope: DeploymentScope;
+  /** The resource groups that exist, so nested deployments into them are validated with the parent. */
+  groups?: (subscriptionId: string, name: string) => GroupInfo | undefined;
 }
 
 export interface Plan {
@@ -33,6 +41,8 @@ export interface Plan {
   templateHash: string;
   /** Bodies as validation could evaluate them; expressions of reference()/list*() kept as written. */
   preview: Map<ResourceInstance, Record<string, unknown>>;
+  /** Nested deployments validated with the parent (those whose parameters validation knows). */
+  nested: Map<ResourceInstance, Plan>;
 }
 
 /** What the engine needs from ARM to deploy: the providers, reached in-process. */
@@ -79,7 +89,9 @@ function previewLeaf(text: string, env: EvalEnv): unknown {
 
 /** A resource's evaluated body, within ARM's 1 MB for a resource definition. */
 function resourceDefinition(ctx: DeploymentContext, inst: ResourceInstance, leaf?: Leaf): Record<string, unknown> {
-  const body = withFrames(ctx, inst.frames, () => evaluateDeep(resourceBody(inst.decl), ctx, leaf)) as Record<string, unknown>;
+  const body = isInnerScope(ctx, inst, leaf)
+    ? innerDeploymentBody(ctx, inst, leaf)
+    : (withFrames(ctx, inst.frames, () => evaluateDeep(resourceBody(inst.decl), ctx, leaf)) as Record<string, unknown>);
   const size = measure(body).size;
   if (size > LIMITS.resourceBytes) throw new TemplateLanguageError(limitExceeded('resource definition size', LIMITS.resourceBytes, size));
   return body;
@@ -87,6 +99,8 @@ function resourceDefinition(ctx: DeploymentContext, inst: ResourceInstance, leaf
 
 export function planDeployment(input: PlanInput): Plan {
   const template = readTemplate(input.template);
+  // Every expression's functions are known before anything is evaluated or deployed.
+  checkFunctions(input.template);
   const hash = templateHash(input.template);
   const ctx = new DeploymentContext(template, input.scope, input.parameters, hash);
   ctx.checkVariables();
@@ -94,18 +108,73 @@ export function planDeployment(input: PlanInput): Plan {
   resolveDependencies(ctx, instances);
   const order = deploymentOrder(instances);
   const preview = new Map<ResourceInstance, Record<string, unknown>>();
+  const nested = new Map<ResourceInstance, Plan>();
   for (const inst of order) {
     if (!inst.deploy) continue;
+    let deferred = false;
+    const leaf: Leaf = (text, env) => {
+      const value = previewLeaf(text, env);
+      if (value === text && typeof value === 'string' && value.startsWith('[')) deferred = true;
+      return value;
+    };
     try {
-      const body = resourceDefinition(ctx, inst, previewLeaf);
+      const body = resourceDefinition(ctx, inst, leaf);
       // ARM's 4 MB applies to the template once every copy is expanded.
       ctx.budget.expand(measure(body).size);
       preview.set(inst, body);
     } catch (err) {
       resourceError(ctx, inst.decl, inst.frames, inst.path, err);
     }
+    // A nested deployment whose request validation knows in full is validated now, as ARM does
+    // before anything deploys; one that waits for reference() is validated when it runs.
+    if (isNestedDeployment(inst.type) && !inst.existing && !deferred) {
+      const child = planNested(input, inst, preview.get(inst)!, order, preview);
+      if (child) nested.set(inst, child);
+    }
   }
-  return { ctx, template, order, templateHash: hash, preview };
+  return { ctx, template, order, templateHash: hash, preview, nested };
+}
+
+const DEPLOYMENT_ID = /^\/subscriptions\/([^/]+)(?:\/resourceGroups\/([^/]+))?\/providers\/Microsoft\.Resources\/deployments\/([^/]+)$/i;
+
+/** Validates a nested deployment in its own scope: the group it names (existing, or made by this template). */
+function planNested(
+  input: PlanInput,
+  inst: ResourceInstance,
+  body: Record<string, unknown>,
+  order: readonly ResourceInstance[],
+  preview: ReadonlyMap<ResourceInstance, Record<string, unknown>>,
+): Plan | undefined {
+  const request = nestedRequest(body);
+  const match = DEPLOYMENT_ID.exec(inst.id);
+  if (!request || !match) return undefined;
+  const [, subscriptionId, groupName, deploymentName] = match;
+  let group: GroupInfo | undefined;
+  if (groupName !== undefined) {
+    group = input.groups?.(subscriptionId!, groupName);
+    if (!group) {
+      // A group this template creates: its name and location as the template gives them.
+      const made = order.find(
+        (i) => i.type.toLowerCase() === 'microsoft.resources/resourcegroups' && sameId(i.id, `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`),
+      );
+      const location = made && preview.get(made)?.['location'];
+      if (typeof location !== 'string') return undefined;
+      group = { id: made!.id, name: groupName, location };
+    }
+  }
+  const location = body['location'];
+  return planDeployment({
+    template: request.template,
+    parameters: request.parameters,
+    scope: {
+      ...input.scope,
+      subscriptionId: subscriptionId!,
+      ...(group ? { resourceGroup: group } : { resourceGroup: undefined }),
+      ...(typeof location === 'string' ? { location } : {}),
+      deploymentName: deploymentName!,
+    },
+    ...(input.groups ? { groups: input.groups } : {}),
+  });
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -138,9 +207,15 @@ export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
   const outcomes: ResourceOutcome[] = [];
   try {
     for (const inst of order) {
-      if (!inst.deploy || inst.existing) continue;
+      if (!inst.deploy) continue;
       const startTime = new Date().toISOString();
       try {
+        if (inst.existing) {
+          // An existing resource is read, not deployed: one that is not there fails the deployment
+          // with its provider's answer (ResourceNotFound, …), as ARM reads it.
+          deployer.get(inst.id, inst.apiVersion);
+          continue;
+        }
         const answer = deployer.put(inst, resourceDefinition(ctx, inst));
         outcomes.push({
           instance: inst,
@@ -189,9 +264,15 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
       // The outputs are stored with the deployment and listed with it: together, bounded.
       size += measure(value).size;
       if (size > LIMITS.outputsSize) throw new TemplateLanguageError(limitExceeded('size of the deployment outputs', LIMITS.outputsSize, size));
-      const type = displayType(decl.type);
+      const declaredType = decl.type ?? baseTypeOf(decl as TypeDecl, plan.template.definitions) ?? 'object';
+      // An output's value must be of its type (with a user-defined type, member by member).
+      // (languageVersion 1.0 returns what the expression made, as ARM did before typed outputs.)
+      const problem =
+        isUserType(decl as TypeDecl) || plan.template.languageVersion === '2.0' ? typeProblem(value, decl as TypeDecl, plan.template.definitions) : undefined;
+      if (problem) throw new TemplateLanguageError(problem);
+      const type = displayType(declaredType);
       // Secure outputs are not returned, as ARM does not return them.
-      setOwn(out, name, isSecure(decl.type) ? { type } : { type, value });
+      setOwn(out, name, isSecure(declaredType) ? { type } : { type, value });
     } catch (err) {
       if (err instanceof TemplateLanguageError) return deploymentOutputEvaluationFailed(name, err.message);
       if (err instanceof ArmError) return deploymentOutputEvaluationFailed(name, err.message);
@@ -205,8 +286,9 @@ function evaluateOutputs(plan: Plan): OutputValues | ArmError {
 export function renderParameters(plan: Plan): Record<string, { type: string; value?: unknown }> {
   const out: Record<string, { type: string; value?: unknown }> = {};
   for (const [name, decl] of Object.entries(plan.template.parameters)) {
-    const type = displayType(decl.type);
-    setOwn(out, name, isSecure(decl.type) ? { type } : { type, value: plan.ctx.parameter(name) });
+    const declaredType = decl.type ?? baseTypeOf(decl as TypeDecl, plan.template.definitions) ?? 'object';
+    const type = displayType(declaredType);
+    setOwn(out, name, isSecure(declaredType) ? { type } : { type, value: plan.ctx.parameter(name) });
   }
   return out;
 }

@@ -40,6 +40,10 @@ export const LIMITS = {
   evaluationMs: 1000,
   /** Nesting of a Bicep expression (parentheses, objects, arrays, operators, interpolation). */
   bicepNesting: 256,
+  /** Bicep files one compilation reads (the file, its modules and imports), each file's size, and module nesting. */
+  bicepFiles: 128,
+  bicepFileBytes: 1 * MiB,
+  bicepModuleDepth: 16,
   /** Bytes of deployments one page of a list returns before it hands out a nextLink. */
   listPageBytes: 8 * MiB,
 } as const;

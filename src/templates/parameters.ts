@@ -10,6 +10,7 @@ import { isObject, valueKey } from './functions/types.js';
 import { toArmString } from './functions/strings.js';
 import { typeName } from './functions/typeName.js';
 import type { ParameterDecl, Template } from './template.js';
+import { isUserType, jtokenType, matchesTemplateType, resolveType, typeProblem, type TypeDecl } from './userTypes.js';
 import { violationAt } from './violations.js';
 
 /** ARM's type names as GET deployment shows them (a Map: a type is user text, never a prototype key). */
@@ -21,18 +22,6 @@ const DISPLAY_TYPES = new Map(
     bool: 'Bool',
     object: 'Object',
     secureobject: 'SecureObject',
-    array: 'Array',
-  }),
-);
-
-const JTOKEN_TYPES = new Map(
-  Object.entries({
-    string: 'String',
-    securestring: 'String',
-    int: 'Integer',
-    bool: 'Boolean',
-    object: 'Object',
-    secureobject: 'Object',
     array: 'Array',
   }),
 );
@@ -52,24 +41,13 @@ export function isSecure(type: string): boolean {
 }
 
 function matchesType(type: string, value: unknown): boolean {
-  switch (type.toLowerCase()) {
-    case 'string':
-    case 'securestring':
-      return typeof value === 'string';
-    case 'int':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'bool':
-      return typeof value === 'boolean';
-    case 'object':
-    case 'secureobject':
-      return isObject(value);
-    case 'array':
-      return Array.isArray(value);
-    default:
-      throw invalidTemplate(
-        `The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
-      );
+  const fits = matchesTemplateType(type, value);
+  if (fits === undefined) {
+    throw invalidTemplate(
+      `The template parameter type '${type}' is not valid. Allowed types are 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
+    );
   }
+  return fits;
 }
 
 /** The supplied values as {name: {value}}; key-vault references are not something aksemu has. */
@@ -105,7 +83,7 @@ export function bindParameters(template: Template, supplied: Record<string, unkn
     if (binding.has(key)) throw new TemplateLanguageError(`The template parameter '${entry.name}' refers to itself through its default value.`);
     binding.add(key);
     try {
-      const value = bindOne(entry.name, entry.decl, given.get(key), env);
+      const value = bindOne(entry.name, entry.decl, given.get(key), env, template.definitions);
       bound.set(key, value);
       return value;
     } finally {
@@ -115,9 +93,19 @@ export function bindParameters(template: Template, supplied: Record<string, unkn
   return resolve;
 }
 
-function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | undefined, env: () => EvalEnv): unknown {
+function bindOne(
+  name: string,
+  declared: ParameterDecl,
+  given: { value: unknown } | undefined,
+  env: () => EvalEnv,
+  definitions: Record<string, unknown>,
+): unknown {
   const path = `properties.template.parameters.${name}`;
-  const pos = violationAt(decl, path);
+  const pos = violationAt(declared, path);
+  // A user-defined type ($ref) brings its base type and constraints (languageVersion 2.0).
+  const resolved = resolveType(declared as TypeDecl, definitions);
+  if (typeof resolved === 'string') throw invalidTemplate(`The template parameter '${name}' is not valid: ${resolved}`, pos);
+  const decl = resolved as ParameterDecl;
   let value: unknown;
   if (given !== undefined) value = given.value;
   else if (Object.hasOwn(decl, 'defaultValue')) {
@@ -132,11 +120,24 @@ function bindOne(name: string, decl: ParameterDecl, given: { value: unknown } | 
       }
       throw err;
     }
+  } else if (decl.nullable === true) {
+    // `param x string?`: no value is null.
+    return null;
   } else {
     throw invalidTemplate(templateSentences.parameterValueNotProvided(name, pos?.lineNumber ?? 0, pos?.linePosition ?? 0), pos);
   }
+  if (value === null && decl.nullable === true) return null;
+  if (typeof decl.type !== 'string') throw invalidTemplate(`The template parameter '${name}' must have a 'type'.`, pos);
   if (!matchesType(decl.type, value)) {
-    throw invalidTemplate(templateSentences.parameterTypeMismatch(JTOKEN_TYPES.get(decl.type.toLowerCase()) ?? decl.type, typeName(value)), pos);
+    throw invalidTemplate(templateSentences.parameterTypeMismatch(jtokenType(decl.type), typeName(value)), pos);
+  }
+  if (isUserType(declared as TypeDecl)) {
+    const problem = typeProblem(value, declared as TypeDecl, definitions);
+    if (problem)
+      throw invalidTemplate(
+        `The template parameter '${name}' is not valid: ${problem}. Please see https://aka.ms/arm-syntax-parameters for usage details.`,
+        pos,
+      );
   }
   if (Array.isArray(decl.allowedValues)) {
     const allowed = decl.allowedValues;

@@ -8,7 +8,7 @@ import { DeferredEvaluation } from './expression/env.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { typeName } from './functions/typeName.js';
 import { copyCountSentence, LIMITS, templateCountExceeded, validCopyCount } from './limits.js';
-import type { ResourceDecl } from './template.js';
+import { symbolicNames, type ResourceDecl } from './template.js';
 import { violationAt } from './violations.js';
 
 /** Members ARM reads itself; everything else is the body sent to the resource provider. */
@@ -24,6 +24,9 @@ const TEMPLATE_ONLY_MEMBERS = new Set([
   'scope',
   'existing',
   'metadata',
+  // A nested deployment's target (Microsoft.Resources/deployments): read by the engine, never sent.
+  'resourcegroup',
+  'subscriptionid',
 ]);
 
 interface CopyFrame {
@@ -40,6 +43,9 @@ export interface ResourceInstance {
   frames: CopyFrame[];
   /** The copy loop this instance belongs to (dependsOn may name it). */
   copyName?: string;
+  /** languageVersion 2.0: the resource's symbolic name (dependsOn and reference() name it), and with a copy loop its index. */
+  symbol?: string;
+  symbolIndex?: number;
   parent?: ResourceInstance;
   type: string;
   name: string;
@@ -79,8 +85,6 @@ export function resourceError(ctx: DeploymentContext, decl: ResourceDecl, frames
 
 export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
   const out: ResourceInstance[] = [];
-  const group = ctx.scope.resourceGroup;
-  const scopeId = `/subscriptions/${ctx.scope.subscriptionId}/resourceGroups/${group.name}`;
 
   const visit = (decl: ResourceDecl, path: string, frames: CopyFrame[], parent: ResourceInstance | undefined): void => {
     const evaluate = <T>(value: unknown, f: CopyFrame[]): T => {
@@ -135,10 +139,12 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
       if (nameSegments.length !== typeSegments.length - 1) {
         throw invalidTemplate(templateSentences.incorrectSegmentLengths(name, type), violationAt(decl, path));
       }
-      const id = `${scopeId}/providers/${typeSegments[0]}/${typeSegments
-        .slice(1)
-        .map((t, i) => `${t}/${nameSegments[i]}`)
-        .join('/')}`;
+      const id = resourceInstanceId(
+        ctx,
+        type,
+        nameSegments,
+        targetOf(decl, (v) => evaluate<unknown>(v, f)),
+      );
       const condition = decl.condition === undefined ? true : evaluate<unknown>(decl.condition, f);
       const instance: ResourceInstance = {
         order: out.length,
@@ -146,6 +152,8 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
         path,
         frames: f,
         ...(decl.copy ? { copyName: decl.copy.name } : {}),
+        ...(symbolicNames.has(decl) ? { symbol: symbolicNames.get(decl)! } : {}),
+        ...(symbolicNames.has(decl) && decl.copy ? { symbolIndex: f[f.length - 1]!.index } : {}),
         ...(parent ? { parent } : {}),
         type,
         name,
@@ -161,6 +169,50 @@ export function expandResources(ctx: DeploymentContext): ResourceInstance[] {
   };
   ctx.template.resources.forEach((decl, i) => visit(decl, `properties.template.resources[${i}]`, [], undefined));
   return out;
+}
+
+/** Where a nested deployment goes: its `subscriptionId` and `resourceGroup` members, evaluated. */
+export interface DeploymentTarget {
+  subscriptionId?: string;
+  resourceGroup?: string;
+}
+
+function targetOf(decl: ResourceDecl, evaluate: (v: unknown) => unknown): DeploymentTarget | undefined {
+  // Nested deployments, and existing resources of another group (Bicep's `existing` with `scope:`).
+  if (!isNestedDeployment(decl.type) && decl.existing !== true) return undefined;
+  const out: DeploymentTarget = {};
+  for (const member of ['subscriptionId', 'resourceGroup'] as const) {
+    const key = Object.keys(decl).find((k) => k.toLowerCase() === member.toLowerCase());
+    if (key === undefined) continue;
+    const value = evaluate(decl[key]);
+    if (typeof value !== 'string' || value === '')
+      throw invalidTemplate(
+        `The '${member}' of the nested deployment '${decl.name}' must be a non-empty string. Please see https://aka.ms/arm-template/#resources for usage details.`,
+        violationAt(decl, ''),
+      );
+    out[member] = value;
+  }
+  return out;
+}
+
+/** Microsoft.Resources/deployments: a deployment of its own (a nested template, a Bicep module). */
+export function isNestedDeployment(type: string): boolean {
+  return type.toLowerCase() === 'microsoft.resources/deployments';
+}
+
+/**
+ * A resource's id in the deployment's scope. Resource groups live under the subscription itself;
+ * a nested deployment goes to the group (or subscription) its `resourceGroup` and `subscriptionId`
+ * name — a group alone stays in this subscription; a subscription alone is a subscription deployment.
+ */
+function resourceInstanceId(ctx: DeploymentContext, type: string, names: string[], target: DeploymentTarget | undefined): string {
+  const [namespace, ...types] = type.split('/');
+  const path = types.map((t, i) => `${t}/${names[i]}`).join('/');
+  const sub = `/subscriptions/${target?.subscriptionId ?? ctx.scope.subscriptionId}`;
+  if (type.toLowerCase() === 'microsoft.resources/resourcegroups') return `${sub}/resourceGroups/${names[0]}`;
+  if (target?.resourceGroup !== undefined) return `${sub}/resourceGroups/${target.resourceGroup}/providers/${namespace}/${path}`;
+  if (target?.subscriptionId !== undefined) return `${sub}/providers/${namespace}/${path}`;
+  return `${ctx.scopeId}/providers/${namespace}/${path}`;
 }
 
 /** The body the resource provider receives: everything but the template's own members, evaluated. */

@@ -9,7 +9,10 @@ import { violationAt } from './violations.js';
 import { own } from '../http/own.js';
 
 export interface ParameterDecl {
+  /** Absent when `$ref` names a user-defined type (languageVersion 2.0). */
   type: string;
+  $ref?: string;
+  nullable?: boolean;
   defaultValue?: unknown;
   allowedValues?: unknown[];
   minValue?: number;
@@ -42,14 +45,28 @@ export interface ResourceDecl {
 
 interface OutputDecl {
   type: string;
+  $ref?: string;
   value?: unknown;
   condition?: unknown;
   copy?: CopyDecl;
 }
 
+/** A user-defined function: `functions: [{namespace, members: {name: {parameters, output}}}]`. */
+export interface UserFunctionDecl {
+  name: string;
+  parameters: Array<{ name: string; type?: string }>;
+  output: { type?: string; value: unknown };
+}
+
 export interface Template {
   $schema?: string;
   contentVersion: string;
+  /** "2.0": symbolic resource names, user-defined types. */
+  languageVersion?: string;
+  /** User-defined types, by name (`$ref: "#/definitions/<name>"`). */
+  definitions: Record<string, unknown>;
+  /** User-defined functions by lower-case "namespace.name". */
+  functions: Map<string, UserFunctionDecl>;
   parameters: Record<string, ParameterDecl>;
   variables: Record<string, unknown>;
   resources: ResourceDecl[];
@@ -57,7 +74,13 @@ export interface Template {
   metadata?: unknown;
 }
 
-const RG_SCHEMA = /deploymentTemplate\.json#?$/i;
+// Resource-group and subscription deployment templates (the scope itself is the deployment's URL's).
+/** The symbolic name of each resource of a languageVersion 2.0 template (the key of `resources`). */
+export const symbolicNames = new WeakMap<object, string>();
+
+const LANGUAGE_VERSIONS = new Set(['1.0', '2.0']);
+
+const RG_SCHEMA = /(?:^|\/)(?:subscriptionD|d)eploymentTemplate\.json#?$/i;
 
 /** Checks the members ARM requires and returns the template with its optional sections filled in. */
 export function readTemplate(value: unknown): Template {
@@ -68,17 +91,35 @@ export function readTemplate(value: unknown): Template {
   if (typeof contentVersion !== 'string') {
     throw invalidTemplate("Required property 'contentVersion' not found in JSON. Path 'properties.template'.", violationAt(value, 'properties.template'));
   }
-  const resources = own(value, 'resources') ?? [];
-  if (!Array.isArray(resources)) {
+  const languageVersion = own(value, 'languageVersion');
+  if (languageVersion !== undefined && !(typeof languageVersion === 'string' && LANGUAGE_VERSIONS.has(languageVersion))) {
     throw invalidTemplate(
-      "The template 'resources' property must be an array. Symbolic resource names (languageVersion 2.0) are not supported by aksemu.",
+      `The template language version '${String(languageVersion)}' is not supported. Supported versions are '1.0, 2.0'. Please see https://aka.ms/arm-syntax for usage details.`,
+      violationAt(value, 'properties.template'),
+    );
+  }
+  const v2 = languageVersion === '2.0';
+  const declared = own(value, 'resources') ?? (v2 ? {} : []);
+  let resources: unknown[];
+  if (v2 && isObject(declared)) {
+    // Symbolic names: the object's keys; the declarations stay the parsed objects (their positions kept).
+    resources = Object.entries(declared).map(([symbol, r]) => {
+      if (isObject(r)) symbolicNames.set(r, symbol);
+      return r;
+    });
+  } else if (Array.isArray(declared)) resources = declared;
+  else {
+    throw invalidTemplate(
+      v2
+        ? "The template 'resources' property must be an object keyed by symbolic name or an array."
+        : 'The template \'resources\' property must be an array. Symbolic resource names need "languageVersion": "2.0".',
       violationAt(value, 'properties.template'),
     );
   }
   resources.forEach((r, i) => checkResource(r, `properties.template.resources[${i}]`));
   const parameters = section(value, 'parameters') as Record<string, ParameterDecl>;
   for (const [name, p] of Object.entries(parameters)) {
-    if (!isObject(p) || typeof p['type'] !== 'string') {
+    if (!isObject(p) || (typeof p['type'] !== 'string' && typeof p['$ref'] !== 'string')) {
       throw invalidTemplate(`The template parameter '${name}' must have a 'type'.`, violationAt(p, `properties.template.parameters.${name}`));
     }
   }
@@ -93,6 +134,9 @@ export function readTemplate(value: unknown): Template {
   return {
     ...(typeof schema === 'string' ? { $schema: schema } : {}),
     contentVersion,
+    ...(typeof languageVersion === 'string' ? { languageVersion } : {}),
+    definitions: section(value, 'definitions'),
+    functions: userFunctions(value),
     parameters,
     variables,
     resources: resources as ResourceDecl[],
@@ -127,9 +171,42 @@ function variableCount(variables: Record<string, unknown>): number {
   return n;
 }
 
+/** `functions`: an array of namespaces, each with its members. */
+function userFunctions(template: Record<string, unknown>): Map<string, UserFunctionDecl> {
+  const out = new Map<string, UserFunctionDecl>();
+  const declared = own(template, 'functions') ?? [];
+  const bad = (why: string) =>
+    invalidTemplate(
+      `The template 'functions' are not valid: ${why}. Please see https://aka.ms/arm-syntax-functions for usage details.`,
+      violationAt(declared, 'properties.template.functions'),
+    );
+  if (!Array.isArray(declared)) throw bad("'functions' must be an array");
+  for (const ns of declared) {
+    if (!isObject(ns) || typeof ns['namespace'] !== 'string' || !isObject(ns['members'])) throw bad("each namespace needs a 'namespace' and 'members'");
+    for (const [name, f] of Object.entries(ns['members'])) {
+      const output = isObject(f) ? f['output'] : undefined;
+      const params = isObject(f) ? (f['parameters'] ?? []) : undefined;
+      if (
+        !isObject(output) ||
+        !Object.hasOwn(output, 'value') ||
+        !Array.isArray(params) ||
+        !params.every((p) => isObject(p) && typeof p['name'] === 'string')
+      ) {
+        throw bad(`the function '${ns['namespace']}.${name}' needs 'parameters' (each with a 'name') and an 'output' with a 'value'`);
+      }
+      out.set(`${ns['namespace']}.${name}`.toLowerCase(), {
+        name: `${ns['namespace']}.${name}`,
+        parameters: params as UserFunctionDecl['parameters'],
+        output: output as UserFunctionDecl['output'],
+      });
+    }
+  }
+  return out;
+}
+
 function checkOutput(name: string, o: unknown): void {
   const path = `properties.template.outputs.${name}`;
-  if (!isObject(o) || !isTemplateType(o['type'])) {
+  if (!isObject(o) || (!isTemplateType(o['type']) && typeof o['$ref'] !== 'string')) {
     throw invalidTemplate(
       `The template output '${name}' must have a 'type': one of 'String, SecureString, Int, Bool, Object, SecureObject, Array'.`,
       violationAt(o, path),

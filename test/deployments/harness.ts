@@ -83,3 +83,41 @@ export async function deploy(server: TestServer, sub: string, group: string, nam
   const final = await arm(server, 'GET', `${path}?${API}`);
   return { put, status, final };
 }
+
+/** A subscription file as Bicep compiles `resource rg …` + `module aks … = { scope: rg }`. */
+export const GROUP_AND_CLUSTER = {
+  $schema: 'https://schema.management.azure.com/schemas/2018-05-01/subscriptionDeploymentTemplate.json#',
+  contentVersion: '1.0.0.0',
+  parameters: { groupName: { type: 'string' }, location: { type: 'string', defaultValue: '[deployment().location]' } },
+  resources: [
+    {
+      type: 'Microsoft.Resources/resourceGroups',
+      apiVersion: '2022-09-01',
+      name: "[parameters('groupName')]",
+      location: "[parameters('location')]",
+      tags: { made: '[deployment().name]' },
+    },
+    {
+      type: 'Microsoft.Resources/deployments',
+      apiVersion: '2022-09-01',
+      name: 'aks',
+      resourceGroup: "[parameters('groupName')]",
+      dependsOn: ["[subscriptionResourceId('Microsoft.Resources/resourceGroups', parameters('groupName'))]"],
+      properties: {
+        expressionEvaluationOptions: { scope: 'inner' },
+        mode: 'Incremental',
+        parameters: { clusterName: { value: 'subaks' }, nodeCount: { value: 1 } },
+        template: JSON.parse(FIXTURE.arm),
+      },
+    },
+  ],
+  outputs: {
+    clusterId: {
+      type: 'string',
+      value:
+        "[reference(extensionResourceId(format('/subscriptions/{0}/resourceGroups/{1}', subscription().subscriptionId, parameters('groupName')), 'Microsoft.Resources/deployments', 'aks'), '2022-09-01').outputs.clusterId.value]",
+    },
+    location: { type: 'string', value: '[deployment().location]' },
+    groupId: { type: 'string', value: "[subscriptionResourceId('Microsoft.Resources/resourceGroups', parameters('groupName'))]" },
+  },
+};

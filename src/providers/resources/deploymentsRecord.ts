@@ -146,8 +146,10 @@ export function readDeploymentRequest(ctx: RequestContext, kind: 'deploy' | 'wha
   };
 }
 
-export function deploymentId(subscriptionId: string, groupName: string, name: string): string {
-  return `/subscriptions/${subscriptionId}/resourceGroups/${groupName}/providers/${DEPLOYMENT_TYPE}/${name}`;
+/** A deployment's id: in a resource group, or (no group) at the subscription. */
+export function deploymentId(subscriptionId: string, groupName: string | undefined, name: string): string {
+  const scope = groupName === undefined ? `/subscriptions/${subscriptionId}` : `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`;
+  return `${scope}/providers/${DEPLOYMENT_TYPE}/${name}`;
 }
 
 /** ISO-8601 duration as ARM writes it (PT1.2345S). */
@@ -206,7 +208,8 @@ export function operationRecords(
   const records: OperationRecord[] = outcomes.map((o) => {
     const id = operationId();
     const properties: Record<string, unknown> = {
-      provisioningOperation: 'Create',
+      // An existing resource (languageVersion 2.0) is read, not created.
+      provisioningOperation: o.instance.existing ? 'Read' : 'Create',
       provisioningState: o.status,
       timestamp: o.endTime,
       duration: isoDuration(o.startTime, o.endTime),

@@ -31,22 +31,42 @@ export interface DeploymentInput {
   requestId: string;
 }
 
-export function scopeOf(store: Store, group: ResourceGroup, deploymentName: string, baseUrl: string): DeploymentScope {
+/** What a deployment's template sees of where it runs: the group (none at subscription scope), the subscription, its name. */
+export function scopeOf(
+  store: Store,
+  subscriptionId: string,
+  group: ResourceGroup | undefined,
+  deploymentName: string,
+  baseUrl: string,
+  location?: string,
+): DeploymentScope {
   const identity = loadOrCreateIdentity(store);
-  const subscriptionId = /^\/subscriptions\/([^/]+)/i.exec(group.id)![1]!;
   return {
     subscriptionId,
     tenantId: identity.tenantId,
     subscriptionName: identity.subscriptionName,
-    resourceGroup: {
-      id: group.id,
-      name: group.name,
-      location: group.location,
-      ...(group.tags ? { tags: group.tags } : {}),
-      ...(group.managedBy ? { managedBy: group.managedBy } : {}),
-    },
+    ...(group ? { resourceGroup: groupInfo(group) } : {}),
+    ...(location !== undefined ? { location } : {}),
     deploymentName,
     baseUrl,
+  };
+}
+
+function groupInfo(group: ResourceGroup): NonNullable<DeploymentScope['resourceGroup']> {
+  return {
+    id: group.id,
+    name: group.name,
+    location: group.location,
+    ...(group.tags ? { tags: group.tags } : {}),
+    ...(group.managedBy ? { managedBy: group.managedBy } : {}),
+  };
+}
+
+/** The groups that exist, as nested deployments into them are validated with their parent. */
+export function existingGroups(store: Store): (subscriptionId: string, name: string) => NonNullable<DeploymentScope['resourceGroup']> | undefined {
+  return (subscriptionId, name) => {
+    const group = store.get<ResourceGroup>(`/subscriptions/${subscriptionId}/resourceGroups/${name}`);
+    return group && groupInfo(group);
   };
 }
 
@@ -88,8 +108,17 @@ export function callerFor(
 /** Outcomes of a failed run, handed from run() to fail() (the same call stack, never persisted). */
 const failedOutcomes = new Map<string, ResourceOutcome[]>();
 
-function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup {
-  const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)![0];
+/**
+ * Nested deployments that failed inside a run, with their operations: the run's transaction rolls
+ * them back with everything else, and the outermost deployment's fail() records them again as
+ * Failed, so a failed module can be shown and its operations listed, as ARM keeps it.
+ */
+const failedNested = new Map<string, { record: DeploymentRecord; template: unknown; outcomes: ResourceOutcome[] }>();
+
+/** The group a deployment runs in; undefined for a subscription deployment. */
+function groupOfDeployment(store: Store, deploymentId: string): ResourceGroup | undefined {
+  const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(deploymentId)?.[0];
+  if (groupId === undefined) return undefined;
   const group = store.get<ResourceGroup>(groupId);
   if (!group) throw resourceGroupNotFound(groupId.split('/').pop()!);
   return group;
@@ -116,11 +145,34 @@ export const deploymentWriteKind: OperationKind = {
     const plan = planDeployment({
       template: input.template,
       parameters: input.parameters,
-      scope: scopeOf(store, groupOfDeployment(store, record.id), record.name, input.baseUrl),
+      scope: scopeOf(
+        store,
+        /^\/subscriptions\/([^/]+)/i.exec(record.id)![1]!,
+        groupOfDeployment(store, record.id),
+        record.name,
+        input.baseUrl,
+        record.location,
+      ),
+      groups: existingGroups(store),
     });
     const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
     if (!result.ok) {
       failedOutcomes.set(op.id, result.outcomes);
+      const full = loadDeployment(store, record.id);
+      if (full) {
+        const now = new Date().toISOString();
+        const failed: DeploymentRecord = {
+          ...full,
+          properties: {
+            ...full.properties,
+            provisioningState: 'Failed',
+            timestamp: now,
+            duration: isoDuration(full.aksemu.startTime, now),
+            error: result.error.body,
+          },
+        };
+        failedNested.set(record.id.toLowerCase(), { record: failed, template: input.template, outcomes: result.outcomes });
+      }
       throw result.error;
     }
     finish(store, op, (r, now) => ({
@@ -148,6 +200,15 @@ export const deploymentWriteKind: OperationKind = {
       properties: { ...r.properties, provisioningState: 'Failed', timestamp: now, duration: isoDuration(r.aksemu.startTime, now), error },
     }));
     writeOperations(store, op.resourceId, operationRecords(op.resourceId, outcomes, undefined));
+    for (const [key, nested] of failedNested) {
+      if (key === op.resourceId.toLowerCase()) continue;
+      // Not when the group it ran in was itself made by the rolled-back run.
+      const groupId = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(nested.record.id)?.[0];
+      if (groupId !== undefined && !store.get(groupId)) continue;
+      saveDeployment(store, nested.record, nested.template);
+      writeOperations(store, nested.record.id, operationRecords(nested.record.id, nested.outcomes, undefined));
+    }
+    failedNested.clear();
   },
 };
 

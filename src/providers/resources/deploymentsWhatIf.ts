@@ -97,11 +97,20 @@ function indexedItems(current: unknown[], desired: unknown[]): PropertyChange[] 
 
 const TOP_LEVEL = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+$/i;
 
-export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): WhatIfChange[] {
+/**
+ * The changes a plan would make. A nested deployment validated with its parent contributes the
+ * changes of its own resources, as ARM's what-if expands nested deployments.
+ */
+export function whatIf(plan: Plan, caller: InProcessCaller): WhatIfChange[] {
   const changes: WhatIfChange[] = [];
   const planned = new Set<string>();
   for (const inst of plan.order) {
     if (!inst.deploy || inst.existing) continue;
+    const child = plan.nested.get(inst);
+    if (child) {
+      for (const c of whatIf(child, caller)) if (!changes.some((x) => sameId(x.resourceId, c.resourceId))) changes.push(c);
+      continue;
+    }
     planned.add(idKey(inst.id));
     const desired = plan.preview.get(inst) ?? {};
     const after = { id: inst.id, name: inst.name, type: inst.type, apiVersion: inst.apiVersion, ...desired };
@@ -109,6 +118,7 @@ export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): Wh
     try {
       current = invokeRoute(caller, { method: 'GET', path: inst.id, apiVersion: inst.apiVersion }).body as Record<string, unknown>;
     } catch (err) {
+      // Absent, or in a group the deployment has yet to create.
       if (!(err instanceof ArmError) || err.status !== 404) throw err;
     }
     if (!current) {
@@ -124,6 +134,8 @@ export function whatIf(plan: Plan, caller: InProcessCaller, groupId: string): Wh
       ...(d.length > 0 ? { delta: d } : {}),
     });
   }
+  const groupId = plan.ctx.scope.resourceGroup?.id;
+  if (groupId === undefined) return changes;
   for (const { key } of caller.store.list(`${groupId}/providers/`)) {
     if (TOP_LEVEL.test(key) && !planned.has(idKey(key)) && !/\/Microsoft\.Resources\/deployments\//i.test(key)) {
       changes.push({ resourceId: key, changeType: 'Ignore' });

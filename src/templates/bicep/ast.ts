@@ -1,6 +1,6 @@
 // The Bicep syntax tree the parser builds and the emitter turns into ARM JSON.
 
-interface Pos {
+export interface Pos {
   line: number;
   column: number;
 }
@@ -22,11 +22,17 @@ export type Expr = Pos &
     | { kind: 'array'; items: Expr[] }
     | { kind: 'for'; item?: string; index?: string; source: Expr; body: Expr }
     | { kind: 'if'; condition: Expr; body: Expr }
+    /** `x => …`, `(acc, x) => …`. */
+    | { kind: 'lambda'; params: string[]; body: Expr }
+    /** `...x` as an array item. */
+    | { kind: 'spread'; value: Expr }
   );
 
 export interface Property extends Pos {
+  /** '' for a spread (`...x`) member. */
   key: string;
   value: Expr;
+  spread?: boolean;
 }
 
 export interface Decorator extends Pos {
@@ -34,10 +40,28 @@ export interface Decorator extends Pos {
   args: Expr[];
 }
 
+/** A type expression: `string`, `'a' | 'b'`, `{ x: int? }`, `string[]`, `[int, string]`, `myType`, `ns.myType`. */
+export type TypeExpr = Pos &
+  (
+    | { kind: 'ref'; name: string; namespace?: string }
+    | { kind: 'literal'; value: string | number | boolean | null }
+    | { kind: 'object'; properties: TypeProperty[]; additional?: { type: TypeExpr; decorators: Decorator[] } }
+    | { kind: 'array'; items: TypeExpr }
+    | { kind: 'tuple'; items: Array<{ type: TypeExpr; decorators: Decorator[] }> }
+    | { kind: 'union'; members: TypeExpr[] }
+    | { kind: 'nullable'; base: TypeExpr }
+  );
+
+export interface TypeProperty extends Pos {
+  key: string;
+  type: TypeExpr;
+  decorators: Decorator[];
+}
+
 export interface ParamDecl extends Pos {
   kind: 'param';
   name: string;
-  type: string;
+  type: TypeExpr;
   defaultValue?: Expr;
   decorators: Decorator[];
 }
@@ -45,6 +69,7 @@ export interface ParamDecl extends Pos {
 export interface VarDecl extends Pos {
   kind: 'var';
   name: string;
+  type?: TypeExpr;
   value: Expr;
   decorators: Decorator[];
 }
@@ -64,12 +89,54 @@ export interface ResourceDecl extends Pos {
   parentSymbol?: string;
 }
 
+export interface ModuleDecl extends Pos {
+  kind: 'module';
+  name: string;
+  /** The path as written ('./vnet.bicep'). */
+  path: string;
+  pathAt: Pos;
+  value: Expr;
+  decorators: Decorator[];
+}
+
 export interface OutputDecl extends Pos {
   kind: 'output';
   name: string;
-  type: string;
+  type: TypeExpr;
   value: Expr;
   decorators: Decorator[];
+}
+
+export interface TypeDecl extends Pos {
+  kind: 'type';
+  name: string;
+  type: TypeExpr;
+  decorators: Decorator[];
+}
+
+export interface FuncDecl extends Pos {
+  kind: 'func';
+  name: string;
+  params: Array<{ name: string; type: TypeExpr }>;
+  returns: TypeExpr;
+  body: Expr;
+  decorators: Decorator[];
+}
+
+export interface ImportDecl extends Pos {
+  kind: 'import';
+  path: string;
+  pathAt: Pos;
+  /** `import {a, b as c} from …`: each name and its local alias. */
+  items?: Array<Pos & { name: string; alias: string }>;
+  /** `import * as ns from …`. */
+  wildcard?: string;
+}
+
+export interface MetadataDecl extends Pos {
+  kind: 'metadata';
+  name: string;
+  value: Expr;
 }
 
 interface TargetScopeDecl extends Pos {
@@ -77,4 +144,4 @@ interface TargetScopeDecl extends Pos {
   value: Expr;
 }
 
-export type Statement = ParamDecl | VarDecl | ResourceDecl | OutputDecl | TargetScopeDecl;
+export type Statement = ParamDecl | VarDecl | ResourceDecl | ModuleDecl | OutputDecl | TypeDecl | FuncDecl | ImportDecl | MetadataDecl | TargetScopeDecl;

@@ -3,6 +3,9 @@
 import { LIMITS } from '../limits.js';
 
 export class BicepError extends Error {
+  /** The file the error is in, when it is not the file compiled (a module's, an import's). */
+  file?: string;
+
   constructor(
     readonly code: string,
     readonly detail: string,
@@ -13,10 +16,15 @@ export class BicepError extends Error {
     this.name = 'BicepError';
   }
 
-  /** As the Bicep CLI prints it for a file. */
+  /** As the Bicep CLI prints it for a file (the error's own file when it lies in another one). */
   format(file: string): string {
-    return `${file}(${this.line},${this.column}) : Error ${this.code}: ${this.detail}`;
+    return `${this.file ?? file}(${this.line},${this.column}) : Error ${this.code}: ${this.detail}`;
   }
+}
+
+/** (aksemu) Inputs larger than aksemu compiles: files, their size, module depth. */
+export function tooLarge(at: { line: number; column: number }, what: string): never {
+  throw new BicepError('BCP000', `${what}; aksemu's Bicep compiler does not compile more.`, at.line, at.column);
 }
 
 /**

@@ -39,7 +39,10 @@ export type TokenKind =
   | '&&'
   | '||'
   | '@'
-  | '::';
+  | '::'
+  | '=>'
+  | '...'
+  | '|';
 
 interface Hole {
   source: string;
@@ -58,6 +61,8 @@ export interface Token {
 }
 
 const OPERATORS = [
+  '...',
+  '=>',
   '??',
   '?.',
   '==',
@@ -89,7 +94,11 @@ const OPERATORS = [
   '%',
   '!',
   '@',
+  '|',
 ];
+
+/** `#disable-next-line BCPxxx`, `#disable-diagnostics …`, `#restore-diagnostics …`: linter directives, which change no output. */
+const DIRECTIVE = /^#(disable-next-line|disable-diagnostics|restore-diagnostics)(?![\w-])/;
 
 export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[] {
   const tokens: Token[] = [];
@@ -117,6 +126,8 @@ export function tokenize(text: string, lineOffset = 0, columnOffset = 0): Token[
       tokens.push({ kind: 'newline', text: '\n', ...start });
       newline(i);
       i++;
+    } else if (ch === '#' && DIRECTIVE.test(text.slice(i, i + 24))) {
+      while (i < text.length && text[i] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i++;
     } else if (ch === '/' && text[i + 1] === '*') {

@@ -5,6 +5,8 @@ import type { EvaluationBudget } from './budget.js';
 export interface EvalEnv {
   /** What the deployment's evaluation may still spend. */
   readonly budget: EvaluationBudget;
+  /** True in a subscription deployment: resourceId() without a group names a subscription resource. */
+  readonly atSubscription?: boolean;
   parameter(name: string): unknown;
   variable(name: string): unknown;
   /** ARM's resourceGroup() object: id, name, type, location, managedBy, tags, properties. */
@@ -18,6 +20,8 @@ export interface EvalEnv {
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
   /** Runs fn with copyIndex(name) answering index (property copy loops). */
   inCopy<T>(name: string, index: number, fn: () => T): T;
+  /** A user-defined function of the template (namespace.name), as a callable; undefined when none. */
+  userFunction?(name: string): ((args: unknown[]) => unknown) | undefined;
   /** list*(): a resource's POST action (listKeys, listCredentials…). */
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
   /** deployer(): the principal running the deployment ({objectId, tenantId, userPrincipalName}), where the deployment knows it. */

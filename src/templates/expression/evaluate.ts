@@ -144,7 +144,12 @@ function evaluateNode(expr: Expr, env: EvalEnv): unknown {
     }
     case 'call': {
       const fn = lookupFunction(expr.name);
-      if (!fn) throw new TemplateLanguageError(templateSentences.functionNotValid(expr.name));
+      if (!fn) {
+        const udf = expr.name.includes('.') ? env.userFunction?.(expr.name) : undefined;
+        if (!udf) throw new TemplateLanguageError(templateSentences.functionNotValid(expr.name));
+        const args = expr.args.map((a) => evaluateExpr(a, env));
+        return bounded(env, expr.name, udf(args), args);
+      }
       if (fn.lazy)
         return bounded(
           env,

@@ -139,6 +139,12 @@ export function parseExpression(text: string): Expr {
         if (token.text === 'true' || token.text === 'false') return { kind: 'literal', value: token.text === 'true' };
         if (token.text === 'null') return { kind: 'literal', value: null };
       }
+      // A user-defined function: namespace.name(…), one token of each.
+      let name = token.text;
+      if (peek().type === 'Dot' && tokens[at + 1]?.type === 'Identifier' && tokens[at + 2]?.type === 'LeftParenthesis') {
+        name = `${name}.${tokens[at + 1]!.text}`;
+        at += 2;
+      }
       expect('LeftParenthesis');
       deeper();
       const args: Expr[] = [];
@@ -151,7 +157,7 @@ export function parseExpression(text: string): Expr {
       }
       expect('RightParenthesis');
       nesting--;
-      return { kind: 'call', name: token.text, args };
+      return { kind: 'call', name, args };
     }
     throw new TemplateLanguageError(templateSentences.unparsable(inner, templateSentences.expectedToken('Identifier', token.type)));
   };

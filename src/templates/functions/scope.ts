@@ -12,10 +12,11 @@ function resourceIdOf(env: EvalEnv, name: string, args: unknown[]): string {
   const parts = args.map((a) => str(name, a, 'its parameters'));
   const typeAt = parts.findIndex((p) => p.includes('/'));
   if (typeAt < 0 || typeAt > 2) fail(`Unable to evaluate template language function '${name}': the type must be a fully qualified resource type.`);
-  const group = env.resourceGroup();
   const sub = env.subscription();
   const subscriptionId = typeAt === 2 ? parts[0]! : String(sub['subscriptionId']);
-  const groupName = typeAt === 2 ? parts[1]! : typeAt === 1 ? parts[0]! : String(group['name']);
+  // In a subscription deployment, resourceId() without a group is the subscription resource's id.
+  if (typeAt === 0 && env.atSubscription) return buildResourceId(name, `/subscriptions/${subscriptionId}`, parts[0]!, parts.slice(1));
+  const groupName = typeAt === 2 ? parts[1]! : typeAt === 1 ? parts[0]! : String(env.resourceGroup()['name']);
   return buildResourceId(name, `/subscriptions/${subscriptionId}/resourceGroups/${groupName}`, parts[typeAt]!, parts.slice(typeAt + 1));
 }
 

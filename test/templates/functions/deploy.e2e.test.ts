@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { az, azOk } from '../../az/helpers.js';
 import { removeHome, startTestServer, tempHome, type TestServer } from '../../e2e/harness.js';
-import { type Expected, SCOPE, SUB, assertOutputs } from './harness.js';
+import { type Expected, GROUP, SCOPE, SUB, assertOutputs } from './harness.js';
 import { PAGES } from './pages/index.js';
 
 /** The example deployed from each page: one that shows what the page is about, with no resource in it. */
@@ -42,7 +42,7 @@ describe('the function reference examples deployed with aksemu az', () => {
   before(async () => {
     home = tempHome();
     server = await startTestServer({ home });
-    await azOk(home, ['group', 'create', '-l', SCOPE.resourceGroup.location, '-n', SCOPE.resourceGroup.name, '-o', 'none']);
+    await azOk(home, ['group', 'create', '-l', GROUP.location, '-n', GROUP.name, '-o', 'none']);
   });
   after(async () => {
     await server.close();
@@ -58,7 +58,7 @@ describe('the function reference examples deployed with aksemu az', () => {
       const parameters = example.parameters
         ? ['--parameters', JSON.stringify(Object.fromEntries(Object.entries(example.parameters).map(([k, value]) => [k, { value }])))]
         : [];
-      const args = ['deployment', 'group', 'create', '-g', SCOPE.resourceGroup.name, '-n', `fn-${page}`, '--template-file', file, ...parameters];
+      const args = ['deployment', 'group', 'create', '-g', GROUP.name, '-n', `fn-${page}`, '--template-file', file, ...parameters];
       const r = await az(home, args);
       assert.equal(r.code, 0, r.stderr);
       const shown = JSON.parse(r.stdout) as { properties: { provisioningState: string; outputs: Record<string, { value: unknown }> } };
@@ -81,7 +81,7 @@ describe('the function reference examples deployed with aksemu az', () => {
         outputs: { now: { type: 'string', value: "[variables('now')]" } },
       }),
     );
-    const r = await az(home, ['deployment', 'group', 'create', '-g', SCOPE.resourceGroup.name, '-n', 'fn-utcnow', '--template-file', file]);
+    const r = await az(home, ['deployment', 'group', 'create', '-g', GROUP.name, '-n', 'fn-utcnow', '--template-file', file]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /InvalidTemplate/);
     assert.match(

@@ -13,11 +13,13 @@ import { planDeployment, runPlan, type ResourceDeployer } from '../../../src/tem
 export const SUB = '00000000-0000-0000-0000-000000000000';
 
 /** The resource group the reference's examples name (examplegroup), in aksemu's default subscription. */
+export const GROUP = { id: `/subscriptions/${SUB}/resourceGroups/examplegroup`, name: 'examplegroup', location: 'southcentralus' };
+
 export const SCOPE: DeploymentScope = {
   subscriptionId: SUB,
   tenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47',
   subscriptionName: 'aksemu',
-  resourceGroup: { id: `/subscriptions/${SUB}/resourceGroups/examplegroup`, name: 'examplegroup', location: 'southcentralus' },
+  resourceGroup: GROUP,
   deploymentName: 'functions',
   baseUrl: 'https://127.0.0.1:8443',
 };

@@ -1,5 +1,6 @@
-// az deployment group create/validate/what-if/show/list/delete (Microsoft.Resources, api-version
-// 2021-04-01, docs/clients.md §3.10). Templates are JSON (comments allowed) or Bicep, which aksemu compiles
+// az deployment group|sub create/validate/what-if/show/list/delete (Microsoft.Resources, api-version
+// 2021-04-01, docs/clients.md §3.10). `group` deploys into a resource group (--resource-group), `sub`
+// at the subscription (--location required: where the deployment is kept; no --mode, as az has none). Templates are JSON (comments allowed) or Bicep, which aksemu compiles
 // itself (az would download the Bicep CLI). Parameters come as k=v (typed by the template), a JSON
 // object, or @file (a parameters file), as az accepts them; create validates first, as az 2.45 does.
 // Differences from az: the template goes on the wire as JSON, not spliced in as the file's raw text,
@@ -7,8 +8,6 @@
 // deltas, not az's full property listings.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { compileBicep } from '../../../templates/bicep/compile.js';
-import { BicepError } from '../../../templates/bicep/diagnostics.js';
 import { parseJsonc } from '../../../templates/jsonc.js';
 import { API } from '../api-versions.js';
 import { flag, list, str, type ArgDef, type ParsedArgs } from '../args.js';
@@ -16,17 +15,42 @@ import type { CommandDef, Invocation } from '../command.js';
 import { longRunning } from '../command.js';
 import { AzCliError } from '../errors.js';
 import type { ResourceBody } from '../bodies.js';
+import { compileBicepForAz } from './bicep.js';
 import { listAll, NO_WAIT, RESOURCE_GROUP } from './common.js';
 import { sameId } from '../../../ids/compare.js';
 
 const TEMPLATE_FILE: ArgDef = { dest: 'templateFile', options: ['--template-file', '-f'], help: 'A path to a template file or Bicep file' };
 const PARAMETERS: ArgDef = { dest: 'parameters', options: ['--parameters', '-p'], type: 'list', help: 'Parameters: KEY=VALUE pairs, a JSON string, or @file' };
 const DEPLOYMENT_NAME: ArgDef = { dest: 'name', options: ['--name', '-n'], help: 'The deployment name' };
-const MODE: ArgDef = { dest: 'mode', options: ['--mode'], choices: ['Incremental', 'Complete'], help: 'The deployment mode' };
 
-function deploymentsPath(ctx: Invocation, group: string): string {
-  return `/subscriptions/${ctx.subscriptionId()}/resourcegroups/${encodeURIComponent(group)}/providers/Microsoft.Resources/deployments`;
+/** The scopes az deploys at: what differs is the flags and the collection's path. */
+interface Scope {
+  word: 'group' | 'sub';
+  /** The flags naming where (none for sub: the subscription is the account's). */
+  where: ArgDef[];
+  /** create/validate/what-if: --mode for group, the required --location for sub. */
+  deployArgs: ArgDef[];
+  path(ctx: Invocation, args: ParsedArgs): string;
+  /** The help's "at resource group" / "at subscription scope". */
+  at: string;
 }
+
+const GROUP: Scope = {
+  word: 'group',
+  where: [RESOURCE_GROUP],
+  deployArgs: [{ dest: 'mode', options: ['--mode'], choices: ['Incremental', 'Complete'], help: 'The deployment mode' }],
+  path: (ctx, args) =>
+    `/subscriptions/${ctx.subscriptionId()}/resourcegroups/${encodeURIComponent(str(args, 'resourceGroup')!)}/providers/Microsoft.Resources/deployments`,
+  at: 'resource group',
+};
+
+const SUBSCRIPTION: Scope = {
+  word: 'sub',
+  where: [],
+  deployArgs: [{ dest: 'location', options: ['--location', '-l'], required: true, help: 'The location to store the deployment metadata' }],
+  path: (ctx) => `/subscriptions/${ctx.subscriptionId()}/providers/Microsoft.Resources/deployments`,
+  at: 'subscription scope',
+};
 
 interface LoadedTemplate {
   template: Record<string, unknown>;
@@ -42,14 +66,8 @@ function loadTemplate(file: string): LoadedTemplate {
     throw new AzCliError(`Please ensure the specified file path '${file}' is correct.`);
   }
   const defaultName = basename(file, extname(file));
-  if (extname(file).toLowerCase() === '.bicep') {
-    try {
-      return { template: compileBicep(text), defaultName };
-    } catch (err) {
-      if (err instanceof BicepError) throw new AzCliError(err.format(file));
-      throw err;
-    }
-  }
+  // Modules, imports and load functions are read relative to the file.
+  if (extname(file).toLowerCase() === '.bicep') return { template: compileBicepForAz(file), defaultName };
   try {
     return { template: parseJsonc(text) as Record<string, unknown>, defaultName };
   } catch (err) {
@@ -80,7 +98,7 @@ function typedValue(raw: string, type: string | undefined): unknown {
 
 /** {name: {value}} from every --parameters argument, later ones winning. */
 function collectParameters(args: string[] | undefined, template: Record<string, unknown>): Record<string, { value: unknown }> {
-  const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown }>;
+  const declared = (template['parameters'] ?? {}) as Record<string, { type?: string; defaultValue?: unknown; nullable?: boolean }>;
   const typeOf = (name: string) => Object.entries(declared).find(([k]) => sameId(k, name))?.[1]?.type;
   const out: Record<string, { value: unknown }> = {};
   const mergeObject = (obj: Record<string, unknown>) => {
@@ -111,7 +129,8 @@ function collectParameters(args: string[] | undefined, template: Record<string, 
   }
   // az asks for required values; without a terminal it stops (no prompting here).
   const missing = Object.entries(declared)
-    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && !Object.keys(out).some((k) => sameId(k, name)))
+    // A nullable parameter (Bicep's `param x string?`) may be left out: it is null.
+    .filter(([name, d]) => !('defaultValue' in (d ?? {})) && d?.nullable !== true && !Object.keys(out).some((k) => sameId(k, name)))
     .map(([name]) => name);
   if (missing.length > 0) throw new AzCliError(`Missing input parameters: ${missing.join(', ')}`);
   return out;
@@ -124,7 +143,8 @@ function requestBody(ctx: Invocation, args: ParsedArgs): { name: string; body: R
   const parameters = collectParameters(list(args, 'parameters'), template);
   const properties: Record<string, unknown> = { template, parameters, mode: str(args, 'mode') ?? 'Incremental' };
   void ctx;
-  return { name: str(args, 'name') ?? defaultName, body: { properties } };
+  const location = str(args, 'location');
+  return { name: str(args, 'name') ?? defaultName, body: { ...(location !== undefined ? { location } : {}), properties } };
 }
 
 /** azure-cli's _build_preflight_error_message: "Code - message", details on their own lines. */
@@ -134,10 +154,10 @@ function preflightMessage(error: { code?: string; message?: string; details?: un
   return lines.join('\n');
 }
 
-async function validateFirst(ctx: Invocation, group: string, name: string, body: Record<string, unknown>): Promise<unknown> {
+async function validateFirst(ctx: Invocation, collection: string, name: string, body: Record<string, unknown>): Promise<unknown> {
   const res = await ctx.client().send({
     method: 'POST',
-    path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/validate`,
+    path: `${collection}/${encodeURIComponent(name)}/validate`,
     apiVersion: API.resources,
     body,
     accept: [200, 202, 400],
@@ -255,13 +275,14 @@ function formatWhatIf(changes: WhatIfChange[]): string {
   ];
   const scopes = new Map<string, typeof changes>();
   for (const c of changes) {
-    const scope = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(c.resourceId)?.[0] ?? '';
+    // A resource group itself belongs to its subscription's scope.
+    const scope = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+(?=\/)/i.exec(c.resourceId)?.[0] ?? /^\/subscriptions\/[^/]+/i.exec(c.resourceId)?.[0] ?? '';
     scopes.set(scope, [...(scopes.get(scope) ?? []), c]);
   }
   for (const [scope, items] of scopes) {
     lines.push(`Scope: ${scope}`, '');
     for (const c of items) {
-      const relative = c.resourceId.slice(scope.length).replace(/^\/providers\//, '');
+      const relative = c.resourceId.slice(scope.length).replace(/^\/(providers\/)?/, '');
       const apiVersion = c.after?.apiVersion && c.changeType !== 'Ignore' ? ` [${c.after.apiVersion}]` : '';
       lines.push(`  ${SYMBOLS[c.changeType]?.[0] ?? '?'} ${relative}${apiVersion}`);
       for (const d of c.delta ?? []) lines.push(...propertyLines(d, '      '));
@@ -274,128 +295,139 @@ function formatWhatIf(changes: WhatIfChange[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const deploymentCommands: CommandDef[] = [
-  {
-    name: 'deployment group create',
-    help: 'Start a deployment at resource group.',
-    args: [RESOURCE_GROUP, TEMPLATE_FILE, PARAMETERS, DEPLOYMENT_NAME, MODE, NO_WAIT],
-    async run(ctx, args) {
-      const group = str(args, 'resourceGroup')!;
-      const { name, body } = requestBody(ctx, args);
-      await validateFirst(ctx, group, name, body);
-      const result = await longRunning(
-        ctx,
-        { method: 'PUT', path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}`, apiVersion: API.resources, body, accept: [200, 201] },
-        flag(args, 'noWait'),
-      );
-      return result === undefined ? undefined : deploymentView(result);
+/** The six commands at one scope. */
+function commandsAt(scope: Scope): CommandDef[] {
+  const { word, where, deployArgs } = scope;
+  return [
+    {
+      name: `deployment ${word} create`,
+      help: `Start a deployment at ${scope.at}.`,
+      args: [...where, TEMPLATE_FILE, PARAMETERS, DEPLOYMENT_NAME, ...deployArgs, NO_WAIT],
+      async run(ctx, args) {
+        const collection = scope.path(ctx, args);
+        const { name, body } = requestBody(ctx, args);
+        await validateFirst(ctx, collection, name, body);
+        const result = await longRunning(
+          ctx,
+          { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, apiVersion: API.resources, body, accept: [200, 201] },
+          flag(args, 'noWait'),
+        );
+        return result === undefined ? undefined : deploymentView(result);
+      },
     },
-  },
-  {
-    name: 'deployment group validate',
-    help: 'Validate whether a template is syntactically correct.',
-    args: [RESOURCE_GROUP, TEMPLATE_FILE, PARAMETERS, DEPLOYMENT_NAME, MODE],
-    async run(ctx, args) {
-      const group = str(args, 'resourceGroup')!;
-      const { name, body } = requestBody(ctx, args);
-      const result = (await validateFirst(ctx, group, name, body)) as Record<string, unknown>;
-      return {
-        error: null,
-        id: result['id'] ?? null,
-        name: result['name'] ?? null,
-        properties: deploymentView(result)['properties'],
-        type: result['type'] ?? null,
-      };
+    {
+      name: `deployment ${word} validate`,
+      help: 'Validate whether a template is syntactically correct.',
+      args: [...where, TEMPLATE_FILE, PARAMETERS, DEPLOYMENT_NAME, ...deployArgs],
+      async run(ctx, args) {
+        const collection = scope.path(ctx, args);
+        const { name, body } = requestBody(ctx, args);
+        const result = (await validateFirst(ctx, collection, name, body)) as Record<string, unknown>;
+        return {
+          error: null,
+          id: result['id'] ?? null,
+          name: result['name'] ?? null,
+          properties: deploymentView(result)['properties'],
+          type: result['type'] ?? null,
+        };
+      },
     },
-  },
-  {
-    name: 'deployment group what-if',
-    help: 'Execute a deployment What-If operation at resource group scope.',
-    args: [
-      RESOURCE_GROUP,
-      TEMPLATE_FILE,
-      PARAMETERS,
-      DEPLOYMENT_NAME,
-      MODE,
-      { dest: 'resultFormat', options: ['--result-format', '-r'], choices: ['FullResourcePayloads', 'ResourceIdOnly'], help: 'The format of What-If results' },
-      { dest: 'noPrettyPrint', options: ['--no-pretty-print'], type: 'flag', help: 'Disable pretty-print for What-If results' },
-    ],
-    async run(ctx, args) {
-      const group = str(args, 'resourceGroup')!;
-      const { name, body } = requestBody(ctx, args);
-      (body['properties'] as Record<string, unknown>)['whatIfSettings'] = { resultFormat: str(args, 'resultFormat') ?? 'FullResourcePayloads' };
-      const initial = await ctx.client().send({
-        method: 'POST',
-        path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`,
-        apiVersion: API.resources,
-        body,
-        accept: [200, 202],
-      });
-      const result = (
-        initial.status === 202
-          ? await longRunning(
-              ctx,
-              {
-                method: 'POST',
-                path: `${deploymentsPath(ctx, group)}/${encodeURIComponent(name)}/whatIf`,
-                apiVersion: API.resources,
-                body,
-                accept: [200, 202],
-              },
-              false,
-            )
-          : initial.body
-      ) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
-      const changes = result.properties?.changes ?? [];
-      if (flag(args, 'noPrettyPrint')) return { changes, error: result.error ?? null, status: result.status ?? null };
-      process.stdout.write(formatWhatIf(changes));
-      return undefined;
-    },
-  },
-  {
-    name: 'deployment group show',
-    help: 'Get the details of a deployment.',
-    args: [RESOURCE_GROUP, { ...DEPLOYMENT_NAME, required: true }],
-    async run(ctx, args) {
-      const res = await ctx.client().send({
-        method: 'GET',
-        path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`,
-        apiVersion: API.resources,
-        accept: [200],
-      });
-      return deploymentView(res.body);
-    },
-  },
-  {
-    name: 'deployment group list',
-    help: 'List deployments at resource group.',
-    args: [RESOURCE_GROUP, { dest: 'filter', options: ['--filter'], help: 'Filter expression using OData notation, e.g. "provisioningState eq \'{state}\'"' }],
-    table: deploymentTable,
-    async run(ctx, args) {
-      const query: Record<string, string> = {};
-      const filter = str(args, 'filter');
-      if (filter !== undefined) query['$filter'] = filter;
-      // az lists with a trailing slash (docs/clients.md §2.2).
-      const items = await listAll(ctx, `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/`, API.resources, query);
-      return items.map(deploymentView);
-    },
-  },
-  {
-    name: 'deployment group delete',
-    help: 'Delete a deployment at resource group.',
-    args: [RESOURCE_GROUP, { ...DEPLOYMENT_NAME, required: true }, NO_WAIT],
-    async run(ctx, args) {
-      await longRunning(
-        ctx,
+    {
+      name: `deployment ${word} what-if`,
+      help: `Execute a deployment What-If operation at ${scope.at}.`,
+      args: [
+        ...where,
+        TEMPLATE_FILE,
+        PARAMETERS,
+        DEPLOYMENT_NAME,
+        ...deployArgs,
         {
-          method: 'DELETE',
-          path: `${deploymentsPath(ctx, str(args, 'resourceGroup')!)}/${encodeURIComponent(str(args, 'name')!)}`,
-          apiVersion: API.resources,
-          accept: [202, 204],
+          dest: 'resultFormat',
+          options: ['--result-format', '-r'],
+          choices: ['FullResourcePayloads', 'ResourceIdOnly'],
+          help: 'The format of What-If results',
         },
-        flag(args, 'noWait'),
-      );
-      return undefined;
+        { dest: 'noPrettyPrint', options: ['--no-pretty-print'], type: 'flag', help: 'Disable pretty-print for What-If results' },
+      ],
+      async run(ctx, args) {
+        const collection = scope.path(ctx, args);
+        const { name, body } = requestBody(ctx, args);
+        (body['properties'] as Record<string, unknown>)['whatIfSettings'] = { resultFormat: str(args, 'resultFormat') ?? 'FullResourcePayloads' };
+        const initial = await ctx.client().send({
+          method: 'POST',
+          path: `${collection}/${encodeURIComponent(name)}/whatIf`,
+          apiVersion: API.resources,
+          body,
+          accept: [200, 202],
+        });
+        const result = (
+          initial.status === 202
+            ? await longRunning(
+                ctx,
+                {
+                  method: 'POST',
+                  path: `${collection}/${encodeURIComponent(name)}/whatIf`,
+                  apiVersion: API.resources,
+                  body,
+                  accept: [200, 202],
+                },
+                false,
+              )
+            : initial.body
+        ) as { status?: string; error?: unknown; properties?: { changes?: WhatIfChange[] } };
+        const changes = result.properties?.changes ?? [];
+        if (flag(args, 'noPrettyPrint')) return { changes, error: result.error ?? null, status: result.status ?? null };
+        process.stdout.write(formatWhatIf(changes));
+        return undefined;
+      },
     },
-  },
-];
+    {
+      name: `deployment ${word} show`,
+      help: 'Get the details of a deployment.',
+      args: [...where, { ...DEPLOYMENT_NAME, required: true }],
+      async run(ctx, args) {
+        const res = await ctx.client().send({
+          method: 'GET',
+          path: `${scope.path(ctx, args)}/${encodeURIComponent(str(args, 'name')!)}`,
+          apiVersion: API.resources,
+          accept: [200],
+        });
+        return deploymentView(res.body);
+      },
+    },
+    {
+      name: `deployment ${word} list`,
+      help: `List deployments at ${scope.at}.`,
+      args: [...where, { dest: 'filter', options: ['--filter'], help: 'Filter expression using OData notation, e.g. "provisioningState eq \'{state}\'"' }],
+      table: deploymentTable,
+      async run(ctx, args) {
+        const query: Record<string, string> = {};
+        const filter = str(args, 'filter');
+        if (filter !== undefined) query['$filter'] = filter;
+        // az lists with a trailing slash (docs/clients.md §2.2).
+        const items = await listAll(ctx, `${scope.path(ctx, args)}/`, API.resources, query);
+        return items.map(deploymentView);
+      },
+    },
+    {
+      name: `deployment ${word} delete`,
+      help: `Delete a deployment at ${scope.at}.`,
+      args: [...where, { ...DEPLOYMENT_NAME, required: true }, NO_WAIT],
+      async run(ctx, args) {
+        await longRunning(
+          ctx,
+          {
+            method: 'DELETE',
+            path: `${scope.path(ctx, args)}/${encodeURIComponent(str(args, 'name')!)}`,
+            apiVersion: API.resources,
+            accept: [202, 204],
+          },
+          flag(args, 'noWait'),
+        );
+        return undefined;
+      },
+    },
+  ];
+}
+
+export const deploymentCommands: CommandDef[] = [...commandsAt(GROUP), ...commandsAt(SUBSCRIPTION)];

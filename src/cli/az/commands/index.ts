@@ -2,6 +2,7 @@
 import type { CommandDef } from '../command.js';
 import { aksCommands } from './aks.js';
 import { aksPowerCommands } from './aks-power.js';
+import { bicepCommands } from './bicep.js';
 import { credentialCommands } from './credentials.js';
 import { deploymentCommands } from './deployment.js';
 import { groupCommands } from './group.js';
@@ -21,5 +22,6 @@ export const COMMANDS: CommandDef[] = [
   ...credentialCommands,
   ...nodepoolCommands,
   ...deploymentCommands,
+  ...bicepCommands,
   ...vmCommands,
 ];

@@ -2,7 +2,7 @@
 // The examples of the scope functions page (resourceGroup, subscription, tenant) at the scope of a
 // resource group, with the objects' members the page documents. The page's resource group is
 // examplegroup in southcentralus.
-import { type Page, SUB, SCOPE, outputs, template } from '../harness.js';
+import { GROUP, type Page, SUB, SCOPE, outputs, template } from '../harness.js';
 
 export const SCOPE_PAGE: Page = {
   url: 'https://learn.microsoft.com/azure/azure-resource-manager/templates/template-functions-scope',
@@ -15,7 +15,7 @@ export const SCOPE_PAGE: Page = {
           id: `/subscriptions/${SUB}/resourceGroups/examplegroup`,
           name: 'examplegroup',
           type: 'Microsoft.Resources/resourceGroups',
-          location: SCOPE.resourceGroup.location,
+          location: GROUP.location,
           properties: { provisioningState: 'Succeeded' },
         },
       },
