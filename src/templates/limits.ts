@@ -40,6 +40,9 @@ export const LIMITS = {
   evaluationMs: 1000,
   /** Nesting of a Bicep expression (parentheses, objects, arrays, operators, interpolation). */
   bicepNesting: 256,
+  /** Nested deployments one deployment may start, at every depth together, and the time all of them may take. */
+  nestedDeployments: 100,
+  deploymentTreeMs: 30_000,
   /** Bytes of deployments one page of a list returns before it hands out a nextLink. */
   listPageBytes: 8 * MiB,
 } as const;
