@@ -3,7 +3,7 @@
 // and every resource body except what only the running deployment knows), and runPlan() deploys the
 // resources in dependency order through a ResourceDeployer — the same resource providers direct
 // calls reach — then evaluates the outputs.
-import { ArmError, deploymentFailed, deploymentOutputEvaluationFailed, templateSentences, type ArmErrorBody } from '../arm/errors.js';
+import { ArmError, deploymentFailed, invalidTemplate, deploymentOutputEvaluationFailed, templateSentences, type ArmErrorBody } from '../arm/errors.js';
 import { DeploymentContext, type DeploymentScope } from './context.js';
 import { resolveDependencies, deploymentOrder, findInstances } from './dependencies.js';
 import { evaluateCopy, evaluateDeep, evaluateString, type Leaf } from './expression/evaluate.js';
@@ -12,6 +12,7 @@ import { measure } from './expression/measure.js';
 import { TemplateLanguageError } from './expression/parser.js';
 import { armHash64 } from './functions/hash.js';
 import { LIMITS, limitExceeded } from './limits.js';
+import { violationAt } from './violations.js';
 import { displayType, isSecure } from './parameters.js';
 import { expandResources, isNestedDeployment, resourceBody, resourceError, withFrames, type ResourceInstance } from './resources.js';
 import { checkFunctions } from './functionScan.js';
@@ -31,6 +32,8 @@ interface PlanInput {
   scope: DeploymentScope;
   /** The resource groups that exist, so nested deployments into them are validated with the parent. */
   groups?: (subscriptionId: string, name: string) => GroupInfo | undefined;
+  /** Nested deployments validated so far in this tree (shared by every level), and when it began. */
+  tree?: { nested: number; startedAt: number };
 }
 
 export interface Plan {
@@ -97,7 +100,9 @@ function resourceDefinition(ctx: DeploymentContext, inst: ResourceInstance, leaf
   return body;
 }
 
-export function planDeployment(input: PlanInput): Plan {
+export function planDeployment(given: PlanInput): Plan {
+  // One count of nested deployments for the whole tree this plan heads.
+  const input: PlanInput = given.tree ? given : { ...given, tree: { nested: 0, startedAt: Date.now() } };
   const template = readTemplate(input.template);
   // Every expression's functions are known before anything is evaluated or deployed.
   checkFunctions(input.template);
@@ -162,8 +167,21 @@ function planNested(
       group = { id: made!.id, name: groupName, location };
     }
   }
+  // The tree is bounded as its run is (aksemu's own limits, src/templates/limits.ts).
+  const tree = input.tree!;
+  tree.nested++;
+  const elapsed = Date.now() - tree.startedAt;
+  if (tree.nested > LIMITS.nestedDeployments || elapsed > LIMITS.deploymentTreeMs) {
+    throw invalidTemplate(
+      tree.nested > LIMITS.nestedDeployments
+        ? limitExceeded('number of nested deployments in a deployment', LIMITS.nestedDeployments, tree.nested)
+        : limitExceeded('time of a deployment with its nested deployments (ms)', LIMITS.deploymentTreeMs, elapsed),
+      violationAt(inst.decl, inst.path),
+    );
+  }
   const location = body['location'];
   return planDeployment({
+    tree,
     template: request.template,
     parameters: request.parameters,
     scope: {

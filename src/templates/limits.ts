@@ -44,6 +44,9 @@ export const LIMITS = {
   bicepFiles: 128,
   bicepFileBytes: 1 * MiB,
   bicepModuleDepth: 16,
+  /** Nested deployments one deployment may start, at every depth together, and the time all of them may take. */
+  nestedDeployments: 100,
+  deploymentTreeMs: 30_000,
   /** Bytes of deployments one page of a list returns before it hands out a nextLink. */
   listPageBytes: 8 * MiB,
 } as const;

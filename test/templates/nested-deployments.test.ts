@@ -282,4 +282,26 @@ describe('nested deployments', () => {
     );
     assert.equal(vnet.status, 404);
   });
+
+  test('a copy loop of 150 nested deployments is refused at validation (aksemu bounds the tree), quickly', async () => {
+    const many = {
+      type: 'Microsoft.Resources/deployments',
+      apiVersion: '2022-09-01',
+      name: "[format('many{0}', copyIndex())]",
+      copy: { name: 'many', count: 150 },
+      properties: {
+        expressionEvaluationOptions: { scope: 'inner' },
+        mode: 'Incremental',
+        template: { $schema: SCHEMA, contentVersion: '1.0.0.0', resources: [] },
+      },
+    };
+    const started = Date.now();
+    const res = await arm(server, 'POST', `${deploymentPath(sub, 'nestbad', 'many')}/validate?${API}`, {
+      raw: azBody(JSON.stringify(parent(many))),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.body.error.message, /The number of nested deployments in a deployment limit exceeded\. Limit: '100' and actual: '101'\./);
+    assert.ok(Date.now() - started < 5000);
+  });
 });

@@ -10,6 +10,8 @@ import { loadOrCreateIdentity } from '../../arm/identity.js';
 import type { Operation, OperationEnv, OperationKind } from '../../arm/lro.js';
 import type { Registry } from '../../arm/registry.js';
 import type { Store } from '../../store/store.js';
+import { TemplateLanguageError } from '../../templates/expression/parser.js';
+import { LIMITS, limitExceeded } from '../../templates/limits.js';
 import type { DeploymentScope } from '../../templates/context.js';
 import { planDeployment, runPlan, type ResourceDeployer, type ResourceOutcome } from '../../templates/engine.js';
 import { operationRecords, isoDuration, type DeploymentRecord } from './deploymentsRecord.js';
@@ -71,9 +73,26 @@ export function existingGroups(store: Store): (subscriptionId: string, name: str
 }
 
 /** The providers, reached in-process on behalf of the deployment's caller. */
+/**
+ * The deployment tree being run: a deployment and the nested ones it starts all run synchronously in
+ * one transaction, so the tree as a whole is bounded (aksemu's own limits: each deployment has ARM's
+ * 800 resources and its own evaluation budget, and nested deployments would multiply both).
+ */
+const tree = { depth: 0, nested: 0, startedAt: 0 };
+
+function treeLimit(what: string, limit: number, actual: number): never {
+  throw new TemplateLanguageError(limitExceeded(what, limit, actual));
+}
+
 function deployerFor(caller: InProcessCaller): ResourceDeployer {
   return {
     put: (inst, body) => {
+      if (inst.type.toLowerCase() === 'microsoft.resources/deployments') {
+        tree.nested++;
+        if (tree.nested > LIMITS.nestedDeployments) treeLimit('number of nested deployments in a deployment', LIMITS.nestedDeployments, tree.nested);
+      }
+      const elapsed = Date.now() - tree.startedAt;
+      if (elapsed > LIMITS.deploymentTreeMs) treeLimit('time of a deployment with its nested deployments (ms)', LIMITS.deploymentTreeMs, elapsed);
       const res = invokeRoute(caller, { method: 'PUT', path: inst.id, apiVersion: inst.apiVersion, body });
       return { status: res.status, body: res.body };
     },
@@ -155,7 +174,14 @@ export const deploymentWriteKind: OperationKind = {
       ),
       groups: existingGroups(store),
     });
-    const result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
+    if (tree.depth === 0) Object.assign(tree, { nested: 0, startedAt: Date.now() });
+    tree.depth++;
+    let result: ReturnType<typeof runPlan>;
+    try {
+      result = runPlan(plan, deployerFor(callerFor(store, registry, env.lro.immediate(), input)));
+    } finally {
+      tree.depth--;
+    }
     if (!result.ok) {
       failedOutcomes.set(op.id, result.outcomes);
       const full = loadDeployment(store, record.id);
