@@ -1,5 +1,6 @@
-// A restart of a loaded server, as a user meets it: a 1,000-node Azure CNI cluster (made with `aksemu az`) running
-// 10,000 pods of one Deployment, the server stopped, then started again on the same home. Measured: until the
+// A restart of a loaded server, as a user meets it: a 5,000-node Azure CNI cluster (made with `aksemu az`: a create and
+// pool adds of 1,000, the per-pool limit) running 50,000 pods of one Deployment and its add-ons, the server stopped,
+// then started again on the same home. Measured: until the
 // server serves (startServer resolves: ARM and the cluster API listening, the objects loaded from SQLite, the
 // nodes rebuilt from their records with what was written on them), and until every pod is Running again (its
 // kubelet has restored its sandbox and started its containers again). Without the data plane (pods get their
@@ -16,10 +17,21 @@ import { PODS, resourceKey } from '../src/cluster/apimachinery/resources.js';
 const PODS_KEY = resourceKey(PODS);
 import { clusterId } from '../src/model/cluster-records.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
-import { az, bigVnet, createBigCluster } from './az-create.js';
+import { az, azOutput, bigVnet, createBigCluster } from './az-create.js';
 
-const NODES = Number(process.env['AKSEMU_BENCH_RESTART_NODES'] ?? 1000);
-const PODS_WANTED = Number(process.env['AKSEMU_BENCH_RESTART_PODS'] ?? 10_000);
+const NODES = Number(process.env['AKSEMU_BENCH_RESTART_NODES'] ?? 5000);
+const PODS_WANTED = Number(process.env['AKSEMU_BENCH_RESTART_PODS'] ?? 50_000);
+/** The per-pool node limit: a bigger cluster is a create and pool adds. */
+const POOL_MAX = 1000;
+/** Azure CNI's addresses per node (maxPods 30 + the node's own). */
+const ADDRESSES_PER_NODE = 31;
+
+/** The smallest 10.240.0.0/n (at least a /16) that holds every node's addresses, with room to spare. */
+function subnetPrefix(nodes: number): string {
+  let bits = 16;
+  while (bits > 12 && 2 ** (32 - bits) < nodes * ADDRESSES_PER_NODE * 1.1) bits--;
+  return `10.240.0.0/${bits}`;
+}
 
 export interface RestartTiming {
   nodes: number;
@@ -108,7 +120,12 @@ async function restartCopy(saved: string, home: string): Promise<OneRestart> {
     const runtime = runtimeOf(server);
     const wanted = runtime.objects.list(PODS).map((p) => String(p.metadata.uid));
     const after = runningPods(server);
-    await until(() => runtime.workloads.restoring === 0 && wanted.every((uid) => after.has(uid)), 60_000, 'every pod Running again', 10);
+    await until(
+      () => runtime.workloads.restoring === 0 && wanted.every((uid) => after.has(uid)),
+      Math.max(60_000, wanted.length * 2),
+      'every pod Running again',
+      10,
+    );
     const runningMs = performance.now() - t1;
     if (profile) await profile(process.env['AKSEMU_BENCH_PROFILE']!);
     return { pods: wanted.length, servingMs, servingCpuMs: (cpu.user + cpu.system) / 1000, runningMs };
@@ -141,8 +158,17 @@ async function setUp(home: string): Promise<{ pods: number; setupMs: number }> {
   try {
     const t0 = performance.now();
     await az(home, ['group', 'create', '--location', 'eastus', '--name', 'myResourceGroup']);
-    const subnet = await bigVnet(home, server.identity.subscriptionId);
-    await createBigCluster(home, subnet, NODES);
+    const subnet = await bigVnet(home, server.identity.subscriptionId, subnetPrefix(NODES));
+    await createBigCluster(home, subnet, Math.min(NODES, POOL_MAX));
+    if (NODES > POOL_MAX) {
+      // A pool added on the user's subnet needs the cluster's identity to hold Network Contributor there, as on AKS.
+      const principal = (await azOutput(home, ['aks', 'show', '-g', 'myResourceGroup', '-n', 'big', '--query', 'identity.principalId', '-o', 'tsv'])).trim();
+      await az(home, ['role', 'assignment', 'create', '--assignee-object-id', principal, '--role', 'Network Contributor', '--scope', subnet]);
+    }
+    for (let left = NODES - POOL_MAX, i = 2; left > 0; left -= POOL_MAX, i++) {
+      const count = String(Math.min(left, POOL_MAX));
+      await az(home, ['aks', 'nodepool', 'add', '-g', 'myResourceGroup', '--cluster-name', 'big', '-n', `pool${i}`, '-c', count, '--vnet-subnet-id', subnet]);
+    }
     if (process.env['AKSEMU_BENCH_TRACE']) console.error(`created ${performance.now() - t0}`);
     const id = clusterId(server.identity.subscriptionId, 'myResourceGroup', 'big');
     await until(() => server.clusterApis.runtimeOf(id) !== undefined, 60_000, 'the cluster API');
@@ -169,7 +195,7 @@ async function setUp(home: string): Promise<{ pods: number; setupMs: number }> {
     const before = runningPods(server);
     // The Deployment's pods and the add-ons' (kube-proxy and the other DaemonSets): every pod of the cluster Running.
     const objects = runtimeOf(server).objects;
-    await until(() => before.size >= PODS_WANTED && before.size === objects.count(PODS), 600_000, 'every pod Running');
+    await until(() => before.size >= PODS_WANTED && before.size === objects.count(PODS), Math.max(600_000, PODS_WANTED * 60), 'every pod Running', 1000);
     const pods = before.size;
     if (process.env['AKSEMU_BENCH_TRACE']) {
       const phases = new Map<string, number>();

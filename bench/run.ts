@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each against its baseline measured in the same run, printed as ratios.
 import { benchAllocators } from './allocators.js';
-import { benchAzCreate } from './az-create.js';
+import { benchAzCreate, describe } from './az-create.js';
 import { benchKubectlGetNodes, benchPodsPerGiB, podsPerGiB } from './cluster-api.js';
 import { benchDataplane } from './dataplane.js';
 import { benchPlanner } from './planner.js';
@@ -23,7 +23,7 @@ print(await benchAllocators());
 print(benchPlanner());
 
 const creates = await benchAzCreate();
-for (const c of creates) console.log(`${c.name}\n  ${(c.ms / 1000).toFixed(2)} s`);
+for (const c of creates) console.log(`${c.name}\n  ${describe(c)}   goal ≤ ${c.goalS} s`);
 console.log(`  ratio 1,000-node / 3-node: ${(creates[1]!.ms / creates[0]!.ms).toFixed(1)}x`);
 
 const restart = await benchRestart();
@@ -31,7 +31,7 @@ console.log(
   `restart of a server holding a ${fmt(restart.nodes)}-node Azure CNI cluster with ${fmt(restart.pods)} pods (no data plane) → serving and every pod Running again`,
 );
 console.log(
-  `  best of ${restart.restarts} restarts: serving ${(restart.servingMs / 1000).toFixed(2)} s (CPU ${(restart.servingCpuMs / 1000).toFixed(2)} s)   every pod Running ${(restart.runningMs / 1000).toFixed(2)} s (goal ≤ 3 s)`,
+  `  (made in ${fmt(restart.setupMs / 1000)} s, not part of the figure${restart.setupMs === 0 ? ': a saved home' : ''})\n  best of ${restart.restarts} restarts: serving ${(restart.servingMs / 1000).toFixed(2)} s (CPU ${(restart.servingCpuMs / 1000).toFixed(2)} s)   every pod Running ${(restart.runningMs / 1000).toFixed(2)} s (goal ≤ 3 s)`,
 );
 
 const dp = await benchDataplane();
@@ -55,7 +55,9 @@ else {
 }
 
 const api = await benchKubectlGetNodes();
-console.log(`aksemu az aks create + 4 × nodepool add, 5,000-node BYO CNI cluster (5 pools of 1,000) → Succeeded\n  ${(api.createMs / 1000).toFixed(2)} s`);
+console.log(
+  `aksemu az aks create + 4 × nodepool add, 5,000-node BYO CNI cluster (5 pools of 1,000) → Succeeded\n  ${describe(api.create)}   ${fmt(5000 / (api.create.ms / 1000))} nodes/s   goal ≤ 10 s (≥ 500 nodes/s)`,
+);
 console.log(
   `kubectl get nodes (real /usr/bin/kubectl, best of 5, fresh discovery cache)\n  3-node seed cluster ${fmt(api.kubectlSeedMs)} ms   5,000-node cluster ${fmt(api.kubectlBigMs)} ms   ratio ${(api.kubectlBigMs / api.kubectlSeedMs).toFixed(1)}x`,
 );

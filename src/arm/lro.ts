@@ -5,7 +5,12 @@
 // crash has changed nothing yet and is simply run again on restart (or Failed if no provider can).
 // A kind with much work (a resource group of hundreds of clusters) first runs it in slices, one
 // transaction each with the event loop free between them; a restart resumes with the next slice.
+// Every answer about a running operation says when to poll (Retry-After) from the work left: the delay
+// before it runs plus its work (nodes) at a modest rate, so that a short operation is seen done at the
+// first poll. Erring short costs little: the work runs in one transaction (or slices), so a poll that
+// comes while it runs is answered once it is done.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { ArmError, operationInterrupted, operationNotFound, type ArmErrorBody } from './errors.js';
 import type { ArmResponse, RequestContext, Route } from './provider.js';
 import type { Registry } from './registry.js';
@@ -84,6 +89,8 @@ interface BeginSpec {
   headers: PollingHeaders;
   /** Overrides the server's delay before the work runs. */
   delayMs?: number;
+  /** How much work the operation is (the nodes it makes; 1 when not given): the poll delay grows with it. */
+  work?: number;
   /**
    * The path clients poll for the status (Azure-AsyncOperation), when the provider serves its own
    * status URL: deployments hand out …/deployments/{name}/operationStatuses/{id}.
@@ -106,6 +113,17 @@ function operationStatusPath(op: Operation): string {
   return `/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}/operations/${op.id}`;
 }
 
+/** What one unit of an operation's work (a node) is taken to cost, in ms: about a node of a 1,000-node create. */
+const MS_PER_UNIT = 0.5;
+/** A poll is never asked for sooner than this (ms), nor the header's whole seconds below 1 (0 means "the client's default"). */
+const MIN_POLL_MS = 20;
+
+/** When to poll again, in ARM's header (whole seconds, what az and the SDKs read) and in milliseconds (retry-after-ms). */
+export function retryAfterHeaders(ms: number): Record<string, string> {
+  const wait = Math.max(MIN_POLL_MS, Math.ceil(ms));
+  return { 'Retry-After': String(Math.max(1, Math.ceil(wait / 1000))), 'retry-after-ms': String(wait) };
+}
+
 interface LroOptions {
   /** Milliseconds between accepting an operation and running its work. */
   delayMs: number;
@@ -115,6 +133,8 @@ interface LroOptions {
 export class Lro {
   /** How to cancel each operation's next step (a timer, or an immediate between slices). */
   private readonly scheduled = new Map<string, () => void>();
+  /** Each running operation's work: when it is due to run, how much it is, and the time its slices have taken so far. */
+  private readonly progress = new Map<string, { runAt: number; work: number; spentMs: number }>();
   private closed = false;
 
   constructor(
@@ -165,7 +185,11 @@ export class Lro {
         this.store.put(operationKey(op.id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
       }
     });
-    if (!this.runAtOnce) this.schedule(op.id, spec.delayMs ?? this.options.delayMs);
+    if (!this.runAtOnce) {
+      const delayMs = spec.delayMs ?? this.options.delayMs;
+      this.progress.set(op.id, { runAt: Date.now() + delayMs, work: Math.max(1, spec.work ?? 1), spentMs: 0 });
+      this.schedule(op.id, delayMs);
+    }
     const headers = this.pollingHeaders(ctx.baseUrl, op, spec.headers);
     if (spec.statusPath) headers['Azure-AsyncOperation'] = `${ctx.baseUrl}${spec.statusPath(op.id)}?api-version=${encodeURIComponent(op.apiVersion)}`;
     return { status: spec.response.status, body: spec.response.body, headers };
@@ -175,7 +199,7 @@ export class Lro {
     const query = `?api-version=${encodeURIComponent(op.apiVersion)}`;
     const providerScope = `${baseUrl}/subscriptions/${op.subscriptionId}/providers/${op.namespace}/locations/${op.location}`;
     // Retry-After matters: without it clients poll every 30 s.
-    const headers: Record<string, string> = { 'Retry-After': '1' };
+    const headers = this.retryAfter(op);
     if (style === 'subscription-location') {
       headers['Location'] = `${baseUrl}/subscriptions/${op.subscriptionId}/operationresults/${op.id}${query}`;
       return headers;
@@ -183,6 +207,18 @@ export class Lro {
     headers['Azure-AsyncOperation'] = `${providerScope}/operations/${op.id}${query}`;
     if (style === 'async-operation+location') headers['Location'] = `${providerScope}/operationresults/${op.id}${query}`;
     return headers;
+  }
+
+  /** How long until the operation is likely done (ms): its delay left, then what is left of its work. */
+  workLeftMs(op: Operation): number {
+    const p = this.progress.get(op.id);
+    if (!p) return MS_PER_UNIT;
+    return Math.max(0, p.runAt - Date.now()) + Math.max(0, p.work * MS_PER_UNIT - p.spentMs);
+  }
+
+  /** The polling headers of a running operation's answers (the initial one, and each status while InProgress). */
+  retryAfter(op: Operation): Record<string, string> {
+    return retryAfterHeaders(this.workLeftMs(op));
   }
 
   /** The operations still running on a resource or anything under it (AbortLatestOperation's targets). */
@@ -203,6 +239,7 @@ export class Lro {
     if (!op || op.status !== 'InProgress') return false;
     this.scheduled.get(id)?.();
     this.scheduled.delete(id);
+    this.progress.delete(id);
     this.store.put(operationKey(id), {
       ...op,
       status: 'Canceled',
@@ -219,8 +256,10 @@ export class Lro {
     for (const { value: op } of this.store.list<Operation>(OPERATIONS_PREFIX)) {
       if (op.status !== 'InProgress') continue;
       count++;
-      if (this.registry.operationKind(op.kind)) this.schedule(op.id, 0);
-      else this.finishFailed(op.id, operationInterrupted(op.kind));
+      if (this.registry.operationKind(op.kind)) {
+        this.progress.set(op.id, { runAt: Date.now(), work: 1, spentMs: 0 });
+        this.schedule(op.id, 0);
+      } else this.finishFailed(op.id, operationInterrupted(op.kind));
     }
     return count;
   }
@@ -230,6 +269,7 @@ export class Lro {
     this.closed = true;
     for (const cancel of this.scheduled.values()) cancel();
     this.scheduled.clear();
+    this.progress.clear();
   }
 
   private env(): OperationEnv {
@@ -253,6 +293,7 @@ export class Lro {
   }
 
   private execute(id: string): void {
+    const t0 = performance.now();
     try {
       const more = this.store.transaction(() => {
         const op = this.get(id);
@@ -263,12 +304,22 @@ export class Lro {
         this.store.put(operationKey(id), { ...op, status: 'Succeeded', endTime: new Date().toISOString() });
         return false;
       });
+      this.spent(id, performance.now() - t0, more);
       if (more) this.schedule(id, 'after-io');
     } catch (err) {
+      this.progress.delete(id);
       if (!(err instanceof ArmError)) this.options.log(`operation ${id} failed: ${err instanceof Error ? err.stack : String(err)}`);
       const error = err instanceof ArmError ? err : new ArmError(500, 'InternalOperationError', 'The operation failed with an internal error.');
       this.finishFailed(id, error);
     }
+  }
+
+  /** Counts a step's time against its operation's work; a finished operation is forgotten. */
+  private spent(id: string, ms: number, more: boolean): void {
+    const p = this.progress.get(id);
+    if (!p) return;
+    if (more) p.spentMs += ms;
+    else this.progress.delete(id);
   }
 
   private finishFailed(id: string, error: ArmError): void {
@@ -298,7 +349,7 @@ function operationStatusBody(op: Operation): Record<string, unknown> {
 
 /** The Location-header protocol: 202 while running, then the outcome. */
 function operationResult(ctx: RequestContext, op: Operation, selfUrl: string): ArmResponse {
-  if (op.status === 'InProgress') return { status: 202, headers: { Location: selfUrl, 'Retry-After': '1' } };
+  if (op.status === 'InProgress') return { status: 202, headers: { Location: selfUrl, ...ctx.lro.retryAfter(op) } };
   if (op.status === 'Succeeded') {
     const resource = op.method === 'DELETE' ? undefined : ctx.store.get(op.resourceId);
     return resource === undefined ? { status: 204 } : { status: 200, body: resource };
@@ -336,7 +387,10 @@ export function operationRoutes(): Route[] {
       method: 'GET',
       path: `${providerScope}/operations/{operationId}`,
       apiVersions: 'any',
-      handle: (ctx) => ({ status: 200, body: operationStatusBody(findOperation(ctx, scope(ctx))) }),
+      handle: (ctx) => {
+        const op = findOperation(ctx, scope(ctx));
+        return { status: 200, body: operationStatusBody(op), ...(op.status === 'InProgress' ? { headers: ctx.lro.retryAfter(op) } : {}) };
+      },
     },
     {
       method: 'GET',

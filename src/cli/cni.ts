@@ -1,7 +1,6 @@
 // `aksemu cni install -g G -n N --conflist F [--plugin-dir D] [--node NODE]`: bring your own CNI to a cluster's nodes by
 // copying its network config into every node's /etc/cni/net.d (src/cluster/install.ts).
 import type { Command } from 'commander';
-import { CniInstallError, installCni } from '../cluster/install.js';
 import { defaultHome } from './start.js';
 
 export function registerCni(program: Command): void {
@@ -15,7 +14,9 @@ export function registerCni(program: Command): void {
     .option('--plugin-dir <dir>', 'where the CNI plugin binaries are (checked, and recorded for the data plane)')
     .option('--node <name>', "only this node (a conflist with the node's own pod range); nodes added later do not get it")
     .option('--home <dir>', 'state directory (default: $AKSEMU_HOME or ~/.aksemu)')
-    .action((opts: { resourceGroup: string; name: string; conflist: string; pluginDir?: string; node?: string; home?: string }) => {
+    .action(async (opts: { resourceGroup: string; name: string; conflist: string; pluginDir?: string; node?: string; home?: string }) => {
+      // Loaded here, not at the top: the cluster runtime's modules are not what every other command needs.
+      const { CniInstallError, installCni } = await import('../cluster/install.js');
       try {
         const result = installCni({
           home: opts.home ?? defaultHome(),

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DataplaneMode } from '../dataplane/dataplane.js';
 import { DATAPLANE_MODES, DataplaneUnavailableError, loadDataplane } from '../dataplane/load.js';
-import { DEFAULT_PORT, startServer } from '../server/server.js';
+import { DEFAULT_PORT } from '../server/port.js';
 import { onPath } from './az-env.js';
 
 export function defaultHome(): string {
@@ -82,6 +82,8 @@ export function registerStart(program: Command): void {
         process.exitCode = 1;
         return;
       }
+      // Loaded here, not at the top: every other command (`aksemu az …` above all) starts without the server's modules.
+      const { startServer } = await import('../server/server.js');
       let server;
       try {
         server = await startServer({ home, port: opts.port, loose: opts.loose, strict: opts.strict, dataplane, log });

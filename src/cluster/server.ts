@@ -22,6 +22,7 @@ import {
 } from './apiserver/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import { CLUSTER_TYPE, clusterOfKey, NODES_PREFIX, nodesPrefix, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { CredentialKind, KubeconfigIssuer } from '../providers/containerservice/credentials.js';
@@ -38,7 +39,7 @@ import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, typ
 import { badRequest, headersTooLarge, KubeError, unauthorized } from './apimachinery/status.js';
 import { refuseUpgrade, serveUpgrade } from './kubelet/exec/upgrade.js';
 import type { Duplex } from 'node:stream';
-import { PODS } from './apimachinery/resources.js';
+import { NODES, PODS } from './apimachinery/resources.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';
@@ -115,8 +116,16 @@ export class ClusterApis implements KubeconfigIssuer {
     for (const { value } of this.options.store.list<ApiRecord>(RECORD_PREFIX)) ids.add(value.clusterId);
     for (const { value } of this.options.store.list<NodeRecord>(NODES_PREFIX)) ids.add(value.clusterId);
     for (const id of ids) {
+      const t0 = performance.now();
       // One cluster that cannot be served must not keep ARM (or the other clusters) down.
-      await this.ensure(id).catch((e) => this.options.log(`cluster API for ${id}: ${(e as Error).message}`));
+      const entry = await this.ensure(id).catch((e) => void this.options.log(`cluster API for ${id}: ${(e as Error).message}`));
+      // After a restart, one line per cluster says when it serves again; its pods resume in the background.
+      if (entry) {
+        const { runtime } = entry;
+        this.options.log(
+          `cluster ${runtime.record.name} serving again after ${Math.round(performance.now() - t0)} ms: ${runtime.objects.count(NODES)} nodes, ${runtime.objects.count(PODS)} pods (${runtime.workloads.restoring} resuming in the background)`,
+        );
+      }
     }
   }
 

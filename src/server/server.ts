@@ -40,10 +40,10 @@ import { ObservedStore } from '../store/observed.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
 import { escapeControls } from './logLine.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from './rateLimit.js';
+import { DEFAULT_PORT } from './port.js';
 import { keptServerCert, loadOrCreateTls } from './tls.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
-export const DEFAULT_PORT = 8443;
 const HOST = '127.0.0.1';
 /** ARM accepts request bodies up to 4 MiB (templates); a little headroom. */
 const BODY_LIMIT = 8 * 1024 * 1024;

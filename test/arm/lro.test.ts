@@ -36,6 +36,8 @@ test('PUT: 201 Creating + Azure-AsyncOperation; the operation succeeds; the reso
     assert.equal(created.status, 201);
     assert.equal(created.body.properties.provisioningState, 'Creating');
     assert.equal(created.headers['retry-after'], '1');
+    // The work left in milliseconds: no operation of the kind has run yet, so the default per unit, at least 20 ms.
+    assert.ok(Number(created.headers['retry-after-ms']) >= 20 && Number(created.headers['retry-after-ms']) < 1000, String(created.headers['retry-after-ms']));
     const asyncOp = String(created.headers['azure-asyncoperation']);
     assert.match(
       asyncOp,
@@ -90,7 +92,12 @@ test('restart: operations left InProgress run to completion, consistently', asyn
     const deleting = await arm(server, 'PUT', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`, { body: { location: 'eastus' } }).then(() =>
       arm(server, 'DELETE', `/subscriptions/${sub}/resourcegroups/other?api-version=2021-04-01`),
     );
-    assert.equal((await arm(server, 'GET', pathOf(created.headers['azure-asyncoperation']))).body.status, 'InProgress');
+    // The work is a minute away (and a few ms long): clients are told to come back then, on the first answer and on each status.
+    assert.ok(['60', '61'].includes(String(created.headers['retry-after'])), String(created.headers['retry-after']));
+    const running = await arm(server, 'GET', pathOf(created.headers['azure-asyncoperation']));
+    assert.equal(running.body.status, 'InProgress');
+    assert.ok(Number(running.headers['retry-after']) >= 59 && Number(running.headers['retry-after']) <= 61, String(running.headers['retry-after']));
+    assert.ok(Number(running.headers['retry-after-ms']) > 58_000, String(running.headers['retry-after-ms']));
     await server.close(); // as good as a crash: the work has not run
 
     server = await startTestServer({ home, providers: [...defaultProviders(), widgetsProvider()] });

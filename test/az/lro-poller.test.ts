@@ -79,3 +79,11 @@ test("retryAfterMs: missing or 0 means azure-core's 30 s default", () => {
   assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '0' })), 30000);
   assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '3' })), 3000);
 });
+
+test('retryAfterMs: retry-after-ms (or x-ms-retry-after-ms) is read before Retry-After; 0 or junk there falls back to Retry-After', () => {
+  assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '1', 'retry-after-ms': '40' })), 40);
+  assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '1', 'x-ms-retry-after-ms': '250' })), 250);
+  assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after-ms': '75' })), 75);
+  assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '2', 'retry-after-ms': '0' })), 2000);
+  assert.equal(retryAfterMs(initial(202, undefined, { 'retry-after': '2', 'retry-after-ms': 'soon' })), 2000);
+});

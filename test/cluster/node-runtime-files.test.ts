@@ -43,6 +43,33 @@ describe('node root', () => {
     assert.equal(asNodePaths(`failed to find plugin "flannel" in path [${bin}]`, root), 'failed to find plugin "flannel" in path [/opt/cni/bin]');
   });
 
+  test("with the image's shared /opt/cni/bin: every node links to it until a write there gives that node its own", () => {
+    const image = join(base, 'shared', 'node-image', 'opt', 'cni', 'bin');
+    const a = join(base, 'shared', 'nodes', 'a');
+    const b = join(base, 'shared', 'nodes', 'b');
+    seedNodeRoot(a, image);
+    seedNodeRoot(b, image);
+    const binA = join(a, 'opt', 'cni', 'bin');
+    const binB = join(b, 'opt', 'cni', 'bin');
+    assert.ok(lstatSync(binA).isSymbolicLink() && lstatSync(binB).isSymbolicLink());
+    for (const p of AKS_REFERENCE_PLUGINS) {
+      if (existsSync(join(SYSTEM_CNI_DIR, p))) assert.equal(readlinkSync(join(binA, p)), join(SYSTEM_CNI_DIR, p));
+    }
+    assert.equal(readlinkSync(join(a, 'var', 'run')), '../run');
+    // A CNI installer on node a copies its plugin: node a's dir becomes its own, with the image's plugins still there.
+    new ContainerFs([{ path: '/host/opt/cni/bin', hostPath: '/opt/cni/bin' }], a).write('/host/opt/cni/bin/flannel', 'x', 0o755);
+    assert.ok(!lstatSync(binA).isSymbolicLink());
+    assert.equal(readFileSync(join(binA, 'flannel'), 'utf8'), 'x');
+    for (const p of AKS_REFERENCE_PLUGINS) {
+      if (existsSync(join(SYSTEM_CNI_DIR, p))) assert.equal(readlinkSync(join(binA, p)), join(SYSTEM_CNI_DIR, p));
+    }
+    assert.ok(!existsSync(join(binB, 'flannel')), 'node b does not see node a’s plugin');
+    assert.ok(!existsSync(join(image, 'flannel')), 'nor does the image');
+    // A second seeding (restart) keeps node a's own dir.
+    seedNodeRoot(a, image);
+    assert.equal(readFileSync(join(binA, 'flannel'), 'utf8'), 'x');
+  });
+
   test('hostPath volumes map onto the node root; writes only in the CNI dirs; ConfigMaps are read-only', () => {
     const root = join(base, 'fs');
     seedNodeRoot(root);

@@ -185,6 +185,10 @@ describe('cluster objects persist', () => {
       assert.ok(before.has('Deployment/team/web') && before.has('Pod/team/probe') && before.has('Namespace//team'));
 
       await restart(env);
+      // The log says when the cluster serves again, once, with its time and what it holds.
+      const serving = env.server.logLines.filter((l) => l.startsWith('cluster ') && l.includes(' serving again after '));
+      assert.equal(serving.length, 1, env.server.logLines.join('\n'));
+      assert.match(serving[0]!, /^cluster \S+ serving again after \d+ ms: 3 nodes, \d+ pods \(\d+ resuming in the background\)$/);
 
       const after = await identities(env, kinds);
       // Every object is back with its identity (and nothing was bootstrapped twice).

@@ -1,7 +1,8 @@
 // Long-running operations followed as azure-mgmt-core's ARMPolling does for az (docs/clients.md §2.5):
 // Azure-AsyncOperation first, then Location, then the resource's provisioningState (PUT/PATCH);
-// the wait between polls is the last Retry-After (30 s when absent or 0); after Succeeded a PUT or
-// PATCH is read back with a final GET of the resource, a DELETE returns nothing.
+// the wait between polls is the last Retry-After (30 s when absent or 0) — or, finer, its retry-after-ms,
+// which azure-core reads only when Retry-After is absent and aksemu az reads first (docs/clients.md §2.5);
+// after Succeeded a PUT or PATCH is read back with a final GET of the resource, a DELETE returns nothing.
 import { responseError, type ArmClient, type ArmResponse } from './arm-client.js';
 import { AzCliError, formatOdataError, odataErrorOf } from './errors.js';
 import { noProgress, type Progress } from './progress.js';
@@ -21,8 +22,16 @@ function provisioningState(body: unknown): string | undefined {
   return typeof props?.provisioningState === 'string' ? props.provisioningState : undefined;
 }
 
-/** azure-core's _extract_delay: Retry-After seconds or HTTP date; missing or 0 means the default. */
+/**
+ * azure-core's _extract_delay: Retry-After seconds or HTTP date; missing or 0 means the default. The
+ * milliseconds headers azure-core knows (retry-after-ms, x-ms-retry-after-ms) come first here: a short
+ * operation is then seen done at its first poll, not a whole second later.
+ */
 export function retryAfterMs(res: ArmResponse): number {
+  for (const name of ['retry-after-ms', 'x-ms-retry-after-ms']) {
+    const ms = Number(res.headers[name]);
+    if (res.headers[name] !== undefined && Number.isFinite(ms) && ms > 0) return ms;
+  }
   const value = res.headers['retry-after'];
   if (value !== undefined) {
     const seconds = Number(value);

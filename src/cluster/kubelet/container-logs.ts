@@ -92,19 +92,26 @@ export class ContainerLogs implements LogReader {
     const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp: criTime(now), stream, text: piece, partial: i === pieces.length - 1 }));
     if (lines.at(-1)!.text === '') lines.pop();
     const file = this.file(ref, container, restart);
-    try {
-      if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
-    } catch {
-      // Not there yet.
-    }
     const data = lines.map((l) => `${l.timestamp} ${l.stream} ${l.partial ? 'P' : 'F'} ${l.text}\n`).join('');
-    try {
-      appendFileSync(file, data);
-    } catch {
-      // The run's first line: its directory is made.
+    if (!this.written.has(ref.uid)) {
+      // The pod's first line (an add-on's "not emulated" notice on each of 5,000 nodes): its directory is made
+      // without first asking for a file that cannot be there yet.
       this.written.add(ref.uid);
       mkdirSync(dirname(file), { recursive: true });
       appendFileSync(file, data);
+    } else {
+      try {
+        if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
+      } catch {
+        // Not there yet.
+      }
+      try {
+        appendFileSync(file, data);
+      } catch {
+        // The run's first line: its directory is made.
+        mkdirSync(dirname(file), { recursive: true });
+        appendFileSync(file, data);
+      }
     }
     for (const listener of this.listeners.get(this.key(ref, container, restart)) ?? []) for (const l of lines) listener.line(l);
   }

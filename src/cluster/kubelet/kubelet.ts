@@ -10,7 +10,7 @@ import { CNI_EXTENSIONS, loadDefaultNetwork } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
 import type { KubeletState } from './node-status.js';
 import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
-import { clusterCniDir, nodeConfDir, nodeRootDir, nodesDir } from '../nodefs/paths.js';
+import { clusterCniDir, nodeConfDir, nodeImageCniBin, nodeRootDir, nodesDir } from '../nodefs/paths.js';
 
 export interface KubeletNode {
   name: string;
@@ -109,7 +109,7 @@ export class Kubelets {
   prepare(node: string): void {
     if (this.prepared.has(node)) return;
     const root = this.nodeRoot(node);
-    seedNodeRoot(root);
+    seedNodeRoot(root, nodeImageCniBin(this.home, this.cluster.resourceGroup, this.cluster.name));
     if (this.apiSocket) linkApiSocket(root, this.apiSocket);
     this.prepared.add(node);
   }

@@ -7,7 +7,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import { installPluginWrapper } from '../../cni/plugins/install.js';
 import { PLUGINS } from '../../cni/plugins/registry.js';
 import type { ContainerFiles, ImageSpec } from '../images/program.js';
-import { isWritableRoot, nodePath, onNode, SYSTEM_CNI_DIR, underDir, writableDirOf } from '../nodefs/node-root.js';
+import { isWritableRoot, NODE_CNI_BIN, nodePath, onNode, ownCniBin, SYSTEM_CNI_DIR, underDir, writableDirOf } from '../nodefs/node-root.js';
 
 /** A failure the container would print before exiting non-zero. */
 export class ContainerError extends Error {}
@@ -50,6 +50,13 @@ export class ContainerFs implements ContainerFiles {
   /** The real file for a node path the container may write, else undefined. */
   private writable(host: string): string | undefined {
     return writableDirOf(host) === undefined ? undefined : onNode(this.nodeRoot, host);
+  }
+
+  /** writable(), for a change: a node still sharing the image's /opt/cni/bin gets its own first. */
+  private changeable(host: string): string | undefined {
+    const file = this.writable(host);
+    if (file !== undefined && underDir(nodePath(host), NODE_CNI_BIN) !== undefined) ownCniBin(this.nodeRoot);
+    return file;
   }
 
   host(path: string): string | undefined {
@@ -140,7 +147,7 @@ export class ContainerFs implements ContainerFiles {
       this.layer.set(t.path, content);
       return;
     }
-    const file = this.writable(t.path);
+    const file = this.changeable(t.path);
     // Elsewhere on the node nothing is written; an allow-listed dir itself is not a file.
     if (file === undefined || isWritableRoot(t.path)) return;
     mkdirSync(dirname(file), { recursive: true });
@@ -152,7 +159,7 @@ export class ContainerFs implements ContainerFiles {
 
   mkdir(path: string): void {
     const t = this.resolve(path);
-    const file = t.kind === 'host' ? this.writable(t.path) : undefined;
+    const file = t.kind === 'host' ? this.changeable(t.path) : undefined;
     if (file) mkdirSync(file, { recursive: true });
   }
 
@@ -163,7 +170,7 @@ export class ContainerFs implements ContainerFiles {
       return;
     }
     if (t.kind !== 'host') return;
-    const file = this.writable(t.path);
+    const file = this.changeable(t.path);
     if (file && !isWritableRoot(t.path)) rmSync(file, { recursive: true, force: true });
   }
 
@@ -173,7 +180,7 @@ export class ContainerFs implements ContainerFiles {
     const t = this.resolve(path);
     if (t.kind === 'configmap') throw new ContainerError(`can't create '${path}': Read-only file system`);
     if (t.kind === 'image') return;
-    const file = this.writable(t.path);
+    const file = this.changeable(t.path);
     if (file === undefined || isWritableRoot(t.path)) return;
     if (Object.hasOwn(PLUGINS, what.plugin)) {
       installPluginWrapper(file, this.nodeRoot, what.plugin);

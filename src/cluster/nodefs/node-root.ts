@@ -10,7 +10,7 @@
 // without 100,000 symlinks, and no emulated node can tell the difference.
 // Containers may write only under WRITABLE_NODE_DIRS (the CNI projects' hostPath dirs); other host paths
 // they mount are read where something exists and their writes are ignored.
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { NODE_API_SOCKET } from '../../cni/plugins/node-api.js';
 import { trimTrailingSlashes } from '../../ids/trim.js';
@@ -118,16 +118,28 @@ function presentReferencePlugins(): string[] {
   return systemPlugins;
 }
 
+/** Fills a plugin dir with the reference plugins (symlinks to the machine's). */
+function linkReferencePlugins(bin: string): void {
+  mkdirSync(bin, { recursive: true });
+  for (const p of presentReferencePlugins()) symlinkSync(join(SYSTEM_CNI_DIR, p), join(bin, p));
+}
+
 /**
  * Gives a node root what AKS's node image has before any CNI is installed: /opt/cni/bin with the reference
  * plugins (symlinks to the machine's) and /var/run as a link to /run. Only what is missing is made, so a node dir
- * of an older aksemu gets it at start and a CNI's own files are never replaced.
+ * of an older aksemu gets it at start and a CNI's own files are never replaced. With `imageBin` (the cluster's
+ * one copy of the image's /opt/cni/bin), the node's /opt/cni/bin is a link to it until something writes there
+ * (ownCniBin): one link per node instead of eighteen, which is most of what a 5,000-node cluster's first pods cost.
  */
-export function seedNodeRoot(nodeRoot: string): void {
+export function seedNodeRoot(nodeRoot: string, imageBin?: string): void {
   const bin = onNode(nodeRoot, NODE_CNI_BIN);
   if (!existsSync(bin)) {
-    mkdirSync(bin, { recursive: true });
-    for (const p of presentReferencePlugins()) symlinkSync(join(SYSTEM_CNI_DIR, p), join(bin, p));
+    if (imageBin === undefined) linkReferencePlugins(bin);
+    else {
+      if (!existsSync(imageBin)) linkReferencePlugins(imageBin);
+      mkdirSync(dirname(bin), { recursive: true });
+      symlinkSync(imageBin, bin);
+    }
   }
   const varRun = onNode(nodeRoot, '/var/run');
   if (!existsSync(varRun)) {
@@ -141,6 +153,27 @@ export function seedNodeRoot(nodeRoot: string): void {
   }
 }
 
+/**
+ * Before a write under the node's /opt/cni/bin: a node still sharing the image's dir (seedNodeRoot) gets its own,
+ * holding the same plugins, so what one node's CNI installer copies there is on that node only.
+ */
+export function ownCniBin(nodeRoot: string): void {
+  const bin = onNode(nodeRoot, NODE_CNI_BIN);
+  let shared: string;
+  try {
+    if (!lstatSync(bin).isSymbolicLink()) return;
+    shared = readlinkSync(bin);
+  } catch {
+    return;
+  }
+  const tmp = `${bin}.aksemu-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp);
+  for (const p of readdirSync(shared)) symlinkSync(readlinkSync(join(shared, p)), join(tmp, p));
+  rmSync(bin);
+  renameSync(tmp, bin);
+}
+
 /** Points the node's /run/aksemu/apiserver.sock at the cluster's socket (replacing an earlier run's link). */
 export function linkApiSocket(nodeRoot: string, socket: string): void {
   const link = onNode(nodeRoot, NODE_API_SOCKET);
@@ -151,6 +184,13 @@ export function linkApiSocket(nodeRoot: string, socket: string): void {
     // no link yet
   }
   mkdirSync(dirname(link), { recursive: true });
+  try {
+    // No link yet (a new node): made in one call.
+    symlinkSync(socket, link);
+    return;
+  } catch {
+    // an earlier run's link: replaced below
+  }
   const tmp = `${link}.aksemu-${process.pid}`;
   rmSync(tmp, { force: true });
   symlinkSync(socket, tmp);

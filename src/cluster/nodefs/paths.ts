@@ -3,6 +3,7 @@
 //   clusters/<resource group>_<cluster>/nodes/<node>/etc/cni/net.d   one conf dir per node (the kubelet reads it)
 //   clusters/<resource group>_<cluster>/cni/net.d                    what `aksemu cni install` put there; new nodes get it
 //   clusters/<resource group>_<cluster>/cni/install.json             the install's record (conflist, plugin dir)
+//   clusters/<resource group>_<cluster>/node-image/opt/cni/bin       the node image's plugins, shared by the nodes until one writes there
 import { join } from 'node:path';
 
 export function clusterDirName(resourceGroup: string, cluster: string): string {
@@ -23,6 +24,11 @@ export function nodeRootDir(home: string, resourceGroup: string, cluster: string
 
 export function nodeConfDir(home: string, resourceGroup: string, cluster: string, node: string): string {
   return join(nodeRootDir(home, resourceGroup, cluster, node), 'etc', 'cni', 'net.d');
+}
+
+/** The node image's /opt/cni/bin, which a node's own links to until something writes there (node-root.ts seedNodeRoot). */
+export function nodeImageCniBin(home: string, resourceGroup: string, cluster: string): string {
+  return join(clusterDir(home, resourceGroup, cluster), 'node-image', 'opt', 'cni', 'bin');
 }
 
 export function clusterCniDir(home: string, resourceGroup: string, cluster: string): string {

@@ -105,6 +105,7 @@ function put(ctx: RequestContext) {
     resourceId: record.id,
     method: 'PUT',
     input: { clusterId: cluster.id, surgePools },
+    work: r.count,
     prepare: () => {
       ctx.store.put(record.id, record);
       ctx.store.put(cluster.id, { ...cluster, activeOperation: { name: state } });

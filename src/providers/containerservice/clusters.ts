@@ -390,6 +390,8 @@ function begin(
     resourceId: cluster.id,
     method: 'PUT',
     input: { surgePools, ...(reimage ? { reimage } : {}) },
+    // The nodes of its pools: what the operation's time grows with, hence when clients are told to poll.
+    work: pools.reduce((n, p) => n + p.resolved.count, 0),
     prepare: () => {
       ctx.store.put(cluster.id, { ...accepted, activeOperation: { name: state } });
       for (const p of pools) ctx.store.put(p.id, p);
