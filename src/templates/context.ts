@@ -30,6 +30,7 @@ export interface DeploymentScope {
 /** What only a running deployment can answer. */
 interface Runtime {
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
+  references(symbol: string, full: boolean): unknown[];
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown;
 }
 
@@ -240,6 +241,11 @@ export class DeploymentContext implements EvalEnv {
     return this.runtime.reference(resourceIdOrName, apiVersion, full);
   }
 
+  references(symbol: string, full: boolean): unknown[] {
+    if (!this.runtime) throw new DeferredEvaluation('references');
+    return this.runtime.references(symbol, full);
+  }
+
   list(action: string, resourceId: string, apiVersion: string, body: unknown): unknown {
     if (!this.runtime) throw new DeferredEvaluation(action);
     return this.runtime.list(action, resourceId, apiVersion, body);
@@ -308,6 +314,9 @@ class FunctionScope implements EvalEnv {
   }
   reference(): unknown {
     return this.refuse('reference');
+  }
+  references(): unknown[] {
+    return this.refuse('references');
   }
   inCopy<T>(name: string, index: number, fn: () => T): T {
     return this.ctx.inCopy(name, index, fn);

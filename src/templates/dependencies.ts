@@ -82,7 +82,16 @@ export function resolveDependencies(ctx: DeploymentContext, instances: ResourceI
       found.forEach((d) => deps.add(d));
     });
     let calls = referenceCalls.get(inst.decl);
-    if (!calls) referenceCalls.set(inst.decl, (calls = callsOf(inst.decl, 'reference')));
+    if (!calls) {
+      // references() names a copy loop: like reference(), it makes the resource wait for every copy (an implicit dependency).
+      const collections = callsOf(inst.decl, 'references');
+      if (collections.length > 0 && inst.decl.copy)
+        throw invalidTemplate(
+          "The template function 'references' is not expected at this location: it cannot be used within a resource copy loop.",
+          violationAt(inst.decl, inst.path),
+        );
+      referenceCalls.set(inst.decl, (calls = [...callsOf(inst.decl, 'reference'), ...collections]));
+    }
     for (const args of calls) {
       try {
         const target = withFrames(ctx, inst.frames, () => evaluateExpr(args[0]!, ctx));

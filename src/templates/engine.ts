@@ -208,15 +208,29 @@ const STATUS_TEXT: Record<number, string> = {
 
 export function runPlan(plan: Plan, deployer: ResourceDeployer): RunResult {
   const { ctx, order } = plan;
+  const read = (id: string, version: string, full: boolean): unknown => {
+    const body = deployer.get(id, version) as Record<string, unknown>;
+    return full ? { apiVersion: version, ...body } : (body['properties'] ?? {});
+  };
   ctx.runtime = {
     reference(target, apiVersion, full) {
       const inTemplate = findInstances(order, target)[0];
       const id = target.startsWith('/') ? target : inTemplate?.id;
       if (id === undefined)
         throw new TemplateLanguageError(`The resource '${target}' referenced by reference() is not defined in the template; give its resource id.`);
-      const version = apiVersion ?? inTemplate?.apiVersion ?? deployer.defaultApiVersion(id);
-      const body = deployer.get(id, version) as Record<string, unknown>;
-      return full ? { apiVersion: version, ...body } : (body['properties'] ?? {});
+      return read(id, apiVersion ?? inTemplate?.apiVersion ?? deployer.defaultApiVersion(id), full);
+    },
+    // The deployed copies of a languageVersion 2.0 copy loop, by copy index; a copy whose condition is false is left out.
+    references(symbol, full) {
+      const copies = findInstances(order, symbol).filter((i) => i.symbolIndex !== undefined && i.symbol?.toLowerCase() === symbol.toLowerCase());
+      if (copies.length === 0)
+        throw new TemplateLanguageError(
+          `The template function 'references' expects the symbolic name of a resource collection (a copy loop) defined in the template; '${symbol}' is not one.`,
+        );
+      return copies
+        .filter((i) => i.deploy && !i.existing)
+        .sort((a, b) => a.symbolIndex! - b.symbolIndex!)
+        .map((i) => read(i.id, i.apiVersion, full));
     },
     list(action, resourceId, apiVersion, body) {
       return deployer.post(`${resourceId}/${action}`, apiVersion, body);

@@ -18,6 +18,8 @@ export interface EvalEnv {
   copyIndex(loopName?: string): number;
   /** reference(): a deployed resource's properties (or the full resource). */
   reference(resourceIdOrName: string, apiVersion: string | undefined, full: boolean): unknown;
+  /** references(): the deployed instances of a copy loop named by its symbolic name, by copy index. */
+  references(symbol: string, full: boolean): unknown[];
   /** Runs fn with copyIndex(name) answering index (property copy loops). */
   inCopy<T>(name: string, index: number, fn: () => T): T;
   /** A user-defined function of the template (namespace.name), as a callable; undefined when none. */

@@ -189,6 +189,15 @@ export const scopeFunctions: FunctionTable = {
       return e.reference(str(n, a[0], 'its first parameter'), a[1] === undefined ? undefined : str(n, a[1], 'its second parameter'), full);
     },
   },
+  references: {
+    eager: (a, e, n) => {
+      arity(n, a, 1, 2);
+      const mode = a[1] === undefined ? 'properties' : str(n, a[1], 'its second parameter').toLowerCase();
+      if (mode !== 'full' && mode !== 'properties')
+        fail(`The template language function '${n}' expects its second parameter to be 'Full' or 'Properties'. The provided value is '${a[1]}'.`);
+      return e.references(str(n, a[0], 'its first parameter'), mode === 'full');
+    },
+  },
 };
 
 /** list*() (listKeys, listClusterUserCredential…): any function whose name starts with "list". */
