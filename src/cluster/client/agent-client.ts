@@ -30,6 +30,12 @@ function split(path: string): { path: string; query: URLSearchParams } {
   return q < 0 ? { path, query: new URLSearchParams() } : { path: path.slice(0, q), query: new URLSearchParams(path.slice(q + 1)) };
 }
 
+/**
+ * What a client decodes from a response is its own to change, as client-go's decoded objects are: a copy, never the
+ * store's object (parts of which are shared between objects and frozen: apiserver/storage/sharing.ts).
+ */
+const own = <T>(v: T): T => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
+
 function outcome(r: { status: number; body: unknown }): Outcome {
   return r.status >= 200 && r.status < 300 ? { object: r.body as KubeObject, status: r.status } : { status: r.status, error: r.body };
 }
@@ -57,7 +63,7 @@ export function agentClient(api: () => ApiHandler | undefined, userAgent: string
   const request = (method: string, path: string, body?: unknown, contentType?: string): { status: number; body: unknown } => {
     const r = call(method, path, body, contentType);
     if ('watch' in r || 'stream' in r) return { status: 400, body: failureStatus(400, 'BadRequest', 'a watch or stream needs watch()') };
-    return { status: r.status, body: 'text' in r && r.text !== undefined ? r.text : r.body };
+    return { status: r.status, body: 'text' in r && r.text !== undefined ? r.text : own(r.body) };
   };
   return {
     request,
@@ -81,7 +87,7 @@ export function agentClient(api: () => ApiHandler | undefined, userAgent: string
       let stopped = false;
       // Delivered after the write that caused them, in order: a handler may write again without re-entering the store.
       const w = r.watch({
-        send: (event) => setImmediate(() => stopped || onEvent(event.type, event.object as KubeObject)),
+        send: (event) => setImmediate(() => stopped || onEvent(event.type, own(event.object) as KubeObject)),
         close: () => undefined,
       });
       return () => {
