@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
 import { clone, type KubeObject } from '../../src/cluster/apimachinery/object.js';
 import { PODS } from '../../src/cluster/apimachinery/resources.js';
+import { ClusterApi, type ApiServerHost } from '../../src/cluster/apiserver/api.js';
+import { agentClient } from '../../src/cluster/client/agent-client.js';
 
 const pod = (name: string, replica: string): KubeObject =>
   JSON.parse(
@@ -83,4 +85,30 @@ test('a writer changes its own copy: the other pod and the version before stay a
   assert.equal(spec(change.previous).tolerations[0].tolerationSeconds, 300);
   assert.equal(spec(b2).restartPolicy, 'Always');
   assert.equal(spec(b2).containers[0].resources, spec(change.previous).containers[0].resources);
+});
+
+test("an agent's client gets its own copies: changing what it read (as Calico's IPAM does) neither throws nor reaches the store", async () => {
+  const objects = new ObjectStore();
+  const host = { objects, kubernetesVersion: '1.33.2', record: {}, workloads: { logs: {} }, serviceAccounts: { key: Buffer.alloc(32) } };
+  const api = new ClusterApi(host as unknown as ApiServerHost);
+  const client = agentClient(() => api, 'calico-node/aksemu');
+  objects.put(PODS, pod('a', '1'));
+  objects.put(PODS, pod('b', '1'));
+  const read = client.get('/api/v1/namespaces/default/pods/b')!;
+  spec(read).tolerations.push({ key: 'x' });
+  spec(read).containers[0].env[0].value = 'changed';
+  const listed = client.list('/api/v1/namespaces/default/pods');
+  spec(listed[0]!).tolerations.length = 0;
+  const heard: KubeObject[] = [];
+  const stop = client.watch('/api/v1/namespaces/default/pods', (_type, o) => heard.push(o));
+  assert.equal(client.patch('/api/v1/namespaces/default/pods/a', { metadata: { labels: { seen: 'yes' } } }).status, 200);
+  await new Promise((r) => setImmediate(r));
+  stop();
+  assert.ok(heard.length > 0);
+  for (const o of heard) spec(o).tolerations.push({ key: 'y' });
+  for (const name of ['a', 'b']) {
+    const stored = objects.get(PODS, 'default', name)!;
+    assert.equal(spec(stored).tolerations.length, 1, name);
+    assert.equal(spec(stored).containers[0].env[0].value, '1', name);
+  }
 });
