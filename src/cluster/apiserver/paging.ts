@@ -53,16 +53,9 @@ function tokenAfter(key: string, revision: number): string {
 
 /** items (in key order) from the continue token's key on, at most `limit` of them (0 or absent: all). */
 export function page(items: KubeObject[], query: URLSearchParams, revision: number): Page {
-  const limit = limitOf(query);
-  const start = startOf(query);
-  let from = 0;
-  if (start !== undefined) {
-    from = items.findIndex((o) => keyOf(o) > start);
-    if (from < 0) from = items.length;
-  }
-  if (limit <= 0 || from + limit >= items.length) return { items: items.slice(from) };
-  const shown = items.slice(from, from + limit);
-  return { items: shown, continue: tokenAfter(keyOf(shown[shown.length - 1]!), revision), remainingItemCount: items.length - from - limit };
+  const keys = items.map(keyOf);
+  const byKey = new Map(keys.map((k, i) => [k, items[i]!]));
+  return pageKeys({ keys, from: 0, to: keys.length, get: (k) => byKey.get(k)! }, undefined, query, revision);
 }
 
 /** Where a paged list reads: keys in etcd key order (from..to of them), each object by its key. */
