@@ -1,5 +1,5 @@
 import type { ApiRequest, ApiResponse } from '../apiserver/index.js';
-import type { KubeObject } from '../apimachinery/object.js';
+import { clone, type KubeObject } from '../apimachinery/object.js';
 import { failureStatus } from '../apimachinery/status.js';
 
 /** The cluster's API as an agent's client sees it: JSON in, JSON out, Kubernetes `Status` on failure. */
@@ -34,7 +34,7 @@ function split(path: string): { path: string; query: URLSearchParams } {
  * What a client decodes from a response is its own to change, as client-go's decoded objects are: a copy, never the
  * store's object (parts of which are shared between objects and frozen: apiserver/storage/sharing.ts).
  */
-const own = <T>(v: T): T => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
+const own = <T>(v: T): T => (typeof v === 'object' && v !== null ? clone(v) : v);
 
 function outcome(r: { status: number; body: unknown }): Outcome {
   return r.status >= 200 && r.status < 300 ? { object: r.body as KubeObject, status: r.status } : { status: r.status, error: r.body };
