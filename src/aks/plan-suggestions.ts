@@ -11,7 +11,7 @@ export type SuggestionKind = 'larger-subnet' | 'larger-pod-cidr' | 'fewer-nodes'
 
 export interface PlanSuggestion {
   kind: SuggestionKind;
-  /** What to change, as `aksemu plan`'s (and az's) flags: [flag, value]; a value of '' is a flag without value. */
+  /** What to change, as `aksemu plan`'s (and az's) flags: [flag, value]. */
   flags: Array<[string, string]>;
   /** One line for people. */
   summary: string;
@@ -50,8 +50,10 @@ const podCidrTooSmall = (e: Problem): boolean =>
  * The candidate if it passes; else, when only its pod CIDR is too small for its nodes' /24s, the same design with
  * the first wider pod CIDR (same base address) that passes.
  */
-function passingWithPodCidr(input: PlanInput): { input: PlanInput; result: PlanResult; widened?: string } | undefined {
-  const plan = planOf(input);
+function passingWithPodCidr(
+  input: PlanInput,
+  plan: PlanResult | undefined = planOf(input),
+): { input: PlanInput; result: PlanResult; widened?: string } | undefined {
   if (!plan) return undefined;
   if (plan.valid) return { input, result: plan };
   const podCidr = plan.networkProfile.podCidr;
@@ -142,11 +144,15 @@ function fewerPodsPerNode(input: PlanInput, plan: PlanResult): PlanSuggestion | 
 }
 
 /** A wider pod CIDR, where the nodes' /24s are what does not fit (kubenet, overlay). */
-function largerPodCidr(input: PlanInput): PlanSuggestion | undefined {
-  const found = passingWithPodCidr(input);
+function largerPodCidr(input: PlanInput, plan: PlanResult): PlanSuggestion | undefined {
+  const found = passingWithPodCidr(input, plan);
   if (!found?.widened) return undefined;
-  const current = planOf(input)?.networkProfile.podCidr;
-  return suggestion('larger-pod-cidr', [['--pod-cidr', found.widened]], `a pod CIDR of ${found.widened} instead of ${current}`, found.result);
+  return suggestion(
+    'larger-pod-cidr',
+    [['--pod-cidr', found.widened]],
+    `a pod CIDR of ${found.widened} instead of ${plan.networkProfile.podCidr}`,
+    found.result,
+  );
 }
 
 /** Azure CNI Overlay: nodes take one address of the subnet each and pods come from a private CIDR. */
@@ -170,6 +176,6 @@ function overlay(input: PlanInput, plan: PlanResult): PlanSuggestion | undefined
 /** The nearest passing designs for an invalid plan, one per kind at most, in the order above; [] for a valid plan. */
 export function suggestDesigns(input: PlanInput, plan: PlanResult): PlanSuggestion[] {
   if (plan.valid) return [];
-  const found = [largerSubnet(input, plan), largerPodCidr(input), fewerNodes(input), fewerPodsPerNode(input, plan), overlay(input, plan)];
+  const found = [largerSubnet(input, plan), largerPodCidr(input, plan), fewerNodes(input), fewerPodsPerNode(input, plan), overlay(input, plan)];
   return found.filter((s): s is PlanSuggestion => s !== undefined);
 }

@@ -15,7 +15,11 @@ const BAR = WIDTH - 2 * MARGIN - LABEL - 210;
 const LINE = 18;
 const WRAP = 120;
 
-const n = (v: number): string => v.toLocaleString('en-US');
+/** A count as the plan's table and picture write it: 1,550. */
+export const n = (v: number): string => v.toLocaleString('en-US');
+
+/** A suggestion's flags as a user types them. */
+export const flagsText = (s: PlanSuggestion): string => s.flags.map(([f, v]) => `${f} ${v}`).join(' ');
 const percent = (share: number): string => `${(share * 100).toLocaleString('en-US', { maximumSignificantDigits: 3 })}%`;
 
 /** XML text: the five characters XML reserves, and nothing a parser would refuse (control characters). */
@@ -126,9 +130,7 @@ export function renderPlanSvg(r: PlanOutcome): string {
   const suggestions = r.suggestions ?? [];
   list(
     'Designs that would pass',
-    suggestions.map((s) =>
-      wrap(`${s.summary}: ${s.flags.map(([f, v]) => (v ? `${f} ${v}` : f)).join(' ')} (max nodes ${n(s.maxNodes)}, max pods ${n(s.maxPods)})`),
-    ),
+    suggestions.map((s) => wrap(`${s.summary}: ${flagsText(s)} (max nodes ${n(s.maxNodes)}, max pods ${n(s.maxPods)})`)),
     'ok',
   );
   desc.push(...suggestions.map((s) => `Would pass: ${s.summary}.`));

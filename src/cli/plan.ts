@@ -9,7 +9,7 @@ import { parseCidrField } from '../aks/parsed-network.js';
 import type { AgentPoolProfile, NetworkProfile } from '../aks/types.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
 import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
-import { renderPlanSvg, type PlanOutcome } from './plan-svg.js';
+import { flagsText, n, renderPlanSvg, type PlanOutcome } from './plan-svg.js';
 
 interface PlanFlags extends AzNetworkFlags {
   maxPods?: string;
@@ -180,8 +180,6 @@ function connectedNetwork(kind: ConnectedKind, flag: string, value: string, fall
   return { kind, name, addressPrefixes };
 }
 
-const n = (v: number): string => v.toLocaleString('en-US');
-
 function renderTable(r: PlanOutcome): string {
   const lines: string[] = [];
   const row = (k: string, v: string) => lines.push(`${k.padEnd(18)}${v}`);
@@ -240,7 +238,7 @@ function renderTable(r: PlanOutcome): string {
   if (r.suggestions?.length) {
     lines.push('', 'Designs that would pass (each planned again by the same rules):');
     for (const s of r.suggestions) {
-      lines.push(`  ${s.summary}: max nodes ${n(s.maxNodes)}, max pods ${n(s.maxPods)}`, `    ${s.flags.map(([f, v]) => (v ? `${f} ${v}` : f)).join(' ')}`);
+      lines.push(`  ${s.summary}: max nodes ${n(s.maxNodes)}, max pods ${n(s.maxPods)}`, `    ${flagsText(s)}`);
     }
   }
   return `${lines.join('\n')}\n`;
