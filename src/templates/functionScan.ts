@@ -5,53 +5,26 @@
 // function in an output no longer surfaces only after the resources were created. The error is
 // ARM's InvalidTemplate, placed as evaluation would place it (the variable, resource or output).
 import { invalidTemplate, templateSentences } from '../arm/errors.js';
-import { isExpression, parseExpression, type Expr } from './expression/parser.js';
+import { someCall } from './expression/evaluate.js';
 import { lookupFunction } from './functions/index.js';
 import { isObject } from './functions/types.js';
 import { memberKey } from './members.js';
 import { symbolicNames } from './template.js';
 import { violationAt } from './violations.js';
 
-/** The first call in `value`'s expressions that is neither a template function nor one of `own`. */
+/** The first call in `value`'s expressions (object keys included) that is neither a template function nor one of `own`. */
 function unknownCall(value: unknown, own: ReadonlySet<string>): string | undefined {
-  const visit = (expr: Expr): string | undefined => {
-    if (expr.kind === 'call') {
-      if (!lookupFunction(expr.name) && !own.has(expr.name.toLowerCase())) return expr.name;
-      for (const a of expr.args) {
-        const found = visit(a);
-        if (found) return found;
-      }
-      return undefined;
-    }
-    if (expr.kind === 'property') return visit(expr.target);
-    if (expr.kind === 'index') return visit(expr.target) ?? visit(expr.index);
-    return undefined;
-  };
-  const walk = (v: unknown): string | undefined => {
-    if (typeof v === 'string') {
-      if (!isExpression(v)) return undefined;
-      let expr: Expr;
-      try {
-        expr = parseExpression(v);
-      } catch {
-        return undefined; // A syntax error is reported when the expression is evaluated.
-      }
-      return visit(expr);
-    }
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        const found = walk(x);
-        if (found) return found;
-      }
-    } else if (isObject(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        const found = walk(k) ?? walk(x);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  return walk(value);
+  let unknown: string | undefined;
+  someCall(
+    value,
+    (call) => {
+      if (lookupFunction(call.name) || own.has(call.name.toLowerCase())) return false;
+      unknown = call.name;
+      return true;
+    },
+    true,
+  );
+  return unknown;
 }
 
 /** The lower-case "namespace.name" of each user-defined function a raw template declares. */

@@ -265,29 +265,44 @@ export function evaluateDeep(value: unknown, env: EvalEnv, leaf: Leaf = evaluate
   }
 }
 
+type Call = Extract<Expr, { kind: 'call' }>;
+
+/**
+ * Each call in the expressions of `value` (its strings, its arrays' and objects' members, and with `keys` its
+ * objects' keys too), depth first, a call before its arguments, until `visit` returns true; whether one did.
+ * Unparsable expressions are skipped: they are reported when evaluated.
+ */
+export function someCall(value: unknown, visit: (call: Call) => boolean, keys = false): boolean {
+  const inExpr = (expr: Expr): boolean => {
+    if (expr.kind === 'call') return visit(expr) || expr.args.some(inExpr);
+    if (expr.kind === 'property') return inExpr(expr.target);
+    if (expr.kind === 'index') return inExpr(expr.target) || inExpr(expr.index);
+    return false;
+  };
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'string') {
+      if (!isExpression(v)) return false;
+      let expr: Expr;
+      try {
+        expr = parseCached(v);
+      } catch {
+        return false;
+      }
+      return inExpr(expr);
+    }
+    if (Array.isArray(v)) return v.some(walk);
+    if (typeof v === 'object' && v !== null) return Object.entries(v).some(([k, x]) => (keys && walk(k)) || walk(x));
+    return false;
+  };
+  return walk(value);
+}
+
 /** Every call of `name` in an expression string, with its arguments' expressions (for dependencies). */
 export function callsOf(value: unknown, name: string): Expr[][] {
   const found: Expr[][] = [];
-  const visit = (expr: Expr): void => {
-    if (expr.kind === 'call') {
-      if (sameId(expr.name, name)) found.push(expr.args);
-      expr.args.forEach(visit);
-    } else if (expr.kind === 'property') visit(expr.target);
-    else if (expr.kind === 'index') {
-      visit(expr.target);
-      visit(expr.index);
-    }
-  };
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string' && isExpression(v)) {
-      try {
-        visit(parseCached(v));
-      } catch {
-        // Unparsable expressions are reported when evaluated.
-      }
-    } else if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
-  };
-  walk(value);
+  someCall(value, (call) => {
+    if (sameId(call.name, name)) found.push(call.args);
+    return false;
+  });
   return found;
 }
