@@ -224,6 +224,11 @@ export class ClusterRuntime {
     this.objects.ceiling.release();
   }
 
+  /** After close(): resolves once the node files queued before it are written, so the home can be removed. */
+  settled(): Promise<void> {
+    return this.workloads.settled();
+  }
+
   /** The cluster is gone: stop, and remove its node files. */
   destroy(): void {
     this.close();

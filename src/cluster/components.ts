@@ -146,5 +146,11 @@ export class Workloads {
     this.unsubscribe = undefined;
     clearInterval(this.expiry);
     for (const c of this.controllers) c.close();
+    this.logs.close();
+  }
+
+  /** Resolves once the disk writes queued before the close are done. */
+  settled(): Promise<void> {
+    return this.lifecycle.settled();
   }
 }

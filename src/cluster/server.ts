@@ -456,7 +456,7 @@ export class ClusterApis implements KubeconfigIssuer {
       entry.runtime.close();
       entry.persistence.close();
     }
-    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close(), e.inCluster.close()]));
+    await Promise.all([...this.entries.values()].flatMap((e) => [closeListener(e), e.apiSocket.close(), e.inCluster.close(), e.runtime.settled()]));
     this.entries.clear();
     this.byPort.clear();
   }

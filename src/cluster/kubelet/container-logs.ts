@@ -35,6 +35,8 @@ export class ContainerLogs implements LogReader {
   private readonly live = new Map<string, Set<string>>();
   /** Pods (by uid) that may have a log directory: only theirs are removed from disk (a deleted bomb costs no syscalls). */
   private readonly written = new Set<string>();
+  /** The cluster's runtime stopped: nothing more is written (its home may be removed next). */
+  private closed = false;
 
   /** root(node) is the node's directory (nodes/NODE under the cluster's). */
   constructor(private readonly root: (node: string) => string) {}
@@ -86,8 +88,9 @@ export class ContainerLogs implements LogReader {
 
   /** Appends what the process printed, one CRI line per line of text (a last unterminated piece is partial). */
   append(ref: LogRef, container: string, restart: number, stream: Stream, text: string, now = Date.now()): void {
-    // Only a live run writes (a stopped process of a deleted pod must not bring its directory back).
-    if (text === '' || !this.isLive(ref, container, restart)) return;
+    // Only a live run writes (a stopped process of a deleted pod must not bring its directory back), and only
+    // while the runtime runs (a container started as the server closed must not bring a removed home back).
+    if (text === '' || this.closed || !this.isLive(ref, container, restart)) return;
     const pieces = text.split('\n');
     const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp: criTime(now), stream, text: piece, partial: i === pieces.length - 1 }));
     if (lines.at(-1)!.text === '') lines.pop();
@@ -114,6 +117,11 @@ export class ContainerLogs implements LogReader {
       }
     }
     for (const listener of this.listeners.get(this.key(ref, container, restart)) ?? []) for (const l of lines) listener.line(l);
+  }
+
+  /** The runtime stopped: later lines are dropped; what was written stays for the next start. */
+  close(): void {
+    this.closed = true;
   }
 
   /** The run's lines, oldest first (the rotated file's, then the current one's); undefined when there is no file. */

@@ -38,6 +38,7 @@ export function podEtcFiles(pod: KubeObject, kubelet: KubeletDns, podIps: string
 /** Writes and removes the pods' files, one operation at a time per pod, in the order asked. */
 export class PodDnsFiles {
   private readonly chains = new Map<string, Promise<void>>();
+  private closed = false;
 
   constructor(
     private readonly nodeRoot: (node: string) => string,
@@ -46,6 +47,8 @@ export class PodDnsFiles {
   ) {}
 
   private queue(uid: string, op: () => Promise<void>): void {
+    // Work asked for after the runtime stopped is the next start's (its pods set up their sandboxes again).
+    if (this.closed) return;
     const next = (this.chains.get(uid) ?? Promise.resolve())
       .then(op)
       .catch((e: unknown) => this.log(`kubelet: pod ${uid} DNS files: ${(e as Error).message ?? e}`));
@@ -70,6 +73,11 @@ export class PodDnsFiles {
     if (!POD_UID.test(uid)) return;
     const root = this.nodeRoot(node);
     this.queue(uid, () => rm(podDir(root, uid), { recursive: true, force: true }));
+  }
+
+  /** The runtime stopped: nothing more is queued; settled() then says when what was queued is done. */
+  close(): void {
+    this.closed = true;
   }
 
   /** Resolves once every queued write and removal is done (tests, shutdown). */

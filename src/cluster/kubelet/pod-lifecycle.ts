@@ -819,9 +819,15 @@ export class PodLifecycle implements Controller {
     for (const pod of this.ctx.index.podsOn(node)) this.ctx.objects.delete(PODS, pod.metadata.namespace, pod.metadata.name);
   }
 
+  /** Resolves once the pods' files queued before the close are written (the home may be removed next). */
+  settled(): Promise<void> {
+    return this.options.podFiles?.settled() ?? Promise.resolve();
+  }
+
   close(): void {
     this.closed = true;
     this.prober.close();
+    this.options.podFiles?.close();
     for (const w of this.workers.values()) {
       clearTimeout(w.timer);
       // The processes die with the server; their logs stay for the next start.
