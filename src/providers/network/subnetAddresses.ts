@@ -7,7 +7,7 @@ import { ArmError } from '../../arm/errors.js';
 import { IpAddress, type Cidr, type IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { AddressPool } from './addressPool.js';
-import { allocationOf, allocationsIn, bumpGeneration, generationOf, writeAllocation, type Allocation } from './allocations.js';
+import { allocationOf, allocationsIn, bumpGeneration, generationOf, rewriteAllocation, writeAllocation, type Allocation } from './allocations.js';
 import { invalidPrivateIpAddress, privateIpAddressInReservedRange, privateIpAddressIsAllocated, privateIpAddressNotInSubnet, subnetIsFull } from './errors.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
@@ -216,7 +216,7 @@ function heldAsWanted(store: Store, subnet: SubnetRef, owner: string, want: Hold
     ipConfigurations: want.explicit.map((e) => e.ipConfigurationId),
   };
   if (want.kubenetCluster !== undefined) allocation.kubenetCluster = want.kubenetCluster;
-  writeAllocation(store, allocation);
+  rewriteAllocation(store, allocation);
   return new Map(want.explicit.map((e) => [e.ipConfigurationId, e.address]));
 }
 
