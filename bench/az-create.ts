@@ -126,3 +126,10 @@ export async function benchAzCreate(): Promise<CreateTiming[]> {
     rmSync(home, { recursive: true, force: true });
   }
 }
+
+// `node dist/bench/az-create.js [runs]`: these two creates alone, each run in a fresh home and server, for comparing builds.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (let run = 0; run < Number(process.argv[2] ?? 1); run++) {
+    for (const c of await benchAzCreate()) console.log(`${c.name}\n  ${describe(c)}   goal ≤ ${c.goalS} s`);
+  }
+}

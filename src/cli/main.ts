@@ -1,13 +1,27 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
 import { Command, CommanderError } from 'commander';
-import { registerAz } from './az.js';
-import { registerAzEnv } from './az-env.js';
-import { registerCni } from './cni.js';
-import { registerPlan } from './plan.js';
-import { registerProbe } from './probe.js';
-import { registerRules } from './rules.js';
-import { registerSdkEnv } from './sdk-env.js';
-import { registerStart } from './start.js';
+
+/**
+ * Each subcommand's module, in the order `aksemu --help` lists them. Loaded on demand: a command line that names
+ * one loads only that one, so `aksemu az …` does not pay for the planner, the rule table or the data plane
+ * (~150 ms of a process start); help, `help <command>` and an unknown command load them all.
+ */
+const SUBCOMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  az: async () => (await import('./az.js')).registerAz,
+  'az-env': async () => (await import('./az-env.js')).registerAzEnv,
+  cni: async () => (await import('./cni.js')).registerCni,
+  plan: async () => (await import('./plan.js')).registerPlan,
+  probe: async () => (await import('./probe.js')).registerProbe,
+  rules: async () => (await import('./rules.js')).registerRules,
+  'sdk-env': async () => (await import('./sdk-env.js')).registerSdkEnv,
+  start: async () => (await import('./start.js')).registerStart,
+};
+
+/** The subcommands `argv` needs registered: the one it names, else every one. */
+export function subcommandsFor(argv: string[]): string[] {
+  const first = argv[0];
+  return first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? [first] : Object.keys(SUBCOMMANDS);
+}
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('aksemu')
@@ -16,14 +30,8 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError(false)
     // Wide enough that every command and option is one line of help, whatever the terminal says.
     .configureHelp({ helpWidth: 140 });
-  registerAz(program);
-  registerAzEnv(program);
-  registerCni(program);
-  registerPlan(program);
-  registerProbe(program);
-  registerRules(program);
-  registerSdkEnv(program);
-  registerStart(program);
+  const registers = await Promise.all(subcommandsFor(argv).map((name) => SUBCOMMANDS[name]!()));
+  for (const register of registers) register(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -28,6 +28,8 @@ export class IpAddress {
 
   static parse(text: string): IpAddress {
     const s = String(text).trim();
+    const quad = fourPartDecimal(s);
+    if (quad !== undefined) return new IpAddress(4, BigInt(quad));
     if (ipaddr.IPv4.isValidFourPartDecimal(s)) {
       return new IpAddress(4, bytesToBigInt(ipaddr.IPv4.parse(s).toByteArray()));
     }
@@ -91,6 +93,25 @@ function parseIPv6(s: string): bigint | undefined {
   }
   if (!ipaddr.IPv6.isValid(text)) return undefined;
   return bytesToBigInt(ipaddr.IPv6.parse(text).toByteArray());
+}
+
+const FOUR_PART = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
+
+/**
+ * The common spelling of an IPv4 address (four decimal parts 0-255, no leading zeros) read without ipaddr.js,
+ * whose parser is ~10 times slower (a 1,000-node Azure CNI create reads 62,000 addresses); anything else,
+ * undefined, is left to ipaddr.js, which accepts the same four-part form.
+ */
+function fourPartDecimal(s: string): number | undefined {
+  const m = FOUR_PART.exec(s);
+  if (!m) return undefined;
+  let value = 0;
+  for (let i = 1; i <= 4; i++) {
+    const part = Number(m[i]);
+    if (part > 255) return undefined;
+    value = value * 256 + part;
+  }
+  return value;
 }
 
 function bytesToBigInt(bytes: number[]): bigint {

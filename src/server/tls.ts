@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { opensslSigner } from '../http/cert-sign.js';
 
 interface TlsMaterial {
   caFile: string;
@@ -19,7 +20,7 @@ const SERVER_DAYS = 825;
 const RENEW_BEFORE_DAYS = 30;
 
 function newKeyPair(): { privatePem: string; publicPem: string } {
-  // Node makes the key (fast, native); forge only assembles and signs the certificates.
+  // Node makes the key (fast, native); forge only assembles the certificates (http/cert-sign.ts signs them).
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
     privatePem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
@@ -56,7 +57,7 @@ function createCa(): { certPem: string; keyPem: string } {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(keys.privatePem), forge.md.sha256.create());
+  cert.sign(opensslSigner(keys.privatePem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
 }
 
@@ -88,7 +89,7 @@ function createServerCert(caCertPem: string, caKeyPem: string, names: CertNames 
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(caKeyPem), forge.md.sha256.create());
+  cert.sign(opensslSigner(caKeyPem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
 }
 
@@ -120,8 +121,8 @@ function keptCertFits(certPem: string, keyPem: string, caPem: string, names: Cer
 /**
  * A server certificate from the home's CA for other names (a cluster's API as its pods address it:
  * `kubernetes.default.svc`, the Service's ClusterIP); the CA must exist (loadOrCreateTls). It is kept in `dir`
- * (`<base>.pem`, `<base>-key.pem`) and used again on later starts while it fits: making a key and signing with forge
- * would cost hundreds of milliseconds of every start.
+ * (`<base>.pem`, `<base>-key.pem`) and used again on later starts while it fits: making a key would cost
+ * hundreds of milliseconds of every start.
  */
 export function keptServerCert(home: string, dir: string, base: string, names: CertNames): { certPem: string; keyPem: string } {
   const certFile = join(dir, `${base}.pem`);

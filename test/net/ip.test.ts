@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { AZURE_RESERVED_LOW, AZURE_RESERVED_TOTAL, Cidr, IpAddress, NetParseError, azureUsableCount } from '../../src/net/ip.js';
 
 function parseError(fn: () => unknown): NetParseError {
@@ -77,6 +78,25 @@ describe('IpAddress', () => {
       assert.equal(e.kind, 'syntax', s);
       assert.equal(IpAddress.tryParse(s), undefined, s);
     }
+  });
+
+  test('property: dotted strings read as ipaddr.js reads its four-part decimal form (the fast path agrees)', () => {
+    const part = fc.oneof(fc.nat(300).map(String), fc.constantFrom('00', '01', '007', '0255', '256', '1000', '', 'x', '-1', '0x1'));
+    fc.assert(
+      fc.property(fc.tuple(part, part, part, part), fc.constantFrom('', ' ', '\t'), (parts, pad) => {
+        const s = `${pad}${parts.join('.')}${pad}`;
+        const trimmed = s.trim();
+        const expected = ipaddr.IPv4.isValidFourPartDecimal(trimmed)
+          ? BigInt(
+              ipaddr.IPv4.parse(trimmed)
+                .toByteArray()
+                .reduce((v, b) => v * 256 + b, 0),
+            )
+          : undefined;
+        assert.equal(IpAddress.tryParse(s)?.value, expected, s);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test('plus and equals', () => {

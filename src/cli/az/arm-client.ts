@@ -67,6 +67,11 @@ export class ArmClient {
     return u.toString();
   }
 
+  /** Starts getting the token before the first request needs it; that request reports a failure. */
+  prefetchToken(): void {
+    this.tokens.token().catch(() => undefined);
+  }
+
   async raw(method: string, url: string, body?: unknown): Promise<ArmResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -1,10 +1,17 @@
 // The result printed as az prints it (knack output.py): json (2-space indent, keys sorted), jsonc
 // (json when stdout is not a terminal, as az does), yaml (PyYAML safe_dump style), table, tsv, none;
 // --query (JMESPath) is applied first, and a command's table transformer only without --query.
-import jmespath from 'jmespath';
-import { stringify as yamlStringify } from 'yaml';
+import { createRequire } from 'node:module';
+import type JmesPath from 'jmespath';
+import type * as Yaml from 'yaml';
 import { AzCliError } from './errors.js';
 import { autoTableItem, pyStr, tabulate } from './table.js';
+
+// yaml and jmespath load when first used: most commands print json or nothing and take no --query, and
+// yaml alone is ~40 ms of every command's process start.
+const require = createRequire(import.meta.url);
+const yaml = (): typeof Yaml => require('yaml') as typeof Yaml;
+const jmespath = (): typeof JmesPath => require('jmespath') as typeof JmesPath;
 
 export const OUTPUT_FORMATS = ['json', 'jsonc', 'yaml', 'yamlc', 'table', 'tsv', 'none'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -29,7 +36,7 @@ function formatJson(result: unknown): string {
 
 export function formatYaml(result: unknown): string {
   // safe_dump(default_flow_style=False): sorted keys, block style, sequences not indented under keys.
-  return yamlStringify(result ?? null, { sortMapEntries: true, indentSeq: false, lineWidth: 0, nullStr: 'null' });
+  return yaml().stringify(result ?? null, { sortMapEntries: true, indentSeq: false, lineWidth: 0, nullStr: 'null' });
 }
 
 function tsvCell(value: unknown): string {
@@ -69,7 +76,7 @@ export function formatTable(result: unknown, transformer: TableTransformer | und
 
 export function applyQuery(result: unknown, query: string): unknown {
   try {
-    return jmespath.search(result, query);
+    return jmespath().search(result, query);
   } catch (err) {
     throw new AzCliError(`Invalid jmespath query supplied for \`--query\`: ${err instanceof Error ? err.message : String(err)}`);
   }

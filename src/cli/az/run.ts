@@ -5,7 +5,7 @@ import { CliUsageError } from '../az-validators.js';
 import { ArmClient } from './arm-client.js';
 import { flag, parseArgs, str, type ArgDef } from './args.js';
 import type { CommandDef, Invocation } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { confirmOrCancel } from './confirm.js';
 import { readEndpoint, resolveHome, type Endpoint } from './endpoint.js';
 import { AzCliError } from './errors.js';
@@ -36,9 +36,9 @@ const GLOBAL_ARGS: ArgDef[] = [
   { dest: '_help', options: ['--help', '-h'], type: 'flag', help: 'Show this help message and exit' },
 ];
 
-function findCommand(words: string[]): { command?: CommandDef; consumed: number } {
+function findCommand(commands: CommandDef[], words: string[]): { command?: CommandDef; consumed: number } {
   let best: { command?: CommandDef; consumed: number } = { consumed: 0 };
-  for (const command of COMMANDS) {
+  for (const command of commands) {
     const parts = command.name.split(' ');
     if (parts.length > words.length || parts.length <= best.consumed) continue;
     if (parts.every((p, i) => words[i] === p)) best = { command, consumed: parts.length };
@@ -46,8 +46,8 @@ function findCommand(words: string[]): { command?: CommandDef; consumed: number 
   return best;
 }
 
-function groupHelp(prefix: string[]): string | undefined {
-  const under = COMMANDS.filter((c) => prefix.every((p, i) => c.name.split(' ')[i] === p) && c.name.split(' ').length > prefix.length);
+function groupHelp(commands: CommandDef[], prefix: string[]): string | undefined {
+  const under = commands.filter((c) => prefix.every((p, i) => c.name.split(' ')[i] === p) && c.name.split(' ').length > prefix.length);
   if (under.length === 0) return undefined;
   const lines = under.map((c) => `    ${c.name.slice(prefix.join(' ').length).trim().padEnd(24)}: ${c.help}`);
   return `\nGroup\n    ${['az', ...prefix].join(' ')}\n\nCommands:\n${lines.join('\n')}\n`;
@@ -70,15 +70,16 @@ export async function runAz(argv: string[], io: AzIO): Promise<number> {
       if (token.startsWith('-')) break;
       words.push(token);
     }
-    const { command, consumed } = findCommand(words);
+    const commands = await commandsFor(words[0]);
+    const { command, consumed } = findCommand(commands, words);
     if (!command) {
-      const help = groupHelp(words);
+      const help = groupHelp(commands, words);
       if (help !== undefined) {
         io.stdout.write(help);
         return 0;
       }
       let known = 0;
-      while (known < words.length && groupHelp(words.slice(0, known + 1)) !== undefined) known++;
+      while (known < words.length && groupHelp(commands, words.slice(0, known + 1)) !== undefined) known++;
       throw new AzCliError(`'${words[known] ?? argv[0]}' is misspelled or not recognized by the system.`, 2);
     }
     const prog = `az ${command.name}`;

@@ -1,10 +1,14 @@
 // The SSH public key `aks create` puts in linuxProfile: --ssh-key-value (text or a file), else
 // ~/.ssh/id_rsa.pub, else with --generate-ssh-keys a new RSA key. az writes a new key to ~/.ssh;
 // aksemu keeps its own under <home>/ssh instead, so an emulator never touches the user's keys.
-import { generateKeyPairSync } from 'node:crypto';
+// A new key is made once per home, as az makes one once per user: 100-300 ms of CPU for RSA-2048's primes,
+// so it is made in the thread pool while the command goes on with what does not need it (the token, the
+// resource group's location), and awaited before the request that carries it.
+import { generateKeyPair } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { AzCliError } from './errors.js';
 
 function sshString(data: Buffer): Buffer {
@@ -20,27 +24,32 @@ function mpint(b64url: string): Buffer {
   return sshString(bytes);
 }
 
-function newRsaPublicKey(): { publicKey: string; privateKeyPem: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+/** A new RSA-2048 key pair written to <home>/ssh: its public key in OpenSSH's form. */
+async function newRsaKey(aksemuHome: string): Promise<string> {
+  const { publicKey, privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
   const blob = Buffer.concat([sshString(Buffer.from('ssh-rsa')), mpint(jwk.e!), mpint(jwk.n!)]);
-  return { publicKey: `ssh-rsa ${blob.toString('base64')}`, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() };
+  const openSsh = `ssh-rsa ${blob.toString('base64')}`;
+  mkdirSync(join(aksemuHome, 'ssh'), { recursive: true, mode: 0o700 });
+  writeFileSync(join(aksemuHome, 'ssh', 'id_rsa'), privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), { mode: 0o600 });
+  writeFileSync(join(aksemuHome, 'ssh', 'id_rsa.pub'), `${openSsh}\n`, { mode: 0o644 });
+  return openSsh;
 }
 
-export function resolveSshKey(options: { value?: string; generate: boolean; aksemuHome: string; userHome?: string }): string {
+/**
+ * The public key: one given or found, or a new one being made. Throws at once (before any request, as
+ * az's validator does) when there is none and --generate-ssh-keys was not given.
+ */
+export function resolveSshKey(options: { value?: string; generate: boolean; aksemuHome: string; userHome?: string }): Promise<string> {
   if (options.value !== undefined) {
-    return existsSync(options.value) ? readFileSync(options.value, 'utf8').trim() : options.value.trim();
+    return Promise.resolve(existsSync(options.value) ? readFileSync(options.value, 'utf8').trim() : options.value.trim());
   }
   const userKey = join(options.userHome ?? homedir(), '.ssh', 'id_rsa.pub');
-  if (existsSync(userKey)) return readFileSync(userKey, 'utf8').trim();
+  if (existsSync(userKey)) return Promise.resolve(readFileSync(userKey, 'utf8').trim());
   const ownKey = join(options.aksemuHome, 'ssh', 'id_rsa.pub');
-  if (existsSync(ownKey)) return readFileSync(ownKey, 'utf8').trim();
+  if (existsSync(ownKey)) return Promise.resolve(readFileSync(ownKey, 'utf8').trim());
   if (!options.generate) {
     throw new AzCliError('An RSA key file or key value must be supplied to SSH Key Value. You can use --generate-ssh-keys to let CLI generate one for you');
   }
-  const key = newRsaPublicKey();
-  mkdirSync(join(options.aksemuHome, 'ssh'), { recursive: true, mode: 0o700 });
-  writeFileSync(join(options.aksemuHome, 'ssh', 'id_rsa'), key.privateKeyPem, { mode: 0o600 });
-  writeFileSync(ownKey, `${key.publicKey}\n`, { mode: 0o644 });
-  return key.publicKey;
+  return newRsaKey(options.aksemuHome);
 }

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { opensslSigner } from '../../http/cert-sign.js';
 import { stringify } from 'yaml';
 import type { CredentialKind } from '../../providers/containerservice/credentials.js';
 
@@ -64,7 +65,7 @@ export async function issueClientCredential(home: string, clusterFqdn: string): 
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
     { name: 'subjectAltName', altNames: [{ type: 2, value: clusterFqdn }] },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(caKeyPem), forge.md.sha256.create());
+  cert.sign(opensslSigner(caKeyPem), forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(cert);
   const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
   return { certPem, keyPem, token: randomBytes(32).toString('hex'), fingerprint: certFingerprint(der) };

@@ -5,6 +5,7 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
+import { opensslSigner } from '../../http/cert-sign.js';
 
 const DAY_MS = 86_400_000;
 const rsa = promisify(generateKeyPair);
@@ -48,7 +49,7 @@ async function certificate(cn: string, days: number, signer?: Pem, usage?: 'serv
           { name: 'subjectKeyIdentifier' },
         ],
   );
-  cert.sign(forge.pki.privateKeyFromPem(signer?.key ?? key), forge.md.sha256.create());
+  cert.sign(opensslSigner(signer?.key ?? key), forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key };
 }
 

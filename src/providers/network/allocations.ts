@@ -54,6 +54,11 @@ export function writeAllocation(store: Store, allocation: Allocation): void {
   store.put(ownerKey(allocation.owner, allocation.subnetId), index);
 }
 
+/** Rewrites the record of a holding that exists and keeps its addresses: the owner's index entry stays as it is. */
+export function rewriteAllocation(store: Store, allocation: Allocation): void {
+  store.put(subnetKey(allocation.subnetId, allocation.owner), allocation);
+}
+
 /** The subnets an owner holds addresses in. */
 export function subnetsOfOwner(store: Store, owner: string): string[] {
   return store.list<OwnerIndexEntry>(`${BY_OWNER}${owner}|`).map((e) => e.value.subnetId);

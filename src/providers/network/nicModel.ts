@@ -3,7 +3,7 @@ import { subnetsOfOwner } from './allocations.js';
 import { moveBackReference, removeBackReference } from './backReferences.js';
 import { invalidNicIpConfigurations, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
-import { compact, parentOf, referenceId, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
+import { parentOf, referenceId, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { attachPublicIp, detachPublicIp } from './publicIpModel.js';
 import { hold, releaseIn, type Holding } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
@@ -141,11 +141,14 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
     }
     for (const c of planned) if (c.publicIp) c.publicIp = attachPublicIp(store, c.publicIp, 'ipConfiguration', c.id, nicId, location).id;
 
+    // Built with no undefined member (no JSON copy to drop them): a node NIC has 1 + maxPods configurations.
+    const { tags, ...head } = trackedHead(existing, nicId, TYPES.networkInterface, location, input.tags);
     const ipConfigurations: IpConfiguration[] = planned.map((c) => ({
       id: c.id,
       name: c.name,
       type: TYPES.ipConfiguration,
-      etag: '',
+      // Child etags follow the parent's, as the RP's do.
+      etag: head.etag,
       properties: {
         provisioningState: state,
         privateIPAddress: addresses.get(c.id)!,
@@ -157,8 +160,9 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
       },
     }));
     const p = input.properties ?? {};
-    const nic: NetworkInterface = compact({
-      ...trackedHead(existing, nicId, TYPES.networkInterface, location, input.tags),
+    const nic: NetworkInterface = {
+      ...head,
+      ...(tags ? { tags } : {}),
       properties: {
         ...trackedProperties(existing, state),
         ipConfigurations,
@@ -166,15 +170,13 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
         enableAcceleratedNetworking: p.enableAcceleratedNetworking ?? false,
         enableIPForwarding: p.enableIPForwarding ?? false,
         disableTcpStateTracking: p.disableTcpStateTracking ?? false,
-        networkSecurityGroup: nsgId ? { id: nsgId } : undefined,
+        ...(nsgId ? { networkSecurityGroup: { id: nsgId } } : {}),
         nicType: p.nicType ?? 'Standard',
         hostedWorkloads: [],
         tapConfigurations: [],
         vnetEncryptionSupported: false,
       },
-    });
-    // Child etags follow the parent's, as the RP's do.
-    for (const c of nic.properties.ipConfigurations) c.etag = nic.etag;
+    };
     store.put(nic.id, nic);
     moveBackReference(store, 'networkInterfaces', nic.id, existing?.properties.networkSecurityGroup?.id, nsgId);
     return { nic, created: !existing };

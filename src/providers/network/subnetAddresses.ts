@@ -7,7 +7,7 @@ import { ArmError } from '../../arm/errors.js';
 import { IpAddress, type Cidr, type IpFamily } from '../../net/ip.js';
 import type { Store } from '../../store/store.js';
 import { AddressPool } from './addressPool.js';
-import { allocationOf, allocationsIn, bumpGeneration, generationOf, writeAllocation, type Allocation } from './allocations.js';
+import { allocationOf, allocationsIn, bumpGeneration, generationOf, rewriteAllocation, writeAllocation, type Allocation } from './allocations.js';
 import { invalidPrivateIpAddress, privateIpAddressInReservedRange, privateIpAddressIsAllocated, privateIpAddressNotInSubnet, subnetIsFull } from './errors.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
@@ -154,6 +154,8 @@ export interface Holding {
  * address. Errors are the RP's: PrivateIPAddressNotInSubnet / InReservedRange / IsAllocated, SubnetIsFull.
  */
 export function hold(store: Store, subnet: SubnetRef, owner: string, want: Holding): Map<string, string> {
+  const already = heldAsWanted(store, subnet, owner, want);
+  if (already) return already;
   return changePool(store, subnet, (pool) => {
     const byConfig = new Map<string, string>();
     const wanted = new Set<string>();
@@ -195,6 +197,27 @@ export function hold(store: Store, subnet: SubnetRef, owner: string, want: Holdi
     writeAllocation(store, allocation);
     return byConfig;
   });
+}
+
+/**
+ * A node NIC's write: its owner already holds exactly the addresses it names, in that order (the planner
+ * allocated them), and wants no new one. The addresses were checked when handed out and a used subnet's prefixes
+ * cannot change, so the pool stays as it is (and its generation with it); only the record learns its ip
+ * configurations. Undefined otherwise.
+ */
+function heldAsWanted(store: Store, subnet: SubnetRef, owner: string, want: Holding): Map<string, string> | undefined {
+  if (want.dynamic.length > 0) return undefined;
+  const held = allocationOf(store, subnet.id, owner);
+  if (!held || held.addresses.length !== want.explicit.length || want.explicit.some((e, i) => e.address !== held.addresses[i])) return undefined;
+  const allocation: Allocation = {
+    subnetId: subnet.id,
+    owner: held.owner,
+    addresses: held.addresses,
+    ipConfigurations: want.explicit.map((e) => e.ipConfigurationId),
+  };
+  if (want.kubenetCluster !== undefined) allocation.kubenetCluster = want.kubenetCluster;
+  rewriteAllocation(store, allocation);
+  return new Map(want.explicit.map((e) => [e.ipConfigurationId, e.address]));
 }
 
 /** Gives back everything owner holds in the subnet; returns how many addresses. */

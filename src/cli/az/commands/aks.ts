@@ -110,8 +110,13 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
         generate: flag(args, 'generateSshKeys'),
         aksemuHome: ctx.home(),
       });
+  // A new key is made in the thread pool meanwhile; awaited for the body (an error before that is the one reported).
+  sshKey?.catch(() => undefined);
+  ctx.client().prefetchToken();
 
   const location = str(args, 'location') ?? (await groupLocation(ctx, rg));
+  // --vnet-subnet-id: unless told to skip, give the cluster identity Network Contributor on the subnet.
+  const roleWork = subnetId && !flag(args, 'skipSubnetRoleAssignment') ? !(await subnetHasNetworkContributor(ctx, subnetId)) : false;
   const body = managedClusterBody({
     location,
     ...(list(args, 'tags') === undefined ? {} : { tags: parseTags(list(args, 'tags'))! }),
@@ -131,7 +136,7 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
       ...(maxSurge === undefined ? {} : { maxSurge }),
       orchestratorVersion: kubernetesVersion,
     },
-    ...(sshKey === undefined ? {} : { sshKey }),
+    ...(sshKey === undefined ? {} : { sshKey: await sshKey }),
     adminUsername: str(args, 'adminUsername') ?? 'azureuser',
     network: {
       ...(networkPlugin === undefined ? {} : { networkPlugin }),
@@ -150,8 +155,6 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
     ...(str(args, 'assignIdentity') === undefined ? {} : { assignIdentity: str(args, 'assignIdentity')! }),
   });
 
-  // --vnet-subnet-id: unless told to skip, give the cluster identity Network Contributor on the subnet.
-  const roleWork = subnetId && !flag(args, 'skipSubnetRoleAssignment') ? !(await subnetHasNetworkContributor(ctx, subnetId)) : false;
   const client = ctx.client();
   const path = clusterPath(ctx, rg, name);
   const apiVersion = str(args, 'networkPluginMode') === undefined ? API.containerService : API.containerServiceOverlay;

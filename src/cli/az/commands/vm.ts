@@ -174,10 +174,11 @@ export const vmCommands: CommandDef[] = [
       if (publicIp === undefined) ctx.warn('aksemu has no public IP addresses: the VM gets none (as with --public-ip-address "").');
       else if (publicIp !== '') throw new AzCliError(`aksemu does not model public IP addresses: pass --public-ip-address "" instead of '${publicIp}'.`);
       const keys = list(args, 'sshKeyValues');
-      const sshKeys =
+      const sshKeys = await Promise.all(
         keys !== undefined
           ? keys.map((value) => resolveSshKey({ value, generate: false, aksemuHome: ctx.home() }))
-          : [resolveSshKey({ generate: flag(args, 'generateSshKeys'), aksemuHome: ctx.home() })];
+          : [resolveSshKey({ generate: flag(args, 'generateSshKeys'), aksemuHome: ctx.home() })],
+      );
       const location = str(args, 'location') ?? (await groupLocation(ctx, rg));
       const tags = parseTags(list(args, 'tags'));
       const subnetId = await findSubnet(ctx, rg, args);
