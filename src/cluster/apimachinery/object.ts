@@ -41,7 +41,8 @@ export function clone<T>(value: T): T {
 export function objectKey(namespace: string | undefined, name: string): string {
   // join makes one flat string; `${namespace}/${name}` makes a pair of strings that V8 flattens into a third when
   // the key is first compared, and keeps the pair (~32 bytes more per key held in a Map: docs/performance.md §7).
-  return [namespace ?? '', name].join('/');
+  // (String(name): a name that is not a string reads as the template literal would write it.)
+  return [namespace ?? '', String(name)].join('/');
 }
 
 export function compareKeys(a: string, b: string): number {

@@ -53,7 +53,9 @@ function share(a: Json, b: Json): Json {
  * the pod last stored, whose status the same controller wrote alike (the scheduler's Unschedulable condition and message).
  */
 export function shareParts(obj: Record<string, Json>, ...neighbours: (Record<string, Json> | undefined)[]): void {
-  for (const neighbour of neighbours) if (neighbour && neighbour !== obj) layOver(obj, neighbour);
+  neighbours.forEach((neighbour, i) => {
+    if (neighbour && neighbour !== obj && neighbours.indexOf(neighbour) === i) layOver(obj, neighbour);
+  });
 }
 
 function layOver(obj: Record<string, Json>, neighbour: Record<string, Json>): void {
