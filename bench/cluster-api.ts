@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
+import { EVENTS, PODS as POD_TYPE } from '../src/cluster/apimachinery/resources.js';
 import { clusterId } from '../src/model/cluster-records.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
 import { az, measured, type Measured } from './az-create.js';
@@ -158,6 +159,11 @@ export interface PodMemory {
   pods: number;
   heapBytes: number;
   rssBytes: number;
+  /** What else grew: V8's committed heap, and memory outside it (Buffers, SQLite's pages). */
+  heapTotalBytes: number;
+  externalBytes: number;
+  /** What the cluster held when measured: its pods, and the Events posted for them (the scheduler's, the kubelet's). */
+  held: { pods: number; events: number };
 }
 
 /** In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. */
@@ -195,7 +201,15 @@ async function measurePods(): Promise<PodMemory> {
     // AKSEMU_BENCH_HEAP_SNAPSHOT=<file>: the heap with the pods held, for where their bytes go (DevTools' Memory tab).
     const snapshot = process.env['AKSEMU_BENCH_HEAP_SNAPSHOT'];
     if (snapshot) writeHeapSnapshot(snapshot);
-    return { pods: PODS, heapBytes: after.heapUsed - before.heapUsed, rssBytes: after.rss - before.rss };
+    const objects = server.clusterApis.runtimeOf(id)!.objects;
+    return {
+      pods: PODS,
+      heapBytes: after.heapUsed - before.heapUsed,
+      rssBytes: after.rss - before.rss,
+      heapTotalBytes: after.heapTotal - before.heapTotal,
+      externalBytes: after.external - before.external,
+      held: { pods: objects.count(POD_TYPE), events: objects.count(EVENTS) },
+    };
   } finally {
     await server.close();
     rmSync(home, { recursive: true, force: true });

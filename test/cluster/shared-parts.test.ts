@@ -112,3 +112,34 @@ test("an agent's client gets its own copies: changing what it read (as Calico's 
     assert.equal(spec(stored).containers[0].env[0].value, '1', name);
   }
 });
+
+test("a status written alike to several pods (the scheduler's Unschedulable) is shared across them, and each version reads back as written", () => {
+  const store = new ObjectStore();
+  const message = '0/3 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/not-ready: }.';
+  const unschedulable = (o: KubeObject, time: string): KubeObject => {
+    const next = clone(o);
+    next['status'] = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', lastTransitionTime: time, reason: 'Unschedulable', message }] };
+    return next;
+  };
+  store.put(PODS, pod('a', '1'));
+  store.put(PODS, pod('b', '2'));
+  const a = store.put(PODS, unschedulable(store.get(PODS, 'default', 'a')!, '2026-01-01T00:00:00Z'));
+  const b = store.put(PODS, unschedulable(store.get(PODS, 'default', 'b')!, '2026-01-01T00:00:01Z'));
+  const cond = (o: KubeObject) => (o['status'] as any).conditions[0];
+  // Written at another time: the condition is b's own.
+  assert.notEqual(cond(b), cond(a));
+  assert.equal(cond(b).lastTransitionTime, '2026-01-01T00:00:01Z');
+  assert.equal(cond(a).lastTransitionTime, '2026-01-01T00:00:00Z');
+  // a written again as b was: its version before has another status, and the pod stored last (b) the same one,
+  // which c then holds, frozen.
+  const c = store.put(PODS, unschedulable(store.get(PODS, 'default', 'a')!, '2026-01-01T00:00:01Z'));
+  assert.equal(c['status'], b['status']);
+  assert.ok(Object.isFrozen(c['status']));
+  assert.deepEqual(JSON.parse(JSON.stringify(c['status'])), {
+    phase: 'Pending',
+    conditions: [{ type: 'PodScheduled', status: 'False', lastTransitionTime: '2026-01-01T00:00:01Z', reason: 'Unschedulable', message }],
+  });
+  // The spec stays shared with the pod's own version before.
+  assert.equal(spec(c).containers[0].env[0].value, '1');
+  assert.equal(spec(c).containers, spec(a).containers);
+});

@@ -294,8 +294,25 @@ export function verbsOf(r: ResourceType): string[] {
 }
 
 /** How the object store and its change stream name a resource: `group/resource`. */
+/** Each resource's key made once: every change in the watch history holds one (docs/performance.md §7). */
+const RESOURCE_KEYS_MAX = 10_000;
+const resourceKeys = new Map<string, Map<string, string>>();
+let resourceKeyCount = 0;
+
 export function resourceKey(r: Pick<ResourceType, 'group' | 'resource'>): string {
-  return `${r.group}/${r.resource}`;
+  let ofGroup = resourceKeys.get(r.group);
+  if (!ofGroup) resourceKeys.set(r.group, (ofGroup = new Map()));
+  let key = ofGroup.get(r.resource);
+  if (key === undefined) {
+    if (++resourceKeyCount > RESOURCE_KEYS_MAX) {
+      resourceKeys.clear();
+      resourceKeyCount = 1;
+      resourceKeys.set(r.group, ofGroup);
+      ofGroup.clear();
+    }
+    ofGroup.set(r.resource, (key = `${r.group}/${r.resource}`));
+  }
+  return key;
 }
 
 export function groupVersion(r: Pick<ResourceType, 'group' | 'version'>): string {

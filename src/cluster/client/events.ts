@@ -33,9 +33,55 @@ export const SCHEDULER_INSTANCE = `default-scheduler-${hostname()}`;
 const AGGREGATE_MAX_EVENTS = 10;
 const AGGREGATE_INTERVAL_MS = 10 * 60 * 1000;
 
+/** One aggregation key of one object: its distinct messages lately (oldest first, at most ten) and when last seen. */
 interface Similar {
-  messages: Set<string>;
+  key: string;
+  messages: string[];
   last: number;
+}
+
+/** One Event posted for one object: its key and name (its namespace is the object's). */
+interface Posted {
+  key: string;
+  name: string;
+}
+
+/**
+ * What the recorder remembers of one object, held for every pod that has an Event: its aggregation records and its
+ * Events, each one record or, past one, a list (one object and two lists per pod cost ~170 bytes more: docs/performance.md §7).
+ */
+interface Memory {
+  similar: Few<Similar> | undefined;
+  posted: Few<Posted> | undefined;
+}
+
+type Few<T> = T | T[];
+
+function findIn<T extends { key: string }>(few: Few<T> | undefined, key: string): T | undefined {
+  if (few === undefined) return undefined;
+  if (Array.isArray(few)) return few.find((x) => x.key === key);
+  return few.key === key ? few : undefined;
+}
+
+function withAdded<T>(few: Few<T> | undefined, item: T): Few<T> {
+  if (few === undefined) return item;
+  if (!Array.isArray(few)) return [few, item];
+  few.push(item);
+  return few;
+}
+
+/**
+ * The one copy of a recurring key or message: thousands of pods the scheduler cannot place carry the same message
+ * and keys, and the recorder holds them for every pod (docs/performance.md §7). Bounded: cleared when full.
+ */
+const INTERNED_MAX = 4096;
+const interned = new Map<string, string>();
+function intern(s: string): string {
+  const known = interned.get(s);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERNED_MAX) interned.clear();
+  interned.set(s, s);
+  return s;
 }
 
 let sequence = 0n;
@@ -47,10 +93,11 @@ function eventName(object: string): string {
 }
 
 export class EventRecorder {
-  /** Per involved object uid: aggregation key → the Event that carries it. */
-  private readonly posted = new Map<string, Map<string, { namespace: string; name: string }>>();
-  /** Per involved object uid: (type, reason, component, host) → the distinct messages seen lately. */
-  private readonly similar = new Map<string, Map<string, Similar>>();
+  /**
+   * Per involved object uid: (type, reason, component, host) → the distinct messages seen lately, and aggregation
+   * key → the Event that carries it.
+   */
+  private readonly memory = new Map<string, Memory>();
 
   constructor(private readonly objects: ObjectStore) {}
 
@@ -62,30 +109,35 @@ export class EventRecorder {
     }
   }
 
+  private memoryOf(involved: KubeObject): Memory {
+    const uid = String(involved.metadata.uid ?? '');
+    let mine = this.memory.get(uid);
+    if (!mine) this.memory.set(uid, (mine = { similar: undefined, posted: undefined }));
+    return mine;
+  }
+
   /** The event as EventAggregator passes it on: as it is, or combined with its similar ones. */
   private aggregate(involved: KubeObject, e: EventSpec, now: number): EventSpec & { combined?: boolean } {
-    const uid = String(involved.metadata.uid ?? '');
-    const key = [e.fieldPath ?? '', e.type, e.reason, e.component, e.host ?? ''].join('\u0000');
-    let mine = this.similar.get(uid);
-    if (!mine) this.similar.set(uid, (mine = new Map()));
-    let seen = mine.get(key);
-    if (!seen || now - seen.last > AGGREGATE_INTERVAL_MS) mine.set(key, (seen = { messages: new Set(), last: now }));
-    seen.messages.add(e.message);
+    const key = intern([e.fieldPath ?? '', e.type, e.reason, e.component, e.host ?? ''].join('\u0000'));
+    const mine = this.memoryOf(involved);
+    let seen = findIn(mine.similar, key);
+    // Lists made at their length (a list grown from [] holds room for 17).
+    if (!seen) mine.similar = withAdded(mine.similar, (seen = { key, messages: [intern(e.message)], last: now }));
+    else if (now - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = [intern(e.message)];
+    else if (!seen.messages.includes(e.message)) seen.messages.push(intern(e.message));
     seen.last = now;
-    if (seen.messages.size < AGGREGATE_MAX_EVENTS) return e;
-    seen.messages.delete(seen.messages.values().next().value!);
+    if (seen.messages.length < AGGREGATE_MAX_EVENTS) return e;
+    seen.messages.shift();
     return { ...e, message: `(combined from similar events): ${e.message}`, combined: true };
   }
 
   private post(involved: KubeObject, e: EventSpec & { combined?: boolean }, now: number): void {
     const namespace = involved.metadata.namespace ?? 'default';
-    const uid = String(involved.metadata.uid ?? '');
     // A combined event is one per object and reason, whatever its latest message.
-    const key = [e.fieldPath ?? '', e.type, e.reason, e.combined ? '(combined)' : e.message, e.component, e.host ?? ''].join('\u0000');
-    let mine = this.posted.get(uid);
-    if (!mine) this.posted.set(uid, (mine = new Map()));
-    const known = mine.get(key);
-    const existing = known && this.objects.get(EVENTS, known.namespace, known.name);
+    const key = intern([e.fieldPath ?? '', e.type, e.reason, e.combined ? '(combined)' : e.message, e.component, e.host ?? ''].join('\u0000'));
+    const mine = this.memoryOf(involved);
+    const known = findIn(mine.posted, key);
+    const existing = known && this.objects.get(EVENTS, namespace, known.name);
     if (existing) {
       const ev = existing as Event;
       const next = e.action
@@ -126,8 +178,10 @@ export class EventRecorder {
           reportingComponent: e.component,
           reportingInstance: e.host ?? '',
         };
-    this.objects.put(EVENTS, event as KubeObject);
-    mine.set(key, { namespace, name });
+    // The name the stored Event holds, rather than a second copy of it.
+    const stored = this.objects.put(EVENTS, event as KubeObject).metadata.name;
+    if (known) known.name = stored;
+    else mine.posted = withAdded(mine.posted, { key, name: stored });
   }
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */
@@ -141,7 +195,6 @@ export class EventRecorder {
   /** Forgets the aggregation of an object's events (it is gone). */
   forget(uid: string | undefined): void {
     if (!uid) return;
-    this.posted.delete(uid);
-    this.similar.delete(uid);
+    this.memory.delete(uid);
   }
 }

@@ -21,6 +21,8 @@ function share(a: Json, b: Json): Json {
   // Equal strings compare equal whatever their instance: take the neighbour's, so the copy can go.
   if (typeof a === 'string') return a === b ? b : a;
   if (a === b) return a;
+  // Already a neighbour's part (laid over the first neighbour, then a second): it stays as it is.
+  if (typeof a === 'object' && a !== null && Object.isFrozen(a)) return a;
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return a;
@@ -45,11 +47,18 @@ function share(a: Json, b: Json): Json {
 }
 
 /**
- * Lays obj (a fresh copy the store is about to keep) over its neighbour: below the top level and the metadata's own
- * members, parts equal to the neighbour's are the neighbour's, frozen.
+ * Lays obj (a fresh copy the store is about to keep) over its neighbours in turn: below the top level and the
+ * metadata's own members, parts equal to a neighbour's are the neighbour's, frozen. The second neighbour catches what
+ * the first does not have alike: a pod's new status laid over its own version before (which had none) and then over
+ * the pod last stored, whose status the same controller wrote alike (the scheduler's Unschedulable condition and message).
  */
-export function shareParts(obj: Record<string, Json>, neighbour: Record<string, Json> | undefined): void {
-  if (!neighbour) return;
+export function shareParts(obj: Record<string, Json>, ...neighbours: (Record<string, Json> | undefined)[]): void {
+  neighbours.forEach((neighbour, i) => {
+    if (neighbour && neighbour !== obj && neighbours.indexOf(neighbour) === i) layOver(obj, neighbour);
+  });
+}
+
+function layOver(obj: Record<string, Json>, neighbour: Record<string, Json>): void {
   for (const k of Object.keys(obj)) {
     if (!Object.hasOwn(neighbour, k)) continue;
     if (k === 'metadata' && isPlain(obj[k]) && isPlain(neighbour[k])) {
