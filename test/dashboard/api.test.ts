@@ -23,6 +23,9 @@ let cookie: string;
 let sub: string;
 let vnetId: string;
 let scratch: string;
+/** `az network vnet subnet create` of one subnet in vnet1. */
+const subnetCreate = (name: string, prefix: string) =>
+  azOk(home, ['network', 'vnet', 'subnet', 'create', '-g', 'dashRG', '--vnet-name', 'vnet1', '-n', name, '--address-prefixes', prefix, '-o', 'none']);
 const subnetId = (name: string) => `${vnetId}/subnets/${name}`;
 const clusterId = (name: string) => `/subscriptions/${sub}/resourceGroups/dashRG/providers/Microsoft.ContainerService/managedClusters/${name}`;
 
@@ -51,38 +54,8 @@ before(async () => {
     '-o',
     'none',
   ]);
-  await azOk(home, [
-    'network',
-    'vnet',
-    'subnet',
-    'create',
-    '-g',
-    'dashRG',
-    '--vnet-name',
-    'vnet1',
-    '-n',
-    'cni',
-    '--address-prefixes',
-    '10.50.1.0/24',
-    '-o',
-    'none',
-  ]);
-  await azOk(home, [
-    'network',
-    'vnet',
-    'subnet',
-    'create',
-    '-g',
-    'dashRG',
-    '--vnet-name',
-    'vnet1',
-    '-n',
-    'vms',
-    '--address-prefixes',
-    '10.50.2.0/27',
-    '-o',
-    'none',
-  ]);
+  await subnetCreate('cni', '10.50.1.0/24');
+  await subnetCreate('vms', '10.50.2.0/27');
   const common = ['--generate-ssh-keys', '-o', 'none'];
   await azOk(home, ['aks', 'create', '-g', 'dashRG', '-n', 'k1', '--network-plugin', 'kubenet', '--vnet-subnet-id', subnetId('kubenet'), '-c', '2', ...common]);
   await azOk(home, [
@@ -102,29 +75,8 @@ before(async () => {
     '15',
     ...common,
   ]);
-  await azOk(home, [
-    'vm',
-    'create',
-    '-g',
-    'dashRG',
-    '-n',
-    'vm1',
-    '--vnet-name',
-    'vnet1',
-    '--subnet',
-    'vms',
-    '--image',
-    'Ubuntu2204',
-    '--admin-username',
-    'azureuser',
-    '--generate-ssh-keys',
-    '--public-ip-address',
-    '',
-    '--nsg',
-    '',
-    '-o',
-    'none',
-  ]);
+  const vm = 'vm create -g dashRG -n vm1 --vnet-name vnet1 --subnet vms --image Ubuntu2204 --admin-username azureuser --generate-ssh-keys -o none';
+  await azOk(home, [...vm.split(' '), '--public-ip-address', '', '--nsg', '']);
 });
 
 after(async () => {
