@@ -10,6 +10,7 @@ const SUBCOMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   az: async () => (await import('./az.js')).registerAz,
   'az-env': async () => (await import('./az-env.js')).registerAzEnv,
   cni: async () => (await import('./cni.js')).registerCni,
+  dashboard: async () => (await import('./dashboard.js')).registerDashboard,
   plan: async () => (await import('./plan.js')).registerPlan,
   probe: async () => (await import('./probe.js')).registerProbe,
   rules: async () => (await import('./rules.js')).registerRules,
