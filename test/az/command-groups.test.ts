@@ -31,7 +31,8 @@ test("a group's commands are loaded for its word; an unknown word or none loads 
 test('aksemu registers only the subcommand named first, else all of them', () => {
   assert.deepEqual(subcommandsFor(['az', 'aks', 'list']), ['az']);
   assert.deepEqual(subcommandsFor(['cni', 'install']), ['cni']);
+  assert.deepEqual(subcommandsFor(['dashboard']), ['dashboard']);
   for (const argv of [[], ['--help'], ['help', 'az'], ['nosuch']]) {
-    assert.deepEqual(subcommandsFor(argv), ['az', 'az-env', 'cni', 'plan', 'probe', 'rules', 'sdk-env', 'start']);
+    assert.deepEqual(subcommandsFor(argv), ['az', 'az-env', 'cni', 'dashboard', 'plan', 'probe', 'rules', 'sdk-env', 'start']);
   }
 });
