@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAz } from './az.js';
 import { registerAzEnv } from './az-env.js';
 import { registerCni } from './cni.js';
+import { registerDashboard } from './dashboard.js';
 import { registerPlan } from './plan.js';
 import { registerProbe } from './probe.js';
 import { registerRules } from './rules.js';
@@ -19,6 +20,7 @@ export async function main(argv: string[]): Promise<number> {
   registerAz(program);
   registerAzEnv(program);
   registerCni(program);
+  registerDashboard(program);
   registerPlan(program);
   registerProbe(program);
   registerRules(program);

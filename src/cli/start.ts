@@ -94,6 +94,8 @@ export function registerStart(program: Command): void {
       }
       say(`aksemu: serving ARM at ${server.url}/ (${opts.loose ? 'loose' : opts.strict ? 'strict' : 'default'} mode, data plane ${opts.dataplane})`);
       say(`aksemu: clients find the URL, CA and credentials in ${server.endpointFile}`);
+      say(`dashboard: ${server.dashboardUrl}`);
+      say(`aksemu: the dashboard link works once; \`${invocation(home)} dashboard\` prints a new one`);
       for (const line of nextSteps(home)) say(line);
       const signal = await interrupted();
       say(`aksemu: ${signal}, stopping`);

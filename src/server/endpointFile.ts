@@ -19,6 +19,8 @@ export interface EndpointInfo {
   subscriptionId: string;
   clientId: string;
   clientSecret: string;
+  /** A one-time login link to the dashboard (docs/dashboard.md §2); `aksemu dashboard` makes another. */
+  dashboardUrl: string;
   az: {
     env: Record<string, string>;
     cloudRegister: string;
@@ -31,7 +33,7 @@ function endpointFilePath(home: string): string {
   return join(home, 'endpoint.json');
 }
 
-export function endpointInfo(url: string, caFile: string, identity: Identity): EndpointInfo {
+export function endpointInfo(url: string, caFile: string, identity: Identity, dashboardUrl: string): EndpointInfo {
   const activeDirectory = authorityUrl(url);
   return {
     url,
@@ -46,6 +48,7 @@ export function endpointInfo(url: string, caFile: string, identity: Identity): E
     subscriptionId: identity.subscriptionId,
     clientId: identity.clientId,
     clientSecret: identity.clientSecret,
+    dashboardUrl,
     az: {
       env: { REQUESTS_CA_BUNDLE: caFile },
       cloudRegister:

@@ -37,6 +37,7 @@ import { DataplaneController } from '../dataplane/controller.js';
 import { NullDataplane, type Dataplane } from '../dataplane/dataplane.js';
 import { dataplaneProvider } from '../dataplane/provider.js';
 import { ObservedStore } from '../store/observed.js';
+import { Dashboard } from '../dashboard/index.js';
 import { endpointInfo, otherLiveServer, removeEndpointFile, writeEndpointFile } from './endpointFile.js';
 import { escapeControls } from './logLine.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from './rateLimit.js';
@@ -85,6 +86,10 @@ export interface RunningServer {
   clusterApis: ClusterApis;
   /** The data plane and what keeps it converged; the cluster runtime attaches pods through it. */
   dataplane: DataplaneController;
+  /** The web dashboard at /ui/ (docs/dashboard.md). */
+  dashboard: Dashboard;
+  /** A one-time login link to the dashboard, made at start (also in endpoint.json). */
+  dashboardUrl: string;
   close(): Promise<void>;
 }
 
@@ -170,7 +175,13 @@ function writeRawError(socket: Duplex, error: ArmError, extra: Record<string, st
   socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
 }
 
-function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, ours: { url: string; port: number }, rateLimit: RateLimit): FastifyInstance {
+function buildApp(
+  tls: { certPem: string; keyPem: string },
+  deps: PipelineDeps,
+  ours: { url: string; port: number },
+  rateLimit: RateLimit,
+  dashboard: Dashboard,
+): FastifyInstance {
   const app = Fastify({
     https: { key: tls.keyPem, cert: tls.certPem },
     logger: false,
@@ -250,6 +261,9 @@ function buildApp(tls: { certPem: string; keyPem: string }, deps: PipelineDeps, 
     });
   });
 
+  // The dashboard's /ui paths, before ARM's catch-all (docs/dashboard.md §1).
+  dashboard.register(app, { baseUrlOf: (request) => publicUrlOf(request, ours) });
+
   app.route({
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'POST', 'OPTIONS'],
     url: '*',
@@ -319,11 +333,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     // Known once the listener is bound (port 0 picks one); requests cannot arrive before.
     const ours = { url: '', port: 0 };
-    const app = buildApp(tls, deps, ours, options.rateLimit ?? DEFAULT_RATE_LIMIT);
+    const dashboard = new Dashboard({ store, clusterApis, identity, authority, log });
+    const app = buildApp(tls, deps, ours, options.rateLimit ?? DEFAULT_RATE_LIMIT, dashboard);
     await app.listen({ host: HOST, port: options.port ?? DEFAULT_PORT });
     ours.port = (app.server.address() as AddressInfo).port;
     ours.url = `https://${HOST}:${ours.port}`;
-    const endpointFile = writeEndpointFile(home, endpointInfo(ours.url, tls.caFile, identity));
+    const dashboardUrl = dashboard.loginUrl(ours.url);
+    const endpointFile = writeEndpointFile(home, endpointInfo(ours.url, tls.caFile, identity, dashboardUrl));
     // Cluster API servers come up before operations resume, so resumed creates reach them.
     await clusterApis.start();
     // The driver cleans up after a previous run and builds what the store holds, before operations resume.
@@ -343,11 +359,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       app,
       clusterApis,
       dataplane,
+      dashboard,
+      dashboardUrl,
       async close() {
         if (closed) return;
         closed = true;
         // Operations stop first (synchronously): what has not run stays InProgress for the next start.
         lro.close();
+        // Event streams never end by themselves: end them, or the listener's close would wait for them.
+        dashboard.close();
         await app.close();
         await clusterApis.close();
         await dataplane.close();

@@ -12,6 +12,7 @@ import { importsUnder, SRC } from './imports.js';
 const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['server'],
+  ['dashboard'],
   ['cluster'],
   ['dataplane'],
   ['providers'],
