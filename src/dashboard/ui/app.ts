@@ -1,5 +1,5 @@
 // The dashboard's browser side: hash routes → pages, one live feed, and re-rendering in place (no reload) when a
-// change names something on screen. docs/dashboard.md §4 lists the pages.
+// change names something on screen. docs/dashboard-ui.md §4 lists the pages.
 import { ApiError } from './api.js';
 import { h } from './dom.js';
 import { openFeed } from './live.js';
@@ -60,7 +60,12 @@ let renders = 0;
 
 function errorView(e: unknown): HTMLElement {
   if (e instanceof ApiError && e.status === 401) {
-    return h('div', { class: 'signin', role: 'alert' }, h('p', {}, e.message), h('p', {}, 'Run ', h('code', {}, 'aksemu dashboard'), ' for a new sign-in link.'));
+    return h(
+      'div',
+      { class: 'signin', role: 'alert' },
+      h('p', {}, e.message),
+      h('p', {}, 'Run ', h('code', {}, 'aksemu dashboard'), ' for a new sign-in link.'),
+    );
   }
   const text = e instanceof ApiError ? `${e.code}: ${e.message}` : String(e);
   return h('p', { class: 'error-text', role: 'alert', 'data-testid': 'page-error' }, text);

@@ -1,4 +1,4 @@
-// The address map of one subnet (docs/dashboard.md §5): every address a cell when the subnet is a /20 or smaller
+// The address map of one subnet (docs/dashboard-ui.md §5): every address a cell when the subnet is a /20 or smaller
 // (the server says so with `cells`), else its runs as proportional bars; a legend with the counts; the owner of the
 // address under the pointer or the keyboard focus; and the runs as a table, the map's text alternative.
 // Keyboard: the map is one tab stop (roving tabindex); arrows move by one address or one row, Home/End to the row's

@@ -234,7 +234,15 @@ export interface PlanAnswer {
     errors: Problem[];
     warnings: Problem[];
     apiVersion?: string;
-    capacity?: { plugin: string; subnetCidr: string; usableIps: number; ipsRequired: number; ipsRequiredForUpgrade?: number; maxNodes: number; maxPods: number };
+    capacity?: {
+      plugin: string;
+      subnetCidr: string;
+      usableIps: number;
+      ipsRequired: number;
+      ipsRequiredForUpgrade?: number;
+      maxNodes: number;
+      maxPods: number;
+    };
     suggestions?: Suggestion[];
   };
   svg: string;

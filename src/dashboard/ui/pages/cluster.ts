@@ -82,7 +82,9 @@ export function clusterPage(id: string): Page {
           ['Node resource group', props.nodeResourceGroup],
           [
             'Cluster API',
-            v.api.reachable ? h('span', { 'data-testid': 'api-state' }, 'reachable') : h('span', { 'data-testid': 'api-state', class: 'error-text' }, v.api.message ?? 'unreachable'),
+            v.api.reachable
+              ? h('span', { 'data-testid': 'api-state' }, 'reachable')
+              : h('span', { 'data-testid': 'api-state', class: 'error-text' }, v.api.message ?? 'unreachable'),
           ],
         ]),
         section('Network profile', 2, facts(PROFILE.map(([k, label]) => [label, text(profile[k])]))),

@@ -98,7 +98,11 @@ export function groupPage(name: string): Page {
               {
                 title: 'Frontends',
                 cell: (l) =>
-                  h('ul', { class: 'plain' }, ...l.frontends.map((f) => h('li', {}, `${f.name}: ${f.privateIp ?? (f.publicIpId ? nameOf(f.publicIpId) : '—')}`))),
+                  h(
+                    'ul',
+                    { class: 'plain' },
+                    ...l.frontends.map((f) => h('li', {}, `${f.name}: ${f.privateIp ?? (f.publicIpId ? nameOf(f.publicIpId) : '—')}`)),
+                  ),
               },
             ],
             g.loadBalancers,

@@ -31,7 +31,7 @@ const FIELDS: Field[] = [
 ];
 
 /** The form's values survive a visit to another page. */
-const state: Record<string, string> = { 'network-plugin': 'azure', 'node-count': '50', 'subnet-cidr': '10.0.0.0/24', 'vnet-cidr': '10.0.0.0/16' };
+const state: Record<string, string> = { 'network-plugin': 'azure', 'node-count': '50', 'vnet-cidr': '10.240.0.0/16', 'subnet-cidr': '10.240.0.0/24' };
 
 function problems(title: string, list: readonly Problem[], testid: string): HTMLElement | null {
   if (list.length === 0) return null;
@@ -41,7 +41,16 @@ function problems(title: string, list: readonly Problem[], testid: string): HTML
     h(
       'ul',
       { class: 'problems' },
-      ...list.map((p) => h('li', { 'data-testid': testid }, h('code', { class: 'code' }, p.code), ' ', p.message, p.target ? h('span', { class: 'target' }, ` (${p.target})`) : null)),
+      ...list.map((p) =>
+        h(
+          'li',
+          { 'data-testid': testid },
+          h('code', { class: 'code' }, p.code),
+          ' ',
+          p.message,
+          p.target ? h('span', { class: 'target' }, ` (${p.target})`) : null,
+        ),
+      ),
     ),
   );
 }
@@ -125,7 +134,10 @@ function result(a: PlanAnswer, apply: (flags: Array<[string, string]>) => void):
           ['Max pods', num(c.maxPods)],
         ])
       : null,
-    svgImage(a.svg, `The plan as a picture: ${verdict}${c ? `, max nodes ${num(c.maxNodes)}, max pods ${num(c.maxPods)}` : ''}. Its figures are listed as text on this page.`),
+    svgImage(
+      a.svg,
+      `The plan as a picture: ${verdict}${c ? `, max nodes ${num(c.maxNodes)}, max pods ${num(c.maxPods)}` : ''}. Its figures are listed as text on this page.`,
+    ),
     problems('Errors', p.errors, 'plan-problem'),
     problems('Warnings', p.warnings, 'plan-warning'),
     suggestions.length

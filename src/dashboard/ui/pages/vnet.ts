@@ -8,7 +8,9 @@ import type { SubnetMap, SubnetView, VnetView } from '../types.js';
 
 function subnetSection(s: SubnetView, map: SubnetMap | Error): HTMLElement {
   const parts: Node[] = [];
-  parts.push(map instanceof Error ? h('p', { class: 'error-text', role: 'alert' }, `The address map could not be read: ${map.message}`) : addressMap(map, s.name));
+  parts.push(
+    map instanceof Error ? h('p', { class: 'error-text', role: 'alert' }, `The address map could not be read: ${map.message}`) : addressMap(map, s.name),
+  );
   if (s.routeTable) {
     parts.push(
       h('h4', {}, 'Route table ', h('code', {}, s.routeTable.name)),

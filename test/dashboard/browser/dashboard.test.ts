@@ -1,0 +1,318 @@
+// The dashboard in a real browser (docs/dashboard-ui.md §6): Debian's chromium, headless, against a real aksemu
+// server, with `aksemu az` changing things while the pages are open. One server, one browser, the pages in turn:
+// unauthenticated requests get 401; the login link signs in; the overview, a group, a VNet's address map (its
+// counts equal the subnet's as az shows it and as the API says), keyboard focus over the map, a cluster before and
+// after `az aks scale` (the new node rows arrive live, the page is never reloaded), and the plan view. A screenshot
+// of each page at 1280×800 lands in test-artifacts/dashboard/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'puppeteer-core';
+import { azOk } from '../../az/helpers.js';
+import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../../e2e/harness.js';
+import { launch, screenshot, skipReason, watchConsole } from './browser.js';
+
+// The page's globals, for the callbacks puppeteer runs in the browser: this file compiles without the DOM's types.
+declare const document: any;
+declare const location: any;
+declare const window: any;
+
+const skip = skipReason();
+const RG = 'dashRG';
+const NODE_POOL = 'nodepool1';
+
+let server: TestServer;
+let home: string;
+let browser: Browser;
+let page: Page;
+let consoleProblems: string[];
+let sub: string;
+
+const ok = (args: string[]) => azOk(home, args);
+const vnetId = () => `/subscriptions/${sub}/resourceGroups/${RG}/providers/Microsoft.Network/virtualNetworks/dashVnet`;
+const subnetId = () => `${vnetId()}/subnets/nodes`;
+const clusterId = () => `/subscriptions/${sub}/resourceGroups/${RG}/providers/Microsoft.ContainerService/managedClusters/dash`;
+
+/** A one-time login link, as `aksemu dashboard` asks for it: POST /ui/login-links with the ARM credentials. */
+async function loginLink(): Promise<string> {
+  const res = await https(server, 'POST', '/ui/login-links', { headers: { ...(await bearer(server)), 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.json.url, /^https:\/\/127\.0\.0\.1:\d+\/ui\/login\?token=[A-Za-z0-9_-]{43}$/);
+  return res.json.url;
+}
+
+/** Goes to a hash route the way a link does (no page load), and waits for the page to be drawn. */
+async function go(route: string): Promise<void> {
+  const before = await page.evaluate(() => Number(document.body.dataset.renders ?? 0));
+  await page.evaluate((r) => {
+    location.hash = r;
+  }, route);
+  await page.waitForFunction((n) => Number(document.body.dataset.renders ?? 0) > n && document.body.dataset.state === 'ready', { timeout: 20_000 }, before);
+}
+
+const count = (selector: string) => page.$$eval(selector, (els) => els.length);
+const text = (selector: string) => page.$eval(selector, (el) => (el.textContent ?? '').trim());
+
+/** The marker a reload would wipe: set once, checked after each live change. */
+const MARK = () =>
+  page.evaluate(() => {
+    window.aksemuMarker = 'kept';
+  });
+const marked = () => page.evaluate(() => window.aksemuMarker);
+
+before(async () => {
+  if (skip) return;
+  home = tempHome();
+  server = await startTestServer({ home });
+  sub = server.identity.subscriptionId;
+  browser = await launch();
+});
+
+after(async () => {
+  if (skip) return;
+  await browser?.close();
+  await server?.close();
+  removeHome(home);
+});
+
+test('without the session cookie every /ui request is 401, pages and API alike', { skip }, async () => {
+  const context = await browser.createBrowserContext();
+  try {
+    const p = await context.newPage();
+    const shell = await p.goto(`${server.url}/ui/`);
+    assert.equal(shell?.status(), 401);
+    assert.match(await p.evaluate(() => document.body.textContent ?? ''), /aksemu dashboard/);
+    const api = await p.goto(`${server.url}/ui/api/overview`);
+    assert.equal(api?.status(), 401);
+    assert.equal(JSON.parse(await api!.text()).error.code, 'Unauthorized');
+    const asset = await p.goto(`${server.url}/ui/assets/app.js`);
+    assert.equal(asset?.status(), 401);
+    // A made-up token signs nobody in.
+    const forged = await p.goto(`${server.url}/ui/login?token=${'A'.repeat(43)}`);
+    assert.equal(forged?.status(), 401);
+    assert.deepEqual(await context.cookies(), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the login link signs in once: an HttpOnly, SameSite=Strict cookie, the overview with a live feed', { skip }, async () => {
+  const url = await loginLink();
+  page = await browser.newPage();
+  consoleProblems = watchConsole(page);
+  const res = await page.goto(url, { waitUntil: 'networkidle2' });
+  assert.equal(res?.status(), 200);
+  assert.equal(new URL(page.url()).pathname, '/ui/');
+  const cookie = (await browser.defaultBrowserContext().cookies()).find((c) => c.name === 'aksemu_ui');
+  assert.ok(cookie, 'the session cookie is set');
+  assert.equal(cookie.httpOnly, true);
+  assert.equal(cookie.secure, true);
+  assert.equal(cookie.sameSite, 'Strict');
+  assert.equal(await page.evaluate(() => document.cookie), '', 'scripts cannot read the session');
+
+  // The link is used up: a second visit (another context) is refused.
+  const other = await browser.createBrowserContext();
+  try {
+    const again = await (await other.newPage()).goto(url);
+    assert.equal(again?.status(), 401);
+  } finally {
+    await other.close();
+  }
+
+  await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('[data-testid=feed-state]')?.textContent === 'live', {
+    timeout: 20_000,
+  });
+  assert.equal(await text('h1'), 'Overview');
+  assert.ok(await page.$('header nav'), 'a navigation landmark');
+  assert.ok(await page.$('main h1'), 'the main landmark starts with the page heading');
+  await MARK();
+
+  // A group created with az while the page is open arrives live.
+  await ok(['group', 'create', '-l', 'eastus', '-n', RG, '-o', 'none']);
+  await page.waitForSelector(`[data-testid=group-row][data-name=${RG}]`, { timeout: 20_000 });
+  assert.equal(await marked(), 'kept', 'the page was not reloaded');
+});
+
+test('a cluster created and scaled with az: the group and the cluster page follow without a reload', { skip }, async () => {
+  await ok([
+    'network',
+    'vnet',
+    'create',
+    '-g',
+    RG,
+    '-n',
+    'dashVnet',
+    '--address-prefixes',
+    '10.20.0.0/16',
+    '--subnet-name',
+    'nodes',
+    '--subnet-prefixes',
+    '10.20.0.0/24',
+    '-o',
+    'none',
+  ]);
+  await go(`/group/${RG}`);
+  await page.waitForSelector('[data-testid=vnet-row][data-name=dashVnet]', { timeout: 20_000 });
+  await screenshot(page, 'group-before-cluster');
+
+  await ok([
+    'aks',
+    'create',
+    '-g',
+    RG,
+    '-n',
+    'dash',
+    '--network-plugin',
+    'azure',
+    '--vnet-subnet-id',
+    subnetId(),
+    '-c',
+    '2',
+    '--max-pods',
+    '10',
+    '--generate-ssh-keys',
+    '-o',
+    'none',
+  ]);
+  await page.waitForSelector('[data-testid=cluster-row][data-name=dash]', { timeout: 30_000 });
+  assert.equal(await marked(), 'kept', 'the page was not reloaded');
+  await screenshot(page, 'group');
+
+  await page.click('[data-testid=cluster-row][data-name=dash] a');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row]').length === 2, { timeout: 30_000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=node-row]')].every((r) => r.getAttribute('data-ready') === 'true'), {
+    timeout: 30_000,
+  });
+  assert.equal(new URL(page.url()).hash, `#/cluster/${encodeURIComponent(clusterId())}`);
+  const nodes = await page.$$eval('[data-testid=node-row]', (rows) => rows.map((r) => r.getAttribute('data-name')));
+  for (const n of nodes) assert.match(n ?? '', new RegExp(`^aks-${NODE_POOL}-\\d+-vmss\\d{6}$`));
+  // Azure CNI: each node shows its pre-allocated secondary IPs (maxPods 10), no pod CIDR.
+  const addresses = await page.$$eval('[data-testid=node-row] td:nth-of-type(5)', (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(addresses, ['10 secondary IPs', '10 secondary IPs']);
+  assert.equal(await count('[data-testid=pool-row]'), 1);
+
+  await ok(['aks', 'scale', '-g', RG, '-n', 'dash', '-c', '3', '--nodepool-name', NODE_POOL, '-o', 'none']);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-row]').length === 3, { timeout: 30_000 });
+  assert.equal(await marked(), 'kept', 'the new node arrived without a reload');
+  const after = await page.$$eval('[data-testid=node-row]', (rows) => rows.map((r) => r.getAttribute('data-name')));
+  assert.deepEqual(after.slice(0, 2), nodes, 'the first two nodes stay');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=node-row]')].every((r) => r.getAttribute('data-ready') === 'true'), {
+    timeout: 30_000,
+  });
+  // The API says the same as the page.
+  const api: any = await page.evaluate(async (id) => (await fetch(`/ui/api/cluster?id=${encodeURIComponent(id)}`)).json(), clusterId());
+  assert.deepEqual(
+    api.nodes.map((n: { name: string }) => n.name),
+    after,
+  );
+  await screenshot(page, 'cluster');
+});
+
+test("the address map's counts equal the subnet's as az shows it and as the API says", { skip }, async () => {
+  await go(`/vnet/${encodeURIComponent(vnetId())}`);
+  const map = '[data-testid=subnet-map]';
+  await page.waitForSelector(map);
+  const shown: Record<string, number> = {};
+  for (const k of ['reserved', 'node', 'pod', 'vm', 'lb', 'other', 'free', 'total']) shown[k] = Number(await text(`${map} [data-testid=map-count-${k}]`));
+
+  const api: any = await page.evaluate(async (id) => (await fetch(`/ui/api/subnet-map?id=${encodeURIComponent(id)}`)).json(), subnetId());
+  assert.equal(shown.total, api.total);
+  for (const k of ['reserved', 'node', 'pod', 'vm', 'lb', 'other', 'free']) assert.equal(shown[k], api.counts[k], k);
+
+  const subnet = JSON.parse(await ok(['network', 'vnet', 'subnet', 'show', '-g', RG, '--vnet-name', 'dashVnet', '-n', 'nodes']));
+  assert.equal(shown.total, 256, 'a /24');
+  assert.equal(shown.reserved, 5, "Azure's five");
+  // 3 nodes, each a primary address and maxPods (10) pre-allocated pod addresses: every one an ipConfiguration.
+  assert.equal(shown.node, 3);
+  assert.equal(shown.pod, 30);
+  const held = shown.node + shown.pod + shown.vm + shown.lb + shown.other;
+  assert.equal(held, (subnet.ipConfigurations ?? []).length, 'every held address is one of the subnet ipConfigurations az lists');
+  assert.equal(shown.free, shown.total - shown.reserved - held);
+  // One cell per address (a /24 is drawn cell by cell), each kind as many cells as the legend says.
+  assert.equal(await count(`${map} [role=gridcell]`), 256);
+  assert.equal(await count(`${map} [role=gridcell][data-kind=pod]`), shown.pod);
+  assert.equal(await count(`${map} [role=gridcell][data-kind=node]`), shown.node);
+  // The text alternative lists the runs, covering the subnet.
+  const runCounts = await page.$$eval(`${map} details.runs tbody tr td:nth-of-type(2)`, (cells) =>
+    cells.map((c) => Number((c.textContent ?? '').replace(/,/g, ''))),
+  );
+  assert.equal(
+    runCounts.reduce((a, b) => a + b, 0),
+    256,
+  );
+  await screenshot(page, 'vnet');
+});
+
+test('keyboard: Tab reaches the map as one stop, arrows move over the addresses and show their owner', { skip }, async () => {
+  const map = '[data-testid=subnet-map]';
+  await page.evaluate(() => document.querySelector('h1').focus());
+  let role: string | null = null;
+  for (let i = 0; i < 40 && role !== 'gridcell'; i++) {
+    await page.keyboard.press('Tab');
+    role = await page.evaluate(() => document.activeElement?.getAttribute('role') ?? null);
+  }
+  assert.equal(role, 'gridcell', 'Tab reaches the address map');
+  const focused = () => page.evaluate(() => Number(document.activeElement?.getAttribute('data-index')));
+  const owner = () => text(`${map} [data-testid=map-owner]`);
+  assert.equal(await focused(), 0);
+  assert.equal(await owner(), '10.20.0.0 — Azure-reserved: Azure');
+
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 4);
+  assert.match(await owner(), new RegExp(`^10\\.20\\.0\\.4 — Node: aks-${NODE_POOL}-\\d+-vmss000000$`));
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 36, 'down one row of 32');
+  assert.match(await owner(), /^10\.20\.0\.36 — /);
+  await page.keyboard.press('End');
+  assert.equal(await focused(), 63);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('End');
+  await page.keyboard.up('Control');
+  assert.equal(await focused(), 255);
+  assert.equal(await owner(), '10.20.0.255 — Azure-reserved: Azure');
+  // One tab stop: only the active cell is in the tab order.
+  assert.equal(await count(`${map} [role=gridcell][tabindex="0"]`), 1);
+  // Tab leaves the map in one step.
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'gridcell');
+
+  // The pointer shows the owner the same way.
+  await page.hover(`${map} [role=gridcell][data-index="5"]`);
+  assert.match(await owner(), /^10\.20\.0\.5 — Pod IP \(pre-allocated\): aks-/);
+});
+
+test('the plan view: az flags → the picture, the errors with their codes, suggestions that pass', { skip }, async () => {
+  await go('/plan');
+  await page.$eval('#flag-node-count', (el) => {
+    el.value = '50';
+  });
+  await page.click('.plan-form button[type=submit]');
+  await page.waitForSelector('[data-testid=plan-verdict]', { timeout: 20_000 });
+  assert.match(await text('[data-testid=plan-verdict]'), /^INVALID at api-version \d{4}-\d{2}-\d{2}$/);
+  const problems = await page.$$eval('[data-testid=plan-problem]', (els) => els.map((e) => e.textContent ?? ''));
+  assert.ok(
+    problems.some((p) => p.startsWith('InsufficientSubnetSize Pre-allocated IPs 1550 exceeds IPs available 251')),
+    problems.join('\n'),
+  );
+  const suggestions = await count('[data-testid=plan-suggestion]');
+  assert.ok(suggestions >= 1, 'an invalid plan lists designs that would pass');
+  const img = await page.$eval('img.plan-svg', (el) => ({ src: el.src, ok: el.naturalWidth > 0 }));
+  assert.match(img.src, /^data:image\/svg\+xml/);
+  assert.ok(img.ok, 'the picture decodes');
+  await screenshot(page, 'plan');
+
+  // The first suggestion, planned in turn, passes.
+  await page.click('[data-testid=plan-suggestion] button');
+  await page.waitForFunction(() => document.querySelector('[data-testid=plan-verdict]')?.textContent?.startsWith('VALID'), { timeout: 20_000 });
+  assert.equal(await count('[data-testid=plan-problem]'), 0);
+});
+
+test('the overview lists the operations; nothing broke the Content-Security-Policy', { skip }, async () => {
+  await go('/');
+  assert.ok((await count('[data-testid=operation-row]')) >= 1, 'the create and the scale are listed');
+  await screenshot(page, 'overview');
+  assert.equal(await marked(), 'kept', 'one page load for the whole visit');
+  assert.deepEqual(
+    consoleProblems.filter((p) => /Content Security Policy|Refused to|Uncaught/i.test(p)),
+    [],
+  );
+});
