@@ -28,7 +28,10 @@ export function append(parent: Node, children: Child[]): void {
 /** A section with a heading of the given level: the page's outline that screen readers list. */
 export function section(title: string, level: 2 | 3, ...children: Child[]): HTMLElement {
   const heading = h(level === 2 ? 'h2' : 'h3', {}, title);
-  return h('section', {}, heading, ...children);
+  const el = h('section', {}, heading, ...children);
+  // A table captioned as its section is headed keeps the caption for screen readers only.
+  for (const c of el.querySelectorAll('caption')) if (c.textContent === title) c.classList.add('sr-only');
+  return el;
 }
 
 export interface Column<T> {

@@ -49,7 +49,7 @@ export function groupPage(name: string): Page {
           'Clusters',
           2,
           table(
-            'Managed clusters',
+            'Clusters',
             [
               { title: 'Name', cell: (c) => link(`/cluster/${encodeURIComponent(c.id)}`, c.name), key: true },
               { title: 'State', cell: (c) => badge(c.provisioningState) },
@@ -62,62 +62,66 @@ export function groupPage(name: string): Page {
             (c) => ({ 'data-testid': 'cluster-row', 'data-name': c.name }),
           ),
         ),
-        section(
-          'Route tables',
-          2,
-          table(
+        h(
+          'div',
+          { class: 'tiles' },
+          section(
             'Route tables',
-            [
-              { title: 'Name', cell: (r) => r.name, key: true },
-              { title: 'Routes', cell: (r) => num(r.routes), numeric: true },
-              { title: 'Subnets', cell: (r) => r.subnets.map((id) => nameOf(id)).join(', ') },
-            ],
-            g.routeTables,
+            2,
+            table(
+              'Route tables',
+              [
+                { title: 'Name', cell: (r) => r.name, key: true },
+                { title: 'Routes', cell: (r) => num(r.routes), numeric: true },
+                { title: 'Subnets', cell: (r) => r.subnets.map((id) => nameOf(id)).join(', ') },
+              ],
+              g.routeTables,
+            ),
           ),
-        ),
-        section(
-          'Network security groups',
-          2,
-          table(
+          section(
             'Network security groups',
-            [
-              { title: 'Name', cell: (n) => n.name, key: true },
-              { title: 'Rules', cell: (n) => num(n.rules), numeric: true },
-            ],
-            g.networkSecurityGroups,
+            2,
+            table(
+              'Network security groups',
+              [
+                { title: 'Name', cell: (n) => n.name, key: true },
+                { title: 'Rules', cell: (n) => num(n.rules), numeric: true },
+              ],
+              g.networkSecurityGroups,
+            ),
           ),
-        ),
-        section(
-          'Load balancers',
-          2,
-          table(
+          section(
             'Load balancers',
-            [
-              { title: 'Name', cell: (l) => l.name, key: true },
-              { title: 'SKU', cell: (l) => l.sku },
-              {
-                title: 'Frontends',
-                cell: (l) =>
-                  h(
-                    'ul',
-                    { class: 'plain' },
-                    ...l.frontends.map((f) => h('li', {}, `${f.name}: ${f.privateIp ?? (f.publicIpId ? nameOf(f.publicIpId) : '—')}`)),
-                  ),
-              },
-            ],
-            g.loadBalancers,
+            2,
+            table(
+              'Load balancers',
+              [
+                { title: 'Name', cell: (l) => l.name, key: true },
+                { title: 'SKU', cell: (l) => l.sku },
+                {
+                  title: 'Frontends',
+                  cell: (l) =>
+                    h(
+                      'ul',
+                      { class: 'plain' },
+                      ...l.frontends.map((f) => h('li', {}, `${f.name}: ${f.privateIp ?? (f.publicIpId ? nameOf(f.publicIpId) : '—')}`)),
+                    ),
+                },
+              ],
+              g.loadBalancers,
+            ),
           ),
-        ),
-        section(
-          'Public IP addresses',
-          2,
-          table(
+          section(
             'Public IP addresses',
-            [
-              { title: 'Name', cell: (p) => p.name, key: true },
-              { title: 'Address', cell: (p) => p.ipAddress ?? '—' },
-            ],
-            g.publicIPAddresses,
+            2,
+            table(
+              'Public IP addresses',
+              [
+                { title: 'Name', cell: (p) => p.name, key: true },
+                { title: 'Address', cell: (p) => p.ipAddress ?? '—' },
+              ],
+              g.publicIPAddresses,
+            ),
           ),
         ),
         section('Operations', 2, operationsTable(g.operations)),
