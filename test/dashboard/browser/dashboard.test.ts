@@ -5,9 +5,11 @@
 // after `az aks scale` (the new node rows arrive live, the page is never reloaded), and the plan view. A screenshot
 // of each page at 1280×800 lands in test-artifacts/dashboard/.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { azOk } from '../../az/helpers.js';
+import { HAVE_KUBECTL, KUBECTL, runTool } from '../../cluster/harness.js';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../../e2e/harness.js';
 import { launch, screenshot, skipReason, watchConsole } from './browser.js';
 
@@ -205,6 +207,46 @@ test('a cluster created and scaled with az: the group and the cluster page follo
     after,
   );
   await screenshot(page, 'cluster');
+});
+
+const WEB = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080, protocol: TCP}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web-ingress, namespace: default}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  policyTypes: [Ingress]
+  ingress: [{from: [{podSelector: {matchLabels: {role: client}}}]}]
+`;
+
+test("kubectl apply while the cluster page is open: the Service and the NetworkPolicy arrive from the cluster's watches", {
+  skip: skip ?? (!HAVE_KUBECTL && `no ${KUBECTL}`),
+}, async () => {
+  const kubeconfig = join(home, 'kubeconfig');
+  await ok(['aks', 'get-credentials', '-g', RG, '-n', 'dash', '--file', kubeconfig]);
+  const applied = await runTool(KUBECTL, [`--cache-dir=${join(home, 'kube-cache')}`, 'apply', '-f', '-'], { KUBECONFIG: kubeconfig, HOME: home }, 60_000, WEB);
+  assert.equal(applied.code, 0, applied.stderr);
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-testid=service-row]')].some((r: any) => /\bweb\b/.test(r.textContent)) &&
+      [...document.querySelectorAll('[data-testid=policy-row]')].some((r: any) => r.textContent.includes('web-ingress')),
+    { timeout: 30_000 },
+  );
+  const row = await page.$$eval('[data-testid=service-row]', (rows) =>
+    rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())).find((c) => c[1] === 'web'),
+  );
+  assert.ok(row, 'the web Service row');
+  assert.equal(row[2], 'ClusterIP');
+  assert.match(row[3], /^10\.0\.\d+\.\d+$/, 'a ClusterIP from the default service CIDR');
+  assert.equal(row[4], '80/TCP');
+  const policy = await page.$$eval('[data-testid=policy-row]', (rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+  assert.deepEqual(policy, [['web-ingress', 'app=web', 'Ingress', '1', '0']]);
+  assert.equal(await marked(), 'kept', 'no reload');
+  await screenshot(page, 'cluster-kubectl');
 });
 
 test("the address map's counts equal the subnet's as az shows it and as the API says", { skip }, async () => {
