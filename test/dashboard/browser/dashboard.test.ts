@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { azOk } from '../../az/helpers.js';
+import { azOk, vnetCreateArgs } from '../../az/helpers.js';
 import { HAVE_KUBECTL, KUBECTL, runTool } from '../../cluster/harness.js';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../../e2e/harness.js';
 import { launch, screenshot, skipReason, watchConsole } from './browser.js';
@@ -135,23 +135,7 @@ test('the login link signs in once: an HttpOnly, SameSite=Strict cookie, the ove
 });
 
 test('a cluster created and scaled with az: the group and the cluster page follow without a reload', { skip }, async () => {
-  await ok([
-    'network',
-    'vnet',
-    'create',
-    '-g',
-    RG,
-    '-n',
-    'dashVnet',
-    '--address-prefixes',
-    '10.20.0.0/16',
-    '--subnet-name',
-    'nodes',
-    '--subnet-prefixes',
-    '10.20.0.0/24',
-    '-o',
-    'none',
-  ]);
+  await ok([...vnetCreateArgs(RG, 'dashVnet', '10.20.0.0/16', 'nodes', '10.20.0.0/24'), '-o', 'none']);
   await go(`/group/${RG}`);
   await page.waitForSelector('[data-testid=vnet-row][data-name=dashVnet]', { timeout: 20_000 });
   await screenshot(page, 'group-before-cluster');
