@@ -1251,7 +1251,7 @@ export const RULES: Rule[] = [
     severity: 'error',
     source: 'verified',
     ref: 'azure-cli acs/_validators.py @010cc060',
-    note: 'Client-side checks: raised by `aksemu plan` and `aksemu az` flag parsing (src/cli/az-validators.ts), never by the API.',
+    note: 'Client-side checks: raised by `aksemu plan` and `aksemu az` flag parsing (src/aks/az-validators.ts), never by the API.',
     phases: [],
     check: () => none,
   },

@@ -2,41 +2,18 @@
 // the cluster would sit in. `-o json` prints one object; exit 0 when valid, 1 when not, 2 for unusable flags.
 import { type Command, Option } from 'commander';
 import { NEWEST_STABLE_API_VERSION } from '../aks/api-versions.js';
-import { planCluster, PlanInputError, type PlanInput } from '../aks/plan.js';
-import { suggestDesigns } from '../aks/plan-suggestions.js';
-import type { ConnectedKind, ConnectedNetwork } from '../aks/environment.js';
-import { parseCidrField } from '../aks/parsed-network.js';
-import type { AgentPoolProfile, NetworkProfile } from '../aks/types.js';
-import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
-import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
-import { flagsText, n, renderPlanSvg, type PlanOutcome } from './plan-svg.js';
+import type { PlanInput } from '../aks/plan.js';
+import { CliUsageError } from '../aks/az-validators.js';
+import { DUAL_STACK_FLAGS } from '../aks/network-flags.js';
+import { planInput, planOutcome, type PlanFlags } from '../aks/plan-flags.js';
+import { flagsText, n, renderPlanSvg, type PlanOutcome } from '../aks/plan-svg.js';
 
-interface PlanFlags extends AzNetworkFlags {
-  maxPods?: string;
-  nodeCount?: string;
-  maxSurge?: string;
-  osType?: string;
-  enableClusterAutoscaler?: boolean;
-  minCount?: string;
-  maxCount?: string;
-  nodepoolName?: string;
-  nodeVmSize?: string;
-  kubernetesVersion?: string;
-  windowsAdminUsername?: string;
-  subnetCidr?: string;
-  subnetName?: string;
-  vnetCidr?: string;
-  podSubnetCidr?: string;
-  podSubnetName?: string;
-  podIpAllocationMode?: string;
-  peeredCidr?: string[];
-  onPremisesCidr?: string[];
-  apiVersion: string;
-  name?: string;
-  nodes?: boolean;
+interface PlanCliFlags extends PlanFlags {
   output: OutputFormat;
   format?: OutputFormat;
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 const OUTPUT_FORMATS = ['json', 'table', 'svg'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -78,7 +55,7 @@ export function registerPlan(program: Command): void {
     .option('--nodes', 'list every node with its addresses and routes')
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
     .addOption(new Option('--format <format>', 'the same as --output').choices(OUTPUT_FORMATS))
-    .action((flags: PlanFlags) => {
+    .action((flags: PlanCliFlags) => {
       process.exitCode = runPlan(flags, process.stdout, process.stderr);
     });
 }
@@ -87,7 +64,7 @@ interface Writer {
   write(s: string): unknown;
 }
 
-function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
+function runPlan(flags: PlanCliFlags, out: Writer, err: Writer): number {
   let input: PlanInput;
   try {
     input = planInput(flags);
@@ -98,86 +75,10 @@ function runPlan(flags: PlanFlags, out: Writer, err: Writer): number {
     }
     throw e;
   }
-  let result: PlanOutcome;
-  try {
-    const plan = planCluster(input);
-    result = plan.valid ? plan : { ...plan, suggestions: suggestDesigns(input, plan) };
-  } catch (e) {
-    if (!(e instanceof PlanInputError)) throw e;
-    result = { valid: false, errors: [e.problem], warnings: [] };
-  }
+  const result = planOutcome(input);
   const format = flags.format ?? flags.output;
   out.write(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : format === 'svg' ? renderPlanSvg(result) : renderTable(result));
   return result.valid ? 0 : 1;
-}
-
-function planInput(f: PlanFlags): PlanInput {
-  const int = (flag: string, v: string | undefined) => (v === undefined ? undefined : parseIntFlag(flag, v));
-  const nodeCount = int('--node-count', f.nodeCount);
-  const minCount = int('--min-count', f.minCount);
-  const maxCount = int('--max-count', f.maxCount);
-  const maxPods = int('--max-pods', f.maxPods);
-  if (f.nodepoolName !== undefined) validateNodepoolName(f.nodepoolName);
-  if (f.maxSurge !== undefined) validateMaxSurge(f.maxSurge);
-  validateAutoscaler({
-    enabled: f.enableClusterAutoscaler === true,
-    ...(minCount !== undefined ? { minCount } : {}),
-    ...(maxCount !== undefined ? { maxCount } : {}),
-    ...(nodeCount !== undefined ? { nodeCount } : {}),
-  });
-
-  const net: NetworkProfile = {};
-  if (f.networkPlugin !== undefined) net.networkPlugin = f.networkPlugin;
-  if (f.networkPluginMode !== undefined) net.networkPluginMode = f.networkPluginMode;
-  if (f.networkPolicy !== undefined) net.networkPolicy = f.networkPolicy;
-  if (f.podCidr !== undefined) net.podCidr = f.podCidr;
-  if (f.serviceCidr !== undefined) net.serviceCidr = f.serviceCidr;
-  if (f.dnsServiceIp !== undefined) net.dnsServiceIP = f.dnsServiceIp;
-  Object.assign(net, dualStackMembers(f));
-
-  const pool: AgentPoolProfile = { name: f.nodepoolName ?? 'nodepool1', mode: 'System' };
-  if (nodeCount !== undefined) pool.count = nodeCount;
-  if (maxPods !== undefined) pool.maxPods = maxPods;
-  if (f.osType !== undefined) pool.osType = f.osType;
-  if (f.nodeVmSize !== undefined) pool.vmSize = f.nodeVmSize;
-  if (f.maxSurge !== undefined) pool.upgradeSettings = { maxSurge: f.maxSurge };
-  if (f.podIpAllocationMode !== undefined) pool.podIPAllocationMode = f.podIpAllocationMode;
-  if (f.enableClusterAutoscaler) {
-    pool.enableAutoScaling = true;
-    pool.minCount = minCount!;
-    pool.maxCount = maxCount!;
-    if (pool.count === undefined) pool.count = minCount!;
-  }
-
-  const input: PlanInput = { apiVersion: f.apiVersion, networkProfile: net, agentPoolProfiles: [pool] };
-  if (f.kubernetesVersion !== undefined) input.kubernetesVersion = f.kubernetesVersion;
-  if (f.windowsAdminUsername !== undefined) input.windowsProfile = { adminUsername: f.windowsAdminUsername };
-  if (f.subnetCidr !== undefined) input.subnetCidr = f.subnetCidr;
-  if (f.subnetName !== undefined) input.subnetName = f.subnetName;
-  if (f.vnetCidr !== undefined) input.vnetCidr = f.vnetCidr;
-  if (f.podSubnetCidr !== undefined) input.podSubnetCidr = f.podSubnetCidr;
-  if (f.podSubnetName !== undefined) input.podSubnetName = f.podSubnetName;
-  if (f.name !== undefined) input.clusterName = f.name;
-  if (f.nodes) input.includeNodes = true;
-  const connected = [
-    ...(f.peeredCidr ?? []).map((v, i) => connectedNetwork('peered', '--peered-cidr', v, `peered-vnet-${i + 1}`)),
-    ...(f.onPremisesCidr ?? []).map((v, i) => connectedNetwork('on-premises', '--on-premises-cidr', v, `on-premises-${i + 1}`)),
-  ];
-  if (connected.length > 0) input.connectedNetworks = connected;
-  return input;
-}
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-/** `[name=]cidr[,cidr…]`: each prefix must parse, so a typo is a usage error rather than a silent miss. */
-function connectedNetwork(kind: ConnectedKind, flag: string, value: string, fallbackName: string): ConnectedNetwork {
-  const eq = value.indexOf('=');
-  const name = eq > 0 ? value.slice(0, eq) : fallbackName;
-  const addressPrefixes = (eq > 0 ? value.slice(eq + 1) : value).split(',').map((p) => p.trim());
-  for (const p of addressPrefixes) {
-    if (!parseCidrField(p).value) throw new CliUsageError(`${flag}: '${p}' is not a CIDR (e.g. 10.1.0.0/16)`);
-  }
-  return { kind, name, addressPrefixes };
 }
 
 function renderTable(r: PlanOutcome): string {

@@ -6,15 +6,25 @@ import { ArmError } from '../arm/errors.js';
 import type { Identity } from '../arm/identity.js';
 import type { TokenAuthority } from '../arm/auth.js';
 import { authorityUrl } from '../arm/authority.js';
+import type { Lro } from '../arm/lro.js';
+import type { Registry } from '../arm/registry.js';
 import type { ClusterApis } from '../cluster/server.js';
+import { NODES } from '../cluster/apimachinery/resources.js';
 import type { ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
+import { armReader } from './arm-read.js';
 import { readAsset } from './assets.js';
 import { DashboardAuth, sessionCookie } from './auth.js';
 import { badRequest, forbidden, notFound, SIGN_IN_MESSAGE, UiError, unauthorized } from './errors.js';
 import { UI_HEADERS } from './headers.js';
+import { clusterView } from './cluster-view.js';
+import { EventHub } from './events.js';
+import { groupView } from './group.js';
 import { operationsView } from './operations.js';
 import { overview } from './overview.js';
+import { planView } from './plan.js';
+import { subnetMap } from './subnet-map.js';
+import { vnetView } from './vnet.js';
 import { SHELL_HTML, signInPage } from './shell.js';
 
 export interface DashboardDeps {
@@ -23,6 +33,9 @@ export interface DashboardDeps {
   identity: Identity;
   /** Checks the ARM bearer token of POST /ui/login-links. */
   authority: TokenAuthority;
+  /** For ARM bodies as a GET returns them, run in process (arm-read.ts). */
+  registry: Registry;
+  lro: Lro;
   log: (line: string) => void;
 }
 
@@ -41,14 +54,23 @@ export class Dashboard {
   readonly auth = new DashboardAuth();
   private readonly get: Record<string, ApiHandler>;
   private readonly post: Record<string, ApiHandler>;
+  private readonly events: EventHub;
+  /** The origin the last request reached us at, for the ARM ids' links in bodies read in process. */
+  private origin = '';
 
   constructor(private readonly deps: DashboardDeps) {
-    const { store, identity } = deps;
+    const { store, identity, clusterApis } = deps;
+    const arm = armReader({ ...deps, baseUrl: () => this.origin });
+    this.events = new EventHub(store, clusterApis);
     this.get = {
       overview: () => overview(store, identity.subscriptionId),
       operations: () => operationsView(store),
+      group: (q) => groupView(store, identity.subscriptionId, q.get('name'), (id) => readyNodes(clusterApis, id)),
+      vnet: (q) => vnetView(store, arm, q.get('id')),
+      'subnet-map': (q) => subnetMap(store, q.get('id')),
+      cluster: (q) => clusterView(store, arm, clusterApis, q.get('id')),
     };
-    this.post = {};
+    this.post = { plan: (_q, body) => planView(body) };
   }
 
   /** A new one-time login link (`aksemu start` prints one; `aksemu dashboard` asks for another). */
@@ -64,7 +86,10 @@ export class Dashboard {
     app.route({ method: [...method], url: '/ui/*', handler });
   }
 
-  close(): void {}
+  /** Ends the event streams (they never end by themselves). */
+  close(): void {
+    this.events.close();
+  }
 
   private async handle(request: FastifyRequest, reply: FastifyReply, site: Site): Promise<FastifyReply | undefined> {
     reply.headers(UI_HEADERS);
@@ -80,9 +105,19 @@ export class Dashboard {
       if (path === '/ui/login') return this.login(request, reply, query);
       if (path === '/ui/login-links') return await this.loginLink(request, reply, site);
       const api = path.startsWith('/ui/api/');
-      if (this.auth.sessionOf(request.headers.cookie) === undefined) {
+      const session = this.auth.sessionOf(request.headers.cookie);
+      if (session === undefined) {
         if (api || request.method !== 'GET') throw unauthorized();
         return reply.code(401).type('text/html; charset=utf-8').send(signInPage(SIGN_IN_MESSAGE));
+      }
+      this.origin = site.baseUrlOf(request);
+      if (path === '/ui/api/events' && request.method === 'GET') {
+        reply.hijack();
+        if (!this.events.open(session, reply.raw)) {
+          const body = JSON.stringify(new UiError(429, 'TooManyRequests', 'At most 16 event streams per session.').toJSON());
+          reply.raw.writeHead(429, { ...UI_HEADERS, 'Content-Type': 'application/json; charset=utf-8' }).end(body);
+        }
+        return reply;
       }
       if (api) return this.api(request, reply, path.slice('/ui/api/'.length), query, site);
       if (request.method !== 'GET' && request.method !== 'HEAD')
@@ -95,10 +130,7 @@ export class Dashboard {
       return reply.code(200).type('text/html; charset=utf-8').send(SHELL_HTML);
     } catch (err) {
       const error = err instanceof UiError || err instanceof ArmError ? err : this.unexpected(err, request);
-      return reply
-        .code(error.status)
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify(error instanceof ArmError ? error.toJSON() : error.toJSON()));
+      return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toJSON()));
     }
   }
 
@@ -151,6 +183,17 @@ export class Dashboard {
     this.deps.log(`dashboard request ${request.id} failed: ${(err as Error).stack ?? String(err)}`);
     return new UiError(500, 'InternalServerError', `The dashboard failed on this request (${request.id}).`);
   }
+}
+
+/** How many of a cluster's Node objects are Ready; undefined when its API is not running. */
+function readyNodes(clusterApis: ClusterApis, clusterId: string): number | undefined {
+  const runtime = clusterApis.runtimeOf(clusterId);
+  if (!runtime) return undefined;
+  return runtime.objects
+    .list(NODES)
+    .filter((n) =>
+      ((n as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    ).length;
 }
 
 /** A POST body: JSON text, at most 64 KiB. */

@@ -333,7 +333,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     // Known once the listener is bound (port 0 picks one); requests cannot arrive before.
     const ours = { url: '', port: 0 };
-    const dashboard = new Dashboard({ store, clusterApis, identity, authority, log });
+    const dashboard = new Dashboard({ store, clusterApis, identity, authority, registry, lro, log });
     const app = buildApp(tls, deps, ours, options.rateLimit ?? DEFAULT_RATE_LIMIT, dashboard);
     await app.listen({ host: HOST, port: options.port ?? DEFAULT_PORT });
     ours.port = (app.server.address() as AddressInfo).port;

@@ -1,6 +1,6 @@
 // The rest of azure-cli's acs/_validators.py checks that `aks` commands run before any request
-// (docs/clients.md §3.12), beside those in ../az-validators.ts; the same messages, exit 1.
-import { CliUsageError } from '../az-validators.js';
+// (docs/clients.md §3.12), beside those in src/aks/az-validators.ts; the same messages, exit 1.
+import { CliUsageError } from '../../aks/az-validators.js';
 import { isValidResourceId } from './resource-id.js';
 
 /** validate_linux_host_name */

@@ -1,7 +1,7 @@
 // `aksemu az …` end to end: find the command, parse its arguments (globals anywhere), run it
 // against the server from endpoint.json, print the result or the error as az does, return the exit code.
 import { readFileSync } from 'node:fs';
-import { CliUsageError } from '../az-validators.js';
+import { CliUsageError } from '../../aks/az-validators.js';
 import { ArmClient } from './arm-client.js';
 import { flag, parseArgs, str, type ArgDef } from './args.js';
 import type { CommandDef, Invocation } from './command.js';

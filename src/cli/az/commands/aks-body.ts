@@ -1,6 +1,6 @@
 // The request bodies az 2.45 builds for `aks create` and `aks nodepool add` (docs/clients.md §3.4.2, §3.7):
 // same members, same order, the same "let the server choose" encodings ("" versions, osDiskSizeGB 0).
-import { dualStackMembers, type AzNetworkFlags } from '../../network-flags.js';
+import { dualStackMembers, type AzNetworkFlags } from '../../../aks/network-flags.js';
 
 interface PoolOptions {
   count: number;

@@ -2,7 +2,7 @@
 // builders): --load-balancer-managed-outbound-ip-count, --load-balancer-outbound-ips, --load-balancer-outbound-ip-prefixes
 // (comma-separated ids), --load-balancer-outbound-ports, --load-balancer-idle-timeout, --nat-gateway-managed-outbound-ip-count
 // and --nat-gateway-idle-timeout. The server judges their values (docs/aks-rules.md §14.2).
-import { CliUsageError } from '../../az-validators.js';
+import { CliUsageError } from '../../../aks/az-validators.js';
 import { num, str, type ArgDef, type ParsedArgs } from '../args.js';
 
 export const OUTBOUND_ARGS: ArgDef[] = [

@@ -1,8 +1,8 @@
 // az aks create/show/list/delete/scale/upgrade/update/get-versions (Microsoft.ContainerService,
 // api-version 2022-11-01), with az 2.45's flags, client-side checks, bodies and output.
 import { networkModelFor } from '../../../aks/network-models/index.js';
-import { CliUsageError, validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
-import { DUAL_STACK_FLAGS } from '../../network-flags.js';
+import { CliUsageError, validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../../aks/az-validators.js';
+import { DUAL_STACK_FLAGS } from '../../../aks/network-flags.js';
 import { validateClusterName, validateKubernetesVersion, validateNetworkPluginGiven, validateNetworkPolicy, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';
 import { flag, list, num, str, type ArgDef, type ParsedArgs } from '../args.js';

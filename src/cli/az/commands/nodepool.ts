@@ -1,5 +1,5 @@
 // az aks nodepool add/list/show/scale/delete/upgrade/stop/start/get-upgrades (agentPools, api-version 2022-11-01; docs/clients.md §3.7).
-import { validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../az-validators.js';
+import { validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../../aks/az-validators.js';
 import { validateKubernetesVersion, validateSubnetId } from '../aks-validators.js';
 import { API } from '../api-versions.js';
 import { flag, num, str, type ArgDef, type ParsedArgs } from '../args.js';

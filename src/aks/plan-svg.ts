@@ -2,9 +2,9 @@
 // an upgrade with surge, at the autoscaler's maximum, at the most nodes the design allows), the maxima, every
 // error with its code, and the suggestions. Self-contained SVG (no font, script or link), with a <title> and
 // <desc> for screen readers; every figure drawn is also written as text.
-import type { PlanResult } from '../aks/plan.js';
-import type { PlanSuggestion } from '../aks/plan-suggestions.js';
-import type { Problem } from '../aks/types.js';
+import type { PlanResult } from './plan.js';
+import type { PlanSuggestion } from './plan-suggestions.js';
+import type { Problem } from './types.js';
 
 export type PlanOutcome = (PlanResult | { valid: false; errors: Problem[]; warnings: Problem[] }) & { suggestions?: PlanSuggestion[] };
 

@@ -1,6 +1,6 @@
 // The network flags of `az aks create` as aksemu's CLI parses them: `aksemu az aks create` turns them into a
 // request body, `aksemu plan` into a plan, so both read the same names.
-import type { NetworkProfile } from '../aks/types.js';
+import type { NetworkProfile } from './types.js';
 
 export interface AzNetworkFlags {
   networkPlugin?: string;
