@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { azOk, vnetCreateArgs } from '../../az/helpers.js';
+import { az, azOk, vnetCreateArgs } from '../../az/helpers.js';
 import { HAVE_KUBECTL, KUBECTL, runTool } from '../../cluster/harness.js';
 import { bearer, https, removeHome, startTestServer, tempHome, type TestServer } from '../../e2e/harness.js';
 import { launch, screenshot, skipReason, watchConsole } from './browser.js';
@@ -154,7 +154,7 @@ test('a cluster created and scaled with az: the group and the cluster page follo
     '-c',
     '2',
     '--max-pods',
-    '10',
+    '15',
     '--generate-ssh-keys',
     '-o',
     'none',
@@ -168,12 +168,13 @@ test('a cluster created and scaled with az: the group and the cluster page follo
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=node-row]')].every((r) => r.getAttribute('data-ready') === 'true'), {
     timeout: 30_000,
   });
-  assert.equal(new URL(page.url()).hash, `#/cluster/${encodeURIComponent(clusterId())}`);
+  // AKS writes the cluster's id with `resourcegroups` in lower case; ids compare without case.
+  assert.equal(decodeURIComponent(new URL(page.url()).hash).toLowerCase(), `#/cluster/${clusterId()}`.toLowerCase());
   const nodes = await page.$$eval('[data-testid=node-row]', (rows) => rows.map((r) => r.getAttribute('data-name')));
   for (const n of nodes) assert.match(n ?? '', new RegExp(`^aks-${NODE_POOL}-\\d+-vmss\\d{6}$`));
-  // Azure CNI: each node shows its pre-allocated secondary IPs (maxPods 10), no pod CIDR.
+  // Azure CNI: each node shows its pre-allocated secondary IPs (maxPods 15), no pod CIDR.
   const addresses = await page.$$eval('[data-testid=node-row] td:nth-of-type(5)', (cells) => cells.map((c) => c.textContent));
-  assert.deepEqual(addresses, ['10 secondary IPs', '10 secondary IPs']);
+  assert.deepEqual(addresses, ['15 secondary IPs', '15 secondary IPs']);
   assert.equal(await count('[data-testid=pool-row]'), 1);
 
   await ok(['aks', 'scale', '-g', RG, '-n', 'dash', '-c', '3', '--nodepool-name', NODE_POOL, '-o', 'none']);
@@ -211,12 +212,13 @@ test("kubectl apply while the cluster page is open: the Service and the NetworkP
   skip: skip ?? (!HAVE_KUBECTL && `no ${KUBECTL}`),
 }, async () => {
   const kubeconfig = join(home, 'kubeconfig');
-  await ok(['aks', 'get-credentials', '-g', RG, '-n', 'dash', '--file', kubeconfig]);
+  const creds = await az(home, ['aks', 'get-credentials', '-g', RG, '-n', 'dash', '--file', kubeconfig]);
+  assert.equal(creds.code, 0, creds.stderr);
   const applied = await runTool(KUBECTL, [`--cache-dir=${join(home, 'kube-cache')}`, 'apply', '-f', '-'], { KUBECONFIG: kubeconfig, HOME: home }, 60_000, WEB);
   assert.equal(applied.code, 0, applied.stderr);
   await page.waitForFunction(
     () =>
-      [...document.querySelectorAll('[data-testid=service-row]')].some((r: any) => /\bweb\b/.test(r.textContent)) &&
+      [...document.querySelectorAll('[data-testid=service-row]')].some((r: any) => r.children[1]?.textContent === 'web') &&
       [...document.querySelectorAll('[data-testid=policy-row]')].some((r: any) => r.textContent.includes('web-ingress')),
     { timeout: 30_000 },
   );
@@ -247,9 +249,9 @@ test("the address map's counts equal the subnet's as az shows it and as the API 
   const subnet = JSON.parse(await ok(['network', 'vnet', 'subnet', 'show', '-g', RG, '--vnet-name', 'dashVnet', '-n', 'nodes']));
   assert.equal(shown.total, 256, 'a /24');
   assert.equal(shown.reserved, 5, "Azure's five");
-  // 3 nodes, each a primary address and maxPods (10) pre-allocated pod addresses: every one an ipConfiguration.
+  // 3 nodes, each a primary address and maxPods (15) pre-allocated pod addresses: every one an ipConfiguration.
   assert.equal(shown.node, 3);
-  assert.equal(shown.pod, 30);
+  assert.equal(shown.pod, 45);
   const held = shown.node + shown.pod + shown.vm + shown.lb + shown.other;
   assert.equal(held, (subnet.ipConfigurations ?? []).length, 'every held address is one of the subnet ipConfigurations az lists');
   assert.equal(shown.free, shown.total - shown.reserved - held);
