@@ -306,6 +306,15 @@ test('keyboard: Tab reaches the map as one stop, arrows move over the addresses 
   // The pointer shows the owner the same way.
   await page.hover(`${map} [role=gridcell][data-index="5"]`);
   assert.match(await owner(), /^10\.20\.0\.5 — Pod IP \(pre-allocated\): aks-/);
+
+  // A live refresh (any ARM change redraws a VNet's page) keeps the keyboard focus where it was.
+  await page.focus(`${map} [role=gridcell][data-index="36"]`);
+  const renders = await page.evaluate(() => Number(document.body.dataset.renders));
+  await ok(['network', 'nsg', 'create', '-g', RG, '-n', 'dashNsg', '-o', 'none']);
+  await page.waitForFunction((n) => Number(document.body.dataset.renders) > n && document.body.dataset.state === 'ready', { timeout: 20_000 }, renders);
+  assert.equal(await focused(), 36, 'the same address has the focus after the redraw');
+  assert.equal(await count(`${map} [role=gridcell][tabindex="0"]`), 1);
+  assert.equal(await marked(), 'kept');
 });
 
 test('the plan view: az flags → the picture, the errors with their codes, suggestions that pass', { skip }, async () => {
