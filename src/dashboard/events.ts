@@ -1,7 +1,7 @@
-// GET /ui/api/events (docs/dashboard.md §3): server-sent events naming what changed, so the page re-fetches only
-// what it shows. ARM changes come from the store's one change feed (ObservedStore.onCommit, docs/architecture.md
-// §3), Kubernetes changes from the running cluster APIs' own object stores (nodes, pods, services, endpointslices,
-// networkpolicies). Changes are gathered for 100 ms and sent as one event.
+// GET /ui/api/events (docs/dashboard.md §3.7): server-sent events naming what changed, so the page re-fetches only
+// what it shows. ARM changes come from the store's one change feed (ObservedStore.onCommit,
+// docs/architecture.md §3), Kubernetes changes from the running cluster APIs' own object stores (nodes, pods,
+// services, endpointslices, networkpolicies). Changes are gathered for 100 ms and sent as one event.
 import type { ServerResponse } from 'node:http';
 import type { Operation } from '../arm/lro.js';
 import type { ClusterApis } from '../cluster/server.js';

@@ -1,5 +1,5 @@
-// The ARM resources of a resource group as the store keeps them, classified by type from their ids (docs/dashboard.md
-// §3): one prefix scan per group, so the overview costs one scan per group however many kinds it counts.
+// The ARM resources of a resource group as the store keeps them, classified by type from their ids
+// (docs/dashboard.md §3.1): one prefix scan per group, so the overview costs one scan per group whatever it counts.
 import type { Store } from '../store/store.js';
 
 /** `/subscriptions/<s>/resourceGroups/<rg>`, as the resource groups provider keys groups. */

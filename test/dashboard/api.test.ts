@@ -23,6 +23,9 @@ let cookie: string;
 let sub: string;
 let vnetId: string;
 let scratch: string;
+/** `az network vnet subnet create` of one subnet in vnet1. */
+const subnetCreate = (name: string, prefix: string) =>
+  azOk(home, ['network', 'vnet', 'subnet', 'create', '-g', 'dashRG', '--vnet-name', 'vnet1', '-n', name, '--address-prefixes', prefix, '-o', 'none']);
 const subnetId = (name: string) => `${vnetId}/subnets/${name}`;
 const clusterId = (name: string) => `/subscriptions/${sub}/resourceGroups/dashRG/providers/Microsoft.ContainerService/managedClusters/${name}`;
 
@@ -51,38 +54,8 @@ before(async () => {
     '-o',
     'none',
   ]);
-  await azOk(home, [
-    'network',
-    'vnet',
-    'subnet',
-    'create',
-    '-g',
-    'dashRG',
-    '--vnet-name',
-    'vnet1',
-    '-n',
-    'cni',
-    '--address-prefixes',
-    '10.50.1.0/24',
-    '-o',
-    'none',
-  ]);
-  await azOk(home, [
-    'network',
-    'vnet',
-    'subnet',
-    'create',
-    '-g',
-    'dashRG',
-    '--vnet-name',
-    'vnet1',
-    '-n',
-    'vms',
-    '--address-prefixes',
-    '10.50.2.0/27',
-    '-o',
-    'none',
-  ]);
+  await subnetCreate('cni', '10.50.1.0/24');
+  await subnetCreate('vms', '10.50.2.0/27');
   const common = ['--generate-ssh-keys', '-o', 'none'];
   await azOk(home, ['aks', 'create', '-g', 'dashRG', '-n', 'k1', '--network-plugin', 'kubenet', '--vnet-subnet-id', subnetId('kubenet'), '-c', '2', ...common]);
   await azOk(home, [
@@ -102,29 +75,10 @@ before(async () => {
     '15',
     ...common,
   ]);
-  await azOk(home, [
-    'vm',
-    'create',
-    '-g',
-    'dashRG',
-    '-n',
-    'vm1',
-    '--vnet-name',
-    'vnet1',
-    '--subnet',
-    'vms',
-    '--image',
-    'Ubuntu2204',
-    '--admin-username',
-    'azureuser',
-    '--generate-ssh-keys',
-    '--public-ip-address',
-    '',
-    '--nsg',
-    '',
-    '-o',
-    'none',
-  ]);
+  const vm = 'vm create -g dashRG -n vm1 --vnet-name vnet1 --subnet vms --image Ubuntu2204 --admin-username azureuser --generate-ssh-keys -o none';
+  await azOk(home, [...vm.split(' '), '--public-ip-address', '', '--nsg', '']);
+  const lb = 'network lb create -g dashRG -n ilb --sku Standard --vnet-name vnet1 --subnet vms --private-ip-address 10.50.2.20 --frontend-ip-name fe1 -o none';
+  await azOk(home, lb.split(' '));
 });
 
 after(async () => {
@@ -136,9 +90,9 @@ after(async () => {
 test('subnet-map: kubenet, Azure CNI and VM subnets: counts equal the store and az, and sum to the subnet', async () => {
   const nodes = server.store.list<NodeRecord>(NODES_PREFIX).map((e) => e.value);
   for (const [name, expect] of [
-    ['kubenet', { total: 256, node: 2, pod: 0, vm: 0 }],
-    ['cni', { total: 256, node: 2, pod: 30, vm: 0 }],
-    ['vms', { total: 32, node: 0, pod: 0, vm: 1 }],
+    ['kubenet', { total: 256, node: 2, pod: 0, vm: 0, lb: 0 }],
+    ['cni', { total: 256, node: 2, pod: 30, vm: 0, lb: 0 }],
+    ['vms', { total: 32, node: 0, pod: 0, vm: 1, lb: 1 }],
   ] as const) {
     const map = await apiOk(server, cookie, `subnet-map?id=${encodeURIComponent(subnetId(name))}`);
     assert.equal(map.total, expect.total, name);
@@ -148,6 +102,8 @@ test('subnet-map: kubenet, Azure CNI and VM subnets: counts equal the store and 
     assert.equal(c.node, expect.node, name);
     assert.equal(c.pod, expect.pod, name);
     assert.equal(c.vm, expect.vm, name);
+    assert.equal(c.lb, expect.lb, name);
+    assert.equal(c.other, 0, name);
     assert.equal(
       Object.values(c).reduce((a: number, b) => a + (b as number), 0),
       map.total,
@@ -162,9 +118,10 @@ test('subnet-map: kubenet, Azure CNI and VM subnets: counts equal the store and 
       onSubnet.reduce((n, r) => n + (r.secondaryIps?.length ?? 0), 0),
       name,
     );
-    // What az shows: one ipConfiguration per NIC address (a node's primary, each pre-allocated pod IP, the VM's).
+    // What az shows: one ipConfiguration per address held (a node's primary, each pre-allocated pod IP, the VM's,
+    // the internal load balancer's frontend).
     const shown = JSON.parse(await azOk(home, ['network', 'vnet', 'subnet', 'show', '-g', 'dashRG', '--vnet-name', 'vnet1', '-n', name]));
-    assert.equal((shown.ipConfigurations ?? []).length, c.node + c.pod + c.vm, `${name}: az's ipConfigurations`);
+    assert.equal((shown.ipConfigurations ?? []).length, c.node + c.pod + c.vm + c.lb, `${name}: az's ipConfigurations`);
     // The runs cover the subnet in order, each one kind and owner.
     assert.equal(
       map.runs.reduce((n: number, r: { count: number }) => n + r.count, 0),
@@ -179,8 +136,19 @@ test('subnet-map: kubenet, Azure CNI and VM subnets: counts equal the store and 
         r.owner,
       );
   }
-  const vmRun = (await apiOk(server, cookie, `subnet-map?id=${encodeURIComponent(subnetId('vms'))}`)).runs.find((r: { kind: string }) => r.kind === 'vm');
-  assert.equal(vmRun.owner, 'vm1');
+  const vms = (await apiOk(server, cookie, `subnet-map?id=${encodeURIComponent(subnetId('vms'))}`)).runs;
+  assert.equal(vms.find((r: { kind: string }) => r.kind === 'vm').owner, 'vm1');
+  assert.deepEqual(
+    vms.find((r: { kind: string }) => r.kind === 'lb'),
+    {
+      first: '10.50.2.20',
+      last: '10.50.2.20',
+      count: 1,
+      kind: 'lb',
+      owner: 'ilb/fe1',
+      ownerId: `/subscriptions/${sub}/resourceGroups/dashRG/providers/Microsoft.Network/loadBalancers/ilb`,
+    },
+  );
 });
 
 test('group, vnet and cluster views', async () => {
@@ -203,7 +171,7 @@ test('group, vnet and cluster views', async () => {
     [
       ['cni', 32, 256],
       ['kubenet', 2, 256],
-      ['vms', 1, 32],
+      ['vms', 2, 32],
     ],
   );
   const vnet = await apiOk(server, cookie, `vnet?id=${encodeURIComponent(vnetId)}`);

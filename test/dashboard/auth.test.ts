@@ -2,7 +2,9 @@
 // 401 without a session, a login link works once, the cookie's attributes, the headers, `aksemu dashboard`'s new link,
 // and hostile input answered 4xx in the envelope, never 5xx.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { removeHome, startTestServer, tempHome, https, type TestServer } from '../e2e/harness.js';
 import { aksemu } from '../az/helpers.js';
@@ -127,4 +129,27 @@ test('dashboard: hostile input is a 4xx in the envelope, never a 5xx', async () 
     const res = await rawGet(server, path, headers);
     assert.equal(res.status, 404, `${path}: ${res.text.slice(0, 200)}`);
   }
+});
+
+/** dist/test/dashboard/ → dist/ui/, where tsconfig.ui.json compiles the browser modules. */
+const COMPILED_UI = fileURLToPath(new URL('../../ui/', import.meta.url));
+const CSS = fileURLToPath(new URL('../../../src/dashboard/ui/app.css', import.meta.url));
+
+test('dashboard: the browser modules and the stylesheet are served as built, with their types', {
+  skip: existsSync(COMPILED_UI) ? false : 'the browser code is not built (dist/ui/)',
+}, async () => {
+  const r = await aksemu(home, ['dashboard']);
+  const cookie = await signIn(server, r.stdout.trim());
+  const modules = (readdirSync(COMPILED_UI, { recursive: true }) as string[]).filter((f) => f.endsWith('.js'));
+  assert.ok(modules.includes('app.js'));
+  for (const file of modules) {
+    const res = await https(server, 'GET', `/ui/assets/${file}`, { headers: { cookie } });
+    assert.equal(res.status, 200, file);
+    assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(res.text, readFileSync(join(COMPILED_UI, file), 'utf8'), file);
+  }
+  const css = await https(server, 'GET', '/ui/assets/app.css', { headers: { cookie } });
+  assert.equal(css.status, 200);
+  assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
+  assert.equal(css.text, readFileSync(CSS, 'utf8'));
 });
