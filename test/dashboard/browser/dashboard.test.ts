@@ -236,8 +236,23 @@ test("kubectl apply while the cluster page is open: the Service and the NetworkP
 });
 
 test("the address map's counts equal the subnet's as az shows it and as the API says", { skip }, async () => {
+  // Two more subnets, named to sort after `nodes`: a /20 is drawn cell by cell (4,096), a /17 as proportional bars.
+  for (const [name, prefix] of [
+    ['x-cells', '10.20.16.0/20'],
+    ['y-bars', '10.20.128.0/17'],
+  ]) {
+    await ok(['network', 'vnet', 'subnet', 'create', '-g', RG, '--vnet-name', 'dashVnet', '-n', name, '--address-prefixes', prefix, '-o', 'none']);
+  }
   await go(`/vnet/${encodeURIComponent(vnetId())}`);
-  const map = '[data-testid=subnet-map]';
+  const wide = `[data-testid=subnet-map][data-subnet-id$="/x-cells" i]`;
+  assert.equal(await count(`${wide} [role=gridcell].cell`), 4096);
+  assert.equal(await text(`${wide} [data-testid=map-count-free]`), String(4096 - 5));
+  const bars = `[data-testid=subnet-map][data-subnet-id$="/y-bars" i]`;
+  assert.equal(await count(`${bars} .cell`), 0, 'a /17 is not drawn cell by cell');
+  assert.equal(await count(`${bars} [role=gridcell].bar`), 3, 'reserved, free, reserved');
+  assert.equal(await text(`${bars} [data-testid=map-count-total]`), '32768');
+
+  const map = '[data-testid=subnet-map][data-subnet-id$="/nodes" i]';
   await page.waitForSelector(map);
   const shown: Record<string, number> = {};
   for (const k of ['reserved', 'node', 'pod', 'vm', 'lb', 'other', 'free', 'total']) shown[k] = Number(await text(`${map} [data-testid=map-count-${k}]`));
@@ -271,7 +286,7 @@ test("the address map's counts equal the subnet's as az shows it and as the API 
 });
 
 test('keyboard: Tab reaches the map as one stop, arrows move over the addresses and show their owner', { skip }, async () => {
-  const map = '[data-testid=subnet-map]';
+  const map = '[data-testid=subnet-map][data-subnet-id$="/nodes" i]';
   await page.evaluate(() => document.querySelector('h1').focus());
   let role: string | null = null;
   for (let i = 0; i < 40 && role !== 'gridcell'; i++) {
