@@ -3,6 +3,7 @@
 // and hostile input answered 4xx in the envelope, never 5xx.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -152,4 +153,37 @@ test('dashboard: the browser modules and the stylesheet are served as built, wit
   assert.equal(css.status, 200);
   assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
   assert.equal(css.text, readFileSync(CSS, 'utf8'));
+});
+
+/** Opens an event stream; resolves with its status once the head arrives (the stream stays open). */
+function openStream(cookie: string): Promise<{ status: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}/ui/api/events`, { headers: { cookie }, ca: server.caPem }, (res) => {
+      res.on('data', () => undefined);
+      res.on('error', () => undefined);
+      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('dashboard: at most 16 event streams per session (then 429); streams left open do not hold up the server closing', async () => {
+  const r = await aksemu(home, ['dashboard']);
+  const cookie = await signIn(server, r.stdout.trim());
+  const streams = [];
+  for (let i = 0; i < 16; i++) streams.push(await openStream(cookie));
+  assert.deepEqual(new Set(streams.map((s) => s.status)), new Set([200]));
+  const refused = await https(server, 'GET', '/ui/api/events', { headers: { cookie } });
+  assert.equal(refused.status, 429);
+  assert.equal(refused.json.error.code, 'TooManyRequests');
+  // Another session has its own 16.
+  const other = await signIn(server, (await aksemu(home, ['dashboard'])).stdout.trim());
+  const s = await openStream(other);
+  assert.equal(s.status, 200);
+  streams[0]!.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const again = await openStream(cookie);
+  assert.equal(again.status, 200, 'a closed stream frees its place');
+  // The rest stay open: after() closes the server with them open, and must not hang.
 });
