@@ -1,5 +1,6 @@
 // The page every /ui/ route answers with (docs/dashboard.md §1): it loads the bundled script and stylesheet, which
-// draw the page the URL's hash names. Nothing inline: the Content-Security-Policy allows only our own files.
+// draw the page the URL's hash names. Nothing inline: the Content-Security-Policy allows only our own files. The empty
+// icon keeps the browser from asking for /favicon.ico, which is ARM's path space (a 401 in the console otherwise).
 export const SHELL_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -7,6 +8,7 @@ export const SHELL_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>aksemu</title>
 <link rel="stylesheet" href="/ui/assets/app.css">
+<link rel="icon" href="data:,">
 <script type="module" src="/ui/assets/app.js"></script>
 </head>
 <body>
