@@ -251,7 +251,9 @@ export class ObjectStore {
       if (this.history[mid]!.rv <= rv) lo = mid + 1;
       else hi = mid;
     }
-    return this.history.slice(lo).filter((c) => c.resource === key);
+    const out: Change[] = [];
+    for (let i = lo; i < this.history.length; i++) if (this.history[i]!.resource === key) out.push(this.history[i]!);
+    return out;
   }
 
   subscribe(listener: (change: Change) => void): () => void {
