@@ -42,8 +42,13 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(hours / 24 / 365)}y`;
 }
 
+/** The last AGE cell made: a list's rows are read at one `now`, and neighbours were mostly created in the same second. */
+let lastAge = { created: '', now: 0, cell: '' };
+
 /** The AGE cell of an object created at `created` (RFC 3339), `<unknown>` when unset. */
 export function age(created: string | undefined, now = Date.now()): string {
   if (!created) return '<unknown>';
-  return humanDuration(now - Date.parse(created));
+  if (created === lastAge.created && now === lastAge.now) return lastAge.cell;
+  lastAge = { created, now, cell: humanDuration(now - Date.parse(created)) };
+  return lastAge.cell;
 }

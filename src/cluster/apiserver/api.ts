@@ -308,7 +308,8 @@ export class ClusterApi {
     const keys = this.objects.keys(t.r);
     const [from, to] = t.r.namespaced && t.namespace !== undefined ? keyRange(keys, `${t.namespace}/`) : [0, keys.length];
     const everything = selector.labels.length === 0 && selector.fields.length === 0;
-    const source = { keys, from, to, get: (k: string) => this.objects.byKey(t.r, k)! };
+    const byKey = this.objects.byKeyOf(t.r);
+    const source = { keys, from, to, get: (k: string) => byKey(k)! };
     return pageKeys(source, everything ? undefined : (o) => selects(selector, o), query, rv);
   }
 

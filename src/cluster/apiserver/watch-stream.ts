@@ -30,28 +30,65 @@ export class WatchMetrics {
 }
 
 /**
- * The serialized objects of the changes being told: stored objects do not change, and a hundred watchers of one
- * kind send every change a hundred times, all while the store tells its listeners. Kept until the tick's work is
- * done, not for the objects' life (that would hold each object's JSON beside it).
+ * The lines of the changes being told, UTF-8 encoded once: stored objects do not change, and a hundred watchers of
+ * one kind send every change a hundred times, all while the store tells its listeners. A line is the same bytes for
+ * every watcher it goes to (no per-watcher string to build, measure and encode). Kept until the tick's work is done,
+ * not for the objects' life (that would hold each object's JSON beside it).
  */
-let serialized = new WeakMap<object, string>();
+const EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED'] as const;
+let lines = new Map<string, WeakMap<object, Buffer>>();
+/** The last batch joined this tick: watchers of one kind and scope send the same lines each tick. */
+let joined: { parts: Buffer[]; bytes: Buffer } | undefined;
 let forgetting = false;
 
-function line(event: WatchEvent): string {
+function forgetAtTickEnd(): void {
+  if (forgetting) return;
+  forgetting = true;
+  setImmediate(() => {
+    lines = new Map();
+    joined = undefined;
+    forgetting = false;
+  });
+}
+
+function line(event: WatchEvent): Buffer {
   const obj = event.object;
-  if (typeof obj !== 'object' || obj === null) return `${JSON.stringify(event)}\n`;
-  let text = serialized.get(obj);
-  if (text === undefined) {
-    serialized.set(obj, (text = JSON.stringify(obj)));
-    if (!forgetting) {
-      forgetting = true;
-      setImmediate(() => {
-        serialized = new WeakMap();
-        forgetting = false;
-      });
-    }
+  if (typeof obj !== 'object' || obj === null || !(EVENT_TYPES as readonly string[]).includes(event.type)) return Buffer.from(`${JSON.stringify(event)}\n`);
+  let byObject = lines.get(event.type);
+  if (!byObject) lines.set(event.type, (byObject = new WeakMap()));
+  let bytes = byObject.get(obj);
+  if (bytes === undefined) {
+    byObject.set(obj, (bytes = Buffer.from(`{"type":"${event.type}","object":${JSON.stringify(obj)}}\n`)));
+    forgetAtTickEnd();
   }
-  return `{"type":${JSON.stringify(event.type)},"object":${text}}\n`;
+  return bytes;
+}
+
+/** A buffer written holds at most about this much of a batch (the initial events of a big list are many). */
+const WRITE_BYTES = 256 * 1024;
+
+/**
+ * A watcher's lines of a tick as few buffers (each one chunk and one TLS record); a batch of one buffer is shared
+ * with the watcher before when its lines are the same.
+ */
+function joinLines(parts: Buffer[]): Buffer[] {
+  if (parts.length === 1) return parts;
+  if (joined && joined.parts.length === parts.length && joined.parts.every((p, i) => p === parts[i])) return [joined.bytes];
+  const out: Buffer[] = [];
+  let from = 0;
+  let bytes = 0;
+  for (let i = 0; i < parts.length; i++) {
+    bytes += parts[i]!.length;
+    if (bytes < WRITE_BYTES && i < parts.length - 1) continue;
+    out.push(i === from ? parts[i]! : Buffer.concat(parts.slice(from, i + 1), bytes));
+    from = i + 1;
+    bytes = 0;
+  }
+  if (out.length === 1) {
+    joined = { parts, bytes: out[0]! };
+    forgetAtTickEnd();
+  }
+  return out;
 }
 
 export interface WatchResponse {
@@ -81,23 +118,42 @@ export function serveWatch(res: ServerResponse, response: WatchResponse, metrics
     const abandon = setTimeout(() => res.destroy(), ABANDON_MS).unref();
     res.once('close', () => clearTimeout(abandon));
   };
+  // Events of one burst of writes go out together, once the burst is told: one chunk and one TLS record
+  // instead of one per event. What waits counts against the bound as if written.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const parts = pending;
+    pending = [];
+    pendingBytes = 0;
+    if (res.writableEnded || res.destroyed) return;
+    const out = joinLines(parts);
+    if (out.length === 1) return void res.write(out[0]);
+    res.cork();
+    for (const bytes of out) res.write(bytes);
+    res.uncork();
+  };
   watch = response.watch({
     send: (event) => {
       if (!open) return;
-      // Events of one burst of writes go out together: one chunk and one TLS record instead of one per event.
-      if (res.writableCorked === 0) {
-        res.cork();
-        process.nextTick(() => res.uncork());
+      if (pending.length === 0) process.nextTick(flush);
+      const bytes = line(event);
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (!initial && res.writableLength + pendingBytes > limit + allowance) {
+        flush();
+        cutOff();
       }
-      res.write(line(event));
-      if (!initial && res.writableLength > limit + allowance) cutOff();
     },
     close: () => {
+      flush();
       if (open) res.end();
       open = false;
     },
   });
   initial = false;
+  flush();
   allowance = res.writableLength;
   if (allowance > 0) res.once('drain', () => (allowance = 0));
   res.on('close', () => {

@@ -139,6 +139,12 @@ export class ObjectStore {
     return this.bucket(r).get(key);
   }
 
+  /** byKey for one type's many keys (a page of a list reads 500), its bucket found once. */
+  byKeyOf(r: Pick<ResourceType, 'group' | 'resource'>): (key: string) => KubeObject | undefined {
+    const b = this.bucket(r);
+    return (key) => b.get(key);
+  }
+
   get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     return this.bucket(r).get(objectKey(r.namespaced ? namespace : undefined, name));
   }
@@ -260,7 +266,9 @@ export class ObjectStore {
       if (this.history[mid]!.rv <= rv) lo = mid + 1;
       else hi = mid;
     }
-    return this.history.slice(lo).filter((c) => c.resource === key);
+    const out: Change[] = [];
+    for (let i = lo; i < this.history.length; i++) if (this.history[i]!.resource === key) out.push(this.history[i]!);
+    return out;
   }
 
   subscribe(listener: (change: Change) => void): () => void {
