@@ -35,6 +35,12 @@ const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
 export class Indexes {
   private readonly owned = new Map<string, Bucket>();
   private readonly onNode = new Map<string, Bucket>();
+  /**
+   * usageOn's answers, each dropped when a pod on its node changes: the scheduler asks for every node for each
+   * pod it places, and between two placements only the node it bound to changed (summing every node's pods per
+   * placement made a 50,000-pod Deployment cost the square of its size).
+   */
+  private readonly usage = new Map<string, Usage>();
 
   constructor(objects: ObjectStore) {
     for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
@@ -49,13 +55,19 @@ export class Indexes {
   private insert(resource: string, obj: KubeObject): void {
     const id = this.id(resource, obj);
     for (const uid of ownerUids(obj)) add(this.owned, uid, id, obj);
-    if (resource === resourceKey(PODS) && nodeOf(obj)) add(this.onNode, nodeOf(obj), id, obj);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) {
+      add(this.onNode, nodeOf(obj), id, obj);
+      this.usage.delete(nodeOf(obj));
+    }
   }
 
   private drop(resource: string, obj: KubeObject): void {
     const id = this.id(resource, obj);
     for (const uid of ownerUids(obj)) remove(this.owned, uid, id);
-    if (resource === resourceKey(PODS) && nodeOf(obj)) remove(this.onNode, nodeOf(obj), id);
+    if (resource === resourceKey(PODS) && nodeOf(obj)) {
+      remove(this.onNode, nodeOf(obj), id);
+      this.usage.delete(nodeOf(obj));
+    }
   }
 
   apply(change: Change): void {
@@ -77,7 +89,9 @@ export class Indexes {
   }
 
   /** What the pods bound to the node that still hold their place (not Succeeded or Failed) request of it. */
-  usageOn(node: string): Usage {
+  usageOn(node: string): Readonly<Usage> {
+    const known = this.usage.get(node);
+    if (known) return known;
     const used: Usage = { pods: 0, cpu: 0, memory: 0 };
     for (const p of this.onNode.get(node)?.values() ?? []) {
       if (isTerminal(p)) continue;
@@ -86,6 +100,7 @@ export class Indexes {
       used.cpu += r.cpu;
       used.memory += r.memory;
     }
+    this.usage.set(node, used);
     return used;
   }
 }

@@ -70,57 +70,86 @@ export class DaemonSetController extends BurstingController {
     else if (change.resource === resourceKey(PODS)) this.enqueueController(change.object, 'DaemonSet');
   }
 
+  /**
+   * Per DaemonSet, where its template (by hash) may run: a node object from the store is replaced, never
+   * changed, when the node changes, so the answer for one object holds while it lives. A burst of new nodes
+   * then costs each sync the new nodes' checks, not every node's.
+   */
+  private readonly fits = new Map<string, { hash: string; fit: WeakMap<KubeObject, { run: boolean; stay: boolean }> }>();
+
+  private fitOf(key: string, hash: string): WeakMap<KubeObject, { run: boolean; stay: boolean }> {
+    let cached = this.fits.get(key);
+    if (cached?.hash !== hash) this.fits.set(key, (cached = { hash, fit: new WeakMap() }));
+    return cached.fit;
+  }
+
   reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
     const { objects, index } = this.ctx;
     const ds = objects.get(DAEMONSETS, namespace, name) as DaemonSet | undefined;
-    if (!ds || ds.metadata.deletionTimestamp) return;
+    if (!ds || ds.metadata.deletionTimestamp) return void this.fits.delete(key);
     const template = ds.spec?.template ?? {};
     const hash = templateHash(template);
     const generation = String(ds.metadata.generation ?? 1);
     const tolerations = daemonTolerations(template.spec);
+    const fits = this.fitOf(key, hash);
     const nodes = objects.list(NODES);
+    // The owned pods by node, read once: this sync's creations and deletions are applied to it below.
     const byNode = new Map<string, Pod[]>();
-    const owned = () => index.dependents(ds.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === ds.metadata.uid && isActive(p)) as Pod[];
-    for (const p of owned()) {
+    const place = (p: Pod) => {
       const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
-      byNode.set(n, [...(byNode.get(n) ?? []), p]);
-    }
+      const pods = byNode.get(n);
+      if (pods) pods.push(p);
+      else byNode.set(n, [p]);
+    };
+    for (const p of index.dependents(ds.metadata.uid, 'Pod')) if (controllerRef(p)?.uid === ds.metadata.uid && isActive(p)) place(p as Pod);
     const eligible = new Set<string>();
     const staying = new Set<string>();
     const needPod: string[] = [];
     const doomed: KubeObject[] = [];
     for (const node of nodes) {
       const pods = byNode.get(node.metadata.name) ?? [];
-      const fit = shouldRun(template.spec, tolerations, node);
+      let fit = fits.get(node);
+      if (!fit) fits.set(node, (fit = shouldRun(template.spec, tolerations, node)));
       if (!fit.run) {
         if (fit.stay && pods.length > 0) staying.add(node.metadata.name);
         continue;
       }
       eligible.add(node.metadata.name);
       // Replace pods of an older template one at a time (maxUnavailable 1 per node); extras go.
-      const [keep, ...extra] = [...pods].sort(
-        (a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash),
-      );
+      const [keep, ...extra] =
+        pods.length < 2
+          ? pods
+          : [...pods].sort(
+              (a, b) => Number(b.metadata.labels?.['controller-revision-hash'] === hash) - Number(a.metadata.labels?.['controller-revision-hash'] === hash),
+            );
       doomed.push(...extra);
       if (keep && keep.metadata.labels?.['controller-revision-hash'] !== hash) doomed.push(keep);
       if (!keep) needPod.push(node.metadata.name);
     }
     for (const [n, pods] of byNode) if (!eligible.has(n) && !staying.has(n)) doomed.push(...pods);
     // A burst of each per sync (burst.ts): the pods' changes bring the DaemonSet back for the rest.
-    for (const p of doomed.slice(0, BURST_REPLICAS)) this.remove(ds, p);
-    this.bursts.create(key, ds, needPod.length, (i) =>
-      createPodFrom(objects, ds, template, {
+    const removed = new Set(doomed.slice(0, BURST_REPLICAS));
+    for (const p of removed) this.remove(ds, p);
+    const created: Pod[] = [];
+    this.bursts.create(key, ds, needPod.length, (i) => {
+      const pod = createPodFrom(objects, ds, template, {
         labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
         spec: (spec) => {
           pinTo(spec, needPod[i]!);
           spec.tolerations = daemonTolerations(spec);
         },
-      }),
-    );
+      });
+      created.push(pod as Pod);
+      return pod;
+    });
 
     const perNode = new Map<string, Pod[]>();
-    for (const p of owned()) {
+    for (const [n, pods] of byNode) {
+      const left = removed.size === 0 ? pods : pods.filter((p) => !removed.has(p));
+      if (left.length > 0) perNode.set(n, left);
+    }
+    for (const p of created) {
       const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
       perNode.set(n, [...(perNode.get(n) ?? []), p]);
     }

@@ -37,16 +37,23 @@ export class ReplicaSetController extends BurstingController {
     const active = pods.filter(isActive);
     const want = Math.max(0, Number(rs.spec?.replicas ?? 1));
     // At most a burst per sync; the pods' own changes bring the ReplicaSet back for the rest.
+    // Whether this sync created or deleted pods: only then is the list read again for the status (a sync for a
+    // pod's status change, the common one, reads its thousands of pods once).
+    let changed = false;
     if (active.length < want) {
-      this.bursts.create(key, rs, want - active.length, () => createPodFrom(objects, rs, rs.spec?.template));
+      this.bursts.create(key, rs, want - active.length, () => {
+        changed = true;
+        return createPodFrom(objects, rs, rs.spec?.template);
+      });
     } else if (active.length > want) {
+      changed = true;
       const extras = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, Math.min(active.length - want, BURST_REPLICAS));
       for (const pod of extras) {
         deletePodGracefully(objects, pod);
         events.record(rs, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'replicaset-controller' });
       }
     }
-    const now = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid && isActive(p));
+    const now = changed ? index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid && isActive(p)) : active;
     const ready = now.filter(isPodReady).length;
     const status: Record<string, unknown> = { replicas: now.length };
     if (now.length > 0) status['fullyLabeledReplicas'] = now.length;

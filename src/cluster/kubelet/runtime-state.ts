@@ -16,6 +16,9 @@ export interface SandboxRecord {
 }
 
 export class SandboxRecords {
+  /** Nodes whose sandboxes directory this process made or wrote to: their next records are one write each. */
+  private readonly made = new Set<string>();
+
   constructor(private readonly root: () => string) {}
 
   static forCluster(home: string, cluster: () => { resourceGroup: string; name: string }): SandboxRecords {
@@ -28,8 +31,18 @@ export class SandboxRecords {
 
   save(node: string, record: SandboxRecord): void {
     const dir = this.dir(node);
+    const file = join(dir, `${record.uid}.json`);
+    const text = `${JSON.stringify(record)}\n`;
+    if (this.made.has(node)) {
+      try {
+        return writeFileSync(file, text);
+      } catch {
+        // The node's directory went (the node was removed and came back): made again below.
+      }
+    }
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${record.uid}.json`), `${JSON.stringify(record)}\n`);
+    writeFileSync(file, text);
+    this.made.add(node);
   }
 
   load(node: string, uid: string): SandboxRecord | undefined {
