@@ -86,9 +86,9 @@ export interface ClusterApisOptions {
   /**
    * A certificate from the CA of `tls` for the names pods use (the in-cluster endpoint's: in-cluster-endpoint.ts);
    * without it that endpoint presents the server's own certificate. It may be kept in `dir` (the cluster's) and
-   * used again on later starts.
+   * used again on later starts, when `keep()` still says so once it is made.
    */
-  issueCert?: (names: { dns: string[]; ips: string[] }, dir: string) => { certPem: string; keyPem: string };
+  issueCert?: (names: { dns: string[]; ips: string[] }, dir: string, keep: () => boolean) => Promise<{ certPem: string; keyPem: string }>;
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -268,7 +268,12 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     if (cluster.powerState === 'Stopped') return undefined;
     let record = store.get<ApiRecord>(recordKey(cluster.id));
-    const credential = record?.credential ?? (await issueClientCredential(this.options.home, cluster.fqdn));
+    const dataplane = this.options.dataplane;
+    // Both keys are made in the thread pool, side by side; the certificate is kept only for a cluster still there.
+    const [credential, inClusterTls] = await Promise.all([
+      record?.credential ?? issueClientCredential(this.options.home, cluster.fqdn),
+      dataplane?.apiListener ? this.inClusterTls(cluster, () => !this.closed && store.get(cluster.id) !== undefined) : this.options.tls,
+    ]);
     const sockets = new Set<Socket>();
     const listener = createNetServer((socket) => {
       sockets.add(socket);
@@ -312,9 +317,8 @@ export class ClusterApis implements KubeconfigIssuer {
         (req, socket, head) => this.upgrade(req, socket, head, entry),
       );
       entry.apiSocket.start();
-      const dataplane = this.options.dataplane;
       entry.inCluster = new InClusterEndpoint({
-        tls: dataplane?.apiListener ? this.inClusterTls(cluster) : this.options.tls,
+        tls: inClusterTls,
         serve: (req, res) => void this.serve(req, res, entry),
         upgrade: (req, socket, head) => this.upgrade(req, socket, head, entry),
         clientError,
@@ -334,11 +338,11 @@ export class ClusterApis implements KubeconfigIssuer {
   }
 
   /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
-  private inClusterTls(cluster: ClusterRecord): ApiTls {
+  private async inClusterTls(cluster: ClusterRecord, keep: () => boolean): Promise<ApiTls> {
     const { tls, issueCert } = this.options;
     if (!issueCert) return tls;
     const names = inClusterNames(cluster);
-    return { ...issueCert(names, clusterDir(this.options.home, cluster.resourceGroup, cluster.name)), caPem: tls.caPem };
+    return { ...(await issueCert(names, clusterDir(this.options.home, cluster.resourceGroup, cluster.name), keep)), caPem: tls.caPem };
   }
 
   private async unregister(clusterId: string): Promise<void> {
