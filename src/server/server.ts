@@ -304,7 +304,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       tls,
       log,
       dataplane,
-      issueCert: (names, dir, keep) => keptServerCert(home, dir, 'apiserver-in-cluster', names, keep),
+      issueCert: (names, dir) => keptServerCert(home, dir, 'apiserver-in-cluster', names),
     });
     const registry = new Registry();
     for (const provider of options.providers ?? defaultProviders({ kubeconfigs: clusterApis })) registry.add(provider);

@@ -131,39 +131,41 @@ function keptCertFits(certPem: string, keyPem: string, caPem: string, names: Cer
   }
 }
 
+/** A server certificate and its key; `keep()` writes a new one in its folder for later starts (nothing for a kept one). */
+export interface KeptCert {
+  certPem: string;
+  keyPem: string;
+  keep(): void;
+}
+
 /**
  * A server certificate from the home's CA for other names (a cluster's API as its pods address it:
  * `kubernetes.default.svc`, the Service's ClusterIP); the CA must exist (loadOrCreateTls). It is kept in `dir`
  * (`<base>.pem`, `<base>-key.pem`) and used again on later starts while it fits: making a key would cost
- * hundreds of milliseconds of every start. A new key is made in the thread pool; the new certificate is kept only
- * when `keep()` still says so once the key is made (what it was for may have gone meanwhile: its folder must not
- * come back).
+ * hundreds of milliseconds of every start. A new key is made in the thread pool; a new certificate is written only
+ * by `keep()`, which the caller calls once it knows what it was for is still there (a cluster deleted meanwhile
+ * must leave no folder).
  */
-export async function keptServerCert(
-  home: string,
-  dir: string,
-  base: string,
-  names: CertNames,
-  keep: () => boolean,
-): Promise<{ certPem: string; keyPem: string }> {
+export async function keptServerCert(home: string, dir: string, base: string, names: CertNames): Promise<KeptCert> {
   const certFile = join(dir, `${base}.pem`);
   const keyFile = join(dir, `${base}-key.pem`);
   const caPem = readFileSync(join(home, 'ca.pem'), 'utf8');
   if (existsSync(certFile) && existsSync(keyFile)) {
     const kept = { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
-    if (keptCertFits(kept.certPem, kept.keyPem, caPem, names)) return kept;
+    if (keptCertFits(kept.certPem, kept.keyPem, caPem, names)) return { ...kept, keep: () => {} };
   }
   const keys = await newKeyPairOffThread();
   const made = createServerCert(caPem, readFileSync(join(home, 'ca-key.pem'), 'utf8'), names, keys);
-  if (!keep()) return made;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(keyFile, made.keyPem, SECRET);
-    writeFileSync(certFile, made.certPem);
-  } catch {
-    // Not kept: made again next start.
-  }
-  return made;
+  const keep = () => {
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(keyFile, made.keyPem, SECRET);
+      writeFileSync(certFile, made.certPem);
+    } catch {
+      // Not kept: made again next start.
+    }
+  };
+  return { ...made, keep };
 }
 
 export function loadOrCreateTls(home: string): TlsMaterial {
