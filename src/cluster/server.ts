@@ -86,9 +86,9 @@ export interface ClusterApisOptions {
   /**
    * A certificate from the CA of `tls` for the names pods use (the in-cluster endpoint's: in-cluster-endpoint.ts);
    * without it that endpoint presents the server's own certificate. It may be kept in `dir` (the cluster's) and
-   * used again on later starts.
+   * used again on later starts once `keep()` is called.
    */
-  issueCert?: (names: { dns: string[]; ips: string[] }, dir: string) => { certPem: string; keyPem: string };
+  issueCert?: (names: { dns: string[]; ips: string[] }, dir: string) => Promise<{ certPem: string; keyPem: string; keep(): void }>;
 }
 
 export class ClusterApis implements KubeconfigIssuer {
@@ -268,7 +268,12 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     if (cluster.powerState === 'Stopped') return undefined;
     let record = store.get<ApiRecord>(recordKey(cluster.id));
-    const credential = record?.credential ?? (await issueClientCredential(this.options.home, cluster.fqdn));
+    const dataplane = this.options.dataplane;
+    // Both keys are made in the thread pool, side by side.
+    const [credential, inCluster] = await Promise.all([
+      record?.credential ?? issueClientCredential(this.options.home, cluster.fqdn),
+      dataplane?.apiListener ? this.inClusterTls(cluster) : undefined,
+    ]);
     const sockets = new Set<Socket>();
     const listener = createNetServer((socket) => {
       sockets.add(socket);
@@ -288,6 +293,8 @@ export class ClusterApis implements KubeconfigIssuer {
         await closeListener({ listener, sockets });
         return undefined;
       }
+      // The cluster is still there (checked in this same turn): its folder may hold the certificate.
+      inCluster?.keep();
       if (!record || record.port !== port) {
         record = { clusterId: cluster.id, port, credential };
         store.put(recordKey(cluster.id), record);
@@ -312,9 +319,8 @@ export class ClusterApis implements KubeconfigIssuer {
         (req, socket, head) => this.upgrade(req, socket, head, entry),
       );
       entry.apiSocket.start();
-      const dataplane = this.options.dataplane;
       entry.inCluster = new InClusterEndpoint({
-        tls: dataplane?.apiListener ? this.inClusterTls(cluster) : this.options.tls,
+        tls: inCluster?.tls ?? this.options.tls,
         serve: (req, res) => void this.serve(req, res, entry),
         upgrade: (req, socket, head) => this.upgrade(req, socket, head, entry),
         clientError,
@@ -334,11 +340,12 @@ export class ClusterApis implements KubeconfigIssuer {
   }
 
   /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
-  private inClusterTls(cluster: ClusterRecord): ApiTls {
+  private async inClusterTls(cluster: ClusterRecord): Promise<{ tls: ApiTls; keep(): void } | undefined> {
     const { tls, issueCert } = this.options;
-    if (!issueCert) return tls;
+    if (!issueCert) return undefined;
     const names = inClusterNames(cluster);
-    return { ...issueCert(names, clusterDir(this.options.home, cluster.resourceGroup, cluster.name)), caPem: tls.caPem };
+    const { certPem, keyPem, keep } = await issueCert(names, clusterDir(this.options.home, cluster.resourceGroup, cluster.name));
+    return { tls: { certPem, keyPem, caPem: tls.caPem }, keep };
   }
 
   private async unregister(clusterId: string): Promise<void> {

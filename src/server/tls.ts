@@ -2,7 +2,8 @@
 // Clients trust ca.pem (az: REQUESTS_CA_BUNDLE; Node: the `ca` TLS option). The server certificate
 // is re-issued from the same CA when it is missing or near expiry, so clients never re-trust.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, generateKeyPairSync, type KeyObject, randomBytes, X509Certificate } from 'node:crypto';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { opensslSigner } from '../http/cert-sign.js';
@@ -19,9 +20,22 @@ const CA_DAYS = 3650;
 const SERVER_DAYS = 825;
 const RENEW_BEFORE_DAYS = 30;
 
-function newKeyPair(): { privatePem: string; publicPem: string } {
+interface KeyPair {
+  privatePem: string;
+  publicPem: string;
+}
+
+function newKeyPair(): KeyPair {
   // Node makes the key (fast, native); forge only assembles the certificates (http/cert-sign.ts signs them).
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return pems(generateKeyPairSync('rsa', { modulusLength: 2048 }));
+}
+
+/** newKeyPair in the thread pool: 50–600 ms of CPU (RSA's primes are random) the event loop does not wait through. */
+async function newKeyPairOffThread(): Promise<KeyPair> {
+  return pems(await promisify(generateKeyPair)('rsa', { modulusLength: 2048 }));
+}
+
+function pems({ privateKey, publicKey }: { privateKey: KeyObject; publicKey: KeyObject }): KeyPair {
   return {
     privatePem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
@@ -69,9 +83,8 @@ export interface CertNames {
 
 const LOCAL: CertNames = { dns: ['localhost'], ips: ['127.0.0.1', '::1'] };
 
-function createServerCert(caCertPem: string, caKeyPem: string, names: CertNames = LOCAL): { certPem: string; keyPem: string } {
+function createServerCert(caCertPem: string, caKeyPem: string, names: CertNames = LOCAL, keys = newKeyPair()): { certPem: string; keyPem: string } {
   const ca = forge.pki.certificateFromPem(caCertPem);
-  const keys = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
   cert.serialNumber = serialNumber();
@@ -118,29 +131,41 @@ function keptCertFits(certPem: string, keyPem: string, caPem: string, names: Cer
   }
 }
 
+/** A server certificate and its key; `keep()` writes a new one in its folder for later starts (nothing for a kept one). */
+export interface KeptCert {
+  certPem: string;
+  keyPem: string;
+  keep(): void;
+}
+
 /**
  * A server certificate from the home's CA for other names (a cluster's API as its pods address it:
  * `kubernetes.default.svc`, the Service's ClusterIP); the CA must exist (loadOrCreateTls). It is kept in `dir`
  * (`<base>.pem`, `<base>-key.pem`) and used again on later starts while it fits: making a key would cost
- * hundreds of milliseconds of every start.
+ * hundreds of milliseconds of every start. A new key is made in the thread pool; a new certificate is written only
+ * by `keep()`, which the caller calls once it knows what it was for is still there (a cluster deleted meanwhile
+ * must leave no folder).
  */
-export function keptServerCert(home: string, dir: string, base: string, names: CertNames): { certPem: string; keyPem: string } {
+export async function keptServerCert(home: string, dir: string, base: string, names: CertNames): Promise<KeptCert> {
   const certFile = join(dir, `${base}.pem`);
   const keyFile = join(dir, `${base}-key.pem`);
   const caPem = readFileSync(join(home, 'ca.pem'), 'utf8');
   if (existsSync(certFile) && existsSync(keyFile)) {
     const kept = { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
-    if (keptCertFits(kept.certPem, kept.keyPem, caPem, names)) return kept;
+    if (keptCertFits(kept.certPem, kept.keyPem, caPem, names)) return { ...kept, keep: () => {} };
   }
-  const made = createServerCert(caPem, readFileSync(join(home, 'ca-key.pem'), 'utf8'), names);
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(keyFile, made.keyPem, SECRET);
-    writeFileSync(certFile, made.certPem);
-  } catch {
-    // Not kept: made again next start.
-  }
-  return made;
+  const keys = await newKeyPairOffThread();
+  const made = createServerCert(caPem, readFileSync(join(home, 'ca-key.pem'), 'utf8'), names, keys);
+  const keep = () => {
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(keyFile, made.keyPem, SECRET);
+      writeFileSync(certFile, made.certPem);
+    } catch {
+      // Not kept: made again next start.
+    }
+  };
+  return { ...made, keep };
 }
 
 export function loadOrCreateTls(home: string): TlsMaterial {

@@ -20,6 +20,7 @@ import {
   putNic,
   releaseOwner,
   subnetInfo,
+  subnetRouteTableId,
 } from '../network/ipam.js';
 import {
   associateRouteTable,
@@ -153,7 +154,9 @@ export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subsc
       get free() {
         return freeAddressCount(store, subnet.id, cidr.family);
       },
-      allocateMany: (n, owner) => exhausted(() => allocateAddresses(store, subnet.id, ownerOf(owner), n, cidr.family).map((ip) => IpAddress.parse(ip))),
+      // A node's addresses go on its NIC (writeNodeNic), in the order they are taken: recorded once, as the NIC's.
+      allocateMany: (n, owner) =>
+        exhausted(() => allocateAddresses(store, subnet.id, ownerOf(owner), n, cidr.family, use !== 'pods').map((ip) => IpAddress.parse(ip))),
       allocateBlocks: (n, prefixLength, owner) => exhausted(() => allocateAddressBlocks(store, subnet.id, ownerOf(owner), n, prefixLength)),
       // The IPAM already holds what the store holds: restoring a planner claims nothing new.
       claim: () => true,
@@ -212,7 +215,7 @@ export function routeTableId(cluster: ClusterRecord): string {
 function clusterRouteTable(store: Store, cluster: ClusterRecord, subnetIds: string[]): { id: string; custom: boolean } {
   const ours = routeTableId(cluster);
   for (const subnetId of subnetIds) {
-    const existing = subnetInfo(store, subnetId)?.routeTableId;
+    const existing = subnetRouteTableId(store, subnetId);
     if (existing && !sameId(existing, ours)) return { id: existing, custom: true };
   }
   return { id: ours, custom: false };
@@ -250,7 +253,7 @@ export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
   // A user's route table on a BYO subnet: remove only our routes.
   const subnetIds = new Set(nodesSubnets(store, cluster));
   for (const subnetId of subnetIds) {
-    const custom = subnetInfo(store, subnetId)?.routeTableId;
+    const custom = subnetRouteTableId(store, subnetId);
     if (!custom || sameId(custom, ours)) continue;
     const t = store.get<RouteTable>(custom);
     if (!t) continue;

@@ -20,6 +20,27 @@ export interface Allocation {
   kubenetCluster?: string;
 }
 
+/**
+ * An allocation as stored: a NIC's ip configurations named `ipconfig1…n` in address order (every node NIC's: 1 +
+ * maxPods of them, ~200 characters each) are kept as a flag instead of n ids; other lists as they are.
+ */
+type StoredAllocation = Omit<Allocation, 'ipConfigurations'> & { ipConfigurations?: string[]; nicConfigurations?: true };
+
+const nicConfigurationId = (owner: string, i: number) => `${owner}/ipConfigurations/ipconfig${i + 1}`;
+
+function stored(allocation: Allocation): StoredAllocation {
+  const { ipConfigurations, ...rest } = allocation;
+  if (!ipConfigurations) return allocation;
+  const named = ipConfigurations.length === allocation.addresses.length && ipConfigurations.every((id, i) => id === nicConfigurationId(allocation.owner, i));
+  return named ? { ...rest, nicConfigurations: true } : allocation;
+}
+
+function expanded(value: StoredAllocation): Allocation {
+  if (!value.nicConfigurations) return value;
+  const { nicConfigurations: _, ...rest } = value;
+  return { ...rest, ipConfigurations: value.addresses.map((_, i) => nicConfigurationId(value.owner, i)) };
+}
+
 interface OwnerIndexEntry {
   owner: string;
   subnetId: string;
@@ -35,11 +56,12 @@ function ownerKey(owner: string, subnetId: string): string {
 }
 
 export function allocationsIn(store: Store, subnetId: string): Allocation[] {
-  return store.list<Allocation>(`${BY_SUBNET}${subnetId}|`).map((e) => e.value);
+  return store.list<StoredAllocation>(`${BY_SUBNET}${subnetId}|`).map((e) => expanded(e.value));
 }
 
 export function allocationOf(store: Store, subnetId: string, owner: string): Allocation | undefined {
-  return store.get<Allocation>(subnetKey(subnetId, owner));
+  const value = store.get<StoredAllocation>(subnetKey(subnetId, owner));
+  return value && expanded(value);
 }
 
 /** Writes (or, with no addresses, removes) one owner's holding in one subnet. */
@@ -49,14 +71,14 @@ export function writeAllocation(store: Store, allocation: Allocation): void {
     store.delete(ownerKey(allocation.owner, allocation.subnetId));
     return;
   }
-  store.put(subnetKey(allocation.subnetId, allocation.owner), allocation);
+  store.put(subnetKey(allocation.subnetId, allocation.owner), stored(allocation));
   const index: OwnerIndexEntry = { owner: allocation.owner, subnetId: allocation.subnetId };
   store.put(ownerKey(allocation.owner, allocation.subnetId), index);
 }
 
 /** Rewrites the record of a holding that exists and keeps its addresses: the owner's index entry stays as it is. */
 export function rewriteAllocation(store: Store, allocation: Allocation): void {
-  store.put(subnetKey(allocation.subnetId, allocation.owner), allocation);
+  store.put(subnetKey(allocation.subnetId, allocation.owner), stored(allocation));
 }
 
 /** The subnets an owner holds addresses in. */

@@ -69,6 +69,11 @@ export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptio
   return info;
 }
 
+/** The route table a subnet uses, if any: subnetInfo's routeTableId without reading the subnet's allocations. */
+export function subnetRouteTableId(store: Store, subnetId: string): string | undefined {
+  return findSubnet(store, subnetId)?.properties.routeTable?.id;
+}
+
 function requireSubnet(store: Store, subnetId: string): Subnet {
   const subnet = findSubnet(store, subnetId);
   if (!subnet) throw childNotFound(subnetId);
@@ -78,10 +83,16 @@ function requireSubnet(store: Store, subnetId: string): Subnet {
 /**
  * The `count` lowest free addresses of the subnet, now held by `owner` (added to what it holds).
  * All or nothing: AddressSpaceExhaustedError (the RP's SubnetIsFull) when fewer are free.
+ * `forNic`: the owner is the id of a NIC that putNic writes next with all the owner's addresses there, in order;
+ * the allocation is then recorded with that NIC's ip configurations, and putNic finds nothing left to write.
  */
-export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number, family?: IpFamily): string[] {
-  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count, family);
+export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number, family?: IpFamily, forNic = false): string[] {
+  const configOf = forNic ? (i: number) => `${owner}/ipConfigurations/${nicConfigName(i)}` : undefined;
+  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count, family, configOf);
 }
+
+/** The name putNic gives the ip configuration of a NIC's i-th address. */
+const nicConfigName = (i: number) => `ipconfig${i + 1}`;
 
 /** `count` free aligned blocks of length `prefixLength` (static /28 pod blocks), held by `owner`; SubnetIsFull otherwise. */
 export function allocateAddressBlocks(store: Store, subnetId: string, owner: string, count: number, prefixLength: number): Cidr[] {
@@ -128,7 +139,7 @@ export function putNic(store: Store, spec: NicSpec): NetworkInterface {
       tags: spec.tags ?? null,
       properties: {
         ipConfigurations: spec.addresses.map((address, i) => ({
-          name: `ipconfig${i + 1}`,
+          name: nicConfigName(i),
           properties: { subnet: { id: subnet.id }, privateIPAddress: address, privateIPAllocationMethod: 'Dynamic', primary: i === 0 },
         })),
       },

@@ -107,17 +107,30 @@ function firstPrefix(subnet: SubnetRef): string {
   return subnet.prefixes[0]?.toString() ?? '';
 }
 
-/** The n lowest free addresses, added to what owner already holds there. All or nothing. */
-export function allocate(store: Store, subnet: SubnetRef, owner: string, count: number, family?: IpFamily): string[] {
+/**
+ * The n lowest free addresses, added to what owner already holds there. All or nothing. `ipConfigurationOf`: the
+ * id of the ip configuration that will use the owner's i-th address (a node NIC written next in the same
+ * transaction), so that the record is written once, already as the NIC's write leaves it.
+ */
+export function allocate(
+  store: Store,
+  subnet: SubnetRef,
+  owner: string,
+  count: number,
+  family?: IpFamily,
+  ipConfigurationOf?: (index: number) => string,
+): string[] {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`allocate needs a non-negative integer count, got ${count}`);
   return changePool(store, subnet, (pool) => {
     const ips = pool.allocateMany(count, owner, family);
     if (!ips) throw new AddressSpaceExhaustedError(subnet.id, count, pool.freeOf(family), subnet.name, firstPrefix(subnet));
     const addresses = ips.map(String);
     const held = allocationOf(store, subnet.id, owner);
+    const all = [...(held?.addresses ?? []), ...addresses];
     writeAllocation(store, {
       ...(held ?? { subnetId: subnet.id, owner }),
-      addresses: [...(held?.addresses ?? []), ...addresses],
+      addresses: all,
+      ...(ipConfigurationOf ? { ipConfigurations: all.map((_, i) => ipConfigurationOf(i)) } : {}),
     });
     return addresses;
   });
@@ -203,12 +216,19 @@ export function hold(store: Store, subnet: SubnetRef, owner: string, want: Holdi
  * A node NIC's write: its owner already holds exactly the addresses it names, in that order (the planner
  * allocated them), and wants no new one. The addresses were checked when handed out and a used subnet's prefixes
  * cannot change, so the pool stays as it is (and its generation with it); only the record learns its ip
- * configurations. Undefined otherwise.
+ * configurations, unless allocate named them already. Undefined otherwise.
  */
 function heldAsWanted(store: Store, subnet: SubnetRef, owner: string, want: Holding): Map<string, string> | undefined {
   if (want.dynamic.length > 0) return undefined;
   const held = allocationOf(store, subnet.id, owner);
   if (!held || held.addresses.length !== want.explicit.length || want.explicit.some((e, i) => e.address !== held.addresses[i])) return undefined;
+  const named = held.ipConfigurations?.length === want.explicit.length && want.explicit.every((e, i) => e.ipConfigurationId === held.ipConfigurations![i]);
+  // Allocated with the NIC's ip configurations already named (allocate's ipConfigurationOf): nothing to write.
+  if (!named || held.kubenetCluster !== want.kubenetCluster) rewrite(store, subnet, held, want);
+  return new Map(want.explicit.map((e) => [e.ipConfigurationId, e.address]));
+}
+
+function rewrite(store: Store, subnet: SubnetRef, held: Allocation, want: Holding): void {
   const allocation: Allocation = {
     subnetId: subnet.id,
     owner: held.owner,
@@ -217,7 +237,6 @@ function heldAsWanted(store: Store, subnet: SubnetRef, owner: string, want: Hold
   };
   if (want.kubenetCluster !== undefined) allocation.kubenetCluster = want.kubenetCluster;
   rewriteAllocation(store, allocation);
-  return new Map(want.explicit.map((e) => [e.ipConfigurationId, e.address]));
 }
 
 /** Gives back everything owner holds in the subnet; returns how many addresses. */
