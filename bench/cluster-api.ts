@@ -15,6 +15,8 @@ import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
 import { EVENTS, PODS as POD_TYPE } from '../src/cluster/apimachinery/resources.js';
+import type { KubeObject } from '../src/cluster/apimachinery/object.js';
+import type { Pod } from '../src/cluster/apimachinery/types.js';
 import { clusterId } from '../src/model/cluster-records.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
 import { az, measured, type Measured } from './az-create.js';
@@ -163,7 +165,19 @@ export interface PodMemory {
   heapTotalBytes: number;
   externalBytes: number;
   /** What the cluster held when measured: its pods, and the Events posted for them (the scheduler's, the kubelet's). */
-  held: { pods: number; events: number };
+  held: { pods: number; events: number; scheduled?: number; waitedMs?: number };
+}
+
+/** Waits (at most two minutes) until every pod has its PodScheduled condition: the scheduler has been through them all. */
+async function caughtUp(pods: () => readonly KubeObject[]): Promise<{ scheduled: number; ms: number }> {
+  const start = Date.now();
+  let scheduled = 0;
+  for (;;) {
+    const all = pods();
+    scheduled = all.filter((p) => ((p as Pod).status?.conditions ?? []).some((c) => c.type === 'PodScheduled')).length;
+    if (scheduled >= all.length || Date.now() - start > 120_000) return { scheduled, ms: Date.now() - start };
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. */
@@ -197,18 +211,21 @@ async function measurePods(): Promise<PodMemory> {
       // Let write-behind flushes and watchers run as they would between requests.
       if (i % 500 === 499) await new Promise((r) => setImmediate(r));
     }
+    // Measured once the scheduler has caught up (every pod placed or marked Unschedulable, each with its Event), so
+    // runs compare: before, the figure moved with how far it had got (docs/performance.md §7.1).
+    const objects = server.clusterApis.runtimeOf(id)!.objects;
+    const waited = await caughtUp(() => objects.list(POD_TYPE));
     const after = await settle();
     // AKSEMU_BENCH_HEAP_SNAPSHOT=<file>: the heap with the pods held, for where their bytes go (DevTools' Memory tab).
     const snapshot = process.env['AKSEMU_BENCH_HEAP_SNAPSHOT'];
     if (snapshot) writeHeapSnapshot(snapshot);
-    const objects = server.clusterApis.runtimeOf(id)!.objects;
     return {
       pods: PODS,
       heapBytes: after.heapUsed - before.heapUsed,
       rssBytes: after.rss - before.rss,
       heapTotalBytes: after.heapTotal - before.heapTotal,
       externalBytes: after.external - before.external,
-      held: { pods: objects.count(POD_TYPE), events: objects.count(EVENTS) },
+      held: { pods: objects.count(POD_TYPE), events: objects.count(EVENTS), scheduled: waited.scheduled, waitedMs: waited.ms },
     };
   } finally {
     await server.close();

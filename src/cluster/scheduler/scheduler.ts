@@ -12,6 +12,7 @@ import { isTerminal } from '../client/indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
 import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
 import { splitKey, WorkQueue } from '../client/queue.js';
+import { PodSet } from './pod-set.js';
 
 /** How long one turn of scheduling may run before it yields to everything else. */
 const SLICE_MS = 50;
@@ -34,7 +35,7 @@ function placementChanged(change: Change): boolean {
 
 export class Scheduler implements Controller {
   private readonly pending = new Set<string>();
-  private readonly unschedulable = new Set<string>();
+  private readonly unschedulable = new PodSet();
   /** Unschedulable pods whose own podAffinity found no match: a newly bound pod may be one. */
   private readonly affinityWaiters = new Set<string>();
   /** Bound pods with required anti-affinity: they keep matching pods out of their topology domain. */
@@ -64,24 +65,25 @@ export class Scheduler implements Controller {
     else this.antiAffinity.delete(key);
     // A newly bound pod can be what another pod's affinity waits for (only those pods are retried: binds are many).
     if (this.affinityWaiters.size > 0 && obj.spec?.nodeName && !(change.previous as Pod | undefined)?.spec?.nodeName && change.type !== 'DELETED') {
-      for (const k of this.affinityWaiters) if (this.unschedulable.delete(k)) this.pending.add(k);
+      for (const k of this.affinityWaiters) if (this.unschedulable.delete(...splitKey(k))) this.pending.add(k);
       this.affinityWaiters.clear();
       this.queue.add('run');
     }
+    const { namespace, name } = change.object.metadata;
     if (change.type === 'DELETED') {
       this.pending.delete(key);
-      this.unschedulable.delete(key);
+      this.unschedulable.delete(namespace, name);
       if ((change.object as Pod).spec?.nodeName) this.retryUnschedulable();
       return;
     }
     if (!wantsScheduling(change.object)) {
       this.pending.delete(key);
-      this.unschedulable.delete(key);
+      this.unschedulable.delete(namespace, name);
       return;
     }
     const specChanged = !change.previous || JSON.stringify((change.previous as Pod).spec) !== JSON.stringify((change.object as Pod).spec);
-    if (!this.unschedulable.has(key) || specChanged) {
-      this.unschedulable.delete(key);
+    if (!this.unschedulable.has(namespace, name) || specChanged) {
+      this.unschedulable.delete(namespace, name);
       this.pending.add(key);
       this.queue.add('run');
     }
@@ -96,7 +98,7 @@ export class Scheduler implements Controller {
 
   private retryUnschedulable(): void {
     if (this.unschedulable.size === 0) return;
-    for (const k of this.unschedulable) this.pending.add(k);
+    for (const k of this.unschedulable.keys()) this.pending.add(k);
     this.unschedulable.clear();
     this.queue.add('run');
   }
@@ -113,14 +115,18 @@ export class Scheduler implements Controller {
   private run(): void {
     const { objects } = this.ctx;
     if (this.cursor >= this.round.length) {
-      const pods = [...this.pending].map((k) => objects.get(PODS, ...splitKey(k))).filter((p): p is KubeObject => p !== undefined && wantsScheduling(p));
+      // The round keeps the pending keys themselves: a new key per pod would be one more string held per
+      // Unschedulable pod (docs/performance.md §7.1).
+      const pods = [...this.pending]
+        .map((key) => ({ key, pod: objects.get(PODS, ...splitKey(key)) }))
+        .filter((p): p is { key: string; pod: KubeObject } => p.pod !== undefined && wantsScheduling(p.pod));
       this.pending.clear();
       pods.sort(
-        (a, b) =>
+        ({ pod: a }, { pod: b }) =>
           Number((b as Pod).spec?.priority ?? 0) - Number((a as Pod).spec?.priority ?? 0) ||
           String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)),
       );
-      this.round = pods.map((p) => objectKey(p.metadata.namespace, p.metadata.name));
+      this.round = pods.map((p) => p.key);
       this.cursor = 0;
       if (this.round.length === 0) return;
     }
@@ -128,13 +134,19 @@ export class Scheduler implements Controller {
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     const deadline = performance.now() + SLICE_MS;
     while (this.cursor < this.round.length && performance.now() < deadline) {
-      const pod = objects.get(PODS, ...splitKey(this.round[this.cursor++]!));
-      if (pod && wantsScheduling(pod)) this.place(pod, nodes, byName);
+      const key = this.round[this.cursor++]!;
+      const pod = objects.get(PODS, ...splitKey(key));
+      if (pod && wantsScheduling(pod)) this.place(pod, key, nodes, byName);
+    }
+    // A finished round lets go of its keys.
+    if (this.cursor >= this.round.length) {
+      this.round = [];
+      this.cursor = 0;
     }
     if (this.cursor < this.round.length || this.pending.size > 0) this.queue.add('run');
   }
 
-  private place(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
+  private place(pod: KubeObject, key: string, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
     const { index } = this.ctx;
     const pinned = pinnedNode((pod as Pod).spec);
     const candidates = pinned !== undefined ? [byName.get(pinned)].filter((n): n is KubeObject => n !== undefined) : nodes;
@@ -150,7 +162,7 @@ export class Scheduler implements Controller {
       }
     }
     if (best) this.bind(pod, best);
-    else this.reject(pod, nodes, byName);
+    else this.reject(pod, key, nodes, byName);
   }
 
   private world(byName: Map<string, KubeObject>): AffinityWorld {
@@ -182,7 +194,7 @@ export class Scheduler implements Controller {
     );
   }
 
-  private reject(pod: KubeObject, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
+  private reject(pod: KubeObject, key: string, nodes: KubeObject[], byName: Map<string, KubeObject>): void {
     const { index, objects, events } = this.ctx;
     const interPod = podAffinityFilter(pod, this.world(byName));
     const misfits: Misfit[] = nodes.map((n) => misfit(pod, n, index.usageOn(n.metadata.name)) ?? interPod(n)).filter((m): m is Misfit => m !== undefined);
@@ -200,9 +212,9 @@ export class Scheduler implements Controller {
     };
     status.phase = 'Pending';
     status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), cond];
-    // Marked first: the write below comes straight back through observe().
-    this.unschedulable.add(objectKey(pod.metadata.namespace, pod.metadata.name));
-    if (misfits.some((m) => m.reasons.includes(AFFINITY_NOT_MATCHED))) this.affinityWaiters.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+    // Marked first: the write below comes straight back through observe(). (The stored pod's own name: pod-set.ts.)
+    this.unschedulable.add(pod.metadata.namespace, pod.metadata.name);
+    if (misfits.some((m) => m.reasons.includes(AFFINITY_NOT_MATCHED))) this.affinityWaiters.add(key);
     const stored = objects.put(PODS, { ...pod, status }, { onlyIfChanged: true });
     events.record(stored, { type: 'Warning', reason: 'FailedScheduling', message, component: 'default-scheduler', action: 'Scheduling' }, now);
   }

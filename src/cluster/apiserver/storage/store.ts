@@ -157,9 +157,11 @@ export class ObjectStore {
    * Writes obj (a copy): new objects get uid, creationTimestamp and generation unless they carry them.
    * Returns the stored object. `onlyIfChanged` skips writes that change nothing but the resourceVersion;
    * `system` marks what the control plane makes for itself at start (namespaces, add-ons), which the ceiling
-   * never refuses. Throws the ceiling's 403 for a new object past it.
+   * never refuses. `like` is a further neighbour to share with (sharing.ts): what the writer copied from another
+   * object, at the places it has in this one (an Event's involvedObject, its pod's name and uid). Throws the
+   * ceiling's 403 for a new object past it.
    */
-  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number } = {}): KubeObject {
+  put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number; like?: Record<string, unknown> } = {}): KubeObject {
     const b = this.bucket(r);
     const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
     const previous = b.get(key);
@@ -185,7 +187,7 @@ export class ObjectStore {
     const text = JSON.stringify(draft);
     const next = JSON.parse(text) as KubeObject;
     const last = this.lastPut.get(resourceKey(r));
-    shareParts(next, previous ?? last, previous ? last : undefined);
+    shareParts(next, previous ?? last, previous ? last : undefined, opts.like);
     this.lastPut.set(resourceKey(r), next);
     // The size: as the writer measured it, else the version before's (controllers' writes change little of an
     // object), else the copy's.

@@ -1,0 +1,45 @@
+// A set of pods by namespace and name that holds each pod's own name string: a `namespace/name` key per pod is one
+// more string held for every pod the scheduler has marked Unschedulable (~50 bytes each: docs/performance.md §7.1).
+import { objectKey } from '../apimachinery/object.js';
+
+export class PodSet {
+  private readonly byNamespace = new Map<string, Set<string>>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  has(namespace: string | undefined, name: string): boolean {
+    return this.byNamespace.get(namespace ?? '')?.has(name) ?? false;
+  }
+
+  add(namespace: string | undefined, name: string): void {
+    const ns = namespace ?? '';
+    let names = this.byNamespace.get(ns);
+    if (!names) this.byNamespace.set(ns, (names = new Set()));
+    if (names.has(name)) return;
+    names.add(name);
+    this.count++;
+  }
+
+  /** Whether it was there. */
+  delete(namespace: string | undefined, name: string): boolean {
+    const ns = namespace ?? '';
+    const names = this.byNamespace.get(ns);
+    if (!names?.delete(name)) return false;
+    this.count--;
+    if (names.size === 0) this.byNamespace.delete(ns);
+    return true;
+  }
+
+  clear(): void {
+    this.byNamespace.clear();
+    this.count = 0;
+  }
+
+  /** The pods' `namespace/name` keys (made as asked: objectKey). */
+  *keys(): IterableIterator<string> {
+    for (const [ns, names] of this.byNamespace) for (const name of names) yield objectKey(ns, name);
+  }
+}
