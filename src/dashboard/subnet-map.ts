@@ -12,28 +12,8 @@ import { Cidr, IpAddress } from '../net/ip.js';
 import { idKey } from '../ids/compare.js';
 import { badRequest, notFound } from './errors.js';
 import { nameOf } from './resources.js';
-
-export const KINDS = ['reserved', 'node', 'pod', 'vm', 'lb', 'other', 'free'] as const;
-export type Kind = (typeof KINDS)[number];
-export type Counts = Record<Kind, number>;
-
-export interface Run {
-  first: string;
-  last: string;
-  count: number;
-  kind: Kind;
-  owner: string;
-  ownerId?: string;
-}
-
-export interface SubnetMap {
-  id: string;
-  addressPrefix: string;
-  total: number;
-  counts: Counts;
-  cells: boolean;
-  runs: Run[];
-}
+// The answer's shape is declared once, in the browser code's types.ts, so both sides compile against one contract.
+import type { Counts, Kind, Run, SubnetMap } from './ui/types.js';
 
 /** The UI draws one cell per address up to a /20 (4,096 addresses), proportional bars beyond. */
 const CELL_PREFIX = 20;
