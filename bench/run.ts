@@ -71,7 +71,7 @@ console.log(
 
 const watch = await benchWatchers();
 console.log(
-  `${watch.watchers} watchers on pods (HTTPS, another process) while ${fmt(watch.pods)} pods are created through the cluster API (${(watch.createMs / 1000).toFixed(1)} s, server CPU ${(watch.serverCpuMs / 1000).toFixed(1)} s)`,
+  `${watch.watchers} watchers on pods (HTTPS, another process) while ${fmt(watch.pods)} pods are created through the cluster API (${(watch.createMs / 1000).toFixed(1)} s, server CPU ${(watch.serverCpuMs / 1000).toFixed(1)} s, busy ${Math.round(watch.serverBusy * 100)}%; watchers' CPU ${(watch.clientCpuMs / 1000).toFixed(1)} s, busy ${Math.round(watch.clientBusy * 100)}%; ${watch.cipher})`,
 );
 console.log(
   `  slowest watcher behind by ${fmt(watch.maxLagMs)} ms at most, p99 ${fmt(watch.p99LagMs)} ms (goal: none behind by > 1,000 ms)   watchers cut off ${watch.cutOff}   heap growth after GC ${(watch.heapGrowthBytes / 1e6).toFixed(1)} MB, pods included (bounded: ≤ 8 MiB unsent per watcher)`,

@@ -11,6 +11,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -44,6 +45,11 @@ export interface WatchFigures {
   serverCpuMs: number;
   /** The watchers' process's CPU over the whole run (TLS, HTTP, finding each pod's name in its lines). */
   clientCpuMs: number;
+  /** How much of the run each process's event loop was busy (1: it never waited; the one at 1 is the bottleneck). */
+  serverBusy: number;
+  clientBusy: number;
+  /** The TLS cipher suite the watches use (the server chooses it as Go's crypto/tls does). */
+  cipher: string;
   heapGrowthBytes: number;
 }
 
@@ -111,6 +117,7 @@ async function measureWatchers(): Promise<WatchFigures> {
     const created = new Map<string, number>();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const elu0 = performance.eventLoopUtilization();
     for (let i = 0; i < WATCH_PODS; i++) {
       const pod = deploymentPod(i);
       created.set((pod['metadata'] as { name: string }).name, performance.timeOrigin + performance.now());
@@ -119,8 +126,9 @@ async function measureWatchers(): Promise<WatchFigures> {
       if (i % 50 === 49) await new Promise((r) => setImmediate(r));
     }
     const createMs = performance.now() - t0;
-    const seen = JSON.parse(await next()) as { last: Record<string, number>; cutOff: number; cpuMs: number };
+    const seen = JSON.parse(await next()) as { last: Record<string, number>; cutOff: number; cpuMs: number; busy: number; cipher: string };
     const cpu = process.cpuUsage(cpu0);
+    const serverBusy = performance.eventLoopUtilization(elu0).utilization;
     const inOrder = [...created].map(([name, t]) => (seen.last[name] ?? Number.POSITIVE_INFINITY) - t);
     const lags = [...inOrder].sort((a, b) => a - b);
     const tenth = Math.ceil(inOrder.length / 10);
@@ -139,6 +147,9 @@ async function measureWatchers(): Promise<WatchFigures> {
       createMs,
       serverCpuMs: (cpu.user + cpu.system) / 1000,
       clientCpuMs: seen.cpuMs,
+      serverBusy,
+      clientBusy: seen.busy,
+      cipher: seen.cipher,
       heapGrowthBytes: after - before,
     };
   } finally {
@@ -155,10 +166,16 @@ async function watchClients(endpoint: Endpoint): Promise<void> {
   let done = 0;
   let cutOff = 0;
   let opened = 0;
+  let elu0 = performance.eventLoopUtilization();
+  let cipher = '';
   const url = new URL('/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true', endpoint.url);
   for (let w = 0; w < WATCHERS; w++) {
     const req = request(url, { ca: endpoint.ca, headers: { authorization: `Bearer ${endpoint.token}`, accept: 'application/json' }, agent: false }, (res) => {
-      if (++opened === WATCHERS) process.stdout.write('ready\n');
+      cipher ||= (res.socket as TLSSocket).getCipher().standardName;
+      if (++opened === WATCHERS) {
+        elu0 = performance.eventLoopUtilization();
+        process.stdout.write('ready\n');
+      }
       let buffered = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -175,7 +192,8 @@ async function watchClients(endpoint: Endpoint): Promise<void> {
           if (++counts[w]! === WATCH_PODS && ++done === WATCHERS) {
             // A pipe is written asynchronously: leave once the line is out.
             const cpu = process.cpuUsage();
-            process.stdout.write(`${JSON.stringify({ last, cutOff, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`, () => process.exit(0));
+            const busy = performance.eventLoopUtilization(elu0).utilization;
+            process.stdout.write(`${JSON.stringify({ last, cutOff, cpuMs: (cpu.user + cpu.system) / 1000, busy, cipher })}\n`, () => process.exit(0));
           }
         }
         buffered = text.slice(start);

@@ -163,6 +163,35 @@ describe('cluster API units', () => {
     assert.ok(seen[1]![2] < seen[2]![2]);
   });
 
+  test('the watches of a store share one listener: each kind is told its own changes, each watch from where it is', () => {
+    const store = new ObjectStore(1);
+    const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
+    const listeners = () => (store as unknown as { listeners: Set<unknown> }).listeners.size;
+    const before = listeners();
+    store.put(PODS, pod('a'));
+    const rv = String(store.resourceVersion);
+    store.put(PODS, pod('b'));
+    const names = (events: WatchEvent[]) => events.map((e) => `${e.type} ${(e.object as any).metadata.name}`);
+    const all = { labels: [], fields: [] };
+    const fromNow: WatchEvent[] = [];
+    const fromRv: WatchEvent[] = [];
+    const nodes: WatchEvent[] = [];
+    const a = openWatch(store, PODS, 'default', all, {}, { send: (e) => fromNow.push(e), close: () => {} });
+    const b = openWatch(store, PODS, undefined, all, { resourceVersion: rv }, { send: (e) => fromRv.push(e), close: () => {} });
+    const n = openWatch(store, NODES, undefined, all, {}, { send: (e) => nodes.push(e), close: () => {} });
+    assert.equal(listeners(), before + 1);
+    store.put(PODS, pod('c'));
+    store.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+    a.stop();
+    store.put(PODS, pod('d'));
+    assert.deepEqual(names(fromNow), ['ADDED a', 'ADDED b', 'ADDED c']);
+    assert.deepEqual(names(fromRv), ['ADDED b', 'ADDED c', 'ADDED d']);
+    assert.deepEqual(names(nodes), ['ADDED n1']);
+    b.stop();
+    n.stop();
+    assert.equal(listeners(), before, 'the last watch gone, the store has no watch listener left');
+  });
+
   test('unchanged writes keep their resourceVersion', () => {
     const store = new ObjectStore(1);
     const a = store.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: {} });

@@ -45,7 +45,7 @@ import {
   pathNotFound,
   successStatus,
 } from '../apimachinery/status.js';
-import { includeObjectOf, table, tableRow, wantsTable } from './tables.js';
+import { includeObjectOf, table, wantsTable, watchTable } from './tables.js';
 import { openWatch, type WatchEvent, type WatchSink } from './watch.js';
 import { WatchMetrics, type WatchResponse } from './watch-stream.js';
 import { admitDeletion, mutate, validateCreate } from './admission/plugins.js';
@@ -347,14 +347,7 @@ export class ClusterApi {
         const tableSink: WatchSink = {
           send: (e: WatchEvent) => {
             if (e.type === 'ERROR' || e.type === 'BOOKMARK') return sink.send(e);
-            const obj = e.object as KubeObject;
-            const body = {
-              kind: 'Table',
-              apiVersion: 'meta.k8s.io/v1',
-              metadata: { resourceVersion: obj.metadata.resourceVersion },
-              columnDefinitions: first ? printer.columns : null,
-              rows: [tableRow(printer, obj, include)],
-            };
+            const body = watchTable(printer, e.object as KubeObject, include, first);
             first = false;
             sink.send({ type: e.type, object: body });
           },

@@ -48,3 +48,21 @@ export function table(
     rows: objects.map((o) => tableRow(printer, o, include, now)),
   };
 }
+
+/** The last watch event's Table asked for: the `kubectl get -w` watchers of a kind ask for one change's row in turn. */
+let lastWatchTable: { printer: Printer; object: KubeObject; include: IncludeObject; body: Record<string, unknown> } | undefined;
+
+/**
+ * The Table of one watch event (its columns only in a watch's first), shared by the watchers that ask for the same
+ * object's row in the same turn of the event loop (its AGE is as old for all of them): one row built and one line
+ * encoded per change instead of one per watcher.
+ */
+export function watchTable(printer: Printer, obj: KubeObject, include: IncludeObject, withColumns: boolean): Record<string, unknown> {
+  const metadata = { resourceVersion: obj.metadata.resourceVersion };
+  if (withColumns) return table(printer, [obj], include, metadata);
+  const memo = lastWatchTable;
+  if (memo !== undefined && memo.object === obj && memo.printer === printer && memo.include === include) return memo.body;
+  if (memo === undefined) setImmediate(() => (lastWatchTable = undefined));
+  lastWatchTable = { printer, object: obj, include, body: table(printer, [obj], include, metadata, false) };
+  return lastWatchTable.body;
+}

@@ -47,12 +47,17 @@ function forgetAtTickEnd(): void {
   setImmediate(() => {
     lines = new Map();
     joined = undefined;
+    last = undefined;
     forgetting = false;
   });
 }
 
+/** The last line asked for: the watchers of a kind ask for one event's line one after another. */
+let last: { type: string; object: object; bytes: Buffer } | undefined;
+
 function line(event: WatchEvent): Buffer {
   const obj = event.object;
+  if (last !== undefined && last.object === obj && last.type === event.type) return last.bytes;
   if (typeof obj !== 'object' || obj === null || !(EVENT_TYPES as readonly string[]).includes(event.type)) return Buffer.from(`${JSON.stringify(event)}\n`);
   let byObject = lines.get(event.type);
   if (!byObject) lines.set(event.type, (byObject = new WeakMap()));
@@ -61,6 +66,7 @@ function line(event: WatchEvent): Buffer {
     byObject.set(obj, (bytes = Buffer.from(`{"type":"${event.type}","object":${JSON.stringify(obj)}}\n`)));
     forgetAtTickEnd();
   }
+  last = { type: event.type, object: obj, bytes };
   return bytes;
 }
 

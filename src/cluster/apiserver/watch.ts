@@ -59,6 +59,61 @@ export function translate(r: ResourceType, namespace: string | undefined, select
   return was ? { type: 'DELETED', object: change.object } : undefined;
 }
 
+/** A watch as the store's changes reach it: how far it has come, and what to send past that. */
+interface Watcher {
+  readonly sent: number;
+  sendSince(changes: Change[]): void;
+}
+
+/** The watches on one store, by the resource they watch, and the one store listener that tells them. */
+const watchersOf = new WeakMap<ObjectStore, Map<string, { r: ResourceType; watchers: Set<Watcher> }>>();
+const unsubscribeOf = new WeakMap<ObjectStore, () => void>();
+
+/**
+ * One store listener for all the watches of a store instead of one per watch: a change of a kind nobody watches costs
+ * one map lookup, and the history is searched once per change for the watches of its kind that have come equally far
+ * (all of them, between writes) instead of once per watch.
+ */
+function watchKind(store: ObjectStore, r: ResourceType, watcher: Watcher): () => void {
+  let kinds = watchersOf.get(store);
+  if (!kinds) {
+    const byKind = new Map<string, { r: ResourceType; watchers: Set<Watcher> }>();
+    watchersOf.set(store, (kinds = byKind));
+    unsubscribeOf.set(
+      store,
+      store.subscribe((change) => {
+        const kind = byKind.get(change.resource);
+        if (!kind) return;
+        let from = Number.NaN;
+        let changes: Change[] = [];
+        for (const w of kind.watchers) {
+          // Told already (a newer change told first sent this one from the history too), or stopped.
+          if (change.rv <= w.sent) continue;
+          if (w.sent !== from) {
+            from = w.sent;
+            const since = store.since(kind.r, from);
+            // A watch that heard nothing of its type while the history moved past it has missed nothing either.
+            changes = since === 'gone' ? [change] : since;
+          }
+          w.sendSince(changes);
+        }
+      }),
+    );
+  }
+  const key = resourceKey(r);
+  const kind = kinds.get(key) ?? { r, watchers: new Set<Watcher>() };
+  kinds.set(key, kind);
+  kind.watchers.add(watcher);
+  return () => {
+    if (!kind.watchers.delete(watcher) || kind.watchers.size > 0) return;
+    kinds.delete(key);
+    if (kinds.size > 0) return;
+    watchersOf.delete(store);
+    unsubscribeOf.get(store)?.();
+    unsubscribeOf.delete(store);
+  };
+}
+
 export function openWatch(
   store: ObjectStore,
   r: ResourceType,
@@ -118,13 +173,11 @@ export function openWatch(
     sendSince(changes);
     sent = store.resourceVersion;
   }
-  const key = resourceKey(r);
-  unsubscribe = store.subscribe((change) => {
-    // Told already (a newer change told first sent this one from the history too), or another type.
-    if (change.resource !== key || change.rv <= sent || stopped) return;
-    const changes = store.since(r, sent);
-    // A watch that heard nothing of its type while the history moved past it has missed nothing either.
-    sendSince(changes === 'gone' ? [change] : changes);
+  unsubscribe = watchKind(store, r, {
+    get sent() {
+      return stopped ? Number.POSITIVE_INFINITY : sent;
+    },
+    sendSince,
   });
   const deadline = options.timeoutSeconds !== undefined && options.timeoutSeconds > 0 ? Date.now() + options.timeoutSeconds * 1000 : undefined;
   if (options.allowBookmarks) {
