@@ -48,25 +48,39 @@ const SINCE = Date.now();
 
 /** One Event posted for one object: its key and name (its namespace is the object's). */
 interface Posted {
-  key: string;
+  postedKey: string;
   name: string;
 }
 
-/**
- * What the recorder remembers of one object, held for every pod that has an Event: its aggregation records and its
- * Events, each one record or, past one, a list (one object and two lists per pod cost ~170 bytes more: docs/performance.md §7).
- */
-interface Memory {
+/** An object's aggregation records and Events past its first of each: one record or, past one, a list. */
+interface More {
   similar: Few<Similar> | undefined;
   posted: Few<Posted> | undefined;
 }
 
+/**
+ * What the recorder remembers of one object, held for every pod that has an Event: its first aggregation record and
+ * its first Event in one record (a pod the scheduler cannot place has one of each), any more beside it (a record
+ * of each and one holding them cost ~55 bytes more per pod: docs/performance.md §7.2). postedKey '' is none yet.
+ */
+interface Memory extends Similar, Posted {
+  more: More | undefined;
+}
+
 type Few<T> = T | T[];
 
-function findIn<T extends { key: string }>(few: Few<T> | undefined, key: string): T | undefined {
+function findIn<T>(few: Few<T> | undefined, match: (x: T) => boolean): T | undefined {
   if (few === undefined) return undefined;
-  if (Array.isArray(few)) return few.find((x) => x.key === key);
-  return few.key === key ? few : undefined;
+  if (Array.isArray(few)) return few.find(match);
+  return match(few) ? few : undefined;
+}
+
+function similarIn(mine: Memory, key: string): Similar | undefined {
+  return mine.key === key ? mine : findIn(mine.more?.similar, (x) => x.key === key);
+}
+
+function postedIn(mine: Memory, key: string): Posted | undefined {
+  return mine.postedKey === key ? mine : findIn(mine.more?.posted, (x) => x.postedKey === key);
 }
 
 function withAdded<T>(few: Few<T> | undefined, item: T): Few<T> {
@@ -115,21 +129,23 @@ export class EventRecorder {
     }
   }
 
-  private memoryOf(involved: KubeObject): Memory {
-    const uid = String(involved.metadata.uid ?? '');
-    let mine = this.memory.get(uid);
-    if (!mine) this.memory.set(uid, (mine = { similar: undefined, posted: undefined }));
-    return mine;
-  }
-
   /** The event as EventAggregator passes it on: as it is, or combined with its similar ones. */
   private aggregate(involved: KubeObject, e: EventSpec, now: number): EventSpec & { combined?: boolean } {
     const key = intern([e.fieldPath ?? '', e.type, e.reason, e.component, e.host ?? ''].join('\u0000'));
-    const mine = this.memoryOf(involved);
-    let seen = findIn(mine.similar, key);
+    const uid = String(involved.metadata.uid ?? '');
+    const mine = this.memory.get(uid);
+    let seen: Similar | undefined = mine && similarIn(mine, key);
     // Lists made at their length (a list grown from [] holds room for 17).
-    if (!seen) mine.similar = withAdded(mine.similar, (seen = { key, messages: intern(e.message), last: now - SINCE }));
-    else if (now - SINCE - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = intern(e.message);
+    if (!seen) {
+      // Written out whole, so each record is laid out with all of its members.
+      if (!mine) {
+        const fresh: Memory = { key, messages: intern(e.message), last: now - SINCE, postedKey: '', name: '', more: undefined };
+        this.memory.set(uid, (seen = fresh));
+      } else {
+        const more = (mine.more ??= { similar: undefined, posted: undefined });
+        more.similar = withAdded(more.similar, (seen = { key, messages: intern(e.message), last: now - SINCE }));
+      }
+    } else if (now - SINCE - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = intern(e.message);
     else if (!(Array.isArray(seen.messages) ? seen.messages.includes(e.message) : seen.messages === e.message))
       seen.messages = withAdded(seen.messages, intern(e.message));
     seen.last = now - SINCE;
@@ -142,8 +158,9 @@ export class EventRecorder {
     const namespace = involved.metadata.namespace ?? 'default';
     // A combined event is one per object and reason, whatever its latest message.
     const key = intern([e.fieldPath ?? '', e.type, e.reason, e.combined ? '(combined)' : e.message, e.component, e.host ?? ''].join('\u0000'));
-    const mine = this.memoryOf(involved);
-    const known = findIn(mine.posted, key);
+    // aggregate() has made the object's memory.
+    const mine = this.memory.get(String(involved.metadata.uid ?? ''));
+    const known = mine && postedIn(mine, key);
     const existing = known && this.objects.get(EVENTS, namespace, known.name);
     if (existing) {
       const ev = existing as Event;
@@ -191,7 +208,13 @@ export class EventRecorder {
     const like = { involvedObject: { name: involved.metadata.name, uid: involved.metadata.uid, resourceVersion: involved.metadata.resourceVersion } };
     const stored = this.objects.put(EVENTS, event as KubeObject, { like }).metadata.name;
     if (known) known.name = stored;
-    else mine.posted = withAdded(mine.posted, { key, name: stored });
+    else if (mine?.postedKey === '') {
+      mine.postedKey = key;
+      mine.name = stored;
+    } else if (mine) {
+      const more = (mine.more ??= { similar: undefined, posted: undefined });
+      more.posted = withAdded(more.posted, { postedKey: key, name: stored });
+    }
   }
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */

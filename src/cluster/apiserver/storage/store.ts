@@ -7,7 +7,8 @@ import { resourceKey, type ResourceType } from '../../apimachinery/resources.js'
 import { k8sTime } from '../../apimachinery/time.js';
 import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
-import { clone, compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
+import type { KubeObject } from '../../apimachinery/object.js';
+import { Bucket } from './bucket.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -44,30 +45,27 @@ export interface StoreBackend {
  * (each change's object and the version before it), whichever comes first; a watch from before it gets 410 Gone and relists,
  * as from the apiserver's watch cache. The bytes matter: a client rewriting a 1.5 MB object would otherwise make
  * 20,000 versions of it stay in memory (issue 25: the process ran out of memory under a fuzz run). A change's
- * size is known where the API measured it (etcd's limit, apiserver/validation/limits.ts), carried from the version before,
- * or measured when the object is new; objects loaded from the store count as NOMINAL_BYTES.
+ * object weighs what the API measured (etcd's limit, apiserver/validation/limits.ts), else the length of the store's
+ * copy; the version before it is counted at the same weight rather than remembered per object (a table of sizes
+ * cost ~105 bytes per held pod: docs/performance.md §7.2). Over a window the sum is the same but for one version's
+ * difference per object at its edge: each version is counted twice, as a change's object and as the next one's before.
  */
 const HISTORY = 20_000;
 // JSON bytes: an object's heap is several times its JSON (a 650-byte pod holds ~5 KB), so this is ~100-200 MB of heap.
 const HISTORY_BYTES = 32 * 1024 * 1024;
-const NOMINAL_BYTES = 1024;
 
 export class ObjectStore {
   private revision: number;
-  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly objects = new Map<string, Bucket>();
   private readonly history: Change[] = [];
   /** Each history entry's size in bytes (parallel to history), and their sum. */
   private readonly weights: number[] = [];
   private historyBytes = 0;
-  /** The JSON size of stored objects whose writer measured it. */
-  private readonly sizes = new WeakMap<KubeObject, number>();
   /** The oldest revision a watch may start from (changes after it are all in history). */
   private horizon: number;
   private readonly listeners = new Set<(change: Change) => void>();
   /** What writers had put on objects of derived kinds before a restart (persistence.ts), by bucket. */
   private restoredWritten: RestoredObject[];
-  /** Each bucket's keys in etcd key order, kept until an object of it comes or goes (lists page through them). */
-  private readonly sorted = new Map<string, string[]>();
   /** The object last stored in each bucket: a new object shares what it can with it (sharing.ts). */
   private readonly lastPut = new Map<string, KubeObject>();
 
@@ -80,7 +78,7 @@ export class ObjectStore {
     for (const { resource, object } of saved?.objects ?? []) {
       shareParts(object, this.lastPut.get(resource));
       this.lastPut.set(resource, object);
-      this.bucketOf(resource).set(objectKey(object.metadata.namespace, object.metadata.name), object);
+      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), object);
       ceiling.added(resource);
     }
     this.restoredWritten = saved?.written ?? [];
@@ -106,47 +104,42 @@ export class ObjectStore {
     return this.horizon;
   }
 
-  private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Map<string, KubeObject> {
+  private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Bucket {
     return this.bucketOf(resourceKey(r));
   }
 
-  private bucketOf(key: string): Map<string, KubeObject> {
+  private bucketOf(key: string): Bucket {
     let b = this.objects.get(key);
-    if (!b) this.objects.set(key, (b = new Map()));
+    if (!b) this.objects.set(key, (b = new Bucket()));
     return b;
   }
 
   /** Objects of one type (in one namespace, when given), in etcd key order. Stored objects: do not modify. */
   list(r: ResourceType, namespace?: string): KubeObject[] {
-    const b = this.bucket(r);
-    const keys = this.keys(r);
-    const [from, to] = namespace === undefined ? [0, keys.length] : keyRange(keys, `${namespace}/`);
-    const out = new Array<KubeObject>(to - from);
-    for (let i = from; i < to; i++) out[i - from] = b.get(keys[i]!)!;
-    return out;
+    return this.bucket(r).list(namespace);
   }
 
-  /** The keys (`namespace/name`, `/name` when cluster-scoped) of one type in etcd key order. Do not modify. */
+  /**
+   * The keys (`namespace/name`, `/name` when cluster-scoped) of one type in etcd key order, for paging: made on
+   * demand and kept until an object of the type comes or goes (bucket.ts). Do not modify.
+   */
   keys(r: Pick<ResourceType, 'group' | 'resource'>): readonly string[] {
-    const key = resourceKey(r);
-    let keys = this.sorted.get(key);
-    if (!keys) this.sorted.set(key, (keys = [...this.bucketOf(key).keys()].sort(compareKeys)));
-    return keys;
+    return this.bucket(r).keys();
   }
 
   /** The object stored under one of keys()'s keys. */
   byKey(r: Pick<ResourceType, 'group' | 'resource'>, key: string): KubeObject | undefined {
-    return this.bucket(r).get(key);
+    return this.bucket(r).byKey(key);
   }
 
   /** byKey for one type's many keys (a page of a list reads 500), its bucket found once. */
   byKeyOf(r: Pick<ResourceType, 'group' | 'resource'>): (key: string) => KubeObject | undefined {
     const b = this.bucket(r);
-    return (key) => b.get(key);
+    return (key) => b.byKey(key);
   }
 
   get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.bucket(r).get(objectKey(r.namespaced ? namespace : undefined, name));
+    return this.bucket(r).get(...place(r.namespaced ? namespace : undefined, name));
   }
 
   count(r: ResourceType): number {
@@ -163,8 +156,7 @@ export class ObjectStore {
    */
   put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number; like?: Record<string, unknown> } = {}): KubeObject {
     const b = this.bucket(r);
-    const key = objectKey(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
-    const previous = b.get(key);
+    const previous = b.get(...place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name));
     // The version to store, drafted over obj's members (obj itself is the writer's, and unchanged): what the store
     // sets is in place before the copy, so the copy is laid out once with every member.
     const metadata = { ...obj.metadata };
@@ -189,15 +181,17 @@ export class ObjectStore {
     const last = this.lastPut.get(resourceKey(r));
     shareParts(next, previous ?? last, previous ? last : undefined, opts.like);
     this.lastPut.set(resourceKey(r), next);
-    // The size: as the writer measured it, else the version before's (controllers' writes change little of an
-    // object), else the copy's.
-    this.sizes.set(next, opts.bytes ?? (previous && this.sizes.get(previous)) ?? text.length);
-    b.set(key, next);
-    if (!previous) {
-      this.ceiling.added(resourceKey(r));
-      this.sorted.delete(resourceKey(r));
-    }
-    this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
+    // Held under the stored copy's own strings (an update's are its version before's: sharing.ts).
+    b.set(...place(r.namespaced ? next.metadata.namespace : undefined, next.metadata.name), next);
+    if (!previous) this.ceiling.added(resourceKey(r));
+    const change: Change = {
+      rv: this.revision,
+      type: previous ? 'MODIFIED' : 'ADDED',
+      resource: resourceKey(r),
+      object: next,
+      ...(previous ? { previous } : {}),
+    };
+    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1));
     return next;
   }
 
@@ -213,23 +207,21 @@ export class ObjectStore {
 
   delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const b = this.bucket(r);
-    const key = objectKey(r.namespaced ? namespace : undefined, name);
-    const previous = b.get(key);
+    const at = place(r.namespaced ? namespace : undefined, name);
+    const previous = b.get(...at);
     if (!previous) return undefined;
-    b.delete(key);
-    this.sorted.delete(resourceKey(r));
+    b.delete(...at);
     this.ceiling.removed(resourceKey(r));
-    const gone = clone(previous);
-    const bytes = this.sizes.get(previous);
-    if (bytes !== undefined) this.sizes.set(gone, bytes);
+    // Copied through JSON, as put does (stored objects are JSON): the copy's length weighs the change.
+    const text = JSON.stringify(previous);
+    const gone = JSON.parse(text) as KubeObject;
     gone.metadata.resourceVersion = String(++this.revision);
-    this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous });
+    this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous }, 2 * text.length);
     return gone;
   }
 
-  private record(change: Change): void {
-    // The entry holds the version before it too (which outlives its own entry once that is trimmed).
-    const weight = (this.sizes.get(change.object) ?? NOMINAL_BYTES) + (change.previous ? (this.sizes.get(change.previous) ?? NOMINAL_BYTES) : 0);
+  /** weight: the change's object and the version before it (which outlives its own entry once that is trimmed). */
+  private record(change: Change, weight: number): void {
     this.history.push(change);
     this.weights.push(weight);
     this.historyBytes += weight;
@@ -295,6 +287,11 @@ export function keyIndex(keys: readonly string[], key: string, orEqual = true): 
 export function keyRange(keys: readonly string[], prefix: string): [number, number] {
   // Every key with the prefix sorts before the prefix followed by the highest code unit.
   return [keyIndex(keys, prefix), keyIndex(keys, `${prefix}\uffff`)];
+}
+
+/** Where a bucket holds an object: its namespace ('' when cluster-scoped) and name, as objectKey joins them. */
+function place(namespace: string | undefined, name: string): [string, string] {
+  return [String(namespace ?? ''), String(name)];
 }
 
 /**

@@ -1,0 +1,84 @@
+// One resource's objects in a store, held by namespace and then by name, the name being the stored object's own
+// string: a `namespace/name` key per object was a string of its own (~60 bytes for a pod, ~90 for an Event:
+// docs/performance.md §7.2). Lists still come in etcd key order (byte-wise `namespace/name`), and paging still
+// names a key: those keys are made when a list pages, and kept until an object comes or goes.
+import { compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
+
+/** Namespaces and each one's names in etcd key order. */
+interface Order {
+  namespaces: string[];
+  names: Map<string, string[]>;
+}
+
+export class Bucket {
+  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
+  private count = 0;
+  /** The order, kept until an object comes or goes (lists read it). */
+  private order: Order | undefined;
+  /** The `namespace/name` keys in that order, made for paging and kept as long as the order. */
+  private keyList: string[] | undefined;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(namespace: string, name: string): KubeObject | undefined {
+    return this.byNamespace.get(namespace)?.get(name);
+  }
+
+  /** The object under a `namespace/name` key (`/name` when cluster-scoped); namespaces hold no `/`. */
+  byKey(key: string): KubeObject | undefined {
+    const at = key.indexOf('/');
+    return at < 0 ? undefined : this.get(key.slice(0, at), key.slice(at + 1));
+  }
+
+  /** Stores obj under namespace and name (which should be obj's own strings: they stay as the keys). */
+  set(namespace: string, name: string, obj: KubeObject): void {
+    let names = this.byNamespace.get(namespace);
+    if (!names) this.byNamespace.set(namespace, (names = new Map()));
+    if (!names.has(name)) this.changed(1);
+    names.set(name, obj);
+  }
+
+  delete(namespace: string, name: string): boolean {
+    const names = this.byNamespace.get(namespace);
+    if (!names?.delete(name)) return false;
+    if (names.size === 0) this.byNamespace.delete(namespace);
+    this.changed(-1);
+    return true;
+  }
+
+  /** The objects (of one namespace, when given) in etcd key order. */
+  list(namespace?: string): KubeObject[] {
+    const order = this.sorted();
+    const out: KubeObject[] = [];
+    for (const ns of namespace === undefined ? order.namespaces : order.names.has(namespace) ? [namespace] : []) {
+      const objects = this.byNamespace.get(ns)!;
+      for (const name of order.names.get(ns)!) out.push(objects.get(name)!);
+    }
+    return out;
+  }
+
+  /** Every object's `namespace/name` key in etcd key order. */
+  keys(): readonly string[] {
+    if (this.keyList) return this.keyList;
+    const order = this.sorted();
+    const keys: string[] = [];
+    for (const ns of order.namespaces) for (const name of order.names.get(ns)!) keys.push(objectKey(ns, name));
+    return (this.keyList = keys);
+  }
+
+  private sorted(): Order {
+    if (this.order) return this.order;
+    // Byte-wise `namespace/name`: namespaces compare with their `/` (`a/` sorts after `a-b/`), then names.
+    const namespaces = [...this.byNamespace.keys()].sort((a, b) => compareKeys(`${a}/`, `${b}/`));
+    const names = new Map(namespaces.map((ns) => [ns, [...this.byNamespace.get(ns)!.keys()].sort(compareKeys)]));
+    return (this.order = { namespaces, names });
+  }
+
+  private changed(by: number): void {
+    this.count += by;
+    this.order = undefined;
+    this.keyList = undefined;
+  }
+}
