@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
 import { k8sTime } from '../../apimachinery/time.js';
+import { sameJson } from '../../apimachinery/json-equal.js';
 import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
 import { clone, compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
@@ -36,7 +37,8 @@ export interface Restored {
 /** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
 export interface StoreBackend {
   load(): Restored;
-  record(change: Change, revision: number): void;
+  /** `json`, when given, is the change's object as JSON already (the store's copy was made through it). */
+  record(change: Change, revision: number, json?: string): void;
 }
 
 /**
@@ -197,7 +199,7 @@ export class ObjectStore {
       this.ceiling.added(resourceKey(r));
       this.sorted.delete(resourceKey(r));
     }
-    this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) });
+    this.record({ rv: this.revision, type: previous ? 'MODIFIED' : 'ADDED', resource: resourceKey(r), object: next, ...(previous ? { previous } : {}) }, text);
     return next;
   }
 
@@ -227,7 +229,8 @@ export class ObjectStore {
     return gone;
   }
 
-  private record(change: Change): void {
+  /** `json`: the object's JSON when the write made it (shareParts keeps members and their order: it is the stored object's too). */
+  private record(change: Change, json?: string): void {
     // The entry holds the version before it too (which outlives its own entry once that is trimmed).
     const weight = (this.sizes.get(change.object) ?? NOMINAL_BYTES) + (change.previous ? (this.sizes.get(change.previous) ?? NOMINAL_BYTES) : 0);
     this.history.push(change);
@@ -243,7 +246,7 @@ export class ObjectStore {
       this.historyBytes -= bytes;
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
-    this.persistence?.record(change, this.revision);
+    this.persistence?.record(change, this.revision, json);
     // The change is made: every listener hears of it, even when one of them fails.
     for (const l of this.listeners) {
       try {
@@ -306,7 +309,8 @@ function newUid(): string {
   return [u.slice(0, 8), u.slice(9, 13), u.slice(14, 18), u.slice(19, 23), u.slice(24)].join('-');
 }
 
+/** Whether a and b serialize alike but for their resourceVersion (compared member by member: sameJson). */
 function sameExceptVersion(a: KubeObject, b: KubeObject): boolean {
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
-  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+  return sameJson(strip(a), strip(b));
 }
