@@ -48,6 +48,11 @@ export class ObservedStore implements Store, ChangeFeed {
     this.record({ key });
   }
 
+  putJson(key: string, json: string): void {
+    this.inner.putJson(key, json);
+    this.record({ key });
+  }
+
   delete(key: string): boolean {
     const deleted = this.inner.delete(key);
     if (deleted) this.record({ key });

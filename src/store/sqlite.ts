@@ -50,7 +50,11 @@ export class SqliteStore implements Store {
   }
 
   put(key: string, value: unknown): void {
-    this.stmts.put.run(idKey(key), key, JSON.stringify(value));
+    this.putJson(key, JSON.stringify(value));
+  }
+
+  putJson(key: string, json: string): void {
+    this.stmts.put.run(idKey(key), key, json);
   }
 
   delete(key: string): boolean {

@@ -18,6 +18,8 @@ export interface Store {
   /** The stored entry, with the key's stored casing. */
   entry<T = unknown>(key: string): Entry<T> | undefined;
   put(key: string, value: unknown): void;
+  /** put() of a value the caller has serialized already (`json` is JSON.stringify of it): no second serialization. */
+  putJson(key: string, json: string): void;
   /** True when something was deleted. */
   delete(key: string): boolean;
   /** Entries whose key starts with prefix, in key order (case-insensitive). */

@@ -35,6 +35,8 @@ export class ContainerLogs implements LogReader {
   private readonly live = new Map<string, Set<string>>();
   /** Pods (by uid) that may have a log directory: only theirs are removed from disk (a deleted bomb costs no syscalls). */
   private readonly written = new Set<string>();
+  /** Nodes (by their path segment) whose var/log/pods this process made or found: a pod's first line makes two directories. */
+  private readonly podsDirs = new Set<string>();
   /** The cluster's runtime stopped: nothing more is written (its home may be removed next). */
   private closed = false;
 
@@ -100,7 +102,7 @@ export class ContainerLogs implements LogReader {
       // The pod's first line (an add-on's "not emulated" notice on each of 5,000 nodes): its directory is made
       // without first asking for a file that cannot be there yet.
       this.written.add(ref.uid);
-      mkdirSync(dirname(file), { recursive: true });
+      this.makeRunDir(ref, dirname(file));
       appendFileSync(file, data);
     } else {
       try {
@@ -117,6 +119,32 @@ export class ContainerLogs implements LogReader {
       }
     }
     for (const listener of this.listeners.get(this.key(ref, container, restart)) ?? []) for (const l of lines) listener.line(l);
+  }
+
+  /**
+   * The run's directory, on the pod's first line. A recursive mkdir tries each missing level from the deepest up
+   * (on a new node five failed calls before four that make it): once the node's var/log/pods is known, the pod's
+   * and the container's directories are made as themselves; anything unexpected (the node's directory was
+   * removed) takes the recursive way again.
+   */
+  private makeRunDir(ref: LogRef, dir: string): void {
+    const node = segment(ref.node);
+    if (this.podsDirs.has(node)) {
+      try {
+        for (const d of [dirname(dir), dir]) {
+          try {
+            mkdirSync(d);
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          }
+        }
+        return;
+      } catch {
+        this.podsDirs.delete(node);
+      }
+    }
+    mkdirSync(dir, { recursive: true });
+    this.podsDirs.add(node);
   }
 
   /** The runtime stopped: later lines are dropped; what was written stays for the next start. */

@@ -46,8 +46,11 @@ interface RevisionRecord {
 }
 
 export class ObjectPersistence implements StoreBackend {
-  /** Key → object to write, or null to delete; the last change of a turn wins. */
-  private pending = new Map<string, KubeObject | null>();
+  /**
+   * Key → object to write (or its JSON, when the store's write made it: not serialized twice), or null to delete;
+   * the last change of a turn wins.
+   */
+  private pending = new Map<string, KubeObject | string | null>();
   private revision: number | undefined;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
@@ -101,13 +104,13 @@ export class ObjectPersistence implements StoreBackend {
   }
 
   /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */
-  record(change: Change, revision: number): void {
+  record(change: Change, revision: number, json?: string): void {
     if (this.closed) return;
     this.revision = revision;
     // Derived kinds (Nodes, from the provider's node records) are made again on every start; what writers put
     // on them is kept apart (keepWritten).
     if (behaviourOfKey(change.resource)?.storage !== 'derived')
-      this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : change.object);
+      this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : (json ?? change.object));
     this.schedule();
   }
 
@@ -149,6 +152,7 @@ export class ObjectPersistence implements StoreBackend {
     this.store.transaction(() => {
       for (const [key, obj] of batch) {
         if (obj === null) this.store.delete(key);
+        else if (typeof obj === 'string') this.store.putJson(key, obj);
         else this.store.put(key, obj);
       }
       if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
 import { k8sTime } from '../../apimachinery/time.js';
+import { sameJson } from '../../apimachinery/json-equal.js';
 import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
 import type { KubeObject } from '../../apimachinery/object.js';
@@ -37,7 +38,8 @@ export interface Restored {
 /** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
 export interface StoreBackend {
   load(): Restored;
-  record(change: Change, revision: number): void;
+  /** `json`, when given, is the change's object as JSON already (the store's copy was made through it). */
+  record(change: Change, revision: number, json?: string): void;
 }
 
 /**
@@ -191,7 +193,7 @@ export class ObjectStore {
       object: next,
       ...(previous ? { previous } : {}),
     };
-    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1));
+    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1), text);
     return next;
   }
 
@@ -220,8 +222,12 @@ export class ObjectStore {
     return gone;
   }
 
-  /** weight: the change's object and the version before it (which outlives its own entry once that is trimmed). */
-  private record(change: Change, weight: number): void {
+  /**
+   * weight: the change's object and the version before it (which outlives its own entry once that is trimmed).
+   * `json`: the object's JSON when the write made it (shareParts keeps members and their order: it is the stored
+   * object's too), which the write-behind saves as it is.
+   */
+  private record(change: Change, weight: number, json?: string): void {
     this.history.push(change);
     this.weights.push(weight);
     this.historyBytes += weight;
@@ -235,7 +241,7 @@ export class ObjectStore {
       this.historyBytes -= bytes;
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
-    this.persistence?.record(change, this.revision);
+    this.persistence?.record(change, this.revision, json);
     // The change is made: every listener hears of it, even when one of them fails.
     for (const l of this.listeners) {
       try {
@@ -303,7 +309,8 @@ function newUid(): string {
   return [u.slice(0, 8), u.slice(9, 13), u.slice(14, 18), u.slice(19, 23), u.slice(24)].join('-');
 }
 
+/** Whether a and b serialize alike but for their resourceVersion (compared member by member: sameJson). */
 function sameExceptVersion(a: KubeObject, b: KubeObject): boolean {
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
-  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+  return sameJson(strip(a), strip(b));
 }
