@@ -6,6 +6,7 @@ import type { LoadBalancer, NetworkSecurityGroup, PublicIpAddress, RouteTable, V
 import { peeringsOf } from '../providers/network/peeringModel.js';
 import { prefixesOf, subnetsOf } from '../providers/network/subnetModel.js';
 import type { Store } from '../store/store.js';
+import { sameId } from '../ids/compare.js';
 import { notFound } from './errors.js';
 import { operationsView } from './operations.js';
 import { byName, groupId, resourcesOf } from './resources.js';
@@ -92,7 +93,7 @@ export function groupView(store: Store, subscriptionId: string, name: string | n
 function subnetsUsing(store: Store, vnets: { key: string }[], member: 'routeTable' | 'networkSecurityGroup', id: string): string[] {
   return vnets.flatMap((v) =>
     subnetsOf(store, v.key)
-      .filter((s) => s.properties[member]?.id.toLowerCase() === id.toLowerCase())
+      .filter((s) => sameId(s.properties[member]?.id, id))
       .map((s) => s.id),
   );
 }

@@ -10,15 +10,16 @@ import type { Lro } from '../arm/lro.js';
 import type { Registry } from '../arm/registry.js';
 import type { ClusterApis } from '../cluster/server.js';
 import { NODES } from '../cluster/apimachinery/resources.js';
+import { nodeReady } from '../cluster/apimachinery/node-status.js';
 import type { ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
 import { armReader } from './arm-read.js';
 import { readAsset } from './assets.js';
 import { DashboardAuth, sessionCookie } from './auth.js';
-import { badRequest, forbidden, notFound, SIGN_IN_MESSAGE, UiError, unauthorized } from './errors.js';
+import { badRequest, bodyTooLarge, failed, forbidden, notFound, notServed, SIGN_IN_MESSAGE, tooManyStreams, unauthorized } from './errors.js';
 import { UI_HEADERS } from './headers.js';
 import { clusterView } from './cluster-view.js';
-import { EventHub } from './events.js';
+import { EventHub, MAX_STREAMS_PER_SESSION } from './events.js';
 import { groupView } from './group.js';
 import { operationsView } from './operations.js';
 import { overview } from './overview.js';
@@ -47,7 +48,7 @@ export interface Site {
 /** A query longer than this is refused before it is parsed (ids are well under 1 KiB). */
 const MAX_QUERY = 4096;
 
-/** What an API route answers: a JSON value (200) or a UiError thrown. */
+/** What an API route answers: a JSON value (200) or an ArmError thrown. */
 type ApiHandler = (query: URLSearchParams, body: unknown) => unknown;
 
 export class Dashboard {
@@ -114,14 +115,13 @@ export class Dashboard {
       if (path === '/ui/api/events' && request.method === 'GET') {
         reply.hijack();
         if (!this.events.open(session, reply.raw)) {
-          const body = JSON.stringify(new UiError(429, 'TooManyRequests', 'At most 16 event streams per session.').toJSON());
+          const body = JSON.stringify(tooManyStreams(MAX_STREAMS_PER_SESSION).toJSON());
           reply.raw.writeHead(429, { ...UI_HEADERS, 'Content-Type': 'application/json; charset=utf-8' }).end(body);
         }
         return reply;
       }
       if (api) return this.api(request, reply, path.slice('/ui/api/'.length), query, site);
-      if (request.method !== 'GET' && request.method !== 'HEAD')
-        throw new UiError(405, 'MethodNotAllowed', `The dashboard does not serve ${request.method} ${path}.`);
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw notServed(`The dashboard does not serve ${request.method} ${path}.`);
       if (path.startsWith('/ui/assets/')) {
         const asset = await readAsset(path.slice('/ui/assets/'.length));
         if (!asset) throw notFound(`No asset ${path}.`);
@@ -129,13 +129,13 @@ export class Dashboard {
       }
       return reply.code(200).type('text/html; charset=utf-8').send(SHELL_HTML);
     } catch (err) {
-      const error = err instanceof UiError || err instanceof ArmError ? err : this.unexpected(err, request);
+      const error = err instanceof ArmError ? err : this.unexpected(err, request);
       return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toJSON()));
     }
   }
 
   private login(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): FastifyReply {
-    if (request.method !== 'GET') throw new UiError(405, 'MethodNotAllowed', 'Open the login link in a browser (GET).');
+    if (request.method !== 'GET') throw notServed('Open the login link in a browser (GET).');
     const session = this.auth.redeem(query.get('token'));
     if (session === undefined) {
       const message = 'This login link is not valid, or has been used already. Run aksemu dashboard for a new one.';
@@ -146,7 +146,7 @@ export class Dashboard {
 
   /** POST /ui/login-links with the ARM bearer token: a fresh login link, for `aksemu dashboard`. */
   private async loginLink(request: FastifyRequest, reply: FastifyReply, site: Site): Promise<FastifyReply> {
-    if (request.method !== 'POST') throw new UiError(405, 'MethodNotAllowed', 'Ask for a login link with POST.');
+    if (request.method !== 'POST') throw notServed('Ask for a login link with POST.');
     const baseUrl = site.baseUrlOf(request);
     await this.deps.authority.verify(request.headers.authorization, baseUrl, authorityUrl(baseUrl));
     return reply
@@ -169,8 +169,7 @@ export class Dashboard {
       handler = Object.hasOwn(this.get, name) ? this.get[name] : undefined;
     }
     if (!handler) {
-      if (Object.hasOwn(this.get, name) || Object.hasOwn(this.post, name))
-        throw new UiError(405, 'MethodNotAllowed', `The dashboard does not serve ${request.method} /ui/api/${name}.`);
+      if (Object.hasOwn(this.get, name) || Object.hasOwn(this.post, name)) throw notServed(`The dashboard does not serve ${request.method} /ui/api/${name}.`);
       throw notFound(`No dashboard API /ui/api/${name.slice(0, 100)}.`);
     }
     return reply
@@ -179,9 +178,9 @@ export class Dashboard {
       .send(JSON.stringify(handler(query, body)));
   }
 
-  private unexpected(err: unknown, request: FastifyRequest): UiError {
+  private unexpected(err: unknown, request: FastifyRequest): ArmError {
     this.deps.log(`dashboard request ${request.id} failed: ${(err as Error).stack ?? String(err)}`);
-    return new UiError(500, 'InternalServerError', `The dashboard failed on this request (${request.id}).`);
+    return failed(request.id);
   }
 }
 
@@ -189,17 +188,13 @@ export class Dashboard {
 function readyNodes(clusterApis: ClusterApis, clusterId: string): number | undefined {
   const runtime = clusterApis.runtimeOf(clusterId);
   if (!runtime) return undefined;
-  return runtime.objects
-    .list(NODES)
-    .filter((n) =>
-      ((n as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-    ).length;
+  return runtime.objects.list(NODES).filter(nodeReady).length;
 }
 
 /** A POST body: JSON text, at most 64 KiB. */
 function parseJson(body: unknown): unknown {
   const text = typeof body === 'string' ? body : '';
-  if (text.length > 65_536) throw new UiError(413, 'RequestEntityTooLarge', 'Dashboard request bodies are at most 64 KiB.');
+  if (text.length > 65_536) throw bodyTooLarge();
   try {
     return JSON.parse(text);
   } catch {

@@ -4,6 +4,7 @@ import type { Operation as ArmOperation } from '../arm/lro.js';
 import { OPERATIONS_PREFIX } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { idKey } from '../ids/compare.js';
+import { nameOf } from './resources.js';
 
 export interface OperationView {
   id: string;
@@ -35,7 +36,7 @@ export function operationsView(store: Store, scope?: string): OperationView[] {
     views.push({
       id: op.id,
       resourceId: op.resourceId,
-      name: op.resourceId.slice(op.resourceId.lastIndexOf('/') + 1),
+      name: nameOf(op.resourceId),
       kind,
       status: op.status,
       startTime: op.startTime,
