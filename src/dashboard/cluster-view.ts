@@ -4,6 +4,7 @@
 import type { ClusterApis } from '../cluster/server.js';
 import { ENDPOINTSLICES, NETWORKPOLICIES, NODES, PODS, SERVICES } from '../cluster/apimachinery/resources.js';
 import type { KubeObject } from '../cluster/apimachinery/object.js';
+import { internalIp, readyCondition } from '../cluster/apimachinery/node-status.js';
 import { type ClusterRecord, nodesOf, poolsOf } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
 import type { ArmReader } from './arm-read.js';
@@ -81,7 +82,7 @@ export function clusterView(store: Store, arm: ArmReader, clusterApis: ClusterAp
     .slice()
     .sort(byObject)
     .map((n) => {
-      const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+      const ready = readyCondition(n);
       const labels = n.metadata.labels ?? {};
       const rec = records.get(n.metadata.name);
       return {
@@ -90,7 +91,7 @@ export function clusterView(store: Store, arm: ArmReader, clusterApis: ClusterAp
         ready: ready?.status === 'True',
         reason: ready?.reason ?? '',
         message: ready?.message ?? '',
-        internalIP: (n.status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? rec?.ip ?? '',
+        internalIP: internalIp(n) ?? rec?.ip ?? '',
         podCIDRs: n.spec?.podCIDRs ?? (n.spec?.podCIDR ? [n.spec.podCIDR] : []),
         secondaryIPs: rec?.secondaryIps?.length ?? rec?.podSubnetIps?.length ?? 0,
         pods: podsPerNode.get(n.metadata.name) ?? 0,

@@ -3,6 +3,7 @@
 // in the kind table (kinds.ts); a kind without one gets the default Name / Created At columns.
 import { age, humanDuration } from '../apimachinery/time.js';
 import type { KubeObject } from '../apimachinery/object.js';
+import { readyCondition } from '../apimachinery/node-status.js';
 import type {
   ConfigMap,
   ContainerStatus,
@@ -62,7 +63,7 @@ function nodeRoles(labels: Record<string, string> = {}): string {
 }
 
 function nodeStatus(node: Node): string {
-  const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const ready = readyCondition(node);
   let status = ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady';
   if (node.spec?.unschedulable) status += ',SchedulingDisabled';
   return status;

@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../apimachinery/json-equal.js';
 import { deletionDue, type KubeObject } from '../apimachinery/object.js';
-import type { BoundPod, Container, Node, Pod, RunningPod } from '../apimachinery/types.js';
+import { internalIp, nodeReady } from '../apimachinery/node-status.js';
+import type { BoundPod, Container, Pod, RunningPod } from '../apimachinery/types.js';
 import { type Change, resumePodDeletion, type LogRef } from '../apiserver/index.js';
 import { NOT_READY_MESSAGE } from './node-status.js';
 import { k8sTime } from '../apimachinery/time.js';
@@ -139,14 +140,6 @@ const RESTORE_SLICE = 200;
 /** terminationMessagePolicy FallbackToLogsOnError: the log's tail (80 lines, 2048 bytes) as the message of a failure. */
 const FALLBACK_LINES = 80;
 const FALLBACK_BYTES = 2048;
-
-function internalIp(node: KubeObject): string {
-  return ((node as Node).status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
-}
-
-function nodeReady(node: KubeObject): boolean {
-  return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
 
 /** Go's time.Duration text at millisecond precision: 850ms, 1.234s, 1m20s, 5m0s. */
 function goDuration(ms: number): string {
@@ -441,7 +434,7 @@ export class PodLifecycle implements Controller {
     const node = this.ctx.objects.get(NODES, undefined, w.node);
     let pod = this.current(w);
     if (!pod || !node || pod.metadata.deletionTimestamp || w.rt.phase) return;
-    w.rt.hostIp = internalIp(node);
+    w.rt.hostIp = internalIp(node) ?? '';
     if (!w.sandbox) {
       const hostNetwork = Boolean(pod.spec?.hostNetwork);
       if (!hostNetwork && !nodeReady(node)) {
