@@ -1,14 +1,66 @@
 // `aksemu plan`'s flags (az's, for `az aks create`, plus the subnet and VNet the cluster would sit in) made into the
 // planner's input, and the plan with, when it fails, the designs that would pass. The CLI and the dashboard's plan
 // endpoint (docs/dashboard.md §3) share it, so both plan the same flags the same way.
+import { NEWEST_STABLE_API_VERSION } from './api-versions.js';
 import { CliUsageError, parseIntFlag, validateAutoscaler, validateMaxSurge, validateNodepoolName } from './az-validators.js';
 import type { ConnectedKind, ConnectedNetwork } from './environment.js';
-import { dualStackMembers, type AzNetworkFlags } from './network-flags.js';
+import { DUAL_STACK_FLAGS, dualStackMembers, type AzNetworkFlags } from './network-flags.js';
 import { parseCidrField } from './parsed-network.js';
 import { planCluster, PlanInputError, type PlanInput } from './plan.js';
 import { suggestDesigns } from './plan-suggestions.js';
 import type { PlanOutcome } from './plan-svg.js';
 import type { AgentPoolProfile, NetworkProfile } from './types.js';
+
+/**
+ * The flags `aksemu plan` takes, in the order its help lists them: commander's flag text (a value name in <…>, none
+ * for a switch) and help. `list` flags may be given again (each adds one); `defaultValue` is the CLI's default. The
+ * CLI registers them and the dashboard's plan endpoint accepts exactly these, so the two cannot drift apart.
+ */
+export interface PlanFlagSpec {
+  flags: string;
+  help: string;
+  list?: true;
+  defaultValue?: string;
+}
+
+export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
+  { flags: '--network-plugin <plugin>', help: 'none | kubenet | azure' },
+  { flags: '--network-plugin-mode <mode>', help: 'overlay (azure only, api-version 2023-02-01 and later)' },
+  { flags: '--network-policy <policy>', help: 'azure | calico | cilium | none' },
+  { flags: '--pod-cidr <cidr>', help: 'pod CIDR (kubenet, overlay, none)' },
+  { flags: '--service-cidr <cidr>', help: 'service CIDR (default 10.0.0.0/16)' },
+  { flags: '--dns-service-ip <ip>', help: 'DNS service IP (default 10.0.0.10)' },
+  { flags: `${DUAL_STACK_FLAGS[0].option} <cidrs>`, help: DUAL_STACK_FLAGS[0].help },
+  { flags: `${DUAL_STACK_FLAGS[1].option} <cidrs>`, help: DUAL_STACK_FLAGS[1].help },
+  { flags: `${DUAL_STACK_FLAGS[2].option} <families>`, help: DUAL_STACK_FLAGS[2].help },
+  { flags: '-m, --max-pods <n>', help: 'maximum pods per node' },
+  { flags: '-c, --node-count <n>', help: 'nodes in the first pool (default 1)' },
+  { flags: '--max-surge <n|%>', help: 'upgrade surge, e.g. 1 or 33%' },
+  { flags: '--os-type <type>', help: 'Linux | Windows' },
+  { flags: '--enable-cluster-autoscaler', help: 'size for --max-count instead of --node-count' },
+  { flags: '--min-count <n>', help: 'autoscaler minimum' },
+  { flags: '--max-count <n>', help: 'autoscaler maximum' },
+  { flags: '--nodepool-name <name>', help: 'first pool name (default nodepool1)' },
+  { flags: '-s, --node-vm-size <size>', help: 'VM size (default Standard_DS2_v2)' },
+  { flags: '-k, --kubernetes-version <version>', help: 'Kubernetes version, e.g. 1.32 or 1.32.9' },
+  { flags: '--windows-admin-username <name>', help: 'the windowsProfile admin user name (AKS generates azureuser otherwise)' },
+  { flags: '--subnet-cidr <cidr>', help: 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet' },
+  { flags: '--subnet-name <name>', help: 'node subnet name (default aks-subnet)' },
+  { flags: '--pod-subnet-cidr <cidr>', help: 'a pod subnet in the VNet (Azure CNI with a pod subnet; needs --subnet-cidr)' },
+  { flags: '--pod-subnet-name <name>', help: 'pod subnet name (default pod-subnet)' },
+  { flags: '--pod-ip-allocation-mode <mode>', help: 'DynamicIndividual (16-address batches, default) | StaticBlock (/28 blocks)' },
+  { flags: '--vnet-cidr <cidr>', help: 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several' },
+  { flags: '--peered-cidr <[name=]cidrs>', help: "a peered VNet's address space, comma-separated; repeat for each VNet", list: true },
+  { flags: '--on-premises-cidr <[name=]cidrs>', help: 'an on-premises range reached over ExpressRoute or a VPN; repeat for each', list: true },
+  { flags: '--api-version <version>', help: 'Microsoft.ContainerService api-version (default: the newest stable)', defaultValue: NEWEST_STABLE_API_VERSION },
+  { flags: '-n, --name <name>', help: 'cluster name, seeds the node names' },
+  { flags: '--nodes', help: 'list every node with its addresses and routes' },
+];
+
+/** A spec's long flag without its dashes: `network-plugin`. */
+export function longFlagOf(spec: PlanFlagSpec): string {
+  return /--([a-z-]+)/.exec(spec.flags)![1]!;
+}
 
 export interface PlanFlags extends AzNetworkFlags {
   maxPods?: string;

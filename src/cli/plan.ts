@@ -1,11 +1,9 @@
 // `aksemu plan`: the offline IP planner and validator. Flags are az's (`az aks create`) plus the subnet and VNet
 // the cluster would sit in. `-o json` prints one object; exit 0 when valid, 1 when not, 2 for unusable flags.
 import { type Command, Option } from 'commander';
-import { NEWEST_STABLE_API_VERSION } from '../aks/api-versions.js';
 import type { PlanInput } from '../aks/plan.js';
 import { CliUsageError } from '../aks/az-validators.js';
-import { DUAL_STACK_FLAGS } from '../aks/network-flags.js';
-import { planInput, planOutcome, type PlanFlags } from '../aks/plan-flags.js';
+import { PLAN_FLAG_SPECS, planInput, planOutcome, type PlanFlags } from '../aks/plan-flags.js';
 import { flagsText, n, renderPlanSvg, type PlanOutcome } from '../aks/plan-svg.js';
 
 interface PlanCliFlags extends PlanFlags {
@@ -19,40 +17,13 @@ const OUTPUT_FORMATS = ['json', 'table', 'svg'] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export function registerPlan(program: Command): void {
-  program
-    .command('plan')
-    .description('Plan and validate a cluster network offline: defaults, AKS rules, IP capacity')
-    .option('--network-plugin <plugin>', 'none | kubenet | azure')
-    .option('--network-plugin-mode <mode>', 'overlay (azure only, api-version 2023-02-01 and later)')
-    .option('--network-policy <policy>', 'azure | calico | cilium | none')
-    .option('--pod-cidr <cidr>', 'pod CIDR (kubenet, overlay, none)')
-    .option('--service-cidr <cidr>', 'service CIDR (default 10.0.0.0/16)')
-    .option('--dns-service-ip <ip>', 'DNS service IP (default 10.0.0.10)')
-    .option(`${DUAL_STACK_FLAGS[0].option} <cidrs>`, DUAL_STACK_FLAGS[0].help)
-    .option(`${DUAL_STACK_FLAGS[1].option} <cidrs>`, DUAL_STACK_FLAGS[1].help)
-    .option(`${DUAL_STACK_FLAGS[2].option} <families>`, DUAL_STACK_FLAGS[2].help)
-    .option('-m, --max-pods <n>', 'maximum pods per node')
-    .option('-c, --node-count <n>', 'nodes in the first pool (default 1)')
-    .option('--max-surge <n|%>', 'upgrade surge, e.g. 1 or 33%')
-    .option('--os-type <type>', 'Linux | Windows')
-    .option('--enable-cluster-autoscaler', 'size for --max-count instead of --node-count')
-    .option('--min-count <n>', 'autoscaler minimum')
-    .option('--max-count <n>', 'autoscaler maximum')
-    .option('--nodepool-name <name>', 'first pool name (default nodepool1)')
-    .option('-s, --node-vm-size <size>', 'VM size (default Standard_DS2_v2)')
-    .option('-k, --kubernetes-version <version>', 'Kubernetes version, e.g. 1.32 or 1.32.9')
-    .option('--windows-admin-username <name>', 'the windowsProfile admin user name (AKS generates azureuser otherwise)')
-    .option('--subnet-cidr <cidr>', 'node subnet (default the managed 10.224.0.0/16); IPv4,IPv6 for a dual-stack subnet')
-    .option('--subnet-name <name>', 'node subnet name (default aks-subnet)')
-    .option('--pod-subnet-cidr <cidr>', 'a pod subnet in the VNet (Azure CNI with a pod subnet; needs --subnet-cidr)')
-    .option('--pod-subnet-name <name>', 'pod subnet name (default pod-subnet)')
-    .option('--pod-ip-allocation-mode <mode>', 'DynamicIndividual (16-address batches, default) | StaticBlock (/28 blocks)')
-    .option('--vnet-cidr <cidr>', 'VNet address space (default the managed 10.224.0.0/12); comma-separated for several')
-    .option('--peered-cidr <[name=]cidrs>', "a peered VNet's address space, comma-separated; repeat for each VNet", collect, [])
-    .option('--on-premises-cidr <[name=]cidrs>', 'an on-premises range reached over ExpressRoute or a VPN; repeat for each', collect, [])
-    .option('--api-version <version>', 'Microsoft.ContainerService api-version (default: the newest stable)', NEWEST_STABLE_API_VERSION)
-    .option('-n, --name <name>', 'cluster name, seeds the node names')
-    .option('--nodes', 'list every node with its addresses and routes')
+  const command = program.command('plan').description('Plan and validate a cluster network offline: defaults, AKS rules, IP capacity');
+  for (const spec of PLAN_FLAG_SPECS) {
+    if (spec.list) command.option(spec.flags, spec.help, collect, []);
+    else if (spec.defaultValue !== undefined) command.option(spec.flags, spec.help, spec.defaultValue);
+    else command.option(spec.flags, spec.help);
+  }
+  command
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
     .addOption(new Option('--format <format>', 'the same as --output').choices(OUTPUT_FORMATS))
     .action((flags: PlanCliFlags) => {

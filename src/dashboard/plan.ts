@@ -2,46 +2,16 @@
 // (src/aks/plan-flags.ts), answered with what `aksemu plan -o json` prints and the picture `--format svg` draws.
 import { NEWEST_STABLE_API_VERSION } from '../aks/api-versions.js';
 import { CliUsageError } from '../aks/az-validators.js';
-import { planInput, planOutcome, type PlanFlags } from '../aks/plan-flags.js';
+import { longFlagOf, PLAN_FLAG_SPECS, planInput, planOutcome, type PlanFlags } from '../aks/plan-flags.js';
 import { renderPlanSvg, type PlanOutcome } from '../aks/plan-svg.js';
 import { badRequest } from './errors.js';
 
 type FlagType = 'string' | 'boolean' | 'list';
 
-/** The flags `aksemu plan` takes (src/cli/plan.ts), without `--`, and what each holds. */
-const FLAGS: Readonly<Record<string, FlagType>> = {
-  'network-plugin': 'string',
-  'network-plugin-mode': 'string',
-  'network-policy': 'string',
-  'pod-cidr': 'string',
-  'service-cidr': 'string',
-  'dns-service-ip': 'string',
-  'pod-cidrs': 'string',
-  'service-cidrs': 'string',
-  'ip-families': 'string',
-  'max-pods': 'string',
-  'node-count': 'string',
-  'max-surge': 'string',
-  'os-type': 'string',
-  'enable-cluster-autoscaler': 'boolean',
-  'min-count': 'string',
-  'max-count': 'string',
-  'nodepool-name': 'string',
-  'node-vm-size': 'string',
-  'kubernetes-version': 'string',
-  'windows-admin-username': 'string',
-  'subnet-cidr': 'string',
-  'subnet-name': 'string',
-  'pod-subnet-cidr': 'string',
-  'pod-subnet-name': 'string',
-  'pod-ip-allocation-mode': 'string',
-  'vnet-cidr': 'string',
-  'peered-cidr': 'list',
-  'on-premises-cidr': 'list',
-  'api-version': 'string',
-  name: 'string',
-  nodes: 'boolean',
-};
+/** The flags `aksemu plan` takes (PLAN_FLAG_SPECS, the CLI's own list), without `--`, and what each holds. */
+const FLAGS: Readonly<Record<string, FlagType>> = Object.fromEntries(
+  PLAN_FLAG_SPECS.map((spec) => [longFlagOf(spec), spec.list ? 'list' : spec.flags.includes('<') ? 'string' : 'boolean']),
+);
 
 /** A flag's value is at most this long; a list has at most this many. */
 const MAX_VALUE = 1024;
