@@ -10,7 +10,7 @@ import { sameId } from '../ids/compare.js';
 import { notFound } from './errors.js';
 import { operationsView } from './operations.js';
 import { byName, groupId, resourcesOf } from './resources.js';
-import { subnetMap } from './subnet-map.js';
+import { subnetCounts } from './subnet-map.js';
 
 /** How many of a cluster's nodes are Ready, from its running API (undefined when it is not running). */
 export type ReadyNodes = (clusterId: string) => number | undefined;
@@ -25,13 +25,10 @@ export function vnetSummary(store: Store, vnet: VirtualNetwork) {
       .sort((a, b) => byName(a.name, b.name))
       .map((s) => {
         const prefix = prefixesOf(s)[0] ?? '';
-        try {
-          const map = subnetMap(store, s.id);
-          return { id: s.id, name: s.name, addressPrefix: prefix, used: map.total - map.counts.free - map.counts.reserved, total: map.total };
-        } catch {
-          // No IPv4 prefix to count (an IPv6-only subnet): shown without a fill.
-          return { id: s.id, name: s.name, addressPrefix: prefix, used: 0, total: 0 };
-        }
+        // No IPv4 prefix to count (an IPv6-only subnet): shown without a fill.
+        const map = subnetCounts(store, s);
+        const used = map ? map.total - map.counts.free - map.counts.reserved : 0;
+        return { id: s.id, name: s.name, addressPrefix: prefix, used, total: map?.total ?? 0 };
       }),
     peerings: peeringsOf(store, vnet.id).length,
   };

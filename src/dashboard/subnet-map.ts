@@ -8,7 +8,7 @@ import { findSubnet, prefixesOf } from '../providers/network/subnetModel.js';
 import type { NodeRecord } from '../model/cluster-records.js';
 import { NODES_PREFIX } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { Cidr, IpAddress } from '../net/ip.js';
+import { AZURE_RESERVED_LOW, Cidr, IpAddress } from '../net/ip.js';
 import { idKey } from '../ids/compare.js';
 import { badRequest, notFound } from './errors.js';
 import { nameOf } from './resources.js';
@@ -99,6 +99,14 @@ export function emptyCounts(): Counts {
   return { reserved: 0, node: 0, pod: 0, vm: 0, lb: 0, other: 0, free: 0 };
 }
 
+/** A subnet's size and counts as its map has them; undefined for a subnet with no IPv4 prefix the map can draw. */
+export function subnetCounts(store: Store, subnet: Subnet): { total: number; counts: Counts } | undefined {
+  const cidr = mappedPrefix(subnet);
+  if (!cidr || cidr.prefix < MIN_PREFIX) return undefined;
+  const { total, counts } = subnetMap(store, subnet.id);
+  return { total, counts };
+}
+
 /** The map of the subnet `id`; NotFound when there is no such subnet. */
 export function subnetMap(store: Store, id: string | null): SubnetMap {
   if (id === null || id === '') throw badRequest('Name the subnet: ?id=<subnet resource id>.', 'id');
@@ -117,7 +125,8 @@ export function subnetMap(store: Store, id: string | null): SubnetMap {
     .filter((a): a is IpAddress => a !== undefined && cidr.contains(a))
     .map((a) => Number(cidr.offsetOf(a)))
     .sort((x, y) => x - y);
-  const reserved = (offset: number) => offset < 4 || offset === total - 1;
+  // Azure's reserved addresses: the first AZURE_RESERVED_LOW and the broadcast address (net/ip.ts).
+  const reserved = (offset: number) => offset < AZURE_RESERVED_LOW || offset === total - 1;
   const add = (offset: number, count: number, h: Holder) => {
     counts[h.kind] += count;
     const prev = runs.at(-1);

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import type { ArmReader } from './arm-read.js';
 import { notFound } from './errors.js';
 import { byName } from './resources.js';
-import { emptyCounts, subnetMap } from './subnet-map.js';
+import { emptyCounts, subnetCounts } from './subnet-map.js';
 
 const VNET = /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.network\/virtualnetworks\/[^/]+$/i;
 
@@ -18,13 +18,7 @@ export function vnetView(store: Store, arm: ArmReader, id: string | null) {
   const subnets = subnetsOf(store, stored.id)
     .sort((a, b) => byName(a.name, b.name))
     .map((s) => {
-      let total = 0;
-      let counts = emptyCounts();
-      try {
-        ({ total, counts } = subnetMap(store, s.id));
-      } catch {
-        /* no IPv4 prefix to count */
-      }
+      const { total, counts } = subnetCounts(store, s) ?? { total: 0, counts: emptyCounts() };
       const rt = s.properties.routeTable ? store.get<RouteTable>(s.properties.routeTable.id) : undefined;
       const nsg = s.properties.networkSecurityGroup ? store.get<NetworkSecurityGroup>(s.properties.networkSecurityGroup.id) : undefined;
       return {
