@@ -8,8 +8,9 @@ export function readyCondition(node: KubeObject): Condition | undefined {
   return ((node as Node).status?.conditions ?? []).find((c) => c.type === 'Ready');
 }
 
+/** Whether any Ready condition of the Node says True (as the kubelet's pod admission has always asked). */
 export function nodeReady(node: KubeObject): boolean {
-  return readyCondition(node)?.status === 'True';
+  return ((node as Node).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** The Node's InternalIP address, when it has one. */
