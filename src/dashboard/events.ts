@@ -112,6 +112,9 @@ export class EventHub {
         if (WATCHED.has(change.resource)) this.mark(this.pendingClusters, clusterId);
       });
       this.watches.set(key, { objects: runtime.objects, stop });
+      // The API may have made its nodes (and more) before this look found it: whatever it holds is news to a page
+      // that read the cluster while it had no API.
+      this.mark(this.pendingClusters, clusterId);
     }
     for (const [key, w] of this.watches) {
       if (running.has(key)) continue;
