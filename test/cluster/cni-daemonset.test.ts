@@ -238,7 +238,11 @@ describe('CNI DaemonSets on a BYO CNI cluster', { skip }, () => {
           },
           60_000,
           'the pod address',
-        );
+        ).catch(async (e: Error) => {
+          // Seen once under load in a CI run: say what the pod went through, as a user would look.
+          const seen = await kubectl(env, ['describe', 'pod', 'web']);
+          throw new Error(`${e.message}\n${seen.stdout}${seen.stderr}`);
+        });
         assert.ok(Cidr.parse(POD_RANGE).contains(IpAddress.parse(ip)), ip);
         assert.ok(
           existsSync(join(nodesDir(env.home, 'rg', 'c1'), nodes[0]!, 'var', 'lib', 'cni', 'networks', 'cbr0', ip)),

@@ -4,7 +4,7 @@
 // back-off, graceful deletion releasing the sandbox, nodes going away, restoring running pods after a
 // restart, rolling updates.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,6 +15,7 @@ import { NODES as NODES_R, PODS } from '../../src/cluster/apimachinery/resources
 import type { ContainerRunner, ContainerStart, PodSandboxes, SandboxRequest } from '../../src/cluster/kubelet/sandbox.js';
 import type { Process } from '../../src/cluster/images/processes.js';
 import { CRASH_BACKOFF } from '../../src/cluster/kubelet/pod-lifecycle.js';
+import { nodesDir } from '../../src/cluster/nodefs/paths.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
 import { withServer, type Env } from '../network/harness.js';
@@ -182,6 +183,23 @@ test('init containers run after the sandbox; a failure backs off (Init:CrashLoop
     assert.equal(done.status.initContainerStatuses[0].restartCount, 2);
     assert.equal(done.status.initContainerStatuses[0].state.terminated.reason, 'Completed');
     assert.ok(done.status.conditions.find((c: Obj) => c.type === 'Initialized').status === 'True');
+  }));
+
+test('a pod whose sync throws is synced again with back-off, as the kubelet requeues a failed pod worker', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ record, home, runtime, api }) => {
+    // The node's run/ is a file: the kubelet cannot save the pod's sandbox record, and its sync throws after the
+    // sandbox is made. Nothing about the pod changes afterwards, so only the kubelet's own retry can finish it.
+    const node = runtime.objects.list(NODES_R)[0]!.metadata.name;
+    const nodeDir = join(nodesDir(home, record.resourceGroup, record.name), node);
+    rmSync(join(nodeDir, 'run'), { recursive: true, force: true });
+    mkdirSync(nodeDir, { recursive: true });
+    writeFileSync(join(nodeDir, 'run'), 'not a directory\n');
+    call(api, 'POST', '/api/v1/namespaces/default/pods', POD('p3', { nodeName: node }));
+    await eventually(() => pod(runtime, 'p3')?.status?.hostIP !== undefined, 10_000, 'the kubelet at work on the pod');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.notEqual(pod(runtime, 'p3').status.phase, 'Running', 'no record, no start');
+    rmSync(join(nodeDir, 'run'));
+    await eventually(() => pod(runtime, 'p3')?.status?.phase === 'Running', 10_000, 'the pod running after its failed syncs');
   }));
 
 test('a pod tolerating not-ready waits for the node network (NetworkNotReady); host-network pods do not', () =>

@@ -387,7 +387,13 @@ export class PodLifecycle implements Controller {
     if (w.timer) return;
     w.busy = true;
     void this.step(w)
-      .catch((e) => this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: ${(e as Error).stack ?? e}`))
+      .catch((e) => {
+        this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: ${(e as Error).stack ?? e}`);
+        // The kubelet's pod workers requeue a pod whose sync failed, with back-off: a failed step must not leave the
+        // pod waiting for a change that may never come.
+        w.attempts++;
+        if (!w.timer && !w.stopped && !this.closed) this.later(w);
+      })
       .finally(() => {
         w.busy = false;
         if (w.again) {
