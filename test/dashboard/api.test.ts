@@ -4,7 +4,6 @@
 // the group, VNet and cluster views; events after `az aks scale` and after `kubectl create service`; the plan
 // endpoint's picture is `aksemu plan --format svg`'s; hostile input is a 4xx.
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { NODES_PREFIX } from '../../src/store/keys.js';
 import { removeHome, startTestServer, tempHome, https, type TestServer } from '../e2e/harness.js';
 import { aksemu, azOk } from '../az/helpers.js';
 import { HAVE_KUBECTL, kubectl } from '../cluster/harness.js';
-import { api, apiOk, signIn } from './helpers.js';
+import { api, apiOk, nextEvent, signIn } from './helpers.js';
 
 let server: TestServer;
 let home: string;
@@ -208,48 +207,11 @@ test('group, vnet and cluster views', async () => {
   assert.equal((await api(server, cookie, 'subnet-map')).status, 400);
 });
 
-/** Reads an event stream until `match` sees an event it wants (or fails after timeoutMs). */
-function nextEvent(match: (data: { arm: string[]; clusters: string[] }) => boolean, timeoutMs = 20_000): { ready: Promise<void>; seen: Promise<void> } {
-  let ready!: () => void;
-  const readyP = new Promise<void>((r) => (ready = r));
-  const seen = new Promise<void>((resolve, reject) => {
-    const req = request(`${server.url}/ui/api/events`, { headers: { cookie }, ca: server.caPem }, (res) => {
-      assert.equal(res.statusCode, 200);
-      assert.match(String(res.headers['content-type']), /^text\/event-stream/);
-      let buffer = '';
-      res.on('data', (d: Buffer) => {
-        buffer += d.toString();
-        if (buffer.startsWith('retry: 2000\n\n')) ready();
-        for (;;) {
-          const end = buffer.indexOf('\n\n');
-          if (end < 0) break;
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^event: change\ndata: (.*)$/m.exec(block)?.[1];
-          if (data && match(JSON.parse(data))) {
-            clearTimeout(timer);
-            req.destroy();
-            resolve();
-            return;
-          }
-        }
-      });
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new Error('no matching event'));
-    }, timeoutMs);
-    req.on('error', () => undefined);
-    req.end();
-  });
-  return { ready: readyP, seen };
-}
-
 const names = (ids: string[], id: string) => ids.some((x) => x.toLowerCase() === id.toLowerCase());
 
 test('events: a change event after `az aks scale` (ARM and the cluster) and after `kubectl create service`', async () => {
-  const scaled = nextEvent((d) => names(d.arm, clusterId('k1')));
-  const nodesChanged = nextEvent((d) => names(d.clusters, clusterId('k1')));
+  const scaled = nextEvent(server, cookie, (d) => names(d.arm, clusterId('k1')));
+  const nodesChanged = nextEvent(server, cookie, (d) => names(d.clusters, clusterId('k1')));
   await scaled.ready;
   await nodesChanged.ready;
   await azOk(home, ['aks', 'scale', '-g', 'dashRG', '-n', 'k1', '-c', '3', '-o', 'none']);
@@ -261,7 +223,7 @@ test('events: a change event after `az aks scale` (ARM and the cluster) and afte
   const kubeconfig = join(scratch, 'kubeconfig');
   const creds = await aksemu(home, ['az', 'aks', 'get-credentials', '-g', 'dashRG', '-n', 'k1', '-f', kubeconfig]);
   assert.equal(creds.code, 0, creds.stderr);
-  const created = nextEvent((d) => names(d.clusters, clusterId('k1')));
+  const created = nextEvent(server, cookie, (d) => names(d.clusters, clusterId('k1')));
   await created.ready;
   const r = await kubectl({ kubeconfig, scratch }, ['create', 'service', 'clusterip', 'web', '--tcp=80:8080']);
   assert.equal(r.code, 0, r.stderr);

@@ -39,3 +39,45 @@ export function rawGet(server: RunningServer, path: string, headers: Record<stri
     req.end();
   });
 }
+
+/** Reads an event stream until `match` sees an event it wants (or fails after timeoutMs). */
+export function nextEvent(
+  server: RunningServer,
+  cookie: string,
+  match: (data: { arm: string[]; clusters: string[] }) => boolean,
+  timeoutMs = 20_000,
+): { ready: Promise<void>; seen: Promise<void> } {
+  let ready!: () => void;
+  const readyP = new Promise<void>((r) => (ready = r));
+  const seen = new Promise<void>((resolve, reject) => {
+    const req = request(`${server.url}/ui/api/events`, { headers: { cookie }, ca: server.caPem }, (res) => {
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/event-stream/);
+      let buffer = '';
+      res.on('data', (d: Buffer) => {
+        buffer += d.toString();
+        if (buffer.startsWith('retry: 2000\n\n')) ready();
+        for (;;) {
+          const end = buffer.indexOf('\n\n');
+          if (end < 0) break;
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^event: change\ndata: (.*)$/m.exec(block)?.[1];
+          if (data && match(JSON.parse(data))) {
+            clearTimeout(timer);
+            req.destroy();
+            resolve();
+            return;
+          }
+        }
+      });
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('no matching event'));
+    }, timeoutMs);
+    req.on('error', () => undefined);
+    req.end();
+  });
+  return { ready: readyP, seen };
+}
