@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
 import { EVENTS, PODS as POD_TYPE } from '../src/cluster/apimachinery/resources.js';
@@ -166,6 +166,18 @@ export interface PodMemory {
   externalBytes: number;
   /** What the cluster held when measured: its pods, and the Events posted for them (the scheduler's, the kubelet's). */
   held: { pods: number; events: number; scheduled?: number; waitedMs?: number };
+  /** Each V8 space's growth: what it holds and what it has committed (RSS follows the committed heap: docs/performance.md §7.3). */
+  spaces?: Record<string, { usedBytes: number; committedBytes: number }>;
+  /**
+   * With AKSEMU_BENCH_IDLE_MS=<ms>: the same growth every 5 s while the cluster idles that long after the figure, for
+   * what V8 gives back by itself (its memory reducer compacts the old space and shrinks the young generation some
+   * 10-30 s after the last allocations: docs/performance.md §7.3).
+   */
+  idle?: { ms: number; rssBytes: number; heapTotalBytes: number; oldCommittedBytes: number; newCommittedBytes: number }[];
+}
+
+function spaceSizes(): Record<string, { used: number; committed: number }> {
+  return Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, { used: s.space_used_size, committed: s.physical_space_size }]));
 }
 
 /** Waits (at most two minutes) until every pod has its PodScheduled condition: the scheduler has been through them all. */
@@ -196,7 +208,7 @@ async function measurePods(): Promise<PodMemory> {
     const settle = async () => {
       await new Promise((r) => setTimeout(r, 200));
       gc();
-      return process.memoryUsage();
+      return { ...process.memoryUsage(), spaces: spaceSizes() };
     };
     const before = await settle();
     for (let i = 0; i < PODS; i++) {
@@ -216,6 +228,20 @@ async function measurePods(): Promise<PodMemory> {
     const objects = server.clusterApis.runtimeOf(id)!.objects;
     const waited = await caughtUp(() => objects.list(POD_TYPE));
     const after = await settle();
+    const idle: NonNullable<PodMemory['idle']> = [];
+    const idleMs = Number(process.env['AKSEMU_BENCH_IDLE_MS'] ?? 0);
+    for (let ms = 5000; ms <= idleMs; ms += 5000) {
+      await new Promise((r) => setTimeout(r, 5000));
+      const now = process.memoryUsage();
+      const spaces = spaceSizes();
+      idle.push({
+        ms,
+        rssBytes: now.rss - before.rss,
+        heapTotalBytes: now.heapTotal - before.heapTotal,
+        oldCommittedBytes: spaces['old_space']!.committed - before.spaces['old_space']!.committed,
+        newCommittedBytes: spaces['new_space']!.committed - before.spaces['new_space']!.committed,
+      });
+    }
     // AKSEMU_BENCH_HEAP_SNAPSHOT=<file>: the heap with the pods held, for where their bytes go (DevTools' Memory tab).
     const snapshot = process.env['AKSEMU_BENCH_HEAP_SNAPSHOT'];
     if (snapshot) writeHeapSnapshot(snapshot);
@@ -226,6 +252,13 @@ async function measurePods(): Promise<PodMemory> {
       heapTotalBytes: after.heapTotal - before.heapTotal,
       externalBytes: after.external - before.external,
       held: { pods: objects.count(POD_TYPE), events: objects.count(EVENTS), scheduled: waited.scheduled, waitedMs: waited.ms },
+      ...(idle.length > 0 ? { idle } : {}),
+      spaces: Object.fromEntries(
+        Object.entries(after.spaces).map(([name, a]) => [
+          name,
+          { usedBytes: a.used - (before.spaces[name]?.used ?? 0), committedBytes: a.committed - (before.spaces[name]?.committed ?? 0) },
+        ]),
+      ),
     };
   } finally {
     await server.close();

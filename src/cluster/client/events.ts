@@ -46,6 +46,17 @@ interface Similar {
 
 const SINCE = Date.now();
 
+/**
+ * now as Similar.last: the same number, made a small integer (a Smi, held in the record) when it is one of 32 bits
+ * (the first 24 days after the module loaded). A difference of two times is computed as a float, and one float
+ * stored made V8 box the member in a number object of its own in every record (16 bytes per pod with an Event:
+ * docs/performance.md §7.3).
+ */
+function since(now: number): number {
+  const t = now - SINCE;
+  return t === (t | 0) ? t | 0 : t;
+}
+
 /** One Event posted for one object: its key and name (its namespace is the object's). */
 interface Posted {
   postedKey: string;
@@ -139,16 +150,16 @@ export class EventRecorder {
     if (!seen) {
       // Written out whole, so each record is laid out with all of its members.
       if (!mine) {
-        const fresh: Memory = { key, messages: intern(e.message), last: now - SINCE, postedKey: '', name: '', more: undefined };
+        const fresh: Memory = { key, messages: intern(e.message), last: since(now), postedKey: '', name: '', more: undefined };
         this.memory.set(uid, (seen = fresh));
       } else {
         const more = (mine.more ??= { similar: undefined, posted: undefined });
-        more.similar = withAdded(more.similar, (seen = { key, messages: intern(e.message), last: now - SINCE }));
+        more.similar = withAdded(more.similar, (seen = { key, messages: intern(e.message), last: since(now) }));
       }
-    } else if (now - SINCE - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = intern(e.message);
+    } else if (since(now) - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = intern(e.message);
     else if (!(Array.isArray(seen.messages) ? seen.messages.includes(e.message) : seen.messages === e.message))
       seen.messages = withAdded(seen.messages, intern(e.message));
-    seen.last = now - SINCE;
+    seen.last = since(now);
     if (!Array.isArray(seen.messages) || seen.messages.length < AGGREGATE_MAX_EVENTS) return e;
     seen.messages.shift();
     return { ...e, message: `(combined from similar events): ${e.message}`, combined: true };
