@@ -39,10 +39,13 @@ import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, typ
 import { badRequest, headersTooLarge, KubeError, unauthorized } from './apimachinery/status.js';
 import { refuseUpgrade, serveUpgrade } from './kubelet/exec/upgrade.js';
 import type { Duplex } from 'node:stream';
-import { NODES, PODS } from './apimachinery/resources.js';
+import { EVENTS, NODES, PODS, resourceKey } from './apimachinery/resources.js';
+import { eventExpired } from './client/events.js';
+import type { Event } from './apimachinery/types.js';
 import { readBoundedBody, TOO_LARGE } from '../http/body.js';
 
 const HOST = '127.0.0.1';
+const EVENTS_KEY = resourceKey(EVENTS);
 import { CLUSTER_API_PREFIX as RECORD_PREFIX } from '../store/keys.js';
 
 /** What the store keeps per cluster API. */
@@ -299,7 +302,9 @@ export class ClusterApis implements KubeconfigIssuer {
         record = { clusterId: cluster.id, port, credential };
         store.put(recordKey(cluster.id), record);
       }
-      const persistence = new ObjectPersistence(store, cluster.id, this.options.log);
+      // Events past their TTL while the server was down are not restored (the first sweep would delete them).
+      const now = Date.now();
+      const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
         serviceAccounts: { key: serviceAccountKey(credential.token), caPem: this.options.tls.caPem },

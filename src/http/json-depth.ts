@@ -103,8 +103,29 @@ function pathTo(entry: Pending): string {
   return path;
 }
 
-/** The same bound on a parsed value, without recursion; the path is that of the first container too deep. */
-export function valueTooDeep(value: unknown, maxDepth: number): TooDeep | undefined {
+/**
+ * Whether value nests more than `room` containers deep: recursion at most room + 1 frames deep (the bound, not the
+ * value, sets the stack), and nothing allocated. `fits` names parts known to fit where they are (a stored neighbour's,
+ * checked already): they are not walked.
+ */
+function deeper(v: unknown, room: number, fits?: (part: object) => boolean): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (room === 0) return true;
+  if (fits?.(v)) return false;
+  if (Array.isArray(v)) {
+    for (const item of v) if (deeper(item, room - 1, fits)) return true;
+    return false;
+  }
+  for (const k in v) if (Object.hasOwn(v, k) && deeper((v as Record<string, unknown>)[k], room - 1, fits)) return true;
+  return false;
+}
+
+/**
+ * The same bound on a parsed value; the path is that of the first container too deep. A value that fits (nearly every
+ * one) is walked once without allocating; only one too deep is walked again, without recursion, for its path.
+ */
+export function valueTooDeep(value: unknown, maxDepth: number, fits?: (part: object) => boolean): TooDeep | undefined {
+  if (!deeper(value, maxDepth, fits)) return undefined;
   const pending: Pending[] = [{ value, depth: 1 }];
   while (pending.length > 0) {
     const entry = pending.pop()!;

@@ -184,7 +184,27 @@ describe('cluster objects persist', () => {
       const listRv = Number((await json(env, ['get', 'configmaps', '-A'])).metadata.resourceVersion);
       assert.ok(before.has('Deployment/team/web') && before.has('Pod/team/probe') && before.has('Namespace//team'));
 
+      // Events whose --event-ttl (one hour) ran out while the server was down are not restored, and their rows go;
+      // a recent one stays.
+      const event = (name: string, at: number) => ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: 'team', uid: `u-${name}`, creationTimestamp: new Date(at).toISOString().replace(/\.\d+Z$/, 'Z') },
+        involvedObject: { kind: 'Pod', namespace: 'team', name: 'probe' },
+        reason: 'Tested',
+        message: name,
+        type: 'Normal',
+        lastTimestamp: new Date(at).toISOString().replace(/\.\d+Z$/, 'Z'),
+        count: 1,
+      });
+      const eventsRoot = `${objectsKey(env.clusterId)}//events/team`;
+      env.server.store.put(`${eventsRoot}/probe.old`, event('probe.old', Date.now() - 2 * 3600_000));
+      env.server.store.put(`${eventsRoot}/probe.recent`, event('probe.recent', Date.now() - 600_000));
       await restart(env);
+      const events = (await json(env, ['get', 'events', '-n', 'team'])).items.map((e: { metadata: { name: string } }) => e.metadata.name);
+      assert.ok(events.includes('probe.recent') && !events.includes('probe.old'), events.join(' '));
+      await eventually(() => env.server.store.get(`${eventsRoot}/probe.old`) === undefined, 10_000, 'the expired event to be removed');
+      assert.ok(env.server.store.get(`${eventsRoot}/probe.recent`));
       // The log says when the cluster serves again, once, with its time and what it holds.
       const serving = env.server.logLines.filter((l) => l.startsWith('cluster ') && l.includes(' serving again after '));
       assert.equal(serving.length, 1, env.server.logLines.join('\n'));

@@ -27,6 +27,12 @@ export interface EventSpec {
 
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 
+/** Whether an event was last seen more than `ttlMs` before `now`: its time in etcd is over. */
+export function eventExpired(e: Event, now = Date.now(), ttlMs = EVENT_TTL_MS): boolean {
+  const last = Date.parse(e.series?.lastObservedTime || e.lastTimestamp || e.eventTime || e.metadata.creationTimestamp || '');
+  return Number.isFinite(last) && now - last > ttlMs;
+}
+
 export const SCHEDULER_INSTANCE = `default-scheduler-${hostname()}`;
 
 /** client-go's EventAggregator: distinct messages per object and reason before they are combined, and when. */
@@ -231,8 +237,7 @@ export class EventRecorder {
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */
   expire(ttlMs = EVENT_TTL_MS, now = Date.now()): void {
     for (const e of this.objects.list(EVENTS) as Event[]) {
-      const last = Date.parse(e.series?.lastObservedTime || e.lastTimestamp || e.eventTime || e.metadata.creationTimestamp || '');
-      if (Number.isFinite(last) && now - last > ttlMs) this.objects.delete(EVENTS, e.metadata.namespace, e.metadata.name);
+      if (eventExpired(e, now, ttlMs)) this.objects.delete(EVENTS, e.metadata.namespace, e.metadata.name);
     }
   }
 

@@ -7,7 +7,8 @@
 import type { Store } from '../../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
-import { storedProblem } from '../validation/object.js';
+import { namedObject, storedProblem } from '../validation/object.js';
+import { shareParts } from './sharing.js';
 import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
@@ -59,6 +60,11 @@ export class ObjectPersistence implements StoreBackend {
     private readonly store: Store,
     readonly clusterId: string,
     private readonly log: (line: string) => void = () => {},
+    /**
+     * Objects that went while the server was down (an Event past the apiserver's --event-ttl): load() removes them
+     * as it removes those whose deletion was due, rather than restoring them for their first sweep to delete.
+     */
+    private readonly expired: (resource: string, obj: KubeObject) => boolean = () => false,
   ) {}
 
   private get root(): string {
@@ -74,6 +80,10 @@ export class ObjectPersistence implements StoreBackend {
    * and their entries removed: the timer that would have finished the deletion died with the old process.
    * An entry the API would have refused to store (written before it validated, or damaged) is skipped with a
    * log line and left in place: one bad object must not keep the cluster's API down.
+   *
+   * Each object comes laid over the one restored before it of its kind (sharing.ts), as the store lays each write:
+   * the parts they share were checked with that one, at the same place in an object of the same kind, so only the
+   * rest of each is checked (a pod restored after its ReplicaSet sibling: its own metadata and status).
    */
   load(): Restored {
     const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
@@ -83,21 +93,32 @@ export class ObjectPersistence implements StoreBackend {
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
     const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
     const types = new Map<string, ResourceType | undefined>();
+    /** The object last restored of each kind: the next is laid over it. */
+    const last = new Map<string, KubeObject>();
+    const shared = Object.isFrozen;
     for (const { key, value } of entries) {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
-      const [group, resource] = key.slice(this.root.length + 1).split('/');
+      const [group, resource] = key.slice(this.root.length + 1).split('/', 2);
       if (resource === undefined) continue;
       const bucket = `${group}/${resource}`;
       if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
       const type = types.get(bucket);
-      const problem = type ? storedProblem(type, value) : `no resource ${group}/${resource} is served`;
+      const derived = behaviourOfKey(bucket)?.storage === 'derived';
+      // Laid over a checked neighbour before it is checked; were it refused, it is dropped, and the neighbour's
+      // parts it took are unchanged (shared parts are frozen).
+      const neighbour = derived ? undefined : last.get(bucket);
+      if (neighbour && namedObject(value)) shareParts(value, neighbour);
+      const problem = type ? storedProblem(type, value, neighbour ? shared : undefined) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         continue;
       }
-      if (behaviourOfKey(bucket)?.storage === 'derived') written.push({ resource: bucket, object: value });
-      else if (deletionDue(value)) this.pending.set(key, null);
-      else objects.push({ resource: bucket, object: value });
+      if (derived) written.push({ resource: bucket, object: value });
+      else if (deletionDue(value) || this.expired(bucket, value)) this.pending.set(key, null);
+      else {
+        objects.push({ resource: bucket, object: value });
+        last.set(bucket, value);
+      }
     }
     if (this.pending.size > 0) this.schedule();
     return { revision, objects, written };

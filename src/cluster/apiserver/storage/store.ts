@@ -30,6 +30,7 @@ export interface RestoredObject {
 
 export interface Restored {
   revision: number;
+  /** In the order stored, each laid over the one before it of its kind already (sharing.ts shareParts). */
   objects: RestoredObject[];
   /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
   written: RestoredObject[];
@@ -77,8 +78,8 @@ export class ObjectStore {
     readonly ceiling = new ObjectCeiling(),
   ) {
     const saved = persistence?.load();
+    // The backend laid each restored object over the one before it of its kind (Restored.objects).
     for (const { resource, object } of saved?.objects ?? []) {
-      shareParts(object, this.lastPut.get(resource));
       this.lastPut.set(resource, object);
       this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), object);
       ceiling.added(resource);

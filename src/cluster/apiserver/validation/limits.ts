@@ -29,9 +29,9 @@ export function checkTextDepth(text: string): void {
   if (textTooDeep(text, MAX_DEPTH)) throw tooDeep();
 }
 
-/** Refuses a value nested deeper than MAX_DEPTH (any media type, and what patches make), without recursion. */
-export function checkDepth(value: unknown): void {
-  if (valueTooDeep(value, MAX_DEPTH)) throw tooDeep();
+/** Refuses a value nested deeper than MAX_DEPTH (any media type, and what patches make); `fits`: json-depth.ts. */
+export function checkDepth(value: unknown, fits?: (part: object) => boolean): void {
+  if (valueTooDeep(value, MAX_DEPTH, fits)) throw tooDeep();
 }
 
 /** Refuses an object too large to store (as etcd would); its size as JSON otherwise. */

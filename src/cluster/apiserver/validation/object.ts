@@ -10,8 +10,8 @@ import { validateMetadata } from './metadata.js';
 import { decodeError, settleNulls } from './shape.js';
 
 /** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
-export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
-  const e = decodeError(r.kind, obj);
+export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>, fits?: (part: object) => boolean): void {
+  const e = decodeError(r.kind, obj, fits);
   if (e) throw cannotDecode(r.kind, r.version, e);
 }
 
@@ -31,12 +31,21 @@ export function checkMetadata(r: ResourceType, obj: KubeObject): void {
   if (causes.length > 0) throw invalidObject(r.kind, r.group, obj.metadata.name, causes);
 }
 
-/** Why a stored object cannot be served (the API would have refused to store it), or undefined. */
-export function storedProblem(r: ResourceType, value: unknown): string | undefined {
-  if (!isPlainObject(value) || !isPlainObject(value['metadata']) || typeof value['metadata']['name'] !== 'string') return 'not an object with a metadata.name';
+/** Whether a stored value is an object with a metadata.name: what anything may read of it before storedProblem. */
+export function namedObject(value: unknown): value is KubeObject {
+  return isPlainObject(value) && isPlainObject(value['metadata']) && typeof value['metadata']['name'] === 'string';
+}
+
+/**
+ * Why a stored object cannot be served (the API would have refused to store it), or undefined. `fits`: parts known
+ * to pass at their place (an object restored before it of the same kind, whose equal parts it now shares), not walked
+ * again; the metadata is checked whole.
+ */
+export function storedProblem(r: ResourceType, value: unknown, fits?: (part: object) => boolean): string | undefined {
+  if (!namedObject(value)) return 'not an object with a metadata.name';
   try {
-    checkDepth(value);
-    checkShape(r, value);
+    checkDepth(value, fits);
+    checkShape(r, value, fits);
     checkMetadata(r, value as KubeObject);
   } catch (e) {
     return (e as Error).message;

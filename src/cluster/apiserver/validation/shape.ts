@@ -519,14 +519,23 @@ const QUANTITY = /^[+-]?[0-9.]+(?:[eEinumkKMGTP]+[-+]?[0-9]*|[-+][0-9]*)?$/;
 const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const INT_RANGE = { 32: 2 ** 31, 64: 2 ** 63 };
 
-/** Where the walk is: the Go struct that holds the field, and the field's JSON path from the top. */
+/**
+ * Where the walk is: the field being read, in the Go struct `struct` (its Go name; the error prints the part after
+ * the package), under the field `up` (undefined at the top). The field's JSON path is put together only for an error:
+ * a walk that finds none makes no strings.
+ */
 interface At {
   struct: string;
-  path: string;
+  key: string;
+  up: At | undefined;
+}
+
+function pathOf(at: At): string {
+  return at.up ? `${pathOf(at.up)}.${at.key}` : at.key;
 }
 
 function unmarshal(value: string, at: At, type: string): string {
-  return `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path} of type ${type}`;
+  return `json: cannot unmarshal ${value} into Go struct field ${at.struct.slice(at.struct.lastIndexOf('.') + 1)}.${pathOf(at)} of type ${type}`;
 }
 
 function integer(v: unknown, bits: 32 | 64, at: At, type: string): string | undefined {
@@ -535,9 +544,13 @@ function integer(v: unknown, bits: 32 | 64, at: At, type: string): string | unde
   return Number.isInteger(v) && v >= -limit && v < limit ? undefined : unmarshal(`number ${v}`, at, type);
 }
 
+/** Parts known to decode where they are (a stored neighbour's, checked already): not walked again. */
+type Fits = ((part: object) => boolean) | undefined;
+
 /** The first decode error of value as shape (document order, as Go reports the first), or undefined. */
-function check(v: unknown, s: Shape, at: At): string | undefined {
+function check(v: unknown, s: Shape, at: At, fits: Fits): string | undefined {
   if (v === null || v === undefined) return undefined;
+  if (fits && typeof v === 'object' && fits(v)) return undefined;
   switch (s.t) {
     case 'string':
       return typeof v === 'string' ? undefined : unmarshal(jsonKind(v), at, s.go);
@@ -553,41 +566,50 @@ function check(v: unknown, s: Shape, at: At): string | undefined {
     case 'list': {
       if (!Array.isArray(v)) return unmarshal(jsonKind(v), at, goName(s));
       for (const item of v) {
-        const e = check(item, s.of, at);
+        const e = check(item, s.of, at, fits);
         if (e) return e;
       }
       return undefined;
     }
     case 'map': {
       if (!isPlainObject(v)) return unmarshal(jsonKind(v), at, goName(s));
-      for (const item of Object.values(v)) {
-        const e = check(item, s.of, at);
+      for (const k in v) {
+        const e = Object.hasOwn(v, k) ? check(v[k], s.of, at, fits) : undefined;
         if (e) return e;
       }
       return undefined;
     }
     case 'struct':
       if (!isPlainObject(v)) return unmarshal(jsonKind(v), at, s.go);
-      return fields(v, s.fields, s.go.slice(s.go.lastIndexOf('.') + 1), at.path);
+      return fields(v, s.fields, s.go, at, fits);
   }
 }
 
-function fields(obj: Record<string, unknown>, shapes: Record<string, Shape>, struct: string, path: string): string | undefined {
-  for (const [k, v] of Object.entries(obj)) {
+function fields(obj: Record<string, unknown>, shapes: Record<string, Shape>, struct: string, up: At | undefined, fits: Fits): string | undefined {
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
     const s = own<Shape>(shapes, k);
-    const e = s && check(v, s, { struct, path: path ? `${path}.${k}` : k });
+    const e = s && check(obj[k], s, { struct, key: k, up }, fits);
     if (e) return e;
   }
   return undefined;
 }
 
+/** Each kind's top-level fields, made once per kind (every object decoded walks them). */
+const topLevels = new Map<string, Record<string, Shape>>();
+
 function topLevel(kind: string): Record<string, Shape> {
-  return { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) };
+  let top = topLevels.get(kind);
+  if (!top) topLevels.set(kind, (top = { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) }));
+  return top;
 }
 
-/** The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. */
-export function decodeError(kind: string, obj: Record<string, unknown>): string | undefined {
-  return fields(obj, topLevel(kind), kind, '');
+/**
+ * The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. `fits`: parts known to
+ * decode at their place, skipped (a restored object's parts shared with the one restored before it).
+ */
+export function decodeError(kind: string, obj: Record<string, unknown>, fits?: (part: object) => boolean): string | undefined {
+  return fields(obj, topLevel(kind), kind, undefined, fits);
 }
 
 /** What Go's decoder leaves for a JSON null inside a list or map: the element type's zero value. */
