@@ -163,6 +163,44 @@ describe('cluster API units', () => {
     assert.ok(seen[1]![2] < seen[2]![2]);
   });
 
+  test("a watch's line reuses the store's JSON of the change it is told, and only that change's", () => {
+    const store = new ObjectStore(1);
+    const pod = (phase: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' }, status: { phase } });
+    store.put(PODS, pod('Pending'));
+    // A controller answers one change with a write of its own (told first, nested); the listener after it still
+    // gets the outer change's JSON.
+    store.subscribe((c) => {
+      if ((c.object as any).status?.phase === 'Running') store.put(PODS, pod('Ready'));
+    });
+    const told: string[] = [];
+    store.subscribe((c) => told.push(`${(c.object as any).status.phase} ${store.jsonOf(c.object) === JSON.stringify(c.object)}`));
+    const sent: [string, string | undefined][] = [];
+    const w = openWatch(
+      store,
+      PODS,
+      'default',
+      { labels: [], fields: [] },
+      {},
+      {
+        send: (e, json) => sent.push([(e.object as any).status.phase, json]),
+        close: () => {},
+      },
+    );
+    const running = store.put(PODS, pod('Running'));
+    w.stop();
+    assert.deepEqual(told, ['Ready true', 'Running true']);
+    assert.equal(store.jsonOf(running), undefined, 'known only while its change is told');
+    // Running is sent from the history while Ready is told: serialized by the stream, not given.
+    assert.deepEqual(
+      sent.map(([phase, json]) => [phase, json === undefined ? undefined : json === JSON.stringify(store.get(PODS, 'default', 'a'))]),
+      [
+        ['Pending', undefined],
+        ['Running', undefined],
+        ['Ready', true],
+      ],
+    );
+  });
+
   test('the watches of a store share one listener: each kind is told its own changes, each watch from where it is', () => {
     const store = new ObjectStore(1);
     const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
