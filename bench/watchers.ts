@@ -118,10 +118,10 @@ interface Written {
  * watcher's lines of a tick): for each buffer, the pods whose ADDED lines it holds, when it was last written and
  * when that write left Node. The watchers of a tick share one buffer, so its lines are read once.
  */
-function watchWrites(): { stop(): void; byPod(): Map<string, { written: number; sent: number }> } {
+function watchWrites(): { finish(created: Map<string, number>): Pick<WatchFigures, 'maxWrittenMs' | 'p99WrittenMs' | 'maxSentMs' | 'p99SentMs'> } {
   const write = ServerResponse.prototype.write as (this: ServerResponse, chunk: unknown, ...rest: unknown[]) => boolean;
   const seen = new WeakMap<Buffer, Written>();
-  const all: Written[] = [];
+  let all: Written[] = [];
   const now = () => performance.timeOrigin + performance.now();
   ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
     if (rest.length > 0 || !Buffer.isBuffer(chunk) || chunk.length < 16 || chunk[0] !== 0x7b) return write.call(this, chunk, ...rest);
@@ -143,16 +143,20 @@ function watchWrites(): { stop(): void; byPod(): Map<string, { written: number; 
     return write.call(this, chunk, () => (mine.sent = now()));
   } as typeof ServerResponse.prototype.write;
   return {
-    stop: () => (ServerResponse.prototype.write = write as typeof ServerResponse.prototype.write),
-    byPod: () => {
-      const out = new Map<string, { written: number; sent: number }>();
+    // What it kept goes with the figures (the heap is measured after).
+    finish: (created) => {
+      ServerResponse.prototype.write = write as typeof ServerResponse.prototype.write;
+      const byPod = new Map<string, { written: number; sent: number }>();
       for (const w of all) {
         for (const name of w.names) {
-          const o = out.get(name);
-          out.set(name, { written: Math.max(o?.written ?? 0, w.written), sent: Math.max(o?.sent ?? 0, w.sent) });
+          const o = byPod.get(name);
+          byPod.set(name, { written: Math.max(o?.written ?? 0, w.written), sent: Math.max(o?.sent ?? 0, w.sent) });
         }
       }
-      return out;
+      all = [];
+      const [maxWrittenMs, p99WrittenMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.written ?? Number.POSITIVE_INFINITY) - t));
+      const [maxSentMs, p99SentMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.sent ?? Number.POSITIVE_INFINITY) - t));
+      return { maxWrittenMs, p99WrittenMs, maxSentMs, p99SentMs };
     },
   };
 }
@@ -196,10 +200,7 @@ async function measureWatchers(): Promise<WatchFigures> {
     const seen = JSON.parse(await next()) as { last: Record<string, number>; cutOff: number; cpuMs: number; busy: number; cipher: string };
     const cpu = process.cpuUsage(cpu0);
     const serverBusy = performance.eventLoopUtilization(elu0).utilization;
-    writes.stop();
-    const byPod = writes.byPod();
-    const [maxWrittenMs, p99WrittenMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.written ?? Number.POSITIVE_INFINITY) - t));
-    const [maxSentMs, p99SentMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.sent ?? Number.POSITIVE_INFINITY) - t));
+    const serverShare = writes.finish(created);
     const inOrder = [...created].map(([name, t]) => (seen.last[name] ?? Number.POSITIVE_INFINITY) - t);
     const lags = [...inOrder].sort((a, b) => a - b);
     const tenth = Math.ceil(inOrder.length / 10);
@@ -222,10 +223,7 @@ async function measureWatchers(): Promise<WatchFigures> {
       clientBusy: seen.busy,
       cipher: seen.cipher,
       heapGrowthBytes: after - before,
-      maxWrittenMs,
-      p99WrittenMs,
-      maxSentMs,
-      p99SentMs,
+      ...serverShare,
     };
   } finally {
     clients.kill();
