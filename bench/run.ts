@@ -76,6 +76,9 @@ console.log(
 console.log(
   `  slowest watcher behind by ${fmt(watch.maxLagMs)} ms at most, p99 ${fmt(watch.p99LagMs)} ms (goal: none behind by > 1,000 ms)   watchers cut off ${watch.cutOff}   heap growth after GC ${(watch.heapGrowthBytes / 1e6).toFixed(1)} MB, pods included (bounded: ≤ 8 MiB unsent per watcher)`,
 );
+console.log(
+  `  of it the server's: each pod's line written to the last watcher ${fmt(watch.maxWrittenMs)} ms after its create at most (p99 ${fmt(watch.p99WrittenMs)} ms), out of Node ${fmt(watch.maxSentMs)} ms (p99 ${fmt(watch.p99SentMs)} ms); the rest waits for the watchers' process to read it`,
+);
 
 const list = await benchBigList();
 console.log(`kubectl get pods -A on ${fmt(list.pods)} pods (real /usr/bin/kubectl, 500 per page; pods written in ${(list.fillMs / 1000).toFixed(1)} s)`);

@@ -9,6 +9,7 @@
 // or kubelet works on them; the cluster's object ceiling is raised for them (it is 50,000 per cluster).
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import type { TLSSocket } from 'node:tls';
@@ -51,6 +52,15 @@ export interface WatchFigures {
   /** The TLS cipher suite the watches use (the server chooses it as Go's crypto/tls does). */
   cipher: string;
   heapGrowthBytes: number;
+  /**
+   * The server's share of the lag: from a pod's create until its ADDED line was handed to the last watcher's
+   * response (`written`), and until that write had left Node for the kernel (`sent`; later when the watcher's
+   * socket is full). The rest of maxLagMs is the bytes waiting for the watchers' process to read them.
+   */
+  maxWrittenMs: number;
+  p99WrittenMs: number;
+  maxSentMs: number;
+  p99SentMs: number;
 }
 
 export interface ListFigures {
@@ -97,6 +107,66 @@ function createPod(api: ClusterApi, pod: Record<string, unknown>): void {
   if (!('status' in res) || res.status !== 201) throw new Error(`pod create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
 }
 
+interface Written {
+  names: string[];
+  written: number;
+  sent: number;
+}
+
+/**
+ * Watches the server's watch responses write (ServerResponse.write with one buffer, as watch-stream.ts writes a
+ * watcher's lines of a tick): for each buffer, the pods whose ADDED lines it holds, when it was last written and
+ * when that write left Node. The watchers of a tick share one buffer, so its lines are read once.
+ */
+function watchWrites(): { finish(created: Map<string, number>): Pick<WatchFigures, 'maxWrittenMs' | 'p99WrittenMs' | 'maxSentMs' | 'p99SentMs'> } {
+  const write = ServerResponse.prototype.write as (this: ServerResponse, chunk: unknown, ...rest: unknown[]) => boolean;
+  const seen = new WeakMap<Buffer, Written>();
+  let all: Written[] = [];
+  const now = () => performance.timeOrigin + performance.now();
+  ServerResponse.prototype.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    if (rest.length > 0 || !Buffer.isBuffer(chunk) || chunk.length < 16 || chunk[0] !== 0x7b) return write.call(this, chunk, ...rest);
+    let w = seen.get(chunk);
+    if (w === undefined) {
+      const names: string[] = [];
+      for (let start = 0, nl = chunk.indexOf(0x0a); nl >= 0; start = nl + 1, nl = chunk.indexOf(0x0a, start)) {
+        const head = chunk.toString('latin1', start, Math.min(nl, start + 512));
+        if (!head.startsWith('{"type":"ADDED"')) continue;
+        const at = head.indexOf('"name":"') + 8;
+        names.push(head.slice(at, head.indexOf('"', at)));
+      }
+      w = { names, written: 0, sent: 0 };
+      seen.set(chunk, w);
+      all.push(w);
+    }
+    const mine = w;
+    mine.written = now();
+    return write.call(this, chunk, () => (mine.sent = now()));
+  } as typeof ServerResponse.prototype.write;
+  return {
+    // What it kept goes with the figures (the heap is measured after).
+    finish: (created) => {
+      ServerResponse.prototype.write = write as typeof ServerResponse.prototype.write;
+      const byPod = new Map<string, { written: number; sent: number }>();
+      for (const w of all) {
+        for (const name of w.names) {
+          const o = byPod.get(name);
+          byPod.set(name, { written: Math.max(o?.written ?? 0, w.written), sent: Math.max(o?.sent ?? 0, w.sent) });
+        }
+      }
+      all = [];
+      const [maxWrittenMs, p99WrittenMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.written ?? Number.POSITIVE_INFINITY) - t));
+      const [maxSentMs, p99SentMs] = maxAndP99([...created].map(([name, t]) => (byPod.get(name)?.sent ?? Number.POSITIVE_INFINITY) - t));
+      return { maxWrittenMs, p99WrittenMs, maxSentMs, p99SentMs };
+    },
+  };
+}
+
+/** The largest and the 99th percentile of ms (unsorted). */
+function maxAndP99(ms: number[]): [number, number] {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return [sorted[sorted.length - 1]!, sorted[Math.floor(sorted.length * 0.99)]!];
+}
+
 /** (a), in a child run with --expose-gc: the server here, the watchers in a grandchild. */
 async function measureWatchers(): Promise<WatchFigures> {
   const gc = (globalThis as { gc?: () => void }).gc!;
@@ -118,6 +188,7 @@ async function measureWatchers(): Promise<WatchFigures> {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const elu0 = performance.eventLoopUtilization();
+    const writes = watchWrites();
     for (let i = 0; i < WATCH_PODS; i++) {
       const pod = deploymentPod(i);
       created.set((pod['metadata'] as { name: string }).name, performance.timeOrigin + performance.now());
@@ -129,6 +200,7 @@ async function measureWatchers(): Promise<WatchFigures> {
     const seen = JSON.parse(await next()) as { last: Record<string, number>; cutOff: number; cpuMs: number; busy: number; cipher: string };
     const cpu = process.cpuUsage(cpu0);
     const serverBusy = performance.eventLoopUtilization(elu0).utilization;
+    const serverShare = writes.finish(created);
     const inOrder = [...created].map(([name, t]) => (seen.last[name] ?? Number.POSITIVE_INFINITY) - t);
     const lags = [...inOrder].sort((a, b) => a - b);
     const tenth = Math.ceil(inOrder.length / 10);
@@ -151,6 +223,7 @@ async function measureWatchers(): Promise<WatchFigures> {
       clientBusy: seen.busy,
       cipher: seen.cipher,
       heapGrowthBytes: after - before,
+      ...serverShare,
     };
   } finally {
     clients.kill();
@@ -168,6 +241,13 @@ async function watchClients(endpoint: Endpoint): Promise<void> {
   let opened = 0;
   let elu0 = performance.eventLoopUtilization();
   let cipher = '';
+  const finished = () => {
+    if (++done < WATCHERS) return;
+    // A pipe is written asynchronously: leave once the line is out.
+    const cpu = process.cpuUsage();
+    const busy = performance.eventLoopUtilization(elu0).utilization;
+    process.stdout.write(`${JSON.stringify({ last, cutOff, cpuMs: (cpu.user + cpu.system) / 1000, busy, cipher })}\n`, () => process.exit(0));
+  };
   const url = new URL('/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true', endpoint.url);
   for (let w = 0; w < WATCHERS; w++) {
     const req = request(url, { ca: endpoint.ca, headers: { authorization: `Bearer ${endpoint.token}`, accept: 'application/json' }, agent: false }, (res) => {
@@ -189,16 +269,16 @@ async function watchClients(endpoint: Endpoint): Promise<void> {
           const name = text.slice(at, text.indexOf('"', at));
           if (!name.startsWith('web-')) continue;
           if ((last[name] ?? 0) < now) last[name] = now;
-          if (++counts[w]! === WATCH_PODS && ++done === WATCHERS) {
-            // A pipe is written asynchronously: leave once the line is out.
-            const cpu = process.cpuUsage();
-            const busy = performance.eventLoopUtilization(elu0).utilization;
-            process.stdout.write(`${JSON.stringify({ last, cutOff, cpuMs: (cpu.user + cpu.system) / 1000, busy, cipher })}\n`, () => process.exit(0));
-          }
+          if (++counts[w]! === WATCH_PODS) finished();
         }
         buffered = text.slice(start);
       });
-      res.on('end', () => cutOff++);
+      // A watcher cut off for falling behind (the server's 410 path) sees no more: the run ends without it (it
+      // used to wait for it forever), its pods' lags count where other watchers saw them, and cutOff says so.
+      res.on('end', () => {
+        cutOff++;
+        if (counts[w]! < WATCH_PODS) finished();
+      });
     });
     req.end();
   }

@@ -138,14 +138,19 @@ describe('cluster API units', () => {
     assert.equal((old[0]?.object as any).code, 410);
   });
 
-  test('a watch sends changes in resourceVersion order when a listener writes while the store tells it of one', () => {
+  /** Pod a, Pending, in a store whose controller (subscribed first, as the cluster's are) answers Running with Ready. */
+  const storeWithController = () => {
     const store = new ObjectStore(1);
     const pod = (phase: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' }, status: { phase } });
     store.put(PODS, pod('Pending'));
-    // A controller subscribed before the watch (as the cluster's are) answers one change with a write of its own.
     store.subscribe((c) => {
       if ((c.object as any).status?.phase === 'Running') store.put(PODS, pod('Ready'));
     });
+    return { store, pod };
+  };
+
+  test('a watch sends changes in resourceVersion order when a listener writes while the store tells it of one', () => {
+    const { store, pod } = storeWithController();
     const events: WatchEvent[] = [];
     const w = openWatch(store, PODS, 'default', { labels: [], fields: [] }, {}, { send: (e) => events.push(e), close: () => {} });
     store.put(PODS, pod('Running'));
@@ -161,6 +166,38 @@ describe('cluster API units', () => {
       'the newest state last, each change once',
     );
     assert.ok(seen[1]![2] < seen[2]![2]);
+  });
+
+  test("a watch's line reuses the store's JSON of the change it is told, and only that change's", () => {
+    // The controller's write is told first (nested); the listener after it still gets the outer change's JSON.
+    const { store, pod } = storeWithController();
+    const told: string[] = [];
+    store.subscribe((c) => told.push(`${(c.object as any).status.phase} ${store.jsonOf(c.object) === JSON.stringify(c.object)}`));
+    const sent: [string, string | undefined][] = [];
+    const w = openWatch(
+      store,
+      PODS,
+      'default',
+      { labels: [], fields: [] },
+      {},
+      {
+        send: (e, json) => sent.push([(e.object as any).status.phase, json]),
+        close: () => {},
+      },
+    );
+    const running = store.put(PODS, pod('Running'));
+    w.stop();
+    assert.deepEqual(told, ['Ready true', 'Running true']);
+    assert.equal(store.jsonOf(running), undefined, 'known only while its change is told');
+    // Running is sent from the history while Ready is told: serialized by the stream, not given.
+    assert.deepEqual(
+      sent.map(([phase, json]) => [phase, json === undefined ? undefined : json === JSON.stringify(store.get(PODS, 'default', 'a'))]),
+      [
+        ['Pending', undefined],
+        ['Running', undefined],
+        ['Ready', true],
+      ],
+    );
   });
 
   test('the watches of a store share one listener: each kind is told its own changes, each watch from where it is', () => {

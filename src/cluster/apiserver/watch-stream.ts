@@ -55,7 +55,7 @@ function forgetAtTickEnd(): void {
 /** The last line asked for: the watchers of a kind ask for one event's line one after another. */
 let last: { type: string; object: object; bytes: Buffer } | undefined;
 
-function line(event: WatchEvent): Buffer {
+function line(event: WatchEvent, json: string | undefined): Buffer {
   const obj = event.object;
   if (last !== undefined && last.object === obj && last.type === event.type) return last.bytes;
   if (typeof obj !== 'object' || obj === null || !(EVENT_TYPES as readonly string[]).includes(event.type)) return Buffer.from(`${JSON.stringify(event)}\n`);
@@ -63,7 +63,8 @@ function line(event: WatchEvent): Buffer {
   if (!byObject) lines.set(event.type, (byObject = new WeakMap()));
   let bytes = byObject.get(obj);
   if (bytes === undefined) {
-    byObject.set(obj, (bytes = Buffer.from(`{"type":"${event.type}","object":${JSON.stringify(obj)}}\n`)));
+    // The store's JSON of the change it tells, when there is one: the object is not serialized a second time.
+    byObject.set(obj, (bytes = Buffer.from(`{"type":"${event.type}","object":${json ?? JSON.stringify(obj)}}\n`)));
     forgetAtTickEnd();
   }
   last = { type: event.type, object: obj, bytes };
@@ -141,10 +142,10 @@ export function serveWatch(res: ServerResponse, response: WatchResponse, metrics
     res.uncork();
   };
   watch = response.watch({
-    send: (event) => {
+    send: (event, json) => {
       if (!open) return;
       if (pending.length === 0) process.nextTick(flush);
-      const bytes = line(event);
+      const bytes = line(event, json);
       pending.push(bytes);
       pendingBytes += bytes.length;
       if (!initial && res.writableLength + pendingBytes > limit + allowance) {

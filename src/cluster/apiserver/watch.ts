@@ -27,7 +27,8 @@ export interface WatchEvent {
 }
 
 export interface WatchSink {
-  send(event: WatchEvent): void;
+  /** `json`, when given, is JSON.stringify(event.object) already made (the store's, for the change it is telling). */
+  send(event: WatchEvent, json?: string): void;
   close(): void;
 }
 
@@ -49,9 +50,9 @@ function inScope(r: ResourceType, namespace: string | undefined, obj: KubeObject
   return namespace === undefined || !r.namespaced || obj.metadata.namespace === namespace;
 }
 
-/** What one change means to a watch with this scope and selector; undefined when nothing. */
-export function translate(r: ResourceType, namespace: string | undefined, selector: Selector, change: Change): WatchEvent | undefined {
-  if (change.resource !== resourceKey(r)) return undefined;
+/** What one change means to a watch with this scope and selector; undefined when nothing. `key` is resourceKey(r). */
+export function translate(r: ResourceType, namespace: string | undefined, selector: Selector, change: Change, key = resourceKey(r)): WatchEvent | undefined {
+  if (change.resource !== key) return undefined;
   const was = change.previous !== undefined && inScope(r, namespace, change.previous) && selects(selector, change.previous);
   if (change.type === 'DELETED') return was ? { type: 'DELETED', object: change.object } : undefined;
   const is = inScope(r, namespace, change.object) && selects(selector, change.object);
@@ -123,7 +124,11 @@ export function openWatch(
   sink: WatchSink,
 ): Watch {
   const view = options.view ?? ((o: KubeObject) => o);
-  const emit = (e: WatchEvent) => sink.send(e.type === 'BOOKMARK' || e.type === 'ERROR' ? e : { type: e.type, object: view(e.object as KubeObject) });
+  const emit = (e: WatchEvent) => {
+    if (e.type === 'BOOKMARK' || e.type === 'ERROR') return sink.send(e);
+    const object = view(e.object as KubeObject);
+    sink.send({ type: e.type, object }, object === e.object ? store.jsonOf(object) : undefined);
+  };
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let unsubscribe = () => {};
@@ -148,9 +153,11 @@ export function openWatch(
   const rvText = options.resourceVersion;
   /** The revision of the last change this watch has sent (or has seen in its initial state). */
   let sent = store.resourceVersion;
+  // Once per watch, not per change it is told (two map lookups, for each of a hundred watchers of every change).
+  const key = resourceKey(r);
   const sendSince = (changes: Change[]) => {
     for (const c of changes) {
-      const e = translate(r, namespace, selector, c);
+      const e = translate(r, namespace, selector, c, key);
       if (e) emit(e);
       sent = c.rv;
     }

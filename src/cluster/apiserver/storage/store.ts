@@ -71,6 +71,9 @@ export class ObjectStore {
   private restoredWritten: RestoredObject[];
   /** The object last stored in each bucket: a new object shares what it can with it (sharing.ts). */
   private readonly lastPut = new Map<string, KubeObject>();
+  /** The object whose change the listeners are hearing of, and its JSON when the write made it (jsonOf). */
+  private tellingObject: KubeObject | undefined;
+  private tellingJson: string | undefined;
 
   constructor(
     startRevision = 1000,
@@ -243,7 +246,12 @@ export class ObjectStore {
       this.horizon = dropped[dropped.length - 1]!.rv;
     }
     this.persistence?.record(change, this.revision, json);
-    // The change is made: every listener hears of it, even when one of them fails.
+    // The change is made: every listener hears of it, even when one of them fails. A listener that writes has
+    // the store tell that change first (nested), so what jsonOf knows is put back after.
+    const object = this.tellingObject;
+    const text = this.tellingJson;
+    this.tellingObject = change.object;
+    this.tellingJson = json;
     for (const l of this.listeners) {
       try {
         l(change);
@@ -253,6 +261,16 @@ export class ObjectStore {
         );
       }
     }
+    this.tellingObject = object;
+    this.tellingJson = text;
+  }
+
+  /**
+   * The JSON of obj while the store tells its change, when the write made it (as record's `json`): a watch's line
+   * reuses it instead of serializing the object again (watch-stream.ts). Undefined for any other object.
+   */
+  jsonOf(obj: KubeObject): string | undefined {
+    return obj === this.tellingObject ? this.tellingJson : undefined;
   }
 
   /** Changes to one type after rv, or 'gone' when they are no longer all known. */
