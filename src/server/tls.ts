@@ -2,11 +2,11 @@
 // Clients trust ca.pem (az: REQUESTS_CA_BUNDLE; Node: the `ca` TLS option). The server certificate
 // is re-issued from the same CA when it is missing or near expiry, so clients never re-trust.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createPrivateKey, generateKeyPair, generateKeyPairSync, type KeyObject, randomBytes, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { opensslSigner } from '../http/cert-sign.js';
+import { certSerial, opensslSigner } from '../http/cert-sign.js';
 
 interface TlsMaterial {
   caFile: string;
@@ -42,13 +42,6 @@ function pems({ privateKey, publicKey }: { privateKey: KeyObject; publicKey: Key
   };
 }
 
-function serialNumber(): string {
-  // Positive: the high bit clear.
-  const bytes = randomBytes(16);
-  bytes[0]! &= 0x7f;
-  return bytes.toString('hex');
-}
-
 function validity(cert: forge.pki.Certificate, days: number): void {
   cert.validity.notBefore = new Date(Date.now() - DAY_MS);
   cert.validity.notAfter = new Date(Date.now() + days * DAY_MS);
@@ -58,7 +51,7 @@ function createCa(): { certPem: string; keyPem: string } {
   const keys = newKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
-  cert.serialNumber = serialNumber();
+  cert.serialNumber = certSerial();
   validity(cert, CA_DAYS);
   const subject = [
     { name: 'commonName', value: 'aksemu local CA' },
@@ -87,7 +80,7 @@ function createServerCert(caCertPem: string, caKeyPem: string, names: CertNames 
   const ca = forge.pki.certificateFromPem(caCertPem);
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
-  cert.serialNumber = serialNumber();
+  cert.serialNumber = certSerial();
   validity(cert, SERVER_DAYS);
   cert.setSubject([{ name: 'commonName', value: names.dns[0] ?? 'localhost' }]);
   cert.setIssuer(ca.subject.attributes);

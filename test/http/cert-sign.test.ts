@@ -2,9 +2,10 @@
 // in a fraction of the time.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { test } from 'node:test';
 import forge from 'node-forge';
-import { opensslSigner } from '../../src/http/cert-sign.js';
+import { certSerial, opensslSigner } from '../../src/http/cert-sign.js';
 
 test('a certificate signed through opensslSigner is byte for byte the one forge signs, and verifies', () => {
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -30,4 +31,32 @@ test('opensslSigner refuses a digest other than SHA-256 rather than sign a wrong
   const md = forge.md.sha1.create();
   md.update('x');
   assert.throws(() => opensslSigner(keyPem).sign(md), /SHA-256/);
+});
+
+/** A self-signed certificate with this serial, as the certificate makers assemble one; its PEM and key. */
+function selfSigned(serial: string): { certPem: string; keyPem: string } {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyPem = keys.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  cert.serialNumber = serial;
+  cert.validity.notBefore = new Date('2026-01-01T00:00:00Z');
+  cert.validity.notAfter = new Date('2027-01-01T00:00:00Z');
+  cert.setSubject([{ name: 'commonName', value: 'serial test' }]);
+  cert.setIssuer([{ name: 'commonName', value: 'serial test' }]);
+  cert.sign(opensslSigner(keyPem), forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem };
+}
+
+test('certSerial: positive, 16 bytes, never a leading zero byte, so OpenSSL takes every certificate forge makes with it', () => {
+  // What the makers did before (16 random bytes, sign bit cleared) could start 00 00 7f: forge drops one zero, and the
+  // INTEGER left is padded, which OpenSSL refuses when a server is made with the certificate (seen once in a test run).
+  const padded = selfSigned('00007f02030405060708090a0b0c0d0e');
+  assert.throws(() => createSecureContext({ cert: padded.certPem, key: padded.keyPem }), /illegal padding/);
+  for (let i = 0; i < 20_000; i++) {
+    const serial = certSerial();
+    assert.match(serial, /^[4-7][0-9a-f]{31}$/);
+  }
+  const made = selfSigned(certSerial());
+  assert.doesNotThrow(() => createSecureContext({ cert: made.certPem, key: made.keyPem }));
 });

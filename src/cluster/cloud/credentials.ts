@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { opensslSigner } from '../../http/cert-sign.js';
+import { certSerial, opensslSigner } from '../../http/cert-sign.js';
 import { stringify } from 'yaml';
 import type { CredentialKind } from '../../providers/containerservice/credentials.js';
 
@@ -48,9 +48,7 @@ export async function issueClientCredential(home: string, clusterFqdn: string): 
   const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  cert.serialNumber = serial.toString('hex');
+  cert.serialNumber = certSerial();
   cert.validity.notBefore = new Date(Date.now() - DAY_MS);
   cert.validity.notAfter = new Date(Date.now() + 2 * 365 * DAY_MS);
   cert.setSubject([

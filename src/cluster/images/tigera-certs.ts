@@ -2,10 +2,10 @@
 // `tigera-operator-signer`, kept in tigera-operator/tigera-ca-private, that signs typha's server certificate
 // (CN typha-server) and calico-node's client certificate (CN typha-client), which calico-system's typha-certs
 // and node-certs secrets carry and the tigera-ca-bundle ConfigMap trusts. Keys are made off the event loop.
-import { generateKeyPair, randomBytes } from 'node:crypto';
+import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
-import { opensslSigner } from '../../http/cert-sign.js';
+import { certSerial, opensslSigner } from '../../http/cert-sign.js';
 
 const DAY_MS = 86_400_000;
 const rsa = promisify(generateKeyPair);
@@ -27,9 +27,7 @@ async function certificate(cn: string, days: number, signer?: Pem, usage?: 'serv
   const { key, publicKey } = await keys();
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  cert.serialNumber = serial.toString('hex');
+  cert.serialNumber = certSerial();
   cert.validity.notBefore = new Date(Date.now() - DAY_MS);
   cert.validity.notAfter = new Date(Date.now() + days * DAY_MS);
   cert.setSubject([{ name: 'commonName', value: cn }]);
