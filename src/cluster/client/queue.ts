@@ -1,8 +1,6 @@
 // A controller's work queue: keys added while handling changes are deduplicated and handled together on
-// the next turns of the event loop, so a burst of changes costs one reconcile per key, and a controller's
-// own writes (which notify synchronously) never re-enter it. A turn handles keys for at most TURN_MS and
-// leaves the rest of its batch to the next: requests (ARM's polls, kubectl's) wait for one slice of a
-// controller's work, not for a thousand new nodes' worth. A key whose work failed comes back after
+// the next turn of the event loop, so a burst of changes costs one reconcile per key, and a controller's
+// own writes (which notify synchronously) never re-enter it. A key whose work failed comes back after
 // client-go's controller back-off (5 ms doubling per failure, at most 1000 s) until it is forgotten.
 import { performance } from 'node:perf_hooks';
 import { objectKey, type KubeObject } from '../apimachinery/object.js';
@@ -15,14 +13,11 @@ import { KubeError } from '../apimachinery/status.js';
 const BACKOFF_BASE_MS = 5;
 const BACKOFF_MAX_MS = 1000 * 1000;
 
-/** How long one turn of the event loop may spend on one queue's keys before the rest wait for the next turn (ms). */
-const TURN_MS = 20;
-
 /**
- * A key whose handling took at least COSTLY_MS (a DaemonSet's sync over 5,000 nodes and 10,000 pods: ~10 ms)
- * is handled again for a change (addPaced) no sooner than REST times that later: its pods' status changes,
- * one or more every turn while a pool's pods start, would otherwise have it scan everything every turn and
- * take most of the event loop. Its own next batch of pods (add) does not wait, nor a back-off's retry.
+ * A key whose handling took at least COSTLY_MS (a DaemonSet's sync over thousands of nodes and pods) is
+ * handled again for a change (addPaced) no sooner than REST times that later: its pods' status changes, one
+ * or more every turn while a pool's pods start, would otherwise have it scan everything every turn. Its own
+ * next batch of pods (add) does not wait, nor a back-off's retry.
  */
 const COSTLY_MS = 2;
 const REST = 9;
@@ -30,10 +25,7 @@ const REST = 9;
 const MAX_REST_MS = 200;
 
 export class WorkQueue {
-  /** Keys added since the batch being worked through was taken. */
-  private keys = new Set<string>();
-  /** The keys of the batch being worked through, not handled yet (a key added meanwhile waits here, once). */
-  private batch = new Set<string>();
+  private readonly keys = new Set<string>();
   private scheduled: NodeJS.Immediate | undefined;
   /** Costly keys: when each may be handled again for a change (performance.now()), and the timers that add them then. */
   private readonly resting = new Map<string, number>();
@@ -48,14 +40,14 @@ export class WorkQueue {
   ) {}
 
   add(key: string): void {
-    if (this.closed || this.batch.has(key)) return;
+    if (this.closed) return;
     this.keys.add(key);
     this.scheduled ??= setImmediate(() => this.drain());
   }
 
   /** add() for a change seen: a costly key that has not rested yet is added once it has. */
   addPaced(key: string): void {
-    if (this.closed || this.keys.has(key) || this.batch.has(key) || this.waking.has(key)) return;
+    if (this.closed || this.keys.has(key) || this.waking.has(key)) return;
     const due = this.resting.get(key);
     if (due !== undefined) {
       const wait = due - performance.now();
@@ -101,10 +93,9 @@ export class WorkQueue {
 
   private drain(): void {
     this.scheduled = undefined;
-    if (this.batch.size === 0) [this.batch, this.keys] = [this.keys, this.batch];
-    const deadline = performance.now() + TURN_MS;
-    for (const key of this.batch) {
-      this.batch.delete(key);
+    const batch = [...this.keys];
+    this.keys.clear();
+    for (const key of batch) {
       if (this.closed) return;
       const start = performance.now();
       try {
@@ -115,16 +106,13 @@ export class WorkQueue {
       const now = performance.now();
       if (now - start >= COSTLY_MS) this.resting.set(key, now + Math.min(REST * (now - start), MAX_REST_MS));
       else if (this.resting.size > 0) this.resting.delete(key);
-      if (now >= deadline) break;
     }
-    if (!this.closed && (this.batch.size > 0 || this.keys.size > 0)) this.scheduled ??= setImmediate(() => this.drain());
   }
 
   close(): void {
     this.closed = true;
     if (this.scheduled) clearImmediate(this.scheduled);
     this.keys.clear();
-    this.batch.clear();
     for (const t of this.later.values()) clearTimeout(t);
     this.later.clear();
     for (const t of this.waking.values()) clearTimeout(t);

@@ -12,7 +12,6 @@
 // is stopped, unless the caller says such programs exit at once (the CNI installers of init-containers.ts).
 import { basename } from 'node:path';
 import { parseScript, runList, runScript, ShellSyntaxError } from './init-shell.js';
-import { nextTurn } from '../client/turns.js';
 
 export type Stream = 'stdout' | 'stderr';
 
@@ -300,10 +299,10 @@ class Runner implements Process {
   private async simple(words: string[], pipe: Pipe = {}): Promise<number> {
     if (this.stopped) throw new Stopped();
     if (this.line.signal.aborted) throw new Interrupted();
-    // A busy loop must not starve the server: every command yields (paced over turns with every other
-    // container's, client/turns.ts), and every fiftieth rests 20 ms (at most 2,500 commands a second per container).
+    // A busy loop must not starve the server: every command yields, and every fiftieth rests 20 ms (at most
+    // 2,500 commands a second per container).
     if (++this.commands % 50 === 0) await this.pause(20);
-    else await nextTurn();
+    else await new Promise<void>((resolve) => setImmediate(resolve));
     // Redirections of the standard streams: `>&2` sends stdout to stderr, `>/dev/null` drops it.
     let toStderr = false;
     let silent = false;

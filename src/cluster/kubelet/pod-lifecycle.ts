@@ -20,7 +20,6 @@ import { NOT_READY_MESSAGE } from './node-status.js';
 import { k8sTime } from '../apimachinery/time.js';
 import type { Controller, ControllerContext } from '../client/context.js';
 import { isTerminal } from '../client/indexes.js';
-import { nextTurn } from '../client/turns.js';
 import { NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { runtimeId } from '../apimachinery/generated-names.js';
 import {
@@ -165,8 +164,6 @@ class Limiter {
     if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {
-      // Paced (client/turns.ts): a pool add's two thousand sandboxes are not all set up in one turn.
-      await nextTurn();
       return await fn();
     } finally {
       this.active--;
