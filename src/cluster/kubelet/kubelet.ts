@@ -127,30 +127,58 @@ export class Kubelets {
       return known.state;
     }
     const dir = this.confDir(node.name);
-    if (!existsSync(dir)) {
+    let empty = false;
+    if (this.makeConfDir(node.name, dir)) empty = !this.seed(node, dir);
+    else if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true });
-      this.seed(node, dir);
+      empty = !this.seed(node, dir);
     }
-    const ready = loadDefaultNetwork(dir) !== undefined;
+    // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
+    // `none` nodes makes a thousand of them at once).
+    const ready = !empty && loadDefaultNetwork(dir) !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();
-    const tracked: Tracked = { node, dir, state: { networkReady: ready, since }, signature: signatureOf(dir) };
+    const tracked: Tracked = { node, dir, state: { networkReady: ready, since }, signature: empty ? '' : signatureOf(dir) };
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
   }
 
-  /** What a new node's conf dir starts with: AKS's conflist, or the cluster's installed CNI for `none`. */
-  private seed(node: KubeletNode, dir: string): void {
+  /**
+   * Makes a new node's conf dir level by level below the cluster's nodes dir: four calls, where a recursive
+   * mkdir tries each missing level from the deepest up first (seven). False when the node's root was there
+   * already (a node known before this process) or anything else was unexpected: the caller checks the usual way.
+   */
+  private makeConfDir(node: string, dir: string): boolean {
+    const root = this.nodeRoot(node);
+    try {
+      try {
+        mkdirSync(root);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+        mkdirSync(root, { recursive: true });
+      }
+      mkdirSync(join(root, 'etc'));
+      mkdirSync(join(root, 'etc', 'cni'));
+      mkdirSync(dir);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** What a new node's conf dir starts with: AKS's conflist, or the cluster's installed CNI for `none`. Whether it wrote anything. */
+  private seed(node: KubeletNode, dir: string): boolean {
     const c = networkModelFor(this.cluster.networkPlugin, this.cluster.networkPluginMode)?.nodeConflist(node);
     if (c) {
       writeFileSync(join(dir, c.file), c.text);
-    } else {
-      const installed = clusterCniDir(this.home, this.cluster.resourceGroup, this.cluster.name);
-      if (existsSync(installed)) {
-        for (const f of readdirSync(installed)) copyFileSync(join(installed, f), join(dir, f));
-      }
+      return true;
     }
+    const installed = clusterCniDir(this.home, this.cluster.resourceGroup, this.cluster.name);
+    if (!existsSync(installed)) return false;
+    const files = readdirSync(installed);
+    for (const f of files) copyFileSync(join(installed, f), join(dir, f));
+    return files.length > 0;
   }
 
   private watch(tracked: Tracked): void {
