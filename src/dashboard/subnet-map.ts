@@ -103,7 +103,7 @@ export function emptyCounts(): Counts {
 export function subnetCounts(store: Store, subnet: Subnet): { total: number; counts: Counts } | undefined {
   const cidr = mappedPrefix(subnet);
   if (!cidr || cidr.prefix < MIN_PREFIX) return undefined;
-  const { total, counts } = subnetMap(store, subnet.id);
+  const { total, counts } = mapOf(store, subnet, cidr);
   return { total, counts };
 }
 
@@ -115,6 +115,11 @@ export function subnetMap(store: Store, id: string | null): SubnetMap {
   const cidr = mappedPrefix(subnet);
   if (!cidr) throw badRequest(`The subnet ${subnet.name} has no IPv4 prefix to draw.`, 'id');
   if (cidr.prefix < MIN_PREFIX) throw badRequest(`The subnet ${subnet.name} is larger than a /${MIN_PREFIX}.`, 'id');
+  return mapOf(store, subnet, cidr);
+}
+
+/** The map of a subnet whose drawn prefix (mappedPrefix) is `cidr`, a /MIN_PREFIX or smaller. */
+function mapOf(store: Store, subnet: Subnet, cidr: Cidr): SubnetMap {
   const held = holders(store, allocationsIn(store, subnet.id));
   const total = Number(cidr.size);
   const counts = emptyCounts();
