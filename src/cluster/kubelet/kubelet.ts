@@ -127,12 +127,12 @@ export class Kubelets {
       return known.state;
     }
     const dir = this.confDir(node.name);
-    let empty = false;
-    if (this.makeConfDir(node.name, dir)) empty = !this.seed(node, dir);
-    else if (!existsSync(dir)) {
+    let made = this.makeConfDir(node.name, dir);
+    if (!made && !existsSync(dir)) {
       mkdirSync(dir, { recursive: true });
-      empty = !this.seed(node, dir);
+      made = true;
     }
+    const empty = made && !this.seed(node, dir);
     // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
     // `none` nodes makes a thousand of them at once).
     const ready = !empty && loadDefaultNetwork(dir) !== undefined;
