@@ -104,11 +104,17 @@ function pathTo(entry: Pending): string {
 }
 
 /**
+ * Parts of a value known to pass a check where they are (a stored neighbour's, checked already, that the value
+ * shares): the depth and decode checks do not walk them again.
+ */
+export type KnownToFit = (part: object) => boolean;
+
+/**
  * Whether value nests more than `room` containers deep: recursion at most room + 1 frames deep (the bound, not the
  * value, sets the stack), and nothing allocated. `fits` names parts known to fit where they are (a stored neighbour's,
  * checked already): they are not walked.
  */
-function deeper(v: unknown, room: number, fits?: (part: object) => boolean): boolean {
+function deeper(v: unknown, room: number, fits?: KnownToFit): boolean {
   if (typeof v !== 'object' || v === null) return false;
   if (room === 0) return true;
   if (fits?.(v)) return false;
@@ -124,7 +130,7 @@ function deeper(v: unknown, room: number, fits?: (part: object) => boolean): boo
  * The same bound on a parsed value; the path is that of the first container too deep. A value that fits (nearly every
  * one) is walked once without allocating; only one too deep is walked again, without recursion, for its path.
  */
-export function valueTooDeep(value: unknown, maxDepth: number, fits?: (part: object) => boolean): TooDeep | undefined {
+export function valueTooDeep(value: unknown, maxDepth: number, fits?: KnownToFit): TooDeep | undefined {
   if (!deeper(value, maxDepth, fits)) return undefined;
   const pending: Pending[] = [{ value, depth: 1 }];
   while (pending.length > 0) {

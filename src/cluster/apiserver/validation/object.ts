@@ -2,6 +2,7 @@
 // kind's Go types (400, shape.ts), then ObjectMeta validates (422, metadata.ts). Objects restored from the
 // store are held to the same checks, so one that slipped in earlier cannot take a cluster's API down.
 import type { KubeObject } from '../../apimachinery/object.js';
+import type { KnownToFit } from '../../../http/json-depth.js';
 import { isPlainObject } from '../../../http/own.js';
 import type { ResourceType } from '../../apimachinery/resources.js';
 import { cannotDecode, invalidObject } from '../../apimachinery/status.js';
@@ -10,7 +11,7 @@ import { validateMetadata } from './metadata.js';
 import { decodeError, settleNulls } from './shape.js';
 
 /** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
-export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>, fits?: (part: object) => boolean): void {
+export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>, fits?: KnownToFit): void {
   const e = decodeError(r.kind, obj, fits);
   if (e) throw cannotDecode(r.kind, r.version, e);
 }
@@ -41,7 +42,7 @@ export function namedObject(value: unknown): value is KubeObject {
  * to pass at their place (an object restored before it of the same kind, whose equal parts it now shares), not walked
  * again; the metadata is checked whole.
  */
-export function storedProblem(r: ResourceType, value: unknown, fits?: (part: object) => boolean): string | undefined {
+export function storedProblem(r: ResourceType, value: unknown, fits?: KnownToFit): string | undefined {
   if (!namedObject(value)) return 'not an object with a metadata.name';
   try {
     checkDepth(value, fits);

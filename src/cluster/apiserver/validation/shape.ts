@@ -3,6 +3,7 @@
 // is its decode error, a 400: `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string
 // into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference`. Fields not listed
 // are kept as they come (aksemu does not read them). The tables are data: one row per Go type.
+import type { KnownToFit } from '../../../http/json-depth.js';
 import { isPlainObject, own, setOwn } from '../../../http/own.js';
 
 type Shape =
@@ -544,11 +545,8 @@ function integer(v: unknown, bits: 32 | 64, at: At, type: string): string | unde
   return Number.isInteger(v) && v >= -limit && v < limit ? undefined : unmarshal(`number ${v}`, at, type);
 }
 
-/** Parts known to decode where they are (a stored neighbour's, checked already): not walked again. */
-type Fits = ((part: object) => boolean) | undefined;
-
 /** The first decode error of value as shape (document order, as Go reports the first), or undefined. */
-function check(v: unknown, s: Shape, at: At, fits: Fits): string | undefined {
+function check(v: unknown, s: Shape, at: At, fits: KnownToFit | undefined): string | undefined {
   if (v === null || v === undefined) return undefined;
   if (fits && typeof v === 'object' && fits(v)) return undefined;
   switch (s.t) {
@@ -585,7 +583,13 @@ function check(v: unknown, s: Shape, at: At, fits: Fits): string | undefined {
   }
 }
 
-function fields(obj: Record<string, unknown>, shapes: Record<string, Shape>, struct: string, up: At | undefined, fits: Fits): string | undefined {
+function fields(
+  obj: Record<string, unknown>,
+  shapes: Record<string, Shape>,
+  struct: string,
+  up: At | undefined,
+  fits: KnownToFit | undefined,
+): string | undefined {
   for (const k in obj) {
     if (!Object.hasOwn(obj, k)) continue;
     const s = own<Shape>(shapes, k);
@@ -608,7 +612,7 @@ function topLevel(kind: string): Record<string, Shape> {
  * The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. `fits`: parts known to
  * decode at their place, skipped (a restored object's parts shared with the one restored before it).
  */
-export function decodeError(kind: string, obj: Record<string, unknown>, fits?: (part: object) => boolean): string | undefined {
+export function decodeError(kind: string, obj: Record<string, unknown>, fits?: KnownToFit): string | undefined {
   return fields(obj, topLevel(kind), kind, undefined, fits);
 }
 
