@@ -7,23 +7,29 @@ import { test } from 'node:test';
 import forge from 'node-forge';
 import { certSerial, opensslSigner } from '../../src/http/cert-sign.js';
 
-test('a certificate signed through opensslSigner is byte for byte the one forge signs, and verifies', () => {
+/** A self-signed certificate as the certificate makers assemble one, not signed yet; its key pair. */
+function unsigned(serial: string) {
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = keys.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  cert.serialNumber = '01';
+  cert.serialNumber = serial;
   cert.validity.notBefore = new Date('2026-01-01T00:00:00Z');
   cert.validity.notAfter = new Date('2027-01-01T00:00:00Z');
   cert.setSubject([{ name: 'commonName', value: 'signer test' }]);
   cert.setIssuer([{ name: 'commonName', value: 'signer test' }]);
+  return { cert, keyPem, publicKey: keys.publicKey };
+}
+
+test('a certificate signed through opensslSigner is byte for byte the one forge signs, and verifies', () => {
+  const { cert, keyPem, publicKey } = unsigned('01');
   cert.setExtensions([{ name: 'basicConstraints', cA: true, critical: true }]);
   cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
   const byForge = forge.pki.certificateToPem(cert);
   cert.sign(opensslSigner(keyPem), forge.md.sha256.create());
   const byOpenssl = forge.pki.certificateToPem(cert);
   assert.equal(byOpenssl, byForge);
-  assert.ok(new X509Certificate(byOpenssl).verify(keys.publicKey));
+  assert.ok(new X509Certificate(byOpenssl).verify(publicKey));
 });
 
 test('opensslSigner refuses a digest other than SHA-256 rather than sign a wrong DigestInfo', () => {
@@ -33,17 +39,9 @@ test('opensslSigner refuses a digest other than SHA-256 rather than sign a wrong
   assert.throws(() => opensslSigner(keyPem).sign(md), /SHA-256/);
 });
 
-/** A self-signed certificate with this serial, as the certificate makers assemble one; its PEM and key. */
+/** A self-signed certificate with this serial, signed through opensslSigner; its PEM and key. */
 function selfSigned(serial: string): { certPem: string; keyPem: string } {
-  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = keys.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  cert.serialNumber = serial;
-  cert.validity.notBefore = new Date('2026-01-01T00:00:00Z');
-  cert.validity.notAfter = new Date('2027-01-01T00:00:00Z');
-  cert.setSubject([{ name: 'commonName', value: 'serial test' }]);
-  cert.setIssuer([{ name: 'commonName', value: 'serial test' }]);
+  const { cert, keyPem } = unsigned(serial);
   cert.sign(opensslSigner(keyPem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem };
 }
