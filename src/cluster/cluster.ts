@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
+import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord, type PoolRecord } from '../model/cluster-records.js';
 import type { Store } from '../store/store.js';
 import type { ApiHandler } from './client/agent-client.js';
 import type { NodeNetwork } from './images/program.js';
@@ -18,7 +18,7 @@ import {
   type Change,
   ObjectStore,
 } from './apiserver/index.js';
-import { buildNode } from './cloud/nodes.js';
+import { buildNode, nodeBasis, type NodeBasis } from './cloud/nodes.js';
 import { AzureLoadBalancers } from './cloud/azure-load-balancers.js';
 import { growPodSubnetBatch } from './cloud/pod-subnet-batches.js';
 import type { KubeObject } from './apimachinery/object.js';
@@ -53,6 +53,10 @@ export class ClusterRuntime {
   private readonly written = new Map<string, KubeObject>();
   /** True while the runtime itself writes Nodes from their records: those writes are no writer's. */
   private building = false;
+  /** The names of the cluster's node records as of the last sync. */
+  private recordNames: Set<string> | undefined;
+  /** The basis (JSON) each pool's nodes were last built from, by lower-cased pool name. */
+  private readonly builtBases = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -133,8 +137,13 @@ export class ClusterRuntime {
     this.workloads.start();
   }
 
-  /** Brings the objects in line with the store: the cluster, its pools and nodes. False when the cluster is gone. */
-  sync(): boolean {
+  /**
+   * Brings the objects in line with the store: the cluster, its pools and nodes. False when the cluster is gone.
+   * `changedNodes`: the names of the node records written or deleted since the last sync (the store's change list,
+   * server.ts); only those nodes, and the nodes of a pool whose basis changed, are rebuilt. Without it (the first
+   * sync, a change the caller cannot name) every node is.
+   */
+  sync(changedNodes?: ReadonlySet<string>): boolean {
     const record = this.store.get<ClusterRecord>(this.record.id);
     if (!record) return false;
     this.record = record;
@@ -149,9 +158,28 @@ export class ClusterRuntime {
       for (const { r, object } of apiServerEndpoints(record)) this.objects.put(r, object, { onlyIfChanged: true, system: true });
       this.bootstrapped = true;
     }
-    const pools = poolsOf(this.store, record);
-    const records = nodesOf(this.store, record);
-    const present = new Set(records.map((n) => n.name));
+    const bases = this.basesOf(poolsOf(this.store, record));
+    // Pools whose nodes were built from a basis that is not theirs now (an upgrade, new labels or taints).
+    const stale = new Set<string>();
+    for (const [pool, json] of this.builtBases) if (bases.of(pool).json !== json) stale.add(pool);
+    let records: NodeRecord[];
+    if (!changedNodes || stale.size > 0 || !this.recordNames) {
+      records = nodesOf(this.store, record);
+      this.recordNames = new Set(records.map((n) => n.name));
+      const pools = new Set(records.map((n) => n.pool.toLowerCase()));
+      for (const pool of this.builtBases.keys()) if (!pools.has(pool)) this.builtBases.delete(pool);
+      if (changedNodes) records = records.filter((n) => changedNodes.has(n.name) || stale.has(n.pool.toLowerCase()));
+    } else {
+      records = [];
+      for (const name of changedNodes) {
+        const n = this.store.get<NodeRecord>(nodeKey(record.id, name));
+        if (n) {
+          records.push(n);
+          this.recordNames.add(n.name);
+        } else this.recordNames.delete(name);
+      }
+    }
+    const present = this.recordNames;
     this.building = true;
     try {
       for (const node of this.objects.list(NODES)) {
@@ -161,7 +189,21 @@ export class ClusterRuntime {
           this.kubelets.forget(node.metadata.name, true);
         }
       }
-      for (const n of records) this.putNode(this.build(n, pools));
+      const built = new Set<string>();
+      for (const n of records) {
+        this.putNode(this.build(n, bases));
+        built.add(n.pool.toLowerCase());
+      }
+      // A record whose Node is not there (deleted through the API): built again, as a full sync would.
+      if (present.size !== this.objects.count(NODES)) {
+        for (const name of present) {
+          if (this.objects.get(NODES, undefined, name)) continue;
+          const n = this.store.get<NodeRecord>(nodeKey(record.id, name));
+          if (n) this.putNode(this.build(n, bases));
+        }
+      }
+      // Pools all of whose nodes were built now, from the basis they have now.
+      for (const pool of built) if (!changedNodes || stale.has(pool) || !this.builtBases.has(pool)) this.builtBases.set(pool, bases.of(pool).json);
       // Writes kept for nodes that never came back (gone while the server was down).
       for (const name of this.written.keys()) if (!present.has(name)) this.keepWritten(name, undefined);
     } finally {
@@ -170,8 +212,26 @@ export class ClusterRuntime {
     return true;
   }
 
+  /** Each pool's basis (cloud/nodes.ts), by lower-cased pool name, made when first asked for. */
+  private basesOf(pools: PoolRecord[]): { of(pool: string): { basis: NodeBasis; json: string } } {
+    const made = new Map<string, { basis: NodeBasis; json: string }>();
+    return {
+      of: (pool) => {
+        let b = made.get(pool);
+        if (!b) {
+          const basis = nodeBasis(
+            this.record,
+            pools.find((p) => sameId(p.name, pool)),
+          );
+          made.set(pool, (b = { basis, json: JSON.stringify(basis) }));
+        }
+        return b;
+      },
+    };
+  }
+
   /** The Node its record and kubelet make, before what writers put on it. */
-  private build(n: NodeRecord, pools = poolsOf(this.store, this.record)): KubeObject {
+  private build(n: NodeRecord, bases = this.basesOf(poolsOf(this.store, this.record))): KubeObject {
     const state = this.kubelets.ensure({
       name: n.name,
       createdAt: n.createdAt,
@@ -179,12 +239,7 @@ export class ClusterRuntime {
       ...(n.podSubnetId ? { podSubnetId: n.podSubnetId } : {}),
       ...(n.reimagedAt ? { reimagedAt: n.reimagedAt } : {}),
     });
-    return buildNode(
-      this.record,
-      pools.find((p) => sameId(p.name, n.pool)),
-      n,
-      state,
-    );
+    return buildNode(bases.of(n.pool.toLowerCase()).basis, n, state);
   }
 
   private putNode(built: KubeObject): void {

@@ -144,6 +144,7 @@ export class ClusterApis implements KubeconfigIssuer {
       if (owner) {
         const id = owner.clusterId.toLowerCase();
         touched.set(id, touched.get(id) === true || owner.node);
+        if (owner.node) this.noteNodeChange(id, change);
       } else if (change.prefix) {
         // A deleted prefix above the clusters (a resource group's, say) takes the clusters under it along.
         const prefix = change.key.toLowerCase();
@@ -156,16 +157,35 @@ export class ClusterApis implements KubeconfigIssuer {
     }
   }
 
+  /**
+   * The node records changed since each cluster's last sync, by name, so that its sync rebuilds those only; 'all'
+   * after a change that names none (a deleted prefix). Kept from the commit until the sync that reads them, so
+   * changes committed between a sync's scheduling and its run are in it.
+   */
+  private readonly nodeChanges = new Map<string, Set<string> | 'all'>();
+
+  private noteNodeChange(clusterId: string, change: Change): void {
+    const known = this.nodeChanges.get(clusterId);
+    if (known === 'all') return;
+    const name = change.key.slice(change.key.lastIndexOf('/') + 1);
+    if (change.prefix || name === '') this.nodeChanges.set(clusterId, 'all');
+    else if (known) known.add(name);
+    else this.nodeChanges.set(clusterId, new Set([name]));
+  }
+
   /** Brings a cluster's API in line with its records (after commit): syncs, starts or stops it. */
   private changed(clusterId: string): void {
     setImmediate(() => {
       const entry = this.entries.get(clusterId.toLowerCase());
+      // A cluster without its runtime yet syncs every node when the runtime starts.
+      const nodes = this.nodeChanges.get(clusterId.toLowerCase());
+      this.nodeChanges.delete(clusterId.toLowerCase());
       if (this.closed) return;
       const failed = (e: unknown) => this.options.log(`cluster API for ${clusterId}: ${(e as Error).stack ?? String(e)}`);
       try {
         if (entry) {
           // sync() reads the record: a stopped cluster's Nodes go with its node records, then its API stops.
-          if (!entry.runtime.sync()) this.unregister(clusterId).catch(failed);
+          if (!entry.runtime.sync(nodes === 'all' ? undefined : (nodes ?? new Set()))) this.unregister(clusterId).catch(failed);
           else if (entry.runtime.record.powerState === 'Stopped') this.suspend(clusterId).catch(failed);
         } else if (this.servable(clusterId)) this.ensure(clusterId).catch(failed);
         else if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch(failed);

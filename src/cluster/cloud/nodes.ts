@@ -6,7 +6,7 @@ import { instanceIdOf, vmssName } from '../../aks/naming.js';
 import { networkModelOf } from '../../aks/network-models/index.js';
 import { vmSize } from '../../aks/vm-sizes.js';
 import { poolNodeImage, type ClusterRecord, type NodeRecord, type PoolRecord } from '../../model/cluster-records.js';
-import { nodeImageOf } from '../../aks/node-images.js';
+import { nodeImageOf, type NodeImage } from '../../aks/node-images.js';
 import { setOwn } from '../../http/own.js';
 import { k8sTime } from '../apimachinery/time.js';
 import type { KubeObject } from '../apimachinery/object.js';
@@ -78,14 +78,58 @@ function poolTaints(pool: PoolRecord | undefined): Array<Record<string, string>>
   });
 }
 
-export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, record: NodeRecord, kubelet: KubeletState): KubeObject {
+/**
+ * What a Node takes from its cluster and pool: every node of a pool is built from the same basis, and a node whose
+ * record and kubelet state are unchanged is rebuilt only when its pool's basis changes (cluster.ts compares them as
+ * JSON, so everything buildNode reads of the cluster or pool goes through here).
+ */
+export interface NodeBasis {
+  clusterId: string;
+  subscriptionId: string;
+  nodeResourceGroup: string;
+  digits: string;
+  version: string;
+  img: NodeImage;
+  /** The network model's node labels. */
+  modelLabels: Record<string, string>;
+  location: string;
+  kubeletClientId: string;
+  mode: string;
+  size: string;
+  /** The pool's nodeLabels, as the ARM request gave them (copied onto each node as data). */
+  poolLabels: Array<[string, unknown]>;
+  taints: Array<Record<string, string>>;
+  routeTable: boolean;
+  resources: ReturnType<typeof resources>;
+}
+
+export function nodeBasis(cluster: ClusterRecord, pool: PoolRecord | undefined): NodeBasis {
   const version = pool?.currentOrchestratorVersion ?? cluster.resolved.kubernetesVersion;
-  // The pool's image (its OS SKU at its version), which its nodeImageVersion names too (src/aks/node-images.ts).
-  const img = pool ? poolNodeImage(pool) : nodeImageOf('Ubuntu', version);
   const model = networkModelOf(cluster.resolved);
-  const mode = (pool?.resolved.mode ?? 'User').toLowerCase();
   const size = pool?.resolved.vmSize ?? 'Standard_DS2_v2';
-  const maxPods = pool?.resolved.maxPods ?? 110;
+  const extraLabels = pool?.spec['nodeLabels'];
+  return {
+    clusterId: cluster.id.toLowerCase(),
+    subscriptionId: cluster.subscriptionId,
+    nodeResourceGroup: cluster.nodeResourceGroup,
+    digits: cluster.digits,
+    version,
+    // The pool's image (its OS SKU at its version), which its nodeImageVersion names too (src/aks/node-images.ts).
+    img: pool ? poolNodeImage(pool) : nodeImageOf('Ubuntu', version),
+    modelLabels: { ...model?.kubernetes.nodeLabels },
+    location: cluster.location,
+    kubeletClientId: cluster.kubeletIdentity.clientId,
+    mode: (pool?.resolved.mode ?? 'User').toLowerCase(),
+    size,
+    poolLabels: extraLabels && typeof extraLabels === 'object' ? Object.entries(extraLabels) : [],
+    taints: poolTaints(pool),
+    routeTable: Boolean(model?.nic.routeTable),
+    resources: resources(size, pool?.resolved.maxPods ?? 110, version),
+  };
+}
+
+export function buildNode(basis: NodeBasis, record: NodeRecord, kubelet: KubeletState): KubeObject {
+  const { version, img, size, location } = basis;
   const { vnet, subnet } = subnetNames(record.subnetId);
   const zone = '0';
   const labels: Record<string, string> = {
@@ -93,14 +137,14 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     'beta.kubernetes.io/arch': 'amd64',
     'beta.kubernetes.io/instance-type': size,
     'beta.kubernetes.io/os': img.operatingSystem,
-    'failure-domain.beta.kubernetes.io/region': cluster.location,
+    'failure-domain.beta.kubernetes.io/region': location,
     'failure-domain.beta.kubernetes.io/zone': zone,
     'kubernetes.azure.com/agentpool': record.pool,
-    ...model?.kubernetes.nodeLabels,
-    'kubernetes.azure.com/cluster': cluster.nodeResourceGroup,
-    'kubernetes.azure.com/kubelet-identity-client-id': cluster.kubeletIdentity.clientId,
+    ...basis.modelLabels,
+    'kubernetes.azure.com/cluster': basis.nodeResourceGroup,
+    'kubernetes.azure.com/kubelet-identity-client-id': basis.kubeletClientId,
     'kubernetes.azure.com/managedby': 'aks',
-    'kubernetes.azure.com/mode': mode,
+    'kubernetes.azure.com/mode': basis.mode,
     ...(vnet ? { 'kubernetes.azure.com/network-name': vnet.slice(0, 63) } : {}),
     ...(subnet ? { 'kubernetes.azure.com/network-subnet': subnet.slice(0, 63) } : {}),
     'kubernetes.azure.com/node-image-version': img.nodeImageVersion,
@@ -118,12 +162,11 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     storageprofile: 'managed',
     storagetier: 'Premium_LRS',
     'topology.disk.csi.azure.com/zone': '',
-    'topology.kubernetes.io/region': cluster.location,
+    'topology.kubernetes.io/region': location,
     'topology.kubernetes.io/zone': zone,
   };
-  const extraLabels = pool?.spec['nodeLabels'];
   // The pool's labels come from an ARM request: copied as data (Object.assign would let `__proto__` through).
-  if (extraLabels && typeof extraLabels === 'object') for (const [k, v] of Object.entries(extraLabels)) setOwn(labels, k, v);
+  for (const [k, v] of basis.poolLabels) setOwn(labels, k, v);
   const sortedLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
   const created = k8sTime(record.createdAt);
@@ -139,7 +182,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
   });
   const conditions: Array<Record<string, string>> = [];
   // The route controller's word once the node's UDR exists (a model with a route table).
-  if (model?.nic.routeTable) {
+  if (basis.routeTable) {
     conditions.push({
       type: 'NetworkUnavailable',
       status: 'False',
@@ -156,7 +199,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
     kubelet.networkReady ? cond('Ready', 'True', 'KubeletReady', READY_MESSAGE, since) : cond('Ready', 'False', 'KubeletNotReady', NOT_READY_MESSAGE, since),
   );
 
-  const taints = [...poolTaints(pool), ...(kubelet.networkReady ? [] : [NOT_READY_TAINT])];
+  const taints = [...basis.taints, ...(kubelet.networkReady ? [] : [NOT_READY_TAINT])];
   const spec: Record<string, unknown> = {};
   if (record.podCidr) {
     spec['podCIDR'] = record.podCidr;
@@ -165,10 +208,10 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
   }
   const instance = instanceIdOf(record.name) ?? 0;
   spec['providerID'] =
-    `azure:///subscriptions/${cluster.subscriptionId}/resourceGroups/${cluster.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, cluster.digits)}/virtualMachines/${instance}`;
+    `azure:///subscriptions/${basis.subscriptionId}/resourceGroups/${basis.nodeResourceGroup.toLowerCase()}/providers/Microsoft.Compute/virtualMachineScaleSets/${vmssName(record.pool, basis.digits)}/virtualMachines/${instance}`;
   if (taints.length > 0) spec['taints'] = taints;
 
-  const seed = `${cluster.id.toLowerCase()}/${record.name}/${record.createdAt}`;
+  const seed = `${basis.clusterId}/${record.name}/${record.createdAt}`;
   const nodeInfo: Record<string, string> = {
     architecture: 'amd64',
     // A reimaged VM boots again: a new boot ID, which the kubelet answers by making every pod's sandbox anew.
@@ -203,7 +246,7 @@ export function buildNode(cluster: ClusterRecord, pool: PoolRecord | undefined, 
         ...(record.ipv6 ? [{ type: 'InternalIP', address: record.ipv6 }] : []),
         { type: 'Hostname', address: record.name },
       ],
-      ...resources(size, maxPods, version),
+      ...basis.resources,
       conditions,
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       images: [],
