@@ -7,27 +7,90 @@
 // object of any content packs and reads back as it was written, members and their order included.
 import { EVENTS, resourceKey } from '../../apimachinery/resources.js';
 import type { KubeObject } from '../../apimachinery/object.js';
+import { k8sTime, microTime } from '../../apimachinery/time.js';
 
 /** A value of the object's own, held as it is. */
 const OWN = 1;
-/** A value of the object's own that is a string of decimal digits (a resourceVersion): held as a small integer when it is one. */
-const DIGITS = 2;
 
-/** Per member: its own value (OWN, DIGITS), or members beneath it that are. */
+/**
+ * A value of the object's own held smaller when it is written as its kind writes it (a resourceVersion, a uid, a
+ * time): `encode` gives what is held, or undefined when the value is not of that form (then it is held as it is), and
+ * `decode` gives the value again, the same string.
+ */
+class Coding {
+  constructor(
+    /** How the shape's text names a hole of this coding. */
+    readonly mark: string,
+    readonly encode: (v: string) => unknown,
+    readonly decode: (held: unknown) => string,
+  ) {}
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}000Z$/;
+
+/** A resourceVersion below 2^30 as a small integer, held in the array (a string of its own is 24 bytes). */
+const DIGITS = new Coding(
+  '#',
+  (v) => (/^[1-9]\d{0,8}$/.test(v) ? Number(v) | 0 : undefined),
+  (n) => String(n),
+);
+
+/** A uid as its 16 bytes, a string of 16 one-byte characters: 32 bytes of heap instead of 56. */
+const UID = new Coding(
+  'u',
+  (v) => {
+    if (!UUID.test(v)) return undefined;
+    const hex = v.replaceAll('-', '');
+    const bytes: number[] = [];
+    for (let i = 0; i < 32; i += 2) bytes.push(Number.parseInt(hex.slice(i, i + 2), 16));
+    return String.fromCharCode(...bytes);
+  },
+  (held) => {
+    const s = held as string;
+    let hex = '';
+    for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(2, '0');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  },
+);
+
+/** A metav1.Time (whole seconds) as seconds since 1970, a small integer until 2038. */
+const TIME = new Coding(
+  't',
+  (v) => {
+    const s = Date.parse(v) / 1000;
+    // s | 0: the same number as a small integer (a number computed as a float is held in a number object of its own).
+    return SECONDS.test(v) && s === (s | 0) && k8sTime(s * 1000) === v ? s | 0 : undefined;
+  },
+  (s) => k8sTime((s as number) * 1000),
+);
+
+/** A MicroTime as the recorders write it (milliseconds, three zeros) as milliseconds since 1970: a number of 16 bytes, not a string of 48. */
+const MICRO_TIME = new Coding(
+  'm',
+  (v) => {
+    const ms = Date.parse(v);
+    return MICROS.test(v) && Number.isFinite(ms) && microTime(ms) === v ? ms : undefined;
+  },
+  (ms) => microTime(ms as number),
+);
+
+/** Per member: its own value (OWN, or a Coding), or members beneath it that are. */
 interface Holes {
-  readonly [member: string]: typeof OWN | typeof DIGITS | Holes;
+  readonly [member: string]: typeof OWN | Coding | Holes;
 }
 
 /** The members of an Event that differ from one Event to the next: names, uids, versions, messages, times, counts. */
 const EVENT_HOLES: Holes = {
-  metadata: { name: OWN, uid: OWN, resourceVersion: DIGITS, creationTimestamp: OWN },
-  involvedObject: { name: OWN, uid: OWN, resourceVersion: OWN },
+  metadata: { name: OWN, uid: UID, resourceVersion: DIGITS, creationTimestamp: TIME },
+  involvedObject: { name: OWN, uid: OWN, resourceVersion: DIGITS },
   message: OWN,
-  firstTimestamp: OWN,
-  lastTimestamp: OWN,
+  firstTimestamp: TIME,
+  lastTimestamp: TIME,
   count: OWN,
-  eventTime: OWN,
-  series: { count: OWN, lastObservedTime: OWN },
+  eventTime: MICRO_TIME,
+  series: { count: OWN, lastObservedTime: MICRO_TIME },
 };
 
 /** The kinds held packed, by the store's bucket key. */
@@ -47,7 +110,6 @@ class Frame {
 }
 
 const HOLE = Object.freeze({ hole: OWN });
-const DIGITS_HOLE = Object.freeze({ hole: DIGITS });
 
 /** A packed object: its shape (a Frame), then its own values in the order of the shape's holes. */
 export type Packed = unknown[];
@@ -58,6 +120,10 @@ export function isPacked(held: KubeObject | Packed): held is Packed {
 
 function isPlain(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isHoles(h: Holes[string] | undefined): h is Holes {
+  return typeof h === 'object' && !(h instanceof Coding);
 }
 
 function isScalar(v: unknown): boolean {
@@ -80,13 +146,13 @@ const SHAPES_MAX = 4096;
 const shapes = new Map<string, Frame>();
 
 /**
- * The hole a member's value goes in, or undefined when it is shared with the shape: a member named in holes is its
- * object's own when it is a string, number or boolean (DIGITS only for a string); a null is the shape's (the
+ * The hole a member's value goes in (HOLE, or a Coding that takes it), or undefined when it is shared with the shape:
+ * a member named in holes is its object's own when it is a string, number or boolean; a null is the shape's (the
  * scheduler's Events have no first and last timestamps: a hole would hold null in each).
  */
-function holeOf(h: Holes[string] | undefined, v: unknown): typeof HOLE | typeof DIGITS_HOLE | undefined {
-  if (h === DIGITS && typeof v === 'string') return DIGITS_HOLE;
-  return (h === OWN || h === DIGITS) && isScalar(v) ? HOLE : undefined;
+function holeOf(h: Holes[string] | undefined, v: unknown): typeof HOLE | Coding | undefined {
+  if (h instanceof Coding && typeof v === 'string' && h.encode(v) !== undefined) return h;
+  return (h === OWN || h instanceof Coding) && isScalar(v) ? HOLE : undefined;
 }
 
 /** obj's own values (at the holes, in order) into `own`, and the text naming its shape into `text`. */
@@ -94,16 +160,19 @@ function walk(obj: Record<string, unknown>, holes: Holes, own: unknown[], text: 
   for (const m of Object.keys(obj)) {
     const v = obj[m];
     const h = holes[m];
-    const hole = holeOf(h, v);
     text.push(JSON.stringify(m));
-    if (hole === HOLE) {
+    if (h instanceof Coding && typeof v === 'string') {
+      const held = h.encode(v);
+      if (held !== undefined) {
+        own.push(held);
+        text.push(h.mark);
+        continue;
+      }
+    }
+    if ((h === OWN || h instanceof Coding) && isScalar(v)) {
       own.push(v);
       text.push('?');
-    } else if (hole === DIGITS_HOLE) {
-      // A canonical number below 2^30 is held as a small integer in the array (a string of its own is 24 bytes).
-      own.push(/^[1-9]\d{0,8}$/.test(v as string) ? Number(v) : v);
-      text.push('#');
-    } else if (typeof h === 'object' && isPlain(v)) {
+    } else if (isHoles(h) && isPlain(v)) {
       text.push('{');
       walk(v, h, own, text);
       text.push('}');
@@ -118,7 +187,7 @@ function frameOf(obj: Record<string, unknown>, holes: Holes): Frame {
     const h = holes[m];
     const hole = holeOf(h, v);
     if (hole) return hole;
-    if (typeof h === 'object' && isPlain(v)) return frameOf(v, h);
+    if (isHoles(h) && isPlain(v)) return frameOf(v, h);
     return deepFreeze(v);
   });
   return new Frame(members, parts);
@@ -151,10 +220,8 @@ export function unpack(packed: Packed): KubeObject {
     for (let i = 0; i < members.length; i++) {
       const p = parts[i];
       if (p === HOLE) out[members[i]!] = packed[at++];
-      else if (p === DIGITS_HOLE) {
-        const v = packed[at++];
-        out[members[i]!] = typeof v === 'number' ? String(v) : v;
-      } else if (p instanceof Frame) out[members[i]!] = build(p);
+      else if (p instanceof Coding) out[members[i]!] = p.decode(packed[at++]);
+      else if (p instanceof Frame) out[members[i]!] = build(p);
       else out[members[i]!] = p;
     }
     return out;
