@@ -169,6 +169,8 @@ export class EventRecorder {
    * expired an hour after it was last seen), so is the memory, as client-go's LRU cache of 4,096 objects forgets.
    */
   private readonly memory = new Map<string, Memory | string>();
+  /** The Event a memory held as its name was read from, while record() runs: post() updates it without a second read. */
+  private recalled: KubeObject | undefined;
 
   constructor(private readonly objects: ObjectStore) {}
 
@@ -177,6 +179,8 @@ export class EventRecorder {
       this.post(involved, this.aggregate(involved, spec, now), now);
     } catch {
       // The cluster refused it (full): dropped.
+    } finally {
+      this.recalled = undefined;
     }
   }
 
@@ -185,18 +189,23 @@ export class EventRecorder {
     const mine = this.memory.get(uid);
     if (typeof mine !== 'string') return mine;
     const ev = this.objects.get(EVENTS, namespace, mine) as Event | undefined;
+    this.recalled = ev;
     const made = ev && rememberedBy(ev);
     if (made) this.memory.set(uid, made);
     else this.memory.delete(uid);
     return made;
   }
 
-  /** Holds the memory as the name of the Event just stored (`ev`) when that Event says all of it. */
-  private settle(uid: string, mine: Memory, ev: KubeObject): void {
-    if (mine.more || Array.isArray(mine.messages) || mine.name !== ev.metadata.name) return;
-    const said = rememberedBy(ev as Event);
-    if (said && said.key === mine.key && said.messages === mine.messages && said.last === mine.last && said.postedKey === mine.postedKey)
-      this.memory.set(uid, ev.metadata.name);
+  /**
+   * Holds the memory as the name of the Event just stored for `e` (`ev`) when that Event says all of it: the memory is
+   * one aggregation record and that one Event (so both are e's), and the Event is the scheduler's kind (action set),
+   * which holds e's component and no host, and the time of this occurrence to the millisecond (its eventTime or
+   * series.lastObservedTime: now). rememberedBy(ev) then gives this memory again. (The core kind's lastTimestamp is
+   * in whole seconds: its memory stays a record.)
+   */
+  private settle(uid: string, mine: Memory, ev: KubeObject, e: EventSpec & { combined?: boolean }): void {
+    if (!e.action || e.host || e.combined || mine.more || Array.isArray(mine.messages) || mine.name !== ev.metadata.name) return;
+    this.memory.set(uid, ev.metadata.name);
   }
 
   /** The event as EventAggregator passes it on: as it is, or combined with its similar ones. */
@@ -232,14 +241,14 @@ export class EventRecorder {
     const uid = String(involved.metadata.uid ?? '');
     const mine = this.memory.get(uid) as Memory | undefined;
     const known = mine && postedIn(mine, key);
-    const existing = known && this.objects.get(EVENTS, namespace, known.name);
+    const existing = known && (this.recalled?.metadata.name === known.name ? this.recalled : this.objects.get(EVENTS, namespace, known.name));
     if (existing) {
       const ev = existing as Event;
       const next = e.action
         ? { ...existing, series: { count: (ev.series?.count ?? 1) + 1, lastObservedTime: microTime(now) } }
         : { ...existing, message: e.message, count: (ev.count ?? 1) + 1, lastTimestamp: k8sTime(now) };
       const stored = this.objects.put(EVENTS, next as KubeObject);
-      if (mine) this.settle(uid, mine, stored);
+      if (mine) this.settle(uid, mine, stored, e);
       return;
     }
     const involvedObject: Record<string, unknown> = {
@@ -288,7 +297,7 @@ export class EventRecorder {
       const more = (mine.more ??= { similar: undefined, posted: undefined });
       more.posted = withAdded(more.posted, { postedKey: key, name: stored });
     }
-    if (mine) this.settle(uid, mine, storedEvent);
+    if (mine) this.settle(uid, mine, storedEvent, e);
   }
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */

@@ -356,8 +356,8 @@ function newUid(): string {
 
 /** What a bucket holds of a stored object: the object, or it packed when its kind is (packing.ts). */
 function held(bucket: string, obj: KubeObject): KubeObject | Packed {
-  const holes = packingOf(bucket);
-  return holes ? pack(obj, holes) : obj;
+  const packing = packingOf(bucket);
+  return (packing && pack(obj, packing)) ?? obj;
 }
 
 /** A history entry as a change: its objects complete (unpacked, when packed). */
