@@ -37,22 +37,26 @@ const pod = (name: string): KubeObject => ({
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 });
 
-/** Events of every kind of content: as the recorders post them, and as a client might write one. */
+/** An Event as a client might write one: labels, annotations, a fieldPath, a related object, whole-second times. */
+const custom = (name: string, pod: string, message: string, count: number, first: string | null): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Event',
+  metadata: { name, namespace: 'team', labels: { a: 'b' }, annotations: { note: 'x' } },
+  involvedObject: { kind: 'Pod', name: pod, namespace: 'team', fieldPath: 'spec.containers{c}' },
+  reason: 'Custom',
+  message,
+  type: 'Normal',
+  count,
+  firstTimestamp: first,
+  lastTimestamp: '2026-01-01T00:01:00Z',
+  related: { kind: 'Node', name: 'n1' },
+});
+
+/** Events of every kind of content, besides those the recorders post. */
 function oddEvents(): KubeObject[] {
   const base = { apiVersion: 'v1', kind: 'Event' };
   return [
-    {
-      ...base,
-      metadata: { name: 'hand.1', namespace: 'team', labels: { a: 'b' }, annotations: { note: 'x' } },
-      involvedObject: { kind: 'Pod', name: 'p', namespace: 'team', fieldPath: 'spec.containers{c}' },
-      reason: 'Custom',
-      message: 'one',
-      type: 'Normal',
-      count: 7,
-      firstTimestamp: '2026-01-01T00:00:00Z',
-      lastTimestamp: '2026-01-01T00:01:00Z',
-      related: { kind: 'Node', name: 'n1' },
-    },
+    custom('hand.1', 'p', 'one', 7, '2026-01-01T00:00:00Z'),
     {
       ...base,
       metadata: { name: 'hand.2', namespace: 'team', managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:message': {} } }] },
@@ -67,20 +71,8 @@ function oddEvents(): KubeObject[] {
       deprecatedCount: 0,
     },
     { ...base, metadata: { name: 'hand.3', namespace: 'other' }, involvedObject: {}, reason: 'Bare' },
-    // The same shape as hand.1 with other values at its holes, and a member where it had none.
-    {
-      ...base,
-      metadata: { name: 'hand.4', namespace: 'team', labels: { a: 'b' }, annotations: { note: 'x' } },
-      involvedObject: { kind: 'Pod', name: 'q', namespace: 'team', fieldPath: 'spec.containers{c}' },
-      reason: 'Custom',
-      message: 'two',
-      type: 'Normal',
-      count: 1,
-      firstTimestamp: null,
-      lastTimestamp: '2026-01-01T00:01:00Z',
-      related: { kind: 'Node', name: 'n1' },
-      extra: [1, { b: null }],
-    },
+    // hand.1's shape with other values at its holes, a null where it had a time, and a member it had not.
+    { ...custom('hand.4', 'q', 'two', 1, null), extra: [1, { b: null }] },
   ];
 }
 
