@@ -86,6 +86,37 @@ interface Memory extends Similar, Posted {
 
 type Few<T> = T | T[];
 
+/** The aggregation key of an event as posted: what it is of which component, on which host. */
+function similarKey(fieldPath: string | undefined, type: string, reason: string, component: string, host: string | undefined): string {
+  return intern([fieldPath ?? '', type, reason, component, host ?? ''].join('\u0000'));
+}
+
+/** The key of the Event that carries an event (its message, or '(combined)'). */
+function postedKey(fieldPath: string | undefined, type: string, reason: string, message: string, component: string, host: string | undefined): string {
+  return intern([fieldPath ?? '', type, reason, message, component, host ?? ''].join('\u0000'));
+}
+
+/**
+ * The memory an Event stands for: its aggregation record (its message, when it was last seen) and itself as the one
+ * Event posted, read back from what it holds. Undefined when it does not say (not one this recorder posts).
+ */
+function rememberedBy(ev: Event): Memory | undefined {
+  const scheduler = ev.action !== undefined;
+  const component = scheduler ? ev.reportingComponent : ev.source?.component;
+  const seen = Date.parse((scheduler ? (ev.series?.lastObservedTime ?? ev.eventTime) : ev.lastTimestamp) ?? '');
+  if (typeof component !== 'string' || typeof ev.message !== 'string' || !Number.isFinite(seen)) return undefined;
+  const fieldPath = ev.involvedObject?.fieldPath;
+  const host = scheduler ? undefined : ev.source?.host;
+  return {
+    key: similarKey(fieldPath, ev.type ?? '', ev.reason ?? '', component, host),
+    messages: intern(ev.message),
+    last: since(seen),
+    postedKey: postedKey(fieldPath, ev.type ?? '', ev.reason ?? '', ev.message, component, host),
+    name: ev.metadata.name,
+    more: undefined,
+  };
+}
+
 function findIn<T>(few: Few<T> | undefined, match: (x: T) => boolean): T | undefined {
   if (few === undefined) return undefined;
   if (Array.isArray(few)) return few.find(match);
@@ -132,9 +163,14 @@ function eventName(object: string): string {
 export class EventRecorder {
   /**
    * Per involved object uid: (type, reason, component, host) → the distinct messages seen lately, and aggregation
-   * key → the Event that carries it.
+   * key → the Event that carries it. An object whose memory is one Event and what that Event says (its message,
+   * when last seen: the scheduler's one event per pod) is held as the Event's name, the string the store holds
+   * anyway, instead of a record (72 bytes per pod: docs/performance.md §7.4). Should that Event be gone (deleted, or
+   * expired an hour after it was last seen), so is the memory, as client-go's LRU cache of 4,096 objects forgets.
    */
-  private readonly memory = new Map<string, Memory>();
+  private readonly memory = new Map<string, Memory | string>();
+  /** The Event a memory held as its name was read from, while record() runs: post() updates it without a second read. */
+  private recalled: KubeObject | undefined;
 
   constructor(private readonly objects: ObjectStore) {}
 
@@ -143,14 +179,40 @@ export class EventRecorder {
       this.post(involved, this.aggregate(involved, spec, now), now);
     } catch {
       // The cluster refused it (full): dropped.
+    } finally {
+      this.recalled = undefined;
     }
+  }
+
+  /** The memory of one object, as a record (made from its Event when it is held as the Event's name). */
+  private recall(uid: string, namespace: string): Memory | undefined {
+    const mine = this.memory.get(uid);
+    if (typeof mine !== 'string') return mine;
+    const ev = this.objects.get(EVENTS, namespace, mine) as Event | undefined;
+    this.recalled = ev;
+    const made = ev && rememberedBy(ev);
+    if (made) this.memory.set(uid, made);
+    else this.memory.delete(uid);
+    return made;
+  }
+
+  /**
+   * Holds the memory as the name of the Event just stored for `e` (`ev`) when that Event says all of it: the memory is
+   * one aggregation record and that one Event (so both are e's), and the Event is the scheduler's kind (action set),
+   * which holds e's component and no host, and the time of this occurrence to the millisecond (its eventTime or
+   * series.lastObservedTime: now). rememberedBy(ev) then gives this memory again. (The core kind's lastTimestamp is
+   * in whole seconds: its memory stays a record.)
+   */
+  private settle(uid: string, mine: Memory, ev: KubeObject, e: EventSpec & { combined?: boolean }): void {
+    if (!e.action || e.host || e.combined || mine.more || Array.isArray(mine.messages) || mine.name !== ev.metadata.name) return;
+    this.memory.set(uid, ev.metadata.name);
   }
 
   /** The event as EventAggregator passes it on: as it is, or combined with its similar ones. */
   private aggregate(involved: KubeObject, e: EventSpec, now: number): EventSpec & { combined?: boolean } {
-    const key = intern([e.fieldPath ?? '', e.type, e.reason, e.component, e.host ?? ''].join('\u0000'));
+    const key = similarKey(e.fieldPath, e.type, e.reason, e.component, e.host);
     const uid = String(involved.metadata.uid ?? '');
-    const mine = this.memory.get(uid);
+    const mine = this.recall(uid, involved.metadata.namespace ?? 'default');
     let seen: Similar | undefined = mine && similarIn(mine, key);
     // Lists made at their length (a list grown from [] holds room for 17).
     if (!seen) {
@@ -174,17 +236,19 @@ export class EventRecorder {
   private post(involved: KubeObject, e: EventSpec & { combined?: boolean }, now: number): void {
     const namespace = involved.metadata.namespace ?? 'default';
     // A combined event is one per object and reason, whatever its latest message.
-    const key = intern([e.fieldPath ?? '', e.type, e.reason, e.combined ? '(combined)' : e.message, e.component, e.host ?? ''].join('\u0000'));
-    // aggregate() has made the object's memory.
-    const mine = this.memory.get(String(involved.metadata.uid ?? ''));
+    const key = postedKey(e.fieldPath, e.type, e.reason, e.combined ? '(combined)' : e.message, e.component, e.host);
+    // aggregate() has made the object's memory, a record.
+    const uid = String(involved.metadata.uid ?? '');
+    const mine = this.memory.get(uid) as Memory | undefined;
     const known = mine && postedIn(mine, key);
-    const existing = known && this.objects.get(EVENTS, namespace, known.name);
+    const existing = known && (this.recalled?.metadata.name === known.name ? this.recalled : this.objects.get(EVENTS, namespace, known.name));
     if (existing) {
       const ev = existing as Event;
       const next = e.action
         ? { ...existing, series: { count: (ev.series?.count ?? 1) + 1, lastObservedTime: microTime(now) } }
         : { ...existing, message: e.message, count: (ev.count ?? 1) + 1, lastTimestamp: k8sTime(now) };
-      this.objects.put(EVENTS, next as KubeObject);
+      const stored = this.objects.put(EVENTS, next as KubeObject);
+      if (mine) this.settle(uid, mine, stored, e);
       return;
     }
     const involvedObject: Record<string, unknown> = {
@@ -223,7 +287,8 @@ export class EventRecorder {
     // The store's copy makes new strings of what the Event took from its object (name, uid, resourceVersion): it
     // shares the object's own instead (~100 bytes per Event: docs/performance.md §7.1).
     const like = { involvedObject: { name: involved.metadata.name, uid: involved.metadata.uid, resourceVersion: involved.metadata.resourceVersion } };
-    const stored = this.objects.put(EVENTS, event as KubeObject, { like }).metadata.name;
+    const storedEvent = this.objects.put(EVENTS, event as KubeObject, { like });
+    const stored = storedEvent.metadata.name;
     if (known) known.name = stored;
     else if (mine?.postedKey === '') {
       mine.postedKey = key;
@@ -232,6 +297,7 @@ export class EventRecorder {
       const more = (mine.more ??= { similar: undefined, posted: undefined });
       more.posted = withAdded(more.posted, { postedKey: key, name: stored });
     }
+    if (mine) this.settle(uid, mine, storedEvent, e);
   }
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */

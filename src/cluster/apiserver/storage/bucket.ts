@@ -2,7 +2,9 @@
 // string: a `namespace/name` key per object was a string of its own (~60 bytes for a pod, ~90 for an Event:
 // docs/performance.md §7.2). Lists still come in etcd key order (byte-wise `namespace/name`), and paging still
 // names a key: those keys are made when a list pages, and kept until an object comes or goes.
+// A bucket may hold its objects packed (packing.ts: Events); its readers get them complete either way.
 import { compareKeys, objectKey, type KubeObject } from '../../apimachinery/object.js';
+import { type Packed, unpacked } from './packing.js';
 
 /** Namespaces and each one's names in etcd key order. */
 interface Order {
@@ -11,7 +13,7 @@ interface Order {
 }
 
 export class Bucket {
-  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
+  private readonly byNamespace = new Map<string, Map<string, KubeObject | Packed>>();
   private count = 0;
   /** The order, kept until an object comes or goes (lists read it). */
   private order: Order | undefined;
@@ -23,6 +25,12 @@ export class Bucket {
   }
 
   get(namespace: string, name: string): KubeObject | undefined {
+    const held = this.held(namespace, name);
+    return held && unpacked(held);
+  }
+
+  /** What the bucket holds under namespace and name: the object, or it packed. */
+  held(namespace: string, name: string): KubeObject | Packed | undefined {
     return this.byNamespace.get(namespace)?.get(name);
   }
 
@@ -33,7 +41,7 @@ export class Bucket {
   }
 
   /** Stores obj under namespace and name (which should be obj's own strings: they stay as the keys). */
-  set(namespace: string, name: string, obj: KubeObject): void {
+  set(namespace: string, name: string, obj: KubeObject | Packed): void {
     let names = this.byNamespace.get(namespace);
     if (!names) this.byNamespace.set(namespace, (names = new Map()));
     if (!names.has(name)) this.changed(1);
@@ -54,7 +62,7 @@ export class Bucket {
     const out: KubeObject[] = [];
     for (const ns of namespace === undefined ? order.namespaces : order.names.has(namespace) ? [namespace] : []) {
       const objects = this.byNamespace.get(ns)!;
-      for (const name of order.names.get(ns)!) out.push(objects.get(name)!);
+      for (const name of order.names.get(ns)!) out.push(unpacked(objects.get(name)!));
     }
     return out;
   }

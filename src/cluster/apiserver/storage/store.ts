@@ -10,6 +10,7 @@ import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { Bucket } from './bucket.js';
+import { isPacked, pack, packingOf, type Packed, unpack } from './packing.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -20,6 +21,15 @@ export interface Change {
   resource: string;
   object: KubeObject;
   previous?: KubeObject;
+}
+
+/** A change as the watch history holds it: an object of a packed kind (packing.ts) packed, the version before it too. */
+interface Entry {
+  rv: number;
+  type: ChangeType;
+  resource: string;
+  object: KubeObject | Packed;
+  previous?: KubeObject | Packed;
 }
 
 export interface RestoredObject {
@@ -60,7 +70,7 @@ const HISTORY_BYTES = 32 * 1024 * 1024;
 export class ObjectStore {
   private revision: number;
   private readonly objects = new Map<string, Bucket>();
-  private readonly history: Change[] = [];
+  private readonly history: Entry[] = [];
   /** Each history entry's size in bytes (parallel to history), and their sum. */
   private readonly weights: number[] = [];
   private historyBytes = 0;
@@ -74,6 +84,9 @@ export class ObjectStore {
   /** The object whose change the listeners are hearing of, and its JSON when the write made it (jsonOf). */
   private tellingObject: KubeObject | undefined;
   private tellingJson: string | undefined;
+  /** The history's entry of the change being told, and the change: a watch reading the history gets the one told. */
+  private tellingEntry: Entry | undefined;
+  private tellingChange: Change | undefined;
 
   constructor(
     startRevision = 1000,
@@ -84,7 +97,7 @@ export class ObjectStore {
     // The backend laid each restored object over the one before it of its kind (Restored.objects).
     for (const { resource, object } of saved?.objects ?? []) {
       this.lastPut.set(resource, object);
-      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), object);
+      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), held(resource, object));
       ceiling.added(resource);
     }
     this.restoredWritten = saved?.written ?? [];
@@ -162,7 +175,8 @@ export class ObjectStore {
    */
   put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number; like?: Record<string, unknown> } = {}): KubeObject {
     const b = this.bucket(r);
-    const previous = b.get(...place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name));
+    const before = b.held(...place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name));
+    const previous = before && (isPacked(before) ? unpack(before) : before);
     // The version to store, drafted over obj's members (obj itself is the writer's, and unchanged): what the store
     // sets is in place before the copy, so the copy is laid out once with every member.
     const metadata = { ...obj.metadata };
@@ -187,8 +201,9 @@ export class ObjectStore {
     const last = this.lastPut.get(resourceKey(r));
     shareParts(next, previous ?? last, previous ? last : undefined, opts.like);
     this.lastPut.set(resourceKey(r), next);
+    const kept = held(resourceKey(r), next);
     // Held under the stored copy's own strings (an update's are its version before's: sharing.ts).
-    b.set(...place(r.namespaced ? next.metadata.namespace : undefined, next.metadata.name), next);
+    b.set(...place(r.namespaced ? next.metadata.namespace : undefined, next.metadata.name), kept);
     if (!previous) this.ceiling.added(resourceKey(r));
     const change: Change = {
       rv: this.revision,
@@ -197,7 +212,8 @@ export class ObjectStore {
       object: next,
       ...(previous ? { previous } : {}),
     };
-    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1), text);
+    const entry = kept === next ? change : { ...change, object: kept, ...(before ? { previous: before } : {}) };
+    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1), text, entry);
     return next;
   }
 
@@ -214,15 +230,18 @@ export class ObjectStore {
   delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const b = this.bucket(r);
     const at = place(r.namespaced ? namespace : undefined, name);
-    const previous = b.get(...at);
-    if (!previous) return undefined;
+    const before = b.held(...at);
+    if (!before) return undefined;
+    const previous = isPacked(before) ? unpack(before) : before;
     b.delete(...at);
     this.ceiling.removed(resourceKey(r));
     // Copied through JSON, as put does (stored objects are JSON): the copy's length weighs the change.
     const text = JSON.stringify(previous);
     const gone = JSON.parse(text) as KubeObject;
     gone.metadata.resourceVersion = String(++this.revision);
-    this.record({ rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous }, 2 * text.length);
+    const change: Change = { rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous };
+    const entry = before === previous ? change : { ...change, object: held(resourceKey(r), gone), previous: before };
+    this.record(change, 2 * text.length, undefined, entry);
     return gone;
   }
 
@@ -231,8 +250,8 @@ export class ObjectStore {
    * `json`: the object's JSON when the write made it (shareParts keeps members and their order: it is the stored
    * object's too), which the write-behind saves as it is.
    */
-  private record(change: Change, weight: number, json?: string): void {
-    this.history.push(change);
+  private record(change: Change, weight: number, json?: string, entry: Entry = change): void {
+    this.history.push(entry);
     this.weights.push(weight);
     this.historyBytes += weight;
     // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
@@ -250,8 +269,11 @@ export class ObjectStore {
     // the store tell that change first (nested), so what jsonOf knows is put back after.
     const object = this.tellingObject;
     const text = this.tellingJson;
+    const told = [this.tellingEntry, this.tellingChange] as const;
     this.tellingObject = change.object;
     this.tellingJson = json;
+    this.tellingEntry = entry;
+    this.tellingChange = change;
     for (const l of this.listeners) {
       try {
         l(change);
@@ -263,6 +285,7 @@ export class ObjectStore {
     }
     this.tellingObject = object;
     this.tellingJson = text;
+    [this.tellingEntry, this.tellingChange] = told;
   }
 
   /**
@@ -286,7 +309,10 @@ export class ObjectStore {
       else hi = mid;
     }
     const out: Change[] = [];
-    for (let i = lo; i < this.history.length; i++) if (this.history[i]!.resource === key) out.push(this.history[i]!);
+    for (let i = lo; i < this.history.length; i++) {
+      const e = this.history[i]!;
+      if (e.resource === key) out.push(e === this.tellingEntry ? this.tellingChange! : changeOf(e));
+    }
     return out;
   }
 
@@ -326,6 +352,20 @@ function place(namespace: string | undefined, name: string): [string, string] {
 function newUid(): string {
   const u = randomUUID();
   return [u.slice(0, 8), u.slice(9, 13), u.slice(14, 18), u.slice(19, 23), u.slice(24)].join('-');
+}
+
+/** What a bucket holds of a stored object: the object, or it packed when its kind is (packing.ts). */
+function held(bucket: string, obj: KubeObject): KubeObject | Packed {
+  const packing = packingOf(bucket);
+  return (packing && pack(obj, packing)) ?? obj;
+}
+
+/** A history entry as a change: its objects complete (unpacked, when packed). */
+function changeOf(e: Entry): Change {
+  if (!isPacked(e.object) && (e.previous === undefined || !isPacked(e.previous))) return e as Change;
+  const object = isPacked(e.object) ? unpack(e.object) : e.object;
+  if (e.previous === undefined) return { rv: e.rv, type: e.type, resource: e.resource, object };
+  return { rv: e.rv, type: e.type, resource: e.resource, object, previous: isPacked(e.previous) ? unpack(e.previous) : e.previous };
 }
 
 /** Whether a and b serialize alike but for their resourceVersion (compared member by member: sameJson). */

@@ -1,0 +1,194 @@
+// Events are held packed in the store (apiserver/storage/packing.ts: the shape they share and their own values,
+// docs/performance.md §7.4); every reader gets the complete object as written, a new one each time: a get, a list,
+// the watch history (a change's object and the version before it), a delete's last version, and a restart's restore.
+// And the event recorder, which holds its memory of a pod with one Event as that Event's name (client/events.ts):
+// a repeat updates the one Event, and an Event gone is posted anew.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { EVENTS, PODS } from '../../src/cluster/apimachinery/resources.js';
+import type { Event } from '../../src/cluster/apimachinery/types.js';
+import { microTime } from '../../src/cluster/apimachinery/time.js';
+import { type Change, ObjectStore, type StoreBackend } from '../../src/cluster/apiserver/storage/store.js';
+import { EventRecorder } from '../../src/cluster/client/events.js';
+
+/** A backend that keeps the JSON each write made (what the write-behind saves) and restores from it. */
+function keeping(): StoreBackend & { json: Map<string, string>; log: { change: Change; json: string }[] } {
+  const json = new Map<string, string>();
+  const log: { change: Change; json: string }[] = [];
+  return {
+    json,
+    log,
+    load: () => ({ revision: 0, objects: [...json.values()].map((j) => ({ resource: '/events', object: JSON.parse(j) as KubeObject })), written: [] }),
+    record(change, _revision, text) {
+      const j = text ?? JSON.stringify(change.object);
+      log.push({ change, json: j });
+      if (change.resource !== '/events') return;
+      if (change.type === 'DELETED') json.delete(change.object.metadata.name);
+      else json.set(change.object.metadata.name, j);
+    },
+  };
+}
+
+const pod = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'team' },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
+
+/** An Event as a client might write one: labels, annotations, a fieldPath, a related object, whole-second times. */
+const custom = (name: string, pod: string, message: string, count: number, first: string | null): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Event',
+  metadata: { name, namespace: 'team', labels: { a: 'b' }, annotations: { note: 'x' } },
+  involvedObject: { kind: 'Pod', name: pod, namespace: 'team', fieldPath: 'spec.containers{c}' },
+  reason: 'Custom',
+  message,
+  type: 'Normal',
+  count,
+  firstTimestamp: first,
+  lastTimestamp: '2026-01-01T00:01:00Z',
+  related: { kind: 'Node', name: 'n1' },
+});
+
+/** Events of every kind of content, besides those the recorders post. */
+function oddEvents(): KubeObject[] {
+  const base = { apiVersion: 'v1', kind: 'Event' };
+  return [
+    custom('hand.1', 'p', 'one', 7, '2026-01-01T00:00:00Z'),
+    {
+      ...base,
+      metadata: { name: 'hand.2', namespace: 'team', managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:message': {} } }] },
+      involvedObject: { kind: 'Node', name: 'n1', uid: 'n1', resourceVersion: '0042' },
+      reason: 'Odd',
+      message: '',
+      eventTime: '2026-01-01T00:00:00.123456Z',
+      series: { count: 3, lastObservedTime: '2026-01-01T00:02:00.000000Z' },
+      action: 'Act',
+      reportingController: 'me',
+      reportingInstance: 'me-1',
+      deprecatedCount: 0,
+    },
+    { ...base, metadata: { name: 'hand.3', namespace: 'other' }, involvedObject: {}, reason: 'Bare' },
+    // hand.1's shape with other values at its holes, a null where it had a time, and a member it had not.
+    { ...custom('hand.4', 'q', 'two', 1, null), extra: [1, { b: null }] },
+  ];
+}
+
+test('events read back as written from every reader: get, list, the watch history, a delete, a restore', () => {
+  const backend = keeping();
+  const store = new ObjectStore(1000, backend);
+  const from = store.resourceVersion;
+  const recorder = new EventRecorder(store);
+  const pods = ['web-1', 'web-2', 'web-3'].map((n) => store.put(PODS, pod(n)));
+  const t0 = Date.parse('2026-12-06T10:00:00.250Z');
+  for (const p of pods) {
+    recorder.record(
+      p,
+      { type: 'Warning', reason: 'FailedScheduling', message: '0/3 nodes are available.', component: 'default-scheduler', action: 'Scheduling' },
+      t0,
+    );
+    recorder.record(
+      p,
+      { type: 'Normal', reason: 'Pulled', message: `pulled for ${p.metadata.name}`, component: 'kubelet', host: 'node-1', fieldPath: 'spec.containers{c}' },
+      t0,
+    );
+  }
+  // A repeat updates the one Event (the version before it goes to the history as such).
+  recorder.record(
+    pods[0]!,
+    { type: 'Warning', reason: 'FailedScheduling', message: '0/3 nodes are available.', component: 'default-scheduler', action: 'Scheduling' },
+    t0 + 5000,
+  );
+  for (const e of oddEvents()) store.put(EVENTS, e);
+  const gone = store.delete(EVENTS, 'other', 'hand.3')!;
+
+  const written = (name: string) => backend.json.get(name);
+  const events = store.list(EVENTS);
+  assert.equal(events.length, 9);
+  for (const e of events) {
+    assert.equal(JSON.stringify(e), written(e.metadata.name), `list: ${e.metadata.name}`);
+    assert.equal(JSON.stringify(store.get(EVENTS, e.metadata.namespace, e.metadata.name)), written(e.metadata.name), `get: ${e.metadata.name}`);
+  }
+  // Each reader gets an object of its own: changing one leaves the store's and the next reader's as they were.
+  const one = store.get(EVENTS, 'team', 'hand.1')!;
+  one['message'] = 'changed';
+  (one.metadata as Record<string, unknown>)['name'] = 'changed';
+  assert.equal(JSON.stringify(store.get(EVENTS, 'team', 'hand.1')), written('hand.1'));
+
+  // The history: every change to events since `from`, each object (and the version before it) as it was written.
+  const changes = store.since(EVENTS, from);
+  assert.ok(changes !== 'gone');
+  const told = backend.log.filter((l) => l.change.resource === '/events');
+  assert.equal(changes.length, told.length);
+  changes.forEach((c, i) => {
+    assert.equal(c.type, told[i]!.change.type);
+    assert.equal(JSON.stringify(c.object), told[i]!.change.type === 'DELETED' ? JSON.stringify(gone) : told[i]!.json);
+    assert.equal(JSON.stringify(c.previous), JSON.stringify(told[i]!.change.previous));
+  });
+  const repeat = changes.find((c) => c.type === 'MODIFIED')!;
+  assert.equal((repeat.object as Event).series?.count, 2);
+  assert.equal((repeat.previous as Event).series, undefined);
+  assert.equal(changes.at(-1)!.type, 'DELETED');
+  const added = told.find((l) => l.change.type === 'ADDED' && l.change.object.metadata.name === 'hand.3')!;
+  assert.equal(JSON.stringify(changes.at(-1)!.previous), added.json);
+
+  // A restart restores each as written.
+  const again = new ObjectStore(1000, backend);
+  assert.equal(again.count(EVENTS), 9);
+  for (const [name, json] of backend.json) {
+    const e = JSON.parse(json) as KubeObject;
+    assert.equal(JSON.stringify(again.get(EVENTS, e.metadata.namespace, name)), json, `restored: ${name}`);
+  }
+});
+
+test("the recorder's memory of a pod's one Event: a repeat updates it; once it is gone, the next is posted anew", () => {
+  const store = new ObjectStore();
+  const recorder = new EventRecorder(store);
+  const p = store.put(PODS, pod('web-1'));
+  const spec = {
+    type: 'Warning' as const,
+    reason: 'FailedScheduling',
+    message: '0/3 nodes are available.',
+    component: 'default-scheduler',
+    action: 'Scheduling',
+  };
+  const t0 = Date.parse('2026-12-06T10:00:00.250Z');
+  recorder.record(p, spec, t0);
+  recorder.record(p, spec, t0 + 1000);
+  recorder.record(p, spec, t0 + 2000);
+  let events = store.list(EVENTS) as Event[];
+  assert.equal(events.length, 1);
+  assert.deepEqual(events[0]!.series, { count: 3, lastObservedTime: microTime(t0 + 2000) });
+  assert.equal(events[0]!['eventTime'], microTime(t0));
+
+  // Another message of the same reason is an Event of its own, and the first is still updated on its repeat.
+  recorder.record(p, { ...spec, message: '0/4 nodes are available.' }, t0 + 3000);
+  recorder.record(p, spec, t0 + 4000);
+  events = store.list(EVENTS) as Event[];
+  assert.equal(events.length, 2);
+  assert.deepEqual(events.map((e) => [e.message, e.series?.count ?? 1]).sort(), [
+    ['0/3 nodes are available.', 4],
+    ['0/4 nodes are available.', 1],
+  ]);
+
+  // Gone (deleted, or expired), the Event is posted anew at the next occurrence.
+  const q = store.put(PODS, pod('web-2'));
+  recorder.record(q, spec, t0);
+  const first = (store.list(EVENTS) as Event[]).find((e) => e.involvedObject?.name === 'web-2')!;
+  store.delete(EVENTS, 'team', first.metadata.name);
+  recorder.record(q, spec, t0 + 61_000);
+  const next = (store.list(EVENTS) as Event[]).filter((e) => e.involvedObject?.name === 'web-2');
+  assert.equal(next.length, 1);
+  assert.notEqual(next[0]!.metadata.name, first.metadata.name);
+  assert.equal(next[0]!.series, undefined);
+  assert.equal(next[0]!['eventTime'], microTime(t0 + 61_000));
+
+  // Past ten messages of one reason within ten minutes, the rest are combined (client-go's EventAggregator).
+  const r = store.put(PODS, pod('web-3'));
+  for (let i = 0; i < 12; i++) recorder.record(r, { ...spec, message: `message ${i}` }, t0 + i);
+  const mine = (store.list(EVENTS) as Event[]).filter((e) => e.involvedObject?.name === 'web-3');
+  assert.equal(mine.length, 10);
+  assert.equal(mine.filter((e) => e.message?.startsWith('(combined from similar events): ')).length, 1);
+});
