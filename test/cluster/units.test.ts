@@ -11,7 +11,7 @@ import { nodePrinter } from '../../src/cluster/apiserver/printers.js';
 import { findResource } from '../../src/cluster/apimachinery/resources.js';
 import { matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../../src/cluster/apimachinery/selectors.js';
 import { table } from '../../src/cluster/apiserver/tables.js';
-import { humanDuration, microTime } from '../../src/cluster/apimachinery/time.js';
+import { humanDuration, k8sTime, microTime } from '../../src/cluster/apimachinery/time.js';
 import { openWatch, type WatchEvent } from '../../src/cluster/apiserver/watch.js';
 
 const NODES = findResource('', 'v1', 'nodes')!;
@@ -35,6 +35,21 @@ describe('cluster API units', () => {
     for (const [s, want] of cases) assert.equal(humanDuration(s * 1000), want, `${s}s`);
     assert.equal(humanDuration(-5000), '<invalid>');
     assert.match(microTime(Date.parse('2026-12-02T10:19:38.123Z')), /^2026-12-02T10:19:38\.123000Z$/);
+  });
+
+  test('metav1.Time in whole seconds, whichever second was formatted before', () => {
+    const t = Date.parse('2026-12-02T10:19:38.123Z');
+    assert.equal(k8sTime(t), '2026-12-02T10:19:38Z');
+    assert.equal(k8sTime(t + 876), '2026-12-02T10:19:38Z');
+    assert.equal(k8sTime(t + 877), '2026-12-02T10:19:39Z');
+    assert.equal(k8sTime(t - 124), '2026-12-02T10:19:37Z');
+    assert.equal(k8sTime(new Date(t)), '2026-12-02T10:19:38Z');
+    assert.equal(k8sTime('2026-12-02T10:19:38.999Z'), '2026-12-02T10:19:38Z');
+    assert.equal(k8sTime(-1), '1969-12-31T23:59:59Z');
+    assert.equal(k8sTime(-1000), '1969-12-31T23:59:59Z');
+    assert.equal(k8sTime(-1001), '1969-12-31T23:59:58Z');
+    assert.throws(() => k8sTime(Number.NaN), RangeError);
+    assert.throws(() => k8sTime(8.64e15 + 1), RangeError);
   });
 
   test('label and field selectors, including !=, in/notin, existence and empty values', () => {

@@ -1,8 +1,19 @@
 // Kubernetes time formats: metav1.Time is RFC 3339 in whole seconds; MicroTime has exactly 6 fractional
 // digits (docs/clients.md §5.10). HumanDuration is the apiserver's AGE cell (§5.4.3).
 
+/** The second k8sTime formatted last, and its text: most calls are for now, thousands in one second after a restart. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
 export function k8sTime(at: Date | string | number): string {
-  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ms = typeof at === 'number' ? at : at instanceof Date ? at.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 export function microTime(at: Date | string | number): string {

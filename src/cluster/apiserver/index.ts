@@ -22,7 +22,13 @@ export type { KindHost } from './kind-behaviour.js';
 // What the kubelet serves to the apiserver (pods/log) and receives from it (projected service-account tokens).
 export { containerOf } from './pod-logs.js';
 export type { LogLine, LogListener, LogReader, LogRef } from './pod-logs.js';
-export { SERVICE_ACCOUNT_DIR, projectedServiceAccount, serviceAccountKey, serviceAccountOf } from './service-account-tokens.js';
+export {
+  SERVICE_ACCOUNT_DIR,
+  projectedServiceAccount,
+  projectedServiceAccountWhenRead,
+  serviceAccountKey,
+  serviceAccountOf,
+} from './service-account-tokens.js';
 export type { ServiceAccountIssuer } from './service-account-tokens.js';
 
 // The API itself and how it is served, for the assembly (cluster.ts, server.ts) and the in-process client: the

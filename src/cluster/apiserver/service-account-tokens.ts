@@ -121,23 +121,40 @@ export function serviceAccountKey(credentialToken: string): Buffer {
  * The projected volume's files for a pod (token, ca.crt, namespace), as the kubelet mounts them in each of its
  * containers at SERVICE_ACCOUNT_DIR; none when the pod sets `automountServiceAccountToken: false`.
  */
-export function projectedServiceAccount(
-  issuer: ServiceAccountIssuer,
-  pod: { metadata: { name: string; namespace?: string; uid?: string }; spec?: unknown },
-  node: string,
-): Map<string, string> | undefined {
-  const spec = (typeof pod.spec === 'object' && pod.spec !== null ? pod.spec : {}) as { automountServiceAccountToken?: unknown; serviceAccountName?: unknown };
+export function projectedServiceAccount(issuer: ServiceAccountIssuer, pod: ProjectedPod, node: string, now = Date.now()): Map<string, string> | undefined {
+  const spec = specOf(pod);
   if (spec.automountServiceAccountToken === false) return undefined;
   const namespace = pod.metadata.namespace ?? 'default';
-  const token = issueServiceAccountToken(issuer.key, {
-    namespace,
-    serviceAccount: typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : 'default',
-    pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
-    node,
-  });
+  const token = issueServiceAccountToken(
+    issuer.key,
+    {
+      namespace,
+      serviceAccount: typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : 'default',
+      pod: { name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      node,
+    },
+    now,
+  );
   return new Map([
     ['token', token],
     ['ca.crt', issuer.caPem],
     ['namespace', namespace],
   ]);
+}
+
+/**
+ * projectedServiceAccount's files as of now, made when first asked for: the same bytes, but a container that never
+ * reads them signs no token (a restart starts the processes of every running container again).
+ */
+export function projectedServiceAccountWhenRead(issuer: ServiceAccountIssuer, pod: ProjectedPod, node: string): (() => Map<string, string>) | undefined {
+  if (specOf(pod).automountServiceAccountToken === false) return undefined;
+  const now = Date.now();
+  let files: Map<string, string> | undefined;
+  return () => (files ??= projectedServiceAccount(issuer, pod, node, now)!);
+}
+
+type ProjectedPod = { metadata: { name: string; namespace?: string; uid?: string }; spec?: unknown };
+
+function specOf(pod: ProjectedPod): { automountServiceAccountToken?: unknown; serviceAccountName?: unknown } {
+  return typeof pod.spec === 'object' && pod.spec !== null ? pod.spec : {};
 }

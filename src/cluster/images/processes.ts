@@ -333,8 +333,14 @@ class Runner implements Process {
       },
     };
     const stdin = pipe.stdin;
+    // The command's signal, made when a command the caller runs asks for it: most commands are none of its (an
+    // app's own entrypoint), and AbortSignal.any is dear (a restart starts tens of thousands of processes).
+    const sources = [this.abort.signal, this.line.signal];
+    let signal: AbortSignal | undefined;
     const own = this.io.command?.(argv, io, {
-      signal: AbortSignal.any([this.abort.signal, this.line.signal]),
+      get signal() {
+        return (signal ??= AbortSignal.any(sources));
+      },
       ...(this.shell ? { shell: this.shell } : {}),
       ...(stdin !== undefined ? { stdin } : {}),
       ...(pipe.input ? { input: pipe.input } : {}),

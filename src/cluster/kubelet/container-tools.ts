@@ -30,8 +30,8 @@ export interface ToolHost {
   /** The image's catalogue entry (its tools and their builds), if any. */
   spec: ImageSpec | undefined;
   record: () => ClusterRecord | undefined;
-  /** The pod's projected service-account files (token, ca.crt, namespace), unless it opts out. */
-  serviceAccount?: ReadonlyMap<string, string> | undefined;
+  /** The pod's projected service-account files (token, ca.crt, namespace), unless it opts out: made when a tool runs. */
+  serviceAccount?: (() => ReadonlyMap<string, string>) | undefined;
   /** The pod's network namespace once attached; undefined without one. */
   netns: () => Promise<string | undefined>;
   /** A Warning event on the pod (for this container). */
@@ -85,7 +85,7 @@ export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ct
           netns,
           hostname: pod.metadata.name,
           ...etc,
-          ...(host.serviceAccount ? { serviceAccount: host.serviceAccount } : {}),
+          ...(host.serviceAccount ? { serviceAccount: host.serviceAccount() } : {}),
           ...(run.kind === 'emulated' ? { program: run.program } : {}),
         },
         run.argv,

@@ -14,7 +14,7 @@
 import { basename, posix } from 'node:path';
 import { CONFIGMAPS, NODES, SECRETS, SERVICES } from '../apimachinery/resources.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import { type ObjectStore, projectedServiceAccount, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../apiserver/index.js';
+import { type ObjectStore, projectedServiceAccountWhenRead, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../apiserver/index.js';
 import { dict, own } from '../../http/own.js';
 import { agentClient, type ApiHandler } from '../client/agent-client.js';
 import { imageSpecOf, programFor } from '../images/catalogue.js';
@@ -44,6 +44,8 @@ export interface InitHost {
 }
 
 type Obj = Record<string, unknown>;
+/** The pod's projected service-account files, made when first read; undefined when it opts out. */
+type Projected = (() => Map<string, string>) | undefined;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -102,12 +104,21 @@ class Runner implements ContainerRunner {
    * The kubelet's projected service-account volume (the ServiceAccount admission plugin's kube-api-access-*):
    * token, ca.crt and namespace, unless the pod opts out with automountServiceAccountToken: false.
    */
-  private serviceAccountMount(pod: KubeObject, node: string): Mount[] {
-    const files = projectedServiceAccount(this.host.serviceAccounts, pod, node);
-    return files ? [{ path: SERVICE_ACCOUNT_DIR, files }] : [];
+  private serviceAccountMount(projected: Projected): Mount[] {
+    // Its files are made when the container first looks under the mount.
+    return projected
+      ? [
+          {
+            path: SERVICE_ACCOUNT_DIR,
+            get files() {
+              return projected();
+            },
+          },
+        ]
+      : [];
   }
 
-  private mounts(pod: KubeObject, node: string, container: Obj): Mount[] {
+  private mounts(pod: KubeObject, container: Obj, projected: Projected): Mount[] {
     const namespace = pod.metadata.namespace ?? 'default';
     const volumes = new Map(list(obj(pod['spec'])['volumes']).map((v) => [text(v['name']) ?? '', v]));
     const mounts: Mount[] = [];
@@ -122,7 +133,7 @@ class Runner implements ContainerRunner {
       // Other volume kinds (emptyDir, projected…) hold nothing the node's CNI config can come from.
     }
     // Last: a volume the container mounts at the same path wins.
-    return [...mounts, ...this.serviceAccountMount(pod, node)];
+    return [...mounts, ...this.serviceAccountMount(projected)];
   }
 
   private nodeIp(node: string): string {
@@ -202,14 +213,15 @@ class Runner implements ContainerRunner {
     container: Obj,
     nodeRoot: string,
     init: boolean,
+    projected: Projected,
   ): { fs: ContainerFs; env: Record<string, string> } | string {
     const catalogued = imageSpecOf(text(container['image']) ?? '');
     try {
-      return { fs: new ContainerFs(this.mounts(pod, node, container), nodeRoot, catalogued), env: this.env(pod, node, container) };
+      return { fs: new ContainerFs(this.mounts(pod, container, projected), nodeRoot, catalogued), env: this.env(pod, node, container) };
     } catch (e) {
       if (!(e instanceof ContainerError)) throw e;
       if (init) return e.message;
-      return { fs: new ContainerFs(this.serviceAccountMount(pod, node), nodeRoot, catalogued), env: dict<string>() };
+      return { fs: new ContainerFs(this.serviceAccountMount(projected), nodeRoot, catalogued), env: dict<string>() };
     }
   }
 
@@ -220,7 +232,8 @@ class Runner implements ContainerRunner {
     const nodeRoot = this.host.kubelets.nodeRoot(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
-    const made = this.filesAndEnv(pod, node, container, nodeRoot, init);
+    const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
+    const made = this.filesAndEnv(pod, node, container, nodeRoot, init, projected);
     // Init containers (installers) must not look done when their input is missing.
     if (typeof made === 'string') return failed(made);
     const { fs, env } = made;
@@ -268,7 +281,7 @@ class Runner implements ContainerRunner {
       image,
       spec: catalogued,
       record: () => this.host.record,
-      serviceAccount: projectedServiceAccount(this.host.serviceAccounts, pod, node),
+      serviceAccount: projected,
       netns: async () => (await netns?.()) ?? undefined,
       warn,
     });
@@ -303,7 +316,14 @@ class Runner implements ContainerRunner {
     timeoutMs: number,
   ): Promise<ExecProbeResult> {
     this.host.kubelets.prepare?.(node);
-    const made = this.filesAndEnv(pod, node, spec as Obj, this.host.kubelets.nodeRoot(node), false);
+    const made = this.filesAndEnv(
+      pod,
+      node,
+      spec as Obj,
+      this.host.kubelets.nodeRoot(node),
+      false,
+      projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node),
+    );
     if (typeof made === 'string') return { unsupported: made };
     const { fs, env } = made;
     const image = text((spec as Obj)['image']) ?? '';

@@ -31,9 +31,11 @@ export interface KubeletClusterInfo {
 
 interface Tracked {
   node: KubeletNode;
+  /** The node's root directory (nodeRoot). */
+  root: string;
   dir: string;
   state: KubeletState;
-  signature: string;
+  scan: Scan;
   watcher?: FSWatcher;
   debounce?: NodeJS.Timeout;
 }
@@ -42,18 +44,64 @@ interface Tracked {
 const MAX_WATCHERS = 512;
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
-function signatureOf(dir: string): string {
-  try {
-    const parts: string[] = [];
-    for (const f of readdirSync(dir).sort()) {
-      if (!CNI_EXTENSIONS.some((ext) => f.endsWith(ext))) continue;
-      const st = statSync(join(dir, f));
-      parts.push(`${f}:${st.mtimeMs}:${st.size}`);
-    }
-    return parts.join('|');
-  } catch {
-    return '<missing>';
+function signatureOf(files: readonly string[], paths: readonly string[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const st = statSync(paths[i]!);
+    parts.push(`${files[i]}:${st.mtimeMs}:${st.size}`);
   }
+  return parts.join('|');
+}
+
+/**
+ * A conf dir whose inode changed less than this before it was read may change again within the same tick of the
+ * file system's clock: its change time is not trusted to say its names are the same (as git's "racily clean").
+ */
+const RACY_MS = 2000;
+
+/** What a read of a conf dir found: its signature, the files it is made of, and the dir's change time when settled. */
+interface Scan {
+  signature: string;
+  files: readonly string[];
+  /** Their paths. */
+  paths: readonly string[];
+  /** The dir's ctime when it had not changed for RACY_MS before the read; NaN otherwise (read it again next time). */
+  settled: number;
+}
+
+const MISSING: Scan = { signature: '<missing>', files: [], paths: [], settled: Number.NaN };
+/** A conf dir made just now and given nothing (read it next time). */
+const EMPTY: Scan = { signature: '', files: [], paths: [], settled: Number.NaN };
+
+/** Reads the dir's names (in order) and their files' times and sizes. */
+function scanDir(dir: string, now = Date.now()): Scan {
+  try {
+    const ctime = statSync(dir).ctimeMs;
+    const files = readdirSync(dir)
+      .sort()
+      .filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
+    const paths = files.map((f) => join(dir, f));
+    return { signature: signatureOf(files, paths), files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+  } catch {
+    return MISSING;
+  }
+}
+
+/**
+ * The dir again, as cheaply as it can be known unchanged: while its ctime is the settled one of the last read, it
+ * holds the same names (a file made, removed or renamed there changes it), so only their files are looked at
+ * again (a file written in place changes its own mtime, not the dir's); else it is read again.
+ */
+function rescanDir(dir: string, last: Scan): Scan {
+  try {
+    if (statSync(dir).ctimeMs === last.settled) {
+      const signature = signatureOf(last.files, last.paths);
+      return signature === last.signature ? last : { ...last, signature };
+    }
+  } catch {
+    // the dir or a file of the last read went: read it all again
+  }
+  return scanDir(dir);
 }
 
 function newestMtime(dir: string): number {
@@ -99,7 +147,8 @@ export class Kubelets {
 
   /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
   nodeRoot(node: string): string {
-    return nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+    // A tracked node's is joined once: every container start asks (a restart starts one per running container).
+    return this.nodes.get(node)?.root ?? nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
   }
 
   /**
@@ -138,7 +187,7 @@ export class Kubelets {
     const ready = !empty && loadDefaultNetwork(dir) !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();
-    const tracked: Tracked = { node, dir, state: { networkReady: ready, since }, signature: empty ? '' : signatureOf(dir) };
+    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: empty ? EMPTY : scanDir(dir) };
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
@@ -206,9 +255,9 @@ export class Kubelets {
 
   private check(tracked: Tracked): void {
     if (!this.nodes.has(tracked.node.name)) return;
-    const signature = signatureOf(tracked.dir);
-    if (signature === tracked.signature) return;
-    tracked.signature = signature;
+    const before = tracked.scan.signature;
+    tracked.scan = rescanDir(tracked.dir, tracked.scan);
+    if (tracked.scan.signature === before) return;
     const ready = loadDefaultNetwork(tracked.dir) !== undefined;
     if (ready === tracked.state.networkReady) return;
     tracked.state = { networkReady: ready, since: new Date().toISOString() };

@@ -1,0 +1,59 @@
+// The kubelet's rescan of a node's CNI conf dir (kubelet/kubelet.ts): once the dir has not changed for a while,
+// a rescan looks only at its files (the dir's change time says its names are the same), and still sees a file
+// written in place, a file added or removed, and the dir gone, as a full read does.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Kubelets } from '../../src/cluster/kubelet/kubelet.js';
+
+const CONFLIST = '{"cniVersion":"1.0.0","name":"test","plugins":[{"type":"bridge"}]}';
+/** Longer than the time a dir must be left alone before its change time is trusted (RACY_MS). */
+const SETTLE_MS = 2200;
+const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+
+test('a settled conf dir is rescanned by its files, and every kind of change is still seen', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
+  const changed: string[] = [];
+  // A `none` cluster: the node's conf dir starts empty (not ready); the periodic rescan is driven by hand.
+  const kubelets = new Kubelets(home, { resourceGroup: 'rg', name: 'c', networkPlugin: 'none' }, (node) => changed.push(node), 3_600_000);
+  try {
+    const ready = () => kubelets.state('n1')!.networkReady;
+    kubelets.ensure({ name: 'n1', createdAt: new Date().toISOString() });
+    assert.equal(ready(), false);
+    const dir = kubelets.confDir('n1');
+    const file = join(dir, '10-test.conflist');
+    writeFileSync(file, CONFLIST);
+    // Synchronously, before the watcher's debounce: the rescan itself sees it.
+    kubelets.rescan();
+    assert.equal(ready(), true, 'a file added is seen');
+    await settle();
+    kubelets.rescan();
+    assert.equal(ready(), true);
+    // Written in place: the dir's change time stays, the file's mtime and size change.
+    writeFileSync(file, 'not json');
+    kubelets.rescan();
+    assert.equal(ready(), false, 'a file written in place is seen');
+    writeFileSync(file, CONFLIST);
+    kubelets.rescan();
+    assert.equal(ready(), true);
+    await settle();
+    kubelets.rescan();
+    unlinkSync(file);
+    kubelets.rescan();
+    assert.equal(ready(), false, 'a file removed is seen');
+    writeFileSync(file, CONFLIST);
+    kubelets.rescan();
+    await settle();
+    kubelets.rescan();
+    assert.equal(ready(), true);
+    rmSync(dir, { recursive: true });
+    kubelets.rescan();
+    assert.equal(ready(), false, 'the dir removed is seen');
+    assert.deepEqual(changed, ['n1', 'n1', 'n1', 'n1', 'n1', 'n1']);
+  } finally {
+    kubelets.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
