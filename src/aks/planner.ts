@@ -105,9 +105,13 @@ export class IpPlanner {
 
   /** Takes back nodes that already exist (after a restart): their addresses and /24s are claimed again. */
   restore(nodes: PlannedNode[]): void {
+    // A pool's subnet, its prefix and its allocator once per pool, not per node (a pool add restores thousands).
+    const subnets = new Map<string, ReturnType<IpPlanner['subnetOf']>>();
     for (const n of nodes) {
       const pool = this.pool(n.pool);
-      const { allocator } = this.subnetOf(pool);
+      let subnet = subnets.get(pool.name);
+      if (!subnet) subnets.set(pool.name, (subnet = this.subnetOf(pool)));
+      const { allocator } = subnet;
       allocator.claim(IpAddress.parse(n.ip), n.name);
       for (const ip of n.secondaryIps ?? []) allocator.claim(IpAddress.parse(ip), n.name);
       // A /24 outside the pod CIDR (a node of the model the cluster migrates from) is given a new one by reimage().

@@ -74,3 +74,48 @@ test('values survive reopening the database file', () => {
     removeHome(home);
   }
 });
+
+test('an inner transaction that throws is undone alone when its caller catches the error', () => {
+  const store = new SqliteStore(':memory:');
+  store.transaction(() => {
+    store.put('outer', 1);
+    assert.throws(() =>
+      store.transaction(() => {
+        store.put('inner', 2);
+        throw new Error('boom');
+      }),
+    );
+    store.put('after', 3);
+  });
+  assert.deepEqual(
+    store.list('').map((e) => e.key),
+    ['after', 'outer'],
+  );
+  assert.throws(() => store.transaction(() => Promise.resolve(1)), TypeError);
+  store.close();
+});
+
+test('a store file with the table of earlier releases (WITHOUT ROWID) is read and written as before', async () => {
+  const home = tempHome();
+  try {
+    const file = join(home, 'state.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    old.exec('CREATE TABLE entries (k TEXT PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
+    old
+      .prepare('INSERT INTO entries (k, key, value) VALUES (?, ?, ?)')
+      .run('/subscriptions/s/resourcegroups/a', '/subscriptions/s/resourceGroups/A', '{"n":1}');
+    old.close();
+    const store = new SqliteStore(file);
+    assert.deepEqual(store.entry('/SUBSCRIPTIONS/S/resourcegroups/a'), { key: '/subscriptions/s/resourceGroups/A', value: { n: 1 } });
+    store.put('/subscriptions/s/resourceGroups/A', { n: 2 });
+    store.put('/subscriptions/s/resourceGroups/B', { n: 3 });
+    assert.deepEqual(
+      store.list('/subscriptions/s/').map((e) => e.value),
+      [{ n: 2 }, { n: 3 }],
+    );
+    store.close();
+  } finally {
+    removeHome(home);
+  }
+});

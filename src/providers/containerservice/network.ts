@@ -11,15 +11,14 @@ import type { NetworkProfile } from '../../aks/types.js';
 import { findPublicIp, findPublicIpPrefix } from '../network/publicIpModel.js';
 import { hasPermission } from '../authorization/access.js';
 import {
-  allocateAddressBlocks,
-  allocateAddresses,
   AddressSpaceExhaustedError,
   deleteNic,
-  freeAddressCount,
   kubenetTag,
-  putNic,
+  putNics,
   releaseOwner,
+  subnetExists,
   subnetInfo,
+  subnetIpam,
   subnetRouteTableId,
 } from '../network/ipam.js';
 import {
@@ -150,14 +149,15 @@ export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subsc
         throw e;
       }
     };
+    // The subnet is read once per pool: an operation allocates node after node, and writes no subnet meanwhile.
+    const ipam = subnetIpam(store, subnet.id);
     return {
       get free() {
-        return freeAddressCount(store, subnet.id, cidr.family);
+        return ipam.free(cidr.family);
       },
-      // A node's addresses go on its NIC (writeNodeNic), in the order they are taken: recorded once, as the NIC's.
-      allocateMany: (n, owner) =>
-        exhausted(() => allocateAddresses(store, subnet.id, ownerOf(owner), n, cidr.family, use !== 'pods').map((ip) => IpAddress.parse(ip))),
-      allocateBlocks: (n, prefixLength, owner) => exhausted(() => allocateAddressBlocks(store, subnet.id, ownerOf(owner), n, prefixLength)),
+      // A node's addresses go on its NIC (writeNodeNics), in the order they are taken: recorded once, as the NIC's.
+      allocateMany: (n, owner) => exhausted(() => ipam.allocate(ownerOf(owner), n, cidr.family, use !== 'pods').map((ip) => IpAddress.parse(ip))),
+      allocateBlocks: (n, prefixLength, owner) => exhausted(() => ipam.allocateBlocks(ownerOf(owner), n, prefixLength)),
       // The IPAM already holds what the store holds: restoring a planner claims nothing new.
       claim: () => true,
       releaseOwner: (owner) => releaseOwner(store, ownerOf(owner)),
@@ -165,23 +165,24 @@ export function ipamAllocators(store: Store, cluster: Pick<ClusterRecord, 'subsc
   };
 }
 
-export function writeNodeNic(
+/** The NICs of an operation's new (or reimaged) nodes, in order, written as one batch (putNics): their ids. */
+export function writeNodeNics(
   store: Store,
   cluster: ClusterRecord,
-  node: { name: string; subnetId: string; ip: string; secondaryIps?: string[]; ipv6?: string },
-): string {
-  const id = nicId(cluster, node.name);
+  nodes: ReadonlyArray<{ name: string; subnetId: string; ip: string; secondaryIps?: string[]; ipv6?: string }>,
+): string[] {
   const tags: Record<string, string> = { 'aks-managed-cluster': cluster.id };
   // A cluster with a route table marks its NICs, so that a second one on the subnet is refused (N10).
   if (networkModelOf(cluster.resolved)?.nic.routeTable) Object.assign(tags, kubenetTag(cluster.id));
-  putNic(store, {
-    id,
+  const specs = nodes.map((node) => ({
+    id: nicId(cluster, node.name),
     location: cluster.location,
     subnetId: node.subnetId,
     addresses: [node.ip, ...(node.secondaryIps ?? []), ...(node.ipv6 ? [node.ipv6] : [])],
-    tags,
-  });
-  return id;
+    tags: { ...tags },
+  }));
+  putNics(store, specs);
+  return specs.map((s) => s.id);
 }
 
 /** Removes a node's NIC and gives back its pod-subnet addresses (Azure CNI with a pod subnet), if it held any. */
@@ -192,7 +193,8 @@ export function removeNodeNic(store: Store, id: string): void {
 
 export function ensureManagedVnet(store: Store, cluster: ClusterRecord): string {
   const subnetId = managedSubnetId(cluster);
-  if (!subnetInfo(store, subnetId)) {
+  // Whether it is there (its VNet too, as subnetInfo asks), not its use: every node's allocation would be read.
+  if (!subnetExists(store, subnetId)) {
     // A dual-stack cluster's managed VNet and subnet get an IPv6 range beside the IPv4 one.
     const prefixes = managedPrefixes(isDualStack(cluster.resolved.network));
     putVirtualNetwork(store, {
@@ -245,13 +247,17 @@ export function syncRouteTable(store: Store, cluster: ClusterRecord, routes: Pla
   if (!table.custom) for (const subnetId of subnetIds) associateRouteTable(store, subnetId, table.id);
 }
 
-/** Takes the cluster's routes out: its own table leaves the subnets it was put on; a user's table keeps its other routes. */
-export function clearRouteTable(store: Store, cluster: ClusterRecord): void {
+/**
+ * Takes the cluster's routes out: its own table leaves the subnets it was put on; a user's table keeps its other
+ * routes. `nodeSubnets`: the subnets of the cluster's nodes when the caller has them (the planner's), else read from
+ * the node records.
+ */
+export function clearRouteTable(store: Store, cluster: ClusterRecord, nodeSubnets?: string[]): void {
   const ours = routeTableId(cluster);
   const table = store.get<RouteTable>(ours);
   for (const ref of table?.properties.subnets ?? []) associateRouteTable(store, ref.id, undefined);
   // A user's route table on a BYO subnet: remove only our routes.
-  const subnetIds = new Set(nodesSubnets(store, cluster));
+  const subnetIds = new Set(nodeSubnets ?? nodesSubnets(store, cluster));
   for (const subnetId of subnetIds) {
     const custom = subnetRouteTableId(store, subnetId);
     if (!custom || sameId(custom, ours)) continue;

@@ -19,7 +19,7 @@ import {
   removeNodeNic,
   syncRouteTable,
   clearRouteTable,
-  writeNodeNic,
+  writeNodeNics,
 } from './network.js';
 import {
   nodeKey,
@@ -89,19 +89,26 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
           store.delete(nodeKey(cluster.id, node.name));
         }
       } else if (current.length < want) {
-        for (const node of planner.addNodes(pool.name, want - current.length)) {
-          const record: NodeRecord = { ...node, clusterId: cluster.id, nicId: writeNodeNic(store, cluster, node), createdAt: now };
+        const added = planner.addNodes(pool.name, want - current.length);
+        const nics = writeNodeNics(store, cluster, added);
+        added.forEach((node, i) => {
+          const record: NodeRecord = { ...node, clusterId: cluster.id, nicId: nics[i]!, createdAt: now };
           store.put(nodeKey(cluster.id, node.name), record);
-        }
+        });
       }
       if (opts.reimage) {
         // Same names and addresses; what the new model gives a node (a /24, no secondary IPs) and a NIC to match.
-        for (const node of planner.list(pool.name)) {
-          const next = planner.reimage(node.name) ?? node;
+        const nodes = planner.list(pool.name).map((node) => ({ node, next: planner.reimage(node.name) ?? node }));
+        const nics = writeNodeNics(
+          store,
+          cluster,
+          nodes.map((n) => n.next),
+        );
+        nodes.forEach(({ node, next }, i) => {
           const { secondaryIps: _gone, podCidr: _old, ...kept } = nodeRecord(store, cluster, node.name);
-          const record: NodeRecord = { ...kept, ...next, clusterId: cluster.id, nicId: writeNodeNic(store, cluster, next), reimagedAt: now };
+          const record: NodeRecord = { ...kept, ...next, clusterId: cluster.id, nicId: nics[i]!, reimagedAt: now };
           store.put(nodeKey(cluster.id, node.name), record);
-        }
+        });
       }
       if (running && opts.surgePools?.includes(pool.name)) {
         // Surge nodes must find addresses for the upgrade to start; they leave when it ends.
@@ -113,12 +120,13 @@ export function reconcile(store: Store, cluster: ClusterRecord, opts: { surgePoo
   } catch (e) {
     failWith(e);
   }
+  // The planner's nodes are the node records as this transaction leaves them.
+  const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
   if (networkModelOf(cluster.resolved)!.nic.routeTable) {
-    const subnets = [...new Set(planner.list().map((n) => n.subnetId))];
     syncRouteTable(store, cluster, planner.routes(), subnets);
   } else {
     // Off kubenet (a migration to overlay): the cluster's routes go and its route table leaves the subnets.
-    clearRouteTable(store, cluster);
+    clearRouteTable(store, cluster, subnets);
   }
   ensureOutboundLoadBalancer(store, cluster);
   ensureManagedNatGateway(store, cluster);

@@ -15,9 +15,9 @@ import type { Store } from '../../store/store.js';
 import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
 import { childNotFound } from './errors.js';
 import type { NetworkInterface, RouteTable, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
-import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, writeNetworkInterface, type NicInput } from './nicModel.js';
+import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, SubnetReads, writeNetworkInterface, type NicInput } from './nicModel.js';
 import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
-import { allocate, allocateBlocks, readPool, releaseIn } from './subnetAddresses.js';
+import { allocate, allocateBlocks, readPool, releaseIn, type SubnetRef } from './subnetAddresses.js';
 import { findSubnet, prefixesOf, subnetRef, subnetsOf } from './subnetModel.js';
 import { idKey, sameId } from '../../ids/compare.js';
 
@@ -69,6 +69,12 @@ export function subnetInfo(store: Store, subnetId: string, opts: SubnetInfoOptio
   return info;
 }
 
+/** Whether subnetInfo would find the subnet (it and its VNet are there), without reading the subnet's allocations. */
+export function subnetExists(store: Store, subnetId: string): boolean {
+  const subnet = findSubnet(store, subnetId);
+  return subnet !== undefined && store.get(parentOf(subnet.id)) !== undefined;
+}
+
 /** The route table a subnet uses, if any: subnetInfo's routeTableId without reading the subnet's allocations. */
 export function subnetRouteTableId(store: Store, subnetId: string): string | undefined {
   return findSubnet(store, subnetId)?.properties.routeTable?.id;
@@ -87,8 +93,7 @@ function requireSubnet(store: Store, subnetId: string): Subnet {
  * the allocation is then recorded with that NIC's ip configurations, and putNic finds nothing left to write.
  */
 export function allocateAddresses(store: Store, subnetId: string, owner: string, count: number, family?: IpFamily, forNic = false): string[] {
-  const configOf = forNic ? (i: number) => `${owner}/ipConfigurations/${nicConfigName(i)}` : undefined;
-  return allocate(store, subnetRef(requireSubnet(store, subnetId)), owner, count, family, configOf);
+  return subnetIpam(store, subnetId).allocate(owner, count, family, forNic);
 }
 
 /** The name putNic gives the ip configuration of a NIC's i-th address. */
@@ -96,12 +101,36 @@ const nicConfigName = (i: number) => `ipconfig${i + 1}`;
 
 /** `count` free aligned blocks of length `prefixLength` (static /28 pod blocks), held by `owner`; SubnetIsFull otherwise. */
 export function allocateAddressBlocks(store: Store, subnetId: string, owner: string, count: number, prefixLength: number): Cidr[] {
-  return allocateBlocks(store, subnetRef(requireSubnet(store, subnetId)), owner, count, prefixLength);
+  return subnetIpam(store, subnetId).allocateBlocks(owner, count, prefixLength);
 }
 
 /** Free addresses of the subnet right now, of its first prefix's family or of `family` (from the in-memory pool: cheap enough to ask per node). */
 export function freeAddressCount(store: Store, subnetId: string, family?: IpFamily): number {
-  return readPool(store, subnetRef(requireSubnet(store, subnetId)), (pool) => pool.freeOf(family));
+  return subnetIpam(store, subnetId).free(family);
+}
+
+/** allocateAddresses, allocateAddressBlocks and freeAddressCount of one subnet. */
+export interface SubnetIpam {
+  allocate(owner: string, count: number, family?: IpFamily, forNic?: boolean): string[];
+  allocateBlocks(owner: string, count: number, prefixLength: number): Cidr[];
+  free(family?: IpFamily): number;
+}
+
+/**
+ * The address management of one subnet, its record read when first needed and then kept: for a run of changes in
+ * which nothing writes the subnet (an operation's planner allocating node after node). ChildNotFound when it is gone.
+ */
+export function subnetIpam(store: Store, subnetId: string): SubnetIpam {
+  let ref: SubnetRef | undefined;
+  const subnet = () => (ref ??= subnetRef(requireSubnet(store, subnetId)));
+  return {
+    allocate: (owner, count, family, forNic = false) => {
+      const configOf = forNic ? (i: number) => `${owner}/ipConfigurations/${nicConfigName(i)}` : undefined;
+      return allocate(store, subnet(), owner, count, family, configOf);
+    },
+    allocateBlocks: (owner, count, prefixLength) => allocateBlocks(store, subnet(), owner, count, prefixLength),
+    free: (family) => readPool(store, subnet(), (pool) => pool.freeOf(family)),
+  };
 }
 
 /** Which addresses are taken by whom: every held address of the subnet, ascending per owner. */
@@ -130,22 +159,43 @@ interface NicSpec {
  * other address the NIC's id held is released. The subnet's ipConfigurations list the NIC's.
  */
 export function putNic(store: Store, spec: NicSpec): NetworkInterface {
+  return putNics(store, [spec])[0]!;
+}
+
+/**
+ * putNic of each spec, in order, in one transaction: the groups they go into are checked, and the subnets and VNets
+ * they name read, once for the batch (an operation's node NICs: one group, one or two subnets).
+ */
+export function putNics(store: Store, specs: readonly NicSpec[]): NetworkInterface[] {
   return store.transaction(() => {
-    writableGroupOf(store, spec.id);
-    const subnet = requireSubnet(store, spec.subnetId);
-    const location = spec.location ?? store.get<VirtualNetwork>(parentOf(subnet.id))!.location;
-    const input: NicInput = {
-      location,
-      tags: spec.tags ?? null,
-      properties: {
-        ipConfigurations: spec.addresses.map((address, i) => ({
-          name: nicConfigName(i),
-          properties: { subnet: { id: subnet.id }, privateIPAddress: address, privateIPAllocationMethod: 'Dynamic', primary: i === 0 },
-        })),
-      },
-    };
-    return writeNetworkInterface(store, spec.id, input, 'Succeeded').nic;
+    const groups = new Set<string>();
+    const subnets = new SubnetReads(store);
+    return specs.map((spec) => {
+      const group = groupKeyOf(spec.id);
+      if (!groups.has(group)) {
+        writableGroupOf(store, spec.id);
+        groups.add(group);
+      }
+      const { subnet, vnet } = subnets.of(spec.subnetId);
+      if (!subnet) throw childNotFound(spec.subnetId);
+      const input: NicInput = {
+        location: spec.location ?? vnet!.location,
+        tags: spec.tags ?? null,
+        properties: {
+          ipConfigurations: spec.addresses.map((address, i) => ({
+            name: nicConfigName(i),
+            properties: { subnet: { id: subnet.id }, privateIPAddress: address, privateIPAllocationMethod: 'Dynamic', primary: i === 0 },
+          })),
+        },
+      };
+      return writeNetworkInterface(store, spec.id, input, 'Succeeded', subnets).nic;
+    });
   });
+}
+
+/** The resource group part of a resource id, as a key (a batch's NICs are checked once per group). */
+function groupKeyOf(resourceId: string): string {
+  return idKey(/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(resourceId)?.[0] ?? resourceId);
 }
 
 /** Deletes a NIC and releases its addresses; false when it did not exist. */

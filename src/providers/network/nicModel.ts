@@ -5,7 +5,7 @@ import { invalidNicIpConfigurations, invalidResourceReference, staticAllocationW
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
 import { parentOf, referenceId, putLocation, TYPES, type ProvisioningState, trackedHead, trackedProperties } from './resource.js';
 import { attachPublicIp, detachPublicIp } from './publicIpModel.js';
-import { hold, releaseIn, type Holding } from './subnetAddresses.js';
+import { hold, releaseIn, type Holding, type SubnetRef } from './subnetAddresses.js';
 import { findSubnet, subnetRef } from './subnetModel.js';
 import { validateResourceName } from '../../arm/names.js';
 import { idKey, sameId } from '../../ids/compare.js';
@@ -51,23 +51,50 @@ interface PlannedConfig {
   publicIp?: string;
 }
 
-function planConfigs(store: Store, nicId: string, location: string, input: NicInput, existing: NetworkInterface | undefined): PlannedConfig[] {
+interface SubnetRead {
+  subnet: Subnet | undefined;
+  vnet: VirtualNetwork | undefined;
+  ref?: SubnetRef;
+}
+
+/**
+ * The subnets (and their VNets) NIC writes name, each read once: an Azure CNI node's NIC has 1 + maxPods ip
+ * configurations on one subnet, and an operation writes a NIC per node. NIC writes change neither, so one set serves
+ * a run of NIC writes in which nothing else writes a subnet or a VNet (putNics' batch).
+ */
+export class SubnetReads {
+  private readonly found = new Map<string, SubnetRead>();
+
+  constructor(private readonly store: Store) {}
+
+  of(subnetId: string): SubnetRead {
+    const key = idKey(subnetId);
+    let found = this.found.get(key);
+    if (!found) {
+      const subnet = findSubnet(this.store, subnetId);
+      found = { subnet, vnet: subnet && this.store.get<VirtualNetwork>(parentOf(subnet.id)) };
+      this.found.set(key, found);
+    }
+    return found;
+  }
+
+  subnet(subnetId: string): Subnet | undefined {
+    return this.of(subnetId).subnet;
+  }
+
+  /** The subnet as address management needs it (its prefixes parsed once). */
+  ref(subnet: Subnet): SubnetRef {
+    const found = this.of(subnet.id);
+    return (found.ref ??= subnetRef(subnet));
+  }
+}
+
+function planConfigs(subnets: SubnetReads, nicId: string, location: string, input: NicInput, existing: NetworkInterface | undefined): PlannedConfig[] {
   const configs = input.properties?.ipConfigurations ?? [];
   if (configs.length === 0) throw invalidNicIpConfigurations(nicId, 'a network interface needs at least one ip configuration.');
   const primaries = configs.filter((c) => c.properties?.primary === true).length;
   if (primaries > 1) throw invalidNicIpConfigurations(nicId, 'exactly one ip configuration must be primary.');
   const names = new Set<string>();
-  // Azure CNI nodes carry 1 + maxPods configurations on one subnet: look it up once.
-  const subnets = new Map<string, { subnet: Subnet | undefined; vnet: VirtualNetwork | undefined }>();
-  const lookup = (ref: string) => {
-    let found = subnets.get(idKey(ref));
-    if (!found) {
-      const subnet = findSubnet(store, ref);
-      found = { subnet, vnet: subnet && store.get<VirtualNetwork>(parentOf(subnet.id)) };
-      subnets.set(idKey(ref), found);
-    }
-    return found;
-  };
   return configs.map((c, i) => {
     const name = c.name ?? (i === 0 ? 'ipconfig1' : `ipconfig${i + 1}`);
     validateResourceName(name);
@@ -77,7 +104,7 @@ function planConfigs(store: Store, nicId: string, location: string, input: NicIn
     const p = c.properties ?? {};
     const ref = referenceId(p.subnet, `properties.ipConfigurations[${i}].properties.subnet`);
     if (!ref) throw invalidNicIpConfigurations(nicId, `ip configuration '${name}' has no subnet.`);
-    const { subnet, vnet } = lookup(ref);
+    const { subnet, vnet } = subnets.of(ref);
     if (!subnet || !vnet || vnet.location !== location) throw invalidResourceReference(ref, nicId);
     const publicIp = referenceId(p.publicIPAddress, `properties.ipConfigurations[${i}].properties.publicIPAddress`);
     const method = p.privateIPAllocationMethod?.toLowerCase() === 'static' ? 'Static' : 'Dynamic';
@@ -105,13 +132,22 @@ function checkNsg(store: Store, input: NicInput, nicId: string, location: string
   return nsg.id;
 }
 
-/** Creates or replaces a NIC, its addresses included. `id` carries the group's stored casing. */
-export function writeNetworkInterface(store: Store, id: string, input: NicInput, state: ProvisioningState): { nic: NetworkInterface; created: boolean } {
+/**
+ * Creates or replaces a NIC, its addresses included. `id` carries the group's stored casing. `subnets`: the reads of
+ * a batch of NIC writes (see SubnetReads), else this write's own.
+ */
+export function writeNetworkInterface(
+  store: Store,
+  id: string,
+  input: NicInput,
+  state: ProvisioningState,
+  subnets = new SubnetReads(store),
+): { nic: NetworkInterface; created: boolean } {
   return store.transaction(() => {
     const existing = store.get<NetworkInterface>(id);
     const location = putLocation(input.location, existing, TYPES.networkInterface);
     const nicId = existing?.id ?? id;
-    const planned = planConfigs(store, nicId, location, input, existing);
+    const planned = planConfigs(subnets, nicId, location, input, existing);
     const nsgId = checkNsg(store, input, nicId, location);
 
     // Addresses, subnet by subnet; subnets the NIC leaves give its addresses back.
@@ -119,18 +155,18 @@ export function writeNetworkInterface(store: Store, id: string, input: NicInput,
     const bySubnet = new Map<string, PlannedConfig[]>();
     for (const c of planned) bySubnet.set(idKey(c.subnetId), [...(bySubnet.get(idKey(c.subnetId)) ?? []), c]);
     for (const subnetId of subnetsOfOwner(store, nicId)) {
-      const subnet = findSubnet(store, subnetId);
-      if (subnet && !bySubnet.has(idKey(subnet.id))) releaseIn(store, subnetRef(subnet), nicId);
+      const subnet = subnets.subnet(subnetId);
+      if (subnet && !bySubnet.has(idKey(subnet.id))) releaseIn(store, subnets.ref(subnet), nicId);
     }
     const addresses = new Map<string, string>();
     for (const configs of bySubnet.values()) {
-      const subnet = findSubnet(store, configs[0]!.subnetId)!;
+      const subnet = subnets.subnet(configs[0]!.subnetId)!;
       const want: Holding = {
         explicit: configs.filter((c) => c.address !== undefined).map((c) => ({ address: c.address!, ipConfigurationId: c.id })),
         dynamic: configs.filter((c) => c.address === undefined).map((c) => c.id),
         ...(kubenetCluster !== undefined ? { kubenetCluster } : {}),
       };
-      for (const [configId, address] of hold(store, subnetRef(subnet), nicId, want)) addresses.set(configId, address);
+      for (const [configId, address] of hold(store, subnets.ref(subnet), nicId, want)) addresses.set(configId, address);
     }
 
     // Public IPs: the configurations' old ones are let go, the new ones taken (each by one user only).
