@@ -9,6 +9,7 @@ import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
 import { shareParts } from './sharing.js';
+import { idleCompaction } from './idle-compaction.js';
 import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
@@ -132,6 +133,7 @@ export class ObjectPersistence implements StoreBackend {
     // on them is kept apart (keepWritten).
     if (behaviourOfKey(change.resource)?.storage !== 'derived')
       this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : (json ?? change.object));
+    idleCompaction.noteWrite(json?.length ?? 0);
     this.schedule();
   }
 
