@@ -238,7 +238,7 @@ async function measurePods(): Promise<PodMemory> {
     const before = await settle();
     // The settled figure's baseline: the create's writes over, the server idle as long as its compaction waits
     // (its check period and quiet time), then the heap compacted as it compacts it.
-    await new Promise((r) => setTimeout(r, 6000));
+    await new Promise((r) => setTimeout(r, 7000));
     compactHeap();
     const beforeSettled = await settle();
     for (let i = 0; i < PODS; i++) {

@@ -8,11 +8,12 @@ import { compactHeap, IdleCompaction } from '../../src/cluster/apiserver/storage
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An instance whose timer never fires in a test: the test looks at the loop itself (`check()`), 3 looks of quiet. */
 function instance(held = 10_000) {
   const runs: number[] = [];
   const compaction = new IdleCompaction({
-    checkMs: 20,
-    quietMs: 60,
+    checkMs: 600_000,
+    quietMs: 1_800_000,
     maxUtilization: 0.5,
     minBytes: 1_000,
     compact: () => {
@@ -20,34 +21,42 @@ function instance(held = 10_000) {
       return held;
     },
   });
-  return { compaction, runs };
+  /** A look after the loop has idled a little (utilization low). */
+  const look = async () => {
+    await sleep(20);
+    compaction.check();
+  };
+  return { compaction, runs, look };
 }
 
 test('runs once the writes have stopped, not while they go on, and only after enough of them', async () => {
-  const { compaction, runs } = instance();
+  const { compaction, runs, look } = instance();
   try {
     compaction.noteWrite(999);
-    await sleep(200);
+    for (let i = 0; i < 5; i++) await look();
     assert.equal(runs.length, 0, 'fewer bytes than the least that arms it');
-    // A burst that goes on for 300 ms, a write every 10 ms: armed, but never quiet for 60 ms.
-    const start = Date.now();
-    while (Date.now() - start < 300) {
+    // A burst: a write between every two looks, for ten looks. Armed, but never quiet.
+    for (let i = 0; i < 10; i++) {
       compaction.noteWrite(100);
-      await sleep(10);
+      await look();
     }
     assert.equal(runs.length, 0, 'ran during the burst');
-    const ended = Date.now();
-    await sleep(400);
+    // Quiet: the third look without a write runs it, once.
+    await look();
+    await look();
+    assert.equal(runs.length, 0, 'ran before the quiet time');
+    await look();
     assert.equal(runs.length, 1);
-    assert.ok(runs[0]! - ended >= 60, `ran ${runs[0]! - ended} ms after the last write`);
+    for (let i = 0; i < 5; i++) await look();
+    assert.equal(runs.length, 1, 'ran again without writes');
     assert.equal(compaction.done.runs, 1);
     assert.equal(compaction.done.heldBytes, 10_000);
     // The next one needs writes of half the heap held after it (5,000 bytes), not the least (1,000).
     compaction.noteWrite(4_000);
-    await sleep(300);
+    for (let i = 0; i < 5; i++) await look();
     assert.equal(runs.length, 1, 'armed again by less than half the heap held');
     compaction.noteWrite(1_000);
-    await sleep(300);
+    for (let i = 0; i < 5; i++) await look();
     assert.equal(runs.length, 2);
   } finally {
     compaction.stop();
@@ -55,18 +64,18 @@ test('runs once the writes have stopped, not while they go on, and only after en
 });
 
 test('waits while the event loop is busy, with no writes', async () => {
-  const { compaction, runs } = instance();
+  const { compaction, runs, look } = instance();
   try {
     compaction.noteWrite(5_000);
-    // Busy 18 of every 20 ms for 400 ms: utilization ~0.9.
-    const start = Date.now();
-    while (Date.now() - start < 400) {
+    // Each look after 100 ms busy and ~1 ms idle: utilization ~0.99, not quiet however long it goes on.
+    for (let i = 0; i < 6; i++) {
+      await sleep(1);
       const t = Date.now();
-      while (Date.now() - t < 18);
-      await sleep(2);
+      while (Date.now() - t < 100);
+      compaction.check();
     }
     assert.equal(runs.length, 0, 'ran while the loop was busy');
-    await sleep(400);
+    for (let i = 0; i < 3; i++) await look();
     assert.equal(runs.length, 1);
   } finally {
     compaction.stop();

@@ -2,11 +2,12 @@
 // the end of its turns (the write-behind's queued JSON, the watch history's versions before) into old-space pages
 // shared with the objects that stay; after V8's own full collections those pages are mostly free but stay committed
 // (it evacuates only the emptiest few per collection), and its memory reducer, which would compact them, waits for
-// a quiet allocation rate and ran 25-45 s later or not at all in the bench (docs/performance.md §7.3, §7.5).
+// a quiet allocation rate and ran 10-30 s later, or not within 45 s, in the bench (docs/performance.md §7.3, §7.5).
 // So once writes have stopped for a while and the event loop is idle, the server asks V8 for one full collection
-// that evacuates every old-space page; at an idle moment, V8 also shrinks the young generation in it. Its pause
-// grows with the heap (~4 ms per MB held), so it is spent only after writes of at least half the heap held after
-// the last one, never while writes go on, and never when the loop is busy.
+// that evacuates every old-space page. V8 also shrinks the young generation in a full collection when it has
+// allocated little over the last ~5 s, hence a quiet of 6 s rather than 2. Its pause grows with the heap (142-431 ms
+// with the bench's 20,000 pods), so it is spent only after writes of at least half the heap held after the last one,
+// never while writes go on, and never when the loop is busy.
 import { setFlagsFromString } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
@@ -95,7 +96,9 @@ export class IdleCompaction {
     this.timer.unref();
   }
 
-  private check(): void {
+  /** One look at the loop (the timer's, every checkMs while armed; a test calls it itself). */
+  check(): void {
+    if (this.timer === undefined) return;
     const elu = performance.eventLoopUtilization(this.elu);
     this.elu = performance.eventLoopUtilization();
     if (this.writes !== this.seen || elu.utilization > this.options.maxUtilization) {
@@ -126,7 +129,7 @@ export class IdleCompaction {
 /** The server's: every cluster's write-behind notes its writes here (persistence.ts). */
 export const idleCompaction = new IdleCompaction({
   checkMs: 1000,
-  quietMs: 5000,
+  quietMs: 6000,
   maxUtilization: 0.2,
   minBytes: 8 * 1024 * 1024,
   compact: compactHeap,
