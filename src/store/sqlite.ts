@@ -81,6 +81,10 @@ export class SqliteStore implements Store {
     return this.stmts.deletePrefix.run(low, prefixUpperBound(low)).changes;
   }
 
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
   transaction<T>(fn: () => T): T {
     // better-sqlite3 turns nested calls into savepoints and refuses functions returning promises.
     return this.db.transaction(fn)();
