@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
+import { compactHeap, idleCompaction } from '../src/cluster/apiserver/storage/idle-compaction.js';
 import { EVENTS, PODS as POD_TYPE } from '../src/cluster/apimachinery/resources.js';
 import type { KubeObject } from '../src/cluster/apimachinery/object.js';
 import type { Pod } from '../src/cluster/apimachinery/types.js';
@@ -174,6 +175,30 @@ export interface PodMemory {
    * 10-30 s after the last allocations: docs/performance.md §7.3).
    */
   idle?: { ms: number; rssBytes: number; heapTotalBytes: number; oldCommittedBytes: number; newCommittedBytes: number }[];
+  /**
+   * The same growth once the server has settled: after its compaction at idle (storage/idle-compaction.ts), against
+   * a baseline compacted the same way once the cluster's create was over (docs/performance.md §7.5); when the
+   * compaction ran (ms after the figure above) and its pause.
+   */
+  settled?: {
+    heapBytes: number;
+    rssBytes: number;
+    heapTotalBytes: number;
+    spaces: Record<string, { usedBytes: number; committedBytes: number }>;
+    compactedAfterMs: number;
+    compactionMs: number;
+  };
+}
+
+type Sample = NodeJS.MemoryUsage & { spaces: Record<string, { used: number; committed: number }> };
+
+function growth(after: Sample, before: Sample): Record<string, { usedBytes: number; committedBytes: number }> {
+  return Object.fromEntries(
+    Object.entries(after.spaces).map(([name, a]) => [
+      name,
+      { usedBytes: a.used - (before.spaces[name]?.used ?? 0), committedBytes: a.committed - (before.spaces[name]?.committed ?? 0) },
+    ]),
+  );
 }
 
 function spaceSizes(): Record<string, { used: number; committed: number }> {
@@ -205,12 +230,17 @@ async function measurePods(): Promise<PodMemory> {
     // The cluster's API starts once the provider's records land (the change feed runs after the command returns).
     for (let i = 0; i < 200 && !server.clusterApis.runtimeOf(id); i++) await new Promise((r) => setTimeout(r, 50));
     const api = new ClusterApi(server.clusterApis.runtimeOf(id)!);
-    const settle = async () => {
+    const settle = async (): Promise<Sample> => {
       await new Promise((r) => setTimeout(r, 200));
       gc();
       return { ...process.memoryUsage(), spaces: spaceSizes() };
     };
     const before = await settle();
+    // The settled figure's baseline: the create's writes over, the server idle as long as its compaction waits
+    // (its check period and quiet time), then the heap compacted as it compacts it.
+    await new Promise((r) => setTimeout(r, 7000));
+    compactHeap();
+    const beforeSettled = await settle();
     for (let i = 0; i < PODS; i++) {
       const res = api.handle({
         method: 'POST',
@@ -228,6 +258,13 @@ async function measurePods(): Promise<PodMemory> {
     const objects = server.clusterApis.runtimeOf(id)!.objects;
     const waited = await caughtUp(() => objects.list(POD_TYPE));
     const after = await settle();
+    // Settled: the server's compaction at idle once the writes are over (at most 30 s), then the same figure.
+    const settledFrom = Date.now();
+    const runs = idleCompaction.done.runs;
+    while (idleCompaction.done.runs === runs && Date.now() - settledFrom < 30_000) await new Promise((r) => setTimeout(r, 100));
+    const compactedAfterMs = Date.now() - settledFrom;
+    const compactionMs = idleCompaction.done.runs === runs ? Number.NaN : idleCompaction.done.lastMs;
+    const afterSettled = await settle();
     const idle: NonNullable<PodMemory['idle']> = [];
     const idleMs = Number(process.env['AKSEMU_BENCH_IDLE_MS'] ?? 0);
     for (let ms = 5000; ms <= idleMs; ms += 5000) {
@@ -253,12 +290,15 @@ async function measurePods(): Promise<PodMemory> {
       externalBytes: after.external - before.external,
       held: { pods: objects.count(POD_TYPE), events: objects.count(EVENTS), scheduled: waited.scheduled, waitedMs: waited.ms },
       ...(idle.length > 0 ? { idle } : {}),
-      spaces: Object.fromEntries(
-        Object.entries(after.spaces).map(([name, a]) => [
-          name,
-          { usedBytes: a.used - (before.spaces[name]?.used ?? 0), committedBytes: a.committed - (before.spaces[name]?.committed ?? 0) },
-        ]),
-      ),
+      spaces: growth(after, before),
+      settled: {
+        heapBytes: afterSettled.heapUsed - beforeSettled.heapUsed,
+        rssBytes: afterSettled.rss - beforeSettled.rss,
+        heapTotalBytes: afterSettled.heapTotal - beforeSettled.heapTotal,
+        spaces: growth(afterSettled, beforeSettled),
+        compactedAfterMs,
+        compactionMs,
+      },
     };
   } finally {
     await server.close();

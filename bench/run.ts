@@ -68,6 +68,12 @@ const pods = await benchPodsPerGiB();
 console.log(
   `pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024; 9,591 before sharing)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048; 14,357 before sharing)\n  (round one: heap 2,135 bytes/pod, RSS 4,103; round two, every pod through the scheduler: 2,110 before, ~1,840 after; held when measured: ${fmt(pods.held.pods)} pods, ${fmt(pods.held.events)} Events, ${fmt(pods.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(pods.held.waitedMs ?? 0)} ms; V8's committed heap ${fmt(pods.heapTotalBytes / pods.pods)} bytes/pod, outside it ${fmt(pods.externalBytes / pods.pods)})`,
 );
+if (pods.settled) {
+  const settled = pods.settled;
+  console.log(
+    `  the figures above are right after the burst; settled (the server's compaction at idle, ${fmt(settled.compactedAfterMs)} ms after them, its pause ${fmt(settled.compactionMs)} ms; baseline compacted likewise): RSS ${fmt(settled.rssBytes / pods.pods)} bytes/pod (goal ≤ 2,048), heap ${fmt(settled.heapBytes / pods.pods)} bytes/pod, V8's committed heap ${fmt(settled.heapTotalBytes / pods.pods)} bytes/pod`,
+  );
+}
 
 const watch = await benchWatchers();
 console.log(

@@ -65,6 +65,10 @@ export class ObservedStore implements Store, ChangeFeed {
     return count;
   }
 
+  get inTransaction(): boolean {
+    return this.depth > 0 || this.inner.inTransaction === true;
+  }
+
   transaction<T>(fn: () => T): T {
     this.depth++;
     let committed = false;

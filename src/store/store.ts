@@ -31,5 +31,7 @@ export interface Store {
    * synchronous (a change is one transaction, never spread over awaits). Nesting is allowed.
    */
   transaction<T>(fn: () => T): T;
+  /** Whether a transaction is open: a write now commits, or rolls back, with it. */
+  readonly inTransaction?: boolean;
   close(): void;
 }

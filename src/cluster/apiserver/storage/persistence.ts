@@ -1,14 +1,15 @@
 // Writes one cluster's API objects through to the Store so they survive a restart, and reads them back.
 // Keys are `aksemu:k8s<cluster id>/<group>/<resource>/<namespace>/<name>` (empty group for core, empty namespace
 // for cluster-scoped kinds), and `aksemu:k8s<cluster id>` holds the revision counter so resourceVersions keep
-// growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn: a burst
-// of API writes costs one commit, and a crash loses at most the last turn (the last few, under a burst of more
-// than FLUSH_SLICE writes).
+// growing across restarts. Writes are queued and flushed in one store transaction per event-loop turn, or sooner
+// once their JSON passes FLUSH_BYTES: a burst of API writes costs a commit per turn or per FLUSH_BYTES, and a crash
+// loses at most the last turn (the last few, under a burst of more than FLUSH_SLICE writes).
 import type { Store } from '../../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
 import { shareParts } from './sharing.js';
+import { idleCompaction } from './idle-compaction.js';
 import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
@@ -29,6 +30,13 @@ function customTypes(crds: unknown[]): Map<string, ResourceType> {
 
 /** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
 const FLUSH_SLICE = 2_000;
+
+/**
+ * The queued JSON past which a write flushes the queue in its own turn: what waits for the next turn lives through
+ * the turn's scavenges and is promoted, and a burst's turn (hundreds of writes) left most of V8's old-space slack
+ * after it (docs/performance.md §7.5). ~150 pods' writes a transaction instead of a turn's.
+ */
+const FLUSH_BYTES = 256 * 1024;
 
 export function objectsKey(clusterId: string): string {
   return `${PREFIX}${clusterId.toLowerCase()}`;
@@ -55,6 +63,8 @@ export class ObjectPersistence implements StoreBackend {
   private revision: number | undefined;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
+  /** The length of the JSON queued since the last flush (an object queued as itself counts 1 KiB). */
+  private queuedBytes = 0;
 
   constructor(
     private readonly store: Store,
@@ -132,7 +142,11 @@ export class ObjectPersistence implements StoreBackend {
     // on them is kept apart (keepWritten).
     if (behaviourOfKey(change.resource)?.storage !== 'derived')
       this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : (json ?? change.object));
-    this.schedule();
+    idleCompaction.noteWrite(json?.length ?? 0);
+    this.queuedBytes += json?.length ?? 1024;
+    // Not inside a writer's open transaction: its rollback would take these writes with it.
+    if (this.queuedBytes >= FLUSH_BYTES && this.store.inTransaction !== true) this.flush(FLUSH_SLICE);
+    else this.schedule();
   }
 
   /**
@@ -168,6 +182,7 @@ export class ObjectPersistence implements StoreBackend {
       for (const key of batch.keys()) this.pending.delete(key);
       this.schedule();
     } else this.pending = new Map();
+    this.queuedBytes = 0;
     const revision = this.pending.size === 0 ? this.revision : undefined;
     if (this.pending.size === 0) this.revision = undefined;
     this.store.transaction(() => {

@@ -1,0 +1,136 @@
+// After a burst of writes, a compacting collection once the server is idle again. A burst promotes what lives to
+// the end of its turns (the write-behind's queued JSON, the watch history's versions before) into old-space pages
+// shared with the objects that stay; after V8's own full collections those pages are mostly free but stay committed
+// (it evacuates only the emptiest few per collection), and its memory reducer, which would compact them, waits for
+// a quiet allocation rate and ran 10-30 s later, or not within 45 s, in the bench (docs/performance.md §7.3, §7.5).
+// So once writes have stopped for a while and the event loop is idle, the server asks V8 for one full collection
+// that evacuates every old-space page. V8 also shrinks the young generation in a full collection when it has
+// allocated little over the last ~5 s, hence a quiet of 6 s rather than 2. Its pause grows with the heap (142-431 ms
+// with the bench's 20,000 pods), so it is spent only after writes of at least half the heap held after the last one,
+// never while writes go on, and never when the loop is busy.
+import { setFlagsFromString } from 'node:v8';
+import { performance } from 'node:perf_hooks';
+import { runInNewContext } from 'node:vm';
+
+export interface CompactionOptions {
+  /** How often the loop is looked at once armed. */
+  checkMs: number;
+  /** No write for this long: the burst is over. */
+  quietMs: number;
+  /** The event loop busier than this over a check: not idle, wait. */
+  maxUtilization: number;
+  /** Bytes written (the objects' JSON) that arm it at least; else half the heap held after the last compaction. */
+  minBytes: number;
+  /** The collection; returns the heap held after it. */
+  compact: () => number;
+}
+
+export interface CompactionStats {
+  /** Compactions so far, the last one's pause, and the heap held after it. */
+  runs: number;
+  lastMs: number;
+  heldBytes: number;
+}
+
+/** The `gc` function V8 gives with --expose-gc, got without the flag on the command line, or undefined. */
+function collector(): ((options?: unknown) => void) | undefined {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    // V8 installs `gc` in contexts made while the flag is set; the flag is unset again so no later context gets it.
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+let gc: ((options?: unknown) => void) | undefined | null = null;
+
+/** One full collection that evacuates every old-space page (not only V8's choice of the emptiest). */
+export function compactHeap(): number {
+  if (gc === null) gc = collector();
+  if (gc) {
+    setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      gc();
+    } finally {
+      setFlagsFromString('--no-compact-on-every-full-gc');
+    }
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+export class IdleCompaction {
+  private written = 0;
+  private writes = 0;
+  private threshold: number;
+  private timer: NodeJS.Timeout | undefined;
+  private seen = 0;
+  private quietFor = 0;
+  private elu = performance.eventLoopUtilization();
+  private readonly stats: CompactionStats = { runs: 0, lastMs: 0, heldBytes: 0 };
+
+  constructor(private readonly options: CompactionOptions) {
+    this.threshold = options.minBytes;
+  }
+
+  /** A write of `bytes` (its JSON's length) was made. */
+  noteWrite(bytes: number): void {
+    this.written += bytes;
+    this.writes++;
+    if (this.timer === undefined && this.written >= this.threshold) this.arm();
+  }
+
+  get done(): Readonly<CompactionStats> {
+    return this.stats;
+  }
+
+  private arm(): void {
+    this.seen = this.writes;
+    this.quietFor = 0;
+    this.elu = performance.eventLoopUtilization();
+    this.timer = setInterval(() => this.check(), this.options.checkMs);
+    this.timer.unref();
+  }
+
+  /** One look at the loop (the timer's, every checkMs while armed; a test calls it itself). */
+  check(): void {
+    if (this.timer === undefined) return;
+    const elu = performance.eventLoopUtilization(this.elu);
+    this.elu = performance.eventLoopUtilization();
+    if (this.writes !== this.seen || elu.utilization > this.options.maxUtilization) {
+      this.seen = this.writes;
+      this.quietFor = 0;
+      return;
+    }
+    this.quietFor += this.options.checkMs;
+    if (this.quietFor < this.options.quietMs) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const t0 = performance.now();
+    const held = this.options.compact();
+    this.stats.runs++;
+    this.stats.lastMs = performance.now() - t0;
+    this.stats.heldBytes = held;
+    this.written = 0;
+    this.threshold = Math.max(this.options.minBytes, held / 2);
+  }
+
+  /** Stops looking (a test's instance). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** The server's: every cluster's write-behind notes its writes here (persistence.ts). */
+export const idleCompaction = new IdleCompaction({
+  checkMs: 1000,
+  quietMs: 6000,
+  maxUtilization: 0.2,
+  minBytes: 8 * 1024 * 1024,
+  compact: compactHeap,
+});
