@@ -10,7 +10,7 @@ import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
 import type { KubeObject } from '../../apimachinery/object.js';
 import { Bucket } from './bucket.js';
-import { isPacked, pack, packingOf, type Packed, unpack } from './packing.js';
+import { isPacked, pack, packingOf, type Packed, unpacked } from './packing.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -176,7 +176,7 @@ export class ObjectStore {
   put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number; like?: Record<string, unknown> } = {}): KubeObject {
     const b = this.bucket(r);
     const before = b.held(...place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name));
-    const previous = before && (isPacked(before) ? unpack(before) : before);
+    const previous = before && unpacked(before);
     // The version to store, drafted over obj's members (obj itself is the writer's, and unchanged): what the store
     // sets is in place before the copy, so the copy is laid out once with every member.
     const metadata = { ...obj.metadata };
@@ -232,7 +232,7 @@ export class ObjectStore {
     const at = place(r.namespaced ? namespace : undefined, name);
     const before = b.held(...at);
     if (!before) return undefined;
-    const previous = isPacked(before) ? unpack(before) : before;
+    const previous = unpacked(before);
     b.delete(...at);
     this.ceiling.removed(resourceKey(r));
     // Copied through JSON, as put does (stored objects are JSON): the copy's length weighs the change.
@@ -363,9 +363,9 @@ function held(bucket: string, obj: KubeObject): KubeObject | Packed {
 /** A history entry as a change: its objects complete (unpacked, when packed). */
 function changeOf(e: Entry): Change {
   if (!isPacked(e.object) && (e.previous === undefined || !isPacked(e.previous))) return e as Change;
-  const object = isPacked(e.object) ? unpack(e.object) : e.object;
+  const object = unpacked(e.object);
   if (e.previous === undefined) return { rv: e.rv, type: e.type, resource: e.resource, object };
-  return { rv: e.rv, type: e.type, resource: e.resource, object, previous: isPacked(e.previous) ? unpack(e.previous) : e.previous };
+  return { rv: e.rv, type: e.type, resource: e.resource, object, previous: unpacked(e.previous) };
 }
 
 /** Whether a and b serialize alike but for their resourceVersion (compared member by member: sameJson). */
