@@ -16,7 +16,7 @@ import { allocationsIn, ownersUnder, subnetsOfOwner } from './allocations.js';
 import { childNotFound } from './errors.js';
 import type { NetworkInterface, RouteTable, ServiceAssociationLink, Subnet, VirtualNetwork } from './models.js';
 import { findNetworkInterface, KUBENET_CLUSTER_TAG, removeNetworkInterface, SubnetReads, writeNetworkInterface, type NicInput } from './nicModel.js';
-import { newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
+import { groupScopeOf, newEtag, parentOf, TYPES, writableGroupOf } from './resource.js';
 import { allocate, allocateBlocks, readPool, releaseIn, type SubnetRef } from './subnetAddresses.js';
 import { findSubnet, prefixesOf, subnetRef, subnetsOf } from './subnetModel.js';
 import { idKey, sameId } from '../../ids/compare.js';
@@ -171,7 +171,7 @@ export function putNics(store: Store, specs: readonly NicSpec[]): NetworkInterfa
     const groups = new Set<string>();
     const subnets = new SubnetReads(store);
     return specs.map((spec) => {
-      const group = groupKeyOf(spec.id);
+      const group = idKey(groupScopeOf(spec.id) ?? spec.id);
       if (!groups.has(group)) {
         writableGroupOf(store, spec.id);
         groups.add(group);
@@ -191,11 +191,6 @@ export function putNics(store: Store, specs: readonly NicSpec[]): NetworkInterfa
       return writeNetworkInterface(store, spec.id, input, 'Succeeded', subnets).nic;
     });
   });
-}
-
-/** The resource group part of a resource id, as a key (a batch's NICs are checked once per group). */
-function groupKeyOf(resourceId: string): string {
-  return idKey(/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+/i.exec(resourceId)?.[0] ?? resourceId);
 }
 
 /** Deletes a NIC and releases its addresses; false when it did not exist. */

@@ -87,9 +87,17 @@ export function writableGroup(store: Store, subscriptionId: string, groupName: s
   return writableResourceGroup(store, subscriptionId, groupName);
 }
 
+/** The scope of the group a resource id lives in: `/subscriptions/<s>/resourceGroups/<g>`. */
+const GROUP_SCOPE = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)/i;
+
+/** The group scope a resource id lives in, as the id spells it; undefined for an id above groups. */
+export function groupScopeOf(resourceId: string): string | undefined {
+  return GROUP_SCOPE.exec(resourceId)?.[0];
+}
+
 /** Like writableGroup, from a full resource id (the helpers other providers call). */
 export function writableGroupOf(store: Store, resourceId: string): ResourceGroup {
-  const match = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)/i.exec(resourceId);
+  const match = GROUP_SCOPE.exec(resourceId);
   if (!match) throw new Error(`not a resource-group-scoped id: ${resourceId}`);
   return writableGroup(store, match[1]!, match[2]!);
 }
