@@ -5,12 +5,12 @@
 // a repeat updates the one Event, and an Event gone is posted anew.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { type KubeObject, memberAt } from '../../src/cluster/apimachinery/object.js';
 import { EVENTS, PODS } from '../../src/cluster/apimachinery/resources.js';
 import type { Event } from '../../src/cluster/apimachinery/types.js';
 import { microTime } from '../../src/cluster/apimachinery/time.js';
 import { type Change, ObjectStore, type StoreBackend } from '../../src/cluster/apiserver/storage/store.js';
-import { EventRecorder } from '../../src/cluster/client/events.js';
+import { EventRecorder, eventExpired } from '../../src/cluster/client/events.js';
 
 /** A backend that keeps the JSON each write made (what the write-behind saves) and restores from it. */
 function keeping(): StoreBackend & { json: Map<string, string>; log: { change: Change; json: string }[] } {
@@ -191,4 +191,68 @@ test("the recorder's memory of a pod's one Event: a repeat updates it; once it i
   const mine = (store.list(EVENTS) as Event[]).filter((e) => e.involvedObject?.name === 'web-3');
   assert.equal(mine.length, 10);
   assert.equal(mine.filter((e) => e.message?.startsWith('(combined from similar events): ')).length, 1);
+});
+
+test("a held Event's members read in place are the unpacked Event's, and the expiry scan deletes what a full read would", () => {
+  const store = new ObjectStore();
+  const recorder = new EventRecorder(store);
+  const t0 = Date.parse('2026-12-06T10:00:00.250Z');
+  ['web-1', 'web-2', 'web-3'].forEach((n, i) => {
+    const p = store.put(PODS, pod(n));
+    const scheduling = { type: 'Warning', reason: 'FailedScheduling', message: '0/3.', component: 'default-scheduler', action: 'Scheduling' } as const;
+    recorder.record(p, scheduling, t0 + i * 3_600_000);
+    // A repeat gives web-1's Event a series: its last time is the series'.
+    if (i === 0) recorder.record(p, scheduling, t0 + 2 * 3_600_000);
+    recorder.record(p, { type: 'Normal', reason: 'Pulled', message: `pulled ${n}`, component: 'kubelet', host: 'node-1' }, t0 + i * 3_600_000);
+  });
+  for (const e of oddEvents()) store.put(EVENTS, e);
+  const paths = [
+    ['metadata', 'name'],
+    ['metadata', 'uid'],
+    ['metadata', 'creationTimestamp'],
+    ['metadata', 'namespace'],
+    ['metadata', 'labels', 'a'],
+    ['metadata'],
+    ['involvedObject', 'uid'],
+    ['involvedObject'],
+    ['series', 'lastObservedTime'],
+    ['series', 'count'],
+    ['lastTimestamp'],
+    ['firstTimestamp'],
+    ['eventTime'],
+    ['source', 'host'],
+    ['message', 'length'],
+    ['related', 'name'],
+    ['extra', '1', 'b'],
+    ['nothing', 'here'],
+    ['reason'],
+  ];
+  const reads: unknown[][] = [];
+  const all = store.select(EVENTS, (member) => {
+    reads.push(paths.map((p) => member(p)));
+    return true;
+  });
+  assert.equal(all.length, 10);
+  all.forEach((e, i) => {
+    assert.deepEqual(
+      reads[i],
+      paths.map((p) => memberAt(e, p)),
+      e.metadata.name,
+    );
+  });
+  // The expiry an hour and a half after web-2's Events: those of web-1 (its Pulled; its scheduling Event was seen
+  // again an hour later) and the hand-written ones of 2026-01-01 go, as a full read of each says.
+  const now = t0 + 1.5 * 3_600_000 + 3_600_000;
+  const expected = store
+    .list(EVENTS)
+    .filter((e) => eventExpired(e as Event, now))
+    .map((e) => e.metadata.name);
+  assert.ok(expected.length >= 4 && expected.length < 10, expected.join());
+  recorder.expire(undefined, now);
+  const left = store.list(EVENTS).map((e) => e.metadata.name);
+  assert.deepEqual(
+    left.filter((n) => expected.includes(n)),
+    [],
+  );
+  assert.equal(left.length, 10 - expected.length);
 });

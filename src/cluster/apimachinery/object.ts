@@ -48,3 +48,16 @@ export function objectKey(namespace: string | undefined, name: string): string {
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Reads one member of an object at a path of member names (`['series', 'lastObservedTime']`); undefined when absent. */
+export type MemberReader = (path: readonly string[]) => unknown;
+
+/** The member of value at path, from `from` on (own members only); undefined when a step is absent or not an object. */
+export function memberAt(value: unknown, path: readonly string[], from = 0): unknown {
+  let v = value;
+  for (let i = from; i < path.length; i++) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, path[i]!)) return undefined;
+    v = (v as Record<string, unknown>)[path[i]!];
+  }
+  return v;
+}

@@ -6,7 +6,7 @@
 // EventAggregator does (a ReplicaSet creating a thousand pods posts eleven Events, not a thousand). Events are
 // best effort: one the cluster refuses (it is full: apiserver/storage/ceiling.ts) is dropped, as the recorders drop them.
 import { hostname } from 'node:os';
-import type { KubeObject } from '../apimachinery/object.js';
+import { type KubeObject, memberAt, type MemberReader } from '../apimachinery/object.js';
 import type { Event } from '../apimachinery/types.js';
 import type { ObjectStore } from '../apiserver/index.js';
 import { k8sTime, microTime } from '../apimachinery/time.js';
@@ -27,9 +27,18 @@ export interface EventSpec {
 
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 
-/** Whether an event was last seen more than `ttlMs` before `now`: its time in etcd is over. */
-export function eventExpired(e: Event, now = Date.now(), ttlMs = EVENT_TTL_MS): boolean {
-  const last = Date.parse(e.series?.lastObservedTime || e.lastTimestamp || e.eventTime || e.metadata.creationTimestamp || '');
+/** Where an event says when it was last seen, the first of them set. */
+const LAST_SEEN = [['series', 'lastObservedTime'], ['lastTimestamp'], ['eventTime'], ['metadata', 'creationTimestamp']] as const;
+
+/**
+ * Whether an event was last seen more than `ttlMs` before `now`: its time in etcd is over. The event is given as its
+ * member reader (the store's select reads a held Event's members in place) or as itself.
+ */
+export function eventExpired(e: Event | MemberReader, now = Date.now(), ttlMs = EVENT_TTL_MS): boolean {
+  const member: MemberReader = typeof e === 'function' ? e : (path) => memberAt(e, path);
+  let seen: unknown = '';
+  for (const path of LAST_SEEN) if ((seen = member(path))) break;
+  const last = Date.parse((seen || '') as string);
   return Number.isFinite(last) && now - last > ttlMs;
 }
 
@@ -302,8 +311,8 @@ export class EventRecorder {
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */
   expire(ttlMs = EVENT_TTL_MS, now = Date.now()): void {
-    for (const e of this.objects.list(EVENTS) as Event[]) {
-      if (eventExpired(e, now, ttlMs)) this.objects.delete(EVENTS, e.metadata.namespace, e.metadata.name);
+    for (const e of this.objects.select(EVENTS, (member) => eventExpired(member, now, ttlMs))) {
+      this.objects.delete(EVENTS, e.metadata.namespace, e.metadata.name);
     }
   }
 

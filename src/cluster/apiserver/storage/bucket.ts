@@ -58,11 +58,19 @@ export class Bucket {
 
   /** The objects (of one namespace, when given) in etcd key order. */
   list(namespace?: string): KubeObject[] {
+    return this.select(() => true, namespace);
+  }
+
+  /** The objects (of one namespace, when given) in etcd key order whose held value passes test: only those are unpacked. */
+  select(test: (held: KubeObject | Packed) => boolean, namespace?: string): KubeObject[] {
     const order = this.sorted();
     const out: KubeObject[] = [];
     for (const ns of namespace === undefined ? order.namespaces : order.names.has(namespace) ? [namespace] : []) {
       const objects = this.byNamespace.get(ns)!;
-      for (const name of order.names.get(ns)!) out.push(unpacked(objects.get(name)!));
+      for (const name of order.names.get(ns)!) {
+        const held = objects.get(name)!;
+        if (test(held)) out.push(unpacked(held));
+      }
     }
     return out;
   }

@@ -6,7 +6,7 @@
 // Which members are an object's own is data per kind (EVENT_HOLES): a member not named there is part of the shape, so
 // an object of any content packs and reads back as it was written, members and their order included.
 import { sameJson } from '../../apimachinery/json-equal.js';
-import type { KubeObject } from '../../apimachinery/object.js';
+import { type KubeObject, memberAt } from '../../apimachinery/object.js';
 import { EVENTS, resourceKey } from '../../apimachinery/resources.js';
 
 /** A value of the object's own, held as it is. */
@@ -187,6 +187,9 @@ const HOLE = Object.freeze({ hole: OWN });
 class Frame {
   readonly template: Record<string, unknown> = {};
   readonly filled: { member: string; part: typeof HOLE | Coding | Frame }[] = [];
+  /** Each filled member's part and where its values start (from the frame's first), and how many values the frame has. */
+  readonly places = new Map<string, { at: number; part: typeof HOLE | Coding | Frame }>();
+  width = 0;
   constructor(
     readonly members: readonly string[],
     readonly parts: readonly unknown[],
@@ -195,7 +198,11 @@ class Frame {
       const p = parts[i];
       const own = p === HOLE || p instanceof Coding || p instanceof Frame;
       this.template[m] = own ? null : p;
-      if (own) this.filled.push({ member: m, part: p as typeof HOLE | Coding | Frame });
+      if (!own) return;
+      const part = p as typeof HOLE | Coding | Frame;
+      this.filled.push({ member: m, part });
+      this.places.set(m, { at: this.width, part });
+      this.width += p instanceof Frame ? p.width : 1;
     });
   }
 }
@@ -353,6 +360,34 @@ export function unpack(packed: Packed): KubeObject {
   const out = { ...frame.template };
   build(frame, packed, 1, out);
   return out as KubeObject;
+}
+
+/**
+ * One member of a stored value at path, read in place: a packed object is not unpacked (the expiry scan reads one
+ * time of every Event: docs/performance.md §7.6). What unpack(held) would have at path.
+ */
+export function heldMember(held: KubeObject | Packed, path: readonly string[]): unknown {
+  if (!isPacked(held)) return memberAt(held, path);
+  let frame = held[0] as Frame;
+  let base = 1;
+  for (let i = 0; i < path.length; i++) {
+    const m = path[i]!;
+    const place = frame.places.get(m);
+    // Not a hole: the shape's own value (or no such member).
+    if (place === undefined) return memberAt(frame.template, path, i);
+    const { at, part } = place;
+    if (part instanceof Frame) {
+      frame = part;
+      base += at;
+    } else {
+      const v = part instanceof Coding ? part.decode(held[base + at]) : held[base + at];
+      return memberAt(v, path, i + 1);
+    }
+  }
+  // The path names a frame: the object beneath, complete.
+  const out = { ...frame.template };
+  build(frame, held, base, out);
+  return out;
 }
 
 /** A stored value as its readers get it: the object, unpacked when packed. */

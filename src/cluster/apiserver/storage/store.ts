@@ -8,29 +8,12 @@ import { k8sTime } from '../../apimachinery/time.js';
 import { sameJson } from '../../apimachinery/json-equal.js';
 import { ObjectCeiling } from './ceiling.js';
 import { shareParts } from './sharing.js';
-import type { KubeObject } from '../../apimachinery/object.js';
+import type { KubeObject, MemberReader } from '../../apimachinery/object.js';
 import { Bucket } from './bucket.js';
-import { isPacked, pack, packingOf, type Packed, unpacked } from './packing.js';
+import { heldMember, pack, packingOf, type Packed, unpacked } from './packing.js';
+import { type Change, WatchHistory } from './history.js';
 
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-export interface Change {
-  rv: number;
-  type: ChangeType;
-  /** `group/resource` */
-  resource: string;
-  object: KubeObject;
-  previous?: KubeObject;
-}
-
-/** A change as the watch history holds it: an object of a packed kind (packing.ts) packed, the version before it too. */
-interface Entry {
-  rv: number;
-  type: ChangeType;
-  resource: string;
-  object: KubeObject | Packed;
-  previous?: KubeObject | Packed;
-}
+export type { Change, ChangeType } from './history.js';
 
 export interface RestoredObject {
   /** `group/resource`, as ObjectStore keys its buckets. */
@@ -70,12 +53,7 @@ const HISTORY_BYTES = 32 * 1024 * 1024;
 export class ObjectStore {
   private revision: number;
   private readonly objects = new Map<string, Bucket>();
-  private readonly history: Entry[] = [];
-  /** Each history entry's size in bytes (parallel to history), and their sum. */
-  private readonly weights: number[] = [];
-  private historyBytes = 0;
-  /** The oldest revision a watch may start from (changes after it are all in history). */
-  private horizon: number;
+  private readonly history: WatchHistory;
   private readonly listeners = new Set<(change: Change) => void>();
   /** What writers had put on objects of derived kinds before a restart (persistence.ts), by bucket. */
   private restoredWritten: RestoredObject[];
@@ -84,9 +62,6 @@ export class ObjectStore {
   /** The object whose change the listeners are hearing of, and its JSON when the write made it (jsonOf). */
   private tellingObject: KubeObject | undefined;
   private tellingJson: string | undefined;
-  /** The history's entry of the change being told, and the change: a watch reading the history gets the one told. */
-  private tellingEntry: Entry | undefined;
-  private tellingChange: Change | undefined;
 
   constructor(
     startRevision = 1000,
@@ -103,7 +78,7 @@ export class ObjectStore {
     this.restoredWritten = saved?.written ?? [];
     this.revision = Math.max(startRevision, saved?.revision ?? 0);
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
-    this.horizon = this.revision;
+    this.history = new WatchHistory(this.revision, HISTORY, HISTORY_BYTES);
   }
 
   /** Hands over (once) what writers had put on the restored objects of one derived kind. */
@@ -120,7 +95,7 @@ export class ObjectStore {
 
   /** The oldest resourceVersion a watch may start from (older ones are answered 410 Expired). */
   get oldestResourceVersion(): number {
-    return this.horizon;
+    return this.history.oldest;
   }
 
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Bucket {
@@ -136,6 +111,14 @@ export class ObjectStore {
   /** Objects of one type (in one namespace, when given), in etcd key order. Stored objects: do not modify. */
   list(r: ResourceType, namespace?: string): KubeObject[] {
     return this.bucket(r).list(namespace);
+  }
+
+  /**
+   * The objects of one type whose members, read in place by test (packing.ts heldMember: a packed object is not
+   * unpacked to be tested), pass it; in etcd key order. Stored objects: do not modify.
+   */
+  select(r: ResourceType, test: (member: MemberReader) => boolean): KubeObject[] {
+    return this.bucket(r).select((held) => test((path) => heldMember(held, path)));
   }
 
   /**
@@ -212,8 +195,7 @@ export class ObjectStore {
       object: next,
       ...(previous ? { previous } : {}),
     };
-    const entry = kept === next ? change : { ...change, object: kept, ...(before ? { previous: before } : {}) };
-    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1), text, entry);
+    this.record(change, (opts.bytes ?? text.length) * (previous ? 2 : 1), text, kept, before);
     return next;
   }
 
@@ -240,40 +222,27 @@ export class ObjectStore {
     const gone = JSON.parse(text) as KubeObject;
     gone.metadata.resourceVersion = String(++this.revision);
     const change: Change = { rv: this.revision, type: 'DELETED', resource: resourceKey(r), object: gone, previous };
-    const entry = before === previous ? change : { ...change, object: held(resourceKey(r), gone), previous: before };
-    this.record(change, 2 * text.length, undefined, entry);
+    this.record(change, 2 * text.length, undefined, before === previous ? gone : held(resourceKey(r), gone), before);
     return gone;
   }
 
   /**
    * weight: the change's object and the version before it (which outlives its own entry once that is trimmed).
    * `json`: the object's JSON when the write made it (shareParts keeps members and their order: it is the stored
-   * object's too), which the write-behind saves as it is.
+   * object's too), which the write-behind saves as it is. `kept` and `keptBefore`: what the bucket holds of the
+   * change's two versions (packed when their kind is), which the history holds.
    */
-  private record(change: Change, weight: number, json?: string, entry: Entry = change): void {
-    this.history.push(entry);
-    this.weights.push(weight);
-    this.historyBytes += weight;
-    // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
-    if (this.history.length > HISTORY + HISTORY / 10 || this.historyBytes > HISTORY_BYTES + HISTORY_BYTES / 10) {
-      let drop = Math.max(0, this.history.length - HISTORY);
-      let bytes = this.weights.slice(0, drop).reduce((a, b) => a + b, 0);
-      while (drop < this.history.length - 1 && this.historyBytes - bytes > HISTORY_BYTES) bytes += this.weights[drop++]!;
-      const dropped = this.history.splice(0, drop);
-      this.weights.splice(0, drop);
-      this.historyBytes -= bytes;
-      this.horizon = dropped[dropped.length - 1]!.rv;
-    }
+  private record(change: Change, weight: number, json: string | undefined, kept: KubeObject | Packed, keptBefore: KubeObject | Packed | undefined): void {
+    this.history.add(change, weight, kept, keptBefore);
     this.persistence?.record(change, this.revision, json);
     // The change is made: every listener hears of it, even when one of them fails. A listener that writes has
     // the store tell that change first (nested), so what jsonOf knows is put back after.
     const object = this.tellingObject;
     const text = this.tellingJson;
-    const told = [this.tellingEntry, this.tellingChange] as const;
+    const told = this.history.telling;
     this.tellingObject = change.object;
     this.tellingJson = json;
-    this.tellingEntry = entry;
-    this.tellingChange = change;
+    this.history.telling = change;
     for (const l of this.listeners) {
       try {
         l(change);
@@ -285,7 +254,7 @@ export class ObjectStore {
     }
     this.tellingObject = object;
     this.tellingJson = text;
-    [this.tellingEntry, this.tellingChange] = told;
+    this.history.telling = told;
   }
 
   /**
@@ -298,22 +267,7 @@ export class ObjectStore {
 
   /** Changes to one type after rv, or 'gone' when they are no longer all known. */
   since(r: ResourceType, rv: number): Change[] | 'gone' {
-    if (rv < this.horizon) return 'gone';
-    const key = resourceKey(r);
-    // History is in revision order: binary search for the first change after rv.
-    let lo = 0;
-    let hi = this.history.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.history[mid]!.rv <= rv) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: Change[] = [];
-    for (let i = lo; i < this.history.length; i++) {
-      const e = this.history[i]!;
-      if (e.resource === key) out.push(e === this.tellingEntry ? this.tellingChange! : changeOf(e));
-    }
-    return out;
+    return this.history.since(resourceKey(r), rv);
   }
 
   subscribe(listener: (change: Change) => void): () => void {
@@ -358,14 +312,6 @@ function newUid(): string {
 function held(bucket: string, obj: KubeObject): KubeObject | Packed {
   const packing = packingOf(bucket);
   return (packing && pack(obj, packing)) ?? obj;
-}
-
-/** A history entry as a change: its objects complete (unpacked, when packed). */
-function changeOf(e: Entry): Change {
-  if (!isPacked(e.object) && (e.previous === undefined || !isPacked(e.previous))) return e as Change;
-  const object = unpacked(e.object);
-  if (e.previous === undefined) return { rv: e.rv, type: e.type, resource: e.resource, object };
-  return { rv: e.rv, type: e.type, resource: e.resource, object, previous: unpacked(e.previous) };
 }
 
 /** Whether a and b serialize alike but for their resourceVersion (compared member by member: sameJson). */
