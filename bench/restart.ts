@@ -8,13 +8,17 @@
 // kubelet has restored its sandbox and started its containers again). Without the data plane (pods get their
 // addresses from the nodes' NICs, no namespaces): the figure is the control plane's.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ClusterApi } from '../src/cluster/apiserver/api.js';
 import type { KubeObject } from '../src/cluster/apimachinery/object.js';
-import { PODS, resourceKey } from '../src/cluster/apimachinery/resources.js';
+import { NODES as NODE_OBJECTS, PODS, resourceKey } from '../src/cluster/apimachinery/resources.js';
+import { SqliteStore } from '../src/store/sqlite.js';
+import { CLUSTER_API_PREFIX } from '../src/store/keys.js';
 
 const PODS_KEY = resourceKey(PODS);
 import { clusterId } from '../src/model/cluster-records.js';
@@ -48,21 +52,81 @@ export interface RestartTiming {
   runningMs: number;
   /** CPU time until every pod is Running: the kubelets' resumption on top of servingCpuMs. */
   runningCpuMs: number;
+  /** Until ARM first answers a request (GET /metadata/endpoints), asked from the start on. */
+  armMs: number;
+  /**
+   * Until the cluster's API answers, over HTTPS with its credential, a first page of nodes (`kubectl get nodes
+   * --chunk-size=500`) and of every pod (`kubectl get pods -A --chunk-size=500`), asked from the start on. Each page
+   * is checked to count every node or pod in its remainingItemCount: a page is a real answer from the full store.
+   */
+  nodesPageMs: number;
+  podsPageMs: number;
 }
 
 // A single restart's wall time moves by a second with what else the machine runs: the best of a few is reported.
 const RESTARTS = Math.max(1, Number(process.env['AKSEMU_BENCH_RESTART_REPEAT'] ?? 3));
 
-type OneRestart = Pick<RestartTiming, 'pods' | 'servingMs' | 'servingCpuMs' | 'runningMs' | 'runningCpuMs'>;
+type OneRestart = Pick<RestartTiming, 'pods' | 'servingMs' | 'servingCpuMs' | 'runningMs' | 'runningCpuMs' | 'armMs' | 'nodesPageMs' | 'podsPageMs'>;
 
 function bestOf(runs: OneRestart[]): OneRestart {
+  const best = (figure: Exclude<keyof OneRestart, 'pods'>) => Math.min(...runs.map((r) => r[figure]));
   return {
     pods: runs[0]!.pods,
-    servingMs: Math.min(...runs.map((r) => r.servingMs)),
-    servingCpuMs: Math.min(...runs.map((r) => r.servingCpuMs)),
-    runningMs: Math.min(...runs.map((r) => r.runningMs)),
-    runningCpuMs: Math.min(...runs.map((r) => r.runningCpuMs)),
+    servingMs: best('servingMs'),
+    servingCpuMs: best('servingCpuMs'),
+    runningMs: best('runningMs'),
+    runningCpuMs: best('runningCpuMs'),
+    armMs: best('armMs'),
+    nodesPageMs: best('nodesPageMs'),
+    podsPageMs: best('podsPageMs'),
   };
+}
+
+/** A port free now, for the server's ARM listener: the bench asks it before the server says which it took. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** One GET over HTTPS: its status and body, or undefined when nothing answers there (yet). */
+function httpsGet(url: string, ca: string, token?: string): Promise<{ status: number; body: string } | undefined> {
+  return new Promise((resolve) => {
+    const req = httpsRequest(
+      url,
+      { ca, agent: false, headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', () => resolve(undefined));
+      },
+    );
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}
+
+/** The time from t0 until url first answers 200 (asked every 10 ms until then), and that answer's body. */
+async function firstAnswer(t0: number, url: string, ca: string, token?: string): Promise<{ ms: number; body: string }> {
+  for (;;) {
+    const answer = await httpsGet(url, ca, token);
+    if (answer?.status === 200) return { ms: performance.now() - t0, body: answer.body };
+    if (answer && answer.status !== 503) throw new Error(`restart bench: ${url} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A first page of a list: it must hold `limit` items and count the rest of `total`. */
+function checkPage(what: string, body: string, total: number): void {
+  const page = JSON.parse(body) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+  const rest = page.metadata.remainingItemCount ?? 0;
+  if (page.items.length + rest !== total) throw new Error(`restart bench: the first page of ${what} counts ${page.items.length} + ${rest}, not ${total}`);
 }
 
 function runtimeOf(server: RunningServer) {
@@ -115,14 +179,28 @@ async function startProfile(): Promise<(file: string) => Promise<void>> {
 async function restartCopy(saved: string, home: string): Promise<OneRestart> {
   rmSync(home, { recursive: true, force: true });
   cpSync(saved, home, { recursive: true });
+  // The cluster's port and credential, as its kubeconfig holds them, read before the start.
+  const records = new SqliteStore(join(home, 'state.db'));
+  const api = records.list<{ port: number; credential: { token: string } }>(CLUSTER_API_PREFIX)[0]?.value;
+  records.close();
+  if (!api) throw new Error('restart bench: the home holds no cluster API');
+  const ca = readFileSync(join(home, 'ca.pem'), 'utf8');
+  const armPort = await freePort();
   const profile = process.env['AKSEMU_BENCH_PROFILE'] ? await startProfile() : undefined;
   const cpu0 = process.cpuUsage();
   const t1 = performance.now();
-  const server = await startServer({ home, port: 0, log: () => {} });
+  // Asked from the start on, as a client that retries would: each waits for its first answer.
+  const arm = firstAnswer(t1, `https://127.0.0.1:${armPort}/metadata/endpoints?api-version=2022-09-01`, ca);
+  const nodesPage = firstAnswer(t1, `https://127.0.0.1:${api.port}/api/v1/nodes?limit=500`, ca, api.credential.token);
+  const podsPage = firstAnswer(t1, `https://127.0.0.1:${api.port}/api/v1/pods?limit=500`, ca, api.credential.token);
+  const server = await startServer({ home, port: armPort, log: () => {} });
   try {
     const servingMs = performance.now() - t1;
     const cpu = process.cpuUsage(cpu0);
     const runtime = runtimeOf(server);
+    const [armAnswer, nodesAnswer, podsAnswer] = await Promise.all([arm, nodesPage, podsPage]);
+    checkPage('nodes', nodesAnswer.body, runtime.objects.count(NODE_OBJECTS));
+    checkPage('pods', podsAnswer.body, runtime.objects.count(PODS));
     const wanted = runtime.objects.list(PODS).map((p) => String(p.metadata.uid));
     const after = runningPods(server);
     await until(
@@ -140,6 +218,9 @@ async function restartCopy(saved: string, home: string): Promise<OneRestart> {
       servingCpuMs: (cpu.user + cpu.system) / 1000,
       runningMs,
       runningCpuMs: (runningCpu.user + runningCpu.system) / 1000,
+      armMs: armAnswer.ms,
+      nodesPageMs: nodesAnswer.ms,
+      podsPageMs: podsAnswer.ms,
     };
   } finally {
     await server.close();

@@ -99,6 +99,10 @@ export class ClusterApis implements KubeconfigIssuer {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly byPort = new Map<number, Entry>();
+  /** The ports of clusters listening while their objects load, by cluster key: requests there wait for `pending`. */
+  private readonly loadingPorts = new Map<number, string>();
+  /** The last cluster load begun: loads run one at a time, so each cluster serves as soon as its own is read. */
+  private loads: Promise<unknown> = Promise.resolve();
   /** What all the clusters' objects may add up to (apiserver/storage/ceiling.ts). */
   private readonly budget = new ObjectBudget();
   private closed = false;
@@ -112,24 +116,31 @@ export class ClusterApis implements KubeconfigIssuer {
     });
   }
 
-  /** Serves every cluster the store knows, and follows the change feed. */
+  /**
+   * Serves every cluster the store knows, and follows the change feed. Every cluster's listener is up at once; its
+   * objects are read in slices between turns (one cluster at a time), during which ARM answers and requests to the
+   * cluster wait (serve, upgrade): each request is answered from the full store. Resolves once every cluster serves.
+   */
   async start(): Promise<void> {
     this.unsubscribe = this.options.store.onCommit((changes) => this.follow(changes));
     const ids = new Set<string>();
     for (const { value } of this.options.store.list<ApiRecord>(RECORD_PREFIX)) ids.add(value.clusterId);
     for (const { value } of this.options.store.list<NodeRecord>(NODES_PREFIX)) ids.add(value.clusterId);
-    for (const id of ids) {
-      const t0 = performance.now();
-      // One cluster that cannot be served must not keep ARM (or the other clusters) down.
-      const entry = await this.ensure(id).catch((e) => void this.options.log(`cluster API for ${id}: ${(e as Error).message}`));
-      // After a restart, one line per cluster says when it serves again; its pods resume in the background.
-      if (entry) {
-        const { runtime } = entry;
-        this.options.log(
-          `cluster ${runtime.record.name} serving again after ${Math.round(performance.now() - t0)} ms: ${runtime.objects.count(NODES)} nodes, ${runtime.objects.count(PODS)} pods (${runtime.workloads.restoring} resuming in the background)`,
-        );
-      }
-    }
+    const t0 = performance.now();
+    await Promise.all(
+      [...ids].map(async (id) => {
+        // One cluster that cannot be served must not keep ARM (or the other clusters) down.
+        const entry = await this.ensure(id).catch((e) => void this.options.log(`cluster API for ${id}: ${(e as Error).message}`));
+        // After a restart, one line per cluster says when it serves again (every read answered from its full store);
+        // its pods resume in the background.
+        if (entry) {
+          const { runtime } = entry;
+          this.options.log(
+            `cluster ${runtime.record.name} serving again after ${Math.round(performance.now() - t0)} ms: ${runtime.objects.count(NODES)} nodes, ${runtime.objects.count(PODS)} pods (${runtime.workloads.restoring} resuming in the background)`,
+          );
+        }
+      }),
+    );
   }
 
   /**
@@ -223,7 +234,8 @@ export class ClusterApis implements KubeconfigIssuer {
 
   async kubeconfig(clusterId: string, kind: CredentialKind): Promise<string | undefined> {
     // A stopped cluster's credentials name the port its API comes back on.
-    const kept = this.stopped(clusterId) ? this.options.store.get<ApiRecord>(recordKey(clusterId)) : undefined;
+    // So do those of a cluster whose objects are loading: its listener is up, and its requests wait for the load.
+    const kept = this.stopped(clusterId) || this.pending.has(clusterId.toLowerCase()) ? this.options.store.get<ApiRecord>(recordKey(clusterId)) : undefined;
     const entry = kept ?? (await this.ensure(clusterId));
     const cluster = this.options.store.get<ClusterRecord>(clusterId);
     // No API to name: stopped before its API ever ran, or never given nodes (a create that failed).
@@ -325,6 +337,14 @@ export class ClusterApis implements KubeconfigIssuer {
       // Events past their TTL while the server was down are not restored (the first sweep would delete them).
       const now = Date.now();
       const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
+      const gone = () => this.closed || !store.get(cluster.id);
+      this.loadingPorts.set(port, cluster.id.toLowerCase());
+      const loaded = this.loads.then(() => persistence.preload(gone));
+      this.loads = loaded.catch(() => false);
+      if (!(await loaded) || gone()) {
+        await closeListener({ listener, sockets });
+        return undefined;
+      }
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
         serviceAccounts: { key: serviceAccountKey(credential.token), caPem: this.options.tls.caPem },
@@ -361,7 +381,16 @@ export class ClusterApis implements KubeconfigIssuer {
     } catch (e) {
       await closeListener({ listener, sockets });
       throw e;
+    } finally {
+      this.loadingPorts.delete(port);
     }
+  }
+
+  /** The cluster whose objects are loading behind a local port, once loaded (undefined when it is not served). */
+  private loaded(port: number | undefined): Promise<Entry | undefined> | undefined {
+    const key = this.loadingPorts.get(port ?? -1);
+    const pending = key === undefined ? undefined : this.pending.get(key);
+    return pending?.catch(() => undefined);
   }
 
   /** The in-cluster endpoint's certificate: valid for the names and addresses the apiserver's own cert carries. */
@@ -410,8 +439,13 @@ export class ClusterApis implements KubeconfigIssuer {
 
   /** An upgrade request (kubectl exec, port-forward: kubelet/exec/upgrade.ts), authenticated like every request. */
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, fixed?: Entry): void {
+    const waiting = fixed ? undefined : this.loaded(req.socket.localPort);
+    if (waiting) {
+      void waiting.then((loaded) => (loaded ? this.upgrade(req, socket, head, loaded) : refuseUpgrade(socket, unavailable())));
+      return;
+    }
     const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
-    if (!entry) return refuseUpgrade(socket, new KubeError(503, 'ServiceUnavailable', 'cluster not available'));
+    if (!entry) return refuseUpgrade(socket, unavailable());
     if (!this.authenticated(req, entry)) return refuseUpgrade(socket, unauthorized());
     const target = requestTarget(req.url ?? '/');
     if (!target) return refuseUpgrade(socket, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`));
@@ -420,19 +454,10 @@ export class ClusterApis implements KubeconfigIssuer {
 
   /** One request, on the HTTPS listener (the cluster by local port) or on the cluster's unix socket (`fixed`). */
   private async serve(req: IncomingMessage, res: ServerResponse, fixed?: Entry): Promise<void> {
-    const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
     const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
     try {
-      if (!entry)
-        return await reply(503, {
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'cluster not available',
-          reason: 'ServiceUnavailable',
-          code: 503,
-        });
+      const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1) ?? (await this.loaded(req.socket.localPort));
+      if (!entry) return await reply(503, unavailable().toStatus());
       if (!this.authenticated(req, entry) && !publicInfo(req)) return await reply(401, unauthorized().toStatus());
       const body = await readBoundedBody(req, MAX_BODY_BYTES);
       if (body === TOO_LARGE) return await reply(413, bodyTooLarge().toStatus());
@@ -589,4 +614,9 @@ async function sendBody(res: ServerResponse, status: number, body: unknown, cont
     await new Promise((resolve) => setImmediate(resolve));
   }
   res.end(`]${after}`);
+}
+
+/** What a request to a cluster that is not served gets (stopped, gone, or its load failed). */
+function unavailable(): KubeError {
+  return new KubeError(503, 'ServiceUnavailable', 'cluster not available');
 }

@@ -76,9 +76,11 @@ export class SqliteStore implements Store {
     const low = idKey(prefix);
     const high = prefixUpperBound(low);
     const limit = options.limit ?? -1;
+    // The smallest key greater than `after` is `after` and a NUL.
+    const from = options.after === undefined ? low : `${idKey(options.after)}\u0000`;
     // Row by row: each row's text is parsed as it comes and dropped, young, rather than all of them held until the
     // last is read (a restart reads ~200 MB of a big cluster's objects here: held, the collector copied them twice).
-    const rows = options.children ? this.stmts.children.iterate(low, high, low, limit) : this.stmts.list.iterate(low, high, limit);
+    const rows = options.children ? this.stmts.children.iterate(from, high, low, limit) : this.stmts.list.iterate(from, high, limit);
     const out: Entry<T>[] = [];
     for (const row of rows) out.push({ key: row.key, value: JSON.parse(row.value) as T });
     return out;

@@ -11,6 +11,8 @@ export interface ListOptions {
   children?: boolean;
   /** At most this many entries, the first in key order (work done in slices takes one at a time). */
   limit?: number;
+  /** Only keys after this one (a key under the prefix): where the previous slice ended. */
+  after?: string;
 }
 
 export interface Store {

@@ -256,3 +256,31 @@ test("a held Event's members read in place are the unpacked Event's, and the exp
   );
   assert.equal(left.length, 10 - expected.length);
 });
+
+test('events of many shapes in turn (a restore in key order) each pack and read back as written', () => {
+  const backend = keeping();
+  const store = new ObjectStore(1000, backend);
+  const reasons = ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'NotEmulated', 'Killing', 'BackOff', 'Unhealthy', 'Failed'];
+  const event = (i: number, reason: string | undefined, extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `web-${i}.${reason}`, namespace: 'team', creationTimestamp: '2026-01-01T00:00:00Z' },
+    involvedObject: { kind: 'Pod', name: `web-${i}`, namespace: 'team', uid: `uid-${i}` },
+    ...(reason === undefined ? {} : { reason }),
+    message: `${reason} web-${i}`,
+    type: reason === 'NotEmulated' ? 'Warning' : 'Normal',
+    source: { component: 'kubelet', host: `node-${i % 3}` },
+    ...extra,
+  });
+  const written: KubeObject[] = [];
+  for (let i = 0; i < 6; i++) for (const reason of reasons) written.push(event(i, reason));
+  // Shapes a shared member's quick test must not take for another: no reason at all, and members a prototype has.
+  written.push(event(7, undefined), event(8, 'Pulled', { constructor: 'Pulled', toString: 'x' }), event(9, 'Pulled', { toString: 'y' }));
+  for (const e of written) store.put(EVENTS, e);
+  const again = new ObjectStore(1000, backend);
+  assert.equal(again.count(EVENTS), written.length);
+  for (const [name, json] of backend.json) {
+    assert.equal(JSON.stringify(store.get(EVENTS, 'team', name)), json, `held: ${name}`);
+    assert.equal(JSON.stringify(again.get(EVENTS, 'team', name)), json, `restored: ${name}`);
+  }
+});

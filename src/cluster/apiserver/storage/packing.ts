@@ -170,7 +170,12 @@ interface Packing {
 
 /** The kinds held packed, by the store's bucket key. */
 const PACKED = new Map<string, Packing>([[resourceKey(EVENTS), { holes: EVENT_HOLES, recent: [] }]]);
-const RECENT = 4;
+/**
+ * A kubelet posts an Event of each of a few reasons per pod (Scheduled, Pulling, Pulled, Created, Started, NotEmulated),
+ * and a restart restores them in key order (the pod's name and a random suffix): the shapes come in turn, more than
+ * four, so a shorter list missed on most Events and each miss wrote the shape's text (docs/performance.md §2.3).
+ */
+const RECENT = 8;
 
 /** How objects of one bucket are packed, or undefined when they are held as they are. */
 export function packingOf(bucket: string): Packing | undefined {
@@ -190,6 +195,11 @@ class Frame {
   /** Each filled member's part and where its values start (from the frame's first), and how many values the frame has. */
   readonly places = new Map<string, { at: number; part: typeof HOLE | Coding | Frame }>();
   width = 0;
+  /**
+   * The shared members whose values are strings (an Event's reason, type, action): an object of another shape most
+   * often differs there, which is cheaper to see first than after its metadata's holes are filled and coded.
+   */
+  readonly sharedStrings: { member: string; value: string }[] = [];
   constructor(
     readonly members: readonly string[],
     readonly parts: readonly unknown[],
@@ -198,12 +208,21 @@ class Frame {
       const p = parts[i];
       const own = p === HOLE || p instanceof Coding || p instanceof Frame;
       this.template[m] = own ? null : p;
-      if (!own) return;
+      if (!own) {
+        if (typeof p === 'string') this.sharedStrings.push({ member: m, value: p });
+        return;
+      }
       const part = p as typeof HOLE | Coding | Frame;
       this.filled.push({ member: m, part });
       this.places.set(m, { at: this.width, part });
       this.width += p instanceof Frame ? p.width : 1;
     });
+  }
+
+  /** False when obj surely is not of this shape: a shared string member differs (fill checks the rest). */
+  mayFit(obj: Record<string, unknown>): boolean {
+    for (const { member, value } of this.sharedStrings) if (obj[member] !== value) return false;
+    return true;
   }
 }
 
@@ -315,10 +334,13 @@ function fill(frame: Frame, obj: Record<string, unknown>, holes: Holes, own: unk
 export function pack(obj: KubeObject, packing: Packing): Packed | undefined {
   const { holes, recent } = packing;
   const own: unknown[] = [];
-  let shape = recent.find((f) => {
+  const at = recent.findIndex((f) => {
     own.length = 0;
-    return fill(f, obj, holes, own);
+    return f.mayFit(obj) && fill(f, obj, holes, own);
   });
+  let shape: Frame | undefined = recent[at];
+  // The shape found goes first: the next object is most likely of it.
+  if (shape && at > 0) recent.unshift(...recent.splice(at, 1));
   if (!shape) {
     const text: string[] = [];
     if (!textOf(obj, holes, text)) return undefined;

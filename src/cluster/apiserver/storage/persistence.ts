@@ -28,6 +28,9 @@ function customTypes(crds: unknown[]): Map<string, ResourceType> {
   return out;
 }
 
+/** Rows read a turn by preload(): ~50 ms of a restart's parsing and checks, between which the server answers. */
+const PRELOAD_SLICE = 1_000;
+
 /** Writes per transaction when a burst queued more (a replica bomb's thousands): the rest go on later turns. */
 const FLUSH_SLICE = 2_000;
 
@@ -96,20 +99,55 @@ export class ObjectPersistence implements StoreBackend {
    * rest of each is checked (a pod restored after its ReplicaSet sibling: its own metadata and status).
    */
   load(): Restored {
+    let restored = this.preloaded;
+    this.preloaded = undefined;
+    if (!restored) {
+      const restore = this.restorer();
+      for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) restore.take(key, value);
+      restored = restore.done();
+    }
+    // The rows of objects dropped (deletion due, expired) go once the store is the restored one.
+    if (this.pending.size > 0) this.schedule();
+    return restored;
+  }
+
+  /** What preload() read, for load() to hand over. */
+  private preloaded: Restored | undefined;
+
+  /**
+   * Reads what was saved as load() does, `slice` rows a turn, so that the server answers other requests between the
+   * slices (a restart of 76,000 rows is seconds of it); load() then hands it over. False when `stopped()` turned true
+   * between two slices: nothing is kept. Nothing else writes this cluster's rows while its API is not up.
+   */
+  async preload(stopped: () => boolean, slice = PRELOAD_SLICE): Promise<boolean> {
+    const restore = this.restorer();
+    for (let after: string | undefined; ; ) {
+      const rows = this.store.list<KubeObject>(`${this.root}/`, { limit: slice, ...(after === undefined ? {} : { after }) });
+      for (const { key, value } of rows) restore.take(key, value);
+      if (rows.length < slice) break;
+      after = rows.at(-1)!.key;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopped()) return false;
+    }
+    this.preloaded = restore.done();
+    return true;
+  }
+
+  /** One restore's state: each stored row taken in key order, then what it gives. */
+  private restorer(): { take(key: string, value: KubeObject): void; done(): Restored } {
     const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
-    const entries = this.store.list<KubeObject>(`${this.root}/`);
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
-    const custom = customTypes(entries.filter((e) => e.key.startsWith(`${this.root}/${CRD_BUCKET}/`)).map((e) => e.value));
+    const custom = customTypes(this.store.list<KubeObject>(`${this.root}/${CRD_BUCKET}/`).map((e) => e.value));
     const types = new Map<string, ResourceType | undefined>();
     /** The object last restored of each kind: the next is laid over it. */
     const last = new Map<string, KubeObject>();
     const shared = Object.isFrozen;
-    for (const { key, value } of entries) {
+    const take = (key: string, value: KubeObject) => {
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/', 2);
-      if (resource === undefined) continue;
+      if (resource === undefined) return;
       const bucket = `${group}/${resource}`;
       if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
       const type = types.get(bucket);
@@ -121,7 +159,7 @@ export class ObjectPersistence implements StoreBackend {
       const problem = type ? storedProblem(type, value, neighbour ? shared : undefined) : `no resource ${group}/${resource} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
-        continue;
+        return;
       }
       if (derived) written.push({ resource: bucket, object: value });
       else if (deletionDue(value) || this.expired(bucket, value)) this.pending.set(key, null);
@@ -129,9 +167,8 @@ export class ObjectPersistence implements StoreBackend {
         objects.push({ resource: bucket, object: value });
         last.set(bucket, value);
       }
-    }
-    if (this.pending.size > 0) this.schedule();
-    return { revision, objects, written };
+    };
+    return { take, done: () => ({ revision, objects, written }) };
   }
 
   /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */
