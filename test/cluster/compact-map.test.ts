@@ -1,5 +1,5 @@
 // The sets and maps with an entry per held pod (apimachinery/compact-map.ts: the scheduler's Unschedulable pods,
-// the index of dependents, the recorder's memory) hold their keys in a table of their own (docs/performance.md §7.7);
+// the recorder's memory) hold their keys in a table of their own (docs/performance.md §7.7);
 // they must answer as a Set or Map would, in the same order, through growth, deletes that move keys back along a
 // probe run, and the lists' closing of their holes.
 import assert from 'node:assert/strict';
@@ -92,7 +92,7 @@ test('a CompactMap answers as a Map, in its order: a key set again keeps its pla
       map.set(key, step);
       reference.set(key, step);
     } else if (r < (growing ? 0.6 : 0.5)) {
-      // An update as the index makes it: delete and set again.
+      // Deleted and set again: it goes last.
       map.delete(key);
       reference.delete(key);
       map.set(key, -step);

@@ -55,7 +55,7 @@ export class CompactSet {
       i = j;
     }
     // Holes closed past half the entries: the lists hold at most 1.5 places per entry, each entry moved once per
-    // half of them deleted (an index's update deletes and adds again).
+    // half of them deleted.
     if ((this.list.length - this.live) * 2 > Math.max(32, this.live)) this.remake(this.live);
     return true;
   }

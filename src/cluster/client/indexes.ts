@@ -5,25 +5,30 @@ import type { Pod } from '../apimachinery/types.js';
 import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
-import { CompactMap } from '../apimachinery/compact-map.js';
 
 /**
  * One key's objects in the order they last changed (an update deletes and re-adds its entry: dependents() answers in
- * that order, which the ReplicaSet controller's ties on deletion follow). A CompactMap keyed by the objects' uids:
- * V8's Map kept 28 bytes a slot, 32,768 slots for a Deployment's 20,013 pods, and doubled when deleted slots piled up
- * (docs/performance.md §7.3, §7.7); this closes its holes itself.
+ * that order, which the ReplicaSet controller's ties on deletion follow). V8's table keeps a deleted entry's slot
+ * until it is full, and then doubles unless half of it is deleted: every pod's status write left the index of a
+ * Deployment's 20,000 pods at 65,536 slots, ~90 bytes per pod (docs/performance.md §7.3). `holes` counts the deleted
+ * slots, and past half the entries the table is made anew (same entries, same order): at most 1.5 slots per entry
+ * in use, so V8 sizes it at most 3 per entry; each entry is copied once per half of the size in updates.
  */
-type Bucket = CompactMap<KubeObject>;
+class Bucket extends Map<string, KubeObject> {
+  holes = 0;
+}
 
 function add(map: Map<string, Bucket>, key: string, id: string, obj: KubeObject): void {
   let b = map.get(key);
-  if (!b) map.set(key, (b = new CompactMap()));
+  if (!b) map.set(key, (b = new Bucket()));
   b.set(id, obj);
+  if (b.holes > b.size / 2) map.set(key, new Bucket(b));
 }
 
 function remove(map: Map<string, Bucket>, key: string, id: string): void {
   const b = map.get(key);
   if (!b?.delete(id)) return;
+  b.holes++;
   if (b.size === 0) map.delete(key);
 }
 
@@ -86,12 +91,12 @@ export class Indexes {
   dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
     const b = uid ? this.owned.get(uid) : undefined;
     if (!b) return [];
-    const all = b.values();
+    const all = [...b.values()];
     return kind ? all.filter((o) => o.kind === kind) : all;
   }
 
   podsOn(node: string): KubeObject[] {
-    return this.onNode.get(node)?.values() ?? [];
+    return [...(this.onNode.get(node)?.values() ?? [])];
   }
 
   /** What the pods bound to the node that still hold their place (not Succeeded or Failed) request of it. */
