@@ -1,0 +1,115 @@
+// The sets and maps with an entry per held pod (apimachinery/compact-map.ts: the scheduler's Unschedulable pods,
+// the recorder's memory) hold their keys in a table of their own (docs/performance.md §7.7);
+// they must answer as a Set or Map would, in the same order, through growth, deletes that move keys back along a
+// probe run, and the lists' closing of their holes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CompactMap } from '../../src/cluster/apimachinery/compact-map.js';
+import { PodSet } from '../../src/cluster/scheduler/pod-set.js';
+
+/** A small deterministic generator, so a failure names the step that broke. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+test('the set answers as a Set of namespace/name keys, in its order', () => {
+  const random = rng(7);
+  const set = new PodSet();
+  const reference = new Set<string>();
+  const namespaces = ['default', 'kube-system', '', 'a'];
+  // Few names per namespace so adds, deletes and re-adds meet; many steps so tables grow, shrink and remake.
+  const name = (n: number) => `web-7d4b9c8f6d-${n.toString(36).padStart(5, '0')}`;
+  for (let step = 0; step < 200_000; step++) {
+    const ns = namespaces[Math.floor(random() * namespaces.length)]!;
+    const phase = Math.floor(step / 25_000) % 2; // alternately growing and draining
+    const n = name(Math.floor(random() * (step % 50_000 < 25_000 ? 3_000 : 300)));
+    const key = `${ns}/${n}`;
+    const r = random();
+    if (r < (phase === 0 ? 0.6 : 0.3)) {
+      set.add(ns === '' ? undefined : ns, n);
+      reference.add(key);
+    } else if (r < 0.95) {
+      assert.equal(set.delete(ns === '' ? undefined : ns, n), reference.delete(key), `delete at step ${step}`);
+    } else if (r < 0.999) {
+      assert.equal(set.has(ns, n), reference.has(key), `has at step ${step}`);
+    } else {
+      set.clear();
+      reference.clear();
+    }
+    assert.equal(set.size, reference.size, `size at step ${step}`);
+    if (step % 5_000 === 0) {
+      for (const [ns2, probe] of [...reference].slice(0, 200).map((k) => k.split('/') as [string, string]))
+        assert.ok(set.has(ns2, probe), `has ${ns2}/${probe} at step ${step}`);
+      // Each namespace's keys in the order added (the Set's: one deleted and added again goes last).
+      const byNs = (keys: Iterable<string>) => {
+        const out = new Map<string, string[]>();
+        for (const k of keys) {
+          const ns2 = k.slice(0, k.indexOf('/'));
+          out.set(ns2, [...(out.get(ns2) ?? []), k]);
+        }
+        return out;
+      };
+      const mine = byNs(set.keys());
+      const theirs = byNs(reference);
+      assert.deepEqual(new Set(mine.keys()), new Set(theirs.keys()), `namespaces at step ${step}`);
+      for (const [ns2, keys] of theirs) assert.deepEqual(mine.get(ns2), keys, `order in ${ns2} at step ${step}`);
+    }
+  }
+});
+
+test('names that share a home slot are each found and deleted', () => {
+  const set = new PodSet();
+  const names = Array.from({ length: 5_000 }, (_, i) => `p${i}`);
+  for (const n of names) set.add('ns', n);
+  // Delete every other name, then check the rest are found and the deleted are not.
+  for (let i = 0; i < names.length; i += 2) assert.ok(set.delete('ns', names[i]!));
+  for (let i = 0; i < names.length; i++) assert.equal(set.has('ns', names[i]!), i % 2 === 1, names[i]);
+  assert.equal(set.size, 2_500);
+  assert.deepEqual(
+    [...set.keys()],
+    names.filter((_, i) => i % 2 === 1).map((n) => `ns/${n}`),
+  );
+  for (let i = 1; i < names.length; i += 2) assert.ok(set.delete('ns', names[i]!));
+  assert.equal(set.size, 0);
+  assert.deepEqual([...set.keys()], []);
+  assert.equal(set.has('ns', 'p1'), false);
+});
+
+test('a CompactMap answers as a Map, in its order: a key set again keeps its place, one deleted and set goes last', () => {
+  const random = rng(11);
+  const map = new CompactMap<number>();
+  const reference = new Map<string, number>();
+  for (let step = 0; step < 200_000; step++) {
+    // Alternately growing and draining, over a range of keys that shrinks and grows.
+    const growing = Math.floor(step / 20_000) % 2 === 0;
+    const key = `uid-${Math.floor(random() * (step % 40_000 < 20_000 ? 4_000 : 400))}`;
+    const r = random();
+    if (r < (growing ? 0.45 : 0.2)) {
+      map.set(key, step);
+      reference.set(key, step);
+    } else if (r < (growing ? 0.6 : 0.5)) {
+      // Deleted and set again: it goes last.
+      map.delete(key);
+      reference.delete(key);
+      map.set(key, -step);
+      reference.set(key, -step);
+    } else if (r < 0.95) {
+      assert.equal(map.delete(key), reference.delete(key), `delete at step ${step}`);
+    } else if (r < 0.9995) {
+      assert.equal(map.get(key), reference.get(key), `get at step ${step}`);
+      assert.equal(map.has(key), reference.has(key), `has at step ${step}`);
+    } else {
+      map.clear();
+      reference.clear();
+    }
+    assert.equal(map.size, reference.size, `size at step ${step}`);
+    if (step % 4_000 === 0) {
+      assert.deepEqual([...map.keys()], [...reference.keys()], `keys at step ${step}`);
+      assert.deepEqual([...map.values()], [...reference.values()], `values at step ${step}`);
+    }
+  }
+});
