@@ -610,10 +610,23 @@ async function sendBody(res: ServerResponse, status: number, body: unknown, cont
       .slice(i, i + SLICE)
       .map((x) => JSON.stringify(x))
       .join(',');
-    if (!res.write(i === 0 ? slice : `,${slice}`)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    if (!res.write(i === 0 ? slice : `,${slice}`)) await drained(res);
     await new Promise((resolve) => setImmediate(resolve));
   }
   res.end(`]${after}`);
+}
+
+/** Resolves when res drains or closes, leaving no listener behind (a big list waits many times on one response). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** What a request to a cluster that is not served gets (stopped, gone, or its load failed). */
