@@ -1,10 +1,13 @@
 // The sets and maps with an entry per held pod (apimachinery/compact-map.ts: the scheduler's Unschedulable pods,
 // the recorder's memory) hold their keys in a table of their own (docs/performance.md §7.7);
 // they must answer as a Set or Map would, in the same order, through growth, deletes that move keys back along a
-// probe run, and the lists' closing of their holes.
+// probe run, and the lists' closing of their holes. The store's buckets hold each namespace's names in one
+// (docs/performance.md §7.8): their lists and paging keys must stay in etcd key order whatever the table's order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CompactMap } from '../../src/cluster/apimachinery/compact-map.js';
+import { compareKeys, type KubeObject } from '../../src/cluster/apimachinery/object.js';
+import { Bucket } from '../../src/cluster/apiserver/storage/bucket.js';
 import { PodSet } from '../../src/cluster/scheduler/pod-set.js';
 
 /** A small deterministic generator, so a failure names the step that broke. */
@@ -110,6 +113,44 @@ test('a CompactMap answers as a Map, in its order: a key set again keeps its pla
     if (step % 4_000 === 0) {
       assert.deepEqual([...map.keys()], [...reference.keys()], `keys at step ${step}`);
       assert.deepEqual([...map.values()], [...reference.values()], `values at step ${step}`);
+    }
+  }
+});
+
+test("a store's bucket lists in etcd key order through adds, updates and deletes, whatever its tables' order", () => {
+  const random = rng(11);
+  const bucket = new Bucket();
+  const reference = new Map<string, KubeObject>();
+  // `a/` sorts after `a-b/`; `` is a cluster-scoped object's namespace.
+  const namespaces = ['a', 'a-b', 'b', '', 'kube-system'];
+  for (let step = 0; step < 60_000; step++) {
+    const ns = namespaces[Math.floor(random() * namespaces.length)]!;
+    // Names added out of order, half of them deleted in the draining phases, so the tables remake and reorder.
+    const name = `pod-${Math.floor(random() * (step % 20_000 < 10_000 ? 2_000 : 200)).toString(36)}`;
+    const key = `${ns}/${name}`;
+    if (random() < (step % 20_000 < 10_000 ? 0.25 : 0.7)) {
+      assert.equal(bucket.delete(ns, name), reference.delete(key), `delete at step ${step}`);
+    } else {
+      const obj: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, uid: String(step) } };
+      bucket.set(ns, name, obj);
+      reference.set(key, obj);
+    }
+    assert.equal(bucket.size, reference.size, `size at step ${step}`);
+    if (step % 997 === 0) {
+      const keys = [...reference.keys()].sort(compareKeys);
+      assert.deepEqual(bucket.keys(), keys, `keys at step ${step}`);
+      assert.deepEqual(
+        bucket.list(),
+        keys.map((k) => reference.get(k)),
+        `list at step ${step}`,
+      );
+      const inB = keys.filter((k) => k.startsWith('b/'));
+      assert.deepEqual(
+        bucket.list('b'),
+        inB.map((k) => reference.get(k)),
+        `list of b at step ${step}`,
+      );
+      for (const k of keys) assert.equal(bucket.byKey(k), reference.get(k));
     }
   }
 });
