@@ -80,14 +80,15 @@ export class CompactSet {
     return i < 0 ? -1 : this.slots[i]! - 1;
   }
 
-  /** The key's place in the list, added last when it was not there. */
+  /** The key's place in the list, added last when it was not there (the key hashed once for both). */
   protected placeOf(key: string): number {
-    const known = this.indexOf(key);
-    if (known >= 0) return known;
+    const h = hash(key);
+    const i = this.slotOf(key, h);
+    if (i >= 0) return this.slots[i]! - 1;
     if ((this.live + 1) * 4 > this.slots.length * 3) this.remake(this.live + 1);
     this.list.push(key);
     this.live++;
-    this.slot(this.list.length);
+    this.slot(this.list.length, h);
     return this.list.length - 1;
   }
 
@@ -104,18 +105,19 @@ export class CompactSet {
 
   protected cleared(): void {}
 
-  private slotOf(key: string): number {
+  private slotOf(key: string, h = hash(key)): number {
     const mask = this.slots.length - 1;
-    for (let i = hash(key) & mask; ; i = (i + 1) & mask) {
+    for (let i = h & mask; ; i = (i + 1) & mask) {
       const at = this.slots[i]!;
       if (at === 0) return -1;
       if (this.list[at - 1] === key) return i;
     }
   }
 
-  private slot(at: number): void {
+  /** Puts the list's place `at` (plus one) in the table; `h` is its key's hash. */
+  private slot(at: number, h = hash(this.list[at - 1]!)): void {
     const mask = this.slots.length - 1;
-    let i = hash(this.list[at - 1]!) & mask;
+    let i = h & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = at;
   }

@@ -22,9 +22,9 @@ export class PodSet {
     const ns = namespace ?? '';
     let names = this.byNamespace.get(ns);
     if (!names) this.byNamespace.set(ns, (names = new CompactSet()));
-    if (names.has(name)) return;
-    names.add(name);
-    this.count++;
+    // One look-up: the set grows only when the name is new.
+    const before = names.size;
+    if (names.add(name).size !== before) this.count++;
   }
 
   /** Whether it was there. */
