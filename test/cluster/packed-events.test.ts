@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type KubeObject, memberAt } from '../../src/cluster/apimachinery/object.js';
-import { EVENTS, PODS } from '../../src/cluster/apimachinery/resources.js';
+import { EVENTS, PODS, resourceKey } from '../../src/cluster/apimachinery/resources.js';
 import type { Event } from '../../src/cluster/apimachinery/types.js';
 import { microTime } from '../../src/cluster/apimachinery/time.js';
+import { pack, packingOf } from '../../src/cluster/apiserver/storage/packing.js';
 import { type Change, ObjectStore, type StoreBackend } from '../../src/cluster/apiserver/storage/store.js';
 import { EventRecorder, eventExpired } from '../../src/cluster/client/events.js';
 
@@ -283,4 +284,39 @@ test('events of many shapes in turn (a restore in key order) each pack and read 
     assert.equal(JSON.stringify(store.get(EVENTS, 'team', name)), json, `held: ${name}`);
     assert.equal(JSON.stringify(again.get(EVENTS, 'team', name)), json, `restored: ${name}`);
   }
+});
+
+test("an Event's MicroTimes read back as written from year 0 to 9999, and one of now is held as a small integer", () => {
+  const store = new ObjectStore(1000);
+  const now = Date.now();
+  const day = 86_400_000;
+  // Near now (held as 32-bit integers of milliseconds from the packing's base), around the edge of that range
+  // (~24.8 days either side), and from year 0 to 9999 (held as numbers of their own).
+  const times = [now, now - 1, now + 999, now - 24 * day, now + 24 * day, now - 26 * day, now + 26 * day, -62_167_219_200_000, 253_402_300_799_999];
+  for (let i = 0; i < 3000; i++) times.push(Math.floor(Math.random() * (253_402_300_800_000 + 62_167_219_200_000)) - 62_167_219_200_000);
+  for (let i = 0; i < 3000; i++) times.push(now + Math.floor((Math.random() - 0.5) * 60 * day));
+  const written = times.map(
+    (ms, i): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `p.${i}`, namespace: 'team' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'team' },
+      reason: 'FailedScheduling',
+      eventTime: microTime(ms),
+      series: { count: 2, lastObservedTime: microTime(ms + 1) },
+    }),
+  );
+  for (const e of written) {
+    const stored = store.put(EVENTS, e);
+    const read = store.get(EVENTS, 'team', e.metadata.name)!;
+    assert.equal(JSON.stringify(read), JSON.stringify(stored));
+    assert.equal(read['eventTime'], e['eventTime']);
+    assert.deepEqual(read['series'], e['series']);
+  }
+  // Without the base, a time of now is ~1.8e12 ms: a number object of its own in the packed array.
+  const held = pack(written[0]!, packingOf(resourceKey(EVENTS))!)!;
+  assert.ok(
+    held.every((v) => typeof v !== 'number' || v === (v | 0)),
+    'every number held is a small integer',
+  );
 });

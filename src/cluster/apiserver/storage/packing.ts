@@ -124,15 +124,25 @@ const TIME = new Coding(
   (s) => `${secondText(s as number)}Z`,
 );
 
-/** A MicroTime as the recorders write it (milliseconds, three zeros) as milliseconds since 1970: a number of 16 bytes, not a string of 48. */
+/**
+ * Times are held from here (the module's load, whole seconds): a MicroTime within ~24 days of it is a small integer
+ * of milliseconds, held in the array's slot itself, where milliseconds since 1970 are a number object of 16 bytes of
+ * their own (docs/performance.md §7.10). Packing is in memory only (the write-behind writes the JSON), so the base
+ * need not outlive the process.
+ */
+const MICRO_BASE = Math.floor(Date.now() / 1000) * 1000;
+
+/** A MicroTime as the recorders write it (milliseconds, three zeros) as milliseconds since MICRO_BASE: not a string of 48 bytes. */
 const MICRO_TIME = new Coding(
   'm',
   (v) => {
-    const ms = Date.parse(v);
-    return MICROS.test(v) && Number.isFinite(ms) ? ms : undefined;
+    const ms = Date.parse(v) - MICRO_BASE;
+    if (!MICROS.test(v) || !Number.isFinite(ms)) return undefined;
+    // ms | 0: the same number as a small integer when it is one of 32 bits (as TIME's seconds); else a number object.
+    return ms === (ms | 0) ? ms | 0 : ms;
   },
   (held) => {
-    const ms = held as number;
+    const ms = (held as number) + MICRO_BASE;
     const s = Math.floor(ms / 1000);
     const frac = ms - s * 1000;
     return `${secondText(s)}.${TWO[Math.floor(frac / 10)]}${frac % 10}000Z`;
