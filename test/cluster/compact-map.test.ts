@@ -95,10 +95,12 @@ test('a CompactMap answers as a Map, in its order: a key set again keeps its pla
       map.set(key, step);
       reference.set(key, step);
     } else if (r < (growing ? 0.6 : 0.5)) {
-      // Deleted and set again: it goes last.
-      map.delete(key);
+      // Deleted and set again, or set last in one step (the index of dependents' update): it goes last.
+      if (step % 2 === 0) {
+        map.delete(key);
+        map.set(key, -step);
+      } else map.setLast(key, -step);
       reference.delete(key);
-      map.set(key, -step);
       reference.set(key, -step);
     } else if (r < 0.95) {
       assert.equal(map.delete(key), reference.delete(key), `delete at step ${step}`);
@@ -151,6 +153,37 @@ test("a store's bucket lists in etcd key order through adds, updates and deletes
         `list of b at step ${step}`,
       );
       for (const k of keys) assert.equal(bucket.byKey(k), reference.get(k));
+    }
+  }
+});
+
+test("each entry's hash moves with it: a pod's updates set it last, through remakes, deletes and keys copied anew", () => {
+  // The index of dependents' load (docs/performance.md §7.9): every pod set, then each set last again and again in a
+  // scrambled order, a third deleted; a lookup by a copy of the key (a string of its own) must find the same entry.
+  const random = rng(5);
+  const map = new CompactMap<number>();
+  const reference = new Map<string, number>();
+  const keys = Array.from({ length: 20_000 }, (_, i) => `${i.toString(16).padStart(8, '0')}-4b9c-8f6d-a1b2-c3d4e5f6a7b8`);
+  for (const k of keys) {
+    map.set(k, 0);
+    reference.set(k, 0);
+  }
+  for (let round = 1; round <= 4; round++) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[Math.floor(random() * keys.length)]!;
+      if (round === 3 && i % 3 === 0) {
+        assert.equal(map.delete(k), reference.delete(k), `delete ${k} in round ${round}`);
+        continue;
+      }
+      map.setLast(k, round);
+      reference.delete(k);
+      reference.set(k, round);
+    }
+    assert.equal(map.size, reference.size, `size in round ${round}`);
+    assert.deepEqual(map.keys(), [...reference.keys()], `order in round ${round}`);
+    for (const k of keys) {
+      const copy = k.split('').join('');
+      assert.equal(map.get(copy), reference.get(k), `${k} in round ${round}`);
     }
   }
 });

@@ -5,14 +5,14 @@ import type { Pod } from '../apimachinery/types.js';
 import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
+import { CompactMap } from '../apimachinery/compact-map.js';
 
 /**
- * One key's objects in the order they last changed (an update deletes and re-adds its entry: dependents() answers in
- * that order, which the ReplicaSet controller's ties on deletion follow). V8's table keeps a deleted entry's slot
- * until it is full, and then doubles unless half of it is deleted: every pod's status write left the index of a
- * Deployment's 20,000 pods at 65,536 slots, ~90 bytes per pod (docs/performance.md §7.3). `holes` counts the deleted
- * slots, and past half the entries the table is made anew (same entries, same order): at most 1.5 slots per entry
- * in use, so V8 sizes it at most 3 per entry; each entry is copied once per half of the size in updates.
+ * One node's pods (an update deletes and re-adds its entry). V8's table keeps a deleted entry's slot until it is
+ * full, and then doubles unless half of it is deleted (docs/performance.md §7.3). `holes` counts the deleted slots,
+ * and past half the entries the table is made anew: at most 1.5 slots per entry in use, so V8 sizes it at most 3
+ * per entry. A node's few dozen pods stay in a `Map`: compact tables remade as each grew cost more
+ * (docs/performance.md §7.7).
  */
 class Bucket extends Map<string, KubeObject> {
   holes = 0;
@@ -32,9 +32,20 @@ function remove(map: Map<string, Bucket>, key: string, id: string): void {
   if (b.size === 0) map.delete(key);
 }
 
+function ownerRefs(obj: KubeObject): readonly { uid?: string }[] {
+  return (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
+}
+
 export function ownerUids(obj: KubeObject): string[] {
-  const refs = (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
-  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+  return ownerRefs(obj)
+    .map((r) => r.uid ?? '')
+    .filter((u) => u !== '');
+}
+
+/** Whether obj names uid among its owners (a loop: this runs for every pod change, and most have one owner). */
+function ownedBy(obj: KubeObject, uid: string): boolean {
+  for (const r of ownerRefs(obj)) if (r.uid === uid) return true;
+  return false;
 }
 
 export function nodeOf(pod: KubeObject): string {
@@ -44,7 +55,11 @@ export function nodeOf(pod: KubeObject): string {
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
 
 export class Indexes {
-  private readonly owned = new Map<string, Bucket>();
+  /**
+   * Each owner's dependents by uid, in the order they last changed: a compact table (a `Map` took 46 or 92 bytes
+   * per pod, docs/performance.md §7.7, §7.9). A change that keeps its owner moves its entry last in one step.
+   */
+  private readonly owned = new Map<string, CompactMap<KubeObject>>();
   private readonly onNode = new Map<string, Bucket>();
   /**
    * usageOn's answers, each dropped when a pod on its node changes: the scheduler asks for every node for each
@@ -63,18 +78,31 @@ export class Indexes {
     return obj.metadata.uid ?? `${resource}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
   }
 
-  private insert(resource: string, obj: KubeObject): void {
+  private insert(resource: string, obj: KubeObject, previous?: KubeObject): void {
     const id = this.id(resource, obj);
-    for (const uid of ownerUids(obj)) add(this.owned, uid, id, obj);
+    for (const r of ownerRefs(obj)) {
+      if (!r.uid) continue;
+      let b = this.owned.get(r.uid);
+      if (!b) this.owned.set(r.uid, (b = new CompactMap()));
+      // Still its owner: the entry moves last, as drop() and a set would have left it.
+      if (previous && ownedBy(previous, r.uid)) b.setLast(id, obj);
+      else b.set(id, obj);
+    }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       add(this.onNode, nodeOf(obj), id, obj);
       this.usage.delete(nodeOf(obj));
     }
   }
 
-  private drop(resource: string, obj: KubeObject): void {
+  /** Forgets obj, except under the owners `next` (its next version, with the same id) still names. */
+  private drop(resource: string, obj: KubeObject, next?: KubeObject): void {
     const id = this.id(resource, obj);
-    for (const uid of ownerUids(obj)) remove(this.owned, uid, id);
+    const kept = next && this.id(resource, next) === id ? next : undefined;
+    for (const r of ownerRefs(obj)) {
+      if (!r.uid || (kept && ownedBy(kept, r.uid))) continue;
+      const b = this.owned.get(r.uid);
+      if (b?.delete(id) && b.size === 0) this.owned.delete(r.uid);
+    }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       remove(this.onNode, nodeOf(obj), id);
       this.usage.delete(nodeOf(obj));
@@ -83,15 +111,16 @@ export class Indexes {
 
   apply(change: Change): void {
     if (!TRACKED.has(change.resource)) return;
-    if (change.previous) this.drop(change.resource, change.previous);
-    if (change.type !== 'DELETED') this.insert(change.resource, change.object);
+    const next = change.type === 'DELETED' ? undefined : change.object;
+    if (change.previous) this.drop(change.resource, change.previous, next);
+    if (next) this.insert(change.resource, next, change.previous);
   }
 
   /** Objects (pods and ReplicaSets) that name uid among their owners. */
   dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
     const b = uid ? this.owned.get(uid) : undefined;
     if (!b) return [];
-    const all = [...b.values()];
+    const all = b.values();
     return kind ? all.filter((o) => o.kind === kind) : all;
   }
 
