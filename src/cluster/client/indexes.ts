@@ -5,7 +5,7 @@ import type { Pod } from '../apimachinery/types.js';
 import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
-import { CompactMap } from '../apimachinery/compact-map.js';
+import { KeyedSet } from '../apimachinery/compact-map.js';
 
 /**
  * One node's pods (an update deletes and re-adds its entry). V8's table keeps a deleted entry's slot until it is
@@ -30,6 +30,12 @@ function remove(map: Map<string, Bucket>, key: string, id: string): void {
   if (!b?.delete(id)) return;
   b.holes++;
   if (b.size === 0) map.delete(key);
+}
+
+// The object's uid: one per object across its versions (the store keeps it), unique across kinds, and a string
+// the object holds anyway, where a `resource|namespace/name` key was ~110 bytes more per pod (docs/performance.md §7).
+function idOf(obj: KubeObject): string {
+  return obj.metadata.uid ?? `${obj.kind}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
 }
 
 function ownerRefs(obj: KubeObject): readonly { uid?: string }[] {
@@ -59,7 +65,7 @@ export class Indexes {
    * Each owner's dependents by uid, in the order they last changed: a compact table (a `Map` took 46 or 92 bytes
    * per pod, docs/performance.md §7.7, §7.9). A change that keeps its owner moves its entry last in one step.
    */
-  private readonly owned = new Map<string, CompactMap<KubeObject>>();
+  private readonly owned = new Map<string, KeyedSet<KubeObject>>();
   private readonly onNode = new Map<string, Bucket>();
   /**
    * usageOn's answers, each dropped when a pod on its node changes: the scheduler asks for every node for each
@@ -72,21 +78,15 @@ export class Indexes {
     for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
   }
 
-  // The object's uid: one per object across its versions (the store keeps it), unique across kinds, and a string
-  // the object holds anyway, where a `resource|namespace/name` key was ~110 bytes more per pod (docs/performance.md §7).
-  private id(resource: string, obj: KubeObject): string {
-    return obj.metadata.uid ?? `${resource}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
-  }
-
   private insert(resource: string, obj: KubeObject, previous?: KubeObject): void {
-    const id = this.id(resource, obj);
+    const id = idOf(obj);
     for (const r of ownerRefs(obj)) {
       if (!r.uid) continue;
       let b = this.owned.get(r.uid);
-      if (!b) this.owned.set(r.uid, (b = new CompactMap()));
+      if (!b) this.owned.set(r.uid, (b = new KeyedSet(idOf)));
       // Still its owner: the entry moves last, as drop() and a set would have left it.
-      if (previous && ownedBy(previous, r.uid)) b.setLast(id, obj);
-      else b.set(id, obj);
+      if (previous && ownedBy(previous, r.uid)) b.setLast(obj);
+      else b.set(obj);
     }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       add(this.onNode, nodeOf(obj), id, obj);
@@ -96,8 +96,8 @@ export class Indexes {
 
   /** Forgets obj, except under the owners `next` (its next version, with the same id) still names. */
   private drop(resource: string, obj: KubeObject, next?: KubeObject): void {
-    const id = this.id(resource, obj);
-    const kept = next && this.id(resource, next) === id ? next : undefined;
+    const id = idOf(obj);
+    const kept = next && idOf(next) === id ? next : undefined;
     for (const r of ownerRefs(obj)) {
       if (!r.uid || (kept && ownedBy(kept, r.uid))) continue;
       const b = this.owned.get(r.uid);
