@@ -60,12 +60,74 @@ export function nodeOf(pod: KubeObject): string {
 
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
 
+/** Past this many dependents, an owner's go from a list searched in turn to a compact table. */
+const FEW = 16;
+
+/**
+ * One owner's dependents in the order they last changed. Most owners have a few (a ReplicaSet of one to three pods):
+ * a list of the exact length searched in turn. Past FEW, a KeyedSet: its tables cost a few hundred bytes however
+ * few it holds (10,000 owners of two pods each took ~380 bytes per pod in KeyedSets against a `Map`'s ~115, and 59
+ * in lists), and ~12 bytes per pod (and ~13 outside the heap) when it holds thousands, against a `Map`'s 39–92
+ * (docs/performance.md §7.9).
+ */
+class Dependents {
+  private held: KubeObject[] | KeyedSet<KubeObject> = [];
+
+  get size(): number {
+    return Array.isArray(this.held) ? this.held.length : this.held.size;
+  }
+
+  /** Holds obj; with `last`, moved last when there (as a delete and a set), else in its place. */
+  set(obj: KubeObject, last: boolean): void {
+    const held = this.held;
+    if (!Array.isArray(held)) {
+      if (last) held.setLast(obj);
+      else held.set(obj);
+      return;
+    }
+    const at = placeIn(held, idOf(obj));
+    if (!last && at >= 0) held[at] = obj;
+    else if (at >= 0) {
+      for (let i = at + 1; i < held.length; i++) held[i - 1] = held[i]!;
+      held[held.length - 1] = obj;
+    } else if (held.length < FEW) {
+      // A new list of the exact length: a push would give it room for 16 more (V8 grows a list by half and 16).
+      this.held = held.concat([obj]);
+    } else {
+      const keyed = new KeyedSet(idOf);
+      for (const o of held) keyed.set(o);
+      this.held = keyed.set(obj);
+    }
+  }
+
+  delete(id: string): boolean {
+    const held = this.held;
+    if (!Array.isArray(held)) return held.delete(id);
+    const at = placeIn(held, id);
+    if (at < 0) return false;
+    for (let i = at + 1; i < held.length; i++) held[i - 1] = held[i]!;
+    held.length--;
+    return true;
+  }
+
+  /** In order, a new array. */
+  values(): KubeObject[] {
+    return Array.isArray(this.held) ? this.held.slice() : this.held.values();
+  }
+}
+
+function placeIn(objects: readonly KubeObject[], id: string): number {
+  for (let i = 0; i < objects.length; i++) if (idOf(objects[i]!) === id) return i;
+  return -1;
+}
+
 export class Indexes {
   /**
-   * Each owner's dependents by uid, in the order they last changed: a compact table (a `Map` took 46 or 92 bytes
-   * per pod, docs/performance.md §7.7, §7.9). A change that keeps its owner moves its entry last in one step.
+   * Each owner's dependents by uid, in the order they last changed: a list, or a compact table past a few (a `Map`
+   * took 46 or 92 bytes per pod, docs/performance.md §7.7, §7.9). A change that keeps its owner moves its entry last
+   * in one step.
    */
-  private readonly owned = new Map<string, KeyedSet<KubeObject>>();
+  private readonly owned = new Map<string, Dependents>();
   private readonly onNode = new Map<string, Bucket>();
   /**
    * usageOn's answers, each dropped when a pod on its node changes: the scheduler asks for every node for each
@@ -83,10 +145,9 @@ export class Indexes {
     for (const r of ownerRefs(obj)) {
       if (!r.uid) continue;
       let b = this.owned.get(r.uid);
-      if (!b) this.owned.set(r.uid, (b = new KeyedSet(idOf)));
+      if (!b) this.owned.set(r.uid, (b = new Dependents()));
       // Still its owner: the entry moves last, as drop() and a set would have left it.
-      if (previous && ownedBy(previous, r.uid)) b.setLast(obj);
-      else b.set(obj);
+      b.set(obj, previous !== undefined && ownedBy(previous, r.uid));
     }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       add(this.onNode, nodeOf(obj), id, obj);
