@@ -5,7 +5,7 @@
 // (docs/performance.md §7.8): their lists and paging keys must stay in etcd key order whatever the table's order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CompactMap } from '../../src/cluster/apimachinery/compact-map.js';
+import { CompactMap, KeyedSet } from '../../src/cluster/apimachinery/compact-map.js';
 import { compareKeys, type KubeObject } from '../../src/cluster/apimachinery/object.js';
 import { Bucket } from '../../src/cluster/apiserver/storage/bucket.js';
 import { PodSet } from '../../src/cluster/scheduler/pod-set.js';
@@ -95,10 +95,12 @@ test('a CompactMap answers as a Map, in its order: a key set again keeps its pla
       map.set(key, step);
       reference.set(key, step);
     } else if (r < (growing ? 0.6 : 0.5)) {
-      // Deleted and set again: it goes last.
-      map.delete(key);
+      // Deleted and set again, or set last in one step (the index of dependents' update): it goes last.
+      if (step % 2 === 0) {
+        map.delete(key);
+        map.set(key, -step);
+      } else map.setLast(key, -step);
       reference.delete(key);
-      map.set(key, -step);
       reference.set(key, -step);
     } else if (r < 0.95) {
       assert.equal(map.delete(key), reference.delete(key), `delete at step ${step}`);
@@ -153,4 +155,56 @@ test("a store's bucket lists in etcd key order through adds, updates and deletes
       for (const k of keys) assert.equal(bucket.byKey(k), reference.get(k));
     }
   }
+});
+
+test("each entry's hash moves with it: a pod's updates set it last, through remakes, deletes and keys copied anew", () => {
+  // The index of dependents' load (docs/performance.md §7.9): every pod set, then each set last again and again in a
+  // scrambled order, a third deleted; a lookup by a copy of the key (a string of its own) must find the same entry.
+  // The index holds the pods themselves, keyed by their uids (a KeyedSet): it must answer as the CompactMap does.
+  const random = rng(5);
+  const map = new CompactMap<number>();
+  const pods = new KeyedSet<{ uid: string; round: number }>((p) => p.uid);
+  const reference = new Map<string, number>();
+  const keys = Array.from({ length: 20_000 }, (_, i) => `${i.toString(16).padStart(8, '0')}-4b9c-8f6d-a1b2-c3d4e5f6a7b8`);
+  for (const k of keys) {
+    map.set(k, 0);
+    pods.set({ uid: k, round: 0 });
+    reference.set(k, 0);
+  }
+  for (let round = 1; round <= 4; round++) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[Math.floor(random() * keys.length)]!;
+      if (round === 3 && i % 3 === 0) {
+        assert.equal(pods.delete(k), reference.has(k), `delete ${k} from the pods in round ${round}`);
+        assert.equal(map.delete(k), reference.delete(k), `delete ${k} in round ${round}`);
+        continue;
+      }
+      map.setLast(k, round);
+      // A new version of the pod: alternately set last, and set in its place after a delete (so also last).
+      if (i % 2 === 0) pods.setLast({ uid: k, round });
+      else {
+        pods.delete(k);
+        pods.set({ uid: k, round });
+      }
+      reference.delete(k);
+      reference.set(k, round);
+    }
+    assert.equal(map.size, reference.size, `size in round ${round}`);
+    assert.deepEqual(map.keys(), [...reference.keys()], `order in round ${round}`);
+    assert.equal(pods.size, reference.size, `pods in round ${round}`);
+    assert.deepEqual(
+      pods.values(),
+      [...reference].map(([uid, r]) => ({ uid, round: r })),
+      `pods' order in round ${round}`,
+    );
+    for (const k of keys) {
+      const copy = k.split('').join('');
+      assert.equal(map.get(copy), reference.get(k), `${k} in round ${round}`);
+      assert.equal(pods.get(copy)?.round, reference.get(k), `pod ${k} in round ${round}`);
+    }
+  }
+  // A set of a pod already there replaces it in its place.
+  const first = pods.values()[0]!;
+  pods.set({ uid: first.uid, round: 99 });
+  assert.deepEqual(pods.values()[0], { uid: first.uid, round: 99 });
 });

@@ -67,3 +67,45 @@ test('dependents come in the order they last changed, the latest versions, throu
   for (const n of expected) store.delete(PODS, 'default', n);
   assert.deepEqual(index.dependents(OWNER), []);
 });
+
+test('owners of a few dependents (a list) and of many (a compact table) answer alike through moves between them', () => {
+  // Owners hold a list up to a few dependents and a compact table past them (docs/performance.md §7.9): pods move
+  // between owners, are updated and deleted at random, so owners cross that size both ways.
+  const store = new ObjectStore();
+  const index = new Indexes(store);
+  store.subscribe((c) => index.apply(c));
+  let seed = 3;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const owners = ['o-a', 'o-b', 'o-c', 'o-d', 'o-e'];
+  const expected = new Map<string, string[]>(owners.map((o) => [o, []]));
+  const ownerOf = new Map<string, string>();
+  for (let step = 0; step < 6_000; step++) {
+    const n = `p${Math.floor(random() * 60)}`;
+    // Few owners take most pods for a while, then the pods spread out, so owners grow past the list and shrink.
+    const o = owners[Math.floor(random() * (Math.floor(step / 1_500) % 2 === 0 ? 2 : owners.length))]!;
+    const was = ownerOf.get(n);
+    if (was !== undefined)
+      expected.set(
+        was,
+        expected.get(was)!.filter((x) => x !== n),
+      );
+    if (was !== undefined && random() < 0.2) {
+      store.delete(PODS, 'default', n);
+      ownerOf.delete(n);
+    } else {
+      store.put(PODS, pod(n, `Phase${step}`, o));
+      ownerOf.set(n, o);
+      expected.get(o)!.push(n);
+    }
+    if (step % 97 === 0)
+      for (const owner of owners)
+        assert.deepEqual(
+          index.dependents(owner).map((p) => p.metadata.name),
+          expected.get(owner),
+          `${owner} at step ${step}`,
+        );
+  }
+});

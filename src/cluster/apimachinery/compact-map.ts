@@ -4,22 +4,30 @@
 // order added, 8 bytes an entry each, and an open-addressed table of 4-byte places in those lists at most three
 // quarters full. They answer as a Set or Map would, in the same order (a key deleted and added again goes last);
 // a delete leaves a hole in the lists, closed once holes pass half the entries. The keys are the callers' own
-// strings (a pod's name or uid), so the entry holds no string of its own.
+// strings (a pod's name or uid), so the entry holds no string of its own. Each entry's hash is kept beside it
+// (4 bytes, outside the heap): a probe compares hashes before strings, and a delete's back-shift and a remake
+// never hash a key again (docs/performance.md §7.9).
 import { getRandomValues } from 'node:crypto';
 
 /** Per process, so that keys chosen to collide in one run do not collide in another. */
 const SEED = getRandomValues(new Uint32Array(1))[0]!;
 
-/** FNV-1a over the key's UTF-16 units, seeded. */
+/** FNV-1a over the key's UTF-16 units, seeded; a signed 32-bit number, as the hashes' Int32Array holds it. */
 function hash(key: string): number {
   let h = SEED ^ 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h;
 }
 
-export class CompactSet {
-  /** The keys in the order added; undefined where one was deleted. */
-  protected list: (string | undefined)[] = [];
+/**
+ * The table and the lists' order over entries that each name a key: a string that is its own key (CompactSet,
+ * CompactMap) or an object that holds its key (KeyedSet).
+ */
+abstract class CompactTable<E> {
+  /** The entries in the order added; undefined where one was deleted. */
+  protected list: (E | undefined)[] = [];
+  /** Each key's hash, at the key's place in `list` (room for more past its length). */
+  private hashes = new Int32Array(8);
   /** Each key's place in `list`, plus one; 0 is an empty slot. */
   private slots = new Int32Array(8);
   private live = 0;
@@ -32,9 +40,14 @@ export class CompactSet {
     return this.slotOf(key) >= 0;
   }
 
-  add(key: string): this {
-    this.placeOf(key);
-    return this;
+  /** The key an entry is held under. */
+  protected abstract keyOf(entry: E): string;
+
+  /** The entries in order, a new array (a loop over the list: a generator's steps cost a dependents() of thousands). */
+  protected entries(): E[] {
+    const out: E[] = [];
+    for (const entry of this.list) if (entry !== undefined) out.push(entry);
+    return out;
   }
 
   delete(key: string): boolean {
@@ -47,7 +60,7 @@ export class CompactSet {
     this.slots[i] = 0;
     for (let j = (i + 1) & mask; this.slots[j] !== 0; j = (j + 1) & mask) {
       const at = this.slots[j]!;
-      const home = hash(this.list[at - 1]!) & mask;
+      const home = this.hashes[at - 1]! & mask;
       // The key stays when its home is cyclically within (i, j]; else it moves back to i.
       if (i < j ? home > i && home <= j : home > i || home <= j) continue;
       this.slots[i] = at;
@@ -62,16 +75,10 @@ export class CompactSet {
 
   clear(): void {
     this.list = [];
+    this.hashes = new Int32Array(8);
     this.slots = new Int32Array(8);
     this.live = 0;
     this.cleared();
-  }
-
-  /** The keys in order, a new array (a loop over the list: a generator's steps cost a dependents() of thousands). */
-  keys(): string[] {
-    const out: string[] = [];
-    for (const key of this.list) if (key !== undefined) out.push(key);
-    return out;
   }
 
   /** The key's place in the list, or -1. */
@@ -80,15 +87,39 @@ export class CompactSet {
     return i < 0 ? -1 : this.slots[i]! - 1;
   }
 
-  /** The key's place in the list, added last when it was not there (the key hashed once for both). */
-  protected placeOf(key: string): number {
+  /** The key's place in the list, `entry` added last when it was not there (the key hashed once for both). */
+  protected placeOf(key: string, entry: E): number {
     const h = hash(key);
     const i = this.slotOf(key, h);
     if (i >= 0) return this.slots[i]! - 1;
     if ((this.live + 1) * 4 > this.slots.length * 3) this.remake(this.live + 1);
-    this.list.push(key);
+    const at = this.list.length;
+    if (at === this.hashes.length) this.hashes = grown(this.hashes, at + (at >> 1));
+    this.list.push(entry);
+    this.hashes[at] = h;
     this.live++;
-    this.slot(this.list.length, h);
+    this.slot(at + 1);
+    return at;
+  }
+
+  /**
+   * The key's place in the list once it is last: added when it was not there, moved to the end when it was (a
+   * delete and an add, as a Set or Map orders them, with one hash and one probe: the key keeps its slot in the
+   * table, which now names its new place, so no probe run moves back).
+   */
+  protected placeLast(key: string, entry: E): number {
+    const h = hash(key);
+    const i = this.slotOf(key, h);
+    if (i < 0) return this.placeOf(key, entry);
+    const from = this.slots[i]! - 1;
+    const at = this.list.length;
+    if (from === at - 1) return from;
+    this.dropAt(from);
+    if (at === this.hashes.length) this.hashes = grown(this.hashes, at + (at >> 1));
+    this.list.push(entry);
+    this.hashes[at] = h;
+    this.slots[i] = at + 1;
+    if ((this.list.length - this.live) * 2 > Math.max(32, this.live)) this.remake(this.live);
     return this.list.length - 1;
   }
 
@@ -110,14 +141,14 @@ export class CompactSet {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const at = this.slots[i]!;
       if (at === 0) return -1;
-      if (this.list[at - 1] === key) return i;
+      if (this.hashes[at - 1] === h && this.keyOf(this.list[at - 1]!) === key) return i;
     }
   }
 
-  /** Puts the list's place `at` (plus one) in the table; `h` is its key's hash. */
-  private slot(at: number, h = hash(this.list[at - 1]!)): void {
+  /** Puts the list's place `at` (plus one) in the table, at its key's hash. */
+  private slot(at: number): void {
     const mask = this.slots.length - 1;
-    let i = h & mask;
+    let i = this.hashes[at - 1]! & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = at;
   }
@@ -128,18 +159,80 @@ export class CompactSet {
     while (room * 4 > size * 3) size *= 2;
     let to = 0;
     for (let from = 0; from < this.list.length; from++) {
-      const key = this.list[from];
-      if (key === undefined) continue;
+      const entry = this.list[from];
+      if (entry === undefined) continue;
       if (from !== to) {
-        this.list[to] = key;
+        this.list[to] = entry;
+        this.hashes[to] = this.hashes[from]!;
         this.moved(from, to);
       }
       to++;
     }
     this.list.length = to;
+    // Room for what the table has room for, so that the lists grow with it and shrink when it does.
+    if (this.hashes.length > size) this.hashes = grown(this.hashes, size);
     this.trimmed(to);
     this.slots = new Int32Array(size);
     for (let at = 1; at <= to; at++) this.slot(at);
+  }
+}
+
+/** A copy of `a` with room for `length` numbers (the first `length` of `a` when shorter). */
+function grown(a: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(Math.max(8, length));
+  out.set(a.length > out.length ? a.subarray(0, out.length) : a);
+  return out;
+}
+
+export class CompactSet extends CompactTable<string> {
+  add(key: string): this {
+    this.placeOf(key, key);
+    return this;
+  }
+
+  /** The keys in order, a new array. */
+  keys(): string[] {
+    return this.entries();
+  }
+
+  protected keyOf(key: string): string {
+    return key;
+  }
+}
+
+/**
+ * Objects that each hold their own key (a pod and its uid): one list of the objects, the key read from the object
+ * when its hash matches, where a CompactMap would hold a second list of the keys (docs/performance.md §7.9).
+ */
+export class KeyedSet<E extends object> extends CompactTable<E> {
+  constructor(private readonly key: (entry: E) => string) {
+    super();
+  }
+
+  get(key: string): E | undefined {
+    const at = this.indexOf(key);
+    return at < 0 ? undefined : this.list[at];
+  }
+
+  /** Holds entry under its key; one there already is replaced, in its place. */
+  set(entry: E): this {
+    this.list[this.placeOf(this.key(entry), entry)] = entry;
+    return this;
+  }
+
+  /** Holds entry under its key, last: a `delete()` of its key and then a `set()`, in one hash and one probe. */
+  setLast(entry: E): this {
+    this.list[this.placeLast(this.key(entry), entry)] = entry;
+    return this;
+  }
+
+  /** The entries in order, a new array. */
+  values(): E[] {
+    return this.entries();
+  }
+
+  protected keyOf(entry: E): string {
+    return this.key(entry);
   }
 }
 
@@ -154,7 +247,13 @@ export class CompactMap<V> extends CompactSet {
 
   /** Sets the value; a key already there keeps its place (as a Map's does). */
   set(key: string, value: V): this {
-    this.vals[this.placeOf(key)] = value;
+    this.vals[this.placeOf(key, key)] = value;
+    return this;
+  }
+
+  /** Sets the value and puts the key last: `delete(key)` and then `set(key, value)` (docs/performance.md §7.9). */
+  setLast(key: string, value: V): this {
+    this.vals[this.placeLast(key, key)] = value;
     return this;
   }
 

@@ -5,14 +5,14 @@ import type { Pod } from '../apimachinery/types.js';
 import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
+import { KeyedSet } from '../apimachinery/compact-map.js';
 
 /**
- * One key's objects in the order they last changed (an update deletes and re-adds its entry: dependents() answers in
- * that order, which the ReplicaSet controller's ties on deletion follow). V8's table keeps a deleted entry's slot
- * until it is full, and then doubles unless half of it is deleted: every pod's status write left the index of a
- * Deployment's 20,000 pods at 65,536 slots, ~90 bytes per pod (docs/performance.md §7.3). `holes` counts the deleted
- * slots, and past half the entries the table is made anew (same entries, same order): at most 1.5 slots per entry
- * in use, so V8 sizes it at most 3 per entry; each entry is copied once per half of the size in updates.
+ * One node's pods (an update deletes and re-adds its entry). V8's table keeps a deleted entry's slot until it is
+ * full, and then doubles unless half of it is deleted (docs/performance.md §7.3). `holes` counts the deleted slots,
+ * and past half the entries the table is made anew: at most 1.5 slots per entry in use, so V8 sizes it at most 3
+ * per entry. A node's few dozen pods stay in a `Map`: compact tables remade as each grew cost more
+ * (docs/performance.md §7.7).
  */
 class Bucket extends Map<string, KubeObject> {
   holes = 0;
@@ -32,9 +32,26 @@ function remove(map: Map<string, Bucket>, key: string, id: string): void {
   if (b.size === 0) map.delete(key);
 }
 
+// The object's uid: one per object across its versions (the store keeps it), unique across kinds, and a string
+// the object holds anyway, where a `resource|namespace/name` key was ~110 bytes more per pod (docs/performance.md §7).
+function idOf(obj: KubeObject): string {
+  return obj.metadata.uid ?? `${obj.kind}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
+}
+
+function ownerRefs(obj: KubeObject): readonly { uid?: string }[] {
+  return (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
+}
+
 export function ownerUids(obj: KubeObject): string[] {
-  const refs = (obj.metadata['ownerReferences'] ?? []) as Array<{ uid?: string }>;
-  return refs.map((r) => r.uid ?? '').filter((u) => u !== '');
+  return ownerRefs(obj)
+    .map((r) => r.uid ?? '')
+    .filter((u) => u !== '');
+}
+
+/** Whether obj names uid among its owners (a loop: this runs for every pod change, and most have one owner). */
+function ownedBy(obj: KubeObject, uid: string): boolean {
+  for (const r of ownerRefs(obj)) if (r.uid === uid) return true;
+  return false;
 }
 
 export function nodeOf(pod: KubeObject): string {
@@ -43,8 +60,74 @@ export function nodeOf(pod: KubeObject): string {
 
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
 
+/** Past this many dependents, an owner's go from a list searched in turn to a compact table. */
+const FEW = 16;
+
+/**
+ * One owner's dependents in the order they last changed. Most owners have a few (a ReplicaSet of one to three pods):
+ * a list of the exact length searched in turn. Past FEW, a KeyedSet: its tables cost a few hundred bytes however
+ * few it holds (10,000 owners of two pods each took ~380 bytes per pod in KeyedSets against a `Map`'s ~115, and 59
+ * in lists), and ~12 bytes per pod (and ~13 outside the heap) when it holds thousands, against a `Map`'s 39–92
+ * (docs/performance.md §7.9).
+ */
+class Dependents {
+  private held: KubeObject[] | KeyedSet<KubeObject> = [];
+
+  get size(): number {
+    return Array.isArray(this.held) ? this.held.length : this.held.size;
+  }
+
+  /** Holds obj; with `last`, moved last when there (as a delete and a set), else in its place. */
+  set(obj: KubeObject, last: boolean): void {
+    const held = this.held;
+    if (!Array.isArray(held)) {
+      if (last) held.setLast(obj);
+      else held.set(obj);
+      return;
+    }
+    const at = placeIn(held, idOf(obj));
+    if (!last && at >= 0) held[at] = obj;
+    else if (at >= 0) {
+      for (let i = at + 1; i < held.length; i++) held[i - 1] = held[i]!;
+      held[held.length - 1] = obj;
+    } else if (held.length < FEW) {
+      // A new list of the exact length: a push would give it room for 16 more (V8 grows a list by half and 16).
+      this.held = held.concat([obj]);
+    } else {
+      const keyed = new KeyedSet(idOf);
+      for (const o of held) keyed.set(o);
+      this.held = keyed.set(obj);
+    }
+  }
+
+  delete(id: string): boolean {
+    const held = this.held;
+    if (!Array.isArray(held)) return held.delete(id);
+    const at = placeIn(held, id);
+    if (at < 0) return false;
+    for (let i = at + 1; i < held.length; i++) held[i - 1] = held[i]!;
+    held.length--;
+    return true;
+  }
+
+  /** In order, a new array. */
+  values(): KubeObject[] {
+    return Array.isArray(this.held) ? this.held.slice() : this.held.values();
+  }
+}
+
+function placeIn(objects: readonly KubeObject[], id: string): number {
+  for (let i = 0; i < objects.length; i++) if (idOf(objects[i]!) === id) return i;
+  return -1;
+}
+
 export class Indexes {
-  private readonly owned = new Map<string, Bucket>();
+  /**
+   * Each owner's dependents by uid, in the order they last changed: a list, or a compact table past a few (a `Map`
+   * took 46 or 92 bytes per pod, docs/performance.md §7.7, §7.9). A change that keeps its owner moves its entry last
+   * in one step.
+   */
+  private readonly owned = new Map<string, Dependents>();
   private readonly onNode = new Map<string, Bucket>();
   /**
    * usageOn's answers, each dropped when a pod on its node changes: the scheduler asks for every node for each
@@ -57,24 +140,30 @@ export class Indexes {
     for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
   }
 
-  // The object's uid: one per object across its versions (the store keeps it), unique across kinds, and a string
-  // the object holds anyway, where a `resource|namespace/name` key was ~110 bytes more per pod (docs/performance.md §7).
-  private id(resource: string, obj: KubeObject): string {
-    return obj.metadata.uid ?? `${resource}|${objectKey(obj.metadata.namespace, obj.metadata.name)}`;
-  }
-
-  private insert(resource: string, obj: KubeObject): void {
-    const id = this.id(resource, obj);
-    for (const uid of ownerUids(obj)) add(this.owned, uid, id, obj);
+  private insert(resource: string, obj: KubeObject, previous?: KubeObject): void {
+    const id = idOf(obj);
+    for (const r of ownerRefs(obj)) {
+      if (!r.uid) continue;
+      let b = this.owned.get(r.uid);
+      if (!b) this.owned.set(r.uid, (b = new Dependents()));
+      // Still its owner: the entry moves last, as drop() and a set would have left it.
+      b.set(obj, previous !== undefined && ownedBy(previous, r.uid));
+    }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       add(this.onNode, nodeOf(obj), id, obj);
       this.usage.delete(nodeOf(obj));
     }
   }
 
-  private drop(resource: string, obj: KubeObject): void {
-    const id = this.id(resource, obj);
-    for (const uid of ownerUids(obj)) remove(this.owned, uid, id);
+  /** Forgets obj, except under the owners `next` (its next version, with the same id) still names. */
+  private drop(resource: string, obj: KubeObject, next?: KubeObject): void {
+    const id = idOf(obj);
+    const kept = next && idOf(next) === id ? next : undefined;
+    for (const r of ownerRefs(obj)) {
+      if (!r.uid || (kept && ownedBy(kept, r.uid))) continue;
+      const b = this.owned.get(r.uid);
+      if (b?.delete(id) && b.size === 0) this.owned.delete(r.uid);
+    }
     if (resource === resourceKey(PODS) && nodeOf(obj)) {
       remove(this.onNode, nodeOf(obj), id);
       this.usage.delete(nodeOf(obj));
@@ -83,15 +172,16 @@ export class Indexes {
 
   apply(change: Change): void {
     if (!TRACKED.has(change.resource)) return;
-    if (change.previous) this.drop(change.resource, change.previous);
-    if (change.type !== 'DELETED') this.insert(change.resource, change.object);
+    const next = change.type === 'DELETED' ? undefined : change.object;
+    if (change.previous) this.drop(change.resource, change.previous, next);
+    if (next) this.insert(change.resource, next, change.previous);
   }
 
   /** Objects (pods and ReplicaSets) that name uid among their owners. */
   dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
     const b = uid ? this.owned.get(uid) : undefined;
     if (!b) return [];
-    const all = [...b.values()];
+    const all = b.values();
     return kind ? all.filter((o) => o.kind === kind) : all;
   }
 
