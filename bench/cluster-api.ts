@@ -180,6 +180,12 @@ export interface PodMemory {
    * a baseline compacted the same way once the cluster's create was over (docs/performance.md §7.5); when the
    * compaction ran (ms after the figure above) and its pause.
    */
+  /**
+   * From a second child that also read the heap once half the pods were held and placed: what the second half added,
+   * per pod. Code V8 compiles for the pods' path (and flushes again, §7.9) is mostly made in the first half, so this
+   * is the pods' own growth with the fixed cost left out (docs/performance.md §7.10).
+   */
+  marginalHeapBytes?: number;
   settled?: {
     heapBytes: number;
     rssBytes: number;
@@ -217,8 +223,11 @@ async function caughtUp(pods: () => readonly KubeObject[]): Promise<{ scheduled:
   }
 }
 
-/** In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. */
-async function measurePods(): Promise<PodMemory> {
+/**
+ * In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. With `half`, the
+ * heap is also read once the first half is held and placed, for the second half's growth per pod.
+ */
+async function measurePods(half = false): Promise<PodMemory> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   const home = mkdtempSync(join(tmpdir(), 'aksemu-bench-pods-'));
@@ -241,7 +250,13 @@ async function measurePods(): Promise<PodMemory> {
     await new Promise((r) => setTimeout(r, 7000));
     compactHeap();
     const beforeSettled = await settle();
+    const objects = server.clusterApis.runtimeOf(id)!.objects;
+    let halfway: Sample | undefined;
     for (let i = 0; i < PODS; i++) {
+      if (half && i === PODS >> 1) {
+        await caughtUp(() => objects.list(POD_TYPE));
+        halfway = await settle();
+      }
       const res = api.handle({
         method: 'POST',
         path: '/api/v1/namespaces/default/pods',
@@ -255,9 +270,9 @@ async function measurePods(): Promise<PodMemory> {
     }
     // Measured once the scheduler has caught up (every pod placed or marked Unschedulable, each with its Event), so
     // runs compare: before, the figure moved with how far it had got (docs/performance.md §7.1).
-    const objects = server.clusterApis.runtimeOf(id)!.objects;
     const waited = await caughtUp(() => objects.list(POD_TYPE));
     const after = await settle();
+    if (halfway) return marginal(after, halfway, PODS - (PODS >> 1));
     // Settled: the server's compaction at idle once the writes are over (at most 30 s), then the same figure.
     const settledFrom = Date.now();
     const runs = idleCompaction.done.runs;
@@ -306,12 +321,28 @@ async function measurePods(): Promise<PodMemory> {
   }
 }
 
+/** The half-way child's answer: only the second half's heap growth. */
+function marginal(after: Sample, halfway: Sample, pods: number): PodMemory {
+  const heapBytes = after.heapUsed - halfway.heapUsed;
+  return {
+    pods,
+    heapBytes,
+    rssBytes: after.rss - halfway.rss,
+    heapTotalBytes: after.heapTotal - halfway.heapTotal,
+    externalBytes: after.external - halfway.external,
+    held: { pods, events: 0 },
+  };
+}
+
 const SELF = fileURLToPath(import.meta.url);
 const CHILD_FLAG = '--measure-pods';
+const HALF_FLAG = '--half';
 
+/** Two children, one after the other: the figure as it has always been taken, then the second half's growth alone. */
 export async function benchPodsPerGiB(): Promise<PodMemory> {
-  const out = await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG], process.env);
-  return JSON.parse(out) as PodMemory;
+  const whole = JSON.parse(await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG], process.env)) as PodMemory;
+  const second = JSON.parse(await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG, HALF_FLAG], process.env)) as PodMemory;
+  return { ...whole, marginalHeapBytes: second.heapBytes / second.pods };
 }
 
 export function podsPerGiB(m: { pods: number }, bytes: number): number {
@@ -319,6 +350,6 @@ export function podsPerGiB(m: { pods: number }, bytes: number): number {
 }
 
 if (process.argv[1] === SELF && process.argv[2] === CHILD_FLAG) {
-  process.stdout.write(JSON.stringify(await measurePods()));
+  process.stdout.write(JSON.stringify(await measurePods(process.argv[3] === HALF_FLAG)));
   process.exit(0);
 }
