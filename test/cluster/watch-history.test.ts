@@ -3,8 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
-import { CONFIGMAPS, EVENTS } from '../../src/cluster/apimachinery/resources.js';
+import { CONFIGMAPS, EVENTS, PODS } from '../../src/cluster/apimachinery/resources.js';
 import type { Change } from '../../src/cluster/apiserver/storage/store.js';
+import { parseFieldSelector, parseLabelSelector } from '../../src/cluster/apimachinery/selectors.js';
+import { openWatch } from '../../src/cluster/apiserver/watch.js';
+import { WatchHistory } from '../../src/cluster/apiserver/storage/history.js';
 
 const cm = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'default' }, data: { i: String(i) } });
 
@@ -95,4 +98,87 @@ test('a write that fails after taking its revision starts the window anew: older
     Array.isArray(after) && after.length === 1 && (after[0]!.object as ReturnType<typeof cm>).data.i === '3' && after[0]!.rv === objects.resourceVersion,
   );
   assert.equal(objects.oldestResourceVersion, objects.resourceVersion - 1);
+});
+
+test('a selector watch replayed from a resourceVersion sends what the live watch sent: pods leaving and entering by a label and by a field', () => {
+  const objects = new ObjectStore();
+  const pod = (name: string, app: string, nodeName?: string, phase = 'Pending') => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app, tier: 'web' } },
+    spec: { containers: [{ name: 'c', image: 'nginx' }], ...(nodeName ? { nodeName } : {}) },
+    status: { phase },
+  });
+  const first = objects.resourceVersion;
+  const selectors = {
+    label: { labels: parseLabelSelector('app=web'), fields: [] },
+    field: { labels: [], fields: parseFieldSelector('spec.nodeName=n1,status.phase!=Succeeded') },
+    both: { labels: parseLabelSelector('app in (web),tier'), fields: parseFieldSelector('spec.nodeName=n1') },
+  };
+  const line = (e: { type: string; object: unknown }) => JSON.stringify(e);
+  const live = Object.fromEntries(Object.keys(selectors).map((k) => [k, [] as string[]])) as Record<keyof typeof selectors, string[]>;
+  const watches = (Object.keys(selectors) as (keyof typeof selectors)[]).map((k) =>
+    openWatch(objects, PODS, 'default', selectors[k], { resourceVersion: String(first) }, { send: (e) => live[k].push(line(e)), close: () => {} }),
+  );
+  objects.put(PODS, pod('a', 'web'));
+  objects.put(CONFIGMAPS, cm(1));
+  objects.put(PODS, pod('b', 'db', 'n1'));
+  objects.put(PODS, pod('a', 'web', 'n1')); // a enters the field selector
+  objects.put(PODS, pod('a', 'db', 'n1')); // a leaves the label selector
+  objects.put(PODS, pod('b', 'web', 'n1')); // b enters the label selector
+  objects.put(PODS, pod('a', 'db', 'n1', 'Succeeded')); // a leaves the field selector by its phase
+  objects.put(PODS, pod('b', 'web', 'n2')); // b leaves the field selector by its node
+  objects.put(PODS, pod('a', 'web', 'n1', 'Running')); // a enters both again
+  objects.delete(PODS, 'default', 'b');
+  objects.delete(PODS, 'default', 'a');
+  for (const w of watches) w.stop();
+  const rvOf = (l: string) => Number((JSON.parse(l) as { object: { metadata: { resourceVersion: string } } }).object.metadata.resourceVersion) - first;
+  const seen = (lines: string[]) => lines.map((l) => `${(JSON.parse(l) as { type: string }).type} ${JSON.parse(l).object.metadata.name} ${rvOf(l)}`);
+  assert.deepEqual(seen(live.label), ['ADDED a 1', 'MODIFIED a 4', 'DELETED a 5', 'ADDED b 6', 'MODIFIED b 8', 'ADDED a 9', 'DELETED b 10', 'DELETED a 11']);
+  assert.deepEqual(seen(live.field), ['ADDED b 3', 'ADDED a 4', 'MODIFIED a 5', 'MODIFIED b 6', 'DELETED a 7', 'DELETED b 8', 'ADDED a 9', 'DELETED a 11']);
+  assert.deepEqual(seen(live.both), ['ADDED a 4', 'DELETED a 5', 'ADDED b 6', 'DELETED b 8', 'ADDED a 9', 'DELETED a 11']);
+  // A leave sends the new version (the version before is read only to know the pod was selected).
+  assert.equal(JSON.parse(live.label[2]!).object.metadata.labels.app, 'db');
+  // Replayed from the history from every version on, each line as the live watch sent it.
+  for (const k of Object.keys(selectors) as (keyof typeof selectors)[]) {
+    for (let from = first; from < objects.resourceVersion; from++) {
+      const replay: string[] = [];
+      openWatch(objects, PODS, 'default', selectors[k], { resourceVersion: String(from) }, { send: (e) => replay.push(line(e)), close: () => {} }).stop();
+      assert.deepEqual(
+        replay,
+        live[k].filter((l) => rvOf(l) > from - first),
+        `${k} from ${from - first}`,
+      );
+    }
+  }
+});
+
+test('each change keeps its resource apart from the others; when the resources outnumber their places, the window starts anew', () => {
+  const history = new WatchHistory(0, 100, 1e9, 3);
+  const change = (rv: number, resource: string, weight: number) => {
+    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${rv}`, resourceVersion: String(rv) } };
+    history.add({ rv, type: rv % 2 ? 'ADDED' : 'DELETED', resource, object }, weight, object, rv % 2 ? undefined : object);
+  };
+  const seen = (key: string, from: number) => {
+    const got = history.since(key, from);
+    return got === 'gone' ? got : got.map((c) => `${c.rv} ${c.type} ${c.resource}`);
+  };
+  // Weights of every size, a fraction among them: a weight never spills into the resource's or type's digits.
+  change(1, '/configmaps', 0);
+  change(2, 'apps/deployments', 1.5);
+  change(3, '/configmaps', 2 ** 28);
+  change(4, '/pods', 2 ** 40);
+  change(5, 'apps/deployments', 7);
+  assert.deepEqual(seen('/configmaps', 0), ['1 ADDED /configmaps', '3 ADDED /configmaps']);
+  assert.deepEqual(seen('apps/deployments', 0), ['2 DELETED apps/deployments', '5 ADDED apps/deployments']);
+  assert.deepEqual(seen('/pods', 0), ['4 DELETED /pods']);
+  assert.deepEqual(seen('/secrets', 0), []);
+  // A fourth resource: its places ran out, so the window starts at its change; watches from before relist.
+  change(6, '/secrets', 10);
+  assert.equal(history.oldest, 5);
+  assert.equal(seen('/configmaps', 0), 'gone');
+  assert.deepEqual(seen('/secrets', 5), ['6 DELETED /secrets']);
+  change(7, '/configmaps', 10);
+  assert.deepEqual(seen('/configmaps', 5), ['7 ADDED /configmaps']);
+  assert.deepEqual(seen('/secrets', 5), ['6 DELETED /secrets']);
 });

@@ -1,10 +1,11 @@
 // The store's watch history: the recent changes a watch resumes from, held as parallel arrays rather than an object
-// per change. A change object is five members (64 bytes) plus its slot; here a change is four slots (32 bytes): its
-// object, the version before it, its resource's key (one string per resource) and its weight and type in one number.
-// Its revision is not held: every store write makes exactly one revision and one change, so the changes after the
-// horizon are of horizon+1, horizon+2, ... in order (a revision made without its change, should a write fail
-// half-way, starts the window anew: older watches get 410 Gone and relist).
-// since() makes the change objects it returns (docs/performance.md §7.6).
+// per change. A change object is five members (64 bytes) plus its slot; here a change is three slots (24 bytes): its
+// object, the version before it, and one number for its weight, its resource and its type (the resource as its place
+// in a table of the `group/resource` keys written: a string's slot is 8 bytes, as a number's is, so only folding it
+// into the number saves its array). Its revision is not held: every store write makes exactly one revision and one
+// change, so the changes after the horizon are of horizon+1, horizon+2, ... in order (a revision made without its
+// change, should a write fail half-way, starts the window anew: older watches get 410 Gone and relist).
+// since() makes the change objects it returns (docs/performance.md §7.6, §7.11).
 import type { KubeObject } from '../../apimachinery/object.js';
 import { type Packed, unpacked } from './packing.js';
 
@@ -21,17 +22,23 @@ export interface Change {
 }
 
 const TYPES: readonly ChangeType[] = ['ADDED', 'MODIFIED', 'DELETED'];
-/** A change's weight and type as one number: weight * TYPE_CODES + the type's index in TYPES. */
 const TYPE_CODES = 4;
+/**
+ * A change's weight, resource and type as one number: (weight * KEY_CODES + the resource's place among the keys written) *
+ * TYPE_CODES + the type's index in TYPES. Exact while the weight is below 2^29 (a change weighs its JSON: bodies are a few MB)
+ * and fewer than 2^22 resources are written (each a kind served; past that the window starts anew: keyCode).
+ */
+const KEY_CODES = 2 ** 22;
+const MAX_WEIGHT = 2 ** 29 - 1;
 
 export class WatchHistory {
   /** The change's object and the version before it, as the bucket held them (packed when their kind is: packing.ts). */
   private readonly objects: (KubeObject | Packed)[] = [];
   private readonly befores: (KubeObject | Packed | undefined)[] = [];
-  /** The change's `group/resource`. */
-  private readonly resources: string[] = [];
-  /** Its weight and type (TYPE_CODES), and the weights' sum. */
+  /** The change's weight, resource and type (KEY_CODES), and the weights' sum. */
   private readonly codes: number[] = [];
+  /** The place of each `group/resource` key written (in the order first written). */
+  private readonly keyCodes = new Map<string, number>();
   private bytes = 0;
   /**
    * The change the store is telling its listeners of (the last one added, or a nested write's): since() gives that
@@ -44,19 +51,24 @@ export class WatchHistory {
     private horizon: number,
     private readonly maxChanges: number,
     private readonly maxBytes: number,
+    /** How many resources have places before the window starts anew (at most KEY_CODES; fewer in a test). */
+    private readonly maxKeys = KEY_CODES,
   ) {}
 
   get oldest(): number {
     return this.horizon;
   }
 
-  /** Adds change, weighing `weight` bytes; `object` and `previous` are what the bucket holds of its two versions. */
-  add(change: Change, weight: number, object: KubeObject | Packed, previous: KubeObject | Packed | undefined): void {
+  /** Adds change, weighing `weighs` bytes; `object` and `previous` are what the bucket holds of its two versions. */
+  add(change: Change, weighs: number, object: KubeObject | Packed, previous: KubeObject | Packed | undefined): void {
+    // Whole bytes, below MAX_WEIGHT: a fraction or more would spill into the resource's and type's digits (a change
+    // of MAX_WEIGHT is past the bound by bytes already, so it is trimmed as before).
+    const weight = Math.min(Math.floor(weighs), MAX_WEIGHT);
+    const key = this.keyCode(change.resource, change.rv);
     if (change.rv !== this.horizon + 1 + this.objects.length) this.trim(this.objects.length, this.bytes, change.rv - 1);
     this.objects.push(object);
     this.befores.push(previous);
-    this.resources.push(change.resource);
-    this.codes.push(weight * TYPE_CODES + TYPES.indexOf(change.type));
+    this.codes.push((weight * KEY_CODES + key) * TYPE_CODES + TYPES.indexOf(change.type));
     this.bytes += weight;
     // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
     const n = this.objects.length;
@@ -74,15 +86,18 @@ export class WatchHistory {
     if (rv < this.horizon) return 'gone';
     const out: Change[] = [];
     const telling = this.telling;
+    const code = this.keyCodes.get(key);
+    if (code === undefined) return out;
     // The change at i is of revision horizon+1+i: the first after rv is at rv-horizon (rounded down: a watch may name any number).
     for (let i = Math.floor(rv - this.horizon); i < this.objects.length; i++) {
-      if (this.resources[i] !== key) continue;
+      const typed = this.codes[i]! % (KEY_CODES * TYPE_CODES);
+      if (typed - (typed % TYPE_CODES) !== code * TYPE_CODES) continue;
       const at = this.horizon + 1 + i;
       if (telling?.rv === at) {
         out.push(telling);
         continue;
       }
-      const type = TYPES[this.codes[i]! % TYPE_CODES]!;
+      const type = TYPES[typed % TYPE_CODES]!;
       const object = unpacked(this.objects[i]!);
       const previous = this.befores[i];
       out.push(previous === undefined ? { rv: at, type, resource: key, object } : { rv: at, type, resource: key, object, previous: unpacked(previous) });
@@ -93,13 +108,27 @@ export class WatchHistory {
   private trim(drop: number, bytes: number, horizon: number): void {
     this.objects.splice(0, drop);
     this.befores.splice(0, drop);
-    this.resources.splice(0, drop);
     this.codes.splice(0, drop);
     this.bytes -= bytes;
     this.horizon = horizon;
   }
 
   private weightAt(i: number): number {
-    return Math.floor(this.codes[i]! / TYPE_CODES);
+    return Math.floor(this.codes[i]! / (KEY_CODES * TYPE_CODES));
+  }
+
+  /**
+   * The resource's place among the keys written, given it when new (every key written is kept: one per kind served).
+   * Should the places run out, the window starts anew at the change of revision rv and the places with it.
+   */
+  private keyCode(key: string, rv: number): number {
+    let code = this.keyCodes.get(key);
+    if (code !== undefined) return code;
+    if (this.keyCodes.size >= this.maxKeys) {
+      this.trim(this.objects.length, this.bytes, rv - 1);
+      this.keyCodes.clear();
+    }
+    this.keyCodes.set(key, (code = this.keyCodes.size));
+    return code;
   }
 }
