@@ -182,7 +182,7 @@ export interface PodMemory {
    */
   /**
    * From a second child that also read the heap once half the pods were held and placed: what the second half added,
-   * per pod. Code V8 compiles for the pods' path (and flushes again, §7.9) is mostly made in the first half, so this
+   * per pod. Code V8 compiles for the pods' path (and flushes again, docs/performance.md §7.9) is mostly made in the first half, so this
    * is the pods' own growth with the fixed cost left out (docs/performance.md §7.10).
    */
   marginalHeapBytes?: number;
