@@ -137,8 +137,14 @@ test('a selector watch replayed from a resourceVersion sends what the live watch
   assert.deepEqual(seen(live.label), ['ADDED a 1', 'MODIFIED a 4', 'DELETED a 5', 'ADDED b 6', 'MODIFIED b 8', 'ADDED a 9', 'DELETED b 10', 'DELETED a 11']);
   assert.deepEqual(seen(live.field), ['ADDED b 3', 'ADDED a 4', 'MODIFIED a 5', 'MODIFIED b 6', 'DELETED a 7', 'DELETED b 8', 'ADDED a 9', 'DELETED a 11']);
   assert.deepEqual(seen(live.both), ['ADDED a 4', 'DELETED a 5', 'ADDED b 6', 'DELETED b 8', 'ADDED a 9', 'DELETED a 11']);
-  // A leave sends the new version (the version before is read only to know the pod was selected).
-  assert.equal(JSON.parse(live.label[2]!).object.metadata.labels.app, 'db');
+  // A leave sends the version the watch last matched, at the change's resourceVersion (the apiserver's cache watcher).
+  const left = JSON.parse(live.label[2]!).object;
+  assert.equal(left.metadata.labels.app, 'web');
+  assert.equal(left.spec.nodeName, 'n1');
+  assert.equal(rvOf(live.label[2]!), 5);
+  const leftByPhase = JSON.parse(live.field[4]!).object;
+  assert.equal(leftByPhase.status.phase, 'Pending');
+  assert.equal(leftByPhase.metadata.labels.app, 'db');
   // Replayed from the history from every version on, each line as the live watch sent it.
   for (const k of Object.keys(selectors) as (keyof typeof selectors)[]) {
     for (let from = first; from < objects.resourceVersion; from++) {

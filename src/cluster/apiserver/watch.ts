@@ -57,7 +57,16 @@ export function translate(r: ResourceType, namespace: string | undefined, select
   if (change.type === 'DELETED') return was ? { type: 'DELETED', object: change.object } : undefined;
   const is = inScope(r, namespace, change.object) && selects(selector, change.object);
   if (is) return { type: was ? 'MODIFIED' : 'ADDED', object: change.object };
-  return was ? { type: 'DELETED', object: change.object } : undefined;
+  return was ? { type: 'DELETED', object: leftAt(change.previous!, change.object) } : undefined;
+}
+
+/**
+ * An object that stops matching a watch's selector is sent DELETED as the watch last matched it, at the change's
+ * resourceVersion: the apiserver's cache watcher sends the previous object's content so (cache_watcher.go,
+ * convertToWatchEvent, since Kubernetes 1.9), and a client resuming from that version must not see it again.
+ */
+function leftAt(previous: KubeObject, now: KubeObject): KubeObject {
+  return { ...previous, metadata: { ...previous.metadata, resourceVersion: now.metadata.resourceVersion } } as KubeObject;
 }
 
 /** A watch as the store's changes reach it: how far it has come, and what to send past that. */
