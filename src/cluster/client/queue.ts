@@ -1,19 +1,22 @@
 // A controller's work queue: keys added while handling changes are deduplicated and handled together on
 // the next turn of the event loop, so a burst of changes costs one reconcile per key, and a controller's
-// own writes (which notify synchronously) never re-enter it. A key whose work failed comes back after
+// own writes (which notify synchronously) never re-enter it. A drain handles keys for the runtime's slice of the
+// turn (apimachinery/turns.ts) and leaves the rest, in order and ahead of keys added since, for the next turn, so that
+// requests are read in between. A key whose work failed comes back after
 // client-go's controller back-off (5 ms doubling per failure, at most 1000 s) until it is forgotten.
 import { objectKey, type KubeObject } from '../apimachinery/object.js';
 import type { Change } from '../apiserver/index.js';
 import type { ResourceType } from '../apimachinery/resources.js';
 import { type Controller, controllerRef } from './context.js';
 import { KubeError } from '../apimachinery/status.js';
+import { turns } from '../apimachinery/turns.js';
 
 /** workqueue.DefaultControllerRateLimiter's per-item exponential back-off. */
 const BACKOFF_BASE_MS = 5;
 const BACKOFF_MAX_MS = 1000 * 1000;
 
 export class WorkQueue {
-  private readonly keys = new Set<string>();
+  private keys = new Set<string>();
   private scheduled: NodeJS.Immediate | undefined;
   private readonly failures = new Map<string, number>();
   private readonly later = new Map<string, NodeJS.Timeout>();
@@ -59,14 +62,25 @@ export class WorkQueue {
     this.scheduled = undefined;
     const batch = [...this.keys];
     this.keys.clear();
-    for (const key of batch) {
+    for (let i = 0; i < batch.length; i++) {
       if (this.closed) return;
+      // At least one key a drain: a turn never leaves the queue where it was.
+      if (turns.spent() && i > 0) return this.putOff(batch, i);
+      const key = batch[i]!;
       try {
         this.handle(key);
       } catch (e) {
         this.onError(key, e);
       }
     }
+  }
+
+  /** The batch's keys from `from` on go first on the next turn; a key added again since is handled once, there. */
+  private putOff(batch: string[], from: number): void {
+    const rest = new Set(batch.slice(from));
+    for (const key of this.keys) rest.add(key);
+    this.keys = rest;
+    this.scheduled ??= setImmediate(() => this.drain());
   }
 
   close(): void {

@@ -10,9 +10,10 @@ import { DAEMONSETS, NODES, PODS, resourceKey } from '../apimachinery/resources.
 import { templateHash } from '../apimachinery/generated-names.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';
 import { createPodFrom } from './pods.js';
-import { nodeMatches, pinnedNode } from '../scheduler/placement.js';
+import { nodeMatches } from '../scheduler/placement.js';
 import { tolerates, untoleratedTaint } from '../apimachinery/taints.js';
 import { splitKey } from '../client/queue.js';
+import { type Counts, DaemonView, daemonPodNode } from './daemon-view.js';
 
 /** daemon.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates on top of its template. */
 export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
@@ -66,8 +67,44 @@ export class DaemonSetController extends BurstingController {
 
   observe(change: Change): void {
     if (change.resource === resourceKey(DAEMONSETS)) this.enqueue(change.object);
-    else if (change.resource === resourceKey(NODES)) this.resync();
-    else if (change.resource === resourceKey(PODS)) this.enqueueController(change.object, 'DaemonSet');
+    else if (change.resource === resourceKey(NODES)) {
+      const node = change.type === 'DELETED' ? undefined : change.object;
+      for (const view of this.views.values()) view.nodeChanged(change.object.metadata.name, node);
+      this.resync();
+    } else if (change.resource === resourceKey(PODS)) {
+      const uid = change.object.metadata.uid ?? '';
+      const [before, after] = [this.viewOf(change.previous), this.viewOf(change.object)];
+      if (before !== after) before?.podChanged(uid, undefined);
+      after?.podChanged(uid, change.type === 'DELETED' ? undefined : change.object);
+      this.enqueueController(change.object, 'DaemonSet');
+    }
+  }
+
+  /** Per DaemonSet (by key), its view of nodes and pods (daemon-view.ts), for the template it was made for. */
+  private readonly views = new Map<string, DaemonView>();
+  private readonly viewsByUid = new Map<string, DaemonView>();
+
+  private viewOf(pod: KubeObject | undefined): DaemonView | undefined {
+    const ref = pod && controllerRef(pod);
+    return ref?.kind === 'DaemonSet' ? this.viewsByUid.get(ref.uid) : undefined;
+  }
+
+  private dropView(key: string): void {
+    const view = this.views.get(key);
+    if (view) this.viewsByUid.delete(view.uid);
+    this.views.delete(key);
+  }
+
+  private viewFor(key: string, ds: DaemonSet, hash: string, fit: (node: KubeObject) => { run: boolean; stay: boolean }): DaemonView {
+    const uid = ds.metadata.uid ?? '';
+    const known = this.views.get(key);
+    if (known?.uid === uid && known.hash === hash) return known;
+    this.dropView(key);
+    const dependents = this.ctx.index.dependents(uid, 'Pod');
+    const view = new DaemonView(uid, hash, fit, this.ctx.objects.list(NODES), dependents);
+    this.views.set(key, view);
+    this.viewsByUid.set(uid, view);
+    return view;
   }
 
   /**
@@ -87,17 +124,43 @@ export class DaemonSetController extends BurstingController {
     const [namespace, name] = splitKey(key);
     const { objects, index } = this.ctx;
     const ds = objects.get(DAEMONSETS, namespace, name) as DaemonSet | undefined;
-    if (!ds || ds.metadata.deletionTimestamp) return void this.fits.delete(key);
+    if (!ds || ds.metadata.deletionTimestamp) {
+      this.dropView(key);
+      return void this.fits.delete(key);
+    }
     const template = ds.spec?.template ?? {};
     const hash = templateHash(template);
     const generation = String(ds.metadata.generation ?? 1);
     const tolerations = daemonTolerations(template.spec);
     const fits = this.fitOf(key, hash);
+    const fitOf = (node: KubeObject) => {
+      let fit = fits.get(node);
+      if (!fit) fits.set(node, (fit = shouldRun(template.spec, tolerations, node)));
+      return fit;
+    };
+    const createFor = (needPod: string[], created: Pod[]) =>
+      this.bursts.create(key, ds, needPod.length, (i) => {
+        const pod = createPodFrom(objects, ds, template, {
+          labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
+          spec: (spec) => {
+            pinTo(spec, needPod[i]!);
+            spec.tolerations = daemonTolerations(spec);
+          },
+        });
+        created.push(pod as Pod);
+        return pod;
+      });
+    // Nothing to delete: the view's counts and missing pods are the full sync's below, without reading every node and pod.
+    const view = this.viewFor(key, ds, hash, fitOf);
+    if (view.counts().doomed === 0) {
+      createFor(view.needPod(), []);
+      return this.putStatus(ds, view.counts());
+    }
     const nodes = objects.list(NODES);
     // The owned pods by node, read once: this sync's creations and deletions are applied to it below.
     const byNode = new Map<string, Pod[]>();
     const place = (p: Pod) => {
-      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
+      const n = daemonPodNode(p);
       const pods = byNode.get(n);
       if (pods) pods.push(p);
       else byNode.set(n, [p]);
@@ -109,8 +172,7 @@ export class DaemonSetController extends BurstingController {
     const doomed: KubeObject[] = [];
     for (const node of nodes) {
       const pods = byNode.get(node.metadata.name) ?? [];
-      let fit = fits.get(node);
-      if (!fit) fits.set(node, (fit = shouldRun(template.spec, tolerations, node)));
+      const fit = fitOf(node);
       if (!fit.run) {
         if (fit.stay && pods.length > 0) staying.add(node.metadata.name);
         continue;
@@ -132,17 +194,7 @@ export class DaemonSetController extends BurstingController {
     const removed = new Set(doomed.slice(0, BURST_REPLICAS));
     for (const p of removed) this.remove(ds, p);
     const created: Pod[] = [];
-    this.bursts.create(key, ds, needPod.length, (i) => {
-      const pod = createPodFrom(objects, ds, template, {
-        labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
-        spec: (spec) => {
-          pinTo(spec, needPod[i]!);
-          spec.tolerations = daemonTolerations(spec);
-        },
-      });
-      created.push(pod as Pod);
-      return pod;
-    });
+    createFor(needPod, created);
 
     const perNode = new Map<string, Pod[]>();
     for (const [n, pods] of byNode) {
@@ -150,7 +202,7 @@ export class DaemonSetController extends BurstingController {
       if (left.length > 0) perNode.set(n, left);
     }
     for (const p of created) {
-      const n = p.spec?.nodeName || pinnedNode(p.spec) || '';
+      const n = daemonPodNode(p);
       perNode.set(n, [...(perNode.get(n) ?? []), p]);
     }
     let current = 0;
@@ -166,17 +218,21 @@ export class DaemonSetController extends BurstingController {
       if (pods.some((p) => isPodReady(p))) ready++;
       if (pods.some((p) => p.metadata.labels?.['controller-revision-hash'] === hash)) updated++;
     }
+    this.putStatus(ds, { desired: eligible.size, current, ready, updated, misscheduled });
+  }
+
+  private putStatus(ds: DaemonSet, c: Omit<Counts, 'doomed'>): void {
     const status: Record<string, unknown> = {
-      currentNumberScheduled: current,
-      desiredNumberScheduled: eligible.size,
-      numberMisscheduled: misscheduled,
-      numberReady: ready,
+      currentNumberScheduled: c.current,
+      desiredNumberScheduled: c.desired,
+      numberMisscheduled: c.misscheduled,
+      numberReady: c.ready,
       observedGeneration: ds.metadata.generation ?? 1,
     };
-    if (ready > 0) status['numberAvailable'] = ready;
-    if (eligible.size - ready > 0) status['numberUnavailable'] = eligible.size - ready;
-    if (updated > 0) status['updatedNumberScheduled'] = updated;
-    objects.put(DAEMONSETS, { ...ds, status }, { onlyIfChanged: true });
+    if (c.ready > 0) status['numberAvailable'] = c.ready;
+    if (c.desired - c.ready > 0) status['numberUnavailable'] = c.desired - c.ready;
+    if (c.updated > 0) status['updatedNumberScheduled'] = c.updated;
+    this.ctx.objects.put(DAEMONSETS, { ...ds, status }, { onlyIfChanged: true });
   }
 
   private remove(ds: DaemonSet, pod: KubeObject): void {

@@ -1,7 +1,6 @@
 // A small kube-scheduler: binds pending pods (no nodeName, schedulerName default-scheduler) to the
 // least-loaded node that passes the filters (placement.ts), or marks them PodScheduled=False/Unschedulable
 // with a FailedScheduling event. Unschedulable pods are retried whenever a node changes or a bound pod goes.
-import { performance } from 'node:perf_hooks';
 import { type KubeObject, objectKey } from '../apimachinery/object.js';
 import type { Condition, Node, Pod } from '../apimachinery/types.js';
 import type { Change } from '../apiserver/index.js';
@@ -12,10 +11,8 @@ import { isTerminal } from '../client/indexes.js';
 import { failedSchedulingMessage, misfit, pinnedNode, type Misfit } from './placement.js';
 import { AFFINITY_NOT_MATCHED, hasRequiredAntiAffinity, podAffinityFilter, type AffinityWorld } from './pod-affinity.js';
 import { splitKey, WorkQueue } from '../client/queue.js';
+import { turns } from '../apimachinery/turns.js';
 import { PodSet } from './pod-set.js';
-
-/** How long one turn of scheduling may run before it yields to everything else. */
-const SLICE_MS = 50;
 
 export function wantsScheduling(pod: KubeObject): boolean {
   const p = pod as Pod;
@@ -109,7 +106,7 @@ export class Scheduler implements Controller {
 
   /**
    * Schedules pending pods in rounds: a round is what was pending when it started, highest priority then
-   * oldest first (the scheduling queue's PrioritySort), worked through for at most SLICE_MS per turn of the
+   * oldest first (the scheduling queue's PrioritySort), worked through for the runtime's slice of each turn of the
    * event loop. Fifty thousand pending pods take many turns, and requests are answered in between.
    */
   private run(): void {
@@ -132,8 +129,8 @@ export class Scheduler implements Controller {
     }
     const nodes = objects.list(NODES);
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
-    const deadline = performance.now() + SLICE_MS;
-    while (this.cursor < this.round.length && performance.now() < deadline) {
+    // At least one pod a turn; then as long as the runtime's slice of the turn lasts (apimachinery/turns.ts).
+    for (let n = 0; this.cursor < this.round.length && (!turns.spent() || n === 0); n++) {
       const key = this.round[this.cursor++]!;
       const pod = objects.get(PODS, ...splitKey(key));
       if (pod && wantsScheduling(pod)) this.place(pod, key, nodes, byName);

@@ -10,6 +10,8 @@ import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
 import { shareParts } from './sharing.js';
 import { idleCompaction } from './idle-compaction.js';
+import { turns } from '../../apimachinery/turns.js';
+import { performance } from 'node:perf_hooks';
 import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
@@ -41,6 +43,9 @@ const FLUSH_SLICE = 2_000;
  */
 const FLUSH_BYTES = 256 * 1024;
 
+/** How long queued writes wait for the runtime's catch-up to pause before they are written anyway. */
+const CATCH_UP_WAIT_MS = 200;
+
 export function objectsKey(clusterId: string): string {
   return `${PREFIX}${clusterId.toLowerCase()}`;
 }
@@ -68,6 +73,8 @@ export class ObjectPersistence implements StoreBackend {
   private closed = false;
   /** The length of the JSON queued since the last flush (an object queued as itself counts 1 KiB). */
   private queuedBytes = 0;
+  /** When the oldest write now queued was first due to flush (performance.now()). */
+  private queuedSince: number | undefined;
 
   constructor(
     private readonly store: Store,
@@ -199,6 +206,10 @@ export class ObjectPersistence implements StoreBackend {
   private schedule(): void {
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
+      // While the runtime catches up in bounded turns (apimachinery/turns.ts), a transaction per short turn would
+      // cost more than the turns save: the queue waits for its size, the runtime's idle turn, or CATCH_UP_WAIT_MS.
+      this.queuedSince ??= performance.now();
+      if (turns.behind() && performance.now() - this.queuedSince < CATCH_UP_WAIT_MS) return this.schedule();
       this.flush(FLUSH_SLICE);
     });
   }
@@ -220,6 +231,7 @@ export class ObjectPersistence implements StoreBackend {
       this.schedule();
     } else this.pending = new Map();
     this.queuedBytes = 0;
+    this.queuedSince = undefined;
     const revision = this.pending.size === 0 ? this.revision : undefined;
     if (this.pending.size === 0) this.revision = undefined;
     this.store.transaction(() => {
