@@ -119,6 +119,50 @@ describe('cluster objects persist', () => {
     store.close();
   });
 
+  test("rows a restore dropped go after the API's writes, not in the turn that builds the nodes; a name made again keeps its new row", async () => {
+    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
+    const saved = new SqliteStore(':memory:');
+    const before = new ObjectStore(1000, new ObjectPersistence(saved, id));
+    for (let i = 0; i < 2500; i++) before.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `old-${i}`, namespace: 'default' } });
+    for (let i = 0; i < 3; i++) await turn();
+    assert.equal(saved.list(`${objectsKey(id)}//configmaps/`).length, 2500);
+    const store = counting(saved);
+    // Every ConfigMap went while the server was down (as Events past their TTL do): dropped at load.
+    const persistence = new ObjectPersistence(
+      store,
+      id,
+      () => {},
+      (bucket) => bucket === '/configmaps',
+    );
+    const objects = new ObjectStore(1000, persistence);
+    assert.equal(objects.count(CONFIGMAPS), 0);
+    // Nodes of ~600 KB of JSON in one turn: past the queue's flush size, were their JSON counted.
+    const labels = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`example.com/label-${i}`, 'x'.repeat(40)]));
+    for (let i = 0; i < 200; i++) objects.put(NODES, { apiVersion: 'v1', kind: 'Node', metadata: { name: `aks-nodepool1-1-vmss${i}`, labels } });
+    assert.equal(store.transactions, 0, 'nothing written in the turn that built the nodes');
+    // One of the dropped names is made again before the rows go.
+    objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old-7', namespace: 'default' }, data: { again: 'yes' } });
+    assert.equal(store.list(`${objectsKey(id)}//configmaps/`).length, 2500);
+    await turn();
+    // 2,000 dropped rows a flush, after what the API wrote: the new row is written in the first.
+    assert.equal(store.list<any>(`${objectsKey(id)}//configmaps/default/old-7`)[0]?.value.data?.again, 'yes');
+    assert.equal(store.list(`${objectsKey(id)}//configmaps/`).length, 500);
+    await turn();
+    const rows = store.list<any>(`${objectsKey(id)}//configmaps/`);
+    assert.deepEqual(
+      rows.map((r) => r.value.data),
+      [{ again: 'yes' }],
+      'the dropped rows went; the new one stays',
+    );
+    assert.equal(store.list(`${objectsKey(id)}//nodes/`).length, 0, 'nodes come from the node records');
+    assert.deepEqual(store.get(objectsKey(id)), { revision: objects.resourceVersion });
+    // Written again and deleted later: the later flush does not take the new row either.
+    objects.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new', namespace: 'default' } });
+    persistence.close();
+    assert.equal(new ObjectStore(1000, new ObjectPersistence(saved, id)).count(CONFIGMAPS), 2);
+    saved.close();
+  });
+
   test('a deletion in progress is finished on restore; a cluster whose id prefixes another keeps its neighbour', async () => {
     const store = new SqliteStore(':memory:');
     const c1 = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';

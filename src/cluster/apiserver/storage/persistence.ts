@@ -68,6 +68,12 @@ export class ObjectPersistence implements StoreBackend {
    * the last change of a turn wins.
    */
   private pending = new Map<string, KubeObject | string | null>();
+  /**
+   * Rows the load dropped (deletion due, expired: a late restart's 50,000 Events), deleted FLUSH_SLICE a flush after
+   * what the API wrote, so that they never hold its writes back (docs/performance.md §2.5). A key written again
+   * leaves the set: its new row stays.
+   */
+  private readonly dropped = new Set<string>();
   private revision: number | undefined;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
@@ -114,7 +120,7 @@ export class ObjectPersistence implements StoreBackend {
       restored = restore.done();
     }
     // The rows of objects dropped (deletion due, expired) go once the store is the restored one.
-    if (this.pending.size > 0) this.schedule();
+    if (this.pending.size > 0 || this.dropped.size > 0) this.schedule();
     return restored;
   }
 
@@ -169,7 +175,7 @@ export class ObjectPersistence implements StoreBackend {
         return;
       }
       if (derived) written.push({ resource: bucket, object: value });
-      else if (deletionDue(value) || this.expired(bucket, value)) this.pending.set(key, null);
+      else if (deletionDue(value) || this.expired(bucket, value)) this.dropped.add(key);
       else {
         objects.push({ resource: bucket, object: value });
         last.set(bucket, value);
@@ -182,11 +188,14 @@ export class ObjectPersistence implements StoreBackend {
   record(change: Change, revision: number, json?: string): void {
     if (this.closed) return;
     this.revision = revision;
-    // Derived kinds (Nodes, from the provider's node records) are made again on every start; what writers put
-    // on them is kept apart (keepWritten).
-    if (behaviourOfKey(change.resource)?.storage !== 'derived')
-      this.pending.set(this.keyOf(change.resource, change.object), change.type === 'DELETED' ? null : (json ?? change.object));
     idleCompaction.noteWrite(json?.length ?? 0);
+    // Derived kinds (Nodes, from the provider's node records) are made again on every start; what writers put
+    // on them is kept apart (keepWritten). Nothing of theirs is queued, so their JSON does not count towards a flush
+    // (counted, a restart's nodes flushed the dropped rows inside the runtime's start).
+    if (behaviourOfKey(change.resource)?.storage === 'derived') return this.schedule();
+    const key = this.keyOf(change.resource, change.object);
+    this.dropped.delete(key);
+    this.pending.set(key, change.type === 'DELETED' ? null : (json ?? change.object));
     this.queuedBytes += json?.length ?? 1024;
     // Not inside a writer's open transaction: its rollback would take these writes with it.
     if (this.queuedBytes >= FLUSH_BYTES && this.store.inTransaction !== true) this.flush(FLUSH_SLICE);
@@ -215,11 +224,12 @@ export class ObjectPersistence implements StoreBackend {
   }
 
   /**
-   * Writes what is queued (at most `limit` entries, the oldest first, the rest on the next turn), in one
-   * transaction. The revision counter is written with the last of them.
+   * Writes what is queued (at most `limit` entries, the oldest first, the rest on the next turn), then deletes at
+   * most `limit` of the rows the load dropped, in one transaction. The revision counter is written with the last of
+   * the queued entries.
    */
   flush(limit = Infinity): void {
-    if (this.closed || (this.pending.size === 0 && this.revision === undefined)) return;
+    if (this.closed || (this.pending.size === 0 && this.revision === undefined && this.dropped.size === 0)) return;
     let batch = this.pending;
     if (this.pending.size > limit) {
       batch = new Map();
@@ -234,12 +244,20 @@ export class ObjectPersistence implements StoreBackend {
     this.queuedSince = undefined;
     const revision = this.pending.size === 0 ? this.revision : undefined;
     if (this.pending.size === 0) this.revision = undefined;
+    const gone: string[] = [];
+    for (const key of this.dropped) {
+      if (gone.length === limit) break;
+      gone.push(key);
+    }
+    for (const key of gone) this.dropped.delete(key);
+    if (this.dropped.size > 0) this.schedule();
     this.store.transaction(() => {
       for (const [key, obj] of batch) {
         if (obj === null) this.store.delete(key);
         else if (typeof obj === 'string') this.store.putJson(key, obj);
         else this.store.put(key, obj);
       }
+      for (const key of gone) this.store.delete(key);
       if (revision !== undefined) this.store.put(this.root, { revision } satisfies RevisionRecord);
     });
   }
@@ -254,6 +272,7 @@ export class ObjectPersistence implements StoreBackend {
   destroy(): void {
     this.stop();
     this.pending.clear();
+    this.dropped.clear();
     forgetObjects(this.store, this.clusterId);
   }
 
