@@ -10,7 +10,7 @@ import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
 import { shareParts } from './sharing.js';
 import { idleCompaction } from './idle-compaction.js';
-import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
+import { deletionDue, objectKey, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
 import { K8S_OBJECTS_PREFIX as PREFIX } from '../../../store/keys.js';
@@ -40,6 +40,13 @@ const FLUSH_SLICE = 2_000;
  * after it (docs/performance.md §7.5). ~150 pods' writes a transaction instead of a turn's.
  */
 const FLUSH_BYTES = 256 * 1024;
+
+/** A stored row under another name than its object's: the restored store would hold it elsewhere in key order. */
+export class OutOfPlace extends Error {
+  constructor(key: string) {
+    super(`stored object ${key} is not under its own name`);
+  }
+}
 
 export function objectsKey(clusterId: string): string {
   return `${PREFIX}${clusterId.toLowerCase()}`;
@@ -131,6 +138,41 @@ export class ObjectPersistence implements StoreBackend {
     }
     this.preloaded = restore.done();
     return true;
+  }
+
+  /**
+   * One kind's objects as load() restores them, in key order: the rows under `bucket`/`within` (a namespace's `ns/`,
+   * or '' for all) after `after` (a `namespace/name`), read `slice` at a time and checked as the restore checks them,
+   * without its log lines (the load logs each refusal once). What a page of a list is read from while the load runs
+   * (loading-lists.ts): nothing writes the cluster's rows meanwhile. Yields each one's `namespace/name`; a row
+   * stored under another name than its own, which the store would list elsewhere, throws `OutOfPlace`. `revision`:
+   * the saved revision, which the restored store goes on from.
+   */
+  stored(bucket: string, within: string, after: string | undefined, slice: number): Iterator<[string, KubeObject]> & { revision: number } {
+    const quiet = new ObjectPersistence(this.store, this.clusterId, () => {}, this.expired);
+    return Object.assign(quiet.rows(bucket, within, after, slice), { revision: quiet.restorer().done().revision });
+  }
+
+  private *rows(bucket: string, within: string, after: string | undefined, slice: number): Generator<[string, KubeObject]> {
+    const base = `${this.root}/${bucket}/`;
+    let from = after === undefined || after < within ? undefined : `${base}${after}`;
+    for (;;) {
+      const rows = this.store.list<KubeObject>(`${base}${within}`, { limit: slice, ...(from === undefined ? {} : { after: from }) });
+      const restore = this.restorer();
+      for (const { key, value } of rows) {
+        if (namedObject(value) && key.slice(base.length) !== objectKey(value.metadata.namespace, value.metadata.name)) throw new OutOfPlace(key);
+        restore.take(key, value);
+      }
+      for (const { object } of restore.done().objects) yield [objectKey(object.metadata.namespace, object.metadata.name), object];
+      if (rows.length < slice) return;
+      from = rows.at(-1)!.key;
+    }
+  }
+
+  /** How many rows of a kind follow `after` (a `namespace/name`) under `within`, none of them read. */
+  countAfter(bucket: string, within: string, after: string): number {
+    const base = `${this.root}/${bucket}/`;
+    return this.store.count(`${base}${within}`, after < within ? {} : { after: `${base}${after}` });
   }
 
   /** One restore's state: each stored row taken in key order, then what it gives. */
