@@ -19,6 +19,8 @@ import {
   ObjectPersistence,
   bodyTooLarge,
   MAX_BODY_BYTES,
+  answerWhileLoading,
+  type ApiRequest,
 } from './apiserver/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -57,6 +59,20 @@ interface ApiRecord {
 
 function recordKey(clusterId: string): string {
   return `${RECORD_PREFIX}${clusterId.toLowerCase()}`;
+}
+
+/** A cluster whose objects are loading: what its requests are authenticated against and its pages read from. */
+interface Loading {
+  key: string;
+  credential: ClusterCredential;
+  /** The key its service-account tokens are signed with (derived from the credential, as the runtime's). */
+  serviceAccounts: Buffer;
+  persistence: ObjectPersistence;
+}
+
+/** What a running cluster's requests are authenticated against. */
+function authOf(entry: Entry): Pick<Loading, 'credential' | 'serviceAccounts'> {
+  return { credential: entry.credential, serviceAccounts: entry.runtime.serviceAccounts.key };
 }
 
 interface Entry {
@@ -99,8 +115,11 @@ export class ClusterApis implements KubeconfigIssuer {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | undefined>>();
   private readonly byPort = new Map<number, Entry>();
-  /** The ports of clusters listening while their objects load, by cluster key: requests there wait for `pending`. */
-  private readonly loadingPorts = new Map<number, string>();
+  /**
+   * The clusters listening while their objects load, by port: a request there is authenticated against the kept
+   * credential, a page of a list is answered from the saved rows (answerWhileLoading), and the rest waits for `pending`.
+   */
+  private readonly loadingPorts = new Map<number, Loading>();
   /** The last cluster load begun: loads run one at a time, so each cluster serves as soon as its own is read. */
   private loads: Promise<unknown> = Promise.resolve();
   /** What all the clusters' objects may add up to (apiserver/storage/ceiling.ts). */
@@ -338,7 +357,7 @@ export class ClusterApis implements KubeconfigIssuer {
       const now = Date.now();
       const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
       const gone = () => this.closed || !store.get(cluster.id);
-      this.loadingPorts.set(port, cluster.id.toLowerCase());
+      this.loadingPorts.set(port, { key: cluster.id.toLowerCase(), credential, serviceAccounts: serviceAccountKey(credential.token), persistence });
       const loaded = this.loads.then(() => persistence.preload(gone));
       this.loads = loaded.catch(() => false);
       if (!(await loaded) || gone()) {
@@ -388,7 +407,7 @@ export class ClusterApis implements KubeconfigIssuer {
 
   /** The cluster whose objects are loading behind a local port, once loaded (undefined when it is not served). */
   private loaded(port: number | undefined): Promise<Entry | undefined> | undefined {
-    const key = this.loadingPorts.get(port ?? -1);
+    const key = this.loadingPorts.get(port ?? -1)?.key;
     const pending = key === undefined ? undefined : this.pending.get(key);
     return pending?.catch(() => undefined);
   }
@@ -423,13 +442,13 @@ export class ClusterApis implements KubeconfigIssuer {
    * The cluster's credential (client certificate or token), or a service-account token of its pods
    * (service-account-tokens.ts; RBAC is not enforced, so any valid one may do anything).
    */
-  private authenticated(req: IncomingMessage, entry: Entry): boolean {
+  private authenticated(req: IncomingMessage, entry: Pick<Loading, 'credential' | 'serviceAccounts'>): boolean {
     // Only a header the client sent counts (never an inherited property), compared in constant time.
     const auth = Object.hasOwn(req.headers, 'authorization') ? req.headers.authorization : undefined;
     const bearer = typeof auth === 'string' ? /^bearer\s+(.*)$/is.exec(auth) : null;
     if (bearer) {
       const token = bearer[1]!.trim();
-      return sameSecret(entry.credential.token, token) || serviceAccountOf(entry.runtime.serviceAccounts.key, token) !== undefined;
+      return sameSecret(entry.credential.token, token) || serviceAccountOf(entry.serviceAccounts, token) !== undefined;
     }
     const socket = req.socket as TLSSocket;
     if (!socket.authorized) return false;
@@ -446,7 +465,7 @@ export class ClusterApis implements KubeconfigIssuer {
     }
     const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1);
     if (!entry) return refuseUpgrade(socket, unavailable());
-    if (!this.authenticated(req, entry)) return refuseUpgrade(socket, unauthorized());
+    if (!this.authenticated(req, authOf(entry))) return refuseUpgrade(socket, unauthorized());
     const target = requestTarget(req.url ?? '/');
     if (!target) return refuseUpgrade(socket, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`));
     serveUpgrade(req, socket, head, { runtime: entry.runtime, path: target.path, query: target.query, log: this.options.log });
@@ -456,14 +475,18 @@ export class ClusterApis implements KubeconfigIssuer {
   private async serve(req: IncomingMessage, res: ServerResponse, fixed?: Entry): Promise<void> {
     const reply = (status: number, body: unknown, contentType = 'application/json') => sendBody(res, status, body, contentType);
     try {
-      const entry = fixed ?? this.byPort.get(req.socket.localPort ?? -1) ?? (await this.loaded(req.socket.localPort));
-      if (!entry) return await reply(503, unavailable().toStatus());
-      if (!this.authenticated(req, entry) && !publicInfo(req)) return await reply(401, unauthorized().toStatus());
+      const port = req.socket.localPort ?? -1;
+      const known = fixed ?? this.byPort.get(port);
+      // A cluster whose objects load: the request is authenticated now (a 401 does not wait for the load).
+      const loading = known ? undefined : this.loadingPorts.get(port);
+      const auth = known ? authOf(known) : loading;
+      if (!auth) return await reply(503, unavailable().toStatus());
+      if (!this.authenticated(req, auth) && !publicInfo(req)) return await reply(401, unauthorized().toStatus());
       const body = await readBoundedBody(req, MAX_BODY_BYTES);
       if (body === TOO_LARGE) return await reply(413, bodyTooLarge().toStatus());
       const target = requestTarget(req.url ?? '/');
       if (!target) return await reply(400, badRequest(`invalid request target ${JSON.stringify(String(req.url).slice(0, 100))}`).toStatus());
-      const response = entry.api.handle({
+      const request: ApiRequest = {
         method: req.method ?? 'GET',
         path: target.path,
         query: target.query,
@@ -471,7 +494,14 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
-      });
+      };
+      // A page of a list is read from the saved rows, as the apiserver reads it from etcd; the rest waits for the load.
+      const early = loading && this.loadingPorts.get(port) === loading ? answerWhileLoading(loading.persistence, request) : undefined;
+      if (early) return await reply(early.status, early.body, early.contentType);
+      // (The load may have ended while the body was read.)
+      const entry = known ?? this.byPort.get(port) ?? (await this.loaded(port));
+      if (!entry) return await reply(503, unavailable().toStatus());
+      const response = entry.api.handle(request);
       if ('watch' in response) return serveWatch(res, response, entry.api.watchMetrics, this.options.log);
       if ('stream' in response) {
         res.writeHead(200, { 'Content-Type': response.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });

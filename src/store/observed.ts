@@ -43,6 +43,10 @@ export class ObservedStore implements Store, ChangeFeed {
     return this.inner.list<T>(prefix, options);
   }
 
+  count(prefix: string, options?: Pick<ListOptions, 'after'>): number {
+    return this.inner.count(prefix, options);
+  }
+
   put(key: string, value: unknown): void {
     this.inner.put(key, value);
     this.record({ key });

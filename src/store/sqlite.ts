@@ -15,6 +15,13 @@ function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
+/** The keys of a prefix, after `after` when given: [from, to (excluded), the prefix's own key]. */
+function range(prefix: string, after: string | undefined): [string, string, string] {
+  const low = idKey(prefix);
+  // The smallest key greater than `after` is `after` and a NUL.
+  return [after === undefined ? low : `${idKey(after)}\u0000`, prefixUpperBound(low), low];
+}
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmts;
@@ -46,6 +53,7 @@ export class SqliteStore implements Store {
       children: this.db.prepare<[string, string, string, number], Row>(
         "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k LIMIT ?",
       ),
+      count: this.db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM entries WHERE k >= ? AND k < ?'),
       deletePrefix: this.db.prepare<[string, string]>('DELETE FROM entries WHERE k >= ? AND k < ?'),
     };
     this.runInTransaction = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
@@ -73,17 +81,19 @@ export class SqliteStore implements Store {
   }
 
   list<T = unknown>(prefix: string, options: ListOptions = {}): Entry<T>[] {
-    const low = idKey(prefix);
-    const high = prefixUpperBound(low);
+    const [from, high, low] = range(prefix, options.after);
     const limit = options.limit ?? -1;
-    // The smallest key greater than `after` is `after` and a NUL.
-    const from = options.after === undefined ? low : `${idKey(options.after)}\u0000`;
     // Row by row: each row's text is parsed as it comes and dropped, young, rather than all of them held until the
     // last is read (a restart reads ~200 MB of a big cluster's objects here: held, the collector copied them twice).
     const rows = options.children ? this.stmts.children.iterate(from, high, low, limit) : this.stmts.list.iterate(from, high, limit);
     const out: Entry<T>[] = [];
     for (const row of rows) out.push({ key: row.key, value: JSON.parse(row.value) as T });
     return out;
+  }
+
+  count(prefix: string, options: Pick<ListOptions, 'after'> = {}): number {
+    const [from, high] = range(prefix, options.after);
+    return this.stmts.count.get(from, high)!.n;
   }
 
   deletePrefix(prefix: string): number {

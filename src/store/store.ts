@@ -26,6 +26,8 @@ export interface Store {
   delete(key: string): boolean;
   /** Entries whose key starts with prefix, in key order (case-insensitive). */
   list<T = unknown>(prefix: string, options?: ListOptions): Entry<T>[];
+  /** How many keys start with prefix (and come after `options.after`, when given), none of their values read. */
+  count(prefix: string, options?: Pick<ListOptions, 'after'>): number;
   /** Deletes every key starting with prefix; returns how many. */
   deletePrefix(prefix: string): number;
   /**

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { objectsKey } from '../../src/cluster/apiserver/storage/persistence.js';
 import { startServer } from '../../src/server/server.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
 import { https } from '../e2e/harness.js';
 import { restart } from '../network/harness.js';
 import { api, eventually, withCluster } from './harness.js';
@@ -65,4 +66,130 @@ test('while a restart loads the objects, ARM answers and the cluster API waits: 
     await restart(env);
     assert.equal(await count(), before);
     assert.equal((await api(env, 'GET', '/api/v1/namespaces/default/configmaps/written-while-loading')).json.data.a, 'b');
+  }));
+
+/** Pods no component touches after the restart (another scheduler's, unbound), so the loaded store holds them as saved. */
+const PODS = 1_300;
+const TABLE = 'application/json;as=Table;v=1;g=meta.k8s.io';
+
+/** A list's text with its revision left out (the list's and its continue token's): what the runtime's start moves. */
+function withoutRevision(text: string): string {
+  const list = JSON.parse(text) as { metadata: { resourceVersion?: string; continue?: string } };
+  list.metadata.resourceVersion = 'R';
+  if (list.metadata.continue) {
+    const token = JSON.parse(Buffer.from(list.metadata.continue, 'base64url').toString('utf8'));
+    list.metadata.continue = JSON.stringify({ ...token, rv: 'R' });
+  }
+  return JSON.stringify(list);
+}
+
+test('while a restart loads the objects, a page of a list is read from the saved rows: the bytes the loaded store gives, a token it takes, 401 and 400 at once', () =>
+  withCluster({ networkPlugin: 'none' }, async (env) => {
+    const root = objectsKey(env.clusterId);
+    const created = new Date(Date.now() - 10 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    env.server.store.transaction(() => {
+      for (let i = 0; i < 2 * STORED; i++)
+        env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
+          data: { index: String(i), filler: 'x'.repeat(200) },
+        });
+      for (let i = 0; i < PODS; i++)
+        env.server.store.put(`${root}//pods/default/paged-${i}`, {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: `paged-${i}`,
+            namespace: 'default',
+            uid: `pod-${i}`,
+            creationTimestamp: created,
+            resourceVersion: '2',
+            labels: { tier: i % 3 === 0 ? 'a' : 'b' },
+          },
+          spec: { schedulerName: 'elsewhere', containers: [{ name: 'c', image: 'busybox' }] },
+          status: { phase: 'Pending' },
+        });
+      // Edited by hand: the load refuses it with its log line, and no page serves it. (Before the pages' ends: the
+      // remainingItemCount read during the load counts the rows after a page, this one too were it there.)
+      env.server.store.put(`${root}//pods/default/a-bad`, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'a-bad', namespace: 'default', labels: { tier: 'a' } },
+        spec: { containers: 'none' },
+      });
+    });
+    await env.server.close();
+    // The revision saved at the close: what the restored store goes on from.
+    const db = new SqliteStore(join(env.home, 'state.db'));
+    const saved = Number(db.get<{ revision: number }>(root)?.revision);
+    db.close();
+
+    const lines: string[] = [];
+    const serving = () => lines.filter((l) => l.includes(' serving again after '));
+    const starting = startServer({ home: env.home, port: 0, log: (line) => lines.push(line) });
+    await eventually(() => existsSync(join(env.home, 'endpoint.json')), 30_000, 'the endpoint file');
+    // In one namespace: the runtime's start adds pods of its own elsewhere (kube-system), which a count across all would see.
+    const asked = [
+      '/api/v1/namespaces/default/pods?limit=500',
+      '/api/v1/namespaces/default/pods?limit=200&labelSelector=tier%3Da',
+      '/api/v1/namespaces/default/pods?limit=300&fieldSelector=metadata.namespace%3Ddefault',
+    ];
+    /** Each list asked and one continuation of it, JSON and as a Table (all at once: each page is a turn of the load's). */
+    const pages = async () => {
+      const lists = asked.flatMap((path) => ['application/json', TABLE].map((accept) => ({ path, accept })));
+      const firsts = await Promise.all(lists.map(({ path, accept }) => api(env, 'GET', path, { headers: { accept } })));
+      const nexts = await Promise.all(
+        lists.map(({ path, accept }, i) =>
+          api(env, 'GET', `${path}&continue=${encodeURIComponent(firsts[i]!.json.metadata.continue)}`, { headers: { accept } }),
+        ),
+      );
+      for (const page of [...firsts, ...nexts]) assert.equal(page.status, 200, page.text.slice(0, 300));
+      return firsts.flatMap((first, i) => [first.text, nexts[i]!.text]);
+    };
+    const hostile = async () =>
+      Promise.all([
+        api(env, 'GET', '/api/v1/pods?limit=5', { token: 'wrong' }),
+        api(env, 'GET', '/api/v1/pods?limit=5', { token: null }),
+        api(env, 'GET', '/api/v1/pods?limit=5&continue=bm90LWEtdG9rZW4'),
+        api(env, 'GET', '/api/v1/pods?limit=abc'),
+        api(env, 'GET', '/api/v1/pods?limit=5&labelSelector=a%20in%20(b'),
+      ]).then((all) => all.map((r) => `${r.status} ${r.text}`));
+
+    // A client that reads page 1 during the load and reads on after it.
+    const asking = Promise.all([pages(), hostile(), api(env, 'GET', '/api/v1/pods?limit=500')]);
+    const answered = await Promise.race([asking, starting.then(() => undefined)]);
+    const servedBefore = serving().length === 0;
+    // The server is the env's from here on, closed by withCluster whatever fails.
+    env.server = Object.assign(await starting, { logLines: lines });
+    assert.ok(answered && servedBefore, 'every page was answered before the cluster served again');
+    const [during, refusedDuring, firstDuring] = answered;
+    assert.equal(JSON.parse(during[0]!).metadata.resourceVersion, String(Math.max(1000, saved)), 'the saved revision');
+    assert.equal(serving().length, 1, lines.join('\n'));
+    const after = await pages();
+    for (const [i, text] of during.entries()) {
+      const [got, want] = [withoutRevision(text), withoutRevision(after[i]!)];
+      let at = 0;
+      while (at < got.length && got[at] === want[at]) at++;
+      assert.ok(got === want, `page ${i}: during the load ${got.slice(at - 80, at + 200)}\nafter it ${want.slice(at - 80, at + 200)}`);
+    }
+    assert.deepEqual(refusedDuring, await hostile());
+    assert.deepEqual(
+      refusedDuring.map((r) => Number(r.slice(0, 3))),
+      [401, 401, 400, 400, 400],
+    );
+
+    // Every pod once, page 1 read from the rows and the rest from the loaded store; the bad row in none.
+    const names: string[] = firstDuring.json.items.map((p: { metadata: { name: string } }) => p.metadata.name);
+    for (let cont = firstDuring.json.metadata.continue as string | undefined; cont; ) {
+      const next = await api(env, 'GET', `/api/v1/pods?limit=500&continue=${encodeURIComponent(cont)}`);
+      names.push(...next.json.items.map((p: { metadata: { name: string } }) => p.metadata.name));
+      cont = next.json.metadata.continue;
+    }
+    const all = (await api(env, 'GET', '/api/v1/pods')).json.items.map((p: { metadata: { name: string } }) => p.metadata.name);
+    assert.deepEqual(names, all);
+    assert.equal(all.filter((n: string) => n.startsWith('paged-')).length, PODS);
+    assert.ok(!all.includes('a-bad'));
+    assert.ok(!during.some((text) => text.includes('a-bad')));
+    assert.equal(lines.filter((l) => l.includes('skipped stored object') && l.includes('a-bad')).length, 1, lines.join('\n'));
   }));

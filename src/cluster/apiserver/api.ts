@@ -26,7 +26,7 @@ import { checkPatchOptions, checkPreconditions, checkResourceVersionMatches, che
 import { deleteObject, finishIfDue } from './deletion.js';
 import { k8sTime } from '../apimachinery/time.js';
 import { isPlainObject, own } from '../../http/own.js';
-import { page, pageKeys } from './paging.js';
+import { type Page, page, pageKeys } from './paging.js';
 import { keyRange } from './storage/store.js';
 import type { KindBehaviour, KindHost } from './kind-behaviour.js';
 import { defaultPrinter } from './printers.js';
@@ -66,6 +66,13 @@ export interface ApiRequest {
   userAgent?: string;
 }
 
+/** A response with a JSON body (a Status, an object, a list). */
+export interface BodyResponse {
+  status: number;
+  body: unknown;
+  contentType: string;
+}
+
 export type ApiResponse =
   | { status: number; body: unknown; contentType?: string; text?: undefined; warnings?: readonly string[] }
   | { status: number; text: string; contentType: string; body?: undefined; warnings?: readonly string[] }
@@ -87,7 +94,7 @@ export function versionInfo(version: string): Record<string, string> {
   };
 }
 
-interface Target {
+export interface Target {
   r: ResourceType;
   /** How r's kind behaves (kinds.ts). */
   kind: KindBehaviour;
@@ -97,7 +104,7 @@ interface Target {
 }
 
 /** /api/v1/... or /apis/{g}/{v}/... → what it names in the catalog; undefined when it is not a resource path. */
-function parseResourcePath(catalog: Catalog, segments: string[]): Target | undefined {
+export function parseResourcePath(catalog: Pick<Catalog, 'find' | 'behaviourOf'>, segments: string[]): Target | undefined {
   let group = '';
   let version: string;
   let rest: string[];
@@ -167,10 +174,7 @@ export class ClusterApi {
   }
 
   private route(req: ApiRequest): ApiResponse {
-    const segments = req.path
-      .split('/')
-      .filter((s) => s !== '')
-      .map(decodeSegment);
+    const segments = pathSegments(req.path);
     const path = `/${segments.join('/')}`;
     const version = this.runtime.kubernetesVersion;
     if (req.method === 'GET') {
@@ -260,11 +264,6 @@ export class ClusterApi {
     return this.objects.get(t.r, t.namespace, t.name!);
   }
 
-  /** The object as read. */
-  private view(t: Target, obj: KubeObject): KubeObject {
-    return t.kind.view ? t.kind.view(obj, Date.now()) : obj;
-  }
-
   /** What the kind's hooks may use of this cluster. */
   private host(t: Target): KindHost {
     return {
@@ -282,41 +281,25 @@ export class ClusterApi {
   }
 
   private list(t: Target, req: ApiRequest): ApiResponse {
-    checkResourceVersion(t, req.query);
-    const selector = parseSelector(req.query);
-    checkFieldLabels(t, selector);
+    const selector = listSelector(t, req.query);
     const rv = this.objects.resourceVersion;
-    const chunk = t.kind.computed
-      ? page(
-          this.current(t).filter((o) => selects(selector, o)),
-          req.query,
-          rv,
-        )
-      : this.pageStored(t, selector, req.query, rv);
-    const items = chunk.items.map((o) => this.view(t, o));
-    const metadata = {
-      resourceVersion: String(rv),
-      ...(chunk.continue ? { continue: chunk.continue, remainingItemCount: chunk.remainingItemCount } : {}),
-    };
-    if (wantsTable(req.accept))
-      return json(200, table(printerOf(t), items, includeObjectOf(req.query), metadata), 'application/json;as=Table;v=v1;g=meta.k8s.io');
-    return json(200, { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items });
+    const chunk = t.kind.computed ? page(this.current(t), req.query, rv, selecting(selector)) : this.pageStored(t, selector, req.query, rv);
+    return listResponse(t, chunk, rv, req);
   }
 
   /** A page of stored objects, read from the store's sorted keys. */
   private pageStored(t: Target, selector: Selector, query: URLSearchParams, rv: number) {
     const keys = this.objects.keys(t.r);
     const [from, to] = t.r.namespaced && t.namespace !== undefined ? keyRange(keys, `${t.namespace}/`) : [0, keys.length];
-    const everything = selector.labels.length === 0 && selector.fields.length === 0;
     const byKey = this.objects.byKeyOf(t.r);
     const source = { keys, from, to, get: (k: string) => byKey(k)! };
-    return pageKeys(source, everything ? undefined : (o) => selects(selector, o), query, rv);
+    return pageKeys(source, selecting(selector), query, rv);
   }
 
   private get(t: Target, req: ApiRequest): ApiResponse {
     const obj = this.lookup(t);
     if (!obj) throw notFound(t.r.resource, t.r.group, t.name!);
-    const out = this.view(t, obj);
+    const out = viewOf(t, obj);
     if (t.subresource === 'scale') return json(200, this.scale(t).read(out));
     if (wantsTable(req.accept) && t.subresource === undefined) {
       return json(
@@ -363,7 +346,7 @@ export class ClusterApi {
             ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
             allowBookmarks: req.query.get('allowWatchBookmarks') === 'true',
             ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
-            view: (o) => this.view(t, o),
+            view: (o) => viewOf(t, o),
           },
           asTable ? tableSink : sink,
         );
@@ -436,10 +419,10 @@ export class ClusterApi {
    */
   private store(t: Target, obj: KubeObject, dryRun = false): KubeObject {
     const bytes = checkObjectSize(obj);
-    if (dryRun) return this.view(t, dryRunResult(this.objects.get(t.r, t.namespace, obj.metadata.name), obj));
+    if (dryRun) return viewOf(t, dryRunResult(this.objects.get(t.r, t.namespace, obj.metadata.name), obj));
     const stored = this.objects.put(t.r, obj, { bytes });
     finishIfDue(this.objects, t.r, stored);
-    return this.view(t, stored);
+    return viewOf(t, stored);
   }
 
   private update(t: Target, req: ApiRequest): ApiResponse {
@@ -536,7 +519,7 @@ export class ClusterApi {
     if (!existing) throw notFound(t.r.resource, t.r.group, t.name!);
     admitDeletion(t.r, existing);
     checkPreconditions(t.r, existing, options.preconditions);
-    if (options.dryRun) return json(200, this.view(t, existing));
+    if (options.dryRun) return json(200, viewOf(t, existing));
     const defer = t.kind.deferDeletion;
     const host = this.host(t);
     const done = deleteObject(this.objects, t.r, existing, {
@@ -544,7 +527,7 @@ export class ClusterApi {
       ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
       ...(defer ? { defer: (o: KubeObject) => defer(o, host) } : {}),
     });
-    if (!done.removed) return json(200, this.view(t, done.object));
+    if (!done.removed) return json(200, viewOf(t, done.object));
     const details: Record<string, string> = { name: t.name!, kind: t.r.resource, uid: String(existing.metadata.uid ?? '') };
     if (t.r.group !== '') details['group'] = t.r.group;
     return json(200, successStatus(details));
@@ -577,6 +560,36 @@ function warned(t: Target, response: ApiResponse): ApiResponse {
  * A field selector on a field the kind does not index: the 400 the apiserver answers for custom resources
  * (kubectl adds `Unable to find "<gvr>" that match label selector …` in front of it).
  */
+/** The object as read. */
+function viewOf(t: Target, obj: KubeObject): KubeObject {
+  return t.kind.view ? t.kind.view(obj, Date.now()) : obj;
+}
+
+/** A list's checks of its query, in the apiserver's order (each a 400 or 422), and its selector. */
+export function listSelector(t: Target, query: URLSearchParams): Selector {
+  checkResourceVersion(t, query);
+  const selector = parseSelector(query);
+  checkFieldLabels(t, selector);
+  return selector;
+}
+
+/** What a selector lets through; undefined when it selects everything (nothing to test, and a count of what is left). */
+export function selecting(selector: Selector): ((o: KubeObject) => boolean) | undefined {
+  return selector.labels.length === 0 && selector.fields.length === 0 ? undefined : (o) => selects(selector, o);
+}
+
+/** A page of a list as the client gets it, at revision `rv`: JSON, or the Table kubectl asks for. */
+export function listResponse(t: Target, chunk: Page, rv: number, req: Pick<ApiRequest, 'query' | 'accept'>): BodyResponse {
+  const items = chunk.items.map((o) => viewOf(t, o));
+  const metadata = {
+    resourceVersion: String(rv),
+    ...(chunk.continue ? { continue: chunk.continue, remainingItemCount: chunk.remainingItemCount } : {}),
+  };
+  if (wantsTable(req.accept))
+    return { status: 200, body: table(printerOf(t), items, includeObjectOf(req.query), metadata), contentType: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+  return { status: 200, body: { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items }, contentType: 'application/json' };
+}
+
 function checkFieldLabels(t: Target, selector: Selector): void {
   const known = t.kind.fieldLabels;
   const unknown = known && selector.fields.find((f) => !known.includes(f.key));
@@ -642,6 +655,14 @@ function checkWatchOptions(query: URLSearchParams, kubernetesVersion: string): b
 }
 
 /** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */
+/** A request path's segments, each decoded (a bad escape is the apiserver's 400). */
+export function pathSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeSegment);
+}
+
 function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);

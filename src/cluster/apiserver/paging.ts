@@ -1,7 +1,7 @@
 // Chunked lists (`limit` and `continue`), as kubectl asks for them (500 at a time): a page of the objects in
 // key order, and a continue token in the apiserver's format (base64url of {"v","rv","start"}) naming the key
 // to resume after. Pages are read from the current state (the apiserver reads them at the first page's
-// revision); `remainingItemCount` counts what is left.
+// revision); `remainingItemCount` counts what is left when nothing is selected.
 import { objectKey, type KubeObject } from '../apimachinery/object.js';
 import { badRequest } from '../apimachinery/status.js';
 import { keyIndex } from './storage/store.js';
@@ -51,11 +51,11 @@ function tokenAfter(key: string, revision: number): string {
   return Buffer.from(JSON.stringify(token)).toString('base64url');
 }
 
-/** items (in key order) from the continue token's key on, at most `limit` of them (0 or absent: all). */
-export function page(items: KubeObject[], query: URLSearchParams, revision: number): Page {
+/** items (in key order) that match, from the continue token's key on, at most `limit` of them (0 or absent: all). */
+export function page(items: KubeObject[], query: URLSearchParams, revision: number, matches?: (o: KubeObject) => boolean): Page {
   const keys = items.map(keyOf);
   const byKey = new Map(keys.map((k, i) => [k, items[i]!]));
-  return pageKeys({ keys, from: 0, to: keys.length, get: (k) => byKey.get(k)! }, undefined, query, revision);
+  return pageKeys({ keys, from: 0, to: keys.length, get: (k) => byKey.get(k)! }, matches, query, revision);
 }
 
 /** Where a paged list reads: keys in etcd key order (from..to of them), each object by its key. */
@@ -76,17 +76,47 @@ export function pageKeys(source: KeyedSource, matches: ((o: KubeObject) => boole
   const start = startOf(query);
   const { keys, to } = source;
   let i = start === undefined ? source.from : Math.max(source.from, keyIndex(keys, start, false));
+  const rows = {
+    next: (): IteratorResult<[string, KubeObject]> => {
+      if (i >= to) return { done: true, value: undefined };
+      const key = keys[i++]!;
+      return { done: false, value: [key, source.get(key)] };
+    },
+  };
+  // Read just past the page's last row: what is left is every key after it.
+  return pageRows(rows, matches, limit, revision, () => to - i + 1);
+}
+
+/** A page's query: its limit (0: all) and the key to resume after (undefined on the first page), or the 400. */
+export function pageQuery(query: URLSearchParams): { limit: number; start: string | undefined } {
+  return { limit: limitOf(query), start: startOf(query) };
+}
+
+/**
+ * A page of rows read in key order from where it starts, as the apiserver reads etcd (storage/etcd3 GetList): at
+ * most `limit` objects that match, and a continue token when any row follows the last of them. remainingItemCount
+ * (`remaining`, given the last key of the page) only when nothing is selected: with a selector the apiserver leaves
+ * it out, as the rows left are not all what the selector would list (and counting them needs every one read).
+ */
+export function pageRows(
+  rows: Iterator<[string, KubeObject]>,
+  matches: ((o: KubeObject) => boolean) | undefined,
+  limit: number,
+  revision: number,
+  remaining: (lastKey: string) => number,
+): Page {
   const items: KubeObject[] = [];
-  for (; i < to && (limit <= 0 || items.length < limit); i++) {
-    const o = source.get(keys[i]!);
-    if (!matches || matches(o)) items.push(o);
+  let last = '';
+  for (let row = rows.next(); !row.done; row = rows.next()) {
+    const [key, o] = row.value;
+    if (limit > 0 && items.length === limit) {
+      const cont = tokenAfter(last, revision);
+      return matches ? { items, continue: cont } : { items, continue: cont, remainingItemCount: remaining(last) };
+    }
+    if (!matches || matches(o)) {
+      items.push(o);
+      last = key;
+    }
   }
-  if (limit <= 0 || i >= to) return { items };
-  let remaining = to - i;
-  if (matches) {
-    remaining = 0;
-    for (let j = i; j < to; j++) if (matches(source.get(keys[j]!))) remaining++;
-  }
-  if (remaining === 0) return { items };
-  return { items, continue: tokenAfter(keys[i - 1]!, revision), remainingItemCount: remaining };
+  return { items };
 }

@@ -12,7 +12,7 @@ import { shareParts } from './sharing.js';
 import { idleCompaction } from './idle-compaction.js';
 import { turns } from '../../apimachinery/turns.js';
 import { performance } from 'node:perf_hooks';
-import { deletionDue, type KubeObject } from '../../apimachinery/object.js';
+import { deletionDue, objectKey, type KubeObject } from '../../apimachinery/object.js';
 import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
 import { K8S_OBJECTS_PREFIX as PREFIX } from '../../../store/keys.js';
@@ -45,6 +45,13 @@ const FLUSH_BYTES = 256 * 1024;
 
 /** How long queued writes wait for the runtime's catch-up to pause before they are written anyway. */
 const CATCH_UP_WAIT_MS = 200;
+
+/** A stored row under another name than its object's: the restored store would hold it elsewhere in key order. */
+export class OutOfPlace extends Error {
+  constructor(key: string) {
+    super(`stored object ${key} is not under its own name`);
+  }
+}
 
 export function objectsKey(clusterId: string): string {
   return `${PREFIX}${clusterId.toLowerCase()}`;
@@ -144,6 +151,41 @@ export class ObjectPersistence implements StoreBackend {
     }
     this.preloaded = restore.done();
     return true;
+  }
+
+  /**
+   * One kind's objects as load() restores them, in key order: the rows under `bucket`/`within` (a namespace's `ns/`,
+   * or '' for all) after `after` (a `namespace/name`), read `slice` at a time and checked as the restore checks them,
+   * without its log lines (the load logs each refusal once). What a page of a list is read from while the load runs
+   * (loading-lists.ts): nothing writes the cluster's rows meanwhile. Yields each one's `namespace/name`; a row
+   * stored under another name than its own, which the store would list elsewhere, throws `OutOfPlace`. `revision`:
+   * the saved revision, which the restored store goes on from.
+   */
+  stored(bucket: string, within: string, after: string | undefined, slice: number): Iterator<[string, KubeObject]> & { revision: number } {
+    const quiet = new ObjectPersistence(this.store, this.clusterId, () => {}, this.expired);
+    return Object.assign(quiet.rows(bucket, within, after, slice), { revision: quiet.restorer().done().revision });
+  }
+
+  private *rows(bucket: string, within: string, after: string | undefined, slice: number): Generator<[string, KubeObject]> {
+    const base = `${this.root}/${bucket}/`;
+    let from = after === undefined || after < within ? undefined : `${base}${after}`;
+    for (;;) {
+      const rows = this.store.list<KubeObject>(`${base}${within}`, { limit: slice, ...(from === undefined ? {} : { after: from }) });
+      const restore = this.restorer();
+      for (const { key, value } of rows) {
+        if (namedObject(value) && key.slice(base.length) !== objectKey(value.metadata.namespace, value.metadata.name)) throw new OutOfPlace(key);
+        restore.take(key, value);
+      }
+      for (const { object } of restore.done().objects) yield [objectKey(object.metadata.namespace, object.metadata.name), object];
+      if (rows.length < slice) return;
+      from = rows.at(-1)!.key;
+    }
+  }
+
+  /** How many rows of a kind follow `after` (a `namespace/name`) under `within`, none of them read. */
+  countAfter(bucket: string, within: string, after: string): number {
+    const base = `${this.root}/${bucket}/`;
+    return this.store.count(`${base}${within}`, after < within ? {} : { after: `${base}${after}` });
   }
 
   /** One restore's state: each stored row taken in key order, then what it gives. */

@@ -50,6 +50,9 @@ const HISTORY = 20_000;
 // JSON bytes: an object's heap is several times its JSON (a 650-byte pod holds ~5 KB), so this is ~100-200 MB of heap.
 const HISTORY_BYTES = 32 * 1024 * 1024;
 
+/** The revision a cluster's objects start from (a restored one goes on from its saved revision when later). */
+export const FIRST_REVISION = 1000;
+
 export class ObjectStore {
   private revision: number;
   private readonly objects = new Map<string, Bucket>();
@@ -64,7 +67,7 @@ export class ObjectStore {
   private tellingJson: string | undefined;
 
   constructor(
-    startRevision = 1000,
+    startRevision = FIRST_REVISION,
     private readonly persistence?: StoreBackend,
     readonly ceiling = new ObjectCeiling(),
   ) {
