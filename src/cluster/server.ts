@@ -68,6 +68,8 @@ interface Loading {
   /** The key its service-account tokens are signed with (derived from the credential, as the runtime's). */
   serviceAccounts: Buffer;
   persistence: ObjectPersistence;
+  /** The Kubernetes version the cluster reports (its record's): `/version` needs no object. */
+  kubernetesVersion: string;
 }
 
 /** What a running cluster's requests are authenticated against. */
@@ -357,7 +359,13 @@ export class ClusterApis implements KubeconfigIssuer {
       const now = Date.now();
       const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
       const gone = () => this.closed || !store.get(cluster.id);
-      this.loadingPorts.set(port, { key: cluster.id.toLowerCase(), credential, serviceAccounts: serviceAccountKey(credential.token), persistence });
+      this.loadingPorts.set(port, {
+        key: cluster.id.toLowerCase(),
+        credential,
+        serviceAccounts: serviceAccountKey(credential.token),
+        persistence,
+        kubernetesVersion: cluster.resolved.kubernetesVersion,
+      });
       const loaded = this.loads.then(() => persistence.preload(gone));
       this.loads = loaded.catch(() => false);
       if (!(await loaded) || gone()) {
@@ -496,7 +504,8 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
       };
       // A page of a list is read from the saved rows, as the apiserver reads it from etcd; the rest waits for the load.
-      const early = loading && this.loadingPorts.get(port) === loading ? answerWhileLoading(loading.persistence, request) : undefined;
+      const early =
+        loading && this.loadingPorts.get(port) === loading ? answerWhileLoading(loading.persistence, request, loading.kubernetesVersion) : undefined;
       if (early) return await reply(early.status, early.body, early.contentType);
       // (The load may have ended while the body was read.)
       const entry = known ?? this.byPort.get(port) ?? (await this.loaded(port));

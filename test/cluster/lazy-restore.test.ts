@@ -157,13 +157,17 @@ test('while a restart loads the objects, a page of a list is read from the saved
       ]).then((all) => all.map((r) => `${r.status} ${r.text}`));
 
     // A client that reads page 1 during the load and reads on after it.
-    const asking = Promise.all([pages(), hostile(), api(env, 'GET', '/api/v1/pods?limit=500')]);
+    // `/version` too: the kubectl on this image asks it first, to pick its build, before any list.
+    const asking = Promise.all([pages(), hostile(), api(env, 'GET', '/api/v1/pods?limit=500'), api(env, 'GET', '/version')]);
     const answered = await Promise.race([asking, starting.then(() => undefined)]);
     const servedBefore = serving().length === 0;
     // The server is the env's from here on, closed by withCluster whatever fails.
     env.server = Object.assign(await starting, { logLines: lines });
     assert.ok(answered && servedBefore, 'every page was answered before the cluster served again');
-    const [during, refusedDuring, firstDuring] = answered;
+    const [during, refusedDuring, firstDuring, versionDuring] = answered;
+    assert.equal(versionDuring.status, 200);
+    assert.equal(versionDuring.text, (await api(env, 'GET', '/version')).text);
+    assert.match(versionDuring.json.gitVersion, /^v1\.\d+\.\d+$/);
     assert.equal(JSON.parse(during[0]!).metadata.resourceVersion, String(Math.max(1000, saved)), 'the saved revision');
     assert.equal(serving().length, 1, lines.join('\n'));
     const after = await pages();

@@ -3,10 +3,11 @@
 // watch cache (what `kubectl get pods -A` asks, 500 at a time). Here the saved rows are that etcd: nothing writes a
 // cluster's rows while they load, so a page is read from them in key order, each row checked as the load checks it,
 // and answered through the list's own checks, paging and printing (api.ts): the bytes the loaded store would give
-// at the same revision, with a continue token the loaded store takes up. Anything else waits for the load.
+// at the same revision, with a continue token the loaded store takes up. `/version` needs no object and is answered
+// too: the kubectl on this image asks it first to pick its build (docs/clients.md). Anything else waits for the load.
 import { findResource, resourceKey } from '../apimachinery/resources.js';
 import { KubeError } from '../apimachinery/status.js';
-import { type ApiRequest, type BodyResponse, listResponse, listSelector, selecting, parseResourcePath, pathSegments, type Target } from './api.js';
+import { type ApiRequest, type BodyResponse, versionInfo, listResponse, listSelector, selecting, parseResourcePath, pathSegments, type Target } from './api.js';
 import { CRDS } from './catalog.js';
 import { behaviourOf } from './kinds.js';
 import { pageQuery, pageRows } from './paging.js';
@@ -31,8 +32,9 @@ class NotFromRows extends Error {}
  * the load (a watch, a get, a write, a whole list, a resourceVersion asked for, a custom kind). A request the loaded
  * cluster would refuse (a bad limit, continue token or selector) gets the same Status now.
  */
-export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest): BodyResponse | undefined {
+export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kubernetesVersion: string): BodyResponse | undefined {
   const q = req.query;
+  if (req.method === 'GET' && req.path === '/version') return { status: 200, body: versionInfo(kubernetesVersion), contentType: 'application/json' };
   if (req.method !== 'GET' || q.get('watch') === 'true' || q.get('watch') === '1') return undefined;
   if (q.get('resourceVersion') || q.has('resourceVersionMatch') || !(q.get('limit') || q.get('continue'))) return undefined;
   try {
