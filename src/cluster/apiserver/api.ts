@@ -34,6 +34,7 @@ import { groupVersion, NAMESPACES, PODS, SERVICEACCOUNTS, type ResourceType } fr
 import { requestToken } from './token-request.js';
 import { type LogReader, podLog, type StreamSink } from './pod-logs.js';
 import { parseSelector, selects, type Selector } from '../apimachinery/selectors.js';
+import { kindSelector, METADATA_ONLY } from './field-labels.js';
 import {
   alreadyExists,
   badRequest,
@@ -283,8 +284,7 @@ export class ClusterApi {
 
   private list(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
-    const selector = parseSelector(req.query);
-    checkFieldLabels(t, selector);
+    const selector = kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(req.query), this.runtime.kubernetesVersion);
     const rv = this.objects.resourceVersion;
     const chunk = t.kind.computed
       ? page(
@@ -331,8 +331,7 @@ export class ClusterApi {
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const sendInitialEvents = checkWatchOptions(req.query, this.runtime.kubernetesVersion);
-    const selector = parseSelector(req.query);
-    checkFieldLabels(t, selector);
+    const selector = kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(req.query), this.runtime.kubernetesVersion);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
     // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
@@ -571,16 +570,6 @@ function statusWrite(t: Target, existing: KubeObject, obj: KubeObject): KubeObje
 /** A write's answer with the warnings its kind declares (written as `Warning: 299 - "..."` headers). */
 function warned(t: Target, response: ApiResponse): ApiResponse {
   return t.kind.warnings && 'status' in response && !t.subresource ? { ...response, warnings: t.kind.warnings } : response;
-}
-
-/**
- * A field selector on a field the kind does not index: the 400 the apiserver answers for custom resources
- * (kubectl adds `Unable to find "<gvr>" that match label selector …` in front of it).
- */
-function checkFieldLabels(t: Target, selector: Selector): void {
-  const known = t.kind.fieldLabels;
-  const unknown = known && selector.fields.find((f) => !known.includes(f.key));
-  if (unknown) throw badRequest(`field label not supported: ${unknown.key}`);
 }
 
 /** How the kind prints in `kubectl get` (kinds.ts, or a CRD's columns). */
