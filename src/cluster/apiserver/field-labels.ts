@@ -90,12 +90,15 @@ export const EVENT_FIELDS = declared(true, {
   type: {},
 });
 
-// pkg/apis/batch/v1/conversion.go (Job, its own words) + pkg/registry/batch/job/strategy.go: the count of succeeded pods.
+// pkg/apis/batch/v1/conversion.go (Job, in its own words) + pkg/registry/batch/job/strategy.go: the count of succeeded pods.
 export const JOB_FIELDS = declared(
   true,
   { 'status.successful': { read: orElse('status.succeeded', '0') } },
-  (label) => `field label "${label}" not supported for Job`,
+  (label) => `field label "${label}" not supported for batchv1.Job`,
 );
+
+// apps/v1 registers no conversion: ReplicaSets, Deployments, DaemonSets take metadata.name and .namespace only (the
+// status.replicas of ReplicationControllers and extensions/v1beta1 ReplicaSets is not theirs).
 
 // pkg/apis/certificates/v1/conversion.go (CertificateSigningRequest) + pkg/registry/certificates/certificates/strategy.go.
 export const CSR_FIELDS = declared(false, { 'spec.signerName': {} });
