@@ -5,10 +5,14 @@
 import { own } from '../../http/own.js';
 import { badRequest } from './status.js';
 
-export type Requirement =
+export type Requirement = (
   | { key: string; op: '=' | '!='; value: string }
   | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!exists' };
+  | { key: string; op: 'exists' | '!exists' }
+) & {
+  /** A field requirement's reading of its label, as its kind reads it (apiserver/field-labels.ts); the path without. */
+  read?: (obj: unknown) => string;
+};
 
 /** Splits on commas that are not inside parentheses. */
 function splitTop(text: string): string[] {
@@ -122,7 +126,7 @@ export function fieldValue(obj: unknown, path: string): string {
 }
 
 export function matchFields(reqs: Requirement[], obj: unknown): boolean {
-  return reqs.every((r) => matches(r, fieldValue(obj, r.key)));
+  return reqs.every((r) => matches(r, r.read ? r.read(obj) : fieldValue(obj, r.key)));
 }
 
 export interface Selector {

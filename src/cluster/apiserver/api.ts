@@ -34,6 +34,7 @@ import { groupVersion, NAMESPACES, PODS, SERVICEACCOUNTS, type ResourceType } fr
 import { requestToken } from './token-request.js';
 import { type LogReader, podLog, type StreamSink } from './pod-logs.js';
 import { parseSelector, selects, type Selector } from '../apimachinery/selectors.js';
+import { kindSelector, METADATA_ONLY } from './field-labels.js';
 import {
   alreadyExists,
   badRequest,
@@ -281,7 +282,7 @@ export class ClusterApi {
   }
 
   private list(t: Target, req: ApiRequest): ApiResponse {
-    const selector = listSelector(t, req.query);
+    const selector = listSelector(t, req.query, this.runtime.kubernetesVersion);
     const rv = this.objects.resourceVersion;
     const chunk = t.kind.computed ? page(this.current(t), req.query, rv, selecting(selector)) : this.pageStored(t, selector, req.query, rv);
     return listResponse(t, chunk, rv, req);
@@ -314,8 +315,7 @@ export class ClusterApi {
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const sendInitialEvents = checkWatchOptions(req.query, this.runtime.kubernetesVersion);
-    const selector = parseSelector(req.query);
-    checkFieldLabels(t, selector);
+    const selector = kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(req.query), this.runtime.kubernetesVersion);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
     // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
@@ -556,21 +556,18 @@ function warned(t: Target, response: ApiResponse): ApiResponse {
   return t.kind.warnings && 'status' in response && !t.subresource ? { ...response, warnings: t.kind.warnings } : response;
 }
 
-/**
- * A field selector on a field the kind does not index: the 400 the apiserver answers for custom resources
- * (kubectl adds `Unable to find "<gvr>" that match label selector …` in front of it).
- */
 /** The object as read. */
 function viewOf(t: Target, obj: KubeObject): KubeObject {
   return t.kind.view ? t.kind.view(obj, Date.now()) : obj;
 }
 
-/** A list's checks of its query, in the apiserver's order (each a 400 or 422), and its selector. */
-export function listSelector(t: Target, query: URLSearchParams): Selector {
+/**
+ * A list's checks of its query, in the apiserver's order (each a 400 or 422), and its selector: the field labels the
+ * kind takes at the cluster's version (field-labels.ts).
+ */
+export function listSelector(t: Target, query: URLSearchParams, kubernetesVersion: string): Selector {
   checkResourceVersion(t, query);
-  const selector = parseSelector(query);
-  checkFieldLabels(t, selector);
-  return selector;
+  return kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(query), kubernetesVersion);
 }
 
 /** What a selector lets through; undefined when it selects everything (nothing to test, and a count of what is left). */
@@ -588,12 +585,6 @@ export function listResponse(t: Target, chunk: Page, rv: number, req: Pick<ApiRe
   if (wantsTable(req.accept))
     return { status: 200, body: table(printerOf(t), items, includeObjectOf(req.query), metadata), contentType: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
   return { status: 200, body: { kind: `${t.r.kind}List`, apiVersion: groupVersion(t.r), metadata, items }, contentType: 'application/json' };
-}
-
-function checkFieldLabels(t: Target, selector: Selector): void {
-  const known = t.kind.fieldLabels;
-  const unknown = known && selector.fields.find((f) => !known.includes(f.key));
-  if (unknown) throw badRequest(`field label not supported: ${unknown.key}`);
 }
 
 /** How the kind prints in `kubectl get` (kinds.ts, or a CRD's columns). */

@@ -3,6 +3,7 @@
 // kinds): their records in the kind table (kinds.ts, docs/architecture.md §7). Most are stored as written with
 // the defaults their SetDefaults_* functions fill (kubernetes pkg/apis/<group>/v1/defaults.go); the ones the
 // controllers keep hand them their status; node Leases and CSINodes are computed from the nodes.
+import { CSR_FIELDS } from './field-labels.js';
 import { isPlainObject } from '../../http/own.js';
 import { at } from './group-printers.js';
 import {
@@ -276,6 +277,7 @@ export const GROUP_KINDS: ReadonlyArray<[ResourceType, KindBehaviour]> = [
       admit: (csr, existing) => admitCsr(csr, existing),
       subresourceWrites: { approval: approve },
       printer: csrPrinter,
+      fieldLabels: CSR_FIELDS,
     },
   ],
   [INGRESSCLASSES, { printer: ingressClassPrinter }],

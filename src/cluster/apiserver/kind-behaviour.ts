@@ -2,6 +2,7 @@
 // the hooks the API (api.ts) calls on a write, a read or a delete, and what those hooks may use of the cluster.
 import type { KubeObject } from '../apimachinery/object.js';
 import type { ServiceNetwork } from './admission/service-ips.js';
+import type { FieldLabels } from './field-labels.js';
 import type { Printer } from './printers.js';
 import type { ObjectStore } from './storage/store.js';
 
@@ -49,8 +50,8 @@ export interface KindBehaviour {
   scale?: SubresourceView;
   /** DELETE that does not remove at once: marks the object, writes it and returns it; undefined removes it now. */
   deferDeletion?(existing: KubeObject, host: KindHost): KubeObject | undefined;
-  /** The field selectors the kind answers (a CRD's metadata.name, metadata.namespace, selectableFields); any without it. */
-  fieldLabels?: readonly string[];
+  /** The field selectors the kind answers and how each reads (field-labels.ts); metadata.name and .namespace without it. */
+  fieldLabels?: FieldLabels;
   /** The columns and cells of `kubectl get` (printers.ts); the default Name / Created At without one. */
   printer?: Printer;
   /** What a write through a subresource other than status and scale keeps of the body (a CSR's approval). */

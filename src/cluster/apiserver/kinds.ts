@@ -5,6 +5,7 @@
 // compare no kind names: a kind is its ResourceType (resources.ts) and an entry here (docs/architecture.md §7).
 import { GROUP_KINDS } from './group-kinds.js';
 import type { KindBehaviour, SubresourceView } from './kind-behaviour.js';
+import { EVENT_FIELDS, JOB_FIELDS, NAMESPACE_FIELDS, NODE_FIELDS, POD_FIELDS, SECRET_FIELDS, SERVICE_FIELDS } from './field-labels.js';
 import { withHeartbeats } from './heartbeats.js';
 import { admitNode, nodeDefaults } from './node-writes.js';
 import {
@@ -34,6 +35,7 @@ import {
   PODS,
   REPLICASETS,
   RESOURCES,
+  SECRETS,
   SERVICES,
   type ResourceType,
   resourceKey,
@@ -60,13 +62,15 @@ const SCALE: SubresourceView = { read: scaleOf, write: withScale };
 const KINDS = new Map<ResourceType, KindBehaviour>([
   [CONFIGMAPS, { printer: configMapPrinter }],
   [ENDPOINTS, { printer: endpointsPrinter }],
-  [EVENTS, { printer: eventPrinter }],
+  [EVENTS, { printer: eventPrinter, fieldLabels: EVENT_FIELDS }],
+  [SECRETS, { fieldLabels: SECRET_FIELDS }],
   [
     NAMESPACES,
     {
       defaults: namespaceDefaults,
       deferDeletion: (ns, host) => host.write(terminating(ns)),
       printer: namespacePrinter,
+      fieldLabels: NAMESPACE_FIELDS,
     },
   ],
   // Nodes come from the provider's node records, persisted on their own: copies could only disagree after a restart.
@@ -81,6 +85,7 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
       admit: admitNode,
       view: withHeartbeats,
       printer: nodePrinter,
+      fieldLabels: NODE_FIELDS,
     },
   ],
   [
@@ -92,6 +97,7 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
       printer: podPrinter,
       // kubectl debug: only spec.ephemeralContainers is written, and it only grows.
       subresourceWrites: { ephemeralcontainers: ephemeralContainersWrite },
+      fieldLabels: POD_FIELDS,
     },
   ],
   [
@@ -100,6 +106,7 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
       controllerStatus: { initial: { loadBalancer: {} } },
       admit: (svc, existing, host) => admitService(host.objects, host.serviceNetwork(), svc, existing),
       printer: servicePrinter,
+      fieldLabels: SERVICE_FIELDS,
     },
   ],
   [
@@ -109,7 +116,7 @@ const KINDS = new Map<ResourceType, KindBehaviour>([
   [DEPLOYMENTS, { ...workload(DEPLOYMENTS, {}), scale: SCALE, printer: deploymentPrinter }],
   [REPLICASETS, { ...workload(REPLICASETS, { replicas: 0 }), scale: SCALE, printer: replicaSetPrinter }],
   ...GROUP_KINDS,
-  [JOBS, { ...workload(JOBS, {}), printer: jobPrinter }],
+  [JOBS, { ...workload(JOBS, {}), printer: jobPrinter, fieldLabels: JOB_FIELDS }],
   [CRONJOBS, { ...workload(CRONJOBS, {}), printer: cronJobPrinter }],
 ]);
 

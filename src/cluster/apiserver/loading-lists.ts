@@ -40,7 +40,7 @@ export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kub
   try {
     const t = parseResourcePath(BUILT_IN, pathSegments(req.path));
     if (!t || !fromRows(t)) return undefined;
-    const selector = listSelector(t, q);
+    const selector = listSelector(t, q, kubernetesVersion);
     const { limit, start } = pageQuery(q);
     if (limit <= 0 || (start !== undefined && !ORDERED_NAMES.test(start))) return undefined;
     const bucket = resourceKey(t.r);

@@ -5,6 +5,7 @@
 // rewrites apiVersion); `kubectl get` prints the version's additionalPrinterColumns (columns.ts).
 import { isPlainObject, own, setOwn } from '../../../http/own.js';
 import type { KindBehaviour, SubresourceView } from '../kind-behaviour.js';
+import { customFieldLabels } from '../field-labels.js';
 import { clone, type KubeObject } from '../../apimachinery/object.js';
 import { cannotDecode, fieldError, invalidObject, KubeError } from '../../apimachinery/status.js';
 import { decodeError } from '../validation/shape.js';
@@ -94,7 +95,7 @@ export function customKind(d: Definition, version: CrdVersion, multiVersion: boo
     },
     ...(multiVersion ? { view: (obj: KubeObject) => (obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion }) } : {}),
     ...(version.scale ? { scale: scaleView(version.scale, d.group, d.names.kind) } : {}),
-    fieldLabels: ['metadata.name', 'metadata.namespace', ...version.selectable],
+    fieldLabels: customFieldLabels(version.selectable),
     printer: columnsPrinter(version.columns),
   };
 }
