@@ -359,13 +359,14 @@ export class ClusterApis implements KubeconfigIssuer {
       const now = Date.now();
       const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
       const gone = () => this.closed || !store.get(cluster.id);
-      this.loadingPorts.set(port, {
+      const loading: Loading = {
         key: cluster.id.toLowerCase(),
         credential,
         serviceAccounts: serviceAccountKey(credential.token),
         persistence,
         kubernetesVersion: cluster.resolved.kubernetesVersion,
-      });
+      };
+      this.loadingPorts.set(port, loading);
       const loaded = this.loads.then(() => persistence.preload(gone));
       this.loads = loaded.catch(() => false);
       if (!(await loaded) || gone()) {
@@ -374,7 +375,7 @@ export class ClusterApis implements KubeconfigIssuer {
       }
       const runtime = new ClusterRuntime(store, this.options.home, cluster, {
         persistence,
-        serviceAccounts: { key: serviceAccountKey(credential.token), caPem: this.options.tls.caPem },
+        serviceAccounts: { key: loading.serviceAccounts, caPem: this.options.tls.caPem },
         ...(this.options.rescanMs !== undefined ? { rescanMs: this.options.rescanMs } : {}),
         sandboxes: (host) => sandboxesFor(host, this.options.dataplane, { log: this.options.log }),
         budget: this.budget,

@@ -315,7 +315,7 @@ export class ClusterApi {
   private watch(t: Target, req: ApiRequest): ApiResponse {
     checkResourceVersion(t, req.query);
     const sendInitialEvents = checkWatchOptions(req.query, this.runtime.kubernetesVersion);
-    const selector = kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(req.query), this.runtime.kubernetesVersion);
+    const selector = selectorOf(t, req.query, this.runtime.kubernetesVersion);
     const asTable = wantsTable(req.accept);
     const include = includeObjectOf(req.query);
     // setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once.
@@ -567,6 +567,11 @@ function viewOf(t: Target, obj: KubeObject): KubeObject {
  */
 export function listSelector(t: Target, query: URLSearchParams, kubernetesVersion: string): Selector {
   checkResourceVersion(t, query);
+  return selectorOf(t, query, kubernetesVersion);
+}
+
+/** The request's label and field selectors, each field label as the kind takes it (a 400 for one it does not). */
+function selectorOf(t: Target, query: URLSearchParams, kubernetesVersion: string): Selector {
   return kindSelector(t.kind.fieldLabels ?? METADATA_ONLY, parseSelector(query), kubernetesVersion);
 }
 
@@ -645,7 +650,6 @@ function checkWatchOptions(query: URLSearchParams, kubernetesVersion: string): b
   return send === null ? undefined : !(send === '0' || send.toLowerCase() === 'false');
 }
 
-/** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */
 /** A request path's segments, each decoded (a bad escape is the apiserver's 400). */
 export function pathSegments(path: string): string[] {
   return path
@@ -654,6 +658,7 @@ export function pathSegments(path: string): string[] {
     .map(decodeSegment);
 }
 
+/** A path segment, percent-decoded; 400 for an escape that is not one (Go's url parser refuses the request). */
 function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
