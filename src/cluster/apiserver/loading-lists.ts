@@ -11,7 +11,7 @@ import { type ApiRequest, type BodyResponse, versionInfo, listResponse, listSele
 import { CRDS } from './catalog.js';
 import { behaviourOf } from './kinds.js';
 import { pageQuery, pageRows } from './paging.js';
-import { OutOfPlace, type ObjectPersistence } from './storage/persistence.js';
+import type { ObjectPersistence } from './storage/persistence.js';
 import { FIRST_REVISION } from './storage/store.js';
 import type { KubeObject } from '../apimachinery/object.js';
 
@@ -57,8 +57,9 @@ export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kub
     return listResponse(t, chunk, revision, req);
   } catch (e) {
     if (e instanceof KubeError) return { status: e.code, body: e.toStatus(), contentType: 'application/json' };
-    if (e instanceof NotFromRows || e instanceof OutOfPlace) return undefined;
-    throw e;
+    // Rows the store would order otherwise or hold under another name (NotFromRows, OutOfPlace), or a row that does
+    // not parse: the load answers the request, as it answered every request before pages were read from the rows.
+    return undefined;
   }
 }
 

@@ -47,7 +47,7 @@ const FLUSH_BYTES = 256 * 1024;
 const CATCH_UP_WAIT_MS = 200;
 
 /** A stored row under another name than its object's: the restored store would hold it elsewhere in key order. */
-export class OutOfPlace extends Error {
+class OutOfPlace extends Error {
   constructor(key: string) {
     super(`stored object ${key} is not under its own name`);
   }
