@@ -4,8 +4,10 @@
 //     per node and no route table (kubenet stops at 400 nodes), in five pools of 1,000 (the per-pool limit) —
 //     against the same command on the seed's 3-node cluster, and the server's side of it: the Table response
 //     for `GET /api/v1/nodes` built and serialized in process.
-// (b) pods held per GiB: a child process (--expose-gc) creates pods through the cluster API as a Deployment's
-//     ReplicaSet would, and reports the heap growth after a full GC.
+// (b) pods held per GiB: a child process (--expose-gc) makes a 20,000-replica Deployment, whose pods the cluster's
+//     own controllers create, and reports the heap growth after a full GC; two more children POST the pods one by
+//     one, each with an env value of its own (the form of rounds one to seven), the second also reading the heap
+//     half-way.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,56 +106,80 @@ export async function benchKubectlGetNodes(): Promise<ClusterApiTiming> {
   }
 }
 
-/** A pod as a Deployment's ReplicaSet creates it (what kube-controller-manager POSTs). */
+const TEMPLATE_HASH = '7d4b9c8f6d';
+
+/**
+ * The pods' spec as a Deployment's template gives it, with what the apiserver defaults written out. With `replica`,
+ * an env value of the pod's own (`REPLICA=<i>`): the form the bench POSTed in rounds one to seven, where every pod's
+ * spec differs from every other's, which a ReplicaSet's pods never do (docs/performance.md §7.12).
+ */
+function webPodSpec(replica?: number): Record<string, unknown> {
+  return {
+    containers: [
+      {
+        name: 'nginx',
+        image: 'nginx:1.25',
+        ports: [{ containerPort: 80, protocol: 'TCP' }],
+        ...(replica === undefined ? {} : { env: [{ name: 'REPLICA', value: String(replica) }] }),
+        resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+        imagePullPolicy: 'IfNotPresent',
+      },
+    ],
+    restartPolicy: 'Always',
+    terminationGracePeriodSeconds: 30,
+    dnsPolicy: 'ClusterFirst',
+    serviceAccountName: 'default',
+    serviceAccount: 'default',
+    securityContext: {},
+    schedulerName: 'default-scheduler',
+    tolerations: [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ],
+    priority: 0,
+    enableServiceLinks: true,
+    preemptionPolicy: 'PreemptLowerPriority',
+  };
+}
+
+/** A pod as a ReplicaSet would create it (what kube-controller-manager POSTs), with an env value of its own. */
 export function deploymentPod(i: number): Record<string, unknown> {
-  const hash = '7d4b9c8f6d';
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
       // The controller's generateName with 5 random characters collides within 20,000 pods (it retries):
       // name them as it would, without the collisions.
-      name: `web-${hash}-${i.toString(36).padStart(5, '0')}`,
+      name: `web-${TEMPLATE_HASH}-${i.toString(36).padStart(5, '0')}`,
       namespace: 'default',
-      labels: { app: 'web', 'pod-template-hash': hash },
+      labels: { app: 'web', 'pod-template-hash': TEMPLATE_HASH },
       ownerReferences: [
         {
           apiVersion: 'apps/v1',
           kind: 'ReplicaSet',
-          name: `web-${hash}`,
+          name: `web-${TEMPLATE_HASH}`,
           uid: '6f1c2a4e-3b7d-4c1e-9a2f-5d8e7b6c4a3f',
           controller: true,
           blockOwnerDeletion: true,
         },
       ],
     },
+    spec: webPodSpec(i),
+  };
+}
+
+/** The Deployment whose pods the cluster's own controllers make: the pods the issue's figure names. */
+function webDeployment(replicas: number): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
     spec: {
-      containers: [
-        {
-          name: 'nginx',
-          image: 'nginx:1.25',
-          ports: [{ containerPort: 80, protocol: 'TCP' }],
-          env: [{ name: 'REPLICA', value: String(i) }],
-          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-          terminationMessagePath: '/dev/termination-log',
-          terminationMessagePolicy: 'File',
-          imagePullPolicy: 'IfNotPresent',
-        },
-      ],
-      restartPolicy: 'Always',
-      terminationGracePeriodSeconds: 30,
-      dnsPolicy: 'ClusterFirst',
-      serviceAccountName: 'default',
-      serviceAccount: 'default',
-      securityContext: {},
-      schedulerName: 'default-scheduler',
-      tolerations: [
-        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      ],
-      priority: 0,
-      enableServiceLinks: true,
-      preemptionPolicy: 'PreemptLowerPriority',
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: webPodSpec() },
     },
   };
 }
@@ -223,11 +249,25 @@ async function caughtUp(pods: () => readonly KubeObject[]): Promise<{ scheduled:
   }
 }
 
+/** How the child makes its pods: a Deployment the cluster's controllers scale, or POSTed one by one (each with its env). */
+type PodsForm = 'deployment' | 'posted' | 'posted-half';
+
+/** Waits (at most five minutes) until the cluster holds `count` pods. */
+async function podsHeld(count: () => number, wanted: number): Promise<void> {
+  const start = Date.now();
+  while (count() < wanted) {
+    if (Date.now() - start > 300_000) throw new Error(`the Deployment made ${count()} of ${wanted} pods in five minutes`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
- * In the child (--expose-gc): a server and a 3-node cluster, then PODS pods POSTed through its API. With `half`, the
- * heap is also read once the first half is held and placed, for the second half's growth per pod.
+ * In the child (--expose-gc): a server and a 3-node cluster, then PODS pods: a Deployment's, or POSTed through its
+ * API. With 'posted-half', the heap is also read once the first half is held and placed, for the second half's growth
+ * per pod.
  */
-async function measurePods(half = false): Promise<PodMemory> {
+async function measurePods(form: PodsForm): Promise<PodMemory> {
+  const half = form === 'posted-half';
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   const home = mkdtempSync(join(tmpdir(), 'aksemu-bench-pods-'));
@@ -251,22 +291,25 @@ async function measurePods(half = false): Promise<PodMemory> {
     compactHeap();
     const beforeSettled = await settle();
     const objects = server.clusterApis.runtimeOf(id)!.objects;
+    const post = (path: string, body: Record<string, unknown>): void => {
+      const res = api.handle({ method: 'POST', path, query: new URLSearchParams(), contentType: 'application/json', body: JSON.stringify(body) });
+      if (!('status' in res) || res.status !== 201) throw new Error(`create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
+    };
     let halfway: Sample | undefined;
-    for (let i = 0; i < PODS; i++) {
-      if (half && i === PODS >> 1) {
-        await caughtUp(() => objects.list(POD_TYPE));
-        halfway = await settle();
+    if (form === 'deployment') {
+      const addOns = objects.count(POD_TYPE);
+      post('/apis/apps/v1/namespaces/default/deployments', webDeployment(PODS));
+      await podsHeld(() => objects.count(POD_TYPE) - addOns, PODS);
+    } else {
+      for (let i = 0; i < PODS; i++) {
+        if (half && i === PODS >> 1) {
+          await caughtUp(() => objects.list(POD_TYPE));
+          halfway = await settle();
+        }
+        post('/api/v1/namespaces/default/pods', deploymentPod(i));
+        // Let write-behind flushes and watchers run as they would between requests.
+        if (i % 500 === 499) await new Promise((r) => setImmediate(r));
       }
-      const res = api.handle({
-        method: 'POST',
-        path: '/api/v1/namespaces/default/pods',
-        query: new URLSearchParams(),
-        contentType: 'application/json',
-        body: JSON.stringify(deploymentPod(i)),
-      });
-      if (!('status' in res) || res.status !== 201) throw new Error(`pod create failed: ${JSON.stringify('body' in res ? res.body : res)}`);
-      // Let write-behind flushes and watchers run as they would between requests.
-      if (i % 500 === 499) await new Promise((r) => setImmediate(r));
     }
     // Measured once the scheduler has caught up (every pod placed or marked Unschedulable, each with its Event), so
     // runs compare: before, the figure moved with how far it had got (docs/performance.md §7.1).
@@ -336,13 +379,17 @@ function marginal(after: Sample, halfway: Sample, pods: number): PodMemory {
 
 const SELF = fileURLToPath(import.meta.url);
 const CHILD_FLAG = '--measure-pods';
-const HALF_FLAG = '--half';
 
-/** Two children, one after the other: the figure as it has always been taken, then the second half's growth alone. */
-export async function benchPodsPerGiB(): Promise<PodMemory> {
-  const whole = JSON.parse(await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG], process.env)) as PodMemory;
-  const second = JSON.parse(await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG, HALF_FLAG], process.env)) as PodMemory;
-  return { ...whole, marginalHeapBytes: second.heapBytes / second.pods };
+/**
+ * Three children, one after the other: the pods of one Deployment (the issue's figure), then the pods POSTed each with
+ * an env value of its own as rounds one to seven took it, then that form's second half alone.
+ */
+export async function benchPodsPerGiB(): Promise<PodMemory & { posted: PodMemory }> {
+  const child = async (form: PodsForm) => JSON.parse(await run(process.execPath, ['--expose-gc', SELF, CHILD_FLAG, form], process.env)) as PodMemory;
+  const deployment = await child('deployment');
+  const posted = await child('posted');
+  const second = await child('posted-half');
+  return { ...deployment, posted: { ...posted, marginalHeapBytes: second.heapBytes / second.pods } };
 }
 
 export function podsPerGiB(m: { pods: number }, bytes: number): number {
@@ -350,6 +397,9 @@ export function podsPerGiB(m: { pods: number }, bytes: number): number {
 }
 
 if (process.argv[1] === SELF && process.argv[2] === CHILD_FLAG) {
-  process.stdout.write(JSON.stringify(await measurePods(process.argv[3] === HALF_FLAG)));
+  // No form given: the pods POSTed, as every command in docs/performance.md before round eight meant.
+  const form = process.argv[3] ?? 'posted';
+  if (form !== 'deployment' && form !== 'posted' && form !== 'posted-half') throw new Error(`unknown form of pods: ${form}`);
+  process.stdout.write(JSON.stringify(await measurePods(form)));
   process.exit(0);
 }

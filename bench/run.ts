@@ -66,15 +66,23 @@ console.log(
   `  server side of it (GET /api/v1/nodes as a Table, built and serialized in process): ${fmt(api.serverMs)} ms for ${(api.responseBytes / 1e6).toFixed(1)} MB, ${((api.serverMs / api.kubectlBigMs) * 100).toFixed(0)}% of the kubectl wall time`,
 );
 const pods = await benchPodsPerGiB();
+const posted = pods.posted;
 console.log(
-  `pods held per GiB (${fmt(pods.pods)} Deployment-style pods POSTed through the cluster API, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024; 9,591 before sharing)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048; 14,357 before sharing)\n  (round one: heap 2,135 bytes/pod, RSS 4,103; round two, every pod through the scheduler: 2,110 before, ~1,840 after; held when measured: ${fmt(pods.held.pods)} pods, ${fmt(pods.held.events)} Events, ${fmt(pods.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(pods.held.waitedMs ?? 0)} ms; V8's committed heap ${fmt(pods.heapTotalBytes / pods.pods)} bytes/pod, outside it ${fmt(pods.externalBytes / pods.pods)})${pods.marginalHeapBytes !== undefined ? `\n  the second half's own growth (another child, the heap also read at ${fmt(pods.pods >> 1)} pods held and placed; code compiled for the pods' path is then mostly in its baseline): heap ${fmt(pods.marginalHeapBytes)} bytes/pod` : ''}`,
+  `pods held per GiB (a ${fmt(pods.pods)}-replica Deployment, its pods made by the cluster's controllers, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048)\n  (held when measured: ${fmt(pods.held.pods)} pods, ${fmt(pods.held.events)} Events, ${fmt(pods.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(pods.held.waitedMs ?? 0)} ms; V8's committed heap ${fmt(pods.heapTotalBytes / pods.pods)} bytes/pod, outside it ${fmt(pods.externalBytes / pods.pods)})`,
 );
-if (pods.settled) {
-  const settled = pods.settled;
-  console.log(
-    `  the figures above are right after the burst; settled (the server's compaction at idle, ${fmt(settled.compactedAfterMs)} ms after them, its pause ${fmt(settled.compactionMs)} ms; baseline compacted likewise): RSS ${fmt(settled.rssBytes / pods.pods)} bytes/pod (goal ≤ 2,048), heap ${fmt(settled.heapBytes / pods.pods)} bytes/pod, V8's committed heap ${fmt(settled.heapTotalBytes / pods.pods)} bytes/pod`,
-  );
+for (const [m, what] of [
+  [pods, 'the Deployment'],
+  [posted, 'the POSTed pods below'],
+] as const) {
+  const settled = m.settled;
+  if (settled)
+    console.log(
+      `  ${what}, settled (the server's compaction at idle, ${fmt(settled.compactedAfterMs)} ms after the figure, its pause ${fmt(settled.compactionMs)} ms; baseline compacted likewise): RSS ${fmt(settled.rssBytes / m.pods)} bytes/pod (goal ≤ 2,048), heap ${fmt(settled.heapBytes / m.pods)} bytes/pod, V8's committed heap ${fmt(settled.heapTotalBytes / m.pods)} bytes/pod`,
+    );
 }
+console.log(
+  `pods held per GiB, the form of rounds one to seven (${fmt(posted.pods)} pods POSTed through the cluster API, each with an env value of its own, so no two specs alike)\n  heap ${fmt(posted.heapBytes / posted.pods)} bytes/pod (9,591 before sharing)   RSS ${fmt(posted.rssBytes / posted.pods)} bytes/pod (14,357 before sharing)\n  (round one: heap 2,135 bytes/pod, RSS 4,103; round two, every pod through the scheduler: 2,110 before, ~1,840 after; held when measured: ${fmt(posted.held.pods)} pods, ${fmt(posted.held.events)} Events, ${fmt(posted.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(posted.held.waitedMs ?? 0)} ms)${posted.marginalHeapBytes !== undefined ? `\n  the second half's own growth (another child, the heap also read at ${fmt(posted.pods >> 1)} pods held and placed; code compiled for the pods' path is then mostly in its baseline): heap ${fmt(posted.marginalHeapBytes)} bytes/pod` : ''}`,
+);
 
 const watch = await benchWatchers();
 console.log(
