@@ -197,3 +197,78 @@ test('while a restart loads the objects, a page of a list is read from the saved
     assert.ok(!during.some((text) => text.includes('a-bad')));
     assert.equal(lines.filter((l) => l.includes('skipped stored object') && l.includes('a-bad')).length, 1, lines.join('\n'));
   }));
+
+const CRONTABS = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'crontabs.stable.example.com' },
+  spec: {
+    group: 'stable.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } } } },
+      },
+    ],
+  },
+};
+
+test('while a restart loads the objects, discovery is answered from the saved CRDs: the bytes the loaded cluster gives', () =>
+  withCluster({ networkPlugin: 'none' }, async (env) => {
+    // Each on a connection of its own: a kept-alive one would be the stopped server's when the load's requests go out.
+    const once = { connection: 'close' };
+    const made = await api(env, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: JSON.stringify(CRONTABS), headers: once });
+    assert.equal(made.status, 201, made.text.slice(0, 300));
+    await eventually(async () => (await api(env, 'GET', '/apis/stable.example.com/v1', { headers: once })).status === 200, 20_000, 'the CRD served');
+    const root = objectsKey(env.clusterId);
+    const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    env.server.store.transaction(() => {
+      for (let i = 0; i < 2 * STORED; i++)
+        env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
+          data: { index: String(i), filler: 'x'.repeat(200) },
+        });
+      // Edited by hand: the load refuses it, and discovery during the load does not serve it either.
+      env.server.store.put(`${root}/apiextensions.k8s.io/customresourcedefinitions//broken.example.com`, {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'broken.example.com' },
+        spec: 'none',
+      });
+    });
+    await env.server.close();
+
+    const lines: string[] = [];
+    const serving = () => lines.filter((l) => l.includes(' serving again after '));
+    const starting = startServer({ home: env.home, port: 0, log: (line) => lines.push(line) });
+    await eventually(() => existsSync(join(env.home, 'endpoint.json')), 30_000, 'the endpoint file');
+    const asked: [string, string][] = [];
+    for (const accept of [
+      'application/json',
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+    ])
+      for (const path of ['/api', '/apis']) asked.push([path, accept]);
+    for (const path of ['/api/v1', '/apis/apps', '/apis/apps/v1', '/apis/stable.example.com', '/apis/stable.example.com/v1', '/apis/example.com', '/api/v2'])
+      asked.push([path, 'application/json']);
+    const discovery = () =>
+      Promise.all(asked.map(([path, accept]) => api(env, 'GET', path, { headers: { accept } }))).then((all) => all.map((r) => `${r.status} ${r.text}`));
+    const answered = await Promise.race([discovery(), starting.then(() => undefined)]);
+    const servedBefore = serving().length === 0;
+    env.server = Object.assign(await starting, { logLines: lines });
+    assert.ok(answered && servedBefore, 'every discovery document was answered before the cluster served again');
+    const after = await discovery();
+    for (const [i, text] of answered.entries()) assert.equal(text, after[i], `${asked[i]![0]} (${asked[i]![1]})`);
+    assert.deepEqual(
+      answered.map((t) => Number(t.slice(0, 3))),
+      [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 404, 404],
+    );
+    assert.ok(answered[1]!.includes('"stable.example.com"'), 'the saved CRD is served');
+    assert.ok(!answered.some((t) => t.includes('broken.example.com')));
+  }));

@@ -3,16 +3,7 @@
 import { parseBody } from './body.js';
 import { catalogOf, type Catalog } from './catalog.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
-import {
-  aggregatedDiscovery,
-  aggregatedVersion,
-  AGGREGATED_V2,
-  AGGREGATED_V2BETA1,
-  apiGroupDoc,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-} from './discovery.js';
+import { discoveryAnswer } from './discovery.js';
 import { clone, type KubeObject } from '../apimachinery/object.js';
 import type { ObjectStore } from './storage/store.js';
 import { openApiDoc, openApiIndex } from './openapi.js';
@@ -188,12 +179,6 @@ export class ClusterApi {
           return { status: 200, text: 'ok', contentType: 'text/plain; charset=utf-8' };
         case '/metrics':
           return { status: 200, text: this.watchMetrics.text(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
-        case '/api':
-        case '/apis': {
-          const agg = aggregatedVersion(req.accept);
-          if (agg) return json(200, aggregatedDiscovery(this.catalog, path === '/api', agg), agg === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
-          return json(200, path === '/api' ? apiVersions() : apiGroupList(this.catalog));
-        }
         case '/openapi/v3':
           return json(200, openApiIndex(this.catalog, version));
         case '/openapi/v2':
@@ -207,9 +192,8 @@ export class ClusterApi {
         if (doc) return { status: 200, text: doc, contentType: 'application/json' };
         throw pathNotFound();
       }
-      if (segments[0] === 'api' && segments.length === 2) return this.found(apiResourceList(this.catalog, '', segments[1]!));
-      if (segments[0] === 'apis' && segments.length === 2) return this.found(apiGroupDoc(this.catalog, segments[1]!));
-      if (segments[0] === 'apis' && segments.length === 3) return this.found(apiResourceList(this.catalog, segments[1]!, segments[2]!));
+      const discovery = discoveryAnswer(this.catalog, segments, req.accept);
+      if (discovery) return discovery;
     }
     const target = parseResourcePath(this.catalog, segments);
     if (!target) throw pathNotFound();
@@ -248,11 +232,6 @@ export class ClusterApi {
       default:
         throw methodNotSupported(req.method, target.r.resource);
     }
-  }
-
-  private found(body: Record<string, unknown> | undefined): ApiResponse {
-    if (!body) throw pathNotFound();
-    return json(200, body);
   }
 
   private current(t: Target): KubeObject[] {

@@ -60,24 +60,20 @@ export function catalogOf(objects: ObjectStore): Catalog {
 
 const pathKey = (group: string, version: string, resource: string) => `${group}/${version}/${resource}`;
 
-export class Catalog {
+/**
+ * The kinds served: the built-in table and those of the Established CRDs it is given. Discovery reads it; so does a
+ * cluster whose objects are loading, from its saved CRDs (loading-lists.ts), which is why it writes nothing.
+ */
+export class ServedKinds {
   /** Established CRDs by name, compiled. */
   private readonly served = new Map<string, Compiled>();
   private byPath = new Map<string, ServedVersion>();
   private readonly behaviours = new Map<ResourceType, KindBehaviour>();
-  private scheduled: NodeJS.Immediate | undefined;
   /** Bumped whenever the served kinds change (OpenAPI documents are cached per epoch). */
   epoch = 0;
 
-  constructor(private readonly objects: ObjectStore) {
-    for (const crd of objects.list(CRDS)) this.refresh(crd);
-    objects.subscribe((change) => {
-      if (change.resource !== CRD_KEY) return;
-      if (change.type === 'DELETED') this.forget(change.object.metadata.name);
-      else this.refresh(change.object);
-      this.schedule();
-    });
-    this.schedule();
+  constructor(crds: Iterable<KubeObject>) {
+    for (const crd of crds) this.refresh(crd);
   }
 
   /** The served kind at that path, built-in first. */
@@ -138,7 +134,7 @@ export class Catalog {
       ?.versions.find((v) => v.version === version)?.resources;
   }
 
-  private refresh(crd: KubeObject): void {
+  protected refresh(crd: KubeObject): void {
     if (!isEstablished(crd)) {
       this.forget(crd.metadata.name);
       return;
@@ -161,7 +157,7 @@ export class Catalog {
     this.reindex();
   }
 
-  private forget(name: string): void {
+  protected forget(name: string): void {
     if (this.served.delete(name)) this.reindex();
   }
 
@@ -178,6 +174,22 @@ export class Catalog {
       }
     }
     this.epoch++;
+  }
+}
+
+/** A cluster's served kinds, live: following its CRDs as they are written, and running the apiextensions controllers. */
+export class Catalog extends ServedKinds {
+  private scheduled: NodeJS.Immediate | undefined;
+
+  constructor(private readonly objects: ObjectStore) {
+    super(objects.list(CRDS));
+    objects.subscribe((change) => {
+      if (change.resource !== CRD_KEY) return;
+      if (change.type === 'DELETED') this.forget(change.object.metadata.name);
+      else this.refresh(change.object);
+      this.schedule();
+    });
+    this.schedule();
   }
 
   private schedule(): void {

@@ -1,7 +1,8 @@
 // API discovery (docs/clients.md §5.3): aggregated APIGroupDiscoveryList (v2 or v2beta1, chosen by the Accept
 // header, with its exact Content-Type) or legacy APIVersions / APIGroupList / APIResourceList.
 import { dict } from '../../http/own.js';
-import type { Catalog } from './catalog.js';
+import type { ServedKinds } from './catalog.js';
+import { pathNotFound } from '../apimachinery/status.js';
 import { groupVersion, verbsOf, type ResourceType } from '../apimachinery/resources.js';
 
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -62,7 +63,7 @@ function aggregatedResource(r: ResourceType): Record<string, unknown> {
 }
 
 /** `/api` (core) or `/apis` (every other group) as an APIGroupDiscoveryList; the catalog's kinds as they are now. */
-export function aggregatedDiscovery(catalog: Catalog, core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
+export function aggregatedDiscovery(catalog: ServedKinds, core: boolean, version: 'v2' | 'v2beta1'): Record<string, unknown> {
   const items = catalog
     .groups()
     .filter((g) => (g.group === '') === core)
@@ -83,7 +84,7 @@ function apiGroup(group: string, versions: string[]): Record<string, unknown> {
   return { name: group, versions: gvs, preferredVersion: gvs[0] };
 }
 
-export function apiGroupList(catalog: Catalog): Record<string, unknown> {
+export function apiGroupList(catalog: ServedKinds): Record<string, unknown> {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
@@ -100,7 +101,7 @@ export function apiGroupList(catalog: Catalog): Record<string, unknown> {
 }
 
 /** `/apis/{group}`, or undefined when the group is not served. */
-export function apiGroupDoc(catalog: Catalog, group: string): Record<string, unknown> | undefined {
+export function apiGroupDoc(catalog: ServedKinds, group: string): Record<string, unknown> | undefined {
   const g = catalog.groups().find((x) => x.group === group && group !== '');
   return g
     ? {
@@ -115,7 +116,7 @@ export function apiGroupDoc(catalog: Catalog, group: string): Record<string, unk
 }
 
 /** `/api/v1`, `/apis/{g}/{v}`, or undefined when not served. */
-export function apiResourceList(catalog: Catalog, group: string, version: string): Record<string, unknown> | undefined {
+export function apiResourceList(catalog: ServedKinds, group: string, version: string): Record<string, unknown> | undefined {
   const served = catalog.groupVersion(group, version);
   if (!served) return undefined;
   const resources: Array<Record<string, unknown>> = [];
@@ -130,4 +131,37 @@ export function apiResourceList(catalog: Catalog, group: string, version: string
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion({ group, version }), resources };
+}
+
+/** A discovery document answered. */
+export interface DiscoveryAnswer {
+  status: 200;
+  body: Record<string, unknown>;
+  contentType: string;
+}
+
+/**
+ * The answer to a GET of a discovery path (`/api`, `/apis`, `/api/{v}`, `/apis/{g}`, `/apis/{g}/{v}`), or undefined
+ * for any other path; a group or version not served is a 404. The served kinds are the loaded cluster's, or those of
+ * its saved CRDs while it loads (loading-lists.ts).
+ */
+export function discoveryAnswer(kinds: ServedKinds, segments: readonly string[], accept: string | undefined): DiscoveryAnswer | undefined {
+  if (!isDiscoveryPath(segments)) return undefined;
+  const [root, group, version] = segments;
+  const ok = (body: Record<string, unknown> | undefined, contentType = 'application/json'): DiscoveryAnswer => {
+    if (!body) throw pathNotFound();
+    return { status: 200, body, contentType };
+  };
+  if (segments.length === 1) {
+    const agg = aggregatedVersion(accept);
+    if (agg) return ok(aggregatedDiscovery(kinds, root === 'api', agg), agg === 'v2' ? AGGREGATED_V2 : AGGREGATED_V2BETA1);
+    return ok(root === 'api' ? apiVersions() : apiGroupList(kinds));
+  }
+  if (root === 'api') return ok(apiResourceList(kinds, '', group!));
+  return ok(segments.length === 2 ? apiGroupDoc(kinds, group!) : apiResourceList(kinds, group!, version!));
+}
+
+/** `/api`, `/apis`, `/api/{v}`, `/apis/{g}` or `/apis/{g}/{v}`. */
+export function isDiscoveryPath(segments: readonly string[]): boolean {
+  return (segments[0] === 'api' && segments.length <= 2) || (segments[0] === 'apis' && segments.length <= 3);
 }

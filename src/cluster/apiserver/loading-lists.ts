@@ -4,11 +4,13 @@
 // cluster's rows while they load, so a page is read from them in key order, each row checked as the load checks it,
 // and answered through the list's own checks, paging and printing (api.ts): the bytes the loaded store would give
 // at the same revision, with a continue token the loaded store takes up. `/version` needs no object and is answered
-// too: the kubectl on this image asks it first to pick its build (docs/clients.md). Anything else waits for the load.
+// too: the kubectl on this image asks it first to pick its build (docs/clients.md), and so are the discovery documents,
+// from the saved CRDs (a kubectl without a discovery cache asks them next). Anything else waits for the load.
 import { findResource, resourceKey } from '../apimachinery/resources.js';
 import { KubeError } from '../apimachinery/status.js';
 import { type ApiRequest, type BodyResponse, versionInfo, listResponse, listSelector, selecting, parseResourcePath, pathSegments, type Target } from './api.js';
-import { CRDS } from './catalog.js';
+import { CRDS, ServedKinds } from './catalog.js';
+import { discoveryAnswer, isDiscoveryPath } from './discovery.js';
 import { behaviourOf } from './kinds.js';
 import { pageQuery, pageRows } from './paging.js';
 import type { ObjectPersistence } from './storage/persistence.js';
@@ -36,9 +38,11 @@ export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kub
   const q = req.query;
   if (req.method === 'GET' && req.path === '/version') return { status: 200, body: versionInfo(kubernetesVersion), contentType: 'application/json' };
   if (req.method !== 'GET' || q.get('watch') === 'true' || q.get('watch') === '1') return undefined;
-  if (q.get('resourceVersion') || q.has('resourceVersionMatch') || !(q.get('limit') || q.get('continue'))) return undefined;
   try {
-    const t = parseResourcePath(BUILT_IN, pathSegments(req.path));
+    const segments = pathSegments(req.path);
+    if (isDiscoveryPath(segments)) return discoveryAnswer(savedKinds(rows), segments, req.accept);
+    if (q.get('resourceVersion') || q.has('resourceVersionMatch') || !(q.get('limit') || q.get('continue'))) return undefined;
+    const t = parseResourcePath(BUILT_IN, segments);
     if (!t || !fromRows(t)) return undefined;
     const selector = listSelector(t, q, kubernetesVersion);
     const { limit, start } = pageQuery(q);
@@ -67,4 +71,25 @@ export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kub
 function fromRows(t: Target): boolean {
   if (t.name !== undefined || t.subresource !== undefined || t.kind.computed || t.kind.storage === 'derived' || t.r === CRDS) return false;
   return t.r.nameRule === undefined || t.r.nameRule === 'subdomain' || t.r.nameRule === 'label' || t.r.nameRule === 'dns1035';
+}
+
+/** The CRDs a discovery document may read during the load: more wait for it. */
+const MOST_CRDS = 2_000;
+
+/** The kinds of each loading cluster's saved CRDs, read once: nothing writes its rows while they load. */
+const SAVED_KINDS = new WeakMap<ObjectPersistence, ServedKinds>();
+
+/** The kinds the loaded cluster will serve: the built-in ones and its saved Established CRDs', each row checked as the load checks it. */
+function savedKinds(rows: ObjectPersistence): ServedKinds {
+  let kinds = SAVED_KINDS.get(rows);
+  if (kinds) return kinds;
+  const crds: KubeObject[] = [];
+  const stored = rows.stored(resourceKey(CRDS), '', undefined, 500);
+  for (let row = stored.next(); !row.done; row = stored.next()) {
+    if (crds.length === MOST_CRDS) throw new NotFromRows();
+    crds.push(row.value[1]);
+  }
+  kinds = new ServedKinds(crds);
+  SAVED_KINDS.set(rows, kinds);
+  return kinds;
 }
