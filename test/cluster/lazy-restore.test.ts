@@ -15,18 +15,23 @@ import { api, eventually, withCluster } from './harness.js';
 /** Enough ConfigMaps that their load takes many slices (1,000 rows a turn), each turn a few milliseconds at least. */
 const STORED = 20_000;
 
+/** `count` ConfigMaps written straight into the cluster's rows, as a server would have saved them. */
+function putConfigMaps(env: Parameters<Parameters<typeof withCluster>[1]>[0], count: number, created: string): void {
+  const root = objectsKey(env.clusterId);
+  for (let i = 0; i < count; i++)
+    env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
+      data: { index: String(i), filler: 'x'.repeat(200) },
+    });
+}
+
 test('while a restart loads the objects, ARM answers and the cluster API waits: a list sees them all, a write is kept once', () =>
   withCluster({ networkPlugin: 'none' }, async (env) => {
-    const root = objectsKey(env.clusterId);
     const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     env.server.store.transaction(() => {
-      for (let i = 0; i < STORED; i++)
-        env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
-          data: { index: String(i), filler: 'x'.repeat(200) },
-        });
+      putConfigMaps(env, STORED, created);
     });
     await env.server.close();
 
@@ -88,13 +93,7 @@ test('while a restart loads the objects, a page of a list is read from the saved
     const root = objectsKey(env.clusterId);
     const created = new Date(Date.now() - 10 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
     env.server.store.transaction(() => {
-      for (let i = 0; i < 2 * STORED; i++)
-        env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
-          data: { index: String(i), filler: 'x'.repeat(200) },
-        });
+      putConfigMaps(env, 2 * STORED, created);
       for (let i = 0; i < PODS; i++)
         env.server.store.put(`${root}//pods/default/paged-${i}`, {
           apiVersion: 'v1',
@@ -227,13 +226,7 @@ test('while a restart loads the objects, discovery is answered from the saved CR
     const root = objectsKey(env.clusterId);
     const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     env.server.store.transaction(() => {
-      for (let i = 0; i < 2 * STORED; i++)
-        env.server.store.put(`${root}//configmaps/default/bulk-${i}`, {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `bulk-${i}`, namespace: 'default', uid: `uid-${i}`, creationTimestamp: created, resourceVersion: '1' },
-          data: { index: String(i), filler: 'x'.repeat(200) },
-        });
+      putConfigMaps(env, 2 * STORED, created);
       // Edited by hand: the load refuses it, and discovery during the load does not serve it either.
       env.server.store.put(`${root}/apiextensions.k8s.io/customresourcedefinitions//broken.example.com`, {
         apiVersion: 'apiextensions.k8s.io/v1',
