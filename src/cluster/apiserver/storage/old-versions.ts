@@ -46,11 +46,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
 
-/** The resourceVersion as the number written back as the same string, or undefined when it is not one. */
-function revisionOf(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n >= 0 && String(n) === text ? n : undefined;
+/** Whether text is a resourceVersion that Number() reads and String() writes back the same: digits, no leading zero. */
+function isRevision(text: unknown): text is string {
+  if (typeof text !== 'string' || text.length === 0 || text.length > 15 || (text.length > 1 && text.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** What walk() reads of a version before: its members' names and marks, metadata's, and its own values in the order restore() takes them. */
@@ -79,7 +82,7 @@ function walk(before: Record<string, unknown>, after: Record<string, unknown>, t
     else if (top && key === 'metadata' && isRecord(value) && isRecord(other)) {
       marks.push(NESTED);
       if (!walk(value, other, false, r)) return false;
-    } else if (!top && key === 'resourceVersion' && revisionOf(value) !== undefined) {
+    } else if (!top && key === 'resourceVersion' && isRevision(value)) {
       marks.push(REVISION);
       r.revision = Number(value);
     } else {
@@ -88,6 +91,29 @@ function walk(before: Record<string, unknown>, after: Record<string, unknown>, t
     }
   }
   return true;
+}
+
+/**
+ * Whether before has this shape against after (its members in the shape's order, each as its mark says), its own
+ * values then in values: what walk() would read, without making its arrays (most versions before have the last shape).
+ */
+function fits(s: Shape, before: Record<string, unknown>, after: Record<string, unknown>, values: unknown[], at: { revision: number }): boolean {
+  let i = 0;
+  for (const key in before) {
+    if (key !== s.keys[i]) return false;
+    const value = before[key];
+    const other = after[key];
+    const mark = s.marks[i++];
+    if (mark === SAME) {
+      if (other !== value || !Object.hasOwn(after, key)) return false;
+    } else if (mark === NESTED) {
+      if (!isRecord(value) || !isRecord(other) || !fits(s.metadata!, value, other, values, at)) return false;
+    } else if (mark === REVISION) {
+      if (!isRevision(value)) return false;
+      at.revision = Number(value);
+    } else values.push(value);
+  }
+  return i === s.keys.length;
 }
 
 function sameShape(shape: Shape | undefined, keys: readonly string[], marks: readonly number[]): boolean {
@@ -121,6 +147,10 @@ export function shrink(before: KubeObject, after: KubeObject): OldVersion | Kube
   const b = before as unknown as Record<string, unknown>;
   const a = after as unknown as Record<string, unknown>;
   if (!isRecord(b) || !isRecord(a)) return before;
+  const last = lastShape;
+  const quick = { revision: -1 };
+  const own: unknown[] = [];
+  if (last && fits(last, b, a, own, quick)) return new OldVersion(last, quick.revision, own.length > 1 ? own : own[0]);
   const r: Reading = { keys: [], marks: [], metaKeys: [], metaMarks: [], values: [], revision: -1 };
   if (!walk(b, a, true, r) || r.values.length > MAX_OWN) return before;
   const { values } = r;
