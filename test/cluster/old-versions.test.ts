@@ -1,5 +1,5 @@
 // A version before held as what differs from its successor (apiserver/storage/old-versions.ts): read back, it is
-// the same object to the byte, its members in the same order, whatever differs and however (docs/performance.md §7.12).
+// the same object to the byte, its members in the same order, whatever differs and however (docs/performance.md §7.13).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../src/cluster/apimachinery/object.js';

@@ -6,7 +6,7 @@
 // change, so the changes after the horizon are of horizon+1, horizon+2, ... in order (a revision made without its
 // change, should a write fail half-way, starts the window anew: older watches get 410 Gone and relist).
 // since() makes the change objects it returns (docs/performance.md §7.6, §7.11). A version before whose own change has
-// left the window is held as what differs from its successor (old-versions.ts, docs/performance.md §7.12).
+// left the window is held as what differs from its successor (old-versions.ts, docs/performance.md §7.13).
 import type { KubeObject } from '../../apimachinery/object.js';
 import { OldVersion, restore, shrink } from './old-versions.js';
 import { isPacked, type Packed, unpacked } from './packing.js';

@@ -1,4 +1,4 @@
-// A version before held as what differs from the version after it (docs/performance.md §7.12). Once the change that
+// A version before held as what differs from the version after it (docs/performance.md §7.13). Once the change that
 // wrote a version has left the watch history, the history's next change of that object is all that keeps it: its
 // `previous`, which a watch reads only to know whether the object was selected before and, when it leaves the
 // selector, to send it DELETED (watch.ts leftAt). A status write leaves the spec, the labels, the name and most of
