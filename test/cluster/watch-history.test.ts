@@ -8,6 +8,8 @@ import type { Change } from '../../src/cluster/apiserver/storage/store.js';
 import { parseFieldSelector, parseLabelSelector } from '../../src/cluster/apimachinery/selectors.js';
 import { openWatch } from '../../src/cluster/apiserver/watch.js';
 import { WatchHistory } from '../../src/cluster/apiserver/storage/history.js';
+import { compactHeap } from '../../src/cluster/apiserver/storage/idle-compaction.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 
 const cm = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'default' }, data: { i: String(i) } });
 
@@ -187,4 +189,104 @@ test('each change keeps its resource apart from the others; when the resources o
   change(7, '/configmaps', 10);
   assert.deepEqual(seen('/configmaps', 5), ['7 ADDED /configmaps']);
   assert.deepEqual(seen('/secrets', 5), ['6 DELETED /secrets']);
+});
+
+/** A pod's version as a status write leaves it: the same spec and labels as the version before, another status. */
+const spec = { containers: [{ name: 'c', image: 'nginx' }] };
+const labels = { app: 'web' };
+const podAt = (name: string, rv: number, phase: string) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', labels, uid: `uid-${name}`, resourceVersion: String(rv) },
+  spec,
+  status: { phase },
+});
+
+test('a version before whose own change has left the window is not kept whole, and reads back the same to the byte', async () => {
+  const history = new WatchHistory(0, 10, 1e9);
+  let rv = 0;
+  const add = (type: 'ADDED' | 'MODIFIED', resource: string, object: KubeObject, previous?: KubeObject) => {
+    rv++;
+    history.add(previous ? { rv, type, resource, object, previous } : { rv, type, resource, object }, 100, object, previous);
+  };
+  // Made in a function of their own so that only their JSON and a weak reference stay here.
+  const versions = () => {
+    const a1 = podAt('a', 1, 'Pending') as unknown as KubeObject;
+    const b1 = podAt('b', 2, 'Pending') as unknown as KubeObject;
+    const b2 = podAt('b', 3, 'Running') as unknown as KubeObject;
+    add('ADDED', '/pods', a1);
+    add('ADDED', '/pods', b1);
+    // b's status write while b's create is held: its version before is that change's object, held whole (it costs nothing).
+    add('MODIFIED', '/pods', b2, b1);
+    // Nine more changes: the tenth past the bound trims the window to 10, and b's create (rv 2) leaves it.
+    for (let i = 0; i < 9; i++) add('ADDED', '/configmaps', cm(i) as unknown as KubeObject);
+    assert.equal(history.oldest, 2);
+    // a's status write after a's create has left.
+    add('MODIFIED', '/pods', podAt('a', 13, 'Running') as unknown as KubeObject, a1);
+    return { a1: JSON.stringify(a1), b1: JSON.stringify(b1), weak: [new WeakRef(a1), new WeakRef(b1), new WeakRef(a1.metadata), new WeakRef(b1.metadata)] };
+  };
+  const { a1, b1, weak } = versions();
+  // A weak reference holds its object until the turn that made it ends.
+  await new Promise((r) => setImmediate(r));
+  compactHeap();
+  assert.deepEqual(
+    weak.map((w) => w.deref() === undefined),
+    [true, true, true, true],
+    'the versions before (their objects and metadata) are no longer held',
+  );
+  const replay = history.since('/pods', 2);
+  assert.ok(Array.isArray(replay));
+  assert.deepEqual(
+    replay.map((c) => [c.rv, c.type, JSON.stringify(c.previous)]),
+    [
+      [3, 'MODIFIED', b1],
+      [13, 'MODIFIED', a1],
+    ],
+  );
+  // What it shares with its successor is the successor's, not a copy.
+  assert.equal((replay[0]!.previous as unknown as { spec: unknown }).spec, spec);
+});
+
+test("a selector watch replayed after a pod's create has left the history sends its leave as the live watch sent it", () => {
+  const objects = new ObjectStore();
+  const pod = (app: string, phase: string) => ({ ...podAt('a', 0, phase), metadata: { name: 'a', namespace: 'default', labels: { app } } });
+  const line = (e: { type: string; object: unknown }) => JSON.stringify(e);
+  const selectors = {
+    label: { labels: parseLabelSelector('app=web'), fields: [] },
+    field: { labels: [], fields: parseFieldSelector('status.phase=Pending') },
+  };
+  const live = { label: [] as string[], field: [] as string[] };
+  const first = objects.resourceVersion;
+  const watches = (['label', 'field'] as const).map((k) =>
+    openWatch(objects, PODS, 'default', selectors[k], { resourceVersion: String(first) }, { send: (e) => live[k].push(line(e)), close: () => {} }),
+  );
+  objects.put(PODS, pod('web', 'Pending'));
+  // The pod's create leaves the history's window (20,000 changes, trimmed a tenth past that).
+  for (let i = 0; i < 22_100; i++) objects.put(CONFIGMAPS, cm(i));
+  const from = objects.resourceVersion;
+  assert.ok(objects.oldestResourceVersion > first + 1);
+  objects.put(PODS, pod('db', 'Pending')); // leaves the label selector
+  objects.put(PODS, pod('web', 'Running')); // enters it again, leaves the field selector
+  objects.put(PODS, pod('web', 'Pending')); // enters the field selector again
+  for (const w of watches) w.stop();
+  const after = (lines: string[]) => lines.filter((l) => Number(JSON.parse(l).object.metadata.resourceVersion) > from);
+  assert.deepEqual(
+    after(live.label).map((l) => JSON.parse(l).type),
+    ['DELETED', 'ADDED', 'MODIFIED'],
+  );
+  assert.deepEqual(
+    after(live.field).map((l) => JSON.parse(l).type),
+    ['MODIFIED', 'DELETED', 'ADDED'],
+  );
+  for (const k of ['label', 'field'] as const) {
+    for (let at = from; at < objects.resourceVersion; at++) {
+      const replay: string[] = [];
+      openWatch(objects, PODS, 'default', selectors[k], { resourceVersion: String(at) }, { send: (e) => replay.push(line(e)), close: () => {} }).stop();
+      assert.deepEqual(
+        replay,
+        after(live[k]).filter((l) => Number(JSON.parse(l).object.metadata.resourceVersion) > at),
+        `${k} from ${at - from}`,
+      );
+    }
+  }
 });

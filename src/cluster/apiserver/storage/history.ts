@@ -5,9 +5,11 @@
 // into the number saves its array). Its revision is not held: every store write makes exactly one revision and one
 // change, so the changes after the horizon are of horizon+1, horizon+2, ... in order (a revision made without its
 // change, should a write fail half-way, starts the window anew: older watches get 410 Gone and relist).
-// since() makes the change objects it returns (docs/performance.md §7.6, §7.11).
+// since() makes the change objects it returns (docs/performance.md §7.6, §7.11). A version before whose own change has
+// left the window is held as what differs from its successor (old-versions.ts, docs/performance.md §7.13).
 import type { KubeObject } from '../../apimachinery/object.js';
-import { type Packed, unpacked } from './packing.js';
+import { OldVersion, restore, shrink } from './old-versions.js';
+import { isPacked, type Packed, unpacked } from './packing.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -34,7 +36,12 @@ const MAX_WEIGHT = 2 ** 29 - 1;
 export class WatchHistory {
   /** The change's object and the version before it, as the bucket held them (packed when their kind is: packing.ts). */
   private readonly objects: (KubeObject | Packed)[] = [];
-  private readonly befores: (KubeObject | Packed | undefined)[] = [];
+  private readonly befores: (KubeObject | Packed | OldVersion | undefined)[] = [];
+  /**
+   * Pairs of a MODIFIED change's revision and its version before's, while the change that wrote that version is held
+   * too (its object is the same one, so holding it whole costs nothing): once that change leaves, trim() shrinks it.
+   */
+  private pending: number[] = [];
   /** The change's weight, resource and type (KEY_CODES), and the weights' sum. */
   private readonly codes: number[] = [];
   /** The place of each `group/resource` key written (in the order first written). */
@@ -67,7 +74,7 @@ export class WatchHistory {
     const key = this.keyCode(change.resource, change.rv);
     if (change.rv !== this.horizon + 1 + this.objects.length) this.trim(this.objects.length, this.bytes, change.rv - 1);
     this.objects.push(object);
-    this.befores.push(previous);
+    this.befores.push(this.before(change, object, previous));
     this.codes.push((weight * KEY_CODES + key) * TYPE_CODES + TYPES.indexOf(change.type));
     this.bytes += weight;
     // Trimmed a tenth at a time: dropping one change per write would shift the whole window on every write.
@@ -99,8 +106,9 @@ export class WatchHistory {
       }
       const type = TYPES[typed % TYPE_CODES]!;
       const object = unpacked(this.objects[i]!);
-      const previous = this.befores[i];
-      out.push(previous === undefined ? { rv: at, type, resource: key, object } : { rv: at, type, resource: key, object, previous: unpacked(previous) });
+      const before = this.befores[i];
+      if (before === undefined) out.push({ rv: at, type, resource: key, object });
+      else out.push({ rv: at, type, resource: key, object, previous: before instanceof OldVersion ? restore(before, object) : unpacked(before) });
     }
     return out;
   }
@@ -111,6 +119,27 @@ export class WatchHistory {
     this.codes.splice(0, drop);
     this.bytes -= bytes;
     this.horizon = horizon;
+    const kept: number[] = [];
+    const pending = this.pending;
+    for (let p = 0; p < pending.length; p += 2) {
+      const rv = pending[p]!;
+      const before = pending[p + 1]!;
+      if (rv <= horizon) continue;
+      if (before > horizon) kept.push(rv, before);
+      else this.befores[rv - horizon - 1] = shrink(this.befores[rv - horizon - 1] as KubeObject, this.objects[rv - horizon - 1] as KubeObject);
+    }
+    this.pending = kept;
+  }
+
+  /** What to hold of a change's version before: whole while the change that wrote it is held (it is that one's object). */
+  private before(change: Change, object: KubeObject | Packed, previous: KubeObject | Packed | undefined): KubeObject | Packed | OldVersion | undefined {
+    if (change.type !== 'MODIFIED' || previous === undefined || isPacked(previous) || isPacked(object)) return previous;
+    // Its revision tells whether its own change is still held (shrink() holds it only when it reads back the same).
+    const rv = Number(previous.metadata?.resourceVersion);
+    if (!Number.isFinite(rv)) return previous;
+    if (rv <= this.horizon) return shrink(previous, object);
+    this.pending.push(change.rv, rv);
+    return previous;
   }
 
   private weightAt(i: number): number {
