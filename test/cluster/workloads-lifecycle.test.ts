@@ -4,7 +4,7 @@
 // back-off, graceful deletion releasing the sandbox, nodes going away, restoring running pods after a
 // restart, rolling updates.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -30,9 +30,12 @@ class FakeSandboxes implements PodSandboxes {
   readonly setUps: SandboxRequest[] = [];
   readonly tearDowns: SandboxRequest[] = [];
   readonly restored: Array<{ req: SandboxRequest; ip: string }> = [];
+  /** Every setUp and restore in the order asked: `<call> <pod>`. */
+  readonly calls: string[] = [];
 
   async setUp(req: SandboxRequest) {
     this.setUps.push(req);
+    this.calls.push(`setUp ${req.name}`);
     const left = this.failures.get(req.name) ?? 0;
     if (left > 0) {
       this.failures.set(req.name, left - 1);
@@ -47,6 +50,7 @@ class FakeSandboxes implements PodSandboxes {
 
   restore(req: SandboxRequest, ip: string) {
     this.restored.push({ req, ip });
+    this.calls.push(`restore ${req.name}`);
   }
 }
 
@@ -252,6 +256,67 @@ test("a restart restores running pods' sandboxes instead of setting them up agai
         assert.equal(again.objects.get(PODS, 'default', 'keep'), undefined);
         await eventually(() => fresh.tearDowns.some((r) => r.name === 'keep'), 5000, 'keep released');
       }
+    } finally {
+      again.close();
+    }
+  }));
+
+test("after a restart the running pods' sandbox records are read after the start, node by node, and before their node gives an address", () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ env, record, home, runtime, api, sandboxes }) => {
+    const [x, y] = runtime.objects.list(NODES_R).map((n) => n.metadata.name);
+    for (const [name, node] of [
+      ['a', x],
+      ['b', x],
+      ['e', y],
+    ] as const)
+      call(api, 'POST', '/api/v1/namespaces/default/pods', POD(name, { nodeName: node }));
+    await eventually(() => ['a', 'b', 'e'].every((n) => pod(runtime, n)?.status?.phase === 'Running'), 10_000, 'a, b and e running');
+    const sandboxOf = (name: string) => sandboxes.setUps.find((r) => r.name === name)!.sandboxId;
+    const saved = runtime.objects.list(PODS).map((p) => structuredClone(p));
+    runtime.close();
+    // The record of a pod deleted while the server was down.
+    const gone = {
+      uid: 'c0ffee00-0000-4000-8000-000000000000',
+      namespace: 'default',
+      name: 'gone',
+      sandboxId: 'f'.repeat(64),
+      hostNetwork: false,
+      ip: '10.99.0.250',
+    };
+    const goneFile = join(nodesDir(home, record.resourceGroup, record.name), y!, 'run', 'sandboxes', `${gone.uid}.json`);
+    writeFileSync(goneFile, JSON.stringify(gone));
+
+    const fresh = new FakeSandboxes();
+    const again = new ClusterRuntime(env.server.store, home, record, { sandboxes: fresh, containers: new FakeInit() });
+    for (const p of saved) again.objects.put(PODS, p as KubeObject);
+    again.start();
+    try {
+      // Nothing of the records in the start's turn: the restored pods are counted as resuming.
+      assert.equal(fresh.restored.length, 0);
+      assert.ok(again.workloads.restoring >= 3, `${again.workloads.restoring} resuming`);
+      // A new pod on y, in the same turn: y's running pod has its address claimed before the new one asks.
+      new ClusterApi(again).handle({
+        method: 'POST',
+        path: '/api/v1/namespaces/default/pods',
+        query: new URLSearchParams(),
+        contentType: 'application/json',
+        body: JSON.stringify(POD('f', { nodeName: y })),
+      });
+      assert.deepEqual(
+        fresh.calls.filter((c) => c === 'restore e' || c === 'setUp f'),
+        ['restore e', 'setUp f'],
+      );
+      // A pod deleted before its node's records were read gives back the sandbox its record names.
+      again.objects.delete(PODS, 'default', 'a');
+      assert.equal(fresh.restored.find((r) => r.req.name === 'a')?.req.sandboxId, sandboxOf('a'));
+      await eventually(() => fresh.tearDowns.some((r) => r.name === 'a' && r.sandboxId === sandboxOf('a')), 5000, "a's sandbox released");
+      await eventually(() => again.workloads.restoring === 0, 10_000, 'every record read');
+      assert.equal(fresh.restored.find((r) => r.req.name === 'b')?.req.sandboxId, sandboxOf('b'));
+      assert.equal(fresh.restored.find((r) => r.req.name === 'e')?.req.sandboxId, sandboxOf('e'));
+      assert.ok(!fresh.setUps.some((r) => ['a', 'b', 'e'].includes(r.name)), 'not set up twice');
+      // The sandbox of the pod gone is torn down and its record removed.
+      await eventually(() => fresh.tearDowns.some((r) => r.uid === gone.uid && r.sandboxId === gone.sandboxId), 5000, 'the sandbox of the pod gone torn down');
+      assert.ok(!existsSync(goneFile));
     } finally {
       again.close();
     }

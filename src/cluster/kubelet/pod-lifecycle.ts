@@ -86,6 +86,8 @@ interface Worker {
   networkWarned: boolean;
   /** The containers' runtime state by run key (pod-status.ts: `init:NAME` or NAME); made when the first one starts. */
   slots?: Map<string, Slot>;
+  /** A running pod found at a restart, to be restored once its node's sandbox records are read (restoreNode). */
+  unrestored?: RunningPod;
 }
 
 /** One container's process and back-off, as the kubelet and runtime hold them. */
@@ -136,6 +138,8 @@ function terminatedOf(run: ContainerRun | undefined): Terminated | undefined {
 
 /** Restored pods resumed per turn of the event loop after a restart. */
 const RESTORE_SLICE = 200;
+/** Sandbox records read (and their pods restored) per turn of the event loop after a restart. */
+const RECORDS_SLICE = 500;
 
 /** terminationMessagePolicy FallbackToLogsOnError: the log's tail (80 lines, 2048 bytes) as the message of a failure. */
 const FALLBACK_LINES = 80;
@@ -180,6 +184,12 @@ export class PodLifecycle implements Controller {
   private closed = false;
   /** Restored pods whose processes are still to start again (drainRestored). */
   private readonly restoring: Array<() => void> = [];
+  /** After a restart: the nodes whose sandbox records are still to be read, with their running pods to restore. */
+  private readonly unread = new Map<string, Worker[]>();
+  /** The pods' uids at the restart: a record of none of them is a sandbox whose pod is gone. */
+  private known = new Set<string>();
+  /** Running pods whose records are still to be read (in `unread`). */
+  private unrestoredCount = 0;
   private readonly prober: Prober;
 
   constructor(
@@ -239,16 +249,63 @@ export class PodLifecycle implements Controller {
     this.kick(this.add(pod as BoundPod));
   }
 
-  /** After a start (objects restored, nodes synced): finish what was in flight before the stop. */
+  /**
+   * After a start (objects restored, nodes synced): finish what was in flight before the stop. The running pods'
+   * sandbox records (one file each) are read node by node in the turns after this one (restoreNode), so serving
+   * does not wait for them; a node's are read before anything else uses its addresses.
+   */
   resync(): void {
     const { objects } = this.ctx;
     const pods = objects.list(PODS);
-    const uids = new Set(pods.map((p) => String(p.metadata.uid)));
-    // Each record is read once: the running pods' are handed to restore.
+    this.known = new Set(pods.map((p) => String(p.metadata.uid)));
+    const fresh: Worker[] = [];
+    for (const pod of pods as Pod[]) {
+      const { namespace, name } = pod.metadata;
+      if (deletionDue(pod)) resumePodDeletion(objects, pod);
+      if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
+      if (!objects.get(NODES, undefined, pod.spec.nodeName)) {
+        objects.delete(PODS, namespace, name);
+        continue;
+      }
+      const w = this.add(pod as BoundPod);
+      if (pod.status?.phase === 'Running' && pod.status?.podIP) {
+        w.unrestored = pod as RunningPod;
+        this.unrestoredCount++;
+        const on = this.unread.get(w.node);
+        if (on) on.push(w);
+        else this.unread.set(w.node, [w]);
+      } else fresh.push(w);
+    }
+    // Every node's directory is read, not only those with running pods: the records of pods gone are torn down.
+    for (const node of this.options.records.nodes()) if (!this.unread.has(node)) this.unread.set(node, []);
+    if (this.unread.size > 0) setImmediate(() => this.readRecords());
+    // A fresh pod's node has its records read and its running pods' addresses claimed before its sandbox asks (step).
+    for (const w of fresh) this.kick(w);
+  }
+
+  /** Reads a slice of the nodes' sandbox records and restores their running pods, the rest on the next turns. */
+  private readRecords(): void {
+    let read = 0;
+    for (const node of this.unread.keys()) {
+      if (read >= RECORDS_SLICE || this.closed) break;
+      read += this.restoreNode(node) + 1;
+    }
+    if (this.unread.size > 0 && !this.closed) setImmediate(() => this.readRecords());
+  }
+
+  /**
+   * The node's sandbox records, read once after a restart: its running pods are restored (their addresses claimed,
+   * their containers queued to start again) and the sandboxes of pods gone are torn down. How many records it read.
+   */
+  private restoreNode(node: string): number {
+    const pending = this.unread.get(node);
+    if (!pending) return 0;
+    this.unread.delete(node);
     const kept = new Map<string, SandboxRecord>();
-    for (const { node, record } of this.options.records.all()) {
-      if (uids.has(record.uid)) {
-        kept.set(`${node}/${record.uid}`, record);
+    const records = this.options.records.onNode(node);
+    for (const record of records) {
+      if (this.known.has(record.uid)) {
+        kept.set(record.uid, record);
         continue;
       }
       this.options.records.remove(node, record.uid);
@@ -261,25 +318,17 @@ export class PodLifecycle implements Controller {
         sandboxId: record.sandboxId,
       });
     }
-    const fresh: Worker[] = [];
-    const running: Array<{ w: Worker; pod: RunningPod }> = [];
-    for (const pod of pods as Pod[]) {
-      const { namespace, name } = pod.metadata;
-      if (deletionDue(pod)) resumePodDeletion(objects, pod);
-      if (!pod.spec?.nodeName || isTerminal(pod) || this.workers.has(String(pod.metadata.uid))) continue;
-      if (!objects.get(NODES, undefined, pod.spec.nodeName)) {
-        objects.delete(PODS, namespace, name);
-        continue;
-      }
-      const w = this.add(pod as BoundPod);
-      if (pod.status?.phase === 'Running' && pod.status?.podIP) running.push({ w, pod: pod as RunningPod });
-      else fresh.push(w);
-    }
-    // A node's restored networks are rebuilt a few at a time (the CNI runtime's bound, src/cni/node-gate.ts) in the
+    // The node's restored networks are rebuilt a few at a time (the CNI runtime's bound, src/cni/node-gate.ts) in the
     // order asked: one namespace after another would put the user's pods behind every system pod listed first.
-    for (const { w, pod } of byNamespaceInTurn(running, (r) => r.w.namespace)) this.restore(w, pod, kept.get(`${w.node}/${w.uid}`));
-    // Addresses of running pods are marked taken before any new sandbox asks for one.
-    for (const w of fresh) this.kick(w);
+    for (const w of byNamespaceInTurn(pending, (p) => p.namespace)) {
+      const pod = w.unrestored;
+      if (!pod) continue;
+      w.unrestored = undefined;
+      this.unrestoredCount--;
+      this.restore(w, pod, kept.get(w.uid));
+    }
+    if (this.unread.size === 0) this.known = new Set();
+    return records.length;
   }
 
   private add(pod: BoundPod): Worker {
@@ -342,7 +391,7 @@ export class PodLifecycle implements Controller {
 
   /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
   get restoringCount(): number {
-    return this.restoring.length;
+    return this.restoring.length + this.unrestoredCount;
   }
 
   /** What the kubelet does when a restored pod's network fails to come back, or comes back with another address. */
@@ -379,7 +428,8 @@ export class PodLifecycle implements Controller {
   }
 
   private kick(w: Worker): void {
-    if (w.stopped || this.closed) return;
+    // A pod not restored yet is kicked once it is (its containers queued to start again).
+    if (w.stopped || this.closed || w.unrestored) return;
     if (w.busy) {
       w.again = true;
       return;
@@ -450,6 +500,8 @@ export class PodLifecycle implements Controller {
         return;
       }
       this.write(w);
+      // The addresses of the node's restored pods are claimed before a new sandbox asks for one.
+      this.restoreNode(w.node);
       // A sandbox left over from before a restart is released before a new one is made.
       const stale = this.options.records.load(w.node, w.uid);
       if (stale) {
@@ -785,6 +837,8 @@ export class PodLifecycle implements Controller {
   }
 
   private stop(w: Worker): void {
+    // Its sandbox is known (and its address claimed) before it is released.
+    if (w.unrestored) this.restoreNode(w.node);
     w.stopped = true;
     clearTimeout(w.timer);
     this.workers.delete(w.uid);

@@ -1,7 +1,7 @@
 // The container runtime's own memory of the sandboxes it runs, per node, on disk under the node's directory
 // (nodes/<node>/run/sandboxes/<pod uid>.json), as containerd keeps its sandbox metadata: after a restart the
 // kubelet finds each running pod's sandbox id again (so its address can be restored and later released), and
-// sandboxes whose pod is gone can be torn down.
+// sandboxes whose pod is gone can be torn down. A restart reads them node by node after serving (pod-lifecycle.ts).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodesDir } from '../nodefs/paths.js';
@@ -53,29 +53,29 @@ export class SandboxRecords {
     rmSync(join(this.dir(node), `${uid}.json`), { force: true });
   }
 
-  /** Every record on every node. */
-  all(): Array<{ node: string; record: SandboxRecord }> {
-    const out: Array<{ node: string; record: SandboxRecord }> = [];
-    let nodes: string[] = [];
+  /** The nodes that have a directory here: each may hold records. */
+  nodes(): string[] {
     try {
-      nodes = readdirSync(this.root());
+      return readdirSync(this.root());
     } catch {
-      return out;
+      return [];
     }
-    for (const node of nodes) {
-      // The node's directory is found once: a restart reads every pod's record (65,000 at 5,000 nodes).
-      const dir = this.dir(node);
-      let files: string[] = [];
-      try {
-        files = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const f of files) {
-        if (!f.endsWith('.json')) continue;
-        const record = read(join(dir, f));
-        if (record) out.push({ node, record });
-      }
+  }
+
+  /** Every record on one node (its directory is found once: a restart reads every running pod's). */
+  onNode(node: string): SandboxRecord[] {
+    const dir = this.dir(node);
+    let files: string[];
+    try {
+      files = readdirSync(dir);
+    } catch {
+      return [];
+    }
+    const out: SandboxRecord[] = [];
+    for (const f of files) {
+      if (!f.endsWith('.json')) continue;
+      const record = read(join(dir, f));
+      if (record) out.push(record);
     }
     return out;
   }
