@@ -9,7 +9,7 @@ import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
 import { layOverChecked } from './sharing.js';
-import { kindShape } from '../validation/shape.js';
+import { kindShape, type Shape } from '../validation/shape.js';
 import { MAX_DEPTH } from '../validation/limits.js';
 import { idleCompaction } from './idle-compaction.js';
 import { turns } from '../../apimachinery/turns.js';
@@ -65,6 +65,16 @@ export function forgetObjects(store: Store, clusterId: string): void {
     store.deletePrefix(`${objectsKey(clusterId)}/`);
     store.delete(objectsKey(clusterId));
   });
+}
+
+/** A kind of stored rows, as a restore takes them: its keys' prefix, its bucket and what it is served as. */
+interface StoredKind {
+  prefix: string;
+  bucket: string;
+  type: ResourceType | undefined;
+  /** Its kind's shape, the restore's walk checks against (validation/shape.ts). */
+  shape: Shape | undefined;
+  derived: boolean;
 }
 
 interface RevisionRecord {
@@ -201,23 +211,30 @@ export class ObjectPersistence implements StoreBackend {
     const written: RestoredObject[] = [];
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
     const custom = customTypes(this.store.list<KubeObject>(`${this.root}/${CRD_BUCKET}/`).map((e) => e.value));
-    const types = new Map<string, ResourceType | undefined>();
     /** The object last restored of each kind: the next is laid over it. */
     const last = new Map<string, KubeObject>();
-    const take = (key: string, value: KubeObject) => {
+    /** The kind of the row before: rows come in key order, each kind's together, so most rows are of the one before's. */
+    let kind: StoredKind | undefined;
+    const kindOf = (key: string): StoredKind | undefined => {
+      if (kind !== undefined && key.startsWith(kind.prefix)) return kind;
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/', 2);
-      if (resource === undefined) return;
+      if (resource === undefined) return undefined;
       const bucket = `${group}/${resource}`;
-      if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
-      const type = types.get(bucket);
+      const type = RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket);
       const derived = behaviourOfKey(bucket)?.storage === 'derived';
+      return (kind = { prefix: `${this.root}/${bucket}/`, bucket, type, shape: type && kindShape(type.kind), derived });
+    };
+    const take = (key: string, value: KubeObject) => {
+      const of = kindOf(key);
+      if (of === undefined) return;
+      const { bucket, type, derived } = of;
       // Laid over a checked neighbour and checked in the same walk (what fails it is checked again whole, for the
       // apiserver's message); were it refused, it is dropped, and the neighbour's parts it took are unchanged (shared
       // parts are frozen).
       const neighbour = derived ? undefined : last.get(bucket);
-      const walked = type !== undefined && neighbour !== undefined && namedObject(value) && layOverChecked(value, neighbour, kindShape(type.kind), MAX_DEPTH);
-      const problem = type ? storedProblem(type, value, walked) : `no resource ${group}/${resource} is served`;
+      const walked = of.shape !== undefined && neighbour !== undefined && namedObject(value) && layOverChecked(value, neighbour, of.shape, MAX_DEPTH);
+      const problem = type ? storedProblem(type, value, walked) : `no resource ${bucket} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         return;
