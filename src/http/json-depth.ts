@@ -104,25 +104,17 @@ function pathTo(entry: Pending): string {
 }
 
 /**
- * Parts of a value known to pass a check where they are (a stored neighbour's, checked already, that the value
- * shares): the depth and decode checks do not walk them again.
- */
-export type KnownToFit = (part: object) => boolean;
-
-/**
  * Whether value nests more than `room` containers deep: recursion at most room + 1 frames deep (the bound, not the
- * value, sets the stack), and nothing allocated. `fits` names parts known to fit where they are (a stored neighbour's,
- * checked already): they are not walked.
+ * value, sets the stack), and nothing allocated.
  */
-function deeper(v: unknown, room: number, fits?: KnownToFit): boolean {
+function deeper(v: unknown, room: number): boolean {
   if (typeof v !== 'object' || v === null) return false;
   if (room === 0) return true;
-  if (fits?.(v)) return false;
   if (Array.isArray(v)) {
-    for (const item of v) if (deeper(item, room - 1, fits)) return true;
+    for (const item of v) if (deeper(item, room - 1)) return true;
     return false;
   }
-  for (const k in v) if (Object.hasOwn(v, k) && deeper((v as Record<string, unknown>)[k], room - 1, fits)) return true;
+  for (const k in v) if (Object.hasOwn(v, k) && deeper((v as Record<string, unknown>)[k], room - 1)) return true;
   return false;
 }
 
@@ -130,8 +122,8 @@ function deeper(v: unknown, room: number, fits?: KnownToFit): boolean {
  * The same bound on a parsed value; the path is that of the first container too deep. A value that fits (nearly every
  * one) is walked once without allocating; only one too deep is walked again, without recursion, for its path.
  */
-export function valueTooDeep(value: unknown, maxDepth: number, fits?: KnownToFit): TooDeep | undefined {
-  if (!deeper(value, maxDepth, fits)) return undefined;
+export function valueTooDeep(value: unknown, maxDepth: number): TooDeep | undefined {
+  if (!deeper(value, maxDepth)) return undefined;
   const pending: Pending[] = [{ value, depth: 1 }];
   while (pending.length > 0) {
     const entry = pending.pop()!;

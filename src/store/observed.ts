@@ -43,6 +43,10 @@ export class ObservedStore implements Store, ChangeFeed {
     return this.inner.list<T>(prefix, options);
   }
 
+  each<T = unknown>(prefix: string, options: ListOptions, take: (key: string, value: T) => void): number {
+    return this.inner.each<T>(prefix, options, take);
+  }
+
   count(prefix: string, options?: Pick<ListOptions, 'after'>): number {
     return this.inner.count(prefix, options);
   }

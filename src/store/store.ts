@@ -26,6 +26,12 @@ export interface Store {
   delete(key: string): boolean;
   /** Entries whose key starts with prefix, in key order (case-insensitive). */
   list<T = unknown>(prefix: string, options?: ListOptions): Entry<T>[];
+  /**
+   * list() one entry at a time: each is handed to `take` as it is read, and nothing holds it after (a restart's load
+   * of ~100 MB of rows: a slice held whole lived through the young generation's collections). `take` must not use the
+   * store (the rows are being read). Returns how many entries were taken.
+   */
+  each<T = unknown>(prefix: string, options: ListOptions, take: (key: string, value: T) => void): number;
   /** How many keys start with prefix (and come after `options.after`, when given), none of their values read. */
   count(prefix: string, options?: Pick<ListOptions, 'after'>): number;
   /** Deletes every key starting with prefix; returns how many. */

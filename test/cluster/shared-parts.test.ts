@@ -9,6 +9,10 @@ import { clone, type KubeObject } from '../../src/cluster/apimachinery/object.js
 import { PODS } from '../../src/cluster/apimachinery/resources.js';
 import { ClusterApi, type ApiServerHost } from '../../src/cluster/apiserver/api.js';
 import { agentClient } from '../../src/cluster/client/agent-client.js';
+import { layOverChecked } from '../../src/cluster/apiserver/storage/sharing.js';
+import { kindShape } from '../../src/cluster/apiserver/validation/shape.js';
+import { storedProblem } from '../../src/cluster/apiserver/validation/object.js';
+import { MAX_DEPTH } from '../../src/cluster/apiserver/validation/limits.js';
 
 const pod = (name: string, replica: string): KubeObject =>
   JSON.parse(
@@ -142,4 +146,52 @@ test("a status written alike to several pods (the scheduler's Unschedulable) is 
   // The spec stays shared with the pod's own version before.
   assert.equal(spec(c).containers[0].env[0].value, '1');
   assert.equal(spec(c).containers, spec(a).containers);
+});
+
+test("a restore lays each object over the one before it and checks, in the same walk, only what it does not share: each damage is found with the apiserver's message, and the parts equal to the neighbour's are the neighbour's", () => {
+  const first = pod('web-a', '1');
+  assert.equal(storedProblem(PODS, first), undefined);
+  const nested = (levels: number): unknown => {
+    let v: unknown = {};
+    for (let i = 0; i < levels; i++) v = { x: v };
+    return v;
+  };
+  // Each a sibling of `first` with one damage: in a part the neighbour has alike but for it, in one it lacks, deep.
+  const damaged: Array<(p: KubeObject) => void> = [
+    (p) => ((p.spec as { containers: { image: unknown }[] }).containers[0]!.image = 7),
+    (p) => ((p.spec as { tolerations: { tolerationSeconds: unknown }[] }).tolerations[0]!.tolerationSeconds = 'soon'),
+    (p) => ((p.spec as { containers: { resources: unknown }[] }).containers[0]!.resources = { requests: { cpu: 'lots' } }),
+    (p) => ((p.status as { conditions: unknown }).conditions = { type: 'Ready' }),
+    (p) => (p.metadata.labels = { app: 5 } as never),
+    (p) => ((p.spec as Record<string, unknown>)['extra'] = nested(600)),
+    (p) => ((p.spec as { containers: Record<string, unknown>[] }).containers[0]!['extra'] = nested(496)),
+    (p) => ((p.metadata as Record<string, unknown>)['finalizers'] = ['a/b/c']),
+  ];
+  for (const damage of damaged) {
+    const neighbour = pod('web-a', '1');
+    layOverChecked(neighbour, pod('web-0', '1'), kindShape('Pod'), MAX_DEPTH);
+    const alone = pod('web-b', '1');
+    damage(alone);
+    const expected = storedProblem(PODS, alone);
+    assert.notEqual(expected, undefined);
+    const laid = pod('web-b', '1');
+    damage(laid);
+    const walked = layOverChecked(laid, neighbour, kindShape('Pod'), MAX_DEPTH);
+    assert.equal(storedProblem(PODS, laid, walked), expected);
+    assert.equal(JSON.stringify(laid), JSON.stringify(alone));
+  }
+  // Undamaged, it takes the neighbour's equal parts (frozen) and passes; its own metadata and spec stay its own.
+  const neighbour = pod('web-a', '1');
+  const next = pod('web-b', '1');
+  assert.equal(layOverChecked(next, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+  assert.equal(storedProblem(PODS, next, true), undefined);
+  assert.equal(next.spec, neighbour.spec);
+  assert.ok(Object.isFrozen(neighbour.spec));
+  assert.equal(next.metadata.labels, neighbour.metadata.labels);
+  assert.notEqual(next.metadata, neighbour.metadata);
+  assert.equal(next.metadata.name, 'web-b');
+  const other = pod('web-c', '2');
+  assert.equal(layOverChecked(other, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+  assert.notEqual(other.spec, neighbour.spec);
+  assert.equal((other.spec as { tolerations: unknown }).tolerations, (neighbour.spec as { tolerations: unknown }).tolerations);
 });

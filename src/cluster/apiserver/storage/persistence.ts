@@ -8,7 +8,9 @@ import type { Store } from '../../../store/store.js';
 import { behaviourOfKey } from '../kinds.js';
 import { RESOURCES, type ResourceType } from '../../apimachinery/resources.js';
 import { namedObject, storedProblem } from '../validation/object.js';
-import { shareParts } from './sharing.js';
+import { layOverChecked } from './sharing.js';
+import { kindShape, type Shape } from '../validation/shape.js';
+import { MAX_DEPTH } from '../validation/limits.js';
 import { idleCompaction } from './idle-compaction.js';
 import { turns } from '../../apimachinery/turns.js';
 import { performance } from 'node:perf_hooks';
@@ -65,6 +67,16 @@ export function forgetObjects(store: Store, clusterId: string): void {
   });
 }
 
+/** A kind of stored rows, as a restore takes them: its keys' prefix, its bucket and what it is served as. */
+interface StoredKind {
+  prefix: string;
+  bucket: string;
+  type: ResourceType | undefined;
+  /** Its kind's shape, the restore's walk checks against (validation/shape.ts). */
+  shape: Shape | undefined;
+  derived: boolean;
+}
+
 interface RevisionRecord {
   revision: number;
 }
@@ -116,14 +128,15 @@ export class ObjectPersistence implements StoreBackend {
    *
    * Each object comes laid over the one restored before it of its kind (sharing.ts), as the store lays each write:
    * the parts they share were checked with that one, at the same place in an object of the same kind, so only the
-   * rest of each is checked (a pod restored after its ReplicaSet sibling: its own metadata and status).
+   * rest of each is checked, in the same walk (a pod restored after its ReplicaSet sibling: its own metadata and
+   * status).
    */
   load(): Restored {
     let restored = this.preloaded;
     this.preloaded = undefined;
     if (!restored) {
       const restore = this.restorer();
-      for (const { key, value } of this.store.list<KubeObject>(`${this.root}/`)) restore.take(key, value);
+      this.store.each<KubeObject>(`${this.root}/`, {}, restore.take);
       restored = restore.done();
     }
     // The rows of objects dropped (deletion due, expired) go once the store is the restored one.
@@ -141,11 +154,14 @@ export class ObjectPersistence implements StoreBackend {
    */
   async preload(stopped: () => boolean, slice = PRELOAD_SLICE): Promise<boolean> {
     const restore = this.restorer();
-    for (let after: string | undefined; ; ) {
-      const rows = this.store.list<KubeObject>(`${this.root}/`, { limit: slice, ...(after === undefined ? {} : { after }) });
-      for (const { key, value } of rows) restore.take(key, value);
-      if (rows.length < slice) break;
-      after = rows.at(-1)!.key;
+    let after: string | undefined;
+    // Each row taken as it is parsed: what the share and the checks leave of it dies young.
+    const take = (key: string, value: KubeObject) => {
+      after = key;
+      restore.take(key, value);
+    };
+    for (;;) {
+      if (this.store.each<KubeObject>(`${this.root}/`, { limit: slice, ...(after === undefined ? {} : { after }) }, take) < slice) break;
       await new Promise((resolve) => setImmediate(resolve));
       if (stopped()) return false;
     }
@@ -195,23 +211,30 @@ export class ObjectPersistence implements StoreBackend {
     const written: RestoredObject[] = [];
     // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
     const custom = customTypes(this.store.list<KubeObject>(`${this.root}/${CRD_BUCKET}/`).map((e) => e.value));
-    const types = new Map<string, ResourceType | undefined>();
     /** The object last restored of each kind: the next is laid over it. */
     const last = new Map<string, KubeObject>();
-    const shared = Object.isFrozen;
-    const take = (key: string, value: KubeObject) => {
+    /** The kind of the row before: rows come in key order, each kind's together, so most rows are of the one before's. */
+    let kind: StoredKind | undefined;
+    const kindOf = (key: string): StoredKind | undefined => {
+      if (kind !== undefined && key.startsWith(kind.prefix)) return kind;
       // <group>/<resource>/<namespace>/<name>: names and groups hold no '/'.
       const [group, resource] = key.slice(this.root.length + 1).split('/', 2);
-      if (resource === undefined) return;
+      if (resource === undefined) return undefined;
       const bucket = `${group}/${resource}`;
-      if (!types.has(bucket)) types.set(bucket, RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket));
-      const type = types.get(bucket);
+      const type = RESOURCES.find((r) => r.group === group && r.resource === resource) ?? custom.get(bucket);
       const derived = behaviourOfKey(bucket)?.storage === 'derived';
-      // Laid over a checked neighbour before it is checked; were it refused, it is dropped, and the neighbour's
-      // parts it took are unchanged (shared parts are frozen).
+      return (kind = { prefix: `${this.root}/${bucket}/`, bucket, type, shape: type && kindShape(type.kind), derived });
+    };
+    const take = (key: string, value: KubeObject) => {
+      const of = kindOf(key);
+      if (of === undefined) return;
+      const { bucket, type, derived } = of;
+      // Laid over a checked neighbour and checked in the same walk (what fails it is checked again whole, for the
+      // apiserver's message); were it refused, it is dropped, and the neighbour's parts it took are unchanged (shared
+      // parts are frozen).
       const neighbour = derived ? undefined : last.get(bucket);
-      if (neighbour && namedObject(value)) shareParts(value, neighbour);
-      const problem = type ? storedProblem(type, value, neighbour ? shared : undefined) : `no resource ${group}/${resource} is served`;
+      const walked = of.shape !== undefined && neighbour !== undefined && namedObject(value) && layOverChecked(value, neighbour, of.shape, MAX_DEPTH);
+      const problem = type ? storedProblem(type, value, walked) : `no resource ${bucket} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         return;

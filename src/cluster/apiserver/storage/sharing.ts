@@ -9,6 +9,7 @@
 // changes one (apimachinery/object.ts `clone`, structuredClone: the copy is thawed), and what the API returns is
 // serialized, so every client gets complete objects of its own. Only parts below the object's top level are shared;
 // the object and its metadata stay its own.
+import { decodesHere, memberShape, type Shape } from '../validation/shape.js';
 
 type Json = unknown;
 
@@ -69,4 +70,83 @@ function layOver(obj: Record<string, Json>, neighbour: Record<string, Json>): vo
     }
     obj[k] = share(obj[k], neighbour[k]);
   }
+}
+
+/**
+ * A restore's walk (layOverChecked): the share, and the checks of the parts it does not share, each against the shape
+ * of its place (validation/shape.ts) and the depth left. A part equal to the neighbour's at the same place is not
+ * checked: the neighbour, an object of the same kind restored before, passed there.
+ */
+class CheckedShare {
+  /** A part did not decode, or nested too deep. */
+  failed = false;
+
+  share(a: Json, b: Json, s: Shape | undefined, room: number): Json {
+    if (typeof a !== 'object' || a === null) {
+      if (a === b) return typeof a === 'string' ? b : a;
+      if (s !== undefined && !decodesHere(a, s)) this.failed = true;
+      return a;
+    }
+    // As the depth check: an object with no room left is too deep (MAX_DEPTH, validation/limits.ts).
+    if (room === 0) this.failed = true;
+    if (s !== undefined && !decodesHere(a, s)) this.failed = true;
+    // Refused (the load checks it again, for the apiserver's message), or already a neighbour's part.
+    if (this.failed || Object.isFrozen(a)) return a;
+    if (Array.isArray(a)) {
+      const theirs = Array.isArray(b) ? b : undefined;
+      const item = s && memberShape(s, '');
+      let same = theirs !== undefined && a.length === theirs.length;
+      for (let i = 0; i < a.length; i++) {
+        const part = this.share(a[i], theirs !== undefined && i < theirs.length ? theirs[i] : undefined, item, room - 1);
+        a[i] = part;
+        if (part !== theirs?.[i]) same = false;
+      }
+      return same ? Object.freeze(theirs) : a;
+    }
+    const theirs = isPlain(b) ? b : undefined;
+    return this.members(a as Record<string, Json>, theirs, s, room - 1, true) && theirs !== undefined ? Object.freeze(theirs) : a;
+  }
+
+  /**
+   * Lays obj's members over theirs (when given) at `room`; true when every member is theirs, in their order. `whole`:
+   * obj may be the neighbour's (false for an object's top level and its metadata, which stay its own).
+   */
+  members(obj: Record<string, Json>, theirs: Record<string, Json> | undefined, s: Shape | undefined, room: number, whole: boolean): boolean {
+    const keys = Object.keys(obj);
+    const theirKeys = whole && theirs !== undefined ? Object.keys(theirs) : undefined;
+    let same = theirKeys !== undefined && keys.length === theirKeys.length;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (same && theirKeys![i] !== k) same = false;
+      const their = theirs !== undefined && Object.hasOwn(theirs, k) ? theirs[k] : undefined;
+      // Written even when equal: an equal string compares equal whatever its instance, and the neighbour's is kept.
+      const part = this.share(obj[k], their, s && memberShape(s, k), room);
+      obj[k] = part;
+      if (part !== their) same = false;
+    }
+    return same;
+  }
+}
+
+/**
+ * Lays a restored object (fresh from its row) over its neighbour, the one restored before it of its kind, as
+ * shareParts does, and checks in the same walk what it does not share: each part's JSON type against `shape` (its
+ * kind's, validation/shape.ts) and its depth against `maxDepth`, as object.ts storedProblem does whole. False when a
+ * part fails: the caller checks it again whole for the apiserver's message. Its metadata's values are not validated.
+ */
+export function layOverChecked(obj: Record<string, Json>, neighbour: Record<string, Json>, shape: Shape, maxDepth: number): boolean {
+  const walk = new CheckedShare();
+  const metadata = obj['metadata'];
+  const theirs = neighbour['metadata'];
+  // The metadata's members are laid over the neighbour's one by one; the metadata itself stays its own.
+  if (isPlain(metadata) && isPlain(theirs)) {
+    const meta = memberShape(shape, 'metadata');
+    walk.members(metadata, theirs, meta, maxDepth - 2, false);
+    if (meta !== undefined && !decodesHere(metadata, meta)) walk.failed = true;
+  }
+  for (const k of Object.keys(obj)) {
+    if (k === 'metadata' && isPlain(metadata) && isPlain(theirs)) continue;
+    obj[k] = walk.share(obj[k], Object.hasOwn(neighbour, k) ? neighbour[k] : undefined, memberShape(shape, k), maxDepth - 1);
+  }
+  return !walk.failed;
 }

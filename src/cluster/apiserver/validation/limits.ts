@@ -8,7 +8,7 @@
 //   objects (CRD schemas included) stay well under 100;
 // - a stored object of at most 1.5 MiB as JSON: etcd's default --max-request-bytes (1572864), which the
 //   apiserver answers 413 for; patches can otherwise grow an object past what any request could carry.
-import { type KnownToFit, textTooDeep, valueTooDeep } from '../../../http/json-depth.js';
+import { textTooDeep, valueTooDeep } from '../../../http/json-depth.js';
 import { badRequest, tooLarge } from '../../apimachinery/status.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -29,9 +29,9 @@ export function checkTextDepth(text: string): void {
   if (textTooDeep(text, MAX_DEPTH)) throw tooDeep();
 }
 
-/** Refuses a value nested deeper than MAX_DEPTH (any media type, and what patches make); `fits`: json-depth.ts. */
-export function checkDepth(value: unknown, fits?: KnownToFit): void {
-  if (valueTooDeep(value, MAX_DEPTH, fits)) throw tooDeep();
+/** Refuses a value nested deeper than MAX_DEPTH (any media type, and what patches make). */
+export function checkDepth(value: unknown): void {
+  if (valueTooDeep(value, MAX_DEPTH)) throw tooDeep();
 }
 
 /** Refuses an object too large to store (as etcd would); its size as JSON otherwise. */

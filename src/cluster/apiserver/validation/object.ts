@@ -2,7 +2,6 @@
 // kind's Go types (400, shape.ts), then ObjectMeta validates (422, metadata.ts). Objects restored from the
 // store are held to the same checks, so one that slipped in earlier cannot take a cluster's API down.
 import type { KubeObject } from '../../apimachinery/object.js';
-import type { KnownToFit } from '../../../http/json-depth.js';
 import { isPlainObject } from '../../../http/own.js';
 import type { ResourceType } from '../../apimachinery/resources.js';
 import { cannotDecode, invalidObject } from '../../apimachinery/status.js';
@@ -11,8 +10,8 @@ import { validateMetadata } from './metadata.js';
 import { decodeError, settleNulls } from './shape.js';
 
 /** Throws the apiserver's decode error (400) when the object does not fit the kind's Go types. */
-export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>, fits?: KnownToFit): void {
-  const e = decodeError(r.kind, obj, fits);
+export function checkShape(r: Pick<ResourceType, 'kind' | 'version'>, obj: Record<string, unknown>): void {
+  const e = decodeError(r.kind, obj);
   if (e) throw cannotDecode(r.kind, r.version, e);
 }
 
@@ -38,15 +37,16 @@ export function namedObject(value: unknown): value is KubeObject {
 }
 
 /**
- * Why a stored object cannot be served (the API would have refused to store it), or undefined. `fits`: parts known
- * to pass at their place (an object restored before it of the same kind, whose equal parts it now shares), not walked
- * again; the metadata is checked whole.
+ * Why a stored object cannot be served (the API would have refused to store it), or undefined. `walked`: its depth and
+ * decode were found good already (a restore's walk, sharing.ts layOverChecked); its metadata is checked here.
  */
-export function storedProblem(r: ResourceType, value: unknown, fits?: KnownToFit): string | undefined {
+export function storedProblem(r: ResourceType, value: unknown, walked = false): string | undefined {
   if (!namedObject(value)) return 'not an object with a metadata.name';
   try {
-    checkDepth(value, fits);
-    checkShape(r, value, fits);
+    if (!walked) {
+      checkDepth(value);
+      checkShape(r, value);
+    }
     checkMetadata(r, value as KubeObject);
   } catch (e) {
     return (e as Error).message;

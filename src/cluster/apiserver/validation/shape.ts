@@ -3,10 +3,9 @@
 // is its decode error, a 400: `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string
 // into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference`. Fields not listed
 // are kept as they come (aksemu does not read them). The tables are data: one row per Go type.
-import type { KnownToFit } from '../../../http/json-depth.js';
 import { isPlainObject, own, setOwn } from '../../../http/own.js';
 
-type Shape =
+export type Shape =
   | { t: 'string' | 'bool'; go: string }
   | { t: 'int'; bits: 32 | 64 }
   | { t: 'intstr' }
@@ -539,81 +538,105 @@ function unmarshal(value: string, at: At, type: string): string {
   return `json: cannot unmarshal ${value} into Go struct field ${at.struct.slice(at.struct.lastIndexOf('.') + 1)}.${pathOf(at)} of type ${type}`;
 }
 
-function integer(v: unknown, bits: 32 | 64, at: At, type: string): string | undefined {
-  if (typeof v !== 'number') return unmarshal(jsonKind(v), at, type);
-  const limit = INT_RANGE[bits];
-  return Number.isInteger(v) && v >= -limit && v < limit ? undefined : unmarshal(`number ${v}`, at, type);
+function isInteger(v: unknown, bits: 32 | 64): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= -INT_RANGE[bits] && v < INT_RANGE[bits];
 }
 
-/** The first decode error of value as shape (document order, as Go reports the first), or undefined. */
-function check(v: unknown, s: Shape, at: At, fits: KnownToFit | undefined): string | undefined {
-  if (v === null || v === undefined) return undefined;
-  if (fits && typeof v === 'object' && fits(v)) return undefined;
+/**
+ * Whether v decodes as s at its own level: a leaf wholly, a list or map or struct as the container it must be (its
+ * members are the walk's). Null decodes as anything (a nil pointer, slice or map).
+ */
+export function decodesHere(v: unknown, s: Shape): boolean {
+  if (v === null) return true;
   switch (s.t) {
     case 'string':
-      return typeof v === 'string' ? undefined : unmarshal(jsonKind(v), at, s.go);
+      return typeof v === 'string';
     case 'bool':
-      return typeof v === 'boolean' ? undefined : unmarshal(jsonKind(v), at, s.go);
+      return typeof v === 'boolean';
     case 'int':
-      return integer(v, s.bits, at, goName(s));
+      return isInteger(v, s.bits);
     case 'intstr':
       // IntOrString reads a JSON string as text and anything else as an int32.
-      return typeof v === 'string' ? undefined : integer(v, 32, at, 'int32');
+      return typeof v === 'string' || isInteger(v, 32);
     case 'quantity':
-      return (typeof v === 'string' || typeof v === 'number') && QUANTITY.test(String(v).trim()) ? undefined : QUANTITY_ERROR;
-    case 'list': {
-      if (!Array.isArray(v)) return unmarshal(jsonKind(v), at, goName(s));
-      for (const item of v) {
-        const e = check(item, s.of, at, fits);
-        if (e) return e;
-      }
-      return undefined;
-    }
-    case 'map': {
-      if (!isPlainObject(v)) return unmarshal(jsonKind(v), at, goName(s));
-      for (const k in v) {
-        const e = Object.hasOwn(v, k) ? check(v[k], s.of, at, fits) : undefined;
-        if (e) return e;
-      }
-      return undefined;
-    }
+      return (typeof v === 'string' || typeof v === 'number') && QUANTITY.test(String(v).trim());
+    case 'list':
+      return Array.isArray(v);
+    case 'map':
     case 'struct':
-      if (!isPlainObject(v)) return unmarshal(jsonKind(v), at, s.go);
-      return fields(v, s.fields, s.go, at, fits);
+      return isPlainObject(v);
   }
 }
 
-function fields(
-  obj: Record<string, unknown>,
-  shapes: Record<string, Shape>,
-  struct: string,
-  up: At | undefined,
-  fits: KnownToFit | undefined,
-): string | undefined {
+/** The decode error of v where decodesHere(v, s) is false. */
+function refusal(v: unknown, s: Shape, at: At): string {
+  if (s.t === 'quantity') return QUANTITY_ERROR;
+  // A number of the wrong kind or size for an integer is printed with its value.
+  if (s.t === 'int' || s.t === 'intstr') return unmarshal(typeof v === 'number' ? `number ${v}` : jsonKind(v), at, s.t === 'int' ? goName(s) : 'int32');
+  return unmarshal(jsonKind(v), at, goName(s));
+}
+
+/** The first decode error of value as shape (document order, as Go reports the first), or undefined. */
+function check(v: unknown, s: Shape, at: At): string | undefined {
+  if (v === undefined) return undefined;
+  if (!decodesHere(v, s)) return refusal(v, s, at);
+  if (v === null) return undefined;
+  switch (s.t) {
+    case 'list':
+      for (const item of v as unknown[]) {
+        const e = check(item, s.of, at);
+        if (e) return e;
+      }
+      return undefined;
+    case 'map':
+      for (const k in v as Record<string, unknown>) {
+        const e = Object.hasOwn(v, k) ? check((v as Record<string, unknown>)[k], s.of, at) : undefined;
+        if (e) return e;
+      }
+      return undefined;
+    case 'struct':
+      return fields(v as Record<string, unknown>, s.fields, s.go, at);
+    default:
+      return undefined;
+  }
+}
+
+function fields(obj: Record<string, unknown>, shapes: Record<string, Shape>, struct: string, up: At | undefined): string | undefined {
   for (const k in obj) {
     if (!Object.hasOwn(obj, k)) continue;
     const s = own<Shape>(shapes, k);
-    const e = s && check(obj[k], s, { struct, key: k, up }, fits);
+    if (s === undefined) continue;
+    const v = obj[k];
+    // A leaf that decodes needs no place (an object): most fields are.
+    if (typeof v !== 'object' && decodesHere(v, s)) continue;
+    const e = check(v, s, { struct, key: k, up });
     if (e) return e;
   }
   return undefined;
 }
 
-/** Each kind's top-level fields, made once per kind (every object decoded walks them). */
-const topLevels = new Map<string, Record<string, Shape>>();
+/** Each kind's top-level fields, made once per kind (every object decoded walks them), as a struct. */
+const topLevels = new Map<string, Shape & { t: 'struct' }>();
 
-function topLevel(kind: string): Record<string, Shape> {
+/** The shape of a whole object of this kind: its top-level fields (those of every kind, and the kind's own). */
+export function kindShape(kind: string): Shape & { t: 'struct' } {
   let top = topLevels.get(kind);
-  if (!top) topLevels.set(kind, (top = { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) }));
+  if (!top) {
+    const fields = { apiVersion: str(), kind: str(), metadata: objectMeta, ...(own<Record<string, Shape>>(KINDS, kind) ?? {}) };
+    topLevels.set(kind, (top = { t: 'struct', go: kind, fields }));
+  }
   return top;
 }
 
-/**
- * The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. `fits`: parts known to
- * decode at their place, skipped (a restored object's parts shared with the one restored before it).
- */
-export function decodeError(kind: string, obj: Record<string, unknown>, fits?: KnownToFit): string | undefined {
-  return fields(obj, topLevel(kind), kind, undefined, fits);
+/** The shape of a container's member (a struct's field by name; any item of a list, any value of a map). */
+export function memberShape(s: Shape, name: string): Shape | undefined {
+  if (s.t === 'struct') return own<Shape>(s.fields, name);
+  return s.t === 'list' || s.t === 'map' ? s.of : undefined;
+}
+
+/** The Go decode error of an object of this kind (a JSON object), or undefined when it decodes. */
+export function decodeError(kind: string, obj: Record<string, unknown>): string | undefined {
+  return fields(obj, kindShape(kind).fields, kind, undefined);
 }
 
 /** What Go's decoder leaves for a JSON null inside a list or map: the element type's zero value. */
@@ -643,7 +666,7 @@ function zero(s: Shape): unknown {
  * apiserver does; `labels: {a: null}` is the label `a` with an empty value).
  */
 export function settleNulls(kind: string, obj: Record<string, unknown>): void {
-  settleFields(obj, topLevel(kind));
+  settleFields(obj, kindShape(kind).fields);
 }
 
 function settleFields(obj: Record<string, unknown>, shapes: Record<string, Shape>): void {
