@@ -4,9 +4,9 @@
 // network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { CNI_EXTENSIONS, loadDefaultNetwork } from '../../cni/confdir.js';
+import { CNI_EXTENSIONS, firstNetwork, loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
 import type { KubeletState } from './node-status.js';
 import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
@@ -45,9 +45,14 @@ const MAX_WATCHERS = 512;
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
+  return signatureFrom(files, (i) => statSync(paths[i]!));
+}
+
+/** signatureOf, from each file's stats (by its index in files); throws when one cannot be had. */
+function signatureFrom(files: readonly string[], statOf: (i: number) => Stats): string {
   const parts: string[] = [];
   for (let i = 0; i < files.length; i++) {
-    const st = statSync(paths[i]!);
+    const st = statOf(i);
     parts.push(`${files[i]}:${st.mtimeMs}:${st.size}`);
   }
   return parts.join('|');
@@ -104,14 +109,59 @@ function rescanDir(dir: string, last: Scan): Scan {
   return scanDir(dir);
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
+/** What a node's conf dir held when its kubelet began tracking it. */
+interface FirstRead {
+  scan: Scan;
+  /** The default network (cni.ts), as loadDefaultNetwork finds it. */
+  network: LoadedNetwork | undefined;
+  /** The newest mtime of the dir's entries (0 when none): when its network became ready, for a node known before. */
+  newest: number;
+}
+
+/**
+ * scanDir, loadDefaultNetwork and the entries' newest mtime from one read of the dir (a restart tracks every node
+ * at once: the dir's names once, each entry's stats once). The dir's ctime is taken before its names, as in scanDir.
+ */
+function firstRead(dir: string, now = Date.now()): FirstRead {
+  let ctime: number;
+  let names: string[];
   try {
-    for (const f of readdirSync(dir)) newest = Math.max(newest, statSync(join(dir, f)).mtimeMs);
+    ctime = statSync(dir).ctimeMs;
+    names = readdirSync(dir);
   } catch {
-    // no dir: no time
+    return { scan: MISSING, network: undefined, newest: 0 };
   }
-  return newest;
+  const stats = new Map<string, Stats>();
+  let newest = 0;
+  let unreadable = false;
+  // In the dir's own order: an entry that cannot be stat'ed ends the search for the newest (as it always has).
+  for (const f of names) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(join(dir, f));
+    } catch {
+      st = undefined;
+    }
+    if (!st) unreadable = true;
+    else {
+      stats.set(f, st);
+      if (!unreadable) newest = Math.max(newest, st.mtimeMs);
+    }
+  }
+  const files = names.sort().filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
+  const paths = files.map((f) => join(dir, f));
+  let scan: Scan;
+  try {
+    const signature = signatureFrom(files, (i) => {
+      const st = stats.get(files[i]!);
+      if (!st) throw new Error('gone');
+      return st;
+    });
+    scan = { signature, files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+  } catch {
+    scan = MISSING;
+  }
+  return { scan, network: firstNetwork(dir, files), newest };
 }
 
 export class Kubelets {
@@ -120,6 +170,8 @@ export class Kubelets {
   private watchers = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
+  /** The default network ensure read for each node it began tracking in this turn of the event loop (networkReadNow). */
+  private readonly readThisTurn = new Map<string, LoadedNetwork | undefined>();
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
   apiSocket: string | undefined;
 
@@ -171,26 +223,48 @@ export class Kubelets {
       if (node.reimagedAt && node.reimagedAt !== known.node.reimagedAt) {
         for (const f of readdirSync(known.dir)) rmSync(join(known.dir, f), { recursive: true, force: true });
         this.seed(node, known.dir);
+        this.readThisTurn.delete(node.name);
       }
       known.node = node;
       return known.state;
     }
     const dir = this.confDir(node.name);
-    let made = this.makeConfDir(node.name, dir);
-    if (!made && !existsSync(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made = true;
+    // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception.
+    let made = false;
+    if (!existsSync(dir)) {
+      made = this.makeConfDir(node.name, dir);
+      if (!made && !existsSync(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made = true;
+      }
     }
     const empty = made && !this.seed(node, dir);
     // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
     // `none` nodes makes a thousand of them at once).
-    const ready = !empty && loadDefaultNetwork(dir) !== undefined;
+    const read = empty ? undefined : firstRead(dir);
+    if (read) this.noteRead(node.name, read.network);
+    const ready = read?.network !== undefined;
     const created = Date.parse(node.createdAt);
-    const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();
-    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: empty ? EMPTY : scanDir(dir) };
+    const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();
+    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: read?.scan ?? EMPTY };
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
+  }
+
+  /** Keeps what ensure read of a node's network until the turn ends (networkReadNow). */
+  private noteRead(node: string, network: LoadedNetwork | undefined): void {
+    if (this.readThisTurn.size === 0) setImmediate(() => this.readThisTurn.clear());
+    this.readThisTurn.set(node, network);
+  }
+
+  /**
+   * The node's default network as ensure read it when it began tracking the node in this turn of the event loop;
+   * undefined when it did not. A restart tracks every node and then restores their pods' addresses in the same turn:
+   * the IPAM's restore plans take it rather than read each conf dir again (nothing else writes a conf dir in between).
+   */
+  networkReadNow(node: string): { network: LoadedNetwork | undefined } | undefined {
+    return this.readThisTurn.has(node) ? { network: this.readThisTurn.get(node) } : undefined;
   }
 
   /**
@@ -258,6 +332,7 @@ export class Kubelets {
     const before = tracked.scan.signature;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
     if (tracked.scan.signature === before) return;
+    this.readThisTurn.delete(tracked.node.name);
     const ready = loadDefaultNetwork(tracked.dir) !== undefined;
     if (ready === tracked.state.networkReady) return;
     tracked.state = { networkReady: ready, since: new Date().toISOString() };
@@ -274,6 +349,7 @@ export class Kubelets {
     if (tracked) this.unwatch(tracked);
     this.nodes.delete(node);
     this.prepared.delete(node);
+    this.readThisTurn.delete(node);
     if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
   }
 
