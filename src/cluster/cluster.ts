@@ -57,11 +57,6 @@ export class ClusterRuntime {
   private recordNames: Set<string> | undefined;
   /** The basis (JSON) each pool's nodes were last built from, by lower-cased pool name. */
   private readonly builtBases = new Map<string, string>();
-  /**
-   * The node records the start's sync listed, by name, until the end of that turn of the event loop (nodeRecord): the
-   * restored pods' address claims read their nodes' records in the same turn.
-   */
-  private startRecords: Map<string, NodeRecord> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -110,13 +105,12 @@ export class ClusterRuntime {
 
   /** CNS's next batch of the pod subnet for one of the nodes (IpamHost; cloud/pod-subnet-batches.ts). */
   growPodSubnet(node: string): string[] | undefined {
-    this.startRecords?.delete(node); // the batch is written to its record
     return growPodSubnetBatch(this.store, this.record, node);
   }
 
   /** The provisioner's record of one of this cluster's nodes (its addresses). */
   nodeRecord(name: string): NodeRecord | undefined {
-    return this.startRecords?.get(name) ?? this.store.get<NodeRecord>(nodeKey(this.record.id, name));
+    return this.store.get<NodeRecord>(nodeKey(this.record.id, name));
   }
 
   get id(): string {
@@ -138,11 +132,7 @@ export class ClusterRuntime {
   }
 
   start(): void {
-    this.sync(undefined, (records) => {
-      // Nothing writes a node record in the start's turn but a pod subnet's growth (growPodSubnet).
-      this.startRecords = new Map(records.map((n) => [n.name, n]));
-      setImmediate(() => (this.startRecords = undefined));
-    });
+    this.sync();
     this.kubelets.start();
     this.workloads.start();
   }
@@ -151,9 +141,9 @@ export class ClusterRuntime {
    * Brings the objects in line with the store: the cluster, its pools and nodes. False when the cluster is gone.
    * `changedNodes`: the names of the node records written or deleted since the last sync (the store's change list,
    * server.ts); only those nodes, and the nodes of a pool whose basis changed, are rebuilt. Without it (the first
-   * sync, a change the caller cannot name) every node is. `listed`: given every node record, when they were all listed.
+   * sync, a change the caller cannot name) every node is.
    */
-  sync(changedNodes?: ReadonlySet<string>, listed?: (records: readonly NodeRecord[]) => void): boolean {
+  sync(changedNodes?: ReadonlySet<string>): boolean {
     const record = this.store.get<ClusterRecord>(this.record.id);
     if (!record) return false;
     this.record = record;
@@ -175,7 +165,6 @@ export class ClusterRuntime {
     let records: NodeRecord[];
     if (!changedNodes || stale.size > 0 || !this.recordNames) {
       records = nodesOf(this.store, record);
-      listed?.(records);
       this.recordNames = new Set(records.map((n) => n.name));
       const pools = new Set(records.map((n) => n.pool.toLowerCase()));
       for (const pool of this.builtBases.keys()) if (!pools.has(pool)) this.builtBases.delete(pool);

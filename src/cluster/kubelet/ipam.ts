@@ -34,15 +34,8 @@ export interface IpamHost {
   readonly home: string;
   readonly record: ClusterRecord;
   nodeRecord(name: string): NodeRecord | undefined;
-  /**
-   * prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin; networkReadNow: its conf dir's
-   * network as the kubelet read it in this turn, if it did (kubelet.ts).
-   */
-  readonly kubelets: {
-    confDir(node: string): string;
-    prepare?(node: string): void;
-    networkReadNow?(node: string): { network: LoadedNetwork | undefined } | undefined;
-  };
+  /** prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin (kubelet.ts). */
+  readonly kubelets: { confDir(node: string): string; prepare?(node: string): void };
   /**
    * Azure CNI with a pod subnet, dynamic mode: CNS asks for another batch of the pod subnet for the node; the new
    * addresses, or undefined when none can be had (the subnet is full, or the node holds maxPods' worth already).
@@ -169,19 +162,16 @@ export class Sandboxes implements PodSandboxes {
     let known = this.restorePlans.get(name);
     if (!known) {
       const node = this.host.nodeRecord(name);
-      known = node ? { node, plan: this.plan(node, this.host.kubelets.networkReadNow?.(name)) } : {};
+      known = node ? { node, plan: this.plan(node) } : {};
       if (this.restorePlans.size === 0) setImmediate(() => this.restorePlans.clear());
       this.restorePlans.set(name, known);
     }
     return known;
   }
 
-  /**
-   * How a node gives addresses right now: its model, its conf dir and what is installed decide. `read`: the conf dir's
-   * network as read already in this turn.
-   */
-  private plan(node: NodeRecord, read?: { network: LoadedNetwork | undefined }): Plan {
-    const net = read ? read.network : loadDefaultNetwork(this.host.kubelets.confDir(node.name));
+  /** How a node gives addresses right now: its model, its conf dir and what is installed decide. */
+  private plan(node: NodeRecord): Plan {
+    const net = loadDefaultNetwork(this.host.kubelets.confDir(node.name));
     // containerd refuses sandboxes while its CNI config is missing (go-cni's ErrCNINotInitialized).
     if (!net) return { kind: 'fail', message: 'cni plugin not initialized' };
     const owner = ipamOwner(net);

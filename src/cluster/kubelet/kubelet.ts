@@ -170,8 +170,6 @@ export class Kubelets {
   private watchers = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
-  /** The default network ensure read for each node it began tracking in this turn of the event loop (networkReadNow). */
-  private readonly readThisTurn = new Map<string, LoadedNetwork | undefined>();
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
   apiSocket: string | undefined;
 
@@ -223,7 +221,6 @@ export class Kubelets {
       if (node.reimagedAt && node.reimagedAt !== known.node.reimagedAt) {
         for (const f of readdirSync(known.dir)) rmSync(join(known.dir, f), { recursive: true, force: true });
         this.seed(node, known.dir);
-        this.readThisTurn.delete(node.name);
       }
       known.node = node;
       return known.state;
@@ -242,7 +239,6 @@ export class Kubelets {
     // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
     // `none` nodes makes a thousand of them at once).
     const read = empty ? undefined : firstRead(dir);
-    if (read) this.noteRead(node.name, read.network);
     const ready = read?.network !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();
@@ -250,21 +246,6 @@ export class Kubelets {
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
-  }
-
-  /** Keeps what ensure read of a node's network until the turn ends (networkReadNow). */
-  private noteRead(node: string, network: LoadedNetwork | undefined): void {
-    if (this.readThisTurn.size === 0) setImmediate(() => this.readThisTurn.clear());
-    this.readThisTurn.set(node, network);
-  }
-
-  /**
-   * The node's default network as ensure read it when it began tracking the node in this turn of the event loop;
-   * undefined when it did not. A restart tracks every node and then restores their pods' addresses in the same turn:
-   * the IPAM's restore plans take it rather than read each conf dir again (nothing else writes a conf dir in between).
-   */
-  networkReadNow(node: string): { network: LoadedNetwork | undefined } | undefined {
-    return this.readThisTurn.has(node) ? { network: this.readThisTurn.get(node) } : undefined;
   }
 
   /**
@@ -332,7 +313,6 @@ export class Kubelets {
     const before = tracked.scan.signature;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
     if (tracked.scan.signature === before) return;
-    this.readThisTurn.delete(tracked.node.name);
     const ready = loadDefaultNetwork(tracked.dir) !== undefined;
     if (ready === tracked.state.networkReady) return;
     tracked.state = { networkReady: ready, since: new Date().toISOString() };
@@ -349,7 +329,6 @@ export class Kubelets {
     if (tracked) this.unwatch(tracked);
     this.nodes.delete(node);
     this.prepared.delete(node);
-    this.readThisTurn.delete(node);
     if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
   }
 
