@@ -56,6 +56,11 @@ export function loadDefaultNetwork(confDir: string): LoadedNetwork | undefined {
   } catch {
     return undefined;
   }
+  return firstNetwork(confDir, files);
+}
+
+/** The default network of a conf dir whose config files (CNI_EXTENSIONS) are known, in name order. */
+export function firstNetwork(confDir: string, files: readonly string[]): LoadedNetwork | undefined {
   for (const f of files) {
     try {
       return parseNetworkConfig(f, readFileSync(join(confDir, f), 'utf8'));

@@ -1,8 +1,9 @@
 // The kubelet's rescan of a node's CNI conf dir (kubelet/kubelet.ts): once the dir has not changed for a while,
 // a rescan looks only at its files (the dir's change time says its names are the same), and still sees a file
-// written in place, a file added or removed, and the dir gone, as a full read does.
+// written in place, a file added or removed, and the dir gone, as a full read does; a node known before the process is
+// tracked from one read of its dir.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -52,6 +53,39 @@ test('a settled conf dir is rescanned by its files, and every kind of change is 
     kubelets.rescan();
     assert.equal(ready(), false, 'the dir removed is seen');
     assert.deepEqual(changed, ['n1', 'n1', 'n1', 'n1', 'n1', 'n1']);
+  } finally {
+    kubelets.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a node known before the process is tracked from one read of its conf dir', () => {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
+  const cluster = { resourceGroup: 'rg', name: 'c', networkPlugin: 'none' };
+  const first = new Kubelets(home, cluster, () => undefined, 3_600_000);
+  const created = '2026-01-02T03:04:05.000Z';
+  first.ensure({ name: 'n1', createdAt: created });
+  first.ensure({ name: 'n2', createdAt: created });
+  first.close();
+  const dir = first.confDir('n1');
+  // Files as a CNI left them: a broken one first in name order, the default network next, and a file of no
+  // extension the runtime considers, newer than both (the node's network became ready at the newest of them).
+  writeFileSync(join(dir, '05-broken.conflist'), 'not json');
+  writeFileSync(join(dir, '10-test.conflist'), CONFLIST);
+  writeFileSync(join(dir, 'README'), 'notes');
+  const when = new Date('2026-03-04T05:06:07.000Z');
+  utimesSync(join(dir, '05-broken.conflist'), when, new Date(when.getTime() - 60_000));
+  utimesSync(join(dir, '10-test.conflist'), when, new Date(when.getTime() - 30_000));
+  utimesSync(join(dir, 'README'), when, when);
+  const changed: string[] = [];
+  const kubelets = new Kubelets(home, cluster, (node) => changed.push(node), 3_600_000);
+  try {
+    assert.deepEqual(kubelets.ensure({ name: 'n1', createdAt: created }), { networkReady: true, since: when.toISOString() });
+    assert.deepEqual(kubelets.ensure({ name: 'n2', createdAt: created }), { networkReady: false, since: created });
+    // The rescan finds nothing changed: the signature of the one read is the scan's own.
+    kubelets.rescan();
+    assert.deepEqual(kubelets.state('n1'), { networkReady: true, since: when.toISOString() });
+    assert.deepEqual(changed, []);
   } finally {
     kubelets.close();
     rmSync(home, { recursive: true, force: true });

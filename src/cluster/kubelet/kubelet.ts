@@ -4,9 +4,9 @@
 // network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { CNI_EXTENSIONS, loadDefaultNetwork } from '../../cni/confdir.js';
+import { CNI_EXTENSIONS, firstNetwork, loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
 import type { KubeletState } from './node-status.js';
 import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
@@ -45,9 +45,14 @@ const MAX_WATCHERS = 512;
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
+  return signatureFrom(files, (i) => statSync(paths[i]!));
+}
+
+/** signatureOf, from each file's stats (by its index in files); throws when one cannot be had. */
+function signatureFrom(files: readonly string[], statOf: (i: number) => Stats): string {
   const parts: string[] = [];
   for (let i = 0; i < files.length; i++) {
-    const st = statSync(paths[i]!);
+    const st = statOf(i);
     parts.push(`${files[i]}:${st.mtimeMs}:${st.size}`);
   }
   return parts.join('|');
@@ -104,14 +109,59 @@ function rescanDir(dir: string, last: Scan): Scan {
   return scanDir(dir);
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
+/** What a node's conf dir held when its kubelet began tracking it. */
+interface FirstRead {
+  scan: Scan;
+  /** The default network (cni.ts), as loadDefaultNetwork finds it. */
+  network: LoadedNetwork | undefined;
+  /** The newest mtime of the dir's entries (0 when none): when its network became ready, for a node known before. */
+  newest: number;
+}
+
+/**
+ * scanDir, loadDefaultNetwork and the entries' newest mtime from one read of the dir (a restart tracks every node
+ * at once: the dir's names once, each entry's stats once). The dir's ctime is taken before its names, as in scanDir.
+ */
+function firstRead(dir: string, now = Date.now()): FirstRead {
+  let ctime: number;
+  let names: string[];
   try {
-    for (const f of readdirSync(dir)) newest = Math.max(newest, statSync(join(dir, f)).mtimeMs);
+    ctime = statSync(dir).ctimeMs;
+    names = readdirSync(dir);
   } catch {
-    // no dir: no time
+    return { scan: MISSING, network: undefined, newest: 0 };
   }
-  return newest;
+  const stats = new Map<string, Stats>();
+  let newest = 0;
+  let unreadable = false;
+  // In the dir's own order: an entry that cannot be stat'ed ends the search for the newest (as it always has).
+  for (const f of names) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(join(dir, f));
+    } catch {
+      st = undefined;
+    }
+    if (!st) unreadable = true;
+    else {
+      stats.set(f, st);
+      if (!unreadable) newest = Math.max(newest, st.mtimeMs);
+    }
+  }
+  const files = names.sort().filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
+  const paths = files.map((f) => join(dir, f));
+  let scan: Scan;
+  try {
+    const signature = signatureFrom(files, (i) => {
+      const st = stats.get(files[i]!);
+      if (!st) throw new Error('gone');
+      return st;
+    });
+    scan = { signature, files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+  } catch {
+    scan = MISSING;
+  }
+  return { scan, network: firstNetwork(dir, files), newest };
 }
 
 export class Kubelets {
@@ -176,18 +226,23 @@ export class Kubelets {
       return known.state;
     }
     const dir = this.confDir(node.name);
-    let made = this.makeConfDir(node.name, dir);
-    if (!made && !existsSync(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made = true;
+    // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception.
+    let made = false;
+    if (!existsSync(dir)) {
+      made = this.makeConfDir(node.name, dir);
+      if (!made && !existsSync(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made = true;
+      }
     }
     const empty = made && !this.seed(node, dir);
     // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
     // `none` nodes makes a thousand of them at once).
-    const ready = !empty && loadDefaultNetwork(dir) !== undefined;
+    const read = empty ? undefined : firstRead(dir);
+    const ready = read?.network !== undefined;
     const created = Date.parse(node.createdAt);
-    const since = ready ? new Date(Math.max(created, newestMtime(dir))).toISOString() : new Date(created).toISOString();
-    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: empty ? EMPTY : scanDir(dir) };
+    const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();
+    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: read?.scan ?? EMPTY };
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
