@@ -138,7 +138,10 @@ class Runner implements Process {
   private wake: (() => void) | undefined;
   private commands = 0;
   private readonly abort = new AbortController();
-  /** Aborts the command line being run when ^C is typed (interactive shells). */
+  /**
+   * Aborts the command line being run when ^C is typed (interactive shells: only those read it, so only they make its
+   * signal; an app's process never does, and a restart starts tens of thousands).
+   */
   private line = new AbortController();
   private shell: string | undefined;
   private warned = false;
@@ -162,9 +165,14 @@ class Runner implements Process {
     this.wake?.();
   }
 
+  /** ^C interrupted the command line being run (only a shell reading its stdin is interrupted). */
+  private interrupted(): boolean {
+    return this.reading && this.line.signal.aborted;
+  }
+
   /** Waits ms (forever when infinite) unless the process is stopped (or its command line interrupted) first. */
   private pause(ms: number): Promise<void> {
-    const line = this.line.signal;
+    const line = this.reading ? this.line.signal : undefined;
     let interrupted = () => {};
     return new Promise<void>((resolve, reject) => {
       const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined;
@@ -173,13 +181,13 @@ class Runner implements Process {
         clearTimeout(timer);
         reject(new Interrupted());
       };
-      line.addEventListener('abort', interrupted, { once: true });
+      line?.addEventListener('abort', interrupted, { once: true });
       this.wake = () => {
         clearTimeout(timer);
         reject(new Stopped());
       };
       if (this.stopped) this.wake();
-    }).finally(() => line.removeEventListener('abort', interrupted));
+    }).finally(() => line?.removeEventListener('abort', interrupted));
   }
 
   private async main(argv: string[]): Promise<number> {
@@ -298,7 +306,7 @@ class Runner implements Process {
   /** One simple command; returns its status. */
   private async simple(words: string[], pipe: Pipe = {}): Promise<number> {
     if (this.stopped) throw new Stopped();
-    if (this.line.signal.aborted) throw new Interrupted();
+    if (this.interrupted()) throw new Interrupted();
     // A busy loop must not starve the server: every command yields, and every fiftieth rests 20 ms (at most
     // 2,500 commands a second per container).
     if (++this.commands % 50 === 0) await this.pause(20);
@@ -335,11 +343,11 @@ class Runner implements Process {
     const stdin = pipe.stdin;
     // The command's signal, made when a command the caller runs asks for it: most commands are none of its (an
     // app's own entrypoint), and AbortSignal.any is dear (a restart starts tens of thousands of processes).
-    const sources = [this.abort.signal, this.line.signal];
+    const { abort, line } = this;
     let signal: AbortSignal | undefined;
     const own = this.io.command?.(argv, io, {
       get signal() {
-        return (signal ??= AbortSignal.any(sources));
+        return (signal ??= AbortSignal.any([abort.signal, line.signal]));
       },
       ...(this.shell ? { shell: this.shell } : {}),
       ...(stdin !== undefined ? { stdin } : {}),
@@ -348,7 +356,7 @@ class Runner implements Process {
     if (own) {
       const status = await own;
       if (this.stopped) throw new Stopped();
-      if (this.line.signal.aborted) throw new Interrupted();
+      if (this.interrupted()) throw new Interrupted();
       return status;
     }
     const [name = '', ...args] = argv;

@@ -7,8 +7,11 @@ import type { Program, ProgramContext } from './program.js';
 
 export function runProgram(program: Program, ctx: Omit<ProgramContext, 'signal'>): Process {
   const abort = new AbortController();
+  let killed = () => {};
   const exited = new Promise<number>((resolve) => {
-    abort.signal.addEventListener('abort', () => resolve(KILLED), { once: true });
+    // Settled by stop() before the program hears its signal abort, as a first listener of the signal would be (a
+    // listener per run cost more: a restart starts tens of thousands).
+    killed = () => resolve(KILLED);
     let running: Promise<number>;
     try {
       running = program({ ...ctx, signal: abort.signal });
@@ -24,5 +27,11 @@ export function runProgram(program: Program, ctx: Omit<ProgramContext, 'signal'>
       },
     );
   });
-  return { exited, stop: () => abort.abort() };
+  return {
+    exited,
+    stop: () => {
+      killed();
+      abort.abort();
+    },
+  };
 }

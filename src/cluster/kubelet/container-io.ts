@@ -187,8 +187,9 @@ export interface Attachment {
 export class ContainerIo {
   readonly input: LineInput | undefined;
   private readonly terminal: TerminalInput | undefined;
-  private readonly listeners = new Set<AttachListener>();
-  private readonly decoder = new StringDecoder('utf8');
+  // Made when a session first attaches or writes: most runs never have one (a restart starts tens of thousands).
+  private listeners: Set<AttachListener> | undefined;
+  private decoder: StringDecoder | undefined;
   private closed = false;
   /** aksemu's lines about this run (what it does not emulate), told again to each session that attaches. */
   private notices = '';
@@ -217,7 +218,7 @@ export class ContainerIo {
   private emit(stream: Stream, text: string): void {
     if (text === '') return;
     this.options.log(stream, text);
-    for (const l of this.listeners) l.output(stream, text);
+    if (this.listeners) for (const l of this.listeners) l.output(stream, text);
   }
 
   /** A session attaches: it hears the output from now on; with `stdin`, it writes to the container's stdin. */
@@ -226,7 +227,7 @@ export class ContainerIo {
       listener.ended();
       return { stdin: () => undefined, endStdin: () => undefined, detach: () => undefined };
     }
-    this.listeners.add(listener);
+    (this.listeners ??= new Set()).add(listener);
     if (this.notices) listener.output(this.options.tty ? 'stdout' : 'stderr', this.options.tty ? this.notices.replaceAll('\n', '\r\n') : this.notices);
     const writes = stdin && this.input !== undefined;
     let done = false;
@@ -238,13 +239,13 @@ export class ContainerIo {
       stdin: (data) => {
         if (!writes || this.input!.closed) return;
         if (this.terminal) this.emit('stdout', this.terminal.type(data));
-        else this.input!.push(this.decoder.write(data));
+        else this.input!.push((this.decoder ??= new StringDecoder('utf8')).write(data));
       },
       endStdin: closeOnce,
       detach: () => {
         if (done) return;
         done = true;
-        this.listeners.delete(listener);
+        this.listeners?.delete(listener);
         closeOnce();
       },
     };
@@ -255,7 +256,7 @@ export class ContainerIo {
     if (this.closed) return;
     this.closed = true;
     this.input?.end();
-    for (const l of this.listeners) l.ended();
-    this.listeners.clear();
+    for (const l of this.listeners ?? []) l.ended();
+    this.listeners?.clear();
   }
 }

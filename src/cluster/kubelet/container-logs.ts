@@ -4,7 +4,7 @@
 // keeps the current and the previous run of each container; a file is rotated when it passes MAX_LOG_BYTES
 // (the kubelet's containerLogMaxSize, smaller here: the emulator's disk is the user's), and the pod's directory
 // goes with the pod. Readers following a log hear each new line and the container's end.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Stream } from '../images/processes.js';
@@ -12,15 +12,79 @@ import type { LogLine, LogListener, LogReader, LogRef } from '../apiserver/index
 
 /** One file's bound; the rotated file (`N.log.1`) keeps the one before. */
 export const MAX_LOG_BYTES = 1024 * 1024;
+/** Nodes whose log root is kept joined; past it the table starts again (a cluster has at most a few thousand). */
+const MAX_LOG_ROOTS = 65_536;
+
+/** The second criTime formatted last, as its text up to the fraction: a restart's pods print thousands a second. */
+let criSecond = Number.NaN;
+let criPrefix = '';
 
 /** RFC 3339 with nanoseconds, as containerd writes it. */
 function criTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+  if (!Number.isSafeInteger(ms) || ms < 0) return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== criSecond) {
+    criPrefix = new Date(second * 1000).toISOString().slice(0, -'.000Z'.length);
+    criSecond = second;
+  }
+  const fraction = ms - second * 1000;
+  return `${criPrefix}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}000000Z`;
+}
+
+/** The CRI lines of what a process printed: one per line of text, a last unterminated piece partial (P). */
+function criLines(text: string, timestamp: string, stream: Stream): string {
+  let data = '';
+  let from = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+    data += `${timestamp} ${stream} F ${text.slice(from, nl)}\n`;
+    from = nl + 1;
+  }
+  return from < text.length ? `${data}${timestamp} ${stream} P ${text.slice(from)}\n` : data;
 }
 
 /** A name as one path segment: names the apiserver validated stay as they are; anything else is hashed. */
 function segment(name: string): string {
   return /^[A-Za-z0-9][-A-Za-z0-9_.]{0,252}$/.test(name) && !name.includes('..') ? name : `_${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Appends to a run's file through one open of it (a restart's resumed containers each print a line into a file that
+ * is there already): the size for the rotation is the open file's, the run's directory made when it is missing.
+ */
+function appendRotating(file: string, data: string): void {
+  let fd = openToAppend(file);
+  try {
+    if (fstatSync(fd).size > MAX_LOG_BYTES && rotated(file)) {
+      // The open file is the rotated one now: the run goes on in a new one.
+      const old = fd;
+      fd = -1;
+      closeSync(old);
+      fd = openToAppend(file);
+    }
+    appendFileSync(fd, data);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+function openToAppend(file: string): number {
+  try {
+    return openSync(file, 'a');
+  } catch {
+    // The run's first line: its directory is made.
+    mkdirSync(dirname(file), { recursive: true });
+    return openSync(file, 'a');
+  }
+}
+
+/** The file moved to `.1`, the one before it gone; false when it could not be (it grows on, as before). */
+function rotated(file: string): boolean {
+  try {
+    renameSync(file, `${file}.1`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function parseLine(raw: string): LogLine | undefined {
@@ -41,14 +105,24 @@ export class ContainerLogs implements LogReader {
   private closed = false;
 
   /** root(node) is the node's directory (nodes/NODE under the cluster's). */
+  /** Each node's var/log/pods, by node name: joined once (every line of every container asks). */
+  private readonly logRoots = new Map<string, string>();
+
   constructor(private readonly root: (node: string) => string) {}
 
   private podDir(ref: LogRef): string {
-    return join(this.root(segment(ref.node)), 'var', 'log', 'pods', segment(`${ref.namespace}_${ref.pod}_${ref.uid}`));
+    let logRoot = this.logRoots.get(ref.node);
+    if (logRoot === undefined) {
+      if (this.logRoots.size >= MAX_LOG_ROOTS) this.logRoots.clear();
+      logRoot = join(this.root(segment(ref.node)), 'var', 'log', 'pods');
+      this.logRoots.set(ref.node, logRoot);
+    }
+    // A segment is one plain name (no separator, no dot first): put after the root as join would.
+    return `${logRoot}/${segment(`${ref.namespace}_${ref.pod}_${ref.uid}`)}`;
   }
 
   file(ref: LogRef, container: string, restart: number): string {
-    return join(this.podDir(ref), segment(container), `${Math.max(0, Math.trunc(restart))}.log`);
+    return `${this.podDir(ref)}/${segment(container)}/${Math.max(0, Math.trunc(restart))}.log`;
   }
 
   private key(ref: LogRef, container: string, restart: number): string {
@@ -93,32 +167,23 @@ export class ContainerLogs implements LogReader {
     // Only a live run writes (a stopped process of a deleted pod must not bring its directory back), and only
     // while the runtime runs (a container started as the server closed must not bring a removed home back).
     if (text === '' || this.closed || !this.isLive(ref, container, restart)) return;
-    const pieces = text.split('\n');
-    const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp: criTime(now), stream, text: piece, partial: i === pieces.length - 1 }));
-    if (lines.at(-1)!.text === '') lines.pop();
+    const timestamp = criTime(now);
     const file = this.file(ref, container, restart);
-    const data = lines.map((l) => `${l.timestamp} ${l.stream} ${l.partial ? 'P' : 'F'} ${l.text}\n`).join('');
+    const data = criLines(text, timestamp, stream);
     if (!this.written.has(ref.uid)) {
       // The pod's first line (an add-on's "not emulated" notice on each of 5,000 nodes): its directory is made
       // without first asking for a file that cannot be there yet.
       this.written.add(ref.uid);
       this.makeRunDir(ref, dirname(file));
       appendFileSync(file, data);
-    } else {
-      try {
-        if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
-      } catch {
-        // Not there yet.
-      }
-      try {
-        appendFileSync(file, data);
-      } catch {
-        // The run's first line: its directory is made.
-        mkdirSync(dirname(file), { recursive: true });
-        appendFileSync(file, data);
-      }
-    }
-    for (const listener of this.listeners.get(this.key(ref, container, restart)) ?? []) for (const l of lines) listener.line(l);
+    } else appendRotating(file, data);
+    const followers = this.listeners.get(this.key(ref, container, restart));
+    if (!followers) return;
+    // Lines as objects only for who follows the run (kubectl logs -f): most lines have no one.
+    const ended = text.endsWith('\n');
+    const pieces = (ended ? text.slice(0, -1) : text).split('\n');
+    const lines: LogLine[] = pieces.map((piece, i) => ({ time: now, timestamp, stream, text: piece, partial: !ended && i === pieces.length - 1 }));
+    for (const listener of followers) for (const l of lines) listener.line(l);
   }
 
   /**

@@ -176,15 +176,21 @@ class Runner implements ContainerRunner {
         if (typeof v === 'string') env[prefix + k] = kind === 'Secret' ? Buffer.from(v, 'base64').toString('utf8') : v;
       }
     }
-    const fields: Record<string, string> = {
-      'metadata.name': pod.metadata.name,
-      'metadata.namespace': namespace,
-      'metadata.uid': pod.metadata.uid ?? '',
-      'spec.nodeName': node,
-      'spec.serviceAccountName': text(obj(pod['spec'])['serviceAccountName']) ?? 'default',
-      'status.hostIP': this.nodeIp(node),
-      'status.podIP': text(obj(pod['status'])['podIP']) ?? '',
-    };
+    // The pod's fields a fieldRef names, made at the first one (most containers have none: no node read for them).
+    let fields: Record<string, string> | undefined;
+    const field = (path: string) =>
+      own<string>(
+        (fields ??= {
+          'metadata.name': pod.metadata.name,
+          'metadata.namespace': namespace,
+          'metadata.uid': pod.metadata.uid ?? '',
+          'spec.nodeName': node,
+          'spec.serviceAccountName': text(obj(pod['spec'])['serviceAccountName']) ?? 'default',
+          'status.hostIP': this.nodeIp(node),
+          'status.podIP': text(obj(pod['status'])['podIP']) ?? '',
+        }),
+        path,
+      );
     for (const e of list(container['env'])) {
       const name = text(e['name']);
       if (!name) continue;
@@ -196,7 +202,7 @@ class Runner implements ContainerRunner {
       else if (from['fieldRef']) {
         const path = text(obj(from['fieldRef'])['fieldPath']) ?? '';
         const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-        value = m ? (own<string>(pod.metadata[m[1] as 'labels' | 'annotations'], m[2]!) ?? '') : own<string>(fields, path);
+        value = m ? (own<string>(pod.metadata[m[1] as 'labels' | 'annotations'], m[2]!) ?? '') : field(path);
       } else value = '';
       if (value !== undefined) env[name] = value;
     }
@@ -214,8 +220,8 @@ class Runner implements ContainerRunner {
     nodeRoot: string,
     init: boolean,
     projected: Projected,
+    catalogued = imageSpecOf(text(container['image']) ?? ''),
   ): { fs: ContainerFs; env: Record<string, string> } | string {
-    const catalogued = imageSpecOf(text(container['image']) ?? '');
     try {
       return { fs: new ContainerFs(this.mounts(pod, container, projected), nodeRoot, catalogued), env: this.env(pod, node, container) };
     } catch (e) {
@@ -233,7 +239,7 @@ class Runner implements ContainerRunner {
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
     const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
-    const made = this.filesAndEnv(pod, node, container, nodeRoot, init, projected);
+    const made = this.filesAndEnv(pod, node, container, nodeRoot, init, projected, catalogued);
     // Init containers (installers) must not look done when their input is missing.
     if (typeof made === 'string') return failed(made);
     const { fs, env } = made;

@@ -20,11 +20,19 @@ export function normalizeImage(image: string): string {
   return name;
 }
 
+/** Image ids made lately, by image as the pod names it: every status of every pod names one (a hash each). */
+const imageIds = new Map<string, string>();
+const MAX_IMAGE_IDS = 1024;
+
 export function imageId(image: string): string {
+  const known = imageIds.get(image);
+  if (known !== undefined) return known;
   const normalized = normalizeImage(image);
-  if (normalized.includes('@')) return normalized;
   const repo = normalized.slice(0, normalized.lastIndexOf(':'));
-  return `${repo}@sha256:${createHash('sha256').update(normalized).digest('hex')}`;
+  const id = normalized.includes('@') ? normalized : `${repo}@sha256:${createHash('sha256').update(normalized).digest('hex')}`;
+  if (imageIds.size >= MAX_IMAGE_IDS) imageIds.clear();
+  imageIds.set(image, id);
+  return id;
 }
 
 export function condition(type: string, status: boolean, now: number, reason?: string, message?: string): Condition {
