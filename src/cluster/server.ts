@@ -20,6 +20,7 @@ import {
   bodyTooLarge,
   MAX_BODY_BYTES,
   answerWhileLoading,
+  type LoadingCluster,
   type ApiRequest,
 } from './apiserver/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -62,14 +63,11 @@ function recordKey(clusterId: string): string {
 }
 
 /** A cluster whose objects are loading: what its requests are authenticated against and its pages read from. */
-interface Loading {
+interface Loading extends LoadingCluster {
   key: string;
   credential: ClusterCredential;
   /** The key its service-account tokens are signed with (derived from the credential, as the runtime's). */
   serviceAccounts: Buffer;
-  persistence: ObjectPersistence;
-  /** The Kubernetes version the cluster reports (its record's): `/version` needs no object. */
-  kubernetesVersion: string;
 }
 
 /** What a running cluster's requests are authenticated against. */
@@ -505,8 +503,7 @@ export class ClusterApis implements KubeconfigIssuer {
         ...(body.length > 0 ? { body: body.toString('utf8'), bytes: body } : {}),
       };
       // A page of a list is read from the saved rows, as the apiserver reads it from etcd; the rest waits for the load.
-      const early =
-        loading && this.loadingPorts.get(port) === loading ? answerWhileLoading(loading.persistence, request, loading.kubernetesVersion) : undefined;
+      const early = loading && this.loadingPorts.get(port) === loading ? answerWhileLoading(loading, request) : undefined;
       if (early) return await reply(early.status, early.body, early.contentType);
       // (The load may have ended while the body was read.)
       const entry = known ?? this.byPort.get(port) ?? (await this.loaded(port));

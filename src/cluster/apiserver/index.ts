@@ -35,7 +35,7 @@ export type { ServiceAccountIssuer } from './service-account-tokens.js';
 // request handler, its HTTPS and unix-socket listeners and their limits, the objects' persistence and ceiling, and
 // the Node writes kept apart from the Nodes rebuilt from their records.
 export { ClusterApi } from './api.js';
-export { answerWhileLoading } from './loading-lists.js';
+export { answerWhileLoading, type LoadingCluster } from './loading-lists.js';
 export { serveWatch } from './watch-stream.js';
 export type { ApiRequest, ApiResponse } from './api.js';
 export { apiHttpsServer } from './api-https.js';

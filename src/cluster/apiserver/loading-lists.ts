@@ -26,6 +26,13 @@ const ORDERED_NAMES = /^[a-z0-9.-]*\/[a-z0-9.-]*$/;
 /** The built-in kinds: a custom kind's path is known once its CRD is loaded. */
 const BUILT_IN = { find: findResource, behaviourOf };
 
+/** A cluster whose objects are loading, as its requests are answered meanwhile (one record per load). */
+export interface LoadingCluster {
+  persistence: ObjectPersistence;
+  /** The Kubernetes version the cluster reports (its record's): `/version` needs no object. */
+  kubernetesVersion: string;
+}
+
 /** A page read from the rows too far, or from rows the store would order otherwise: the load answers it instead. */
 class NotFromRows extends Error {}
 
@@ -34,13 +41,14 @@ class NotFromRows extends Error {}
  * the load (a watch, a get, a write, a whole list, a resourceVersion asked for, a custom kind). A request the loaded
  * cluster would refuse (a bad limit, continue token or selector) gets the same Status now.
  */
-export function answerWhileLoading(rows: ObjectPersistence, req: ApiRequest, kubernetesVersion: string): BodyResponse | undefined {
+export function answerWhileLoading(loading: LoadingCluster, req: ApiRequest): BodyResponse | undefined {
+  const { persistence: rows, kubernetesVersion } = loading;
   const q = req.query;
   if (req.method === 'GET' && req.path === '/version') return { status: 200, body: versionInfo(kubernetesVersion), contentType: 'application/json' };
   if (req.method !== 'GET' || q.get('watch') === 'true' || q.get('watch') === '1') return undefined;
   try {
     const segments = pathSegments(req.path);
-    if (isDiscoveryPath(segments)) return discoveryAnswer(savedKinds(rows), segments, req.accept);
+    if (isDiscoveryPath(segments)) return discoveryAnswer(savedKinds(loading), segments, req.accept);
     if (q.get('resourceVersion') || q.has('resourceVersionMatch') || !(q.get('limit') || q.get('continue'))) return undefined;
     const t = parseResourcePath(BUILT_IN, segments);
     if (!t || !fromRows(t)) return undefined;
@@ -76,20 +84,23 @@ function fromRows(t: Target): boolean {
 /** The CRDs a discovery document may read during the load: more wait for it. */
 const MOST_CRDS = 2_000;
 
-/** The kinds of each loading cluster's saved CRDs, read once: nothing writes its rows while they load. */
-const SAVED_KINDS = new WeakMap<ObjectPersistence, ServedKinds>();
+/**
+ * The kinds of each loading cluster's saved CRDs, read once: nothing writes its rows while they load. Kept by the
+ * load's own record, so they go with it when the cluster serves.
+ */
+const SAVED_KINDS = new WeakMap<LoadingCluster, ServedKinds>();
 
 /** The kinds the loaded cluster will serve: the built-in ones and its saved Established CRDs', each row checked as the load checks it. */
-function savedKinds(rows: ObjectPersistence): ServedKinds {
-  let kinds = SAVED_KINDS.get(rows);
+function savedKinds(loading: LoadingCluster): ServedKinds {
+  let kinds = SAVED_KINDS.get(loading);
   if (kinds) return kinds;
   const crds: KubeObject[] = [];
-  const stored = rows.stored(resourceKey(CRDS), '', undefined, 500);
+  const stored = loading.persistence.stored(resourceKey(CRDS), '', undefined, 500);
   for (let row = stored.next(); !row.done; row = stored.next()) {
     if (crds.length === MOST_CRDS) throw new NotFromRows();
     crds.push(row.value[1]);
   }
   kinds = new ServedKinds(crds);
-  SAVED_KINDS.set(rows, kinds);
+  SAVED_KINDS.set(loading, kinds);
   return kinds;
 }
