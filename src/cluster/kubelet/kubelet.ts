@@ -78,15 +78,22 @@ const MISSING: Scan = { signature: '<missing>', files: [], paths: [], settled: N
 /** A conf dir made just now and given nothing (read it next time). */
 const EMPTY: Scan = { signature: '', files: [], paths: [], settled: Number.NaN };
 
+/** The dir's names the runtime would consider (config files, cni.ts), in name order. */
+function configFiles(names: string[]): string[] {
+  return names.sort().filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
+}
+
+/** The scan of a dir whose ctime was `ctime` before its config `files` were listed; throws when a file's stats cannot be had. */
+function scanOf(dir: string, ctime: number, files: readonly string[], statOf: (i: number, path: string) => Stats, now: number): Scan {
+  const paths = files.map((f) => join(dir, f));
+  return { signature: signatureFrom(files, (i) => statOf(i, paths[i]!)), files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+}
+
 /** Reads the dir's names (in order) and their files' times and sizes. */
 function scanDir(dir: string, now = Date.now()): Scan {
   try {
     const ctime = statSync(dir).ctimeMs;
-    const files = readdirSync(dir)
-      .sort()
-      .filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
-    const paths = files.map((f) => join(dir, f));
-    return { signature: signatureOf(files, paths), files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+    return scanOf(dir, ctime, configFiles(readdirSync(dir)), (_, path) => statSync(path), now);
   } catch {
     return MISSING;
   }
@@ -148,16 +155,20 @@ function firstRead(dir: string, now = Date.now()): FirstRead {
       if (!unreadable) newest = Math.max(newest, st.mtimeMs);
     }
   }
-  const files = names.sort().filter((f) => CNI_EXTENSIONS.some((ext) => f.endsWith(ext)));
-  const paths = files.map((f) => join(dir, f));
+  const files = configFiles(names);
   let scan: Scan;
   try {
-    const signature = signatureFrom(files, (i) => {
-      const st = stats.get(files[i]!);
-      if (!st) throw new Error('gone');
-      return st;
-    });
-    scan = { signature, files, paths, settled: now - ctime > RACY_MS ? ctime : Number.NaN };
+    scan = scanOf(
+      dir,
+      ctime,
+      files,
+      (i) => {
+        const st = stats.get(files[i]!);
+        if (!st) throw new Error('gone');
+        return st;
+      },
+      now,
+    );
   } catch {
     scan = MISSING;
   }

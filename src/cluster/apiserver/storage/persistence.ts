@@ -179,15 +179,17 @@ export class ObjectPersistence implements StoreBackend {
    */
   stored(bucket: string, within: string, after: string | undefined, slice: number): Iterator<[string, KubeObject]> & { revision: number } {
     const quiet = new ObjectPersistence(this.store, this.clusterId, () => {}, this.expired);
-    return Object.assign(quiet.rows(bucket, within, after, slice), { revision: quiet.restorer().done().revision });
+    return Object.assign(quiet.rows(bucket, within, after, slice), { revision: this.savedRevision() });
   }
 
   private *rows(bucket: string, within: string, after: string | undefined, slice: number): Generator<[string, KubeObject]> {
     const base = `${this.root}/${bucket}/`;
     let from = after === undefined || after < within ? undefined : `${base}${after}`;
+    // The stored CRDs, read once for every slice's restorer.
+    const custom = this.customTypes();
     for (;;) {
       const rows = this.store.list<KubeObject>(`${base}${within}`, { limit: slice, ...(from === undefined ? {} : { after: from }) });
-      const restore = this.restorer();
+      const restore = this.restorer(custom);
       for (const { key, value } of rows) {
         if (namedObject(value) && key.slice(base.length) !== objectKey(value.metadata.namespace, value.metadata.name)) throw new OutOfPlace(key);
         restore.take(key, value);
@@ -204,13 +206,21 @@ export class ObjectPersistence implements StoreBackend {
     return this.store.count(`${base}${within}`, after < within ? {} : { after: `${base}${after}` });
   }
 
+  /** The revision saved with the rows: what the restored store goes on from. */
+  private savedRevision(): number {
+    return Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
+  }
+
+  /** Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs. */
+  private customTypes(): Map<string, ResourceType> {
+    return customTypes(this.store.list<KubeObject>(`${this.root}/${CRD_BUCKET}/`).map((e) => e.value));
+  }
+
   /** One restore's state: each stored row taken in key order, then what it gives. */
-  private restorer(): { take(key: string, value: KubeObject): void; done(): Restored } {
-    const revision = Number(this.store.get<RevisionRecord>(this.root)?.revision) || 0;
+  private restorer(custom = this.customTypes()): { take(key: string, value: KubeObject): void; done(): Restored } {
+    const revision = this.savedRevision();
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
-    // Custom resources are served again when their CRD is: the stored CRDs say which buckets are theirs.
-    const custom = customTypes(this.store.list<KubeObject>(`${this.root}/${CRD_BUCKET}/`).map((e) => e.value));
     /** The object last restored of each kind: the next is laid over it. */
     const last = new Map<string, KubeObject>();
     /** The kind of the row before: rows come in key order, each kind's together, so most rows are of the one before's. */
