@@ -322,37 +322,44 @@ test("after a restart the running pods' sandbox records are read after the start
     }
   }));
 
-test('a template change rolls out a new ReplicaSet; the old one scales to 0; revision annotations follow', () =>
+/** A Deployment `web` of nginx:1.25 rolled out, then its image changed to nginx:1.27 and that rollout waited for. */
+async function rollOut(api: ClusterApi, replicas: number, strategy?: Obj): Promise<{ get: () => Obj; sets: Obj[] }> {
+  const deploy = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: {
+      replicas,
+      ...(strategy ? { strategy } : {}),
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
+    },
+  };
+  call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deploy);
+  const get = () => call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/web');
+  await eventually(() => get().status?.availableReplicas === replicas, 10_000, 'first rollout');
+  call(
+    api,
+    'PATCH',
+    '/apis/apps/v1/namespaces/default/deployments/web',
+    { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } },
+    'application/strategic-merge-patch+json',
+  );
+  await eventually(
+    () => {
+      const status = get().status;
+      return status?.observedGeneration === 2 && status.updatedReplicas === replicas && status.availableReplicas === replicas && status.replicas === replicas;
+    },
+    15_000,
+    'second rollout',
+  );
+  const sets = call(api, 'GET', '/apis/apps/v1/namespaces/default/replicasets').items.filter((r: Obj) => r.metadata.ownerReferences?.[0]?.name === 'web');
+  return { get, sets };
+}
+
+test('a template change rolls out a new ReplicaSet one pod at a time (maxSurge 1, maxUnavailable 0 of 3); the old one scales to 0; revision annotations follow', () =>
   withRig({ networkPlugin: 'kubenet' }, async ({ runtime, api }) => {
-    const deploy = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } },
-      },
-    };
-    call(api, 'POST', '/apis/apps/v1/namespaces/default/deployments', deploy);
-    const get = () => call(api, 'GET', '/apis/apps/v1/namespaces/default/deployments/web');
-    await eventually(() => get().status?.availableReplicas === 3, 10_000, 'first rollout');
-    call(
-      api,
-      'PATCH',
-      '/apis/apps/v1/namespaces/default/deployments/web',
-      { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } },
-      'application/strategic-merge-patch+json',
-    );
-    await eventually(
-      () => {
-        const d = get();
-        return d.status?.observedGeneration === 2 && d.status?.updatedReplicas === 3 && d.status?.availableReplicas === 3 && d.status?.replicas === 3;
-      },
-      15_000,
-      'second rollout',
-    );
-    const rss = call(api, 'GET', '/apis/apps/v1/namespaces/default/replicasets').items.filter((r: Obj) => r.metadata.ownerReferences?.[0]?.name === 'web');
+    const { get, sets: rss } = await rollOut(api, 3);
     assert.equal(rss.length, 2);
     const byRevision = new Map(rss.map((r: Obj) => [r.metadata.annotations['deployment.kubernetes.io/revision'], r]));
     assert.equal((byRevision.get('1') as Obj).spec.replicas, 0);
@@ -369,11 +376,33 @@ test('a template change rolls out a new ReplicaSet; the old one scales to 0; rev
     );
     const progressing = get().status.conditions.find((c: Obj) => c.type === 'Progressing');
     assert.deepEqual([progressing.status, progressing.reason], ['True', 'NewReplicaSetAvailable']);
+    // maxSurge 25% of 3 is 1 and maxUnavailable 0: one new pod at a time, an old one gone as each becomes available.
     const scaled = events(api, 'web')
       .filter((e) => e.reason === 'ScalingReplicaSet')
       .map((e) => e.message);
-    assert.ok(
-      scaled.some((m) => /^Scaled down replica set web-\w+ from 3 to 0$/.test(m)),
-      scaled.join('\n'),
-    );
+    const [first, second] = [byRevision.get('1') as Obj, byRevision.get('2') as Obj].map((r) => r.metadata.name);
+    assert.deepEqual(scaled, [
+      `Scaled up replica set ${first} from 0 to 3`,
+      `Scaled up replica set ${second} from 0 to 1`,
+      `Scaled down replica set ${first} from 3 to 2`,
+      `Scaled up replica set ${second} from 1 to 2`,
+      `Scaled down replica set ${first} from 2 to 1`,
+      `Scaled up replica set ${second} from 2 to 3`,
+      `Scaled down replica set ${first} from 1 to 0`,
+    ]);
+  }));
+
+test('a Recreate Deployment scales the old ReplicaSet to 0 and makes the new one only when its pods are gone', () =>
+  withRig({ networkPlugin: 'kubenet' }, async ({ api }) => {
+    const { sets } = await rollOut(api, 2, { type: 'Recreate' });
+    const [first, second] = ['1', '2'].map((r) => sets.find((s) => s.metadata.annotations['deployment.kubernetes.io/revision'] === r)!);
+    assert.ok(Date.parse(second.metadata.creationTimestamp) >= Date.parse(first.metadata.creationTimestamp));
+    const scaled = events(api, 'web')
+      .filter((e) => e.reason === 'ScalingReplicaSet')
+      .map((e) => e.message);
+    assert.deepEqual(scaled, [
+      `Scaled up replica set ${first.metadata.name} from 0 to 2`,
+      `Scaled down replica set ${first.metadata.name} from 2 to 0`,
+      `Scaled up replica set ${second.metadata.name} from 0 to 2`,
+    ]);
   }));
