@@ -1,5 +1,5 @@
 // The `aksemu` command: one commander program, each subcommand in its own module.
-import { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 
 /**
  * Each subcommand's module, in the order `aksemu --help` lists them. Loaded on demand: a command line that names
@@ -25,6 +25,11 @@ export function subcommandsFor(argv: string[]): string[] {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `aksemu az …` without commander, which would hand azMain the same arguments (its `az` takes every token as it
+  // comes, `--` apart: a line with one goes through commander as before). Commander's modules were ~60 M of such a
+  // process's ~590 M instructions (docs/performance.md §5.2).
+  if (argv[0] === 'az' && !argv.includes('--')) return (await import('./az.js')).azMain(argv.slice(1));
+  const { Command, CommanderError } = await import('commander');
   const program = new Command('aksemu')
     .description('A local, offline emulator of Azure Kubernetes Service cluster networking')
     .exitOverride()

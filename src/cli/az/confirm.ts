@@ -1,6 +1,5 @@
 // az's prompt_y_n for commands with confirmation=True (delete): without a terminal it refuses
 // with a warning, as az 2.45 does (docs/clients.md §3.8).
-import { createInterface } from 'node:readline/promises';
 import { AzCliError } from './errors.js';
 
 interface PromptIO {
@@ -15,6 +14,8 @@ export async function confirmOrCancel(io: PromptIO, message: string, yes: boolea
     io.warn('Unable to prompt for confirmation as no tty available. Use --yes.');
     throw new AzCliError('Operation cancelled.');
   }
+  // readline is loaded only to ask: every other command's process skips its modules (docs/performance.md §5.2).
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: io.input, output: io.output });
   try {
     for (;;) {

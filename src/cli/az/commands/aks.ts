@@ -1,6 +1,5 @@
 // az aks create/show/list/delete/scale/upgrade/update/get-versions (Microsoft.ContainerService,
 // api-version 2022-11-01), with az 2.45's flags, client-side checks, bodies and output.
-import { networkModelFor } from '../../../aks/network-models/index.js';
 import { CliUsageError, validateAutoscaler, validateMaxSurge, validateNodepoolName } from '../../../aks/az-validators.js';
 import { DUAL_STACK_FLAGS } from '../../../aks/network-flags.js';
 import { validateClusterName, validateKubernetesVersion, validateNetworkPluginGiven, validateNetworkPolicy, validateSubnetId } from '../aks-validators.js';
@@ -98,7 +97,11 @@ async function create(ctx: Invocation, args: ParsedArgs): Promise<unknown> {
   const loadBalancerProfile = loadBalancerFlags(args);
   const natGatewayProfile = natGatewayFlags(args);
   validateOutboundFlags(outboundType, loadBalancerProfile);
-  if (podCidr !== undefined && networkModelFor(networkPlugin, str(args, 'networkPluginMode'))?.podCidr === 'ignored') {
+  // The network models (seven modules) are loaded only for this warning's check (docs/performance.md §5.2).
+  if (
+    podCidr !== undefined &&
+    (await import('../../../aks/network-models/index.js')).networkModelFor(networkPlugin, str(args, 'networkPluginMode'))?.podCidr === 'ignored'
+  ) {
     ctx.warn(
       `When using --network-plugin azure without the preview feature --network-plugin-mode overlay the provided pod CIDR "${podCidr}" will be overwritten with the subnet CIDR.`,
     );
