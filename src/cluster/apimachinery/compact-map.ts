@@ -231,6 +231,15 @@ export class KeyedSet<E extends object> extends CompactTable<E> {
     return this.entries();
   }
 
+  /** Each entry in order, with no array made (visit must not change the set). */
+  forEach(visit: (entry: E) => void): void {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      if (entry !== undefined) visit(entry);
+    }
+  }
+
   protected keyOf(entry: E): string {
     return this.key(entry);
   }

@@ -21,9 +21,12 @@ export interface ControllerContext {
   log(message: string): void;
 }
 
+// controllerRef and isPodReady are called for every pod of a ReplicaSet at each of its syncs: loops, with no
+// closure or empty list made per call (docs/performance.md §7.14).
 export function controllerRef(obj: KubeObject): { kind: string; name: string; uid: string } | undefined {
-  const refs = (obj.metadata['ownerReferences'] ?? []) as Array<{ kind: string; name: string; uid: string; controller?: boolean }>;
-  return refs.find((r) => r.controller) ?? undefined;
+  const refs = obj.metadata['ownerReferences'] as Array<{ kind: string; name: string; uid: string; controller?: boolean }> | undefined;
+  if (refs) for (const r of refs) if (r.controller) return r;
+  return undefined;
 }
 
 export function ownerReference(owner: KubeObject): Record<string, unknown> {
@@ -31,7 +34,9 @@ export function ownerReference(owner: KubeObject): Record<string, unknown> {
 }
 
 export function isPodReady(pod: KubeObject): boolean {
-  return ((pod as Pod).status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  const conditions = (pod as Pod).status?.conditions;
+  if (conditions) for (const c of conditions) if (c.type === 'Ready' && c.status === 'True') return true;
+  return false;
 }
 
 export function isActive(pod: KubeObject): boolean {

@@ -114,6 +114,13 @@ class Dependents {
   values(): KubeObject[] {
     return Array.isArray(this.held) ? this.held.slice() : this.held.values();
   }
+
+  /** Each in order, with no array made (visit must not change what is held). */
+  forEach(visit: (obj: KubeObject) => void): void {
+    const held = this.held;
+    if (Array.isArray(held)) for (let i = 0; i < held.length; i++) visit(held[i]!);
+    else held.forEach(visit);
+  }
 }
 
 function placeIn(objects: readonly KubeObject[], id: string): number {
@@ -183,6 +190,18 @@ export class Indexes {
     if (!b) return [];
     const all = b.values();
     return kind ? all.filter((o) => o.kind === kind) : all;
+  }
+
+  /**
+   * Each object of `kind` that names uid among its owners, in dependents()'s order, with no array made: a
+   * ReplicaSet's sync reads its thousands of pods for each of their changes, and the arrays it made were most of a
+   * burst's garbage (docs/performance.md §7.14). visit must not write objects.
+   */
+  eachDependent(uid: string | undefined, kind: 'Pod' | 'ReplicaSet', visit: (obj: KubeObject) => void): void {
+    const b = uid ? this.owned.get(uid) : undefined;
+    b?.forEach((o) => {
+      if (o.kind === kind) visit(o);
+    });
   }
 
   podsOn(node: string): KubeObject[] {

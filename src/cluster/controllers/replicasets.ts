@@ -33,35 +33,53 @@ export class ReplicaSetController extends BurstingController {
     const { objects, index, events } = this.ctx;
     const rs = objects.get(REPLICASETS, namespace, name) as ReplicaSet | undefined;
     if (!rs || rs.metadata.deletionTimestamp) return;
-    const pods = index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid);
-    const active = pods.filter(isActive);
+    const uid = rs.metadata.uid;
+    // Its pods are counted, not listed: a sync for each of its pods' changes reads its thousands of pods, and the
+    // lists it made of them were most of a burst's garbage (docs/performance.md §7.14).
+    let counted = this.count(uid);
     const want = Math.max(0, Number(rs.spec?.replicas ?? 1));
     // At most a burst per sync; the pods' own changes bring the ReplicaSet back for the rest.
-    // Whether this sync created or deleted pods: only then is the list read again for the status (a sync for a
+    // Whether this sync created or deleted pods: only then are the pods counted again for the status (a sync for a
     // pod's status change, the common one, reads its thousands of pods once).
     let changed = false;
-    if (active.length < want) {
-      this.bursts.create(key, rs, want - active.length, () => {
+    if (counted.active < want) {
+      this.bursts.create(key, rs, want - counted.active, () => {
         changed = true;
         return createPodFrom(objects, rs, rs.spec?.template);
       });
-    } else if (active.length > want) {
+    } else if (counted.active > want) {
       changed = true;
-      const extras = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, Math.min(active.length - want, BURST_REPLICAS));
+      const active: Pod[] = [];
+      index.eachDependent(uid, 'Pod', (p) => {
+        if (controllerRef(p)?.uid === uid && isActive(p)) active.push(p as Pod);
+      });
+      const extras = active.sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, Math.min(active.length - want, BURST_REPLICAS));
       for (const pod of extras) {
         deletePodGracefully(objects, pod);
         events.record(rs, { type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${pod.metadata.name}`, component: 'replicaset-controller' });
       }
     }
-    const now = changed ? index.dependents(rs.metadata.uid, 'Pod').filter((p) => controllerRef(p)?.uid === rs.metadata.uid && isActive(p)) : active;
-    const ready = now.filter(isPodReady).length;
-    const status: Record<string, unknown> = { replicas: now.length };
-    if (now.length > 0) status['fullyLabeledReplicas'] = now.length;
+    if (changed) counted = this.count(uid);
+    const { active, ready } = counted;
+    const status: Record<string, unknown> = { replicas: active };
+    if (active > 0) status['fullyLabeledReplicas'] = active;
     if (ready > 0) {
       status['readyReplicas'] = ready;
       status['availableReplicas'] = ready;
     }
     status['observedGeneration'] = rs.metadata.generation ?? 1;
     objects.put(REPLICASETS, { ...rs, status }, { onlyIfChanged: true });
+  }
+
+  /** The ReplicaSet's active pods (it is their controller; not deleted, Succeeded or Failed), and how many are ready. */
+  private count(uid: string | undefined): { active: number; ready: number } {
+    let active = 0;
+    let ready = 0;
+    this.ctx.index.eachDependent(uid, 'Pod', (p) => {
+      if (controllerRef(p)?.uid !== uid || !isActive(p)) return;
+      active++;
+      if (isPodReady(p)) ready++;
+    });
+    return { active, ready };
   }
 }
