@@ -10,7 +10,8 @@ import { EVENTS, PODS, resourceKey } from '../../src/cluster/apimachinery/resour
 import type { Event } from '../../src/cluster/apimachinery/types.js';
 import { microTime } from '../../src/cluster/apimachinery/time.js';
 import { pack, packingOf } from '../../src/cluster/apiserver/storage/packing.js';
-import { type Change, ObjectStore, type StoreBackend } from '../../src/cluster/apiserver/storage/store.js';
+import { ObjectBudget, ObjectCeiling } from '../../src/cluster/apiserver/storage/ceiling.js';
+import { type Change, FIRST_REVISION, ObjectStore, type StoreBackend } from '../../src/cluster/apiserver/storage/store.js';
 import { EventRecorder, eventExpired } from '../../src/cluster/client/events.js';
 
 /** A backend that keeps the JSON each write made (what the write-behind saves) and restores from it. */
@@ -192,6 +193,27 @@ test("the recorder's memory of a pod's one Event: a repeat updates it; once it i
   const mine = (store.list(EVENTS) as Event[]).filter((e) => e.involvedObject?.name === 'web-3');
   assert.equal(mine.length, 10);
   assert.equal(mine.filter((e) => e.message?.startsWith('(combined from similar events): ')).length, 1);
+});
+
+test('a full events pool: a new Event is dropped (not built, no 403 thrown out), a repeat of a stored one still updates it', () => {
+  const store = new ObjectStore(FIRST_REVISION, undefined, new ObjectCeiling(new ObjectBudget(), { objects: 100, events: 1 }));
+  const recorder = new EventRecorder(store);
+  const p = store.put(PODS, pod('web-1'));
+  const t0 = Date.parse('2026-12-06T10:00:00.250Z');
+  const pulled = { type: 'Normal' as const, reason: 'Pulled', message: 'pulled', component: 'kubelet', host: 'node-1', fieldPath: 'spec.containers{c}' };
+  recorder.record(p, pulled, t0);
+  assert.equal(store.count(EVENTS), 1);
+  assert.equal(store.ceiling.refuses(EVENTS), true);
+  const rv = store.resourceVersion;
+  // A new Event (another reason) past the ceiling: nothing is written, and record() does not throw.
+  recorder.record(p, { type: 'Warning', reason: 'NotEmulated', message: 'not emulated', component: 'kubelet', host: 'node-1' }, t0 + 10);
+  assert.equal(store.count(EVENTS), 1);
+  assert.equal(store.resourceVersion, rv);
+  // The stored one's repeat is an update, which the ceiling never refuses.
+  recorder.record(p, pulled, t0 + 1000);
+  const [ev] = store.list(EVENTS) as Event[];
+  assert.equal(ev?.count, 2);
+  assert.equal(ev?.reason, 'Pulled');
 });
 
 test("a held Event's members read in place are the unpacked Event's, and the expiry scan deletes what a full read would", () => {

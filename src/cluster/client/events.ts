@@ -262,6 +262,9 @@ export class EventRecorder {
       if (mine) this.settle(uid, mine, stored, e);
       return;
     }
+    // A full cluster refuses a new Event (the store's put would throw its 403, which record() drops): not built.
+    // A restart's resumed containers post thousands of Warnings into a full pool (docs/performance.md §2.12).
+    if (this.objects.ceiling.refuses(EVENTS)) return;
     const involvedObject: Record<string, unknown> = {
       kind: involved.kind,
       ...(involved.metadata.namespace ? { namespace: involved.metadata.namespace } : {}),

@@ -47,10 +47,16 @@ export class ObjectCeiling {
     readonly limits: Record<Pool, number> = { ...CLUSTER_LIMITS },
   ) {}
 
+  /** Whether one more object of r would pass the cluster's or the server's ceiling (admit would throw). */
+  refuses(r: Pick<ResourceType, 'group' | 'resource'>): boolean {
+    const pool = poolOf(resourceKey(r));
+    return pool !== undefined && (this.count[pool] >= this.limits[pool] || this.budget.used[pool] >= this.budget.limits[pool]);
+  }
+
   /** Throws the 403 when one more object of r would pass the cluster's or the server's ceiling. */
   admit(r: Pick<ResourceType, 'group' | 'resource'>, name: string): void {
     const pool = poolOf(resourceKey(r));
-    if (!pool) return;
+    if (!pool || !this.refuses(r)) return;
     const full = (scope: string, used: number, limit: number) =>
       forbidden(
         r.resource,
