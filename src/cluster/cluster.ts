@@ -1,6 +1,7 @@
 // One emulated cluster's control plane state: its objects (store.ts), its kubelets (kubelet.ts), and the
 // sync that turns the provisioner's NodeRecords into Node objects whenever the cluster changes.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { nodeKey, nodesOf, poolsOf, type ClusterRecord, type NodeRecord, type PoolRecord } from '../model/cluster-records.js';
@@ -30,9 +31,32 @@ import { createSandboxes, type IpamHost } from './kubelet/ipam.js';
 import type { ContainerRunner, PodSandboxes } from './kubelet/sandbox.js';
 import { NAMESPACES, NODES, SERVICES, resourceKey } from './apimachinery/resources.js';
 import { k8sTime } from './apimachinery/time.js';
+import { TURN_MS } from './apimachinery/turns.js';
 import { sameId } from '../ids/compare.js';
 
 const NODES_KEY = resourceKey(NODES);
+/** The nodes a sync in slices builds in its first call at least, whatever its clock says. */
+const SLICE_NODES = 64;
+
+/** Each pool's basis (cloud/nodes.ts) by lower-cased pool name, made when first asked for, and its JSON. */
+interface Bases {
+  of(pool: string): { basis: NodeBasis; json: string };
+}
+
+/** A sync's nodes left to build on later turns (syncInSlices), and what its end needs. */
+interface Slicing {
+  records: NodeRecord[];
+  next: number;
+  bases: Bases;
+  built: Set<string>;
+  changedNodes: ReadonlySet<string> | undefined;
+  stale: Set<string>;
+  /** Told of an error in a later turn's slice (the slicing ends there). */
+  failed: (e: unknown) => void;
+  immediate: NodeJS.Immediate | undefined;
+  done: Promise<void>;
+  resolve: () => void;
+}
 
 export class ClusterRuntime {
   readonly objects: ObjectStore;
@@ -57,6 +81,8 @@ export class ClusterRuntime {
   private recordNames: Set<string> | undefined;
   /** The basis (JSON) each pool's nodes were last built from, by lower-cased pool name. */
   private readonly builtBases = new Map<string, string>();
+  /** A sync in slices whose nodes are not all built yet. */
+  private slicing: Slicing | undefined;
 
   constructor(
     private readonly store: Store,
@@ -144,6 +170,31 @@ export class ClusterRuntime {
    * sync, a change the caller cannot name) every node is.
    */
   sync(changedNodes?: ReadonlySet<string>): boolean {
+    return this.syncWith(changedNodes, undefined);
+  }
+
+  /**
+   * sync(), with its nodes built a turn's slice at a time when they are many (a pool add's thousand), so that the
+   * requests arriving meanwhile (the operation's poll, the next ARM call) are read between slices instead of after
+   * the whole sync (docs/performance.md §6.9). At least SLICE_NODES are built at once: a small sync ends in this
+   * call, as sync() does. Until the last slice, `settling()` is pending (the cluster's API waits for it), and a sync
+   * started meanwhile builds the rest first. A node record deleted before its slice is skipped; one changed is
+   * built as it is then. `failed`: told of an error thrown in a later turn's slice.
+   */
+  syncInSlices(changedNodes: ReadonlySet<string> | undefined, failed: (e: unknown) => void): boolean {
+    return this.syncWith(changedNodes, failed);
+  }
+
+  /** While a sync in slices has nodes left to build: when it has built them. */
+  settling(): Promise<void> | undefined {
+    return this.slicing?.done;
+  }
+
+  /** sync(), in slices when told where a later slice's error goes. */
+  private syncWith(changedNodes: ReadonlySet<string> | undefined, inSlices: ((e: unknown) => void) | undefined): boolean {
+    // A sync in slices while one is under way joins it; any other sync finishes it first.
+    const pending = inSlices ? this.slicing : undefined;
+    if (!pending) this.finishSlices();
     const record = this.store.get<ClusterRecord>(this.record.id);
     if (!record) return false;
     this.record = record;
@@ -189,16 +240,89 @@ export class ClusterRuntime {
           this.kubelets.forget(node.metadata.name, true);
         }
       }
-      const built = new Set<string>();
-      for (const n of records) {
+    } finally {
+      this.building = false;
+    }
+    if (pending) {
+      // This sync's nodes after the pending one's, in its slices (each record read again then), from the bases now.
+      pending.records.push(...records);
+      pending.bases = bases;
+      for (const pool of stale) pending.stale.add(pool);
+      pending.changedNodes = pending.changedNodes && changedNodes ? new Set([...pending.changedNodes, ...changedNodes]) : undefined;
+      return true;
+    }
+    let resolve = () => {};
+    const done = new Promise<void>((r) => (resolve = r));
+    const failed = inSlices ?? (() => {});
+    const slicing: Slicing = { records, next: 0, bases, built: new Set(), changedNodes, stale, failed, immediate: undefined, done, resolve };
+    this.buildSlice(slicing, inSlices ? SLICE_NODES : Infinity, false);
+    if (slicing.next < records.length) {
+      this.slicing = slicing;
+      this.nextSlice(slicing);
+    } else this.endSync(slicing);
+    return true;
+  }
+
+  /**
+   * Builds the slicing's next nodes: at least `least`, then for as long as a turn's slice of the runtime's work
+   * (TURN_MS, on its own clock: the controllers' catching up, which shares theirs, would leave it a node a turn).
+   * `reread`: each record read again first (a later turn's: an operation may have changed or deleted it since).
+   */
+  private buildSlice(slicing: Slicing, least: number, reread: boolean): void {
+    const { records, bases, built } = slicing;
+    const started = performance.now();
+    this.building = true;
+    try {
+      for (let i = 0; slicing.next < records.length && (i < least || performance.now() - started < TURN_MS); i++) {
+        let n: NodeRecord | undefined = records[slicing.next++]!;
+        if (reread) n = this.store.get<NodeRecord>(nodeKey(this.record.id, n.name));
+        if (!n) continue;
         this.putNode(this.build(n, bases));
         built.add(n.pool.toLowerCase());
       }
+    } finally {
+      this.building = false;
+    }
+  }
+
+  private nextSlice(slicing: Slicing): void {
+    slicing.immediate = setImmediate(() => {
+      slicing.immediate = undefined;
+      if (this.slicing !== slicing) return;
+      try {
+        this.buildSlice(slicing, 1, true);
+        if (slicing.next < slicing.records.length) return this.nextSlice(slicing);
+        this.slicing = undefined;
+        this.endSync(slicing);
+      } catch (e) {
+        // As an error in sync() leaves the nodes after it: logged, the slicing ended.
+        this.slicing = undefined;
+        slicing.resolve();
+        slicing.failed(e);
+      }
+    });
+  }
+
+  /** A sync in slices not ended yet: its nodes left built now (each record read again), and its end. */
+  private finishSlices(): void {
+    const slicing = this.slicing;
+    if (!slicing) return;
+    this.slicing = undefined;
+    if (slicing.immediate) clearImmediate(slicing.immediate);
+    this.buildSlice(slicing, Infinity, true);
+    this.endSync(slicing);
+  }
+
+  /** What a sync does once its nodes are built. */
+  private endSync({ bases, built, changedNodes, stale, resolve }: Slicing): void {
+    const present = this.recordNames ?? new Set<string>();
+    this.building = true;
+    try {
       // A record whose Node is not there (deleted through the API): built again, as a full sync would.
       if (present.size !== this.objects.count(NODES)) {
         for (const name of present) {
           if (this.objects.get(NODES, undefined, name)) continue;
-          const n = this.store.get<NodeRecord>(nodeKey(record.id, name));
+          const n = this.store.get<NodeRecord>(nodeKey(this.record.id, name));
           if (n) this.putNode(this.build(n, bases));
         }
       }
@@ -208,12 +332,12 @@ export class ClusterRuntime {
       for (const name of this.written.keys()) if (!present.has(name)) this.keepWritten(name, undefined);
     } finally {
       this.building = false;
+      resolve();
     }
-    return true;
   }
 
   /** Each pool's basis (cloud/nodes.ts), by lower-cased pool name, made when first asked for. */
-  private basesOf(pools: PoolRecord[]): { of(pool: string): { basis: NodeBasis; json: string } } {
+  private basesOf(pools: PoolRecord[]): Bases {
     const made = new Map<string, { basis: NodeBasis; json: string }>();
     return {
       of: (pool) => {
@@ -274,6 +398,10 @@ export class ClusterRuntime {
   }
 
   close(): void {
+    const slicing = this.slicing;
+    this.slicing = undefined;
+    if (slicing?.immediate) clearImmediate(slicing.immediate);
+    slicing?.resolve();
     this.workloads.close();
     this.kubelets.close();
     this.objects.ceiling.release();

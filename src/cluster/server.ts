@@ -215,7 +215,8 @@ export class ClusterApis implements KubeconfigIssuer {
       try {
         if (entry) {
           // sync() reads the record: a stopped cluster's Nodes go with its node records, then its API stops.
-          if (!entry.runtime.sync(nodes === 'all' ? undefined : (nodes ?? new Set()))) this.unregister(clusterId).catch(failed);
+          // In slices: the operation's poll and the next ARM call are read between them (docs/performance.md §6.9).
+          if (!entry.runtime.syncInSlices(nodes === 'all' ? undefined : (nodes ?? new Set()), failed)) this.unregister(clusterId).catch(failed);
           else if (entry.runtime.record.powerState === 'Stopped') this.suspend(clusterId).catch(failed);
         } else if (this.servable(clusterId)) this.ensure(clusterId).catch(failed);
         else if (!this.options.store.get(clusterId)) this.unregister(clusterId).catch(failed);
@@ -508,6 +509,9 @@ export class ClusterApis implements KubeconfigIssuer {
       // (The load may have ended while the body was read.)
       const entry = known ?? this.byPort.get(port) ?? (await this.loaded(port));
       if (!entry) return await reply(503, unavailable().toStatus());
+      // The Nodes of an operation's records are all there before the cluster's API answers (a sync in slices).
+      const settling = entry.runtime.settling();
+      if (settling) await settling;
       const response = entry.api.handle(request);
       if ('watch' in response) return serveWatch(res, response, entry.api.watchMetrics, this.options.log);
       if ('stream' in response) {
