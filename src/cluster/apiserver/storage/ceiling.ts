@@ -35,6 +35,11 @@ const zero = (): Record<Pool, number> => ({ objects: 0, events: 0 });
 /** The objects of every cluster of one server. */
 export class ObjectBudget {
   readonly used = zero();
+  /**
+   * What each cluster has still to restore (a kind read after serving: persistence.ts): finished before any create
+   * is admitted, so the counts are those of the whole restore.
+   */
+  readonly restoring = new Set<() => void>();
   constructor(readonly limits: Record<Pool, number> = { ...SERVER_LIMITS }) {}
 }
 
@@ -51,6 +56,7 @@ export class ObjectCeiling {
   admit(r: Pick<ResourceType, 'group' | 'resource'>, name: string): void {
     const pool = poolOf(resourceKey(r));
     if (!pool) return;
+    for (const finish of this.budget.restoring) finish();
     const full = (scope: string, used: number, limit: number) =>
       forbidden(
         r.resource,
@@ -77,8 +83,18 @@ export class ObjectCeiling {
     this.budget.used[pool] += by;
   }
 
+  /** `finish` completes this cluster's restore (admit runs it first); undefined once it is complete. */
+  restoring(finish: (() => void) | undefined): void {
+    if (this.finish) this.budget.restoring.delete(this.finish);
+    this.finish = finish;
+    if (finish) this.budget.restoring.add(finish);
+  }
+
+  private finish: (() => void) | undefined;
+
   /** The cluster's objects leave the server (its API stops or the cluster is deleted). */
   release(): void {
+    this.restoring(undefined);
     for (const pool of ['objects', 'events'] as const) {
       this.budget.used[pool] -= this.count[pool];
       this.count[pool] = 0;
