@@ -198,12 +198,11 @@ export class ObjectPersistence implements StoreBackend {
     };
     return {
       resource: LATER,
-      next: (limit?: number) => {
+      next: (limit: number) => {
         if (done || this.closed) return undefined;
         try {
           restore ??= this.restorer();
-          const n = this.store.each<KubeObject>(prefix, { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { after }) }, take);
-          done = limit === undefined || n < limit;
+          done = this.store.each<KubeObject>(prefix, { limit, ...(after === undefined ? {} : { after }) }, take) < limit;
         } catch (e) {
           // A row whose text is not JSON, or the store closed under it: what was read stays, and the rest is not read.
           this.log(`cluster ${this.clusterId}: stored ${LATER} after ${after ?? 'the first'} could not be read: ${(e as Error).message.slice(0, 300)}`);

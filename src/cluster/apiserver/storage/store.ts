@@ -35,8 +35,8 @@ export interface Restored {
 export interface LaterKind {
   /** `group/resource`. */
   resource: string;
-  /** The next objects restored of it, at most `limit` rows read (all when undefined); undefined once all were read. */
-  next(limit?: number): RestoredObject[] | undefined;
+  /** The next objects restored of it, at most `limit` rows read; undefined once all were read. */
+  next(limit: number): RestoredObject[] | undefined;
 }
 
 /** Rows of a kind restored later read a turn: ~20 ms of Events. */
@@ -123,9 +123,12 @@ export class ObjectStore {
     if (this.later.size > 0) setImmediate(() => this.readLater());
   }
 
-  /** Reads the rest of a kind's rows (its bucket is about to be used). */
+  /**
+   * Reads the rest of a kind's rows (its bucket is about to be used), a slice at a time: each slice's objects are held
+   * (packed) before the next is parsed, so what the parse leaves dies young.
+   */
   private finishKind(kind: LaterKind): void {
-    for (let objects = kind.next(); objects; objects = kind.next()) this.restore(objects);
+    for (let objects = kind.next(LATER_SLICE); objects; objects = kind.next(LATER_SLICE)) this.restore(objects);
     this.laterDone(kind.resource);
   }
 
