@@ -19,7 +19,7 @@ import { EventRecorder } from './client/events.js';
 import { GarbageCollector } from './controllers/gc.js';
 import { NamespaceController } from './controllers/namespaces.js';
 import { Indexes } from './client/indexes.js';
-import { DAEMONSETS, DEPLOYMENTS, EVENTS } from './apimachinery/resources.js';
+import { DAEMONSETS, DEPLOYMENTS } from './apimachinery/resources.js';
 import { PodLifecycle } from './kubelet/pod-lifecycle.js';
 import { JobController } from './controllers/jobs.js';
 import { ReplicaSetController } from './controllers/replicasets.js';
@@ -126,8 +126,7 @@ export class Workloads {
       if (!objects.get(r, addon.metadata.namespace, addon.metadata.name)) objects.put(r, addon, { system: true });
     }
     for (const c of this.controllers) c.resync();
-    // Events still being restored are dropped as they are read when expired (apiserver/storage/persistence.ts LATER).
-    if (!objects.restoring(EVENTS)) this.events.expire();
+    this.events.expire();
     this.expiry = setInterval(() => this.events.expire(), 60_000);
     this.expiry.unref();
   }

@@ -354,14 +354,9 @@ export class ClusterApis implements KubeconfigIssuer {
         record = { clusterId: cluster.id, port, credential };
         store.put(recordKey(cluster.id), record);
       }
-      // Events past their TTL while the server was down are not restored (the first sweep would delete them); they are
-      // read after serving (persistence.ts LATER), and judged then.
-      const persistence = new ObjectPersistence(
-        store,
-        cluster.id,
-        this.options.log,
-        (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, Date.now()),
-      );
+      // Events past their TTL while the server was down are not restored (the first sweep would delete them).
+      const now = Date.now();
+      const persistence = new ObjectPersistence(store, cluster.id, this.options.log, (bucket, obj) => bucket === EVENTS_KEY && eventExpired(obj as Event, now));
       const gone = () => this.closed || !store.get(cluster.id);
       const loading: Loading = {
         key: cluster.id.toLowerCase(),

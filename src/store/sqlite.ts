@@ -91,17 +91,7 @@ export class SqliteStore implements Store {
     const limit = options.limit ?? -1;
     // Row by row: each row's text is parsed as it comes and dropped, young, rather than all of them held until the
     // last is read (a restart reads ~200 MB of a big cluster's objects here: held, the collector copied them twice).
-    if (options.children) return this.take(this.stmts.children.iterate(from, high, low, limit), take);
-    if (options.skip === undefined) return this.take(this.stmts.list.iterate(from, high, limit), take);
-    // The range as two: before the skipped prefix's keys, and after them.
-    const skipLow = idKey(options.skip);
-    const skipHigh = prefixUpperBound(skipLow);
-    let n = from < skipLow ? this.take(this.stmts.list.iterate(from, skipLow < high ? skipLow : high, limit), take) : 0;
-    if (limit < 0 || n < limit) n += this.take(this.stmts.list.iterate(from > skipHigh ? from : skipHigh, high, limit < 0 ? limit : limit - n), take);
-    return n;
-  }
-
-  private take<T>(rows: IterableIterator<Row>, take: (key: string, value: T) => void): number {
+    const rows = options.children ? this.stmts.children.iterate(from, high, low, limit) : this.stmts.list.iterate(from, high, limit);
     let n = 0;
     for (const row of rows) {
       take(row.key, JSON.parse(row.value) as T);

@@ -13,8 +13,6 @@ export interface ListOptions {
   limit?: number;
   /** Only keys after this one (a key under the prefix): where the previous slice ended. */
   after?: string;
-  /** Leaves out the keys under this prefix (a kind read apart: docs/performance.md §2.11). Not with `children`. */
-  skip?: string;
 }
 
 export interface Store {

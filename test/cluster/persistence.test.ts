@@ -8,9 +8,6 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { objectsKey, ObjectPersistence } from '../../src/cluster/apiserver/storage/persistence.js';
 import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
-import { ObjectBudget, ObjectCeiling } from '../../src/cluster/apiserver/storage/ceiling.js';
-import { eventExpired } from '../../src/cluster/client/events.js';
-import type { Event } from '../../src/cluster/apimachinery/types.js';
 import { findResource } from '../../src/cluster/apimachinery/resources.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
@@ -21,8 +18,6 @@ import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from 
 const CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
 const NODES = findResource('', 'v1', 'nodes')!;
 const DEPLOYMENTS = findResource('apps', 'v1', 'deployments')!;
-const EVENTS = findResource('', 'v1', 'events')!;
-const NAMESPACES = findResource('', 'v1', 'namespaces')!;
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
 const MANIFEST = `apiVersion: apps/v1
@@ -166,85 +161,6 @@ describe('cluster objects persist', () => {
     persistence.close();
     assert.equal(new ObjectStore(1000, new ObjectPersistence(saved, id)).count(CONFIGMAPS), 2);
     saved.close();
-  });
-
-  test('the Events are read after the rest: on their first use, or in the turns after; as a whole restore reads them', async () => {
-    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
-    const store = new SqliteStore(':memory:');
-    const before = new ObjectStore(1000, new ObjectPersistence(store, id));
-    const event = (name: string, lastTimestamp: string) => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: 'default' },
-      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
-      reason: 'Started',
-      message: 'Started container nginx',
-      type: 'Normal',
-      count: 1,
-      firstTimestamp: lastTimestamp,
-      lastTimestamp,
-    });
-    const recent = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    const old = new Date(Date.now() - 2 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.recent-${String(i).padStart(4, '0')}`, recent));
-    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.z-old-${String(i).padStart(4, '0')}`, old));
-    // Kinds on both sides of the Events in key order: configmaps, (events), namespaces.
-    before.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' } });
-    before.put(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
-    for (let i = 0; i < 3; i++) await turn();
-    // A damaged Event (a string count), as an edit on disk leaves it.
-    const damaged = `${objectsKey(id)}//events/default/web.recent-0007`;
-    store.put(damaged, { ...event('web.recent-0007', recent), count: 'one' });
-
-    const restart = () => {
-      const lines: string[] = [];
-      const persistence = new ObjectPersistence(
-        store,
-        id,
-        (l) => lines.push(l),
-        (bucket, obj) => bucket === '/events' && eventExpired(obj as Event, Date.now()),
-      );
-      return { lines, persistence };
-    };
-    // Read on first use: nothing of the Events before it, every other kind at once.
-    const first = restart();
-    const objects = new ObjectStore(1000, first.persistence);
-    assert.equal(objects.restoring(EVENTS), true);
-    assert.equal(objects.count(CONFIGMAPS), 1);
-    assert.equal(objects.count(NAMESPACES), 1);
-    assert.deepEqual(first.lines, []);
-    assert.equal(objects.count(EVENTS), 1499, 'the recent ones but the damaged one; the old ones dropped');
-    assert.equal(objects.restoring(EVENTS), false);
-    assert.equal(first.lines.length, 1, first.lines.join('\n'));
-    assert.match(first.lines[0]!, /skipped stored object .*\/events\/default\/web\.recent-0007: /);
-    assert.equal(objects.get(EVENTS, 'default', 'web.recent-0008')?.message, 'Started container nginx');
-    assert.equal(objects.ceiling.count.events, 1499);
-    first.persistence.close();
-    assert.ok(store.get(damaged), 'a damaged row is kept');
-
-    // Read in the turns after, untouched; then the dropped rows go.
-    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.z-old-${String(i).padStart(4, '0')}`, old));
-    for (let i = 0; i < 3; i++) await turn();
-    const second = restart();
-    const later = new ObjectStore(1000, second.persistence);
-    assert.equal(later.restoring(EVENTS), true);
-    for (let i = 0; i < 10 && later.restoring(EVENTS); i++) await turn();
-    assert.equal(later.restoring(EVENTS), false, 'read in the turns after');
-    assert.equal(later.ceiling.count.events, 1499);
-    assert.equal(second.lines.length, 1, second.lines.join('\n'));
-    for (let i = 0; i < 5; i++) await turn();
-    assert.equal(store.list(`${objectsKey(id)}//events/`).length, 1500, 'the old rows went');
-
-    // A create of another cluster on the same server is admitted against every cluster's whole restore.
-    const budget = new ObjectBudget({ objects: 250_000, events: 1500 });
-    const third = restart();
-    const restored = new ObjectStore(1000, third.persistence, new ObjectCeiling(budget));
-    const other = new ObjectStore(1000, undefined, new ObjectCeiling(budget));
-    other.put(EVENTS, event('other.1', recent));
-    assert.equal(restored.restoring(EVENTS), false);
-    assert.throws(() => other.put(EVENTS, event('other.2', recent)), /exceeded quota: aksemu-server-objects/);
-    third.persistence.close();
-    store.close();
   });
 
   test('a deletion in progress is finished on restore; a cluster whose id prefixes another keeps its neighbour', async () => {

@@ -35,11 +35,6 @@ const zero = (): Record<Pool, number> => ({ objects: 0, events: 0 });
 /** The objects of every cluster of one server. */
 export class ObjectBudget {
   readonly used = zero();
-  /**
-   * What each cluster has still to restore (a kind read after serving: persistence.ts): finished before any create
-   * is admitted, so the counts are those of the whole restore.
-   */
-  readonly restoring = new Set<() => void>();
   constructor(readonly limits: Record<Pool, number> = { ...SERVER_LIMITS }) {}
 }
 
@@ -55,10 +50,7 @@ export class ObjectCeiling {
   /** Whether one more object of r would pass the cluster's or the server's ceiling (admit would throw). */
   refuses(r: Pick<ResourceType, 'group' | 'resource'>): boolean {
     const pool = poolOf(resourceKey(r));
-    if (pool === undefined) return false;
-    // Counted over the whole restore: a cluster still reading its rows after serving reads them first.
-    for (const finish of this.budget.restoring) finish();
-    return this.count[pool] >= this.limits[pool] || this.budget.used[pool] >= this.budget.limits[pool];
+    return pool !== undefined && (this.count[pool] >= this.limits[pool] || this.budget.used[pool] >= this.budget.limits[pool]);
   }
 
   /** Throws the 403 when one more object of r would pass the cluster's or the server's ceiling. */
@@ -91,18 +83,8 @@ export class ObjectCeiling {
     this.budget.used[pool] += by;
   }
 
-  /** `finish` completes this cluster's restore (admit runs it first); undefined once it is complete. */
-  restoring(finish: (() => void) | undefined): void {
-    if (this.finish) this.budget.restoring.delete(this.finish);
-    this.finish = finish;
-    if (finish) this.budget.restoring.add(finish);
-  }
-
-  private finish: (() => void) | undefined;
-
   /** The cluster's objects leave the server (its API stops or the cluster is deleted). */
   release(): void {
-    this.restoring(undefined);
     for (const pool of ['objects', 'events'] as const) {
       this.budget.used[pool] -= this.count[pool];
       this.count[pool] = 0;

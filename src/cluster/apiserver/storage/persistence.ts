@@ -15,7 +15,7 @@ import { idleCompaction } from './idle-compaction.js';
 import { turns } from '../../apimachinery/turns.js';
 import { performance } from 'node:perf_hooks';
 import { deletionDue, objectKey, type KubeObject } from '../../apimachinery/object.js';
-import type { Change, LaterKind, Restored, RestoredObject, StoreBackend } from './store.js';
+import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
 
 import { K8S_OBJECTS_PREFIX as PREFIX } from '../../../store/keys.js';
 import { storedBucketOf } from '../crd/definition.js';
@@ -31,14 +31,6 @@ function customTypes(crds: unknown[]): Map<string, ResourceType> {
   }
   return out;
 }
-
-/**
- * Kinds a restore reads after the others: nothing the cluster serves or starts with needs them (the runtime's start
- * reads no Event), and they are many rows (a restart within the hour holds 50,000 Events; after it, every one of them
- * is read to be dropped). The store reads them on their first use, or in slices after serving (store.ts
- * Restored.later; docs/performance.md §2.11).
- */
-const LATER = '/events';
 
 /** Rows read a turn by preload(): ~50 ms of a restart's parsing and checks, between which the server answers. */
 const PRELOAD_SLICE = 1_000;
@@ -144,8 +136,8 @@ export class ObjectPersistence implements StoreBackend {
     this.preloaded = undefined;
     if (!restored) {
       const restore = this.restorer();
-      this.store.each<KubeObject>(`${this.root}/`, { skip: this.laterPrefix }, restore.take);
-      restored = { ...restore.done(), later: [this.later()] };
+      this.store.each<KubeObject>(`${this.root}/`, {}, restore.take);
+      restored = restore.done();
     }
     // The rows of objects dropped (deletion due, expired) go once the store is the restored one.
     if (this.pending.size > 0 || this.dropped.size > 0) this.schedule();
@@ -168,50 +160,13 @@ export class ObjectPersistence implements StoreBackend {
       after = key;
       restore.take(key, value);
     };
-    const skip = this.laterPrefix;
     for (;;) {
-      if (this.store.each<KubeObject>(`${this.root}/`, { limit: slice, skip, ...(after === undefined ? {} : { after }) }, take) < slice) break;
+      if (this.store.each<KubeObject>(`${this.root}/`, { limit: slice, ...(after === undefined ? {} : { after }) }, take) < slice) break;
       await new Promise((resolve) => setImmediate(resolve));
       if (stopped()) return false;
     }
-    this.preloaded = { ...restore.done(), later: [this.later()] };
+    this.preloaded = restore.done();
     return true;
-  }
-
-  /** The keys' prefix of the kind read later. */
-  private get laterPrefix(): string {
-    return `${this.root}/${LATER}/`;
-  }
-
-  /**
-   * The kind read later, read as load() reads the rest: checked, laid over the one before, dropped when due or
-   * expired (now, when it is read), a refused row logged. Nothing is read once the persistence is closed.
-   */
-  private later(): LaterKind {
-    const prefix = this.laterPrefix;
-    let restore: ReturnType<ObjectPersistence['restorer']> | undefined;
-    let after: string | undefined;
-    let done = false;
-    const take = (key: string, value: KubeObject) => {
-      after = key;
-      restore!.take(key, value);
-    };
-    return {
-      resource: LATER,
-      next: (limit: number) => {
-        if (done || this.closed) return undefined;
-        try {
-          restore ??= this.restorer();
-          done = this.store.each<KubeObject>(prefix, { limit, ...(after === undefined ? {} : { after }) }, take) < limit;
-        } catch (e) {
-          // A row whose text is not JSON, or the store closed under it: what was read stays, and the rest is not read.
-          this.log(`cluster ${this.clusterId}: stored ${LATER} after ${after ?? 'the first'} could not be read: ${(e as Error).message.slice(0, 300)}`);
-          done = true;
-        }
-        if (this.dropped.size > 0) this.schedule();
-        return restore?.taken() ?? [];
-      },
-    };
   }
 
   /**
@@ -262,7 +217,7 @@ export class ObjectPersistence implements StoreBackend {
   }
 
   /** One restore's state: each stored row taken in key order, then what it gives. */
-  private restorer(custom = this.customTypes()): { take(key: string, value: KubeObject): void; done(): Restored; taken(): RestoredObject[] } {
+  private restorer(custom = this.customTypes()): { take(key: string, value: KubeObject): void; done(): Restored } {
     const revision = this.savedRevision();
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
@@ -301,7 +256,7 @@ export class ObjectPersistence implements StoreBackend {
         last.set(bucket, value);
       }
     };
-    return { take, done: () => ({ revision, objects, written }), taken: () => objects.splice(0) };
+    return { take, done: () => ({ revision, objects, written }) };
   }
 
   /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */

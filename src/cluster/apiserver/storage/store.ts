@@ -27,20 +27,7 @@ export interface Restored {
   objects: RestoredObject[];
   /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
   written: RestoredObject[];
-  /** Kinds whose rows are read after the rest (persistence.ts): the store reads each on its first use, or in slices. */
-  later?: LaterKind[];
 }
-
-/** A kind restored after the rest: its rows read, checked and laid over each other as `objects` are. */
-export interface LaterKind {
-  /** `group/resource`. */
-  resource: string;
-  /** The next objects restored of it, at most `limit` rows read; undefined once all were read. */
-  next(limit: number): RestoredObject[] | undefined;
-}
-
-/** Rows of a kind restored later read a turn: ~20 ms of Events. */
-const LATER_SLICE = 1_000;
 
 /** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
 export interface StoreBackend {
@@ -85,65 +72,16 @@ export class ObjectStore {
     readonly ceiling = new ObjectCeiling(),
   ) {
     const saved = persistence?.load();
-    this.restore(saved?.objects ?? []);
+    // The backend laid each restored object over the one before it of its kind (Restored.objects).
+    for (const { resource, object } of saved?.objects ?? []) {
+      this.lastPut.set(resource, object);
+      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), held(resource, object));
+      ceiling.added(resource);
+    }
     this.restoredWritten = saved?.written ?? [];
     this.revision = Math.max(startRevision, saved?.revision ?? 0);
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
     this.history = new WatchHistory(this.revision, HISTORY, HISTORY_BYTES);
-    for (const kind of saved?.later ?? []) this.later.set(kind.resource, kind);
-    if (this.later.size > 0) {
-      ceiling.restoring(() => this.finishLater());
-      setImmediate(() => this.readLater());
-    }
-  }
-
-  /**
-   * Kinds whose rows are still to read (Restored.later: the Events, which nothing needs to serve): the first use of
-   * one's bucket reads the rest of its rows first, and until then they are read in slices between turns. Either way
-   * the kind is as a whole restore makes it (docs/performance.md §2.11).
-   */
-  private readonly later = new Map<string, LaterKind>();
-
-  /** The backend laid each restored object over the one before it of its kind (Restored.objects). */
-  private restore(objects: readonly RestoredObject[]): void {
-    for (const { resource, object } of objects) {
-      this.lastPut.set(resource, object);
-      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), held(resource, object));
-      this.ceiling.added(resource);
-    }
-  }
-
-  /** A slice of the first kind still to read, and the next slice's turn. */
-  private readLater(): void {
-    const [first] = this.later.values();
-    if (!first) return;
-    const objects = first.next(LATER_SLICE);
-    if (objects) this.restore(objects);
-    else this.laterDone(first.resource);
-    if (this.later.size > 0) setImmediate(() => this.readLater());
-  }
-
-  /**
-   * Reads the rest of a kind's rows (its bucket is about to be used), a slice at a time: each slice's objects are held
-   * (packed) before the next is parsed, so what the parse leaves dies young.
-   */
-  private finishKind(kind: LaterKind): void {
-    for (let objects = kind.next(LATER_SLICE); objects; objects = kind.next(LATER_SLICE)) this.restore(objects);
-    this.laterDone(kind.resource);
-  }
-
-  private finishLater(): void {
-    for (const kind of [...this.later.values()]) this.finishKind(kind);
-  }
-
-  private laterDone(resource: string): void {
-    this.later.delete(resource);
-    if (this.later.size === 0) this.ceiling.restoring(undefined);
-  }
-
-  /** Whether a kind's stored objects are still being read (its first use reads them). */
-  restoring(r: Pick<ResourceType, 'group' | 'resource'>): boolean {
-    return this.later.has(resourceKey(r));
   }
 
   /** Hands over (once) what writers had put on the restored objects of one derived kind. */
@@ -164,10 +102,7 @@ export class ObjectStore {
   }
 
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Bucket {
-    const key = resourceKey(r);
-    const later = this.later.size > 0 ? this.later.get(key) : undefined;
-    if (later) this.finishKind(later);
-    return this.bucketOf(key);
+    return this.bucketOf(resourceKey(r));
   }
 
   private bucketOf(key: string): Bucket {
