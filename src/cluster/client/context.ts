@@ -39,7 +39,12 @@ export function isPodReady(pod: KubeObject): boolean {
   return false;
 }
 
-export function isActive(pod: KubeObject): boolean {
+/** A pod whose containers may still run, deleted or not: its phase is not Succeeded or Failed. */
+export function isRunning(pod: KubeObject): boolean {
   const phase = (pod as Pod).status?.phase;
-  return !pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
+  return phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+export function isActive(pod: KubeObject): boolean {
+  return !pod.metadata.deletionTimestamp && isRunning(pod);
 }

@@ -8,7 +8,7 @@ import type { KubeObject } from '../apimachinery/object.js';
 import type { Condition, Deployment, ReplicaSet } from '../apimachinery/types.js';
 import type { Change } from '../apiserver/index.js';
 import { k8sTime } from '../apimachinery/time.js';
-import { controllerRef, ownerReference, type ControllerContext } from '../client/context.js';
+import { controllerRef, isRunning, ownerReference, type ControllerContext } from '../client/context.js';
 import { DEPLOYMENTS, PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { templateHash } from '../apimachinery/generated-names.js';
 import { splitKey, KeyedController } from '../client/queue.js';
@@ -106,9 +106,10 @@ export class DeploymentController extends KeyedController {
     const recreate = d.spec?.strategy?.type === 'Recreate';
     let all = owned();
     let current = all.find((rs) => rs.metadata.labels?.[HASH] === hash);
-    const olds = () => byAge(all.filter((rs) => rs !== current));
+    // The old ReplicaSets, oldest first: a new one made below is not among them, and nothing here changes them first.
+    const olds = byAge(all.filter((rs) => rs !== current));
     // A paused Deployment is only scaled; Recreate makes no new ReplicaSet while old pods run (recreate.go).
-    const waiting = d.spec?.paused || (recreate && (this.scaleOldsToZero(d, olds(), fences.surge) || this.oldPodsRunning(olds())));
+    const waiting = d.spec?.paused || (recreate && (this.scaleOldsToZero(d, olds, fences.surge) || this.oldPodsRunning(olds)));
     if (!current && !waiting) {
       const taken = objects.get(REPLICASETS, namespace, `${name}-${hash}`);
       if (taken) {
@@ -124,7 +125,7 @@ export class DeploymentController extends KeyedController {
     }
     if (current && !waiting) {
       if (recreate) this.scale(d, current, desired, fences.surge);
-      else if (!this.scaleNew(d, current, all, desired, fences.surge)) this.scaleOldsDown(d, current, olds(), desired, fences);
+      else if (!this.scaleNew(d, current, all, desired, fences.surge)) this.scaleOldsDown(d, current, olds, desired, fences);
     }
     const now = current && objects.get(REPLICASETS, namespace, current.metadata.name);
     this.writeStatus(d, now ?? current, owned(), desired, fences.unavailable);
@@ -132,7 +133,7 @@ export class DeploymentController extends KeyedController {
 
   /** reconcileNewReplicaSet: the new ReplicaSet grows within the surge (or shrinks to the desired count). */
   private scaleNew(d: Deployment, current: ReplicaSet, all: ReplicaSet[], desired: number, surge: number): boolean {
-    const has = Number(current.spec?.replicas ?? 0);
+    const has = replicasOf(current);
     if (has === desired) {
       this.scale(d, current, desired, surge);
       return false;
@@ -184,13 +185,7 @@ export class DeploymentController extends KeyedController {
 
   /** oldPodsRunning: an old ReplicaSet still counts pods, or owns a pod that has not finished. */
   private oldPodsRunning(olds: ReplicaSet[]): boolean {
-    return olds.some(
-      (rs) =>
-        Number(rs.status?.replicas ?? 0) > 0 ||
-        this.ctx.index
-          .dependents(rs.metadata.uid, 'Pod')
-          .some((p) => !['Failed', 'Succeeded'].includes(String((p['status'] as { phase?: string } | undefined)?.phase))),
-    );
+    return olds.some((rs) => Number(rs.status?.replicas ?? 0) > 0 || this.ctx.index.dependents(rs.metadata.uid, 'Pod').some(isRunning));
   }
 
   private createReplicaSet(d: Deployment, hash: string, revision: number, replicas: number, surge: number): ReplicaSet {

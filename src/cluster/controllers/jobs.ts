@@ -4,7 +4,7 @@ import type { Condition, Job, Pod } from '../apimachinery/types.js';
 import { JOBS, PODS, resourceKey } from '../apimachinery/resources.js';
 import { k8sTime } from '../apimachinery/time.js';
 import { BurstingController } from './burst.js';
-import { controllerRef, isActive, isPodReady, type ControllerContext } from '../client/context.js';
+import { controllerRef, isActive, isPodReady, isRunning, type ControllerContext } from '../client/context.js';
 import { createPodFrom } from './pods.js';
 import { splitKey } from '../client/queue.js';
 
@@ -49,9 +49,6 @@ function indexRanges(indexes: number[]): string {
   return parts.join(',');
 }
 
-/** A pod whose containers may still run (deleted or not). */
-const running = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
-
 function indexOf(pod: KubeObject): number | undefined {
   const raw = (pod.metadata.annotations as Record<string, string> | undefined)?.[INDEX_ANNOTATION];
   const n = Number(raw);
@@ -78,7 +75,7 @@ export class JobController extends BurstingController {
     if (change.resource === resourceKey(PODS) && controllerRef(pod)?.kind === 'Job') {
       const uid = String(pod.metadata.uid);
       if (change.type === 'DELETED') this.ended.delete(uid);
-      else if (!running(pod) && !this.ended.has(uid)) this.ended.set(uid, Date.now());
+      else if (!isRunning(pod) && !this.ended.has(uid)) this.ended.set(uid, Date.now());
     }
     if (change.resource === resourceKey(JOBS)) {
       if (change.type === 'DELETED') this.deleted(change.object);
@@ -178,7 +175,7 @@ export class JobController extends BurstingController {
         ? ['FailureTarget', 'Failed', failure[0], failure[1]]
         : ['SuccessCriteriaMet', 'Complete', interim ? 'CompletionsReached' : undefined, interim ? COMPLETIONS_MESSAGE : undefined];
       if (interim && !conditions.some((c) => c.type === interimType)) conditions.push(condition(interimType, now, reason, message));
-      if (!this.pods(job).some(running)) {
+      if (!this.pods(job).some(isRunning)) {
         conditions.push(condition(finalType, now, reason, message));
         if (!failing) status.completionTime = k8sTime(now);
         if (failing) events.record(job, { type: 'Warning', reason: failure[0], message: failure[1], component: COMPONENT });
@@ -204,7 +201,7 @@ export class JobController extends BurstingController {
     const current = after.filter(isActive);
     status.active = current.length;
     status.ready = current.filter(isPodReady).length;
-    status.terminating = after.filter((p) => p.metadata.deletionTimestamp && running(p)).length;
+    status.terminating = after.filter((p) => p.metadata.deletionTimestamp && isRunning(p)).length;
     if (succeeded > 0) status.succeeded = succeeded;
     if (failed > 0) status.failed = failed;
     if (indexed) status.completedIndexes = indexRanges(doneIndexes);

@@ -1,5 +1,6 @@
 import { type Change, deletePodGracefully } from '../apiserver/index.js';
 import type { Pod, ReplicaSet } from '../apimachinery/types.js';
+import type { KubeObject } from '../apimachinery/object.js';
 import { controllerRef, isActive, isPodReady, type ControllerContext } from '../client/context.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';
@@ -15,6 +16,9 @@ function compareRank(a: number[], b: number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
 }
+
+/** A pod of the ReplicaSet `uid` (it is the pod's controller) that counts: not deleted, Succeeded or Failed. */
+const activeOf = (uid: string | undefined, pod: KubeObject): boolean => controllerRef(pod)?.uid === uid && isActive(pod);
 
 export class ReplicaSetController extends BurstingController {
   constructor(ctx: ControllerContext) {
@@ -51,7 +55,7 @@ export class ReplicaSetController extends BurstingController {
       changed = true;
       const active: Pod[] = [];
       index.eachDependent(uid, 'Pod', (p) => {
-        if (controllerRef(p)?.uid === uid && isActive(p)) active.push(p as Pod);
+        if (activeOf(uid, p)) active.push(p as Pod);
       });
       const extras = active.sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, Math.min(active.length - want, BURST_REPLICAS));
       for (const pod of extras) {
@@ -76,7 +80,7 @@ export class ReplicaSetController extends BurstingController {
     let active = 0;
     let ready = 0;
     this.ctx.index.eachDependent(uid, 'Pod', (p) => {
-      if (controllerRef(p)?.uid !== uid || !isActive(p)) return;
+      if (!activeOf(uid, p)) return;
       active++;
       if (isPodReady(p)) ready++;
     });
