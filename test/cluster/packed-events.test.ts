@@ -342,3 +342,42 @@ test("an Event's MicroTimes read back as written from year 0 to 9999, and one of
     'every number held is a small integer',
   );
 });
+
+test("a combined Event's repeats in one run of work are one write, and leave it as the repeats one by one would", async () => {
+  const t0 = Date.parse('2026-12-06T10:00:00.250Z');
+  const created = { type: 'Normal' as const, reason: 'SuccessfulCreate', component: 'replicaset-controller' };
+  /** A store, its writes, and an owner whose 30 pods are created in one run or each in a run of its own. */
+  const burst = async (oneRun: boolean) => {
+    const backend = keeping();
+    const store = new ObjectStore(FIRST_REVISION, backend);
+    const recorder = new EventRecorder(store);
+    const rs = store.put(PODS, pod('web'));
+    for (let i = 0; i < 30; i++) {
+      recorder.record(rs, { ...created, message: `Created pod: web-${i}` }, t0 + i * 1000);
+      if (!oneRun) await Promise.resolve();
+    }
+    await Promise.resolve();
+    // What two runs cannot share (names, uids, the stores' clocks and counters) left out.
+    const events = (store.list(EVENTS) as Event[]).map((e) => ({
+      ...e,
+      metadata: { namespace: e.metadata.namespace },
+      involvedObject: { ...e.involvedObject, uid: undefined },
+    }));
+    return { events, writes: backend.log.filter((l) => l.change.resource === '/events').length };
+  };
+  const each = await burst(false);
+  const once = await burst(true);
+  // Ten Events: nine of their own and the combined one (client-go's aggregation), its count grown by every repeat.
+  assert.equal(once.events.length, 10);
+  const combined = once.events.find((e) => e.message?.startsWith('(combined from similar events): '));
+  assert.equal(combined?.message, '(combined from similar events): Created pod: web-29');
+  assert.equal(combined?.count, 21);
+  assert.equal(combined?.lastTimestamp, '2026-12-06T10:00:29Z');
+  // The same Events as written one repeat at a time, in 11 writes instead of 30.
+  assert.deepEqual(
+    once.events.map((e) => JSON.stringify(e)),
+    each.events.map((e) => JSON.stringify(e)),
+  );
+  assert.equal(each.writes, 30);
+  assert.equal(once.writes, 11);
+});

@@ -182,6 +182,8 @@ export class EventRecorder {
   private readonly memory = new CompactMap<Memory | string>();
   /** The Event a memory held as its name was read from, while record() runs: post() updates it without a second read. */
   private recalled: KubeObject | undefined;
+  /** Combined Events' repeats not yet written, by `namespace/name` (fold()). */
+  private readonly folded = new Map<string, { namespace: string; name: string; message: string; times: number; now: number }>();
 
   constructor(private readonly objects: ObjectStore) {}
 
@@ -236,8 +238,11 @@ export class EventRecorder {
         more.similar = withAdded(more.similar, (seen = { key, messages: intern(e.message), last: since(now) }));
       }
     } else if (since(now) - seen.last > AGGREGATE_INTERVAL_MS) seen.messages = intern(e.message);
+    // A further message of the same kind on the same object (a ReplicaSet's `Created pod: <name>`, one per pod) is
+    // not interned: no other object says it, and the table of 4,096 held every pod's message of a burst until it was
+    // cleared, past the scavenges that promote it (docs/performance.md §7.15).
     else if (!(Array.isArray(seen.messages) ? seen.messages.includes(e.message) : seen.messages === e.message))
-      seen.messages = withAdded(seen.messages, intern(e.message));
+      seen.messages = withAdded(seen.messages, e.message);
     seen.last = since(now);
     if (!Array.isArray(seen.messages) || seen.messages.length < AGGREGATE_MAX_EVENTS) return e;
     seen.messages.shift();
@@ -254,6 +259,7 @@ export class EventRecorder {
     const known = mine && postedIn(mine, key);
     const existing = known && (this.recalled?.metadata.name === known.name ? this.recalled : this.objects.get(EVENTS, namespace, known.name));
     if (existing) {
+      if (e.combined && !e.action) return this.fold(namespace, known.name, e.message, now);
       const ev = existing as Event;
       const next = e.action
         ? { ...existing, series: { count: (ev.series?.count ?? 1) + 1, lastObservedTime: microTime(now) } }
@@ -313,6 +319,41 @@ export class EventRecorder {
       more.posted = withAdded(more.posted, { postedKey: key, name: stored });
     }
     if (mine) this.settle(uid, mine, storedEvent, e);
+  }
+
+  /**
+   * A combined Event's repeat, written once the current run of the event loop's work is over (a microtask) with the
+   * repeats made meanwhile: the Event then says what it would have said after each (the last message and time, the
+   * count grown by all of them), in one write. A ReplicaSet's burst of hundreds of pods in a turn had it rewritten for
+   * each pod, each version held in the watch window past the scavenges that promote it: a quarter of a 20,000-pod
+   * burst's promoted bytes (docs/performance.md §7.15). client-go's recorder writes Events from a queue of its own too.
+   */
+  private fold(namespace: string, name: string, message: string, now: number): void {
+    const key = `${namespace}/${name}`;
+    const known = this.folded.get(key);
+    if (known) {
+      known.message = message;
+      known.times++;
+      known.now = now;
+      return;
+    }
+    this.folded.set(key, { namespace, name, message, times: 1, now });
+    if (this.folded.size === 1) queueMicrotask(() => this.writeFolded());
+  }
+
+  private writeFolded(): void {
+    const folded = [...this.folded.values()];
+    this.folded.clear();
+    for (const f of folded) {
+      // Gone meanwhile (deleted, expired): its repeats would have been gone with it.
+      const ev = this.objects.get(EVENTS, f.namespace, f.name) as Event | undefined;
+      if (!ev) continue;
+      try {
+        this.objects.put(EVENTS, { ...ev, message: f.message, count: (ev.count ?? 1) + f.times, lastTimestamp: k8sTime(f.now) } as KubeObject);
+      } catch {
+        // As record(): dropped.
+      }
+    }
   }
 
   /** Deletes events last seen before `ttlMs` ago (the apiserver's --event-ttl, one hour by default). */

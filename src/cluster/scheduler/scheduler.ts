@@ -30,6 +30,17 @@ function placementChanged(change: Change): boolean {
   return JSON.stringify([a.spec, a.metadata.labels, a.status?.allocatable]) !== JSON.stringify([b.spec, b.metadata.labels, b.status?.allocatable]);
 }
 
+/**
+ * Whether a pod's change changed its spec (an Unschedulable pod is tried again only then). A status write's new
+ * version holds its version before's spec itself when it is the same (storage/sharing.ts), so most are answered
+ * without serializing either: two copies of the spec per status write were a burst's garbage (docs/performance.md §7.15).
+ */
+function specChanged(change: Change): boolean {
+  const before = (change.previous as Pod | undefined)?.spec;
+  const now = (change.object as Pod).spec;
+  return !change.previous || (before !== now && JSON.stringify(before) !== JSON.stringify(now));
+}
+
 export class Scheduler implements Controller {
   private readonly pending = new Set<string>();
   private readonly unschedulable = new PodSet();
@@ -78,8 +89,7 @@ export class Scheduler implements Controller {
       this.unschedulable.delete(namespace, name);
       return;
     }
-    const specChanged = !change.previous || JSON.stringify((change.previous as Pod).spec) !== JSON.stringify((change.object as Pod).spec);
-    if (!this.unschedulable.has(namespace, name) || specChanged) {
+    if (!this.unschedulable.has(namespace, name) || specChanged(change)) {
       this.unschedulable.delete(namespace, name);
       this.pending.add(key);
       this.queue.add('run');
