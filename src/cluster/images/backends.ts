@@ -34,7 +34,10 @@ function goLog(line: string): string {
   return `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} ${line}\n`;
 }
 
-function untilStopped(signal: AbortSignal): Promise<number> {
+/** Runs until the container is stopped (ctx.stopped when the runner gives it: no signal made for it). */
+function untilStopped(ctx: ProgramContext): Promise<number> {
+  if (ctx.stopped) return ctx.stopped().then(() => 0);
+  const { signal } = ctx;
   return new Promise((resolve) => {
     if (signal.aborted) resolve(0);
     else signal.addEventListener('abort', () => resolve(0), { once: true });
@@ -46,7 +49,7 @@ async function serve(ctx: ProgramContext, listeners: PodServerListener[], log: (
   // What the kubelet's probes meet (cluster/kubelet/probes.ts): without a data plane, what it would serve.
   if (!ctx.netns) {
     ctx.serves?.(listeners);
-    return untilStopped(ctx.signal);
+    return untilStopped(ctx);
   }
   ctx.setReady(false);
   const hostname = hostnameOf(ctx);
@@ -131,7 +134,7 @@ const AGNHOST_SUBCOMMANDS: Record<string, Program> = { 'serve-hostname': serveHo
 const agnhost: Program = (ctx) => {
   const sub = ctx.argv[1] ?? '';
   const program = Object.hasOwn(AGNHOST_SUBCOMMANDS, sub) ? AGNHOST_SUBCOMMANDS[sub] : undefined;
-  return program ? program({ ...ctx, argv: ctx.argv.slice(1) }) : untilStopped(ctx.signal);
+  return program ? program({ ...ctx, argv: ctx.argv.slice(1) }) : untilStopped(ctx);
 };
 
 /** What nginx's default site (/etc/nginx/conf.d/default.conf) serves; any other path is its 404 page. */
@@ -142,7 +145,7 @@ const nginx: Program = (ctx) => serve(ctx, [{ proto: 'http', port: 80, answer: '
 /** docker-entrypoint.sh execs its arguments: nginx (the image's CMD when none) serves, anything else just runs. */
 const dockerEntrypoint: Program = (ctx) => {
   const next = ctx.argv[1];
-  return next === undefined || /^nginx(?:-debug)?$/.test(next.slice(next.lastIndexOf('/') + 1)) ? nginx(ctx) : untilStopped(ctx.signal);
+  return next === undefined || /^nginx(?:-debug)?$/.test(next.slice(next.lastIndexOf('/') + 1)) ? nginx(ctx) : untilStopped(ctx);
 };
 
 export const BACKEND_IMAGES: ImageSpec[] = [
