@@ -3,7 +3,7 @@
 // an apply runs (applies never overlap). Errors are logged: the control plane never waits for, or
 // fails because of, the data plane.
 import type { Server } from 'node:net';
-import { NODES_PREFIX } from '../store/keys.js';
+import { K8S_OBJECTS_PREFIX, NODES_PREFIX } from '../store/keys.js';
 import type { Change, ObservedStore } from '../store/observed.js';
 import type { Dataplane, OutgoingMasquerade, PodAttachment, PodNetwork, ProbeRequest, ProbeResult, VxlanOverlay } from './dataplane.js';
 import type { NodePolicies } from './policies.js';
@@ -23,8 +23,13 @@ export interface DataplaneControllerOptions {
 /** Keys whose changes can change the topology: networks, NICs, VMs, clusters and their node records, groups. */
 const RELEVANT = /\/providers\/microsoft\.(network|compute|containerservice)\/|^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/?$/i;
 
+/**
+ * A cluster's Kubernetes objects are kept under its id (`aksemu:k8s<cluster id>/…`, which RELEVANT would match) but
+ * the topology is derived from none of them (derive.ts): a pod's status, an Event or a Calico IPAM block written
+ * while a restart re-ADDs every pod would otherwise each cost an apply, and every attach waits for the applies.
+ */
 export function affectsTopology(changes: readonly Change[]): boolean {
-  return changes.some((c) => c.prefix === true || c.key.startsWith(NODES_PREFIX) || RELEVANT.test(c.key));
+  return changes.some((c) => c.prefix === true || c.key.startsWith(NODES_PREFIX) || (!c.key.startsWith(K8S_OBJECTS_PREFIX) && RELEVANT.test(c.key)));
 }
 
 /** A dataplane driver that garbage-collects what a crashed run left behind before the first apply. */

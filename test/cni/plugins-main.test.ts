@@ -3,7 +3,7 @@
 // for real. The plugin is a test-only one registered by test/cni/plugin-fixture.ts.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -125,5 +125,18 @@ describe('aksemu CNI plugins: protocol driver and node wrapper', () => {
       { IgnoreUnknown: '1', K8S_POD_NAME: 'a=b', AKSEMU_ADDRESS_ONLY: 'true' },
     );
     assert.equal(Object.getPrototypeOf(parseCniArgs('__proto__=x')), null);
+  });
+
+  test("the runtime runs its own plugin's wrapper in its own process, any other wrapper as a process", async () => {
+    // calico's wrapper as `aksemu cni install` writes it (this Node.js, this main.js): the answer is the driver's, but
+    // no process ran, so the node namespace it would have been nsentered into need not exist.
+    const own = installPlugin(nodeRoot, 'calico');
+    const call = { command: 'VERSION' as const, type: 'calico', path: [bin], config: { cniVersion: '1.0.0' }, hostNetns: '/nonexistent/netns' };
+    const out = await execPlugin(call);
+    assert.ok((out?.['supportedVersions'] as string[]).includes('1.0.0'), JSON.stringify(out));
+    // The same wrapper with one byte more is someone else's: it runs as a process, and nsenter fails.
+    writeFileSync(own, `${readFileSync(own, 'utf8')}\n`);
+    await assert.rejects(execPlugin(call), (e: unknown) => e instanceof CniError && /plugin "calico" failed/.test(e.error.msg));
+    rmSync(own);
   });
 });

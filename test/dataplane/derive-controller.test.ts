@@ -68,5 +68,11 @@ describe('DataplaneController in the server', () => {
     assert.equal(affectsTopology([{ key: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/vm' }]), true);
     assert.equal(affectsTopology([{ key: 'aksemu:nodes/subscriptions/s/resourcegroups/rg/providers/microsoft.containerservice/managedclusters/c/n1' }]), true);
     assert.equal(affectsTopology([{ key: '/subscriptions/s/resourceGroups/rg/', prefix: true }]), true);
+    // A cluster's Kubernetes objects (a pod, its revision counter) are no part of the topology.
+    assert.equal(
+      affectsTopology([{ key: 'aksemu:k8s/subscriptions/s/resourcegroups/rg/providers/microsoft.containerservice/managedclusters/c//pods/default/p' }]),
+      false,
+    );
+    assert.equal(affectsTopology([{ key: 'aksemu:k8s/subscriptions/s/resourcegroups/rg/providers/microsoft.containerservice/managedclusters/c' }]), false);
   });
 });

@@ -56,6 +56,7 @@ async function ipamCall(req: PluginRequest, command: 'ADD' | 'DEL', conf: Calico
     netns: req.netns,
     ifName: req.ifName,
     args: req.args,
+    ...(req.hostNetns ? { hostNetns: req.hostNetns } : {}),
   });
 }
 
@@ -109,7 +110,16 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
   if (!req.addressOnly) {
     try {
       mac = (
-        await addRoutedVeth({ netns: req.netns, hostIf: hostVeth, ifName: req.ifName, ip, gateway: CALICO_GATEWAY, mtu: conf.mtu, hostMac: CALICO_HOST_MAC })
+        await addRoutedVeth({
+          netns: req.netns,
+          hostIf: hostVeth,
+          ifName: req.ifName,
+          ip,
+          gateway: CALICO_GATEWAY,
+          mtu: conf.mtu,
+          hostMac: CALICO_HOST_MAC,
+          ...(req.hostNetns ? { hostNetns: req.hostNetns } : {}),
+        })
       ).podMac;
     } catch (e) {
       await release();
@@ -130,7 +140,7 @@ async function add(req: PluginRequest, conf: CalicoNetConf): Promise<Record<stri
       })
       .catch((e: Error) => ({ status: 0, body: { message: e.message } }));
     if (patched.status !== 200) {
-      if (!req.addressOnly) await delRoutedVeth(hostVeth);
+      if (!req.addressOnly) await delRoutedVeth(hostVeth, req.hostNetns);
       await release();
       throw new Error(String(obj(patched.body)['message'] ?? `error updating pod ${namespace}/${pod}`));
     }
@@ -147,7 +157,7 @@ async function del(req: PluginRequest, conf: CalicoNetConf): Promise<void> {
   if (!req.addressOnly) {
     const namespace = req.args['K8S_POD_NAMESPACE'] ?? '';
     const pod = req.args['K8S_POD_NAME'] ?? '';
-    if (pod) await delRoutedVeth(hostVethName('cali', `${namespace}.${pod}`));
+    if (pod) await delRoutedVeth(hostVethName('cali', `${namespace}.${pod}`), req.hostNetns);
   }
   try {
     await ipamCall(req, 'DEL', conf);

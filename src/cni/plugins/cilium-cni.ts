@@ -163,7 +163,9 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
   try {
     if (!req.addressOnly) {
       hostIf = hostIfName(req.containerId);
-      mac = (await addRoutedVeth({ netns: req.netns, ifName: req.ifName, hostIf, ip, gateway: router, mtu })).podMac;
+      mac = (
+        await addRoutedVeth({ netns: req.netns, ifName: req.ifName, hostIf, ip, gateway: router, mtu, ...(req.hostNetns ? { hostNetns: req.hostNetns } : {}) })
+      ).podMac;
     }
     const ep = await agentCall(sock, 'PUT', `/v1/endpoint/${encodeURIComponent(endpointId(req.containerId))}`, {
       'container-id': req.containerId,
@@ -176,7 +178,7 @@ async function add(req: PluginRequest, sock: string): Promise<Record<string, unk
     });
     if (ep.status !== 201) throw new Error(`unable to create endpoint: [PUT /endpoint/{id}][${ep.status}] putEndpointIdFailed ${agentError(ep)}`);
   } catch (e) {
-    if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId)).catch(() => undefined);
+    if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId), req.hostNetns).catch(() => undefined);
     await release();
     throw e;
   }
@@ -196,7 +198,7 @@ async function del(req: PluginRequest, sock: string): Promise<undefined> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${req.containerId.replace(/[^A-Za-z0-9_.-]/g, '_')}.delete`), id);
   }
-  if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId)).catch(() => undefined);
+  if (!req.addressOnly) await delRoutedVeth(hostIfName(req.containerId), req.hostNetns).catch(() => undefined);
   return undefined;
 }
 

@@ -103,6 +103,8 @@ export interface RoutedVeth {
   mtu?: number;
   /** The node end's MAC (default: derived from hostIf). */
   hostMac?: string;
+  /** PluginRequest.hostNetns: the node's namespace when the plugin does not run in it; default where it runs. */
+  hostNetns?: string;
 }
 
 /** The MACs of a routed veth: the node end's and the pod end's (deterministic, so neighbours can be static). */
@@ -110,7 +112,7 @@ export function routedVethMacs(v: Pick<RoutedVeth, 'hostIf' | 'hostMac'>): { hos
   return { hostMac: v.hostMac ?? localMac(`host:${v.hostIf}`), podMac: localMac(`pod:${v.hostIf}`) };
 }
 
-function checkedVeth(v: RoutedVeth): Required<RoutedVeth> & { podMac: string } {
+function checkedVeth(v: RoutedVeth): Required<Omit<RoutedVeth, 'hostNetns'>> & { podMac: string } {
   const { hostMac, podMac } = routedVethMacs(v);
   const mtu = v.mtu ?? 1500;
   if (!Number.isInteger(mtu) || mtu < 68 || mtu > 65535) throw new PluginError(INTERNAL, `invalid MTU ${mtu}`);
@@ -135,7 +137,7 @@ function checkedVeth(v: RoutedVeth): Required<RoutedVeth> & { podMac: string } {
 export async function addRoutedVeth(veth: RoutedVeth): Promise<{ hostMac: string; podMac: string }> {
   const v = checkedVeth(veth);
   await ipBatch(
-    undefined,
+    veth.hostNetns,
     [
       { line: `link del ${v.hostIf}`, mayFail: true },
       `link add ${v.hostIf} address ${v.hostMac} mtu ${v.mtu} type veth peer name ${v.ifName} address ${v.podMac} mtu ${v.mtu} netns ${v.netns}`,
@@ -145,14 +147,7 @@ export async function addRoutedVeth(veth: RoutedVeth): Promise<{ hostMac: string
     ],
     `the host end ${v.hostIf}`,
   );
-  // /proc/sys/net is the namespace of the process that opens it: the node's, where the plugin runs.
-  try {
-    writeFileSync(`/proc/sys/net/ipv4/conf/${v.hostIf}/proxy_arp`, '1');
-    writeFileSync(`/proc/sys/net/ipv4/neigh/${v.hostIf}/proxy_delay`, '0');
-    writeFileSync(`/proc/sys/net/ipv4/conf/${v.hostIf}/forwarding`, '1');
-  } catch (e) {
-    throw new PluginError(INTERNAL, `failed to set net.ipv4.conf.${v.hostIf}.proxy_arp=1`, (e as Error).message);
-  }
+  await hostSysctls(v.hostIf, veth.hostNetns);
   await ipBatch(
     v.netns,
     [
@@ -167,9 +162,32 @@ export async function addRoutedVeth(veth: RoutedVeth): Promise<{ hostMac: string
   return { hostMac: v.hostMac, podMac: v.podMac };
 }
 
+/** The node end's proxy ARP and forwarding, in the node's namespace. */
+async function hostSysctls(hostIf: string, hostNetns: string | undefined): Promise<void> {
+  const keys = [`net/ipv4/conf/${hostIf}/proxy_arp=1`, `net/ipv4/neigh/${hostIf}/proxy_delay=0`, `net/ipv4/conf/${hostIf}/forwarding=1`];
+  try {
+    if (hostNetns === undefined) {
+      // /proc/sys/net is the namespace of the process that opens it: the node's, where the plugin runs.
+      for (const kv of keys) {
+        const [key = '', value = ''] = kv.split('=');
+        writeFileSync(`/proc/sys/${key}`, value);
+      }
+      return;
+    }
+    // Run in the runtime's process: written by a process in the node's namespace.
+    await new Promise<void>((resolve, reject) =>
+      execFile('nsenter', [`--net=${hostNetns}`, 'sysctl', '-q', '-w', ...keys], { timeout: 30_000 }, (err, _stdout, stderr) =>
+        err ? reject(new Error(String(stderr).trim() || err.message)) : resolve(),
+      ),
+    );
+  } catch (e) {
+    throw new PluginError(INTERNAL, `failed to set net.ipv4.conf.${hostIf}.proxy_arp=1`, (e as Error).message);
+  }
+}
+
 /** DEL: the node end goes, and the pod end with it; nothing there is fine (DEL is idempotent). */
-export async function delRoutedVeth(hostIf: string): Promise<void> {
-  await ipBatch(undefined, [{ line: `link del ${checked(hostIf, IFNAME_RE, 'host interface name')}`, mayFail: true }], hostIf);
+export async function delRoutedVeth(hostIf: string, hostNetns?: string): Promise<void> {
+  await ipBatch(hostNetns, [{ line: `link del ${checked(hostIf, IFNAME_RE, 'host interface name')}`, mayFail: true }], hostIf);
 }
 
 /**
@@ -194,6 +212,7 @@ export async function delegate(
       netns: req.netns,
       ifName: req.ifName,
       args,
+      ...(req.hostNetns ? { hostNetns: req.hostNetns } : {}),
     });
   } catch (e) {
     if (e instanceof CniError) throw new PluginError(e.error.code, e.error.msg, e.error.details);

@@ -15,6 +15,8 @@ export interface Invocation {
   argv: string[];
   env: Record<string, string | undefined>;
   stdin: string;
+  /** PluginRequest.hostNetns: set when the runtime runs the plugin in its own process (exec.ts). */
+  hostNetns?: string;
 }
 
 interface Outcome {
@@ -99,6 +101,7 @@ export async function invoke(call: Invocation, plugins: Record<string, Plugin> =
       config,
       nodeRoot,
       addressOnly,
+      ...(call.hostNetns ? { hostNetns: call.hostNetns } : {}),
     };
     const result = await plugin.run(req);
     return { stdout: result === undefined ? '' : `${JSON.stringify({ ...result, cniVersion })}\n`, code: 0 };

@@ -24,6 +24,12 @@ export interface PluginRequest {
   config: Record<string, unknown>;
   nodeRoot: string;
   addressOnly: boolean;
+  /**
+   * The node's network namespace when the plugin runs inside the runtime's process rather than in its own process
+   * nsentered there (exec.ts runs aksemu's own wrappers so): what a plugin does "where it runs" (the host end of a
+   * veth, its sysctls, a delegate) is done in this namespace. Undefined: where the process is.
+   */
+  hostNetns?: string;
 }
 
 /** A failure the plugin reports as the CNI error object (spec "Error": code, msg, details). */
