@@ -86,7 +86,7 @@ export class ObjectCeiling {
    */
   unread(resource: string, rows: number, doubtful: number): void {
     const pool = poolOf(resource);
-    if (!pool) return;
+    if (!pool || this.gone) return;
     this.change(resource, rows);
     this.doubtful[pool] += doubtful;
     this.budget.doubtful[pool] += doubtful;
@@ -100,6 +100,12 @@ export class ObjectCeiling {
   }
 
   private reader: (() => boolean) | undefined;
+  private gone = false;
+
+  /** Whether the cluster's objects left the server (release): nothing of it counts any more. */
+  get released(): boolean {
+    return this.gone;
+  }
   /** Of `count`, rows still to read that may not become objects. */
   private readonly doubtful = zero();
 
@@ -128,7 +134,7 @@ export class ObjectCeiling {
 
   private change(resource: string, by: number): void {
     const pool = poolOf(resource);
-    if (!pool) return;
+    if (!pool || this.gone) return;
     this.count[pool] += by;
     this.budget.used[pool] += by;
   }
@@ -136,6 +142,7 @@ export class ObjectCeiling {
   /** The cluster's objects leave the server (its API stops or the cluster is deleted). */
   release(): void {
     this.reading(undefined);
+    this.gone = true;
     for (const pool of ['objects', 'events'] as const) {
       this.budget.used[pool] -= this.count[pool];
       this.count[pool] = 0;

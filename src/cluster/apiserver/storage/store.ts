@@ -3,6 +3,7 @@
 // persistence, the objects and the counter are restored at construction and every change is written through.
 // New objects count against the cluster's ceiling (ceiling.ts); past it, creates are refused.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
 import { k8sTime } from '../../apimachinery/time.js';
 import { sameJson } from '../../apimachinery/json-equal.js';
@@ -49,6 +50,10 @@ export interface LaterKind {
 
 /** Rows of a kind restored later read a turn: ~20 ms of Events. */
 const LATER_SLICE = 1_000;
+
+/** The late read reads a slice when the event loop was busy at most LATER_BUSY of the LATER_WAIT_MS before. */
+const LATER_WAIT_MS = 20;
+const LATER_BUSY = 0.5;
 
 /** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
 export interface StoreBackend {
@@ -99,12 +104,14 @@ export class ObjectStore {
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
     this.history = new WatchHistory(this.revision, HISTORY, HISTORY_BYTES);
     for (const kind of saved?.later ?? []) {
+      // A kind with no rows has nothing to read (a new cluster's, or a restart's with no Events).
+      if (kind.rows === 0) continue;
       this.later.set(kind.resource, kind);
       ceiling.unread(kind.resource, kind.rows, kind.doubtful);
     }
     if (this.later.size > 0) {
       ceiling.reading(() => this.readSlice());
-      setImmediate(() => this.readLater());
+      this.readLater();
     }
   }
 
@@ -144,9 +151,19 @@ export class ObjectStore {
     return true;
   }
 
-  /** A slice, and the next slice's turn. */
+  /**
+   * A slice once the event loop has been idle at least half of LATER_WAIT_MS, and the next one after: what a restart
+   * does first (the restored pods' resumption, requests) goes first. A read of the kind reads the rest at once, and the
+   * recorder's sweep (every minute) is one.
+   */
   private readLater(): void {
-    if (this.readSlice() && this.later.size > 0) setImmediate(() => this.readLater());
+    const since = performance.eventLoopUtilization();
+    setTimeout(() => {
+      // The cluster's API stopped (its objects left the server's count): nothing more to read.
+      if (this.later.size === 0 || this.ceiling.released) return;
+      if (performance.eventLoopUtilization(since).utilization <= LATER_BUSY) this.readSlice();
+      if (this.later.size > 0) this.readLater();
+    }, LATER_WAIT_MS).unref();
   }
 
   /**
