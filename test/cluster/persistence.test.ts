@@ -73,6 +73,22 @@ const turn = () => new Promise((r) => setImmediate(r));
 /** The late read's pace is the event loop's idle time (ObjectStore.readLater): a wait of a few milliseconds. */
 const pause = () => new Promise((r) => setTimeout(r, 10));
 
+/** A kubelet's Started Event of the pod web, last seen at `lastTimestamp`. */
+function startedEvent(name: string, lastTimestamp: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'default' },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
+    reason: 'Started',
+    message: 'Started container nginx',
+    type: 'Normal',
+    count: 1,
+    firstTimestamp: lastTimestamp,
+    lastTimestamp,
+  };
+}
+
 /** A store that counts the rows it parses for reads of many (each: a restore's). */
 function parsing(store: Store): Store & { parsed: number } {
   const counted = Object.assign(Object.create(store) as Store, { parsed: 0 });
@@ -186,18 +202,7 @@ describe('cluster objects persist', () => {
     const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
     const store = new SqliteStore(':memory:');
     const before = new ObjectStore(1000, new ObjectPersistence(store, id));
-    const event = (name: string, lastTimestamp: string) => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: 'default' },
-      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
-      reason: 'Started',
-      message: 'Started container nginx',
-      type: 'Normal',
-      count: 1,
-      firstTimestamp: lastTimestamp,
-      lastTimestamp,
-    });
+    const event = startedEvent;
     const recent = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
     const old = new Date(Date.now() - 2 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
     for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.recent-${String(i).padStart(4, '0')}`, recent));
@@ -271,18 +276,7 @@ describe('cluster objects persist', () => {
     const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
     // Named as the recorders name them: the object's name and the time made, in nanoseconds, in hex.
     const named = (ms: number, i: number) => `web.${(BigInt(ms) * 1_000_000n + BigInt(i)).toString(16)}`;
-    const event = (name: string, ms: number) => ({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: 'default' },
-      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
-      reason: 'Started',
-      message: 'Started container nginx',
-      type: 'Normal',
-      count: 1,
-      firstTimestamp: stamp(ms),
-      lastTimestamp: stamp(ms),
-    });
+    const event = (name: string, ms: number) => startedEvent(name, stamp(ms));
     const names: string[] = [];
     for (let i = 0; i < 3000; i++) before.put(EVENTS, event((names[i] = named(at, i)), at));
     for (let i = 0; i < 3; i++) await turn();
