@@ -28,7 +28,7 @@ export interface Restored {
   objects: RestoredObject[];
   /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
   written: RestoredObject[];
-  /** Kinds whose rows are read after the rest (persistence.ts): the store reads each on its first use, or in slices. */
+  /** Kinds whose rows are read after the rest (persistence.ts): in slices when idle, on a read of the kind, a row for a write. */
   later?: LaterKind[];
 }
 
@@ -117,7 +117,7 @@ export class ObjectStore {
 
   /**
    * Kinds whose rows are still to read (Restored.later: the Events, which nothing needs to serve): read in slices
-   * between turns; the first read of one (a list, a count, keys for paging) reads the rest of it first; a write, or a
+   * while the event loop is idle (readLater); the first read of one (a list, a count, keys for paging) reads the rest of it first; a write, or a
    * get, of one object reads that object's row alone. The ceiling counts the rows still to read as the objects they
    * hold, and reads slices when that leaves its answer open. Either way the kind is as a whole restore makes it
    * (docs/performance.md §2.11, §2.13).
