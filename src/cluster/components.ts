@@ -19,7 +19,7 @@ import { EventRecorder } from './client/events.js';
 import { GarbageCollector } from './controllers/gc.js';
 import { NamespaceController } from './controllers/namespaces.js';
 import { Indexes } from './client/indexes.js';
-import { DAEMONSETS, DEPLOYMENTS } from './apimachinery/resources.js';
+import { DAEMONSETS, DEPLOYMENTS, EVENTS } from './apimachinery/resources.js';
 import { PodLifecycle } from './kubelet/pod-lifecycle.js';
 import { JobController } from './controllers/jobs.js';
 import { ReplicaSetController } from './controllers/replicasets.js';
@@ -126,7 +126,9 @@ export class Workloads {
       if (!objects.get(r, addon.metadata.namespace, addon.metadata.name)) objects.put(r, addon, { system: true });
     }
     for (const c of this.controllers) c.resync();
-    this.events.expire();
+    // Events still being restored are dropped as they are read when expired as of the load (apiserver/storage/
+    // persistence.ts LATER); what expired since goes at the next sweep. A sweep now would read them all at once.
+    if (!objects.restoring(EVENTS)) this.events.expire();
     this.expiry = setInterval(() => this.events.expire(), 60_000);
     this.expiry.unref();
   }

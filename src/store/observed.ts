@@ -51,6 +51,10 @@ export class ObservedStore implements Store, ChangeFeed {
     return this.inner.count(prefix, options);
   }
 
+  countTail(prefix: string, tail: string): { keys: number; atLeast: number } {
+    return this.inner.countTail(prefix, tail);
+  }
+
   put(key: string, value: unknown): void {
     this.inner.put(key, value);
     this.record({ key });

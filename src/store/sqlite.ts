@@ -54,6 +54,10 @@ export class SqliteStore implements Store {
         "SELECT key, value FROM entries WHERE k >= ? AND k < ? AND instr(substr(k, length(?) + 1), '/') = 0 ORDER BY k LIMIT ?",
       ),
       count: this.db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM entries WHERE k >= ? AND k < ?'),
+      // Keys only (the key's index covers it): ~12 ms for 50,000 keys, ~55 ms with the tails compared.
+      countTail: this.db.prepare<[number, string, number, string, string, string], { n: number; c: number }>(
+        'SELECT count(*) AS n, coalesce(sum(substr(k, ?, 1) = ? AND substr(k, ?) >= ?), 0) AS c FROM entries WHERE k >= ? AND k < ?',
+      ),
       deletePrefix: this.db.prepare<[string, string]>('DELETE FROM entries WHERE k >= ? AND k < ?'),
     };
     this.runInTransaction = this.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
@@ -91,7 +95,17 @@ export class SqliteStore implements Store {
     const limit = options.limit ?? -1;
     // Row by row: each row's text is parsed as it comes and dropped, young, rather than all of them held until the
     // last is read (a restart reads ~200 MB of a big cluster's objects here: held, the collector copied them twice).
-    const rows = options.children ? this.stmts.children.iterate(from, high, low, limit) : this.stmts.list.iterate(from, high, limit);
+    if (options.children) return this.take(this.stmts.children.iterate(from, high, low, limit), take);
+    if (options.skip === undefined) return this.take(this.stmts.list.iterate(from, high, limit), take);
+    // The range as two: before the skipped prefix's keys, and after them.
+    const skipLow = idKey(options.skip);
+    const skipHigh = prefixUpperBound(skipLow);
+    let n = from < skipLow ? this.take(this.stmts.list.iterate(from, skipLow < high ? skipLow : high, limit), take) : 0;
+    if (limit < 0 || n < limit) n += this.take(this.stmts.list.iterate(from > skipHigh ? from : skipHigh, high, limit < 0 ? limit : limit - n), take);
+    return n;
+  }
+
+  private take<T>(rows: IterableIterator<Row>, take: (key: string, value: T) => void): number {
     let n = 0;
     for (const row of rows) {
       take(row.key, JSON.parse(row.value) as T);
@@ -103,6 +117,13 @@ export class SqliteStore implements Store {
   count(prefix: string, options: Pick<ListOptions, 'after'> = {}): number {
     const [from, high] = range(prefix, options.after);
     return this.stmts.count.get(from, high)!.n;
+  }
+
+  countTail(prefix: string, tail: string): { keys: number; atLeast: number } {
+    const [from, high] = range(prefix, undefined);
+    const low = idKey(tail);
+    const { n, c } = this.stmts.countTail.get(-low.length, low.slice(0, 1), -low.length, low, from, high)!;
+    return { keys: n, atLeast: c };
   }
 
   deletePrefix(prefix: string): number {

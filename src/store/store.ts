@@ -13,6 +13,8 @@ export interface ListOptions {
   limit?: number;
   /** Only keys after this one (a key under the prefix): where the previous slice ended. */
   after?: string;
+  /** Leaves out the keys under this prefix (a kind read apart: docs/performance.md §2.11). Not with `children`. */
+  skip?: string;
 }
 
 export interface Store {
@@ -34,6 +36,11 @@ export interface Store {
   each<T = unknown>(prefix: string, options: ListOptions, take: (key: string, value: T) => void): number;
   /** How many keys start with prefix (and come after `options.after`, when given), none of their values read. */
   count(prefix: string, options?: Pick<ListOptions, 'after'>): number;
+  /**
+   * How many keys start with prefix, and how many of them end in a tail of `tail`'s length that begins with `tail`'s
+   * first character and is not below `tail` in key order (a name's `.<time in hex>`): none of their values read.
+   */
+  countTail(prefix: string, tail: string): { keys: number; atLeast: number };
   /** Deletes every key starting with prefix; returns how many. */
   deletePrefix(prefix: string): number;
   /**

@@ -40,6 +40,25 @@ test('list by prefix, children only, and deletePrefix', () => {
   store.close();
 });
 
+test('a list may leave out the keys under one prefix, in slices taken after a key', () => {
+  const store = new SqliteStore(':memory:');
+  for (const k of ['a/1', 'a/2', 'b/1', 'b/2', 'b/3', 'b0', 'c/1', 'c/2']) store.put(`/k/${k}`, k);
+  const values = (options: Parameters<SqliteStore['list']>[1]) => store.list('/k/', options).map((e) => e.value);
+  assert.deepEqual(values({ skip: '/K/b/' }), ['a/1', 'a/2', 'b0', 'c/1', 'c/2']);
+  assert.deepEqual(values({ skip: '/k/b/', limit: 3 }), ['a/1', 'a/2', 'b0']);
+  assert.deepEqual(values({ skip: '/k/b/', limit: 2, after: '/k/a/2' }), ['b0', 'c/1']);
+  assert.deepEqual(values({ skip: '/k/b/', after: '/k/b/2' }), ['b0', 'c/1', 'c/2']);
+  assert.deepEqual(values({ skip: '/k/a/' }), ['b/1', 'b/2', 'b/3', 'b0', 'c/1', 'c/2']);
+  assert.deepEqual(values({ skip: '/k/c/', after: '/k/b0' }), []);
+  const taken: string[] = [];
+  assert.equal(
+    store.each('/k/', { skip: '/k/b/', limit: 4 }, (key) => taken.push(key)),
+    4,
+  );
+  assert.deepEqual(taken, ['/k/a/1', '/k/a/2', '/k/b0', '/k/c/1']);
+  store.close();
+});
+
 test('a transaction commits whole or not at all, nested ones too', () => {
   const store = new SqliteStore(':memory:');
   assert.throws(() =>

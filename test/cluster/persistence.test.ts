@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { objectsKey, ObjectPersistence } from '../../src/cluster/apiserver/storage/persistence.js';
 import { ObjectStore } from '../../src/cluster/apiserver/storage/store.js';
+import { ObjectBudget, ObjectCeiling } from '../../src/cluster/apiserver/storage/ceiling.js';
+import { eventExpired, recentEventTail } from '../../src/cluster/client/events.js';
+import type { Event } from '../../src/cluster/apimachinery/types.js';
+import type { KubeObject } from '../../src/cluster/apimachinery/object.js';
 import { findResource } from '../../src/cluster/apimachinery/resources.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
@@ -18,6 +22,8 @@ import { eventually, HAVE_KUBECTL, kubectl, withCluster, type ClusterEnv } from 
 const CONFIGMAPS = findResource('', 'v1', 'configmaps')!;
 const NODES = findResource('', 'v1', 'nodes')!;
 const DEPLOYMENTS = findResource('apps', 'v1', 'deployments')!;
+const EVENTS = findResource('', 'v1', 'events')!;
+const NAMESPACES = findResource('', 'v1', 'namespaces')!;
 const skip = HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine';
 
 const MANIFEST = `apiVersion: apps/v1
@@ -64,6 +70,35 @@ function counting(store: Store): Store & { transactions: number } {
 }
 
 const turn = () => new Promise((r) => setImmediate(r));
+/** The late read's pace is the event loop's idle time (ObjectStore.readLater): a wait of a few milliseconds. */
+const pause = () => new Promise((r) => setTimeout(r, 10));
+
+/** A kubelet's Started Event of the pod web, last seen at `lastTimestamp`. */
+function startedEvent(name: string, lastTimestamp: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'default' },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
+    reason: 'Started',
+    message: 'Started container nginx',
+    type: 'Normal',
+    count: 1,
+    firstTimestamp: lastTimestamp,
+    lastTimestamp,
+  };
+}
+
+/** A store that counts the rows it parses for reads of many (each: a restore's). */
+function parsing(store: Store): Store & { parsed: number } {
+  const counted = Object.assign(Object.create(store) as Store, { parsed: 0 });
+  counted.each = <T>(prefix: string, options: Parameters<Store['each']>[1], take: (key: string, value: T) => void): number => {
+    const n = store.each<T>(prefix, options, take);
+    counted.parsed += n;
+    return n;
+  };
+  return counted;
+}
 
 async function json(env: ClusterEnv, args: string[]): Promise<any> {
   const got = await kubectl(env, [...args, '-o', 'json']);
@@ -161,6 +196,164 @@ describe('cluster objects persist', () => {
     persistence.close();
     assert.equal(new ObjectStore(1000, new ObjectPersistence(saved, id)).count(CONFIGMAPS), 2);
     saved.close();
+  });
+
+  test('the Events are read after the rest: on their first read, or once the event loop is idle; as a whole restore reads them', async () => {
+    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
+    const store = new SqliteStore(':memory:');
+    const before = new ObjectStore(1000, new ObjectPersistence(store, id));
+    const event = startedEvent;
+    const recent = new Date(Date.now() - 10 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const old = new Date(Date.now() - 2 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.recent-${String(i).padStart(4, '0')}`, recent));
+    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.z-old-${String(i).padStart(4, '0')}`, old));
+    // Kinds on both sides of the Events in key order: configmaps, (events), namespaces.
+    before.put(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' } });
+    before.put(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    for (let i = 0; i < 3; i++) await turn();
+    // A damaged Event (a string count), as an edit on disk leaves it.
+    const damaged = `${objectsKey(id)}//events/default/web.recent-0007`;
+    store.put(damaged, { ...event('web.recent-0007', recent), count: 'one' });
+
+    const restart = () => {
+      const lines: string[] = [];
+      const persistence = new ObjectPersistence(
+        store,
+        id,
+        (l) => lines.push(l),
+        (bucket, obj) => bucket === '/events' && eventExpired(obj as Event, Date.now()),
+      );
+      return { lines, persistence };
+    };
+    // Read on first use: nothing of the Events before it, every other kind at once.
+    const first = restart();
+    const objects = new ObjectStore(1000, first.persistence);
+    assert.equal(objects.restoring(EVENTS), true);
+    assert.equal(objects.count(CONFIGMAPS), 1);
+    assert.equal(objects.count(NAMESPACES), 1);
+    assert.deepEqual(first.lines, []);
+    assert.equal(objects.count(EVENTS), 1499, 'the recent ones but the damaged one; the old ones dropped');
+    assert.equal(objects.restoring(EVENTS), false);
+    assert.equal(first.lines.length, 1, first.lines.join('\n'));
+    assert.match(first.lines[0]!, /skipped stored object .*\/events\/default\/web\.recent-0007: /);
+    assert.equal(objects.get(EVENTS, 'default', 'web.recent-0008')?.message, 'Started container nginx');
+    assert.equal(objects.ceiling.count.events, 1499);
+    first.persistence.close();
+    assert.ok(store.get(damaged), 'a damaged row is kept');
+
+    // Read once the event loop is idle, untouched; then the dropped rows go.
+    for (let i = 0; i < 1500; i++) before.put(EVENTS, event(`web.z-old-${String(i).padStart(4, '0')}`, old));
+    for (let i = 0; i < 3; i++) await turn();
+    const second = restart();
+    const later = new ObjectStore(1000, second.persistence);
+    assert.equal(later.restoring(EVENTS), true);
+    for (let i = 0; i < 200 && later.restoring(EVENTS); i++) await pause();
+    assert.equal(later.restoring(EVENTS), false, 'read once idle');
+    assert.equal(later.ceiling.count.events, 1499);
+    assert.equal(second.lines.length, 1, second.lines.join('\n'));
+    for (let i = 0; i < 5; i++) await turn();
+    assert.equal(store.list(`${objectsKey(id)}//events/`).length, 1500, 'the old rows went');
+
+    // A create of another cluster on the same server is admitted against every cluster's whole restore.
+    const budget = new ObjectBudget({ objects: 250_000, events: 1500 });
+    const third = restart();
+    const restored = new ObjectStore(1000, third.persistence, new ObjectCeiling(budget));
+    const other = new ObjectStore(1000, undefined, new ObjectCeiling(budget));
+    // The restored cluster's unread rows may not all be Events (their names do not say): a slice is read to judge it.
+    other.put(EVENTS, event('other.1', recent));
+    assert.throws(() => other.put(EVENTS, event('other.2', recent)), /exceeded quota: aksemu-server-objects/);
+    assert.equal(restored.restoring(EVENTS), false, 'read to the end to know the server full');
+    assert.equal(restored.ceiling.count.events, 1499);
+    third.persistence.close();
+    store.close();
+  });
+
+  test('a restart still reading its Events admits a new one, and reads one by its key for a get or a write, without the rest read', async () => {
+    const id = '/subscriptions/s/resourcegroups/rg/providers/Microsoft.ContainerService/managedClusters/c1';
+    const store = new SqliteStore(':memory:');
+    const before = new ObjectStore(1000, new ObjectPersistence(store, id));
+    const at = Date.now() - 10 * 60_000;
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+    // Named as the recorders name them: the object's name and the time made, in nanoseconds, in hex.
+    const named = (ms: number, i: number) => `web.${(BigInt(ms) * 1_000_000n + BigInt(i)).toString(16)}`;
+    const event = (name: string, ms: number) => startedEvent(name, stamp(ms));
+    const names: string[] = [];
+    for (let i = 0; i < 3000; i++) before.put(EVENTS, event((names[i] = named(at, i)), at));
+    for (let i = 0; i < 3; i++) await turn();
+
+    const restart = (budget?: ObjectBudget, limits?: { objects: number; events: number }) => {
+      const rows = parsing(store);
+      const now = Date.now();
+      const persistence = new ObjectPersistence(
+        rows,
+        id,
+        () => {},
+        (bucket, obj) => bucket === '/events' && eventExpired(obj as Event, now),
+        recentEventTail(now),
+      );
+      const objects = new ObjectStore(1000, persistence, new ObjectCeiling(budget, limits));
+      return { rows, persistence, objects };
+    };
+
+    // A new Event, an old one's update (the recorder's count + 1), a get and a delete: each reads its own row alone.
+    const first = restart();
+    const { objects } = first;
+    assert.equal(objects.restoring(EVENTS), true);
+    assert.equal(objects.ceiling.count.events, 3000, 'the unread rows counted');
+    objects.put(EVENTS, event(named(Date.now(), 0), Date.now()));
+    const old = objects.get(EVENTS, 'default', names[2500]!) as Event;
+    assert.equal(old?.count, 1);
+    objects.put(EVENTS, { ...old, count: 2 } as KubeObject);
+    assert.ok(objects.delete(EVENTS, 'default', names[2600]!));
+    assert.equal(objects.get(EVENTS, 'default', names[2601]!)?.metadata.name, names[2601]);
+    assert.equal(first.rows.parsed, 0, 'no slice read');
+    assert.equal(objects.restoring(EVENTS), true);
+    assert.equal(objects.ceiling.count.events, 3000);
+    // The rest once idle, the objects read or written already not read again.
+    for (let i = 0; i < 200 && objects.restoring(EVENTS); i++) await pause();
+    assert.equal(objects.restoring(EVENTS), false);
+    assert.ok(first.rows.parsed >= 3000, 'the rest read in slices');
+    assert.equal(objects.count(EVENTS), 3000);
+    assert.equal(objects.ceiling.count.events, 3000);
+    assert.equal((objects.get(EVENTS, 'default', names[2500]!) as Event).count, 2);
+    assert.equal(objects.get(EVENTS, 'default', names[2600]!), undefined);
+    first.persistence.close();
+    for (let i = 0; i < 3; i++) await turn();
+
+    // A full cluster (its limit is the rows, whose names say they are recent) refuses a new Event, nothing read.
+    const full = restart(undefined, { objects: 150_000, events: 3000 });
+    assert.equal(full.objects.ceiling.refuses(EVENTS), true);
+    assert.throws(() => full.objects.put(EVENTS, event(named(Date.now(), 1), Date.now())), /exceeded quota: aksemu-cluster-objects/);
+    assert.equal(full.rows.parsed, 0);
+    full.persistence.close();
+
+    // Rows whose names do not say they are recent (made two hours ago): a slice is read to judge, not the rest.
+    const store2 = new SqliteStore(':memory:');
+    const two = new ObjectStore(1000, new ObjectPersistence(store2, id));
+    const long = Date.now() - 2 * 3600_000;
+    for (let i = 0; i < 3000; i++) two.put(EVENTS, event(named(long, i), i < 2990 ? long : at));
+    for (let i = 0; i < 3; i++) await turn();
+    const rows = parsing(store2);
+    const now = Date.now();
+    const expiredOnes = new ObjectStore(
+      1000,
+      new ObjectPersistence(
+        rows,
+        id,
+        () => {},
+        (bucket, obj) => bucket === '/events' && eventExpired(obj as Event, now),
+        recentEventTail(now),
+      ),
+      new ObjectCeiling(undefined, { objects: 150_000, events: 3000 }),
+    );
+    expiredOnes.put(EVENTS, event(named(Date.now(), 2), Date.now()));
+    assert.equal(rows.parsed, 1000, 'one slice');
+    assert.equal(expiredOnes.restoring(EVENTS), true);
+    for (let i = 0; i < 200 && expiredOnes.restoring(EVENTS); i++) await pause();
+    assert.equal(expiredOnes.count(EVENTS), 11, 'the ten recent and the new one');
+    assert.equal(expiredOnes.ceiling.count.events, 11);
+    store2.close();
+    store.close();
   });
 
   test('a deletion in progress is finished on restore; a cluster whose id prefixes another keeps its neighbour', async () => {

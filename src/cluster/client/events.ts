@@ -43,6 +43,16 @@ export function eventExpired(e: Event | MemberReader, now = Date.now(), ttlMs = 
   return Number.isFinite(last) && now - last > ttlMs;
 }
 
+/**
+ * The lowest tail of the name of an Event that cannot have expired at `now`, when the recorders named it
+ * (`<object>.<unix nanoseconds in hex>`: eventName, as client-go names them): made at most ttlMs - 2 s before now. Its
+ * last time seen is no earlier than a second before it was made (lastTimestamp is in whole seconds). A restart counts
+ * the Events it has still to read by their names (apiserver/storage/persistence.ts; docs/performance.md §2.13).
+ */
+export function recentEventTail(now = Date.now(), ttlMs = EVENT_TTL_MS): string {
+  return `.${(BigInt(Math.max(0, now - ttlMs + 2000)) * 1_000_000n).toString(16).padStart(16, '0')}`;
+}
+
 export const SCHEDULER_INSTANCE = `default-scheduler-${hostname()}`;
 
 /** client-go's EventAggregator: distinct messages per object and reason before they are combined, and when. */

@@ -35,6 +35,10 @@ const zero = (): Record<Pool, number> => ({ objects: 0, events: 0 });
 /** The objects of every cluster of one server. */
 export class ObjectBudget {
   readonly used = zero();
+  /** Of `used`, rows still to read that may not become objects (ObjectCeiling.unread). */
+  readonly doubtful = zero();
+  /** The clusters with rows still to read. */
+  readonly reading = new Set<ObjectCeiling>();
   constructor(readonly limits: Record<Pool, number> = { ...SERVER_LIMITS }) {}
 }
 
@@ -47,11 +51,63 @@ export class ObjectCeiling {
     readonly limits: Record<Pool, number> = { ...CLUSTER_LIMITS },
   ) {}
 
-  /** Whether one more object of r would pass the cluster's or the server's ceiling (admit would throw). */
+  /**
+   * Whether one more object of r would pass the cluster's or the server's ceiling (admit would throw), as it would
+   * were every restore complete. Rows a restore has still to read count as the objects they hold (unread); when only
+   * those that may not become objects (expired, refused) leave the answer open, rows are read, a slice at a time,
+   * until it is known: a new Event is judged without the rest of the Events read (docs/performance.md §2.13).
+   */
   refuses(r: Pick<ResourceType, 'group' | 'resource'>): boolean {
     const pool = poolOf(resourceKey(r));
-    return pool !== undefined && (this.count[pool] >= this.limits[pool] || this.budget.used[pool] >= this.budget.limits[pool]);
+    if (pool === undefined) return false;
+    for (;;) {
+      if (!this.full(pool, 0)) return false;
+      if (this.full(pool, 1)) return true;
+      if (!this.readSome(pool)) return true;
+    }
   }
+
+  /** Whether the cluster or the server holds its limit, counting the rows in doubt (`doubt` 0) or not (1). */
+  private full(pool: Pool, doubt: 0 | 1): boolean {
+    const { budget } = this;
+    return this.count[pool] - doubt * this.doubtful[pool] >= this.limits[pool] || budget.used[pool] - doubt * budget.doubtful[pool] >= budget.limits[pool];
+  }
+
+  /** Reads a slice of rows in doubt of the pool, this cluster's first; false when none is left to read. */
+  private readSome(pool: Pool): boolean {
+    for (const c of [this, ...this.budget.reading]) if (c.doubtful[pool] > 0 && c.reader?.()) return true;
+    return false;
+  }
+
+  /**
+   * Rows of r's kind still to read in a restore (store.ts Restored.later), counted as objects until they are read
+   * (negative: read); `doubtful` of them may not become objects (expired, refused). Their objects, when read, are
+   * added() as any other.
+   */
+  unread(resource: string, rows: number, doubtful: number): void {
+    const pool = poolOf(resource);
+    if (!pool || this.gone) return;
+    this.change(resource, rows);
+    this.doubtful[pool] += doubtful;
+    this.budget.doubtful[pool] += doubtful;
+  }
+
+  /** What reads a slice of this cluster's rows still to read (false once none is left), or undefined when none is. */
+  reading(reader: (() => boolean) | undefined): void {
+    this.reader = reader;
+    if (reader) this.budget.reading.add(this);
+    else this.budget.reading.delete(this);
+  }
+
+  private reader: (() => boolean) | undefined;
+  private gone = false;
+
+  /** Whether the cluster's objects left the server (release): nothing of it counts any more. */
+  get released(): boolean {
+    return this.gone;
+  }
+  /** Of `count`, rows still to read that may not become objects. */
+  private readonly doubtful = zero();
 
   /** Throws the 403 when one more object of r would pass the cluster's or the server's ceiling. */
   admit(r: Pick<ResourceType, 'group' | 'resource'>, name: string): void {
@@ -78,16 +134,20 @@ export class ObjectCeiling {
 
   private change(resource: string, by: number): void {
     const pool = poolOf(resource);
-    if (!pool) return;
+    if (!pool || this.gone) return;
     this.count[pool] += by;
     this.budget.used[pool] += by;
   }
 
   /** The cluster's objects leave the server (its API stops or the cluster is deleted). */
   release(): void {
+    this.reading(undefined);
+    this.gone = true;
     for (const pool of ['objects', 'events'] as const) {
       this.budget.used[pool] -= this.count[pool];
       this.count[pool] = 0;
+      this.budget.doubtful[pool] -= this.doubtful[pool];
+      this.doubtful[pool] = 0;
     }
   }
 }

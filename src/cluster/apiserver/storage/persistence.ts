@@ -15,9 +15,10 @@ import { idleCompaction } from './idle-compaction.js';
 import { turns } from '../../apimachinery/turns.js';
 import { performance } from 'node:perf_hooks';
 import { deletionDue, objectKey, type KubeObject } from '../../apimachinery/object.js';
-import type { Change, Restored, RestoredObject, StoreBackend } from './store.js';
+import type { Change, LaterKind, Restored, RestoredObject, StoreBackend } from './store.js';
 
 import { K8S_OBJECTS_PREFIX as PREFIX } from '../../../store/keys.js';
+import { idKey } from '../../../ids/compare.js';
 import { storedBucketOf } from '../crd/definition.js';
 
 const CRD_BUCKET = 'apiextensions.k8s.io/customresourcedefinitions';
@@ -30,6 +31,20 @@ function customTypes(crds: unknown[]): Map<string, ResourceType> {
     if (b) out.set(`${b.group}/${b.resource}`, { group: b.group, version: '', resource: b.resource, singular: '', kind: '', namespaced: b.namespaced });
   }
   return out;
+}
+
+/**
+ * Kinds a restore reads after the others: nothing the cluster serves or starts with needs them (the runtime's start
+ * reads no Event), and they are many rows (a restart within the hour holds 50,000 Events; after it, every one of them
+ * is read to be dropped). The store reads them in slices after serving, all that is left at the first read of the
+ * kind, and one by its key for a write (store.ts Restored.later; docs/performance.md §2.11, §2.13).
+ */
+const LATER = '/events';
+
+/** Whether a key ends in a tail not below `tail` (as SqliteStore's countTail compares them: lower-cased). */
+function recentKey(key: string, tail: string): boolean {
+  const end = idKey(key.slice(-tail.length));
+  return end[0] === tail[0] && end >= idKey(tail);
 }
 
 /** Rows read a turn by preload(): ~50 ms of a restart's parsing and checks, between which the server answers. */
@@ -110,6 +125,11 @@ export class ObjectPersistence implements StoreBackend {
      * as it removes those whose deletion was due, rather than restoring them for their first sweep to delete.
      */
     private readonly expired: (resource: string, obj: KubeObject) => boolean = () => false,
+    /**
+     * The lowest tail of the name of an object of the kind read later that is not expired when its name ends in one
+     * (client/events.ts recentEventTail): such rows are counted as objects they hold, before they are read.
+     */
+    private readonly recentTail?: string,
   ) {}
 
   private get root(): string {
@@ -136,8 +156,8 @@ export class ObjectPersistence implements StoreBackend {
     this.preloaded = undefined;
     if (!restored) {
       const restore = this.restorer();
-      this.store.each<KubeObject>(`${this.root}/`, {}, restore.take);
-      restored = restore.done();
+      this.store.each<KubeObject>(`${this.root}/`, { skip: this.laterPrefix }, restore.take);
+      restored = { ...restore.done(), later: [this.later()] };
     }
     // The rows of objects dropped (deletion due, expired) go once the store is the restored one.
     if (this.pending.size > 0 || this.dropped.size > 0) this.schedule();
@@ -160,13 +180,84 @@ export class ObjectPersistence implements StoreBackend {
       after = key;
       restore.take(key, value);
     };
+    const skip = this.laterPrefix;
     for (;;) {
-      if (this.store.each<KubeObject>(`${this.root}/`, { limit: slice, ...(after === undefined ? {} : { after }) }, take) < slice) break;
+      if (this.store.each<KubeObject>(`${this.root}/`, { limit: slice, skip, ...(after === undefined ? {} : { after }) }, take) < slice) break;
       await new Promise((resolve) => setImmediate(resolve));
       if (stopped()) return false;
     }
-    this.preloaded = restore.done();
+    this.preloaded = { ...restore.done(), later: [this.later()] };
     return true;
+  }
+
+  /** The keys' prefix of the kind read later. */
+  private get laterPrefix(): string {
+    return `${this.root}/${LATER}/`;
+  }
+
+  /**
+   * The kind read later, read as load() reads the rest: checked, laid over the one before, dropped when due or
+   * expired, a refused row logged. Its rows are read in key order, a slice at a time (next), or one by its key (get:
+   * what a write of one object of the kind needs). A key read by get, or written since (always after its get: the
+   * store reads one before it writes it), is not read again by a slice. Nothing is read once the persistence is
+   * closed.
+   */
+  private later(): LaterKind {
+    const prefix = this.laterPrefix;
+    const tail = this.recentTail;
+    // The rows counted without reading them: those whose names say they are recent are restored (unless damaged).
+    const counted = tail === undefined ? { keys: this.store.count(prefix), atLeast: 0 } : this.store.countTail(prefix, tail);
+    let restore: ReturnType<ObjectPersistence['restorer']> | undefined;
+    /** The last key a slice read (lower-cased, as keys compare). */
+    let after: string | undefined;
+    const got = new Set<string>();
+    const kind: LaterKind = {
+      resource: LATER,
+      done: false,
+      rows: counted.keys,
+      doubtful: counted.keys - counted.atLeast,
+      next: (limit: number) => {
+        if (kind.done || this.closed) return undefined;
+        let from: string | undefined = after;
+        const take = (key: string, value: KubeObject) => {
+          from = key;
+          if (!got.has(idKey(key))) read(key, value);
+        };
+        try {
+          restore ??= this.restorer();
+          kind.done = this.store.each<KubeObject>(prefix, { limit, ...(from === undefined ? {} : { after: from }) }, take) < limit;
+        } catch (e) {
+          // A row whose text is not JSON, or the store closed under it: what was read stays, and the rest is not read.
+          this.log(`cluster ${this.clusterId}: stored ${LATER} after ${from ?? 'the first'} could not be read: ${(e as Error).message.slice(0, 300)}`);
+          kind.done = true;
+        }
+        after = from === undefined ? undefined : idKey(from);
+        if (this.dropped.size > 0) this.schedule();
+        return restore?.taken() ?? [];
+      },
+      get: (namespace: string, name: string) => {
+        const key = `${prefix}${namespace}/${name}`;
+        const k = idKey(key);
+        if (kind.done || this.closed || got.has(k) || (after !== undefined && k <= after)) return [];
+        got.add(k);
+        restore ??= this.restorer();
+        try {
+          const value = this.store.get<KubeObject>(key);
+          if (value !== undefined) read(key, value);
+        } catch (e) {
+          this.log(`cluster ${this.clusterId}: stored ${key} could not be read: ${(e as Error).message.slice(0, 300)}`);
+          kind.rows--;
+        }
+        if (this.dropped.size > 0) this.schedule();
+        return restore.taken();
+      },
+    };
+    const read = (key: string, value: KubeObject) => {
+      kind.rows--;
+      if (tail === undefined || !recentKey(key, tail)) kind.doubtful--;
+      restore!.take(key, value);
+    };
+    return kind;
   }
 
   /**
@@ -178,7 +269,7 @@ export class ObjectPersistence implements StoreBackend {
    * the saved revision, which the restored store goes on from.
    */
   stored(bucket: string, within: string, after: string | undefined, slice: number): Iterator<[string, KubeObject]> & { revision: number } {
-    const quiet = new ObjectPersistence(this.store, this.clusterId, () => {}, this.expired);
+    const quiet = new ObjectPersistence(this.store, this.clusterId, () => {}, this.expired, this.recentTail);
     return Object.assign(quiet.rows(bucket, within, after, slice), { revision: this.savedRevision() });
   }
 
@@ -217,7 +308,7 @@ export class ObjectPersistence implements StoreBackend {
   }
 
   /** One restore's state: each stored row taken in key order, then what it gives. */
-  private restorer(custom = this.customTypes()): { take(key: string, value: KubeObject): void; done(): Restored } {
+  private restorer(custom = this.customTypes()): { take(key: string, value: KubeObject): void; done(): Restored; taken(): RestoredObject[] } {
     const revision = this.savedRevision();
     const objects: RestoredObject[] = [];
     const written: RestoredObject[] = [];
@@ -256,7 +347,7 @@ export class ObjectPersistence implements StoreBackend {
         last.set(bucket, value);
       }
     };
-    return { take, done: () => ({ revision, objects, written }) };
+    return { take, done: () => ({ revision, objects, written }), taken: () => objects.splice(0) };
   }
 
   /** Queues one change of the ObjectStore; `revision` is the store's counter after it. */

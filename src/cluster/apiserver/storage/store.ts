@@ -3,6 +3,7 @@
 // persistence, the objects and the counter are restored at construction and every change is written through.
 // New objects count against the cluster's ceiling (ceiling.ts); past it, creates are refused.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { resourceKey, type ResourceType } from '../../apimachinery/resources.js';
 import { k8sTime } from '../../apimachinery/time.js';
 import { sameJson } from '../../apimachinery/json-equal.js';
@@ -27,7 +28,32 @@ export interface Restored {
   objects: RestoredObject[];
   /** What writers put on objects of derived kinds (a Node's writtenPart), for their runtime to lay over them. */
   written: RestoredObject[];
+  /** Kinds whose rows are read after the rest (persistence.ts): in slices when idle, on a read of the kind, a row for a write. */
+  later?: LaterKind[];
 }
+
+/** A kind restored after the rest: its rows read, checked and laid over each other as `objects` are. */
+export interface LaterKind {
+  /** `group/resource`. */
+  resource: string;
+  /** Rows still to read (a row written since the load is not one). */
+  rows: number;
+  /** Of `rows`, those that may not become objects (expired, refused): those the count did not judge from their names. */
+  doubtful: number;
+  /** Whether every row was read (or the read stopped at one that is not JSON). */
+  done: boolean;
+  /** The next objects restored of it, at most `limit` rows read; undefined once all were read. */
+  next(limit: number): RestoredObject[] | undefined;
+  /** The object stored under one key, when its row is still to read: a slice will not read that row again. */
+  get(namespace: string, name: string): RestoredObject[];
+}
+
+/** Rows of a kind restored later read a turn: ~20 ms of Events. */
+const LATER_SLICE = 1_000;
+
+/** The late read reads a slice when the event loop was busy at most LATER_BUSY of the LATER_WAIT_MS before. */
+const LATER_WAIT_MS = 20;
+const LATER_BUSY = 0.5;
 
 /** What the store asks of what keeps it across restarts (persistence.ts): what was there, and each change as made. */
 export interface StoreBackend {
@@ -72,16 +98,94 @@ export class ObjectStore {
     readonly ceiling = new ObjectCeiling(),
   ) {
     const saved = persistence?.load();
-    // The backend laid each restored object over the one before it of its kind (Restored.objects).
-    for (const { resource, object } of saved?.objects ?? []) {
-      this.lastPut.set(resource, object);
-      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), held(resource, object));
-      ceiling.added(resource);
-    }
+    this.restore(saved?.objects ?? []);
     this.restoredWritten = saved?.written ?? [];
     this.revision = Math.max(startRevision, saved?.revision ?? 0);
     // Changes from before a restart are not replayable: older watches get 410 Gone and relist.
     this.history = new WatchHistory(this.revision, HISTORY, HISTORY_BYTES);
+    for (const kind of saved?.later ?? []) {
+      // A kind with no rows has nothing to read (a new cluster's, or a restart's with no Events).
+      if (kind.rows === 0) continue;
+      this.later.set(kind.resource, kind);
+      ceiling.unread(kind.resource, kind.rows, kind.doubtful);
+    }
+    if (this.later.size > 0) {
+      ceiling.reading(() => this.readSlice());
+      this.readLater();
+    }
+  }
+
+  /**
+   * Kinds whose rows are still to read (Restored.later: the Events, which nothing needs to serve): read in slices
+   * while the event loop is idle (readLater); the first read of one (a list, a count, keys for paging) reads the rest of it first; a write, or a
+   * get, of one object reads that object's row alone. The ceiling counts the rows still to read as the objects they
+   * hold, and reads slices when that leaves its answer open. Either way the kind is as a whole restore makes it
+   * (docs/performance.md §2.11, §2.13).
+   */
+  private readonly later = new Map<string, LaterKind>();
+
+  /** The backend laid each restored object over the one before it of its kind (Restored.objects). */
+  private restore(objects: readonly RestoredObject[]): void {
+    for (const { resource, object } of objects) {
+      this.lastPut.set(resource, object);
+      this.bucketOf(resource).set(...place(object.metadata.namespace, object.metadata.name), held(resource, object));
+      this.ceiling.added(resource);
+    }
+  }
+
+  /** Reads from a kind still to read (a slice, or one row), the ceiling told of the rows read; false once all were. */
+  private readFrom(kind: LaterKind, read: (kind: LaterKind) => RestoredObject[] | undefined): boolean {
+    const { rows, doubtful } = kind;
+    const objects = read(kind);
+    this.ceiling.unread(kind.resource, kind.rows - rows, kind.doubtful - doubtful);
+    if (objects) this.restore(objects);
+    if (!objects || kind.done) this.laterDone(kind);
+    return objects !== undefined && !kind.done;
+  }
+
+  /** A slice of the first kind still to read; false when none is left. */
+  private readSlice(): boolean {
+    const [first] = this.later.values();
+    if (!first) return false;
+    this.readFrom(first, (k) => k.next(LATER_SLICE));
+    return true;
+  }
+
+  /**
+   * A slice once the event loop has been idle at least half of LATER_WAIT_MS, and the next one after: what a restart
+   * does first (the restored pods' resumption, requests) goes first. A read of the kind reads the rest at once, and the
+   * recorder's sweep (every minute) is one.
+   */
+  private readLater(): void {
+    const since = performance.eventLoopUtilization();
+    setTimeout(() => {
+      // The cluster's API stopped (its objects left the server's count): nothing more to read.
+      if (this.later.size === 0 || this.ceiling.released) return;
+      if (performance.eventLoopUtilization(since).utilization <= LATER_BUSY) this.readSlice();
+      if (this.later.size > 0) this.readLater();
+    }, LATER_WAIT_MS).unref();
+  }
+
+  /**
+   * Reads the rest of a kind's rows (its bucket is about to be read), a slice at a time: each slice's objects are held
+   * (packed) before the next is parsed, so what the parse leaves dies young.
+   */
+  private finishKind(kind: LaterKind): void {
+    while (this.readFrom(kind, (k) => k.next(LATER_SLICE)));
+  }
+
+  private laterDone(kind: LaterKind): void {
+    // Rows not read (the read stopped at one that is not JSON) are no longer counted.
+    this.ceiling.unread(kind.resource, -kind.rows, -kind.doubtful);
+    kind.rows = 0;
+    kind.doubtful = 0;
+    this.later.delete(kind.resource);
+    if (this.later.size === 0) this.ceiling.reading(undefined);
+  }
+
+  /** Whether a kind's stored objects are still being read (its first read reads them). */
+  restoring(r: Pick<ResourceType, 'group' | 'resource'>): boolean {
+    return this.later.has(resourceKey(r));
   }
 
   /** Hands over (once) what writers had put on the restored objects of one derived kind. */
@@ -102,7 +206,18 @@ export class ObjectStore {
   }
 
   private bucket(r: Pick<ResourceType, 'group' | 'resource'>): Bucket {
-    return this.bucketOf(resourceKey(r));
+    const key = resourceKey(r);
+    const later = this.later.size > 0 ? this.later.get(key) : undefined;
+    if (later) this.finishKind(later);
+    return this.bucketOf(key);
+  }
+
+  /** The bucket of r for the object at (namespace, name): that object's row read first, when still to read. */
+  private bucketFor(r: Pick<ResourceType, 'group' | 'resource'>, namespace: string, name: string): Bucket {
+    const key = resourceKey(r);
+    const later = this.later.size > 0 ? this.later.get(key) : undefined;
+    if (later) this.readFrom(later, (k) => k.get(namespace, name));
+    return this.bucketOf(key);
   }
 
   private bucketOf(key: string): Bucket {
@@ -144,7 +259,8 @@ export class ObjectStore {
   }
 
   get(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.bucket(r).get(...place(r.namespaced ? namespace : undefined, name));
+    const at = place(r.namespaced ? namespace : undefined, name);
+    return this.bucketFor(r, ...at).get(...at);
   }
 
   count(r: ResourceType): number {
@@ -160,8 +276,9 @@ export class ObjectStore {
    * ceiling's 403 for a new object past it.
    */
   put(r: ResourceType, obj: KubeObject, opts: { onlyIfChanged?: boolean; system?: boolean; bytes?: number; like?: Record<string, unknown> } = {}): KubeObject {
-    const b = this.bucket(r);
-    const before = b.held(...place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name));
+    const at = place(r.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
+    const b = this.bucketFor(r, ...at);
+    const before = b.held(...at);
     const previous = before && unpacked(before);
     // The version to store, drafted over obj's members (obj itself is the writer's, and unchanged): what the store
     // sets is in place before the copy, so the copy is laid out once with every member.
@@ -213,8 +330,8 @@ export class ObjectStore {
   }
 
   delete(r: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    const b = this.bucket(r);
     const at = place(r.namespaced ? namespace : undefined, name);
+    const b = this.bucketFor(r, ...at);
     const before = b.held(...at);
     if (!before) return undefined;
     const previous = unpacked(before);
