@@ -6,13 +6,10 @@
 // address as a /32. On a failure after IPAM the addresses are released. DEL removes the veth and releases the
 // handle through the IPAM plugin. Without a data plane (req.addressOnly) no veth is wired and the result has no
 // interfaces.
-import { readFileSync } from 'node:fs';
-import { CniError, execPlugin, findPlugin } from '../exec.js';
-import { calicoIpam } from './calico-ipam.js';
+import { CniError, execPlugin } from '../exec.js';
 import { CALICO_GROUP } from './calico-ipam-blocks.js';
 import type { KubeApi } from './calico-kube.js';
 import { CALICO_VERSIONS, type CalicoNetConf, calicoClient, calicoNetConf } from './calico-netconf.js';
-import { pluginWrapper } from './install.js';
 import { addRoutedVeth, CALICO_GATEWAY, CALICO_HOST_MAC, delRoutedVeth, hostVethName } from './links.js';
 import { type Plugin, PluginError, type PluginRequest } from './plugin.js';
 
@@ -21,32 +18,11 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /**
- * The IPAM plugin found first on CNI_PATH when it is aksemu's own calico-ipam of this node: its wrapper would only run
- * this same module with this same request in a second Node.js process (install.ts), ~0.3 s each, twice per restored
- * pod. Anything else there (a user's IPAM, another calico-ipam) is executed as the CNI spec says.
+ * The netconf's IPAM plugin, found on CNI_PATH and executed as the CNI spec says (aksemu's own calico-ipam wrapper runs
+ * in this process: exec.ts ownWrapper).
  */
-function ownCalicoIpam(req: PluginRequest, type: string): boolean {
-  if (type !== 'calico-ipam') return false;
-  const binary = findPlugin(type, req.path);
-  if (!binary) return false;
-  try {
-    return readFileSync(binary, 'utf8') === pluginWrapper(req.nodeRoot, type);
-  } catch {
-    return false;
-  }
-}
-
 async function ipamCall(req: PluginRequest, command: 'ADD' | 'DEL', conf: CalicoNetConf): Promise<Record<string, unknown> | undefined> {
   const type = typeof conf.ipam['type'] === 'string' ? conf.ipam['type'] : '';
-  if (ownCalicoIpam(req, type)) {
-    try {
-      return await calicoIpam.run({ ...req, command });
-    } catch (e) {
-      // What main.ts would have printed for it, as the CNI runtime reads it back.
-      if (e instanceof PluginError) throw new CniError({ code: e.code, msg: e.message, ...(e.details !== undefined ? { details: e.details } : {}) });
-      throw new CniError({ code: INTERNAL, msg: (e as Error)?.message ?? String(e) });
-    }
-  }
   return execPlugin({
     command,
     type,
