@@ -109,3 +109,52 @@ test('owners of a few dependents (a list) and of many (a compact table) answer a
         );
   }
 });
+
+test("a controller's tally of active and ready pods is what a walk of its pods finds, through every kind of change", () => {
+  const store = new ObjectStore();
+  const index = new Indexes(store);
+  store.subscribe((c) => index.apply(c));
+  const owners = [OWNER, 'rs-uid-2', 'rs-uid-3'];
+  const walked = (uid: string, from: Indexes) => {
+    let active = 0;
+    let ready = 0;
+    from.eachDependent(uid, 'Pod', (p) => {
+      const ref = (p.metadata['ownerReferences'] as Array<{ uid: string; controller?: boolean }>).find((r) => r.controller);
+      const phase = (p['status'] as { phase?: string }).phase;
+      if (ref?.uid !== uid || p.metadata.deletionTimestamp || phase === 'Succeeded' || phase === 'Failed') return;
+      active++;
+      const conditions = (p['status'] as { conditions?: Array<{ type: string; status: string }> }).conditions ?? [];
+      if (conditions.some((c) => c.type === 'Ready' && c.status === 'True')) ready++;
+    });
+    return { active, ready };
+  };
+  // A fixed pseudo-random walk: creates, phase and readiness changes, deletions marked and done, owner changes.
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor(seed / 65536) % n;
+  };
+  const phases = ['Pending', 'Running', 'Succeeded', 'Failed'];
+  let sawReady = 0;
+  for (let step = 0; step < 3000; step++) {
+    const name = `p${next(60)}`;
+    const there = store.get(PODS, 'default', name);
+    if (there && next(10) === 0) store.delete(PODS, 'default', name);
+    else {
+      const p = pod(name, phases[next(4)]!, owners[next(3)]);
+      if (next(3) === 0) (p['status'] as Record<string, unknown>)['conditions'] = [{ type: 'Ready', status: next(2) ? 'True' : 'False' }];
+      // A pod owned without being controlled counts for nobody.
+      if (next(20) === 0) (p.metadata['ownerReferences'] as Array<Record<string, unknown>>)[0]!['controller'] = false;
+      if (there && next(8) === 0) p.metadata.deletionTimestamp = '2026-12-07T00:00:00Z';
+      store.put(PODS, p);
+    }
+    for (const uid of owners) {
+      assert.deepEqual({ ...index.tallyOf(uid) }, walked(uid, index), `step ${step}, owner ${uid}`);
+      sawReady = Math.max(sawReady, index.tallyOf(uid).ready);
+    }
+  }
+  // An index made from the stored pods (a restart) starts with the same tallies.
+  const restored = new Indexes(store);
+  for (const uid of owners) assert.deepEqual({ ...restored.tallyOf(uid) }, walked(uid, index));
+  assert.ok(sawReady > 1, 'the walk reached owners with ready pods');
+});

@@ -1,9 +1,9 @@
 // The kubelet's rescan of a node's CNI conf dir (kubelet/kubelet.ts): once the dir has not changed for a while,
 // a rescan looks only at its files (the dir's change time says its names are the same), and still sees a file
 // written in place, a file added or removed, and the dir gone, as a full read does; a node known before the process is
-// tracked from one read of its dir.
+// tracked from one read of its dir; a dir removed and made again is watched again.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -86,6 +86,41 @@ test('a node known before the process is tracked from one read of its conf dir',
     kubelets.rescan();
     assert.deepEqual(kubelets.state('n1'), { networkReady: true, since: when.toISOString() });
     assert.deepEqual(changed, []);
+  } finally {
+    kubelets.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a conf dir removed and made again is seen by the periodic rescan, and its changes by a watch again', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
+  const cluster = { resourceGroup: 'rg', name: 'c', networkPlugin: 'none' };
+  // Ticks of a second, as the server's; a watched dir is read by them once in ten ticks, so a change to a watched dir
+  // seen within half a second is the watch's doing.
+  const kubelets = new Kubelets(home, cluster, () => undefined, 1000);
+  const until = async (what: string, ok: () => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) assert.fail(`not within ${ms} ms: ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    kubelets.start();
+    const ready = () => kubelets.state('n1')!.networkReady;
+    kubelets.ensure({ name: 'n1', createdAt: new Date().toISOString() });
+    const dir = kubelets.confDir('n1');
+    writeFileSync(join(dir, '10-test.conflist'), CONFLIST);
+    await until('a file added to a watched dir', ready, 500);
+    rmSync(dir, { recursive: true });
+    await until('the dir removed', () => !ready(), 1500);
+    // Made again: its old watch is gone with it; a tick finds it and watches it anew.
+    mkdirSync(dir);
+    writeFileSync(join(dir, '10-test.conflist'), CONFLIST);
+    await until('the dir made again with a config', ready, 2500);
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(join(dir, '10-test.conflist'), 'not json');
+    await until('a file written in the dir made again', () => !ready(), 500);
   } finally {
     kubelets.close();
     rmSync(home, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
 import { KeyedSet } from '../apimachinery/compact-map.js';
+import { controllerRef, isActive, isPodReady } from './context.js';
 
 /**
  * One node's pods (an update deletes and re-adds its entry). V8's table keeps a deleted entry's slot until it is
@@ -59,6 +60,15 @@ export function nodeOf(pod: KubeObject): string {
 }
 
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
+const PODS_KEY = resourceKey(PODS);
+
+/** A controller's pods that count for it (not deleted, Succeeded or Failed), and how many of them are ready. */
+export interface PodTally {
+  active: number;
+  ready: number;
+}
+
+const NO_PODS: Readonly<PodTally> = Object.freeze({ active: 0, ready: 0 });
 
 /** Past this many dependents, an owner's go from a list searched in turn to a compact table. */
 const FEW = 16;
@@ -142,9 +152,27 @@ export class Indexes {
    * placement made a 50,000-pod Deployment cost the square of its size).
    */
   private readonly usage = new Map<string, Usage>();
+  /**
+   * tallyOf's answers, kept from each pod's change: a ReplicaSet's sync for one pod's status change counted its
+   * thousands of pods again, and a 50,000-replica Deployment's pods spent most of their start in those counts
+   * (docs/performance.md §6.10).
+   */
+  private readonly tallies = new Map<string, PodTally>();
 
   constructor(objects: ObjectStore) {
     for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
+    for (const pod of objects.list(PODS)) this.tally(pod, 1);
+  }
+
+  /** Counts pod (by = 1) or stops counting it (by = -1) for its controller, when it is active. */
+  private tally(pod: KubeObject, by: 1 | -1): void {
+    const uid = controllerRef(pod)?.uid;
+    if (!uid || !isActive(pod)) return;
+    let t = this.tallies.get(uid);
+    if (!t) this.tallies.set(uid, (t = { active: 0, ready: 0 }));
+    t.active += by;
+    if (isPodReady(pod)) t.ready += by;
+    if (t.active === 0) this.tallies.delete(uid);
   }
 
   private insert(resource: string, obj: KubeObject, previous?: KubeObject): void {
@@ -182,6 +210,17 @@ export class Indexes {
     const next = change.type === 'DELETED' ? undefined : change.object;
     if (change.previous) this.drop(change.resource, change.previous, next);
     if (next) this.insert(change.resource, next, change.previous);
+    if (change.resource !== PODS_KEY) return;
+    if (change.previous) this.tally(change.previous, -1);
+    if (next) this.tally(next, 1);
+  }
+
+  /**
+   * The pods whose controller is uid that count for it (not deleted, Succeeded or Failed), and how many of them are
+   * ready: what walking eachDependent(uid, 'Pod') for them would find, without the walk.
+   */
+  tallyOf(uid: string | undefined): Readonly<PodTally> {
+    return (uid ? this.tallies.get(uid) : undefined) ?? NO_PODS;
   }
 
   /** Objects (pods and ReplicaSets) that name uid among their owners. */

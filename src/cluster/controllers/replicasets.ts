@@ -38,8 +38,8 @@ export class ReplicaSetController extends BurstingController {
     const rs = objects.get(REPLICASETS, namespace, name) as ReplicaSet | undefined;
     if (!rs || rs.metadata.deletionTimestamp) return;
     const uid = rs.metadata.uid;
-    // Its pods are counted, not listed: a sync for each of its pods' changes reads its thousands of pods, and the
-    // lists it made of them were most of a burst's garbage (docs/performance.md §7.14).
+    // Its pods are counted as they change (Indexes.tallyOf), not listed at each sync: a sync for each of its pods'
+    // changes read its thousands of pods (docs/performance.md §6.10, §7.14).
     let counted = this.count(uid);
     const want = Math.max(0, Number(rs.spec?.replicas ?? 1));
     // At most a burst per sync; the pods' own changes bring the ReplicaSet back for the rest.
@@ -77,13 +77,7 @@ export class ReplicaSetController extends BurstingController {
 
   /** The ReplicaSet's active pods (it is their controller; not deleted, Succeeded or Failed), and how many are ready. */
   private count(uid: string | undefined): { active: number; ready: number } {
-    let active = 0;
-    let ready = 0;
-    this.ctx.index.eachDependent(uid, 'Pod', (p) => {
-      if (!activeOf(uid, p)) return;
-      active++;
-      if (isPodReady(p)) ready++;
-    });
+    const { active, ready } = this.ctx.index.tallyOf(uid);
     return { active, ready };
   }
 }

@@ -4,7 +4,7 @@
 // network is ready while the dir holds a loadable network config (cni.ts), and like containerd's fsnotify
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { CNI_EXTENSIONS, firstNetwork, loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
@@ -40,8 +40,27 @@ interface Tracked {
   debounce?: NodeJS.Timeout;
 }
 
-/** Watchers per cluster at most; past this the rescan alone keeps up (inotify watches are a shared budget). */
-const MAX_WATCHERS = 512;
+/**
+ * Watchers per cluster at most; past this the rescan alone keeps up. inotify's watches are a budget per user
+ * (fs.inotify.max_user_watches: 8,192 on older kernels, up to 1,048,576 on newer ones by their memory): a cluster
+ * takes a sixteenth of it, at least 512 and at most 5,000 (AKS's nodes per cluster).
+ */
+const MAX_WATCHERS = (() => {
+  let budget = 8192;
+  try {
+    budget = Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim()) || budget;
+  } catch {
+    // not Linux, or no /proc: the older kernels' default
+  }
+  return Math.min(5000, Math.max(512, Math.floor(budget / 16)));
+})();
+
+/**
+ * A watched node's dir is read again by the periodic rescan once in this many ticks, a slice of them each tick: its
+ * watch says when it changes, and the rescan at every tick of every dir was, at 5,000 nodes, two `stat`s per node
+ * a second and a third of the event loop under load (docs/performance.md §6.10).
+ */
+const WATCHED_EVERY = 10;
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
@@ -179,6 +198,8 @@ export class Kubelets {
   private readonly nodes = new Map<string, Tracked>();
   private timer: NodeJS.Timeout | undefined;
   private watchers = 0;
+  /** The periodic rescan's ticks so far (tick). */
+  private ticks = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
@@ -194,7 +215,7 @@ export class Kubelets {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.rescan(), this.rescanMs);
+    this.timer = setInterval(() => this.tick(), this.rescanMs);
     this.timer.unref();
   }
 
@@ -323,6 +344,9 @@ export class Kubelets {
     if (!this.nodes.has(tracked.node.name)) return;
     const before = tracked.scan.signature;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
+    // A watch outlives nothing of its dir: a dir gone is read at every tick until it is back, then watched anew.
+    if (tracked.scan === MISSING) this.unwatch(tracked);
+    else if (!tracked.watcher) this.watch(tracked);
     if (tracked.scan.signature === before) return;
     const ready = loadDefaultNetwork(tracked.dir) !== undefined;
     if (ready === tracked.state.networkReady) return;
@@ -330,8 +354,16 @@ export class Kubelets {
     this.onChange(tracked.node.name);
   }
 
+  /** Every node's dir read again now (what a tick does for the nodes without a watch). */
   rescan(): void {
     for (const tracked of this.nodes.values()) this.check(tracked);
+  }
+
+  /** The periodic rescan: the nodes without a watch, and a slice of those with one (WATCHED_EVERY). */
+  private tick(): void {
+    const turn = this.ticks++ % WATCHED_EVERY;
+    let i = 0;
+    for (const tracked of this.nodes.values()) if (!tracked.watcher || i++ % WATCHED_EVERY === turn) this.check(tracked);
   }
 
   /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
@@ -351,6 +383,7 @@ export class Kubelets {
     clearTimeout(tracked.debounce);
     if (tracked.watcher) {
       tracked.watcher.close();
+      tracked.watcher = undefined;
       this.watchers--;
     }
   }
