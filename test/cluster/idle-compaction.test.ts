@@ -12,13 +12,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * An instance whose timer never fires in a test: the test looks at the loop itself (`check()`), 3 looks of quiet to
  * the compaction, 8 to the quiet's collection.
  */
-function instance(held = 10_000) {
+function instance(held = 10_000, heap = { bytes: 0 }) {
   const runs: number[] = [];
   const quiet: number[] = [];
   const compaction = new IdleCompaction({
     checkMs: 600_000,
     endMs: 1_800_000,
     quietMs: 4_800_000,
+    endMaxHeapBytes: 1_000_000,
+    heapBytes: () => heap.bytes,
     maxUtilization: 0.5,
     minBytes: 1_000,
     compact: () => {
@@ -74,6 +76,8 @@ test('runs once the writes have stopped, not while they go on, and only after en
 test('after the compaction, one plain collection once the quiet has lasted; writes put it off, a burst compacts again', async () => {
   const { compaction, runs, quiet, look } = instance();
   try {
+    // Looks before it is armed (nothing to do): the test's own start is not counted as a busy loop in the first look.
+    for (let i = 0; i < 5; i++) await look();
     compaction.noteWrite(1_000);
     for (let i = 0; i < 3; i++) await look();
     assert.deepEqual([runs.length, quiet.length], [1, 0], 'the burst is over: compacted at once');
@@ -107,6 +111,28 @@ test('after the compaction, one plain collection once the quiet has lasted; writ
     assert.deepEqual([runs.length, quiet.length], [3, 1]);
     await look();
     assert.deepEqual([runs.length, quiet.length], [3, 2]);
+  } finally {
+    compaction.stop();
+  }
+});
+
+test('a heap past the bound is compacted only once the quiet has lasted, and not collected again after', async () => {
+  const heap = { bytes: 1_000_001 };
+  const { compaction, runs, quiet, look } = instance(10_000, heap);
+  try {
+    for (let i = 0; i < 5; i++) await look();
+    compaction.noteWrite(1_000);
+    for (let i = 0; i < 7; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [0, 0], 'compacted a large heap as the burst ended');
+    await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'the quiet has lasted');
+    for (let i = 0; i < 10; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'collected again after the quiet');
+    // Within the bound again: the next burst is compacted as it ends.
+    heap.bytes = 1_000_000;
+    compaction.noteWrite(5_000);
+    for (let i = 0; i < 3; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [2, 0]);
   } finally {
     compaction.stop();
   }

@@ -8,9 +8,9 @@
 // so that RSS falls with the burst's end (docs/performance.md §7.16). Its pause grows with the heap (142-431 ms with
 // the bench's 20,000 pods), so it is spent only after writes of at least half the heap held after the last one,
 // never while writes go on, and never when the loop is busy: a client whose writes come with gaps gets at most one
-// per half the heap written. V8 shrinks the young generation in a full collection only when it has allocated little
+// per half the heap written. A heap of more than 256 MB waits for the quiet as before: its pause would be long. V8 shrinks the young generation in a full collection only when it has allocated little
 // over the last ~5 s, so after 6 s of quiet one more full collection (without the evacuation) follows.
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 
@@ -21,6 +21,13 @@ export interface CompactionOptions {
   endMs: number;
   /** No write for this long: the server is quiet, and V8 may shrink the young generation in one more full collection. */
   quietMs: number;
+  /**
+   * A heap holding more than this is compacted only once the quiet has lasted (quietMs), as before round eleven: its
+   * pause (0.5-0.9 s of CPU per 100 MB held: docs/performance.md §7.5) would fall on the client whose burst just ended.
+   */
+  endMaxHeapBytes: number;
+  /** The heap held now (V8's used size, garbage since the last collection included). */
+  heapBytes: () => number;
   /** The event loop busier than this over a check: not idle, wait. */
   maxUtilization: number;
   /** Bytes written (the objects' JSON) that arm it at least; else half the heap held after the last compaction. */
@@ -129,6 +136,7 @@ export class IdleCompaction {
     this.quietFor += this.options.checkMs;
     if (!this.compacted) {
       if (this.quietFor < this.options.endMs) return;
+      if (this.quietFor < this.options.quietMs && this.options.heapBytes() > this.options.endMaxHeapBytes) return;
       const t0 = performance.now();
       const held = this.options.compact();
       this.stats.runs++;
@@ -137,6 +145,10 @@ export class IdleCompaction {
       this.written = 0;
       this.threshold = Math.max(this.options.minBytes, held / 2);
       this.compacted = true;
+      // Compacted after the quiet already: that collection was the quiet's too.
+      if (this.quietFor < this.options.quietMs) return;
+      clearInterval(this.timer);
+      this.timer = undefined;
       return;
     }
     if (this.quietFor < this.options.quietMs) return;
@@ -160,6 +172,8 @@ export const idleCompaction = new IdleCompaction({
   checkMs: 100,
   endMs: 100,
   quietMs: 6000,
+  endMaxHeapBytes: 256 * 1024 * 1024,
+  heapBytes: () => getHeapStatistics().used_heap_size,
   maxUtilization: 0.2,
   minBytes: 8 * 1024 * 1024,
   compact: compactHeap,
