@@ -68,7 +68,7 @@ console.log(
 const pods = await benchPodsPerGiB();
 const posted = pods.posted;
 console.log(
-  `pods held per GiB (a ${fmt(pods.pods)}-replica Deployment, its pods made by the cluster's controllers, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048)\n  (held when measured: ${fmt(pods.held.pods)} pods, ${fmt(pods.held.events)} Events, ${fmt(pods.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(pods.held.waitedMs ?? 0)} ms; V8's committed heap ${fmt(pods.heapTotalBytes / pods.pods)} bytes/pod, outside it ${fmt(pods.externalBytes / pods.pods)})`,
+  `pods held per GiB (a ${fmt(pods.pods)}-replica Deployment, its pods made by the cluster's controllers, after a full GC)\n  heap ${fmt(podsPerGiB(pods, pods.heapBytes))} pods/GiB (${fmt(pods.heapBytes / pods.pods)} bytes/pod, goal ≤ 1,024)   RSS ${fmt(podsPerGiB(pods, pods.rssBytes))} pods/GiB (${fmt(pods.rssBytes / pods.pods)} bytes/pod, goal ≤ 2,048)\n  (held when measured: ${fmt(pods.held.pods)} pods, ${fmt(pods.held.events)} Events, ${fmt(pods.held.scheduled ?? 0)} pods through the scheduler after waiting ${fmt(pods.held.waitedMs ?? 0)} ms; V8's committed heap ${fmt(pods.heapTotalBytes / pods.pods)} bytes/pod, outside it ${fmt(pods.externalBytes / pods.pods)}; the burst's CPU ${fmt(pods.burstCpuMs ?? Number.NaN)} ms, the server's compactions in it ${fmt(pods.burstCompactions?.count ?? 0)}, the last one's pause ${fmt(pods.burstCompactions?.lastMs ?? Number.NaN)} ms)`,
 );
 for (const [m, what] of [
   [pods, 'the Deployment'],
@@ -77,7 +77,7 @@ for (const [m, what] of [
   const settled = m.settled;
   if (settled)
     console.log(
-      `  ${what}, settled (the server's compaction at idle, ${fmt(settled.compactedAfterMs)} ms after the figure, its pause ${fmt(settled.compactionMs)} ms; baseline compacted likewise): RSS ${fmt(settled.rssBytes / m.pods)} bytes/pod (goal ≤ 2,048), heap ${fmt(settled.heapBytes / m.pods)} bytes/pod, V8's committed heap ${fmt(settled.heapTotalBytes / m.pods)} bytes/pod`,
+      `  ${what}, settled (the server's next collection at idle, ${fmt(settled.compactedAfterMs)} ms after the figure, its pause ${fmt(settled.compactionMs)} ms; baseline compacted likewise): RSS ${fmt(settled.rssBytes / m.pods)} bytes/pod (goal ≤ 2,048), heap ${fmt(settled.heapBytes / m.pods)} bytes/pod, V8's committed heap ${fmt(settled.heapTotalBytes / m.pods)} bytes/pod`,
     );
 }
 console.log(

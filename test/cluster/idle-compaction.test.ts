@@ -8,17 +8,27 @@ import { compactHeap, IdleCompaction } from '../../src/cluster/apiserver/storage
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An instance whose timer never fires in a test: the test looks at the loop itself (`check()`), 3 looks of quiet. */
-function instance(held = 10_000) {
+/**
+ * An instance whose timer never fires in a test: the test looks at the loop itself (`check()`), 3 looks of quiet to
+ * the compaction, 8 to the quiet's collection.
+ */
+function instance(held = 10_000, heap = { bytes: 0 }) {
   const runs: number[] = [];
+  const quiet: number[] = [];
   const compaction = new IdleCompaction({
     checkMs: 600_000,
-    quietMs: 1_800_000,
+    endMs: 1_800_000,
+    quietMs: 4_800_000,
+    endMaxHeapBytes: 1_000_000,
+    heapBytes: () => heap.bytes,
     maxUtilization: 0.5,
     minBytes: 1_000,
     compact: () => {
       runs.push(Date.now());
       return held;
+    },
+    collect: () => {
+      quiet.push(Date.now());
     },
   });
   /** A look after the loop has idled a little (utilization low). */
@@ -26,7 +36,7 @@ function instance(held = 10_000) {
     await sleep(20);
     compaction.check();
   };
-  return { compaction, runs, look };
+  return { compaction, runs, quiet, look };
 }
 
 test('runs once the writes have stopped, not while they go on, and only after enough of them', async () => {
@@ -58,6 +68,71 @@ test('runs once the writes have stopped, not while they go on, and only after en
     compaction.noteWrite(1_000);
     for (let i = 0; i < 5; i++) await look();
     assert.equal(runs.length, 2);
+  } finally {
+    compaction.stop();
+  }
+});
+
+test('after the compaction, one plain collection once the quiet has lasted; writes put it off, a burst compacts again', async () => {
+  const { compaction, runs, quiet, look } = instance();
+  try {
+    // Looks before it is armed (nothing to do): the test's own start is not counted as a busy loop in the first look.
+    for (let i = 0; i < 5; i++) await look();
+    compaction.noteWrite(1_000);
+    for (let i = 0; i < 3; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'the burst is over: compacted at once');
+    // Small writes (less than arms a compaction) put the quiet off, as a burst's do.
+    for (let i = 0; i < 6; i++) {
+      compaction.noteWrite(10);
+      await look();
+    }
+    for (let i = 0; i < 7; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'collected before the quiet had lasted');
+    await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 1]);
+    assert.equal(compaction.done.quietRuns, 1);
+    for (let i = 0; i < 10; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 1], 'ran again without writes');
+    // The next burst (half the heap held: 5,000 bytes) is compacted at its end; a burst as large while its quiet is
+    // awaited is compacted again at its own end, and the quiet's collection waits for the last one's quiet.
+    compaction.noteWrite(5_000);
+    for (let i = 0; i < 3; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [2, 1]);
+    await look();
+    await look();
+    compaction.noteWrite(3_000);
+    compaction.noteWrite(3_000);
+    await look();
+    for (let i = 0; i < 2; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [2, 1], 'compacted before the burst was over');
+    await look();
+    assert.deepEqual([runs.length, quiet.length], [3, 1], 'a second burst of half the heap held');
+    for (let i = 0; i < 4; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [3, 1]);
+    await look();
+    assert.deepEqual([runs.length, quiet.length], [3, 2]);
+  } finally {
+    compaction.stop();
+  }
+});
+
+test('a heap past the bound is compacted only once the quiet has lasted, and not collected again after', async () => {
+  const heap = { bytes: 1_000_001 };
+  const { compaction, runs, quiet, look } = instance(10_000, heap);
+  try {
+    for (let i = 0; i < 5; i++) await look();
+    compaction.noteWrite(1_000);
+    for (let i = 0; i < 7; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [0, 0], 'compacted a large heap as the burst ended');
+    await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'the quiet has lasted');
+    for (let i = 0; i < 10; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [1, 0], 'collected again after the quiet');
+    // Within the bound again: the next burst is compacted as it ends.
+    heap.bytes = 1_000_000;
+    compaction.noteWrite(5_000);
+    for (let i = 0; i < 3; i++) await look();
+    assert.deepEqual([runs.length, quiet.length], [2, 0]);
   } finally {
     compaction.stop();
   }

@@ -3,26 +3,39 @@
 // shared with the objects that stay; after V8's own full collections those pages are mostly free but stay committed
 // (it evacuates only the emptiest few per collection), and its memory reducer, which would compact them, waits for
 // a quiet allocation rate and ran 10-30 s later, or not within 45 s, in the bench (docs/performance.md §7.3, §7.5).
-// So once writes have stopped for a while and the event loop is idle, the server asks V8 for one full collection
-// that evacuates every old-space page. V8 also shrinks the young generation in a full collection when it has
-// allocated little over the last ~5 s, hence a quiet of 6 s rather than 2. Its pause grows with the heap (142-431 ms
-// with the bench's 20,000 pods), so it is spent only after writes of at least half the heap held after the last one,
-// never while writes go on, and never when the loop is busy.
-import { setFlagsFromString } from 'node:v8';
+// So once writes have stopped and the event loop is idle, the server asks V8 for one full collection that evacuates
+// every old-space page: as soon as the burst is over (no write for 100 ms and the loop idle), not seconds later,
+// so that RSS falls with the burst's end (docs/performance.md §7.16). Its pause grows with the heap (142-431 ms with
+// the bench's 20,000 pods), so it is spent only after writes of at least half the heap held after the last one,
+// never while writes go on, and never when the loop is busy: a client whose writes come with gaps gets at most one
+// per half the heap written. A heap of more than 256 MB waits for the quiet as before: its pause would be long. V8 shrinks the young generation in a full collection only when it has allocated little
+// over the last ~5 s, so after 6 s of quiet one more full collection (without the evacuation) follows.
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
 
 export interface CompactionOptions {
   /** How often the loop is looked at once armed. */
   checkMs: number;
-  /** No write for this long: the burst is over. */
+  /** No write for this long, the loop idle: the burst is over, and the old space is compacted. */
+  endMs: number;
+  /** No write for this long: the server is quiet, and V8 may shrink the young generation in one more full collection. */
   quietMs: number;
+  /**
+   * A heap holding more than this is compacted only once the quiet has lasted (quietMs), as before round eleven: its
+   * pause (0.5-0.9 s of CPU per 100 MB held: docs/performance.md §7.5) would fall on the client whose burst just ended.
+   */
+  endMaxHeapBytes: number;
+  /** The heap held now (V8's used size, garbage since the last collection included). */
+  heapBytes: () => number;
   /** The event loop busier than this over a check: not idle, wait. */
   maxUtilization: number;
   /** Bytes written (the objects' JSON) that arm it at least; else half the heap held after the last compaction. */
   minBytes: number;
-  /** The collection; returns the heap held after it. */
+  /** The compacting collection; returns the heap held after it. */
   compact: () => number;
+  /** A full collection as V8 chooses it (the quiet's), without evacuating every page. */
+  collect: () => void;
 }
 
 export interface CompactionStats {
@@ -30,6 +43,9 @@ export interface CompactionStats {
   runs: number;
   lastMs: number;
   heldBytes: number;
+  /** The quiet's collections so far, and the last one's pause. */
+  quietRuns: number;
+  quietLastMs: number;
 }
 
 /** The `gc` function V8 gives with --expose-gc, got without the flag on the command line, or undefined. */
@@ -63,6 +79,12 @@ export function compactHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** One full collection as V8 makes its own. */
+export function collectHeap(): void {
+  if (gc === null) gc = collector();
+  gc?.();
+}
+
 export class IdleCompaction {
   private written = 0;
   private writes = 0;
@@ -70,8 +92,10 @@ export class IdleCompaction {
   private timer: NodeJS.Timeout | undefined;
   private seen = 0;
   private quietFor = 0;
+  /** Whether the burst that armed it has been compacted: what is left is the quiet's collection. */
+  private compacted = false;
   private elu = performance.eventLoopUtilization();
-  private readonly stats: CompactionStats = { runs: 0, lastMs: 0, heldBytes: 0 };
+  private readonly stats: CompactionStats = { runs: 0, lastMs: 0, heldBytes: 0, quietRuns: 0, quietLastMs: 0 };
 
   constructor(private readonly options: CompactionOptions) {
     this.threshold = options.minBytes;
@@ -81,7 +105,9 @@ export class IdleCompaction {
   noteWrite(bytes: number): void {
     this.written += bytes;
     this.writes++;
-    if (this.timer === undefined && this.written >= this.threshold) this.arm();
+    if (this.written < this.threshold) return;
+    if (this.timer === undefined) this.arm();
+    else this.compacted = false;
   }
 
   get done(): Readonly<CompactionStats> {
@@ -91,6 +117,7 @@ export class IdleCompaction {
   private arm(): void {
     this.seen = this.writes;
     this.quietFor = 0;
+    this.compacted = false;
     this.elu = performance.eventLoopUtilization();
     this.timer = setInterval(() => this.check(), this.options.checkMs);
     this.timer.unref();
@@ -107,16 +134,30 @@ export class IdleCompaction {
       return;
     }
     this.quietFor += this.options.checkMs;
+    if (!this.compacted) {
+      if (this.quietFor < this.options.endMs) return;
+      if (this.quietFor < this.options.quietMs && this.options.heapBytes() > this.options.endMaxHeapBytes) return;
+      const t0 = performance.now();
+      const held = this.options.compact();
+      this.stats.runs++;
+      this.stats.lastMs = performance.now() - t0;
+      this.stats.heldBytes = held;
+      this.written = 0;
+      this.threshold = Math.max(this.options.minBytes, held / 2);
+      this.compacted = true;
+      // Compacted after the quiet already: that collection was the quiet's too.
+      if (this.quietFor < this.options.quietMs) return;
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
     if (this.quietFor < this.options.quietMs) return;
     clearInterval(this.timer);
     this.timer = undefined;
     const t0 = performance.now();
-    const held = this.options.compact();
-    this.stats.runs++;
-    this.stats.lastMs = performance.now() - t0;
-    this.stats.heldBytes = held;
-    this.written = 0;
-    this.threshold = Math.max(this.options.minBytes, held / 2);
+    this.options.collect();
+    this.stats.quietRuns++;
+    this.stats.quietLastMs = performance.now() - t0;
   }
 
   /** Stops looking (a test's instance). */
@@ -128,9 +169,13 @@ export class IdleCompaction {
 
 /** The server's: every cluster's write-behind notes its writes here (persistence.ts). */
 export const idleCompaction = new IdleCompaction({
-  checkMs: 1000,
+  checkMs: 100,
+  endMs: 100,
   quietMs: 6000,
+  endMaxHeapBytes: 256 * 1024 * 1024,
+  heapBytes: () => getHeapStatistics().used_heap_size,
   maxUtilization: 0.2,
   minBytes: 8 * 1024 * 1024,
   compact: compactHeap,
+  collect: collectHeap,
 });
