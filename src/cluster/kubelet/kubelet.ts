@@ -43,6 +43,14 @@ interface Tracked {
 /** Watchers per cluster at most; past this the rescan alone keeps up (inotify watches are a shared budget). */
 const MAX_WATCHERS = 512;
 
+/**
+ * Conf dirs checked per rescan at most (two stats each, ~15 µs): a cluster of more nodes is gone over in turns, so a
+ * node of 5,000 is looked at every 5 s, the period at which the kubelet asks the runtime whether its network is ready
+ * (pkg/kubelet/kubelet.go: wait.Until(kl.updateRuntimeUp, 5*time.Second)). Every node every second cost 8 % of a core
+ * at 5,000 nodes, and more through a restart's resumption (docs/performance.md §2.16).
+ */
+const RESCAN_SLICE = 1000;
+
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
   return signatureFrom(files, (i) => statSync(paths[i]!));
@@ -330,8 +338,19 @@ export class Kubelets {
     this.onChange(tracked.node.name);
   }
 
+  /** Where the last rescan stopped: the next goes on from there (RESCAN_SLICE). */
+  private cursor: Iterator<Tracked> | undefined;
+
   rescan(): void {
-    for (const tracked of this.nodes.values()) this.check(tracked);
+    for (let n = Math.min(RESCAN_SLICE, this.nodes.size); n > 0; n--) {
+      let next = this.cursor?.next();
+      if (!next || next.done) {
+        this.cursor = this.nodes.values();
+        next = this.cursor.next();
+        if (next.done) return;
+      }
+      this.check(next.value);
+    }
   }
 
   /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
