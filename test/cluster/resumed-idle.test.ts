@@ -18,8 +18,8 @@ import type { ContainerRunner, ContainerStart, PodSandboxes, ProbeTarget, Sandbo
 import type { Process } from '../../src/cluster/images/processes.js';
 import type { ClusterRecord } from '../../src/model/cluster-records.js';
 import { aksClient, cluster, POLL } from '../containerservice/harness.js';
-import { withServer } from '../network/harness.js';
-import { eventually } from './harness.js';
+import { restart, withServer } from '../network/harness.js';
+import { eventually, HAVE_KUBECTL, kubectl, runningPod, withCluster } from './harness.js';
 
 type Obj = any;
 
@@ -172,3 +172,36 @@ test('after a restart the kubelet says which resumed containers nothing observes
       rmSync(home, { recursive: true, force: true });
     }
   }));
+
+test(
+  'with the real kubectl, across a restart: a resumed nginx shows what it showed, its log stays empty, and its delete ends it',
+  { skip: HAVE_KUBECTL ? false : 'no /usr/bin/kubectl on this machine' },
+  () =>
+    withCluster({ networkPlugin: 'kubenet' }, async (env) => {
+      await runningPod(env, { metadata: { name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } });
+      const hostname = { name: 'h', image: 'registry.k8s.io/e2e-test-images/agnhost:2.53', args: ['serve-hostname'] };
+      await runningPod(env, { metadata: { name: 'hostname' }, spec: { containers: [hostname] } });
+      const shown = async (name: string) => {
+        const r = await kubectl(env, ['get', 'pod', name, '-o', 'jsonpath={.status.phase} {.status.podIP} {.status.containerStatuses[0].restartCount}']);
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout;
+      };
+      const before = await shown('web');
+      const exec = async () => {
+        const r = await kubectl(env, ['exec', 'web', '--', 'ip', 'addr']);
+        return [r.code, r.stderr.replace(/\s+/g, ' ')];
+      };
+      const refused = await exec();
+      await restart(env);
+      await eventually(async () => (await shown('hostname')).startsWith('Running'), 20_000, 'running');
+      await eventually(async () => (await kubectl(env, ['logs', 'hostname'])).stdout.split('Serving on port').length === 3, 20_000, 'serve-hostname ran again');
+      assert.equal(await shown('web'), before);
+      const logs = await kubectl(env, ['logs', 'web']);
+      assert.deepEqual([logs.code, logs.stdout], [0, '']);
+      assert.deepEqual(await exec(), refused);
+      const deleted = await kubectl(env, ['delete', 'pod', 'web', '--wait=true'], 60_000);
+      assert.equal(deleted.code, 0, deleted.stderr);
+      const gone = await kubectl(env, ['get', 'pod', 'web']);
+      assert.match(gone.stderr, /NotFound/);
+    }),
+);
