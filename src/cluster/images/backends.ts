@@ -23,6 +23,9 @@ const NGINX_IMAGE = /^(?:(?:docker\.io\/)?(?:library\/)?nginx|mcr\.microsoft\.co
 /** The page nginx serves here. */
 const NGINX_PAGE = '<!DOCTYPE html>\n<html><head><title>aksemu nginx</title></head><body><p>Served by aksemu for pod {{hostname}}.</p></body></html>\n';
 
+/** A program's name as its argv[0] gives it (a path's last part). */
+const basename = (argv0 = '') => argv0.slice(argv0.lastIndexOf('/') + 1);
+
 function hostnameOf(ctx: ProgramContext): string {
   return podHostname(ctx.pod, 'cluster.local').hostname;
 }
@@ -151,7 +154,20 @@ const dockerEntrypoint: Program = (ctx) => {
 export const BACKEND_IMAGES: ImageSpec[] = [
   // The image's ENTRYPOINT is /agnhost (test/images/agnhost/Dockerfile); pods name the subcommand in args, which
   // the runtime appends to it (its CMD, pause, runs when they name none: here the entrypoint alone just runs).
-  { image: AGNHOST_IMAGE, entrypoint: ['/agnhost'], programs: { agnhost, ...AGNHOST_SUBCOMMANDS }, listens: true },
+  {
+    image: AGNHOST_IMAGE,
+    entrypoint: ['/agnhost'],
+    programs: { agnhost, ...AGNHOST_SUBCOMMANDS },
+    listens: true,
+    idle: (argv) => basename(argv[0]) === 'agnhost' && !Object.hasOwn(AGNHOST_SUBCOMMANDS, argv[1] ?? ''),
+  },
   // The official image's ENTRYPOINT /docker-entrypoint.sh runs its arguments (CMD: nginx -g 'daemon off;').
-  { image: NGINX_IMAGE, entrypoint: ['/docker-entrypoint.sh'], programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx }, listens: true },
+  // Without a data plane nginx serves nothing (serve) and docker-entrypoint.sh runs nginx or just runs: both only wait.
+  {
+    image: NGINX_IMAGE,
+    entrypoint: ['/docker-entrypoint.sh'],
+    programs: { 'docker-entrypoint.sh': dockerEntrypoint, nginx },
+    listens: true,
+    idle: (argv) => ['docker-entrypoint.sh', 'nginx'].includes(basename(argv[0])),
+  },
 ];

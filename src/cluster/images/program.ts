@@ -131,4 +131,10 @@ export interface ImageSpec {
    * checked against that. Without it, a program's own state answers its probes (cluster/kubelet/probes.ts).
    */
   listens?: true;
+  /**
+   * Whether the program this argv runs (the image's ENTRYPOINT when empty) does nothing but wait for its stop when
+   * no data plane runs: it writes nothing and serves nothing (nginx, agnhost's subcommands that just run). A restored
+   * container of it need not be run again after a restart (docs/performance.md §2.16).
+   */
+  idle?(argv: readonly string[]): boolean;
 }

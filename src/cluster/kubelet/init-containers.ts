@@ -17,8 +17,8 @@ import type { KubeObject } from '../apimachinery/object.js';
 import { type ObjectStore, projectedServiceAccountWhenRead, SERVICE_ACCOUNT_DIR, type ServiceAccountIssuer } from '../apiserver/index.js';
 import { dict, own } from '../../http/own.js';
 import { agentClient, type ApiHandler } from '../client/agent-client.js';
-import { imageSpecOf, programFor } from '../images/catalogue.js';
-import type { NodeNetwork, Program } from '../images/program.js';
+import { imageSpecOf, programFor, programOf } from '../images/catalogue.js';
+import type { ImageSpec, NodeNetwork, Program } from '../images/program.js';
 import { runProgram } from '../images/runner.js';
 import { ContainerError, ContainerFs, type Mount } from './node-files.js';
 import { nodePath } from '../nodefs/node-root.js';
@@ -232,12 +232,13 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, notice, stdin, setReady, netns, event, probeTarget }: ContainerStart): Process {
+  start({ pod, node, container: spec, init, write, notice, stdin, setReady, netns, event, probeTarget, resumedUnobserved }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
-    const nodeRoot = this.host.kubelets.nodeRoot(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
+    if (resumedUnobserved && !init && !this.host.network && catalogued && idleArgv(catalogued, container)) return waitsForStop();
+    const nodeRoot = this.host.kubelets.nodeRoot(node);
     const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
     const made = this.filesAndEnv(pod, node, container, nodeRoot, init, projected, catalogued);
     // Init containers (installers) must not look done when their input is missing.
@@ -480,6 +481,30 @@ function exited(code: number, message?: string): Process {
 }
 
 /** A container the runtime could not start as asked: it ends at once with the kubelet's reason as its message. */
+/**
+ * Whether the container's program, as its command and args name it, is one its image says only waits when no data
+ * plane runs (ImageSpec.idle): argv as start() makes it, known without the environment (no `$(VAR)` in it).
+ */
+function idleArgv(spec: ImageSpec, container: Obj): boolean {
+  if (!spec.idle || asToolImage(spec) || container['lifecycle'] !== undefined) return false;
+  const command = Array.isArray(container['command']) ? container['command'].map(String) : [];
+  const args = Array.isArray(container['args']) ? container['args'].map(String) : [];
+  if ([...command, ...args].some((a) => a.includes('$('))) return false;
+  const argv = command.length === 0 && args.length > 0 && spec.entrypoint ? [...spec.entrypoint, ...args] : [...command, ...args];
+  const words = argv.length > 0 ? argv : (spec.entrypoint ?? []);
+  // Only a program of the image named directly: a shell's script is read with the environment (programFor).
+  return programOf(spec, words[0] ?? '') !== undefined && spec.idle(words);
+}
+
+/** A process that does nothing until it is stopped, then ends as a killed one does (137). */
+function waitsForStop(): Process {
+  let stop = () => {};
+  const exited = new Promise<number>((resolve) => {
+    stop = () => resolve(KILLED);
+  });
+  return { exited, stop: () => stop() };
+}
+
 function failed(message: string): Process {
   return exited(1, message);
 }

@@ -642,6 +642,15 @@ export class PodLifecycle implements Controller {
     this.run(w, pod, c, key, init, restartCount, false);
   }
 
+  /**
+   * Whether nothing but a stop can tell a restored container's program ran (docs/performance.md §2.16): an app
+   * container without probes (they ask what it serves) or stdin, and no data plane to serve into.
+   */
+  private unobserved(c: Container, key: string, init: boolean): boolean {
+    if (init || key !== c.name || this.options.sandboxes.netnsWhenAttached || this.options.network?.()) return false;
+    return c['livenessProbe'] == null && c['readinessProbe'] == null && c['startupProbe'] == null && c['stdin'] !== true && c['tty'] !== true;
+  }
+
   private logRef(w: Worker): LogRef {
     return { node: w.node, namespace: w.namespace, pod: w.name, uid: w.uid };
   }
@@ -680,6 +689,7 @@ export class PodLifecycle implements Controller {
           state.target = target;
           if (state.process === process && target.kind === 'listeners') this.prober.retrigger(w.uid, key);
         },
+        ...(resumed && this.unobserved(c, key, init) ? { resumedUnobserved: true } : {}),
       });
     } catch (e) {
       process = { exited: Promise.resolve(128), stop: () => {}, message: (e as Error).message ?? String(e) };

@@ -86,6 +86,12 @@ export interface ContainerStart {
   event?(type: 'Normal' | 'Warning', reason: string, message: string): void;
   /** What answers the container's probes: told when it starts, and again when a server binds its listeners. */
   probeTarget?(target: ProbeTarget): void;
+  /**
+   * A running container restored after a restart, run again as it was, that nothing probes and that reads no stdin:
+   * when its program would only wait for its stop, writing and serving nothing (ImageSpec.idle, no data plane), the
+   * runtime need not run it at all: its process just waits to be stopped (docs/performance.md §2.16).
+   */
+  resumedUnobserved?: boolean;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
