@@ -6,7 +6,7 @@ import type { Change, ObjectStore } from '../apiserver/index.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
 import { KeyedSet } from '../apimachinery/compact-map.js';
-import { controllerRef, isActive, isPodReady } from './context.js';
+import { controllerRef, isActive, isPodReady } from './pod-state.js';
 
 /**
  * One node's pods (an update deletes and re-adds its entry). V8's table keeps a deleted entry's slot until it is

@@ -7,7 +7,8 @@
 import { objectKey, type KubeObject } from '../apimachinery/object.js';
 import type { Change } from '../apiserver/index.js';
 import type { ResourceType } from '../apimachinery/resources.js';
-import { type Controller, controllerRef } from './context.js';
+import type { Controller } from './context.js';
+import { controllerRef } from './pod-state.js';
 import { KubeError } from '../apimachinery/status.js';
 import { turns } from '../apimachinery/turns.js';
 

@@ -4,7 +4,7 @@
 // of the cluster (docs/performance.md §6.7).
 import { compareKeys, type KubeObject } from '../apimachinery/object.js';
 import type { Pod } from '../apimachinery/types.js';
-import { controllerRef, isActive, isPodReady } from '../client/context.js';
+import { controllerRef, isActive, isPodReady } from '../client/pod-state.js';
 import { pinnedNode } from '../scheduler/placement.js';
 
 export interface Fit {

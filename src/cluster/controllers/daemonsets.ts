@@ -5,7 +5,8 @@
 import type { KubeObject } from '../apimachinery/object.js';
 import type { DaemonSet, Node, Pod, PodSpec, Toleration } from '../apimachinery/types.js';
 import { type Change, deletePodGracefully } from '../apiserver/index.js';
-import { controllerRef, isActive, isPodReady, type ControllerContext } from '../client/context.js';
+import type { ControllerContext } from '../client/context.js';
+import { controllerRef, isActive, isPodReady } from '../client/pod-state.js';
 import { DAEMONSETS, NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { templateHash } from '../apimachinery/generated-names.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';

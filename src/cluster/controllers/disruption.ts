@@ -12,7 +12,7 @@ import { DEPLOYMENTS, PDBS, PODS, REPLICASETS, resourceKey } from '../apimachine
 import { labelSelectorMatches } from '../apimachinery/selectors.js';
 import { k8sTime } from '../apimachinery/time.js';
 import type { ControllerContext } from '../client/context.js';
-import { controllerRef, isPodReady } from '../client/context.js';
+import { controllerRef, isPodReady } from '../client/pod-state.js';
 import { splitKey, KeyedController } from '../client/queue.js';
 
 type Selector = Parameters<typeof labelSelectorMatches>[0];

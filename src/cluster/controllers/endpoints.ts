@@ -6,7 +6,7 @@ import type { EndpointAddress, EndpointPort, Pod, Service, ServicePort } from '.
 import type { Change } from '../apiserver/index.js';
 import { matchLabels, type Requirement } from '../apimachinery/selectors.js';
 import type { ControllerContext } from '../client/context.js';
-import { isPodReady } from '../client/context.js';
+import { isPodReady } from '../client/pod-state.js';
 import { ENDPOINTS, PODS, SERVICES, resourceKey } from '../apimachinery/resources.js';
 import { splitKey, KeyedController } from '../client/queue.js';
 

@@ -4,7 +4,8 @@ import type { Condition, Job, Pod } from '../apimachinery/types.js';
 import { JOBS, PODS, resourceKey } from '../apimachinery/resources.js';
 import { k8sTime } from '../apimachinery/time.js';
 import { BurstingController } from './burst.js';
-import { controllerRef, isActive, isPodReady, isRunning, type ControllerContext } from '../client/context.js';
+import type { ControllerContext } from '../client/context.js';
+import { controllerRef, isActive, isPodReady, isRunning } from '../client/pod-state.js';
 import { createPodFrom } from './pods.js';
 import { splitKey } from '../client/queue.js';
 

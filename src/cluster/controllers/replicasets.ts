@@ -1,7 +1,8 @@
 import { type Change, deletePodGracefully } from '../apiserver/index.js';
 import type { Pod, ReplicaSet } from '../apimachinery/types.js';
 import type { KubeObject } from '../apimachinery/object.js';
-import { controllerRef, isActive, isPodReady, type ControllerContext } from '../client/context.js';
+import type { ControllerContext } from '../client/context.js';
+import { controllerRef, isActive, isPodReady } from '../client/pod-state.js';
 import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';
 import { createPodFrom } from './pods.js';
