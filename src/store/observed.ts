@@ -47,6 +47,10 @@ export class ObservedStore implements Store, ChangeFeed {
     return this.inner.each<T>(prefix, options, take);
   }
 
+  mapReads(on: boolean): void {
+    this.inner.mapReads?.(on);
+  }
+
   count(prefix: string, options?: Pick<ListOptions, 'after'>): number {
     return this.inner.count(prefix, options);
   }

@@ -138,3 +138,38 @@ test('a store file with the table of earlier releases (WITHOUT ROWID) is read an
     removeHome(home);
   }
 });
+
+test('reads through a memory map (a restart’s load) read what a copy per page reads; writes made meanwhile are kept once the map is dropped', () => {
+  const home = tempHome();
+  try {
+    const file = join(home, 'state.db');
+    const store = new SqliteStore(file);
+    const big = 'x'.repeat(20_000);
+    store.transaction(() => {
+      for (let i = 0; i < 500; i++) store.put(`/k/${String(i).padStart(4, '0')}`, { i, big: i % 50 === 0 ? big : '' });
+    });
+    const unmapped = store.list('/k/');
+    store.mapReads(true);
+    assert.deepEqual(store.list('/k/'), unmapped);
+    let n = 0;
+    assert.equal(
+      store.each('/k/', { after: '/k/0099', limit: 10 }, (key) => void (key > '/k/0099' && n++)),
+      10,
+    );
+    assert.equal(n, 10);
+    store.put('/k/0001', { i: 'mapped' });
+    assert.equal(store.delete('/k/0002'), true);
+    assert.deepEqual(store.get('/k/0001'), { i: 'mapped' });
+    store.mapReads(false);
+    assert.deepEqual(store.get('/k/0001'), { i: 'mapped' });
+    store.close();
+    const again = new SqliteStore(file);
+    assert.deepEqual(again.get('/k/0001'), { i: 'mapped' });
+    assert.equal(again.get('/k/0002'), undefined);
+    assert.equal(again.count('/k/'), 499);
+    assert.deepEqual(again.get('/k/0050'), { i: 50, big });
+    again.close();
+  } finally {
+    removeHome(home);
+  }
+});

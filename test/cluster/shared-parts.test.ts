@@ -166,6 +166,13 @@ test("a restore lays each object over the one before it and checks, in the same 
     (p) => ((p.spec as Record<string, unknown>)['extra'] = nested(600)),
     (p) => ((p.spec as { containers: Record<string, unknown>[] }).containers[0]!['extra'] = nested(496)),
     (p) => ((p.metadata as Record<string, unknown>)['finalizers'] = ['a/b/c']),
+    // Metadata that decodes but does not validate, beside the neighbour's valid members (checked whole: not theirs).
+    (p) => (p.metadata.labels = { app: 'web', 'bad key!': 'x' }),
+    (p) => ((p.metadata as Record<string, unknown>)['annotations'] = { 'a/b/c': 'x' }),
+    (p) => {
+      const refs = p.metadata['ownerReferences'] as Record<string, unknown>[];
+      refs.push({ ...refs[0]!, name: 'web-2', uid: 'u2' });
+    },
   ];
   for (const damage of damaged) {
     const neighbour = pod('web-a', '1');
@@ -177,14 +184,15 @@ test("a restore lays each object over the one before it and checks, in the same 
     const laid = pod('web-b', '1');
     damage(laid);
     const walked = layOverChecked(laid, neighbour, kindShape('Pod'), MAX_DEPTH);
-    assert.equal(storedProblem(PODS, laid, walked), expected);
+    // As the load asks it: the members that are the neighbour's own parts were found valid with it.
+    assert.equal(storedProblem(PODS, laid, walked, walked ? neighbour.metadata : undefined), expected);
     assert.equal(JSON.stringify(laid), JSON.stringify(alone));
   }
   // Undamaged, it takes the neighbour's equal parts (frozen) and passes; its own metadata and spec stay its own.
   const neighbour = pod('web-a', '1');
   const next = pod('web-b', '1');
   assert.equal(layOverChecked(next, neighbour, kindShape('Pod'), MAX_DEPTH), true);
-  assert.equal(storedProblem(PODS, next, true), undefined);
+  assert.equal(storedProblem(PODS, next, true, neighbour.metadata), undefined);
   assert.equal(next.spec, neighbour.spec);
   assert.ok(Object.isFrozen(neighbour.spec));
   assert.equal(next.metadata.labels, neighbour.metadata.labels);

@@ -135,6 +135,15 @@ function rescanDir(dir: string, last: Scan): Scan {
   return scanDir(dir);
 }
 
+/** The dir's change time, or undefined when it cannot be had (as existsSync: no such dir, or no access). */
+function dirCtime(dir: string): number | undefined {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.ctimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a node's conf dir held when its kubelet began tracking it. */
 interface FirstRead {
   scan: Scan;
@@ -148,11 +157,11 @@ interface FirstRead {
  * scanDir, loadDefaultNetwork and the entries' newest mtime from one read of the dir (a restart tracks every node
  * at once: the dir's names once, each entry's stats once). The dir's ctime is taken before its names, as in scanDir.
  */
-function firstRead(dir: string, now = Date.now()): FirstRead {
+function firstRead(dir: string, now = Date.now(), ctimeBefore?: number): FirstRead {
   let ctime: number;
   let names: string[];
   try {
-    ctime = statSync(dir).ctimeMs;
+    ctime = ctimeBefore ?? statSync(dir).ctimeMs;
     names = readdirSync(dir);
   } catch {
     return { scan: MISSING, network: undefined, newest: 0 };
@@ -258,9 +267,11 @@ export class Kubelets {
       return known.state;
     }
     const dir = this.confDir(node.name);
-    // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception.
+    // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception. Its
+    // change time, taken before its names are read, is the first read's.
     let made = false;
-    if (!existsSync(dir)) {
+    const ctime = dirCtime(dir);
+    if (ctime === undefined) {
       made = this.makeConfDir(node.name, dir);
       if (!made && !existsSync(dir)) {
         mkdirSync(dir, { recursive: true });
@@ -270,7 +281,7 @@ export class Kubelets {
     const empty = made && !this.seed(node, dir);
     // A conf dir made just now and given nothing holds no network: nothing to read back (a pool add of
     // `none` nodes makes a thousand of them at once).
-    const read = empty ? undefined : firstRead(dir);
+    const read = empty ? undefined : firstRead(dir, Date.now(), made ? undefined : ctime);
     const ready = read?.network !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();

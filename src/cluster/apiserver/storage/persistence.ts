@@ -335,7 +335,7 @@ export class ObjectPersistence implements StoreBackend {
       // parts are frozen).
       const neighbour = derived ? undefined : last.get(bucket);
       const walked = of.shape !== undefined && neighbour !== undefined && namedObject(value) && layOverChecked(value, neighbour, of.shape, MAX_DEPTH);
-      const problem = type ? storedProblem(type, value, walked) : `no resource ${bucket} is served`;
+      const problem = type ? storedProblem(type, value, walked, walked && neighbour ? neighbour.metadata : undefined) : `no resource ${bucket} is served`;
       if (problem !== undefined) {
         this.log(`cluster ${this.clusterId}: skipped stored object ${key}: ${problem.slice(0, 300)}`);
         return;

@@ -64,16 +64,22 @@ function finalizers(list: string[], causes: StatusCause[]): void {
  * What is wrong with an object's metadata, as the apiserver words it; empty when nothing. The metadata's
  * shape (types) was checked before (shape.ts), so maps hold strings and lists hold objects.
  */
-export function validateMetadata(meta: ObjectMeta, nameRule: NameRule = 'subdomain'): StatusCause[] {
+export function validateMetadata(meta: ObjectMeta, nameRule: NameRule = 'subdomain', checked?: ObjectMeta): StatusCause[] {
   const rule = NAME_RULES[nameRule];
+  // A member that is the very part of a metadata found valid (a restore's neighbour: sharing.ts) is valid: each of
+  // these four is judged by its own value alone.
+  const fresh = <T>(member: string): T | undefined => {
+    const value = own<T>(meta, member);
+    return checked !== undefined && typeof value === 'object' && value !== null && value === own<T>(checked, member) ? undefined : value;
+  };
   const causes: StatusCause[] = [];
   const generateName = own<string>(meta, 'generateName');
   if (generateName) for (const m of rule(maskTrailingDash(generateName))) causes.push(fieldError.invalid('metadata.generateName', generateName, m));
   if (!meta.name) causes.push(fieldError.required('metadata.name', 'name or generateName is required'));
   else for (const m of rule(meta.name)) causes.push(fieldError.invalid('metadata.name', meta.name, m));
-  labels(own(meta, 'labels') ?? {}, causes);
-  annotations(own(meta, 'annotations') ?? {}, causes);
-  ownerReferences(own<Ref[]>(meta, 'ownerReferences') ?? [], causes);
-  finalizers(own<string[]>(meta, 'finalizers') ?? [], causes);
+  labels(fresh<Record<string, string>>('labels') ?? {}, causes);
+  annotations(fresh<Record<string, string>>('annotations') ?? {}, causes);
+  ownerReferences(fresh<Ref[]>('ownerReferences') ?? [], causes);
+  finalizers(fresh<string[]>('finalizers') ?? [], causes);
   return causes;
 }

@@ -26,8 +26,8 @@ export function decodeBody(r: Pick<ResourceType, 'kind' | 'version'>, obj: Recor
 }
 
 /** Throws the apiserver's 422 when the object's metadata does not validate. */
-export function checkMetadata(r: ResourceType, obj: KubeObject): void {
-  const causes = validateMetadata(obj.metadata, r.nameRule);
+export function checkMetadata(r: ResourceType, obj: KubeObject, checked?: KubeObject['metadata']): void {
+  const causes = validateMetadata(obj.metadata, r.nameRule, checked);
   if (causes.length > 0) throw invalidObject(r.kind, r.group, obj.metadata.name, causes);
 }
 
@@ -38,16 +38,17 @@ export function namedObject(value: unknown): value is KubeObject {
 
 /**
  * Why a stored object cannot be served (the API would have refused to store it), or undefined. `walked`: its depth and
- * decode were found good already (a restore's walk, sharing.ts layOverChecked); its metadata is checked here.
+ * decode were found good already (a restore's walk, sharing.ts layOverChecked); its metadata is checked here, but for
+ * the members that are the very parts of `checked` (the metadata of the neighbour it was laid over, found valid).
  */
-export function storedProblem(r: ResourceType, value: unknown, walked = false): string | undefined {
+export function storedProblem(r: ResourceType, value: unknown, walked = false, checked?: KubeObject['metadata']): string | undefined {
   if (!namedObject(value)) return 'not an object with a metadata.name';
   try {
     if (!walked) {
       checkDepth(value);
       checkShape(r, value);
     }
-    checkMetadata(r, value as KubeObject);
+    checkMetadata(r, value as KubeObject, checked);
   } catch (e) {
     return (e as Error).message;
   }
