@@ -247,12 +247,9 @@ class Runner implements ContainerRunner {
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
     const tools = asToolImage(catalogued);
-    // Args without a command are the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
-    const argv = (
-      tools
-        ? toolImageArgv(tools, command.map(String), args.map(String))
-        : [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args]
-    ).map((a) => expandRefs(String(a), env));
+    const argv = (tools ? toolImageArgv(tools, command.map(String), args.map(String)) : commandLine(catalogued, command, args)).map((a) =>
+      expandRefs(String(a), env),
+    );
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
       const name = text(container['name']) ?? '';
@@ -480,7 +477,14 @@ function exited(code: number, message?: string): Process {
   return { exited: Promise.resolve(code), stop: () => {}, ...(message !== undefined ? { message } : {}) };
 }
 
-/** A container the runtime could not start as asked: it ends at once with the kubelet's reason as its message. */
+/**
+ * The container's command and args as the runtime runs them, before `$(VAR)` expansion: args without a command are
+ * the image's ENTRYPOINT's arguments (coredns: `-conf /etc/coredns/Corefile`).
+ */
+function commandLine(catalogued: ImageSpec | undefined, command: unknown[], args: unknown[]): unknown[] {
+  return [...(command.length === 0 && args.length > 0 && catalogued?.entrypoint ? catalogued.entrypoint : command), ...args];
+}
+
 /**
  * Whether the container's program, as its command and args name it, is one its image says only waits when no data
  * plane runs (ImageSpec.idle): argv as start() makes it, known without the environment (no `$(VAR)` in it).
@@ -490,7 +494,7 @@ function idleArgv(spec: ImageSpec, container: Obj): boolean {
   const command = Array.isArray(container['command']) ? container['command'].map(String) : [];
   const args = Array.isArray(container['args']) ? container['args'].map(String) : [];
   if ([...command, ...args].some((a) => a.includes('$('))) return false;
-  const argv = command.length === 0 && args.length > 0 && spec.entrypoint ? [...spec.entrypoint, ...args] : [...command, ...args];
+  const argv = commandLine(spec, command, args).map(String);
   const words = argv.length > 0 ? argv : (spec.entrypoint ?? []);
   // Only a program of the image named directly: a shell's script is read with the environment (programFor).
   return programOf(spec, words[0] ?? '') !== undefined && spec.idle(words);
@@ -505,6 +509,7 @@ function waitsForStop(): Process {
   return { exited, stop: () => stop() };
 }
 
+/** A container the runtime could not start as asked: it ends at once with the kubelet's reason as its message. */
 function failed(message: string): Process {
   return exited(1, message);
 }
