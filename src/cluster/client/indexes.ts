@@ -160,8 +160,11 @@ export class Indexes {
   private readonly tallies = new Map<string, PodTally>();
 
   constructor(objects: ObjectStore) {
-    for (const r of [PODS, REPLICASETS]) for (const o of objects.list(r)) this.insert(resourceKey(r), o);
-    for (const pod of objects.list(PODS)) this.tally(pod, 1);
+    for (const pod of objects.list(PODS)) {
+      this.insert(PODS_KEY, pod);
+      this.tally(pod, 1);
+    }
+    for (const rs of objects.list(REPLICASETS)) this.insert(resourceKey(REPLICASETS), rs);
   }
 
   /** Counts pod (by = 1) or stops counting it (by = -1) for its controller, when it is active. */
