@@ -500,6 +500,24 @@ function basicRegex(pattern: string): string {
   return out;
 }
 
+/** The programs `simple` runs itself (its switch's cases; `env` with a program is not emulated). */
+const EMULATED = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep', 'grep', 'head', 'tail', 'wc', 'cat', 'env', 'printenv']);
+
+/**
+ * Whether the process of argv does nothing but meet a program aksemu does not emulate, at once (the image's own
+ * entrypoint, or a program named directly: not a shell, a variable's assignment, a redirection or a program
+ * emulated here). `command(argv0)` says whether the caller runs that program itself (a network tool). Such a
+ * process tells `unemulated` first and writes nothing else: an app's then runs until it is stopped.
+ */
+export function meetsUnemulatedAtOnce(argv: readonly string[], command: (argv0: string) => boolean): boolean {
+  const first = argv[0];
+  if (first === undefined) return true;
+  const program = basename(first);
+  if (SHELLS.has(program) || EMULATED.has(program) || command(first) || !/^[^=<>&|;$`'"\\\s]+$/.test(first)) return false;
+  // A word the shell would read as a redirection is taken out of the program's arguments.
+  return !argv.some((w) => /^[12&]?>/.test(w));
+}
+
 /** Starts a container's process: argv is its command and args, already `$(VAR)`-expanded. */
 export function startProcess(argv: string[], env: Record<string, string>, io: ProcessIo): Process {
   return new Runner(argv, env, io);

@@ -193,6 +193,8 @@ export class ContainerIo {
   private closed = false;
   /** aksemu's lines about this run (what it does not emulate), told again to each session that attaches. */
   private notices = '';
+  /** The line told by this container's run before a restart (in its log already), made when a session attaches. */
+  private earlier: (() => string) | undefined;
 
   constructor(private readonly options: ContainerStreams) {
     this.input = options.stdin ? new LineInput(options.tty) : undefined;
@@ -215,6 +217,11 @@ export class ContainerIo {
     this.write('stderr', text);
   }
 
+  /** aksemu's line about the run, in the log already (told before a restart): to every session that attaches. */
+  told(text: () => string): void {
+    this.earlier = text;
+  }
+
   private emit(stream: Stream, text: string): void {
     if (text === '') return;
     this.options.log(stream, text);
@@ -228,7 +235,8 @@ export class ContainerIo {
       return { stdin: () => undefined, endStdin: () => undefined, detach: () => undefined };
     }
     (this.listeners ??= new Set()).add(listener);
-    if (this.notices) listener.output(this.options.tty ? 'stdout' : 'stderr', this.options.tty ? this.notices.replaceAll('\n', '\r\n') : this.notices);
+    const notices = this.earlier ? this.earlier() + this.notices : this.notices;
+    if (notices) listener.output(this.options.tty ? 'stdout' : 'stderr', this.options.tty ? notices.replaceAll('\n', '\r\n') : notices);
     const writes = stdin && this.input !== undefined;
     let done = false;
     // stdinOnce: the first session with stdin closes the container's stdin when it ends.

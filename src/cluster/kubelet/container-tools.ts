@@ -38,6 +38,11 @@ export interface ToolHost {
   warn(reason: string, message: string): void;
 }
 
+/** Whether argv[0] names a network tool the `command` hook below runs (in the sandbox, or tells why it cannot). */
+export function runsTool(argv0: string): boolean {
+  return CONTAINER_TOOLS.includes(toolName(argv0));
+}
+
 /** The `command` hook of processes.ts that runs network tools for one container run. */
 export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ctx: CommandContext) => Promise<number> | undefined {
   let last = 0;
@@ -48,8 +53,8 @@ export function toolCommands(host: ToolHost): (argv: string[], io: ProcessIo, ct
     host.warn(reason, message);
   };
   return (argv, io, ctx) => {
+    if (!runsTool(argv[0] ?? '')) return undefined;
     const name = toolName(argv[0] ?? '');
-    if (!CONTAINER_TOOLS.includes(name)) return undefined;
     return (async () => {
       const run = toolRun(host.spec, argv);
       if (run.kind === 'missing') {

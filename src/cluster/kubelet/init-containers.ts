@@ -23,10 +23,10 @@ import { runProgram } from '../images/runner.js';
 import { ContainerError, ContainerFs, type Mount } from './node-files.js';
 import { nodePath } from '../nodefs/node-root.js';
 import type { ContainerRunner, ContainerStart, ExecProbeResult } from './sandbox.js';
-import { startProcess, type Process, type ProcessIo, KILLED } from '../images/processes.js';
+import { meetsUnemulatedAtOnce, startProcess, type Process, type ProcessIo, KILLED } from '../images/processes.js';
 import type { Container, Pod } from '../apimachinery/types.js';
 import type { ClusterRecord } from '../../model/cluster-records.js';
-import { toolCommands } from '../kubelet/container-tools.js';
+import { runsTool, toolCommands } from '../kubelet/container-tools.js';
 import { asToolImage, toolImageArgv } from '../images/network-tools.js';
 
 /** What the runner needs of a cluster's runtime (ClusterRuntime has it all). */
@@ -232,27 +232,54 @@ class Runner implements ContainerRunner {
   }
 
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
-  start({ pod, node, container: spec, init, write, notice, stdin, setReady, netns, event, probeTarget, resumedUnobserved }: ContainerStart): Process {
+  start({
+    pod,
+    node,
+    container: spec,
+    init,
+    write,
+    notice,
+    told,
+    stdin,
+    setReady,
+    netns,
+    event,
+    probeTarget,
+    resumedUnobserved,
+    resumed,
+  }: ContainerStart): Process {
     const container = spec as Obj;
     this.host.kubelets.prepare?.(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
     if (resumedUnobserved && !init && !this.host.network && catalogued && idleArgv(catalogued, container)) return waitsForStop();
+    const command = Array.isArray(container['command']) ? container['command'] : [];
+    const args = Array.isArray(container['args']) ? container['args'] : [];
+    if (resumed && told && !init && !catalogued && meetsUnemulatedAtOnce([...command, ...args].map(String), runsTool)) {
+      // The same container, still running its program that aksemu does not emulate: its run told so (the line in its
+      // log, the Warning) and did nothing else, so it is not run again (docs/performance.md §2.18). A session that
+      // attaches hears the line again, as it would have.
+      told(() => {
+        const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
+        const made = this.filesAndEnv(pod, node, container, this.host.kubelets.nodeRoot(node), false, projected);
+        const argv = [...command, ...args].map((a) => expandRefs(String(a), typeof made === 'string' ? {} : made.env));
+        return unemulatedNotice(argv, argv, image, text(container['name']) ?? '', false, command.length === 0).line;
+      });
+      return waitsForStop();
+    }
     const nodeRoot = this.host.kubelets.nodeRoot(node);
     const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
+    const tools = asToolImage(catalogued);
     const made = this.filesAndEnv(pod, node, container, nodeRoot, init, projected, catalogued);
     // Init containers (installers) must not look done when their input is missing.
     if (typeof made === 'string') return failed(made);
     const { fs, env } = made;
-    const command = Array.isArray(container['command']) ? container['command'] : [];
-    const args = Array.isArray(container['args']) ? container['args'] : [];
-    const tools = asToolImage(catalogued);
     const argv = (tools ? toolImageArgv(tools, command.map(String), args.map(String)) : commandLine(catalogued, command, args)).map((a) =>
       expandRefs(String(a), env),
     );
+    const name = text(container['name']) ?? '';
     const found = catalogued ? programFor(catalogued, argv, env) : undefined;
     if (found) {
-      const name = text(container['name']) ?? '';
       // A server answers probes with what it binds (nothing yet); any other program with its own state.
       probeTarget?.(catalogued?.listens ? { kind: 'listeners', listeners: [] } : { kind: 'program' });
       // A pod restored after a restart is attached in the background: its program starts once its namespace is there.
@@ -278,7 +305,6 @@ class Runner implements ContainerRunner {
         ...(catalogued?.listens ? { serves: (listeners) => probeTarget?.({ kind: 'listeners', listeners: [...listeners] }) } : {}),
       });
     }
-    const name = text(container['name']) ?? '';
     const warn = (reason: string, message: string) => event?.('Warning', reason, message);
     const runTool = toolCommands({
       pod: pod as KubeObject & Pod,
@@ -296,15 +322,10 @@ class Runner implements ContainerRunner {
       unknown: init ? 'exits' : 'runs',
       ...(stdin ? { stdin } : {}),
       unemulated: (what) => {
-        const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
-        // Args without a command go to the image's ENTRYPOINT, which aksemu does not know.
-        const entrypointArgs = command.length === 0 && !tools && what.length > 0 && what.length === argv.length && what.every((w, i) => w === argv[i]);
-        const program = what.length === 0 ? 'its entrypoint' : entrypointArgs ? `its entrypoint with the arguments ${quoted(what)}` : quoted(what);
-        const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
-        const line = `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`;
+        const { line, message } = unemulatedNotice(what, argv, image, name, init, command.length === 0 && !tools);
         if (notice) notice(line);
         else write('stderr', line);
-        warn('NotEmulated', `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`);
+        warn('NotEmulated', message);
       },
     });
   }
@@ -470,6 +491,29 @@ class Runner implements ContainerRunner {
     }
     return 0;
   }
+}
+
+/**
+ * aksemu's line (into the container's log, and to sessions that attach) and its Warning's message when the process
+ * of argv meets `what`, a program aksemu does not emulate. `byEntrypoint`: no command, so args go to the image's
+ * ENTRYPOINT, which aksemu does not know.
+ */
+function unemulatedNotice(
+  what: string[],
+  argv: string[],
+  image: string,
+  name: string,
+  init: boolean,
+  byEntrypoint: boolean,
+): { line: string; message: string } {
+  const quoted = (words: string[]) => JSON.stringify(words.join(' ').slice(0, 200));
+  const entrypointArgs = byEntrypoint && what.length > 0 && what.length === argv.length && what.every((w, i) => w === argv[i]);
+  const program = what.length === 0 ? 'its entrypoint' : entrypointArgs ? `its entrypoint with the arguments ${quoted(what)}` : quoted(what);
+  const instead = init ? 'the init container exits 0 at once' : 'the container runs idle until it is stopped';
+  return {
+    line: `aksemu: image ${image} runs ${program}, which aksemu does not emulate: ${instead} (docs/clients.md §5.16)\n`,
+    message: `aksemu does not emulate ${program} of image ${image} (container ${name}): ${instead}`,
+  };
 }
 
 /** A process that has already ended with that status. */

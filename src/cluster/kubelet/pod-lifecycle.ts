@@ -680,6 +680,7 @@ export class PodLifecycle implements Controller {
         init,
         write: (stream, text) => io.write(stream, text),
         notice: (text) => io.notice(text),
+        told: (text) => io.told(text),
         stdin: io.input,
         setReady: (ready) => this.setReady(w, key, restart, ready),
         netns: async () => this.options.sandboxes.netnsWhenAttached?.(w.namespace, w.name),
@@ -689,6 +690,7 @@ export class PodLifecycle implements Controller {
           state.target = target;
           if (state.process === process && target.kind === 'listeners') this.prober.retrigger(w.uid, key);
         },
+        ...(resumed ? { resumed: true } : {}),
         ...(resumed && this.unobserved(c, key, init) ? { resumedUnobserved: true } : {}),
       });
     } catch (e) {

@@ -76,6 +76,11 @@ export interface ContainerStart {
    * every session that attaches later too (container-io.ts), so `kubectl run -i` does not wait on silence.
    */
   notice?(text: string): void;
+  /**
+   * aksemu's line about a resumed container that its run told already (in the run's log, which the container goes
+   * on with): told again only to the sessions that attach, made when the first does.
+   */
+  told?(text: () => string): void;
   /** The container's stdin (`stdin: true`: what attached sessions send), undefined without one. */
   stdin?: ProcessStdin | undefined;
   /** The container's readiness as its program reports it (default: ready once started). */
@@ -92,6 +97,12 @@ export interface ContainerStart {
    * runtime need not run it at all: its process just waits to be stopped (docs/performance.md §2.16).
    */
   resumedUnobserved?: boolean;
+  /**
+   * A running container restored after a restart: the same container, still running (containerd's outlive the
+   * kubelet), so what its run told already (aksemu's line in its log, its Warning) is not told again when its
+   * process is known to have done nothing else (docs/performance.md §2.18).
+   */
+  resumed?: boolean;
 }
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
