@@ -128,18 +128,25 @@ export function nodeBasis(cluster: ClusterRecord, pool: PoolRecord | undefined):
   };
 }
 
-export function buildNode(basis: NodeBasis, record: NodeRecord, kubelet: KubeletState): KubeObject {
-  const { version, img, size, location } = basis;
-  const { vnet, subnet } = subnetNames(record.subnetId);
+/** The label that is each node's own: every other label of a pool's nodes in one subnet is the same. */
+const HOSTNAME = 'kubernetes.io/hostname';
+
+/**
+ * The labels of a node of `pool` in the subnet `subnetId`, sorted, with `name` as its hostname: what every node of a
+ * pool in one subnet shares, and its name.
+ */
+function nodeLabels(basis: NodeBasis, pool: string, subnetId: string, name: string): Record<string, string> {
+  const { img, size, location } = basis;
+  const { vnet, subnet } = subnetNames(subnetId);
   const zone = '0';
   const labels: Record<string, string> = {
-    agentpool: record.pool,
+    agentpool: pool,
     'beta.kubernetes.io/arch': 'amd64',
     'beta.kubernetes.io/instance-type': size,
     'beta.kubernetes.io/os': img.operatingSystem,
     'failure-domain.beta.kubernetes.io/region': location,
     'failure-domain.beta.kubernetes.io/zone': zone,
-    'kubernetes.azure.com/agentpool': record.pool,
+    'kubernetes.azure.com/agentpool': pool,
     ...basis.modelLabels,
     'kubernetes.azure.com/cluster': basis.nodeResourceGroup,
     'kubernetes.azure.com/kubelet-identity-client-id': basis.kubeletClientId,
@@ -154,7 +161,7 @@ export function buildNode(basis: NodeBasis, record: NodeRecord, kubelet: Kubelet
     'kubernetes.azure.com/storageprofile': 'managed',
     'kubernetes.azure.com/storagetier': 'Premium_LRS',
     'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/hostname': record.name,
+    [HOSTNAME]: name,
     'kubernetes.io/os': img.operatingSystem,
     'kubernetes.io/role': 'agent',
     'node-role.kubernetes.io/agent': '',
@@ -167,10 +174,54 @@ export function buildNode(basis: NodeBasis, record: NodeRecord, kubelet: Kubelet
   };
   // The pool's labels come from an ARM request: copied as data (Object.assign would let `__proto__` through).
   for (const [k, v] of basis.poolLabels) setOwn(labels, k, v);
-  const sortedLabels = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
-  const created = k8sTime(record.createdAt);
-  const since = k8sTime(kubelet.since);
+/** A pool's shared labels (nodeLabels) by basis, pool and subnet, and whether its own labels name the hostname. */
+const SHARED_LABELS = new WeakMap<NodeBasis, Map<string, { labels: Record<string, string>; poolHostname: boolean }>>();
+
+/**
+ * nodeLabels, made and sorted once per basis, pool and subnet (a restart builds 5,000 nodes of a few pools, see
+ * docs/performance.md §2.20): the shared labels copied, in their order, with the node's own hostname.
+ */
+function labelsOf(basis: NodeBasis, record: NodeRecord): Record<string, string> {
+  let byPool = SHARED_LABELS.get(basis);
+  if (!byPool) SHARED_LABELS.set(basis, (byPool = new Map()));
+  const key = `${record.pool}\u0000${record.subnetId}`;
+  let shared = byPool.get(key);
+  if (!shared) {
+    shared = { labels: nodeLabels(basis, record.pool, record.subnetId, ''), poolHostname: basis.poolLabels.some(([k]) => k === HOSTNAME) };
+    byPool.set(key, shared);
+  }
+  const labels = { ...shared.labels };
+  // The pool's labels are laid last: a hostname of theirs is every node's.
+  if (!shared.poolHostname) labels[HOSTNAME] = record.name;
+  return labels;
+}
+
+/** k8sTime of an RFC 3339 text, formatted once per second of the texts it is given (a restart's nodes share a few). */
+function secondsOf(): (text: string) => string {
+  let second = Number.NaN;
+  let formatted = '';
+  return (text) => {
+    const ms = Date.parse(text);
+    if (!Number.isFinite(ms)) return k8sTime(text);
+    if (Math.floor(ms / 1000) !== second) {
+      formatted = k8sTime(ms);
+      second = Math.floor(ms / 1000);
+    }
+    return formatted;
+  };
+}
+const createdTime = secondsOf();
+const sinceTime = secondsOf();
+
+export function buildNode(basis: NodeBasis, record: NodeRecord, kubelet: KubeletState): KubeObject {
+  const { version, img } = basis;
+  const sortedLabels = labelsOf(basis, record);
+
+  const created = createdTime(record.createdAt);
+  const since = sinceTime(kubelet.since);
   const heartbeat = since;
   const cond = (type: string, status: string, reason: string, message: string, transition = created) => ({
     type,
