@@ -326,7 +326,10 @@ export class PodLifecycle implements Controller {
       w.unrestored = undefined;
       this.unrestoredCount--;
       this.restore(w, pod, kept.get(w.uid));
+      kept.delete(w.uid);
     }
+    // The records of pods not running here: a new sandbox of theirs releases the old one first (step, records.load).
+    for (const record of kept.values()) this.options.records.leave(node, record);
     if (this.unread.size === 0) this.known = new Set();
     return records.length;
   }
