@@ -3,9 +3,9 @@
 // back is the one saved, whatever its length; a damaged or missing one is none. Earlier builds' files (one per
 // record) are read too, and moved into the node's file by its first read.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { type SandboxRecord, SandboxRecords } from '../../src/cluster/kubelet/runtime-state.js';
 
@@ -45,19 +45,22 @@ test('records read back as saved: short ones, one longer than the read buffer, a
 });
 
 /** A fresh records root for the test's body, removed after it. */
-function withRoot(body: (root: string) => void): void {
-  const root = mkdtempSync(join(tmpdir(), 'aksemu-sandbox-records-'));
+async function withRoot(body: (root: string) => void | Promise<void>): Promise<void> {
+  const parent = mkdtempSync(join(tmpdir(), 'aksemu-sandbox-records-'));
+  // The nodes' dir of a cluster: the earlier layout's dirs are moved aside beside it.
+  const root = join(parent, 'nodes');
+  mkdirSync(root);
   try {
-    body(root);
+    await body(root);
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(parent, { recursive: true, force: true });
   }
 }
 
 const byUid = (list: SandboxRecord[]) => list.sort((x, y) => x.uid.localeCompare(y.uid));
 
-test("a home of earlier builds (a file per record) reads the same, and its node's records move into the node's file", () => {
-  withRoot((root) => {
+test("a home of earlier builds (a file per record) reads the same, and its node's records move into the node's file", async () => {
+  await withRoot(async (root) => {
     const dir = join(root, 'node-1', 'run', 'sandboxes');
     mkdirSync(dir, { recursive: true });
     for (const uid of ['a', 'b', 'c']) writeFileSync(join(dir, `${uid}.json`), `${JSON.stringify(record(uid))}\n`);
@@ -68,8 +71,15 @@ test("a home of earlier builds (a file per record) reads the same, and its node'
     assert.deepEqual(records.load('node-1', 'a'), record('a'));
     const expected = [record('a'), { ...record('b'), ip: '10.240.0.9' }, record('c')];
     assert.deepEqual(byUid(records.onNode('node-1')), expected);
-    // Moved: the earlier layout's dir is gone, the node's file holds one line per record.
+    // Moved: the earlier layout's dir is gone (aside until swept), the node's file holds one line per record.
     assert.ok(!existsSync(dir));
+    await records.sweep();
+    assert.deepEqual(readdirSync(dirname(root)), ['nodes']);
+    // What a process killed before its sweep left aside is swept by the next one.
+    mkdirSync(join(dirname(root), 'sandboxes-moved', 'node-9.1.1'), { recursive: true });
+    writeFileSync(join(dirname(root), 'sandboxes-moved', 'node-9.1.1', 'x.json'), '{}');
+    await new SandboxRecords(() => root).sweep();
+    assert.deepEqual(readdirSync(dirname(root)), ['nodes']);
     assert.equal(
       readFileSync(join(root, 'node-1', 'run', 'sandboxes.jsonl'), 'utf8')
         .trim()
@@ -82,7 +92,7 @@ test("a home of earlier builds (a file per record) reads the same, and its node'
 });
 
 test('a kill -9 between the move and the removal of the earlier files reads the same; a removal after the move holds', () => {
-  withRoot((root) => {
+  return withRoot((root) => {
     const dir = join(root, 'node-1', 'run', 'sandboxes');
     mkdirSync(dir, { recursive: true });
     for (const uid of ['a', 'b']) writeFileSync(join(dir, `${uid}.json`), JSON.stringify(record(uid)));
@@ -99,7 +109,7 @@ test('a kill -9 between the move and the removal of the earlier files reads the 
 });
 
 test('a line cut short (the disk full) loses no other record, and the next line written after it is read', () => {
-  withRoot((root) => {
+  return withRoot((root) => {
     const records = new SandboxRecords(() => root);
     records.save('node-1', record('a'));
     records.save('node-1', record('b'));
@@ -113,7 +123,7 @@ test('a line cut short (the disk full) loses no other record, and the next line 
 });
 
 test("a node's file is written again when it holds twice the lines it needs; a removal on a node gone writes nothing", () => {
-  withRoot((root) => {
+  return withRoot((root) => {
     const records = new SandboxRecords(() => root);
     const file = join(root, 'node-1', 'run', 'sandboxes.jsonl');
     const lines = () => readFileSync(file, 'utf8').trim().split('\n').length;

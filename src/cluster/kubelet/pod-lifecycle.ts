@@ -330,7 +330,10 @@ export class PodLifecycle implements Controller {
     }
     // The records of pods not running here: a new sandbox of theirs releases the old one first (step, records.load).
     for (const record of kept.values()) this.options.records.leave(node, record);
-    if (this.unread.size === 0) this.known = new Set();
+    if (this.unread.size === 0) {
+      this.known = new Set();
+      void this.options.records.sweep();
+    }
     return records.length;
   }
 

@@ -9,9 +9,11 @@
 // every line written before it; a line cut short (a full disk) is skipped and the file rewritten at the next read.
 // The file is rewritten whole (to a temporary file, then renamed over it) when it holds twice the lines it needs.
 // Earlier builds kept a file per record (nodes/<node>/run/sandboxes/<pod uid>.json): a node's are still read, under
-// the newer lines, and moved into the node's file by its first read.
+// the newer lines, and moved into the node's file by its first read; their dir is then moved aside (one rename) and
+// removed off the event loop once a restart has read every node (sweep): removing them is most of the move's cost.
 import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { nodesDir } from '../nodefs/paths.js';
 
 export interface SandboxRecord {
@@ -44,6 +46,8 @@ export class SandboxRecords {
   private readonly read = new Set<string>();
   /** Records from before this process that the reader of their node left (leave): a sandbox to release. */
   private readonly left = new Map<string, Map<string, SandboxRecord>>();
+  /** Earlier layout's dirs moved aside by this process (moveAside), not swept yet. */
+  private movedCount = 0;
 
   constructor(private readonly root: () => string) {}
 
@@ -58,6 +62,11 @@ export class SandboxRecords {
   /** The node's records file. */
   private file(node: string): string {
     return join(this.runDir(node), 'sandboxes.jsonl');
+  }
+
+  /** Where the earlier layout's dirs are moved once their records are in their node's file, until swept. */
+  private moved(): string {
+    return join(dirname(this.root()), 'sandboxes-moved');
   }
 
   /** The earlier layout's dir: a file per record. */
@@ -182,7 +191,28 @@ export class SandboxRecords {
     }
     this.sizes.set(node, { lines: found.records.size, records: found.records.size });
     // Only once the file holds them: a kill -9 before this leaves both, read as the same records.
-    if (found.perFile) rmSync(this.perFileDir(node), { recursive: true, force: true });
+    if (found.perFile) this.moveAside(node);
+  }
+
+  private moveAside(node: string): void {
+    const moved = this.moved();
+    try {
+      mkdirSync(moved, { recursive: true });
+      renameSync(this.perFileDir(node), join(moved, `${node}.${process.pid}.${++this.movedCount}`));
+    } catch {
+      rmSync(this.perFileDir(node), { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Removes the earlier layout's dirs moved aside (by this process, or by one killed before it swept), off the event
+   * loop: called once a restart has read every node's records.
+   */
+  async sweep(): Promise<void> {
+    const moved = this.moved();
+    if (this.movedCount === 0 && !isThere(moved)) return;
+    this.movedCount = 0;
+    await rm(moved, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
