@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Kubelets } from '../../src/cluster/kubelet/kubelet.js';
+import { loadDefaultNetwork } from '../../src/cni/confdir.js';
 
 const CONFLIST = '{"cniVersion":"1.0.0","name":"test","plugins":[{"type":"bridge"}]}';
 /** Longer than the time a dir must be left alone before its change time is trusted (RACY_MS). */
@@ -121,6 +122,48 @@ test('a conf dir removed and made again is seen by the periodic rescan, and its 
     await new Promise((r) => setTimeout(r, 100));
     writeFileSync(join(dir, '10-test.conflist'), 'not json');
     await until('a file written in the dir made again', () => !ready(), 500);
+  } finally {
+    kubelets.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("a node known before the process: its first read's network answers the IPAM once, while the dir is as read", async () => {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
+  const cluster = { resourceGroup: 'rg', name: 'c', networkPlugin: 'none' };
+  const first = new Kubelets(home, cluster, () => undefined, 3_600_000);
+  const created = '2026-01-02T03:04:05.000Z';
+  for (const name of ['n1', 'n2', 'n3']) first.ensure({ name, createdAt: created });
+  first.close();
+  for (const name of ['n1', 'n2', 'n3']) writeFileSync(join(first.confDir(name), '10-test.conflist'), CONFLIST);
+  const when = new Date('2026-03-04T05:06:07.000Z');
+  utimesSync(join(first.confDir('n1'), '10-test.conflist'), when, when);
+  await settle();
+  const kubelets = new Kubelets(home, cluster, () => undefined, 3_600_000);
+  try {
+    for (const name of ['n1', 'n2', 'n3']) kubelets.ensure({ name, createdAt: created });
+    // Unchanged: the first read's network, as a read of the dir finds it.
+    assert.deepEqual(kubelets.network('n1'), loadDefaultNetwork(kubelets.confDir('n1')));
+    assert.equal(kubelets.network('n1')?.name, 'test');
+    // It is the first read's, asked once: a file written in place with its size and mtime kept (what the rescan's
+    // test cannot see either) is answered as first read, then as the dir has it.
+    const n1 = join(kubelets.confDir('n1'), '10-test.conflist');
+    const again = new Kubelets(home, cluster, () => undefined, 3_600_000);
+    try {
+      again.ensure({ name: 'n1', createdAt: created });
+      writeFileSync(n1, CONFLIST.replace('"test"', '"tesT"'));
+      utimesSync(n1, when, when);
+      assert.equal(again.network('n1')?.name, 'test');
+      assert.equal(again.network('n1')?.name, 'tesT');
+    } finally {
+      again.close();
+    }
+    // Written in place (another size), and a file put before it in name order: what the dir holds now.
+    const other = CONFLIST.replace('"test"', '"other-net"');
+    writeFileSync(join(kubelets.confDir('n2'), '10-test.conflist'), other);
+    assert.equal(kubelets.network('n2')?.name, 'other-net');
+    writeFileSync(join(kubelets.confDir('n3'), '01-first.conflist'), other);
+    assert.equal(kubelets.network('n3')?.name, 'other-net');
   } finally {
     kubelets.close();
     rmSync(home, { recursive: true, force: true });

@@ -35,7 +35,12 @@ export interface IpamHost {
   readonly record: ClusterRecord;
   nodeRecord(name: string): NodeRecord | undefined;
   /** prepare: the node's /opt/cni/bin and API socket link, before it first runs a plugin (kubelet.ts). */
-  readonly kubelets: { confDir(node: string): string; prepare?(node: string): void };
+  readonly kubelets: {
+    confDir(node: string): string;
+    prepare?(node: string): void;
+    /** The node's default network now (loadDefaultNetwork of its conf dir), answered from what the kubelet read when it can. */
+    network?(node: string): LoadedNetwork | undefined;
+  };
   /**
    * Azure CNI with a pod subnet, dynamic mode: CNS asks for another batch of the pod subnet for the node; the new
    * addresses, or undefined when none can be had (the subnet is full, or the node holds maxPods' worth already).
@@ -171,7 +176,8 @@ export class Sandboxes implements PodSandboxes {
 
   /** How a node gives addresses right now: its model, its conf dir and what is installed decide. */
   private plan(node: NodeRecord): Plan {
-    const net = loadDefaultNetwork(this.host.kubelets.confDir(node.name));
+    const { kubelets } = this.host;
+    const net = kubelets.network ? kubelets.network(node.name) : loadDefaultNetwork(kubelets.confDir(node.name));
     // containerd refuses sandboxes while its CNI config is missing (go-cni's ErrCNINotInitialized).
     if (!net) return { kind: 'fail', message: 'cni plugin not initialized' };
     const owner = ipamOwner(net);

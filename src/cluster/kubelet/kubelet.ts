@@ -38,6 +38,11 @@ interface Tracked {
   scan: Scan;
   watcher?: FSWatcher;
   debounce?: NodeJS.Timeout;
+  /**
+   * A node known before this process: the default network its first read found, until asked once (network) or the
+   * dir is seen changed. A restart's IPAM plans ask it for every node just after serving (docs/performance.md §2.19).
+   */
+  first?: { network: LoadedNetwork | undefined };
 }
 
 /**
@@ -61,6 +66,9 @@ const MAX_WATCHERS = (() => {
  * a second and a third of the event loop under load (docs/performance.md §6.10).
  */
 const WATCHED_EVERY = 10;
+
+/** The first reads' networks not asked for by then (network) are dropped after this many ticks of the rescan. */
+const FIRST_HELD_TICKS = 120;
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
@@ -209,6 +217,8 @@ export class Kubelets {
   private watchers = 0;
   /** The periodic rescan's ticks so far (tick). */
   private ticks = 0;
+  /** Nodes holding their first read's network (Tracked.first). */
+  private held = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
@@ -262,6 +272,7 @@ export class Kubelets {
       if (node.reimagedAt && node.reimagedAt !== known.node.reimagedAt) {
         for (const f of readdirSync(known.dir)) rmSync(join(known.dir, f), { recursive: true, force: true });
         this.seed(node, known.dir);
+        this.drop(known);
       }
       known.node = node;
       return known.state;
@@ -286,6 +297,11 @@ export class Kubelets {
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();
     const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: read?.scan ?? EMPTY };
+    // Kept only where the scan can say the dir is unchanged (its change time settled).
+    if (read && !made && !Number.isNaN(read.scan.settled)) {
+      tracked.first = { network: read.network };
+      this.held++;
+    }
     this.nodes.set(node.name, tracked);
     this.watch(tracked);
     return tracked.state;
@@ -351,10 +367,33 @@ export class Kubelets {
     return this.nodes.get(node)?.state;
   }
 
+  /**
+   * The node's default network now, as loadDefaultNetwork finds it: for a node known before this process, the first
+   * read's, once, while the rescan's test (the dir's settled change time, its config files' times and sizes: two
+   * `stat`s for one file) finds the dir as that read left it; otherwise the dir is read.
+   */
+  network(node: string): LoadedNetwork | undefined {
+    const tracked = this.nodes.get(node);
+    const first = tracked?.first;
+    if (tracked && first) {
+      this.drop(tracked);
+      if (rescanDir(tracked.dir, tracked.scan) === tracked.scan) return first.network;
+    }
+    return loadDefaultNetwork(this.confDir(node));
+  }
+
+  private drop(tracked: Tracked): void {
+    if (!tracked.first) return;
+    tracked.first = undefined;
+    this.held--;
+  }
+
   private check(tracked: Tracked): void {
     if (!this.nodes.has(tracked.node.name)) return;
     const before = tracked.scan.signature;
+    const last = tracked.scan;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
+    if (tracked.scan !== last) this.drop(tracked);
     // A watch outlives nothing of its dir: a dir gone is read at every tick until it is back, then watched anew.
     if (tracked.scan === MISSING) this.unwatch(tracked);
     else if (!tracked.watcher) this.watch(tracked);
@@ -373,6 +412,7 @@ export class Kubelets {
   /** The periodic rescan: the nodes without a watch, and a slice of those with one (WATCHED_EVERY). */
   private tick(): void {
     const turn = this.ticks++ % WATCHED_EVERY;
+    if (this.held > 0 && this.ticks > FIRST_HELD_TICKS) for (const tracked of this.nodes.values()) this.drop(tracked);
     let i = 0;
     for (const tracked of this.nodes.values()) if (!tracked.watcher || i++ % WATCHED_EVERY === turn) this.check(tracked);
   }
@@ -380,7 +420,10 @@ export class Kubelets {
   /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
   forget(node: string, removeFiles: boolean): void {
     const tracked = this.nodes.get(node);
-    if (tracked) this.unwatch(tracked);
+    if (tracked) {
+      this.unwatch(tracked);
+      this.drop(tracked);
+    }
     this.nodes.delete(node);
     this.prepared.delete(node);
     if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });

@@ -326,8 +326,14 @@ export class PodLifecycle implements Controller {
       w.unrestored = undefined;
       this.unrestoredCount--;
       this.restore(w, pod, kept.get(w.uid));
+      kept.delete(w.uid);
     }
-    if (this.unread.size === 0) this.known = new Set();
+    // The records of pods not running here: a new sandbox of theirs releases the old one first (step, records.load).
+    for (const record of kept.values()) this.options.records.leave(node, record);
+    if (this.unread.size === 0) {
+      this.known = new Set();
+      void this.options.records.sweep();
+    }
     return records.length;
   }
 
