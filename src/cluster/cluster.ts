@@ -37,8 +37,6 @@ import { sameId } from '../ids/compare.js';
 const NODES_KEY = resourceKey(NODES);
 /** The nodes a sync in slices builds in its first call at least, whatever its clock says. */
 const SLICE_NODES = 64;
-/** A sync in slices has its later nodes' conf dirs made in the thread pool this many at a time, in order (docs/performance.md §6.11). */
-const CONF_DIR_CHUNK = 128;
 
 /** Each pool's basis (cloud/nodes.ts) by lower-cased pool name, made when first asked for, and its JSON. */
 interface Bases {
@@ -58,11 +56,6 @@ interface Slicing {
   immediate: NodeJS.Immediate | undefined;
   done: Promise<void>;
   resolve: () => void;
-  /**
-   * The conf dirs of records[from, end) being made in the thread pool (Kubelets.prepareConfDirs), a chunk after
-   * another: those below `upTo` are made, and a later slice builds no node of that range above it.
-   */
-  confDirs?: { from: number; end: number; upTo: number; chunks: Promise<void>[] };
 }
 
 export class ClusterRuntime {
@@ -265,7 +258,6 @@ export class ClusterRuntime {
     this.buildSlice(slicing, inSlices ? SLICE_NODES : Infinity, false);
     if (slicing.next < records.length) {
       this.slicing = slicing;
-      if (inSlices) this.prepareConfDirs(slicing);
       this.nextSlice(slicing);
     } else this.endSync(slicing);
     return true;
@@ -276,18 +268,15 @@ export class ClusterRuntime {
    * (TURN_MS, on its own clock: the controllers' catching up, which shares theirs, would leave it a node a turn).
    * `reread`: each record read again first (a later turn's: an operation may have changed or deleted it since).
    */
-  private buildSlice(slicing: Slicing, least: number, reread: boolean, until = slicing.records.length): void {
+  private buildSlice(slicing: Slicing, least: number, reread: boolean): void {
     const { records, bases, built } = slicing;
     const started = performance.now();
     this.building = true;
     try {
-      for (let i = 0; slicing.next < Math.min(until, records.length) && (i < least || performance.now() - started < TURN_MS); i++) {
-        const name = records[slicing.next++]!.name;
-        const n = reread ? this.store.get<NodeRecord>(nodeKey(this.record.id, name)) : records[slicing.next - 1];
-        if (!n) {
-          this.kubelets.dropPremade(name);
-          continue;
-        }
+      for (let i = 0; slicing.next < records.length && (i < least || performance.now() - started < TURN_MS); i++) {
+        let n: NodeRecord | undefined = records[slicing.next++]!;
+        if (reread) n = this.store.get<NodeRecord>(nodeKey(this.record.id, n.name));
+        if (!n) continue;
         this.putNode(this.build(n, bases));
         built.add(n.pool.toLowerCase());
       }
@@ -296,40 +285,12 @@ export class ClusterRuntime {
     }
   }
 
-  /**
-   * The slicing's nodes after its first slice get their conf dirs made in the thread pool, a chunk after another, so
-   * that the slices' turns do not wait on the disk for them (docs/performance.md §6.11).
-   */
-  private prepareConfDirs(slicing: Slicing): void {
-    const { records } = slicing;
-    const confDirs = { from: slicing.next, end: records.length, upTo: slicing.next, chunks: [] as Promise<void>[] };
-    let before: Promise<void> = Promise.resolve();
-    for (let at = confDirs.from; at < confDirs.end; at += CONF_DIR_CHUNK) {
-      const to = Math.min(at + CONF_DIR_CHUNK, confDirs.end);
-      before = before
-        .then(() => (this.slicing === slicing ? this.kubelets.prepareConfDirs(records.slice(at, to).map((n) => n.name)) : undefined))
-        .then(() => {
-          confDirs.upTo = to;
-        });
-      confDirs.chunks.push(before);
-    }
-    slicing.confDirs = confDirs;
-  }
-
   private nextSlice(slicing: Slicing): void {
-    const confDirs = slicing.confDirs;
-    // The next node's conf dir is being made: its slice waits for it (a slice builds none past what is made).
-    if (confDirs && slicing.next >= confDirs.upTo && slicing.next < confDirs.end) {
-      confDirs.chunks[Math.floor((slicing.next - confDirs.from) / CONF_DIR_CHUNK)]!.then(() => {
-        if (this.slicing === slicing) this.nextSlice(slicing);
-      });
-      return;
-    }
     slicing.immediate = setImmediate(() => {
       slicing.immediate = undefined;
       if (this.slicing !== slicing) return;
       try {
-        this.buildSlice(slicing, 1, true, confDirs && slicing.next < confDirs.end ? confDirs.upTo : slicing.records.length);
+        this.buildSlice(slicing, 1, true);
         if (slicing.next < slicing.records.length) return this.nextSlice(slicing);
         this.slicing = undefined;
         this.endSync(slicing);
@@ -448,7 +409,7 @@ export class ClusterRuntime {
 
   /** After close(): resolves once the node files queued before it are written, so the home can be removed. */
   settled(): Promise<void> {
-    return Promise.all([this.workloads.settled(), this.kubelets.settled()]).then(() => undefined);
+    return this.workloads.settled();
   }
 
   /** The cluster is gone: stop, and remove its node files. */

@@ -4,8 +4,6 @@
 // client certificate or bearer token (credentials.ts); anything else is 401. Each cluster's objects are
 // written through to the store (apiserver/storage/persistence.ts) and restored when its API starts again. The clusters
 // follow the provider's records through the store's change feed (docs/architecture.md §3).
-import { existsSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import type { Server as HttpsServer } from 'node:https';
 import {
   apiHttpsServer,
@@ -29,7 +27,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
-import { CLUSTER_TYPE, clusterOfKey, NODES_PREFIX, nodesOf, nodesPrefix, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
+import { CLUSTER_TYPE, clusterOfKey, NODES_PREFIX, nodesPrefix, type ClusterRecord, type NodeRecord } from '../model/cluster-records.js';
 import type { CredentialKind, KubeconfigIssuer } from '../providers/containerservice/credentials.js';
 import type { Change, ChangeFeed } from '../store/observed.js';
 import type { Store } from '../store/store.js';
@@ -37,8 +35,7 @@ import type { NodeNetwork } from './images/program.js';
 import { ClusterRuntime } from './cluster.js';
 import { apiServerAddress } from '../aks/azure-dns.js';
 import { type ApiListenerSource, InClusterEndpoint, inClusterNames } from './cloud/in-cluster-endpoint.js';
-import { clusterDir, nodesDir } from './nodefs/paths.js';
-import { makeConfDirs } from './kubelet/kubelet.js';
+import { clusterDir } from './nodefs/paths.js';
 import { sandboxesFor, type PodNetworkAttacher } from './kubelet/dataplane-sandboxes.js';
 import { serviceProbe, type ServiceProbe, type ServiceProbeError, type ServiceProbeTarget } from './proxy/service-backends.js';
 import { certFingerprint, issueClientCredential, kubeconfigYaml, sameSecret, type ClusterCredential } from './cloud/credentials.js';
@@ -390,23 +387,7 @@ export class ClusterApis implements KubeconfigIssuer {
       this.loadingPorts.set(port, loading);
       const loaded = this.loads.then(() => persistence.preload(gone));
       this.loads = loaded.catch(() => false);
-      // A cluster new to this home (a create: its nodes' folder not there yet) has its nodes' conf dirs made in the
-      // thread pool while its objects load, not by the first sync on the event loop (docs/performance.md §6.11).
-      const nodes = nodesDir(this.options.home, cluster.resourceGroup, cluster.name);
-      const confDirs = existsSync(nodes)
-        ? []
-        : mkdir(nodes, { recursive: true }).then(
-            () =>
-              makeConfDirs(
-                this.options.home,
-                cluster,
-                nodesOf(store, cluster).map((n) => n.name),
-              ),
-            () => [],
-          );
-      const [ok, premade] = await Promise.all([loaded, confDirs]);
-      if (!ok || gone()) {
-        if (premade.length > 0) rmSync(nodes, { recursive: true, force: true });
+      if (!(await loaded) || gone()) {
         await closeListener({ listener, sockets });
         return undefined;
       }
@@ -418,7 +399,6 @@ export class ClusterApis implements KubeconfigIssuer {
         budget: this.budget,
         ...(this.options.dataplane?.nodeNetwork ? { network: this.options.dataplane.nodeNetwork(cluster.id) } : {}),
       });
-      runtime.kubelets.adoptConfDirs(premade);
       const api = new ClusterApi(runtime);
       runtime.setApi(api);
       const entry: Entry = { runtime, persistence, api, listener, sockets, port, credential } as Entry;

@@ -5,7 +5,6 @@
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CNI_EXTENSIONS, firstNetwork, loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
@@ -204,35 +203,6 @@ function firstRead(dir: string, now = Date.now(), ctimeBefore?: number): FirstRe
   return { scan, network: firstNetwork(dir, files), newest };
 }
 
-/**
- * Makes the named new nodes' conf dirs in the thread pool, as Kubelets.makeConfDir would on the event loop
- * (docs/performance.md §6.11): the names of those it made. A node whose root is there (known before this process)
- * is left out, as is any whose calls fail: Kubelets.ensure() makes what is missing. Never rejects.
- */
-export async function makeConfDirs(home: string, cluster: Pick<KubeletClusterInfo, 'resourceGroup' | 'name'>, names: readonly string[]): Promise<string[]> {
-  const made: string[] = [];
-  await Promise.all(
-    names.map(async (name) => {
-      const root = nodeRootDir(home, cluster.resourceGroup, cluster.name, name);
-      try {
-        try {
-          await mkdir(root);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return;
-          await mkdir(root, { recursive: true });
-        }
-        await mkdir(join(root, 'etc'));
-        await mkdir(join(root, 'etc', 'cni'));
-        await mkdir(nodeConfDir(home, cluster.resourceGroup, cluster.name, name));
-        made.push(name);
-      } catch {
-        // Kubelets.ensure() makes what is missing.
-      }
-    }),
-  );
-  return made;
-}
-
 export class Kubelets {
   private readonly nodes = new Map<string, Tracked>();
   private timer: NodeJS.Timeout | undefined;
@@ -241,10 +211,6 @@ export class Kubelets {
   private ticks = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
-  /** New nodes whose conf dir prepareConfDirs made and ensure has not tracked yet: made just now, as ensure would. */
-  private readonly premade = new Set<string>();
-  /** prepareConfDirs' calls under way: settled() waits for them. */
-  private readonly making = new Set<Promise<void>>();
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
   apiSocket: string | undefined;
 
@@ -303,9 +269,9 @@ export class Kubelets {
     const dir = this.confDir(node.name);
     // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception. Its
     // change time, taken before its names are read, is the first read's.
-    let made = this.premade.delete(node.name);
-    const ctime = made ? undefined : dirCtime(dir);
-    if (!made && ctime === undefined) {
+    let made = false;
+    const ctime = dirCtime(dir);
+    if (ctime === undefined) {
       made = this.makeConfDir(node.name, dir);
       if (!made && !existsSync(dir)) {
         mkdirSync(dir, { recursive: true });
@@ -346,41 +312,6 @@ export class Kubelets {
     } catch {
       return false;
     }
-  }
-
-  /**
-   * Makes new nodes' conf dirs in the thread pool, as makeConfDir would on the event loop (docs/performance.md §6.11):
-   * a pool add's thousand nodes are four thousand `mkdir`s, which the sync in slices then does not wait for. A node
-   * tracked already, or whose root is there (a node known before this process), is left to ensure(), as is any node
-   * whose calls fail: ensure() makes what is missing. Resolves when all are done; never rejects.
-   */
-  prepareConfDirs(names: readonly string[]): Promise<void> {
-    const made = makeConfDirs(
-      this.home,
-      this.cluster,
-      names.filter((n) => !this.nodes.has(n) && !this.premade.has(n)),
-    ).then((done) => {
-      this.adoptConfDirs(done);
-      this.making.delete(made);
-    });
-    this.making.add(made);
-    return made;
-  }
-
-  /** Conf dirs makeConfDirs made for nodes not tracked yet: ensure() takes them as made just now. */
-  adoptConfDirs(names: readonly string[]): void {
-    // ensure() may have made one meanwhile (a sync() finishing the slices): then it tracks the node already.
-    for (const name of names) if (!this.nodes.has(name)) this.premade.add(name);
-  }
-
-  /** A node whose conf dir prepareConfDirs made is not to be tracked after all (its record is gone): its files go. */
-  dropPremade(node: string): void {
-    if (this.premade.has(node) && !this.nodes.has(node)) this.forget(node, true);
-  }
-
-  /** After close(): resolves once the conf dirs being made are made, so the home can be removed. */
-  settled(): Promise<void> {
-    return Promise.all(this.making).then(() => undefined);
   }
 
   /** What a new node's conf dir starts with: AKS's conflist, or the cluster's installed CNI for `none`. Whether it wrote anything. */
@@ -452,7 +383,6 @@ export class Kubelets {
     if (tracked) this.unwatch(tracked);
     this.nodes.delete(node);
     this.prepared.delete(node);
-    this.premade.delete(node);
     if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
   }
 
