@@ -70,11 +70,13 @@ test('a resumed container whose program only waits is not run: its process waits
       process.stop();
       assert.equal(await process.exited, 137);
     }
-    assert.ok(prepared.length >= idle.length, "the node's root is prepared as before");
+    // A run that goes on as it was reads nothing of the node's root: it is prepared when something first does.
+    assert.deepEqual(prepared, [], "no resumed idle container prepares the node's root");
 
     // The same nginx started anew (not a resumption) runs its program: it says what it serves.
     const fresh = started(runner, idle[0]!, false);
     await turn();
+    assert.deepEqual(prepared, ['n1'], "a start prepares the node's root");
     assert.deepEqual(
       fresh.targets.map((t) => t.kind),
       ['listeners', 'listeners'],

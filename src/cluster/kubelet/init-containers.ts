@@ -249,9 +249,10 @@ class Runner implements ContainerRunner {
     resumed,
   }: ContainerStart): Process {
     const container = spec as Obj;
-    this.host.kubelets.prepare?.(node);
     const image = text(container['image']) ?? '';
     const catalogued = imageSpecOf(image);
+    // A resumed run that goes on as it was (below) reads nothing of the node's root: prepared when something first
+    // does (a start, an exec, a plugin), not for every node just after a restart (docs/performance.md §2.18).
     if (resumedUnobserved && !init && !this.host.network && catalogued && idleArgv(catalogued, container)) return waitsForStop();
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
@@ -260,6 +261,7 @@ class Runner implements ContainerRunner {
       // log, the Warning) and did nothing else, so it is not run again (docs/performance.md §2.18). A session that
       // attaches hears the line again, as it would have.
       told(() => {
+        this.host.kubelets.prepare?.(node);
         const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
         const made = this.filesAndEnv(pod, node, container, this.host.kubelets.nodeRoot(node), false, projected);
         const argv = [...command, ...args].map((a) => expandRefs(String(a), typeof made === 'string' ? {} : made.env));
@@ -267,6 +269,7 @@ class Runner implements ContainerRunner {
       });
       return waitsForStop();
     }
+    this.host.kubelets.prepare?.(node);
     const nodeRoot = this.host.kubelets.nodeRoot(node);
     const projected = projectedServiceAccountWhenRead(this.host.serviceAccounts, pod, node);
     const tools = asToolImage(catalogued);

@@ -69,7 +69,7 @@ function clientProtocols(req: IncomingMessage): string[] {
 export interface StreamingHost {
   readonly objects: ObjectStore;
   /** The kubelets' node roots, where containers' filesystems live (kubectl cp: container-rootfs.ts). */
-  readonly kubelets?: { nodeRoot(node: string): string };
+  readonly kubelets?: { nodeRoot(node: string): string; prepare?(node: string): void };
   readonly sandboxes: PodSandboxes;
   readonly serviceAccounts: ServiceAccountIssuer;
   readonly record: ClusterRecord;
@@ -117,6 +117,8 @@ export function serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
       : undefined;
     const node = exec?.target.pod.spec?.nodeName;
     // The container's filesystem, for the file commands kubectl cp runs (container-rootfs.ts).
+    // A container resumed after a restart may not have had its node's root prepared yet (init-containers.ts).
+    if (exec && node) ctx.runtime.kubelets?.prepare?.(node);
     const files =
       exec && etc && node && ctx.runtime.kubelets
         ? containerFiles(ctx.runtime.kubelets.nodeRoot(node), exec.target.pod, exec.target.container, etc)
