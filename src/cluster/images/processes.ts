@@ -77,6 +77,12 @@ export interface Process {
 
 export const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 
+/**
+ * The programs `simple` runs itself (`env` with a program is not emulated): its switch answers these and no other,
+ * so meetsUnemulatedAtOnce and the runner read one list.
+ */
+const EMULATED = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep', 'grep', 'head', 'tail', 'wc', 'cat', 'env', 'printenv']);
+
 /** Each shell's prompt as root in `/` (busybox's and alpine's sh and ash: PS1 `\w \$ `; bash's default `\s-\v\$ `). */
 const PROMPTS: Readonly<Record<string, string>> = { sh: '/ # ', ash: '/ # ', bash: 'bash-5.2# ', dash: '# ', zsh: '# ' };
 /** The continuation prompt (PS2), while a quote or a block is still open. */
@@ -360,6 +366,7 @@ class Runner implements Process {
       return status;
     }
     const [name = '', ...args] = argv;
+    if (!EMULATED.has(basename(name))) return this.unknown(argv);
     switch (basename(name)) {
       case 'true':
       case ':':
@@ -499,9 +506,6 @@ function basicRegex(pattern: string): string {
   }
   return out;
 }
-
-/** The programs `simple` runs itself (its switch's cases; `env` with a program is not emulated). */
-const EMULATED = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep', 'grep', 'head', 'tail', 'wc', 'cat', 'env', 'printenv']);
 
 /**
  * Whether the process of argv does nothing but meet a program aksemu does not emulate, at once (the image's own
