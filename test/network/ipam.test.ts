@@ -13,6 +13,7 @@ import {
   deleteNic,
   freeAddressCount,
   putNic,
+  putNics,
   releaseOwner,
   releaseOwnersUnder,
   subnetInfo,
@@ -206,6 +207,40 @@ describe('ipam', () => {
     assert.equal(store.get(id), undefined);
     assert.deepEqual(subnetInfo(store, NODES)!.kubenetClusterIds, []);
     assert.equal(deleteNic(store, id), false);
+  });
+
+  test("putNics: a batch reads its owners' subnets once, and each NIC still gives back what it held elsewhere", () => {
+    const [a, b, c] = ['a', 'b', 'c'].map(nicId) as [string, string, string];
+    const free = freeAddressCount(store, SMALL);
+    const onNodes = allocateAddresses(store, NODES, a, 1);
+    allocateAddresses(store, SMALL, a, 1);
+    const forB = allocateAddresses(store, NODES, b, 2);
+    assert.equal(freeAddressCount(store, SMALL), free - 1);
+    const nics = store.transaction(() =>
+      putNics(store, [
+        { id: a, subnetId: NODES, addresses: onNodes },
+        { id: b, subnetId: NODES, addresses: forB },
+        { id: c, subnetId: NODES, addresses: allocateAddresses(store, NODES, c, 1) },
+      ]),
+    );
+    assert.deepEqual(
+      nics.map((n) => n.properties.ipConfigurations.map((x) => x.properties.privateIPAddress)),
+      [['10.0.1.4'], ['10.0.1.5', '10.0.1.6'], ['10.0.1.7']],
+    );
+    // a's address in the small subnet, which none of its ip configurations uses, is free again.
+    assert.equal(freeAddressCount(store, SMALL), free);
+    assert.equal(subnetInfo(store, NODES)!.ipsInUse, 4);
+
+    // The same NIC twice in a batch: the second write reads what the first left (a on the small subnet, which it did
+    // not hold when the batch began), and gives it back.
+    store.transaction(() =>
+      putNics(store, [
+        { id: a, subnetId: SMALL, addresses: ['10.0.2.4'] },
+        { id: a.toUpperCase(), subnetId: NODES, addresses: onNodes },
+      ]),
+    );
+    assert.equal(freeAddressCount(store, SMALL), free);
+    assert.equal(subnetInfo(store, NODES)!.ipsInUse, 4);
   });
 
   test('deleteNic and releaseOwnersUnder give addresses back', () => {

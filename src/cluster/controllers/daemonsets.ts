@@ -10,7 +10,7 @@ import { controllerRef, isActive, isPodReady } from '../client/pod-state.js';
 import { DAEMONSETS, NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { templateHash } from '../apimachinery/generated-names.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';
-import { createPodFrom } from './pods.js';
+import { createPodFrom, templateText } from './pods.js';
 import { nodeMatches } from '../scheduler/placement.js';
 import { tolerates, untoleratedTaint } from '../apimachinery/taints.js';
 import { splitKey } from '../client/queue.js';
@@ -32,6 +32,18 @@ export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
     if (!out.some((t) => t.key === key && t.effect === effect && t.operator === 'Exists')) out.push({ key, operator: 'Exists', effect });
   }
   return out;
+}
+
+/**
+ * templateHash of a stored template, once per template object: a stored object is never changed, only replaced, and
+ * a DaemonSet's status write keeps its spec's objects (sharing.ts), so the syncs of a pool add's burst hash it once.
+ */
+const hashes = new WeakMap<object, string>();
+
+function hashOf(template: object): string {
+  let hash = hashes.get(template);
+  if (hash === undefined) hashes.set(template, (hash = templateHash(template)));
+  return hash;
 }
 
 /**
@@ -130,7 +142,7 @@ export class DaemonSetController extends BurstingController {
       return void this.fits.delete(key);
     }
     const template = ds.spec?.template ?? {};
-    const hash = templateHash(template);
+    const hash = hashOf(template);
     const generation = String(ds.metadata.generation ?? 1);
     const tolerations = daemonTolerations(template.spec);
     const fits = this.fitOf(key, hash);
@@ -139,9 +151,13 @@ export class DaemonSetController extends BurstingController {
       if (!fit) fits.set(node, (fit = shouldRun(template.spec, tolerations, node)));
       return fit;
     };
+    // The template's copy as JSON, once for the sync's pods (a pool add's burst makes hundreds of one template).
+    let text: string | undefined;
     const createFor = (needPod: string[], created: Pod[]) =>
       this.bursts.create(key, ds, needPod.length, (i) => {
+        text ??= templateText(template);
         const pod = createPodFrom(objects, ds, template, {
+          text,
           labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
           spec: (spec) => {
             pinTo(spec, needPod[i]!);

@@ -7,11 +7,16 @@ import { ownerReference } from '../client/context.js';
 import { PODS } from '../apimachinery/resources.js';
 import { randomSuffix } from '../apimachinery/generated-names.js';
 
+/** What createPodFrom copies of a template, as JSON: a controller making many pods of one template makes it once. */
+export function templateText(template: PodTemplateSpec | undefined): string {
+  return JSON.stringify([template?.metadata ?? {}, template?.spec ?? {}]);
+}
+
 export function createPodFrom(
   objects: ObjectStore,
   owner: KubeObject,
   template: PodTemplateSpec | undefined,
-  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {},
+  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void; text?: string } = {},
 ): KubeObject {
   const namespace = owner.metadata.namespace!;
   let name: string;
@@ -19,8 +24,9 @@ export function createPodFrom(
   while (objects.get(PODS, namespace, name));
   validateCreate(objects, PODS, namespace, name);
   // A copy the admission below may change, made through JSON as the store copies (a stored template is JSON): a
-  // structured clone allocated ~1.7 times the bytes per pod, a burst's garbage (docs/performance.md §7.15).
-  const [meta, spec] = JSON.parse(JSON.stringify([template?.metadata ?? {}, template?.spec ?? {}])) as [Partial<ObjectMeta>, PodSpec];
+  // structured clone allocated ~1.7 times the bytes per pod, a burst's garbage (docs/performance.md §7.15). The text
+  // is the template's (templateText), given when the caller made it once for its burst.
+  const [meta, spec] = JSON.parse(extra.text ?? templateText(template)) as [Partial<ObjectMeta>, PodSpec];
   // The template's creationTimestamp (null) is not the pod's.
   delete meta.creationTimestamp;
   extra.spec?.(spec);

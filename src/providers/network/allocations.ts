@@ -86,6 +86,29 @@ export function subnetsOfOwner(store: Store, owner: string): string[] {
   return store.list<OwnerIndexEntry>(`${BY_OWNER}${owner}|`).map((e) => e.value.subnetId);
 }
 
+/**
+ * subnetsOfOwner for each of owners, read in one scan of the owner index: the range of the owners' longest common
+ * prefix (an operation's node NICs: one pool's NICs in one group). Undefined when the owners share no more than the
+ * index's prefix itself (the scan would read every owner's).
+ */
+export function subnetsOfOwners(store: Store, owners: readonly string[]): Map<string, string[]> | undefined {
+  if (owners.length === 0) return new Map();
+  let common = idKey(`${owners[0]}|`);
+  for (const owner of owners) {
+    const key = idKey(`${owner}|`);
+    let i = 0;
+    while (i < common.length && i < key.length && common.charCodeAt(i) === key.charCodeAt(i)) i++;
+    common = common.slice(0, i);
+  }
+  // An ARM id's group at least (/subscriptions/<id>/resourcegroups/<name>/…): a wider scan is not worth it.
+  if (common.split('/').length < 6) return undefined;
+  const wanted = new Set(owners.map(idKey));
+  const found = new Map<string, string[]>();
+  for (const owner of wanted) found.set(owner, []);
+  store.each<OwnerIndexEntry>(`${BY_OWNER}${common}`, {}, (_, value) => found.get(idKey(value.owner))?.push(value.subnetId));
+  return found;
+}
+
 /** Every owner whose name is `prefix` or starts with `prefix/` (e.g. all NICs of a resource group). */
 export function ownersUnder(store: Store, prefix: string): string[] {
   const base = trimTrailingSlashes(prefix);

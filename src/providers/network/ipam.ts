@@ -170,6 +170,7 @@ export function putNics(store: Store, specs: readonly NicSpec[]): NetworkInterfa
   return store.transaction(() => {
     const groups = new Set<string>();
     const subnets = new SubnetReads(store);
+    subnets.readOwners(specs.map((spec) => spec.id));
     return specs.map((spec) => {
       const group = idKey(groupScopeOf(spec.id) ?? spec.id);
       if (!groups.has(group)) {

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store.js';
-import { subnetsOfOwner } from './allocations.js';
+import { subnetsOfOwner, subnetsOfOwners } from './allocations.js';
 import { moveBackReference, removeBackReference } from './backReferences.js';
 import { invalidNicIpConfigurations, invalidResourceReference, staticAllocationWithoutAddress } from './errors.js';
 import type { IpConfiguration, NetworkInterface, NetworkSecurityGroup, Subnet, VirtualNetwork } from './models.js';
@@ -82,6 +82,23 @@ export class SubnetReads {
     return this.of(subnetId).subnet;
   }
 
+  /** The batch's owners' subnets (subnetsOfOwners), each handed out once: a second write of one owner reads its own. */
+  private owners: Map<string, string[]> | undefined;
+
+  /** Reads the subnets the batch's NICs hold addresses in, in one scan, before the batch writes any of them. */
+  readOwners(owners: readonly string[]): void {
+    this.owners = subnetsOfOwners(this.store, owners);
+  }
+
+  /** subnetsOfOwner, from the batch's read while it holds the owner's (nothing but the owner's own write changes it). */
+  subnetsOfOwner(owner: string): string[] {
+    const key = idKey(owner);
+    const read = this.owners?.get(key);
+    if (!read) return subnetsOfOwner(this.store, owner);
+    this.owners!.delete(key);
+    return read;
+  }
+
   /** The subnet as address management needs it (its prefixes parsed once). */
   ref(subnet: Subnet): SubnetRef {
     const found = this.of(subnet.id);
@@ -154,7 +171,7 @@ export function writeNetworkInterface(
     const kubenetCluster = input.tags?.[KUBENET_CLUSTER_TAG];
     const bySubnet = new Map<string, PlannedConfig[]>();
     for (const c of planned) bySubnet.set(idKey(c.subnetId), [...(bySubnet.get(idKey(c.subnetId)) ?? []), c]);
-    for (const subnetId of subnetsOfOwner(store, nicId)) {
+    for (const subnetId of subnets.subnetsOfOwner(nicId)) {
       const subnet = subnets.subnet(subnetId);
       if (subnet && !bySubnet.has(idKey(subnet.id))) releaseIn(store, subnets.ref(subnet), nicId);
     }
