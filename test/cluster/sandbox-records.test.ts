@@ -147,3 +147,27 @@ test("a node's file is written again when it holds twice the lines it needs; a r
     assert.equal(new SandboxRecords(() => root).load('node-1', 'keep'), undefined);
   });
 });
+
+test('a node no restart read is read at its first ask only: each new sandbox asks memory, and what is saved is read back by the next start', () => {
+  return withRoot((root) => {
+    // An earlier process left a record on node-3 (its pod gone while the server was down, say).
+    new SandboxRecords(() => root).save('node-3', record('old'));
+    const records = new SandboxRecords(() => root);
+    assert.deepEqual(records.load('node-3', 'old'), record('old'));
+    // A line another writer adds later is not read again: the node was read once (docs/performance.md §2.22).
+    appendFileSync(join(root, 'node-3', 'run', 'sandboxes.jsonl'), `${JSON.stringify(record('later'))}\n`);
+    assert.equal(records.load('node-3', 'later'), undefined);
+    // This process's own sandboxes are not stale ones: load does not answer them, their worker removes them.
+    records.save('node-3', record('mine'));
+    assert.equal(records.load('node-3', 'mine'), undefined);
+    records.remove('node-3', 'old');
+    assert.equal(records.load('node-3', 'old'), undefined);
+    // A node made in this process: no file yet, none read; its first record saved makes it.
+    assert.equal(records.load('node-4', 'a'), undefined);
+    records.save('node-4', record('a'));
+    // The next start (as after a kill -9) reads every line written.
+    const next = new SandboxRecords(() => root);
+    assert.deepEqual(byUid(next.onNode('node-3')), [record('later'), record('mine')]);
+    assert.deepEqual(next.onNode('node-4'), [record('a')]);
+  });
+});

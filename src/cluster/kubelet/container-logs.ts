@@ -95,8 +95,11 @@ function parseLine(raw: string): LogLine | undefined {
 
 export class ContainerLogs implements LogReader {
   private readonly listeners = new Map<string, Set<LogListener>>();
-  /** The runs whose process is alive (their followers wait for more), by pod uid: `container/restart`. */
-  private readonly live = new Map<string, Set<string>>();
+  /**
+   * The runs whose process is alive (their followers wait for more), by pod uid: `container/restart`, or a set of them
+   * when the pod has more than one (most have one: a restart resumes tens of thousands, docs/performance.md §2.22).
+   */
+  private readonly live = new Map<string, string | Set<string>>();
   /** Pods (by uid) that may have a log directory: only theirs are removed from disk (a deleted bomb costs no syscalls). */
   private readonly written = new Set<string>();
   /** Nodes (by their path segment) whose var/log/pods this process made or found: a pod's first line makes two directories. */
@@ -142,16 +145,22 @@ export class ContainerLogs implements LogReader {
   }
 
   private isLive(ref: LogRef, container: string, restart: number): boolean {
-    return this.live.get(ref.uid)?.has(`${container}/${restart}`) ?? false;
+    const runs = this.live.get(ref.uid);
+    const run = `${container}/${restart}`;
+    return typeof runs === 'string' ? runs === run : (runs?.has(run) ?? false);
   }
 
   private setLive(ref: LogRef, container: string, restart: number, alive: boolean): void {
-    let runs = this.live.get(ref.uid);
+    const runs = this.live.get(ref.uid);
+    const run = `${container}/${restart}`;
     if (alive) {
-      if (!runs) this.live.set(ref.uid, (runs = new Set()));
-      runs.add(`${container}/${restart}`);
+      if (runs === undefined) this.live.set(ref.uid, run);
+      else if (typeof runs !== 'string') runs.add(run);
+      else if (runs !== run) this.live.set(ref.uid, new Set([runs, run]));
+    } else if (typeof runs === 'string') {
+      if (runs === run) this.live.delete(ref.uid);
     } else if (runs) {
-      runs.delete(`${container}/${restart}`);
+      runs.delete(run);
       if (runs.size === 0) this.live.delete(ref.uid);
     }
   }
@@ -268,7 +277,7 @@ export class ContainerLogs implements LogReader {
     // Per pod: a deleted ReplicaSet of thousands of pods must not cost the square of their number.
     const runs = this.live.get(ref.uid);
     this.live.delete(ref.uid);
-    for (const run of runs ?? []) {
+    for (const run of typeof runs === 'string' ? [runs] : (runs ?? [])) {
       const key = `${ref.uid}/${run}`;
       const set = this.listeners.get(key);
       this.listeners.delete(key);

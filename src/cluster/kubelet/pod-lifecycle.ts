@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { jsonEqual } from '../apimachinery/json-equal.js';
 import { deletionDue, type KubeObject } from '../apimachinery/object.js';
 import { internalIp, nodeReady } from '../apimachinery/node-status.js';
-import type { BoundPod, Container, Pod, RunningPod } from '../apimachinery/types.js';
+import type { BoundPod, Container, ContainerStatus, Pod, RunningPod } from '../apimachinery/types.js';
 import { type Change, resumePodDeletion, type LogRef } from '../apiserver/index.js';
 import { NOT_READY_MESSAGE } from './node-status.js';
 import { k8sTime } from '../apimachinery/time.js';
@@ -29,6 +29,8 @@ import {
   initKey,
   normalizeImage,
   podStatus,
+  restoredRun,
+  statusAsWritten,
   type ContainerRun,
   type PodRuntime,
   type Terminated,
@@ -301,13 +303,12 @@ export class PodLifecycle implements Controller {
     const pending = this.unread.get(node);
     if (!pending) return 0;
     this.unread.delete(node);
-    const kept = new Map<string, SandboxRecord>();
-    const records = this.options.records.onNode(node);
-    for (const record of records) {
-      if (this.known.has(record.uid)) {
-        kept.set(record.uid, record);
-        continue;
-      }
+    // Those of pods gone are torn down; the rest are kept (those of pods restored here are taken out as they are).
+    const kept = this.options.records.recordsOn(node);
+    const count = kept.size;
+    for (const record of kept.values()) {
+      if (this.known.has(record.uid)) continue;
+      kept.delete(record.uid);
       this.options.records.remove(node, record.uid);
       void this.tearDown({
         namespace: record.namespace,
@@ -334,7 +335,7 @@ export class PodLifecycle implements Controller {
       this.known = new Set();
       void this.options.records.sweep();
     }
-    return records.length;
+    return count;
   }
 
   private add(pod: BoundPod): Worker {
@@ -361,38 +362,50 @@ export class PodLifecycle implements Controller {
     const hostNetwork = Boolean(pod.spec?.hostNetwork);
     w.sandbox = { namespace: w.namespace, name: w.name, uid: w.uid, node: w.node, hostNetwork, sandboxId: record?.sandboxId ?? runtimeId() };
     if (!record) this.options.records.save(w.node, { ...w.sandbox, ip: pod.status.podIP });
-    if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP, this.restoreReport(w));
+    if (!hostNetwork) this.options.sandboxes.restore(w.sandbox, pod.status.podIP, new RestoredReport(this.restoreReports, w));
     w.rt = { hostIp: pod.status.hostIP, startTime: pod.status.startTime, podIp: pod.status.podIP, containers: {} };
     const spec = pod.spec ?? {};
-    const statuses = [
-      ...(pod.status.initContainerStatuses ?? []).map((s) => ({ key: initKey(s.name), s, c: spec.initContainers?.find((c) => c.name === s.name), init: true })),
-      ...(pod.status.containerStatuses ?? []).map((s) => ({ key: s.name, s, c: spec.containers?.find((c) => c.name === s.name), init: false })),
-      ...(pod.status.ephemeralContainerStatuses ?? []).map((s) => ({
-        key: ephemeralKey(s.name),
-        s,
-        c: ephemeralContainers(spec).find((c) => c.name === s.name),
-        init: false,
-      })),
-    ];
     const resumed: Array<() => void> = [];
-    for (const { key, s, c, init } of statuses) {
-      const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
-      const state = s.state as ContainerRun['state'] | undefined;
-      if (!id || !state || !c || ('waiting' in state && !s.lastState?.terminated)) continue;
-      const last = s.lastState?.terminated as Terminated | undefined;
-      w.rt.containers[key] = { id, restartCount: s.restartCount ?? 0, state, ...(last ? { last } : {}) };
-      const ended = 'terminated' in state ? state.terminated : last;
-      if (ended) slot(w, key).finished = Date.parse(ended.finishedAt);
-      // The process of a running container is gone with the old server: it runs again, into the same log.
-      if ('running' in state) resumed.push(() => this.run(w, pod, c, key, init, s.restartCount ?? 0, true));
-    }
+    const restoreRuns = (statuses: ContainerStatus[] | undefined, containers: Container[] | undefined, key: (name: string) => string, init: boolean) => {
+      for (const s of statuses ?? []) {
+        const c = containers?.find((x) => x.name === s.name);
+        const run = c && restoredRun(s);
+        if (!c || !run) continue;
+        const k = key(s.name);
+        w.rt.containers[k] = run;
+        const ended = terminatedOf(run);
+        if (ended) slot(w, k).finished = Date.parse(ended.finishedAt);
+        // The process of a running container is gone with the old server: it runs again, into the same log.
+        if ('running' in run.state) resumed.push(() => this.run(w, pod, c, k, init, run.restartCount, true));
+      }
+    };
+    restoreRuns(pod.status.initContainerStatuses, spec.initContainers, initKey, true);
+    restoreRuns(pod.status.containerStatuses, spec.containers, (name) => name, false);
+    if (pod.status.ephemeralContainerStatuses) restoreRuns(pod.status.ephemeralContainerStatuses, ephemeralContainers(spec), ephemeralKey, false);
     // Restarting the processes of thousands of restored pods is spread over turns of the event loop.
     this.restoring.push(() => {
       if (w.stopped || this.closed) return;
       for (const fn of resumed) fn();
-      this.kick(w);
+      if (!this.resumedAsWas(w)) this.kick(w);
     });
     if (this.restoring.length === 1) setImmediate(() => this.drainRestored());
+  }
+
+  /**
+   * Whether a restored pod, its containers just resumed, goes on as its status says: its kick would compute the same
+   * status and write nothing (docs/performance.md §2.22), so it is not kicked. Its runs are as restored (no readiness
+   * said, no probe result), its pod and node are there, and the status is what podStatus makes of them.
+   */
+  private resumedAsWas(w: Worker): boolean {
+    if (w.busy || w.rt.phase) return false;
+    for (const key in w.rt.containers) {
+      const run = w.rt.containers[key]!;
+      if (run.ready === false || run.probeReady !== undefined || run.started !== undefined || run.unseenUntil !== undefined) return false;
+    }
+    const pod = this.current(w);
+    const node = this.ctx.objects.get(NODES, undefined, w.node);
+    if (!pod || !node || pod.metadata.deletionTimestamp || pod.status?.podIP !== w.rt.podIp || pod.status?.startTime !== w.rt.startTime) return false;
+    return statusAsWritten(pod, internalIp(node) ?? '');
   }
 
   /** Restored pods whose containers have not started again yet (0 once a start has caught up). */
@@ -401,25 +414,23 @@ export class PodLifecycle implements Controller {
   }
 
   /** What the kubelet does when a restored pod's network fails to come back, or comes back with another address. */
-  private restoreReport(w: Worker): RestoreReport {
-    return {
-      gone: () => w.stopped || this.closed,
-      failed: (message) => {
-        const pod = this.current(w);
-        if (pod && !w.stopped) this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
-      },
-      changed: (ip, why) => {
-        const pod = this.current(w);
-        if (!pod || w.stopped || !w.sandbox) return;
-        // The pod's status says the address its network really has (never Running with one it does not).
-        w.rt.podIp = ip;
-        this.options.records.save(w.node, { ...w.sandbox, ip });
-        this.options.podFiles?.write(pod, w.node, [ip]);
-        this.write(w);
-        this.event(pod, 'Warning', 'SandboxChanged', `Pod sandbox network rebuilt after a restart with address ${ip}: ${why}`);
-      },
-    };
-  }
+  private readonly restoreReports: ReportHost = {
+    closed: () => this.closed,
+    failed: (w, message) => {
+      const pod = this.current(w);
+      if (pod && !w.stopped) this.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${message}`);
+    },
+    changed: (w, ip, why) => {
+      const pod = this.current(w);
+      if (!pod || w.stopped || !w.sandbox) return;
+      // The pod's status says the address its network really has (never Running with one it does not).
+      w.rt.podIp = ip;
+      this.options.records.save(w.node, { ...w.sandbox, ip });
+      this.options.podFiles?.write(pod, w.node, [ip]);
+      this.write(w);
+      this.event(pod, 'Warning', 'SandboxChanged', `Pod sandbox network rebuilt after a restart with address ${ip}: ${why}`);
+    },
+  };
 
   /** Runs a slice of the restored pods' resumptions, the rest on the next turns. */
   private drainRestored(): void {
@@ -654,7 +665,7 @@ export class PodLifecycle implements Controller {
    */
   private unobserved(c: Container, key: string, init: boolean): boolean {
     if (init || key !== c.name || this.options.sandboxes.netnsWhenAttached || this.options.network?.()) return false;
-    return c['livenessProbe'] == null && c['readinessProbe'] == null && c['startupProbe'] == null && c['stdin'] !== true && c['tty'] !== true;
+    return !hasProbes(c) && c['stdin'] !== true && c['tty'] !== true;
   }
 
   private logRef(w: Worker): LogRef {
@@ -705,7 +716,8 @@ export class PodLifecycle implements Controller {
     state.process = process;
     const run = w.rt.containers[key]!;
     const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
-    if (!init && key === c.name) {
+    // A container without probes has no workers to start, nor had its runs before (a pod's probes do not change).
+    if (!init && key === c.name && hasProbes(c)) {
       // Its probes start from scratch with each run (and after a restart of aksemu), as the kubelet's workers do.
       this.prober.started({
         uid: w.uid,
@@ -911,6 +923,38 @@ export class PodLifecycle implements Controller {
 function fieldPathOf(name: string, init: boolean, key = name): string {
   if (key === ephemeralKey(name)) return `spec.ephemeralContainers{${name}}`;
   return `spec.${init ? 'initContainers' : 'containers'}{${name}}`;
+}
+
+/** What a restored pod's network rebuild reports to: the kubelet's, one for all its pods. */
+interface ReportHost {
+  closed(): boolean;
+  failed(w: Worker, message: string): void;
+  changed(w: Worker, ip: string, why: string): void;
+}
+
+/** A restored pod's RestoreReport: one object per pod, its methods shared (a restart restores tens of thousands). */
+class RestoredReport implements RestoreReport {
+  constructor(
+    private readonly host: ReportHost,
+    private readonly w: Worker,
+  ) {}
+
+  gone(): boolean {
+    return this.w.stopped || this.host.closed();
+  }
+
+  failed(message: string): void {
+    this.host.failed(this.w, message);
+  }
+
+  changed(ip: string, why: string): void {
+    this.host.changed(this.w, ip, why);
+  }
+}
+
+/** Whether the container names a probe (the prober starts workers only for those it names: probe-spec.ts). */
+function hasProbes(c: Container): boolean {
+  return c['livenessProbe'] != null || c['readinessProbe'] != null || c['startupProbe'] != null;
 }
 
 /** A Node's boot ID: a new one means the node booted again. */

@@ -6,7 +6,7 @@
 // sorts them, and images are shown fully qualified with a digest as containerd reports them.
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../apimachinery/object.js';
-import type { Condition, Container, Pod, PodSpec } from '../apimachinery/types.js';
+import type { Condition, Container, ContainerStatus, Pod, PodSpec } from '../apimachinery/types.js';
 import { k8sTime } from '../apimachinery/time.js';
 
 /** docker.io/library/nginx:latest from nginx, as containerd names images. */
@@ -204,4 +204,90 @@ export function podStatus(pod: KubeObject, rt: PodRuntime, now: number): Record<
   status['qosClass'] = previous.qosClass ?? 'BestEffort';
   status['startTime'] = rt.startTime;
   return status;
+}
+
+/**
+ * The run a restart restores from a container's status (pod-lifecycle.ts `restore`): its id, restart count, state and
+ * the run before; undefined for a container that never ran (no id, no state, or waiting without a run before).
+ */
+export function restoredRun(s: ContainerStatus): ContainerRun | undefined {
+  const id = String(s.containerID ?? '').replace(/^containerd:\/\//, '');
+  const state = s.state as ContainerState | undefined;
+  if (!id || !state || ('waiting' in state && !s.lastState?.terminated)) return undefined;
+  const last = s.lastState?.terminated as Terminated | undefined;
+  return { id, restartCount: s.restartCount ?? 0, state, ...(last ? { last } : {}) };
+}
+
+/** The members of a status podStatus writes for a pod without init or ephemeral containers. */
+const RUNNING_MEMBERS = ['conditions', 'containerStatuses', 'hostIP', 'hostIPs', 'phase', 'podIP', 'podIPs', 'qosClass', 'startTime'];
+/** The conditions podStatus writes, in its order, for a Running pod whose containers are all ready. */
+const RUNNING_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const countKeys = (v: object) => Object.keys(v).length;
+
+/** `[{ip}]`, exactly, as podStatus writes hostIPs and podIPs. */
+function oneIp(list: unknown, ip: unknown): boolean {
+  return Array.isArray(list) && list.length === 1 && isRecord(list[0]) && countKeys(list[0]) === 1 && list[0]['ip'] === ip;
+}
+
+/**
+ * A container's status as containerStatus writes it for the run a restart restores from it (pod-lifecycle.ts
+ * `restore`): its id, image and image id from its spec, its lastState, restart count, readiness and state.
+ */
+function runAsWritten(c: Container, s: unknown, init: boolean): boolean {
+  if (!isRecord(s) || countKeys(s) !== 9 || s['name'] !== c.name || typeof s['restartCount'] !== 'number') return false;
+  const id = s['containerID'];
+  if (typeof id !== 'string' || !id.startsWith('containerd://') || id.length === 'containerd://'.length) return false;
+  const image = String(c.image ?? '');
+  if (s['image'] !== normalizeImage(image) || s['imageID'] !== imageId(image)) return false;
+  const last = s['lastState'];
+  if (!isRecord(last) || !(countKeys(last) === 0 || (countKeys(last) === 1 && isRecord(last['terminated'])))) return false;
+  const state = s['state'];
+  if (!isRecord(state)) return false;
+  // An init container completed (ready, not started); an app container running, ready and started.
+  if (init)
+    return !('running' in state) && isRecord(state['terminated']) && state['terminated']['exitCode'] === 0 && s['ready'] === true && s['started'] === false;
+  return 'running' in state && s['ready'] === true && s['started'] === true;
+}
+
+/**
+ * Whether podStatus would give a pod restored after a restart, every container resumed as it was and none with a
+ * readiness or startup probe (their results start again), the status it has, with the node's address `hostIp`:
+ * then nothing needs computing or writing for it (docs/performance.md §2.22). Checked member by member as jsonEqual
+ * compares them, without building the status: the pod Running on its sandbox's address, its init containers completed,
+ * its app containers running and ready, the conditions that follow in podStatus's order, and each container's image
+ * as its spec names it now. Anything else (an earlier build's status, a container waiting or ended, a probe, an
+ * ephemeral container) answers false, and the status is computed as before.
+ */
+export function statusAsWritten(pod: Pod, hostIp: string): boolean {
+  const spec = pod.spec ?? {};
+  const status = pod.status as Record<string, unknown> | undefined;
+  const containers = spec.containers ?? [];
+  const inits = spec.initContainers ?? [];
+  if (!status || status['phase'] !== 'Running' || status['hostIP'] !== hostIp || typeof status['podIP'] !== 'string' || status['podIP'] === '') return false;
+  if (typeof status['startTime'] !== 'string' || typeof status['qosClass'] !== 'string' || ephemeralContainers(spec).length > 0 || containers.length === 0)
+    return false;
+  if (countKeys(status) !== RUNNING_MEMBERS.length + (inits.length > 0 ? 1 : 0) || !RUNNING_MEMBERS.every((m) => Object.hasOwn(status, m))) return false;
+  if (!oneIp(status['hostIPs'], hostIp) || !oneIp(status['podIPs'], status['podIP'])) return false;
+  const conditions = status['conditions'];
+  if (!Array.isArray(conditions) || conditions.length !== RUNNING_CONDITIONS.length) return false;
+  for (let i = 0; i < RUNNING_CONDITIONS.length; i++) {
+    const c: unknown = conditions[i];
+    if (!isRecord(c) || c['type'] !== RUNNING_CONDITIONS[i] || !Object.hasOwn(c, 'lastTransitionTime')) return false;
+    // PodScheduled is the status's own, copied; the others are made again, True, keeping their transition time.
+    if (i < RUNNING_CONDITIONS.length - 1 && (countKeys(c) !== 4 || c['status'] !== 'True' || c['lastProbeTime'] !== null)) return false;
+  }
+  for (const c of containers) if (c['readinessProbe'] != null || c['startupProbe'] != null) return false;
+  const runs = status['containerStatuses'];
+  if (!Array.isArray(runs) || runs.length !== containers.length) return false;
+  // Sorted by name, each a container of the spec (strictly ascending: no name twice).
+  for (let i = 0; i < runs.length; i++) {
+    const name = isRecord(runs[i]) ? (runs[i] as Record<string, unknown>)['name'] : undefined;
+    const c = containers.find((x) => x.name === name);
+    if (!c || (i > 0 && !(String((runs[i - 1] as Record<string, unknown>)['name']) < c.name)) || !runAsWritten(c, runs[i], false)) return false;
+  }
+  if (inits.length === 0) return true;
+  const initRuns = status['initContainerStatuses'];
+  return Array.isArray(initRuns) && initRuns.length === inits.length && inits.every((c, i) => runAsWritten(c, initRuns[i], true));
 }

@@ -107,12 +107,18 @@ export class SandboxRecords {
   }
 
   /**
-   * The record of a sandbox from before this process, if any. For a node whose records were read (onNode), that is
-   * one its reader left (leave) and not removed since; otherwise the node's files are read.
+   * The record of a sandbox from before this process, if any: one the reader of its node left (leave) and not removed
+   * since. A node no restart read (one made in this process, or whose dir came later) is read at its first ask, its
+   * records kept as a reader leaves them, so each new sandbox asks memory, not the node's file
+   * (docs/performance.md §2.22). A record this process saves is not one to release: its worker removes it when the
+   * sandbox goes.
    */
   load(node: string, uid: string): SandboxRecord | undefined {
-    if (this.read.has(node)) return this.left.get(node)?.get(uid);
-    return this.readNode(node).records.get(uid);
+    if (!this.read.has(node)) {
+      const records = this.recordsOn(node);
+      if (records.size > 0) this.left.set(node, records);
+    }
+    return this.left.get(node)?.get(uid);
   }
 
   /** A record read by onNode that its reader did not restore: load answers it until it is removed. */
@@ -136,11 +142,16 @@ export class SandboxRecords {
    * which are then moved into it). A file with lines no longer needed is written again with its records only.
    */
   onNode(node: string): SandboxRecord[] {
+    return [...this.recordsOn(node).values()];
+  }
+
+  /** onNode's records by uid: the caller's to keep or change (a restart reads every node's once). */
+  recordsOn(node: string): Map<string, SandboxRecord> {
     const found = this.readNode(node);
     this.read.add(node);
     if (found.untidy) this.tidy(node, found);
     else if (found.lines > 0) this.sizes.set(node, { lines: found.lines, records: found.records.size });
-    return [...found.records.values()];
+    return found.records;
   }
 
   /** The node's records as its files have them: the earlier layout's first, then the node's file's lines in order. */
