@@ -203,3 +203,34 @@ test("a restore lays each object over the one before it and checks, in the same 
   assert.notEqual(other.spec, neighbour.spec);
   assert.equal((other.spec as { tolerations: unknown }).tolerations, (neighbour.spec as { tolerations: unknown }).tolerations);
 });
+
+test("a restore's walk takes a part as the neighbour's only when its members are the neighbour's, all of them, in the same order", () => {
+  const neighbour = pod('web-a', '1');
+  const theirs = () => spec(neighbour).containers[0].resources as Record<string, unknown>;
+  theirs()['limits'] = { cpu: '1', memory: '1Gi' };
+  assert.equal(layOverChecked(neighbour, pod('web-0', '1'), kindShape('Pod'), MAX_DEPTH), true);
+  const withResources = (resources: unknown) => {
+    const p = pod('web-b', '1');
+    spec(p).containers[0].resources = JSON.parse(JSON.stringify(resources));
+    assert.equal(layOverChecked(p, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+    return p;
+  };
+  // Alike: the neighbour's own part.
+  const alike = withResources({ requests: { cpu: '100m' }, limits: { cpu: '1', memory: '1Gi' } });
+  assert.equal(spec(alike).containers, spec(neighbour).containers);
+  // The same members in another order, one fewer, one more: each keeps its own part, as written, its equal members shared.
+  const cases = [
+    { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m' } },
+    { requests: { cpu: '100m' }, limits: { memory: '1Gi', cpu: '1' } },
+    { requests: { cpu: '100m' } },
+    { requests: { cpu: '100m' }, limits: { cpu: '1', memory: '1Gi' }, claims: [] },
+  ];
+  for (const resources of cases) {
+    const p = withResources(resources);
+    const mine = spec(p).containers[0].resources;
+    assert.notEqual(mine, theirs());
+    assert.equal(JSON.stringify(mine), JSON.stringify(resources));
+    assert.ok(!Object.isFrozen(mine));
+    assert.equal(mine.requests, theirs()['requests']);
+  }
+});
