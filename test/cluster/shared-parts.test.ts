@@ -234,3 +234,24 @@ test("a restore's walk takes a part as the neighbour's only when its members are
     assert.equal(mine.requests, theirs()['requests']);
   }
 });
+
+test("a restore's walk keeps a pod's own values as written when they repeat within it (its conditions' times, its IPs)", () => {
+  const neighbour = pod('web-a', '1');
+  const status = (ip: string, at: string) => ({
+    phase: 'Running',
+    conditions: ['Initialized', 'Ready', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: at })),
+    hostIP: ip,
+    hostIPs: [{ ip }],
+    startTime: at,
+  });
+  neighbour.status = status('10.0.0.4', '2026-01-01T00:00:00Z');
+  const next = pod('web-b', '1');
+  next.status = JSON.parse(JSON.stringify(status('10.0.0.5', '2026-01-01T00:00:09Z')));
+  const written = JSON.stringify(next);
+  assert.equal(layOverChecked(next, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+  assert.equal(JSON.stringify(next), written);
+  // A damaged value after a repeated one is still found.
+  const bad = pod('web-c', '1');
+  bad.status = { ...status('10.0.0.6', '2026-01-01T00:00:09Z'), startTime: 5 };
+  assert.equal(layOverChecked(bad, neighbour, kindShape('Pod'), MAX_DEPTH), false);
+});

@@ -80,11 +80,20 @@ function layOver(obj: Record<string, Json>, neighbour: Record<string, Json>): vo
 class CheckedShare {
   /** A part did not decode, or nested too deep. */
   failed = false;
+  /**
+   * The last string of the object's own (not its neighbour's) the walk kept: an equal one after it is that string.
+   * A pod's own values repeat within it (its conditions' five transition times, its host and pod IPs written twice),
+   * and the parse made each its own copy.
+   */
+  private lastOwn = '';
 
   share(a: Json, b: Json, s: Shape | undefined, room: number): Json {
     if (typeof a !== 'object' || a === null) {
       if (a === b) return typeof a === 'string' ? b : a;
       if (s !== undefined && !decodesHere(a, s)) this.failed = true;
+      if (typeof a !== 'string') return a;
+      if (a === this.lastOwn) return this.lastOwn;
+      this.lastOwn = a;
       return a;
     }
     // As the depth check: an object with no room left is too deep (MAX_DEPTH, validation/limits.ts).
