@@ -203,3 +203,55 @@ test("a restore lays each object over the one before it and checks, in the same 
   assert.notEqual(other.spec, neighbour.spec);
   assert.equal((other.spec as { tolerations: unknown }).tolerations, (neighbour.spec as { tolerations: unknown }).tolerations);
 });
+
+test("a restore's walk takes a part as the neighbour's only when its members are the neighbour's, all of them, in the same order", () => {
+  const neighbour = pod('web-a', '1');
+  const theirs = () => spec(neighbour).containers[0].resources as Record<string, unknown>;
+  theirs()['limits'] = { cpu: '1', memory: '1Gi' };
+  assert.equal(layOverChecked(neighbour, pod('web-0', '1'), kindShape('Pod'), MAX_DEPTH), true);
+  const withResources = (resources: unknown) => {
+    const p = pod('web-b', '1');
+    spec(p).containers[0].resources = JSON.parse(JSON.stringify(resources));
+    assert.equal(layOverChecked(p, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+    return p;
+  };
+  // Alike: the neighbour's own part.
+  const alike = withResources({ requests: { cpu: '100m' }, limits: { cpu: '1', memory: '1Gi' } });
+  assert.equal(spec(alike).containers, spec(neighbour).containers);
+  // The same members in another order, one fewer, one more: each keeps its own part, as written, its equal members shared.
+  const cases = [
+    { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m' } },
+    { requests: { cpu: '100m' }, limits: { memory: '1Gi', cpu: '1' } },
+    { requests: { cpu: '100m' } },
+    { requests: { cpu: '100m' }, limits: { cpu: '1', memory: '1Gi' }, claims: [] },
+  ];
+  for (const resources of cases) {
+    const p = withResources(resources);
+    const mine = spec(p).containers[0].resources;
+    assert.notEqual(mine, theirs());
+    assert.equal(JSON.stringify(mine), JSON.stringify(resources));
+    assert.ok(!Object.isFrozen(mine));
+    assert.equal(mine.requests, theirs()['requests']);
+  }
+});
+
+test("a restore's walk keeps a pod's own values as written when they repeat within it (its conditions' times, its IPs)", () => {
+  const neighbour = pod('web-a', '1');
+  const status = (ip: string, at: string) => ({
+    phase: 'Running',
+    conditions: ['Initialized', 'Ready', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: at })),
+    hostIP: ip,
+    hostIPs: [{ ip }],
+    startTime: at,
+  });
+  neighbour.status = status('10.0.0.4', '2026-01-01T00:00:00Z');
+  const next = pod('web-b', '1');
+  next.status = JSON.parse(JSON.stringify(status('10.0.0.5', '2026-01-01T00:00:09Z')));
+  const written = JSON.stringify(next);
+  assert.equal(layOverChecked(next, neighbour, kindShape('Pod'), MAX_DEPTH), true);
+  assert.equal(JSON.stringify(next), written);
+  // A damaged value after a repeated one is still found.
+  const bad = pod('web-c', '1');
+  bad.status = { ...status('10.0.0.6', '2026-01-01T00:00:09Z'), startTime: 5 };
+  assert.equal(layOverChecked(bad, neighbour, kindShape('Pod'), MAX_DEPTH), false);
+});

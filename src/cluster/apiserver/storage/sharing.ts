@@ -80,11 +80,20 @@ function layOver(obj: Record<string, Json>, neighbour: Record<string, Json>): vo
 class CheckedShare {
   /** A part did not decode, or nested too deep. */
   failed = false;
+  /**
+   * The last string of the object's own (not its neighbour's) the walk kept: an equal one after it is that string.
+   * A pod's own values repeat within it (its conditions' five transition times, its host and pod IPs written twice),
+   * and the parse made each its own copy.
+   */
+  private lastOwn = '';
 
   share(a: Json, b: Json, s: Shape | undefined, room: number): Json {
     if (typeof a !== 'object' || a === null) {
       if (a === b) return typeof a === 'string' ? b : a;
       if (s !== undefined && !decodesHere(a, s)) this.failed = true;
+      if (typeof a !== 'string') return a;
+      if (a === this.lastOwn) return this.lastOwn;
+      this.lastOwn = a;
       return a;
     }
     // As the depth check: an object with no room left is too deep (MAX_DEPTH, validation/limits.ts).
@@ -113,19 +122,27 @@ class CheckedShare {
    */
   members(obj: Record<string, Json>, theirs: Record<string, Json> | undefined, s: Shape | undefined, room: number, whole: boolean): boolean {
     const keys = Object.keys(obj);
-    const theirKeys = whole && theirs !== undefined ? Object.keys(theirs) : undefined;
-    let same = theirKeys !== undefined && keys.length === theirKeys.length;
+    let same = whole && theirs !== undefined;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      if (same && theirKeys![i] !== k) same = false;
       const their = theirs !== undefined && Object.hasOwn(theirs, k) ? theirs[k] : undefined;
+      const mine = obj[k];
+      // A single value equal to the neighbour's needs no check, hence no shape (most of a sibling's leaves).
+      const part = mine === their && (typeof mine !== 'object' || mine === null) ? their : this.share(mine, their, s && memberShape(s, k), room);
       // Written even when equal: an equal string compares equal whatever its instance, and the neighbour's is kept.
-      const part = this.share(obj[k], their, s && memberShape(s, k), room);
       obj[k] = part;
       if (part !== their) same = false;
     }
-    return same;
+    // Every member is the neighbour's: theirs is the same object when it has no other members, in the same order
+    // (their keys read only then: most objects walked differ somewhere).
+    return same && sameKeys(keys, Object.keys(theirs!));
   }
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
