@@ -10,7 +10,7 @@ import { controllerRef, isActive, isPodReady } from '../client/pod-state.js';
 import { DAEMONSETS, NODES, PODS, resourceKey } from '../apimachinery/resources.js';
 import { templateHash } from '../apimachinery/generated-names.js';
 import { BURST_REPLICAS, BurstingController } from './burst.js';
-import { createPodFrom, templateText } from './pods.js';
+import { createPodFrom } from './pods.js';
 import { nodeMatches } from '../scheduler/placement.js';
 import { tolerates, untoleratedTaint } from '../apimachinery/taints.js';
 import { splitKey } from '../client/queue.js';
@@ -151,13 +151,9 @@ export class DaemonSetController extends BurstingController {
       if (!fit) fits.set(node, (fit = shouldRun(template.spec, tolerations, node)));
       return fit;
     };
-    // The template's copy as JSON, once for the sync's pods (a pool add's burst makes hundreds of one template).
-    let text: string | undefined;
     const createFor = (needPod: string[], created: Pod[]) =>
       this.bursts.create(key, ds, needPod.length, (i) => {
-        text ??= templateText(template);
         const pod = createPodFrom(objects, ds, template, {
-          text,
           labels: { 'controller-revision-hash': hash, 'pod-template-generation': generation },
           spec: (spec) => {
             pinTo(spec, needPod[i]!);

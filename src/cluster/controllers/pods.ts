@@ -7,16 +7,25 @@ import { ownerReference } from '../client/context.js';
 import { PODS } from '../apimachinery/resources.js';
 import { randomSuffix } from '../apimachinery/generated-names.js';
 
-/** What createPodFrom copies of a template, as JSON: a controller making many pods of one template makes it once. */
-export function templateText(template: PodTemplateSpec | undefined): string {
-  return JSON.stringify([template?.metadata ?? {}, template?.spec ?? {}]);
+/**
+ * What createPodFrom copies of a template, as JSON, once per template object: a stored object is replaced, never
+ * changed in place (daemonsets.ts's template hash relies on it too), and a status write keeps its spec's objects
+ * (sharing.ts), so a controller's pods of one template (a ReplicaSet's, a DaemonSet's bursts) serialize it once.
+ */
+const texts = new WeakMap<PodTemplateSpec, string>();
+
+function templateText(template: PodTemplateSpec | undefined): string {
+  if (template === undefined) return JSON.stringify([{}, {}]);
+  let text = texts.get(template);
+  if (text === undefined) texts.set(template, (text = JSON.stringify([template.metadata ?? {}, template.spec ?? {}])));
+  return text;
 }
 
 export function createPodFrom(
   objects: ObjectStore,
   owner: KubeObject,
   template: PodTemplateSpec | undefined,
-  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void; text?: string } = {},
+  extra: { labels?: Record<string, string>; spec?: (spec: PodSpec) => void } = {},
 ): KubeObject {
   const namespace = owner.metadata.namespace!;
   let name: string;
@@ -24,9 +33,8 @@ export function createPodFrom(
   while (objects.get(PODS, namespace, name));
   validateCreate(objects, PODS, namespace, name);
   // A copy the admission below may change, made through JSON as the store copies (a stored template is JSON): a
-  // structured clone allocated ~1.7 times the bytes per pod, a burst's garbage (docs/performance.md §7.15). The text
-  // is the template's (templateText), given when the caller made it once for its burst.
-  const [meta, spec] = JSON.parse(extra.text ?? templateText(template)) as [Partial<ObjectMeta>, PodSpec];
+  // structured clone allocated ~1.7 times the bytes per pod, a burst's garbage (docs/performance.md §7.15).
+  const [meta, spec] = JSON.parse(templateText(template)) as [Partial<ObjectMeta>, PodSpec];
   // The template's creationTimestamp (null) is not the pod's.
   delete meta.creationTimestamp;
   extra.spec?.(spec);
