@@ -2,7 +2,8 @@
 // as a child process against a server started in this process. The seed's 3-node BYO CNI cluster, then a
 // 1,000-node Azure CNI cluster (31,000 NIC addresses) on a /16, measured in the same run.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { discard } from './trash.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -123,7 +124,7 @@ export async function benchAzCreate(): Promise<CreateTiming[]> {
     ];
   } finally {
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 

@@ -9,7 +9,8 @@
 //     one, each with an env value of its own (the form of rounds one to seven), the second also reading the heap
 //     half-way.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { discard } from './trash.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,7 +57,7 @@ async function kubectlGetNodes(home: string, name: string, nodes: number): Promi
     }
     return bestMs;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    discard(scratch);
   }
 }
 
@@ -102,7 +103,7 @@ export async function benchKubectlGetNodes(): Promise<ClusterApiTiming> {
     return { create, kubectlSeedMs, kubectlBigMs, serverMs: side.ms, responseBytes: side.bytes };
   } finally {
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 
@@ -378,7 +379,7 @@ async function measurePods(form: PodsForm): Promise<PodMemory> {
     };
   } finally {
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 

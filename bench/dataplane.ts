@@ -5,7 +5,8 @@
 //   (b) the real bridge + host-local CNI plugins, executed once per pod (src/cni/exec.ts), as kubenet does.
 // Every side creates its pods' namespaces inside the timed section. Needs root, iproute2, nft and
 // /usr/lib/cni; otherwise it says why it skipped. Everything is deleted by name at the end.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { discard } from './trash.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -181,7 +182,7 @@ async function pluginsSide(prefix: string): Promise<Side> {
           null,
           pods.map((p) => mayFail(`netns del ${p}`)),
         );
-        rmSync(dataDir, { recursive: true, force: true });
+        discard(dataDir);
       }
     },
     close: () => ip.batch(null, [mayFail(`netns del ${node}`)]),

@@ -7,7 +7,8 @@
 // nodes rebuilt from their records with what was written on them), and until every pod is Running again (its
 // kubelet has restored its sandbox and started its containers again). Without the data plane (pods get their
 // addresses from the nodes' NICs, no namespaces): the figure is the control plane's.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { discard } from './trash.js';
 import { request as httpsRequest } from 'node:https';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -177,7 +178,7 @@ async function startProfile(): Promise<(file: string) => Promise<void>> {
 
 /** Starts a server on a copy of the stopped home `saved` (made at `home`) and measures it until every pod is Running. */
 async function restartCopy(saved: string, home: string): Promise<OneRestart> {
-  rmSync(home, { recursive: true, force: true });
+  discard(home);
   cpSync(saved, home, { recursive: true });
   // The cluster's port and credential, as its kubeconfig holds them, read before the start.
   const records = new SqliteStore(join(home, 'state.db'));
@@ -224,7 +225,7 @@ async function restartCopy(saved: string, home: string): Promise<OneRestart> {
     };
   } finally {
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 
@@ -319,10 +320,10 @@ export async function benchRestart(): Promise<RestartTiming> {
       if (best.pods !== pods) throw new Error(`restart bench: ${best.pods} pods after the restart, ${pods} before`);
       return { nodes: NODES, setupMs, restarts: RESTARTS, ...best };
     } finally {
-      if (!saved) rmSync(keep, { recursive: true, force: true });
+      if (!saved) discard(keep);
     }
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 

@@ -8,7 +8,8 @@
 // The pods of (b) are written straight into the store, bound to a node that does not exist so that no scheduler
 // or kubelet works on them; the cluster's object ceiling is raised for them (it is 50,000 per cluster).
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { discard } from './trash.js';
 import { ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -228,7 +229,7 @@ async function measureWatchers(): Promise<WatchFigures> {
   } finally {
     clients.kill();
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 
@@ -318,7 +319,7 @@ export async function benchBigList(): Promise<ListFigures> {
       kubectlMs = performance.now() - t1;
       rows = out.split('\n').filter((l) => l.includes('web-')).length;
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
+      discard(scratch);
     }
     // The server's side: the pages kubectl asks for (limit=500, a Table), each built and serialized.
     let serverTotalMs = 0;
@@ -343,7 +344,7 @@ export async function benchBigList(): Promise<ListFigures> {
     return { pods: LIST_PODS, fillMs, kubectlMs, rows, pages, serverTotalMs, serverCpuMs: (pagesCpu.user + pagesCpu.system) / 1000, serverMaxPageMs };
   } finally {
     await server.close();
-    rmSync(home, { recursive: true, force: true });
+    discard(home);
   }
 }
 
