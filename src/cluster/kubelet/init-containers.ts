@@ -231,6 +231,16 @@ class Runner implements ContainerRunner {
     }
   }
 
+  resumesIdle({ container }: Pick<ContainerStart, 'pod' | 'node' | 'container'>): boolean {
+    const spec = container as Obj;
+    return this.idleWhenResumed(spec, imageSpecOf(text(spec['image']) ?? ''));
+  }
+
+  /** A resumed app container nothing observes runs nothing when its program only waits without a data plane (ImageSpec.idle). */
+  private idleWhenResumed(container: Obj, catalogued: ImageSpec | undefined): boolean {
+    return !this.host.network && catalogued !== undefined && idleArgv(catalogued, container);
+  }
+
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
   start({
     pod,
@@ -253,7 +263,7 @@ class Runner implements ContainerRunner {
     const catalogued = imageSpecOf(image);
     // A resumed run that goes on as it was (below) reads nothing of the node's root: prepared when something first
     // does (a start, an exec, a plugin), not for every node just after a restart (docs/performance.md §2.18).
-    if (resumedUnobserved && !init && !this.host.network && catalogued && idleArgv(catalogued, container)) return waitsForStop();
+    if (resumedUnobserved && !init && this.idleWhenResumed(container, catalogued)) return waitsForStop();
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
     if (resumed && told && !init && !catalogued && meetsUnemulatedAtOnce([...command, ...args].map(String), runsTool)) {
