@@ -742,8 +742,8 @@ export class PodLifecycle implements Controller {
     const state = slot(w, key);
     state.io?.close();
     if (resumed && this.unobserved(c, key, init) && this.options.containers.resumesIdle?.({ pod, node: w.node, container: c })) {
-      // A restored container whose program only waits for its stop (what start would answer, docs/performance.md
-      // §2.16): no start, no streams, no closures; its streams are made when a session attaches (docs/performance.md §2.26).
+      // A restored container whose program only waits for its stop (what start would answer: docs/performance.md §2.16)
+      // gets no start, no streams, no closures; its streams are made when a session attaches (docs/performance.md §2.26).
       logs.resume(ref, c.name, restart);
       state.target = undefined;
       state.io = undefined;
