@@ -64,6 +64,9 @@ const PROBE_PROGRAMS = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep',
 const PROBE_OUTPUT_MAX = 10 * 1024;
 
 class Runner implements ContainerRunner {
+  /** resumesIdle's answers without a data plane for containers that name no command, args or lifecycle, by image. */
+  private readonly idleImages = new Map<string, boolean>();
+
   constructor(private readonly host: InitHost) {}
 
   /** A ConfigMap or Secret volume's files, as the kubelet projects them (items: only those keys, at their paths). */
@@ -233,7 +236,14 @@ class Runner implements ContainerRunner {
 
   resumesIdle({ container }: Pick<ContainerStart, 'pod' | 'node' | 'container'>): boolean {
     const spec = container as Obj;
-    return this.idleWhenResumed(spec, imageSpecOf(text(spec['image']) ?? ''));
+    const image = text(spec['image']) ?? '';
+    // What idleArgv reads is the image alone for a container that names no command, args or lifecycle: a restart asks
+    // it of tens of thousands of containers of a few images (docs/performance.md §2.26).
+    const byImage = spec['command'] === undefined && spec['args'] === undefined && spec['lifecycle'] === undefined;
+    if (!byImage || this.host.network) return this.idleWhenResumed(spec, imageSpecOf(image));
+    let idle = this.idleImages.get(image);
+    if (idle === undefined) this.idleImages.set(image, (idle = this.idleWhenResumed(spec, imageSpecOf(image))));
+    return idle;
   }
 
   /** A resumed app container nothing observes runs nothing when its program only waits without a data plane (ImageSpec.idle). */
