@@ -127,20 +127,15 @@ class Recording implements ContainerRunner {
   }
 }
 
-test('after a restart the kubelet says which resumed containers nothing observes: not one with a probe or stdin', () =>
-  withServer(async (env) => {
+/** Pods posted to a cluster and Running, its runtime closed, then a second runtime (with `runner`) restoring them. */
+function restartedWith(pods: Array<[string, Container]>, runner: ContainerRunner, check: (again: ClusterRuntime) => Promise<void>) {
+  return withServer(async (env) => {
     const created = await aksClient(env.server).managedClusters.beginCreateOrUpdateAndWait('rg', 'c1', cluster({ networkPlugin: 'kubenet' }), POLL);
     const record = env.server.store.get<ClusterRecord>(created.id!)!;
     const home = mkdtempSync(join(tmpdir(), 'aksemu-idle-'));
     const runtime = new ClusterRuntime(env.server.store, home, record, { sandboxes: new Sandboxes(), containers: new Recording() });
     runtime.start();
     const api = new ClusterApi(runtime);
-    const pods: Array<[string, Container]> = [
-      ['plain', { name: 'app', image: 'nginx:1.25' }],
-      ['probed', { name: 'app', image: 'nginx:1.25', readinessProbe: { httpGet: { path: '/', port: 80 } } }],
-      ['live', { name: 'app', image: 'nginx:1.25', livenessProbe: { tcpSocket: { port: 80 } } }],
-      ['stdin', { name: 'app', image: 'nginx:1.25', stdin: true }],
-    ];
     try {
       for (const [name, c] of pods) {
         const res = api.handle({
@@ -158,22 +153,35 @@ test('after a restart the kubelet says which resumed containers nothing observes
       runtime.close();
     }
     const saved = runtime.objects.list(PODS).map((p) => structuredClone(p));
-    const runner = new Recording();
     const again = new ClusterRuntime(env.server.store, home, record, { sandboxes: new Sandboxes(), containers: runner });
     for (const p of saved) again.objects.put(PODS, p as KubeObject);
     again.start();
     try {
-      await eventually(() => again.workloads.restoring === 0 && runner.starts.length >= pods.length, 10_000, 'every pod resumed');
-      const mine = runner.starts.filter((s) => s.pod.metadata.namespace === 'default');
-      const said = Object.fromEntries(mine.map((s) => [s.pod.metadata.name, s.resumedUnobserved === true]));
-      assert.deepEqual(said, { plain: true, probed: false, live: false, stdin: false });
-      // The resumed pod is Running as it was.
-      assert.equal((again.objects.get(PODS, 'default', 'plain') as Obj).status.phase, 'Running');
+      await check(again);
     } finally {
       again.close();
       rmSync(home, { recursive: true, force: true });
     }
-  }));
+  });
+}
+
+test('after a restart the kubelet says which resumed containers nothing observes: not one with a probe or stdin', () => {
+  const pods: Array<[string, Container]> = [
+    ['plain', { name: 'app', image: 'nginx:1.25' }],
+    ['probed', { name: 'app', image: 'nginx:1.25', readinessProbe: { httpGet: { path: '/', port: 80 } } }],
+    ['live', { name: 'app', image: 'nginx:1.25', livenessProbe: { tcpSocket: { port: 80 } } }],
+    ['stdin', { name: 'app', image: 'nginx:1.25', stdin: true }],
+  ];
+  const runner = new Recording();
+  return restartedWith(pods, runner, async (again) => {
+    await eventually(() => again.workloads.restoring === 0 && runner.starts.length >= pods.length, 10_000, 'every pod resumed');
+    const mine = runner.starts.filter((s) => s.pod.metadata.namespace === 'default');
+    const said = Object.fromEntries(mine.map((s) => [s.pod.metadata.name, s.resumedUnobserved === true]));
+    assert.deepEqual(said, { plain: true, probed: false, live: false, stdin: false });
+    // The resumed pod is Running as it was.
+    assert.equal((again.objects.get(PODS, 'default', 'plain') as Obj).status.phase, 'Running');
+  });
+});
 
 test(
   'with the real kubectl, across a restart: a resumed nginx shows what it showed, its log stays empty, and its delete ends it',
@@ -207,3 +215,50 @@ test(
       assert.match(gone.stderr, /NotFound/);
     }),
 );
+
+/** Recording, and a runner that says every resumed container asked about only waits (resumesIdle). */
+class SaysIdle extends Recording {
+  readonly asked: string[] = [];
+  resumesIdle(c: Pick<ContainerStart, 'pod' | 'node' | 'container'>): boolean {
+    this.asked.push(c.pod.metadata.name);
+    return true;
+  }
+}
+
+test('a resumed container the runner says only waits is not started: the kubelet holds its process, a session attaches, a delete ends it', () => {
+  const pods: Array<[string, Container]> = [
+    ['plain', { name: 'app', image: 'nginx:1.25' }],
+    ['probed', { name: 'app', image: 'nginx:1.25', readinessProbe: { httpGet: { path: '/', port: 80 } } }],
+  ];
+  const runner = new SaysIdle();
+  return restartedWith(pods, runner, async (again) => {
+    await eventually(() => again.workloads.restoring === 0 && runner.starts.some((s) => s.pod.metadata.name === 'probed'), 10_000, 'every pod resumed');
+    // Asked about the one nothing observes only, and that one not started.
+    assert.ok(runner.asked.includes('plain') && !runner.asked.includes('probed'), JSON.stringify(runner.asked));
+    assert.deepEqual(
+      runner.starts.filter((s) => s.pod.metadata.namespace === 'default').map((s) => s.pod.metadata.name),
+      ['probed'],
+    );
+    const plain = again.objects.get(PODS, 'default', 'plain') as Obj;
+    assert.equal(plain.status.phase, 'Running');
+    assert.equal(plain.status.containerStatuses[0].restartCount, 0);
+    // A session attaches to its streams (made now), hears nothing, and hears the end when the pod is deleted.
+    const io = again.workloads.attach('default', 'plain', 'app');
+    assert.ok(io, 'the resumed container can be attached to');
+    assert.equal(again.workloads.attach('default', 'plain', 'app'), io, 'the same streams for the next session');
+    const heard: string[] = [];
+    let ended = false;
+    io.attach(false, { output: (_, text) => heard.push(text), ended: () => (ended = true) });
+    const res = new ClusterApi(again).handle({
+      method: 'DELETE',
+      path: '/api/v1/namespaces/default/pods/plain',
+      query: new URLSearchParams(),
+      contentType: 'application/json',
+      body: '',
+    });
+    assert.ok('status' in res && res.status === 200, JSON.stringify(res));
+    await eventually(() => ended && !again.objects.get(PODS, 'default', 'plain'), 10_000, 'the pod deleted, its process ended');
+    assert.deepEqual(heard, []);
+    assert.equal(again.workloads.attach('default', 'plain', 'app'), undefined);
+  });
+});

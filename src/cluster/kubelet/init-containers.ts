@@ -64,6 +64,9 @@ const PROBE_PROGRAMS = new Set(['true', ':', 'false', 'echo', 'printf', 'sleep',
 const PROBE_OUTPUT_MAX = 10 * 1024;
 
 class Runner implements ContainerRunner {
+  /** resumesIdle's answers without a data plane for containers that name no command, args or lifecycle, by image. */
+  private readonly idleImages = new Map<string, boolean>();
+
   constructor(private readonly host: InitHost) {}
 
   /** A ConfigMap or Secret volume's files, as the kubelet projects them (items: only those keys, at their paths). */
@@ -231,6 +234,23 @@ class Runner implements ContainerRunner {
     }
   }
 
+  resumesIdle({ container }: Pick<ContainerStart, 'pod' | 'node' | 'container'>): boolean {
+    const spec = container as Obj;
+    const image = text(spec['image']) ?? '';
+    // What idleArgv reads is the image alone for a container that names no command, args or lifecycle: a restart asks
+    // it of tens of thousands of containers of a few images (docs/performance.md §2.26).
+    const byImage = spec['command'] === undefined && spec['args'] === undefined && spec['lifecycle'] === undefined;
+    if (!byImage || this.host.network) return this.idleWhenResumed(spec, imageSpecOf(image));
+    let idle = this.idleImages.get(image);
+    if (idle === undefined) this.idleImages.set(image, (idle = this.idleWhenResumed(spec, imageSpecOf(image))));
+    return idle;
+  }
+
+  /** A resumed app container nothing observes runs nothing when its program only waits without a data plane (ImageSpec.idle). */
+  private idleWhenResumed(container: Obj, catalogued: ImageSpec | undefined): boolean {
+    return !this.host.network && catalogued !== undefined && idleArgv(catalogued, container);
+  }
+
   /** Starts one of the pod's containers: its catalogued program, or its process (processes.ts), with its environment and files. */
   start({
     pod,
@@ -253,7 +273,7 @@ class Runner implements ContainerRunner {
     const catalogued = imageSpecOf(image);
     // A resumed run that goes on as it was (below) reads nothing of the node's root: prepared when something first
     // does (a start, an exec, a plugin), not for every node just after a restart (docs/performance.md §2.18).
-    if (resumedUnobserved && !init && !this.host.network && catalogued && idleArgv(catalogued, container)) return waitsForStop();
+    if (resumedUnobserved && !init && this.idleWhenResumed(container, catalogued)) return waitsForStop();
     const command = Array.isArray(container['command']) ? container['command'] : [];
     const args = Array.isArray(container['args']) ? container['args'] : [];
     if (resumed && told && !init && !catalogued && meetsUnemulatedAtOnce([...command, ...args].map(String), runsTool)) {

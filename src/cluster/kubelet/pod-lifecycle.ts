@@ -42,7 +42,7 @@ import { Prober } from './probes.js';
 import { removeContainerFilesystems } from './container-rootfs.js';
 import type { ContainerLogs } from './container-logs.js';
 import { ContainerIo } from './container-io.js';
-import type { Process } from '../images/processes.js';
+import { KILLED, type Process } from '../images/processes.js';
 import type { PodDnsFiles } from './pod-files.js';
 
 /** Longest wait between sandbox set-up retries (the kubelet's back-off is bounded too). */
@@ -128,6 +128,69 @@ function stopAll(w: Worker): void {
     s.process = undefined;
     p?.stop();
     s.io?.close();
+  }
+}
+
+/** When the container's current run started: its running state's time (now, for a run not running). */
+function runningSince(run: ContainerRun | undefined): string {
+  return run && 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
+}
+
+/** A run's standard streams (container-io.ts): what its process prints goes into the run's log. */
+function containerIo(logs: ContainerLogs, ref: LogRef, c: Container, restart: number): ContainerIo {
+  return new ContainerIo({
+    tty: c['tty'] === true,
+    stdin: c['stdin'] === true,
+    stdinOnce: c['stdinOnce'] === true,
+    log: (stream, text) => logs.append(ref, c.name, restart, stream, text),
+  });
+}
+
+/** What an IdleRun asks of the kubelet: its end recorded (PodLifecycle.ended), its streams made. */
+interface IdleRunHost {
+  ended(run: IdleRun, code: number): void;
+  streams(run: IdleRun): ContainerIo;
+}
+
+/**
+ * The process of a restored container whose program only waits for its stop (the runner's resumesIdle): one object
+ * where a start made the run's streams, the start's context and its closures, a promise and its chain (tens of
+ * thousands after a restart, docs/performance.md §2.26). Stopped, it ends as a killed process does (137), its end
+ * recorded a turn of the microtask queue later, as a process's exit is.
+ */
+class IdleRun implements Process {
+  private done: Promise<number> | undefined;
+  private resolve: ((code: number) => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly host: IdleRunHost,
+    readonly w: Worker,
+    readonly state: Slot,
+    readonly c: Container,
+    readonly key: string,
+    readonly restart: number,
+    readonly startedAt: string,
+  ) {}
+
+  get exited(): Promise<number> {
+    if (!this.done) {
+      if (this.stopped) this.done = Promise.resolve(KILLED);
+      else this.done = new Promise<number>((resolve) => (this.resolve = resolve));
+    }
+    return this.done;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.resolve?.(KILLED);
+    queueMicrotask(() => this.host.ended(this, KILLED));
+  }
+
+  /** Its streams, made for the first session that attaches: nothing was printed before (nothing runs). */
+  streams(): ContainerIo {
+    return this.host.streams(this);
   }
 }
 
@@ -676,17 +739,21 @@ export class PodLifecycle implements Controller {
   private run(w: Worker, pod: BoundPod, c: Container, key: string, init: boolean, restart: number, resumed: boolean): void {
     const { logs } = this.options;
     const ref = this.logRef(w);
+    const state = slot(w, key);
+    state.io?.close();
+    if (resumed && this.unobserved(c, key, init) && this.options.containers.resumesIdle?.({ pod, node: w.node, container: c })) {
+      // A restored container whose program only waits for its stop (what start would answer: docs/performance.md §2.16)
+      // gets no start, no streams, no closures; its streams are made when a session attaches (docs/performance.md §2.26).
+      logs.resume(ref, c.name, restart);
+      state.target = undefined;
+      state.io = undefined;
+      state.process = new IdleRun(this.idleRuns, w, state, c, key, restart, runningSince(w.rt.containers[key]));
+      return;
+    }
     if (resumed) logs.resume(ref, c.name, restart);
     else logs.begin(ref, c.name, restart);
-    const state = slot(w, key);
     state.target = { kind: 'process' };
-    state.io?.close();
-    const io = new ContainerIo({
-      tty: c['tty'] === true,
-      stdin: c['stdin'] === true,
-      stdinOnce: c['stdinOnce'] === true,
-      log: (stream, text) => logs.append(ref, c.name, restart, stream, text),
-    });
+    const io = containerIo(logs, ref, c, restart);
     state.io = io;
     let process: Process;
     try {
@@ -715,7 +782,7 @@ export class PodLifecycle implements Controller {
     }
     state.process = process;
     const run = w.rt.containers[key]!;
-    const startedAt = 'running' in run.state ? run.state.running.startedAt : k8sTime(Date.now());
+    const startedAt = runningSince(run);
     // A container without probes has no workers to start, nor had its runs before (a pod's probes do not change).
     if (!init && key === c.name && hasProbes(c)) {
       // Its probes start from scratch with each run (and after a restart of aksemu), as the kubelet's workers do.
@@ -736,32 +803,41 @@ export class PodLifecycle implements Controller {
         this.ctx.log(`kubelet ${w.node}: pod ${w.namespace}/${w.name}: container ${c.name}: ${(e as Error).stack ?? e}`);
         return 128;
       })
-      .then((code) => {
-        if (state.process !== process) return;
-        state.process = undefined;
-        this.prober.stopped(w.uid, key);
-        const now = Date.now();
-        state.finished = now;
-        io.close();
-        logs.end(ref, c.name, restart);
-        const message =
-          process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
-        const current = w.rt.containers[key];
-        if (current) {
-          current.state = {
-            terminated: {
-              containerID: `containerd://${current.id}`,
-              exitCode: code,
-              finishedAt: k8sTime(now),
-              ...(message ? { message } : {}),
-              reason: code === 0 ? 'Completed' : 'Error',
-              startedAt,
-            },
-          };
-        }
-        this.kick(w);
-      });
+      .then((code) => this.ended(w, state, process, c, key, restart, startedAt, code));
   }
+
+  /** A run's process ended (its status `code`): the run is recorded terminated, its streams and log closed, the pod synced. */
+  private ended(w: Worker, state: Slot, process: Process, c: Container, key: string, restart: number, startedAt: string, code: number): void {
+    if (state.process !== process) return;
+    state.process = undefined;
+    this.prober.stopped(w.uid, key);
+    const now = Date.now();
+    state.finished = now;
+    state.io?.close();
+    const ref = this.logRef(w);
+    this.options.logs.end(ref, c.name, restart);
+    const message = process.message ?? (code !== 0 && c.terminationMessagePolicy === 'FallbackToLogsOnError' ? this.logTail(ref, c.name, restart) : undefined);
+    const current = w.rt.containers[key];
+    if (current) {
+      current.state = {
+        terminated: {
+          containerID: `containerd://${current.id}`,
+          exitCode: code,
+          finishedAt: k8sTime(now),
+          ...(message ? { message } : {}),
+          reason: code === 0 ? 'Completed' : 'Error',
+          startedAt,
+        },
+      };
+    }
+    this.kick(w);
+  }
+
+  /** What an idle restored run (IdleRun) asks of the kubelet. */
+  private readonly idleRuns: IdleRunHost = {
+    ended: (run, code) => this.ended(run.w, run.state, run, run.c, run.key, run.restart, run.startedAt, code),
+    streams: (run) => containerIo(this.options.logs, this.logRef(run.w), run.c, run.restart),
+  };
 
   /**
    * The streams of a pod's running container (its current run), for `kubectl attach`; undefined when the pod
@@ -772,7 +848,10 @@ export class PodLifecycle implements Controller {
       if (w.stopped || w.namespace !== namespace || w.name !== name) continue;
       // A container's name is unique across the pod's containers, init and ephemeral ones (kubectl debug -it).
       const s = w.slots?.get(container) ?? w.slots?.get(initKey(container)) ?? w.slots?.get(ephemeralKey(container));
-      return s?.process ? s.io : undefined;
+      if (!s?.process) return undefined;
+      // An idle restored run's streams are made at the first session (docs/performance.md §2.26).
+      if (!s.io && s.process instanceof IdleRun) s.io = s.process.streams();
+      return s.io;
     }
     return undefined;
   }

@@ -107,6 +107,11 @@ export interface ContainerStart {
 export interface ContainerRunner {
   /** Starts one container of the pod on the node. */
   start(c: ContainerStart): Process;
+  /**
+   * Whether start, asked to resume this container with `resumedUnobserved`, would run nothing: its process would only
+   * wait for its stop. The kubelet then makes that process itself, without the start's context (docs/performance.md §2.26).
+   */
+  resumesIdle?(c: Pick<ContainerStart, 'pod' | 'node' | 'container'>): boolean;
   /** Runs an exec probe's command in the running container (its environment and files), bounded by timeoutMs. */
   execProbe?(c: Pick<ContainerStart, 'pod' | 'node' | 'container'>, argv: string[], timeoutMs: number): Promise<ExecProbeResult>;
 }
