@@ -43,6 +43,11 @@ interface Tracked {
    * dir is seen changed. A restart's IPAM plans ask it for every node just after serving (docs/performance.md §2.19).
    */
   first?: { network: HeldNetwork | undefined };
+  /**
+   * Watched, and the dir read again since the watch began (check) and found as the first read left it, with nothing
+   * told by the watch since: the first read's network is the dir's without reading it again (network).
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -456,19 +461,23 @@ export class Kubelets {
    * A node left unwatched by its first read (unwatched) watched now, before its dir is read again: a change since
    * that read is found by the read, one after it told by the watch.
    */
-  private watchLeft(tracked: Tracked): void {
-    if (this.unwatched.delete(tracked)) this.watch(tracked);
+  private watchLeft(tracked: Tracked): boolean {
+    if (!this.unwatched.delete(tracked)) return false;
+    this.watch(tracked);
+    return true;
   }
 
   private watch(tracked: Tracked): void {
     if (this.watchers >= MAX_WATCHERS) return;
     try {
       tracked.watcher = watch(tracked.dir, { persistent: false }, () => {
+        tracked.quiet = false;
         clearTimeout(tracked.debounce);
         tracked.debounce = setTimeout(() => this.check(tracked), 50);
         tracked.debounce.unref();
       });
       tracked.watcher.on('error', () => {
+        tracked.quiet = false;
         tracked.watcher?.close();
         tracked.watcher = undefined;
         this.watchers--;
@@ -490,19 +499,14 @@ export class Kubelets {
    */
   network(node: string): LoadedNetwork | undefined {
     const tracked = this.nodes.get(node);
-    if (tracked && this.unwatched.has(tracked)) {
-      // Watched now and its dir read again (check): the first read's network while that read finds the dir as it was.
-      this.check(tracked);
-      const first = tracked.first;
-      if (first) {
-        this.drop(tracked);
-        return networkOf(first.network);
-      }
-    }
+    // Not watched yet: watched now, and its dir read again (check).
+    if (tracked && this.unwatched.has(tracked)) this.check(tracked);
     const first = tracked?.first;
     if (tracked && first) {
       this.drop(tracked);
-      if (rescanDir(tracked.dir, tracked.scan) === tracked.scan) return networkOf(first.network);
+      const quiet = tracked.quiet;
+      tracked.quiet = false;
+      if (quiet || rescanDir(tracked.dir, tracked.scan) === tracked.scan) return networkOf(first.network);
     }
     return loadDefaultNetwork(this.confDir(node));
   }
@@ -515,11 +519,14 @@ export class Kubelets {
 
   private check(tracked: Tracked): void {
     if (!this.nodes.has(tracked.node.name)) return;
-    this.watchLeft(tracked);
+    const placed = this.watchLeft(tracked);
     const before = tracked.scan.signature;
     const last = tracked.scan;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
-    if (tracked.scan !== last) this.drop(tracked);
+    if (tracked.scan !== last) {
+      this.drop(tracked);
+      tracked.quiet = false;
+    } else if (placed && tracked.watcher) tracked.quiet = true;
     // A watch outlives nothing of its dir: a dir gone is read at every tick until it is back, then watched anew.
     if (tracked.scan === MISSING) this.unwatch(tracked);
     else if (!tracked.watcher) this.watch(tracked);
@@ -540,7 +547,9 @@ export class Kubelets {
     const turn = this.ticks++ % WATCHED_EVERY;
     if (this.held > 0 && this.ticks > FIRST_HELD_TICKS) for (const tracked of this.nodes.values()) this.drop(tracked);
     let i = 0;
-    for (const tracked of this.nodes.values()) if (!tracked.watcher || i++ % WATCHED_EVERY === turn) this.check(tracked);
+    // The nodes left unwatched by a restart's first reads are the drain's while it is under way (drainWatches).
+    for (const tracked of this.nodes.values())
+      if (tracked.watcher ? i++ % WATCHED_EVERY === turn : !(this.draining && this.unwatched.has(tracked))) this.check(tracked);
   }
 
   /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
@@ -561,6 +570,7 @@ export class Kubelets {
   }
 
   private unwatch(tracked: Tracked): void {
+    tracked.quiet = false;
     clearTimeout(tracked.debounce);
     if (tracked.watcher) {
       tracked.watcher.close();
