@@ -158,3 +158,44 @@ test("a controller's tally of active and ready pods is what a walk of its pods f
   for (const uid of owners) assert.deepEqual({ ...restored.tallyOf(uid) }, walked(uid, index));
   assert.ok(sawReady > 1, 'the walk reached owners with ready pods');
 });
+
+/** Two indexes told the store's changes from now on: the first asked at once (built), the second not. */
+function toldEveryChange(store: ObjectStore): [Indexes, Indexes] {
+  const eager = new Indexes(store);
+  eager.tallyOf(OWNER);
+  const lazy = new Indexes(store);
+  store.subscribe((c) => {
+    eager.apply(c);
+    lazy.apply(c);
+  });
+  return [eager, lazy];
+}
+
+test('an index built at its first question (after a restart) answers as one built with the runtime and told every change', () => {
+  const store = new ObjectStore();
+  const names = Array.from({ length: 12 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+  for (const n of names) store.put(PODS, pod(n, 'Pending'));
+  // Told every change from its start, asked at once (as before), and one asked only after the same changes.
+  const [eager, lazy] = toldEveryChange(store);
+  store.put(PODS, pod('p03', 'Running'));
+  store.put(PODS, pod('p20', 'Pending'));
+  store.delete(PODS, 'default', 'p05');
+  store.put(PODS, pod('p01', 'Running'));
+  store.put(PODS, pod('p03', 'Succeeded'));
+  store.put(PODS, pod('p07', 'Running', 'rs-uid-2'));
+  const answer = (index: Indexes) => ({
+    owner: index.dependents(OWNER).map((p) => `${p.metadata.name} ${(p as { status?: { phase?: string } }).status?.phase}`),
+    other: index.dependents('rs-uid-2').map((p) => p.metadata.name),
+    tally: { ...index.tallyOf(OWNER) },
+  });
+  assert.deepEqual(answer(lazy), answer(eager));
+  assert.deepEqual(answer(lazy).owner.slice(-3), ['p20 Pending', 'p01 Running', 'p03 Succeeded']);
+  // Changes after the build as before; and more changes than it keeps before a question: built then.
+  store.put(PODS, pod('p00', 'Running'));
+  assert.deepEqual(answer(lazy), answer(eager));
+  const [eagerToo, many] = toldEveryChange(store);
+  store.put(PODS, pod('p04', 'Running'));
+  for (let i = 0; i < 5000; i++) store.put(PODS, pod(`q${i}`, 'Pending'));
+  store.put(PODS, pod('p02', 'Running'));
+  assert.deepEqual(answer(many), answer(eagerToo));
+});

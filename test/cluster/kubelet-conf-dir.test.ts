@@ -14,6 +14,13 @@ const CONFLIST = '{"cniVersion":"1.0.0","name":"test","plugins":[{"type":"bridge
 /** Longer than the time a dir must be left alone before its change time is trusted (RACY_MS). */
 const SETTLE_MS = 2200;
 const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+const until = async (what: string, ok: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) assert.fail(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
 
 test('a settled conf dir is rescanned by its files, and every kind of change is still seen', async () => {
   const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
@@ -99,13 +106,6 @@ test('a conf dir removed and made again is seen by the periodic rescan, and its 
   // Ticks of a second, as the server's; a watched dir is read by them once in ten ticks, so a change to a watched dir
   // seen within half a second is the watch's doing.
   const kubelets = new Kubelets(home, cluster, () => undefined, 1000);
-  const until = async (what: string, ok: () => boolean, ms: number) => {
-    const end = Date.now() + ms;
-    while (!ok()) {
-      if (Date.now() > end) assert.fail(`not within ${ms} ms: ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
   try {
     kubelets.start();
     const ready = () => kubelets.state('n1')!.networkReady;
@@ -164,6 +164,41 @@ test("a node known before the process: its first read's network answers the IPAM
     assert.equal(kubelets.network('n2')?.name, 'other-net');
     writeFileSync(join(kubelets.confDir('n3'), '01-first.conflist'), other);
     assert.equal(kubelets.network('n3')?.name, 'other-net');
+  } finally {
+    kubelets.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("a restart's nodes: watched in the turns after their first reads, a change made before the watch is seen, one after it told", async () => {
+  const home = mkdtempSync(join(tmpdir(), 'aksemu-confdir-'));
+  const cluster = { resourceGroup: 'rg', name: 'c', networkPlugin: 'none' };
+  const names = ['n1', 'n2', 'n3', 'n4'];
+  const first = new Kubelets(home, cluster, () => undefined, 3_600_000);
+  const created = '2026-01-02T03:04:05.000Z';
+  for (const name of names) first.ensure({ name, createdAt: created });
+  first.close();
+  for (const name of names) writeFileSync(join(first.confDir(name), '10-test.conflist'), CONFLIST);
+  await settle();
+  const changed: string[] = [];
+  // The periodic rescan an hour away: what is seen is seen by the check when a watch is placed, or by the watch.
+  const kubelets = new Kubelets(home, cluster, (node) => changed.push(node), 3_600_000);
+  try {
+    for (const name of names) assert.equal(kubelets.ensure({ name, createdAt: created }).networkReady, true);
+    // Every node after the first holds the same text: its network is the dir's, as a read of it finds it.
+    assert.deepEqual(kubelets.network('n2'), loadDefaultNetwork(kubelets.confDir('n2')));
+    // In this turn, before the watches are placed: written in place (another size), and removed.
+    writeFileSync(join(kubelets.confDir('n3'), '10-test.conflist'), 'not json');
+    unlinkSync(join(kubelets.confDir('n4'), '10-test.conflist'));
+    await until('the changes made before the watches', () => changed.length === 2, 500);
+    assert.equal(kubelets.state('n3')!.networkReady, false);
+    assert.equal(kubelets.state('n4')!.networkReady, false);
+    assert.equal(kubelets.state('n1')!.networkReady, true);
+    // After: told by the watch.
+    writeFileSync(join(kubelets.confDir('n1'), '10-test.conflist'), 'not json');
+    await until('a change after the watch', () => !kubelets.state('n1')!.networkReady, 500);
+    writeFileSync(join(kubelets.confDir('n4'), '10-test.conflist'), CONFLIST);
+    await until('a file added after the watch', () => kubelets.state('n4')!.networkReady, 500);
   } finally {
     kubelets.close();
     rmSync(home, { recursive: true, force: true });

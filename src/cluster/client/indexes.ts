@@ -3,7 +3,7 @@
 import { type KubeObject, objectKey } from '../apimachinery/object.js';
 import type { Pod } from '../apimachinery/types.js';
 import type { Change, ObjectStore } from '../apiserver/index.js';
-import { PODS, REPLICASETS, resourceKey } from '../apimachinery/resources.js';
+import { PODS, REPLICASETS, type ResourceType, resourceKey } from '../apimachinery/resources.js';
 import { podRequests, type Usage } from '../apimachinery/requests.js';
 import { KeyedSet } from '../apimachinery/compact-map.js';
 import { controllerRef, isActive, isPodReady } from './pod-state.js';
@@ -61,6 +61,12 @@ export function nodeOf(pod: KubeObject): string {
 
 const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
 const PODS_KEY = resourceKey(PODS);
+/** The changes an index not built yet keeps (Indexes.changed) at most: past them it is built. */
+const CHANGED_HELD = 4096;
+
+function changedKey(resource: string, namespace: string | undefined, name: string): string {
+  return `${resource}\0${objectKey(namespace, name)}`;
+}
 
 /** A controller's pods that count for it (not deleted, Succeeded or Failed), and how many of them are ready. */
 export interface PodTally {
@@ -158,13 +164,40 @@ export class Indexes {
    * (docs/performance.md §6.10).
    */
   private readonly tallies = new Map<string, PodTally>();
+  /**
+   * The store's resourceVersion when the indexes were built from it (build), undefined before: they are built at the
+   * first question, not with the runtime (a restart's 65,007 pods were ~0.2 s before serving, and nothing asks until
+   * the controllers' first syncs: docs/performance.md §2.25).
+   */
+  private builtAt: number | undefined;
+  /**
+   * Until then, the objects changed since the runtime began (`resource` NUL `namespace/name`), each at its last
+   * change: the build puts them after the others in that order, as their changes would have (dependents come in the
+   * order they last changed).
+   */
+  private changed = new Map<string, { r: ResourceType; namespace: string | undefined; name: string }>();
 
-  constructor(objects: ObjectStore) {
-    for (const pod of objects.list(PODS)) {
-      this.insert(PODS_KEY, pod);
-      this.tally(pod, 1);
+  constructor(private readonly objects: ObjectStore) {}
+
+  /** The indexes from the store's objects, once: those not changed since the runtime began in key order, then the rest. */
+  private build(): void {
+    if (this.builtAt !== undefined) return;
+    this.builtAt = this.objects.resourceVersion;
+    const changed = this.changed;
+    this.changed = new Map();
+    const add = (resource: string, obj: KubeObject) => {
+      this.insert(resource, obj);
+      if (resource === PODS_KEY) this.tally(obj, 1);
+    };
+    for (const r of [PODS, REPLICASETS]) {
+      const resource = resourceKey(r);
+      for (const obj of this.objects.list(r))
+        if (changed.size === 0 || !changed.has(changedKey(resource, obj.metadata.namespace, obj.metadata.name))) add(resource, obj);
     }
-    for (const rs of objects.list(REPLICASETS)) this.insert(resourceKey(REPLICASETS), rs);
+    for (const { r, namespace, name } of changed.values()) {
+      const obj = this.objects.get(r, namespace, name);
+      if (obj) add(resourceKey(r), obj);
+    }
   }
 
   /** Counts pod (by = 1) or stops counting it (by = -1) for its controller, when it is active. */
@@ -210,6 +243,23 @@ export class Indexes {
 
   apply(change: Change): void {
     if (!TRACKED.has(change.resource)) return;
+    const { namespace, name } = change.object.metadata;
+    if (this.builtAt === undefined) {
+      // Kept until the build (most changes at a restart's start come after it): past CHANGED_HELD, built now.
+      const key = changedKey(change.resource, namespace, name);
+      this.changed.delete(key);
+      this.changed.set(key, { r: change.resource === PODS_KEY ? PODS : REPLICASETS, namespace, name });
+      if (this.changed.size > CHANGED_HELD) this.build();
+      return;
+    }
+    if (change.rv <= this.builtAt) {
+      // Read by the build, which a listener told before this one made (a nested write): moved last, as told now.
+      if (change.type !== 'DELETED' && this.objects.get(change.resource === PODS_KEY ? PODS : REPLICASETS, namespace, name) === change.object) {
+        this.drop(change.resource, change.object, change.object);
+        this.insert(change.resource, change.object, change.object);
+      }
+      return;
+    }
     const next = change.type === 'DELETED' ? undefined : change.object;
     if (change.previous) this.drop(change.resource, change.previous, next);
     if (next) this.insert(change.resource, next, change.previous);
@@ -223,11 +273,13 @@ export class Indexes {
    * ready: what walking eachDependent(uid, 'Pod') for them would find, without the walk.
    */
   tallyOf(uid: string | undefined): Readonly<PodTally> {
+    this.build();
     return (uid ? this.tallies.get(uid) : undefined) ?? NO_PODS;
   }
 
   /** Objects (pods and ReplicaSets) that name uid among their owners. */
   dependents(uid: string | undefined, kind?: 'Pod' | 'ReplicaSet'): KubeObject[] {
+    this.build();
     const b = uid ? this.owned.get(uid) : undefined;
     if (!b) return [];
     const all = b.values();
@@ -240,6 +292,7 @@ export class Indexes {
    * burst's garbage (docs/performance.md §7.14). visit must not write objects.
    */
   eachDependent(uid: string | undefined, kind: 'Pod' | 'ReplicaSet', visit: (obj: KubeObject) => void): void {
+    this.build();
     const b = uid ? this.owned.get(uid) : undefined;
     b?.forEach((o) => {
       if (o.kind === kind) visit(o);
@@ -247,11 +300,13 @@ export class Indexes {
   }
 
   podsOn(node: string): KubeObject[] {
+    this.build();
     return [...(this.onNode.get(node)?.values() ?? [])];
   }
 
   /** What the pods bound to the node that still hold their place (not Succeeded or Failed) request of it. */
   usageOn(node: string): Readonly<Usage> {
+    this.build();
     const known = this.usage.get(node);
     if (known) return known;
     const used: Usage = { pods: 0, cpu: 0, memory: 0 };

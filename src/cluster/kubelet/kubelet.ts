@@ -5,12 +5,12 @@
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
-import { CNI_EXTENSIONS, firstNetwork, loadDefaultNetwork, type LoadedNetwork } from '../../cni/confdir.js';
+import { join, sep } from 'node:path';
+import { CNI_EXTENSIONS, loadDefaultNetwork, type LoadedNetwork, parseNetworkConfig } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
 import type { KubeletState } from './node-status.js';
 import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
-import { clusterCniDir, nodeConfDir, nodeImageCniBin, nodeRootDir, nodesDir } from '../nodefs/paths.js';
+import { clusterCniDir, nodeImageCniBin, nodesDir } from '../nodefs/paths.js';
 
 export interface KubeletNode {
   name: string;
@@ -42,7 +42,23 @@ interface Tracked {
    * A node known before this process: the default network its first read found, until asked once (network) or the
    * dir is seen changed. A restart's IPAM plans ask it for every node just after serving (docs/performance.md §2.19).
    */
-  first?: { network: LoadedNetwork | undefined };
+  first?: { network: HeldNetwork | undefined };
+  /**
+   * Watched, and the dir read again since the watch began (check) and found as the first read left it, with nothing
+   * told by the watch since: the first read's network is the dir's without reading it again (network).
+   */
+  quiet?: boolean;
+}
+
+/**
+ * A first read's default network: parsed, or, when another node's file of the same name kind held the same text
+ * (a restart's 5,000 nodes hold one conflist), that file's name and text, parsed when asked (network).
+ */
+type HeldNetwork = LoadedNetwork | { file: string; text: string };
+
+/** The network a HeldNetwork stands for (the text parsed loaded before, and parses the same). */
+function networkOf(held: HeldNetwork | undefined): LoadedNetwork | undefined {
+  return held && 'text' in held ? parseNetworkConfig(held.file, held.text) : held;
 }
 
 /**
@@ -69,6 +85,70 @@ const WATCHED_EVERY = 10;
 
 /** The first reads' networks not asked for by then (network) are dropped after this many ticks of the rescan. */
 const FIRST_HELD_TICKS = 120;
+
+/** The watches a restart's first reads leave to the turns after them (Kubelets.unwatched), placed this many a turn. */
+const WATCH_SLICE = 250;
+
+/**
+ * Texts of config files found loadable or not in this turn, `.conflist` files' apart (their parse differs): a
+ * restart's first reads find one conflist in thousands of dirs, parsed once (docs/performance.md §2.25). At most
+ * TEXTS_HELD of each, dropped at the end of the turn.
+ */
+const loadable = { conflist: new Map<string, boolean>(), other: new Map<string, boolean>() };
+const TEXTS_HELD = 256;
+let loadableHeld = false;
+
+/**
+ * Whether a config file's text loads (parseNetworkConfig): its network when parsed now, true when the same text of
+ * the same kind loaded in this turn already, false when it does not load.
+ */
+function loadsAs(file: string, text: string): LoadedNetwork | boolean {
+  const known = file.endsWith('.conflist') ? loadable.conflist : loadable.other;
+  const before = known.get(text);
+  if (before !== undefined) return before;
+  let network: LoadedNetwork | undefined;
+  try {
+    network = parseNetworkConfig(file, text);
+  } catch {
+    network = undefined;
+  }
+  if (known.size < TEXTS_HELD) {
+    known.set(text, network !== undefined);
+    if (!loadableHeld) {
+      loadableHeld = true;
+      setImmediate(() => {
+        loadable.conflist.clear();
+        loadable.other.clear();
+        loadableHeld = false;
+      });
+    }
+  }
+  return network ?? false;
+}
+
+/** The first of a dir's config files (in name order) that loads, as firstNetwork finds it, held (HeldNetwork). */
+function firstHeldNetwork(dir: string, files: readonly string[]): HeldNetwork | undefined {
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, f), 'utf8');
+    } catch {
+      continue; // libcni skips files it cannot load; the next one may be the default.
+    }
+    const loads = loadsAs(f, text);
+    if (loads === true) return { file: f, text };
+    if (loads !== false) return loads;
+  }
+  return undefined;
+}
+
+/** join(dir, name) for a name that is one plain path segment (a node's name), without join's normalizing. */
+function under(dir: string, name: string): string {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes(sep) ? `${dir}${sep}${name}` : join(dir, name);
+}
+
+/** A node's conf dir under its root (paths.ts nodeConfDir). */
+const CONF_DIR_IN_ROOT = join('etc', 'cni', 'net.d');
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
@@ -156,7 +236,7 @@ function dirCtime(dir: string): number | undefined {
 interface FirstRead {
   scan: Scan;
   /** The default network (cni.ts), as loadDefaultNetwork finds it. */
-  network: LoadedNetwork | undefined;
+  network: HeldNetwork | undefined;
   /** The newest mtime of the dir's entries (0 when none): when its network became ready, for a node known before. */
   newest: number;
 }
@@ -208,7 +288,7 @@ function firstRead(dir: string, now = Date.now(), ctimeBefore?: number): FirstRe
   } catch {
     scan = MISSING;
   }
-  return { scan, network: firstNetwork(dir, files), newest };
+  return { scan, network: firstHeldNetwork(dir, files), newest };
 }
 
 export class Kubelets {
@@ -221,6 +301,15 @@ export class Kubelets {
   private held = 0;
   /** Nodes whose root was prepared by this process (prepare). */
   private readonly prepared = new Set<string>();
+  /**
+   * Nodes known before this process whose watch is still to be placed: a restart's first reads leave them to the turns
+   * after its sync (drainWatches), a slice a turn, each dir checked once watched. A node asked for before (network,
+   * check) is watched then.
+   */
+  private readonly unwatched = new Set<Tracked>();
+  private draining: NodeJS.Immediate | undefined;
+  /** The cluster's nodes dir (paths.ts nodesDir), joined once per cluster info. */
+  private nodesPath: string;
   /** The cluster's API socket that nodes link to (api-socket.ts); set by the server. */
   apiSocket: string | undefined;
 
@@ -230,7 +319,9 @@ export class Kubelets {
     /** Called when a node's network readiness changes. */
     private readonly onChange: (node: string) => void,
     private readonly rescanMs = 1000,
-  ) {}
+  ) {
+    this.nodesPath = nodesDir(home, cluster.resourceGroup, cluster.name);
+  }
 
   start(): void {
     if (this.timer) return;
@@ -239,17 +330,24 @@ export class Kubelets {
   }
 
   setCluster(cluster: KubeletClusterInfo): void {
+    if (cluster.resourceGroup !== this.cluster.resourceGroup || cluster.name !== this.cluster.name)
+      this.nodesPath = nodesDir(this.home, cluster.resourceGroup, cluster.name);
     this.cluster = cluster;
   }
 
   confDir(node: string): string {
-    return nodeConfDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+    return join(this.rootOf(node), CONF_DIR_IN_ROOT);
   }
 
   /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
   nodeRoot(node: string): string {
     // A tracked node's is joined once: every container start asks (a restart starts one per running container).
-    return this.nodes.get(node)?.root ?? nodeRootDir(this.home, this.cluster.resourceGroup, this.cluster.name, node);
+    return this.nodes.get(node)?.root ?? this.rootOf(node);
+  }
+
+  /** paths.ts nodeRootDir, from the nodes dir joined once. */
+  private rootOf(node: string): string {
+    return under(this.nodesPath, node);
   }
 
   /**
@@ -277,7 +375,8 @@ export class Kubelets {
       known.node = node;
       return known.state;
     }
-    const dir = this.confDir(node.name);
+    const root = this.rootOf(node.name);
+    const dir = `${root}${sep}${CONF_DIR_IN_ROOT}`;
     // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception. Its
     // change time, taken before its names are read, is the first read's.
     let made = false;
@@ -296,14 +395,17 @@ export class Kubelets {
     const ready = read?.network !== undefined;
     const created = Date.parse(node.createdAt);
     const since = ready ? new Date(Math.max(created, read.newest)).toISOString() : new Date(created).toISOString();
-    const tracked: Tracked = { node, root: this.nodeRoot(node.name), dir, state: { networkReady: ready, since }, scan: read?.scan ?? EMPTY };
+    const tracked: Tracked = { node, root, dir, state: { networkReady: ready, since }, scan: read?.scan ?? EMPTY };
+    this.nodes.set(node.name, tracked);
     // Kept only where the scan can say the dir is unchanged (its change time settled).
     if (read && !made && !Number.isNaN(read.scan.settled)) {
       tracked.first = { network: read.network };
       this.held++;
-    }
-    this.nodes.set(node.name, tracked);
-    this.watch(tracked);
+      // A node known before this process: watched in a later turn, its dir checked then (a restart's thousands of
+      // watches were ~0.1 s before serving: docs/performance.md §2.25).
+      this.unwatched.add(tracked);
+      this.draining ??= setImmediate(() => this.drainWatches());
+    } else this.watch(tracked);
     return tracked.state;
   }
 
@@ -344,15 +446,38 @@ export class Kubelets {
     return files.length > 0;
   }
 
+  /** A slice of the watches left to place (unwatched), the rest in the next turns. */
+  private drainWatches(): void {
+    this.draining = undefined;
+    let n = 0;
+    for (const tracked of this.unwatched) {
+      if (n++ >= WATCH_SLICE) break;
+      this.check(tracked);
+    }
+    if (this.unwatched.size > 0) this.draining = setImmediate(() => this.drainWatches());
+  }
+
+  /**
+   * A node left unwatched by its first read (unwatched) watched now, before its dir is read again: a change since
+   * that read is found by the read, one after it told by the watch.
+   */
+  private watchLeft(tracked: Tracked): boolean {
+    if (!this.unwatched.delete(tracked)) return false;
+    this.watch(tracked);
+    return true;
+  }
+
   private watch(tracked: Tracked): void {
     if (this.watchers >= MAX_WATCHERS) return;
     try {
       tracked.watcher = watch(tracked.dir, { persistent: false }, () => {
+        tracked.quiet = false;
         clearTimeout(tracked.debounce);
         tracked.debounce = setTimeout(() => this.check(tracked), 50);
         tracked.debounce.unref();
       });
       tracked.watcher.on('error', () => {
+        tracked.quiet = false;
         tracked.watcher?.close();
         tracked.watcher = undefined;
         this.watchers--;
@@ -374,10 +499,14 @@ export class Kubelets {
    */
   network(node: string): LoadedNetwork | undefined {
     const tracked = this.nodes.get(node);
+    // Not watched yet: watched now, and its dir read again (check).
+    if (tracked && this.unwatched.has(tracked)) this.check(tracked);
     const first = tracked?.first;
     if (tracked && first) {
       this.drop(tracked);
-      if (rescanDir(tracked.dir, tracked.scan) === tracked.scan) return first.network;
+      const quiet = tracked.quiet;
+      tracked.quiet = false;
+      if (quiet || rescanDir(tracked.dir, tracked.scan) === tracked.scan) return networkOf(first.network);
     }
     return loadDefaultNetwork(this.confDir(node));
   }
@@ -390,10 +519,14 @@ export class Kubelets {
 
   private check(tracked: Tracked): void {
     if (!this.nodes.has(tracked.node.name)) return;
+    const placed = this.watchLeft(tracked);
     const before = tracked.scan.signature;
     const last = tracked.scan;
     tracked.scan = rescanDir(tracked.dir, tracked.scan);
-    if (tracked.scan !== last) this.drop(tracked);
+    if (tracked.scan !== last) {
+      this.drop(tracked);
+      tracked.quiet = false;
+    } else if (placed && tracked.watcher) tracked.quiet = true;
     // A watch outlives nothing of its dir: a dir gone is read at every tick until it is back, then watched anew.
     if (tracked.scan === MISSING) this.unwatch(tracked);
     else if (!tracked.watcher) this.watch(tracked);
@@ -414,19 +547,22 @@ export class Kubelets {
     const turn = this.ticks++ % WATCHED_EVERY;
     if (this.held > 0 && this.ticks > FIRST_HELD_TICKS) for (const tracked of this.nodes.values()) this.drop(tracked);
     let i = 0;
-    for (const tracked of this.nodes.values()) if (!tracked.watcher || i++ % WATCHED_EVERY === turn) this.check(tracked);
+    // The nodes left unwatched by a restart's first reads are the drain's while it is under way (drainWatches).
+    for (const tracked of this.nodes.values())
+      if (tracked.watcher ? i++ % WATCHED_EVERY === turn : !(this.draining && this.unwatched.has(tracked))) this.check(tracked);
   }
 
   /** Stops tracking a node; with removeFiles its directory goes too (the VM is gone). */
   forget(node: string, removeFiles: boolean): void {
     const tracked = this.nodes.get(node);
     if (tracked) {
+      this.unwatched.delete(tracked);
       this.unwatch(tracked);
       this.drop(tracked);
     }
     this.nodes.delete(node);
     this.prepared.delete(node);
-    if (removeFiles) rmSync(join(nodesDir(this.home, this.cluster.resourceGroup, this.cluster.name), node), { recursive: true, force: true });
+    if (removeFiles) rmSync(this.rootOf(node), { recursive: true, force: true });
   }
 
   names(): string[] {
@@ -434,6 +570,7 @@ export class Kubelets {
   }
 
   private unwatch(tracked: Tracked): void {
+    tracked.quiet = false;
     clearTimeout(tracked.debounce);
     if (tracked.watcher) {
       tracked.watcher.close();
@@ -445,6 +582,9 @@ export class Kubelets {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.draining) clearImmediate(this.draining);
+    this.draining = undefined;
+    this.unwatched.clear();
     for (const t of this.nodes.values()) this.unwatch(t);
   }
 }
