@@ -5,12 +5,12 @@
 // watcher we notice changes within a moment: fs.watch per node dir where the OS allows it, and a periodic
 // rescan for everything else.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, type Stats, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { CNI_EXTENSIONS, loadDefaultNetwork, type LoadedNetwork, parseNetworkConfig } from '../../cni/confdir.js';
 import { networkModelFor } from '../../aks/network-models/index.js';
 import type { KubeletState } from './node-status.js';
 import { linkApiSocket, seedNodeRoot } from '../nodefs/node-root.js';
-import { clusterCniDir, nodeImageCniBin, nodesDir } from '../nodefs/paths.js';
+import { clusterCniDir, confDirIn, nodeImageCniBin, nodeRootIn, nodesDir } from '../nodefs/paths.js';
 
 export interface KubeletNode {
   name: string;
@@ -141,14 +141,6 @@ function firstHeldNetwork(dir: string, files: readonly string[]): HeldNetwork | 
   }
   return undefined;
 }
-
-/** join(dir, name) for a name that is one plain path segment (a node's name), without join's normalizing. */
-function under(dir: string, name: string): string {
-  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes(sep) ? `${dir}${sep}${name}` : join(dir, name);
-}
-
-/** A node's conf dir under its root (paths.ts nodeConfDir). */
-const CONF_DIR_IN_ROOT = join('etc', 'cni', 'net.d');
 
 /** Names and mtimes of the files the runtime would consider: changes when anything relevant changes. */
 function signatureOf(files: readonly string[], paths: readonly string[]): string {
@@ -336,7 +328,7 @@ export class Kubelets {
   }
 
   confDir(node: string): string {
-    return join(this.rootOf(node), CONF_DIR_IN_ROOT);
+    return confDirIn(this.rootOf(node));
   }
 
   /** The node's root directory (node-root.ts): host path P of the node is join(nodeRoot, P). */
@@ -347,7 +339,7 @@ export class Kubelets {
 
   /** paths.ts nodeRootDir, from the nodes dir joined once. */
   private rootOf(node: string): string {
-    return under(this.nodesPath, node);
+    return nodeRootIn(this.nodesPath, node);
   }
 
   /**
@@ -376,7 +368,7 @@ export class Kubelets {
       return known.state;
     }
     const root = this.rootOf(node.name);
-    const dir = `${root}${sep}${CONF_DIR_IN_ROOT}`;
+    const dir = confDirIn(root);
     // A node known before this process (a restart) has its dir: asked first, as a failed mkdir costs an exception. Its
     // change time, taken before its names are read, is the first read's.
     let made = false;

@@ -4,7 +4,7 @@
 //   clusters/<resource group>_<cluster>/cni/net.d                    what `aksemu cni install` put there; new nodes get it
 //   clusters/<resource group>_<cluster>/cni/install.json             the install's record (conflist, plugin dir)
 //   clusters/<resource group>_<cluster>/node-image/opt/cni/bin       the node image's plugins, shared by the nodes until one writes there
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 export function clusterDirName(resourceGroup: string, cluster: string): string {
   return `${resourceGroup}_${cluster}`.toLowerCase();
@@ -19,11 +19,26 @@ export function nodesDir(home: string, resourceGroup: string, cluster: string): 
 }
 
 export function nodeRootDir(home: string, resourceGroup: string, cluster: string, node: string): string {
-  return join(nodesDir(home, resourceGroup, cluster), node);
+  return nodeRootIn(nodesDir(home, resourceGroup, cluster), node);
+}
+
+/**
+ * A node's root under its cluster's nodes dir (nodesDir), what join gives: put together by hand when the name is one
+ * plain segment, as the kubelets ask it per node and per container start (docs/performance.md §2.25).
+ */
+export function nodeRootIn(nodes: string, node: string): string {
+  return node !== '' && node !== '.' && node !== '..' && !node.includes('/') && !node.includes(sep) ? `${nodes}${sep}${node}` : join(nodes, node);
 }
 
 export function nodeConfDir(home: string, resourceGroup: string, cluster: string, node: string): string {
-  return join(nodeRootDir(home, resourceGroup, cluster, node), 'etc', 'cni', 'net.d');
+  return confDirIn(nodeRootDir(home, resourceGroup, cluster, node));
+}
+
+const CONF_DIR_IN_ROOT = join('etc', 'cni', 'net.d');
+
+/** A node's conf dir under its root (a path join gives, as nodeRootIn's are). */
+export function confDirIn(root: string): string {
+  return `${root}${sep}${CONF_DIR_IN_ROOT}`;
 }
 
 /** The node image's /opt/cni/bin, which a node's own links to until something writes there (node-root.ts seedNodeRoot). */
