@@ -59,7 +59,11 @@ export function nodeOf(pod: KubeObject): string {
   return String((pod as Pod).spec?.nodeName ?? '');
 }
 
-const TRACKED = new Set([resourceKey(PODS), resourceKey(REPLICASETS)]);
+/** The kinds indexed, by their store key. */
+const TRACKED = new Map<string, ResourceType>([
+  [resourceKey(PODS), PODS],
+  [resourceKey(REPLICASETS), REPLICASETS],
+]);
 const PODS_KEY = resourceKey(PODS);
 /** The changes an index not built yet keeps (Indexes.changed) at most: past them it is built. */
 const CHANGED_HELD = 4096;
@@ -175,7 +179,7 @@ export class Indexes {
    * change: the build puts them after the others in that order, as their changes would have (dependents come in the
    * order they last changed).
    */
-  private changed = new Map<string, { r: ResourceType; namespace: string | undefined; name: string }>();
+  private changed = new Map<string, { resource: string; namespace: string | undefined; name: string }>();
 
   constructor(private readonly objects: ObjectStore) {}
 
@@ -189,14 +193,13 @@ export class Indexes {
       this.insert(resource, obj);
       if (resource === PODS_KEY) this.tally(obj, 1);
     };
-    for (const r of [PODS, REPLICASETS]) {
-      const resource = resourceKey(r);
+    for (const [resource, r] of TRACKED) {
       for (const obj of this.objects.list(r))
         if (changed.size === 0 || !changed.has(changedKey(resource, obj.metadata.namespace, obj.metadata.name))) add(resource, obj);
     }
-    for (const { r, namespace, name } of changed.values()) {
-      const obj = this.objects.get(r, namespace, name);
-      if (obj) add(resourceKey(r), obj);
+    for (const { resource, namespace, name } of changed.values()) {
+      const obj = this.objects.get(TRACKED.get(resource)!, namespace, name);
+      if (obj) add(resource, obj);
     }
   }
 
@@ -242,19 +245,20 @@ export class Indexes {
   }
 
   apply(change: Change): void {
-    if (!TRACKED.has(change.resource)) return;
+    const r = TRACKED.get(change.resource);
+    if (!r) return;
     const { namespace, name } = change.object.metadata;
     if (this.builtAt === undefined) {
       // Kept until the build (most changes at a restart's start come after it): past CHANGED_HELD, built now.
       const key = changedKey(change.resource, namespace, name);
       this.changed.delete(key);
-      this.changed.set(key, { r: change.resource === PODS_KEY ? PODS : REPLICASETS, namespace, name });
+      this.changed.set(key, { resource: change.resource, namespace, name });
       if (this.changed.size > CHANGED_HELD) this.build();
       return;
     }
     if (change.rv <= this.builtAt) {
       // Read by the build, which a listener told before this one made (a nested write): moved last, as told now.
-      if (change.type !== 'DELETED' && this.objects.get(change.resource === PODS_KEY ? PODS : REPLICASETS, namespace, name) === change.object) {
+      if (change.type !== 'DELETED' && this.objects.get(r, namespace, name) === change.object) {
         this.drop(change.resource, change.object, change.object);
         this.insert(change.resource, change.object, change.object);
       }
